@@ -1,0 +1,57 @@
+"""A content-addressed store on disk: values filed under a hash of their inputs.
+
+A key is a hash of everything a result depends on, so an entry never goes
+stale: a changed input is simply a different key. Writes go through a
+temporary file and a rename, so a crashed build never leaves half an entry.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import tempfile
+from pathlib import Path
+from typing import Any
+
+
+def digest(*parts: str | bytes) -> str:
+    """One hash of several parts (length-prefixed, so parts cannot run together)."""
+    h = hashlib.sha256()
+    for part in parts:
+        data = part.encode("utf-8") if isinstance(part, str) else part
+        h.update(len(data).to_bytes(8, "big"))
+        h.update(data)
+    return h.hexdigest()
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Replace ``path`` with ``data`` all at once."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+class PickleCache:
+    """Python values by key, one file each under ``folder``."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+
+    def _path(self, key: str) -> Path:
+        return self.folder / key[:2] / f"{key}.pickle"
+
+    def get(self, key: str) -> Any | None:
+        try:
+            return pickle.loads(self._path(key).read_bytes())
+        except (FileNotFoundError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
+            return None
+
+    def put(self, key: str, value: Any) -> None:
+        write_atomic(self._path(key), pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))

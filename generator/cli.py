@@ -1,0 +1,66 @@
+"""The ``sitegen`` command: a thin shell over functions the tests call directly."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from generator.errors import SiteError
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = make_parser()
+    args = parser.parse_args(argv)
+    if not hasattr(args, "run"):
+        parser.print_help()
+        return 2
+    try:
+        return args.run(args) or 0
+    except SiteError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+def make_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="sitegen", description=__doc__)
+    parser.add_argument("-C", "--site", type=Path, default=Path("."),
+                        help="the site's folder (holding site.yaml); default: here")
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND")
+
+    build = commands.add_parser("build", help="build the site into its output directory")
+    add_content_flags(build)
+    build.add_argument("--refresh", action="store_true", help="ignore every cache and redo all work")
+    build.set_defaults(run=run_build)
+
+    new = commands.add_parser("new", help="start a new post")
+    new.add_argument("kind", choices=["post"])
+    new.add_argument("title")
+    new.set_defaults(run=run_new)
+    return parser
+
+
+def add_content_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--drafts", action="store_true", help="include posts marked draft: true")
+    parser.add_argument("--future", action="store_true", help="include posts dated in the future")
+
+
+def run_build(args: argparse.Namespace) -> int:
+    from generator.build import BuildOptions, build
+
+    started = time.perf_counter()
+    result = build(args.site, BuildOptions(drafts=args.drafts, future=args.future, refresh=args.refresh))
+    print(f"built {len(result.site.posts)} posts, {len(result.site.pages)} pages: "
+          f"{result.summary()} in {time.perf_counter() - started:.2f}s")
+    return 0
+
+
+def run_new(args: argparse.Namespace) -> int:
+    from generator.scaffold import new_post
+
+    path = new_post(args.site, args.title)
+    print(f"created {path}")
+    return 0

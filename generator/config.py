@@ -1,0 +1,195 @@
+"""Read ``site.yaml`` into typed, validated settings.
+
+The schema is the dataclasses below: each field's type annotation says what
+the key must hold and its default says whether it may be left out. One generic
+loader checks any section against its dataclass, so an unknown key, a wrong
+type or a missing value is reported the same way everywhere: the file, the
+key's dotted path, and what was expected.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from generator.errors import SiteError
+
+CONFIG_FILE = "site.yaml"
+
+
+@dataclass(frozen=True)
+class NavItem:
+    title: str
+    url: str
+
+
+@dataclass(frozen=True)
+class Feeds:
+    atom: bool = True
+    rss: bool = True
+    entries: int = 20
+    full_content: bool = True
+
+
+@dataclass(frozen=True)
+class Notebooks:
+    timeout: int = 120
+    workers: int = 0
+    cache_dir: str = ".sitegen/cache"
+    trusted: bool = False
+    allow_unexecuted: bool = False
+    output_limit: int = 100_000
+
+
+@dataclass(frozen=True)
+class Publish:
+    branch: str = "asf-site"
+    remote: str = "origin"
+    keep: list[str] = field(default_factory=lambda: [".asf.yaml", "docs"])
+    asf_yaml: bool = True
+
+
+@dataclass(frozen=True)
+class Check:
+    allow_hosts: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Config:
+    """The whole of site.yaml. ``root`` is the site's folder, not a key."""
+
+    title: str
+    url: str
+    description: str = ""
+    baseurl: str = ""
+    author: str = ""
+    language: str = "en"
+    timezone: str = "UTC"
+    permalink: str = "/:year/:month/:day/:slug.html"
+    posts_per_page: int = 10
+    output: str = "_site"
+    pygments_style: str = "default"
+    nav: list[NavItem] = field(default_factory=list)
+    redirects: dict[str, str] = field(default_factory=dict)
+    feeds: Feeds = field(default_factory=Feeds)
+    notebooks: Notebooks = field(default_factory=Notebooks)
+    publish: Publish = field(default_factory=Publish)
+    check: Check = field(default_factory=Check)
+    root: Path = field(default=Path("."), metadata={"internal": True})
+
+    @property
+    def output_dir(self) -> Path:
+        return self.root / self.output
+
+    @property
+    def state_dir(self) -> Path:
+        return self.root / ".sitegen"
+
+
+def load_config(root: str | Path = ".", **overrides: Any) -> Config:
+    """Load and validate ``root/site.yaml``; ``overrides`` replace top-level keys."""
+    root = Path(root).resolve()
+    path = root / CONFIG_FILE
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise SiteError("no site.yaml here: is this a sitegen site?", path) from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark else None
+        raise SiteError(f"invalid YAML: {getattr(exc, 'problem', exc)}", path, line) from None
+    if data is None:
+        data = {}
+    data = {**_require_mapping(data, path, "the top level"), **overrides}
+    config = _load(Config, data, path, prefix="")
+    return dataclasses.replace(config, root=root)
+
+
+def _require_mapping(value: Any, path: Path, where: str) -> dict:
+    if not isinstance(value, dict):
+        raise SiteError(f"{where}: expected a mapping of keys, got {_kind(value)}", path)
+    return value
+
+
+def _load(cls: type, data: dict, path: Path, prefix: str) -> Any:
+    """Build dataclass ``cls`` from ``data``, checking every key against it."""
+    hints = typing.get_type_hints(cls)
+    fields = {f.name: f for f in dataclasses.fields(cls) if not f.metadata.get("internal")}
+    for key in data:
+        if key not in fields:
+            known = ", ".join(sorted(fields))
+            raise SiteError(f"unknown key '{prefix}{key}' (known keys: {known})", path)
+    values = {}
+    for name, f in fields.items():
+        key = prefix + name
+        if name not in data:
+            if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+                raise SiteError(f"missing required key '{key}' ({_describe(hints[name])})", path)
+            continue
+        values[name] = _convert(data[name], hints[name], path, key)
+    return cls(**values)
+
+
+def _convert(value: Any, hint: Any, path: Path, key: str) -> Any:
+    origin = typing.get_origin(hint)
+    if dataclasses.is_dataclass(hint):
+        return _load(hint, _require_mapping(value, path, f"key '{key}'"), path, key + ".")
+    if origin is list:
+        (item,) = typing.get_args(hint)
+        if not isinstance(value, list):
+            raise _type_error(value, hint, path, key)
+        return [_convert(v, item, path, f"{key}[{i}]") for i, v in enumerate(value)]
+    if origin is dict:
+        _, item = typing.get_args(hint)
+        if not isinstance(value, dict):
+            raise _type_error(value, hint, path, key)
+        return {str(k): _convert(v, item, path, f"{key}.{k}") for k, v in value.items()}
+    if origin in (typing.Union, types.UnionType):
+        for option in typing.get_args(hint):
+            try:
+                return _convert(value, option, path, key)
+            except SiteError:
+                continue
+        raise _type_error(value, hint, path, key)
+    if hint is type(None):
+        if value is None:
+            return None
+        raise _type_error(value, hint, path, key)
+    # bool is an int in Python; keep them apart so `posts_per_page: yes` is caught.
+    if hint is int and (isinstance(value, bool) or not isinstance(value, int)):
+        raise _type_error(value, hint, path, key)
+    if hint in (str, bool) and not isinstance(value, hint):
+        raise _type_error(value, hint, path, key)
+    return value
+
+
+def _type_error(value: Any, hint: Any, path: Path, key: str) -> SiteError:
+    return SiteError(f"key '{key}': expected {_describe(hint)}, got {_kind(value)} {value!r}", path)
+
+
+def _describe(hint: Any) -> str:
+    origin = typing.get_origin(hint)
+    if origin is list:
+        return f"a list of {_describe(typing.get_args(hint)[0])}s"
+    if origin is dict:
+        return f"a mapping to {_describe(typing.get_args(hint)[1])}s"
+    if origin in (typing.Union, types.UnionType):
+        return " or ".join(_describe(a) for a in typing.get_args(hint))
+    if dataclasses.is_dataclass(hint):
+        keys = ", ".join(f.name for f in dataclasses.fields(hint) if not f.metadata.get("internal"))
+        return f"a mapping with keys {keys}"
+    return {str: "a string", int: "a whole number", bool: "true or false",
+            type(None): "nothing"}.get(hint, getattr(hint, "__name__", str(hint)))
+
+
+def _kind(value: Any) -> str:
+    return {dict: "a mapping", list: "a list", str: "a string", bool: "a boolean",
+            int: "a number", float: "a number", type(None): "nothing"}.get(type(value), type(value).__name__)

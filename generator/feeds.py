@@ -1,0 +1,116 @@
+"""Atom 1.0, RSS 2.0 and sitemaps, written with ElementTree.
+
+Feeds are built as XML trees rather than text templates so that they are
+well-formed whatever the posts contain. Every URL in them is absolute, and
+no value depends on the time of the build, so the same site gives the same
+bytes.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Callable, Iterable
+from datetime import datetime
+from email.utils import format_datetime
+
+from generator.site import Document, Site
+
+ATOM_NS = "http://www.w3.org/2005/Atom"
+SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
+
+AbsoluteUrl = Callable[[str], str]
+
+
+def _sub(parent: ET.Element, tag: str, text: str | None = None, **attrs: str) -> ET.Element:
+    element = ET.SubElement(parent, tag, attrs)
+    if text is not None:
+        element.text = text
+    return element
+
+
+def _serialize(root: ET.Element) -> bytes:
+    ET.indent(root)
+    return ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"
+
+
+def _updated(posts: list[Document]) -> datetime | None:
+    return max((p.date for p in posts), default=None)
+
+
+def atom_feed(site: Site, posts: list[Document], absolute_url: AbsoluteUrl) -> bytes:
+    config = site.config
+    feed = ET.Element("feed", {"xmlns": ATOM_NS, "xml:lang": config.language})
+    _sub(feed, "title", config.title)
+    if config.description:
+        _sub(feed, "subtitle", config.description)
+    _sub(feed, "link", href=absolute_url("/atom.xml"), rel="self", type="application/atom+xml")
+    _sub(feed, "link", href=absolute_url("/"), rel="alternate", type="text/html")
+    _sub(feed, "id", absolute_url("/"))
+    updated = _updated(posts)
+    _sub(feed, "updated", (updated.isoformat() if updated else "1970-01-01T00:00:00+00:00"))
+    if config.author:
+        _sub(_sub(feed, "author"), "name", config.author)
+    _sub(feed, "generator", "sitegen")
+    for post in posts:
+        entry = _sub(feed, "entry")
+        _sub(entry, "title", post.title)
+        _sub(entry, "link", href=absolute_url(post.url), rel="alternate", type="text/html")
+        _sub(entry, "id", absolute_url(post.url))
+        _sub(entry, "published", post.date.isoformat())
+        _sub(entry, "updated", post.date.isoformat())
+        for name in post.authors or [config.author or config.title]:
+            _sub(_sub(entry, "author"), "name", name)
+        for tag in post.tags:
+            _sub(entry, "category", term=tag)
+        if post.excerpt:
+            _sub(entry, "summary", post.excerpt, type="html")
+        if config.feeds.full_content:
+            _sub(entry, "content", absolutize(post.content, absolute_url), type="html")
+    return _serialize(feed)
+
+
+def rss_feed(site: Site, posts: list[Document], absolute_url: AbsoluteUrl) -> bytes:
+    config = site.config
+    rss = ET.Element("rss", {"version": "2.0", "xmlns:atom": ATOM_NS})
+    channel = _sub(rss, "channel")
+    _sub(channel, "title", config.title)
+    _sub(channel, "link", absolute_url("/"))
+    _sub(channel, "description", config.description or config.title)
+    _sub(channel, "language", config.language)
+    _sub(channel, "atom:link", href=absolute_url("/rss.xml"), rel="self", type="application/rss+xml")
+    updated = _updated(posts)
+    if updated:
+        _sub(channel, "lastBuildDate", format_datetime(updated))
+    _sub(channel, "generator", "sitegen")
+    for post in posts:
+        item = _sub(channel, "item")
+        _sub(item, "title", post.title)
+        _sub(item, "link", absolute_url(post.url))
+        _sub(item, "guid", absolute_url(post.url), isPermaLink="true")
+        _sub(item, "pubDate", format_datetime(post.date))
+        for tag in post.categories + post.tags:
+            _sub(item, "category", tag)
+        body = post.content if config.feeds.full_content else post.excerpt
+        _sub(item, "description", absolutize(body, absolute_url))
+    return _serialize(rss)
+
+
+def absolutize(html: str, absolute_url: AbsoluteUrl) -> str:
+    """Make root-relative ``href``/``src`` values absolute: feed readers have no base URL."""
+    return re.sub(r'(\s(?:href|src)=")(/[^/"][^"]*|/)"',
+                  lambda m: f'{m.group(1)}{absolute_url(m.group(2))}"', html)
+
+
+def sitemap_xml(urls: Iterable[tuple[str, datetime | None]], absolute_url: AbsoluteUrl) -> bytes:
+    urlset = ET.Element("urlset", {"xmlns": SITEMAP_NS})
+    for url, lastmod in urls:
+        entry = _sub(urlset, "url")
+        _sub(entry, "loc", absolute_url(url))
+        if lastmod is not None:
+            _sub(entry, "lastmod", lastmod.date().isoformat())
+    return _serialize(urlset)
+
+
+def sitemap_txt(urls: Iterable[tuple[str, datetime | None]], absolute_url: AbsoluteUrl) -> bytes:
+    return "".join(absolute_url(url) + "\n" for url, _ in urls).encode("utf-8")

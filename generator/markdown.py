@@ -1,0 +1,156 @@
+"""Markdown to HTML, the way kramdown renders a Jekyll site.
+
+Python-Markdown does the parsing; the extensions chosen here cover what
+kramdown gives Jekyll authors (footnotes, attribute lists, tables, definition
+lists, abbreviations, Markdown inside HTML, smart quotes, math, admonitions).
+Two small extensions of our own fill the gaps: header ids made with kramdown's
+rule, so anchors into pages migrated from Jekyll keep working, and inline
+``$$...$$`` math, which kramdown accepts and arithmatex does not.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+import xml.etree.ElementTree as etree
+from dataclasses import dataclass
+from html import unescape
+
+import markdown
+from markdown.extensions import Extension
+from markdown.extensions.toc import stashedHTML2text
+from markdown.inlinepatterns import InlineProcessor
+from markdown.preprocessors import Preprocessor
+from markdown.treeprocessors import Treeprocessor
+from markdown.util import AtomicString
+
+HIGHLIGHT_CLASS = "highlight"
+
+
+@dataclass(frozen=True)
+class Heading:
+    level: int
+    id: str
+    title: str
+
+
+@dataclass(frozen=True)
+class Rendered:
+    html: str
+    toc: tuple[Heading, ...]
+
+
+def kramdown_id(text: str) -> str:
+    """The id kramdown's ``auto_ids`` gives a header with this text.
+
+    Leading characters up to the first letter go, then everything but ASCII
+    letters, digits, spaces and dashes; spaces become dashes (each one, so
+    two spaces give two dashes); the result is lower-cased.
+    """
+    text = re.sub(r"^[^a-zA-Z]+", "", text)
+    text = re.sub(r"[^a-zA-Z0-9 -]", "", text)
+    return text.replace(" ", "-").lower() or "section"
+
+
+class HeaderIds(Treeprocessor):
+    """Give every heading a kramdown id (unless it has one) and record the outline."""
+
+    def run(self, root: etree.Element) -> None:
+        taken: set[str] = {el.get("id") for el in root.iter() if el.get("id")}
+        toc = []
+        for el in root.iter():
+            if el.tag not in ("h1", "h2", "h3", "h4", "h5", "h6"):
+                continue
+            title = unescape(stashedHTML2text("".join(el.itertext()), self.md)).strip()
+            if not el.get("id"):
+                base = kramdown_id(title)
+                candidate, n = base, 0
+                while candidate in taken:
+                    n += 1
+                    candidate = f"{base}-{n}"
+                taken.add(candidate)
+                el.set("id", candidate)
+            toc.append(Heading(int(el.tag[1]), el.get("id"), title))
+        self.md.toc_headings = tuple(toc)
+
+
+class InlineMath(InlineProcessor):
+    """kramdown's inline ``$$ x $$``, passed through as ``\\( x \\)`` for MathJax/KaTeX."""
+
+    def handleMatch(self, m: re.Match, data: str):
+        span = etree.Element("span", {"class": "arithmatex"})
+        span.text = AtomicString(f"\\({m.group(1).strip()}\\)")
+        return span, m.start(0), m.end(0)
+
+
+class JekyllHighlight(Preprocessor):
+    """Turn Liquid ``{% highlight lang %}`` blocks into fenced code blocks."""
+
+    START = re.compile(r"^\s*\{%-?\s*highlight\s+([^\s%]+)(?:\s+(linenos))?\s*-?%\}\s*$")
+    END = re.compile(r"^\s*\{%-?\s*endhighlight\s*-?%\}\s*$")
+
+    def run(self, lines: list[str]) -> list[str]:
+        out = []
+        for line in lines:
+            start = self.START.match(line)
+            if start:
+                lang = start.group(1).lower()
+                out.append(f"```{lang}" + (' linenums="1"' if start.group(2) else ""))
+            elif self.END.match(line):
+                out.append("```")
+            else:
+                out.append(line)
+        return out
+
+
+class KramdownCompat(Extension):
+    def extendMarkdown(self, md: markdown.Markdown) -> None:
+        md.preprocessors.register(JekyllHighlight(md), "jekyll_highlight", 35)
+        md.inlinePatterns.register(InlineMath(r"(?<!\\)\$\$(.+?)\$\$", md), "inline_math", 186)
+        md.treeprocessors.register(HeaderIds(md), "header_ids", 4)
+
+
+EXTENSIONS = [
+    "abbr", "admonition", "attr_list", "def_list", "footnotes", "md_in_html",
+    "tables", "smarty", "pymdownx.superfences", "pymdownx.highlight",
+    "pymdownx.arithmatex", KramdownCompat(),
+]
+
+EXTENSION_CONFIGS = {
+    "pymdownx.highlight": {"css_class": HIGHLIGHT_CLASS, "guess_lang": False,
+                           "use_pygments": True, "linenums_style": "table"},
+    "pymdownx.arithmatex": {"generic": True, "inline_syntax": ["round"],
+                            "block_syntax": ["dollar", "square", "begin"]},
+    "footnotes": {"BACKLINK_TITLE": "Back to reference %d"},
+    "smarty": {"smart_angled_quotes": False},
+}
+
+
+class MarkdownRenderer:
+    """A reusable, configured Markdown converter (reset between documents)."""
+
+    def __init__(self) -> None:
+        self._md = markdown.Markdown(extensions=EXTENSIONS,
+                                     extension_configs=EXTENSION_CONFIGS,
+                                     output_format="html")
+
+    def render(self, text: str) -> Rendered:
+        self._md.reset()
+        self._md.toc_headings = ()
+        html = self._md.convert(_normalize(text))
+        return Rendered(html, self._md.toc_headings)
+
+
+def _normalize(text: str) -> str:
+    return unicodedata.normalize("NFC", text.replace("\r\n", "\n"))
+
+
+_shared: MarkdownRenderer | None = None
+
+
+def render_markdown(text: str) -> Rendered:
+    """Render ``text`` with a renderer shared within this process."""
+    global _shared
+    if _shared is None:
+        _shared = MarkdownRenderer()
+    return _shared.render(text)

@@ -1,0 +1,126 @@
+"""The Jinja environment: loader, filters, globals, and error locations.
+
+Templates see plain values (``site``, ``page``, ``paginator``) and a few
+filters; they never reach into the generator. Any failure while rendering is
+turned into a :class:`SiteError` at the template file and line that caused it.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import jinja2
+from markupsafe import Markup
+
+from generator.config import Config
+from generator.errors import SiteError
+from generator.site import slugify
+
+TEMPLATES_DIR = "templates"
+
+
+class DataFiles:
+    """``site.data``: the parsed ``content/data/*.yml``; a missing name is an error."""
+
+    def __init__(self, data: dict[str, Any]):
+        self._data = data
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return self[name]
+
+    def __getitem__(self, name: str) -> Any:
+        try:
+            return self._data[name]
+        except KeyError:
+            raise SiteError(f"site.data.{name}: the data file content/data/{name}.yml does not exist") from None
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._data
+
+    def __iter__(self):
+        return iter(self._data)
+
+
+class Renderer:
+    """Renders named templates of one site."""
+
+    def __init__(self, config: Config):
+        self.config = config
+        self.templates_dir = config.root / TEMPLATES_DIR
+        self.env = jinja2.Environment(
+            loader=jinja2.FileSystemLoader(self.templates_dir),
+            autoescape=jinja2.select_autoescape(("html", "xml")),
+            undefined=jinja2.StrictUndefined,
+            trim_blocks=True,
+            lstrip_blocks=True,
+            keep_trailing_newline=True,
+        )
+        self.env.filters.update(
+            relative_url=self.relative_url,
+            absolute_url=self.absolute_url,
+            date=format_date,
+            slugify=slugify,
+            safe_html=Markup,
+        )
+        self.env.globals.update(
+            tag_url=lambda tag: self.relative_url(f"/tags/{slugify(tag)}.html"),
+            category_url=lambda cat: self.relative_url(f"/categories/{slugify(cat)}.html"),
+        )
+
+    def relative_url(self, url: str) -> str:
+        """A site path with ``baseurl`` in front; other URLs unchanged."""
+        if not isinstance(url, str) or not url.startswith("/") or url.startswith("//"):
+            return url
+        return self.config.baseurl.rstrip("/") + quote(url, safe="/#?=&%:.-_~")
+
+    def absolute_url(self, url: str) -> str:
+        if not isinstance(url, str) or "://" in url:
+            return url
+        return self.config.url.rstrip("/") + self.relative_url(url if url.startswith("/") else "/" + url)
+
+    def has_template(self, name: str) -> bool:
+        return (self.templates_dir / name).is_file()
+
+    def render(self, template: str, context: dict[str, Any], source: Path | None = None) -> str:
+        """Render ``template``; errors name the template line (and the source it was for)."""
+        try:
+            return self.env.get_template(template).render(context)
+        except jinja2.TemplateSyntaxError as exc:
+            raise SiteError(f"template syntax error: {exc.message}",
+                            Path(TEMPLATES_DIR) / (exc.name or template), exc.lineno) from None
+        except jinja2.TemplateNotFound as exc:
+            raise SiteError(f"template {exc.name!r} not found in {TEMPLATES_DIR}/", source) from None
+        except Exception as exc:  # noqa: BLE001 - any failure inside a template is the template's
+            name, line = self._template_frame(exc)
+            message = exc.message if isinstance(exc, SiteError) else f"{type(exc).__name__}: {exc}"
+            if source is not None:
+                message += f" (while rendering {source})"
+            if name is None:
+                raise SiteError(message, source) from None
+            raise SiteError(message, Path(TEMPLATES_DIR) / name, line) from None
+
+    def _template_frame(self, exc: BaseException) -> tuple[str | None, int | None]:
+        """The innermost template file and line in ``exc``'s traceback."""
+        found: tuple[str | None, int | None] = (None, None)
+        tb = exc.__traceback__
+        root = str(self.templates_dir.resolve())
+        while tb is not None:
+            filename = tb.tb_frame.f_code.co_filename
+            if filename.startswith(root):
+                found = (str(Path(filename).resolve().relative_to(root)), tb.tb_lineno)
+            tb = tb.tb_next
+        return found
+
+
+def format_date(value: datetime | None, fmt: str = "%b %d, %Y") -> str:
+    if value is None:
+        return ""
+    if fmt == "iso":
+        return value.isoformat()
+    return value.strftime(fmt)
+

@@ -1,0 +1,30 @@
+"""``sitegen new``: start a source file with the front matter filled in."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+import yaml
+
+from generator.config import load_config
+from generator.errors import SiteError
+from generator.site import slugify, timezone_of
+
+
+def new_post(root: str | Path, title: str, now: datetime | None = None) -> Path:
+    """Create ``content/posts/YYYY-MM-DD-slug.md`` for ``title``; never overwrite."""
+    config = load_config(root)
+    now = now or datetime.now(timezone_of(config))
+    slug = slugify(title)
+    path = config.root / "content" / "posts" / f"{now:%Y-%m-%d}-{slug}.md"
+    front = {"title": title, "author": config.author or "", "date": now.strftime("%Y-%m-%d %H:%M:%S %z"),
+             "tags": [], "categories": []}
+    text = "---\n" + yaml.safe_dump(front, sort_keys=False, allow_unicode=True) + "---\n\nWrite here.\n"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        with path.open("x", encoding="utf-8") as f:
+            f.write(text)
+    except FileExistsError:
+        raise SiteError("already exists: refusing to overwrite it", path.relative_to(config.root)) from None
+    return path.relative_to(config.root)

@@ -1,0 +1,246 @@
+"""The Site model: documents, their URLs, and the collections built from them.
+
+``parse_document`` turns one source into a :class:`Document` and depends on
+nothing but that source and the config, so it can be cached and run in
+parallel. ``assemble`` then sees all documents at once: it drops drafts and
+future posts, orders the blog, links neighbours, groups tags, categories and
+years, and refuses two documents that claim one URL.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from generator.config import Config
+from generator.errors import SiteError
+from generator.markdown import Heading, render_markdown
+from generator.sources import Source, parse_date, post_name_parts
+
+KNOWN_KEYS = {"title", "author", "authors", "date", "tags", "categories", "category",
+              "permalink", "layout", "draft", "excerpt", "redirect_from", "description",
+              "source", "published", "image"}
+
+
+@dataclass
+class Document:
+    """A page of the site, ready for a template."""
+
+    source: Path
+    kind: str                       # "post" or "page"
+    url: str                        # site-relative, starts with "/"
+    title: str
+    layout: str
+    content: str                    # HTML
+    toc: tuple[Heading, ...] = ()
+    date: datetime | None = None
+    authors: list[str] = field(default_factory=list)
+    tags: list[str] = field(default_factory=list)
+    categories: list[str] = field(default_factory=list)
+    excerpt: str = ""               # HTML
+    draft: bool = False
+    redirect_from: list[str] = field(default_factory=list)
+    meta: dict[str, Any] = field(default_factory=dict)
+    previous: Document | None = field(default=None, repr=False, compare=False)
+    next: Document | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def output_path(self) -> str:
+        return output_path(self.url)
+
+    @property
+    def description(self) -> str:
+        return str(self.meta.get("description") or _strip_tags(self.excerpt))[:300]
+
+
+def output_path(url: str) -> str:
+    """The file (relative to the output dir) that serves ``url``."""
+    path = url.lstrip("/")
+    if path == "" or path.endswith("/"):
+        return path + "index.html"
+    if "." not in path.rsplit("/", 1)[-1]:
+        return path + ".html"
+    return path
+
+
+def timezone_of(config: Config) -> ZoneInfo:
+    try:
+        return ZoneInfo(config.timezone)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise SiteError(f"key 'timezone': unknown time zone {config.timezone!r}",
+                        config.root / "site.yaml") from None
+
+
+def parse_document(source: Source, config: Config) -> Document:
+    """Turn a post or page source into a Document (front matter checked, body rendered)."""
+    meta = source.meta
+    title = meta.get("title")
+    if title is None or (isinstance(title, str) and not title.strip()):
+        raise SiteError("missing required front matter key 'title'", source.path, 1)
+    title = str(title)
+    tz = timezone_of(config)
+
+    date = None
+    slug = source.path.stem
+    if source.kind == "post":
+        parts = post_name_parts(source.path)
+        if parts is None:
+            raise SiteError("a post's file name must be YYYY-MM-DD-slug.md", source.path)
+        file_date, slug = parts
+        date = parse_date(meta.get("date", file_date), tz, source.path)
+    elif "date" in meta:
+        date = parse_date(meta["date"], tz, source.path)
+
+    if source.is_markdown:
+        rendered = render_markdown(source.body)
+        content, toc = rendered.html, rendered.toc
+    else:
+        content, toc = source.body, ()
+    excerpt = meta.get("excerpt")
+    excerpt = render_markdown(str(excerpt)).html if excerpt else _first_paragraph(content)
+
+    categories = _string_list(meta.get("categories", meta.get("category")), source.path, "categories")
+    url = _permalink(meta, source, config, slug, date, categories)
+    return Document(
+        source=source.path,
+        kind=source.kind,
+        url=url,
+        title=title,
+        layout=str(meta.get("layout") or source.kind),
+        content=content,
+        toc=toc,
+        date=date,
+        authors=_string_list(meta.get("authors", meta.get("author")), source.path, "author"),
+        tags=_string_list(meta.get("tags"), source.path, "tags"),
+        categories=categories,
+        excerpt=excerpt,
+        draft=bool(meta.get("draft", False)) or meta.get("published") is False,
+        redirect_from=_string_list(meta.get("redirect_from"), source.path, "redirect_from"),
+        meta=dict(meta),
+    )
+
+
+def _permalink(meta: dict, source: Source, config: Config, slug: str,
+               date: datetime | None, categories: list[str]) -> str:
+    pattern = meta.get("permalink")
+    if pattern is None:
+        if source.kind != "post":
+            return "/" if slug == "index" else f"/{slug}.html"
+        pattern = config.permalink
+    if not isinstance(pattern, str) or not pattern.startswith("/"):
+        raise SiteError(f"key 'permalink': expected a path starting with '/', got {pattern!r}", source.path)
+    values = {"slug": slug, "title": slug,
+              "categories": "/".join(slugify(c) for c in categories)}
+    if date is not None:
+        values |= {"year": f"{date.year:04d}", "month": f"{date.month:02d}", "day": f"{date.day:02d}"}
+
+    def substitute(m: re.Match) -> str:
+        name = m.group(1)
+        if name not in values:
+            raise SiteError(f"key 'permalink': unknown placeholder ':{name}' in {pattern!r}", source.path)
+        return values[name]
+
+    url = re.sub(r":([a-z_]+)", substitute, pattern)
+    url = re.sub(r"/{2,}", "/", url)
+    if "/../" in url + "/" or "/./" in url + "/":
+        raise SiteError(f"key 'permalink': {url!r} leaves the site", source.path)
+    return url
+
+
+def _string_list(value: Any, path: Path, key: str) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list) and all(isinstance(v, (str, int, float)) for v in value):
+        return [str(v) for v in value]
+    raise SiteError(f"key '{key}': expected a string or a list of strings, got {value!r}", path)
+
+
+def _first_paragraph(html: str) -> str:
+    match = re.search(r"<p>.*?</p>", html, re.S)
+    return match.group(0) if match else ""
+
+
+def _strip_tags(html: str) -> str:
+    from html import unescape
+    return unescape(re.sub(r"<[^>]+>", "", html)).strip()
+
+
+def slugify(text: str) -> str:
+    """A URL-safe name for a tag or category: ``"Machine Learning"`` -> ``machine-learning``."""
+    slug = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+    return slug or "-"
+
+
+@dataclass
+class Site:
+    """Everything the templates see, assembled once per build."""
+
+    config: Config
+    posts: list[Document]                       # published, newest first
+    pages: list[Document]
+    data: dict[str, Any]
+    tags: dict[str, list[Document]]
+    categories: dict[str, list[Document]]
+    years: list[tuple[int, list[Document]]]      # newest year first
+
+    @property
+    def documents(self) -> list[Document]:
+        return self.posts + self.pages
+
+
+def assemble(documents: list[Document], data: dict[str, Any], config: Config, *,
+             now: datetime, drafts: bool = False, future: bool = False) -> Site:
+    """Select what is published and build the collections."""
+    posts, pages = [], []
+    for doc in documents:
+        if doc.draft and not drafts:
+            continue
+        if doc.kind == "post":
+            if doc.date > now and not future:
+                continue
+            posts.append(doc)
+        else:
+            pages.append(doc)
+    posts.sort(key=lambda d: (d.date, d.url), reverse=True)
+    pages.sort(key=lambda d: d.url)
+    for newer, older in zip(posts, posts[1:]):
+        newer.previous, older.next = older, newer
+
+    tags: dict[str, list[Document]] = defaultdict(list)
+    categories: dict[str, list[Document]] = defaultdict(list)
+    by_year: dict[int, list[Document]] = defaultdict(list)
+    for post in posts:
+        for tag in post.tags:
+            tags[tag].append(post)
+        for category in post.categories:
+            categories[category].append(post)
+        by_year[post.date.year].append(post)
+
+    check_unique_urls(posts + pages)
+    return Site(
+        config=config,
+        posts=posts,
+        pages=pages,
+        data=data,
+        tags=dict(sorted(tags.items(), key=lambda kv: kv[0].lower())),
+        categories=dict(sorted(categories.items(), key=lambda kv: kv[0].lower())),
+        years=sorted(by_year.items(), reverse=True),
+    )
+
+
+def check_unique_urls(documents: list[Document]) -> None:
+    """Refuse two sources that would write the same file, naming both."""
+    claimed: dict[str, Document] = {}
+    for doc in documents:
+        key = doc.output_path
+        if key in claimed:
+            other = claimed[key]
+            raise SiteError(f"{doc.url} is claimed by both {other.source} and {doc.source}", doc.source)
+        claimed[key] = doc

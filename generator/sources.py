@@ -1,0 +1,163 @@
+"""Find the site's sources and split each into front matter and body.
+
+A source is read as bytes and decoded here, once, so that every later stage
+works on text that is known to be UTF-8 and every error can still name the
+file and line it came from.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from datetime import date, datetime, time, tzinfo
+from pathlib import Path
+from typing import Any, Iterator
+
+import yaml
+
+from generator.errors import SiteError
+
+POST_NAME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})-(.+)$")
+MARKUP_SUFFIXES = (".md", ".markdown", ".html")
+DATA_SUFFIXES = (".yml", ".yaml")
+
+
+@dataclass(frozen=True)
+class Source:
+    """One input file: where it is (``path``, relative to the site) and what it says."""
+
+    path: Path
+    kind: str            # "post", "page" or "data"
+    meta: dict[str, Any]
+    body: str
+    body_line: int       # line number of the body's first line in the file
+    digest: str          # hash of the file's bytes, for caching
+
+    @property
+    def is_markdown(self) -> bool:
+        return self.path.suffix in (".md", ".markdown")
+
+
+def discover(root: Path) -> Iterator[tuple[str, Path]]:
+    """Yield ``(kind, relative path)`` for every source under ``root/content``."""
+    content = root / "content"
+    for kind, folder, suffixes in (("post", "posts", MARKUP_SUFFIXES),
+                                   ("page", "pages", MARKUP_SUFFIXES),
+                                   ("data", "data", DATA_SUFFIXES)):
+        base = content / folder
+        if not base.is_dir():
+            continue
+        for path in sorted(base.rglob("*")):
+            if path.is_file() and path.suffix in suffixes and not path.name.startswith("."):
+                yield kind, path.relative_to(root)
+
+
+def read_text(path: Path, shown_as: Path | None = None) -> str:
+    """Read a file as UTF-8, naming the file and line of the first bad byte."""
+    raw = path.read_bytes()
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise SiteError(f"not valid UTF-8 (byte {exc.start}): save the file as UTF-8",
+                        shown_as or path, line) from None
+
+
+def load_source(root: Path, kind: str, relpath: Path) -> Source:
+    """Read one content file into a :class:`Source`."""
+    raw = (root / relpath).read_bytes()
+    text = read_text(root / relpath, relpath)
+    digest = hashlib.sha256(raw).hexdigest()
+    if kind == "data":
+        return Source(relpath, kind, {}, text, 1, digest)
+    meta, body, body_line = split_front_matter(text, relpath)
+    return Source(relpath, kind, meta, body, body_line, digest)
+
+
+FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)^(?:---|\.\.\.)[ \t]*(?:\r?\n|\Z)", re.S | re.M)
+
+
+def split_front_matter(text: str, path: Path) -> tuple[dict[str, Any], str, int]:
+    """Split ``---``-fenced YAML front matter from the body.
+
+    Returns the metadata, the body and the body's first line number. YAML
+    errors are reported at their line in the file, not in the fragment.
+    """
+    text = text.removeprefix("\ufeff")
+    match = FRONT_MATTER.match(text)
+    if not match:
+        if text.startswith("---"):
+            raise SiteError("front matter is not closed: add a line '---' after it", path, 1)
+        return {}, text, 1
+    try:
+        meta = yaml.safe_load(match.group(1))
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 2 if mark else 1
+        raise SiteError(f"invalid YAML front matter: {getattr(exc, 'problem', exc)}", path, line) from None
+    if meta is None:
+        meta = {}
+    if not isinstance(meta, dict):
+        raise SiteError("front matter must be a mapping of keys to values", path, 2)
+    body_line = text.count("\n", 0, match.end()) + 1
+    return meta, text[match.end():], body_line
+
+
+def load_data(source: Source) -> Any:
+    """Parse a data file's YAML, with errors at their line."""
+    try:
+        return yaml.safe_load(source.body)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        raise SiteError(f"invalid YAML: {getattr(exc, 'problem', exc)}", source.path,
+                        mark.line + 1 if mark else None) from None
+
+
+def parse_date(value: Any, tz: tzinfo, path: Path, key: str = "date") -> datetime:
+    """Turn a front-matter date (YAML date, datetime or string) into an aware datetime.
+
+    Accepts what Jekyll accepts: ``2019-03-18``, ``2019-03-18 10:00``,
+    ``2019-03-18 10:00:00 -0700`` and ISO 8601.
+    """
+    if isinstance(value, datetime):
+        result = value
+    elif isinstance(value, date):
+        result = datetime.combine(value, time())
+    elif isinstance(value, str):
+        result = _parse_date_string(value.strip())
+        if result is None:
+            raise SiteError(f"key '{key}': cannot read {value!r} as a date "
+                            "(expected YYYY-MM-DD, optionally with HH:MM[:SS] and a UTC offset)", path)
+    else:
+        raise SiteError(f"key '{key}': expected a date, got {value!r}", path)
+    if result.tzinfo is None:
+        result = result.replace(tzinfo=tz)
+    return result
+
+
+def _parse_date_string(text: str) -> datetime | None:
+    normalized = re.sub(r"\s+([+-]\d{2}):?(\d{2})$", r"\1\2", text)
+    for fmt in ("%Y-%m-%d %H:%M:%S%z", "%Y-%m-%d %H:%M%z", "%Y-%m-%d %H:%M:%S",
+                "%Y-%m-%d %H:%M", "%Y-%m-%d"):
+        try:
+            return datetime.strptime(normalized, fmt)
+        except ValueError:
+            continue
+    try:
+        return datetime.fromisoformat(text)
+    except ValueError:
+        return None
+
+
+def post_name_parts(path: Path) -> tuple[date, str] | None:
+    """``2019-03-18-my-post.md`` -> (date(2019, 3, 18), "my-post")."""
+    match = POST_NAME.match(path.stem)
+    if not match:
+        return None
+    year, month, day, slug = match.groups()
+    try:
+        return date(int(year), int(month), int(day)), slug
+    except ValueError:
+        return None
+
