@@ -53,8 +53,9 @@ def run_build(args: argparse.Namespace) -> int:
 
     started = time.perf_counter()
     result = build(args.site, BuildOptions(drafts=args.drafts, future=args.future, refresh=args.refresh))
-    print(f"built {len(result.site.posts)} posts, {len(result.site.pages)} pages: "
-          f"{result.summary()} in {time.perf_counter() - started:.2f}s")
+    done = (f"built {len(result.site.posts)} posts, {len(result.site.pages)} pages"
+            if result.site else "nothing changed")
+    print(f"{done}: {result.summary()} in {time.perf_counter() - started:.2f}s")
     return 0
 
 

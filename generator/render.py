@@ -16,6 +16,7 @@ import jinja2
 from markupsafe import Markup
 
 from generator.config import Config
+from generator.deps import record
 from generator.errors import SiteError
 from generator.site import slugify
 
@@ -23,7 +24,10 @@ TEMPLATES_DIR = "templates"
 
 
 class DataFiles:
-    """``site.data``: the parsed ``content/data/*.yml``; a missing name is an error."""
+    """``site.data``: the parsed ``content/data/*.yml``; a missing name is an error.
+
+    Each lookup is recorded, so a page is rebuilt when a data file it reads changes.
+    """
 
     def __init__(self, data: dict[str, Any]):
         self._data = data
@@ -34,16 +38,37 @@ class DataFiles:
         return self[name]
 
     def __getitem__(self, name: str) -> Any:
+        record(("data", name))
         try:
             return self._data[name]
         except KeyError:
             raise SiteError(f"site.data.{name}: the data file content/data/{name}.yml does not exist") from None
 
     def __contains__(self, name: str) -> bool:
+        record(("data", name))
         return name in self._data
 
     def __iter__(self):
+        record(("names", "data"))
         return iter(self._data)
+
+
+class RecordingLoader(jinja2.FileSystemLoader):
+    """Records every template a render uses, through extends, include and import.
+
+    Jinja asks the ``uptodate`` callback each time it takes a template from its
+    cache, so wrapping it records cached uses as well as first loads.
+    """
+
+    def get_source(self, environment: jinja2.Environment, template: str):
+        record(("template", template))
+        source, filename, uptodate = super().get_source(environment, template)
+
+        def used_again() -> bool:
+            record(("template", template))
+            return uptodate()
+
+        return source, filename, used_again
 
 
 class Renderer:
@@ -53,7 +78,8 @@ class Renderer:
         self.config = config
         self.templates_dir = config.root / TEMPLATES_DIR
         self.env = jinja2.Environment(
-            loader=jinja2.FileSystemLoader(self.templates_dir),
+            loader=RecordingLoader(self.templates_dir),
+            auto_reload=True,  # RecordingLoader relies on Jinja asking whether a cached template is current
             autoescape=jinja2.select_autoescape(("html", "xml")),
             undefined=jinja2.StrictUndefined,
             trim_blocks=True,
@@ -84,6 +110,7 @@ class Renderer:
         return self.config.url.rstrip("/") + self.relative_url(url if url.startswith("/") else "/" + url)
 
     def has_template(self, name: str) -> bool:
+        record(("template", name))
         return (self.templates_dir / name).is_file()
 
     def render(self, template: str, context: dict[str, Any], source: Path | None = None) -> str:

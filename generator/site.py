@@ -210,6 +210,8 @@ def assemble(documents: list[Document], data: dict[str, Any], config: Config, *,
             pages.append(doc)
     posts.sort(key=lambda d: (d.date, d.url), reverse=True)
     pages.sort(key=lambda d: d.url)
+    for doc in documents:  # documents kept between builds may carry old links
+        doc.previous = doc.next = None
     for newer, older in zip(posts, posts[1:]):
         newer.previous, older.next = older, newer
 

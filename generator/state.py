@@ -1,0 +1,161 @@
+"""What one build leaves for the next: file stamps, output records, dependency digests.
+
+A build starts by comparing the site's files with the sizes and modification
+times saved here and reads again only the files that moved, so an unchanged
+site costs a walk of its folders. It checks the output directory the same
+way: an output edited or deleted by hand is made again, a stray file removed.
+The state is one pickle, replaced atomically; an unreadable or older one is
+ignored, which only makes the next build a full one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import time
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from generator.cache import write_atomic
+
+STATE_VERSION = 1
+
+# A file modified this close to the moment it was stamped may be modified again
+# within the same timestamp tick: its stamp is not trusted and it is re-hashed.
+RACY_NS = 2_000_000_000
+
+Stamp = tuple[int, int]  # (size, mtime_ns)
+
+
+def file_stamp(stat: os.stat_result) -> Stamp:
+    return stat.st_size, stat.st_mtime_ns
+
+
+def scan(folder: Path, prefix: str = "", follow_links: bool = True) -> dict[str, Stamp]:
+    """Every file under ``folder`` (``prefix`` + relative POSIX path) with its stamp.
+
+    With ``follow_links=False`` a symbolic link is listed as a file, never entered.
+    """
+    found: dict[str, Stamp] = {}
+    try:
+        entries = list(os.scandir(folder))
+    except (FileNotFoundError, NotADirectoryError):
+        return found
+    for entry in entries:
+        name = prefix + entry.name
+        try:
+            if entry.is_dir(follow_symlinks=follow_links):
+                found.update(scan(Path(entry.path), name + "/", follow_links))
+            elif entry.is_file() or not follow_links:
+                found[name] = file_stamp(entry.stat(follow_symlinks=follow_links))
+        except FileNotFoundError:  # removed while we looked
+            continue
+    return found
+
+
+@dataclass
+class FileRecord:
+    stamp: Stamp
+    digest: str
+    trusted: bool      # False if the file may change again without its stamp moving
+
+
+class FileIndex:
+    """The digests of the site's input files, re-read only when their stamps move.
+
+    ``roots`` (files and folders relative to ``root``) are scanned on every
+    build, and so are the ``extra`` files outside them that a page read (a
+    source listing). The saved records change only through :meth:`snapshot`,
+    once the build that used them has succeeded.
+    """
+
+    def __init__(self, root: Path, roots: tuple[str, ...], known: dict[str, FileRecord],
+                 extra: set[str] = frozenset()):
+        self.root = root
+        self.roots = roots
+        self.known = known
+        self.extra = extra
+        self.current: dict[str, FileRecord] = {}
+        self.changed: set[str] = set()
+
+    def rescan(self) -> set[str]:
+        """Stat everything again; return the files whose bytes changed, appeared or went."""
+        self.current, self.changed = {}, set()
+        stamps: dict[str, Stamp] = {}
+        for name in self.roots:
+            path = self.root / name
+            if path.is_dir():
+                stamps.update(scan(path, name + "/"))
+            elif path.is_file():
+                stamps[name] = file_stamp(path.stat())
+        for name in self.extra:
+            self.digest(name)
+        for name, stamp in stamps.items():
+            self._check(name, stamp)
+        self.changed.update(self.known.keys() - self.current.keys())
+        return self.changed
+
+    def digest(self, name: str) -> str | None:
+        """The digest of a file's bytes, or None if there is no such file."""
+        record = self.current.get(name)
+        if record is None:
+            try:
+                stamp = file_stamp((self.root / name).stat())
+            except OSError:
+                return None
+            record = self._check(name, stamp)
+        return record.digest if record else None
+
+    def snapshot(self) -> dict[str, FileRecord]:
+        return dict(self.current)
+
+    def _check(self, name: str, stamp: Stamp) -> FileRecord | None:
+        known = self.known.get(name)
+        if known is not None and known.trusted and known.stamp == stamp:
+            record = known
+        else:
+            try:
+                data = (self.root / name).read_bytes()
+            except OSError:
+                return None
+            record = FileRecord(stamp, hashlib.sha256(data).hexdigest(),
+                                trusted=time.time_ns() - stamp[1] > RACY_NS)
+            if known is None or known.digest != record.digest:
+                self.changed.add(name)
+        self.current[name] = record
+        return record
+
+
+@dataclass
+class OutputRecord:
+    """One file in the output directory as the last build left it."""
+
+    inputs: Any                 # what the plan passed in (compared with ==)
+    reads: frozenset            # dependency keys its render read
+    digest: str                 # of the bytes written
+    stamp: Stamp                # of the file after writing
+
+
+@dataclass
+class BuildState:
+    world: str = ""                                            # config, options, code
+    files: dict[str, FileRecord] = field(default_factory=dict)
+    outputs: dict[str, OutputRecord] = field(default_factory=dict)
+    documents: dict[str, str] = field(default_factory=dict)    # source -> parse key
+    digests: dict[tuple, str] = field(default_factory=dict)    # dependency key -> value digest
+    horizon: datetime | None = None     # when the next future-dated post gets published
+
+    @classmethod
+    def load(cls, path: Path) -> BuildState:
+        try:
+            version, state = pickle.loads(path.read_bytes())
+        except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError,
+                ValueError, TypeError):
+            return cls()
+        return state if version == STATE_VERSION and isinstance(state, cls) else cls()
+
+    def save(self, path: Path) -> None:
+        write_atomic(path, pickle.dumps((STATE_VERSION, self), protocol=pickle.HIGHEST_PROTOCOL))
