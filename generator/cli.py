@@ -36,6 +36,14 @@ def make_parser() -> argparse.ArgumentParser:
     build.add_argument("--refresh", action="store_true", help="ignore every cache and redo all work")
     build.set_defaults(run=run_build)
 
+    serve = commands.add_parser("serve", help="preview the site, rebuilding and reloading on every save")
+    add_content_flags(serve)
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (default 127.0.0.1: this machine only)")
+    serve.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
+    serve.add_argument("--open", action="store_true", help="open the preview in a browser")
+    serve.set_defaults(run=run_serve)
+
     new = commands.add_parser("new", help="start a new post")
     new.add_argument("kind", choices=["post"])
     new.add_argument("title")
@@ -56,6 +64,15 @@ def run_build(args: argparse.Namespace) -> int:
     done = (f"built {len(result.site.posts)} posts, {len(result.site.pages)} pages"
             if result.site else "nothing changed")
     print(f"{done}: {result.summary()} in {time.perf_counter() - started:.2f}s")
+    return 0
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    from generator.build import BuildOptions
+    from generator.serve import serve
+
+    serve(args.site, args.host, args.port, BuildOptions(drafts=args.drafts, future=args.future),
+          open_browser=args.open)
     return 0
 
 

@@ -1,0 +1,424 @@
+"""``sitegen serve``: preview the site while it is written.
+
+Three parts: an HTTP server that serves the output directory as the live host
+would (and nothing outside it), a watcher that rebuilds through one warm
+incremental :class:`~generator.build.Engine` after each burst of edits, and
+a broadcast that tells every open page, over server-sent events, which
+outputs a rebuild changed or which error stopped it. Only served HTML carries
+the live-reload script; the files on disk are exactly what ``build`` writes.
+A failed rebuild leaves the last good site on disk, so it keeps being served.
+"""
+
+from __future__ import annotations
+
+import http.server
+import ipaddress
+import json
+import mimetypes
+import os
+import re
+import socket
+import sys
+import threading
+import time
+import traceback
+import webbrowser
+from collections.abc import Iterator
+from dataclasses import dataclass
+from importlib.resources import files
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import watchfiles
+
+from generator.build import BuildOptions, BuildResult, Engine
+from generator.config import load_config
+from generator.errors import SiteError
+
+WATCHED_DIRS = ("content", "notebooks", "templates", "assets")
+CONFIG_FILE = "site.yaml"
+POLL_MS = 400              # how often site.yaml and new folders are checked
+SETTLE_MS = 80             # a burst of saves closer than this is one change
+LIVE = "/__sitegen__/"     # the preview's own URLs: the script and the event stream
+KEEPALIVE_S = 15
+
+CONTENT_TYPES = {
+    ".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8", ".json": "application/json",
+    ".xml": "application/xml", ".txt": "text/plain; charset=utf-8",
+    ".svg": "image/svg+xml", ".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg",
+    ".gif": "image/gif", ".webp": "image/webp", ".ico": "image/x-icon",
+    ".woff": "font/woff", ".woff2": "font/woff2", ".pdf": "application/pdf",
+    ".ipynb": "application/x-ipynb+json", ".py": "text/x-python; charset=utf-8",
+}
+# Refused before decoding: encoded slashes, backslashes and NUL smuggle path separators.
+SMUGGLED = re.compile(r"%(2f|5c|00)", re.I)
+BODY_END = re.compile(rb"</body\s*>", re.I)
+
+
+class Broadcast:
+    """Rebuild news for every open page: what changed, or the error that stopped a build."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._events: list[tuple[int, str, str]] = []     # (id, event, JSON data), the latest few
+        self._closed = False
+        self.failure: str | None = None                   # the current error, as JSON data
+
+    def publish(self, event: str, data: dict) -> None:
+        payload = json.dumps(data)
+        with self._cond:
+            number = self._events[-1][0] + 1 if self._events else 1
+            self._events = [*self._events[-31:], (number, event, payload)]
+            self.failure = payload if event == "failure" else None
+            self._cond.notify_all()
+
+    def latest(self) -> int:
+        with self._cond:
+            return self._latest()
+
+    def since(self, seen: int, timeout: float) -> list[tuple[int, str, str]] | None:
+        """Events after ``seen`` (waiting up to ``timeout`` for one); None once closed."""
+        with self._cond:
+            self._cond.wait_for(lambda: self._closed or self._latest() > seen, timeout)
+            if self._closed:
+                return None
+            return [e for e in self._events if e[0] > seen]
+
+    def _latest(self) -> int:
+        return self._events[-1][0] if self._events else 0
+
+    def close(self) -> None:
+        with self._cond:
+            self._closed = True
+            self._cond.notify_all()
+
+
+class Preview:
+    """The preview of one site: a warm build engine, an HTTP server and a watcher."""
+
+    def __init__(self, root: str | Path, options: BuildOptions = BuildOptions(),
+                 host: str = "127.0.0.1", port: int = 8000):
+        self.root = Path(root).resolve()
+        self.config = load_config(self.root)
+        self.out_dir = self.config.output_dir.resolve()
+        self.base = self.config.baseurl.rstrip("/")
+        self.engine = Engine(self.root, options)
+        self.news = Broadcast()
+        self.stopping = threading.Event()
+        self.watching = threading.Event()      # set once edits are being watched
+        self.builds = 0
+        if not is_loopback(host):
+            self._report(f"warning: serving on {host}: anyone who can reach this machine can read "
+                         "the preview, drafts included")
+        try:
+            self.server = PreviewServer((host, port), self)
+        except OSError as exc:
+            raise SiteError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+        self._threads: list[threading.Thread] = []
+
+    @property
+    def url(self) -> str:
+        host, port = self.server.server_address[:2]
+        host = f"[{host}]" if ":" in host else host
+        return f"http://{host}:{port}{self.base}/"
+
+    def start(self, watch: bool = True) -> Preview:
+        """Build once, then serve (and watch, unless told not to) in background threads.
+
+        Returns once edits are being watched, so an edit made after it is never missed.
+        """
+        self.rebuild()
+        self._spawn("sitegen-server", self.server.serve_forever)
+        if watch:
+            self._spawn("sitegen-watcher", self.watch)
+            self.watching.wait()
+        return self
+
+    def watch(self) -> None:
+        """Rebuild after each burst of changes until :meth:`stop` (or Ctrl-C in the main thread)."""
+        try:
+            for _ in watch_inputs(self.root, self.stopping):
+                self.rebuild()     # the first time: for edits made before the watch was in place
+                self.watching.set()
+        finally:
+            self.watching.set()                  # never leave start() waiting
+
+    def rebuild(self) -> BuildResult | None:
+        """Build; publish the outputs that changed, or the error. Never raises for bad content."""
+        started, first = time.perf_counter(), self.builds == 0
+        self.builds += 1
+        try:
+            result = self.engine.build(save=first)   # later states are saved by stop()
+        except SiteError as exc:
+            self._report(f"error: {exc}")
+            self.news.publish("failure", {"message": str(exc)})
+            return None
+        except Exception as exc:  # noqa: BLE001 - a bug must not take the preview down either
+            self._report(traceback.format_exc())
+            self.news.publish("failure", {"message": f"internal error: {type(exc).__name__}: {exc}"})
+            return None
+        changed = sorted(f"{self.base}/{path}" for path in result.written + result.deleted)
+        if first or changed:
+            self._report(f"{'built' if first else 'rebuilt'}: {result.summary()} "
+                         f"in {time.perf_counter() - started:.2f}s")
+        self.news.publish("change", {"paths": changed})   # also clears a shown error
+        return result
+
+    def stop(self) -> None:
+        """Stop watching and serving; wait for every thread; save the build state."""
+        self.stopping.set()
+        self.news.close()
+        self.server.shutdown()
+        for thread in self._threads:
+            thread.join()
+        self.server.server_close()   # joins the request threads (event streams end on close)
+        self.engine.save()
+
+    def _spawn(self, name: str, target) -> None:
+        thread = threading.Thread(target=target, name=name)
+        thread.start()
+        self._threads.append(thread)
+
+    def _report(self, message: str) -> None:
+        print(message, file=sys.stderr, flush=True)
+
+
+def watch_inputs(root: Path, stopping: threading.Event) -> Iterator[set[str]]:
+    """Yield once per burst of changes to the site's inputs, until ``stopping`` is set.
+
+    The first yield (possibly empty) comes as soon as the watch is in place.
+    The input folders are watched by the OS (watchfiles); ``site.yaml`` is
+    checked by its stamp on each wake-up, because watching a single file does
+    not survive an editor replacing it by rename. A folder that appears
+    restarts the watch so it is included.
+    """
+    config = root / CONFIG_FILE
+    started = False
+    while not stopping.is_set():
+        folders = [root / name for name in WATCHED_DIRS if (root / name).is_dir()]
+        config_stamp = _stamp(config)
+        if not folders:
+            if not started:
+                started = True
+                yield set()
+            stopping.wait(POLL_MS / 1000)
+            if _stamp(config) != config_stamp:
+                yield {CONFIG_FILE}
+            continue
+        for batch in watchfiles.watch(*folders, stop_event=stopping, step=SETTLE_MS,
+                                      rust_timeout=POLL_MS, yield_on_timeout=True):
+            changed = {path for _, path in batch}
+            if _stamp(config) != config_stamp:
+                config_stamp = _stamp(config)
+                changed.add(CONFIG_FILE)
+            if changed or not started:
+                started = True
+                yield changed
+            now = [root / name for name in WATCHED_DIRS if (root / name).is_dir()]
+            if now != folders:
+                yield {str(folder) for folder in set(now) - set(folders)}
+                break
+
+
+def _stamp(path: Path) -> tuple[int, int] | None:
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return stat.st_size, stat.st_mtime_ns
+
+
+class PreviewServer(http.server.ThreadingHTTPServer):
+    request_queue_size = 128         # many tabs and assets at once
+    daemon_threads = False
+    block_on_close = True            # server_close() waits for every request thread
+
+    def __init__(self, address: tuple[str, int], preview: Preview):
+        self.preview = preview
+        if ":" in address[0]:
+            self.address_family = socket.AF_INET6
+        super().__init__(address, PreviewHandler)
+
+
+class PreviewHandler(http.server.BaseHTTPRequestHandler):
+    """Serves the output directory like the live host: ``/x`` finds ``x.html``, ``/d/`` its index."""
+
+    server: PreviewServer
+    protocol_version = "HTTP/1.0"    # one request per connection: no idle threads to wait for
+    timeout = 10                     # a client that sends nothing cannot hold up shutdown long
+    server_version = "sitegen"
+
+    def do_GET(self) -> None:
+        self.respond(body=True)
+
+    def do_HEAD(self) -> None:
+        self.respond(body=False)
+
+    def respond(self, body: bool) -> None:
+        preview = self.server.preview
+        path = self.path
+        if "://" in path.split("?", 1)[0]:     # absolute-form request target
+            path = urlsplit(path).path or "/"
+        path = path.split("?", 1)[0].split("#", 1)[0]
+        if path == LIVE + "live.js":
+            return self.send(200, CONTENT_TYPES[".js"], LIVE_JS, body)
+        if path == LIVE + "events":
+            return self.stream_events() if body else self.send(200, "text/event-stream", b"", False)
+        if preview.base and (path == preview.base or path.startswith(preview.base + "/")):
+            path = path[len(preview.base):] or "/"
+        elif preview.base:
+            return self.not_found(body)
+        try:
+            found = locate(preview.out_dir, path)
+        except Refused:
+            return self.send(400, CONTENT_TYPES[".txt"], b"refused: not a path inside the site\n", body)
+        if isinstance(found, Redirect):
+            return self.redirect(preview.base + found.location)
+        if found is None:
+            return self.not_found(body)
+        self.send_file(200, found, body)
+
+    def not_found(self, body: bool) -> None:
+        page = self.server.preview.out_dir / "404.html"
+        if page.is_file():
+            return self.send_file(404, page, body, live_page="")
+        self.send(404, CONTENT_TYPES[".txt"], b"not found\n", body)
+
+    def redirect(self, location: str) -> None:
+        self.send_response(301)
+        self.send_header("Location", location)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def send_file(self, status: int, path: Path, body: bool, live_page: str | None = None) -> None:
+        try:
+            data = path.read_bytes()
+        except OSError:   # removed by a rebuild since it was found
+            return self.send(404, CONTENT_TYPES[".txt"], b"not found\n", body)
+        kind = content_type(path)
+        if kind.startswith("text/html"):
+            if live_page is None:
+                rel = path.relative_to(self.server.preview.out_dir).as_posix()
+                live_page = f"{self.server.preview.base}/{rel}"
+            data = inject_live_script(data, live_page)
+        self.send(status, kind, data, body)
+
+    def send(self, status: int, kind: str, data: bytes, body: bool) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(data)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        if body:
+            self.wfile.write(data)
+
+    def stream_events(self) -> None:
+        """Server-sent events: the current error at once, then every rebuild's news."""
+        news = self.server.preview.news
+        seen = news.latest()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        first = "retry: 1000\n\n"
+        if news.failure is not None:
+            first += f"event: failure\ndata: {news.failure}\n\n"
+        try:
+            self.wfile.write(first.encode())
+            while (events := news.since(seen, KEEPALIVE_S)) is not None:
+                text = "".join(f"id: {n}\nevent: {name}\ndata: {data}\n\n" for n, name, data in events)
+                self.wfile.write((text or ": keep-alive\n\n").encode())
+                seen = events[-1][0] if events else seen
+        except OSError:   # the page went away
+            return
+
+    def log_message(self, format: str, *args) -> None:  # noqa: A002 - the base class's name
+        """Quiet: the preview reports builds, not requests."""
+
+
+class Refused(ValueError):
+    """A URL path that tries to leave the output directory."""
+
+
+@dataclass(frozen=True)
+class Redirect:
+    """A folder asked for without its trailing slash: send the browser to its URL."""
+
+    location: str
+
+
+def locate(out_dir: Path, url_path: str) -> Path | Redirect | None:
+    """The file under ``out_dir`` that serves ``url_path``, as the live host finds it.
+
+    ``/x`` is the file ``x``, else the folder ``x/`` (by a redirect), else
+    ``x.html``; ``/d/`` is ``d/index.html``. None when nothing is there,
+    including a symbolic link that points outside. Raises :class:`Refused`
+    for dot segments, encoded separators and backslashes.
+    """
+    if "\\" in url_path or SMUGGLED.search(url_path) or not url_path.startswith("/"):
+        raise Refused(url_path)
+    decoded = unquote(url_path)
+    segments = decoded.split("/")[1:]
+    if "\\" in decoded or "\x00" in decoded or any(s in (".", "..") for s in segments):
+        raise Refused(url_path)
+    rel = "/".join(s for s in segments if s)
+    if decoded.endswith("/") or not rel:
+        candidates = [f"{rel}/index.html" if rel else "index.html"]
+    else:
+        candidates = [rel, f"{rel}/index.html", f"{rel}.html"]
+    root = os.path.realpath(out_dir)
+    for candidate in candidates:
+        real = os.path.realpath(os.path.join(root, candidate))
+        if os.path.commonpath([root, real]) != root or not os.path.isfile(real):
+            continue
+        if candidate.endswith("/index.html") and not decoded.endswith("/"):
+            return Redirect(decoded + "/")
+        return Path(real)
+    return None
+
+
+def content_type(path: Path) -> str:
+    suffix = path.suffix.lower()
+    if suffix in CONTENT_TYPES:
+        return CONTENT_TYPES[suffix]
+    guessed, _ = mimetypes.guess_type(path.name)
+    return guessed or "application/octet-stream"
+
+
+LIVE_JS = files("generator").joinpath("live.js").read_bytes()
+
+
+def inject_live_script(html: bytes, page: str) -> bytes:
+    """Add the live-reload script before ``</body>`` (served pages only, never files on disk)."""
+    tag = (f'<script src="{LIVE}live.js" data-page="{page}" data-events="{LIVE}events"></script>'
+           .encode())
+    ends = list(BODY_END.finditer(html))
+    if not ends:
+        return html + tag
+    at = ends[-1].start()
+    return html[:at] + tag + html[at:]
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def serve(root: str | Path, host: str = "127.0.0.1", port: int = 8000,
+          options: BuildOptions = BuildOptions(), open_browser: bool = False) -> None:
+    """Preview until Ctrl-C: the watcher runs in this thread, so Ctrl-C also stops a build."""
+    preview = Preview(root, options, host, port).start(watch=False)
+    print(f"serving {preview.out_dir} at {preview.url} (Ctrl-C to stop)", file=sys.stderr)
+    if open_browser:
+        webbrowser.open(preview.url)
+    try:
+        preview.watch()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        preview.stop()
