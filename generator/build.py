@@ -18,7 +18,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from generator import __version__, feeds, highlight
+from generator import __version__, feeds, highlight, notebooks
 from generator.cache import PickleCache, digest
 from generator.config import Config, load_config
 from generator.errors import SiteError
@@ -45,6 +45,7 @@ class BuildResult:
     outputs: dict[str, bytes]
     written: list[str] = field(default_factory=list)
     deleted: list[str] = field(default_factory=list)
+    tutorials: notebooks.TutorialStats = field(default_factory=notebooks.TutorialStats)
 
     def summary(self) -> str:
         return (f"{len(self.outputs)} files: {len(self.written)} written, "
@@ -82,9 +83,11 @@ def render_site(config: Config, options: BuildOptions = BuildOptions()) -> Build
     now = options.now or datetime.now(timezone_of(config))
     site = assemble(documents, data, config, now=now, drafts=options.drafts, future=options.future)
     outputs = Outputs()
-    SiteRenderer(site, Renderer(config)).render_into(outputs)
+    pages = SiteRenderer(site, Renderer(config))
+    tutorials = notebooks.render_tutorials(config, options, pages, outputs)
+    pages.render_into(outputs)
     copy_assets(root, outputs)
-    return BuildResult(site, outputs)
+    return BuildResult(site, outputs, tutorials=tutorials)
 
 
 def parse_documents(sources: list[Source], config: Config, refresh: bool = False) -> list[Document]:

@@ -55,6 +55,8 @@ def run_build(args: argparse.Namespace) -> int:
     result = build(args.site, BuildOptions(drafts=args.drafts, future=args.future, refresh=args.refresh))
     print(f"built {len(result.site.posts)} posts, {len(result.site.pages)} pages: "
           f"{result.summary()} in {time.perf_counter() - started:.2f}s")
+    if result.tutorials.total:
+        print(result.tutorials.summary())
     return 0
 
 

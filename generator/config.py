@@ -40,12 +40,14 @@ class Feeds:
 
 @dataclass(frozen=True)
 class Notebooks:
-    timeout: int = 120
-    workers: int = 0
-    cache_dir: str = ".sitegen/cache"
-    trusted: bool = False
-    allow_unexecuted: bool = False
-    output_limit: int = 100_000
+    """How tutorials in ``notebooks/`` are executed and shown (see generator/notebooks/)."""
+
+    timeout: int = 120              # seconds per cell; a notebook's metadata may override it
+    workers: int = 0                # notebooks executed at once; 0: one per CPU core
+    cache_dir: str = ".sitegen/cache"   # relative to the site; copy it to reuse results elsewhere
+    trusted: bool = False           # show outputs' HTML/JS/SVG as they are, unsanitized
+    allow_unexecuted: bool = False  # show stored outputs when a notebook cannot run here
+    output_limit: int = 100_000     # characters of one text output before it is cut
 
 
 @dataclass(frozen=True)
@@ -110,6 +112,15 @@ def load_config(root: str | Path = ".", **overrides: Any) -> Config:
     data = {**_require_mapping(data, path, "the top level"), **overrides}
     config = _load(Config, data, path, prefix="")
     return dataclasses.replace(config, root=root)
+
+
+def load_section(cls: type, data: Any, path: Path, prefix: str) -> Any:
+    """Validate ``data`` (found under key ``prefix`` in the file ``path``) as dataclass ``cls``.
+
+    The same checks as for site.yaml, for settings that live in other files
+    (a notebook's metadata, say), so their errors read the same way.
+    """
+    return _load(cls, _require_mapping(data, path, f"key '{prefix}'"), path, prefix + ".")
 
 
 def _require_mapping(value: Any, path: Path, where: str) -> dict:
