@@ -98,15 +98,16 @@ class NotebookRenderer:
         self.language = info.get("pygments_lexer") or info.get("name") or \
             notebook.metadata.get("kernelspec", {}).get("language") or "python"
         start = 1 if self.tutorial.colab_cell else 0
-        cells, found_title = [], None
+        cells, found_title, first_markdown = [], None, True
         for index, cell in enumerate(notebook.cells[start:], start=start):
             tags = set(cell.metadata.get("tags", ()))
             if "remove-cell" in tags or cell.cell_type == "raw":
                 continue
             if cell.cell_type == "markdown":
                 source = cell.source
-                if found_title is None and not cells:
+                if first_markdown:
                     found_title, source = _split_title(source)
+                    first_markdown = False
                 cells.append(Cell("markdown", index + 1, html=self.markdown(source, cell, index)))
             else:
                 cells.append(self.code_cell(cell, index, tags))
@@ -168,6 +169,10 @@ class NotebookRenderer:
             return Output("error", html=Markup(ansi2html(text)), note=note)
         data = output.get("data", {})
         trusted = self.settings.trusted
+        if not trusted and "application/javascript" in data and set(data) <= {"application/javascript",
+                                                                             "text/plain"}:
+            return Output("omitted", note="a JavaScript output, not run: this site does not trust "
+                                          "notebook outputs (notebooks.trusted)")
         for mime in PRIORITY:
             if mime not in data or (mime == "application/javascript" and not trusted):
                 continue
@@ -189,9 +194,6 @@ class NotebookRenderer:
                 value = render_markdown(value, dollar_math=True).html
                 self.has_math |= 'class="arithmatex"' in value
             return Output("html", html=Markup(value if trusted else sanitize.clean_html(value)))
-        if "application/javascript" in data:
-            return Output("omitted", note="a JavaScript output, not run: this site does not trust "
-                                          "notebook outputs (notebooks.trusted)")
         return Output("omitted", note=f"an output of type {', '.join(sorted(data))}, which a static "
                                       "page cannot show" if data else "")
 

@@ -105,11 +105,16 @@ def load_tutorial(root: Path, relpath: Path) -> Tutorial:
 
 def read_ipynb(text: str, path: Path) -> NotebookNode:
     try:
-        notebook = nbformat.reads(text, as_version=4)
-        nbformat.validate(notebook)
+        data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise SiteError(f"not a notebook: invalid JSON ({exc.msg})", path, exc.lineno) from None
-    except (nbformat.ValidationError, nbformat.reader.NotJSONError, KeyError) as exc:
+    if not isinstance(data, dict):
+        raise SiteError("not a notebook: expected a JSON object with cells and metadata", path)
+    try:
+        notebook = nbformat.reads(text, as_version=4)    # joins line lists, upgrades old versions
+        nbformat.validate(notebook)
+    except (nbformat.ValidationError, nbformat.reader.NotJSONError, AttributeError, KeyError,
+            TypeError) as exc:
         message = getattr(exc, "message", None) or str(exc)
         raise SiteError(f"not a valid notebook: {message.splitlines()[0]}", path) from None
     return notebook
@@ -271,13 +276,23 @@ def _trim(lines: list[str]) -> str:
     return text.strip("\n")
 
 
+class HeaderDumper(yaml.SafeDumper):
+    """YAML as people write a header: mappings in blocks, short lists inline (``requires: [tvm]``)."""
+
+    def represent_list(self, data: list) -> yaml.Node:
+        flow = all(isinstance(item, (str, int, float, bool)) for item in data)
+        return self.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=flow)
+
+
+HeaderDumper.add_representer(list, HeaderDumper.represent_list)
+
+
 def to_percent(notebook: NotebookNode) -> str:
     """The notebook as a percent-format script; ``read_script`` reads back the same cells."""
     parts = []
     if "sitegen" in notebook.metadata:
         header = {"sitegen": json.loads(json.dumps(notebook.metadata["sitegen"]))}  # plain dicts for YAML
-        dumped = yaml.safe_dump(header, sort_keys=False, allow_unicode=True,
-                                default_flow_style=None).rstrip("\n")
+        dumped = yaml.dump(header, Dumper=HeaderDumper, sort_keys=False, allow_unicode=True).rstrip("\n")
         parts.append("\n".join(["# ---", *_comment(dumped.split("\n")), "# ---"]))
     for cell in notebook.cells:
         tags = cell.metadata.get("tags")
