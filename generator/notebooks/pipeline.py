@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import copy
 import os
+import platform
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -47,7 +48,7 @@ class Job:
     tutorial: Tutorial
     meta: Metadata
     spec: Spec
-    missing: list[str]
+    missing: list[str] = field(default_factory=list)     # what it needs and this machine lacks
     run: Run | None = None
     origin: str = ""                # "ran", "cache" or "unexecuted"
 
@@ -64,6 +65,10 @@ def build_tutorials(config: Config, options: BuildOptions, pages: SiteRenderer,
     todo = []
     for job in jobs:
         cached = store.get(job.spec.key)
+        if cached and not options.refresh and cached.host == platform.node():
+            job.run, job.origin = cached, "cache"        # it ran here, so it had what it needs
+            continue
+        job.missing = environment.missing(job.spec.kernel, job.spec.requires, job.spec.device)
         if cached and (not options.refresh or job.missing):
             job.run, job.origin = cached, "cache"
         elif not job.missing:
@@ -94,8 +99,7 @@ def load_jobs(config: Config) -> list[Job]:
     for tutorial, meta in zip(tutorials, metas):
         if (config.root / tutorial.path).resolve() in helpers:
             continue
-        spec = resolve(tutorial, meta, config.notebooks)
-        jobs.append(Job(tutorial, meta, spec, environment.missing(spec.kernel, spec.requires, spec.device)))
+        jobs.append(Job(tutorial, meta, resolve(tutorial, meta, config.notebooks)))
     return jobs
 
 

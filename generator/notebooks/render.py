@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 from urllib.parse import unquote, urlsplit
 
 from markupsafe import Markup, escape
-from nbconvert.filters.ansi import ansi2html
 from nbformat import NotebookNode
 
 from generator.config import Notebooks
@@ -163,10 +162,10 @@ class NotebookRenderer:
         kind = output.output_type
         if kind == "stream":
             text, note = self.limit(_apply_carriage_returns(output.text))
-            return Output("stream", html=Markup(ansi2html(text)), name=output.name, note=note)
+            return Output("stream", html=_terminal_html(text), name=output.name, note=note)
         if kind == "error":
             text, note = self.limit("\n".join(output.traceback))
-            return Output("error", html=Markup(ansi2html(text)), note=note)
+            return Output("error", html=_terminal_html(text), note=note)
         data = output.get("data", {})
         trusted = self.settings.trusted
         if not trusted and "application/javascript" in data and set(data) <= {"application/javascript",
@@ -261,6 +260,16 @@ def _merge_streams(outputs: list[NotebookNode]) -> list[NotebookNode]:
         else:
             merged.append(output)
     return merged
+
+
+def _terminal_html(text: str) -> Markup:
+    """Terminal text as HTML, its ANSI colours as CSS classes."""
+    if "\x1b" not in text:
+        return escape(text)
+    # nbconvert takes a quarter of a second to import: only pay it for coloured text.
+    from nbconvert.filters.ansi import ansi2html
+
+    return Markup(ansi2html(text))
 
 
 def _apply_carriage_returns(text: str) -> str:
