@@ -120,7 +120,7 @@ def publish(root: str | Path = ".", options: PublishOptions = PublishOptions(),
         result.commit = repo.commit_tree(tree, base, message) if result.changes else None
         tip = result.commit or base
         if options.push and tip is not None and tip != remote_tip:
-            if not repo.push(remote, tip, branch):
+            if not repo.push(remote, tip, branch, remote_tip):
                 continue
             result.pushed = True
         if result.commit is not None:
@@ -247,8 +247,7 @@ class Git:
     def __call__(self, *args: str, input: str | None = None) -> str:
         done = self.run(*args, input=input)
         if done.returncode:
-            said = (done.stderr.strip() or done.stdout.strip()).replace("\n", "\n  ")
-            raise SiteError(f"git {args[0]} failed:\n  {said}", self.folder)
+            raise SiteError(f"git {args[0]} failed:{_said(done)}", self.folder)
         return done.stdout
 
 
@@ -311,12 +310,16 @@ class Repo:
     def remotes(self) -> list[str]:
         return self.git("remote").split()
 
+    def remote_tip(self, remote: str, branch: str) -> str | None:
+        """The remote branch's tip as the remote reports it now; None when it has no such branch."""
+        listed = self.git("ls-remote", "--heads", remote, f"refs/heads/{branch}").split()
+        return listed[0] if listed else None
+
     def fetch_branch(self, remote: str, branch: str) -> str | None:
         """The remote branch's tip, fetched; None when the remote has no such branch."""
-        ref = f"refs/heads/{branch}"
-        if not self.git("ls-remote", "--heads", remote, ref).strip():
+        if self.remote_tip(remote, branch) is None:
             return None
-        self.git("fetch", "--quiet", "--no-tags", remote, ref)
+        self.git("fetch", "--quiet", "--no-tags", remote, f"refs/heads/{branch}")
         return self.git("rev-parse", "--verify", "FETCH_HEAD^{commit}").strip()
 
     def local_branch(self, branch: str) -> str | None:
@@ -357,16 +360,25 @@ class Repo:
         parents = ["-p", parent] if parent else []
         return self.git("commit-tree", tree, *parents, "-F", "-", input=message).strip()
 
-    def push(self, remote: str, commit: str, branch: str) -> bool:
-        """Push without force; False when the remote refused because its branch moved."""
+    def push(self, remote: str, commit: str, branch: str, expected: str | None) -> bool:
+        """Push without force; False when refused because the remote branch moved from ``expected``.
+
+        Whether git calls that "rejected" or "failed to lock" depends on when it
+        moved, so the remote is asked where its branch is now.
+        """
         done = self.git.run("push", "--porcelain", remote, f"{commit}:refs/heads/{branch}")
         if done.returncode == 0:
             return True
-        if any(line.startswith("!") and "[rejected]" in line for line in done.stdout.splitlines()):
+        if self.remote_tip(remote, branch) != expected:
             return False
-        said = (done.stderr.strip() or done.stdout.strip()).replace("\n", "\n  ")
-        raise SiteError(f"git push to {remote} failed:\n  {said}", self.top)
+        raise SiteError(f"git push to {remote} failed:{_said(done)}", self.top)
 
     def update_branch(self, branch: str, commit: str, expected: str | None) -> None:
         """Move the local branch to the new commit, only from the tip publish started from."""
         self.git("update-ref", "-m", "sitegen publish", f"refs/heads/{branch}", commit, expected or "")
+
+
+def _said(done: subprocess.CompletedProcess[str]) -> str:
+    """What git said about a failure, indented under our message."""
+    text = done.stderr.strip() or done.stdout.strip()
+    return "".join(f"\n  {line}" for line in text.splitlines())
