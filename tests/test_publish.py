@@ -383,3 +383,25 @@ def test_an_already_built_folder_is_published_as_it_is(author: Author, tmp_path:
     assert author.files() == {"index.html", "sub/page.html", ".asf.yaml"}
     assert seen == [built]
     assert not (author.root / "_site").exists()
+
+
+def test_the_ci_workflow_tests_before_publishing_and_keeps_pull_request_builds():
+    workflow = yaml.safe_load((REPO / ".github/workflows/publish.yml").read_text())
+    triggers = workflow[True]  # YAML 1.1 reads the key `on` as true
+    assert triggers["push"]["branches"] == ["main"] and "pull_request" in triggers
+    jobs = workflow["jobs"]
+
+    def steps(job: str) -> list[str]:
+        return [step.get("run") or step["uses"] for step in jobs[job]["steps"]]
+
+    published = steps("publish")
+    assert jobs["publish"]["if"] == "github.event_name == 'push'"
+    assert jobs["publish"]["permissions"] == {"contents": "write"}
+    assert published[0] == "actions/checkout@v4" and jobs["publish"]["steps"][0]["with"]["fetch-depth"] == 0
+    assert published.index("make test") < next(i for i, s in enumerate(published) if "sitegen publish" in s)
+    assert "user.email" in published[-1] and "--force" not in published[-1]
+
+    reviewed = steps("pull-request")
+    assert jobs["pull-request"]["if"] == "github.event_name == 'pull_request'"
+    assert "make site" in reviewed and "make test" in reviewed and "actions/upload-artifact@v4" in reviewed
+    assert [s for s in reviewed if "sitegen publish" in s] == [".venv/bin/sitegen publish --dry-run"]
