@@ -42,12 +42,13 @@ def make_parser() -> argparse.ArgumentParser:
     new.set_defaults(run=run_new)
 
     publish = commands.add_parser("publish", help="commit the built site to the publish branch and push it")
-    publish.add_argument("--branch", help="the branch the site is published on (default: site.yaml publish.branch)")
+    publish.add_argument("--branch", help="the branch to publish on (default: site.yaml publish.branch)")
     publish.add_argument("--remote", help="the remote to push to (default: site.yaml publish.remote)")
     publish.add_argument("-m", "--message", help="the commit's subject (default: 'Build at <UTC date>')")
     publish.add_argument("--no-push", dest="push", action="store_false",
                          help="commit to the local branch only")
-    publish.add_argument("--dry-run", action="store_true", help="list the files that would change, commit nothing")
+    publish.add_argument("--dry-run", action="store_true",
+                         help="list the files that would change; commit nothing")
     publish.add_argument("--allow-dirty", action="store_true", help="publish even with uncommitted changes")
     publish.add_argument("--allow-removals", action="store_true",
                          help="let the publish remove URLs the branch serves today")

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
+from generator.build import build
 from generator.config import Config, load_config
 from generator.errors import SiteError
 
@@ -93,9 +94,8 @@ def publish(root: str | Path = ".", options: PublishOptions = PublishOptions(),
     source = repo.head_commit()
     dirty = repo.uncommitted(config)
     if dirty and not options.allow_dirty:
-        listing = "".join(f"\n  {path}" for path in dirty[:10]) + ("\n  ..." if len(dirty) > 10 else "")
-        raise SiteError(f"uncommitted changes: commit them so that what is published matches a commit, "
-                        f"or pass --allow-dirty:{listing}", config.root)
+        raise SiteError("uncommitted changes: commit them so that what is published matches a commit, "
+                        f"or pass --allow-dirty:{_listing(dirty)}", config.root)
     repo.refuse_checked_out(branch)
 
     site_dir = options.built or build_site(config)
@@ -132,8 +132,6 @@ def publish(root: str | Path = ".", options: PublishOptions = PublishOptions(),
 
 def build_site(config: Config) -> Path:
     """Build into the site's output folder; a failed build raises before any git work."""
-    from generator.build import build
-
     build(config.root)
     return config.output_dir
 
@@ -194,16 +192,14 @@ def stage(worktree: Path, base: str | None, files: dict[str, Path], keep: list[s
         _remove(worktree, path)
     for rel, source in files.items():
         target = worktree / rel
-        if target.is_dir():
-            shutil.rmtree(target)
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(source, target)
     if asf_yaml is not None and ASF_YAML not in kept and ASF_YAML not in files:
         (worktree / ASF_YAML).write_text(asf_yaml, encoding="utf-8")
     git("add", "--all")
     tree = git("write-tree").strip()
-    old = git("rev-parse", f"{base}^{{tree}}").strip() if base else git("hash-object", "-t", "tree", "/dev/null").strip()
-    out = git("diff-tree", "-r", "--no-renames", "--name-status", "-z", old, tree).split("\0")[:-1]
+    old = git("rev-parse", f"{base}^{{tree}}") if base else git("hash-object", "-t", "tree", "/dev/null")
+    out = git("diff-tree", "-r", "--no-renames", "--name-status", "-z", old.strip(), tree).split("\0")[:-1]
     return tree, [Change(status, path) for status, path in zip(out[::2], out[1::2])]
 
 
@@ -225,10 +221,9 @@ def refuse_removals(changes: list[Change], branch: str, allowed: bool) -> None:
     """
     removed = [f"/{c.path}" for c in changes if c.status == "D"]
     if removed and not allowed:
-        listing = "".join(f"\n  {url}" for url in removed)
         raise SiteError(f"this publish would remove {len(removed)} URLs that {branch} serves today; "
                         f"give each a redirect (redirect_from in the page that replaces it, or "
-                        f"site.yaml redirects), or pass --allow-removals:{listing}")
+                        f"site.yaml redirects), or pass --allow-removals:{_listing(removed)}")
 
 
 class Git:
@@ -376,6 +371,12 @@ class Repo:
     def update_branch(self, branch: str, commit: str, expected: str | None) -> None:
         """Move the local branch to the new commit, only from the tip publish started from."""
         self.git("update-ref", "-m", "sitegen publish", f"refs/heads/{branch}", commit, expected or "")
+
+
+def _listing(items: list[str], most: int = 50) -> str:
+    """Items one per line under a message, the first ``most`` of them."""
+    more = f"\n  ... and {len(items) - most} more" if len(items) > most else ""
+    return "".join(f"\n  {item}" for item in items[:most]) + more
 
 
 def _said(done: subprocess.CompletedProcess[str]) -> str:

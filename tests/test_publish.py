@@ -228,7 +228,8 @@ def test_a_moved_page_with_a_redirect_is_not_a_removal(author: Author, how: str)
     author.git("mv", "content/pages/about.md", "content/pages/about-us.md")
     if how == "redirect_from":
         page = author.root / "content/pages/about-us.md"
-        page.write_text(page.read_text().replace("title: About", "title: About\nredirect_from: [/about.html]"))
+        page.write_text(page.read_text().replace("title: About",
+                                                 "title: About\nredirect_from: [/about.html]"))
     else:
         with (author.root / "site.yaml").open("a") as f:
             f.write("redirects:\n  /about.html: /about-us.html\n")
@@ -302,7 +303,8 @@ def test_the_authors_checkout_is_untouched(author: Author, hermetic_git: Path):
 
     def state() -> tuple:
         return (author.git("rev-parse", "HEAD"), author.git("symbolic-ref", "HEAD"),
-                (author.root / ".git" / "index").read_bytes(), author.git("--no-optional-locks", "status", "--porcelain"),
+                (author.root / ".git" / "index").read_bytes(),
+                author.git("--no-optional-locks", "status", "--porcelain"),
                 about.read_bytes(), about.stat().st_mtime_ns, (author.root / "scratch.txt").read_bytes(),
                 author.git("stash", "list"))
 
