@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import tempfile
 from pathlib import Path
@@ -17,12 +16,11 @@ from pathlib import Path
 import pytest
 import yaml
 
+from conftest import REPO, copy_site
 from generator.cli import main
 from generator.errors import SiteError
 from generator.publish import PublishOptions, publish
 
-REPO = Path(__file__).resolve().parents[1]
-BASIC = REPO / "tests" / "data" / "basic"
 BRANCH = "asf-site"
 
 
@@ -37,8 +35,7 @@ class Author:
         self.root = tmp_path / "site"
         self.remote = tmp_path / "remote.git"
         self.other = tmp_path / "other"
-        shutil.copytree(BASIC, self.root)
-        shutil.copytree(REPO / "templates", self.root / "templates")
+        copy_site(self.root, "basic")
         (self.root / ".gitignore").write_text("/_site/\n/.sitegen/\n")
         git(tmp_path, "init", "--quiet", "--bare", str(self.remote))
         git(self.root, "init", "--quiet", "--initial-branch", "main")
