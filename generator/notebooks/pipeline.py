@@ -202,7 +202,7 @@ def render_pages(jobs: list[Job], config: Config, pages: SiteRenderer, outputs: 
             outputs.add(f"{base}/{name}", data, origin)
         html = pages.page(
             "tutorial.html", origin, page=_page(result.title, cards[n]["url"], result.description),
-            content=Markup(result.html), has_math=result.has_math, run=run_view(job),
+            content=Markup(result.html), run=run_view(job),
             downloads={"ipynb": f"/{base}.ipynb", "py": f"/{base}.py"}, gallery_url=TUTORIALS_URL,
             previous=cards[n - 1] if n else None, next=cards[n + 1] if n + 1 < len(cards) else None,
         )

@@ -38,6 +38,7 @@ IMAGE_SUFFIX = {"image/png": ".png", "image/jpeg": ".jpg", "image/gif": ".gif", 
 DEFAULT_REPR = re.compile(r"^<.*>$", re.S)
 IMG_SRC = re.compile(r'(<img\b[^>]*?\ssrc=")([^"]*)(")')
 TITLE = re.compile(r"^\s*#(?!#)\s*(.+?)\s*#*\s*$")
+H1 = re.compile(r"<(/?)h1\b")
 FIRST_PARAGRAPH = re.compile(r"<p>(.*?)</p>", re.S)
 
 
@@ -75,7 +76,6 @@ class RenderedNotebook:
     title: str
     description: str
     thumbnail: str | None           # site URL of the first image output
-    has_math: bool
 
 
 class NotebookRenderer:
@@ -89,7 +89,6 @@ class NotebookRenderer:
         self.language = "python"
         self.files: dict[str, bytes] = {}
         self.thumbnail: str | None = None
-        self.has_math = False
 
     def render(self, notebook: NotebookNode, title: str | None, description: str | None) -> RenderedNotebook:
         """Render ``notebook`` (the tutorial's cells with their outputs)."""
@@ -115,13 +114,13 @@ class NotebookRenderer:
             first = FIRST_PARAGRAPH.search(fragment)
             description = _shorten(_plain(first.group(1))) if first else ""
         return RenderedNotebook(fragment, self.files, title or found_title or self.tutorial.slug,
-                                description, self.thumbnail, self.has_math)
+                                description, self.thumbnail)
 
     # -- cells ---------------------------------------------------------------------------
 
     def markdown(self, source: str, cell: NotebookNode, index: int) -> Markup:
-        rendered = render_markdown(source, dollar_math=True).html
-        self.has_math |= 'class="arithmatex"' in rendered
+        # The page's title is its only h1; a notebook's other "# " sections sit below it.
+        rendered = H1.sub(r"<\1h2", render_markdown(source, dollar_math=True).html)
         return Markup(IMG_SRC.sub(lambda m: m.group(1) + self.markdown_image(m.group(2), cell, index)
                                   + m.group(3), rendered))
 
@@ -187,11 +186,9 @@ class NotebookRenderer:
             if mime == "application/javascript":
                 return Output("javascript", html=Markup(value.replace("</", "<\\/")))
             if mime == "text/latex":
-                self.has_math = True
                 return Output("latex", text=value.strip().strip("$").strip())
             if mime == "text/markdown":
                 value = render_markdown(value, dollar_math=True).html
-                self.has_math |= 'class="arithmatex"' in value
             return Output("html", html=Markup(value if trusted else sanitize.clean_html(value)))
         return Output("omitted", note=f"an output of type {', '.join(sorted(data))}, which a static "
                                       "page cannot show" if data else "")
