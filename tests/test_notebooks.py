@@ -235,15 +235,18 @@ def test_pages_are_valid_html_and_linked_from_the_gallery(outputs_site):
     assert "https://example.org/docs/tutorials/outputs.html" in (out / "sitemap.txt").read_text()
 
 
-def test_a_copied_cache_is_reused_and_trust_changes_only_the_rendering(outputs_site, tmp_path):
+def test_a_copied_cache_is_reused_and_trust_and_baseurl_change_only_the_rendering(outputs_site, tmp_path):
     other = tmp_path / "elsewhere"
     shutil.copytree(outputs_site, other, ignore=shutil.ignore_patterns("_site"))
     with open(other / "site.yaml", "a") as f:
-        f.write("  trusted: true\n")
+        f.write("  trusted: true\nbaseurl: /tvm\n")
     result = build(other, NOW)
     assert (result.tutorials.ran, result.tutorials.cached) == (0, 2)
     html = without_code(page(other, "outputs"))
     assert "<script>alert(8)</script>" in html and '<script>alert("html")</script>' in html
+    images = re.findall(r'<img (?:alt="[^"]*" )?src="([^"]*/outputs/[^"]+)"', html)
+    assert len(images) == 5 and all(src.startswith("/tvm/docs/tutorials/outputs/") for src in images)
+    assert 'href="/tvm/docs/tutorials/outputs.ipynb"' in html
 
 
 # -- the cache: what runs again and what does not ----------------------------------------
@@ -361,6 +364,20 @@ def test_failures_name_notebook_cell_source_and_traceback_and_keep_the_old_site(
     assert "it is reported without running again" in str(again.value)
     assert runs(log) == ["failing"]
     assert main(["-C", str(site), "build"]) == 1
+
+
+def test_markdown_images_come_only_from_inside_the_tutorials_folder(tmp_path):
+    site = make_site(tmp_path / "site")
+    (tmp_path / "secret.png").write_bytes(PNG)
+    (site / "notebooks" / "link.png").symlink_to(tmp_path / "secret.png")
+    for target in ("link.png", "../../secret.png"):
+        write(site, "pictures.ipynb", notebook(new_markdown_cell("# Pictures"),
+                                               new_markdown_cell(f"Look: ![secret]({target})")))
+        with pytest.raises(SiteError) as error:
+            build(site, NOW)
+        assert error.value.path == "notebooks/pictures.ipynb"
+        assert f"cell 2: image {target!r} is not a file inside the tutorial's folder" in error.value.message
+    assert not (site / "_site").exists()
 
 
 # -- requirements: the seed notebook needs TVM and CUDA -------------------------------------

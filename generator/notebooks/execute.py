@@ -38,6 +38,8 @@ def strip_ansi(text: str) -> str:
 def execute(tutorial: Tutorial, spec: Spec) -> Run:
     """Execute ``tutorial``'s code cells (a Colab set-up cell left out) and record the outcome."""
     notebook = runnable(tutorial)
+    if not any(cell.cell_type == "code" for cell in notebook.cells):
+        return _record(spec, notebook, datetime.now(timezone.utc), 0.0, None)    # no kernel needed
     current: list[int] = []
     client = NotebookClient(
         notebook, timeout=spec.timeout, kernel_name=spec.kernel, allow_errors=spec.allow_errors,
@@ -66,11 +68,16 @@ def execute(tutorial: Tutorial, spec: Spec) -> Run:
             if current:
                 raise
             raise SiteError(f"the {spec.kernel} kernel did not start: {exc}", tutorial.path) from None
+    return _record(spec, notebook, started, time.perf_counter() - clock, failure)
+
+
+def _record(spec: Spec, notebook: NotebookNode, started: datetime, seconds: float,
+            failure: Failure | None) -> Run:
     return Run(
         key=spec.key,
         host=platform.node(),
         started=started.isoformat(timespec="seconds"),
-        seconds=round(time.perf_counter() - clock, 3),
+        seconds=round(seconds, 3),
         kernel=spec.kernel,
         language_info=dict(notebook.metadata.get("language_info", {})),
         cells=[{"execution_count": cell.get("execution_count"), "outputs": cell.outputs}

@@ -81,13 +81,20 @@ def build_tutorials(config: Config, options: BuildOptions, pages: SiteRenderer,
                 f"is cached: build once where they exist and copy its {config.notebooks.cache_dir}/ "
                 "folder here, or set notebooks.allow_unexecuted in site.yaml to show the notebook's "
                 "stored outputs", job.tutorial.path))
-    errors += run_all(todo, config.notebooks.workers or os.cpu_count() or 1, store)
+    errors += run_all(todo, workers(config), store)
     errors += [failure_error(job) for job in jobs if job.run and job.run.failure]
     if errors:
         raise combine(errors)
     render_pages(jobs, config, pages, outputs)
     origins = [job.origin for job in jobs]
     return TutorialStats(origins.count("ran"), origins.count("cache"), origins.count("unexecuted"))
+
+
+def workers(config: Config) -> int:
+    if config.notebooks.workers < 0:
+        raise SiteError(f"key 'notebooks.workers': expected 0 (one per core) or more, "
+                        f"got {config.notebooks.workers}", config.root / "site.yaml")
+    return config.notebooks.workers or os.cpu_count() or 1
 
 
 def load_jobs(config: Config) -> list[Job]:
@@ -123,8 +130,14 @@ def run_all(jobs: list[Job], workers: int, store: RunStore) -> list[SiteError]:
             failure = job.run.failure
             progress.finished(job.name, f"failed ({failure.kind})" if failure else "ran")
 
-        for future in [pool.submit(work, job) for job in jobs]:
-            future.result()
+        futures = [pool.submit(work, job) for job in jobs]
+        try:
+            for future in futures:
+                future.result()
+        except BaseException:            # Ctrl-C: start nothing more; running kernels finish
+            for future in futures:
+                future.cancel()
+            raise
     return errors
 
 
@@ -195,7 +208,10 @@ def render_pages(jobs: list[Job], config: Config, pages: SiteRenderer, outputs: 
     for n, (job, notebook, result) in enumerate(rendered):
         base = f"{TUTORIALS_URL.lstrip('/')}{job.tutorial.slug}"
         origin = job.tutorial.path
-        nbformat.validate(notebook)
+        try:
+            nbformat.validate(notebook)
+        except nbformat.ValidationError as exc:
+            raise SiteError(f"the executed notebook is not valid: {exc.message}", origin) from None
         outputs.add(f"{base}.ipynb", nbformat.writes(notebook) + "\n", origin)
         outputs.add(f"{base}.py", to_percent(notebook), origin)
         for name, data in sorted(result.files.items()):

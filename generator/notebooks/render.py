@@ -134,7 +134,7 @@ class NotebookRenderer:
             mime = next((m for m in IMAGE_SUFFIX if bundle and m in bundle), None)
             if mime is None:
                 raise SiteError(f"cell {index + 1}: no image attachment named {name!r}", path, line)
-            return str(escape(self.image_file(_decode(bundle[mime], mime), mime)))
+            return self.published(self.image_file(_decode(bundle[mime], mime), mime))
         parts = urlsplit(target)
         if parts.scheme or parts.netloc or target.startswith(("/", "#")) or not parts.path:
             return src
@@ -144,7 +144,11 @@ class NotebookRenderer:
             raise SiteError(f"cell {index + 1}: image {target!r} is not a file inside the tutorial's "
                             f"folder {self.tutorial.path.parent}/ (symbolic links are followed)", path, line)
         mime = next((m for m, suffix in IMAGE_SUFFIX.items() if suffix == file.suffix.lower()), None)
-        return str(escape(self.image_file(file.read_bytes(), mime, file.suffix.lower())))
+        return self.published(self.image_file(file.read_bytes(), mime, file.suffix.lower()))
+
+    def published(self, url: str) -> str:
+        """``url`` as an attribute value in rendered HTML (with the site's baseurl)."""
+        return str(escape(self.renderer.relative_url(url)))
 
     def code_cell(self, cell: NotebookNode, index: int, tags: set[str]) -> Cell:
         view = Cell("code", index + 1, execution_count=cell.get("execution_count"),
@@ -194,7 +198,7 @@ class NotebookRenderer:
                                       "page cannot show" if data else "")
 
     def image_output(self, output: NotebookNode, mime: str, value: str, index: int) -> Output:
-        data = value.encode("utf-8") if mime == "image/svg+xml" else _decode(value, mime)
+        data = _decode(value, mime)
         if mime == "image/svg+xml" and not self.settings.trusted:
             data = sanitize.clean_svg(value)
             if data is None:
