@@ -18,7 +18,7 @@ from html import unescape
 
 import markdown
 from markdown.extensions import Extension
-from markdown.extensions.toc import stashedHTML2text
+from markdown.extensions.toc import remove_fnrefs, render_inner_html
 from markdown.inlinepatterns import InlineProcessor
 from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
@@ -61,7 +61,9 @@ class HeaderIds(Treeprocessor):
         for el in root.iter():
             if el.tag not in ("h1", "h2", "h3", "h4", "h5", "h6"):
                 continue
-            title = unescape(stashedHTML2text("".join(el.itertext()), self.md)).strip()
+            # Tags out, whitespace kept: kramdown turns each space into a dash.
+            inner = render_inner_html(remove_fnrefs(el), self.md)
+            title = unescape(re.sub(r"<[^>]*>", "", inner)).strip()
             if not el.get("id"):
                 base = kramdown_id(title)
                 candidate, n = base, 0
