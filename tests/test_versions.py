@@ -8,12 +8,15 @@ committed, which the build must see and leave exactly where it is.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import json
 import os
-import re
 import shutil
 import subprocess
 import tarfile
+import threading
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import lxml.html
@@ -68,6 +71,8 @@ def repo(tmp_path: Path) -> Path:
     site = repo / "website"
     shutil.copytree(BASIC, site)
     shutil.copytree(REPO_ROOT / "templates", site / "templates")
+    shutil.copytree(REPO_ROOT / "assets/js", site / "assets/js")
+    shutil.copy2(REPO_ROOT / "assets/css/versions.css", site / "assets/css")
     git(tmp_path, "init", "-q", "-b", "main", str(repo))
 
     write(site, "index.md", page("Docs", "Welcome to the docs."))
@@ -436,3 +441,49 @@ def test_without_versions_the_working_tree_docs_publish_at_docs(site: Path):
     assert "sitegen:version" not in text and "version-switcher" not in text
     nav = [a.get("href") for a in parse(out, "docs/install.html").cssselect(".docs-nav a")]
     assert nav[0] == "/docs/" and "/docs/tutorials/new.html" in nav
+
+
+# --- the switcher in a real browser ---------------------------------------------------
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+class QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args) -> None:
+        pass
+
+
+@contextlib.contextmanager
+def serve(folder: Path):
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(folder)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_switcher_script_keeps_the_readers_place(site: Path):
+    from playwright.sync_api import sync_playwright
+
+    build(site)
+    with serve(site / "_site") as base, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox"])
+        page = browser.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(f"{base}/docs/v1/tutorials/basics.html#basics")
+        menu = page.locator("[data-version-switcher] select")
+        assert menu.locator("option").all_inner_texts() == ["4.0-dev", "3.0", "2.0", "1.0"]
+        assert menu.input_value() == f"{base}/docs/v1/tutorials/basics.html"
+        with page.expect_navigation():
+            menu.select_option(label="3.0")
+        assert page.url == f"{base}/docs/v3/tutorials/basics.html#basics"
+        # A page the target lacks leads to its index, without the anchor.
+        page.goto(f"{base}/docs/v1/tutorials/legacy.html#top")
+        with page.expect_navigation():
+            page.locator("[data-version-switcher] select").select_option(label="4.0-dev")
+        assert page.url == f"{base}/docs/dev/"
+        browser.close()
+    assert errors == []
