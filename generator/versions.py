@@ -197,22 +197,22 @@ class VersionedDocs:
         if version.archive is not None:
             docs.report[version.name] = "archived"
             return read_archive(self.config.root / version.archive)
-        key = digest(fingerprint, repr(version), self._tree_key(resolved))
+        seen = {"name": version.name, "title": version.label, "status": version.status}  # by templates
+        key = digest(fingerprint, repr(seen), self._tree_key(resolved))
         files = None if refresh else self.last.get(version.name, key)
         if files is not None:
             docs.report[version.name] = "reused"
             return files
         with self._tree(resolved) as tree:
-            files = render_section(tree, f"/docs/{version.name}/", self.render, self.parse,
-                                   {"name": version.name, "title": version.label, "status": version.status})
+            files = render_section(tree, f"/docs/{version.name}/", self.render, self.parse, seen)
         self.last.put(version.name, key, files)
         docs.report[version.name] = "built"
         return files
 
     def _tree_key(self, resolved: Resolved) -> str:
-        if resolved.trees:
-            return digest(*(part for pair in resolved.trees for part in pair))
-        return _folders_digest(self.config.root, TREE_DIRS)
+        if resolved.version.worktree:
+            return _folders_digest(self.config.root, TREE_DIRS)
+        return digest(*(part for pair in resolved.trees for part in pair))
 
     @contextlib.contextmanager
     def _tree(self, resolved: Resolved) -> Iterator[Path]:
@@ -222,7 +222,11 @@ class VersionedDocs:
             return
         with tempfile.TemporaryDirectory(prefix="sitegen-version-") as tmp:
             for folder, tree in resolved.trees:
-                git.export_tree(self.config.root, tree, Path(tmp) / folder)
+                try:
+                    git.export_tree(self.config.root, tree, Path(tmp) / folder)
+                except git.GitError as exc:
+                    raise SiteError(f"git could not read {folder}/ of commit {resolved.commit}: {exc}",
+                                    CONFIG_FILE) from None
             yield Path(tmp)
 
     def _templates_digest(self) -> str:
