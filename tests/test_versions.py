@@ -392,6 +392,26 @@ def test_shallow_clone_says_how_to_fetch_the_missing_ref(tmp_path: Path, repo: P
     assert "tutorials/legacy.html" in html_pages(site / "_site", "v1")
 
 
+def test_a_ref_outside_any_git_repository_is_a_clear_error(tmp_path: Path, site: Path):
+    copy = tmp_path / "not-a-repo"
+    shutil.copytree(site, copy)
+    with pytest.raises(SiteError, match=r"version 'v3': ref 'v3' needs git history, but .*not-a-repo "
+                                        r"is not in a git repository"):
+        build(copy)
+
+
+def test_an_archive_that_would_escape_its_folder_is_refused(tmp_path: Path, site: Path):
+    page = tmp_path / "page.html"
+    page.write_text(archived_html("Escape"))
+    with tarfile.open(site / "evil.tar.gz", "w:gz") as tar:
+        tar.add(page, arcname="index.html")
+        tar.add(page, arcname="../../escape.html")
+    set_versions(site, VERSIONS_YAML + "  - {name: v0, archive: evil.tar.gz}\n")
+    with pytest.raises(SiteError, match=r"'../../escape.html' would be written outside its version"):
+        build(site)
+    assert not (site.parent / "escape.html").exists()
+
+
 # --- archived builds and unversioned docs -------------------------------------------
 
 def archived_html(title: str) -> str:
