@@ -25,6 +25,7 @@ from generator.errors import SiteError
 from generator.render import DataFiles, Renderer
 from generator.site import Document, Site, assemble, output_path, parse_document, slugify, timezone_of
 from generator.sources import Source, discover, load_data, load_source, read_text
+from generator.versions import VersionedDocs
 
 PARSE_CACHE_VERSION = "1"
 PARALLEL_THRESHOLD = 64
@@ -46,6 +47,7 @@ class BuildResult:
     written: list[str] = field(default_factory=list)
     deleted: list[str] = field(default_factory=list)
     tutorials: notebooks.TutorialStats = field(default_factory=notebooks.TutorialStats)
+    docs_versions: dict[str, str] = field(default_factory=dict)  # name -> "built", "reused", "archived"
 
     def summary(self) -> str:
         return (f"{len(self.outputs)} files: {len(self.written)} written, "
@@ -58,12 +60,15 @@ class Outputs(dict):
     def __init__(self) -> None:
         super().__init__()
         self.origins: dict[str, str] = {}
+        self.unlisted: set[str] = set()     # pages kept out of the sitemap
 
-    def add(self, path: str, data: bytes | str, origin: str | Path) -> None:
+    def add(self, path: str, data: bytes | str, origin: str | Path, listed: bool = True) -> None:
         if path in self:
             raise SiteError(f"/{path} is claimed by both {self.origins[path]} and {origin}", origin)
         self[path] = data.encode("utf-8") if isinstance(data, str) else data
         self.origins[path] = str(origin)
+        if not listed:
+            self.unlisted.add(path)
 
 
 def build(root: str | Path = ".", options: BuildOptions = BuildOptions()) -> BuildResult:
@@ -85,9 +90,15 @@ def render_site(config: Config, options: BuildOptions = BuildOptions()) -> Build
     outputs = Outputs()
     pages = SiteRenderer(site, Renderer(config))
     tutorials = notebooks.render_tutorials(config, options, pages, outputs)
+    docs = VersionedDocs(config, pages.renderer, pages.site_view,
+                         lambda docs_sources: parse_documents(docs_sources, config, options.refresh))
+    site_key = digest(*(s.digest for s in sources), *(doc.url for doc in site.documents))
+    rendered = docs.build(site_key, options.refresh)
+    for path, data in rendered.files.items():
+        outputs.add(path, data, rendered.origins[path], listed=path not in rendered.unlisted)
     pages.render_into(outputs)
     copy_assets(root, outputs)
-    return BuildResult(site, outputs, tutorials=tutorials)
+    return BuildResult(site, outputs, tutorials=tutorials, docs_versions=rendered.report)
 
 
 def parse_documents(sources: list[Source], config: Config, refresh: bool = False) -> list[Document]:
@@ -212,7 +223,7 @@ def sitemap_urls(site: Site, outputs: Outputs) -> list[tuple[str, datetime | Non
     redirects |= {output_path(old) for old in site.config.redirects}
     urls = []
     for path in sorted(outputs):
-        if not path.endswith(".html") or path == "404.html" or path in redirects:
+        if not path.endswith(".html") or path == "404.html" or path in redirects or path in outputs.unlisted:
             continue
         if path in dated:
             urls.append(dated[path])

@@ -14,7 +14,7 @@ import types
 import typing
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import yaml
 
@@ -64,6 +64,28 @@ class Check:
 
 
 @dataclass(frozen=True)
+class Version:
+    """One version of the docs section, built from exactly one of: a git ``ref``,
+    the ``worktree`` (the version in development, as the author's files are now),
+    or an ``archive`` (a folder or .tar.gz of HTML built elsewhere)."""
+
+    name: str
+    title: str = ""
+    ref: str | None = None
+    worktree: bool = False
+    archive: str | None = None
+    aliases: list[str] = field(default_factory=list)
+    alias_type: Literal["redirect", "copy"] = "redirect"
+    status: Literal["development", "maintained", "unmaintained"] = "maintained"
+    default: bool = False
+    sitemap: bool | None = None  # None: listed in sitemap.xml only if this is the default
+
+    @property
+    def label(self) -> str:
+        return self.title or self.name
+
+
+@dataclass(frozen=True)
 class Config:
     """The whole of site.yaml. ``root`` is the site's folder, not a key."""
 
@@ -84,6 +106,7 @@ class Config:
     notebooks: Notebooks = field(default_factory=Notebooks)
     publish: Publish = field(default_factory=Publish)
     check: Check = field(default_factory=Check)
+    versions: list[Version] = field(default_factory=list)
     root: Path = field(default=Path("."), metadata={"internal": True})
 
     @property
@@ -162,6 +185,10 @@ def _convert(value: Any, hint: Any, path: Path, key: str) -> Any:
         if not isinstance(value, dict):
             raise _type_error(value, hint, path, key)
         return {str(k): _convert(v, item, path, f"{key}.{k}") for k, v in value.items()}
+    if origin is Literal:
+        if value in typing.get_args(hint):
+            return value
+        raise _type_error(value, hint, path, key)
     if origin in (typing.Union, types.UnionType):
         for option in typing.get_args(hint):
             try:
@@ -191,6 +218,8 @@ def _describe(hint: Any) -> str:
         return f"a list of {_describe(typing.get_args(hint)[0])}s"
     if origin is dict:
         return f"a mapping to {_describe(typing.get_args(hint)[1])}s"
+    if origin is Literal:
+        return "one of " + ", ".join(repr(a) for a in typing.get_args(hint))
     if origin in (typing.Union, types.UnionType):
         return " or ".join(_describe(a) for a in typing.get_args(hint))
     if dataclasses.is_dataclass(hint):

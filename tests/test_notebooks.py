@@ -9,7 +9,6 @@ appends to, which no cache can fake.
 from __future__ import annotations
 
 import base64
-import io
 import re
 import shutil
 from datetime import datetime, timezone
@@ -108,7 +107,8 @@ OUTPUTS = notebook(
                   "display(Image(picture('JPEG', 'blue'), format='jpeg'))"),
     new_code_cell("display(Latex(r'$\\frac{a}{b}$'))\ndisplay(Javascript('alert(8)'))"),
     new_code_cell("print('x' * 3000)"),
-    new_code_cell("raise ValueError('this error is part of the lesson')", metadata={"tags": ["raises-exception"]}),
+    new_code_cell("raise ValueError('this error is part of the lesson')",
+                  metadata={"tags": ["raises-exception"]}),
     new_code_cell("print('hidden input')", metadata={"tags": ["remove-input"]}),
     new_code_cell("print('after the error')", metadata={"tags": ["hide-output"]}),
 )
@@ -427,7 +427,8 @@ def test_missing_requirement_uses_a_run_from_another_machine(tmp_path, shared):
     tutorial = load_tutorial(site, Path("notebooks/scan_and_recurrent_kernel.ipynb"))
     spec = resolve(tutorial, metadata_of(tutorial), load_config(site).notebooks)
     lowered = {"output_type": "stream", "name": "stdout", "text": "@main = primfn(X_1: handle)\n"}
-    cells = [{"execution_count": n, "outputs": [lowered] if n == 4 else []} for n in range(1, len(spec.code) + 1)]
+    cells = [{"execution_count": n, "outputs": [lowered] if n == 4 else []}
+             for n in range(1, len(spec.code) + 1)]
     RunStore(site / ".sitegen/cache").put(Run(spec.key, "gpu-builder-7", "2025-11-02T10:00:00+00:00", 12.5,
                                               "python3", {"name": "python"}, cells))
     for options in (NOW, REFRESH):            # --refresh cannot run it here either

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import datetime, timezone
 from pathlib import Path
@@ -84,6 +85,15 @@ def test_each_page_has_exactly_one_h1(shipped):
         if "http-equiv=\"refresh\"" in text:
             continue
         assert len(re.findall(r"<h1[\s>]", text)) == 1, page.relative_to(shipped)
+
+
+def test_docs_come_in_two_versions(shipped):
+    versions = json.loads((shipped / "docs/versions.json").read_text())
+    assert [(v["version"], v["aliases"]) for v in versions] == [("dev", []), ("v0.18", ["stable", "latest"])]
+    assert (shipped / "docs/dev/architecture.html").is_file()
+    assert not (shipped / "docs/v0.18/architecture.html").exists()
+    assert "version-banner" in (shipped / "docs/dev/install.html").read_text()
+    assert 'url=https://tvm.apache.org/docs/v0.18/"' in (shipped / "docs/index.html").read_text()
 
 
 def test_tutorials_are_executed_and_reachable(shipped):
