@@ -183,14 +183,18 @@ class SiteRenderer:
             outputs.add(output_path(url), html, "templates/blog.html")
 
     def render_groups(self, outputs: Outputs, kind: str, groups: dict[str, list[Document]]) -> None:
+        """An index of all tags (or categories), and a page listing each one's posts."""
         plural = "tags" if kind == "tag" else "categories"
-        index = self.page(f"{plural}.html",
-                          page=_generated(plural.capitalize(), f"/{plural}.html"), groups=groups)
-        outputs.add(f"{plural}.html", index, f"templates/{plural}.html")
+        index_url = f"/{plural}.html"
+        group = {"kind": kind, "index_url": index_url,
+                 "url_of": lambda name: self.renderer.relative_url(f"/{plural}/{slugify(name)}.html")}
+        index = self.page("groups.html", page=_generated(plural.capitalize(), index_url),
+                          group=group, groups=groups)
+        outputs.add(output_path(index_url), index, "templates/groups.html")
         for name, posts in groups.items():
             url = f"/{plural}/{slugify(name)}.html"
-            html = self.page(f"{kind}.html",
-                             page=_generated(f"{kind.capitalize()}: {name}", url), name=name, posts=posts)
+            html = self.page("group.html", page=_generated(f"{kind.capitalize()}: {name}", url),
+                             group=group, name=name, posts=posts)
             outputs.add(output_path(url), html, f"{kind} {name!r}")
 
     def render_redirects(self, outputs: Outputs) -> None:
