@@ -16,7 +16,8 @@ from site_checks import (assert_feeds_parse, assert_html5_parses, assert_interna
                          assert_sitemap_valid)
 
 PAGES = ["index.html", "vta.html", "community.html", "about.html", "download.html", "asf.html",
-         "404.html", "blog.html", "history.html", "tags.html", "categories.html"]
+         "404.html", "blog.html", "history.html", "tags.html", "categories.html",
+         "source/tiled_matmul.html"]
 
 
 @pytest.fixture(scope="module")
@@ -111,3 +112,10 @@ def test_tutorials_are_executed_and_reachable(shipped):
     png = re.search(r'<img src="/(docs/tutorials/smoothing_plot/[0-9a-f]{16}\.png)"', plot)
     assert png and (shipped / png.group(1)).read_bytes().startswith(b"\x89PNG")
     assert "tiles (7, 11, 13): same result" in (tutorials / "tiled_matmul.html").read_text()
+
+
+def test_source_listing_has_linkable_lines(shipped):
+    html = (shipped / "source/tiled_matmul.html").read_text()
+    script = (Path(__file__).parents[1] / "notebooks/tiled_matmul.py").read_text()
+    assert html.count('<tr id="L') == len(script.splitlines())
+    assert '<a href="#L12">12</a>' in html
