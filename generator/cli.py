@@ -44,10 +44,28 @@ def make_parser() -> argparse.ArgumentParser:
     serve.add_argument("--open", action="store_true", help="open the preview in a browser")
     serve.set_defaults(run=run_serve)
 
+    versions = commands.add_parser("versions", help="list the docs versions and the commits they resolve to")
+    versions.set_defaults(run=run_versions)
+
     new = commands.add_parser("new", help="start a new post")
     new.add_argument("kind", choices=["post"])
     new.add_argument("title")
     new.set_defaults(run=run_new)
+
+    publish = commands.add_parser("publish", help="commit the built site to the publish branch and push it")
+    publish.add_argument("--branch", help="the branch to publish on (default: site.yaml publish.branch)")
+    publish.add_argument("--remote", help="the remote to push to (default: site.yaml publish.remote)")
+    publish.add_argument("-m", "--message", help="the commit's subject (default: 'Build at <UTC date>')")
+    publish.add_argument("--no-push", dest="push", action="store_false",
+                         help="commit to the local branch only")
+    publish.add_argument("--dry-run", action="store_true",
+                         help="list the files that would change; commit nothing")
+    publish.add_argument("--allow-dirty", action="store_true", help="publish even with uncommitted changes")
+    publish.add_argument("--allow-removals", action="store_true",
+                         help="let the publish remove URLs the branch serves today")
+    publish.add_argument("--built", type=Path, metavar="DIR",
+                         help="publish this already-built site folder instead of building")
+    publish.set_defaults(run=run_publish)
     return parser
 
 
@@ -64,6 +82,14 @@ def run_build(args: argparse.Namespace) -> int:
     done = (f"built {len(result.site.posts)} posts, {len(result.site.pages)} pages"
             if result.site else "nothing changed")
     print(f"{done}: {result.summary()} in {time.perf_counter() - started:.2f}s")
+    if result.tutorials.total:
+        print(result.tutorials.summary())
+    if result.docs_versions:
+        by_outcome: dict[str, list[str]] = {}
+        for name, outcome in result.docs_versions.items():
+            by_outcome.setdefault(outcome, []).append(name)
+        print("docs versions: " + "; ".join(f"{outcome} {', '.join(names)}"
+                                            for outcome, names in by_outcome.items()))
     return 0
 
 
@@ -76,9 +102,40 @@ def run_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_versions(args: argparse.Namespace) -> int:
+    from generator.config import load_config
+    from generator.versions import resolve_versions
+
+    config = load_config(args.site)
+    rows = [("NAME", "SOURCE", "COMMIT", "ALIASES", "STATUS")]
+    for resolved in resolve_versions(config):
+        version = resolved.version
+        status = version.status + (", default" if version.default else "")
+        rows.append((version.name, resolved.source, resolved.commit or "-",
+                     ", ".join(version.aliases) or "-", status))
+    if len(rows) == 1:
+        print("no docs versions in site.yaml: the docs are built unversioned, from the working tree")
+        return 0
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
+    for row in rows:
+        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[-1])
+    return 0
+
+
 def run_new(args: argparse.Namespace) -> int:
     from generator.scaffold import new_post
 
     path = new_post(args.site, args.title)
     print(f"created {path}")
+    return 0
+
+
+def run_publish(args: argparse.Namespace) -> int:
+    from generator.publish import PublishOptions, publish
+
+    result = publish(args.site, PublishOptions(
+        branch=args.branch, remote=args.remote, message=args.message, push=args.push,
+        dry_run=args.dry_run, allow_dirty=args.allow_dirty, allow_removals=args.allow_removals,
+        built=args.built))
+    print(result.summary())
     return 0

@@ -19,7 +19,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from generator.cache import write_atomic
+from generator.cache import digest, write_atomic
 
 STATE_VERSION = 1
 
@@ -112,6 +112,11 @@ class FileIndex:
     def snapshot(self) -> dict[str, FileRecord]:
         return dict(self.current)
 
+    def tree_digest(self, folder: str) -> str:
+        """One digest of every file under ``folder`` (names included), from the last scan."""
+        inside = sorted(name for name in self.current if name == folder or name.startswith(folder + "/"))
+        return digest(*(part for name in inside for part in (name, self.current[name].digest)))
+
     def _check(self, name: str, stamp: Stamp) -> FileRecord | None:
         known = self.known.get(name)
         if known is not None and known.trusted and known.stamp == stamp:
@@ -140,12 +145,24 @@ class OutputRecord:
 
 
 @dataclass
+class BundleRecord:
+    """A step that made several files (tutorials, docs), as it last ran."""
+
+    inputs: Any
+    reads: frozenset
+    files: dict[str, tuple[str, bool]]  # path -> (origin, listed in the sitemap)
+    report: Any                         # what it said it did
+
+
+@dataclass
 class BuildState:
     world: str = ""                                            # config, options, code
     files: dict[str, FileRecord] = field(default_factory=dict)
     outputs: dict[str, OutputRecord] = field(default_factory=dict)
     documents: dict[str, str] = field(default_factory=dict)    # source -> parse key
     digests: dict[tuple, str] = field(default_factory=dict)    # dependency key -> value digest
+    bundles: dict[str, BundleRecord] = field(default_factory=dict)
+    external: tuple = ()                # what docs versions' git refs resolved to
     horizon: datetime | None = None     # when the next future-dated post gets published
 
     @classmethod

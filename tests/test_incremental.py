@@ -241,6 +241,8 @@ operations = st.one_of(
                                                     "partials/post_list.html", "blog.html"]),
               st.sampled_from(WORDS)),
     st.tuples(st.just("page"), st.sampled_from(WORDS)),
+    st.tuples(st.just("docs"), st.sampled_from(["index.md", "guide.md", "deep/topic.md"]),
+              st.sampled_from(["", *WORDS])),
     st.tuples(st.just("per page"), st.integers(1, 3)),
     st.tuples(st.just("asset"), st.sampled_from(["assets/css/site.css", "assets/img/new.txt"]),
               st.sampled_from(["", *WORDS])),
@@ -276,6 +278,13 @@ class SiteModel:
             path.write_text(path.read_text().replace("</", f"<!-- {args[1]} --></", 1))
         elif kind == "page":
             (self.root / "content/pages/about.md").write_text(f"---\ntitle: About {args[0]}\n---\n{args[0]}\n")
+        elif kind == "docs":   # the (unversioned) docs section, a bundle of its own
+            path = self.root / "content/docs" / args[0]
+            if args[1]:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(f"---\ntitle: {args[1].title()}\n---\nAbout {args[1]}.\n")
+            else:
+                path.unlink(missing_ok=True)
         elif kind == "per page":
             config = self.root / "site.yaml"
             lines = [ln for ln in config.read_text().splitlines() if not ln.startswith("posts_per_page")]

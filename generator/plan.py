@@ -1,0 +1,294 @@
+"""The plan of a build: every file the site has, and how to make each one.
+
+A :class:`Job` makes one output file. The plan hands it a small ``inputs``
+value (a page number, a redirect's target); everything else it reads from the
+site and the templates is recorded while it renders (:mod:`generator.deps`).
+So the builder can plan the whole site cheaply and make only the jobs an edit
+touched. A :class:`Bundle` is a step that makes several files at once (the
+tutorials, the docs section): which files, it only knows once it has run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from markupsafe import Markup
+
+from generator import feeds, highlight, notebooks
+from generator.config import Config
+from generator.deps import Views, record, value_digest
+from generator.errors import SiteError
+from generator.render import DataFiles, Renderer
+from generator.site import Document, Site, output_path, slugify
+from generator.sources import read_text
+from generator.versions import VersionedDocs
+
+if TYPE_CHECKING:
+    from generator.build import BuildOptions
+    from generator.docs import Parse
+
+PYGMENTS_CSS = "assets/css/pygments.css"
+
+
+@dataclass(frozen=True)
+class Job:
+    """One output file: how to make it, and what the plan hands its render."""
+
+    path: str
+    origin: str
+    make: Callable[[], bytes | str]
+    inputs: Any = None
+
+
+class Plan(dict):
+    """Output path -> :class:`Job`, refusing a second claim on a path (naming both)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.unlisted: set[str] = set()     # pages kept out of the sitemap
+
+    def add(self, path: str, origin: str | Path, make: Callable[[], bytes | str],
+            inputs: Any = None, listed: bool = True) -> None:
+        if path in self:
+            raise SiteError(f"/{path} is claimed by both {self[path].origin} and {origin}", origin)
+        self[path] = Job(path, str(origin), make, inputs)
+        if not listed:
+            self.unlisted.add(path)
+
+
+class Outputs(dict):
+    """Files a bundle made: path -> bytes, with each one's origin, some kept out of the sitemap."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.origins: dict[str, str] = {}
+        self.unlisted: set[str] = set()
+
+    def add(self, path: str, data: bytes | str, origin: str | Path, listed: bool = True) -> None:
+        if path in self:
+            raise SiteError(f"/{path} is claimed by both {self.origins[path]} and {origin}", origin)
+        self[path] = data.encode("utf-8") if isinstance(data, str) else data
+        self.origins[path] = str(origin)
+        if not listed:
+            self.unlisted.add(path)
+
+
+@dataclass(frozen=True)
+class Bundle:
+    """A step making several files at once; it runs again only when ``inputs`` or its reads change."""
+
+    name: str
+    make: Callable[[], tuple[Outputs, Any]]      # the files, and a report of what it did
+    inputs: Any
+
+
+def tutorials_bundle(config: Config, options: BuildOptions, pages: SiteRenderer, notebooks_digest: str) -> Bundle:
+    """The executed tutorials: they read ``notebooks/`` (and, recorded, templates and the site)."""
+
+    def make() -> tuple[Outputs, notebooks.TutorialStats]:
+        outputs = Outputs()
+        return outputs, notebooks.render_tutorials(config, options, pages, outputs)
+
+    return Bundle("tutorials", make, ("tutorials", notebooks_digest))
+
+
+def docs_bundle(config: Config, pages: SiteRenderer, parse: Parse, inputs: Any,
+                site_key: str, refresh: bool) -> Bundle:
+    """The docs section, once per version. ``inputs`` stands for every version's tree.
+
+    ``site_key`` stands for the rest of the site, which docs pages may show:
+    while it stays the same, versions whose tree did not change are reused.
+    """
+
+    def make() -> tuple[Outputs, dict[str, str]]:
+        docs = VersionedDocs(config, pages.renderer, pages.site_view, parse).build(site_key, refresh)
+        outputs = Outputs()
+        for path, data in docs.files.items():
+            outputs.add(path, data, docs.origins[path], listed=path not in docs.unlisted)
+        return outputs, docs.report
+
+    return Bundle("docs", make, inputs)
+
+
+def reused_report(bundle: str, report: Any) -> Any:
+    """What a bundle that did not run reports: its last build's work, all taken as it was."""
+    if bundle == "tutorials":
+        return notebooks.TutorialStats(cached=report.ran + report.cached, unexecuted=report.unexecuted)
+    return {name: "archived" if how == "archived" else "reused" for name, how in report.items()}
+
+
+class SiteRenderer:
+    """Plans every page of a Site through its templates, and the feeds, sitemap and assets."""
+
+    def __init__(self, site: Site, renderer: Renderer):
+        self.site = site
+        self.renderer = renderer
+        self.config = site.config
+        self.views = Views(site)
+        self.site_view = site_view(site, self.views)
+
+    def page(self, template: str, source: Path | None = None, **context: Any) -> str:
+        return self.renderer.render(template, {"site": self.site_view, **context}, source)
+
+    def plan_into(self, plan: Plan) -> None:
+        """Add the site's own files to ``plan`` (after any bundle's: the sitemap lists them all)."""
+        for doc in self.site.documents:
+            plan.add(doc.output_path, doc.source, partial(self.render_document, doc),
+                     ("document", doc.layout))
+        self.plan_blog(plan)
+        self.plan_groups(plan, "tag", "tags")
+        self.plan_groups(plan, "category", "categories")
+        plan.add("history.html", "history.html", partial(
+            self.page, "history.html", page=_generated("Archive", "/history.html")), "history")
+        if "404.html" not in plan:
+            plan.add("404.html", "templates/404.html", partial(
+                self.page, "404.html", page=_generated("Page not found", "/404.html")), "404")
+        self.plan_redirects(plan)
+        self.plan_feeds(plan)
+        plan.add(PYGMENTS_CSS, "pygments_style",
+                 partial(highlight.stylesheet, self.config.pygments_style), "pygments")
+        plan_assets(self.config.root, plan)
+        listed, absolute = sitemap_urls(self.site, plan), self.renderer.absolute_url
+        inputs = ("sitemap", value_digest(listed))
+        plan.add("sitemap.xml", "sitemap", partial(feeds.sitemap_xml, listed, absolute), inputs)
+        plan.add("sitemap.txt", "sitemap", partial(feeds.sitemap_txt, listed, absolute), inputs)
+
+    def render_document(self, doc: Document) -> str:
+        template = f"{doc.layout}.html"
+        if not self.renderer.has_template(template):
+            raise SiteError(f"unknown layout '{doc.layout}' (no templates/{template})", doc.source)
+        page = self.views.document(doc)
+        return self.page(template, doc.source, page=page, content=Markup(page.content),
+                         **self.layout_context(page, doc.source))
+
+    def layout_context(self, page: Any, source: Path) -> dict[str, Any]:
+        """Extra values some layouts need: a source listing needs its file's lines."""
+        if page.layout != "source":
+            return {}
+        listed = page.meta.get("source")
+        if not isinstance(listed, str):
+            raise SiteError("layout 'source' needs a key 'source' naming the file to list", source)
+        root = self.config.root.resolve()
+        path = (root / listed).resolve()
+        if path.is_relative_to(root):
+            record(("file", path.relative_to(root).as_posix()))
+        if not path.is_relative_to(root) or not path.is_file():
+            raise SiteError(f"key 'source': {listed!r} is not a file inside the site", source)
+        text = read_text(path, Path(listed))
+        return {"filename": listed, "lines": highlight.source_lines(text, path.name)}
+
+    def plan_blog(self, plan: Plan) -> None:
+        per_page = max(1, self.config.posts_per_page)
+        total = len(self.site.posts)
+        pages = max(1, -(-total // per_page))
+        urls = ["/blog.html"] + [f"/blog/page{n}.html" for n in range(2, pages + 1)]
+        urls_digest = value_digest(urls)
+        posts = self.views.sequence(("posts",))
+        for n, url in enumerate(urls, start=1):
+            paginator = {
+                "posts": posts[(n - 1) * per_page:n * per_page], "page": n, "total_pages": pages,
+                "total_posts": total, "previous_url": urls[n - 2] if n > 1 else None,
+                "next_url": urls[n] if n < pages else None, "urls": urls,
+            }
+            title = "Blog" if n == 1 else f"Blog, page {n}"
+            plan.add(output_path(url), "templates/blog.html",
+                     partial(self.page, "blog.html", page=_generated(title, url), paginator=paginator),
+                     ("blog", n, pages, total, urls_digest))
+
+    def plan_groups(self, plan: Plan, kind: str, plural: str) -> None:
+        """An index of all tags (or categories), and a page listing each one's posts."""
+        index_url = f"/{plural}.html"
+        group = {"kind": kind, "index_url": index_url,
+                 "url_of": lambda name: self.renderer.relative_url(f"/{plural}/{slugify(name)}.html")}
+        plan.add(output_path(index_url), "templates/groups.html", partial(
+            self.page, "groups.html", page=_generated(plural.capitalize(), index_url),
+            group=group, groups=self.views.groups(plural)), ("groups", plural))
+        for name in getattr(self.site, plural):
+            url = f"/{plural}/{slugify(name)}.html"
+            plan.add(output_path(url), f"{kind} {name!r}", partial(
+                self.page, "group.html", page=_generated(f"{kind.capitalize()}: {name}", url),
+                group=group, name=name, posts=self.views.sequence((plural, name))), ("group", kind, name))
+
+    def plan_redirects(self, plan: Plan) -> None:
+        """Old URLs (``redirect_from``, site.yaml ``redirects``) get a page pointing at the new one."""
+        moves = [(old, doc.url, doc.source) for doc in self.site.documents for old in doc.redirect_from]
+        moves += [(old, new, Path("site.yaml")) for old, new in sorted(self.config.redirects.items())]
+        for old, new, origin in moves:
+            if not old.startswith("/"):
+                raise SiteError(f"redirect {old!r} must be a path starting with '/'", origin)
+            target = new if "://" in new else self.renderer.absolute_url(new)
+            plan.add(output_path(old), origin, partial(
+                self.page, "redirect.html", page=_generated("Redirecting", old), target=target),
+                ("redirect", old, target))
+
+    def plan_feeds(self, plan: Plan) -> None:
+        absolute = self.renderer.absolute_url
+        latest = self.views.sequence(("posts",))[: self.config.feeds.entries]
+        if self.config.feeds.atom:
+            plan.add("atom.xml", "feeds", partial(feeds.atom_feed, self.site, latest, absolute), "atom")
+        if self.config.feeds.rss:
+            plan.add("rss.xml", "feeds", partial(feeds.rss_feed, self.site, latest, absolute), "rss")
+
+
+def sitemap_urls(site: Site, plan: Plan) -> list[tuple[str, datetime | None]]:
+    """Every HTML page worth indexing: not the 404 page, not redirect stubs, not unlisted pages."""
+    dated = {doc.output_path: (doc.url, doc.date) for doc in site.documents}
+    redirects = {output_path(old) for doc in site.documents for old in doc.redirect_from}
+    redirects |= {output_path(old) for old in site.config.redirects}
+    urls = []
+    for path in sorted(plan):
+        if not path.endswith(".html") or path == "404.html" or path in redirects or path in plan.unlisted:
+            continue
+        if path in dated:
+            urls.append(dated[path])
+        else:
+            urls.append(("/" + path.removesuffix("index.html"), None))
+    return urls
+
+
+def _generated(title: str, url: str) -> dict[str, Any]:
+    """The ``page`` of a page the generator makes itself (blog index, tag page...)."""
+    return {"title": title, "url": url, "kind": "generated", "toc": (), "meta": {},
+            "description": "", "date": None}
+
+
+def site_view(site: Site, views: Views) -> dict[str, Any]:
+    """What templates see as ``site``: the config's public values and (recording) collections."""
+    config = site.config
+    return {
+        "title": config.title,
+        "description": config.description,
+        "url": config.url.rstrip("/"),
+        "baseurl": config.baseurl.rstrip("/"),
+        "author": config.author,
+        "language": config.language,
+        "nav": config.nav,
+        "feeds": config.feeds,
+        "data": DataFiles(site.data),
+        "posts": views.sequence(("posts",)),
+        "pages": views.sequence(("pages",)),
+        "tags": views.groups("tags"),
+        "categories": views.groups("categories"),
+        "years": views.sequence(("years",)),
+    }
+
+
+def plan_assets(root: Path, plan: Plan) -> None:
+    """Files under ``assets/`` are copied as they are."""
+    assets = root / "assets"
+    if not assets.is_dir():
+        return
+    for path in sorted(assets.rglob("*")):
+        if path.is_file() and not path.name.startswith("."):
+            rel = path.relative_to(root).as_posix()
+            plan.add(rel, rel, partial(copy_file, path, rel), "asset")
+
+
+def copy_file(path: Path, rel: str) -> bytes:
+    record(("file", rel))
+    return path.read_bytes()

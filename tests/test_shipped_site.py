@@ -1,0 +1,121 @@
+"""The site this repository ships: built whole, then checked through its real files."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import datetime, timezone
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from conftest import copy_site
+from generator.build import BuildOptions, build
+from site_checks import (assert_feeds_parse, assert_html5_parses, assert_internal_links_and_anchors,
+                         assert_sitemap_valid)
+
+PAGES = ["index.html", "vta.html", "community.html", "about.html", "download.html", "asf.html",
+         "404.html", "blog.html", "history.html", "tags.html", "categories.html",
+         "source/tiled_matmul.html"]
+
+
+@pytest.fixture(scope="module")
+def shipped(tmp_path_factory) -> Path:
+    site = copy_site(tmp_path_factory.mktemp("shipped") / "site")
+    result = build(site, BuildOptions(now=datetime(2026, 11, 29, tzinfo=timezone.utc)))
+    assert len(result.site.posts) >= 8
+    return site / "_site"
+
+
+def test_has_the_pages_of_a_project_site(shipped):
+    for page in PAGES:
+        assert (shipped / page).is_file(), page
+
+
+def test_posts_span_years_at_their_permalinks(shipped):
+    posts = [p for p in shipped.glob("[0-9][0-9][0-9][0-9]/[0-9][0-9]/[0-9][0-9]/*.html")]
+    assert len(posts) >= 8
+    assert len({p.relative_to(shipped).parts[0] for p in posts}) >= 3
+
+
+def test_drafts_stay_out(shipped):
+    drafts = [p for p in (Path(__file__).parents[1] / "content/posts").glob("*.md")
+              if re.search(r"^draft:\s*true", p.read_text(), re.M)]
+    for draft in drafts:
+        year, month, day, slug = draft.stem.split("-", 3)
+        assert not (shipped / year / month / day / f"{slug}.html").exists()
+
+
+def test_every_markdown_feature_is_used(shipped):
+    html = "".join(p.read_text() for p in shipped.glob("20*/**/*.html"))
+    for marker in ['class="footnote-ref"', "<table>", "<img ", 'class="arithmatex"', 'target="_blank"',
+                   "<dl>", "<abbr ", 'class="admonition', 'class="linenos"', 'class="hll"',
+                   '<span class="k">', "&ldquo;", 'id="download--source-code"']:
+        assert marker in html, marker
+
+
+def test_community_and_download_come_from_data_files(shipped):
+    community = (shipped / "community.html").read_text()
+    assert community.count('class="card"') >= 3
+    assert "discuss.tvm.apache.org" in community
+    download = (shipped / "download.html").read_text()
+    assert download.count("<tr>") >= 5 and ".tar.gz" in download
+
+
+def test_no_third_party_resources(shipped):
+    for page in shipped.rglob("*.html"):
+        text = page.read_text()
+        loads = re.findall(r'<(?:script|img|iframe|video|audio|source)\b[^>]*\ssrc="(?:https?:)?//[^"]*"', text)
+        loads += re.findall(r'<link\b[^>]*rel="(?:stylesheet|icon|preload|preconnect|dns-prefetch)"'
+                            r'[^>]*href="(?:https?:)?//[^"]*"', text)
+        assert not loads, f"{page}: loads from another host: {loads}"
+
+
+def test_valid_html_feeds_sitemap_links(shipped):
+    posts = list(shipped.glob("[0-9][0-9][0-9][0-9]/[0-9][0-9]/[0-9][0-9]/*.html"))
+    assert_html5_parses(shipped)
+    assert_feeds_parse(shipped, expected_entries=min(20, len(posts)))
+    assert_sitemap_valid(shipped)
+    assert_internal_links_and_anchors(shipped)
+
+
+def test_each_page_has_exactly_one_h1(shipped):
+    for page in shipped.rglob("*.html"):
+        text = page.read_text()
+        if "http-equiv=\"refresh\"" in text:
+            continue
+        assert len(re.findall(r"<h1[\s>]", text)) == 1, page.relative_to(shipped)
+
+
+def test_docs_come_in_two_versions(shipped):
+    versions = json.loads((shipped / "docs/versions.json").read_text())
+    assert [(v["version"], v["aliases"]) for v in versions] == [("dev", []), ("v0.18", ["stable", "latest"])]
+    assert (shipped / "docs/dev/architecture.html").is_file()
+    assert not (shipped / "docs/v0.18/architecture.html").exists()
+    assert "version-banner" in (shipped / "docs/dev/install.html").read_text()
+    assert 'url=https://tvm.apache.org/docs/v0.18/"' in (shipped / "docs/index.html").read_text()
+
+
+def test_tutorials_are_executed_and_reachable(shipped):
+    tutorials = shipped / "docs" / "tutorials"
+    assert 'href="/docs/tutorials/"' in (shipped / "index.html").read_text()      # in the nav
+    gallery = (tutorials / "index.html").read_text()
+    for slug in ("scan_recurrence", "smoothing_plot", "tiled_matmul"):
+        assert f'href="/docs/tutorials/{slug}.html"' in gallery
+        executed = nbformat.read(tutorials / f"{slug}.ipynb", as_version=4)
+        nbformat.validate(executed)
+        assert all(cell.execution_count for cell in executed.cells if cell.cell_type == "code")
+        assert (tutorials / f"{slug}.py").read_text().startswith("# ---\n# sitegen:\n")
+    assert "cumsum matches np.cumsum" in (tutorials / "scan_recurrence.html").read_text()
+    plot = (tutorials / "smoothing_plot.html").read_text()
+    png = re.search(r'<img src="/(docs/tutorials/smoothing_plot/[0-9a-f]{16}\.png)"', plot)
+    assert png and (shipped / png.group(1)).read_bytes().startswith(b"\x89PNG")
+    assert "tiles (7, 11, 13): same result" in (tutorials / "tiled_matmul.html").read_text()
+
+
+def test_source_listing_has_linkable_lines(shipped):
+    html = (shipped / "source/tiled_matmul.html").read_text()
+    script = (Path(__file__).parents[1] / "notebooks/tiled_matmul.py").read_text()
+    assert html.count('<tr id="L') == len(script.splitlines())
+    assert '<a href="#L12">12</a>' in html
