@@ -38,7 +38,7 @@ import yaml
 from generator import __version__, notebooks
 from generator.cache import PickleCache, digest
 from generator.config import Config, load_config
-from generator.deps import LINKED_FIELDS, Key, resolve, tracing, value_digest
+from generator.deps import Key, KeyIndex, Resolver, tracing, value_digest
 from generator.output import check_outputs, delete_outputs, safe_output_dir, write_outputs
 from generator.plan import Bundle, Job, Plan, SiteRenderer, docs_bundle, reused_report, tutorials_bundle
 from generator.render import Renderer
@@ -107,25 +107,23 @@ def parse_documents(sources: list[Source], config: Config, refresh: bool = False
     """Parse every source, from the cache where the same input was parsed before."""
     entries = [(s.kind, s.path, s.digest) for s in sources]
     loaded = {str(s.path): s for s in sources}
-    parsed = load_documents(config, entries, {}, refresh, load=lambda kind, path: loaded[str(path)])
+    parsed = load_documents(config, entries, refresh, load=lambda kind, path: loaded[str(path)])
     return [doc for _, doc in parsed.values()]
 
 
-def load_documents(config: Config, sources: list[tuple[str, Path, str]], known: dict[str, Document],
-                   refresh: bool = False, load: Callable[[str, Path], Source] | None = None,
-                   ) -> dict[str, tuple[str, Document]]:
+def load_documents(config: Config, sources: list[tuple[str, Path, str]], refresh: bool = False,
+                   load: Callable[[str, Path], Source] | None = None) -> dict[str, tuple[str, Document]]:
     """Source path -> (parse key, Document) for ``(kind, path, digest)`` sources.
 
     A document is a function of its source's bytes and a few settings, so it
-    is taken from ``known`` (documents kept in memory) or the disk cache under
-    that key when it can be; only the others are read (``load``) and parsed,
-    in parallel when there are many.
+    is taken from the disk cache under a key made of them when it can be;
+    only the others are read (``load``) and parsed, in parallel when many.
     """
     load = load or partial(load_source, config.root)
     cache = PickleCache(config.state_dir / "cache" / "documents")
     fingerprint = digest(PARSE_CACHE_VERSION, code_digest(), config.permalink, config.timezone)
     keys = [digest(fingerprint, kind, str(path), source_digest) for kind, path, source_digest in sources]
-    documents = [None if refresh else known.get(key) or cache.get(key) for key in keys]
+    documents = [None if refresh else cache.get(key) for key in keys]
     todo = [i for i, doc in enumerate(documents) if doc is None]
     loaded = [load(sources[i][0], sources[i][1]) for i in todo]
     if len(todo) >= PARALLEL_THRESHOLD and (os.cpu_count() or 1) > 1:
@@ -171,13 +169,24 @@ class Engine:
         self.options = options
         self.state_path = self.root / ".sitegen" / STATE_FILE
         self.state = BuildState.load(self.state_path)
-        self.documents: dict[str, Document] = {}    # parse key -> document
+        self.parsed: dict[str, tuple[str, str, Document]] = {}   # source -> (digest, parse key, doc)
+        self.listing: list[tuple[str, Path, str]] | None = None  # (kind, path, name) of each source
+        self.data_files: dict[str, Any] = {}        # data file digest -> its parsed YAML
         self.renderer: Renderer | None = None
-        self.outputs_checked = False                 # the output dir matched the state once
+        self.warm = False              # the last build succeeded: the files on disk are as the state says
         self.interned: dict[Key, Key] = {}
+        self.keys = KeyIndex(self.state.digests)
 
-    def build(self, now: datetime | None = None, save: bool = True) -> BuildResult:
-        """Bring the output directory up to date; ``save=False`` keeps the state in memory only."""
+    def build(self, now: datetime | None = None, save: bool = True,
+              changed: Iterable[str] | None = None) -> BuildResult:
+        """Bring the output directory up to date.
+
+        ``save=False`` keeps the state in memory only. ``changed`` names the
+        files (and folders) a watcher saw change since the last build, so that
+        only those are looked at; it is ignored by the first build of an
+        engine and after a failed one, which look at every file.
+        """
+        warm, self.warm = self.warm, False
         config = load_config(self.root)
         out_dir = safe_output_dir(config)
         state = self.state
@@ -185,25 +194,28 @@ class Engine:
         fresh = self.options.refresh or world != state.world
         archives = tuple(v.archive for v in config.versions if v.archive)
         index = FileIndex(self.root, INPUTS + archives, {} if fresh else state.files,
-                          {key[1] for key in state.digests if key[0] == "file"})
-        changed = index.rescan()
+                          {key[1] for key in self.keys.always if key[0] == "file"})
+        changed = index.rescan(changed if warm and not fresh else None)
         external = version_trees(config)
         tampered, strays = set(), set()
-        if not self.outputs_checked:
+        if not warm:
             tampered, strays = check_outputs(out_dir, state.outputs)
         now = now or self.options.now or datetime.now(timezone_of(config))
         due = state.horizon is not None and now >= state.horizon
         if not (fresh or changed or tampered or strays or due or external != state.external):
-            self.outputs_checked = True
+            self.warm = True
             reports = {name: reused_report(name, b.report) for name, b in state.bundles.items()}
             return self.result(None, len(state.outputs), {}, [], [], reports)
 
-        sources = [(kind, path, index.digest(path.as_posix())) for kind, path in discover(self.root)]
-        parsed = load_documents(config, [s for s in sources if s[0] != "data"],
-                                self.documents, self.options.refresh)
-        documents = {source: doc for source, (_, doc) in parsed.items()}
-        data = {path.stem: load_data(load_source(self.root, kind, path))
-                for kind, path, _ in sources if kind == "data"}
+        listing = self.listing
+        if fresh or listing is None or index.listing_changed:
+            listing = [(kind, path, path.as_posix()) for kind, path in discover(self.root, index.current)]
+        sources = [(kind, path, index.digest(name)) for kind, path, name in listing]
+        parsed = self.documents_of(config, [s for s in sources if s[0] != "data"], fresh)
+        documents = {source: doc for source, (_, _, doc) in parsed.items()}
+        data_files = {key: self.data_files.get(key) or load_data(load_source(self.root, "data", path))
+                      for kind, path, key in sources if kind == "data"}
+        data = {path.stem: data_files[key] for kind, path, key in sources if kind == "data"}
         site = assemble(list(documents.values()), data, config, now=now,
                         drafts=self.options.drafts, future=self.options.future)
         if fresh or self.renderer is None:
@@ -212,9 +224,10 @@ class Engine:
             self.renderer.env.cache.clear()  # an edit within one mtime tick escapes Jinja's check
         pages = SiteRenderer(site, self.renderer)
 
-        resolver = partial(resolve, site=site, file_digest=index.digest, documents=documents)
-        parse_keys = {source: key for source, (key, _) in parsed.items()}
-        moved = {} if fresh else self.changed_keys(resolver, parse_keys)
+        resolver = Resolver(site, documents, index.digest)
+        parse_keys = {source: key for source, (_, key, _) in parsed.items()}
+        order = resolver.identities(("posts",))
+        moved = {} if fresh else self.changed_keys(resolver, parse_keys, order != state.order)
         digests = {} if fresh else {**state.digests, **moved}
         plan, bundles, reports = Plan(), {}, {}
         site_key = digest(*(d for _, _, d in sources), *(doc.url for doc in site.documents))
@@ -244,20 +257,32 @@ class Engine:
         outputs = {path: record for path, record in state.outputs.items() if path in plan}
         for path, (data, reads) in made.items():
             outputs[path] = OutputRecord(plan[path].inputs, reads, value_digest(data), stamps[path])
-        for reads in [reads for _, reads in made.values()] + [b.reads for b in bundles.values()]:
-            for key in reads:
-                if key not in digests:
-                    digests[key] = resolver(key)
+        new_keys = [key for reads in [reads for _, reads in made.values()] + [b.reads for b in bundles.values()]
+                    for key in reads if key not in digests]
+        digests.update((key, resolver(key)) for key in new_keys)
+        if fresh:
+            self.keys = KeyIndex(digests)
+        else:
+            self.keys.extend(set(new_keys))
         self.state = BuildState(
             world=world, files=index.snapshot(), outputs=outputs, documents=parse_keys,
-            digests=digests, bundles=bundles, external=external,
+            digests=digests, bundles=bundles, external=external, order=order,
             horizon=publication_horizon(documents.values(), now, self.options))
-        self.documents = {key: doc for key, doc in parsed.values()}
-        self.outputs_checked = True
+        self.parsed, self.listing, self.data_files = parsed, listing, data_files
+        self.warm = True
         if save:
             self.save()
         return self.result(site, len(plan), {path: data for path, (data, _) in made.items()},
                            written, deleted, reports)
+
+    def documents_of(self, config: Config, sources: list[tuple[str, Path, str]],
+                     fresh: bool) -> dict[str, tuple[str, str, Document]]:
+        """Source -> (digest, parse key, document): kept from the last build if its bytes are the same."""
+        kept = {} if fresh or self.options.refresh else self.parsed
+        todo = [s for s in sources if kept.get(str(s[1]), ("",))[0] != s[2]]
+        parsed = load_documents(config, todo, self.options.refresh)
+        return {str(path): (source_digest, *parsed[str(path)]) if str(path) in parsed else kept[str(path)]
+                for _, path, source_digest in sources}
 
     def bundles(self, config: Config, pages: SiteRenderer, index: FileIndex, external: tuple,
                 site_key: str, fresh: bool) -> list[Bundle]:
@@ -295,22 +320,21 @@ class Engine:
         """One object per distinct key, so the saved state stores each key once."""
         return frozenset(self.interned.setdefault(key, key) for key in keys)
 
-    def changed_keys(self, resolver: Callable[[Key], str], parse_keys: dict[str, str]) -> dict[Key, str]:
+    def changed_keys(self, resolver: Resolver, parse_keys: dict[str, str],
+                     reordered: bool) -> dict[Key, str]:
         """Keys some output read whose digest differs now: key -> new digest.
 
-        A document's own fields only change with its parse key, so only the
-        fields of re-parsed documents and the links between neighbours are
-        resolved again; every other key is cheap to resolve.
+        A document is a function of its parse key, so the fields of documents
+        parsed again are the only document fields to resolve again, and
+        neighbours change only if the order of the posts did.
         """
-        old = self.state.documents
-        moved_sources = {source for source in parse_keys.keys() | old.keys()
-                         if parse_keys.get(source) != old.get(source)}
+        old, digests = self.state.documents, self.state.digests
+        reparsed = {source for source in parse_keys.keys() | old.keys()
+                    if parse_keys.get(source) != old.get(source)}
         changed = {}
-        for key, was in self.state.digests.items():
-            if key[0] == "doc" and key[1] not in moved_sources and key[2] not in LINKED_FIELDS:
-                continue
+        for key in self.keys.candidates(reparsed, reordered):
             now = resolver(key)
-            if now != was:
+            if now != digests[key]:
                 changed[key] = now
         return changed
 
@@ -326,6 +350,7 @@ class Engine:
         live = set().union(*(r.reads for r in state.outputs.values()),
                            *(b.reads for b in state.bundles.values()))
         state.digests = {key: value for key, value in state.digests.items() if key in live}
+        self.keys = KeyIndex(state.digests)
         state.save(self.state_path)
 
 

@@ -4,8 +4,8 @@ A render runs inside :func:`tracing`. Everything that hands an input to a
 template records a *key* naming that input: the template loader
 (``("template", "base.html")``), ``site.data`` (``("data", "team")``), and the
 views below, which stand in for documents and collections and record each
-read (``("doc", "content/posts/a.md", "title")``, ``("posts", "slice", 0, 5,
-None)``). A key names an input, not its value; :func:`resolve` gives the
+read (``("doc", "content/posts/a.md", "title")``, ``("seq", ("posts",), "slice", 0, 5,
+None)``). A key names an input, not its value; a :class:`Resolver` gives the
 value's digest against a given site. If every key an output read resolves to
 the same digest after an edit, rendering it again would give the same bytes,
 so the builder skips it (a "verifying trace": dependencies are whatever the
@@ -14,7 +14,8 @@ render actually touched, through any template, include or filter).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
@@ -51,22 +52,15 @@ def tracing() -> Iterator[set[Key]]:
 
 def value_digest(value: Any) -> str:
     """A digest of a plain value (text, numbers, dates, lists and dicts of them)."""
-    if isinstance(value, Document):
-        return digest("doc", str(value.source))
-    if isinstance(value, bytes):
-        return digest("b", value)
     if isinstance(value, str):
         return digest("s", value)
+    if isinstance(value, Document):  # a neighbour: who it is; its fields are keys of their own
+        return f"doc:{value.source}"
+    if value is None:
+        return "none"
+    if isinstance(value, bytes):
+        return digest("b", value)
     return digest("r", repr(value))
-
-
-def identity(item: Any) -> Any:
-    """What names an element of a collection: a document's source, a year's number."""
-    if isinstance(item, Document):
-        return str(item.source)
-    if isinstance(item, tuple):  # (year, posts) in site.years
-        return item[0]
-    return item
 
 
 class Views:
@@ -212,27 +206,98 @@ class GroupsView(Mapping):
         return len(self._groups)
 
 
-def resolve(key: Key, site: Site, file_digest: Callable[[str], str | None],
-            documents: Mapping[str, Document]) -> str:
-    """The digest of what ``key`` names now (``documents``: every parsed one, by source)."""
-    head = key[0]
-    if head == "doc":
-        _, source, name = key
-        try:
-            return value_digest(getattr(documents[source], name))
-        except (KeyError, AttributeError):
-            return MISSING
-    if head == "seq":
-        return value_digest(_replay(_sequence(key[1], site), key[2], key[3:]))
-    if head == "names":
-        return value_digest(list(getattr(site, key[1])))
-    if head == "template":
-        return file_digest(f"templates/{key[1]}") or MISSING
-    if head == "file":
-        return file_digest(key[1]) or MISSING
-    if head == "data":
-        return value_digest(site.data[key[1]]) if key[1] in site.data else MISSING
-    raise ValueError(f"unknown dependency key {key!r}")
+class KeyIndex:
+    """The keys outputs read, grouped so that a build resolves only those an edit may change.
+
+    A document's own fields change only when its source does, so they are
+    filed under the source; the links between neighbours change only when the
+    order of the posts does; every other key (collections, templates, data,
+    files) is resolved on every build.
+    """
+
+    def __init__(self, keys: Iterable[Key] = ()):
+        self.by_source: dict[str, list[Key]] = defaultdict(list)
+        self.links: list[Key] = []
+        self.always: list[Key] = []
+        self.extend(keys)
+
+    def extend(self, keys: Iterable[Key]) -> None:
+        for key in keys:
+            if key[0] != "doc":
+                self.always.append(key)
+            elif key[2] in LINKED_FIELDS:
+                self.links.append(key)
+            else:
+                self.by_source[key[1]].append(key)
+
+    def candidates(self, sources: Iterable[str], reordered: bool) -> Iterator[Key]:
+        """The keys that may resolve differently now that ``sources`` changed (and the order of posts)."""
+        yield from self.always
+        if reordered:
+            yield from self.links
+        for source in sources:
+            yield from self.by_source.get(source, ())
+
+
+class Resolver:
+    """What a key names in one site, as a value to compare (``documents``: every parsed one, by source).
+
+    Large values (a page's content) are compared by digest; a collection read
+    by the identities of its elements, as they are.
+    """
+
+    def __init__(self, site: Site, documents: Mapping[str, Document],
+                 file_digest: Callable[[str], str | None]):
+        self.site = site
+        self.documents = documents
+        self.file_digest = file_digest
+        self._identities: dict[Key, list] = {}    # per collection, computed once
+
+    def __call__(self, key: Key) -> str:
+        head = key[0]
+        if head == "doc":
+            _, source, name = key
+            try:
+                return value_digest(getattr(self.documents[source], name))
+            except (KeyError, AttributeError):
+                return MISSING
+        if head == "seq":
+            return self._replay(key[1], key[2], key[3:])
+        if head == "names":
+            return tuple(getattr(self.site, key[1]))
+        if head == "template":
+            return self.file_digest(f"templates/{key[1]}") or MISSING
+        if head == "file":
+            return self.file_digest(key[1]) or MISSING
+        if head == "data":
+            data = self.site.data
+            return value_digest(data[key[1]]) if key[1] in data else MISSING
+        raise ValueError(f"unknown dependency key {key!r}")
+
+    def identities(self, name: Key) -> tuple:
+        """What names each element of a collection: a document's source, a year's number."""
+        found = self._identities.get(name)
+        if found is None:
+            items = _sequence(name, self.site)
+            found = tuple(year for year, _ in items) if name == ("years",) else tuple(str(d.source) for d in items)
+            self._identities[name] = found
+        return found
+
+    def _replay(self, name: Key, read: str, args: tuple) -> Any:
+        """Do on a collection the read a :class:`SequenceView` recorded (identities stand for elements)."""
+        ids = self.identities(name)
+        if read == "len":
+            return len(ids)
+        if read == "all":
+            return ids
+        if read == "at":
+            try:
+                return ids[args[0]]
+            except IndexError:
+                return MISSING
+        if read == "slice":
+            return ids[slice(*args)]
+        raise ValueError(f"unknown sequence read {read!r}")
 
 
 def _sequence(name: Key, site: Site) -> list:
@@ -241,19 +306,3 @@ def _sequence(name: Key, site: Site) -> list:
         return site.years if len(name) == 1 else dict(site.years).get(name[1], [])
     collection = getattr(site, kind)
     return collection if len(name) == 1 else collection.get(name[1], [])
-
-
-def _replay(items: list, read: str, args: tuple) -> Any:
-    """Do on ``items`` the read a :class:`SequenceView` recorded."""
-    if read == "len":
-        return len(items)
-    if read == "all":
-        return [identity(item) for item in items]
-    if read == "at":
-        try:
-            return identity(items[args[0]])
-        except IndexError:
-            return MISSING
-    if read == "slice":
-        return [identity(item) for item in items[slice(*args)]]
-    raise ValueError(f"unknown sequence read {read!r}")

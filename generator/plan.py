@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from markupsafe import Markup
 
@@ -35,8 +35,7 @@ if TYPE_CHECKING:
 PYGMENTS_CSS = "assets/css/pygments.css"
 
 
-@dataclass(frozen=True)
-class Job:
+class Job(NamedTuple):
     """One output file: how to make it, and what the plan hands its render."""
 
     path: str
@@ -154,7 +153,7 @@ class SiteRenderer:
                  partial(highlight.stylesheet, self.config.pygments_style), "pygments")
         plan_assets(self.config.root, plan)
         listed, absolute = sitemap_urls(self.site, plan), self.renderer.absolute_url
-        inputs = ("sitemap", value_digest(listed))
+        inputs = ("sitemap", listed)
         plan.add("sitemap.xml", "sitemap", partial(feeds.sitemap_xml, listed, absolute), inputs)
         plan.add("sitemap.txt", "sitemap", partial(feeds.sitemap_txt, listed, absolute), inputs)
 

@@ -11,6 +11,7 @@ A failed rebuild leaves the last good site on disk, so it keeps being served.
 
 from __future__ import annotations
 
+import gc
 import http.server
 import ipaddress
 import json
@@ -38,7 +39,7 @@ from generator.errors import SiteError
 WATCHED_DIRS = ("content", "notebooks", "templates", "assets")
 CONFIG_FILE = "site.yaml"
 POLL_MS = 400              # how often site.yaml and new folders are checked
-SETTLE_MS = 80             # a burst of saves closer than this is one change
+SETTLE_MS = 50             # a burst of saves closer than this is one change
 LIVE = "/__sitegen__/"     # the preview's own URLs: the script and the event stream
 KEEPALIVE_S = 15
 
@@ -138,18 +139,20 @@ class Preview:
     def watch(self) -> None:
         """Rebuild after each burst of changes until :meth:`stop` (or Ctrl-C in the main thread)."""
         try:
-            for _ in watch_inputs(self.root, self.stopping):
-                self.rebuild()     # the first time: for edits made before the watch was in place
+            for changed in watch_inputs(self.root, self.stopping):
+                # The first time (maybe nothing): for edits made before the watch was in place.
+                self.rebuild({Path(os.path.relpath(path, self.root)).as_posix() for path in changed})
                 self.watching.set()
         finally:
             self.watching.set()                  # never leave start() waiting
 
-    def rebuild(self) -> BuildResult | None:
-        """Build; publish the outputs that changed, or the error. Never raises for bad content."""
+    def rebuild(self, changed: set[str] | None = None) -> BuildResult | None:
+        """Build (``changed``: files a watcher saw change); publish the outputs that changed,
+        or the error. Never raises for bad content."""
         started, first = time.perf_counter(), self.builds == 0
         self.builds += 1
         try:
-            result = self.engine.build(save=first)   # later states are saved by stop()
+            result = self.engine.build(save=first, changed=changed)   # stop() saves later states
         except SiteError as exc:
             self._report(f"error: {exc}")
             self.news.publish("failure", {"message": str(exc)})
@@ -163,6 +166,7 @@ class Preview:
             self._report(f"{'built' if first else 'rebuilt'}: {result.summary()} "
                          f"in {time.perf_counter() - started:.2f}s")
         self.news.publish("change", {"paths": changed})   # also clears a shown error
+        settle_memory()
         return result
 
     def stop(self) -> None:
@@ -182,6 +186,18 @@ class Preview:
 
     def _report(self, message: str) -> None:
         print(message, file=sys.stderr, flush=True)
+
+
+def settle_memory() -> None:
+    """Free this build's garbage, then freeze what is left: the warm site.
+
+    Every rebuild allocates enough to set off the cyclic collector, which would
+    otherwise walk all the documents kept in memory each time (a quarter of a
+    second at 10,000 posts). Frozen objects are still freed by reference
+    counting; only frozen reference cycles that become garbage later stay.
+    """
+    gc.collect()
+    gc.freeze()
 
 
 def watch_inputs(root: Path, stopping: threading.Event) -> Iterator[set[str]]:

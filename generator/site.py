@@ -9,6 +9,7 @@ years, and refuses two documents that claim one URL.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -49,8 +50,8 @@ class Document:
     previous: Document | None = field(default=None, repr=False, compare=False)
     next: Document | None = field(default=None, repr=False, compare=False)
 
-    @property
-    def output_path(self) -> str:
+    @functools.cached_property
+    def output_path(self) -> str:  # cached: asked for every document on every (re)build
         return output_path(self.url)
 
     @property

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from datetime import date, datetime, time, tzinfo
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
 import yaml
 
@@ -39,18 +39,26 @@ class Source:
         return self.path.suffix in (".md", ".markdown")
 
 
-def discover(root: Path) -> Iterator[tuple[str, Path]]:
-    """Yield ``(kind, relative path)`` for every source under ``root/content``."""
-    content = root / "content"
-    for kind, folder, suffixes in (("post", "posts", MARKUP_SUFFIXES),
-                                   ("page", "pages", MARKUP_SUFFIXES),
-                                   ("data", "data", DATA_SUFFIXES)):
-        base = content / folder
-        if not base.is_dir():
-            continue
-        for path in sorted(base.rglob("*")):
-            if path.is_file() and path.suffix in suffixes and not path.name.startswith("."):
-                yield kind, path.relative_to(root)
+SOURCE_FOLDERS = (("post", "content/posts", MARKUP_SUFFIXES),
+                  ("page", "content/pages", MARKUP_SUFFIXES),
+                  ("data", "content/data", DATA_SUFFIXES))
+
+
+def discover(root: Path, files: Iterable[str] | None = None) -> Iterator[tuple[str, Path]]:
+    """Yield ``(kind, relative path)`` for every source under ``root/content``.
+
+    ``files`` (POSIX paths relative to ``root``) saves walking the folders
+    when the caller has just listed them.
+    """
+    if files is None:
+        files = [path.relative_to(root).as_posix()
+                 for _, folder, _ in SOURCE_FOLDERS for path in (root / folder).rglob("*") if path.is_file()]
+    files = list(files)
+    for kind, folder, suffixes in SOURCE_FOLDERS:
+        found = [name for name in files if name.startswith(folder + "/") and name.endswith(suffixes)
+                 and not name.rpartition("/")[2].startswith(".")]
+        for name in sorted(found, key=lambda name: name.split("/")):  # as Paths sort
+            yield kind, Path(name)
 
 
 def read_text(path: Path, shown_as: Path | None = None) -> str:

@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 from generator.cache import digest, write_atomic
 
@@ -80,23 +80,49 @@ class FileIndex:
         self.extra = extra
         self.current: dict[str, FileRecord] = {}
         self.changed: set[str] = set()
+        self.listing_changed = True      # a file appeared or went since the saved records
 
-    def rescan(self) -> set[str]:
-        """Stat everything again; return the files whose bytes changed, appeared or went."""
+    def rescan(self, hint: Iterable[str] | None = None) -> set[str]:
+        """Stat the files again; return those whose bytes changed, appeared or went.
+
+        ``hint`` (the files and folders a watcher saw change) limits the work to
+        them, to files whose stamps are not to be trusted yet and to the extra
+        files; every other file is taken to be as the saved records say.
+        """
         self.current, self.changed = {}, set()
-        stamps: dict[str, Stamp] = {}
-        for name in self.roots:
-            path = self.root / name
-            if path.is_dir():
-                stamps.update(scan(path, name + "/"))
-            elif path.is_file():
-                stamps[name] = file_stamp(path.stat())
+        if hint is None:
+            stamps = self._stat(self.roots)
+        else:
+            hinted = [name for name in hint if any(name == r or name.startswith(r + "/") for r in self.roots)]
+
+            def reported(name: str) -> bool:
+                return any(name == h or name.startswith(h + "/") for h in hinted)
+
+            self.current = {name: record for name, record in self.known.items()
+                            if record.trusted and name not in self.extra and not reported(name)}
+            stamps = self._stat(hinted + [name for name in self.known
+                                          if name not in self.current and not reported(name)])
         for name in self.extra:
             self.digest(name)
         for name, stamp in stamps.items():
             self._check(name, stamp)
         self.changed.update(self.known.keys() - self.current.keys())
+        self.listing_changed = self.current.keys() != self.known.keys()
         return self.changed
+
+    def _stat(self, names: Iterable[str]) -> dict[str, Stamp]:
+        """The stamps of the files named, and of every file under the folders named."""
+        stamps: dict[str, Stamp] = {}
+        for name in names:
+            path = self.root / name
+            try:
+                if path.is_dir():
+                    stamps.update(scan(path, name + "/"))
+                elif path.is_file():
+                    stamps[name] = file_stamp(path.stat())
+            except OSError:  # gone while we looked
+                continue
+        return stamps
 
     def digest(self, name: str) -> str | None:
         """The digest of a file's bytes, or None if there is no such file."""
@@ -160,9 +186,10 @@ class BuildState:
     files: dict[str, FileRecord] = field(default_factory=dict)
     outputs: dict[str, OutputRecord] = field(default_factory=dict)
     documents: dict[str, str] = field(default_factory=dict)    # source -> parse key
-    digests: dict[tuple, str] = field(default_factory=dict)    # dependency key -> value digest
+    digests: dict[tuple, Any] = field(default_factory=dict)    # dependency key -> its value, compared
     bundles: dict[str, BundleRecord] = field(default_factory=dict)
     external: tuple = ()                # what docs versions' git refs resolved to
+    order: tuple = ()                   # the published posts, in order (which sets their neighbours)
     horizon: datetime | None = None     # when the next future-dated post gets published
 
     @classmethod
