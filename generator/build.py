@@ -93,7 +93,7 @@ def render_site(config: Config, options: BuildOptions = BuildOptions()) -> Build
     plan, reports = Plan(), {}
     parse = partial(parse_documents, config=config, refresh=options.refresh)
     for bundle in (tutorials_bundle(config, options, pages, ""),
-                   docs_bundle(config, pages, parse, None, "", refresh=True)):
+                   docs_bundle(config, pages, parse, None, lambda: "", refresh=True)):
         made, reports[bundle.name] = bundle.make()
         for path, data in made.items():
             plan.add(path, made.origins[path], partial(_same, data), listed=path not in made.unlisted)
@@ -230,7 +230,7 @@ class Engine:
         moved = {} if fresh else self.changed_keys(resolver, parse_keys, order != state.order)
         digests = {} if fresh else {**state.digests, **moved}
         plan, bundles, reports = Plan(), {}, {}
-        site_key = digest(*(d for _, _, d in sources), *(doc.url for doc in site.documents))
+        site_key = partial(site_digest, sources, site)
         for bundle in self.bundles(config, pages, index, external, site_key, fresh):
             record = None if fresh else state.bundles.get(bundle.name)
             if record is None or record.inputs != bundle.inputs or not record.reads.isdisjoint(moved) \
@@ -285,12 +285,13 @@ class Engine:
                 for _, path, source_digest in sources}
 
     def bundles(self, config: Config, pages: SiteRenderer, index: FileIndex, external: tuple,
-                site_key: str, fresh: bool) -> list[Bundle]:
-        """The tutorials and the docs section; ``site_key`` stands for the rest of the site."""
-        docs_inputs = ("docs", external, index.tree_digest("content/docs"), index.tree_digest("notebooks"),
+                site_key: Callable[[], str], fresh: bool) -> list[Bundle]:
+        """The tutorials and the docs section; ``site_key()`` stands for the rest of the site."""
+        notebooks_digest = index.tree_digest("notebooks")
+        docs_inputs = ("docs", external, index.tree_digest("content/docs"), notebooks_digest,
                        *(index.tree_digest(v.archive) for v in config.versions if v.archive))
         parse = partial(parse_documents, config=config, refresh=self.options.refresh)
-        return [tutorials_bundle(config, self.options, pages, index.tree_digest("notebooks")),
+        return [tutorials_bundle(config, self.options, pages, notebooks_digest),
                 docs_bundle(config, pages, parse, docs_inputs, site_key, self.options.refresh or fresh)]
 
     def run(self, bundle: Bundle, plan: Plan, last: BundleRecord | None, moved: dict[Key, str]) -> BundleRecord:
@@ -352,6 +353,11 @@ class Engine:
         state.digests = {key: value for key, value in state.digests.items() if key in live}
         self.keys = KeyIndex(state.digests)
         state.save(self.state_path)
+
+
+def site_digest(sources: list[tuple[str, Path, str]], site: Site) -> str:
+    """Stands for the posts, pages and data, which docs pages may show any of."""
+    return digest(*(source_digest for _, _, source_digest in sources), *(doc.url for doc in site.documents))
 
 
 def publication_horizon(documents: Iterable[Document], now: datetime, options: BuildOptions) -> datetime | None:

@@ -251,7 +251,8 @@ class Resolver:
         self.site = site
         self.documents = documents
         self.file_digest = file_digest
-        self._identities: dict[Key, list] = {}    # per collection, computed once
+        self._names = {id(doc): source for source, doc in documents.items()}
+        self._identities: dict[Key, tuple] = {}    # per collection, computed once
 
     def __call__(self, key: Key) -> str:
         head = key[0]
@@ -279,7 +280,8 @@ class Resolver:
         found = self._identities.get(name)
         if found is None:
             items = _sequence(name, self.site)
-            found = tuple(year for year, _ in items) if name == ("years",) else tuple(str(d.source) for d in items)
+            found = (tuple(year for year, _ in items) if name == ("years",)
+                     else tuple(map(self._names.__getitem__, map(id, items))))
             self._identities[name] = found
         return found
 

@@ -59,6 +59,14 @@ class Plan(dict):
         if not listed:
             self.unlisted.add(path)
 
+    def add_all(self, jobs: list[Job]) -> None:
+        """Add many jobs at once (thousands of documents); the same checks as :meth:`add`."""
+        claimed = {job.path: job for job in jobs}
+        if len(claimed) < len(jobs) or not claimed.keys().isdisjoint(self):
+            for job in jobs:
+                self.add(*job)   # raises, naming both claimants
+        self.update(claimed)
+
 
 class Outputs(dict):
     """Files a bundle made: path -> bytes, with each one's origin, some kept out of the sitemap."""
@@ -97,15 +105,15 @@ def tutorials_bundle(config: Config, options: BuildOptions, pages: SiteRenderer,
 
 
 def docs_bundle(config: Config, pages: SiteRenderer, parse: Parse, inputs: Any,
-                site_key: str, refresh: bool) -> Bundle:
+                site_key: Callable[[], str], refresh: bool) -> Bundle:
     """The docs section, once per version. ``inputs`` stands for every version's tree.
 
-    ``site_key`` stands for the rest of the site, which docs pages may show:
+    ``site_key()`` stands for the rest of the site, which docs pages may show:
     while it stays the same, versions whose tree did not change are reused.
     """
 
     def make() -> tuple[Outputs, dict[str, str]]:
-        docs = VersionedDocs(config, pages.renderer, pages.site_view, parse).build(site_key, refresh)
+        docs = VersionedDocs(config, pages.renderer, pages.site_view, parse).build(site_key(), refresh)
         outputs = Outputs()
         for path, data in docs.files.items():
             outputs.add(path, data, docs.origins[path], listed=path not in docs.unlisted)
@@ -136,9 +144,8 @@ class SiteRenderer:
 
     def plan_into(self, plan: Plan) -> None:
         """Add the site's own files to ``plan`` (after any bundle's: the sitemap lists them all)."""
-        for doc in self.site.documents:
-            plan.add(doc.output_path, doc.source, partial(self.render_document, doc),
-                     ("document", doc.layout))
+        plan.add_all([Job(doc.output_path, str(doc.source), partial(self.render_document, doc),
+                          ("document", doc.layout)) for doc in self.site.documents])
         self.plan_blog(plan)
         self.plan_groups(plan, "tag", "tags")
         self.plan_groups(plan, "category", "categories")
@@ -223,7 +230,7 @@ class SiteRenderer:
             target = new if "://" in new else self.renderer.absolute_url(new)
             plan.add(output_path(old), origin, partial(
                 self.page, "redirect.html", page=_generated("Redirecting", old), target=target),
-                ("redirect", old, target))
+                ("redirect", old, target), listed=False)
 
     def plan_feeds(self, plan: Plan) -> None:
         absolute = self.renderer.absolute_url
@@ -235,19 +242,10 @@ class SiteRenderer:
 
 
 def sitemap_urls(site: Site, plan: Plan) -> list[tuple[str, datetime | None]]:
-    """Every HTML page worth indexing: not the 404 page, not redirect stubs, not unlisted pages."""
+    """Every HTML page worth indexing: not the 404 page, redirect stubs or other unlisted pages."""
     dated = {doc.output_path: (doc.url, doc.date) for doc in site.documents}
-    redirects = {output_path(old) for doc in site.documents for old in doc.redirect_from}
-    redirects |= {output_path(old) for old in site.config.redirects}
-    urls = []
-    for path in sorted(plan):
-        if not path.endswith(".html") or path == "404.html" or path in redirects or path in plan.unlisted:
-            continue
-        if path in dated:
-            urls.append(dated[path])
-        else:
-            urls.append(("/" + path.removesuffix("index.html"), None))
-    return urls
+    return [dated.get(path) or ("/" + path.removesuffix("index.html"), None)
+            for path in sorted(plan) if path.endswith(".html") and path != "404.html" and path not in plan.unlisted]
 
 
 def _generated(title: str, url: str) -> dict[str, Any]:
