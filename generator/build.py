@@ -178,13 +178,15 @@ class Engine:
         self.keys = KeyIndex(self.state.digests)
 
     def build(self, now: datetime | None = None, save: bool = True,
-              changed: Iterable[str] | None = None) -> BuildResult:
+              changed: Iterable[str] | None = None, load: bool = False) -> BuildResult:
         """Bring the output directory up to date.
 
         ``save=False`` keeps the state in memory only. ``changed`` names the
         files (and folders) a watcher saw change since the last build, so that
         only those are looked at; it is ignored by the first build of an
-        engine and after a failed one, which look at every file.
+        engine and after a failed one, which look at every file. ``load``
+        assembles the site even if nothing changed, to have it in memory for
+        the next build (the preview's first edit).
         """
         warm, self.warm = self.warm, False
         config = load_config(self.root)
@@ -202,7 +204,7 @@ class Engine:
             tampered, strays = check_outputs(out_dir, state.outputs)
         now = now or self.options.now or datetime.now(timezone_of(config))
         due = state.horizon is not None and now >= state.horizon
-        if not (fresh or changed or tampered or strays or due or external != state.external):
+        if not (load or fresh or changed or tampered or strays or due or external != state.external):
             self.warm = True
             reports = {name: reused_report(name, b.report) for name, b in state.bundles.items()}
             return self.result(None, len(state.outputs), {}, [], [], reports)

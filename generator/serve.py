@@ -152,7 +152,8 @@ class Preview:
         started, first = time.perf_counter(), self.builds == 0
         self.builds += 1
         try:
-            result = self.engine.build(save=first, changed=changed)   # stop() saves later states
+            # stop() saves the state; the first build loads the site for the edits to come.
+            result = self.engine.build(save=first, changed=changed, load=first)
         except SiteError as exc:
             self._report(f"error: {exc}")
             self.news.publish("failure", {"message": str(exc)})
