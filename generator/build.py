@@ -17,7 +17,6 @@ exactly as they were.
 from __future__ import annotations
 
 import functools
-import hashlib
 import multiprocessing
 import os
 import threading
@@ -193,15 +192,13 @@ class Engine:
         out_dir = safe_output_dir(config)
         state = self.state
         world = digest(repr(config), repr((self.options.drafts, self.options.future)), code_digest())
-        fresh = self.options.refresh or world != state.world
+        fresh = self.options.refresh or world != state.world    # start over: settings or code changed
         archives = tuple(v.archive for v in config.versions if v.archive)
         index = FileIndex(self.root, INPUTS + archives, {} if fresh else state.files,
                           {key[1] for key in self.keys.always if key[0] == "file"})
         changed = index.rescan(changed if warm and not fresh else None)
         external = version_trees(config)
-        tampered, strays = set(), set()
-        if not warm:
-            tampered, strays = check_outputs(out_dir, state.outputs)
+        tampered, strays = check_outputs(out_dir, state.outputs) if not warm else (set(), set())
         now = now or self.options.now or datetime.now(timezone_of(config))
         due = state.horizon is not None and now >= state.horizon
         if not (load or fresh or changed or tampered or strays or due or external != state.external):
@@ -209,73 +206,67 @@ class Engine:
             reports = {name: reused_report(name, b.report) for name, b in state.bundles.items()}
             return self.result(None, len(state.outputs), {}, [], [], reports)
 
-        listing = self.listing
-        if fresh or listing is None or index.listing_changed:
-            listing = [(kind, path, path.as_posix()) for kind, path in discover(self.root, index.current)]
-        sources = [(kind, path, index.digest(name)) for kind, path, name in listing]
-        parsed = self.documents_of(config, [s for s in sources if s[0] != "data"], fresh)
-        documents = {source: doc for source, (_, _, doc) in parsed.items()}
-        data_files = {key: self.data_files.get(key) or load_data(load_source(self.root, "data", path))
-                      for kind, path, key in sources if kind == "data"}
-        data = {path.stem: data_files[key] for kind, path, key in sources if kind == "data"}
-        site = assemble(list(documents.values()), data, config, now=now,
-                        drafts=self.options.drafts, future=self.options.future)
+        site, listing, sources, parsed = self.assemble(config, index, now, fresh)
         if fresh or self.renderer is None:
             self.renderer = Renderer(config)
         elif any(name.startswith("templates/") for name in changed):
             self.renderer.env.cache.clear()  # an edit within one mtime tick escapes Jinja's check
         pages = SiteRenderer(site, self.renderer)
-
-        resolver = Resolver(site, documents, index.digest)
+        resolver = Resolver(site, {source: doc for source, (_, _, doc) in parsed.items()}, index.digest)
         parse_keys = {source: key for source, (_, key, _) in parsed.items()}
         order = resolver.identities(("posts",))
         moved = {} if fresh else self.changed_keys(resolver, parse_keys, order != state.order)
-        digests = {} if fresh else {**state.digests, **moved}
+
         plan, bundles, reports = Plan(), {}, {}
         site_key = partial(site_digest, sources, site)
         for bundle in self.bundles(config, pages, index, external, site_key, fresh):
-            record = None if fresh else state.bundles.get(bundle.name)
-            if record is None or record.inputs != bundle.inputs or not record.reads.isdisjoint(moved) \
-                    or any(path in tampered or path not in state.outputs for path in record.files):
-                record = self.run(bundle, plan, record, moved)
-                reports[bundle.name] = record.report
-            else:
-                for path, (origin, listed) in record.files.items():
-                    plan.add(path, origin, _kept, state.outputs[path].inputs, listed)
-                reports[bundle.name] = reused_report(bundle.name, record.report)
-            bundles[bundle.name] = record
+            bundles[bundle.name], reports[bundle.name] = self.plan_bundle(bundle, plan, moved, tampered, fresh)
         pages.plan_into(plan)
-
         dirty = {path for path, job in plan.items()
                  if fresh or path in tampered or (record := state.outputs.get(path)) is None
                  or record.inputs != job.inputs or not record.reads.isdisjoint(moved)}
         made = {path: self.make(plan[path]) for path in sorted(dirty)}
 
-        removed = (state.outputs.keys() | strays) - plan.keys()
-        deleted = delete_outputs(out_dir, removed)
+        # Everything is made: only now is the output directory touched.
+        deleted = delete_outputs(out_dir, (state.outputs.keys() | strays) - plan.keys())
         written, stamps = write_outputs(out_dir, {path: data for path, (data, _) in made.items()},
                                         state.outputs)
 
         outputs = {path: record for path, record in state.outputs.items() if path in plan}
         for path, (data, reads) in made.items():
             outputs[path] = OutputRecord(plan[path].inputs, reads, value_digest(data), stamps[path])
-        new_keys = [key for reads in [reads for _, reads in made.values()] + [b.reads for b in bundles.values()]
-                    for key in reads if key not in digests]
+        digests = {} if fresh else {**state.digests, **moved}
+        new_keys = {key for reads in [r for _, r in made.values()] + [b.reads for b in bundles.values()]
+                    for key in reads if key not in digests}
         digests.update((key, resolver(key)) for key in new_keys)
-        if fresh:
-            self.keys = KeyIndex(digests)
-        else:
-            self.keys.extend(set(new_keys))
+        self.keys = KeyIndex(digests) if fresh else self.keys.extend(new_keys)
         self.state = BuildState(
             world=world, files=index.snapshot(), outputs=outputs, documents=parse_keys,
             digests=digests, bundles=bundles, external=external, order=order,
-            horizon=publication_horizon(documents.values(), now, self.options))
-        self.parsed, self.listing, self.data_files = parsed, listing, data_files
+            horizon=publication_horizon(resolver.documents.values(), now, self.options))
+        self.parsed, self.listing = parsed, listing
         self.warm = True
         if save:
             self.save()
         return self.result(site, len(plan), {path: data for path, (data, _) in made.items()},
                            written, deleted, reports)
+
+    def assemble(self, config: Config, index: FileIndex, now: datetime, fresh: bool) -> tuple[
+            Site, list[tuple[str, Path, str]], list[tuple[str, Path, str]], dict[str, tuple[str, str, Document]]]:
+        """The site; its sources as (kind, path, name) and (kind, path, digest); and
+        source -> (digest, parse key, document)."""
+        listing = self.listing
+        if fresh or listing is None or index.listing_changed:
+            listing = [(kind, path, path.as_posix()) for kind, path in discover(self.root, index.current)]
+        sources = [(kind, path, index.digest(name)) for kind, path, name in listing]
+        parsed = self.documents_of(config, [s for s in sources if s[0] != "data"], fresh)
+        data_files = {key: self.data_files.get(key) or load_data(load_source(self.root, "data", path))
+                      for kind, path, key in sources if kind == "data"}
+        data = {path.stem: data_files[key] for kind, path, key in sources if kind == "data"}
+        site = assemble([doc for _, _, doc in parsed.values()], data, config, now=now,
+                        drafts=self.options.drafts, future=self.options.future)
+        self.data_files = data_files     # by digest: true whether or not this build succeeds
+        return site, listing, sources, parsed
 
     def documents_of(self, config: Config, sources: list[tuple[str, Path, str]],
                      fresh: bool) -> dict[str, tuple[str, str, Document]]:
@@ -296,12 +287,19 @@ class Engine:
         return [tutorials_bundle(config, self.options, pages, notebooks_digest),
                 docs_bundle(config, pages, parse, docs_inputs, site_key, self.options.refresh or fresh)]
 
-    def run(self, bundle: Bundle, plan: Plan, last: BundleRecord | None, moved: dict[Key, str]) -> BundleRecord:
-        """Run a bundle and add its files to ``plan``.
+    def plan_bundle(self, bundle: Bundle, plan: Plan, moved: dict[Key, str], tampered: set[str],
+                    fresh: bool) -> tuple[BundleRecord, Any]:
+        """Add a bundle's files to ``plan``, running it if its inputs or reads changed; its record and report.
 
-        A bundle may reuse some of its own earlier work (docs versions); unless
+        A bundle may reuse some of its own earlier work (docs versions): unless
         what it read changed, what it read for that work still counts.
         """
+        last = None if fresh else self.state.bundles.get(bundle.name)
+        if last is not None and last.inputs == bundle.inputs and last.reads.isdisjoint(moved) \
+                and not any(path in tampered or path not in self.state.outputs for path in last.files):
+            for path, (origin, listed) in last.files.items():
+                plan.add(path, origin, _kept, self.state.outputs[path].inputs, listed)
+            return last, reused_report(bundle.name, last.report)
         with tracing() as reads:
             made, report = bundle.make()
         reads = self.intern(reads)
@@ -311,7 +309,7 @@ class Engine:
             plan.add(path, made.origins[path], partial(_same, data), ("made", value_digest(data)),
                      listed=path not in made.unlisted)
         files = {path: (made.origins[path], path not in made.unlisted) for path in made}
-        return BundleRecord(bundle.inputs, reads, files, report)
+        return BundleRecord(bundle.inputs, reads, files, report), report
 
     def make(self, job: Job) -> tuple[bytes, frozenset[Key]]:
         """Run one job, returning its bytes and the keys it read."""
@@ -354,6 +352,7 @@ class Engine:
                            *(b.reads for b in state.bundles.values()))
         state.digests = {key: value for key, value in state.digests.items() if key in live}
         self.keys = KeyIndex(state.digests)
+        self.interned = {key: key for key in live}
         state.save(self.state_path)
 
 

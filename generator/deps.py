@@ -221,7 +221,7 @@ class KeyIndex:
         self.always: list[Key] = []
         self.extend(keys)
 
-    def extend(self, keys: Iterable[Key]) -> None:
+    def extend(self, keys: Iterable[Key]) -> KeyIndex:
         for key in keys:
             if key[0] != "doc":
                 self.always.append(key)
@@ -229,6 +229,7 @@ class KeyIndex:
                 self.links.append(key)
             else:
                 self.by_source[key[1]].append(key)
+        return self
 
     def candidates(self, sources: Iterable[str], reordered: bool) -> Iterator[Key]:
         """The keys that may resolve differently now that ``sources`` changed (and the order of posts)."""
