@@ -16,6 +16,7 @@ exactly as they were.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import multiprocessing
 import os
@@ -37,7 +38,7 @@ import yaml
 from generator import __version__, notebooks
 from generator.cache import PickleCache, digest
 from generator.config import Config, load_config
-from generator.deps import Key, KeyIndex, Resolver, tracing, value_digest
+from generator.deps import LINKED_FIELDS, Key, KeyIndex, Resolver, tracing, value_digest
 from generator.output import check_outputs, delete_outputs, safe_output_dir, write_outputs
 from generator.plan import Bundle, Job, Plan, SiteRenderer, docs_bundle, reused_report, tutorials_bundle
 from generator.render import Renderer
@@ -49,6 +50,10 @@ from generator.versions import resolve_versions
 PARSE_CACHE_VERSION = "2"
 PARALLEL_THRESHOLD = 64
 INPUTS = ("site.yaml", "content", "notebooks", "templates", "assets")
+# Edits to these leave the site's structure (collections, plan) as it was, unless a
+# document's placement changes: see Engine.swap_in.
+SWAPPABLE = ("content/posts/", "content/pages/", "templates/", "assets/")
+CONTENT_FIELDS = [f.name for f in dataclasses.fields(Document) if f.name not in LINKED_FIELDS]
 STATE_FILE = "state.pickle"
 
 
@@ -172,6 +177,7 @@ class Engine:
         self.listing: list[tuple[str, Path, str]] | None = None  # (kind, path, name) of each source
         self.data_files: dict[str, Any] = {}        # data file digest -> its parsed YAML
         self.renderer: Renderer | None = None
+        self.last: tuple[Site, list, SiteRenderer, Plan] | None = None   # site, listing, pages, plan
         self.warm = False              # the last build succeeded: the files on disk are as the state says
         self.interned: dict[Key, Key] = {}
         self.keys = KeyIndex(self.state.digests)
@@ -206,22 +212,33 @@ class Engine:
             reports = {name: reused_report(name, b.report) for name, b in state.bundles.items()}
             return self.result(None, len(state.outputs), {}, [], [], reports)
 
-        site, listing, sources, parsed = self.assemble(config, index, now, fresh)
         if fresh or self.renderer is None:
             self.renderer = Renderer(config)
         elif any(name.startswith("templates/") for name in changed):
             self.renderer.env.cache.clear()  # an edit within one mtime tick escapes Jinja's check
-        pages = SiteRenderer(site, self.renderer)
+        swapped = None
+        if warm and not (fresh or due or external != state.external) and self.last is not None:
+            swapped = self.swap_in(config, index, changed)
+        if swapped is not None:
+            parsed, (site, listing, pages, last_plan) = swapped, self.last
+        else:
+            site, listing, parsed = self.assemble(config, index, now, fresh)
+            pages, last_plan = SiteRenderer(site, self.renderer), None
         resolver = Resolver(site, {source: doc for source, (_, _, doc) in parsed.items()}, index.digest)
         parse_keys = {source: key for source, (_, key, _) in parsed.items()}
         order = resolver.identities(("posts",))
         moved = {} if fresh else self.changed_keys(resolver, parse_keys, order != state.order)
 
         plan, bundles, reports = Plan(), {}, {}
-        site_key = partial(site_digest, sources, site)
+        site_key = partial(site_digest, listing, index, site)
+        ran = False
         for bundle in self.bundles(config, pages, index, external, site_key, fresh):
             bundles[bundle.name], reports[bundle.name] = self.plan_bundle(bundle, plan, moved, tampered, fresh)
-        pages.plan_into(plan)
+            ran = ran or bundles[bundle.name] is not state.bundles.get(bundle.name)
+        if last_plan is not None and not ran:
+            plan = last_plan       # nothing moved and no bundle ran: the plan is the last one
+        else:
+            pages.plan_into(plan)
         dirty = {path for path, job in plan.items()
                  if fresh or path in tampered or (record := state.outputs.get(path)) is None
                  or record.inputs != job.inputs or not record.reads.isdisjoint(moved)}
@@ -244,7 +261,7 @@ class Engine:
             world=world, files=index.snapshot(), outputs=outputs, documents=parse_keys,
             digests=digests, bundles=bundles, external=external, order=order,
             horizon=publication_horizon(resolver.documents.values(), now, self.options))
-        self.parsed, self.listing = parsed, listing
+        self.parsed, self.listing, self.last = parsed, listing, (site, listing, pages, plan)
         self.warm = True
         if save:
             self.save()
@@ -252,9 +269,8 @@ class Engine:
                            written, deleted, reports)
 
     def assemble(self, config: Config, index: FileIndex, now: datetime, fresh: bool) -> tuple[
-            Site, list[tuple[str, Path, str]], list[tuple[str, Path, str]], dict[str, tuple[str, str, Document]]]:
-        """The site; its sources as (kind, path, name) and (kind, path, digest); and
-        source -> (digest, parse key, document)."""
+            Site, list[tuple[str, Path, str]], dict[str, tuple[str, str, Document]]]:
+        """The site; its sources as (kind, path, name); source -> (digest, parse key, document)."""
         listing = self.listing
         if fresh or listing is None or index.listing_changed:
             listing = [(kind, path, path.as_posix()) for kind, path in discover(self.root, index.current)]
@@ -266,7 +282,32 @@ class Engine:
         site = assemble([doc for _, _, doc in parsed.values()], data, config, now=now,
                         drafts=self.options.drafts, future=self.options.future)
         self.data_files = data_files     # by digest: true whether or not this build succeeds
-        return site, listing, sources, parsed
+        return site, listing, parsed
+
+    def swap_in(self, config: Config, index: FileIndex,
+                changed: set[str]) -> dict[str, tuple[str, str, Document]] | None:
+        """After an edit that moves nothing, the last site with the new content; else None.
+
+        If only posts, pages, templates or assets changed, no file appeared or
+        went, and every document parsed again keeps its placement, then the
+        collections and the plan of the last build are still right: the new
+        content is written into the document objects they hold, and the
+        updated source -> (digest, parse key, document) is returned.
+        """
+        if index.listing_changed or not all(name.startswith(SWAPPABLE) for name in changed):
+            return None
+        todo = [(kind, path, index.digest(name)) for kind, path, name in self.listing if name in changed]
+        fresh = load_documents(config, todo, self.options.refresh)
+        if any(placement(doc) != placement(self.parsed[source][2]) for source, (_, doc) in fresh.items()):
+            return None
+        parsed = dict(self.parsed)
+        for _, path, source_digest in todo:
+            key, doc = fresh[str(path)]
+            held = self.parsed[str(path)][2]
+            for name in CONTENT_FIELDS:
+                setattr(held, name, getattr(doc, name))
+            parsed[str(path)] = (source_digest, key, held)
+        return parsed
 
     def documents_of(self, config: Config, sources: list[tuple[str, Path, str]],
                      fresh: bool) -> dict[str, tuple[str, str, Document]]:
@@ -356,9 +397,14 @@ class Engine:
         state.save(self.state_path)
 
 
-def site_digest(sources: list[tuple[str, Path, str]], site: Site) -> str:
+def site_digest(listing: list[tuple[str, Path, str]], index: FileIndex, site: Site) -> str:
     """Stands for the posts, pages and data, which docs pages may show any of."""
-    return digest(*(source_digest for _, _, source_digest in sources), *(doc.url for doc in site.documents))
+    return digest(*(index.digest(name) for _, _, name in listing), *(doc.url for doc in site.documents))
+
+
+def placement(doc: Document) -> tuple:
+    """What decides where a document is published and which collections list it."""
+    return (doc.kind, doc.url, doc.layout, doc.date, doc.draft, doc.tags, doc.categories, doc.redirect_from)
 
 
 def publication_horizon(documents: Iterable[Document], now: datetime, options: BuildOptions) -> datetime | None:
