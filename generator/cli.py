@@ -34,7 +34,15 @@ def make_parser() -> argparse.ArgumentParser:
     build = commands.add_parser("build", help="build the site into its output directory")
     add_content_flags(build)
     build.add_argument("--refresh", action="store_true", help="ignore every cache and redo all work")
+    build.add_argument("--check", action="store_true", help="then check the built site (see 'check')")
     build.set_defaults(run=run_build)
+
+    check = commands.add_parser("check", help="check the built site: links, anchors, third-party "
+                                              "requests, valid HTML")
+    check.add_argument("--against", metavar="LIST",
+                       help="URLs published before that must still resolve: a sitemap.txt, "
+                            "a sitemap.xml, or a git ref of the publish branch")
+    check.set_defaults(run=run_check)
 
     new = commands.add_parser("new", help="start a new post")
     new.add_argument("kind", choices=["post"])
@@ -55,7 +63,18 @@ def run_build(args: argparse.Namespace) -> int:
     result = build(args.site, BuildOptions(drafts=args.drafts, future=args.future, refresh=args.refresh))
     print(f"built {len(result.site.posts)} posts, {len(result.site.pages)} pages: "
           f"{result.summary()} in {time.perf_counter() - started:.2f}s")
-    return 0
+    return run_check(argparse.Namespace(site=args.site, against=None)) if args.check else 0
+
+
+def run_check(args: argparse.Namespace) -> int:
+    from generator.check import check_site
+    from generator.config import load_config
+
+    report = check_site(load_config(args.site), against=args.against)
+    for finding in report.findings:
+        print(finding)
+    print(report.summary(), file=sys.stderr if report.findings else sys.stdout)
+    return 0 if report.ok else 1
 
 
 def run_new(args: argparse.Namespace) -> int:
