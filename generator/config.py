@@ -19,6 +19,7 @@ from typing import Any
 import yaml
 
 from generator.errors import SiteError
+from generator.sources import yaml_line, yaml_problem
 
 CONFIG_FILE = "site.yaml"
 
@@ -104,9 +105,7 @@ def load_config(root: str | Path = ".", **overrides: Any) -> Config:
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 1 if mark else None
-        raise SiteError(f"invalid YAML: {getattr(exc, 'problem', exc)}", path, line) from None
+        raise SiteError(f"invalid YAML: {yaml_problem(exc)}", path, yaml_line(exc)) from None
     if data is None:
         data = {}
     data = {**_require_mapping(data, path, "the top level"), **overrides}

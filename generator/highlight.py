@@ -61,7 +61,7 @@ def source_lines(code: str, filename: str) -> list[SourceLine]:
                 lines[-1].append((ttype, part))
     if not lines[-1]:
         lines.pop()
-    return [SourceLine(n, format_tokens(tokens, formatter))
+    return [SourceLine(n, format_tokens(tokens, formatter).rstrip("\n"))
             for n, tokens in enumerate(lines, start=1)]
 
 

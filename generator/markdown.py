@@ -18,7 +18,7 @@ from html import unescape
 
 import markdown
 from markdown.extensions import Extension
-from markdown.extensions.toc import stashedHTML2text
+from markdown.extensions.toc import remove_fnrefs, render_inner_html
 from markdown.inlinepatterns import InlineProcessor
 from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
@@ -61,7 +61,9 @@ class HeaderIds(Treeprocessor):
         for el in root.iter():
             if el.tag not in ("h1", "h2", "h3", "h4", "h5", "h6"):
                 continue
-            title = unescape(stashedHTML2text("".join(el.itertext()), self.md)).strip()
+            # Tags out, whitespace kept: kramdown turns each space into a dash.
+            inner = render_inner_html(remove_fnrefs(el), self.md)
+            title = unescape(re.sub(r"<[^>]*>", "", inner)).strip()
             if not el.get("id"):
                 base = kramdown_id(title)
                 candidate, n = base, 0
@@ -103,8 +105,69 @@ class JekyllHighlight(Preprocessor):
         return out
 
 
+class AttributeListDefinitions(Preprocessor):
+    """kramdown's named attribute lists: ``{:center: style="text-align: center"}``
+    defines ``center``, and ``{:center}`` (or ``{: center .x}``) later uses it.
+
+    Definitions are removed; uses are expanded into plain attribute lists,
+    which the attr_list extension then applies.
+    """
+
+    DEFINITION = re.compile(r"^\{:([A-Za-z][\w-]*):\s*(.*?)\s*\}\s*$")
+    USE = re.compile(r"\{:([^}\n]*)\}")
+
+    def run(self, lines: list[str]) -> list[str]:
+        names = {}
+        kept = []
+        for line in lines:
+            definition = self.DEFINITION.match(line)
+            if definition:
+                names[definition.group(1)] = definition.group(2)
+            else:
+                kept.append(line)
+
+        def expand(m: re.Match) -> str:
+            words = [names.get(word, word) for word in m.group(1).split()]
+            return "{: " + " ".join(words) + "}"
+
+        if names:
+            kept = [self.USE.sub(expand, line) if "{:" in line else line for line in kept]
+        return _move_leading_block_ials(kept)
+
+
+STANDALONE_IAL = re.compile(r"^\{:[^}\n]*\}\s*$")
+NOT_A_PARAGRAPH = re.compile(r"^(\s{4}|\s*([#>|<*+-]|\d+\.|```|~~~|!!!|\{:))")
+
+
+def _move_leading_block_ials(lines: list[str]) -> list[str]:
+    """Move an attribute list written *before* a paragraph to its last line.
+
+    kramdown applies a block attribute list on the line before a block to
+    that block; Python-Markdown's attr_list only looks at the block's last line.
+    """
+    out = list(lines)
+    i = 0
+    while i < len(out) - 1:
+        line = out[i]
+        if (STANDALONE_IAL.match(line) and (i == 0 or not out[i - 1].strip())
+                and out[i + 1].strip() and not NOT_A_PARAGRAPH.match(out[i + 1])):
+            end = i + 1
+            while end + 1 < len(out) and out[end + 1].strip():
+                end += 1
+            leading = out.pop(i).strip()
+            end -= 1
+            if STANDALONE_IAL.match(out[end]):  # attributes on both sides: merge them
+                out[end] = leading[:-1] + " " + out[end].strip()[2:].lstrip(":")
+            else:
+                out.insert(end + 1, leading)
+            continue
+        i += 1
+    return out
+
+
 class KramdownCompat(Extension):
     def extendMarkdown(self, md: markdown.Markdown) -> None:
+        md.preprocessors.register(AttributeListDefinitions(md), "kramdown_ald", 36)
         md.preprocessors.register(JekyllHighlight(md), "jekyll_highlight", 35)
         md.inlinePatterns.register(InlineMath(r"(?<!\\)\$\$(.+?)\$\$", md), "inline_math", 186)
         md.treeprocessors.register(HeaderIds(md), "header_ids", 4)

@@ -93,9 +93,8 @@ def split_front_matter(text: str, path: Path) -> tuple[dict[str, Any], str, int]
     try:
         meta = yaml.safe_load(match.group(1))
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 2 if mark else 1
-        raise SiteError(f"invalid YAML front matter: {getattr(exc, 'problem', exc)}", path, line) from None
+        raise SiteError(f"invalid YAML front matter: {yaml_problem(exc, 1)}", path,
+                        yaml_line(exc, 1)) from None
     if meta is None:
         meta = {}
     if not isinstance(meta, dict):
@@ -109,9 +108,22 @@ def load_data(source: Source) -> Any:
     try:
         return yaml.safe_load(source.body)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        raise SiteError(f"invalid YAML: {getattr(exc, 'problem', exc)}", source.path,
-                        mark.line + 1 if mark else None) from None
+        raise SiteError(f"invalid YAML: {yaml_problem(exc)}", source.path, yaml_line(exc)) from None
+
+
+def yaml_line(exc: yaml.YAMLError, offset: int = 0) -> int | None:
+    """The file line of a YAML error (``offset``: lines before the YAML text began)."""
+    mark = getattr(exc, "problem_mark", None)
+    return mark.line + 1 + offset if mark else None
+
+
+def yaml_problem(exc: yaml.YAMLError, offset: int = 0) -> str:
+    """PyYAML's complaint, with the line its context started on (an unclosed list, say)."""
+    problem = getattr(exc, "problem", None) or str(exc)
+    context, mark = getattr(exc, "context", None), getattr(exc, "context_mark", None)
+    if context and mark:
+        problem += f" ({context} started at line {mark.line + 1 + offset})"
+    return problem
 
 
 def parse_date(value: Any, tz: tzinfo, path: Path, key: str = "date") -> datetime:

@@ -1,0 +1,50 @@
+"""Shared fixtures: the repository, the shared corpus, and throw-away site copies."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+DATA = REPO / "tests" / "data"
+
+
+def shared_dir() -> Path:
+    """``../shared`` beside the checkout (or $SITEGEN_SHARED): test corpora read in place."""
+    configured = os.environ.get("SITEGEN_SHARED")
+    candidates = [Path(configured)] if configured else []
+    candidates += [REPO.parent / "shared", Path("/work/shared")]
+    for candidate in candidates:
+        if candidate.is_dir():
+            return candidate
+    pytest.skip("the shared corpus (../shared) is not available")
+
+
+@pytest.fixture
+def shared() -> Path:
+    return shared_dir()
+
+
+def copy_site(destination: Path, fixture: str | None = None) -> Path:
+    """A copy of a fixture site (or of the shipped site) with the repo's templates and assets."""
+    if fixture is None:
+        for name in ("site.yaml", "content", "templates", "assets", "notebooks"):
+            source = REPO / name
+            if source.is_dir():
+                shutil.copytree(source, destination / name)
+            elif source.is_file():
+                destination.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(source, destination / name)
+        return destination
+    shutil.copytree(DATA / fixture, destination)
+    if not (destination / "templates").exists():
+        shutil.copytree(REPO / "templates", destination / "templates")
+    return destination
+
+
+@pytest.fixture
+def basic_site(tmp_path: Path) -> Path:
+    return copy_site(tmp_path / "site", "basic")

@@ -1,0 +1,85 @@
+"""Checks of a built site's real files, shared by the fixture and shipped-site tests."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import feedparser
+import html5lib
+from lxml import etree
+
+SCHEMA = Path(__file__).parent / "data" / "sitemap.xsd"
+
+
+def html_files(out: Path) -> list[Path]:
+    return sorted(out.rglob("*.html"))
+
+
+def assert_html5_parses(out: Path) -> None:
+    """Every page parses with a strict HTML5 parser (no parse errors at all)."""
+    for page in html_files(out):
+        parser = html5lib.HTMLParser(strict=True, namespaceHTMLElements=False)
+        try:
+            parser.parse(page.read_bytes())
+        except html5lib.html5parser.ParseError as exc:
+            raise AssertionError(f"{page.relative_to(out)}: {exc}") from None
+
+
+def assert_feeds_parse(out: Path, expected_entries: int) -> None:
+    for name in ("atom.xml", "rss.xml"):
+        feed = feedparser.parse((out / name).read_bytes())
+        assert not feed.bozo, f"{name}: {feed.bozo_exception}"
+        assert len(feed.entries) == expected_entries, name
+        for entry in feed.entries:
+            assert entry.link.startswith("http"), entry.link
+            assert entry.get("content") or entry.get("summary")
+
+
+def assert_sitemap_valid(out: Path) -> list[str]:
+    schema = etree.XMLSchema(etree.parse(str(SCHEMA)))
+    document = etree.parse(str(out / "sitemap.xml"))
+    assert schema.validate(document), schema.error_log
+    locs = [el.text for el in document.iter("{http://www.sitemaps.org/schemas/sitemap/0.9}loc")]
+    assert locs == (out / "sitemap.txt").read_text().split()
+    return locs
+
+
+def resolve(out: Path, page: Path, href: str, baseurl: str = "") -> Path | None:
+    """The file an internal link points at (as the host would serve it), or None if external."""
+    parts = urlsplit(href)
+    if parts.scheme or parts.netloc or href.startswith(("mailto:", "#")):
+        return None
+    path = unquote(parts.path)
+    if path.startswith("/"):
+        path = path[len(baseurl):] if baseurl and path.startswith(baseurl) else path
+        target = out / path.lstrip("/")
+    else:
+        target = (page.parent / path)
+    if target.is_dir():
+        return target / "index.html"
+    if not target.exists() and target.with_name(target.name + ".html").exists():
+        return target.with_name(target.name + ".html")
+    return target
+
+
+def assert_internal_links_and_anchors(out: Path) -> None:
+    ids_cache: dict[Path, set[str]] = {}
+
+    def ids(path: Path) -> set[str]:
+        if path not in ids_cache:
+            ids_cache[path] = set(re.findall(r'\sid="([^"]+)"', path.read_text(encoding="utf-8")))
+        return ids_cache[path]
+
+    for page in html_files(out):
+        text = page.read_text(encoding="utf-8")
+        for href in re.findall(r'\s(?:href|src)="([^"]+)"', text):
+            href = href.replace("&amp;", "&")
+            target = page if href.startswith("#") else resolve(out, page, href)
+            if target is None:
+                continue
+            assert target.is_file(), f"{page.relative_to(out)}: broken link {href}"
+            fragment = urlsplit(href).fragment
+            if fragment and target.suffix == ".html":
+                assert unquote(fragment) in ids(target), f"{page.relative_to(out)}: no #{fragment} in {href}"

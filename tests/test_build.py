@@ -1,0 +1,171 @@
+"""End-to-end builds of the small fixture site, checked through the real output files."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from generator.build import BuildOptions, build
+from generator.cli import main
+from site_checks import (assert_feeds_parse, assert_html5_parses, assert_internal_links_and_anchors,
+                         assert_sitemap_valid)
+
+REPO = Path(__file__).resolve().parents[1]
+NOW = BuildOptions(now=datetime(2026, 1, 1, tzinfo=timezone.utc))
+
+
+def files_of(out: Path) -> set[str]:
+    return {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()}
+
+
+def snapshot(out: Path) -> dict[str, bytes]:
+    return {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+
+
+def test_url_inventory(basic_site):
+    build(basic_site, NOW)
+    assert files_of(basic_site / "_site") == {
+        "2019/03/18/first-post.html", "2020/05/01/second.html", "2021/01/02/third.html",
+        "index.html", "about.html", "asf.html", "404.html",
+        "blog.html", "blog/page2.html", "history.html",
+        "tags.html", "tags/compilers.html", "tags/release.html", "tags/performance.html",
+        "categories.html", "categories/news.html",
+        "atom.xml", "rss.xml", "sitemap.xml", "sitemap.txt",
+        "assets/css/site.css", "assets/css/pygments.css",
+        "assets/images/favicon.svg", "assets/images/logo.svg",
+    }
+
+
+def test_output_is_valid_and_linked(basic_site):
+    build(basic_site, NOW)
+    out = basic_site / "_site"
+    assert_html5_parses(out)
+    assert_feeds_parse(out, expected_entries=3)
+    locs = assert_sitemap_valid(out)
+    assert "https://example.org/2019/03/18/first-post.html" in locs
+    assert "https://example.org/404.html" not in locs
+    assert_internal_links_and_anchors(out)
+
+
+def test_post_page_shows_its_parts(basic_site):
+    build(basic_site, NOW)
+    html = (basic_site / "_site/2020/05/01/second.html").read_text()
+    assert "<h1>Second post</h1>" in html
+    assert "Ada, Grace" in html
+    assert 'datetime="2020-05-01T10:00:00-07:00"' in html
+    assert 'href="/tags/compilers.html"' in html
+    assert 'rel="prev" href="/2019/03/18/first-post.html"' in html
+    assert 'rel="next" href="/2021/01/02/third.html"' in html
+    assert '<div class="highlight">' in html
+    first = (basic_site / "_site/2019/03/18/first-post.html").read_text()
+    assert 'id="fn:1"' in first and 'id="motivation"' in first
+
+
+def test_blog_is_paginated_newest_first(basic_site):
+    build(basic_site, NOW)
+    page1 = (basic_site / "_site/blog.html").read_text()
+    page2 = (basic_site / "_site/blog/page2.html").read_text()
+    assert page1.index("Third post") < page1.index("Second post")
+    assert "First post" not in page1 and "First post" in page2
+    assert 'href="/blog/page2.html"' in page1 and 'href="/blog.html"' in page2
+
+
+def test_archive_groups_posts_by_year(basic_site):
+    build(basic_site, NOW)
+    history = (basic_site / "_site/history.html").read_text()
+    assert history.index('id="y2021"') < history.index('id="y2020"') < history.index('id="y2019"')
+
+
+def test_drafts_and_future_posts_need_flags(basic_site):
+    out = basic_site / "_site"
+    build(basic_site, NOW)
+    assert not (out / "2021/06/01/secret.html").exists()
+    assert not (out / "2099/01/01/future.html").exists()
+    build(basic_site, BuildOptions(now=NOW.now, drafts=True, future=True))
+    assert (out / "2021/06/01/secret.html").exists()
+    assert (out / "2099/01/01/future.html").exists()
+
+
+def test_same_input_same_bytes_and_no_rewrites(basic_site, tmp_path):
+    result = build(basic_site, NOW)
+    first = snapshot(basic_site / "_site")
+    again = build(basic_site, NOW)
+    assert again.written == [] and again.deleted == []
+    assert snapshot(basic_site / "_site") == first
+    # A fresh copy with no caches gives the same bytes too.
+    from conftest import copy_site
+    other = copy_site(tmp_path / "other", "basic")
+    build(other, NOW)
+    assert snapshot(other / "_site") == first
+    assert len(result.written) == len(first)
+
+
+def test_removed_source_removes_its_output(basic_site):
+    build(basic_site, NOW)
+    (basic_site / "content/posts/2021-01-02-third.md").unlink()
+    result = build(basic_site, NOW)
+    assert "2021/01/02/third.html" in result.deleted
+    assert not (basic_site / "_site/2021/01/02/third.html").exists()
+    assert not (basic_site / "_site/tags/performance.html").exists()
+
+
+def test_data_files_reach_templates(basic_site):
+    (basic_site / "templates/team.html").write_text(
+        '{% extends "page.html" %}{% block main %}{% for m in site.data.team.members %}<p class="member">{{ m }}</p>{% endfor %}{% endblock %}')
+    (basic_site / "content/pages/team.md").write_text("---\ntitle: Team\nlayout: team\n---\n")
+    build(basic_site, NOW)
+    html = (basic_site / "_site/team.html").read_text()
+    assert '<p class="member">Ada</p><p class="member">Grace</p>' in html
+
+
+def test_source_listing_page(basic_site):
+    (basic_site / "code").mkdir()
+    (basic_site / "code/example.py").write_text("".join(f"x{i} = {i}\n" for i in range(1, 21)))
+    (basic_site / "content/pages/example.md").write_text(
+        "---\ntitle: example.py\nlayout: source\nsource: code/example.py\n---\nA listing.\n")
+    build(basic_site, NOW)
+    html = (basic_site / "_site/example.html").read_text()
+    assert '<tr id="L12"><td class="line-number"><a href="#L12">12</a></td>' in html
+    assert '<span class="n">x12</span>' in html
+    assert html.count('<tr id="L') == 20
+
+
+def test_redirect_from_makes_a_redirect_page(basic_site):
+    post = basic_site / "content/posts/2019-03-18-first-post.md"
+    post.write_text(post.read_text().replace("title: First post", "title: First post\nredirect_from: [/old/first.html]"))
+    build(basic_site, NOW)
+    html = (basic_site / "_site/old/first.html").read_text()
+    assert '<meta http-equiv="refresh" content="0; url=https://example.org/2019/03/18/first-post.html">' in html
+    assert '<link rel="canonical" href="https://example.org/2019/03/18/first-post.html">' in html
+    assert "https://example.org/old/first.html" not in (basic_site / "_site/sitemap.txt").read_text()
+
+
+def test_new_post_scaffold(basic_site, capsys):
+    assert main(["-C", str(basic_site), "new", "post", "Hello, World!"]) == 0
+    created = list((basic_site / "content/posts").glob("*-hello-world.md"))
+    assert len(created) == 1
+    text = created[0].read_text()
+    assert text.startswith("---\ntitle: Hello, World!\n")
+    assert main(["-C", str(basic_site), "new", "post", "Hello, World!"]) == 1
+    assert "refusing to overwrite" in capsys.readouterr().err
+    assert created[0].read_text() == text
+
+
+def test_python_dash_m_generator_builds(basic_site):
+    done = subprocess.run([sys.executable, "-m", "generator", "-C", str(basic_site), "build"],
+                          capture_output=True, text=True, cwd=REPO)
+    assert done.returncode == 0, done.stderr
+    assert "built 3 posts, 3 pages" in done.stdout
+    assert (basic_site / "_site/index.html").is_file()
+
+
+def test_output_dir_may_not_overwrite_sources(basic_site, capsys):
+    config = basic_site / "site.yaml"
+    config.write_text(config.read_text() + "output: content\n")
+    assert main(["-C", str(basic_site), "build"]) == 1
+    assert "would overwrite the site's sources" in capsys.readouterr().err
+    assert (basic_site / "content/posts/2019-03-18-first-post.md").is_file()

@@ -1,0 +1,81 @@
+"""site.yaml is validated: unknown keys, wrong types and missing values name the file and key."""
+
+from pathlib import Path
+
+import pytest
+
+from generator.config import Config, load_config
+from generator.errors import SiteError
+
+
+def write_config(tmp_path: Path, text: str) -> Path:
+    (tmp_path / "site.yaml").write_text(text, encoding="utf-8")
+    return tmp_path
+
+
+def error_of(tmp_path: Path, text: str) -> SiteError:
+    with pytest.raises(SiteError) as info:
+        load_config(write_config(tmp_path, text))
+    return info.value
+
+
+def test_loads_typed_values_and_defaults(tmp_path):
+    config = load_config(write_config(tmp_path, """
+title: T
+url: https://example.org
+posts_per_page: 3
+nav:
+  - {title: Blog, url: /blog.html}
+feeds: {rss: false}
+"""))
+    assert isinstance(config, Config)
+    assert config.posts_per_page == 3
+    assert config.nav[0].title == "Blog" and config.nav[0].url == "/blog.html"
+    assert config.feeds.rss is False and config.feeds.atom is True
+    assert config.output_dir == tmp_path.resolve() / "_site"
+
+
+def test_the_shipped_site_yaml_is_valid():
+    config = load_config(Path(__file__).resolve().parents[1])
+    assert config.title and config.url.startswith("https://")
+
+
+def test_unknown_key_is_named(tmp_path):
+    error = error_of(tmp_path, "title: T\nurl: https://x.org\ntitel: typo\n")
+    assert "titel" in str(error) and error.path.endswith("site.yaml")
+
+
+def test_unknown_nested_key_is_named_with_its_path(tmp_path):
+    error = error_of(tmp_path, "title: T\nurl: https://x.org\nfeeds: {atom: true, entires: 3}\n")
+    assert "feeds.entires" in str(error)
+
+
+def test_wrong_type_says_what_was_expected(tmp_path):
+    error = error_of(tmp_path, "title: T\nurl: https://x.org\nposts_per_page: many\n")
+    assert "posts_per_page" in str(error) and "whole number" in str(error)
+
+
+def test_boolean_is_not_a_number(tmp_path):
+    error = error_of(tmp_path, "title: T\nurl: https://x.org\nposts_per_page: yes\n")
+    assert "posts_per_page" in str(error)
+
+
+def test_wrong_type_inside_a_list(tmp_path):
+    error = error_of(tmp_path, "title: T\nurl: https://x.org\nnav:\n  - {title: A, url: 3}\n")
+    assert "nav[0].url" in str(error) and "a string" in str(error)
+
+
+def test_missing_required_key(tmp_path):
+    error = error_of(tmp_path, "title: T\n")
+    assert "missing required key 'url'" in str(error)
+
+
+def test_broken_yaml_gives_the_line(tmp_path):
+    error = error_of(tmp_path, "title: T\nurl: https://x.org\nnav: [a, b\nfoo: 1\n")
+    assert error.line is not None and error.line >= 3
+    assert "invalid YAML" in str(error)
+
+
+def test_no_site_yaml(tmp_path):
+    with pytest.raises(SiteError, match="no site.yaml"):
+        load_config(tmp_path)

@@ -1,0 +1,77 @@
+"""The site this repository ships: built whole, then checked through its real files."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from conftest import copy_site
+from generator.build import BuildOptions, build
+from site_checks import (assert_feeds_parse, assert_html5_parses, assert_internal_links_and_anchors,
+                         assert_sitemap_valid)
+
+PAGES = ["index.html", "vta.html", "community.html", "about.html", "download.html", "asf.html",
+         "404.html", "blog.html", "history.html", "tags.html", "categories.html"]
+
+
+@pytest.fixture(scope="module")
+def shipped(tmp_path_factory) -> Path:
+    site = copy_site(tmp_path_factory.mktemp("shipped") / "site")
+    result = build(site, BuildOptions(now=datetime(2026, 11, 29, tzinfo=timezone.utc)))
+    assert len(result.site.posts) >= 8
+    return site / "_site"
+
+
+def test_has_the_pages_of_a_project_site(shipped):
+    for page in PAGES:
+        assert (shipped / page).is_file(), page
+
+
+def test_posts_span_years_at_their_permalinks(shipped):
+    posts = [p for p in shipped.glob("[0-9][0-9][0-9][0-9]/[0-9][0-9]/[0-9][0-9]/*.html")]
+    assert len(posts) >= 8
+    assert len({p.relative_to(shipped).parts[0] for p in posts}) >= 3
+
+
+def test_drafts_stay_out(shipped):
+    drafts = [p for p in (Path(__file__).parents[1] / "content/posts").glob("*.md")
+              if re.search(r"^draft:\s*true", p.read_text(), re.M)]
+    for draft in drafts:
+        year, month, day, slug = draft.stem.split("-", 3)
+        assert not (shipped / year / month / day / f"{slug}.html").exists()
+
+
+def test_every_markdown_feature_is_used(shipped):
+    html = "".join(p.read_text() for p in shipped.glob("20*/**/*.html"))
+    for marker in ['class="footnote-ref"', "<table>", "<img ", 'class="arithmatex"', 'target="_blank"',
+                   "<dl>", "<abbr ", 'class="admonition', 'class="linenos"', 'class="hll"',
+                   '<span class="k">', "&ldquo;", 'id="download--source-code"']:
+        assert marker in html, marker
+
+
+def test_community_and_download_come_from_data_files(shipped):
+    community = (shipped / "community.html").read_text()
+    assert community.count('class="card"') >= 3
+    assert "discuss.tvm.apache.org" in community
+    download = (shipped / "download.html").read_text()
+    assert download.count("<tr>") >= 5 and ".tar.gz" in download
+
+
+def test_no_third_party_resources(shipped):
+    for page in shipped.rglob("*.html"):
+        text = page.read_text()
+        loads = re.findall(r'<(?:script|img|iframe|video|audio|source)\b[^>]*\ssrc="(?:https?:)?//[^"]*"', text)
+        loads += re.findall(r'<link\b[^>]*rel="(?:stylesheet|icon|preload|preconnect|dns-prefetch)"'
+                            r'[^>]*href="(?:https?:)?//[^"]*"', text)
+        assert not loads, f"{page}: loads from another host: {loads}"
+
+
+def test_valid_html_feeds_sitemap_links(shipped):
+    posts = list(shipped.glob("[0-9][0-9][0-9][0-9]/[0-9][0-9]/[0-9][0-9]/*.html"))
+    assert_html5_parses(shipped)
+    assert_feeds_parse(shipped, expected_entries=min(20, len(posts)))
+    assert_sitemap_valid(shipped)
+    assert_internal_links_and_anchors(shipped)

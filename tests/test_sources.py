@@ -1,0 +1,71 @@
+"""Front matter is split from the body, and errors point at the file's own lines."""
+
+from datetime import date, datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+
+from generator.errors import SiteError
+from generator.sources import load_source, parse_date, post_name_parts, split_front_matter
+
+
+def test_split_front_matter_and_body_line():
+    meta, body, line = split_front_matter("---\ntitle: Hi\ntags: [a]\n---\nBody\n", Path("p.md"))
+    assert meta == {"title": "Hi", "tags": ["a"]}
+    assert body == "Body\n"
+    assert line == 5
+
+
+def test_no_front_matter_is_all_body():
+    assert split_front_matter("Just text\n", Path("p.md")) == ({}, "Just text\n", 1)
+
+
+def test_broken_yaml_is_reported_at_its_line_in_the_file():
+    text = "---\ntitle: Hi\ntags: [a, b\nauthor: x\n---\nBody\n"
+    with pytest.raises(SiteError) as info:
+        split_front_matter(text, Path("content/posts/p.md"))
+    assert info.value.path == "content/posts/p.md"
+    assert info.value.line == 4
+    assert "started at line 3" in str(info.value)
+
+
+def test_unclosed_front_matter():
+    with pytest.raises(SiteError, match="not closed"):
+        split_front_matter("---\ntitle: Hi\nBody\n", Path("p.md"))
+
+
+def test_front_matter_must_be_a_mapping():
+    with pytest.raises(SiteError, match="mapping"):
+        split_front_matter("---\n- a\n- b\n---\n", Path("p.md"))
+
+
+def test_non_utf8_file_names_file_and_line(tmp_path):
+    folder = tmp_path / "content" / "posts"
+    folder.mkdir(parents=True)
+    (folder / "2020-01-01-x.md").write_bytes(b"---\ntitle: x\n---\nline four\ncaf\xe9\n")
+    with pytest.raises(SiteError) as info:
+        load_source(tmp_path, "post", Path("content/posts/2020-01-01-x.md"))
+    assert "UTF-8" in str(info.value)
+    assert info.value.path == "content/posts/2020-01-01-x.md" and info.value.line == 5
+
+
+@pytest.mark.parametrize("value, expected", [
+    ("2019-03-18", datetime(2019, 3, 18, tzinfo=timezone.utc)),
+    ("2019-03-18 10:00", datetime(2019, 3, 18, 10, 0, tzinfo=timezone.utc)),
+    ("2019-03-18 10:00:00 -0700", datetime(2019, 3, 18, 10, 0, tzinfo=timezone(timedelta(hours=-7)))),
+    ("2019-03-18T10:00:00+02:00", datetime(2019, 3, 18, 10, 0, tzinfo=timezone(timedelta(hours=2)))),
+    (date(2019, 3, 18), datetime(2019, 3, 18, tzinfo=timezone.utc)),
+])
+def test_dates_jekyll_accepts(value, expected):
+    assert parse_date(value, timezone.utc, Path("p.md")) == expected
+
+
+def test_unparseable_date_names_the_key():
+    with pytest.raises(SiteError, match="key 'date'"):
+        parse_date("last tuesday", timezone.utc, Path("p.md"))
+
+
+def test_post_file_names():
+    assert post_name_parts(Path("2019-03-18-my-post.md")) == (date(2019, 3, 18), "my-post")
+    assert post_name_parts(Path("my-post.md")) is None
+    assert post_name_parts(Path("2019-13-40-bad.md")) is None
