@@ -156,7 +156,7 @@ class LinkChecker:
         if (parts.scheme or parts.netloc) and not self.site.is_own(parts):
             host = (parts.hostname or parts.scheme).lower()
             if ref.fetched and host not in self.allow_hosts:
-                return f"third-party {ref.kind} (a request to {host}; allow it in site.yaml check.allow_hosts)"
+                return f"third-party {ref.kind} ({host} is not in check.allow_hosts)"
             return None
         if ref.kind in ORIGIN_KINDS:
             return None
