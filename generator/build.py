@@ -180,14 +180,18 @@ class SiteRenderer:
             outputs.add(output_path(url), html, f"{kind} {name!r}")
 
     def render_redirects(self, outputs: Outputs) -> None:
-        """Old URLs (``redirect_from``, site.yaml ``redirects``) get a page pointing at the new one."""
+        """Old URLs (``redirect_from``, site.yaml ``redirects``) get a page pointing at the new one.
+
+        The page sends the browser on with a site-relative URL, so that it stays on
+        whichever host serves the site (the preview server, a staging copy);
+        only its canonical link names the production host.
+        """
         moves = [(old, doc.url, doc.source) for doc in self.site.documents for old in doc.redirect_from]
         moves += [(old, new, Path("site.yaml")) for old, new in sorted(self.config.redirects.items())]
         for old, new, origin in moves:
             if not old.startswith("/"):
                 raise SiteError(f"redirect {old!r} must be a path starting with '/'", origin)
-            target = new if "://" in new else self.renderer.absolute_url(new)
-            html = self.page("redirect.html", page=_generated("Redirecting", old), target=target)
+            html = self.page("redirect.html", page=_generated("Redirecting", old), target=new)
             outputs.add(output_path(old), html, origin)
 
     def render_feeds(self, outputs: Outputs) -> None:

@@ -139,7 +139,7 @@ def test_redirect_from_makes_a_redirect_page(basic_site):
     post.write_text(post.read_text().replace("title: First post", "title: First post\nredirect_from: [/old/first.html]"))
     build(basic_site, NOW)
     html = (basic_site / "_site/old/first.html").read_text()
-    assert '<meta http-equiv="refresh" content="0; url=https://example.org/2019/03/18/first-post.html">' in html
+    assert '<meta http-equiv="refresh" content="0; url=/2019/03/18/first-post.html">' in html
     assert '<link rel="canonical" href="https://example.org/2019/03/18/first-post.html">' in html
     assert "https://example.org/old/first.html" not in (basic_site / "_site/sitemap.txt").read_text()
 

@@ -179,13 +179,17 @@ def test_redirect_pages_point_at_the_new_url(basic_site):
                            "  /docs/old.html: https://tvm.apache.org/docs/\n")
     build(basic_site)
     out = basic_site / "_site"
-    expected = {"news/first.html": FIRST_POST, "2019/first-post/index.html": FIRST_POST,
-                "posts.html": "https://example.org/blog.html", "docs/old.html": "https://tvm.apache.org/docs/"}
-    for stub, target in expected.items():
+    post = "/2019/03/18/first-post.html"
+    expected = {  # stub: (where the browser goes, the canonical URL)
+        "news/first.html": (post, FIRST_POST), "2019/first-post/index.html": (post, FIRST_POST),
+        "posts.html": ("/blog.html", "https://example.org/blog.html"),
+        "docs/old.html": ("https://tvm.apache.org/docs/", "https://tvm.apache.org/docs/"),
+    }
+    for stub, (target, canonical) in expected.items():
         html = (out / stub).read_text()
         assert f'<meta http-equiv="refresh" content="0; url={target}">' in html, stub
-        assert f'<link rel="canonical" href="{target}">' in html, stub
-        assert f'<a href="{target}">' in html, stub
+        assert f'<link rel="canonical" href="{canonical}">' in html, stub
+        assert f'<a href="{target}">{canonical}</a>' in html, stub
     sitemap = (out / "sitemap.txt").read_text()
     assert FIRST_POST in sitemap and "first.html" not in sitemap and "posts.html" not in sitemap
     assert check_site(load_config(basic_site)).ok
@@ -197,6 +201,7 @@ def test_a_redirect_to_a_missing_page_is_a_broken_link(basic_site):
     build(basic_site)
     findings = check_site(load_config(basic_site)).findings
     assert {(f.page, f.problem, f.target) for f in findings} == {
+        ("posts.html", "missing page", "/bolg.html"),
         ("posts.html", "missing page", "https://example.org/bolg.html")}
 
 
