@@ -1,0 +1,180 @@
+"""The shipped site in a real browser: Playwright driving Debian's Chromium, headless.
+
+The site is built into a temporary folder and served on 127.0.0.1 by
+:func:`serve`. Every page a test opens is watched: a console error, an
+uncaught exception, a failed request, an HTTP error or a request to any other
+host fails the test. Screenshots land in ``test-artifacts/`` for people to look at.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import threading
+from collections.abc import Iterator
+from datetime import datetime, timezone
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from conftest import REPO, copy_site
+from generator.build import BuildOptions, build
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ARTIFACTS = REPO / "test-artifacts"
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True,
+         "has_touch": True}
+
+
+class SiteHandler(SimpleHTTPRequestHandler):
+    """Static files with the production server's rule for extension-less URLs (/vta -> vta.html)."""
+
+    def translate_path(self, path: str) -> str:
+        local = Path(super().translate_path(path))
+        if not local.exists() and local.with_name(local.name + ".html").is_file():
+            return str(local.with_name(local.name + ".html"))
+        return str(local)
+
+    def log_message(self, format: str, *args) -> None:  # keep test output quiet
+        pass
+
+
+@contextlib.contextmanager
+def serve(out_dir: Path) -> Iterator[str]:
+    """Serve ``out_dir`` on 127.0.0.1 (a free port); yields the base URL."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(SiteHandler, directory=str(out_dir)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory) -> Iterator[str]:
+    site = copy_site(tmp_path_factory.mktemp("browser") / "site")
+    build(site, BuildOptions(now=datetime(2026, 11, 29, tzinfo=timezone.utc)))
+    with serve(site / "_site") as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: run scripts/setup-test-tools")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+class Watched:
+    """A browser page whose every problem is recorded, for the test to assert there are none."""
+
+    def __init__(self, browser: Browser, base_url: str, **context_options):
+        self.context = browser.new_context(**context_options)
+        self.page = self.context.new_page()
+        self.problems: list[str] = []
+        own = urlsplit(base_url).netloc
+        page = self.page
+        page.on("console", lambda m: m.type == "error" and self.problems.append(f"console: {m.text}"))
+        page.on("pageerror", lambda e: self.problems.append(f"uncaught: {e}"))
+        page.on("requestfailed", lambda r: self.problems.append(f"failed: {r.url} ({r.failure})"))
+        page.on("response", lambda r: r.status >= 400 and self.problems.append(f"HTTP {r.status}: {r.url}"))
+        page.on("request", lambda r: urlsplit(r.url).scheme in ("http", "https")
+                and urlsplit(r.url).netloc != own and self.problems.append(f"third-party: {r.url}"))
+
+    def open(self, url: str) -> Page:
+        response = self.page.goto(url, wait_until="networkidle")
+        assert response is not None and response.ok, f"{url}: {response and response.status}"
+        return self.page
+
+    def close(self) -> None:
+        self.context.close()
+
+
+@pytest.fixture
+def desktop(browser, base_url) -> Iterator[Watched]:
+    watched = Watched(browser, base_url, **DESKTOP)
+    yield watched
+    watched.close()
+    assert watched.problems == []
+
+
+@pytest.fixture
+def phone(browser, base_url) -> Iterator[Watched]:
+    watched = Watched(browser, base_url, **PHONE)
+    yield watched
+    watched.close()
+    assert watched.problems == []
+
+
+def screenshot(page: Page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=ARTIFACTS / f"{name}.png", full_page=True)
+
+
+def nav_links(page: Page) -> list[tuple[str, str]]:
+    return [(a.inner_text().strip(), a.get_attribute("href"))
+            for a in page.locator("nav.site-nav a").all()]
+
+
+def test_home_page_and_every_navigation_link(desktop, base_url):
+    page = desktop.open(base_url + "/")
+    assert page.title() == "Apache TVM"
+    links = nav_links(page)
+    assert [title for title, _ in links] == ["Community", "Download", "VTA", "Blog", "About"]
+    for title, href in links:
+        desktop.open(base_url + "/")
+        page.get_by_role("navigation", name="Main").get_by_role("link", name=title).click()
+        page.wait_for_load_state("networkidle")
+        assert urlsplit(page.url).path == href
+        assert page.locator("h1").first.inner_text().strip(), page.url
+        assert page.locator('nav.site-nav a[aria-current="page"]').inner_text() == title
+        assert "not found" not in page.title().lower()
+
+
+def test_a_post_from_the_blog(desktop, base_url):
+    page = desktop.open(base_url + "/blog.html")
+    first = page.locator("article.post-summary h2 a").first
+    title = first.inner_text()
+    first.click()
+    page.wait_for_load_state("networkidle")
+    assert page.locator("article.post h1").inner_text() == title
+    assert page.locator("article.post time").count() == 1
+    assert page.locator("img").evaluate_all("imgs => imgs.every(i => i.complete && i.naturalWidth > 0)")
+
+
+def test_extension_less_urls_and_redirects(desktop, base_url):
+    assert desktop.open(base_url + "/vta").locator("h1").first.inner_text() == "VTA"
+    page = desktop.open(base_url + "/posts.html")  # a redirect page, followed by its meta refresh
+    page.wait_for_url(lambda url: url.endswith("/blog.html"))
+
+
+def test_screenshots_at_desktop_and_phone_widths(browser, base_url, desktop, phone):
+    post = desktop.open(base_url + "/blog.html").locator("article.post-summary h2 a").first.get_attribute("href")
+    for name, watched in (("desktop", desktop), ("phone", phone)):
+        screenshot(watched.open(base_url + "/"), f"home-{name}")
+        screenshot(watched.open(base_url + post), f"post-{name}")
+    for name in ("home", "post"):
+        for width in ("desktop", "phone"):
+            assert (ARTIFACTS / f"{name}-{width}.png").stat().st_size > 10_000
+
+
+def test_the_phone_menu_opens(phone, base_url):
+    page = phone.open(base_url + "/")
+    nav = page.get_by_role("navigation", name="Main")
+    assert not nav.is_visible()
+    page.get_by_text("Menu", exact=True).click()
+    assert nav.is_visible()
+    nav.get_by_role("link", name="Blog").click()
+    page.wait_for_url(lambda url: url.endswith("/blog.html"))
+    screenshot(page, "blog-phone")
