@@ -48,6 +48,21 @@ def make_parser() -> argparse.ArgumentParser:
     new.add_argument("kind", choices=["post"])
     new.add_argument("title")
     new.set_defaults(run=run_new)
+
+    publish = commands.add_parser("publish", help="commit the built site to the publish branch and push it")
+    publish.add_argument("--branch", help="the branch to publish on (default: site.yaml publish.branch)")
+    publish.add_argument("--remote", help="the remote to push to (default: site.yaml publish.remote)")
+    publish.add_argument("-m", "--message", help="the commit's subject (default: 'Build at <UTC date>')")
+    publish.add_argument("--no-push", dest="push", action="store_false",
+                         help="commit to the local branch only")
+    publish.add_argument("--dry-run", action="store_true",
+                         help="list the files that would change; commit nothing")
+    publish.add_argument("--allow-dirty", action="store_true", help="publish even with uncommitted changes")
+    publish.add_argument("--allow-removals", action="store_true",
+                         help="let the publish remove URLs the branch serves today")
+    publish.add_argument("--built", type=Path, metavar="DIR",
+                         help="publish this already-built site folder instead of building")
+    publish.set_defaults(run=run_publish)
     return parser
 
 
@@ -82,4 +97,15 @@ def run_new(args: argparse.Namespace) -> int:
 
     path = new_post(args.site, args.title)
     print(f"created {path}")
+    return 0
+
+
+def run_publish(args: argparse.Namespace) -> int:
+    from generator.publish import PublishOptions, publish
+
+    result = publish(args.site, PublishOptions(
+        branch=args.branch, remote=args.remote, message=args.message, push=args.push,
+        dry_run=args.dry_run, allow_dirty=args.allow_dirty, allow_removals=args.allow_removals,
+        built=args.built))
+    print(result.summary())
     return 0

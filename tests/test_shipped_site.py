@@ -77,3 +77,11 @@ def test_valid_html_feeds_sitemap_links(shipped):
     assert_feeds_parse(shipped, expected_entries=min(20, len(posts)))
     assert_sitemap_valid(shipped)
     assert_internal_links_and_anchors(shipped)
+
+
+def test_each_page_has_exactly_one_h1(shipped):
+    for page in shipped.rglob("*.html"):
+        text = page.read_text()
+        if "http-equiv=\"refresh\"" in text:
+            continue
+        assert len(re.findall(r"<h1[\s>]", text)) == 1, page.relative_to(shipped)
