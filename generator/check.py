@@ -68,12 +68,11 @@ class Report:
         return f"checked {self.checked} files: {errors} in {pages} {'file' if pages == 1 else 'files'}"
 
 
-def check_site(config: Config, against: str | None = None) -> Report:
-    """Check the built site in ``config.output_dir`` (and old URLs from ``against``)."""
-    out = config.output_dir
+def check_site(config: Config, against: str | None = None, out_dir: Path | None = None) -> Report:
+    """Check the built site in ``out_dir`` (default: the output directory), and old URLs."""
+    out = out_dir or config.output_dir
     if not out.is_dir():
-        raise SiteError(f"no built site in {config.output}/: run 'sitegen build' first",
-                        config.root / "site.yaml")
+        raise SiteError(f"no built site in {out}: run 'sitegen build' first", config.root / "site.yaml")
     site = BuiltSite(out, config)
     findings = LinkChecker(site, config.check.allow_hosts).check()
     if config.check.html:
@@ -82,6 +81,15 @@ def check_site(config: Config, against: str | None = None) -> Report:
     if against is not None:
         findings += check_against(site, read_url_list(against, config))
     return Report(len(site.pages) + len(site.stylesheets), sorted(set(findings)))
+
+
+def require_clean(config: Config, out_dir: Path) -> None:
+    """Raise SiteError listing every finding: what stands between a build and its publication."""
+    report = check_site(config, out_dir=out_dir)
+    if not report.ok:
+        listing = "".join(f"\n  {finding}" for finding in report.findings)
+        raise SiteError(f"the built site fails its check ({report.summary()}); "
+                        f"nothing was published:{listing}", out_dir)
 
 
 class BuiltSite:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 import time
 from pathlib import Path
@@ -49,7 +50,8 @@ def make_parser() -> argparse.ArgumentParser:
     new.add_argument("title")
     new.set_defaults(run=run_new)
 
-    publish = commands.add_parser("publish", help="commit the built site to the publish branch and push it")
+    publish = commands.add_parser("publish", help="check the built site, commit it to the publish branch "
+                                                  "and push it")
     publish.add_argument("--branch", help="the branch to publish on (default: site.yaml publish.branch)")
     publish.add_argument("--remote", help="the remote to push to (default: site.yaml publish.remote)")
     publish.add_argument("-m", "--message", help="the commit's subject (default: 'Build at <UTC date>')")
@@ -101,11 +103,14 @@ def run_new(args: argparse.Namespace) -> int:
 
 
 def run_publish(args: argparse.Namespace) -> int:
+    from generator.check import require_clean
+    from generator.config import load_config
     from generator.publish import PublishOptions, publish
 
+    check = functools.partial(require_clean, load_config(args.site))
     result = publish(args.site, PublishOptions(
         branch=args.branch, remote=args.remote, message=args.message, push=args.push,
         dry_run=args.dry_run, allow_dirty=args.allow_dirty, allow_removals=args.allow_removals,
-        built=args.built))
+        built=args.built), check=check)
     print(result.summary())
     return 0
