@@ -26,7 +26,7 @@ from generator.render import DataFiles, Renderer
 from generator.site import Document, Site, assemble, output_path, parse_document, slugify, timezone_of
 from generator.sources import Source, discover, load_data, load_source, read_text
 
-PARSE_CACHE_VERSION = "1"
+PARSE_CACHE_VERSION = "2"
 PARALLEL_THRESHOLD = 64
 PYGMENTS_CSS = "assets/css/pygments.css"
 
