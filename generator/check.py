@@ -32,7 +32,7 @@ from generator.errors import SiteError
 from generator.scan import ORIGIN_KINDS, PageScan, Reference, scan_css, scan_html
 
 KNOWN_SCHEMES = {"http", "https", "mailto", "tel", "ftp", "irc", "ircs", "git", "ssh",
-                 "news", "xmpp", "data", "javascript"}
+                 "news", "xmpp", "data", "javascript", "about"}
 HOSTED_SCHEMES = {"http", "https", "ftp", "irc", "ircs", "git", "ssh"}
 _HOST_LABEL = re.compile(r"(?!-)[^\W_](?:[\w-]{0,61}[^\W_])?$")
 _IPV6 = re.compile(r"[0-9a-fA-F:.]+$")
@@ -143,8 +143,7 @@ class LinkChecker:
 
     def check(self) -> list[Finding]:
         findings = []
-        documents: dict[str, list[Reference]] = {path: scan.references for path, scan in self.site.pages.items()}
-        documents.update(self.site.stylesheets)
+        documents = {path: scan.references for path, scan in self.site.pages.items()} | self.site.stylesheets
         for path, references in documents.items():
             for ref in references:
                 problem = self.problem(path, ref)
@@ -159,11 +158,9 @@ class LinkChecker:
         if malformed:
             return f"malformed URL ({malformed})"
         parts = urlsplit(url)
-        if parts.scheme == "data":
-            return None
         if (parts.scheme or parts.netloc) and not self.site.is_own(parts):
-            host = (parts.hostname or parts.scheme).lower()
-            if ref.fetched and host not in self.allow_hosts:
+            host = (parts.hostname or "").lower()  # none for data:, mailto:, about:...
+            if ref.fetched and host and host not in self.allow_hosts:
                 return f"third-party {ref.kind} ({host} is not in check.allow_hosts)"
             return None
         if ref.kind in ORIGIN_KINDS:
@@ -197,7 +194,7 @@ def url_problem(url: str) -> str | None:
     if "\\" in url:
         return "contains a backslash"
     parts = urlsplit(url)
-    scheme = parts.scheme.lower()
+    scheme = parts.scheme  # lowercased by urlsplit
     if scheme and scheme not in KNOWN_SCHEMES:
         return f"unknown scheme '{scheme}:'"
     if scheme in ("mailto", "tel") and not parts.path:

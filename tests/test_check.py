@@ -117,7 +117,7 @@ def test_under_a_baseurl_generated_links_resolve_and_authored_ones_must_include_
 
 @pytest.mark.parametrize("url", [
     "https://github.com/apache/tvm", "https://例え.jp/", "http://127.0.0.1:8000/x", "http://[::1]/",
-    "https://tvm.apache.org./docs/", "mailto:dev@tvm.apache.org", "../a.html", "#x", "",
+    "https://tvm.apache.org./docs/", "mailto:dev@tvm.apache.org", "../a.html", "#x", "", "about:blank",
     "data:image/png;base64,AAAA", "//example.org/x", "tel:+1-555-0100",
 ])
 def test_well_formed_urls(url):
