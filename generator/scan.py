@@ -24,7 +24,7 @@ FETCHED = {
     ("audio", "src"): "audio", ("track", "src"): "text track",
     ("script", "src"): "script", ("iframe", "src"): "frame",
     ("embed", "src"): "embed", ("object", "data"): "object",
-    ("input", "src"): "image",
+    ("input", "src"): "image", ("image", "href"): "image",  # the last: inline SVG
 }
 # <link rel=...> values that make the browser fetch the URL, or open a connection to its host.
 FETCHING_RELS = {
