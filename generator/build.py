@@ -18,13 +18,14 @@ from typing import Any
 
 from markupsafe import Markup
 
-from generator import __version__, feeds, highlight
+from generator import __version__, feeds, highlight, notebooks
 from generator.cache import PickleCache, digest
 from generator.config import Config, load_config
 from generator.errors import SiteError
 from generator.render import DataFiles, Renderer
 from generator.site import Document, Site, assemble, output_path, parse_document, slugify, timezone_of
 from generator.sources import Source, discover, load_data, load_source, read_text
+from generator.versions import VersionedDocs
 
 PARSE_CACHE_VERSION = "2"
 PARALLEL_THRESHOLD = 64
@@ -45,6 +46,8 @@ class BuildResult:
     outputs: dict[str, bytes]
     written: list[str] = field(default_factory=list)
     deleted: list[str] = field(default_factory=list)
+    tutorials: notebooks.TutorialStats = field(default_factory=notebooks.TutorialStats)
+    docs_versions: dict[str, str] = field(default_factory=dict)  # name -> "built", "reused", "archived"
 
     def summary(self) -> str:
         return (f"{len(self.outputs)} files: {len(self.written)} written, "
@@ -57,12 +60,15 @@ class Outputs(dict):
     def __init__(self) -> None:
         super().__init__()
         self.origins: dict[str, str] = {}
+        self.unlisted: set[str] = set()     # pages kept out of the sitemap
 
-    def add(self, path: str, data: bytes | str, origin: str | Path) -> None:
+    def add(self, path: str, data: bytes | str, origin: str | Path, listed: bool = True) -> None:
         if path in self:
             raise SiteError(f"/{path} is claimed by both {self.origins[path]} and {origin}", origin)
         self[path] = data.encode("utf-8") if isinstance(data, str) else data
         self.origins[path] = str(origin)
+        if not listed:
+            self.unlisted.add(path)
 
 
 def build(root: str | Path = ".", options: BuildOptions = BuildOptions()) -> BuildResult:
@@ -82,9 +88,17 @@ def render_site(config: Config, options: BuildOptions = BuildOptions()) -> Build
     now = options.now or datetime.now(timezone_of(config))
     site = assemble(documents, data, config, now=now, drafts=options.drafts, future=options.future)
     outputs = Outputs()
-    SiteRenderer(site, Renderer(config)).render_into(outputs)
+    pages = SiteRenderer(site, Renderer(config))
+    tutorials = notebooks.render_tutorials(config, options, pages, outputs)
+    docs = VersionedDocs(config, pages.renderer, pages.site_view,
+                         lambda docs_sources: parse_documents(docs_sources, config, options.refresh))
+    site_key = digest(*(s.digest for s in sources), *(doc.url for doc in site.documents))
+    rendered = docs.build(site_key, options.refresh)
+    for path, data in rendered.files.items():
+        outputs.add(path, data, rendered.origins[path], listed=path not in rendered.unlisted)
+    pages.render_into(outputs)
     copy_assets(root, outputs)
-    return BuildResult(site, outputs)
+    return BuildResult(site, outputs, tutorials=tutorials, docs_versions=rendered.report)
 
 
 def parse_documents(sources: list[Source], config: Config, refresh: bool = False) -> list[Document]:
@@ -169,14 +183,18 @@ class SiteRenderer:
             outputs.add(output_path(url), html, "templates/blog.html")
 
     def render_groups(self, outputs: Outputs, kind: str, groups: dict[str, list[Document]]) -> None:
+        """An index of all tags (or categories), and a page listing each one's posts."""
         plural = "tags" if kind == "tag" else "categories"
-        index = self.page(f"{plural}.html",
-                          page=_generated(plural.capitalize(), f"/{plural}.html"), groups=groups)
-        outputs.add(f"{plural}.html", index, f"templates/{plural}.html")
+        index_url = f"/{plural}.html"
+        group = {"kind": kind, "index_url": index_url,
+                 "url_of": lambda name: self.renderer.relative_url(f"/{plural}/{slugify(name)}.html")}
+        index = self.page("groups.html", page=_generated(plural.capitalize(), index_url),
+                          group=group, groups=groups)
+        outputs.add(output_path(index_url), index, "templates/groups.html")
         for name, posts in groups.items():
             url = f"/{plural}/{slugify(name)}.html"
-            html = self.page(f"{kind}.html",
-                             page=_generated(f"{kind.capitalize()}: {name}", url), name=name, posts=posts)
+            html = self.page("group.html", page=_generated(f"{kind.capitalize()}: {name}", url),
+                             group=group, name=name, posts=posts)
             outputs.add(output_path(url), html, f"{kind} {name!r}")
 
     def render_redirects(self, outputs: Outputs) -> None:
@@ -213,7 +231,7 @@ def sitemap_urls(site: Site, outputs: Outputs) -> list[tuple[str, datetime | Non
     redirects |= {output_path(old) for old in site.config.redirects}
     urls = []
     for path in sorted(outputs):
-        if not path.endswith(".html") or path == "404.html" or path in redirects:
+        if not path.endswith(".html") or path == "404.html" or path in redirects or path in outputs.unlisted:
             continue
         if path in dated:
             urls.append(dated[path])

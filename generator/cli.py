@@ -45,6 +45,9 @@ def make_parser() -> argparse.ArgumentParser:
                             "a sitemap.xml, or a git ref of the publish branch")
     check.set_defaults(run=run_check)
 
+    versions = commands.add_parser("versions", help="list the docs versions and the commits they resolve to")
+    versions.set_defaults(run=run_versions)
+
     new = commands.add_parser("new", help="start a new post")
     new.add_argument("kind", choices=["post"])
     new.add_argument("title")
@@ -80,7 +83,35 @@ def run_build(args: argparse.Namespace) -> int:
     result = build(args.site, BuildOptions(drafts=args.drafts, future=args.future, refresh=args.refresh))
     print(f"built {len(result.site.posts)} posts, {len(result.site.pages)} pages: "
           f"{result.summary()} in {time.perf_counter() - started:.2f}s")
+    if result.tutorials.total:
+        print(result.tutorials.summary())
+    if result.docs_versions:
+        by_outcome: dict[str, list[str]] = {}
+        for name, outcome in result.docs_versions.items():
+            by_outcome.setdefault(outcome, []).append(name)
+        print("docs versions: " + "; ".join(f"{outcome} {', '.join(names)}"
+                                            for outcome, names in by_outcome.items()))
     return run_check(argparse.Namespace(site=args.site, against=None)) if args.check else 0
+
+
+def run_versions(args: argparse.Namespace) -> int:
+    from generator.config import load_config
+    from generator.versions import resolve_versions
+
+    config = load_config(args.site)
+    rows = [("NAME", "SOURCE", "COMMIT", "ALIASES", "STATUS")]
+    for resolved in resolve_versions(config):
+        version = resolved.version
+        status = version.status + (", default" if version.default else "")
+        rows.append((version.name, resolved.source, resolved.commit or "-",
+                     ", ".join(version.aliases) or "-", status))
+    if len(rows) == 1:
+        print("no docs versions in site.yaml: the docs are built unversioned, from the working tree")
+        return 0
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
+    for row in rows:
+        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[-1])
+    return 0
 
 
 def run_check(args: argparse.Namespace) -> int:

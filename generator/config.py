@@ -14,7 +14,7 @@ import types
 import typing
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import yaml
 
@@ -40,12 +40,14 @@ class Feeds:
 
 @dataclass(frozen=True)
 class Notebooks:
-    timeout: int = 120
-    workers: int = 0
-    cache_dir: str = ".sitegen/cache"
-    trusted: bool = False
-    allow_unexecuted: bool = False
-    output_limit: int = 100_000
+    """How tutorials in ``notebooks/`` are executed and shown (see generator/notebooks/)."""
+
+    timeout: int = 120              # seconds per cell; a notebook's metadata may override it
+    workers: int = 0                # notebooks executed at once; 0: one per CPU core
+    cache_dir: str = ".sitegen/cache"   # relative to the site; copy it to reuse results elsewhere
+    trusted: bool = False           # show outputs' HTML/JS/SVG as they are, unsanitized
+    allow_unexecuted: bool = False  # show stored outputs when a notebook cannot run here
+    output_limit: int = 100_000     # characters of one text output before it is cut
 
 
 @dataclass(frozen=True)
@@ -60,6 +62,28 @@ class Publish:
 class Check:
     allow_hosts: list[str] = field(default_factory=list)   # hosts pages may fetch resources from
     html: bool = False                                      # validate with the Nu Html Checker (needs Java)
+
+
+@dataclass(frozen=True)
+class Version:
+    """One version of the docs section, built from exactly one of: a git ``ref``,
+    the ``worktree`` (the version in development, as the author's files are now),
+    or an ``archive`` (a folder or .tar.gz of HTML built elsewhere)."""
+
+    name: str
+    title: str = ""
+    ref: str | None = None
+    worktree: bool = False
+    archive: str | None = None
+    aliases: list[str] = field(default_factory=list)
+    alias_type: Literal["redirect", "copy"] = "redirect"
+    status: Literal["development", "maintained", "unmaintained"] = "maintained"
+    default: bool = False
+    sitemap: bool | None = None  # None: listed in sitemap.xml only if this is the default
+
+    @property
+    def label(self) -> str:
+        return self.title or self.name
 
 
 @dataclass(frozen=True)
@@ -83,6 +107,7 @@ class Config:
     notebooks: Notebooks = field(default_factory=Notebooks)
     publish: Publish = field(default_factory=Publish)
     check: Check = field(default_factory=Check)
+    versions: list[Version] = field(default_factory=list)
     root: Path = field(default=Path("."), metadata={"internal": True})
 
     @property
@@ -111,6 +136,15 @@ def load_config(root: str | Path = ".", **overrides: Any) -> Config:
     data = {**_require_mapping(data, path, "the top level"), **overrides}
     config = _load(Config, data, path, prefix="")
     return dataclasses.replace(config, root=root)
+
+
+def load_section(cls: type, data: Any, path: Path, prefix: str) -> Any:
+    """Validate ``data`` (found under key ``prefix`` in the file ``path``) as dataclass ``cls``.
+
+    The same checks as for site.yaml, for settings that live in other files
+    (a notebook's metadata, say), so their errors read the same way.
+    """
+    return _load(cls, _require_mapping(data, path, f"key '{prefix}'"), path, prefix + ".")
 
 
 def _require_mapping(value: Any, path: Path, where: str) -> dict:
@@ -152,6 +186,10 @@ def _convert(value: Any, hint: Any, path: Path, key: str) -> Any:
         if not isinstance(value, dict):
             raise _type_error(value, hint, path, key)
         return {str(k): _convert(v, item, path, f"{key}.{k}") for k, v in value.items()}
+    if origin is Literal:
+        if value in typing.get_args(hint):
+            return value
+        raise _type_error(value, hint, path, key)
     if origin in (typing.Union, types.UnionType):
         for option in typing.get_args(hint):
             try:
@@ -181,6 +219,8 @@ def _describe(hint: Any) -> str:
         return f"a list of {_describe(typing.get_args(hint)[0])}s"
     if origin is dict:
         return f"a mapping to {_describe(typing.get_args(hint)[1])}s"
+    if origin is Literal:
+        return "one of " + ", ".join(repr(a) for a in typing.get_args(hint))
     if origin in (typing.Union, types.UnionType):
         return " or ".join(_describe(a) for a in typing.get_args(hint))
     if dataclasses.is_dataclass(hint):

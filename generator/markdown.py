@@ -169,7 +169,8 @@ class KramdownCompat(Extension):
     def extendMarkdown(self, md: markdown.Markdown) -> None:
         md.preprocessors.register(AttributeListDefinitions(md), "kramdown_ald", 36)
         md.preprocessors.register(JekyllHighlight(md), "jekyll_highlight", 35)
-        md.inlinePatterns.register(InlineMath(r"(?<!\\)\$\$(.+?)\$\$", md), "inline_math", 186)
+        # Above arithmatex (189.9), so that with $-math on, "$$x$$" is not read as "$" "$x$" "$".
+        md.inlinePatterns.register(InlineMath(r"(?<!\\)\$\$(.+?)\$\$", md), "inline_math", 189.95)
         md.treeprocessors.register(HeaderIds(md), "header_ids", 4)
 
 
@@ -192,9 +193,12 @@ EXTENSION_CONFIGS = {
 class MarkdownRenderer:
     """A reusable, configured Markdown converter (reset between documents)."""
 
-    def __init__(self) -> None:
-        self._md = markdown.Markdown(extensions=EXTENSIONS,
-                                     extension_configs=EXTENSION_CONFIGS,
+    def __init__(self, dollar_math: bool = False) -> None:
+        configs = EXTENSION_CONFIGS
+        if dollar_math:
+            math = {**configs["pymdownx.arithmatex"], "inline_syntax": ["dollar", "round"]}
+            configs = {**configs, "pymdownx.arithmatex": math}
+        self._md = markdown.Markdown(extensions=EXTENSIONS, extension_configs=configs,
                                      output_format="html")
 
     def render(self, text: str) -> Rendered:
@@ -208,12 +212,15 @@ def _normalize(text: str) -> str:
     return unicodedata.normalize("NFC", text.replace("\r\n", "\n"))
 
 
-_shared: MarkdownRenderer | None = None
+_shared: dict[bool, MarkdownRenderer] = {}
 
 
-def render_markdown(text: str) -> Rendered:
-    """Render ``text`` with a renderer shared within this process."""
-    global _shared
-    if _shared is None:
-        _shared = MarkdownRenderer()
-    return _shared.render(text)
+def render_markdown(text: str, *, dollar_math: bool = False) -> Rendered:
+    """Render ``text`` with a renderer shared within this process.
+
+    ``dollar_math`` also reads ``$x$`` as inline math, as Jupyter's Markdown
+    cells do; kramdown (and so a post) only knows ``$$x$$``.
+    """
+    if dollar_math not in _shared:
+        _shared[dollar_math] = MarkdownRenderer(dollar_math)
+    return _shared[dollar_math].render(text)

@@ -69,7 +69,6 @@ class Renderer:
         )
         self.env.globals.update(
             tag_url=lambda tag: self.relative_url(f"/tags/{slugify(tag)}.html"),
-            category_url=lambda cat: self.relative_url(f"/categories/{slugify(cat)}.html"),
         )
 
     def relative_url(self, url: str) -> str:

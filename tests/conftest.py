@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -29,8 +30,15 @@ def shared() -> Path:
 
 
 def copy_site(destination: Path, fixture: str | None = None) -> Path:
-    """A copy of a fixture site (or of the shipped site) with the repo's templates and assets."""
+    """A copy of a fixture site (or of the shipped site) with the repo's templates and assets.
+
+    The shipped site's copy sits in a clone sharing the repository's objects, so
+    that its docs versions built from git refs resolve there as they do here.
+    """
     if fixture is None:
+        if (REPO / ".git").exists():
+            subprocess.run(["git", "clone", "--quiet", "--no-checkout", "--shared", str(REPO), str(destination)],
+                           check=True, capture_output=True)
         for name in ("site.yaml", "content", "templates", "assets", "notebooks"):
             source = REPO / name
             if source.is_dir():

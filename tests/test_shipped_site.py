@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import datetime, timezone
 from pathlib import Path
 
+import nbformat
 import pytest
 
 from conftest import copy_site
@@ -85,3 +87,29 @@ def test_each_page_has_exactly_one_h1(shipped):
         if "http-equiv=\"refresh\"" in text:
             continue
         assert len(re.findall(r"<h1[\s>]", text)) == 1, page.relative_to(shipped)
+
+
+def test_docs_come_in_two_versions(shipped):
+    versions = json.loads((shipped / "docs/versions.json").read_text())
+    assert [(v["version"], v["aliases"]) for v in versions] == [("dev", []), ("v0.18", ["stable", "latest"])]
+    assert (shipped / "docs/dev/architecture.html").is_file()
+    assert not (shipped / "docs/v0.18/architecture.html").exists()
+    assert "version-banner" in (shipped / "docs/dev/install.html").read_text()
+    assert 'url=https://tvm.apache.org/docs/v0.18/"' in (shipped / "docs/index.html").read_text()
+
+
+def test_tutorials_are_executed_and_reachable(shipped):
+    tutorials = shipped / "docs" / "tutorials"
+    assert 'href="/docs/tutorials/"' in (shipped / "index.html").read_text()      # in the nav
+    gallery = (tutorials / "index.html").read_text()
+    for slug in ("scan_recurrence", "smoothing_plot", "tiled_matmul"):
+        assert f'href="/docs/tutorials/{slug}.html"' in gallery
+        executed = nbformat.read(tutorials / f"{slug}.ipynb", as_version=4)
+        nbformat.validate(executed)
+        assert all(cell.execution_count for cell in executed.cells if cell.cell_type == "code")
+        assert (tutorials / f"{slug}.py").read_text().startswith("# ---\n# sitegen:\n")
+    assert "cumsum matches np.cumsum" in (tutorials / "scan_recurrence.html").read_text()
+    plot = (tutorials / "smoothing_plot.html").read_text()
+    png = re.search(r'<img src="/(docs/tutorials/smoothing_plot/[0-9a-f]{16}\.png)"', plot)
+    assert png and (shipped / png.group(1)).read_bytes().startswith(b"\x89PNG")
+    assert "tiles (7, 11, 13): same result" in (tutorials / "tiled_matmul.html").read_text()

@@ -1,0 +1,65 @@
+"""What this machine offers a tutorial: kernels, Python modules inside them, devices.
+
+Modules are looked up with the kernel's own interpreter, not the build's, since
+that is where the tutorial will import them. Devices are looked for the way
+their drivers show themselves on Linux.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from jupyter_client.kernelspec import KernelSpecManager, NoSuchKernel
+
+FIND_MODULES = """
+import importlib.util, sys
+def found(name):
+    try:
+        return importlib.util.find_spec(name) is not None
+    except ImportError:
+        return False
+print("\\n".join(name for name in sys.argv[1:] if not found(name)))
+"""
+
+DEVICES = {
+    "cpu": lambda: True,
+    "cuda": lambda: Path("/dev/nvidiactl").exists() or shutil.which("nvidia-smi") is not None,
+    "rocm": lambda: Path("/dev/kfd").exists(),
+    "metal": lambda: platform.system() == "Darwin",
+}
+
+
+def missing(kernel: str, modules: tuple[str, ...], device: str | None) -> list[str]:
+    """What a tutorial needs that is not here, e.g. ``["module tvm", "device cuda"]``."""
+    argv = kernel_argv(kernel)
+    if argv is None:
+        return [f"kernel {kernel}"]
+    lacking = [f"module {name}" for name in missing_modules(argv, modules)]
+    if device and not DEVICES[device]():
+        lacking.append(f"device {device}")
+    return lacking
+
+
+def kernel_argv(name: str) -> tuple[str, ...] | None:
+    try:
+        spec = KernelSpecManager().get_kernel_spec(name)
+    except NoSuchKernel:
+        return None
+    return tuple(spec.argv) if spec.language.lower() == "python" else ()
+
+
+def missing_modules(kernel: tuple[str, ...], modules: tuple[str, ...]) -> tuple[str, ...]:
+    """The ``modules`` the kernel's Python cannot import (none checked for other languages)."""
+    if not modules or not kernel:
+        return ()
+    python = kernel[0]
+    if python in ("python", f"python{sys.version_info[0]}", "python%d.%d" % sys.version_info[:2]):
+        python = sys.executable   # as jupyter_client launches it
+    result = subprocess.run([python, "-c", FIND_MODULES, *modules], capture_output=True, text=True,
+                            env={**os.environ, "PYTHONSAFEPATH": "1"}, timeout=60)
+    return tuple(line for line in result.stdout.split("\n") if line)

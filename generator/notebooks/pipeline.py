@@ -1,0 +1,249 @@
+"""Tutorials from source to pages: load, decide, execute in parallel, render.
+
+For each tutorial the cache key decides: a stored run of the same code is
+used as it is; otherwise the tutorial runs here if this machine has what it
+declares it needs. If it does not, a run made elsewhere (found in a copied
+cache, even under ``--refresh``) is shown with a note saying where and when it
+ran; failing that, the notebook's stored outputs are shown as "not executed"
+when site.yaml allows it, and the build fails otherwise. Failed runs are
+cached and reported like fresh ones. All runs finish (and are cached) before
+any failure stops the build, so one broken tutorial does not cost the others.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import platform
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import nbformat
+from markupsafe import Markup
+from nbformat import NotebookNode
+
+from generator.config import Config
+from generator.errors import SiteError
+from generator.notebooks import TutorialStats, environment
+from generator.notebooks.execute import execute
+from generator.notebooks.progress import Progress
+from generator.notebooks.render import NotebookRenderer, RenderedNotebook
+from generator.notebooks.sources import Tutorial, discover, load_tutorial, to_percent
+from generator.notebooks.spec import Metadata, Spec, metadata_of, read_paths, resolve
+from generator.notebooks.store import Run, RunStore
+
+if TYPE_CHECKING:
+    from generator.build import BuildOptions, Outputs, SiteRenderer
+
+TUTORIALS_URL = "/docs/tutorials/"
+SOURCE_LINES_SHOWN = 5
+
+
+@dataclass
+class Job:
+    """One tutorial on its way to a page."""
+
+    tutorial: Tutorial
+    meta: Metadata
+    spec: Spec
+    missing: list[str] = field(default_factory=list)     # what it needs and this machine lacks
+    run: Run | None = None
+    origin: str = ""                # "ran", "cache" or "unexecuted"
+
+    @property
+    def name(self) -> str:
+        return self.tutorial.path.as_posix()
+
+
+def build_tutorials(config: Config, options: BuildOptions, pages: SiteRenderer,
+                    outputs: Outputs) -> TutorialStats:
+    jobs = load_jobs(config)
+    store = RunStore(config.root / config.notebooks.cache_dir)
+    errors: list[SiteError] = []
+    todo = []
+    for job in jobs:
+        cached = store.get(job.spec.key)
+        if cached and not options.refresh and cached.host == platform.node():
+            job.run, job.origin = cached, "cache"        # it ran here, so it had what it needs
+            continue
+        job.missing = environment.missing(job.spec.kernel, job.spec.requires, job.spec.device)
+        if cached and (not options.refresh or job.missing):
+            job.run, job.origin = cached, "cache"
+        elif not job.missing:
+            todo.append(job)
+        elif config.notebooks.allow_unexecuted:
+            job.origin = "unexecuted"
+        else:
+            errors.append(SiteError(
+                f"needs {', '.join(job.missing)}, which this machine lacks, and no run of this code "
+                f"is cached: build once where they exist and copy its {config.notebooks.cache_dir}/ "
+                "folder here, or set notebooks.allow_unexecuted in site.yaml to show the notebook's "
+                "stored outputs", job.tutorial.path))
+    errors += run_all(todo, workers(config), store)
+    errors += [failure_error(job) for job in jobs if job.run and job.run.failure]
+    if errors:
+        raise combine(errors)
+    render_pages(jobs, config, pages, outputs)
+    origins = [job.origin for job in jobs]
+    return TutorialStats(origins.count("ran"), origins.count("cache"), origins.count("unexecuted"))
+
+
+def workers(config: Config) -> int:
+    if config.notebooks.workers < 0:
+        raise SiteError(f"key 'notebooks.workers': expected 0 (one per core) or more, "
+                        f"got {config.notebooks.workers}", config.root / "site.yaml")
+    return config.notebooks.workers or os.cpu_count() or 1
+
+
+def load_jobs(config: Config) -> list[Job]:
+    """Every tutorial with its settings resolved; files a tutorial reads are not tutorials."""
+    tutorials = [load_tutorial(config.root, path) for path in discover(config.root)]
+    metas = [metadata_of(t) for t in tutorials]
+    helpers = set().union(*(read_paths(t, m) for t, m in zip(tutorials, metas)))
+    jobs = []
+    for tutorial, meta in zip(tutorials, metas):
+        if (config.root / tutorial.path).resolve() in helpers:
+            continue
+        jobs.append(Job(tutorial, meta, resolve(tutorial, meta, config.notebooks)))
+    return jobs
+
+
+def run_all(jobs: list[Job], workers: int, store: RunStore) -> list[SiteError]:
+    """Execute ``jobs``, ``workers`` at a time, caching each run; errors of machinery returned."""
+    if not jobs:
+        return []
+    errors = []
+    with Progress(len(jobs), workers) as progress, ThreadPoolExecutor(max_workers=workers) as pool:
+
+        def work(job: Job) -> None:
+            progress.started(job.name)
+            try:
+                job.run = execute(job.tutorial, job.spec)
+            except SiteError as exc:
+                progress.finished(job.name, "could not run")
+                errors.append(exc)
+                return
+            store.put(job.run)
+            job.origin = "ran"
+            failure = job.run.failure
+            progress.finished(job.name, f"failed ({failure.kind})" if failure else "ran")
+
+        futures = [pool.submit(work, job) for job in jobs]
+        try:
+            for future in futures:
+                future.result()
+        except BaseException:            # Ctrl-C: start nothing more; running kernels finish
+            for future in futures:
+                future.cancel()
+            raise
+    return errors
+
+
+def failure_error(job: Job) -> SiteError:
+    """The failed run of ``job`` as an error naming the cell, its first lines and the traceback."""
+    run, tutorial = job.run, job.tutorial
+    failure = run.failure
+    code_cells = [i for i, cell in tutorial.shown_cells if cell.cell_type == "code"]
+    index = code_cells[min(failure.code_cell, len(code_cells) - 1)]
+    path, line = tutorial.locate(index)
+    source = tutorial.notebook.cells[index].source.split("\n")
+    shown = [f"    | {text}" for text in source[:SOURCE_LINES_SHOWN]]
+    if len(source) > SOURCE_LINES_SHOWN:
+        shown.append(f"    | ... ({len(source) - SOURCE_LINES_SHOWN} more lines)")
+    what = {"error": f"cell {index + 1} raised {failure.message}",
+            "timeout": f"cell {index + 1} timed out: {failure.message}",
+            "died": f"the kernel died while running cell {index + 1}"}[failure.kind]
+    parts = [what, *shown]
+    if failure.traceback:
+        parts += ["", failure.traceback]
+    if job.origin == "cache":
+        parts += ["", f"(this run was cached on {run.host} at {run.started}; it is reported without "
+                      "running again until the code changes; --refresh runs it again)"]
+    elif failure.kind == "error":
+        parts += ["", "(add the tag raises-exception to the cell, or set sitegen.allow_errors in the "
+                      "notebook's metadata, to show the error on the page instead)"]
+    return SiteError("\n".join(parts), path, line)
+
+
+def combine(errors: list[SiteError]) -> SiteError:
+    """One error for the build: the first in full, with every other one listed after it."""
+    first = errors[0]
+    if len(errors) == 1:
+        return first
+    rest = "\n\n".join(str(error) for error in errors[1:])
+    return SiteError(f"{first.message}\n\n{len(errors) - 1} more tutorial(s) failed:\n\n{rest}",
+                     first.path, first.line)
+
+
+def executed_notebook(job: Job) -> NotebookNode:
+    """The tutorial as authored, with the outputs of its run (stored outputs when not executed)."""
+    notebook = copy.deepcopy(job.tutorial.notebook)
+    if job.run is None:
+        return notebook
+    for cell in notebook.cells:
+        if cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None
+    executed = [i for i, cell in job.tutorial.shown_cells if cell.cell_type == "code"]
+    for index, result in zip(executed, job.run.cells):
+        notebook.cells[index].outputs = nbformat.from_dict(result["outputs"])
+        notebook.cells[index].execution_count = result["execution_count"]
+    if job.run.language_info:
+        notebook.metadata["language_info"] = job.run.language_info
+    return notebook
+
+
+def render_pages(jobs: list[Job], config: Config, pages: SiteRenderer, outputs: Outputs) -> None:
+    """Each tutorial's page, downloads and images, then the gallery index."""
+    rendered: list[tuple[Job, NotebookNode, RenderedNotebook]] = []
+    for job in jobs:
+        notebook = executed_notebook(job)
+        asset_url = f"{TUTORIALS_URL}{job.tutorial.slug}/"
+        page = NotebookRenderer(job.tutorial, config.notebooks, pages.renderer, asset_url)
+        rendered.append((job, notebook, page.render(notebook, job.meta.title, job.meta.description)))
+
+    cards = [{"title": r.title, "url": f"{TUTORIALS_URL}{job.tutorial.slug}.html",
+              "description": r.description, "thumbnail": r.thumbnail} for job, _, r in rendered]
+    for n, (job, notebook, result) in enumerate(rendered):
+        base = f"{TUTORIALS_URL.lstrip('/')}{job.tutorial.slug}"
+        origin = job.tutorial.path
+        try:
+            nbformat.validate(notebook)
+        except nbformat.ValidationError as exc:
+            raise SiteError(f"the executed notebook is not valid: {exc.message}", origin) from None
+        outputs.add(f"{base}.ipynb", nbformat.writes(notebook) + "\n", origin)
+        outputs.add(f"{base}.py", to_percent(notebook), origin)
+        for name, data in sorted(result.files.items()):
+            outputs.add(f"{base}/{name}", data, origin)
+        html = pages.page(
+            "tutorial.html", origin, page=_page(result.title, cards[n]["url"], result.description),
+            content=Markup(result.html), run=run_view(job),
+            downloads={"ipynb": f"/{base}.ipynb", "py": f"/{base}.py"}, gallery_url=TUTORIALS_URL,
+            previous=cards[n - 1] if n else None, next=cards[n + 1] if n + 1 < len(cards) else None,
+        )
+        outputs.add(f"{base}.html", html, origin)
+    index = pages.page("tutorials.html", Path("templates/tutorials.html"),
+                       page=_page("Tutorials", TUTORIALS_URL, "Tutorials, executed when the site is built."),
+                       tutorials=cards)
+    outputs.add(f"{TUTORIALS_URL.lstrip('/')}index.html", index, "templates/tutorials.html")
+
+
+def run_view(job: Job) -> dict[str, Any]:
+    """What the page says about how its outputs came to be."""
+    needs = ", ".join(job.missing)
+    if job.origin == "unexecuted":
+        return {"seconds": None, "note_title": "Not executed",
+                "note": f"This tutorial needs {needs}, which the machine that built this site lacks, so "
+                        "it was not run; the outputs shown, if any, are those saved in the notebook."}
+    run = job.run
+    if job.missing:
+        return {"seconds": run.seconds, "note_title": "Outputs from another machine",
+                "note": f"This tutorial needs {needs}, which the machine that built this site lacks; "
+                        f"the outputs shown come from its run on {run.host} at {run.started}."}
+    return {"seconds": run.seconds, "note_title": "", "note": ""}
+
+
+def _page(title: str, url: str, description: str) -> dict[str, Any]:
+    return {"title": title, "url": url, "kind": "tutorial", "toc": (), "meta": {},
+            "description": description, "date": None}

@@ -1,0 +1,289 @@
+"""An executed notebook as an HTML fragment for a tutorial page.
+
+Cells become plain view objects that the site's own templates draw
+(``templates/notebook/*.html``): Markdown cells through the site's Markdown
+pipeline (with Jupyter's ``$x$`` math), code through Pygments, and each output
+in the richest form that is safe to show. Images are written as files beside
+the page, never inlined as base64; outputs nobody wrote by hand are sanitized
+unless the site trusts its notebooks; a text output over the size limit is cut.
+
+Display-only tags shape the page and nothing else: ``remove-cell``,
+``remove-input``, ``remove-output`` leave parts out; ``hide-input`` and
+``hide-output`` fold them away.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import re
+from dataclasses import dataclass, field
+from urllib.parse import unquote, urlsplit
+
+from markupsafe import Markup, escape
+from nbformat import NotebookNode
+
+from generator.config import Notebooks
+from generator.errors import SiteError
+from generator.highlight import highlight
+from generator.markdown import render_markdown
+from generator.notebooks import sanitize
+from generator.notebooks.sources import Tutorial
+from generator.render import Renderer
+
+PRIORITY = ("application/javascript", "text/html", "image/svg+xml", "image/png", "image/jpeg",
+            "image/gif", "text/markdown", "text/latex", "text/plain")
+IMAGE_SUFFIX = {"image/png": ".png", "image/jpeg": ".jpg", "image/gif": ".gif", "image/svg+xml": ".svg"}
+DEFAULT_REPR = re.compile(r"^<.*>$", re.S)
+IMG_SRC = re.compile(r'(<img\b[^>]*?\ssrc=")([^"]*)(")')
+TITLE = re.compile(r"^\s*#(?!#)\s*(.+?)\s*#*\s*$")
+H1 = re.compile(r"<(/?)h1\b")
+FIRST_PARAGRAPH = re.compile(r"<p>(.*?)</p>", re.S)
+
+
+@dataclass
+class Output:
+    """One output as the templates see it; ``kind`` picks the partial's branch."""
+
+    kind: str           # stream, text, html, image, latex, javascript, error, omitted
+    html: str = ""      # Markup for html/markdown/stream/error/javascript
+    text: str = ""
+    name: str = ""      # stdout or stderr, for streams
+    src: str = ""       # site URL of an image file
+    alt: str = ""
+    width: int | None = None
+    height: int | None = None
+    note: str = ""
+
+
+@dataclass
+class Cell:
+    kind: str                       # markdown or code
+    number: int                     # position in the notebook file, from 1
+    html: str = ""                  # rendered Markdown
+    input: str | None = None        # highlighted code; None when removed
+    execution_count: int | None = None
+    outputs: list[Output] = field(default_factory=list)
+    fold_input: bool = False
+    fold_outputs: bool = False
+
+
+@dataclass
+class RenderedNotebook:
+    html: str                       # the cells, for the tutorial page's ``content``
+    files: dict[str, bytes]         # images, by name within the tutorial's asset folder
+    title: str
+    description: str
+    thumbnail: str | None           # site URL of the first image output
+
+
+class NotebookRenderer:
+    """Renders the cells of one tutorial, collecting the image files they need."""
+
+    def __init__(self, tutorial: Tutorial, settings: Notebooks, renderer: Renderer, asset_url: str):
+        self.tutorial = tutorial
+        self.settings = settings
+        self.renderer = renderer
+        self.asset_url = asset_url          # e.g. /docs/tutorials/scan/
+        self.language = "python"
+        self.files: dict[str, bytes] = {}
+        self.thumbnail: str | None = None
+
+    def render(self, notebook: NotebookNode, title: str | None, description: str | None) -> RenderedNotebook:
+        """Render ``notebook`` (the tutorial's cells with their outputs)."""
+        info = notebook.metadata.get("language_info", {})
+        self.language = info.get("pygments_lexer") or info.get("name") or \
+            notebook.metadata.get("kernelspec", {}).get("language") or "python"
+        start = 1 if self.tutorial.colab_cell else 0
+        cells, found_title, first_markdown = [], None, True
+        for index, cell in enumerate(notebook.cells[start:], start=start):
+            tags = set(cell.metadata.get("tags", ()))
+            if "remove-cell" in tags or cell.cell_type == "raw":
+                continue
+            if cell.cell_type == "markdown":
+                source = cell.source
+                if first_markdown:
+                    found_title, source = _split_title(source)
+                    first_markdown = False
+                cells.append(Cell("markdown", index + 1, html=self.markdown(source, cell, index)))
+            else:
+                cells.append(self.code_cell(cell, index, tags))
+        fragment = self.renderer.render("notebook/cells.html", {"cells": cells}, self.tutorial.path)
+        if description is None:
+            first = FIRST_PARAGRAPH.search(fragment)
+            description = _shorten(_plain(first.group(1))) if first else ""
+        return RenderedNotebook(fragment, self.files, title or found_title or self.tutorial.slug,
+                                description, self.thumbnail)
+
+    # -- cells ---------------------------------------------------------------------------
+
+    def markdown(self, source: str, cell: NotebookNode, index: int) -> Markup:
+        # The page's title is its only h1; a notebook's other "# " sections sit below it.
+        rendered = H1.sub(r"<\1h2", render_markdown(source, dollar_math=True).html)
+        return Markup(IMG_SRC.sub(lambda m: m.group(1) + self.markdown_image(m.group(2), cell, index)
+                                  + m.group(3), rendered))
+
+    def markdown_image(self, src: str, cell: NotebookNode, index: int) -> str:
+        """The URL an image of a Markdown cell is published at (attachments and local files copied)."""
+        target = html.unescape(src)
+        path, line = self.tutorial.locate(index)
+        if target.startswith("attachment:"):
+            name = unquote(target.removeprefix("attachment:"))
+            bundle = cell.get("attachments", {}).get(name)
+            mime = next((m for m in IMAGE_SUFFIX if bundle and m in bundle), None)
+            if mime is None:
+                raise SiteError(f"cell {index + 1}: no image attachment named {name!r}", path, line)
+            return self.published(self.image_file(_decode(bundle[mime], mime), mime))
+        parts = urlsplit(target)
+        if parts.scheme or parts.netloc or target.startswith(("/", "#")) or not parts.path:
+            return src
+        folder = self.tutorial.folder
+        file = (folder / unquote(parts.path)).resolve()
+        if not file.is_relative_to(folder) or not file.is_file():
+            raise SiteError(f"cell {index + 1}: image {target!r} is not a file inside the tutorial's "
+                            f"folder {self.tutorial.path.parent}/ (symbolic links are followed)", path, line)
+        mime = next((m for m, suffix in IMAGE_SUFFIX.items() if suffix == file.suffix.lower()), None)
+        return self.published(self.image_file(file.read_bytes(), mime, file.suffix.lower()))
+
+    def published(self, url: str) -> str:
+        """``url`` as an attribute value in rendered HTML (with the site's baseurl)."""
+        return str(escape(self.renderer.relative_url(url)))
+
+    def code_cell(self, cell: NotebookNode, index: int, tags: set[str]) -> Cell:
+        view = Cell("code", index + 1, execution_count=cell.get("execution_count"),
+                    fold_input="hide-input" in tags, fold_outputs="hide-output" in tags)
+        if "remove-input" not in tags:
+            view.input = Markup(highlight(cell.source, self.language))
+        if "remove-output" not in tags:
+            view.outputs = [self.output(o, index) for o in _merge_streams(cell.get("outputs", []))]
+        return view
+
+    # -- outputs -------------------------------------------------------------------------
+
+    def output(self, output: NotebookNode, index: int) -> Output:
+        kind = output.output_type
+        if kind == "stream":
+            text, note = self.limit(_apply_carriage_returns(output.text))
+            return Output("stream", html=_terminal_html(text), name=output.name, note=note)
+        if kind == "error":
+            text, note = self.limit("\n".join(output.traceback))
+            return Output("error", html=_terminal_html(text), note=note)
+        data = output.get("data", {})
+        trusted = self.settings.trusted
+        if not trusted and "application/javascript" in data and set(data) <= {"application/javascript",
+                                                                             "text/plain"}:
+            return Output("omitted", note="a JavaScript output, not run: this site does not trust "
+                                          "notebook outputs (notebooks.trusted)")
+        for mime in PRIORITY:
+            if mime not in data or (mime == "application/javascript" and not trusted):
+                continue
+            value = data[mime]
+            value = "".join(value) if isinstance(value, list) else value
+            if mime in ("image/png", "image/jpeg", "image/gif", "image/svg+xml"):
+                return self.image_output(output, mime, value, index)
+            if mime == "text/plain":
+                text, note = self.limit(value)
+                return Output("text", text=text, note=note)
+            if len(value) > self.settings.output_limit:
+                return self.omitted(f"{mime} output of {len(value):,} characters", data)
+            if mime == "application/javascript":
+                return Output("javascript", html=Markup(value.replace("</", "<\\/")))
+            if mime == "text/latex":
+                return Output("latex", text=value.strip().strip("$").strip())
+            if mime == "text/markdown":
+                value = render_markdown(value, dollar_math=True).html
+            return Output("html", html=Markup(value if trusted else sanitize.clean_html(value)))
+        return Output("omitted", note=f"an output of type {', '.join(sorted(data))}, which a static "
+                                      "page cannot show" if data else "")
+
+    def image_output(self, output: NotebookNode, mime: str, value: str, index: int) -> Output:
+        data = _decode(value, mime)
+        if mime == "image/svg+xml" and not self.settings.trusted:
+            data = sanitize.clean_svg(value)
+            if data is None:
+                return Output("omitted", note="an SVG output that is not well-formed SVG")
+        meta = output.get("metadata", {}).get(mime, {})
+        plain = output.get("data", {}).get("text/plain", "")
+        plain = "".join(plain) if isinstance(plain, list) else plain
+        alt = meta.get("alt") or (plain if plain and not DEFAULT_REPR.match(plain) else "") \
+            or f"Output of cell {index + 1}"
+        src = self.image_file(data, mime)
+        self.thumbnail = self.thumbnail or src
+        return Output("image", src=src, alt=alt, width=meta.get("width"), height=meta.get("height"))
+
+    def omitted(self, what: str, data: dict) -> Output:
+        text = data.get("text/plain")
+        limit = self.settings.output_limit
+        note = f"{what}, over the limit of {limit:,} (notebooks.output_limit), not shown"
+        if text:
+            text, _ = self.limit("".join(text) if isinstance(text, list) else text)
+            return Output("text", text=text, note=note)
+        return Output("omitted", note=note)
+
+    def limit(self, text: str) -> tuple[str, str]:
+        """``text`` cut at the output limit, and a note saying so if it was."""
+        limit = self.settings.output_limit
+        if len(text) <= limit:
+            return text, ""
+        return text[:limit], (f"output truncated: the first {limit:,} of {len(text):,} characters "
+                              "are shown (notebooks.output_limit)")
+
+    def image_file(self, data: bytes, mime: str | None, suffix: str = "") -> str:
+        """Publish ``data`` under a name made of its hash; return its site URL."""
+        name = hashlib.sha256(data).hexdigest()[:16] + (IMAGE_SUFFIX.get(mime or "", suffix))
+        self.files[name] = data
+        return self.asset_url + name
+
+
+def _decode(value: str | bytes, mime: str) -> bytes:
+    if mime == "image/svg+xml":
+        return value.encode("utf-8") if isinstance(value, str) else value
+    return base64.b64decode(value)
+
+
+def _split_title(source: str) -> tuple[str | None, str]:
+    """A Markdown cell's leading ``# Title`` line, and the cell without it."""
+    lines = source.lstrip("\n").split("\n")
+    match = TITLE.match(lines[0]) if lines else None
+    if not match:
+        return None, source
+    return re.sub(r"[*_`]", "", match.group(1)), "\n".join(lines[1:])
+
+
+def _merge_streams(outputs: list[NotebookNode]) -> list[NotebookNode]:
+    """Consecutive stream outputs of one name as one (a cell's prints arrive in pieces)."""
+    merged: list[NotebookNode] = []
+    for output in outputs:
+        if (output.output_type == "stream" and merged and merged[-1].output_type == "stream"
+                and merged[-1].name == output.name):
+            merged[-1] = NotebookNode({**merged[-1], "text": merged[-1].text + output.text})
+        else:
+            merged.append(output)
+    return merged
+
+
+def _terminal_html(text: str) -> Markup:
+    """Terminal text as HTML, its ANSI colours as CSS classes."""
+    if "\x1b" not in text:
+        return escape(text)
+    # nbconvert takes a quarter of a second to import: only pay it for coloured text.
+    from nbconvert.filters.ansi import ansi2html
+
+    return Markup(ansi2html(text))
+
+
+def _apply_carriage_returns(text: str) -> str:
+    """What a terminal would show: a ``\\r`` returns to the start of the line (progress bars)."""
+    return "\n".join(line.rsplit("\r", 1)[-1] for line in text.replace("\r\n", "\n").split("\n"))
+
+
+def _plain(fragment: str) -> str:
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", "", fragment)).split())
+
+
+def _shorten(text: str, limit: int = 200) -> str:
+    """``text`` cut at a word boundary to at most ``limit`` characters."""
+    if len(text) <= limit:
+        return text
+    return text[:limit].rsplit(" ", 1)[0].rstrip(",;:") + "…"

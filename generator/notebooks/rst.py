@@ -1,0 +1,145 @@
+"""The reStructuredText of sphinx-gallery text blocks, as Markdown.
+
+Not a reST parser: a line-by-line translation of what tutorial prose uses —
+section titles, inline literals and roles, links, ``::`` literal blocks, code,
+math, image and admonition directives — into the Markdown our pipeline reads.
+A directive it does not know is dropped with its body rather than shown raw.
+"""
+
+from __future__ import annotations
+
+import re
+
+TITLE_CHARS = "=-~^\"'`*+#:."
+ADMONITIONS = {"note", "warning", "tip", "hint", "important", "caution", "danger",
+               "attention", "error", "seealso", "admonition"}
+CODE_DIRECTIVES = {"code", "code-block", "sourcecode"}
+DIRECTIVE = re.compile(r"^\.\.\s+([\w-]+)::\s*(.*)$")
+FIELD = re.compile(r"^:([\w-]+):\s*(.*)$")
+
+INLINE = [
+    (re.compile(r"``(.+?)``"), lambda m: _code(m.group(1))),
+    (re.compile(r":math:`(.+?)`"), lambda m: f"\\({m.group(1)}\\)"),
+    (re.compile(r":[\w:.+-]+:`(?:([^`<]*?)\s*<[^`>]*>|~?([^`]+))`"),
+     lambda m: _code(m.group(1) or m.group(2))),
+    (re.compile(r"`([^`<]+?)\s*<([^`>]+)>`__?"), lambda m: f"[{m.group(1)}]({m.group(2)})"),
+    (re.compile(r"`([^`]+)`__?"), lambda m: m.group(1)),
+]
+
+
+def _code(text: str) -> str:
+    fence = "``" if "`" in text else "`"
+    return f"{fence}{text}{fence}"
+
+
+class RstToMarkdown:
+    """Converts the text blocks of one script, keeping its section levels across blocks."""
+
+    def __init__(self) -> None:
+        self.levels: list[str] = []   # title adornments in the order they appeared
+
+    def convert(self, text: str) -> str:
+        lines = text.split("\n")
+        out: list[str] = []
+        i = 0
+        while i < len(lines):
+            line = lines[i]
+            title = self._title(lines, i)
+            if title:
+                heading, i = title
+                out += [heading, ""]
+                continue
+            directive = DIRECTIVE.match(line)
+            if directive:
+                body, i = _indented_block(lines, i + 1)
+                out += self._directive(directive.group(1).lower(), directive.group(2), body)
+                continue
+            if line.startswith(".."):        # a comment or a link target
+                _, i = _indented_block(lines, i + 1)
+                continue
+            if line.rstrip().endswith("::") and (i + 1 == len(lines) or not lines[i + 1].strip()):
+                body, end = _indented_block(lines, i + 1)
+                if body:
+                    head = line.rstrip()[:-2].rstrip()
+                    if head:
+                        out.append(self.inline(head + ":"))
+                    out += ["", "```python", *_dedent(body), "```"]
+                    i = end
+                    continue
+            out.append(self.inline(line))
+            i += 1
+        return re.sub(r"\n{3,}", "\n\n", "\n".join(out)).strip("\n")
+
+    def inline(self, line: str) -> str:
+        for pattern, replace in INLINE:
+            line = pattern.sub(replace, line)
+        return line
+
+    def _title(self, lines: list[str], i: int) -> tuple[str, int] | None:
+        """A section title at line ``i`` (underlined, maybe overlined): its heading and next line."""
+        over = None
+        if _is_adornment(lines[i]) and i + 2 < len(lines) and lines[i + 2].rstrip() == lines[i].rstrip():
+            over, i = lines[i].rstrip()[0], i + 1
+        if i + 1 >= len(lines) or not lines[i].strip() or lines[i].startswith(" "):
+            return None
+        under = lines[i + 1].rstrip()
+        if not _is_adornment(under) or len(under) < len(lines[i].strip()):
+            return None
+        style = (over or "") + under[0]
+        if style not in self.levels:
+            self.levels.append(style)
+        level = min(self.levels.index(style) + 1, 6)
+        return "#" * level + " " + self.inline(lines[i].strip()), i + 2
+
+    def _directive(self, name: str, argument: str, body: list[str]) -> list[str]:
+        fields = {}
+        while body and FIELD.match(body[0].strip()):
+            key, value = FIELD.match(body[0].strip()).groups()
+            fields[key] = value
+            body = body[1:]
+        content = _dedent(body)
+        if name in CODE_DIRECTIVES:
+            return ["", f"```{argument.strip() or 'python'}", *_trim(content), "```", ""]
+        if name == "math":
+            return ["", "$$", *([argument] if argument else []), *_trim(content), "$$", ""]
+        if name in ("image", "figure"):
+            alt = fields.get("alt", "")
+            caption = self.convert("\n".join(content)) if name == "figure" else ""
+            return ["", f"![{alt}]({argument.strip()})", *([""] + [caption] if caption else []), ""]
+        if name in ADMONITIONS:
+            title = argument if name == "admonition" else ""
+            kind = "note" if name in ("seealso", "admonition") else name
+            inner = self.convert("\n".join(([argument] if argument and not title else []) + content))
+            header = f'!!! {kind} "{title}"' if title else f"!!! {kind}"
+            return ["", header, *("    " + l if l else "" for l in inner.split("\n")), ""]
+        return []
+
+
+def _is_adornment(line: str) -> bool:
+    line = line.rstrip()
+    return len(line) >= 3 and line[0] in TITLE_CHARS and line == line[0] * len(line)
+
+
+def _indented_block(lines: list[str], i: int) -> tuple[list[str], int]:
+    """The indented lines from ``i`` on (blank lines inside kept), and the index after them."""
+    block: list[str] = []
+    while i < len(lines) and (not lines[i].strip() or lines[i].startswith((" ", "\t"))):
+        block.append(lines[i])
+        i += 1
+    while block and not block[-1].strip():
+        block.pop()
+        i -= 1
+    return block, i
+
+
+def _dedent(lines: list[str]) -> list[str]:
+    indent = min((len(l) - len(l.lstrip()) for l in lines if l.strip()), default=0)
+    return [l[indent:] for l in _trim(lines)]
+
+
+def _trim(lines: list[str]) -> list[str]:
+    start = next((i for i, l in enumerate(lines) if l.strip()), len(lines))
+    end = len(lines)
+    while end > start and not lines[end - 1].strip():
+        end -= 1
+    return lines[start:end]

@@ -1,0 +1,63 @@
+"""Make outputs that no author wrote safe to publish on the site's origin.
+
+HTML goes through nh3 (ammonia): an allow-list of tags and attributes, so
+headings, tables and styled spans survive while scripts, event handlers and
+``javascript:`` URLs do not. SVG is XML, which nh3 does not read, so its few
+ways to run code are removed here: script and foreignObject elements, ``on*``
+attributes, and links or animations that point at anything but the picture
+itself or the web.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+import defusedxml.ElementTree as SafeET
+import nh3
+
+HTML_ATTRIBUTES = {**{tag: set(names) for tag, names in nh3.ALLOWED_ATTRIBUTES.items()},
+                   "*": {"class", "title", "lang", "dir"}}
+
+SVG = "http://www.w3.org/2000/svg"
+XLINK = "http://www.w3.org/1999/xlink"
+SVG_FORBIDDEN = {"script", "foreignObject", "iframe", "embed", "object", "handler", "listener"}
+SVG_ANIMATIONS = {"set", "animate", "animateTransform", "animateMotion"}
+SAFE_URL = re.compile(r"^(#|https?://|data:image/(png|jpeg|gif|webp)[;,])", re.I)
+
+
+def clean_html(html: str) -> str:
+    return nh3.clean(html, attributes=HTML_ATTRIBUTES)
+
+
+def clean_svg(svg: str) -> bytes | None:
+    """The SVG without anything that could run code; None if it is not well-formed SVG."""
+    ET.register_namespace("", SVG)
+    ET.register_namespace("xlink", XLINK)
+    try:
+        root = SafeET.fromstring(svg.encode("utf-8"))
+    except (ET.ParseError, ValueError):
+        return None
+    if _local(root.tag) != "svg":
+        return None
+    _clean(root)
+    return ET.tostring(root, encoding="utf-8", xml_declaration=True)
+
+
+def _clean(element: ET.Element) -> None:
+    for child in list(element):
+        name = _local(child.tag) if isinstance(child.tag, str) else ""
+        attribute = _local(child.get("attributeName", ""))
+        if name in SVG_FORBIDDEN or (name in SVG_ANIMATIONS
+                                     and (attribute == "href" or attribute.lower().startswith("on"))):
+            element.remove(child)
+        else:
+            _clean(child)
+    for key in list(element.attrib):
+        value = re.sub(r"[\s\x00-\x1f]", "", element.attrib[key])
+        if _local(key).lower().startswith("on") or (_local(key) == "href" and not SAFE_URL.match(value)):
+            del element.attrib[key]
+
+
+def _local(name: str) -> str:
+    return name.rsplit("}", 1)[-1].split(":")[-1]

@@ -1,0 +1,311 @@
+"""Tutorial sources: ``.ipynb`` files and ``.py`` scripts, as nbformat notebooks.
+
+A ``.py`` tutorial is either in the percent format (``# %%`` opens a code cell,
+``# %% [markdown]`` a text cell of ``#``-commented lines) or in sphinx-gallery's
+format (a docstring, then code, with text blocks of comments opened by a line
+of 20 or more ``#`` or by ``# %%``), whose reStructuredText becomes Markdown.
+Either may start with a YAML header in comments (``# ---`` ... ``# ---``) that
+becomes the notebook's metadata, so a script can declare what a notebook
+declares (``sitegen: {requires: [tvm]}``).
+
+Everything is turned into an nbformat notebook here, once; ``to_percent``
+writes any notebook back as a percent-format script (the ``.py`` download).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import nbformat
+import yaml
+from nbformat import NotebookNode
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_raw_cell
+
+from generator.errors import SiteError
+from generator.notebooks import FOLDER
+from generator.notebooks.rst import RstToMarkdown
+from generator.site import slugify
+from generator.sources import read_text
+
+SUFFIXES = (".ipynb", ".py")
+PERCENT = re.compile(r"^# %%(?!%)(.*)$")
+CELL_TYPE = re.compile(r"\[(markdown|md|raw)\]", re.I)
+OPTION = re.compile(r"(\w+)=")
+GALLERY_SEPARATOR = re.compile(r"^#{20,}\s*$")
+GALLERY_CONFIG = re.compile(r"^\s*#\s*sphinx_gallery_\w+")
+DOCSTRING_START = re.compile(r'^[rRuU]?("""|\'\'\')')
+SLUG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
+PYTHON_METADATA = {
+    "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
+    "language_info": {"name": "python"},
+}
+
+
+@dataclass
+class Tutorial:
+    """One tutorial as authored: its notebook and where each cell came from."""
+
+    path: Path                  # relative to the site, as messages name it
+    folder: Path                # absolute; the kernel's working directory
+    slug: str                   # its page is /docs/tutorials/<slug>.html
+    notebook: NotebookNode
+    lines: list[int] | None     # first line of each cell in a .py source
+
+    @property
+    def colab_cell(self) -> bool:
+        """Whether the first cell only sets up Google Colab (``%%shell`` installs)."""
+        cells = self.notebook.cells
+        return bool(cells) and cells[0].cell_type == "code" and cells[0].source.lstrip().startswith("%%shell")
+
+    @property
+    def shown_cells(self) -> list[tuple[int, NotebookNode]]:
+        """``(index, cell)`` of the cells that are executed and shown: all but a Colab cell."""
+        start = 1 if self.colab_cell else 0
+        return list(enumerate(self.notebook.cells))[start:]
+
+    def locate(self, index: int) -> tuple[Path, int | None]:
+        """The file and (for scripts) line of cell ``index``, for error messages."""
+        return self.path, self.lines[index] if self.lines else None
+
+
+def discover(root: Path) -> list[Path]:
+    """Tutorial files under ``root/notebooks``, relative to ``root``, in name order.
+
+    Names starting with ``_`` or ``.`` are helpers, not tutorials (``_data.py``,
+    ``.ipynb_checkpoints``).
+    """
+    base = root / FOLDER
+    if not base.is_dir():
+        return []
+    found = []
+    for path in sorted(base.rglob("*")):
+        rel = path.relative_to(base)
+        if any(part.startswith(("_", ".")) for part in rel.parts):
+            continue
+        if path.suffix in SUFFIXES and path.is_file():
+            found.append(path.relative_to(root))
+    return found
+
+
+def load_tutorial(root: Path, relpath: Path) -> Tutorial:
+    """Read one tutorial file into a :class:`Tutorial`."""
+    path = root / relpath
+    text = read_text(path, relpath)
+    if relpath.suffix == ".ipynb":
+        notebook, lines = read_ipynb(text, relpath), None
+    else:
+        notebook, lines = read_script(text, relpath)
+    stem = relpath.relative_to(FOLDER).with_suffix("")
+    slug = "/".join(part if SLUG.match(part) else slugify(part) for part in stem.parts)
+    return Tutorial(relpath, path.parent.resolve(), slug, notebook, lines)
+
+
+def read_ipynb(text: str, path: Path) -> NotebookNode:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SiteError(f"not a notebook: invalid JSON ({exc.msg})", path, exc.lineno) from None
+    if not isinstance(data, dict):
+        raise SiteError("not a notebook: expected a JSON object with cells and metadata", path)
+    try:
+        notebook = nbformat.reads(text, as_version=4)    # joins line lists, upgrades old versions
+        nbformat.validate(notebook)
+    except (nbformat.ValidationError, nbformat.reader.NotJSONError, AttributeError, KeyError,
+            TypeError) as exc:
+        message = getattr(exc, "message", None) or str(exc)
+        raise SiteError(f"not a valid notebook: {message.splitlines()[0]}", path) from None
+    return notebook
+
+
+def read_script(text: str, path: Path) -> tuple[NotebookNode, list[int]]:
+    """A ``.py`` tutorial (percent or sphinx-gallery format) as a notebook."""
+    lines = text.replace("\r\n", "\n").split("\n")
+    metadata, start = _yaml_header(lines, path)
+    body = start
+    while body < len(lines) and (not lines[body].strip() or lines[body].startswith("#")) \
+            and not PERCENT.match(lines[body]):
+        body += 1
+    if body < len(lines) and DOCSTRING_START.match(lines[body]):
+        cells, first_lines = _gallery_cells(lines, body, path)
+    else:
+        cells, first_lines = _percent_cells(lines, start, path)
+    notebook = new_notebook(cells=cells, metadata={**PYTHON_METADATA, **metadata})
+    for n, cell in enumerate(notebook.cells, start=1):
+        cell.id = f"cell-{n}"
+    return notebook, first_lines
+
+
+def _yaml_header(lines: list[str], path: Path) -> tuple[dict, int]:
+    """The ``# ---`` ... ``# ---`` YAML header of a script, and the line after it."""
+    if not lines or lines[0].rstrip() != "# ---":
+        return {}, 0
+    for end in range(1, len(lines)):
+        if lines[end].rstrip() == "# ---":
+            break
+        if not lines[end].startswith("#"):
+            raise SiteError("the YAML header is not closed: end it with a line '# ---'", path, 1)
+    else:
+        raise SiteError("the YAML header is not closed: end it with a line '# ---'", path, 1)
+    text = "\n".join(_uncomment(line) for line in lines[1:end])
+    try:
+        metadata = yaml.safe_load(text) or {}
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        raise SiteError(f"invalid YAML header: {getattr(exc, 'problem', exc)}", path,
+                        mark.line + 2 if mark else 1) from None
+    if not isinstance(metadata, dict):
+        raise SiteError("the YAML header must be a mapping of keys to values", path, 2)
+    return metadata, end + 1
+
+
+def _percent_cells(lines: list[str], start: int, path: Path) -> tuple[list[NotebookNode], list[int]]:
+    cells, first_lines = [], []
+    kind, options, begin, body = "code", {}, start, []
+
+    def flush() -> None:
+        source = _trim(body)
+        if kind == "code" and not source and not options:
+            return
+        if kind == "code":
+            cell = new_code_cell(source)
+        else:
+            text = "\n".join(_uncomment(line) for line in source.split("\n")) if source else ""
+            cell = new_markdown_cell(text) if kind == "markdown" else new_raw_cell(text)
+        cell.metadata.update(options)
+        cells.append(cell)
+        first_lines.append(begin + 1)
+
+    for number in range(start, len(lines)):
+        marker = PERCENT.match(lines[number])
+        if marker:
+            flush()
+            kind, options = _percent_marker(marker.group(1), path, number + 1)
+            begin, body = number, []
+        else:
+            body.append(lines[number])
+    flush()
+    return cells, first_lines
+
+
+def _percent_marker(rest: str, path: Path, line: int) -> tuple[str, dict]:
+    """The cell type and metadata of a ``# %% [markdown] tags=["x"]`` line."""
+    found = CELL_TYPE.search(rest)
+    kind = ("raw" if found.group(1).lower() == "raw" else "markdown") if found else "code"
+    options = {}
+    decoder = json.JSONDecoder()
+    position = 0
+    while option := OPTION.search(rest, position):
+        try:
+            options[option.group(1)], position = decoder.raw_decode(rest, option.end())
+        except json.JSONDecodeError:
+            raise SiteError(f"cell option {option.group(1)}= needs a JSON value, "
+                            'e.g. tags=["raises-exception"]', path, line) from None
+    return kind, options
+
+
+def _gallery_cells(lines: list[str], start: int, path: Path) -> tuple[list[NotebookNode], list[int]]:
+    """Cells of a sphinx-gallery script whose docstring starts at line index ``start``."""
+    quote = DOCSTRING_START.match(lines[start]).group(1)
+    opening = lines[start].index(quote) + 3
+    end = start
+    while quote not in lines[end][opening if end == start else 0:]:
+        end += 1
+        if end == len(lines):
+            raise SiteError("the docstring is not closed", path, start + 1)
+    close = lines[end].index(quote, opening if end == start else 0)
+    if end == start:
+        doc = [lines[start][opening:close]]
+    else:
+        doc = [lines[start][opening:], *lines[start + 1:end], lines[end][:close]]
+    converter = RstToMarkdown()
+    cells = [new_markdown_cell(converter.convert(_dedent_docstring(doc)))]
+    first_lines = [start + 1]
+
+    number = end + 1
+    code: list[str] = []
+    code_start = number
+    while number < len(lines):
+        line = lines[number]
+        if GALLERY_SEPARATOR.match(line) or PERCENT.match(line):
+            _add_code(cells, first_lines, code, code_start)
+            text_start, number = number, number + 1
+            text = []
+            while number < len(lines) and lines[number].startswith("#") \
+                    and not GALLERY_SEPARATOR.match(lines[number]) and not PERCENT.match(lines[number]):
+                text.append(_uncomment(lines[number]))
+                number += 1
+            if _trim(text):
+                cells.append(new_markdown_cell(converter.convert(_trim(text))))
+                first_lines.append(text_start + 1)
+            code, code_start = [], number
+            continue
+        if not GALLERY_CONFIG.match(line):
+            code.append(line)
+        number += 1
+    _add_code(cells, first_lines, code, code_start)
+    return cells, first_lines
+
+
+def _add_code(cells: list[NotebookNode], first_lines: list[int], code: list[str], start: int) -> None:
+    source = _trim(code)
+    if source:
+        skipped = next(i for i, line in enumerate(code) if line.strip())
+        cells.append(new_code_cell(source))
+        first_lines.append(start + skipped + 1)
+
+
+def _dedent_docstring(lines: list[str]) -> str:
+    """Docstring lines without their common indentation (the first line excepted)."""
+    rest = [line for line in lines[1:] if line.strip()]
+    indent = min((len(line) - len(line.lstrip()) for line in rest), default=0)
+    return _trim([lines[0].strip()] + [line[indent:] for line in lines[1:]])
+
+
+def _uncomment(line: str) -> str:
+    if line.startswith("# "):
+        return line[2:]
+    return line[1:] if line.startswith("#") else line
+
+
+def _trim(lines: list[str]) -> str:
+    """Lines joined, without blank lines at either end or trailing spaces."""
+    text = "\n".join(line.rstrip() for line in lines)
+    return text.strip("\n")
+
+
+class HeaderDumper(yaml.SafeDumper):
+    """YAML as people write a header: mappings in blocks, short lists inline (``requires: [tvm]``)."""
+
+    def represent_list(self, data: list) -> yaml.Node:
+        flow = all(isinstance(item, (str, int, float, bool)) for item in data)
+        return self.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=flow)
+
+
+HeaderDumper.add_representer(list, HeaderDumper.represent_list)
+
+
+def to_percent(notebook: NotebookNode) -> str:
+    """The notebook as a percent-format script; ``read_script`` reads back the same cells."""
+    parts = []
+    if "sitegen" in notebook.metadata:
+        header = {"sitegen": json.loads(json.dumps(notebook.metadata["sitegen"]))}  # plain dicts for YAML
+        dumped = yaml.dump(header, Dumper=HeaderDumper, sort_keys=False, allow_unicode=True).rstrip("\n")
+        parts.append("\n".join(["# ---", *_comment(dumped.split("\n")), "# ---"]))
+    for cell in notebook.cells:
+        tags = cell.metadata.get("tags")
+        options = f" tags={json.dumps(tags)}" if tags else ""
+        source = cell.source.strip("\n")
+        if cell.cell_type == "code":
+            parts.append(f"# %%{options}" + (f"\n{source}" if source else ""))
+        else:
+            kind = "markdown" if cell.cell_type == "markdown" else "raw"
+            lines = _comment(source.split("\n")) if source else []
+            parts.append("\n".join([f"# %% [{kind}]{options}", *lines]))
+    return "\n\n".join(parts) + "\n"
+
+
+def _comment(lines: list[str]) -> list[str]:
+    return [f"# {line}".rstrip() if line else "#" for line in lines]

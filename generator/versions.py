@@ -1,0 +1,368 @@
+"""Versioned docs: the docs section built once per version listed in site.yaml.
+
+A version's files come from its own source: a git ref (exported by git into a
+temporary folder, never over the author's checkout), the working tree, or an
+archived build published as it is. Pages are rendered with the *current*
+site's templates. What ties the versions together (the switcher, the outdated
+banner, ``rel=canonical``) is added afterwards, on every build, into slots the
+``docs`` template leaves; so a version whose tree has not changed is reused as
+the last build rendered it, while its switcher still knows every other
+version's pages.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import pickle
+import re
+import tarfile
+import tempfile
+from dataclasses import dataclass, field
+from html import escape
+from pathlib import Path, PurePosixPath
+from typing import Any, Iterator
+
+from generator import __version__, git
+from generator.cache import digest, write_atomic
+from generator.config import CONFIG_FILE, Config, Version
+from generator.docs import DOCS_DIR, Parse, page_url, render_section
+from generator.errors import SiteError
+from generator.render import Renderer
+
+SLOT_BANNER = "<!-- sitegen:version-banner -->"
+SLOT_SWITCHER = "<!-- sitegen:version-switcher -->"
+SWITCHER_TEMPLATE = "partials/version_switcher.html"
+BANNER_TEMPLATE = "partials/version_banner.html"
+REDIRECT_TEMPLATE = "redirect.html"
+TREE_DIRS = (DOCS_DIR, "notebooks")  # what a version's docs are built from
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]*\Z")
+STATE_FORMAT = "1"
+
+BODY_OPEN = re.compile(r"<body\b[^>]*>", re.I)
+HEAD_CLOSE = re.compile(r"</head\s*>", re.I)
+CANONICAL = re.compile(r"""<link\b[^>]*\brel=["']?canonical["'\s/>][^>]*>""", re.I)
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """A version and what its source resolves to now."""
+
+    version: Version
+    commit: str | None = None                  # a ref's commit; the working tree's HEAD
+    trees: tuple[tuple[str, str], ...] = ()    # (folder, git tree id) of a ref's docs folders
+
+    @property
+    def name(self) -> str:
+        return self.version.name
+
+    @property
+    def source(self) -> str:
+        version = self.version
+        if version.ref is not None:
+            return f"ref {version.ref}"
+        return "working tree" if version.worktree else f"archive {version.archive}"
+
+
+@dataclass
+class Docs:
+    """The docs section's files (output path -> bytes) and what the build did for each version."""
+
+    files: dict[str, bytes] = field(default_factory=dict)
+    origins: dict[str, str] = field(default_factory=dict)
+    unlisted: set[str] = field(default_factory=set)     # kept out of sitemap.xml
+    report: dict[str, str] = field(default_factory=dict)  # version -> "built", "reused" or "archived"
+
+    def add(self, path: str, data: bytes, origin: str, listed: bool = True) -> None:
+        if path in self.files:
+            raise SiteError(f"/{path} is claimed by both {self.origins[path]} and {origin}", CONFIG_FILE)
+        self.files[path], self.origins[path] = data, origin
+        if not listed:
+            self.unlisted.add(path)
+
+
+# --- configuration ---------------------------------------------------------
+
+def check_versions(config: Config) -> None:
+    """Refuse a versions list that cannot be published unambiguously."""
+    where = config.root / CONFIG_FILE
+    names: set[str] = set()
+    for version in config.versions:
+        if not NAME.match(version.name):
+            raise SiteError(f"version {version.name!r}: a name must be a folder name "
+                            "(letters, digits, '.', '_', '+', '-')", where)
+        if version.name in names:
+            raise SiteError(f"version '{version.name}' is listed twice", where)
+        names.add(version.name)
+        if [version.ref is not None, version.worktree, version.archive is not None].count(True) != 1:
+            raise SiteError(f"version '{version.name}': give exactly one of 'ref' (a git branch, tag or "
+                            "commit), 'worktree: true' or 'archive' (a folder or .tar.gz of HTML)", where)
+    owners: dict[str, str] = {}
+    for version in config.versions:
+        for alias in version.aliases:
+            if not NAME.match(alias):
+                raise SiteError(f"version '{version.name}': alias {alias!r} must be a folder name", where)
+            if alias in names:
+                raise SiteError(f"version '{version.name}': alias '{alias}' is the name of a version", where)
+            if alias in owners:
+                raise SiteError(f"version '{version.name}': alias '{alias}' is also an alias of "
+                                f"version '{owners[alias]}'", where)
+            owners[alias] = version.name
+    defaults = [v.name for v in config.versions if v.default]
+    if config.versions and len(defaults) != 1:
+        found = ", ".join(f"'{name}'" for name in defaults) or "none"
+        raise SiteError(f"versions: mark exactly one version 'default: true' (found {found})", where)
+
+
+def resolve_versions(config: Config) -> list[Resolved]:
+    """Check the versions and resolve each one's source (refs to commits and trees)."""
+    check_versions(config)
+    return [_resolve(config, version) for version in config.versions]
+
+
+def _resolve(config: Config, version: Version) -> Resolved:
+    root, where = config.root, config.root / CONFIG_FILE
+    if version.archive is not None:
+        if not (root / version.archive).exists():
+            raise SiteError(f"version '{version.name}': archive {version.archive!r} does not exist", where)
+        return Resolved(version)
+    try:
+        prefix = git.site_prefix(root)
+    except git.GitError:
+        if version.worktree:
+            return Resolved(version)
+        raise SiteError(f"version '{version.name}': ref '{version.ref}' needs git history, "
+                        f"but {root} is not in a git repository", where) from None
+    if version.worktree:
+        return Resolved(version, commit=git.resolve_commit(root, "HEAD"))
+    ref = version.ref
+    commit = git.resolve_commit(root, ref)
+    if commit is None:
+        if git.is_shallow(root):
+            raise SiteError(f"version '{version.name}': ref '{ref}' is not in this clone, which is shallow: "
+                            f"fetch the history with `git fetch --unshallow` (or only the tag, with "
+                            f"`git fetch origin tag {ref}`)", where)
+        raise SiteError(f"version '{version.name}': unknown git ref '{ref}' "
+                        "(not a branch, tag or commit of this repository)", where)
+    trees = tuple((folder, tree) for folder in TREE_DIRS
+                  if (tree := git.tree_id(root, commit, prefix + folder)) is not None)
+    if not trees or trees[0][0] != DOCS_DIR:
+        raise SiteError(f"version '{version.name}': ref '{ref}' (commit {commit[:12]}) "
+                        f"has no {DOCS_DIR}/ folder", where)
+    return Resolved(version, commit=commit, trees=trees)
+
+
+# --- the build stage -------------------------------------------------------
+
+class VersionedDocs:
+    """Renders the docs section, once per version, with the current site's templates."""
+
+    def __init__(self, config: Config, renderer: Renderer, site: dict[str, Any], parse: Parse):
+        self.config = config
+        self.renderer = renderer
+        self.site = site
+        self.parse = parse
+        self.last = LastBuilds(config.state_dir / "versions")
+
+    def render(self, template: str, source: Path | None = None, **context: Any) -> str:
+        return self.renderer.render(template, {"site": self.site, **context}, source)
+
+    def build(self, site_key: str, refresh: bool = False) -> Docs:
+        """All docs files. ``site_key`` stands for the rest of the site, which docs pages may show."""
+        docs = Docs()
+        if not self.config.versions:
+            if (self.config.root / DOCS_DIR).is_dir():
+                for rel, data in render_section(self.config.root, "/docs/", self.render, self.parse).items():
+                    if rel.endswith(".html"):
+                        data = _fill_slots(data.decode("utf-8"), "", "").encode("utf-8")
+                    docs.add(f"docs/{rel}", data, DOCS_DIR)
+            return docs
+        versions = resolve_versions(self.config)
+        fingerprint = digest(STATE_FORMAT, __version__, site_key, self._templates_digest(),
+                             repr(dataclasses.replace(self.config, versions=[])))
+        files = {}
+        for resolved in versions:
+            try:
+                files[resolved.name] = self._files_of(resolved, fingerprint, refresh, docs)
+            except SiteError as exc:
+                raise SiteError(f"{exc.message} (docs version '{resolved.name}', {resolved.source})",
+                                exc.path, exc.line) from None
+        self._publish(versions, files, docs)
+        return docs
+
+    def _files_of(self, resolved: Resolved, fingerprint: str, refresh: bool, docs: Docs) -> dict[str, bytes]:
+        """One version's files, before the switcher and banner: reused when its tree is unchanged."""
+        version = resolved.version
+        if version.archive is not None:
+            docs.report[version.name] = "archived"
+            return read_archive(self.config.root / version.archive)
+        seen = {"name": version.name, "title": version.label, "status": version.status}  # by templates
+        key = digest(fingerprint, repr(seen), self._tree_key(resolved))
+        files = None if refresh else self.last.get(version.name, key)
+        if files is not None:
+            docs.report[version.name] = "reused"
+            return files
+        with self._tree(resolved) as tree:
+            files = render_section(tree, f"/docs/{version.name}/", self.render, self.parse, seen)
+        self.last.put(version.name, key, files)
+        docs.report[version.name] = "built"
+        return files
+
+    def _tree_key(self, resolved: Resolved) -> str:
+        if resolved.version.worktree:
+            return _folders_digest(self.config.root, TREE_DIRS)
+        return digest(*(part for pair in resolved.trees for part in pair))
+
+    @contextlib.contextmanager
+    def _tree(self, resolved: Resolved) -> Iterator[Path]:
+        """A folder holding the version's docs: the working tree, or a ref exported by git."""
+        if resolved.version.worktree:
+            yield self.config.root
+            return
+        with tempfile.TemporaryDirectory(prefix="sitegen-version-") as tmp:
+            for folder, tree in resolved.trees:
+                try:
+                    git.export_tree(self.config.root, tree, Path(tmp) / folder)
+                except git.GitError as exc:
+                    raise SiteError(f"git could not read {folder}/ of commit {resolved.commit}: {exc}",
+                                    CONFIG_FILE) from None
+            yield Path(tmp)
+
+    def _templates_digest(self) -> str:
+        return _folders_digest(self.config.root, ("templates",))
+
+    def _publish(self, versions: list[Resolved], files: dict[str, dict[str, bytes]], docs: Docs) -> None:
+        """Each version with its switcher and banner, its aliases, /docs/ and versions.json."""
+        default = next(r.version for r in versions if r.version.default)
+        pages = {name: {rel for rel in found if rel.endswith(".html")} for name, found in files.items()}
+        for resolved in versions:
+            version = resolved.version
+            origin = f"docs version '{version.name}' ({resolved.source})"
+            listed = version.sitemap if version.sitemap is not None else version is default
+            published = {rel: self._decorate(rel, data, version, versions, pages, default)
+                         if rel.endswith(".html") else data for rel, data in files[version.name].items()}
+            for rel, data in published.items():
+                docs.add(f"docs/{version.name}/{rel}", data, origin, listed=listed)
+            for alias in version.aliases:
+                for rel, data in published.items():
+                    if version.alias_type == "copy":
+                        docs.add(f"docs/{alias}/{rel}", data, origin, listed=False)
+                    elif rel in pages[version.name]:
+                        docs.add(f"docs/{alias}/{rel}", self._redirect(f"/docs/{alias}/{rel}",
+                                 page_url(f"/docs/{version.name}/", rel)), origin, listed=False)
+        docs.add("docs/index.html", self._redirect("/docs/", f"/docs/{default.name}/"), CONFIG_FILE, listed=False)
+        docs.add("docs/versions.json", versions_json(self.config.versions), CONFIG_FILE)
+
+    def _decorate(self, rel: str, data: bytes, version: Version, versions: list[Resolved],
+                  pages: dict[str, set[str]], default: Version) -> bytes:
+        """Fill a page's slots with the switcher and banner, and point its canonical at the default."""
+        def target(other: Version) -> dict[str, Any]:
+            same = rel in pages[other.name]
+            return {"name": other.name, "title": other.label, "status": other.status,
+                    "url": page_url(f"/docs/{other.name}/", rel if same else "index.html"),
+                    "same_page": same, "current": other is version}
+        switcher = self.render(SWITCHER_TEMPLATE, versions=[target(r.version) for r in versions],
+                               current=target(version))
+        banner = "" if version is default else self.render(BANNER_TEMPLATE, version=target(version),
+                                                           default=target(default))
+        canonical = target(default if rel in pages[default.name] else version)["url"]
+        html = _fill_slots(data.decode("utf-8", "surrogateescape"), banner, switcher)
+        return _set_canonical(html, self.renderer.absolute_url(canonical)).encode("utf-8", "surrogateescape")
+
+    def _redirect(self, url: str, target: str) -> bytes:
+        page = {"title": "Redirecting", "url": url, "kind": "generated", "toc": (), "meta": {},
+                "description": "", "date": None}
+        html = self.render(REDIRECT_TEMPLATE, page=page, target=self.renderer.absolute_url(target))
+        return html.encode("utf-8")
+
+
+def versions_json(versions: list[Version]) -> bytes:
+    """The versions in mike's ``versions.json`` shape, so tools that read mike's read ours."""
+    listed = [{"version": v.name, "title": v.label, "aliases": list(v.aliases)} for v in versions]
+    return (json.dumps(listed, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def _fill_slots(html: str, banner: str, switcher: str) -> str:
+    """Put banner and switcher into their slots; a page without slots (an archived
+    build) gets them at the top of its body."""
+    unplaced = ""
+    for slot, part in ((SLOT_BANNER, banner), (SLOT_SWITCHER, switcher)):
+        if slot in html:
+            html = html.replace(slot, part)
+        else:
+            unplaced += part
+    if unplaced:
+        html = BODY_OPEN.sub(lambda m: m.group(0) + unplaced, html, count=1)
+    return html
+
+
+def _set_canonical(html: str, url: str) -> str:
+    link = f'<link rel="canonical" href="{escape(url)}">'
+    html, found = CANONICAL.subn(lambda m: link, html, count=1)
+    if not found:
+        html = HEAD_CLOSE.sub(lambda m: link + "\n" + m.group(0), html, count=1)
+    return html
+
+
+def _folders_digest(root: Path, folders: tuple[str, ...]) -> str:
+    """A hash of every (non-hidden) file under ``root/folder`` for each folder, names included."""
+    parts: list[str | bytes] = []
+    for folder in folders:
+        base = root / folder
+        for path in sorted(base.rglob("*")) if base.is_dir() else ():
+            rel = path.relative_to(root)
+            if path.is_file() and not any(part.startswith(".") for part in rel.parts):
+                parts += [rel.as_posix(), path.read_bytes()]
+    return digest(*parts)
+
+
+# --- archived builds ---------------------------------------------------------
+
+def read_archive(path: Path) -> dict[str, bytes]:
+    """The files of a built docs tree (a folder or a .tar.gz), keyed by path below its index.
+
+    A tarball whose files all sit in one top folder (``project-docs-0.7/...``)
+    is read from inside that folder.
+    """
+    if path.is_dir():
+        files = {p.relative_to(path).as_posix(): p.read_bytes() for p in sorted(path.rglob("*")) if p.is_file()}
+    elif tarfile.is_tarfile(path):
+        with tarfile.open(path) as archive:
+            files = {m.name: archive.extractfile(m).read() for m in archive.getmembers() if m.isfile()}
+    else:
+        raise SiteError(f"archive {path.name}: expected a folder or a .tar.gz of HTML", path)
+    for name in files:
+        pure = PurePosixPath(name)
+        if pure.is_absolute() or ".." in pure.parts:
+            raise SiteError(f"archive {path.name}: {name!r} would be written outside its version", path)
+    files = {PurePosixPath(name).as_posix(): data for name, data in files.items()}
+    tops = {name.split("/", 1)[0] for name in files}
+    if "index.html" not in files and len(tops) == 1 and all("/" in name for name in files):
+        files = {name.split("/", 1)[1]: data for name, data in files.items()}
+    if "index.html" not in files:
+        raise SiteError(f"archive {path.name}: no index.html at its top", path)
+    return files
+
+
+# --- the last build of each version ------------------------------------------
+
+class LastBuilds:
+    """Each version's files as the last build rendered them, with the key they were rendered for.
+
+    One slot per version name (not a growing cache): "reused" means the
+    version's inputs are exactly those of the last build.
+    """
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+
+    def get(self, name: str, key: str) -> dict[str, bytes] | None:
+        try:
+            saved_key, files = pickle.loads((self.folder / f"{name}.pickle").read_bytes())
+        except (FileNotFoundError, pickle.UnpicklingError, EOFError, ValueError, TypeError):
+            return None
+        return files if saved_key == key else None
+
+    def put(self, name: str, key: str, files: dict[str, bytes]) -> None:
+        write_atomic(self.folder / f"{name}.pickle", pickle.dumps((key, files), protocol=pickle.HIGHEST_PROTOCOL))

@@ -1,0 +1,509 @@
+"""Versioned docs, built from a real git repository made here.
+
+The repository holds a site in a subfolder (``website/``) with three tagged
+versions of its docs: v2 adds a tutorial, v3 removes one and changes another.
+The working tree is the version in development and carries an edit nobody
+committed, which the build must see and leave exactly where it is.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import json
+import os
+import shutil
+import subprocess
+import tarfile
+import threading
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import lxml.html
+import pytest
+
+from generator.build import BuildOptions, build
+from generator.cli import main
+from generator.errors import SiteError
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+BASIC = REPO_ROOT / "tests" / "data" / "basic"
+URL = "https://example.org"
+
+VERSIONS_YAML = """
+versions:
+  - {name: dev, title: "4.0-dev", worktree: true, status: development}
+  - {name: v3, title: "3.0", ref: v3, default: true, aliases: [stable, latest]}
+  - {name: v2, title: "2.0", ref: v2}
+  - {name: v1, title: "1.0", ref: v1, status: unmaintained, aliases: [old], alias_type: copy}
+"""
+
+GIT_ENV = {**os.environ, "GIT_AUTHOR_NAME": "Test", "GIT_AUTHOR_EMAIL": "test@example.org",
+           "GIT_COMMITTER_NAME": "Test", "GIT_COMMITTER_EMAIL": "test@example.org",
+           "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull}
+
+
+def git(cwd: Path, *args: str) -> str:
+    return subprocess.run(["git", *args], cwd=cwd, env=GIT_ENV, check=True,
+                          capture_output=True, text=True).stdout.strip()
+
+
+def page(title: str, body: str) -> str:
+    return f"---\ntitle: {title}\n---\n{body}\n"
+
+
+def write(site: Path, rel: str, text: str) -> None:
+    path = site / "content" / "docs" / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def commit_and_tag(repo: Path, tag: str) -> None:
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", f"docs for {tag}")
+    git(repo, "tag", tag)
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """A git repository whose ``website/`` holds the site, with docs tagged v1, v2, v3."""
+    repo = tmp_path / "repo"
+    site = repo / "website"
+    shutil.copytree(BASIC, site)
+    shutil.copytree(REPO_ROOT / "templates", site / "templates")
+    shutil.copytree(REPO_ROOT / "assets/js", site / "assets/js")
+    shutil.copy2(REPO_ROOT / "assets/css/versions.css", site / "assets/css")
+    git(tmp_path, "init", "-q", "-b", "main", str(repo))
+
+    write(site, "index.md", page("Docs", "Welcome to the docs."))
+    write(site, "install.md", page("Install", "Install with `pip install thing`."))
+    write(site, "tutorials/basics.md", page("Basics", "The basics, first edition."))
+    write(site, "tutorials/legacy.md", page("Legacy API", "The old API."))
+    commit_and_tag(repo, "v1")
+
+    write(site, "tutorials/tuning.md", page("Tuning", "How to tune."))
+    commit_and_tag(repo, "v2")
+
+    (site / "content/docs/tutorials/legacy.md").unlink()
+    write(site, "tutorials/basics.md", page("Basics", "The basics, second edition."))
+    commit_and_tag(repo, "v3")
+
+    with open(site / "site.yaml", "a", encoding="utf-8") as f:
+        f.write(VERSIONS_YAML)
+    git(repo, "add", "website/site.yaml")
+    git(repo, "commit", "-q", "-m", "configure versions")
+    write(site, "tutorials/new.md", page("New tutorial", "Written, not committed yet."))
+    return repo
+
+
+@pytest.fixture
+def site(repo: Path) -> Path:
+    return repo / "website"
+
+
+def html_pages(out: Path, version: str) -> set[str]:
+    base = out / "docs" / version
+    return {p.relative_to(base).as_posix() for p in base.rglob("*.html")}
+
+
+def parse(out: Path, rel: str) -> lxml.html.HtmlElement:
+    return lxml.html.fromstring((out / rel).read_bytes())
+
+
+def served_file(out: Path, url: str) -> Path:
+    """The file a static server sends for a site URL."""
+    assert url.startswith("/"), url
+    path = out / url.lstrip("/")
+    return path / "index.html" if url.endswith("/") else path
+
+
+def switcher(doc: lxml.html.HtmlElement) -> dict[str, str]:
+    return {a.text_content(): a.get("href")
+            for a in doc.cssselect("[data-version-switcher] a")}
+
+
+def canonical(doc: lxml.html.HtmlElement) -> str:
+    (link,) = doc.cssselect('link[rel="canonical"]')
+    return link.get("href")
+
+
+def set_versions(site: Path, text: str) -> None:
+    config = (site / "site.yaml").read_text(encoding="utf-8")
+    (site / "site.yaml").write_text(config.replace(VERSIONS_YAML, text), encoding="utf-8")
+
+
+# --- what each version holds -------------------------------------------------
+
+def test_each_version_is_built_from_its_own_tree(site: Path):
+    result = build(site)
+    out = site / "_site"
+    common = {"index.html", "install.html", "tutorials/basics.html"}
+    assert html_pages(out, "v1") == common | {"tutorials/legacy.html"}
+    assert html_pages(out, "v2") == common | {"tutorials/legacy.html", "tutorials/tuning.html"}
+    assert html_pages(out, "v3") == common | {"tutorials/tuning.html"}
+    assert html_pages(out, "dev") == common | {"tutorials/tuning.html", "tutorials/new.html"}
+    assert "first edition" in (out / "docs/v1/tutorials/basics.html").read_text()
+    assert "second edition" in (out / "docs/v3/tutorials/basics.html").read_text()
+    assert result.docs_versions == {"dev": "built", "v3": "built", "v2": "built", "v1": "built"}
+    # Blog posts and pages stay unversioned.
+    assert (out / "about.html").is_file() and not (out / "docs/v1/about.html").exists()
+
+
+def test_the_authors_working_tree_is_left_alone(repo: Path, site: Path):
+    status, head = git(repo, "status", "--porcelain"), git(repo, "rev-parse", "HEAD")
+    assert status == "?? website/content/docs/tutorials/new.md"
+    build(site)
+    outputs = {"?? website/_site/", "?? website/.sitegen/"}
+    assert set(git(repo, "status", "--porcelain").splitlines()) == {status} | outputs
+    assert git(repo, "rev-parse", "HEAD") == head
+    assert (site / "content/docs/tutorials/new.md").is_file()
+    assert not (site / "content/docs/tutorials/legacy.md").exists()
+
+
+def test_docs_pages_use_the_current_templates(site: Path):
+    template = site / "templates" / "docs.html"
+    template.write_text(template.read_text().replace('class="prose docs-page"',
+                                                     'class="prose docs-page" data-today="yes"'))
+    build(site)
+    for version in ("v1", "v2", "v3", "dev"):
+        assert parse(site / "_site", f"docs/{version}/install.html").cssselect("[data-today]")
+
+
+# --- switcher, banner, canonical ---------------------------------------------
+
+def test_switcher_links_resolve_and_keep_the_reader_on_the_same_page(site: Path):
+    build(site)
+    out = site / "_site"
+    checked = 0
+    for version in ("v1", "v2", "v3", "dev"):
+        for rel in html_pages(out, version):
+            links = switcher(parse(out, f"docs/{version}/{rel}"))
+            assert list(links) == ["4.0-dev", "3.0", "2.0", "1.0"]
+            for href in links.values():
+                assert served_file(out, href).is_file(), (version, rel, href)
+                checked += 1
+    assert checked == 4 * 18
+    legacy = switcher(parse(out, "docs/v1/tutorials/legacy.html"))
+    assert legacy == {"4.0-dev": "/docs/dev/", "3.0": "/docs/v3/", "2.0": "/docs/v2/tutorials/legacy.html",
+                      "1.0": "/docs/v1/tutorials/legacy.html"}
+    basics = switcher(parse(out, "docs/v2/tutorials/basics.html"))
+    assert basics["3.0"] == "/docs/v3/tutorials/basics.html"
+    assert switcher(parse(out, "docs/dev/tutorials/new.html"))["1.0"] == "/docs/v1/"
+    current = parse(out, "docs/v2/install.html").cssselect("[data-version-switcher] a[aria-current]")
+    assert [a.text_content() for a in current] == ["2.0"]
+
+
+def test_banner_on_versions_other_than_the_default(site: Path):
+    build(site)
+    out = site / "_site"
+    assert not parse(out, "docs/v3/install.html").cssselect(".version-banner")
+    words = {"dev": "not released yet", "v2": "an older release", "v1": "no longer maintained"}
+    for version, phrase in words.items():
+        (banner,) = parse(out, f"docs/{version}/install.html").cssselect(".version-banner")
+        assert phrase in " ".join(banner.text_content().split())
+        assert [a.get("href") for a in banner.cssselect("a")] == ["/docs/v3/install.html"]
+    (banner,) = parse(out, "docs/v1/tutorials/legacy.html").cssselect(".version-banner")
+    assert [a.get("href") for a in banner.cssselect("a")] == ["/docs/v3/"]
+
+
+def test_canonical_points_at_the_default_version(site: Path):
+    build(site)
+    out = site / "_site"
+    assert canonical(parse(out, "docs/v1/install.html")) == f"{URL}/docs/v3/install.html"
+    assert canonical(parse(out, "docs/dev/index.html")) == f"{URL}/docs/v3/"
+    # A page the default version lacks is its own canonical.
+    assert canonical(parse(out, "docs/v1/tutorials/legacy.html")) == f"{URL}/docs/v1/tutorials/legacy.html"
+
+
+# --- aliases, /docs/, versions.json, sitemap -----------------------------------
+
+def test_aliases_redirect_or_copy(site: Path):
+    build(site)
+    out = site / "_site"
+    for alias in ("stable", "latest"):
+        assert html_pages(out, alias) == html_pages(out, "v3")
+        doc = parse(out, f"docs/{alias}/tutorials/basics.html")
+        target = f"{URL}/docs/v3/tutorials/basics.html"
+        (refresh,) = doc.cssselect('meta[http-equiv="refresh"]')
+        assert refresh.get("content") == f"0; url={target}"
+        assert canonical(doc) == target
+    index = parse(out, "docs/stable/index.html").cssselect('meta[http-equiv="refresh"]')[0]
+    assert index.get("content") == f"0; url={URL}/docs/v3/"
+    # v1's alias is a copy, as site.yaml says.
+    assert (out / "docs/old/tutorials/legacy.html").read_bytes() == \
+        (out / "docs/v1/tutorials/legacy.html").read_bytes()
+    assert html_pages(out, "old") == html_pages(out, "v1")
+
+
+def test_docs_root_leads_to_the_default_version(site: Path):
+    build(site)
+    (refresh,) = parse(site / "_site", "docs/index.html").cssselect('meta[http-equiv="refresh"]')
+    assert refresh.get("content") == f"0; url={URL}/docs/v3/"
+
+
+def test_versions_json_has_mikes_shape(site: Path):
+    build(site)
+    assert json.loads((site / "_site/docs/versions.json").read_text()) == [
+        {"version": "dev", "title": "4.0-dev", "aliases": []},
+        {"version": "v3", "title": "3.0", "aliases": ["stable", "latest"]},
+        {"version": "v2", "title": "2.0", "aliases": []},
+        {"version": "v1", "title": "1.0", "aliases": ["old"]},
+    ]
+
+
+def test_sitemap_lists_the_default_versions_docs_only(site: Path):
+    build(site)
+    listed = (site / "_site/sitemap.txt").read_text().split()
+    docs = sorted(url for url in listed if "/docs/" in url)
+    assert docs == [f"{URL}/docs/v3/", f"{URL}/docs/v3/install.html",
+                    f"{URL}/docs/v3/tutorials/basics.html", f"{URL}/docs/v3/tutorials/tuning.html"]
+    assert f"{URL}/about.html" in listed
+    set_versions(site, VERSIONS_YAML.replace("status: unmaintained,", "status: unmaintained, sitemap: true,"))
+    build(site)
+    listed = (site / "_site/sitemap.txt").read_text().split()
+    assert f"{URL}/docs/v1/tutorials/legacy.html" in listed
+    assert not any("/docs/old/" in url or "/docs/v2/" in url for url in listed)
+
+
+# --- reuse ---------------------------------------------------------------------
+
+def test_a_version_whose_tree_is_unchanged_is_reused(repo: Path, site: Path):
+    assert build(site).docs_versions == {"dev": "built", "v3": "built", "v2": "built", "v1": "built"}
+    before = {p: p.read_bytes() for p in (site / "_site").rglob("*") if p.is_file()}
+    assert build(site).docs_versions == {"dev": "reused", "v3": "reused", "v2": "reused", "v1": "reused"}
+    assert {p: p.read_bytes() for p in (site / "_site").rglob("*") if p.is_file()} == before
+
+    # An edit in the working tree rebuilds the version in development only, and the
+    # reused versions' switchers learn of the page it adds.
+    write(site, "tutorials/legacy.md", page("Legacy API", "Back in development."))
+    assert build(site).docs_versions == {"dev": "built", "v3": "reused", "v2": "reused", "v1": "reused"}
+    legacy = switcher(parse(site / "_site", "docs/v1/tutorials/legacy.html"))
+    assert legacy["4.0-dev"] == "/docs/dev/tutorials/legacy.html"
+
+    # A tag moved to another commit with the same docs tree is still reused...
+    retagged = git(repo, "commit-tree", "v2^{tree}", "-p", "v2", "-m", "release notes only")
+    git(repo, "tag", "-f", "v2", retagged)
+    assert build(site).docs_versions["v2"] == "reused"
+    # ...and one moved to a commit whose docs differ is rebuilt.
+    git(repo, "tag", "-f", "v2", "v3")
+    assert build(site).docs_versions == {"dev": "reused", "v3": "reused", "v2": "built", "v1": "reused"}
+    assert "tutorials/legacy.html" not in html_pages(site / "_site", "v2")
+
+    # The current templates render every version, so a template edit rebuilds them all.
+    (site / "templates/docs.html").write_text((site / "templates/docs.html").read_text() + "\n")
+    assert set(build(site).docs_versions.values()) == {"built"}
+    assert set(build(site, BuildOptions(refresh=True)).docs_versions.values()) == {"built"}
+
+
+def test_cli_build_says_which_versions_were_built_and_reused(site: Path, capsys):
+    assert main(["-C", str(site), "build"]) == 0
+    assert "docs versions: built dev, v3, v2, v1" in capsys.readouterr().out
+    write(site, "install.md", page("Install", "Changed."))
+    assert main(["-C", str(site), "build"]) == 0
+    assert "docs versions: built dev; reused v3, v2, v1" in capsys.readouterr().out
+
+
+# --- the CLI listing ------------------------------------------------------------
+
+def test_cli_lists_versions_refs_commits_and_aliases(repo: Path, site: Path, capsys):
+    assert main(["-C", str(site), "versions"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ["NAME", "SOURCE", "COMMIT", "ALIASES", "STATUS"]
+    rows = {line.split()[0]: line for line in lines[1:]}
+    assert list(rows) == ["dev", "v3", "v2", "v1"]
+    for tag in ("v1", "v2", "v3"):
+        assert f"ref {tag}" in rows[tag] and git(repo, "rev-parse", f"{tag}^{{commit}}") in rows[tag]
+    assert "working tree" in rows["dev"] and git(repo, "rev-parse", "HEAD") in rows["dev"]
+    assert "stable, latest" in rows["v3"] and "default" in rows["v3"]
+    assert "old" in rows["v1"] and "unmaintained" in rows["v1"]
+
+
+# --- errors ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("versions, message", [
+    ("  - {name: v9, ref: v9-typo, default: true}\n",
+     "version 'v9': unknown git ref 'v9-typo'"),
+    ("  - {name: v1, ref: v1, default: true}\n  - {name: v1, ref: v2}\n",
+     "version 'v1' is listed twice"),
+    ("  - {name: v1, ref: v1, default: true, aliases: [stable]}\n  - {name: v2, ref: v2, aliases: [stable]}\n",
+     "version 'v2': alias 'stable' is also an alias of version 'v1'"),
+    ("  - {name: v1, ref: v1, default: true}\n  - {name: v2, ref: v2, aliases: [v1]}\n",
+     "version 'v2': alias 'v1' is the name of a version"),
+    ("  - {name: v1, ref: v1}\n  - {name: v2, ref: v2}\n",
+     "mark exactly one version 'default: true' (found none)"),
+    ("  - {name: v1, ref: v1, worktree: true, default: true}\n",
+     "version 'v1': give exactly one of 'ref'"),
+    ("  - {name: v1, ref: v1, default: true, status: retired}\n",
+     "key 'versions[0].status': expected one of 'development', 'maintained', 'unmaintained'"),
+    ("  - {name: ../up, ref: v1, default: true}\n",
+     "version '../up': a name must be a folder name"),
+    ("  - {name: v1, archive: missing.tar.gz, default: true}\n",
+     "version 'v1': archive 'missing.tar.gz' does not exist"),
+])
+def test_bad_versions_are_clear_errors_and_keep_the_last_site(site: Path, versions: str, message: str):
+    build(site)
+    before = (site / "_site/docs/v1/install.html").read_bytes()
+    set_versions(site, "\nversions:\n" + versions)
+    with pytest.raises(SiteError) as caught:
+        build(site)
+    assert message in str(caught.value)
+    assert caught.value.path.endswith("site.yaml")
+    assert main(["-C", str(site), "versions"]) == 1
+    assert (site / "_site/docs/v1/install.html").read_bytes() == before
+
+
+def test_a_ref_without_docs_names_the_version(repo: Path, site: Path):
+    git(repo, "checkout", "-q", "--orphan", "bare-start")
+    git(repo, "rm", "-rq", "--cached", ".")
+    git(repo, "commit", "-q", "--allow-empty", "-m", "nothing yet")
+    git(repo, "checkout", "-q", "-f", "main")
+    set_versions(site, "\nversions:\n  - {name: v0, ref: bare-start, default: true}\n")
+    with pytest.raises(SiteError, match=r"version 'v0': ref 'bare-start' \(commit [0-9a-f]{12}\) "
+                                        r"has no content/docs/ folder"):
+        build(site)
+
+
+def test_a_broken_page_of_an_old_version_names_version_file_and_line(repo: Path, site: Path):
+    write(site, "install.md", "---\nauthor: Someone\ntitle: a: b\n---\n")
+    commit_and_tag(repo, "v4")
+    set_versions(site, "\nversions:\n  - {name: v4, ref: v4, default: true}\n")
+    with pytest.raises(SiteError) as caught:
+        build(site)
+    assert caught.value.path == "content/docs/install.md" and caught.value.line == 3
+    assert "docs version 'v4', ref v4" in caught.value.message
+
+
+def test_shallow_clone_says_how_to_fetch_the_missing_ref(tmp_path: Path, repo: Path):
+    remote = tmp_path / "remote.git"
+    git(tmp_path, "clone", "-q", "--bare", str(repo), str(remote))
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "--depth", "1", "--no-tags", f"file://{remote}", str(clone))
+    site = clone / "website"
+    shutil.copytree(repo / "website/content/docs/tutorials", site / "content/docs/tutorials", dirs_exist_ok=True)
+    with pytest.raises(SiteError) as caught:
+        build(site)
+    message = str(caught.value)
+    assert "version 'v3': ref 'v3' is not in this clone, which is shallow" in message
+    assert "`git fetch --unshallow`" in message and "`git fetch origin tag v3`" in message
+    # Following the advice works.
+    for tag in ("v3", "v2", "v1"):
+        git(clone, "fetch", "-q", "origin", "tag", tag)
+    assert set(build(site).docs_versions.values()) == {"built"}
+    assert "tutorials/legacy.html" in html_pages(site / "_site", "v1")
+
+
+def test_a_ref_outside_any_git_repository_is_a_clear_error(tmp_path: Path, site: Path):
+    copy = tmp_path / "not-a-repo"
+    shutil.copytree(site, copy)
+    with pytest.raises(SiteError, match=r"version 'v3': ref 'v3' needs git history, but .*not-a-repo "
+                                        r"is not in a git repository"):
+        build(copy)
+
+
+def test_an_archive_that_would_escape_its_folder_is_refused(tmp_path: Path, site: Path):
+    page = tmp_path / "page.html"
+    page.write_text(archived_html("Escape"))
+    with tarfile.open(site / "evil.tar.gz", "w:gz") as tar:
+        tar.add(page, arcname="index.html")
+        tar.add(page, arcname="../../escape.html")
+    set_versions(site, VERSIONS_YAML + "  - {name: v0, archive: evil.tar.gz}\n")
+    with pytest.raises(SiteError, match=r"'../../escape.html' would be written outside its version"):
+        build(site)
+    assert not (site.parent / "escape.html").exists()
+
+
+# --- archived builds and unversioned docs -------------------------------------------
+
+def archived_html(title: str) -> str:
+    return (f'<!DOCTYPE html><html><head><title>{title}</title>'
+            f'<link rel="stylesheet" href="_static/sphinx.css"></head>'
+            f'<body class="sphinx"><h1>{title}</h1></body></html>')
+
+
+@pytest.mark.parametrize("kind", ["folder", "tarball"])
+def test_an_archived_build_is_published_with_switcher_and_banner(site: Path, kind: str):
+    built = site / "old-docs" / "project-docs-0.5"
+    (built / "tutorials").mkdir(parents=True)
+    (built / "_static").mkdir()
+    (built / "index.html").write_text(archived_html("Old docs"))
+    (built / "tutorials/basics.html").write_text(archived_html("Old basics"))
+    (built / "_static/sphinx.css").write_bytes(b"body { color: black }\n")
+    if kind == "tarball":
+        archive = "old-docs.tar.gz"
+        with tarfile.open(site / archive, "w:gz") as tar:
+            tar.add(built, arcname="project-docs-0.5")
+    else:
+        archive = "old-docs/project-docs-0.5"
+    set_versions(site, VERSIONS_YAML + f"  - {{name: v0.5, archive: {archive}, status: unmaintained}}\n")
+    result = build(site)
+    assert result.docs_versions["v0.5"] == "archived"
+    out = site / "_site"
+    assert html_pages(out, "v0.5") == {"index.html", "tutorials/basics.html"}
+    assert (out / "docs/v0.5/_static/sphinx.css").read_bytes() == b"body { color: black }\n"
+    doc = parse(out, "docs/v0.5/tutorials/basics.html")
+    assert doc.cssselect("h1")[0].text_content() == "Old basics"
+    assert "no longer maintained" in doc.cssselect(".version-banner")[0].text_content()
+    assert switcher(doc)["3.0"] == "/docs/v3/tutorials/basics.html"
+    assert canonical(doc) == f"{URL}/docs/v3/tutorials/basics.html"
+    # Every other version can switch to it, landing on the same page where it exists.
+    assert switcher(parse(out, "docs/v3/tutorials/basics.html"))["v0.5"] == "/docs/v0.5/tutorials/basics.html"
+    assert switcher(parse(out, "docs/v3/install.html"))["v0.5"] == "/docs/v0.5/"
+
+
+def test_without_versions_the_working_tree_docs_publish_at_docs(site: Path):
+    set_versions(site, "")
+    result = build(site)
+    out = site / "_site"
+    assert result.docs_versions == {}
+    assert html_pages(out, "") == {"index.html", "install.html", "tutorials/basics.html",
+                                   "tutorials/tuning.html", "tutorials/new.html"}
+    text = (out / "docs/index.html").read_text()
+    assert "sitegen:version" not in text and "version-switcher" not in text
+    nav = [a.get("href") for a in parse(out, "docs/install.html").cssselect(".docs-nav a")]
+    assert nav[0] == "/docs/" and "/docs/tutorials/new.html" in nav
+
+
+# --- the switcher in a real browser ---------------------------------------------------
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+class QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args) -> None:
+        pass
+
+
+@contextlib.contextmanager
+def serve(folder: Path):
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(folder)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_switcher_script_keeps_the_readers_place(site: Path):
+    from playwright.sync_api import sync_playwright
+
+    build(site)
+    with serve(site / "_site") as base, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox"])
+        page = browser.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(f"{base}/docs/v1/tutorials/basics.html#basics")
+        menu = page.locator("[data-version-switcher] select")
+        assert menu.locator("option").all_inner_texts() == ["4.0-dev", "3.0", "2.0", "1.0"]
+        assert menu.input_value() == f"{base}/docs/v1/tutorials/basics.html"
+        with page.expect_navigation():
+            menu.select_option(label="3.0")
+        assert page.url == f"{base}/docs/v3/tutorials/basics.html#basics"
+        # A page the target lacks leads to its index, without the anchor.
+        page.goto(f"{base}/docs/v1/tutorials/legacy.html#top")
+        with page.expect_navigation():
+            page.locator("[data-version-switcher] select").select_option(label="4.0-dev")
+        assert page.url == f"{base}/docs/dev/"
+        browser.close()
+    assert errors == []
