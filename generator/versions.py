@@ -273,7 +273,7 @@ class VersionedDocs:
     def _redirect(self, url: str, target: str) -> bytes:
         page = {"title": "Redirecting", "url": url, "kind": "generated", "toc": (), "meta": {},
                 "description": "", "date": None}
-        html = self.render(REDIRECT_TEMPLATE, page=page, target=self.renderer.absolute_url(target))
+        html = self.render(REDIRECT_TEMPLATE, page=page, target=target)
         return html.encode("utf-8")
 
 
