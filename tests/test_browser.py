@@ -22,6 +22,7 @@ from playwright.sync_api import Browser, Page, sync_playwright
 
 from conftest import REPO, copy_site
 from generator.build import BuildOptions, build
+from generator.config import load_config
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -130,16 +131,19 @@ def nav_links(page: Page) -> list[tuple[str, str]]:
 def test_home_page_and_every_navigation_link(desktop, base_url):
     page = desktop.open(base_url + "/")
     assert page.title() == "Apache TVM"
-    links = nav_links(page)
-    assert [title for title, _ in links] == ["Community", "Download", "VTA", "Blog", "About"]
-    for title, href in links:
+    nav = load_config(REPO).nav
+    assert nav_links(page) == [(item.title, item.url) for item in nav]
+    for item in nav:
         desktop.open(base_url + "/")
-        page.get_by_role("navigation", name="Main").get_by_role("link", name=title).click()
+        page.get_by_role("navigation", name="Main").get_by_role("link", name=item.title, exact=True).click()
         page.wait_for_load_state("networkidle")
-        assert urlsplit(page.url).path == href
         assert page.locator("h1").first.inner_text().strip(), page.url
-        assert page.locator('nav.site-nav a[aria-current="page"]').inner_text() == title
         assert "not found" not in page.title().lower()
+        if item.url == "/docs/":  # a redirect page leads on to the default version
+            assert urlsplit(page.url).path.startswith("/docs/v")
+            continue
+        assert urlsplit(page.url).path == item.url
+        assert page.locator('nav.site-nav a[aria-current="page"]').inner_text() == item.title
 
 
 def test_a_post_from_the_blog(desktop, base_url):
@@ -159,12 +163,53 @@ def test_extension_less_urls_and_redirects(desktop, base_url):
     page.wait_for_url(lambda url: url.endswith("/blog.html"))
 
 
+def test_a_tutorial_with_its_outputs_and_downloads(desktop, base_url):
+    page = desktop.open(base_url + "/docs/tutorials/")
+    link = page.locator("main h2 a", has_text="Matplotlib")
+    title = link.inner_text()
+    link.click()
+    page.wait_for_load_state("networkidle")
+    assert page.locator("h1").inner_text() == title
+    images = page.locator(".nb-output img")
+    images.first.scroll_into_view_if_needed()  # outputs load lazily
+    page.wait_for_load_state("networkidle")
+    assert images.count() >= 1
+    assert images.evaluate_all("imgs => imgs.every(i => i.complete && i.naturalWidth > 0)")
+    downloads = page.locator(".nb-downloads a[download]").all()
+    assert [a.get_attribute("href").rsplit(".", 1)[1] for a in downloads] == ["ipynb", "py"]
+    for download in downloads:
+        response = page.request.get(base_url + download.get_attribute("href"))
+        assert response.ok and response.body(), download.get_attribute("href")
+
+
+def test_a_docs_page_and_the_version_switcher(desktop, base_url):
+    page = desktop.open(base_url + "/docs/dev/install.html#from-source")
+    assert page.locator(".version-banner").get_attribute("data-status") == "development"
+    switcher = page.get_by_role("combobox", name="Documentation version")  # the script made a menu
+    switcher.select_option(label="0.18")
+    page.wait_for_url(lambda url: url.endswith("/docs/v0.18/install.html#from-source"))
+    page.wait_for_load_state("networkidle")
+    assert page.locator("h1").inner_text() == "Installing TVM"
+    assert page.locator(".version-banner").count() == 0  # 0.18 is the current version
+
+    page = desktop.open(base_url + "/docs/dev/architecture.html")  # a page 0.18 does not have
+    page.get_by_role("combobox", name="Documentation version").select_option(label="0.18")
+    page.wait_for_url(lambda url: urlsplit(url).path == "/docs/v0.18/")
+
+
 def test_screenshots_at_desktop_and_phone_widths(browser, base_url, desktop, phone):
     post = desktop.open(base_url + "/blog.html").locator("article.post-summary h2 a").first.get_attribute("href")
-    for name, watched in (("desktop", desktop), ("phone", phone)):
-        screenshot(watched.open(base_url + "/"), f"home-{name}")
-        screenshot(watched.open(base_url + post), f"post-{name}")
-    for name in ("home", "post"):
+    tutorial = desktop.open(base_url + "/docs/tutorials/").locator("main h2 a").first.get_attribute("href")
+    shots = {"home": "/", "post": post, "tutorial": tutorial}
+    for width, watched in (("desktop", desktop), ("phone", phone)):
+        for name, url in shots.items():
+            page = watched.open(base_url + url)
+            body = page.evaluate("document.body.getBoundingClientRect().width")
+            assert body == page.viewport_size["width"], f"{url}: the page is {body}px wide at {width} width"
+            page.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # let lazy images load
+            page.wait_for_load_state("networkidle")
+            screenshot(page, f"{name}-{width}")
+    for name in shots:
         for width in ("desktop", "phone"):
             assert (ARTIFACTS / f"{name}-{width}.png").stat().st_size > 10_000
 
