@@ -169,3 +169,12 @@ def test_output_dir_may_not_overwrite_sources(basic_site, capsys):
     assert main(["-C", str(basic_site), "build"]) == 1
     assert "would overwrite the site's sources" in capsys.readouterr().err
     assert (basic_site / "content/posts/2019-03-18-first-post.md").is_file()
+
+
+def test_pages_in_folders_keep_their_folder(basic_site):
+    (basic_site / "content/pages/guides").mkdir()
+    (basic_site / "content/pages/guides/setup.md").write_text("---\ntitle: Setup\n---\nSet up.\n")
+    (basic_site / "content/pages/guides/index.md").write_text("---\ntitle: Guides\n---\nAll guides.\n")
+    build(basic_site, NOW)
+    assert "Set up." in (basic_site / "_site/guides/setup.html").read_text()
+    assert "All guides." in (basic_site / "_site/guides/index.html").read_text()

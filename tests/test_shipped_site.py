@@ -16,7 +16,8 @@ from site_checks import (assert_feeds_parse, assert_html5_parses, assert_interna
                          assert_sitemap_valid)
 
 PAGES = ["index.html", "vta.html", "community.html", "about.html", "download.html", "asf.html",
-         "404.html", "blog.html", "history.html", "tags.html", "categories.html"]
+         "404.html", "blog.html", "history.html", "tags.html", "categories.html",
+         "source/tiled_matmul.html"]
 
 
 @pytest.fixture(scope="module")
@@ -131,3 +132,10 @@ def test_the_tutorials_url_in_the_nav_leads_to_the_default_versions_gallery(ship
         assert f'url=https://tvm.apache.org/docs/v0.18/tutorials/{slug}.html"' in page
         assert (shipped / f"docs/tutorials/{slug}.ipynb").read_bytes() == \
             (shipped / f"docs/v0.18/tutorials/{slug}.ipynb").read_bytes()
+
+
+def test_source_listing_has_linkable_lines(shipped):
+    html = (shipped / "source/tiled_matmul.html").read_text()
+    script = (Path(__file__).parents[1] / "notebooks/tiled_matmul.py").read_text()
+    assert html.count('<tr id="L') == len(script.splitlines())
+    assert '<a href="#L12">12</a>' in html
