@@ -451,7 +451,21 @@ def copy_skeleton(site: Path, out: Path) -> list[str]:
         else:
             continue
         copied.append(part)
+    _drop_what_needs_the_repository(out)
     return copied
+
+
+def _drop_what_needs_the_repository(out: Path) -> None:
+    """Docs versions are built from the repository's git history and source listings
+    point into notebooks/: neither comes along into a corpus folder."""
+    config_path = out / "site.yaml"
+    if config_path.is_file():
+        config = yaml.safe_load(config_path.read_text(encoding="utf-8"))
+        if config.pop("versions", None) is not None:
+            config_path.write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
+    for page in sorted((out / "content" / "pages").rglob("*.md")):
+        if re.search(r"^layout:\s*source\s*$", page.read_text(encoding="utf-8"), re.M):
+            page.unlink()
 
 
 def make_corpus(posts: int, out: Path, seed: int = 1, site: Path = REPO_ROOT) -> list[Path]:

@@ -89,7 +89,6 @@ def render_site(config: Config, options: BuildOptions = BuildOptions()) -> Build
     site = assemble(documents, data, config, now=now, drafts=options.drafts, future=options.future)
     outputs = Outputs()
     pages = SiteRenderer(site, Renderer(config))
-    tutorials = notebooks.render_tutorials(config, options, pages, outputs)
     docs = VersionedDocs(config, pages.renderer, pages.site_view,
                          lambda docs_sources: parse_documents(docs_sources, config, options.refresh))
     site_key = digest(*(s.digest for s in sources), *(doc.url for doc in site.documents))
@@ -98,7 +97,7 @@ def render_site(config: Config, options: BuildOptions = BuildOptions()) -> Build
         outputs.add(path, data, rendered.origins[path], listed=path not in rendered.unlisted)
     pages.render_into(outputs)
     copy_assets(root, outputs)
-    return BuildResult(site, outputs, tutorials=tutorials, docs_versions=rendered.report)
+    return BuildResult(site, outputs, tutorials=rendered.tutorials, docs_versions=rendered.report)
 
 
 def parse_documents(sources: list[Source], config: Config, refresh: bool = False) -> list[Document]:

@@ -86,7 +86,7 @@ def parse_document(source: Source, config: Config) -> Document:
     tz = timezone_of(config)
 
     date = None
-    slug = source.path.stem
+    slug = page_name(source.path)
     if source.kind == "post":
         parts = post_name_parts(source.path)
         if parts is None:
@@ -130,7 +130,7 @@ def _permalink(meta: dict, source: Source, config: Config, slug: str,
     pattern = meta.get("permalink")
     if pattern is None:
         if source.kind != "post":
-            return "/" if slug == "index" else f"/{slug}.html"
+            return "/" + slug.removesuffix("index") if slug.rpartition("/")[2] == "index" else f"/{slug}.html"
         pattern = config.permalink
     if not isinstance(pattern, str) or not pattern.startswith("/"):
         raise SiteError(f"key 'permalink': expected a path starting with '/', got {pattern!r}", source.path)
@@ -150,6 +150,12 @@ def _permalink(meta: dict, source: Source, config: Config, slug: str,
     if "/../" in url + "/" or "/./" in url + "/":
         raise SiteError(f"key 'permalink': {url!r} leaves the site", source.path)
     return url
+
+
+def page_name(path: Path) -> str:
+    """``content/pages/guides/setup.md`` -> ``guides/setup``: folders under pages/ are kept."""
+    parts = path.with_suffix("").parts
+    return "/".join(parts[2:]) if parts[:2] == ("content", "pages") else path.stem
 
 
 def _string_list(value: Any, path: Path, key: str) -> list[str]:

@@ -179,3 +179,12 @@ def test_an_excerpt_leaves_its_footnote_marks_behind(basic_site):
     assert 'href="#fn:note"' in (out / "2021/01/02/third.html").read_text()
     assert "Third body.</p>" in (out / "blog.html").read_text()
     assert "fn:note" not in (out / "blog.html").read_text()
+
+
+def test_pages_in_folders_keep_their_folder(basic_site):
+    (basic_site / "content/pages/guides").mkdir()
+    (basic_site / "content/pages/guides/setup.md").write_text("---\ntitle: Setup\n---\nSet up.\n")
+    (basic_site / "content/pages/guides/index.md").write_text("---\ntitle: Guides\n---\nAll guides.\n")
+    build(basic_site, NOW)
+    assert "Set up." in (basic_site / "_site/guides/setup.html").read_text()
+    assert "All guides." in (basic_site / "_site/guides/index.html").read_text()
