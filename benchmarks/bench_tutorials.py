@@ -2,7 +2,9 @@
 
 Like bench_build.py, the generator is driven only as a subprocess. The site is
 a copy of the repository's skeleton with its tutorials (site.yaml, templates/,
-assets/, notebooks/; no posts, so the figures are the tutorials'). For each run:
+assets/, notebooks/; no posts, so the figures are the tutorials'), without its
+docs versions (they need the repository's history): the tutorials are built
+once, at /docs/tutorials/. For each run:
 
 1. **cold**: output and cache deleted, every tutorial executes in a kernel;
 2. **warm**: nothing changed, every tutorial's outputs come from the cache;
@@ -31,14 +33,19 @@ import tempfile
 import time
 from pathlib import Path
 
+import yaml
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
-SKELETON = ("site.yaml", "templates", "assets", "notebooks")
+SKELETON = ("templates", "assets", "notebooks")
 EDITED = "notebooks/scan_recurrence.ipynb"
 COUNTS = re.compile(r"(\d+) notebooks ran, (\d+) from cache")
 
 
 def make_site(destination: Path) -> None:
     destination.mkdir(parents=True)
+    config = yaml.safe_load((REPO_ROOT / "site.yaml").read_text(encoding="utf-8"))
+    config.pop("versions", None)
+    (destination / "site.yaml").write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
     for name in SKELETON:
         source = REPO_ROOT / name
         if source.is_dir():

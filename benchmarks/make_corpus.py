@@ -451,27 +451,21 @@ def copy_skeleton(site: Path, out: Path) -> list[str]:
         else:
             continue
         copied.append(part)
-    drop_versions(out / "site.yaml")
-    drop_dangling_listings(out)
+    _drop_what_needs_the_repository(out)
     return copied
 
 
-def drop_dangling_listings(out: Path) -> None:
-    """Remove source-listing pages whose listed file stayed behind (say, in notebooks/)."""
+def _drop_what_needs_the_repository(out: Path) -> None:
+    """Docs versions are built from the repository's git history and source listings
+    point into notebooks/: neither comes along into a corpus folder."""
+    config_path = out / "site.yaml"
+    if config_path.is_file():
+        config = yaml.safe_load(config_path.read_text(encoding="utf-8"))
+        if config.pop("versions", None) is not None:
+            config_path.write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
     for page in sorted((out / "content" / "pages").rglob("*.md")):
-        text = page.read_text(encoding="utf-8")
-        listed = re.search(r"^source:\s*(\S+)\s*$", text.split("\n---", 1)[0], re.M)
-        if listed and not (out / listed.group(1)).is_file():
+        if re.search(r"^layout:\s*source\s*$", page.read_text(encoding="utf-8"), re.M):
             page.unlink()
-
-
-def drop_versions(config: Path) -> None:
-    """Build the docs unversioned: a corpus is not a git repository, so refs cannot resolve."""
-    if not config.is_file():
-        return
-    settings = yaml.safe_load(config.read_text(encoding="utf-8")) or {}
-    if settings.pop("versions", None) is not None:
-        config.write_text(yaml.safe_dump(settings, sort_keys=False, allow_unicode=True), encoding="utf-8")
 
 
 def make_corpus(posts: int, out: Path, seed: int = 1, site: Path = REPO_ROOT) -> list[Path]:

@@ -40,14 +40,14 @@ from generator.cache import PickleCache, digest
 from generator.config import Config, load_config
 from generator.deps import LINKED_FIELDS, Key, KeyIndex, Resolver, tracing, value_digest
 from generator.output import check_outputs, delete_outputs, safe_output_dir, write_outputs
-from generator.plan import Bundle, Job, Plan, SiteRenderer, docs_bundle, reused_report, tutorials_bundle
+from generator.plan import Bundle, DocsReport, Job, Plan, SiteRenderer, docs_bundle, reusable, reused_report
 from generator.render import Renderer
 from generator.site import Document, Site, assemble, parse_document, timezone_of
 from generator.sources import Source, discover, load_data, load_source
 from generator.state import BuildState, BundleRecord, FileIndex, OutputRecord
 from generator.versions import resolve_versions
 
-PARSE_CACHE_VERSION = "2"
+PARSE_CACHE_VERSION = "3"
 PARALLEL_THRESHOLD = 64
 INPUTS = ("site.yaml", "content", "notebooks", "templates", "assets")
 # Edits to these leave the site's structure (collections, plan) as it was, unless a
@@ -94,17 +94,15 @@ def render_site(config: Config, options: BuildOptions = BuildOptions()) -> Build
     now = options.now or datetime.now(timezone_of(config))
     site = assemble(documents, data, config, now=now, drafts=options.drafts, future=options.future)
     pages = SiteRenderer(site, Renderer(config))
-    plan, reports = Plan(), {}
+    plan = Plan()
     parse = partial(parse_documents, config=config, refresh=options.refresh)
-    for bundle in (tutorials_bundle(config, options, pages, ""),
-                   docs_bundle(config, pages, parse, None, lambda: "", refresh=True)):
-        made, reports[bundle.name] = bundle.make()
-        for path, data in made.items():
-            plan.add(path, made.origins[path], partial(_same, data), listed=path not in made.unlisted)
+    key = digest(*(s.digest for s in sources), *(doc.url for doc in site.documents))
+    made, report = docs_bundle(config, pages, parse, None, lambda: key, options.refresh).make()
+    for path, data in made.items():
+        plan.add(path, made.origins[path], partial(_same, data), listed=path not in made.unlisted)
     pages.plan_into(plan)
     outputs = {path: _bytes(job.make()) for path, job in plan.items()}
-    return BuildResult(site, len(outputs), outputs, tutorials=reports["tutorials"],
-                       docs_versions=reports["docs"])
+    return BuildResult(site, len(outputs), outputs, tutorials=report.tutorials, docs_versions=report.versions)
 
 
 def parse_documents(sources: list[Source], config: Config, refresh: bool = False) -> list[Document]:
@@ -207,9 +205,10 @@ class Engine:
         tampered, strays = check_outputs(out_dir, state.outputs) if not warm else (set(), set())
         now = now or self.options.now or datetime.now(timezone_of(config))
         due = state.horizon is not None and now >= state.horizon
-        if not (load or fresh or changed or tampered or strays or due or external != state.external):
+        settled = all(reusable(b.report) for b in state.bundles.values())
+        if settled and not (load or fresh or changed or tampered or strays or due or external != state.external):
             self.warm = True
-            reports = {name: reused_report(name, b.report) for name, b in state.bundles.items()}
+            reports = {name: reused_report(b.report) for name, b in state.bundles.items()}
             return self.result(None, len(state.outputs), {}, [], [], reports)
 
         if fresh or self.renderer is None:
@@ -232,7 +231,7 @@ class Engine:
         plan, bundles, reports = Plan(), {}, {}
         site_key = partial(site_digest, listing, index, site)
         ran = False
-        for bundle in self.bundles(config, pages, index, external, site_key, fresh):
+        for bundle in self.bundles(config, pages, index, external, site_key):
             bundles[bundle.name], reports[bundle.name] = self.plan_bundle(bundle, plan, moved, tampered, fresh)
             ran = ran or bundles[bundle.name] is not state.bundles.get(bundle.name)
         if last_plan is not None and not ran:
@@ -319,14 +318,12 @@ class Engine:
                 for _, path, source_digest in sources}
 
     def bundles(self, config: Config, pages: SiteRenderer, index: FileIndex, external: tuple,
-                site_key: Callable[[], str], fresh: bool) -> list[Bundle]:
-        """The tutorials and the docs section; ``site_key()`` stands for the rest of the site."""
-        notebooks_digest = index.tree_digest("notebooks")
-        docs_inputs = ("docs", external, index.tree_digest("content/docs"), notebooks_digest,
+                site_key: Callable[[], str]) -> list[Bundle]:
+        """The docs section, tutorials included; ``site_key()`` stands for the rest of the site."""
+        docs_inputs = ("docs", external, index.tree_digest("content/docs"), index.tree_digest("notebooks"),
                        *(index.tree_digest(v.archive) for v in config.versions if v.archive))
         parse = partial(parse_documents, config=config, refresh=self.options.refresh)
-        return [tutorials_bundle(config, self.options, pages, notebooks_digest),
-                docs_bundle(config, pages, parse, docs_inputs, site_key, self.options.refresh or fresh)]
+        return [docs_bundle(config, pages, parse, docs_inputs, site_key, self.options.refresh)]
 
     def plan_bundle(self, bundle: Bundle, plan: Plan, moved: dict[Key, str], tampered: set[str],
                     fresh: bool) -> tuple[BundleRecord, Any]:
@@ -337,10 +334,11 @@ class Engine:
         """
         last = None if fresh else self.state.bundles.get(bundle.name)
         if last is not None and last.inputs == bundle.inputs and last.reads.isdisjoint(moved) \
+                and reusable(last.report) \
                 and not any(path in tampered or path not in self.state.outputs for path in last.files):
             for path, (origin, listed) in last.files.items():
                 plan.add(path, origin, _kept, self.state.outputs[path].inputs, listed)
-            return last, reused_report(bundle.name, last.report)
+            return last, reused_report(last.report)
         with tracing() as reads:
             made, report = bundle.make()
         reads = self.intern(reads)
@@ -382,9 +380,9 @@ class Engine:
 
     def result(self, site: Site | None, files: int, outputs: dict[str, bytes], written: list[str],
                deleted: list[str], reports: dict[str, Any]) -> BuildResult:
+        docs = reports.get("docs") or DocsReport()
         return BuildResult(site, files, outputs, written, deleted,
-                           tutorials=reports.get("tutorials", notebooks.TutorialStats()),
-                           docs_versions=reports.get("docs", {}))
+                           tutorials=docs.tutorials, docs_versions=docs.versions)
 
     def save(self) -> None:
         """Write the state for the next build, dropping keys nothing reads any more."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 import time
 from pathlib import Path
@@ -34,6 +35,7 @@ def make_parser() -> argparse.ArgumentParser:
     build = commands.add_parser("build", help="build the site into its output directory")
     add_content_flags(build)
     build.add_argument("--refresh", action="store_true", help="ignore every cache and redo all work")
+    build.add_argument("--check", action="store_true", help="then check the built site (see 'check')")
     build.set_defaults(run=run_build)
 
     serve = commands.add_parser("serve", help="preview the site, rebuilding and reloading on every save")
@@ -44,6 +46,13 @@ def make_parser() -> argparse.ArgumentParser:
     serve.add_argument("--open", action="store_true", help="open the preview in a browser")
     serve.set_defaults(run=run_serve)
 
+    check = commands.add_parser("check", help="check the built site: links, anchors, third-party "
+                                              "requests, valid HTML")
+    check.add_argument("--against", metavar="LIST",
+                       help="URLs published before that must still resolve: a sitemap.txt, "
+                            "a sitemap.xml, or a git ref of the publish branch")
+    check.set_defaults(run=run_check)
+
     versions = commands.add_parser("versions", help="list the docs versions and the commits they resolve to")
     versions.set_defaults(run=run_versions)
 
@@ -52,7 +61,8 @@ def make_parser() -> argparse.ArgumentParser:
     new.add_argument("title")
     new.set_defaults(run=run_new)
 
-    publish = commands.add_parser("publish", help="commit the built site to the publish branch and push it")
+    publish = commands.add_parser("publish", help="check the built site, commit it to the publish branch "
+                                                  "and push it")
     publish.add_argument("--branch", help="the branch to publish on (default: site.yaml publish.branch)")
     publish.add_argument("--remote", help="the remote to push to (default: site.yaml publish.remote)")
     publish.add_argument("-m", "--message", help="the commit's subject (default: 'Build at <UTC date>')")
@@ -90,7 +100,7 @@ def run_build(args: argparse.Namespace) -> int:
             by_outcome.setdefault(outcome, []).append(name)
         print("docs versions: " + "; ".join(f"{outcome} {', '.join(names)}"
                                             for outcome, names in by_outcome.items()))
-    return 0
+    return run_check(argparse.Namespace(site=args.site, against=None)) if args.check else 0
 
 
 def run_serve(args: argparse.Namespace) -> int:
@@ -122,6 +132,17 @@ def run_versions(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_check(args: argparse.Namespace) -> int:
+    from generator.check import check_site
+    from generator.config import load_config
+
+    report = check_site(load_config(args.site), against=args.against)
+    for finding in report.findings:
+        print(finding)
+    print(report.summary(), file=sys.stderr if report.findings else sys.stdout)
+    return 0 if report.ok else 1
+
+
 def run_new(args: argparse.Namespace) -> int:
     from generator.scaffold import new_post
 
@@ -131,11 +152,14 @@ def run_new(args: argparse.Namespace) -> int:
 
 
 def run_publish(args: argparse.Namespace) -> int:
+    from generator.check import require_clean
+    from generator.config import load_config
     from generator.publish import PublishOptions, publish
 
+    check = functools.partial(require_clean, load_config(args.site))
     result = publish(args.site, PublishOptions(
         branch=args.branch, remote=args.remote, message=args.message, push=args.push,
         dry_run=args.dry_run, allow_dirty=args.allow_dirty, allow_removals=args.allow_removals,
-        built=args.built))
+        built=args.built), check=check)
     print(result.summary())
     return 0

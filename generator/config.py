@@ -60,7 +60,8 @@ class Publish:
 
 @dataclass(frozen=True)
 class Check:
-    allow_hosts: list[str] = field(default_factory=list)
+    allow_hosts: list[str] = field(default_factory=list)   # hosts pages may fetch resources from
+    html: bool = False                                      # validate with the Nu Html Checker (needs Java)
 
 
 @dataclass(frozen=True)

@@ -1,39 +1,68 @@
-"""Build one docs section from a tree of files: ``content/docs/**`` under a URL prefix.
+"""Build one docs section from a tree of files: ``content/docs/**`` and the
+tree's tutorials under a URL prefix.
 
 The tree is any folder shaped like a site (the author's working tree, or a
 commit exported by git), so the same code builds the unversioned docs at
 ``/docs/`` and each version at ``/docs/<name>/``. Pages are parsed like any
 page and rendered with the current site's templates; other files under
 ``content/docs`` (images, downloads) are published beside them as they are.
+The tree's tutorials, rendered by :mod:`generator.notebooks`, sit in the
+section's ``tutorials/`` folder, and every docs page links their gallery.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
 from markupsafe import Markup
 
 from generator.errors import SiteError
+from generator.notebooks import TutorialStats, Tutorials
 from generator.site import Document, output_path
 from generator.sources import MARKUP_SUFFIXES, Source, load_source
 
 DOCS_DIR = "content/docs"
+TUTORIALS_DIR = "tutorials/"      # a section's tutorials, below its prefix
 
 Render = Callable[..., str]                       # (template, source, **context) -> HTML
 Parse = Callable[[list[Source]], list[Document]]
 
 
+@dataclass
+class Section:
+    """A docs section's files, by path below its prefix, and what made each of them."""
+
+    prefix: str
+    files: dict[str, bytes] = field(default_factory=dict)
+    origins: dict[str, str] = field(default_factory=dict)
+    tutorials: TutorialStats = field(default_factory=TutorialStats)
+
+    def add(self, rel: str, data: bytes, origin: str | Path) -> None:
+        if rel in self.files:
+            raise SiteError(f"{self.prefix}{rel} is claimed by both {self.origins[rel]} and {origin}", origin)
+        self.files[rel], self.origins[rel] = data, str(origin)
+
+
+def gallery_url(prefix: str) -> str:
+    """Where the tutorials of the section at ``prefix`` are published."""
+    return prefix + TUTORIALS_DIR
+
+
 def render_section(tree: Path, prefix: str, render: Render, parse: Parse,
-                   version: dict[str, Any] | None = None) -> dict[str, bytes]:
-    """Every file of the docs section in ``tree``, keyed by its path below ``prefix``.
+                   version: dict[str, Any] | None = None, tutorials: Tutorials | None = None) -> Section:
+    """Every file of the docs section in ``tree`` (its pages and ``tutorials``) below ``prefix``.
 
     ``version`` (name, title, status) is what templates see as ``docs.version``;
     None for an unversioned docs section.
     """
+    tutorials = tutorials or Tutorials()
+    section = Section(prefix, tutorials=tutorials.stats)
+    for rel, data in tutorials.files.items():
+        section.add(TUTORIALS_DIR + rel, data, tutorials.origins[rel])
     base = tree / DOCS_DIR
-    files: dict[str, bytes] = {}
     sources = []
     for path in sorted(base.rglob("*")):
         rel = path.relative_to(base)
@@ -42,13 +71,14 @@ def render_section(tree: Path, prefix: str, render: Render, parse: Parse,
         if path.suffix in MARKUP_SUFFIXES:
             sources.append(load_source(tree, "docs", path.relative_to(tree)))
         else:
-            files[rel.as_posix()] = path.read_bytes()
+            section.add(rel.as_posix(), path.read_bytes(), path.relative_to(tree))
     documents = [_place(doc, prefix) for doc in parse(sources)]
-    context = {"version": version, "root": prefix, "pages": table_of_contents(documents, prefix)}
+    context = {"version": version, "root": prefix, "pages": table_of_contents(documents, prefix),
+               "tutorials": gallery_url(prefix) if tutorials.files else None}
     for doc in documents:
         html = render(f"{doc.layout}.html", doc.source, page=doc, content=Markup(doc.content), docs=context)
-        files[output_path(doc.url).removeprefix(prefix.lstrip("/"))] = html.encode("utf-8")
-    return files
+        section.add(output_path(doc.url).removeprefix(prefix.lstrip("/")), html.encode("utf-8"), doc.source)
+    return section
 
 
 def _place(doc: Document, prefix: str) -> Document:

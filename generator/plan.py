@@ -11,7 +11,7 @@ tutorials, the docs section): which files, it only knows once it has run.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
 from pathlib import Path
@@ -94,39 +94,49 @@ class Bundle:
     inputs: Any
 
 
-def tutorials_bundle(config: Config, options: BuildOptions, pages: SiteRenderer, notebooks_digest: str) -> Bundle:
-    """The executed tutorials: they read ``notebooks/`` (and, recorded, templates and the site)."""
+@dataclass(frozen=True)
+class DocsReport:
+    """What building the docs section did: per version, and for the tutorials."""
 
-    def make() -> tuple[Outputs, notebooks.TutorialStats]:
-        outputs = Outputs()
-        return outputs, notebooks.render_tutorials(config, options, pages, outputs)
-
-    return Bundle("tutorials", make, ("tutorials", notebooks_digest))
+    versions: dict[str, str] = field(default_factory=dict)  # name -> "built", "reused", "archived"
+    tutorials: notebooks.TutorialStats = field(default_factory=notebooks.TutorialStats)
 
 
 def docs_bundle(config: Config, pages: SiteRenderer, parse: Parse, inputs: Any,
                 site_key: Callable[[], str], refresh: bool) -> Bundle:
-    """The docs section, once per version. ``inputs`` stands for every version's tree.
+    """The docs section (tutorials included), once per version; ``inputs`` stands for every
+    version's tree.
 
     ``site_key()`` stands for the rest of the site, which docs pages may show:
     while it stays the same, versions whose tree did not change are reused.
     """
 
-    def make() -> tuple[Outputs, dict[str, str]]:
+    def make() -> tuple[Outputs, DocsReport]:
         docs = VersionedDocs(config, pages.renderer, pages.site_view, parse).build(site_key(), refresh)
         outputs = Outputs()
         for path, data in docs.files.items():
             outputs.add(path, data, docs.origins[path], listed=path not in docs.unlisted)
-        return outputs, docs.report
+        return outputs, DocsReport(docs.report, docs.tutorials)
 
     return Bundle("docs", make, inputs)
 
 
-def reused_report(bundle: str, report: Any) -> Any:
-    """What a bundle that did not run reports: its last build's work, all taken as it was."""
-    if bundle == "tutorials":
-        return notebooks.TutorialStats(cached=report.ran + report.cached, unexecuted=report.unexecuted)
-    return {name: "archived" if how == "archived" else "reused" for name, how in report.items()}
+def reusable(report: DocsReport) -> bool:
+    """Whether a bundle's files can stay when its inputs did not change: not while tutorials
+    are shown unexecuted, since a run of them may have been copied into the cache."""
+    return not report.tutorials.unexecuted
+
+
+def reused_report(report: DocsReport) -> DocsReport:
+    """What the docs section reports when it did not run: its last work, taken as it was.
+
+    As when it runs: reused versions look no tutorial up, while the unversioned
+    section's tutorials count as taken from the cache.
+    """
+    versions = {name: "archived" if how == "archived" else "reused" for name, how in report.versions.items()}
+    stats = report.tutorials
+    tutorials = notebooks.TutorialStats(cached=0 if versions else stats.ran + stats.cached)
+    return DocsReport(versions, tutorials)
 
 
 class SiteRenderer:
@@ -221,16 +231,20 @@ class SiteRenderer:
                 group=group, name=name, posts=self.views.sequence((plural, name))), ("group", kind, name))
 
     def plan_redirects(self, plan: Plan) -> None:
-        """Old URLs (``redirect_from``, site.yaml ``redirects``) get a page pointing at the new one."""
+        """Old URLs (``redirect_from``, site.yaml ``redirects``) get a page pointing at the new one.
+
+        The page sends the browser on with a site-relative URL, so that it stays on
+        whichever host serves the site (the preview server, a staging copy);
+        only its canonical link names the production host.
+        """
         moves = [(old, doc.url, doc.source) for doc in self.site.documents for old in doc.redirect_from]
         moves += [(old, new, Path("site.yaml")) for old, new in sorted(self.config.redirects.items())]
         for old, new, origin in moves:
             if not old.startswith("/"):
                 raise SiteError(f"redirect {old!r} must be a path starting with '/'", origin)
-            target = new if "://" in new else self.renderer.absolute_url(new)
             plan.add(output_path(old), origin, partial(
-                self.page, "redirect.html", page=_generated("Redirecting", old), target=target),
-                ("redirect", old, target), listed=False)
+                self.page, "redirect.html", page=_generated("Redirecting", old), target=new),
+                ("redirect", old, new), listed=False)
 
     def plan_feeds(self, plan: Plan) -> None:
         absolute = self.renderer.absolute_url

@@ -170,8 +170,12 @@ def _string_list(value: Any, path: Path, key: str) -> list[str]:
 
 
 def _first_paragraph(html: str) -> str:
+    """The excerpt: the first paragraph, without footnote marks (their notes stay behind)."""
     match = re.search(r"<p>.*?</p>", html, re.S)
-    return match.group(0) if match else ""
+    return _FOOTNOTE_REF.sub("", match.group(0)) if match else ""
+
+
+_FOOTNOTE_REF = re.compile(r'<sup id="fnref\d*:[^"]*"><a class="footnote-ref" href="#fn:[^"]*">[^<]*</a></sup>')
 
 
 def _strip_tags(html: str) -> str:

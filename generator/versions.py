@@ -4,10 +4,14 @@ A version's files come from its own source: a git ref (exported by git into a
 temporary folder, never over the author's checkout), the working tree, or an
 archived build published as it is. Pages are rendered with the *current*
 site's templates. What ties the versions together (the switcher, the outdated
-banner, ``rel=canonical``) is added afterwards, on every build, into slots the
-``docs`` template leaves; so a version whose tree has not changed is reused as
-the last build rendered it, while its switcher still knows every other
-version's pages.
+banner, ``rel=canonical``) is added afterwards, on every build, into slots
+the ``docs`` and tutorial templates leave; so a version whose tree has not
+changed is reused as the last build rendered it, while its switcher still
+knows every other version's pages.
+
+Each version's tutorials are executed in its own tree, through the one
+notebook cache; ``/docs/tutorials/``, where tutorials lived before the docs
+were versioned, keeps serving the default version's.
 """
 
 from __future__ import annotations
@@ -24,10 +28,10 @@ from html import escape
 from pathlib import Path, PurePosixPath
 from typing import Any, Iterator
 
-from generator import __version__, git
+from generator import __version__, git, notebooks
 from generator.cache import digest, write_atomic
 from generator.config import CONFIG_FILE, Config, Version
-from generator.docs import DOCS_DIR, Parse, page_url, render_section
+from generator.docs import DOCS_DIR, TUTORIALS_DIR, Parse, Section, gallery_url, page_url, render_section
 from generator.errors import SiteError
 from generator.render import Renderer
 
@@ -36,9 +40,9 @@ SLOT_SWITCHER = "<!-- sitegen:version-switcher -->"
 SWITCHER_TEMPLATE = "partials/version_switcher.html"
 BANNER_TEMPLATE = "partials/version_banner.html"
 REDIRECT_TEMPLATE = "redirect.html"
-TREE_DIRS = (DOCS_DIR, "notebooks")  # what a version's docs are built from
+TREE_DIRS = (DOCS_DIR, notebooks.FOLDER)  # what a version's docs are built from
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]*\Z")
-STATE_FORMAT = "1"
+STATE_FORMAT = "2"     # 2: a version's files include its tutorials
 
 BODY_OPEN = re.compile(r"<body\b[^>]*>", re.I)
 HEAD_CLOSE = re.compile(r"</head\s*>", re.I)
@@ -73,6 +77,7 @@ class Docs:
     origins: dict[str, str] = field(default_factory=dict)
     unlisted: set[str] = field(default_factory=set)     # kept out of sitemap.xml
     report: dict[str, str] = field(default_factory=dict)  # version -> "built", "reused" or "archived"
+    tutorials: notebooks.TutorialStats = field(default_factory=notebooks.TutorialStats)  # of built sections
 
     def add(self, path: str, data: bytes, origin: str, listed: bool = True) -> None:
         if path in self.files:
@@ -172,11 +177,13 @@ class VersionedDocs:
         """All docs files. ``site_key`` stands for the rest of the site, which docs pages may show."""
         docs = Docs()
         if not self.config.versions:
-            if (self.config.root / DOCS_DIR).is_dir():
-                for rel, data in render_section(self.config.root, "/docs/", self.render, self.parse).items():
+            root = self.config.root
+            if any((root / folder).is_dir() for folder in TREE_DIRS):
+                section = self._section(root, "/docs/", refresh, docs)
+                for rel, data in section.files.items():
                     if rel.endswith(".html"):
                         data = _fill_slots(data.decode("utf-8"), "", "").encode("utf-8")
-                    docs.add(f"docs/{rel}", data, DOCS_DIR)
+                    docs.add(f"docs/{rel}", data, section.origins[rel])
             return docs
         versions = resolve_versions(self.config)
         fingerprint = digest(STATE_FORMAT, __version__, site_key, self._templates_digest(),
@@ -185,8 +192,9 @@ class VersionedDocs:
         for resolved in versions:
             try:
                 files[resolved.name] = self._files_of(resolved, fingerprint, refresh, docs)
-            except SiteError as exc:
-                raise SiteError(f"{exc.message} (docs version '{resolved.name}', {resolved.source})",
+            except SiteError as exc:      # named on its first line: a tutorial's message goes on
+                first, newline, rest = exc.message.partition("\n")
+                raise SiteError(f"{first} (docs version '{resolved.name}', {resolved.source}){newline}{rest}",
                                 exc.path, exc.line) from None
         self._publish(versions, files, docs)
         return docs
@@ -204,10 +212,23 @@ class VersionedDocs:
             docs.report[version.name] = "reused"
             return files
         with self._tree(resolved) as tree:
-            files = render_section(tree, f"/docs/{version.name}/", self.render, self.parse, seen)
-        self.last.put(version.name, key, files)
+            section = self._section(tree, f"/docs/{version.name}/", refresh, docs, seen)
+        if section.tutorials.unexecuted:     # a run of it may turn up (a copied cache): build again
+            self.last.drop(version.name)
+        else:
+            self.last.put(version.name, key, section.files)
         docs.report[version.name] = "built"
-        return files
+        return section.files
+
+    def _section(self, tree: Path, prefix: str, refresh: bool, docs: Docs,
+                 version: dict[str, Any] | None = None) -> Section:
+        """The docs section of ``tree`` at ``prefix``: its pages and its tutorials, executed there."""
+        name = version["name"] if version else None
+        tutorials = notebooks.render_tutorials(self.config, tree, gallery_url(prefix), self.render,
+                                               self.renderer, refresh, name)
+        section = render_section(tree, prefix, self.render, self.parse, version, tutorials)
+        docs.tutorials += section.tutorials
+        return section
 
     def _tree_key(self, resolved: Resolved) -> str:
         if resolved.version.worktree:
@@ -252,7 +273,19 @@ class VersionedDocs:
                         docs.add(f"docs/{alias}/{rel}", self._redirect(f"/docs/{alias}/{rel}",
                                  page_url(f"/docs/{version.name}/", rel)), origin, listed=False)
         docs.add("docs/index.html", self._redirect("/docs/", f"/docs/{default.name}/"), CONFIG_FILE, listed=False)
+        self._publish_unversioned_tutorials(default, files[default.name], docs)
         docs.add("docs/versions.json", versions_json(self.config.versions), CONFIG_FILE)
+
+    def _publish_unversioned_tutorials(self, default: Version, files: dict[str, bytes], docs: Docs) -> None:
+        """Keep ``/docs/tutorials/``, where tutorials were published before versions, alive:
+        its pages redirect to the default version's, its downloads and images are copies."""
+        origin = f"/docs/{TUTORIALS_DIR} (the default version's tutorials, at their unversioned URLs)"
+        for rel, data in files.items():
+            if not rel.startswith(TUTORIALS_DIR):
+                continue
+            if rel.endswith(".html"):
+                data = self._redirect(page_url("/docs/", rel), page_url(f"/docs/{default.name}/", rel))
+            docs.add(f"docs/{rel}", data, origin, listed=False)
 
     def _decorate(self, rel: str, data: bytes, version: Version, versions: list[Resolved],
                   pages: dict[str, set[str]], default: Version) -> bytes:
@@ -260,7 +293,7 @@ class VersionedDocs:
         def target(other: Version) -> dict[str, Any]:
             same = rel in pages[other.name]
             return {"name": other.name, "title": other.label, "status": other.status,
-                    "url": page_url(f"/docs/{other.name}/", rel if same else "index.html"),
+                    "url": page_url(f"/docs/{other.name}/", nearest_page(rel, pages[other.name])),
                     "same_page": same, "current": other is version}
         switcher = self.render(SWITCHER_TEMPLATE, versions=[target(r.version) for r in versions],
                                current=target(version))
@@ -273,8 +306,22 @@ class VersionedDocs:
     def _redirect(self, url: str, target: str) -> bytes:
         page = {"title": "Redirecting", "url": url, "kind": "generated", "toc": (), "meta": {},
                 "description": "", "date": None}
-        html = self.render(REDIRECT_TEMPLATE, page=page, target=self.renderer.absolute_url(target))
+        html = self.render(REDIRECT_TEMPLATE, page=page, target=target)
         return html.encode("utf-8")
+
+
+def nearest_page(rel: str, pages: set[str]) -> str:
+    """``rel`` where ``pages`` has it, else the index of its nearest folder that does: a tutorial
+    another version lacks leads to that version's gallery, and anything else to its docs index."""
+    if rel in pages:
+        return rel
+    folders = rel.split("/")[:-1]
+    while folders:
+        index = "/".join(folders) + "/index.html"
+        if index in pages:
+            return index
+        folders.pop()
+    return "index.html"
 
 
 def versions_json(versions: list[Version]) -> bytes:
@@ -366,3 +413,6 @@ class LastBuilds:
 
     def put(self, name: str, key: str, files: dict[str, bytes]) -> None:
         write_atomic(self.folder / f"{name}.pickle", pickle.dumps((key, files), protocol=pickle.HIGHEST_PROTOCOL))
+
+    def drop(self, name: str) -> None:
+        (self.folder / f"{name}.pickle").unlink(missing_ok=True)

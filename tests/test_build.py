@@ -139,7 +139,7 @@ def test_redirect_from_makes_a_redirect_page(basic_site):
     post.write_text(post.read_text().replace("title: First post", "title: First post\nredirect_from: [/old/first.html]"))
     build(basic_site, NOW)
     html = (basic_site / "_site/old/first.html").read_text()
-    assert '<meta http-equiv="refresh" content="0; url=https://example.org/2019/03/18/first-post.html">' in html
+    assert '<meta http-equiv="refresh" content="0; url=/2019/03/18/first-post.html">' in html
     assert '<link rel="canonical" href="https://example.org/2019/03/18/first-post.html">' in html
     assert "https://example.org/old/first.html" not in (basic_site / "_site/sitemap.txt").read_text()
 
@@ -169,6 +169,16 @@ def test_output_dir_may_not_overwrite_sources(basic_site, capsys):
     assert main(["-C", str(basic_site), "build"]) == 1
     assert "would overwrite the site's sources" in capsys.readouterr().err
     assert (basic_site / "content/posts/2019-03-18-first-post.md").is_file()
+
+
+def test_an_excerpt_leaves_its_footnote_marks_behind(basic_site):
+    post = basic_site / "content/posts/2021-01-02-third.md"
+    post.write_text(post.read_text().replace("Third body.", "Third body[^note].\n\n[^note]: A note."))
+    build(basic_site, NOW)
+    out = basic_site / "_site"
+    assert 'href="#fn:note"' in (out / "2021/01/02/third.html").read_text()
+    assert "Third body.</p>" in (out / "blog.html").read_text()
+    assert "fn:note" not in (out / "blog.html").read_text()
 
 
 def test_pages_in_folders_keep_their_folder(basic_site):

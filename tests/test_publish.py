@@ -340,6 +340,21 @@ def test_a_failed_build_publishes_nothing(author: Author):
     assert author.tip() is None
 
 
+def test_a_site_that_fails_its_check_is_not_published(author: Author, capsys):
+    about = author.root / "content/pages/about.md"
+    about.write_text(about.read_text() + "\nSee [the roadmap](/roadmap.html).\n")
+    author.commit("Link to a page that does not exist")
+
+    assert main(["-C", str(author.root), "publish"]) == 1
+
+    err = capsys.readouterr().err
+    line = next(n for n, text in enumerate((author.root / "_site/about.html").read_text().splitlines(), 1)
+                if "roadmap" in text)
+    assert "fails its check (checked" in err and "1 error in 1 file" in err
+    assert f"about.html:{line}: missing page -> /roadmap.html" in err
+    assert author.tip() is None and author.git("branch", "--list", BRANCH) == ""
+
+
 def test_dry_run_lists_the_changes_and_commits_nothing(author: Author, capsys):
     author.publish()
     published = author.tip()

@@ -1,26 +1,31 @@
-"""Jupyter tutorials, executed at build time, cached, rendered into the site.
+"""Jupyter tutorials, executed at build time, cached, rendered into the docs section.
 
 ``notebooks/`` holds the tutorials (``.ipynb``, or ``.py`` scripts in the
-percent or sphinx-gallery format). Each becomes ``/docs/tutorials/<slug>.html``
-with its outputs from a real run, beside its downloads (``<slug>.ipynb``,
-executed, and ``<slug>.py``), plus a gallery at ``/docs/tutorials/``.
+percent or sphinx-gallery format). The docs section of each tree (the working
+tree, or a docs version's export) places them in its ``tutorials/`` folder:
+each becomes ``<slug>.html`` with its outputs from a real run, beside its
+downloads (``<slug>.ipynb``, executed, and ``<slug>.py``), plus a gallery,
+``index.html``. Runs are cached by content, so a tutorial that is the same in
+two versions executes once.
 
 The modules, in the order data flows through them: ``sources`` (files to
 notebooks and back), ``spec`` (declared settings, the cache key),
 ``environment`` (what this machine has), ``execute`` (one run in a kernel),
 ``store`` (runs on disk), ``render`` and ``sanitize`` (cells to HTML),
-``progress`` (the terminal), ``pipeline`` (all of it, for a build).
+``progress`` (the terminal), ``pipeline`` (all of it, for one tree).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable
+
+from generator.errors import SiteError
 
 if TYPE_CHECKING:
-    from generator.build import BuildOptions
-    from generator.plan import Outputs, SiteRenderer
     from generator.config import Config
+    from generator.render import Renderer
 
 FOLDER = "notebooks"
 
@@ -33,6 +38,10 @@ class TutorialStats:
     cached: int = 0
     unexecuted: int = 0
 
+    def __add__(self, other: TutorialStats) -> TutorialStats:
+        return TutorialStats(self.ran + other.ran, self.cached + other.cached,
+                             self.unexecuted + other.unexecuted)
+
     @property
     def total(self) -> int:
         return self.ran + self.cached + self.unexecuted
@@ -42,13 +51,34 @@ class TutorialStats:
         return line + (f", {self.unexecuted} not executed" if self.unexecuted else "")
 
 
-def render_tutorials(config: Config, options: BuildOptions, pages: SiteRenderer,
-                     outputs: Outputs) -> TutorialStats:
-    """Execute (or take from the cache) and render every tutorial into ``outputs``."""
-    if not (config.root / FOLDER).is_dir():
-        return TutorialStats()
+@dataclass
+class Tutorials:
+    """One tree's tutorials as files below their gallery's folder, with what made each file."""
+
+    url: str = ""                  # the gallery's, e.g. /docs/v2/tutorials/
+    files: dict[str, bytes] = field(default_factory=dict)
+    origins: dict[str, str] = field(default_factory=dict)
+    stats: TutorialStats = field(default_factory=TutorialStats)
+
+    def add(self, rel: str, data: bytes | str, origin: str | Path) -> None:
+        if rel in self.files:
+            raise SiteError(f"{self.url}{rel} is claimed by both {self.origins[rel]} and {origin}", origin)
+        self.files[rel] = data.encode("utf-8") if isinstance(data, str) else data
+        self.origins[rel] = str(origin)
+
+
+def render_tutorials(config: Config, tree: Path, gallery_url: str, render: Callable[..., str],
+                     renderer: Renderer, refresh: bool = False, version: str | None = None) -> Tutorials:
+    """Execute (or take from the cache) and render the tutorials in ``tree/notebooks``.
+
+    ``gallery_url`` is where the gallery is published (``/docs/v2/tutorials/``);
+    ``render`` renders a page template with the site's context; ``version``
+    names the docs version in progress lines.
+    """
+    if not (tree / FOLDER).is_dir():
+        return Tutorials()
     # Imported here: nbclient and nbconvert take most of a second to load, which
     # a site without tutorials (and every test of one) should not pay.
     from generator.notebooks.pipeline import build_tutorials
 
-    return build_tutorials(config, options, pages, outputs)
+    return build_tutorials(config, tree, gallery_url, render, renderer, refresh, version)

@@ -18,7 +18,7 @@ import platform
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Callable
 
 import nbformat
 from markupsafe import Markup
@@ -26,20 +26,17 @@ from nbformat import NotebookNode
 
 from generator.config import Config
 from generator.errors import SiteError
-from generator.notebooks import TutorialStats, environment
+from generator.notebooks import TutorialStats, Tutorials, environment
 from generator.notebooks.execute import execute
 from generator.notebooks.progress import Progress
 from generator.notebooks.render import NotebookRenderer, RenderedNotebook
 from generator.notebooks.sources import Tutorial, discover, load_tutorial, to_percent
 from generator.notebooks.spec import Metadata, Spec, metadata_of, read_paths, resolve
 from generator.notebooks.store import Run, RunStore
+from generator.render import Renderer
 
-if TYPE_CHECKING:
-    from generator.build import BuildOptions
-    from generator.plan import Outputs, SiteRenderer
-
-TUTORIALS_URL = "/docs/tutorials/"
 SOURCE_LINES_SHOWN = 5
+GALLERY_TEMPLATE = "templates/tutorials.html"
 
 
 @dataclass
@@ -49,28 +46,31 @@ class Job:
     tutorial: Tutorial
     meta: Metadata
     spec: Spec
+    version: str | None = None      # the docs version whose tree holds it
     missing: list[str] = field(default_factory=list)     # what it needs and this machine lacks
     run: Run | None = None
     origin: str = ""                # "ran", "cache" or "unexecuted"
 
     @property
     def name(self) -> str:
-        return self.tutorial.path.as_posix()
+        path = self.tutorial.path.as_posix()
+        return f"{path} ({self.version})" if self.version else path
 
 
-def build_tutorials(config: Config, options: BuildOptions, pages: SiteRenderer,
-                    outputs: Outputs) -> TutorialStats:
-    jobs = load_jobs(config)
+def build_tutorials(config: Config, tree: Path, gallery_url: str, render: Callable[..., str],
+                    renderer: Renderer, refresh: bool = False, version: str | None = None) -> Tutorials:
+    """The tutorials of ``tree`` (the site, or a docs version's export), executed in it."""
+    jobs = load_jobs(config, tree, version)
     store = RunStore(config.root / config.notebooks.cache_dir)
     errors: list[SiteError] = []
     todo = []
     for job in jobs:
         cached = store.get(job.spec.key)
-        if cached and not options.refresh and cached.host == platform.node():
+        if cached and not refresh and cached.host == platform.node():
             job.run, job.origin = cached, "cache"        # it ran here, so it had what it needs
             continue
         job.missing = environment.missing(job.spec.kernel, job.spec.requires, job.spec.device)
-        if cached and (not options.refresh or job.missing):
+        if cached and (not refresh or job.missing):
             job.run, job.origin = cached, "cache"
         elif not job.missing:
             todo.append(job)
@@ -86,9 +86,10 @@ def build_tutorials(config: Config, options: BuildOptions, pages: SiteRenderer,
     errors += [failure_error(job) for job in jobs if job.run and job.run.failure]
     if errors:
         raise combine(errors)
-    render_pages(jobs, config, pages, outputs)
+    tutorials = render_pages(jobs, config, gallery_url, render, renderer)
     origins = [job.origin for job in jobs]
-    return TutorialStats(origins.count("ran"), origins.count("cache"), origins.count("unexecuted"))
+    tutorials.stats = TutorialStats(origins.count("ran"), origins.count("cache"), origins.count("unexecuted"))
+    return tutorials
 
 
 def workers(config: Config) -> int:
@@ -98,16 +99,16 @@ def workers(config: Config) -> int:
     return config.notebooks.workers or os.cpu_count() or 1
 
 
-def load_jobs(config: Config) -> list[Job]:
+def load_jobs(config: Config, tree: Path, version: str | None = None) -> list[Job]:
     """Every tutorial with its settings resolved; files a tutorial reads are not tutorials."""
-    tutorials = [load_tutorial(config.root, path) for path in discover(config.root)]
+    tutorials = [load_tutorial(tree, path) for path in discover(tree)]
     metas = [metadata_of(t) for t in tutorials]
     helpers = set().union(*(read_paths(t, m) for t, m in zip(tutorials, metas)))
     jobs = []
     for tutorial, meta in zip(tutorials, metas):
-        if (config.root / tutorial.path).resolve() in helpers:
+        if (tree / tutorial.path).resolve() in helpers:
             continue
-        jobs.append(Job(tutorial, meta, resolve(tutorial, meta, config.notebooks)))
+        jobs.append(Job(tutorial, meta, resolve(tutorial, meta, config.notebooks), version))
     return jobs
 
 
@@ -195,39 +196,41 @@ def executed_notebook(job: Job) -> NotebookNode:
     return notebook
 
 
-def render_pages(jobs: list[Job], config: Config, pages: SiteRenderer, outputs: Outputs) -> None:
+def render_pages(jobs: list[Job], config: Config, gallery_url: str, render: Callable[..., str],
+                 renderer: Renderer) -> Tutorials:
     """Each tutorial's page, downloads and images, then the gallery index."""
     rendered: list[tuple[Job, NotebookNode, RenderedNotebook]] = []
     for job in jobs:
         notebook = executed_notebook(job)
-        asset_url = f"{TUTORIALS_URL}{job.tutorial.slug}/"
-        page = NotebookRenderer(job.tutorial, config.notebooks, pages.renderer, asset_url)
+        page = NotebookRenderer(job.tutorial, config.notebooks, renderer, f"{gallery_url}{job.tutorial.slug}/")
         rendered.append((job, notebook, page.render(notebook, job.meta.title, job.meta.description)))
 
-    cards = [{"title": r.title, "url": f"{TUTORIALS_URL}{job.tutorial.slug}.html",
+    tutorials = Tutorials(gallery_url)
+    cards = [{"title": r.title, "url": f"{gallery_url}{job.tutorial.slug}.html",
               "description": r.description, "thumbnail": r.thumbnail} for job, _, r in rendered]
     for n, (job, notebook, result) in enumerate(rendered):
-        base = f"{TUTORIALS_URL.lstrip('/')}{job.tutorial.slug}"
-        origin = job.tutorial.path
+        slug, origin = job.tutorial.slug, job.tutorial.path
         try:
             nbformat.validate(notebook)
         except nbformat.ValidationError as exc:
             raise SiteError(f"the executed notebook is not valid: {exc.message}", origin) from None
-        outputs.add(f"{base}.ipynb", nbformat.writes(notebook) + "\n", origin)
-        outputs.add(f"{base}.py", to_percent(notebook), origin)
+        tutorials.add(f"{slug}.ipynb", nbformat.writes(notebook) + "\n", origin)
+        tutorials.add(f"{slug}.py", to_percent(notebook), origin)
         for name, data in sorted(result.files.items()):
-            outputs.add(f"{base}/{name}", data, origin)
-        html = pages.page(
+            tutorials.add(f"{slug}/{name}", data, origin)
+        html = render(
             "tutorial.html", origin, page=_page(result.title, cards[n]["url"], result.description),
             content=Markup(result.html), run=run_view(job),
-            downloads={"ipynb": f"/{base}.ipynb", "py": f"/{base}.py"}, gallery_url=TUTORIALS_URL,
+            downloads={"ipynb": f"{gallery_url}{slug}.ipynb", "py": f"{gallery_url}{slug}.py"},
+            gallery_url=gallery_url,
             previous=cards[n - 1] if n else None, next=cards[n + 1] if n + 1 < len(cards) else None,
         )
-        outputs.add(f"{base}.html", html, origin)
-    index = pages.page("tutorials.html", Path("templates/tutorials.html"),
-                       page=_page("Tutorials", TUTORIALS_URL, "Tutorials, executed when the site is built."),
-                       tutorials=cards)
-    outputs.add(f"{TUTORIALS_URL.lstrip('/')}index.html", index, "templates/tutorials.html")
+        tutorials.add(f"{slug}.html", html, origin)
+    index = render("tutorials.html", Path(GALLERY_TEMPLATE),
+                   page=_page("Tutorials", gallery_url, "Tutorials, executed when the site is built."),
+                   tutorials=cards)
+    tutorials.add("index.html", index, GALLERY_TEMPLATE)
+    return tutorials
 
 
 def run_view(job: Job) -> dict[str, Any]:

@@ -85,7 +85,7 @@ class NotebookRenderer:
         self.tutorial = tutorial
         self.settings = settings
         self.renderer = renderer
-        self.asset_url = asset_url          # e.g. /docs/tutorials/scan/
+        self.asset_url = asset_url          # e.g. /docs/v2/tutorials/scan/
         self.language = "python"
         self.files: dict[str, bytes] = {}
         self.thumbnail: str | None = None

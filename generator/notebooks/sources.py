@@ -50,7 +50,7 @@ class Tutorial:
 
     path: Path                  # relative to the site, as messages name it
     folder: Path                # absolute; the kernel's working directory
-    slug: str                   # its page is /docs/tutorials/<slug>.html
+    slug: str                   # its page is <slug>.html in the gallery's folder
     notebook: NotebookNode
     lines: list[int] | None     # first line of each cell in a .py source
 

@@ -1,0 +1,308 @@
+"""Check a built site the way its readers' browsers will meet it.
+
+A site that builds can still be broken for its readers. This module reads the
+output directory (never the sources: it checks what will be published) and
+reports, one :class:`Finding` per fault, at the page and line that has it:
+
+- internal links (``href``, ``src``, ``srcset``, CSS ``url()``) that no file
+  serves, resolved with the server's rules (extension-less URLs, folder
+  indexes, ``baseurl``); links written with the production host count as
+  internal;
+- ``#fragments`` that no ``id`` (or ``<a name>``) on the target page carries;
+- resources the browser would fetch from another host (scripts, stylesheets,
+  images, frames, media, fonts, preconnect hints) whose host is not in
+  ``check.allow_hosts``: a project site must not hand its readers to third parties;
+- malformed external URLs (they are not fetched: there may be no network);
+- with ``check.html``, every error the Nu Html Checker finds;
+- with ``against``, every URL published before that no longer resolves.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import SplitResult, unquote, urljoin, urlsplit
+from xml.parsers import expat
+
+from generator import vnu
+from generator.config import Config
+from generator.errors import SiteError
+from generator.scan import ORIGIN_KINDS, PageScan, Reference, scan_css, scan_html
+
+KNOWN_SCHEMES = {"http", "https", "mailto", "tel", "ftp", "irc", "ircs", "git", "ssh",
+                 "news", "xmpp", "data", "javascript", "about"}
+HOSTED_SCHEMES = {"http", "https", "ftp", "irc", "ircs", "git", "ssh"}
+_HOST_LABEL = re.compile(r"(?!-)[^\W_](?:[\w-]{0,61}[^\W_])?$")
+_IPV6 = re.compile(r"[0-9a-fA-F:.]+$")
+
+
+@dataclass(frozen=True, order=True)
+class Finding:
+    """One fault, at ``page:line`` (``page`` relative to the output directory)."""
+
+    page: str
+    line: int
+    problem: str
+    target: str
+
+    def __str__(self) -> str:
+        return f"{self.page}:{self.line}: {self.problem} -> {self.target}"
+
+
+@dataclass
+class Report:
+    checked: int            # files read: pages and stylesheets
+    findings: list[Finding]
+
+    @property
+    def ok(self) -> bool:
+        return not self.findings
+
+    def summary(self) -> str:
+        if self.ok:
+            return f"checked {self.checked} files: no errors"
+        pages = len({f.page for f in self.findings})
+        errors = "1 error" if len(self.findings) == 1 else f"{len(self.findings)} errors"
+        return f"checked {self.checked} files: {errors} in {pages} {'file' if pages == 1 else 'files'}"
+
+
+def check_site(config: Config, against: str | None = None, out_dir: Path | None = None) -> Report:
+    """Check the built site in ``out_dir`` (default: the output directory), and old URLs."""
+    out = out_dir or config.output_dir
+    if not out.is_dir():
+        raise SiteError(f"no built site in {out}: run 'sitegen build' first", config.root / "site.yaml")
+    site = BuiltSite(out, config)
+    findings = LinkChecker(site, config.check.allow_hosts).check()
+    if config.check.html:
+        findings += [Finding(m.page, m.line, f"invalid HTML: {m.message}", m.extract)
+                     for m in vnu.validate(out, vnu.find_jar(config.root))]
+    if against is not None:
+        findings += check_against(site, read_url_list(against, config))
+    return Report(len(site.pages) + len(site.stylesheets), sorted(set(findings)))
+
+
+def require_clean(config: Config, out_dir: Path) -> None:
+    """Raise SiteError listing every finding: what stands between a build and its publication."""
+    report = check_site(config, out_dir=out_dir)
+    if not report.ok:
+        listing = "".join(f"\n  {finding}" for finding in report.findings)
+        raise SiteError(f"the built site fails its check ({report.summary()}); "
+                        f"nothing was published:{listing}", out_dir)
+
+
+class BuiltSite:
+    """The output directory as the server and the browser see it."""
+
+    def __init__(self, out_dir: Path, config: Config):
+        self.files = {p.relative_to(out_dir).as_posix() for p in out_dir.rglob("*") if p.is_file()}
+        self.pages = {path: scan_html(_read(out_dir / path))
+                      for path in sorted(self.files) if path.endswith((".html", ".htm"))}
+        self.stylesheets = {path: scan_css(_read(out_dir / path))
+                            for path in sorted(self.files) if path.endswith(".css")}
+        production = urlsplit(config.url)
+        self.host = (production.hostname or "").lower()
+        self.baseurl = config.baseurl.rstrip("/")
+        self.origin = f"{production.scheme}://{production.netloc}{self.baseurl}"
+
+    def url_of(self, path: str) -> str:
+        """The site path that serves output file ``path``: a base for its relative links."""
+        return f"{self.baseurl}/{path}"
+
+    def is_own(self, parts: SplitResult) -> bool:
+        return parts.scheme in ("", "http", "https") and (parts.hostname or "").lower() == self.host
+
+    def under_baseurl(self, url_path: str) -> bool:
+        base = self.baseurl
+        return not base or url_path == base or url_path.startswith(base + "/")
+
+    def resolve(self, url_path: str) -> str | None:
+        """The file the server sends for ``url_path`` (absolute, decoded), or None.
+
+        The server's rules: everything lives under ``baseurl``, a folder serves
+        its ``index.html``, and ``/NAME`` serves ``NAME.html`` when there is no
+        file ``NAME``.
+        """
+        if not self.under_baseurl(url_path):
+            return None
+        path = url_path[len(self.baseurl):].lstrip("/")
+        if not path or path.endswith("/"):
+            candidates = [path + "index.html"]
+        else:
+            candidates = [path, path + "/index.html", path + ".html"]
+        return next((c for c in candidates if c in self.files), None)
+
+
+class LinkChecker:
+    """Applies the rules to every reference of a built site."""
+
+    def __init__(self, site: BuiltSite, allow_hosts: list[str]):
+        self.site = site
+        self.allow_hosts = {h.lower() for h in allow_hosts}
+
+    def check(self) -> list[Finding]:
+        findings = []
+        documents = {path: scan.references for path, scan in self.site.pages.items()} | self.site.stylesheets
+        for path, references in documents.items():
+            for ref in references:
+                problem = self.problem(path, ref)
+                if problem:
+                    findings.append(Finding(path, ref.line, problem, ref.url.strip()))
+        return findings
+
+    def problem(self, page: str, ref: Reference) -> str | None:
+        """What is wrong with ``ref`` written in ``page``, or None."""
+        url = ref.url.strip()  # browsers strip the whitespace around URL attributes
+        malformed = url_problem(url)
+        if malformed:
+            return f"malformed URL ({malformed})"
+        parts = urlsplit(url)
+        if (parts.scheme or parts.netloc) and not self.site.is_own(parts):
+            host = (parts.hostname or "").lower()  # none for data:, mailto:, about:...
+            if ref.fetched and host and host not in self.allow_hosts:
+                return f"third-party {ref.kind} ({host} is not in check.allow_hosts)"
+            return None
+        if ref.kind in ORIGIN_KINDS:
+            return None
+        if not (parts.scheme or parts.netloc or parts.path):
+            target: str | None = page  # "#id", "?query" or "": this very page
+        else:
+            path = unquote(urljoin(self.site.url_of(page), parts.path or "/"))
+            if not self.site.under_baseurl(path):
+                return f"missing {ref.kind} (outside baseurl {self.site.baseurl})"
+            target = self.site.resolve(path)
+        if target is None:
+            return f"missing {ref.kind}"
+        if parts.fragment and not self.has_anchor(target, parts.fragment):
+            return "missing anchor"
+        return None
+
+    def has_anchor(self, page: str, fragment: str) -> bool:
+        """Does ``#fragment`` name a place on ``page``? (Only HTML pages have anchors to check.)"""
+        scan: PageScan | None = self.site.pages.get(page)
+        if scan is None or fragment.startswith(":~:"):  # not HTML, or a text fragment
+            return True
+        return (fragment in scan.anchors or unquote(fragment) in scan.anchors
+                or fragment.lower() == "top")  # "#top" is the top of any page
+
+
+def url_problem(url: str) -> str | None:
+    """Why ``url`` is not a well-formed URL, or None. Relative URLs are well-formed paths."""
+    if re.search(r"[\s\x00-\x1f\x7f]", url):
+        return "contains whitespace or a control character"
+    if "\\" in url:
+        return "contains a backslash"
+    parts = urlsplit(url)
+    scheme = parts.scheme  # lowercased by urlsplit
+    if scheme and scheme not in KNOWN_SCHEMES:
+        return f"unknown scheme '{scheme}:'"
+    if scheme in ("mailto", "tel") and not parts.path:
+        return f"nothing after '{scheme}:'"
+    if scheme in HOSTED_SCHEMES or parts.netloc:
+        if not parts.netloc:
+            return f"no host after '{scheme}:'"
+        if not valid_host(parts.hostname or ""):
+            return f"invalid host '{parts.hostname or parts.netloc}'"
+        try:
+            parts.port
+        except ValueError:
+            return f"invalid port in '{parts.netloc}'"
+    return None
+
+
+def valid_host(host: str) -> bool:
+    """A DNS name (letters in any script), an IPv4 address, or a bracketed IPv6 one."""
+    if ":" in host:
+        return bool(_IPV6.match(host))
+    labels = host.removesuffix(".").split(".")
+    return bool(host) and all(_HOST_LABEL.match(label) for label in labels)
+
+
+# -- URLs published before ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class UrlList:
+    """URLs published before: ``entries`` are (line in ``name``, URL or site path)."""
+
+    name: str
+    entries: list[tuple[int, str]]
+
+
+def read_url_list(spec: str, config: Config) -> UrlList:
+    """Read a ``sitemap.txt``, a ``sitemap.xml``, or the ``.html`` files of a git ref."""
+    path = Path(spec)
+    if path.is_file():
+        text = _read(path)
+        if text.lstrip().startswith("<"):
+            return UrlList(spec, sitemap_xml_urls(text, path))
+        return UrlList(spec, [(n, line.strip()) for n, line in enumerate(text.splitlines(), 1)
+                              if line.strip() and not line.lstrip().startswith("#")])
+    return UrlList(spec, published_pages(spec, config))
+
+
+def sitemap_xml_urls(text: str, path: Path) -> list[tuple[int, str]]:
+    """The ``<loc>`` of each entry of a sitemap, with its line."""
+    parser = expat.ParserCreate()
+    entries: list[tuple[int, str]] = []
+    current: list[str] | None = None
+
+    def start(name: str, _attrs: dict) -> None:
+        nonlocal current
+        if name.rsplit("}", 1)[-1].rsplit(":", 1)[-1] == "loc":
+            current = []
+            entries.append((parser.CurrentLineNumber, ""))
+
+    def end(name: str) -> None:
+        nonlocal current
+        if current is not None:
+            entries[-1] = (entries[-1][0], "".join(current).strip())
+            current = None
+
+    parser.StartElementHandler, parser.EndElementHandler = start, end
+    parser.CharacterDataHandler = lambda data: current.append(data) if current is not None else None
+    try:
+        parser.Parse(text, True)
+    except expat.ExpatError as exc:
+        raise SiteError(f"not a valid sitemap: {expat.ErrorString(exc.code)}", path, exc.lineno) from None
+    return entries
+
+
+def published_pages(ref: str, config: Config) -> list[tuple[int, str]]:
+    """The pages a git ref of the publish branch serves (what publishing keeps aside excluded)."""
+    root = config.root
+    found = _git(root, "rev-parse", "--verify", "--quiet", f"{ref}^{{tree}}")
+    if found.returncode != 0:
+        raise SiteError(f"--against {ref!r}: neither a file nor a git ref in {root}")
+    listing = _git(root, "ls-tree", "-r", "--name-only", "-z", ref)
+    if listing.returncode != 0:
+        raise SiteError(f"--against {ref!r}: git ls-tree failed: {listing.stderr.strip()}")
+    kept = tuple(k.strip("/") for k in config.publish.keep)
+    base = config.baseurl.rstrip("/")
+    return [(n, f"{base}/{name}") for n, name in enumerate(listing.stdout.split("\0"), 1)
+            if name.endswith((".html", ".htm"))
+            and not any(name == k or name.startswith(k + "/") for k in kept)]
+
+
+def check_against(site: BuiltSite, urls: UrlList) -> list[Finding]:
+    """Every URL of ``urls`` that the built site no longer serves (a redirect page counts)."""
+    findings = []
+    for line, url in urls.entries:
+        parts = urlsplit(url)
+        if (parts.scheme or parts.netloc) and not site.is_own(parts):
+            findings.append(Finding(urls.name, line, f"old URL is not on {site.origin}", url))
+        elif site.resolve(unquote(parts.path or "/")) is None:
+            findings.append(Finding(urls.name, line, "old URL no longer resolves or redirects", url))
+    return findings
+
+
+def _git(root: Path, *args: str) -> subprocess.CompletedProcess:
+    try:
+        return subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True)
+    except FileNotFoundError:
+        raise SiteError("git is not installed: cannot read --against from a git ref") from None
+
+
+def _read(path: Path) -> str:
+    return path.read_text(encoding="utf-8", errors="replace")

@@ -1,0 +1,225 @@
+"""The shipped site in a real browser: Playwright driving Debian's Chromium, headless.
+
+The site is built into a temporary folder and served on 127.0.0.1 by
+:func:`serve`. Every page a test opens is watched: a console error, an
+uncaught exception, a failed request, an HTTP error or a request to any other
+host fails the test. Screenshots land in ``test-artifacts/`` for people to look at.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import threading
+from collections.abc import Iterator
+from datetime import datetime, timezone
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from conftest import REPO, copy_site
+from generator.build import BuildOptions, build
+from generator.config import load_config
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ARTIFACTS = REPO / "test-artifacts"
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True,
+         "has_touch": True}
+
+
+class SiteHandler(SimpleHTTPRequestHandler):
+    """Static files with the production server's rule for extension-less URLs (/vta -> vta.html)."""
+
+    def translate_path(self, path: str) -> str:
+        local = Path(super().translate_path(path))
+        if not local.exists() and local.with_name(local.name + ".html").is_file():
+            return str(local.with_name(local.name + ".html"))
+        return str(local)
+
+    def log_message(self, format: str, *args) -> None:  # keep test output quiet
+        pass
+
+
+@contextlib.contextmanager
+def serve(out_dir: Path) -> Iterator[str]:
+    """Serve ``out_dir`` on 127.0.0.1 (a free port); yields the base URL."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(SiteHandler, directory=str(out_dir)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory) -> Iterator[str]:
+    site = copy_site(tmp_path_factory.mktemp("browser") / "site")
+    build(site, BuildOptions(now=datetime(2026, 11, 29, tzinfo=timezone.utc)))
+    with serve(site / "_site") as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: run scripts/setup-test-tools")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+class Watched:
+    """A browser page whose every problem is recorded, for the test to assert there are none."""
+
+    def __init__(self, browser: Browser, base_url: str, **context_options):
+        self.context = browser.new_context(**context_options)
+        self.page = self.context.new_page()
+        self.problems: list[str] = []
+        own = urlsplit(base_url).netloc
+        page = self.page
+        page.on("console", lambda m: m.type == "error"
+                and self.problems.append(f"console: {m.text} ({m.location.get('url')})"))
+        page.on("pageerror", lambda e: self.problems.append(f"uncaught: {e}"))
+        # ERR_ABORTED is a request the page cancelled by moving on (a redirect page's meta
+        # refresh), not one the server failed; those answer with a status, checked below.
+        page.on("requestfailed", lambda r: r.failure != "net::ERR_ABORTED"
+                and self.problems.append(f"failed: {r.url} ({r.failure})"))
+        page.on("response", lambda r: r.status >= 400 and self.problems.append(f"HTTP {r.status}: {r.url}"))
+        page.on("request", lambda r: urlsplit(r.url).scheme in ("http", "https")
+                and urlsplit(r.url).netloc != own and self.problems.append(f"third-party: {r.url}"))
+
+    def open(self, url: str) -> Page:
+        response = self.page.goto(url, wait_until="networkidle")
+        assert response is not None and response.ok, f"{url}: {response and response.status}"
+        return self.page
+
+    def close(self) -> None:
+        self.context.close()
+
+
+@pytest.fixture
+def desktop(browser, base_url) -> Iterator[Watched]:
+    watched = Watched(browser, base_url, **DESKTOP)
+    yield watched
+    watched.close()
+    assert watched.problems == []
+
+
+@pytest.fixture
+def phone(browser, base_url) -> Iterator[Watched]:
+    watched = Watched(browser, base_url, **PHONE)
+    yield watched
+    watched.close()
+    assert watched.problems == []
+
+
+def screenshot(page: Page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=ARTIFACTS / f"{name}.png", full_page=True)
+
+
+def nav_links(page: Page) -> list[tuple[str, str]]:
+    return [(a.inner_text().strip(), a.get_attribute("href"))
+            for a in page.locator("nav.site-nav a").all()]
+
+
+def test_home_page_and_every_navigation_link(desktop, base_url):
+    page = desktop.open(base_url + "/")
+    assert page.title() == "Apache TVM"
+    nav = load_config(REPO).nav
+    assert nav_links(page) == [(item.title, item.url) for item in nav]
+    for item in nav:
+        desktop.open(base_url + "/")
+        page.get_by_role("navigation", name="Main").get_by_role("link", name=item.title, exact=True).click()
+        page.wait_for_load_state("networkidle")
+        assert page.locator("h1").first.inner_text().strip(), page.url
+        assert "not found" not in page.title().lower()
+        if urlsplit(page.url).path == item.url:
+            assert page.locator('nav.site-nav a[aria-current="page"]').inner_text() == item.title
+        else:  # /docs/ and /docs/tutorials/ are redirect pages, to the default docs version
+            stub = page.request.get(base_url + item.url, max_redirects=0).text()
+            assert f'http-equiv="refresh" content="0; url={urlsplit(page.url).path}"' in stub
+
+
+def test_a_post_from_the_blog(desktop, base_url):
+    page = desktop.open(base_url + "/blog.html")
+    first = page.locator("article.post-summary h2 a").first
+    title = first.inner_text()
+    first.click()
+    page.wait_for_load_state("networkidle")
+    assert page.locator("article.post h1").inner_text() == title
+    assert page.locator("article.post time").count() == 1
+    assert page.locator("img").evaluate_all("imgs => imgs.every(i => i.complete && i.naturalWidth > 0)")
+
+
+def test_extension_less_urls_and_redirects(desktop, base_url):
+    assert desktop.open(base_url + "/vta").locator("h1").first.inner_text() == "VTA"
+    page = desktop.open(base_url + "/posts.html")  # a redirect page, followed by its meta refresh
+    page.wait_for_url(lambda url: url.endswith("/blog.html"))
+
+
+def test_a_tutorial_with_its_outputs_and_downloads(desktop, base_url):
+    page = desktop.open(base_url + "/docs/tutorials/")
+    link = page.locator("main h2 a", has_text="Matplotlib")
+    title = link.inner_text()
+    link.click()
+    page.wait_for_load_state("networkidle")
+    assert page.locator("h1").inner_text() == title
+    images = page.locator(".nb-output img")
+    images.first.scroll_into_view_if_needed()  # outputs load lazily
+    page.wait_for_load_state("networkidle")
+    assert images.count() >= 1
+    assert images.evaluate_all("imgs => imgs.every(i => i.complete && i.naturalWidth > 0)")
+    downloads = page.locator(".nb-downloads a[download]").all()
+    assert [a.get_attribute("href").rsplit(".", 1)[1] for a in downloads] == ["ipynb", "py"]
+    for download in downloads:
+        response = page.request.get(base_url + download.get_attribute("href"))
+        assert response.ok and response.body(), download.get_attribute("href")
+
+
+def test_a_docs_page_and_the_version_switcher(desktop, base_url):
+    page = desktop.open(base_url + "/docs/dev/install.html#from-source")
+    assert page.locator(".version-banner").get_attribute("data-status") == "development"
+    switcher = page.get_by_role("combobox", name="Documentation version")  # the script made a menu
+    switcher.select_option(label="0.18")
+    page.wait_for_url(lambda url: url.endswith("/docs/v0.18/install.html#from-source"))
+    page.wait_for_load_state("networkidle")
+    assert page.locator("h1").inner_text() == "Installing TVM"
+    assert page.locator(".version-banner").count() == 0  # 0.18 is the current version
+
+
+def test_screenshots_at_desktop_and_phone_widths(browser, base_url, desktop, phone):
+    post = desktop.open(base_url + "/blog.html").locator("article.post-summary h2 a").first.get_attribute("href")
+    tutorial = desktop.open(base_url + "/docs/tutorials/").locator("main h2 a").first.get_attribute("href")
+    shots = {"home": "/", "post": post, "tutorial": tutorial}
+    for width, watched in (("desktop", desktop), ("phone", phone)):
+        for name, url in shots.items():
+            page = watched.open(base_url + url)
+            body = page.evaluate("document.body.getBoundingClientRect().width")
+            assert body == page.viewport_size["width"], f"{url}: the page is {body}px wide at {width} width"
+            page.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # let lazy images load
+            page.wait_for_load_state("networkidle")
+            screenshot(page, f"{name}-{width}")
+    for name in shots:
+        for width in ("desktop", "phone"):
+            assert (ARTIFACTS / f"{name}-{width}.png").stat().st_size > 10_000
+
+
+def test_the_phone_menu_opens(phone, base_url):
+    page = phone.open(base_url + "/")
+    nav = page.get_by_role("navigation", name="Main")
+    assert not nav.is_visible()
+    page.get_by_text("Menu", exact=True).click()
+    assert nav.is_visible()
+    nav.get_by_role("link", name="Blog").click()
+    page.wait_for_url(lambda url: url.endswith("/blog.html"))
+    screenshot(page, "blog-phone")
