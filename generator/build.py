@@ -194,15 +194,17 @@ class Engine:
         warm, self.warm = self.warm, False
         config = load_config(self.root)
         out_dir = safe_output_dir(config)
-        state = self.state
         world = digest(repr(config), repr((self.options.drafts, self.options.future)), code_digest())
-        fresh = self.options.refresh or world != state.world    # start over: settings or code changed
+        fresh = self.options.refresh or world != self.state.world    # settings or code changed:
+        if fresh:                                                     # nothing recorded applies
+            self.state, self.keys = BuildState(), KeyIndex()
+        state = self.state
         archives = tuple(v.archive for v in config.versions if v.archive)
-        index = FileIndex(self.root, INPUTS + archives, {} if fresh else state.files,
+        index = FileIndex(self.root, INPUTS + archives, state.files,
                           {key[1] for key in self.keys.always if key[0] == "file"})
         changed = index.rescan(changed if warm and not fresh else None)
         external = version_trees(config)
-        tampered, strays = check_outputs(out_dir, state.outputs) if not warm else (set(), set())
+        tampered, strays = check_outputs(out_dir, state.outputs) if fresh or not warm else (set(), set())
         now = now or self.options.now or datetime.now(timezone_of(config))
         due = state.horizon is not None and now >= state.horizon
         settled = all(reusable(b.report) for b in state.bundles.values())
@@ -226,20 +228,20 @@ class Engine:
         resolver = Resolver(site, {source: doc for source, (_, _, doc) in parsed.items()}, index.digest)
         parse_keys = {source: key for source, (_, key, _) in parsed.items()}
         order = resolver.identities(("posts",))
-        moved = {} if fresh else self.changed_keys(resolver, parse_keys, order != state.order)
+        moved = self.changed_keys(resolver, parse_keys, order != state.order)
 
         plan, bundles, reports = Plan(), {}, {}
         site_key = partial(site_digest, listing, index, site)
         ran = False
         for bundle in self.bundles(config, pages, index, external, site_key):
-            bundles[bundle.name], reports[bundle.name] = self.plan_bundle(bundle, plan, moved, tampered, fresh)
+            bundles[bundle.name], reports[bundle.name] = self.plan_bundle(bundle, plan, moved, tampered)
             ran = ran or bundles[bundle.name] is not state.bundles.get(bundle.name)
         if last_plan is not None and not ran:
             plan = last_plan       # nothing moved and no bundle ran: the plan is the last one
         else:
             pages.plan_into(plan)
         dirty = {path for path, job in plan.items()
-                 if fresh or path in tampered or (record := state.outputs.get(path)) is None
+                 if path in tampered or (record := state.outputs.get(path)) is None
                  or record.inputs != job.inputs or not record.reads.isdisjoint(moved)}
         made = {path: self.make(plan[path]) for path in sorted(dirty)}
 
@@ -251,11 +253,11 @@ class Engine:
         outputs = {path: record for path, record in state.outputs.items() if path in plan}
         for path, (data, reads) in made.items():
             outputs[path] = OutputRecord(plan[path].inputs, reads, value_digest(data), stamps[path])
-        digests = {} if fresh else {**state.digests, **moved}
+        digests = {**state.digests, **moved}
         new_keys = {key for reads in [r for _, r in made.values()] + [b.reads for b in bundles.values()]
                     for key in reads if key not in digests}
         digests.update((key, resolver(key)) for key in new_keys)
-        self.keys = KeyIndex(digests) if fresh else self.keys.extend(new_keys)
+        self.keys.extend(new_keys)
         self.state = BuildState(
             world=world, files=index.snapshot(), outputs=outputs, documents=parse_keys,
             digests=digests, bundles=bundles, external=external, order=order,
@@ -296,12 +298,12 @@ class Engine:
         if index.listing_changed or not all(name.startswith(SWAPPABLE) for name in changed):
             return None
         todo = [(kind, path, index.digest(name)) for kind, path, name in self.listing if name in changed]
-        fresh = load_documents(config, todo, self.options.refresh)
-        if any(placement(doc) != placement(self.parsed[source][2]) for source, (_, doc) in fresh.items()):
+        reparsed = load_documents(config, todo, self.options.refresh)
+        if any(placement(doc) != placement(self.parsed[source][2]) for source, (_, doc) in reparsed.items()):
             return None
         parsed = dict(self.parsed)
         for _, path, source_digest in todo:
-            key, doc = fresh[str(path)]
+            key, doc = reparsed[str(path)]
             held = self.parsed[str(path)][2]
             for name in CONTENT_FIELDS:
                 setattr(held, name, getattr(doc, name))
@@ -325,14 +327,14 @@ class Engine:
         parse = partial(parse_documents, config=config, refresh=self.options.refresh)
         return [docs_bundle(config, pages, parse, docs_inputs, site_key, self.options.refresh)]
 
-    def plan_bundle(self, bundle: Bundle, plan: Plan, moved: dict[Key, str], tampered: set[str],
-                    fresh: bool) -> tuple[BundleRecord, Any]:
+    def plan_bundle(self, bundle: Bundle, plan: Plan, moved: dict[Key, str],
+                    tampered: set[str]) -> tuple[BundleRecord, Any]:
         """Add a bundle's files to ``plan``, running it if its inputs or reads changed; its record and report.
 
         A bundle may reuse some of its own earlier work (docs versions): unless
         what it read changed, what it read for that work still counts.
         """
-        last = None if fresh else self.state.bundles.get(bundle.name)
+        last = self.state.bundles.get(bundle.name)
         if last is not None and last.inputs == bundle.inputs and last.reads.isdisjoint(moved) \
                 and reusable(last.report) \
                 and not any(path in tampered or path not in self.state.outputs for path in last.files):

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from generator.build import BuildOptions, Engine, build, render_site
 from generator.config import load_config
 from generator.errors import SiteError
+from generator.state import BuildState, BundleRecord
 
 REPO = Path(__file__).resolve().parents[1]
 NOW = datetime(2030, 1, 1, tzinfo=timezone.utc)
@@ -170,6 +171,19 @@ def test_a_same_size_edit_within_the_same_timestamp_tick_is_seen(site: Path) -> 
     assert post.stat().st_size == stat.st_size
     result = build(site, OPTIONS)
     assert "2021/01/02/third.html" in result.written
+    assert_same_as_full_build(site)
+
+
+def test_a_state_left_by_another_version_of_sitegen_is_set_aside(site: Path) -> None:
+    build(site, OPTIONS)
+    path = site / ".sitegen/state.pickle"
+    state = BuildState.load(path)
+    state.world = "another version"
+    state.bundles = {"tutorials": BundleRecord(None, frozenset(), {}, "a report of another shape")}
+    state.save(path)
+    (site / "_site/about.html").unlink()
+    result = build(site, OPTIONS)
+    assert result.written == ["about.html"]
     assert_same_as_full_build(site)
 
 
