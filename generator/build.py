@@ -175,6 +175,7 @@ class Engine:
         self.listing: list[tuple[str, Path, str]] | None = None  # (kind, path, name) of each source
         self.data_files: dict[str, Any] = {}        # data file digest -> its parsed YAML
         self.renderer: Renderer | None = None
+        self.config: Config | None = None          # as the last successful build read it
         self.last: tuple[Site, list, SiteRenderer, Plan] | None = None   # site, listing, pages, plan
         self.warm = False              # the last build succeeded: the files on disk are as the state says
         self.interned: dict[Key, Key] = {}
@@ -209,7 +210,7 @@ class Engine:
         due = state.horizon is not None and now >= state.horizon
         settled = all(reusable(b.report) for b in state.bundles.values())
         if settled and not (load or fresh or changed or tampered or strays or due or external != state.external):
-            self.warm = True
+            self.warm, self.config = True, config
             reports = {name: reused_report(b.report) for name, b in state.bundles.items()}
             return self.result(None, len(state.outputs), {}, [], [], reports)
 
@@ -263,6 +264,7 @@ class Engine:
             digests=digests, bundles=bundles, external=external, order=order,
             horizon=publication_horizon(resolver.documents.values(), now, self.options))
         self.parsed, self.listing, self.last = parsed, listing, (site, listing, pages, plan)
+        self.config = config
         self.warm = True
         if save:
             self.save()

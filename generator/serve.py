@@ -26,6 +26,7 @@ import traceback
 import webbrowser
 from collections.abc import Iterator
 from dataclasses import dataclass
+from html import escape
 from importlib.resources import files
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -33,7 +34,7 @@ from urllib.parse import unquote, urlsplit
 import watchfiles
 
 from generator.build import BuildOptions, BuildResult, Engine
-from generator.config import load_config
+from generator.config import Config, load_config
 from generator.errors import SiteError
 
 WATCHED_DIRS = ("content", "notebooks", "templates", "assets")
@@ -101,10 +102,8 @@ class Preview:
     def __init__(self, root: str | Path, options: BuildOptions = BuildOptions(),
                  host: str = "127.0.0.1", port: int = 8000):
         self.root = Path(root).resolve()
-        self.config = load_config(self.root)
-        self.out_dir = self.config.output_dir.resolve()
-        self.base = self.config.baseurl.rstrip("/")
         self.engine = Engine(self.root, options)
+        self.out_dir, self.base = self._where(load_config(self.root))
         self.news = Broadcast()
         self.stopping = threading.Event()
         self.watching = threading.Event()      # set once edits are being watched
@@ -162,6 +161,7 @@ class Preview:
             self._report(traceback.format_exc())
             self.news.publish("failure", {"message": f"internal error: {type(exc).__name__}: {exc}"})
             return None
+        self.out_dir, self.base = self._where(self.engine.config)   # site.yaml may have moved them
         changed = sorted(f"{self.base}/{path}" for path in result.written + result.deleted)
         if first or changed:
             self._report(f"{'built' if first else 'rebuilt'}: {result.summary()} "
@@ -179,6 +179,11 @@ class Preview:
             thread.join()
         self.server.server_close()   # joins the request threads (event streams end on close)
         self.engine.save()
+
+    @staticmethod
+    def _where(config: Config) -> tuple[Path, str]:
+        """The folder served, and the URL path it is served at (site.yaml ``baseurl``)."""
+        return config.output_dir.resolve(), config.baseurl.rstrip("/")
 
     def _spawn(self, name: str, target) -> None:
         thread = threading.Thread(target=target, name=name)
@@ -204,8 +209,8 @@ def settle_memory() -> None:
 def watch_inputs(root: Path, stopping: threading.Event) -> Iterator[set[str]]:
     """Yield once per burst of changes to the site's inputs, until ``stopping`` is set.
 
-    The first yield (possibly empty) comes as soon as the watch is in place.
-    The input folders are watched by the OS (watchfiles); ``site.yaml`` is
+    Paths are absolute. The first yield (possibly empty) comes as soon as the
+    watch is in place. The input folders are watched by the OS (watchfiles); ``site.yaml`` is
     checked by its stamp on each wake-up, because watching a single file does
     not survive an editor replacing it by rename. A folder that appears
     restarts the watch so it is included.
@@ -221,20 +226,20 @@ def watch_inputs(root: Path, stopping: threading.Event) -> Iterator[set[str]]:
                 yield set()
             stopping.wait(POLL_MS / 1000)
             if _stamp(config) != config_stamp:
-                yield {CONFIG_FILE}
+                yield {str(config)}
             continue
         for batch in watchfiles.watch(*folders, stop_event=stopping, step=SETTLE_MS,
                                       rust_timeout=POLL_MS, yield_on_timeout=True):
             changed = {path for _, path in batch}
             if _stamp(config) != config_stamp:
                 config_stamp = _stamp(config)
-                changed.add(CONFIG_FILE)
+                changed.add(str(config))
             if changed or not started:
                 started = True
                 yield changed
             now = [root / name for name in WATCHED_DIRS if (root / name).is_dir()]
-            if now != folders:
-                yield {str(folder) for folder in set(now) - set(folders)}
+            if now != folders:   # a folder appeared or went: all its files did
+                yield {str(folder) for folder in set(now) ^ set(folders)}
                 break
 
 
@@ -408,8 +413,8 @@ LIVE_JS = files("generator").joinpath("live.js").read_bytes()
 
 def inject_live_script(html: bytes, page: str) -> bytes:
     """Add the live-reload script before ``</body>`` (served pages only, never files on disk)."""
-    tag = (f'<script src="{LIVE}live.js" data-page="{page}" data-events="{LIVE}events"></script>'
-           .encode())
+    tag = (f'<script src="{LIVE}live.js" data-page="{escape(page)}" data-events="{LIVE}events">'
+           '</script>').encode()
     ends = list(BODY_END.finditer(html))
     if not ends:
         return html + tag

@@ -279,6 +279,20 @@ def test_site_yaml_edits_are_seen_even_when_saved_by_rename(preview: Preview) ->
     assert b"Renamed Again" in request(preview, "/about")[2]
 
 
+def test_a_new_output_folder_or_baseurl_is_served_from_the_next_build(preview: Preview) -> None:
+    stream = EventStream(preview)
+    try:
+        config = preview.root / "site.yaml"
+        config.write_text(config.read_text() + "output: _preview\nbaseurl: /tvm\n")
+        assert "/tvm/about.html" in stream.wait_for("change")["paths"]
+    finally:
+        stream.close()
+    assert preview.out_dir == preview.root / "_preview"
+    status, _, body = request(preview, "/tvm/about")
+    assert status == 200 and b'href="/tvm/blog.html"' in body
+    assert request(preview, "/about")[0] == 404
+
+
 def test_drafts_and_future_posts_are_previewed_when_asked(site: Path) -> None:
     preview = Preview(site, BuildOptions(drafts=True, future=True, now=OPTIONS.now), port=0).start(watch=False)
     try:
