@@ -77,14 +77,19 @@ def build_env() -> dict[str, str]:
     return env
 
 
-def bench_one(posts: int, corpus: Path, command: list[str], output: str,
-              runs: int, seed: int, site: Path) -> dict:
-    """Figures for one corpus size: medians over RUNS cold + no-op pairs."""
+def ensure_corpus(posts: int, corpus: Path, seed: int, site: Path) -> None:
+    """Write the corpus unless an earlier run left it there (``--work``)."""
     if (corpus / "content" / "posts").is_dir():
         log(f"N={posts}: reusing corpus {corpus}")
     else:
         log(f"N={posts}: writing corpus to {corpus}")
         make_corpus(posts, corpus, seed, site)
+
+
+def bench_one(posts: int, corpus: Path, command: list[str], output: str,
+              runs: int, seed: int, site: Path) -> dict:
+    """Figures for one corpus size: medians over RUNS cold + no-op pairs."""
+    ensure_corpus(posts, corpus, seed, site)
     env = build_env()
     samples = []
     for run in range(1, runs + 1):

@@ -30,8 +30,8 @@ import threading
 import time
 from pathlib import Path
 
-from bench_build import build_env, clean, count_pages, log, measure
-from make_corpus import REPO_ROOT, make_corpus
+from bench_build import build_env, clean, count_pages, ensure_corpus, log, measure
+from make_corpus import REPO_ROOT
 
 TEMPLATE = Path("templates/post.html")    # used by every post
 WAIT = 600.0                              # seconds for one rebuild, at most
@@ -124,11 +124,7 @@ def edit_and_revert(preview: Preview, path: Path, edited: str) -> dict:
 
 
 def bench_one(posts: int, corpus: Path, command: list[str], edits: int, seed: int, site: Path) -> dict:
-    if (corpus / "content" / "posts").is_dir():
-        log(f"N={posts}: reusing corpus {corpus}")
-    else:
-        log(f"N={posts}: writing corpus to {corpus}")
-        make_corpus(posts, corpus, seed, site)
+    ensure_corpus(posts, corpus, seed, site)
     env = build_env()
     clean(corpus, "_site")
     log(f"N={posts}: cold build")

@@ -1,19 +1,15 @@
 """The shipped site in a real browser: Playwright driving Debian's Chromium, headless.
 
 The site is built into a temporary folder and served on 127.0.0.1 by
-:func:`serve`. Every page a test opens is watched: a console error, an
+``sitegen serve``'s own preview server, watching for edits as authors use it. Every page a test opens is watched: a console error, an
 uncaught exception, a failed request, an HTTP error or a request to any other
 host fails the test. Screenshots land in ``test-artifacts/`` for people to look at.
 """
 
 from __future__ import annotations
 
-import contextlib
-import functools
-import threading
 from collections.abc import Iterator
 from datetime import datetime, timezone
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -21,8 +17,9 @@ import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
 from conftest import REPO, copy_site
-from generator.build import BuildOptions, build
+from generator.build import BuildOptions
 from generator.config import load_config
+from generator.serve import Preview
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -33,38 +30,18 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "i
          "has_touch": True}
 
 
-class SiteHandler(SimpleHTTPRequestHandler):
-    """Static files with the production server's rule for extension-less URLs (/vta -> vta.html)."""
-
-    def translate_path(self, path: str) -> str:
-        local = Path(super().translate_path(path))
-        if not local.exists() and local.with_name(local.name + ".html").is_file():
-            return str(local.with_name(local.name + ".html"))
-        return str(local)
-
-    def log_message(self, format: str, *args) -> None:  # keep test output quiet
-        pass
-
-
-@contextlib.contextmanager
-def serve(out_dir: Path) -> Iterator[str]:
-    """Serve ``out_dir`` on 127.0.0.1 (a free port); yields the base URL."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(SiteHandler, directory=str(out_dir)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+@pytest.fixture(scope="module")
+def preview(tmp_path_factory) -> Iterator[Preview]:
+    """The shipped site under ``sitegen serve`` (its real preview server) on a free port."""
+    site = copy_site(tmp_path_factory.mktemp("browser") / "site")
+    running = Preview(site, BuildOptions(now=datetime(2026, 11, 29, tzinfo=timezone.utc)), port=0).start()
+    yield running
+    running.stop()
 
 
 @pytest.fixture(scope="module")
-def base_url(tmp_path_factory) -> Iterator[str]:
-    site = copy_site(tmp_path_factory.mktemp("browser") / "site")
-    build(site, BuildOptions(now=datetime(2026, 11, 29, tzinfo=timezone.utc)))
-    with serve(site / "_site") as url:
-        yield url
+def base_url(preview) -> str:
+    return preview.url.rstrip("/")
 
 
 @pytest.fixture(scope="module")
@@ -98,7 +75,7 @@ class Watched:
                 and urlsplit(r.url).netloc != own and self.problems.append(f"third-party: {r.url}"))
 
     def open(self, url: str) -> Page:
-        response = self.page.goto(url, wait_until="networkidle")
+        response = self.page.goto(url, wait_until="load")
         assert response is not None and response.ok, f"{url}: {response and response.status}"
         return self.page
 
@@ -223,3 +200,11 @@ def test_the_phone_menu_opens(phone, base_url):
     nav.get_by_role("link", name="Blog").click()
     page.wait_for_url(lambda url: url.endswith("/blog.html"))
     screenshot(page, "blog-phone")
+
+
+def test_an_edited_post_reloads_in_the_open_page(desktop, base_url, preview):
+    with desktop.page.expect_response(lambda r: "/__sitegen__/events" in r.url, timeout=15_000):
+        page = desktop.open(base_url + "/2017/08/22/operator-fusion.html")
+    source = preview.root / "content/posts/2017-08-22-operator-fusion.md"
+    source.write_text(source.read_text() + "\nA sentence added while the page was open.\n")
+    page.get_by_text("A sentence added while the page was open.").wait_for(timeout=20_000)
