@@ -207,7 +207,8 @@ class Engine:
         external = version_trees(config)
         tampered, strays = check_outputs(out_dir, state.outputs) if fresh or not warm else (set(), set())
         now = now or self.options.now or datetime.now(timezone_of(config))
-        due = state.horizon is not None and now >= state.horizon
+        due = ((state.horizon is not None and now >= state.horizon)
+               or (state.floor is not None and now < state.floor))
         settled = all(reusable(b.report) for b in state.bundles.values())
         if settled and not (load or fresh or changed or tampered or strays or due or external != state.external):
             self.warm, self.config = True, config
@@ -262,7 +263,8 @@ class Engine:
         self.state = BuildState(
             world=world, files=index.snapshot(), outputs=outputs, documents=parse_keys,
             digests=digests, bundles=bundles, external=external, order=order,
-            horizon=publication_horizon(resolver.documents.values(), now, self.options))
+            horizon=publication_horizon(resolver.documents.values(), now, self.options),
+            floor=publication_floor(resolver.documents.values(), now, self.options))
         self.parsed, self.listing, self.last = parsed, listing, (site, listing, pages, plan)
         self.config = config
         self.warm = True
@@ -407,6 +409,13 @@ def site_digest(listing: list[tuple[str, Path, str]], index: FileIndex, site: Si
 def placement(doc: Document) -> tuple:
     """What decides where a document is published and which collections list it."""
     return (doc.kind, doc.url, doc.layout, doc.date, doc.draft, doc.tags, doc.categories, doc.redirect_from)
+
+
+def publication_floor(documents: Iterable[Document], now: datetime, options: BuildOptions) -> datetime | None:
+    """The newest date of a post published now: before it, that post is in the future again."""
+    if options.future:
+        return None
+    return max((doc.date for doc in documents if doc.kind == "post" and doc.date <= now), default=None)
 
 
 def publication_horizon(documents: Iterable[Document], now: datetime, options: BuildOptions) -> datetime | None:

@@ -191,6 +191,8 @@ class BuildState:
     external: tuple = ()                # what docs versions' git refs resolved to
     order: tuple = ()                   # the published posts, in order (which sets their neighbours)
     horizon: datetime | None = None     # when the next future-dated post gets published
+    floor: datetime | None = None       # the newest published post's date: a clock set back
+                                        # before it holds that post back again
 
     @classmethod
     def load(cls, path: Path) -> BuildState:
