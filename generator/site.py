@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import re
+from html import unescape
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -179,7 +180,6 @@ _FOOTNOTE_REF = re.compile(r'<sup id="fnref\d*:[^"]*"><a class="footnote-ref" hr
 
 
 def _strip_tags(html: str) -> str:
-    from html import unescape
     return unescape(re.sub(r"<[^>]+>", "", html)).strip()
 
 
