@@ -3,6 +3,10 @@
 Files are replaced atomically (a preview server reading one never sees half of
 it) and only when their bytes differ from what is there, so unchanged files
 keep their modification times and a publish sees no spurious changes.
+
+Every path written or removed passes :func:`confined`, which proves it lies
+inside the output directory (symbolic links followed), whatever produced it:
+the plan, a bundle, or a state file from an earlier build.
 """
 
 from __future__ import annotations
@@ -28,6 +32,24 @@ def safe_output_dir(config: Config) -> Path:
     return out
 
 
+def is_output_path(rel: str) -> bool:
+    """Whether ``rel`` is a clean relative file path: no ``..``, ``.`` or empty segment, no NUL."""
+    return bool(rel) and "\0" not in rel and not rel.startswith("/") \
+        and all(part not in ("", ".", "..") for part in rel.split("/"))
+
+
+def confined(out_dir: Path, rel: str) -> Path:
+    """``out_dir/rel``, proved to lie inside ``out_dir`` once links are followed; else SiteError."""
+    if not is_output_path(rel):
+        raise SiteError(f"refusing to write or remove {rel!r}: not a file path inside the output folder",
+                        out_dir)
+    path = out_dir / rel
+    if not path.parent.resolve().is_relative_to(out_dir.resolve()):
+        raise SiteError(f"refusing to write or remove /{rel}: a symbolic link leads it outside "
+                        "the output folder", out_dir)
+    return path
+
+
 def check_outputs(out_dir: Path, records: dict[str, OutputRecord]) -> tuple[set[str], set[str]]:
     """Outputs that are not as the last build left them, and files it did not make."""
     found = scan(out_dir, follow_links=False)
@@ -39,16 +61,24 @@ def delete_outputs(out_dir: Path, paths: set[str]) -> list[str]:
     """Remove files no longer produced, and the folders they leave empty."""
     deleted = []
     for rel in sorted(paths):
-        path = out_dir / rel
+        path = confined(out_dir, rel)
         if not (path.is_symlink() or path.is_file()):
             continue
         path.unlink()
         deleted.append(rel)
-        for parent in path.parents:
-            if parent == out_dir or any(parent.iterdir()):
-                break
-            parent.rmdir()
+        remove_empty_folders(out_dir, path.parent)
     return deleted
+
+
+def remove_empty_folders(out_dir: Path, folder: Path) -> None:
+    """Remove ``folder`` and its parents up to (not including) ``out_dir`` while they are empty."""
+    for parent in (folder, *folder.parents):
+        if parent == out_dir or not parent.is_relative_to(out_dir):
+            break
+        try:
+            parent.rmdir()
+        except OSError:   # not empty (or not a folder): nothing above it is empty either
+            break
 
 
 def write_outputs(out_dir: Path, made: dict[str, bytes],
@@ -56,7 +86,7 @@ def write_outputs(out_dir: Path, made: dict[str, bytes],
     """Write the files whose bytes differ from what is there; return them and every file's stamp."""
     written, stamps = [], {}
     for rel, data in sorted(made.items()):
-        path = out_dir / rel
+        path = confined(out_dir, _unlinked(out_dir, rel))
         stamp = _holds(path, data, records.get(rel))
         if stamp is None:
             _write(out_dir, rel, data)
@@ -77,6 +107,18 @@ def _holds(path: Path, data: bytes, record: OutputRecord | None) -> Stamp | None
         return stamp if stamp[0] == len(data) and path.read_bytes() == data else None
     except OSError:
         return None
+
+
+def _unlinked(out_dir: Path, rel: str) -> str:
+    """``rel``, once no symbolic link stands for a folder on its way (the build makes real folders)."""
+    if is_output_path(rel) and not (out_dir / rel).parent.resolve().is_relative_to(out_dir.resolve()):
+        folder = out_dir
+        for part in rel.split("/")[:-1]:
+            folder = folder / part
+            if folder.is_symlink():
+                folder.unlink()
+                break
+    return rel
 
 
 def _write(out_dir: Path, rel: str, data: bytes) -> None:
