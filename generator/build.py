@@ -36,7 +36,7 @@ import pymdownx
 import yaml
 
 from generator import __version__, notebooks
-from generator.cache import PickleCache, digest
+from generator.cache import DataCache, digest
 from generator.config import Config, load_config
 from generator.deps import LINKED_FIELDS, Key, KeyIndex, Resolver, tracing, value_digest
 from generator.output import check_outputs, delete_outputs, safe_output_dir, write_outputs
@@ -47,14 +47,13 @@ from generator.sources import Source, discover, load_data, load_source
 from generator.state import BuildState, BundleRecord, FileIndex, OutputRecord
 from generator.versions import resolve_versions
 
-PARSE_CACHE_VERSION = "3"
 PARALLEL_THRESHOLD = 64
 INPUTS = ("site.yaml", "content", "notebooks", "templates", "assets")
 # Edits to these leave the site's structure (collections, plan) as it was, unless a
 # document's placement changes: see Engine.swap_in.
 SWAPPABLE = ("content/posts/", "content/pages/", "templates/", "assets/")
 CONTENT_FIELDS = [f.name for f in dataclasses.fields(Document) if f.name not in LINKED_FIELDS]
-STATE_FILE = "state.pickle"
+STATE_FILE = "state.msgpack"
 
 
 @dataclass(frozen=True)
@@ -122,8 +121,8 @@ def load_documents(config: Config, sources: list[tuple[str, Path, str]], refresh
     only the others are read (``load``) and parsed, in parallel when many.
     """
     load = load or partial(load_source, config.root)
-    cache = PickleCache(config.state_dir / "cache" / "documents")
-    fingerprint = digest(PARSE_CACHE_VERSION, code_digest(), config.permalink, config.timezone)
+    cache = DataCache(config.state_dir / "cache" / "documents", "document", Document)
+    fingerprint = digest(code_digest(), config.permalink, config.timezone)
     keys = [digest(fingerprint, kind, str(path), source_digest) for kind, path, source_digest in sources]
     documents = [None if refresh else cache.get(key) for key in keys]
     todo = [i for i, doc in enumerate(documents) if doc is None]

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import hashlib
 import os
-import pickle
 import tempfile
 from pathlib import Path
 from typing import Any
+
+from generator import codec
 
 
 def digest(*parts: str | bytes) -> str:
@@ -38,20 +39,27 @@ def write_atomic(path: Path, data: bytes) -> None:
         raise
 
 
-class PickleCache:
-    """Python values by key, one file each under ``folder``."""
+class DataCache:
+    """Values of one kind (see :mod:`generator.codec`) by key, one file each under ``folder``.
 
-    def __init__(self, folder: Path):
+    An entry that cannot be read back, or holds something else than ``expect``,
+    is a miss: the caller makes the value again and the entry is replaced.
+    """
+
+    def __init__(self, folder: Path, kind: str, expect: type = object):
         self.folder = folder
+        self.kind = kind
+        self.expect = expect
 
     def _path(self, key: str) -> Path:
-        return self.folder / key[:2] / f"{key}.pickle"
+        return self.folder / key[:2] / f"{key}.msgpack"
 
     def get(self, key: str) -> Any | None:
         try:
-            return pickle.loads(self._path(key).read_bytes())
-        except (FileNotFoundError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
+            value = codec.loads(self.kind, self._path(key).read_bytes())
+        except (OSError, codec.Garbled):
             return None
+        return value if isinstance(value, self.expect) else None
 
     def put(self, key: str, value: Any) -> None:
-        write_atomic(self._path(key), pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+        write_atomic(self._path(key), codec.dumps(self.kind, value))

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from markupsafe import Markup
 
-from generator import feeds, highlight, notebooks
+from generator import codec, feeds, highlight, notebooks
 from generator.config import Config
 from generator.deps import Views, record, value_digest
 from generator.errors import SiteError
@@ -105,6 +105,7 @@ class Bundle:
     inputs: Any
 
 
+@codec.record
 @dataclass(frozen=True)
 class DocsReport:
     """What building the docs section did: per version, and for the tutorials."""

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from generator import codec
 from generator.config import Config
 from generator.errors import SiteError
 from generator.markdown import Heading, render_markdown
@@ -29,6 +30,7 @@ KNOWN_KEYS = {"title", "author", "authors", "date", "tags", "categories", "categ
               "source", "published", "image"}
 
 
+@codec.record
 @dataclass
 class Document:
     """A page of the site, ready for a template."""

@@ -4,30 +4,30 @@ A build starts by comparing the site's files with the sizes and modification
 times saved here and reads again only the files that moved, so an unchanged
 site costs a walk of its folders. It checks the output directory the same
 way: an output edited or deleted by hand is made again, a stray file removed.
-The state is one pickle, replaced atomically; an unreadable or older one is
-ignored, which only makes the next build a full one.
+The state is one data file (:mod:`generator.codec`), replaced atomically; an
+unreadable, foreign or older one is ignored, which only makes the next build
+a full one. Dependency keys are stored once, in a table the records index.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-import pickle
 import time
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Iterable
 
+from generator import codec
 from generator.cache import digest, write_atomic
-
-STATE_VERSION = 1
 
 # A file modified this close to the moment it was stamped may be modified again
 # within the same timestamp tick: its stamp is not trusted and it is re-hashed.
 RACY_NS = 2_000_000_000
 
 Stamp = tuple[int, int]  # (size, mtime_ns)
+Key = tuple             # a dependency key (generator.deps)
 
 
 def file_stamp(stat: os.stat_result) -> Stamp:
@@ -196,12 +196,61 @@ class BuildState:
 
     @classmethod
     def load(cls, path: Path) -> BuildState:
+        """The state saved at ``path``, or an empty one if there is none that this sitegen wrote."""
         try:
-            version, state = pickle.loads(path.read_bytes())
-        except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError,
-                ValueError, TypeError):
+            return cls.from_data(codec.loads("state", path.read_bytes()))
+        except (OSError, codec.Garbled):
             return cls()
-        return state if version == STATE_VERSION and isinstance(state, cls) else cls()
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError):  # well-formed, wrong shape
+            return cls()
 
     def save(self, path: Path) -> None:
-        write_atomic(path, pickle.dumps((STATE_VERSION, self), protocol=pickle.HIGHEST_PROTOCOL))
+        write_atomic(path, codec.dumps("state", self.to_data()))
+
+    def to_data(self) -> dict[str, Any]:
+        keys = list(self.digests)
+        index = {key: i for i, key in enumerate(keys)}
+        for reads in [r.reads for r in self.outputs.values()] + [b.reads for b in self.bundles.values()]:
+            for key in reads:
+                if key not in index:
+                    index[key] = len(keys)
+                    keys.append(key)
+        return {
+            "world": self.world,
+            "files": {name: [*r.stamp, r.digest, r.trusted] for name, r in self.files.items()},
+            "keys": [list(key) for key in keys],     # the outer tuple as an array: quick to read
+            "values": [self.digests.get(key) for key in keys],
+            "known": len(self.digests),
+            "outputs": {path: [r.inputs, [index[k] for k in r.reads], r.digest, *r.stamp]
+                        for path, r in self.outputs.items()},
+            "documents": self.documents,
+            "bundles": {name: [b.inputs, [index[k] for k in b.reads],
+                               {path: list(how) for path, how in b.files.items()}, b.report]
+                        for name, b in self.bundles.items()},
+            "external": self.external, "order": list(self.order),
+            "horizon": self.horizon, "floor": self.floor,
+        }
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> BuildState:
+        keys = list(map(tuple, data["keys"]))
+        known = data["known"]
+        state = cls(
+            world=str(data["world"]),
+            files={name: FileRecord((size, mtime), digest, bool(trusted))
+                   for name, (size, mtime, digest, trusted) in data["files"].items()},
+            outputs={path: OutputRecord(inputs, frozenset(map(keys.__getitem__, reads)), digest, (size, mtime))
+                     for path, (inputs, reads, digest, size, mtime) in data["outputs"].items()},
+            documents=dict(data["documents"]),
+            digests=dict(zip(keys[:known], data["values"][:known])),
+            bundles={name: BundleRecord(inputs, frozenset(keys[i] for i in reads),
+                                        {path: (origin, listed) for path, (origin, listed) in files.items()},
+                                        report)
+                     for name, (inputs, reads, files, report) in data["bundles"].items()},
+            external=data["external"], order=tuple(data["order"]),
+            horizon=data["horizon"], floor=data["floor"])
+        if not all(isinstance(v, str) for v in state.documents.values()) \
+                or not all(isinstance(path, str) and isinstance(r.digest, str) for path, r in state.outputs.items()):
+            raise TypeError("state records of the wrong types")
+        return state
+

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
+from generator import codec
 from generator.errors import SiteError
 
 if TYPE_CHECKING:
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
 FOLDER = "notebooks"
 
 
+@codec.record
 @dataclass(frozen=True)
 class TutorialStats:
     """How a build got each tutorial's outputs."""
