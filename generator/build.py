@@ -39,6 +39,7 @@ from generator import __version__, notebooks
 from generator.cache import DataCache, digest
 from generator.config import Config, load_config
 from generator.deps import LINKED_FIELDS, Key, KeyIndex, Resolver, tracing, value_digest
+from generator.errors import SiteError
 from generator.output import check_outputs, delete_outputs, safe_output_dir, write_outputs
 from generator.plan import Bundle, DocsReport, Job, Plan, SiteRenderer, docs_bundle, reusable, reused_report
 from generator.render import Renderer
@@ -62,6 +63,7 @@ class BuildOptions:
     future: bool = False
     refresh: bool = False
     now: datetime | None = None
+    allow_removals: bool = False    # let a build remove more than half of the site's files
 
 
 @dataclass
@@ -244,10 +246,13 @@ class Engine:
         dirty = {path for path, job in plan.items()
                  if path in tampered or (record := state.outputs.get(path)) is None
                  or record.inputs != job.inputs or not record.reads.isdisjoint(moved)}
+        removed = (state.outputs.keys() | strays) - plan.keys()
+        if not self.options.allow_removals:
+            refuse_mass_removal(removed, len(state.outputs.keys() | strays), out_dir)
         made = {path: self.make(plan[path]) for path in sorted(dirty)}
 
         # Everything is made: only now is the output directory touched.
-        deleted = delete_outputs(out_dir, (state.outputs.keys() | strays) - plan.keys())
+        deleted = delete_outputs(out_dir, removed)
         written, stamps = write_outputs(out_dir, {path: data for path, (data, _) in made.items()},
                                         state.outputs)
 
@@ -398,6 +403,18 @@ class Engine:
         self.keys = KeyIndex(state.digests)
         self.interned = {key: key for key in live}
         state.save(self.state_path)
+
+
+def refuse_mass_removal(removed: set[str], present: int, out_dir: Path) -> None:
+    """Stop a build that would remove more than half of the files in the output directory.
+
+    Such a build is more often a source folder gone missing (an unmounted
+    disk, a bad checkout) than an author's intent.
+    """
+    if len(removed) * 2 > present:
+        first = ", ".join(f"/{path}" for path in sorted(removed)[:3])
+        raise SiteError(f"this build would remove {len(removed)} of the {present} files here "
+                        f"({first}, ...): if that is meant, build again with --allow-removals", out_dir)
 
 
 def site_digest(listing: list[tuple[str, Path, str]], index: FileIndex, site: Site) -> str:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-from generator.build import build
+from generator.build import BuildOptions, build
 from generator.config import Config, load_config
 from generator.errors import SiteError
 
@@ -98,7 +98,7 @@ def publish(root: str | Path = ".", options: PublishOptions = PublishOptions(),
                         f"or pass --allow-dirty:{_listing(dirty)}", config.root)
     repo.refuse_checked_out(branch)
 
-    site_dir = options.built or build_site(config)
+    site_dir = options.built or build_site(config, options.allow_removals)
     files = site_files(site_dir, keep)
     if check is not None:
         check(site_dir)
@@ -130,9 +130,9 @@ def publish(root: str | Path = ".", options: PublishOptions = PublishOptions(),
                     f"publish. Nothing was forced and nothing was pushed; run the publish again.")
 
 
-def build_site(config: Config) -> Path:
+def build_site(config: Config, allow_removals: bool = False) -> Path:
     """Build into the site's output folder; a failed build raises before any git work."""
-    build(config.root)
+    build(config.root, BuildOptions(allow_removals=allow_removals))
     return config.output_dir
 
 

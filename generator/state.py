@@ -21,6 +21,7 @@ from typing import Any, Iterable
 
 from generator import codec
 from generator.cache import digest, write_atomic
+from generator.errors import SiteError
 
 # A file modified this close to the moment it was stamped may be modified again
 # within the same timestamp tick: its stamp is not trusted and it is re-hashed.
@@ -34,25 +35,40 @@ def file_stamp(stat: os.stat_result) -> Stamp:
     return stat.st_size, stat.st_mtime_ns
 
 
-def scan(folder: Path, prefix: str = "", follow_links: bool = True) -> dict[str, Stamp]:
+def scan(folder: Path, prefix: str = "", follow_links: bool = True,
+         _within: frozenset[tuple[int, int]] = frozenset()) -> dict[str, Stamp]:
     """Every file under ``folder`` (``prefix`` + relative POSIX path) with its stamp.
 
     With ``follow_links=False`` a symbolic link is listed as a file, never entered.
+    A folder that cannot be read, or a link that leads back into a folder it is
+    in, is a :class:`SiteError` naming it: taking it for empty would remove its
+    pages from the site.
     """
     found: dict[str, Stamp] = {}
+    shown = prefix.rstrip("/") or folder
     try:
+        here = folder.stat()
         entries = list(os.scandir(folder))
     except (FileNotFoundError, NotADirectoryError):
         return found
+    except OSError as exc:
+        raise SiteError(f"cannot read this folder: {exc.strerror or exc}", shown) from None
+    within = _within | {(here.st_dev, here.st_ino)}
     for entry in entries:
         name = prefix + entry.name
         try:
             if entry.is_dir(follow_symlinks=follow_links):
-                found.update(scan(Path(entry.path), name + "/", follow_links))
+                if entry.is_symlink():
+                    target = entry.stat()
+                    if (target.st_dev, target.st_ino) in within:
+                        raise SiteError("symbolic link loop: it leads back into a folder it is in", name)
+                found.update(scan(Path(entry.path), name + "/", follow_links, within))
             elif entry.is_file() or not follow_links:
                 found[name] = file_stamp(entry.stat(follow_symlinks=follow_links))
-        except FileNotFoundError:  # removed while we looked
+        except FileNotFoundError:  # removed while we looked, or a dangling link
             continue
+        except OSError as exc:
+            raise SiteError(f"cannot read: {exc.strerror or exc}", name) from None
     return found
 
 
@@ -120,7 +136,7 @@ class FileIndex:
                     stamps.update(scan(path, name + "/"))
                 elif path.is_file():
                     stamps[name] = file_stamp(path.stat())
-            except OSError:  # gone while we looked
+            except FileNotFoundError:  # gone while we looked
                 continue
         return stamps
 
@@ -150,8 +166,10 @@ class FileIndex:
         else:
             try:
                 data = (self.root / name).read_bytes()
-            except OSError:
+            except FileNotFoundError:   # gone since it was listed
                 return None
+            except OSError as exc:      # there, but unreadable: not the same as gone
+                raise SiteError(f"cannot read: {exc.strerror or exc}", name) from None
             record = FileRecord(stamp, hashlib.sha256(data).hexdigest(),
                                 trusted=time.time_ns() - stamp[1] > RACY_NS)
             if known is None or known.digest != record.digest:
