@@ -40,6 +40,7 @@ from generator.cache import DataCache, digest
 from generator.config import Config, load_config
 from generator.deps import LINKED_FIELDS, Key, KeyIndex, Resolver, tracing, value_digest
 from generator.errors import SiteError
+from generator.lock import site_lock
 from generator.output import check_outputs, delete_outputs, safe_output_dir, write_outputs
 from generator.plan import Bundle, DocsReport, Job, Plan, SiteRenderer, docs_bundle, reusable, reused_report
 from generator.render import Renderer
@@ -54,6 +55,7 @@ INPUTS = ("site.yaml", "content", "notebooks", "templates", "assets")
 # document's placement changes: see Engine.swap_in.
 SWAPPABLE = ("content/posts/", "content/pages/", "templates/", "assets/")
 CONTENT_FIELDS = [f.name for f in dataclasses.fields(Document) if f.name not in LINKED_FIELDS]
+STATE_DIR = ".sitegen"
 STATE_FILE = "state.msgpack"
 
 
@@ -83,7 +85,8 @@ class BuildResult:
 
 def build(root: str | Path = ".", options: BuildOptions = BuildOptions()) -> BuildResult:
     """Bring the site's output directory up to date, doing only the work edits require."""
-    return Engine(root, options).build()
+    with site_lock(Path(root) / STATE_DIR, "sitegen build"):
+        return Engine(root, options).build()
 
 
 def render_site(config: Config, options: BuildOptions = BuildOptions()) -> BuildResult:
@@ -170,7 +173,7 @@ class Engine:
     def __init__(self, root: str | Path = ".", options: BuildOptions = BuildOptions()):
         self.root = Path(root).resolve()
         self.options = options
-        self.state_path = self.root / ".sitegen" / STATE_FILE
+        self.state_path = self.root / STATE_DIR / STATE_FILE
         self.state = BuildState.load(self.state_path)
         self.parsed: dict[str, tuple[str, str, Document]] = {}   # source -> (digest, parse key, doc)
         self.listing: list[tuple[str, Path, str]] | None = None  # (kind, path, name) of each source
@@ -206,12 +209,13 @@ class Engine:
                           {key[1] for key in self.keys.always if key[0] == "file"})
         changed = index.rescan(changed if warm and not fresh else None)
         external = version_trees(config)
-        tampered, strays = check_outputs(out_dir, state.outputs) if fresh or not warm else (set(), set())
+        tampered, strays, empty = check_outputs(out_dir, state.outputs) if fresh or not warm else (set(), set(), [])
         now = now or self.options.now or datetime.now(timezone_of(config))
         due = ((state.horizon is not None and now >= state.horizon)
                or (state.floor is not None and now < state.floor))
         settled = all(reusable(b.report) for b in state.bundles.values())
-        if settled and not (load or fresh or changed or tampered or strays or due or external != state.external):
+        if settled and not (load or fresh or changed or tampered or strays or empty or due
+                            or external != state.external):
             self.warm, self.config = True, config
             reports = {name: reused_report(b.report) for name, b in state.bundles.items()}
             return self.result(None, len(state.outputs), {}, [], [], reports)
@@ -248,11 +252,11 @@ class Engine:
                  or record.inputs != job.inputs or not record.reads.isdisjoint(moved)}
         removed = (state.outputs.keys() | strays) - plan.keys()
         if not self.options.allow_removals:
-            refuse_mass_removal(removed, len(state.outputs.keys() | strays), out_dir)
+            refuse_mass_removal(state.outputs.keys() - plan.keys(), len(state.outputs), out_dir)
         made = {path: self.make(plan[path]) for path in sorted(dirty)}
 
         # Everything is made: only now is the output directory touched.
-        deleted = delete_outputs(out_dir, removed)
+        deleted = delete_outputs(out_dir, removed, empty)
         written, stamps = write_outputs(out_dir, {path: data for path, (data, _) in made.items()},
                                         state.outputs)
 
@@ -406,14 +410,14 @@ class Engine:
 
 
 def refuse_mass_removal(removed: set[str], present: int, out_dir: Path) -> None:
-    """Stop a build that would remove more than half of the files in the output directory.
+    """Stop a build that would remove more than half of the files the last build made.
 
     Such a build is more often a source folder gone missing (an unmounted
     disk, a bad checkout) than an author's intent.
     """
     if len(removed) * 2 > present:
         first = ", ".join(f"/{path}" for path in sorted(removed)[:3])
-        raise SiteError(f"this build would remove {len(removed)} of the {present} files here "
+        raise SiteError(f"this build would remove {len(removed)} of the {present} files the last build made "
                         f"({first}, ...): if that is meant, build again with --allow-removals", out_dir)
 
 

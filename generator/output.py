@@ -12,6 +12,7 @@ the plan, a bundle, or a state file from an earlier build.
 from __future__ import annotations
 
 import shutil
+from collections.abc import Iterable
 from pathlib import Path
 
 from generator.cache import write_atomic
@@ -50,16 +51,20 @@ def confined(out_dir: Path, rel: str) -> Path:
     return path
 
 
-def check_outputs(out_dir: Path, records: dict[str, OutputRecord]) -> tuple[set[str], set[str]]:
-    """Outputs that are not as the last build left them, and files it did not make."""
-    found = scan(out_dir, follow_links=False)
+def check_outputs(out_dir: Path, records: dict[str, OutputRecord]) -> tuple[set[str], set[str], list[str]]:
+    """Outputs that are not as the last build left them, files it did not make, and empty folders
+    (a build killed between making a folder and writing into it leaves one)."""
+    empty: list[str] = []
+    found = scan(out_dir, follow_links=False, empty=empty)
     tampered = {path for path, record in records.items() if found.get(path) != record.stamp}
-    return tampered, found.keys() - records.keys()
+    return tampered, found.keys() - records.keys(), empty
 
 
-def delete_outputs(out_dir: Path, paths: set[str]) -> list[str]:
-    """Remove files no longer produced, and the folders they leave empty."""
+def delete_outputs(out_dir: Path, paths: set[str], folders: Iterable[str] = ()) -> list[str]:
+    """Remove files no longer produced, and the folders they leave empty; and empty ``folders``."""
     deleted = []
+    for rel in sorted(folders):
+        remove_empty_folders(out_dir, confined(out_dir, rel))
     for rel in sorted(paths):
         path = confined(out_dir, rel)
         if not (path.is_symlink() or path.is_file()):

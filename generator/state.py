@@ -35,11 +35,12 @@ def file_stamp(stat: os.stat_result) -> Stamp:
     return stat.st_size, stat.st_mtime_ns
 
 
-def scan(folder: Path, prefix: str = "", follow_links: bool = True,
+def scan(folder: Path, prefix: str = "", follow_links: bool = True, empty: list[str] | None = None,
          _within: frozenset[tuple[int, int]] = frozenset()) -> dict[str, Stamp]:
     """Every file under ``folder`` (``prefix`` + relative POSIX path) with its stamp.
 
     With ``follow_links=False`` a symbolic link is listed as a file, never entered.
+    Folders holding nothing are added to ``empty``, if given.
     A folder that cannot be read, or a link that leads back into a folder it is
     in, is a :class:`SiteError` naming it: taking it for empty would remove its
     pages from the site.
@@ -54,6 +55,8 @@ def scan(folder: Path, prefix: str = "", follow_links: bool = True,
     except OSError as exc:
         raise SiteError(f"cannot read this folder: {exc.strerror or exc}", shown) from None
     within = _within | {(here.st_dev, here.st_ino)}
+    if not entries and empty is not None and prefix:
+        empty.append(prefix.rstrip("/"))
     for entry in entries:
         name = prefix + entry.name
         try:
@@ -62,7 +65,7 @@ def scan(folder: Path, prefix: str = "", follow_links: bool = True,
                     target = entry.stat()
                     if (target.st_dev, target.st_ino) in within:
                         raise SiteError("symbolic link loop: it leads back into a folder it is in", name)
-                found.update(scan(Path(entry.path), name + "/", follow_links, within))
+                found.update(scan(Path(entry.path), name + "/", follow_links, empty, within))
             elif entry.is_file() or not follow_links:
                 found[name] = file_stamp(entry.stat(follow_symlinks=follow_links))
         except FileNotFoundError:  # removed while we looked, or a dangling link
