@@ -44,7 +44,7 @@ from generator.lock import site_lock
 from generator.output import check_outputs, delete_outputs, safe_output_dir, write_outputs
 from generator.plan import Bundle, DocsReport, Job, Plan, SiteRenderer, docs_bundle, reusable, reused_report
 from generator.render import Renderer
-from generator.site import Document, Site, assemble, parse_document, timezone_of
+from generator.site import Document, Site, assemble, parse_document, timezone_of, well_formed
 from generator.sources import Source, discover, load_data, load_source
 from generator.state import BuildState, BundleRecord, FileIndex, OutputRecord
 from generator.versions import resolve_versions
@@ -126,7 +126,7 @@ def load_documents(config: Config, sources: list[tuple[str, Path, str]], refresh
     only the others are read (``load``) and parsed, in parallel when many.
     """
     load = load or partial(load_source, config.root)
-    cache = DataCache(config.state_dir / "cache" / "documents", "document", Document)
+    cache = DataCache(config.state_dir / "cache" / "documents", "document", well_formed)
     fingerprint = digest(code_digest(), config.permalink, config.timezone)
     keys = [digest(fingerprint, kind, str(path), source_digest) for kind, path, source_digest in sources]
     documents = [None if refresh else cache.get(key) for key in keys]

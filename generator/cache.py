@@ -11,6 +11,7 @@ import hashlib
 import os
 import tempfile
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 from generator import codec
@@ -42,14 +43,15 @@ def write_atomic(path: Path, data: bytes) -> None:
 class DataCache:
     """Values of one kind (see :mod:`generator.codec`) by key, one file each under ``folder``.
 
-    An entry that cannot be read back, or holds something else than ``expect``,
-    is a miss: the caller makes the value again and the entry is replaced.
+    An entry that cannot be read back, or holds a value ``valid`` refuses (a
+    file crafted to pass as an entry), is a miss: the caller makes the value
+    again and the entry is replaced.
     """
 
-    def __init__(self, folder: Path, kind: str, expect: type = object):
+    def __init__(self, folder: Path, kind: str, valid: Callable[[Any], bool] = lambda value: True):
         self.folder = folder
         self.kind = kind
-        self.expect = expect
+        self.valid = valid
 
     def _path(self, key: str) -> Path:
         return self.folder / key[:2] / f"{key}.msgpack"
@@ -59,7 +61,7 @@ class DataCache:
             value = codec.loads(self.kind, self._path(key).read_bytes())
         except (OSError, codec.Garbled):
             return None
-        return value if isinstance(value, self.expect) else None
+        return value if self.valid(value) else None
 
     def put(self, key: str, value: Any) -> None:
         write_atomic(self._path(key), codec.dumps(self.kind, value))

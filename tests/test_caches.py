@@ -129,3 +129,16 @@ def test_a_version_slot_that_is_not_ours_is_a_miss(tmp_path: Path) -> None:
         path.write_bytes(pickle.dumps(Payload(tmp_path / "ran")))
     assert slots.get("v1", "key") is None
     assert not (tmp_path / "ran").exists()
+
+
+def test_a_crafted_entry_of_the_right_format_but_wrong_types_is_a_miss(site: Path) -> None:
+    build(site)
+    expected = output_files(site / "_site")
+    for path in (site / ".sitegen/cache/documents").rglob("*.msgpack"):
+        doc = codec.loads("document", path.read_bytes())
+        doc.url, doc.tags = 5, [None]
+        path.write_bytes(codec.dumps("document", doc))
+    for state in (site / ".sitegen").glob("state*"):
+        state.unlink()
+    assert main(["-C", str(site), "build"]) == 0
+    assert output_files(site / "_site") == expected
