@@ -39,13 +39,22 @@ def is_output_path(rel: str) -> bool:
         and all(part not in ("", ".", "..") for part in rel.split("/"))
 
 
-def confined(out_dir: Path, rel: str) -> Path:
-    """``out_dir/rel``, proved to lie inside ``out_dir`` once links are followed; else SiteError."""
+def confined(out_dir: Path, rel: str, unlink: bool = False) -> Path:
+    """``out_dir/rel``, proved to lie inside ``out_dir`` once links are followed; else SiteError.
+
+    With ``unlink``, a symbolic link in the output that stands for a folder on
+    the way is removed first (a build writes into real folders only).
+    """
     if not is_output_path(rel):
         raise SiteError(f"refusing to write or remove {rel!r}: not a file path inside the output folder",
                         out_dir)
-    path = out_dir / rel
-    if not path.parent.resolve().is_relative_to(out_dir.resolve()):
+    path, top = out_dir / rel, out_dir.resolve()
+    if unlink and not path.parent.resolve().is_relative_to(top):
+        link = next((p for p in reversed(path.parents)
+                     if p != out_dir and p.is_relative_to(out_dir) and p.is_symlink()), None)
+        if link is not None:
+            link.unlink()
+    if not path.parent.resolve().is_relative_to(top):
         raise SiteError(f"refusing to write or remove /{rel}: a symbolic link leads it outside "
                         "the output folder", out_dir)
     return path
@@ -91,7 +100,7 @@ def write_outputs(out_dir: Path, made: dict[str, bytes],
     """Write the files whose bytes differ from what is there; return them and every file's stamp."""
     written, stamps = [], {}
     for rel, data in sorted(made.items()):
-        path = confined(out_dir, _unlinked(out_dir, rel))
+        path = confined(out_dir, rel, unlink=True)
         stamp = _holds(path, data, records.get(rel))
         if stamp is None:
             _write(out_dir, rel, data)
@@ -112,18 +121,6 @@ def _holds(path: Path, data: bytes, record: OutputRecord | None) -> Stamp | None
         return stamp if stamp[0] == len(data) and path.read_bytes() == data else None
     except OSError:
         return None
-
-
-def _unlinked(out_dir: Path, rel: str) -> str:
-    """``rel``, once no symbolic link stands for a folder on its way (the build makes real folders)."""
-    if is_output_path(rel) and not (out_dir / rel).parent.resolve().is_relative_to(out_dir.resolve()):
-        folder = out_dir
-        for part in rel.split("/")[:-1]:
-            folder = folder / part
-            if folder.is_symlink():
-                folder.unlink()
-                break
-    return rel
 
 
 def _write(out_dir: Path, rel: str, data: bytes) -> None:

@@ -48,13 +48,14 @@ def scan(folder: Path, prefix: str = "", follow_links: bool = True, empty: list[
     found: dict[str, Stamp] = {}
     shown = prefix.rstrip("/") or folder
     try:
-        here = folder.stat()
         entries = list(os.scandir(folder))
+        if follow_links:   # the folders a link must not lead back into
+            here = folder.stat()
+            _within = _within | {(here.st_dev, here.st_ino)}
     except (FileNotFoundError, NotADirectoryError):
         return found
     except OSError as exc:
         raise SiteError(f"cannot read this folder: {exc.strerror or exc}", shown) from None
-    within = _within | {(here.st_dev, here.st_ino)}
     if not entries and empty is not None and prefix:
         empty.append(prefix.rstrip("/"))
     for entry in entries:
@@ -63,9 +64,9 @@ def scan(folder: Path, prefix: str = "", follow_links: bool = True, empty: list[
             if entry.is_dir(follow_symlinks=follow_links):
                 if entry.is_symlink():
                     target = entry.stat()
-                    if (target.st_dev, target.st_ino) in within:
+                    if (target.st_dev, target.st_ino) in _within:
                         raise SiteError("symbolic link loop: it leads back into a folder it is in", name)
-                found.update(scan(Path(entry.path), name + "/", follow_links, empty, within))
+                found.update(scan(Path(entry.path), name + "/", follow_links, empty, _within))
             elif entry.is_file() or not follow_links:
                 found[name] = file_stamp(entry.stat(follow_symlinks=follow_links))
         except FileNotFoundError:  # removed while we looked, or a dangling link
@@ -220,9 +221,7 @@ class BuildState:
         """The state saved at ``path``, or an empty one if there is none that this sitegen wrote."""
         try:
             return cls.from_data(codec.loads("state", path.read_bytes()))
-        except (OSError, codec.Garbled):
-            return cls()
-        except (ValueError, TypeError, KeyError, IndexError, AttributeError):  # well-formed, wrong shape
+        except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError):  # garbled, wrong shape
             return cls()
 
     def save(self, path: Path) -> None:
