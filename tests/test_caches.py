@@ -142,3 +142,13 @@ def test_a_crafted_entry_of_the_right_format_but_wrong_types_is_a_miss(site: Pat
         state.unlink()
     assert main(["-C", str(site), "build"]) == 0
     assert output_files(site / "_site") == expected
+
+
+@pytest.mark.parametrize("data", [b'"a string"', b"12", b"[]", b"{}", b'{"failure": null}', b"\xff\xfe", b"nul\0"])
+def test_a_garbled_notebook_run_is_a_miss(tmp_path: Path, data: bytes) -> None:
+    from generator.notebooks.store import RunStore
+    store = RunStore(tmp_path)
+    key = "ab" + "0" * 62
+    store.path(key).parent.mkdir(parents=True)
+    store.path(key).write_bytes(data)
+    assert store.get(key) is None
