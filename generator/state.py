@@ -11,6 +11,7 @@ a full one. Dependency keys are stored once, in a table the records index.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import os
 import time
@@ -219,15 +220,25 @@ class BuildState:
     @classmethod
     def load(cls, path: Path) -> BuildState:
         """The state saved at ``path``, or an empty one if there is none that this sitegen wrote."""
+        # Tens of thousands of small objects, none in a cycle: the cyclic collector,
+        # set off again and again while they are made, would only walk them.
+        enabled = gc.isenabled()
+        gc.disable()
         try:
             return cls.from_data(codec.loads("state", path.read_bytes()))
         except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError):  # garbled, wrong shape
             return cls()
+        finally:
+            if enabled:
+                gc.enable()
 
     def save(self, path: Path) -> None:
         write_atomic(path, codec.dumps("state", self.to_data()))
 
     def to_data(self) -> dict[str, Any]:
+        """Plain values, each dependency key and each plan input stored once (as pickle's memo did)."""
+        inputs = list({repr(r.inputs): r.inputs for r in self.outputs.values()}.values())
+        inputs_index = {repr(value): i for i, value in enumerate(inputs)}
         keys = list(self.digests)
         index = {key: i for i, key in enumerate(keys)}
         for reads in [r.reads for r in self.outputs.values()] + [b.reads for b in self.bundles.values()]:
@@ -241,7 +252,8 @@ class BuildState:
             "keys": [list(key) for key in keys],     # the outer tuple as an array: quick to read
             "values": [self.digests.get(key) for key in keys],
             "known": len(self.digests),
-            "outputs": {path: [r.inputs, [index[k] for k in r.reads], r.digest, *r.stamp]
+            "inputs": inputs,
+            "outputs": {path: [inputs_index[repr(r.inputs)], [index[k] for k in r.reads], r.digest, *r.stamp]
                         for path, r in self.outputs.items()},
             "documents": self.documents,
             "bundles": {name: [b.inputs, [index[k] for k in b.reads],
@@ -254,13 +266,14 @@ class BuildState:
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> BuildState:
         keys = list(map(tuple, data["keys"]))
+        inputs = data["inputs"]
         known = data["known"]
         state = cls(
             world=str(data["world"]),
             files={name: FileRecord((size, mtime), digest, bool(trusted))
                    for name, (size, mtime, digest, trusted) in data["files"].items()},
-            outputs={path: OutputRecord(inputs, frozenset(map(keys.__getitem__, reads)), digest, (size, mtime))
-                     for path, (inputs, reads, digest, size, mtime) in data["outputs"].items()},
+            outputs={path: OutputRecord(inputs[i], frozenset(map(keys.__getitem__, reads)), digest, (size, mtime))
+                     for path, (i, reads, digest, size, mtime) in data["outputs"].items()},
             documents=dict(data["documents"]),
             digests=dict(zip(keys[:known], data["values"][:known])),
             bundles={name: BundleRecord(inputs, frozenset(keys[i] for i in reads),
