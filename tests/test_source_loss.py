@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -36,19 +38,52 @@ def test_a_symlink_loop_in_the_sources_is_an_error_naming_it(site: Path, capsys,
     assert output_files(site / "_site") == before
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root reads every folder")
-def test_an_unreadable_source_folder_is_an_error_naming_it(site: Path, capsys) -> None:
-    before = output_files(site / "_site")
-    folder = site / "content/posts/more"
-    folder.mkdir()
-    (folder / "2020-01-01-x.md").write_text("---\ntitle: X\n---\n")
-    folder.chmod(0)
+def as_someone_else(run) -> tuple[int, str]:
+    """``run()`` in a forked child that, if we are root, becomes ``nobody`` (root reads every folder).
+
+    The child inherits the modules already imported, so it needs no access to the
+    interpreter's own files. Returns its exit status and what it wrote to stderr.
+    """
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:   # the child
+        status = 70
+        sys.stderr = open(write, "w", closefd=False)
+        try:
+            if os.geteuid() == 0:
+                os.setgid(65534)
+                os.setuid(65534)
+            status = run()
+        finally:
+            sys.stderr.flush()
+            os._exit(status)
+    os.close(write)
+    with os.fdopen(read) as stream:
+        err = stream.read()
+    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]), err
+
+
+def test_an_unreadable_source_folder_is_an_error_naming_it(tmp_path: Path) -> None:
+    top = Path(tempfile.mkdtemp(prefix="sitegen-unreadable-"))   # a folder nobody can reach
     try:
-        assert main(["-C", str(site), "build"]) == 1
-    finally:
+        top.chmod(0o755)
+        site = copy_site(top / "site", "basic")
+        assert main(["-C", str(site), "build"]) == 0     # as the owner: also loads what the child needs
+        before = output_files(site / "_site")
+        folder = site / "content/posts/more"
+        folder.mkdir()
+        (folder / "2020-01-01-x.md").write_text("---\ntitle: X\n---\n")
+        if os.geteuid() == 0:
+            for path in [site, *site.rglob("*")]:
+                os.chown(path, 65534, 65534)
+        folder.chmod(0)
+        code, err = as_someone_else(lambda: main(["-C", str(site), "build"]))
         folder.chmod(0o755)
-    assert "content/posts/more" in capsys.readouterr().err
-    assert output_files(site / "_site") == before
+        assert code == 1, err
+        assert err.startswith("error: content/posts/more: cannot read") and err.count("\n") == 1, err
+        assert output_files(site / "_site") == before
+    finally:
+        shutil.rmtree(top)
 
 
 def test_a_build_that_would_remove_most_of_the_site_stops_and_says_so(tmp_path: Path, capsys) -> None:
