@@ -64,4 +64,8 @@ class DataCache:
         return value if self.valid(value) else None
 
     def put(self, key: str, value: Any) -> None:
-        write_atomic(self._path(key), codec.dumps(self.kind, value))
+        try:
+            data = codec.dumps(self.kind, value)
+        except (TypeError, ValueError, OverflowError):   # a value a cache cannot hold: not cached
+            return
+        write_atomic(self._path(key), data)

@@ -28,7 +28,7 @@ VERSIONS = {
     "version-files": 2,  # .sitegen/versions/ (a docs version's files as last built)
 }
 
-_TUPLE, _FROZENSET, _SET, _DATETIME, _DATE, _PATH, _RECORD, _BIGINT, _TIMEDELTA = range(1, 10)
+_TUPLE, _FROZENSET, _SET, _DATETIME, _DATE, _PATH, _RECORD, _BIGINT = range(1, 9)
 _RECORDS: dict[str, type] = {}
 
 T = TypeVar("T", bound=type)
@@ -85,8 +85,6 @@ def _encode(value: Any) -> msgpack.ExtType:
         return msgpack.ExtType(_DATETIME, _pack([value.replace(tzinfo=None).isoformat(), _zone(value.tzinfo)]))
     if isinstance(value, date):
         return msgpack.ExtType(_DATE, _pack(value.isoformat()))
-    if isinstance(value, timedelta):
-        return msgpack.ExtType(_TIMEDELTA, _pack([value.days, value.seconds, value.microseconds]))
     if isinstance(value, PurePath):
         return msgpack.ExtType(_PATH, _pack(value.as_posix()))
     if isinstance(value, int) and not isinstance(value, bool):
@@ -127,8 +125,6 @@ def _decode(code: int, data: bytes) -> Any:
         return datetime.fromisoformat(naive).replace(tzinfo=tz)
     if code == _DATE:
         return date.fromisoformat(value)
-    if code == _TIMEDELTA:
-        return timedelta(*value)
     if code == _PATH:
         return Path(value)
     if code == _BIGINT:

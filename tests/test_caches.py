@@ -152,3 +152,25 @@ def test_a_garbled_notebook_run_is_a_miss(tmp_path: Path, data: bytes) -> None:
     store.path(key).parent.mkdir(parents=True)
     store.path(key).write_bytes(data)
     assert store.get(key) is None
+
+
+def test_every_yaml_value_in_front_matter_survives_the_cache(site: Path) -> None:
+    (site / "content/pages/types.md").write_text(
+        "---\ntitle: Types\nwhen: 2020-01-02\nat: 2020-01-02 03:04:05.678 -07:00\nbig: 123456789012345678901234567890\n"
+        "nan: .nan\nset: !!set {a, b}\nraw: !!binary aGVsbG8=\npairs: !!omap [{a: 1}, {b: 2}]\n"
+        "nested: {1: [null, true, 1.5], x: {y: []}}\n---\n{{ page.title }}\n")
+    build(site)
+    entries = {p: p.read_bytes() for p in (site / ".sitegen/cache/documents").rglob("*.msgpack")}
+    expected = output_files(site / "_site")
+    for state in (site / ".sitegen").glob("state*"):
+        state.unlink()
+    build(site)     # every document from the cache
+    assert output_files(site / "_site") == expected
+    assert {p: p.read_bytes() for p in (site / ".sitegen/cache/documents").rglob("*.msgpack")} == entries
+
+
+def test_a_value_a_cache_cannot_hold_is_not_cached(tmp_path: Path) -> None:
+    from generator.cache import DataCache
+    cache = DataCache(tmp_path, "document")
+    cache.put("ab" * 32, object())
+    assert cache.get("ab" * 32) is None and not any(tmp_path.rglob("*.msgpack"))
