@@ -65,7 +65,7 @@ class BuildOptions:
     future: bool = False
     refresh: bool = False
     now: datetime | None = None
-    allow_removals: bool = False    # let a build remove more than half of the site's files
+    allow_removals: bool = False    # let a build remove more than half of the files the last one made
 
 
 @dataclass

@@ -62,6 +62,23 @@ def test_a_second_writer_is_refused_naming_the_holder_and_a_dead_ones_lock_is_ta
     assert b"By a second writer." in (site / "_site/about.html").read_bytes()
 
 
+def test_two_builds_at_once_the_second_is_refused_naming_the_first(tmp_path, capsys):
+    site = many_posts(copy_site(tmp_path / "site", "basic"), 250)
+    clean = many_posts(copy_site(tmp_path / "clean", "basic"), 250)
+    build(clean)
+    first = sitegen(site, "build")
+    lock = site / ".sitegen/lock"
+    deadline = time.monotonic() + 300
+    while not (lock.is_file() and lock.stat().st_size) and time.monotonic() < deadline:
+        time.sleep(0.002)
+    capsys.readouterr()
+    assert main(["-C", str(site), "build"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and f"sitegen build (pid {first.pid} " in err, err
+    assert first.wait() == 0, first.stderr.read()
+    assert output_tree(site / "_site") == output_tree(clean / "_site")
+
+
 def test_a_build_killed_midway_is_repaired_by_the_next_build(tmp_path):
     site = many_posts(copy_site(tmp_path / "site", "basic"), 250)
     clean = many_posts(copy_site(tmp_path / "clean", "basic"), 250)
