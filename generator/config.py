@@ -38,6 +38,9 @@ class Feeds:
     full_content: bool = True
 
 
+Execute = Literal["auto", "never", "always"]
+
+
 @dataclass(frozen=True)
 class Notebooks:
     """How tutorials in ``notebooks/`` are executed and shown (see generator/notebooks/)."""
@@ -48,6 +51,7 @@ class Notebooks:
     trusted: bool = False           # show outputs' HTML/JS/SVG as they are, unsanitized
     allow_unexecuted: bool = False  # show stored outputs when a notebook cannot run here
     output_limit: int = 100_000     # characters of one text output before it is cut
+    execute: Execute = "auto"       # auto: run unless cached; never: show the stored outputs; always: run
 
 
 @dataclass(frozen=True)
