@@ -246,7 +246,7 @@ def render_pages(jobs: list[Job], config: Config, gallery_url: str, render: Call
             tutorials.add(f"{slug}/{name}", data, origin)
         html = render(
             "tutorial.html", origin, page=_page(result.title, cards[n]["url"], result.description),
-            content=Markup(result.html), run=run_view(job),
+            content=Markup(result.html), run=run_view(job), widgets=result.widgets,
             downloads={"ipynb": f"{gallery_url}{slug}.ipynb", "py": f"{gallery_url}{slug}.py"},
             gallery_url=gallery_url,
             previous=cards[n - 1] if n else None, next=cards[n + 1] if n + 1 < len(cards) else None,

@@ -9,7 +9,9 @@ unless the site trusts its notebooks; a text output over the size limit is cut.
 
 Display-only tags shape the page and nothing else: ``remove-cell``,
 ``remove-input``, ``remove-output`` leave parts out; ``hide-input`` and
-``hide-output`` fold them away.
+``hide-output`` fold them away (nbconvert's ``remove_cell`` spellings too).
+Widgets whose state the notebook saved are drawn in the reader's browser by the
+self-hosted widget manager (see ``widgets``).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import html
+import json
 import re
 from dataclasses import dataclass, field
 from urllib.parse import unquote, urlsplit
@@ -28,13 +31,18 @@ from generator.config import Notebooks
 from generator.errors import SiteError
 from generator.highlight import highlight
 from generator.markdown import render_markdown
-from generator.notebooks import sanitize
+from generator.notebooks import rst, sanitize, widgets
 from generator.notebooks.sources import Tutorial
 from generator.render import Renderer
 
-PRIORITY = ("application/javascript", "text/html", "image/svg+xml", "image/png", "image/jpeg",
-            "image/gif", "text/markdown", "text/latex", "text/plain")
+# The order Jupyter's front ends choose in (the classic notebook's display_order, JupyterLab's
+# renderer ranks): a widget first, then HTML, Markdown and LaTeX before any picture, so that
+# SymPy's formula wins over its PNG, and JSON before plain text.
+PRIORITY = (widgets.VIEW_MIME, "application/javascript", "text/html", "text/markdown", "text/latex",
+            "image/svg+xml", "image/png", "image/jpeg", "image/gif", "application/json", "text/plain")
 IMAGE_SUFFIX = {"image/png": ".png", "image/jpeg": ".jpg", "image/gif": ".gif", "image/svg+xml": ".svg"}
+WHOLE_FORMULA = re.compile(r"\$\$(.+)\$\$|\$([^$]+)\$|\\\[(.+)\\\]|(\\begin\{(\w+\*?)\}.*\\end\{\5\})", re.S)
+INLINE_FORMULA = re.compile(r"\$|\\\(|\\\[|\\begin\{")
 DEFAULT_REPR = re.compile(r"^<.*>$", re.S)
 IMG_SRC = re.compile(r'(<img\b[^>]*?\ssrc=")([^"]*)(")')
 TITLE = re.compile(r"^\s*#(?!#)\s*(.+?)\s*#*\s*$")
@@ -46,7 +54,7 @@ FIRST_PARAGRAPH = re.compile(r"<p>(.*?)</p>", re.S)
 class Output:
     """One output as the templates see it; ``kind`` picks the partial's branch."""
 
-    kind: str           # stream, text, html, image, latex, javascript, error, omitted
+    kind: str           # stream, text, html, image, latex, json, widget, javascript, error, omitted
     html: str = ""      # Markup for html/markdown/stream/error/javascript
     text: str = ""
     name: str = ""      # stdout or stderr, for streams
@@ -76,6 +84,7 @@ class RenderedNotebook:
     title: str
     description: str
     thumbnail: str | None           # site URL of the first image output
+    widgets: bool = False           # it draws widgets: the page loads the widget manager
 
 
 class NotebookRenderer:
@@ -89,16 +98,19 @@ class NotebookRenderer:
         self.language = "python"
         self.files: dict[str, bytes] = {}
         self.thumbnail: str | None = None
+        self.widgets = widgets.WidgetState({})
+        self.widget_views = 0
 
     def render(self, notebook: NotebookNode, title: str | None, description: str | None) -> RenderedNotebook:
         """Render ``notebook`` (the tutorial's cells with their outputs)."""
         info = notebook.metadata.get("language_info", {})
         self.language = info.get("pygments_lexer") or info.get("name") or \
             notebook.metadata.get("kernelspec", {}).get("language") or "python"
+        self.widgets = widgets.WidgetState.of(notebook, self.settings.trusted)
         start = 1 if self.tutorial.colab_cell else 0
         cells, found_title, first_markdown = [], None, True
         for index, cell in enumerate(notebook.cells[start:], start=start):
-            tags = set(cell.metadata.get("tags", ()))
+            tags = _display_tags(cell)
             if "remove-cell" in tags or cell.cell_type == "raw":
                 continue
             if cell.cell_type == "markdown":
@@ -113,14 +125,16 @@ class NotebookRenderer:
         if description is None:
             first = FIRST_PARAGRAPH.search(fragment)
             description = _shorten(_plain(first.group(1))) if first else ""
+        if self.widget_views:
+            fragment += self.widgets.script() + "\n"
         return RenderedNotebook(fragment, self.files, title or found_title or self.tutorial.slug,
-                                description, self.thumbnail)
+                                description, self.thumbnail, widgets=bool(self.widget_views))
 
     # -- cells ---------------------------------------------------------------------------
 
     def markdown(self, source: str, cell: NotebookNode, index: int) -> Markup:
         # The page's title is its only h1; a notebook's other "# " sections sit below it.
-        rendered = H1.sub(r"<\1h2", render_markdown(source, dollar_math=True).html)
+        rendered = H1.sub(r"<\1h2", render_markdown(rst.roles_to_markdown(source), dollar_math=True).html)
         return Markup(IMG_SRC.sub(lambda m: m.group(1) + self.markdown_image(m.group(2), cell, index)
                                   + m.group(3), rendered))
 
@@ -179,23 +193,57 @@ class NotebookRenderer:
             if mime not in data or (mime == "application/javascript" and not trusted):
                 continue
             value = data[mime]
+            if mime == widgets.VIEW_MIME:
+                if self.widgets.shows(value):
+                    self.widget_views += 1
+                    return Output("widget", html=Markup(widgets.view_script(value)))
+                return self.widget_without_state(data)
+            if mime == "application/json":
+                return self.json_output(value)
             value = "".join(value) if isinstance(value, list) else value
             if mime in ("image/png", "image/jpeg", "image/gif", "image/svg+xml"):
                 return self.image_output(output, mime, value, index)
             if mime == "text/plain":
                 text, note = self.limit(value)
-                return Output("text", text=text, note=note)
+                return Output("text", html=_terminal_html(text), note=note)
             if len(value) > self.settings.output_limit:
                 return self.omitted(f"{mime} output of {len(value):,} characters", data)
             if mime == "application/javascript":
                 return Output("javascript", html=Markup(value.replace("</", "<\\/")))
             if mime == "text/latex":
-                return Output("latex", text=value.strip().strip("$").strip())
+                return self.latex_output(value)
             if mime == "text/markdown":
                 value = render_markdown(value, dollar_math=True).html
             return Output("html", html=Markup(value if trusted else sanitize.clean_html(value)))
         return Output("omitted", note=f"an output of type {', '.join(sorted(data))}, which a static "
                                       "page cannot show" if data else "")
+
+    def latex_output(self, value: str) -> Output:
+        """A formula (``$x$``, ``$$x$$``, ``\\[x\\]``, an environment, bare TeX) as display math;
+        text with formulas in it (IPython's ``Latex("The \\LaTeX{} $x$")``) as Markdown with math."""
+        tex = value.strip()
+        whole = WHOLE_FORMULA.fullmatch(tex)
+        if whole:
+            return Output("latex", text=next(g for g in whole.groups() if g is not None).strip())
+        if not INLINE_FORMULA.search(tex):
+            return Output("latex", text=tex)
+        rendered = render_markdown(tex, dollar_math=True).html
+        return Output("html", html=Markup(rendered if self.settings.trusted else sanitize.clean_html(rendered)))
+
+    def widget_without_state(self, data: dict) -> Output:
+        """A widget whose state was not saved (or needs a package the page cannot load): its text."""
+        text = data.get("text/plain", "")
+        text, _ = self.limit("".join(text) if isinstance(text, list) else text)
+        return Output("text" if text else "omitted", html=_terminal_html(text),
+                      note="an interactive widget, not shown: the notebook holds no state for it that "
+                           "a static page can draw (save it with the notebook's widget state, from "
+                           "built-in ipywidgets only)")
+
+    def json_output(self, value: object) -> Output:
+        """JSON data as JupyterLab shows it: the document, indented."""
+        text = value if isinstance(value, str) else json.dumps(value, indent=2, ensure_ascii=False)
+        text, note = self.limit(text)
+        return Output("json", text=text, note=note)
 
     def image_output(self, output: NotebookNode, mime: str, value: str, index: int) -> Output:
         data = _decode(value, mime)
@@ -218,7 +266,7 @@ class NotebookRenderer:
         note = f"{what}, over the limit of {limit:,} (notebooks.output_limit), not shown"
         if text:
             text, _ = self.limit("".join(text) if isinstance(text, list) else text)
-            return Output("text", text=text, note=note)
+            return Output("text", html=_terminal_html(text), note=note)
         return Output("omitted", note=note)
 
     def limit(self, text: str) -> tuple[str, str]:
@@ -234,6 +282,11 @@ class NotebookRenderer:
         name = hashlib.sha256(data).hexdigest()[:16] + (IMAGE_SUFFIX.get(mime or "", suffix))
         self.files[name] = data
         return self.asset_url + name
+
+
+def _display_tags(cell: NotebookNode) -> set[str]:
+    """A cell's tags, nbconvert's spellings (``remove_input``) read as Jupyter Book's (``remove-input``)."""
+    return {str(tag).replace("_", "-") for tag in cell.metadata.get("tags", ())}
 
 
 def _decode(value: str | bytes, mime: str) -> bytes:
