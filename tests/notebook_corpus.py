@@ -15,8 +15,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO / "tests" / "data" / "notebooks" / "real"
-EXECUTED = ("custom-display-logic.ipynb",   # a real kernel runs it here (numpy, matplotlib)
-            "r-demo.ipynb")                  # its kernel (ir) is not installed: shown as saved, with a note
+EXECUTED = ("Custom Display Logic.ipynb",   # a real kernel runs it here (numpy, matplotlib)
+            "Demo.ipynb")                    # its kernel (ir) is not installed: shown as saved, with a note
 SETTINGS = """notebooks:
   execute: never
   allow_unexecuted: true
