@@ -95,9 +95,9 @@ def test_json_ansi_text_mixed_latex_and_markdown_outputs(outputs_site):
     json_text = re.search(r'<pre class="nb-output nb-json">(.*?)</pre>', html, re.S).group(1)
     assert json.loads(json_text.replace("&#34;", '"').replace("&quot;", '"')) == {"b": [1, 2], "a": "x"}
     assert "\x1b" not in html and re.search(r'<span class="ansi-red-fg">red</span> text', html)
-    mixed = re.search(r"This is a .*?</div>", html, re.S).group(0)
+    mixed = re.search(r'<div class="nb-output nb-latex">\s*<p>This is a .*?</div>', html, re.S).group(0)
     assert "\\LaTeX{} equation:" in mixed and '<span class="arithmatex">\\(a^2 + b^2 = c^2\\)</span>' in mixed
-    assert "A <em>Markdown</em> output" in html
+    assert '<div class="nb-output nb-html nb-markdown-output"><p>A <em>Markdown</em> output' in html
 
 
 def test_both_spellings_of_the_removal_tags(outputs_site):

@@ -54,7 +54,7 @@ FIRST_PARAGRAPH = re.compile(r"<p>(.*?)</p>", re.S)
 class Output:
     """One output as the templates see it; ``kind`` picks the partial's branch."""
 
-    kind: str           # stream, text, html, image, latex, json, widget, javascript, error, omitted
+    kind: str           # stream, text, html, markdown, image, latex, json, widget, javascript, error, omitted
     html: str = ""      # Markup for html/markdown/stream/error/javascript
     text: str = ""
     name: str = ""      # stdout or stderr, for streams
@@ -214,7 +214,8 @@ class NotebookRenderer:
                 return self.latex_output(value)
             if mime == "text/markdown":
                 value = render_markdown(value, dollar_math=True).html
-            return Output("html", html=Markup(value if trusted else sanitize.clean_html(value)))
+            kind = "markdown" if mime == "text/markdown" else "html"
+            return Output(kind, html=Markup(value if trusted else sanitize.clean_html(value)))
         return Output("omitted", note=f"an output of type {', '.join(sorted(data))}, which a static "
                                       "page cannot show" if data else "")
 
@@ -228,7 +229,7 @@ class NotebookRenderer:
         if not INLINE_FORMULA.search(tex):
             return Output("latex", text=tex)
         rendered = render_markdown(tex, dollar_math=True).html
-        return Output("html", html=Markup(rendered if self.settings.trusted else sanitize.clean_html(rendered)))
+        return Output("latex", html=Markup(rendered if self.settings.trusted else sanitize.clean_html(rendered)))
 
     def widget_without_state(self, data: dict) -> Output:
         """A widget whose state was not saved (or needs a package the page cannot load): its text."""
