@@ -215,9 +215,10 @@ class NotebookRenderer:
             return self.renderer.relative_url(self.image_file(self.image_data(bundle[mime], mime), mime))
         data_url = DATA_IMAGE.match(target)
         if data_url:
-            mime = data_url.group(1).lower()
-            value = data_url.group(3) if data_url.group(2) else unquote(data_url.group(3))
-            if not data_url.group(2) and mime != "image/svg+xml":
+            mime, base64_encoded, value = data_url.group(1).lower(), data_url.group(2), data_url.group(3)
+            if mime == "image/svg+xml":
+                value = _svg_text(value) if base64_encoded else unquote(value)
+            elif not base64_encoded:
                 raise BadImage(f"a {mime} data URL that is not base64")
             return self.renderer.relative_url(self.image_file(self.image_data(value, mime), mime))
         parts = urlsplit(target)
@@ -345,6 +346,13 @@ class NotebookRenderer:
         name = hashlib.sha256(data).hexdigest()[:16] + (IMAGE_SUFFIX.get(mime or "", suffix))
         self.files[name] = data
         return self.asset_url + name
+
+
+def _svg_text(value: str) -> str:
+    try:
+        return base64.b64decode("".join(value.split()), validate=True).decode("utf-8")
+    except (binascii.Error, ValueError):
+        raise BadImage("its image/svg+xml data URL is not valid base64 UTF-8") from None
 
 
 def _combined(problems: list[SiteError]) -> SiteError:

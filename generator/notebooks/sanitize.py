@@ -36,7 +36,9 @@ STYLE_PROPERTIES = {"text-align", "vertical-align", "color", "background-color",
 
 
 def clean_html(html: str) -> str:
-    return nh3.clean(html, attributes=HTML_ATTRIBUTES)
+    # No rel="noopener noreferrer" on every link: no target is allowed, and on an <a> whose
+    # javascript: href was removed it makes invalid HTML (rel needs href).
+    return nh3.clean(html, attributes=HTML_ATTRIBUTES, link_rel=None)
 
 
 def clean_markdown(html: str) -> str:
@@ -46,7 +48,8 @@ def clean_markdown(html: str) -> str:
     mailto and the like: ``javascript:`` and ``data:`` go (data images were
     made files before this).
     """
-    return nh3.clean(html, attributes=MARKDOWN_ATTRIBUTES, filter_style_properties=STYLE_PROPERTIES)
+    return nh3.clean(html, attributes=MARKDOWN_ATTRIBUTES, filter_style_properties=STYLE_PROPERTIES,
+                     link_rel=None)
 
 
 def clean_svg(svg: str) -> bytes | None:
