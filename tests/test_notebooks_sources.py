@@ -246,3 +246,23 @@ def _tutorial(root: Path, code: str, sitegen: dict):
 
 def _cells(notebook) -> list[tuple[str, str, list]]:
     return [(c.cell_type, c.source, c.metadata.get("tags", [])) for c in notebook.cells]
+
+
+NBFORMAT_3 = {"nbformat": 3, "nbformat_minor": 0, "metadata": {"name": "old"}, "worksheets": [{
+    "metadata": {}, "cells": [
+        {"cell_type": "heading", "level": 1, "metadata": {}, "source": "An old notebook"},
+        {"cell_type": "markdown", "metadata": {}, "source": "Same words."},
+        {"cell_type": "markdown", "metadata": {}, "source": "Same words."},
+        {"cell_type": "code", "language": "python", "input": "1 + 1", "outputs": [], "metadata": {},
+         "collapsed": False, "prompt_number": 1}]}]}
+
+
+def test_an_nbformat_3_notebook_gets_the_same_cell_ids_on_every_read(tmp_path):
+    folder = tmp_path / "notebooks"
+    folder.mkdir()
+    (folder / "old.ipynb").write_text(json.dumps(NBFORMAT_3))
+    reads = [load_tutorial(tmp_path, Path("notebooks/old.ipynb")).notebook for _ in range(2)]
+    ids = [[cell.id for cell in notebook.cells] for notebook in reads]
+    assert ids[0] == ids[1] and len(set(ids[0])) == 4
+    assert nbformat.writes(reads[0]) == nbformat.writes(reads[1])
+    nbformat.validate(reads[0])

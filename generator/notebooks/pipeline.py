@@ -31,7 +31,7 @@ from generator.errors import SiteError
 from generator.notebooks import FOLDER, TutorialStats, Tutorials, environment
 from generator.notebooks.execute import execute
 from generator.notebooks.progress import Progress
-from generator.notebooks.render import NotebookRenderer, RenderedNotebook
+from generator.notebooks.render import NotebookRenderer, RenderedNotebook, report_warnings
 from generator.notebooks.sources import Tutorial, discover, load_tutorial, to_percent
 from generator.notebooks.spec import Metadata, Spec, metadata_of, read_paths, resolve
 from generator.notebooks.store import Run, RunStore
@@ -225,10 +225,15 @@ def render_pages(jobs: list[Job], config: Config, gallery_url: str, render: Call
                  renderer: Renderer) -> Tutorials:
     """Each tutorial's page, downloads and images, then the gallery index."""
     rendered: list[tuple[Job, NotebookNode, RenderedNotebook]] = []
+    pages = {job.tutorial.folder / job.tutorial.path.name: f"{gallery_url}{job.tutorial.slug}.html"
+             for job in jobs}
     for job in jobs:
         notebook = executed_notebook(job)
-        page = NotebookRenderer(job.tutorial, config.notebooks, renderer, f"{gallery_url}{job.tutorial.slug}/")
+        page = NotebookRenderer(job.tutorial, config.notebooks, renderer, f"{gallery_url}{job.tutorial.slug}/",
+                                pages)
         rendered.append((job, notebook, page.render(notebook, job.meta.title, job.meta.description)))
+    for _, _, result in rendered:
+        report_warnings(result.warnings)
 
     tutorials = Tutorials(gallery_url)
     cards = [{"title": r.title, "url": f"{gallery_url}{job.tutorial.slug}.html",
@@ -246,7 +251,8 @@ def render_pages(jobs: list[Job], config: Config, gallery_url: str, render: Call
             tutorials.add(f"{slug}/{name}", data, origin)
         html = render(
             "tutorial.html", origin, page=_page(result.title, cards[n]["url"], result.description),
-            content=Markup(result.html), run=run_view(job), widgets=result.widgets,
+            content=Markup(result.html), heading=result.heading, run=run_view(job),
+            widgets=result.widgets,
             downloads={"ipynb": f"{gallery_url}{slug}.ipynb", "py": f"{gallery_url}{slug}.py"},
             gallery_url=gallery_url,
             previous=cards[n - 1] if n else None, next=cards[n + 1] if n + 1 < len(cards) else None,

@@ -14,6 +14,7 @@ writes any notebook back as a percent-format script (the ``.py`` download).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from dataclasses import dataclass
@@ -133,7 +134,19 @@ def read_ipynb(text: str, path: Path) -> NotebookNode:
             TypeError) as exc:
         message = getattr(exc, "message", None) or str(exc)
         raise SiteError(f"not a valid notebook: {message.splitlines()[0]}", path) from None
+    if data.get("nbformat", 4) < 4:
+        _content_ids(notebook)
     return notebook
+
+
+def _content_ids(notebook: NotebookNode) -> None:
+    """Cell ids made from the cells' content, replacing the random ones nbformat's upgrade
+    from version 3 invents: the same file must give the same download on every build."""
+    seen: dict[str, int] = {}
+    for cell in notebook.cells:
+        base = hashlib.sha256(f"{cell.cell_type}\0{cell.source}".encode("utf-8")).hexdigest()[:8]
+        seen[base] = seen.get(base, 0) + 1
+        cell.id = base if seen[base] == 1 else f"{base}-{seen[base]}"
 
 
 def read_script(text: str, path: Path) -> tuple[NotebookNode, list[int]]:
