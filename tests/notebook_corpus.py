@@ -20,13 +20,17 @@ EXECUTED = ("Custom Display Logic.ipynb",   # a real kernel runs it here (numpy,
 SETTINGS = """notebooks:
   execute: never
   allow_unexecuted: true
+  problems: warn
 check:
   html: true
 """
 
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+
 # Jupyter's choice among an output's types (see generator/notebooks/render.py), by kind.
 CHOICE = [
-    ("widget", ("application/vnd.jupyter.widget-view+json",)),
+    ("widget", (WIDGET_VIEW,)),
     ("javascript", ("application/javascript",)),
     ("html", ("text/html",)),
     ("markdown", ("text/markdown",)),
@@ -68,11 +72,13 @@ def output_kinds(path: Path) -> Counter:
 
     ``error`` and ``stream`` outputs count as such; a display output counts
     under the richest type it has (an nbformat v3 notebook read through
-    nbformat, as the build reads it).
+    nbformat, as the build reads it); a widget whose model's state the
+    notebook did not save counts apart.
     """
     import nbformat
 
     notebook = nbformat.read(path, as_version=4)
+    saved = notebook.metadata.get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
     kinds: Counter = Counter()
     for cell in notebook.cells:
         if cell.cell_type == "markdown" and cell.get("attachments"):
@@ -83,5 +89,7 @@ def output_kinds(path: Path) -> Counter:
                 continue
             data = output.get("data", {})
             kind = next((kind for kind, mimes in CHOICE if any(m in data for m in mimes)), "other")
+            if kind == "widget" and "state" not in saved.get(data[WIDGET_VIEW].get("model_id"), {}):
+                kind = "widget without state"
             kinds[kind] += 1
     return kinds

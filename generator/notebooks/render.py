@@ -30,7 +30,7 @@ import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
+from urllib.parse import quote, unquote, urlsplit
 
 from markupsafe import Markup, escape
 from nbformat import NotebookNode
@@ -57,6 +57,8 @@ WHOLE_FORMULA = re.compile(r"\$\$(.+)\$\$|\$([^$]+)\$|\\\[(.+)\\\]|(\\begin\{(\w
 INLINE_FORMULA = re.compile(r"\$|\\\(|\\\[|\\begin\{")
 DEFAULT_REPR = re.compile(r"^<.*>$", re.S)
 LINKING_TAG = re.compile(r"<(img|a)\b[^>]*>", re.I)
+ALT = re.compile(r"""\salt\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))""", re.I)
+URL_SAFE = "/:?#[]@!$&'()*+,;=%~"
 URL_ATTRIBUTE = re.compile(r"""(\s(?:src|href)\s*=\s*)(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))""", re.I)
 TITLE = re.compile(r"^\s*#(?!#)\s*(.+?)\s*#*\s*$")
 H1 = re.compile(r"<(/?)h1\b")
@@ -184,7 +186,8 @@ class NotebookRenderer:
         rendered = H1.sub(r"<\1h2", render_markdown(rst.roles_to_markdown(source), dollar_math=True).html)
         rendered = formulas.typeset_html(rendered, lambda message: self.warn(index, message))
         rendered = LINKING_TAG.sub(lambda tag: self.linking_tag(tag, cell, index), rendered)
-        return Markup(rendered if self.trusted else sanitize.clean_markdown(rendered))
+        return Markup(self.published_links(rendered if self.trusted else sanitize.clean_markdown(rendered),
+                                           index))
 
     def linking_tag(self, tag: re.Match, cell: NotebookNode, index: int) -> str:
         """An ``<img>`` or ``<a>`` of a Markdown cell pointing at what the site publishes.
@@ -217,6 +220,45 @@ class NotebookRenderer:
         if page is None:
             return href
         return self.renderer.relative_url(page) + (f"#{parts.fragment}" if parts.fragment else "")
+
+    def published_links(self, fragment: str, index: int) -> str:
+        """The links and images of rendered HTML (a Markdown cell, an output) as the site serves them.
+
+        What a browser forgives and the HTML standard does not is mended (spaces in
+        URLs, an image without ``alt``); a relative link to a sibling notebook goes to
+        its page, and one to anything else, which the site does not publish, keeps
+        its text but loses its target, with a warning; a picture from a host that
+        ``check.allow_hosts`` does not list becomes a link to it, with a warning,
+        as readers' browsers talk to this site only.
+        """
+        return LINKING_TAG.sub(lambda tag: self.published_link(tag.group(0), tag.group(1).lower(), index),
+                               fragment)
+
+    def published_link(self, tag: str, name: str, index: int) -> str:
+        if name == "img" and not ALT.search(tag):
+            tag = tag[:4] + ' alt=""' + tag[4:]
+        attribute = URL_ATTRIBUTE.search(tag)
+        if attribute is None:
+            return tag
+        url = html.unescape(next(g for g in attribute.groups()[1:] if g is not None))
+        url = quote(url.strip(), safe=URL_SAFE)
+        if not url:
+            return tag
+        parts = urlsplit(url)
+        if name == "img" and parts.netloc and parts.hostname not in self.renderer.config.check.allow_hosts:
+            self.warn(index, f"the image {url} is on another host ({parts.hostname}), not in check.allow_hosts: "
+                             "shown as a link to it")
+            alt = ALT.search(tag)
+            text = html.unescape(next((g for g in alt.groups() if g is not None), "")) if alt else ""
+            return f'<a href="{escape(url)}">{escape(text or "image: " + url)}</a>'
+        if name == "a" and not (parts.scheme or parts.netloc or url.startswith(("/", "#"))):
+            page = self.link_url(url)
+            if page == url:
+                self.warn(index, f"the link {url!r} leads to nothing this site publishes: its text is kept, "
+                                 "without the link")
+                return tag[:attribute.start()] + tag[attribute.end():]
+            url = page
+        return tag[:attribute.start()] + f'{attribute.group(1)}"{escape(url)}"' + tag[attribute.end():]
 
     def markdown_image(self, target: str, cell: NotebookNode, index: int) -> str:
         """The URL an image of a Markdown cell is published at (attachments and local files copied)."""
@@ -333,25 +375,31 @@ class NotebookRenderer:
             if mime == "application/javascript":
                 return Output("javascript", html=Markup(value.replace("</", "<\\/")))
             if mime == "text/latex":
-                return self.latex_output(value)
+                return self.latex_output(value, index)
             if mime == "text/markdown":
                 value = render_markdown(value, dollar_math=True).html
             kind = "markdown" if mime == "text/markdown" else "html"
-            return Output(kind, html=Markup(value if trusted else sanitize.clean_html(value)))
+            value = value if trusted else sanitize.clean_html(value)
+            return Output(kind, html=Markup(self.published_links(value, index)))
         return Output("omitted", note=f"an output of type {', '.join(sorted(data))}, which a static "
                                       "page cannot show" if data else "")
 
-    def latex_output(self, value: str) -> Output:
+    def latex_output(self, value: str, index: int) -> Output:
         """A formula (``$x$``, ``$$x$$``, ``\\[x\\]``, an environment, bare TeX) as display math;
         text with formulas in it (IPython's ``Latex("The \\LaTeX{} $x$")``) as Markdown with math."""
         tex = value.strip()
         whole = WHOLE_FORMULA.fullmatch(tex)
-        if whole:
-            return Output("latex", text=next(g for g in whole.groups() if g is not None).strip())
-        if not INLINE_FORMULA.search(tex):
-            return Output("latex", text=tex)
-        rendered = render_markdown(tex, dollar_math=True).html
-        return Output("latex", html=Markup(rendered if self.trusted else sanitize.clean_html(rendered)))
+        if whole or not INLINE_FORMULA.search(tex):
+            formula = next(g for g in whole.groups() if g is not None).strip() if whole else tex
+            formula, _, unknown = formulas.for_katex(formula, True)
+            if not unknown:
+                return Output("latex", text=formula)
+            self.warn(index, f"KaTeX has no environment {', '.join(unknown)}: the formula is shown as its source")
+            return Output("latex", html=Markup(f'<code class="math-source">{escape(formula)}</code>'))
+        rendered = formulas.typeset_html(render_markdown(tex, dollar_math=True).html,
+                                         lambda message: self.warn(index, message))
+        rendered = rendered if self.trusted else sanitize.clean_html(rendered)
+        return Output("latex", html=Markup(self.published_links(rendered, index)))
 
     def widget_without_state(self, data: dict) -> Output:
         """A widget whose state was not saved (or needs a package the page cannot load): its text."""
