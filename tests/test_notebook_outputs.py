@@ -163,3 +163,21 @@ def test_links_and_images_point_only_at_what_the_site_serves(tmp_path, capsys):
     assert "notebooks/links.ipynb: cell 1: the link 'data.csv' leads to nothing this site publishes" in warnings
     assert "cell 2: the link './mod.py'" in warnings and "'Other%20Notebook.ipynb'" in warnings
     assert "cell 2: the image http://example.com/logo.png is on another host (example.com)" in warnings
+
+
+def test_what_an_output_widget_captured_is_sanitized_unless_trusted():
+    from nbformat import from_dict
+
+    from generator.notebooks.widgets import STATE_MIME, WidgetState
+
+    captured = [{"output_type": "display_data", "metadata": {},
+                 "data": {"text/html": "<p onclick='x()'>hi</p><script>alert(1)</script>",
+                          "application/javascript": "alert(2)", "text/plain": "hi"}}]
+    state = {"version_major": 2, "version_minor": 0, "state": {"out": {
+        "model_name": "OutputModel", "model_module": "@jupyter-widgets/output", "model_module_version": "1.0.0",
+        "state": {"outputs": captured}}}}
+    nb = from_dict({"metadata": {"widgets": {STATE_MIME: state}}})
+    cleaned = WidgetState.of(nb, trusted=False).models["out"]["state"]["outputs"][0]["data"]
+    assert cleaned == {"text/html": "<p>hi</p>", "text/plain": "hi"}
+    kept = WidgetState.of(nb, trusted=True).models["out"]["state"]["outputs"][0]["data"]
+    assert kept == captured[0]["data"]
