@@ -235,15 +235,14 @@ class NotebookRenderer:
             data = self.image_data(data.decode("utf-8", "replace"), mime)
         return self.renderer.relative_url(self.image_file(data, mime, file.suffix.lower()))
 
-    def image_data(self, value: str | bytes, mime: str) -> bytes:
+    def image_data(self, value: str | list[str], mime: str) -> bytes:
         """The bytes of an image as a notebook holds it (base64, or SVG text), checked.
 
         Untrusted SVG is cleaned: it is a document that can run scripts when
         opened at its own URL.
         """
+        text = "".join(value) if isinstance(value, list) else value
         if mime == "image/svg+xml":
-            text = "".join(value) if isinstance(value, list) else value
-            text = text.decode("utf-8", "replace") if isinstance(text, bytes) else text
             if not text.strip():
                 raise BadImage("its image/svg+xml data is empty")
             if self.trusted:
@@ -252,7 +251,6 @@ class NotebookRenderer:
             if cleaned is None:
                 raise BadImage("its image/svg+xml data is not well-formed SVG")
             return cleaned
-        text = "".join(value) if isinstance(value, list) else value
         try:
             data = base64.b64decode("".join(text.split()), validate=True)
         except (binascii.Error, ValueError, TypeError):
