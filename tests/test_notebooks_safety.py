@@ -75,7 +75,8 @@ LINKS = notebook(
     new_markdown_cell("## Results and more\n\nAnother claim[^1].\n\n[^1]: Another source.\n\n"
                       "<img src='pictures/single.png' alt='single quotes'> "
                       "<img src=pictures/bare.png alt=unquoted> ![attached](attachment:dot.png) "
-                      '<img src="data:image/png;base64,' + base64.b64encode(PNG).decode() + '" alt="data">'),
+                      '<img src="data:image/png;base64,' + base64.b64encode(PNG).decode() + '" alt="data"> '
+                      "[the picture, full size](pictures/single.png)"),
     new_markdown_cell("## main\n\nA heading whose id the page's layout already uses."),
 )
 LINKS.cells[2].attachments = {"dot.png": {"image/png": base64.b64encode(PNG).decode()}}
@@ -173,6 +174,8 @@ def test_every_local_image_form_is_copied(site):
                         rf'|<img alt="{alt}" src="(/docs/tutorials/links/[0-9a-f]{{16}}\.png)"', html)
         assert src, alt
         assert (site / "_site" / (src.group(1) or src.group(2)).lstrip("/")).read_bytes() == PNG
+    linked = re.search(r'<a href="(/docs/tutorials/links/[0-9a-f]{16}\.png)">the picture, full size</a>', html)
+    assert linked and (site / "_site" / linked.group(1).lstrip("/")).read_bytes() == PNG
     assert "pictures/" not in without_code(html)
 
 

@@ -175,14 +175,15 @@ class NotebookRenderer:
     def linking_tag(self, tag: re.Match, cell: NotebookNode, index: int) -> str:
         """An ``<img>`` or ``<a>`` of a Markdown cell pointing at what the site publishes.
 
-        Images (local files, attachments, data URLs) are copied as files; a link to
-        a sibling notebook goes to its tutorial page. Either quote, or none, is read.
+        Images (local files, attachments, data URLs; shown or linked to) are copied
+        as files; a link to a sibling notebook goes to its tutorial page. Either
+        quote, or none, is read.
         """
         attribute = URL_ATTRIBUTE.search(tag.group(0))
         if attribute is None:
             return tag.group(0)
         value = html.unescape(next(g for g in attribute.groups()[1:] if g is not None))
-        if tag.group(1).lower() == "a":
+        if tag.group(1).lower() == "a" and not _is_image_path(value):
             url = self.link_url(value)
         else:
             try:
@@ -353,6 +354,13 @@ class NotebookRenderer:
         name = hashlib.sha256(data).hexdigest()[:16] + (IMAGE_SUFFIX.get(mime or "", suffix))
         self.files[name] = data
         return self.asset_url + name
+
+
+def _is_image_path(url: str) -> bool:
+    """Whether ``url`` names a local image file (``figures/plot.png``), not a page."""
+    parts = urlsplit(url)
+    return not (parts.scheme or parts.netloc) and Path(unquote(parts.path)).suffix.lower() in \
+        {*IMAGE_SUFFIX.values(), ".jpeg"}
 
 
 def _svg_text(value: str) -> str:
