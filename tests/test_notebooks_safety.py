@@ -22,7 +22,7 @@ from nbformat.v4 import new_code_cell, new_markdown_cell
 from playwright.sync_api import Browser, sync_playwright
 
 from conftest import DATA
-from generator.build import BuildOptions, build
+from generator.build import build, render_site
 from generator.check import check_site
 from generator.config import load_config
 from generator.errors import SiteError
@@ -30,6 +30,7 @@ from generator.notebooks.formulas import KATEX_ENVIRONMENTS, for_katex
 from generator.serve import Preview
 from site_checks import assert_html5_parses, assert_internal_links_and_anchors
 from test_notebooks import NOW, PNG, TUTORIALS, make_site, notebook, page, without_code
+from test_notebooks_sources import NBFORMAT_3
 
 REPO = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
@@ -74,7 +75,8 @@ LINKS = notebook(
     new_markdown_cell("## Results and more\n\nAnother claim[^1].\n\n[^1]: Another source.\n\n"
                       "<img src='pictures/single.png' alt='single quotes'> "
                       "<img src=pictures/bare.png alt=unquoted> ![attached](attachment:dot.png) "
-                      '<img src="data:image/png;base64,' + base64.b64encode(PNG).decode() + '" alt="data">'),
+                      '<img src="data:image/png;base64,' + base64.b64encode(PNG).decode() + '" alt="data"> '
+                      "[the picture, full size](pictures/single.png)"),
     new_markdown_cell("## main\n\nA heading whose id the page's layout already uses."),
 )
 LINKS.cells[2].attachments = {"dot.png": {"image/png": base64.b64encode(PNG).decode()}}
@@ -87,6 +89,7 @@ def site(tmp_path_factory) -> Path:
                      **{"hostile.ipynb": HOSTILE, "trusted.ipynb": TRUSTED, "links.ipynb": LINKS,
                         "other.ipynb": OTHER})
     shutil.copy(DATA / "math" / "typesetting-equations.ipynb", site / "notebooks" / "math.ipynb")
+    (site / "notebooks" / "old.ipynb").write_text(json.dumps(NBFORMAT_3))
     (site / "notebooks" / "pictures").mkdir()
     for name in ("single.png", "bare.png"):
         (site / "notebooks" / "pictures" / name).write_bytes(PNG)
@@ -171,6 +174,8 @@ def test_every_local_image_form_is_copied(site):
                         rf'|<img alt="{alt}" src="(/docs/tutorials/links/[0-9a-f]{{16}}\.png)"', html)
         assert src, alt
         assert (site / "_site" / (src.group(1) or src.group(2)).lstrip("/")).read_bytes() == PNG
+    linked = re.search(r'<a href="(/docs/tutorials/links/[0-9a-f]{16}\.png)">the picture, full size</a>', html)
+    assert linked and (site / "_site" / linked.group(1).lstrip("/")).read_bytes() == PNG
     assert "pictures/" not in without_code(html)
 
 
@@ -180,6 +185,16 @@ def test_the_pages_pass_sitegens_own_check_with_the_html_checker(site):
     assert_internal_links_and_anchors(out)
     report = check_site(load_config(site, check={"html": True}))
     assert report.findings == [], report.findings
+
+
+# -- 7. deterministic output ----------------------------------------------------------------------
+
+def test_every_build_makes_the_same_bytes_for_notebooks_of_every_format(site):
+    first, second = (render_site(load_config(site), NOW).outputs for _ in range(2))
+    tutorials = {name for name in first if name.startswith("docs/tutorials/")}
+    assert {"docs/tutorials/old.ipynb", "docs/tutorials/math.ipynb"} <= tutorials
+    assert {name: first[name] for name in tutorials} == {name: second[name] for name in tutorials}
+    assert first["docs/tutorials/old.ipynb"] == (site / TUTORIALS / "old.ipynb").read_bytes()
 
 
 # -- 3. math as Jupyter means it -------------------------------------------------------------

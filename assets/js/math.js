@@ -9,7 +9,8 @@ document.addEventListener("DOMContentLoaded", function () {
     var display = tex.startsWith("\\[");
     tex = tex.replace(/^\\[\[(]/, "").replace(/\\[\])]$/, "");
     try {
-      window.katex.render(tex, el, { displayMode: display, throwOnError: true });
+      // strict: "ignore": what MathJax takes without a word (Unicode text in math) is no console warning.
+      window.katex.render(tex, el, { displayMode: display, throwOnError: true, strict: "ignore" });
     } catch (e) {
       var source = document.createElement("code");
       source.className = "math-source";

@@ -192,14 +192,15 @@ class NotebookRenderer:
     def linking_tag(self, tag: re.Match, cell: NotebookNode, index: int) -> str:
         """An ``<img>`` or ``<a>`` of a Markdown cell pointing at what the site publishes.
 
-        Images (local files, attachments, data URLs) are copied as files; a link to
-        a sibling notebook goes to its tutorial page. Either quote, or none, is read.
+        Images (local files, attachments, data URLs; shown or linked to) are copied
+        as files; a link to a sibling notebook goes to its tutorial page. Either
+        quote, or none, is read.
         """
         attribute = URL_ATTRIBUTE.search(tag.group(0))
         if attribute is None:
             return tag.group(0)
         value = html.unescape(next(g for g in attribute.groups()[1:] if g is not None))
-        if tag.group(1).lower() == "a":
+        if tag.group(1).lower() == "a" and not _is_image_path(value):
             url = self.link_url(value)
         else:
             try:
@@ -291,15 +292,14 @@ class NotebookRenderer:
             data = self.image_data(data.decode("utf-8", "replace"), mime)
         return self.renderer.relative_url(self.image_file(data, mime, file.suffix.lower()))
 
-    def image_data(self, value: str | bytes, mime: str) -> bytes:
+    def image_data(self, value: str | list[str], mime: str) -> bytes:
         """The bytes of an image as a notebook holds it (base64, or SVG text), checked.
 
         Untrusted SVG is cleaned: it is a document that can run scripts when
         opened at its own URL.
         """
+        text = "".join(value) if isinstance(value, list) else value
         if mime == "image/svg+xml":
-            text = "".join(value) if isinstance(value, list) else value
-            text = text.decode("utf-8", "replace") if isinstance(text, bytes) else text
             if not text.strip():
                 raise BadImage("its image/svg+xml data is empty")
             if self.trusted:
@@ -308,7 +308,6 @@ class NotebookRenderer:
             if cleaned is None:
                 raise BadImage("its image/svg+xml data is not well-formed SVG")
             return cleaned
-        text = "".join(value) if isinstance(value, list) else value
         try:
             data = base64.b64decode("".join(text.split()), validate=True)
         except (binascii.Error, ValueError, TypeError):
@@ -457,6 +456,13 @@ class NotebookRenderer:
 def _display_tags(cell: NotebookNode) -> set[str]:
     """A cell's tags, nbconvert's spellings (``remove_input``) read as Jupyter Book's (``remove-input``)."""
     return {str(tag).replace("_", "-") for tag in cell.metadata.get("tags", ())}
+
+
+def _is_image_path(url: str) -> bool:
+    """Whether ``url`` names a local image file (``figures/plot.png``), not a page."""
+    parts = urlsplit(url)
+    return not (parts.scheme or parts.netloc) and Path(unquote(parts.path)).suffix.lower() in \
+        {*IMAGE_SUFFIX.values(), ".jpeg"}
 
 
 def _svg_text(value: str) -> str:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Collection
@@ -24,6 +25,7 @@ from typing import Collection
 import nbformat
 import yaml
 from nbformat import NotebookNode
+from nbformat.warnings import DuplicateCellId, MissingIDFieldWarning
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_raw_cell
 
 from generator.errors import SiteError
@@ -128,25 +130,46 @@ def read_ipynb(text: str, path: Path) -> NotebookNode:
     if not isinstance(data, dict):
         raise SiteError("not a notebook: expected a JSON object with cells and metadata", path)
     try:
-        notebook = nbformat.reads(text, as_version=4)    # joins line lists, upgrades old versions
-        nbformat.validate(notebook)
+        with warnings.catch_warnings():     # about ids it makes up, which _stable_ids replaces
+            warnings.simplefilter("ignore", DuplicateCellId)
+            warnings.simplefilter("ignore", MissingIDFieldWarning)
+            notebook = nbformat.reads(text, as_version=4)    # joins line lists, upgrades old versions
+            nbformat.validate(notebook)
     except (nbformat.ValidationError, nbformat.reader.NotJSONError, AttributeError, KeyError,
             TypeError) as exc:
         message = getattr(exc, "message", None) or str(exc)
         raise SiteError(f"not a valid notebook: {message.splitlines()[0]}", path) from None
-    if data.get("nbformat", 4) < 4:
-        _content_ids(notebook)
+    written = [cell.get("id") if isinstance(cell, dict) else None
+               for cell in data.get("cells", [])] if data.get("nbformat") == 4 else []
+    if notebook.nbformat_minor >= 5:         # a version with cell ids, or upgraded to one
+        _stable_ids(notebook, written)
     return notebook
 
 
-def _content_ids(notebook: NotebookNode) -> None:
-    """Cell ids made from the cells' content, replacing the random ones nbformat's upgrade
-    from version 3 invents: the same file must give the same download on every build."""
-    seen: dict[str, int] = {}
-    for cell in notebook.cells:
+def _stable_ids(notebook: NotebookNode, written: list[str | None]) -> None:
+    """Cell ids as the file has them, and where it has none (nbformat 3, or a missing or
+    repeated id) ids made from the cell's content, not the random ones nbformat invents:
+    the same file must give the same download on every build."""
+    taken: set[str] = set()
+    kept: list[str | None] = []
+    for n in range(len(notebook.cells)):
+        own = written[n] if n < len(written) else None
+        if isinstance(own, str) and own and own not in taken:
+            taken.add(own)
+            kept.append(own)
+        else:
+            kept.append(None)
+    for cell, own in zip(notebook.cells, kept):
+        if own is not None:
+            cell.id = own
+            continue
         base = hashlib.sha256(f"{cell.cell_type}\0{cell.source}".encode("utf-8")).hexdigest()[:8]
-        seen[base] = seen.get(base, 0) + 1
-        cell.id = base if seen[base] == 1 else f"{base}-{seen[base]}"
+        candidate, n = base, 1
+        while candidate in taken:
+            n += 1
+            candidate = f"{base}-{n}"
+        taken.add(candidate)
+        cell.id = candidate
 
 
 def read_script(text: str, path: Path) -> tuple[NotebookNode, list[int]]:
