@@ -11,7 +11,7 @@ two versions executes once.
 The modules, in the order data flows through them: ``sources`` (files to
 notebooks and back), ``spec`` (declared settings, the cache key),
 ``environment`` (what this machine has), ``execute`` (one run in a kernel),
-``store`` (runs on disk), ``render`` and ``sanitize`` (cells to HTML),
+``store`` (runs on disk), ``render``, ``sanitize`` and ``widgets`` (cells to HTML),
 ``progress`` (the terminal), ``pipeline`` (all of it, for one tree).
 """
 
