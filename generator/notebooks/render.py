@@ -268,17 +268,29 @@ class NotebookRenderer:
         if "remove-input" not in tags:
             view.input = Markup(highlight(cell.source, self.language))
         if "remove-output" not in tags:
-            view.outputs = [self.safe_output(o, index, n) for n, o in _merge_streams(cell.get("outputs", []))]
+            view.outputs = [self.shown_output(o, index, n) for n, o in _merge_streams(cell.get("outputs", []))]
         return view
 
-    def safe_output(self, output: NotebookNode, index: int, number: int) -> Output:
-        """``output`` rendered; one that cannot be is a problem of its cell, never a traceback."""
+    def shown_output(self, output: NotebookNode, index: int, number: int) -> Output:
+        """``output`` rendered, its math made fit for KaTeX like a Markdown cell's.
+
+        An output that cannot be rendered is a problem of its cell, never a traceback.
+        """
         try:
-            return self.output(output, index, number)
+            shown = self.output(output, index, number)
         except (ValueError, TypeError, KeyError, AttributeError, UnicodeError) as exc:
             return Output("omitted", note=self.problem(
                 index, f"output {number} ({output.get('output_type', 'of no type')}) cannot be shown: "
                        f"{type(exc).__name__}: {exc}"))
+
+        def warn(message: str) -> None:
+            self.warn(index, f"output {number}: {message}")
+
+        if shown.kind == "latex":
+            shown.text = formulas.typeset_tex(shown.text, warn)
+        elif shown.kind == "html":
+            shown.html = Markup(formulas.typeset_html(shown.html, warn))
+        return shown
 
     # -- outputs -------------------------------------------------------------------------
 
