@@ -16,7 +16,6 @@ from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 
-import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell
 from playwright.sync_api import Browser, sync_playwright
