@@ -16,7 +16,6 @@ from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 
-import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell
 from playwright.sync_api import Browser, sync_playwright
@@ -80,6 +79,17 @@ LINKS = notebook(
     new_markdown_cell("## main\n\nA heading whose id the page's layout already uses."),
 )
 LINKS.cells[2].attachments = {"dot.png": {"image/png": base64.b64encode(PNG).decode()}}
+# The forms IPython's own "Rich Output" documentation displays, as outputs.
+MAXWELL = r"""\begin{eqnarray}
+\nabla \times \vec{\mathbf{B}} &=& \frac{4\pi}{c}\vec{\mathbf{j}} \\
+\nabla \cdot \vec{\mathbf{B}} &=& 0
+\end{eqnarray}"""
+MATH_OUTPUTS = notebook(
+    new_markdown_cell("# Math in outputs"),
+    new_code_cell("from IPython.display import Latex, Markdown, display\n"
+                  f"display(Latex({MAXWELL!r}))\n"
+                  "display(Markdown(r'Inline: $\\begin{align} x &= 1 \\end{align}$'))"),
+)
 OTHER = notebook(new_markdown_cell("# Other\n\n## NumPy and Matplotlib examples\n\nText."))
 
 
@@ -87,7 +97,7 @@ OTHER = notebook(new_markdown_cell("# Other\n\n## NumPy and Matplotlib examples\
 def site(tmp_path_factory) -> Path:
     site = make_site(tmp_path_factory.mktemp("safety") / "site", "trusted: [trusted.ipynb]",
                      **{"hostile.ipynb": HOSTILE, "trusted.ipynb": TRUSTED, "links.ipynb": LINKS,
-                        "other.ipynb": OTHER})
+                        "other.ipynb": OTHER, "math_outputs.ipynb": MATH_OUTPUTS})
     shutil.copy(DATA / "math" / "typesetting-equations.ipynb", site / "notebooks" / "math.ipynb")
     (site / "notebooks" / "old.ipynb").write_text(json.dumps(NBFORMAT_3))
     (site / "notebooks" / "pictures").mkdir()
@@ -289,6 +299,15 @@ def test_every_formula_of_jupyters_documentation_is_typeset(browser, served, sit
     assert page.locator(".arithmatex .katex").count() == formulas
     assert page.locator(".katex-error").count() == 0 and page.locator(".math-source").count() == 0
     assert page.locator(".arithmatex .katex-display").count() == 11
+
+
+def test_math_in_latex_and_markdown_outputs_is_typeset(browser, served, site):
+    html = without_code(page(site, "math_outputs"))
+    assert r"\begin{align*}" in html and "eqnarray" not in html
+    shown, events = visit(browser, f"{served}/docs/tutorials/math_outputs.html")
+    assert events == []
+    assert shown.locator(".nb-outputs .katex-display").count() == 2
+    assert shown.locator(".katex-error").count() == 0 and shown.locator(".math-source").count() == 0
 
 
 def test_a_formula_katex_refuses_is_readable_source_in_the_browser(browser, tmp_path):

@@ -11,8 +11,9 @@ two versions executes once.
 The modules, in the order data flows through them: ``sources`` (files to
 notebooks and back), ``spec`` (declared settings, the cache key),
 ``environment`` (what this machine has), ``execute`` (one run in a kernel),
-``store`` (runs on disk), ``render``, ``sanitize`` and ``widgets`` (cells to HTML),
-``progress`` (the terminal), ``pipeline`` (all of it, for one tree).
+``store`` (runs on disk), ``render`` (cells to HTML) with ``sanitize`` (what
+may run in a browser), ``formulas`` (math for KaTeX), ``anchors`` (ids on
+the page) and ``widgets`` (saved widget state), ``progress`` (the terminal), ``pipeline`` (all of it, for one tree).
 """
 
 from __future__ import annotations

@@ -48,6 +48,18 @@ def for_katex(tex: str, display: bool) -> tuple[str, bool, list[str]]:
     return tex, display, sorted(names - KATEX_ENVIRONMENTS)
 
 
+def typeset_tex(tex: str, warn: Callable[[str], None]) -> str:
+    """A display formula (a ``text/latex`` output) rewritten for KaTeX; ``warn`` hears what it lacks."""
+    tex, _, unknown = for_katex(tex, True)
+    if unknown:
+        warn(f"KaTeX has no environment {_braced(unknown)}: the formula is shown as its source")
+    return tex
+
+
+def _braced(names: list[str]) -> str:
+    return ", ".join(f"{{{name}}}" for name in names)
+
+
 def typeset_html(fragment: str, warn: Callable[[str], None]) -> str:
     """The math elements of rendered Markdown rewritten for KaTeX.
 
@@ -61,9 +73,8 @@ def typeset_html(fragment: str, warn: Callable[[str], None]) -> str:
             return match.group(0)
         tex, display, unknown = for_katex(delimited.group(2), delimited.group(1) == "[")
         if unknown:
-            names = ", ".join(f"{{{name}}}" for name in unknown)
-            warn(f"KaTeX has no environment {names}: the formula is shown as its source")
-            title = f"KaTeX cannot typeset this formula (no environment {names})"
+            warn(f"KaTeX has no environment {_braced(unknown)}: the formula is shown as its source")
+            title = f"KaTeX cannot typeset this formula (no environment {_braced(unknown)})"
             return (f'<code class="math-source" title="{html.escape(title)}">'
                     f"{html.escape(delimited.group(2).strip(), quote=False)}</code>")
         opening, closing = ("\\[", "\\]") if display else ("\\(", "\\)")

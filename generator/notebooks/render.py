@@ -324,17 +324,29 @@ class NotebookRenderer:
         if "remove-input" not in tags:
             view.input = Markup(highlight(cell.source, self.language))
         if "remove-output" not in tags:
-            view.outputs = [self.safe_output(o, index, n) for n, o in _merge_streams(cell.get("outputs", []))]
+            view.outputs = [self.shown_output(o, index, n) for n, o in _merge_streams(cell.get("outputs", []))]
         return view
 
-    def safe_output(self, output: NotebookNode, index: int, number: int) -> Output:
-        """``output`` rendered; one that cannot be is a problem of its cell, never a traceback."""
+    def shown_output(self, output: NotebookNode, index: int, number: int) -> Output:
+        """``output`` rendered, its math made fit for KaTeX like a Markdown cell's.
+
+        An output that cannot be rendered is a problem of its cell, never a traceback.
+        """
         try:
-            return self.output(output, index, number)
+            shown = self.output(output, index, number)
         except (ValueError, TypeError, KeyError, AttributeError, UnicodeError) as exc:
             return Output("omitted", note=self.problem(
                 index, f"output {number} ({output.get('output_type', 'of no type')}) cannot be shown: "
                        f"{type(exc).__name__}: {exc}"))
+
+        def warn(message: str) -> None:
+            self.warn(index, f"output {number}: {message}")
+
+        if shown.kind == "latex" and not shown.html:
+            shown.text = formulas.typeset_tex(shown.text, warn)
+        elif shown.kind in ("html", "markdown", "latex"):
+            shown.html = Markup(formulas.typeset_html(shown.html, warn))
+        return shown
 
     # -- outputs -------------------------------------------------------------------------
 
@@ -388,15 +400,11 @@ class NotebookRenderer:
         text with formulas in it (IPython's ``Latex("The \\LaTeX{} $x$")``) as Markdown with math."""
         tex = value.strip()
         whole = WHOLE_FORMULA.fullmatch(tex)
-        if whole or not INLINE_FORMULA.search(tex):
-            formula = next(g for g in whole.groups() if g is not None).strip() if whole else tex
-            formula, _, unknown = formulas.for_katex(formula, True)
-            if not unknown:
-                return Output("latex", text=formula)
-            self.warn(index, f"KaTeX has no environment {', '.join(unknown)}: the formula is shown as its source")
-            return Output("latex", html=Markup(f'<code class="math-source">{escape(formula)}</code>'))
-        rendered = formulas.typeset_html(render_markdown(tex, dollar_math=True).html,
-                                         lambda message: self.warn(index, message))
+        if whole:
+            return Output("latex", text=next(g for g in whole.groups() if g is not None).strip())
+        if not INLINE_FORMULA.search(tex):
+            return Output("latex", text=tex)
+        rendered = render_markdown(tex, dollar_math=True).html
         rendered = rendered if self.trusted else sanitize.clean_html(rendered)
         return Output("latex", html=Markup(self.published_links(rendered, index)))
 
