@@ -6,8 +6,12 @@ declares it needs. If it does not, a run made elsewhere (found in a copied
 cache, even under ``--refresh``) is shown with a note saying where and when it
 ran; failing that, the notebook's stored outputs are shown as "not executed"
 when site.yaml allows it, and the build fails otherwise. Failed runs are
-cached and reported like fresh ones. All runs finish (and are cached) before
-any failure stops the build, so one broken tutorial does not cost the others.
+cached and reported like fresh ones, except that a failed import is tried again
+once the kernel's installed packages have changed. All runs finish (and are
+cached) before any failure stops the build, so one broken tutorial does not
+cost the others. A tutorial set to ``execute: never`` skips all of this and
+shows its saved outputs; ``execute: always`` (or ``--refresh NAME``) ignores
+the cache.
 """
 
 from __future__ import annotations
