@@ -144,12 +144,13 @@ def test_a_notebook_named_trusted_is_shown_as_it_is_and_only_that_one(site):
     assert "<script>" not in without_code(page(site, "hostile"))
 
 
-def test_trusted_names_must_be_tutorials(tmp_path):
-    site = make_site(tmp_path / "site", "trusted: [missing.ipynb]")
+@pytest.mark.parametrize("name", ["missing.ipynb", "./there.ipynb", "../notebooks/there.ipynb"])
+def test_trusted_names_must_be_tutorials_as_named_in_notebooks(tmp_path, name):
+    site = make_site(tmp_path / "site", f"trusted: [there.ipynb, {name!r}]", **{"there.ipynb": TRUSTED})
     with pytest.raises(SiteError) as error:
         load_config(site)
     assert error.value.path.endswith("site.yaml")
-    assert "key 'notebooks.trusted[0]': no tutorial notebooks/missing.ipynb" in error.value.message
+    assert f"key 'notebooks.trusted[1]': no tutorial notebooks/{name}" in error.value.message
 
 
 # -- 4. ids unique, title linkable, Jupyter anchors, sibling links, every image form ------------
