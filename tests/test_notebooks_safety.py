@@ -285,6 +285,14 @@ def test_no_script_of_a_hostile_notebook_runs_in_the_browser(browser, served, si
         assert not href.lower().startswith(("javascript:", "data:")), href
     page.locator("details summary").click()
     assert events == []
+    live = page.evaluate("""() => ({
+        scripts: [...document.scripts].map(s => s.src)     // the site's own and the preview's reload
+            .filter(src => !src.includes("/assets/") && !src.includes("/__sitegen__/live.js")),
+        handlers: [...document.querySelectorAll("*")].flatMap(
+            el => [...el.attributes].map(a => a.name).filter(name => name.startsWith("on"))),
+        frames: document.querySelectorAll("iframe, object, embed, frame").length,
+    })""")
+    assert live == {"scripts": [], "handlers": [], "frames": 0}
     for svg in sorted((site / TUTORIALS / "hostile").glob("*.svg")):     # opened at their own URL
         _, events = visit(browser, f"{served}/docs/tutorials/hostile/{svg.name}")
         assert events == [], svg.name
