@@ -155,7 +155,8 @@ def _check_trusted(notebooks: Notebooks, root: Path, path: Path) -> None:
     if isinstance(notebooks.trusted, bool):
         return
     for n, name in enumerate(notebooks.trusted):
-        if not (root / "notebooks" / name).is_file() or name.startswith("/") or ".." in name.split("/"):
+        parts = name.split("/")
+        if any(part in ("", ".", "..") for part in parts) or not (root / "notebooks" / name).is_file():
             raise SiteError(f"key 'notebooks.trusted[{n}]': no tutorial notebooks/{name} (name the "
                             "files trusted by their path in notebooks/, e.g. intro.ipynb)", path)
 

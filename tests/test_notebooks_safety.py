@@ -144,12 +144,13 @@ def test_a_notebook_named_trusted_is_shown_as_it_is_and_only_that_one(site):
     assert "<script>" not in without_code(page(site, "hostile"))
 
 
-def test_trusted_names_must_be_tutorials(tmp_path):
-    site = make_site(tmp_path / "site", "trusted: [missing.ipynb]")
+@pytest.mark.parametrize("name", ["missing.ipynb", "./there.ipynb", "../notebooks/there.ipynb"])
+def test_trusted_names_must_be_tutorials_as_named_in_notebooks(tmp_path, name):
+    site = make_site(tmp_path / "site", f"trusted: [there.ipynb, {name!r}]", **{"there.ipynb": TRUSTED})
     with pytest.raises(SiteError) as error:
         load_config(site)
     assert error.value.path.endswith("site.yaml")
-    assert "key 'notebooks.trusted[0]': no tutorial notebooks/missing.ipynb" in error.value.message
+    assert f"key 'notebooks.trusted[1]': no tutorial notebooks/{name}" in error.value.message
 
 
 # -- 4. ids unique, title linkable, Jupyter anchors, sibling links, every image form ------------
@@ -284,6 +285,14 @@ def test_no_script_of_a_hostile_notebook_runs_in_the_browser(browser, served, si
         assert not href.lower().startswith(("javascript:", "data:")), href
     page.locator("details summary").click()
     assert events == []
+    live = page.evaluate("""() => ({
+        scripts: [...document.scripts].map(s => s.src)     // the site's own and the preview's reload
+            .filter(src => !src.includes("/assets/") && !src.includes("/__sitegen__/live.js")),
+        handlers: [...document.querySelectorAll("*")].flatMap(
+            el => [...el.attributes].map(a => a.name).filter(name => name.startsWith("on"))),
+        frames: document.querySelectorAll("iframe, object, embed, frame").length,
+    })""")
+    assert live == {"scripts": [], "handlers": [], "frames": 0}
     for svg in sorted((site / TUTORIALS / "hostile").glob("*.svg")):     # opened at their own URL
         _, events = visit(browser, f"{served}/docs/tutorials/hostile/{svg.name}")
         assert events == [], svg.name
