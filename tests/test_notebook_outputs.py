@@ -23,7 +23,11 @@ SLIDER_STATE = {
                     "model_module_version": "2.0.0", "state": {}},
         "slider1": {"model_name": "IntSliderModel", "model_module": "@jupyter-widgets/controls",
                     "model_module_version": "2.0.0",
-                    "state": {"value": 42, "description": "answer", "layout": "IPY_MODEL_layout1"}},
+                    "state": {"value": 42, "description": "answer", "layout": "IPY_MODEL_layout1",
+                              "style": "IPY_MODEL_style1"}},
+        "style1": {"model_name": "SliderStyleModel", "model_module": "@jupyter-widgets/controls",
+                   "model_module_version": "2.0.0",
+                   "state": {"handle_color": "red", "description_width": "URL( //evil.example/x)"}},
         "html1": {"model_name": "HTMLModel", "model_module": "@jupyter-widgets/controls",
                   "model_module_version": "2.0.0",
                   "state": {"value": "<b>bold</b><img src=x onerror=alert(1)>", "layout": "IPY_MODEL_layout1"}},
@@ -121,7 +125,8 @@ def test_widgets_with_saved_state_are_views_of_a_sanitized_state(outputs_site):
     assert [json.loads(v)["model_id"] for v in views] == ["slider1", "html1"]
     state = json.loads(re.search(r'<script type="application/vnd.jupyter.widget-state\+json">(.*?)</script>',
                                  html).group(1))
-    assert set(state["state"]) == {"layout1", "slider1", "html1"}        # bqplot, and the box holding it, out
+    assert set(state["state"]) == {"layout1", "style1", "slider1", "html1"}   # bqplot, the box holding it, out
+    assert state["state"]["style1"]["state"] == {"handle_color": "red"}
     assert state["state"]["html1"]["state"]["value"] == '<b>bold</b><img src="x">'
     assert html.count("an interactive widget, not shown") == 2            # the box, and a view with no state
     assert "IntSlider(value=7)" in html

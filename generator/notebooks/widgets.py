@@ -9,7 +9,8 @@ package from a CDN, so models of other packages are left out here, with every
 model that refers to them; their views get a note instead. Unless the site
 trusts its notebooks, the HTML that widgets show (HTML and HTMLMath values,
 descriptions allowed to hold HTML, what an Output widget captured) goes
-through the sanitizer that outputs go through.
+through the sanitizer that outputs go through, and no value may hold a CSS
+``url(...)``.
 """
 
 from __future__ import annotations
@@ -94,6 +95,9 @@ def _references(value: Any) -> Iterator[str]:
 
 def _clean(model: dict) -> None:
     state = model["state"]
+    for key, value in list(state.items()):      # a style's CSS value could load from another host
+        if isinstance(value, str) and "url(" in value.replace(" ", "").lower():
+            del state[key]
     if model.get("model_name") in HTML_VALUES and isinstance(state.get("value"), str):
         state["value"] = sanitize.clean_html(state["value"])
     if state.get("description_allow_html") and isinstance(state.get("description"), str):
