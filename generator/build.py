@@ -62,6 +62,7 @@ class BuildOptions:
     drafts: bool = False
     future: bool = False
     refresh: bool = False
+    rerun: tuple[str, ...] = ()         # tutorials to execute again whatever the cache holds
     now: datetime | None = None
 
 
@@ -97,7 +98,8 @@ def render_site(config: Config, options: BuildOptions = BuildOptions()) -> Build
     plan = Plan()
     parse = partial(parse_documents, config=config, refresh=options.refresh)
     key = digest(*(s.digest for s in sources), *(doc.url for doc in site.documents))
-    made, report = docs_bundle(config, pages, parse, None, lambda: key, options.refresh).make()
+    made, report = docs_bundle(config, pages, parse, None, lambda: key, options.refresh,
+                                 options.rerun).make()
     for path, data in made.items():
         plan.add(path, made.origins[path], partial(_same, data), listed=path not in made.unlisted)
     pages.plan_into(plan)
@@ -196,8 +198,8 @@ class Engine:
         config = load_config(self.root)
         out_dir = safe_output_dir(config)
         world = digest(repr(config), repr((self.options.drafts, self.options.future)), code_digest())
-        fresh = self.options.refresh or world != self.state.world    # settings or code changed:
-        if fresh:                                                     # nothing recorded applies
+        fresh = self.options.refresh or bool(self.options.rerun) or world != self.state.world
+        if fresh:                       # settings or code changed, or a rerun: nothing recorded applies
             self.state, self.keys = BuildState(), KeyIndex()
         state = self.state
         archives = tuple(v.archive for v in config.versions if v.archive)
@@ -329,7 +331,8 @@ class Engine:
         docs_inputs = ("docs", external, index.tree_digest("content/docs"), index.tree_digest("notebooks"),
                        *(index.tree_digest(v.archive) for v in config.versions if v.archive))
         parse = partial(parse_documents, config=config, refresh=self.options.refresh)
-        return [docs_bundle(config, pages, parse, docs_inputs, site_key, self.options.refresh)]
+        return [docs_bundle(config, pages, parse, docs_inputs, site_key, self.options.refresh,
+                            self.options.rerun)]
 
     def plan_bundle(self, bundle: Bundle, plan: Plan, moved: dict[Key, str],
                     tampered: set[str]) -> tuple[BundleRecord, Any]:

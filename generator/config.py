@@ -38,6 +38,9 @@ class Feeds:
     full_content: bool = True
 
 
+Execute = Literal["auto", "never", "always"]
+
+
 @dataclass(frozen=True)
 class Notebooks:
     """How tutorials in ``notebooks/`` are executed and shown (see generator/notebooks/)."""
@@ -45,9 +48,17 @@ class Notebooks:
     timeout: int = 120              # seconds per cell; a notebook's metadata may override it
     workers: int = 0                # notebooks executed at once; 0: one per CPU core
     cache_dir: str = ".sitegen/cache"   # relative to the site; copy it to reuse results elsewhere
-    trusted: bool = False           # show outputs' HTML/JS/SVG as they are, unsanitized
+    trusted: bool | list[str] = False   # show cells' HTML/JS/SVG unsanitized: all, or these files
     allow_unexecuted: bool = False  # show stored outputs when a notebook cannot run here
     output_limit: int = 100_000     # characters of one text output before it is cut
+    execute: Execute = "auto"       # auto: run unless cached; never: show the stored outputs; always: run
+    problems: Literal["error", "warn"] = "error"   # a broken output or missing image: stop, or note it
+
+    def trusts(self, path: Path) -> bool:
+        """Whether the tutorial at ``path`` (``notebooks/x.ipynb``) is trusted."""
+        if isinstance(self.trusted, bool):
+            return self.trusted
+        return path.relative_to("notebooks").as_posix() in self.trusted
 
 
 @dataclass(frozen=True)
@@ -135,7 +146,19 @@ def load_config(root: str | Path = ".", **overrides: Any) -> Config:
         data = {}
     data = {**_require_mapping(data, path, "the top level"), **overrides}
     config = _load(Config, data, path, prefix="")
+    _check_trusted(config.notebooks, root, path)
     return dataclasses.replace(config, root=root)
+
+
+def _check_trusted(notebooks: Notebooks, root: Path, path: Path) -> None:
+    """Each notebook named in ``notebooks.trusted`` must exist: a typo would leave it sanitized."""
+    if isinstance(notebooks.trusted, bool):
+        return
+    for n, name in enumerate(notebooks.trusted):
+        parts = name.split("/")
+        if any(part in ("", ".", "..") for part in parts) or not (root / "notebooks" / name).is_file():
+            raise SiteError(f"key 'notebooks.trusted[{n}]': no tutorial notebooks/{name} (name the "
+                            "files trusted by their path in notebooks/, e.g. intro.ipynb)", path)
 
 
 def load_section(cls: type, data: Any, path: Path, prefix: str) -> Any:

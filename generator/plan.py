@@ -103,7 +103,7 @@ class DocsReport:
 
 
 def docs_bundle(config: Config, pages: SiteRenderer, parse: Parse, inputs: Any,
-                site_key: Callable[[], str], refresh: bool) -> Bundle:
+                site_key: Callable[[], str], refresh: bool, rerun: tuple[str, ...] = ()) -> Bundle:
     """The docs section (tutorials included), once per version; ``inputs`` stands for every
     version's tree.
 
@@ -112,7 +112,7 @@ def docs_bundle(config: Config, pages: SiteRenderer, parse: Parse, inputs: Any,
     """
 
     def make() -> tuple[Outputs, DocsReport]:
-        docs = VersionedDocs(config, pages.renderer, pages.site_view, parse).build(site_key(), refresh)
+        docs = VersionedDocs(config, pages.renderer, pages.site_view, parse).build(site_key(), refresh, rerun)
         outputs = Outputs()
         for path, data in docs.files.items():
             outputs.add(path, data, docs.origins[path], listed=path not in docs.unlisted)
