@@ -139,6 +139,8 @@ def run_check(args: argparse.Namespace) -> int:
     report = check_site(load_config(args.site), against=args.against)
     for finding in report.findings:
         print(finding)
+    for warning in report.warnings:
+        print(f"warning: {warning}")
     print(report.summary(), file=sys.stderr if report.findings else sys.stdout)
     return 0 if report.ok else 1
 
