@@ -76,6 +76,12 @@ def make_parser() -> argparse.ArgumentParser:
     publish.add_argument("--built", type=Path, metavar="DIR",
                          help="publish this already-built site folder instead of building")
     publish.set_defaults(run=run_publish)
+
+    imports = commands.add_parser("import", help="make a sitegen site from another generator's site")
+    imports.add_argument("kind", choices=["jekyll"])
+    imports.add_argument("source", type=Path, metavar="SRC", help="the Jekyll site (its repository)")
+    imports.add_argument("dest", type=Path, metavar="DEST", help="the new site's folder (new or empty)")
+    imports.set_defaults(run=run_import)
     return parser
 
 
@@ -150,6 +156,15 @@ def run_new(args: argparse.Namespace) -> int:
 
     path = new_post(args.site, args.title)
     print(f"created {path}")
+    return 0
+
+
+def run_import(args: argparse.Namespace) -> int:
+    from generator.importers.jekyll import import_jekyll
+
+    started = time.perf_counter()
+    result = import_jekyll(args.source, args.dest)
+    print(f"{result.summary()} ({time.perf_counter() - started:.2f}s)")
     return 0
 
 
