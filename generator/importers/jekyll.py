@@ -429,6 +429,8 @@ class _Importer:
                   "- In the converted layouts, an empty string, list or 0 is false in `{% if %}`, as in "
                   "Jinja; Liquid takes only nil and false as false.",
                   "- A front matter key Jekyll showed as `page.KEY` is `page.meta.KEY` in sitegen's templates.",
+                  "- Jinja escapes what `{{ }}` prints (`A & B` is written `A &amp; B`), except the page's "
+                  "content: a front matter value holding HTML needs `| safe_html`.",
                   "- Generated archive pages (blog, history, tags, categories) are switched off in "
                   "site.yaml `archives`, as Jekyll made none.", ""]
         self.write("\n".join(lines), REPORT_FILE)
@@ -500,7 +502,7 @@ NOT_FOUND_TEMPLATE = """<!DOCTYPE html>
 </head>
 <body>
   <h1>Page not found</h1>
-  <p>The page you asked for is not here. Try the <a href="{{ '/' | relative_url }}">home page</a>.</p>
+  <p>The page you asked for is not here.</p>
 </body>
 </html>
 """
