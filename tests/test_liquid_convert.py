@@ -114,3 +114,24 @@ def test_an_unconverted_condition_hides_what_it_guarded_and_keeps_blocks_balance
                                     "_layouts/t.html", CONFIG)
     assert len(notes) == 3
     assert render(tmp_path, {"t.html": jinja}) == "A||A"   # the elsif was converted: it still decides
+
+
+def test_sorting_and_filtering_pages_goes_by_their_front_matter(tmp_path) -> None:
+    pages = [SimpleNamespace(title=t, meta={"order": o, "group": g}) for t, o, g in
+             [("B", 2, "nav"), ("A", 1, "nav"), ("C", 0, "other")]]
+    jinja = convert('{% assign listed = site.pages | sort: "order" %}{% for p in listed %}'
+                    '{% if p.group == "nav" %}{{ p.title }}{% endif %}{% endfor %}|'
+                    '{% assign others = site.pages | where: "group", "other" %}'
+                    '{% for p in others %}{{ p.title }}{% endfor %}')
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "templates/t.html").write_text(jinja)
+    renderer = Renderer(Config(title="T", url="https://example.org", root=tmp_path))
+    assert renderer.render("t.html", {"page": PAGE, "site": {"pages": pages}}) == "AB|C"
+
+
+def test_an_include_that_is_not_there_is_a_note(tmp_path) -> None:
+    jinja, notes = convert_template("{% include nav.html %}{% include gone.html %}", "_layouts/t.html", CONFIG,
+                                    includes={"nav.html"})
+    assert [(n.line, n.construct) for n in notes] == [(1, "{% include gone.html %}")]
+    assert "there is no _includes/gone.html" in notes[0].action
+    assert render(tmp_path, {"t.html": jinja, "partials/nav.html": "N"}) == "N"

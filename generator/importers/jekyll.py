@@ -297,7 +297,8 @@ class _Importer:
                 self.note(rel, 1, f"layout: {parent}", f"there is no layout '{parent}': fix the name")
                 parent = None
             blocks = block_name(name) if name in parents.values() else None
-            jinja, notes = convert_template(body, rel, self.config, parent=parent, blocks=blocks)
+            jinja, notes = convert_template(body, rel, self.config, parent=parent, blocks=blocks,
+                                            includes=set(include_files))
             self.result.notes += [_shifted(note, offset) for note in notes]
             self.write(jinja, f"templates/{name}.html")
             self.result.layouts += 1
@@ -314,7 +315,8 @@ class _Importer:
                     continue
                 converted.add(name)
                 text = include_files[name].read_text(encoding="utf-8")
-                jinja, notes = convert_template(text, f"_includes/{name}", self.config, lenient=True)
+                jinja, notes = convert_template(text, f"_includes/{name}", self.config, lenient=True,
+                                                includes=set(include_files))
                 self.result.notes += notes
                 self.write(jinja, f"templates/partials/{name}")
                 todo.append(text)

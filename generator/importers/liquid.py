@@ -81,11 +81,13 @@ class Scope:
     config: dict[str, Any]                         # _config.yml: its scalars are written in
     documents: set[str] = field(default_factory=lambda: {"page"})   # names holding documents
     locals: set[str] = field(default_factory=set)  # assigned, captured, looped over
+    collections: set[str] = field(default_factory=set)   # names holding lists of documents
     lenient: bool = False                          # an include: names may come from its includer
+    includes: set[str] | None = None               # the files of _includes (None: not known)
 
 
 def convert_template(text: str, path: str, config: dict[str, Any], *, parent: str | None = None,
-                     blocks: str | None = None, lenient: bool = False,
+                     blocks: str | None = None, lenient: bool = False, includes: set[str] | None = None,
                      include_path: Callable[[str], str] = lambda name: f"partials/{name}") -> tuple[str, list[Note]]:
     """Convert one Liquid template (its front matter removed) into Jinja.
 
@@ -94,7 +96,7 @@ def convert_template(text: str, path: str, config: dict[str, Any], *, parent: st
     ``{{ content }}`` can be replaced by layouts placed in it. Returns the Jinja
     text and the notes for the author.
     """
-    converter = _Converter(text, path, Scope(config, lenient=lenient), include_path, blocks)
+    converter = _Converter(text, path, Scope(config, lenient=lenient, includes=includes), include_path, blocks)
     body = converter.run()
     if parent is not None:
         body = (f'{{% extends "{parent}.html" %}}\n{{% block {block_name(parent)} %}}'
@@ -249,6 +251,8 @@ class _Converter:
             target = target.strip()
             if not re.fullmatch(r"[A-Za-z_]\w*", target):
                 raise Unconvertible(f"cannot assign to {target!r}: give the variable a plain name")
+            if self.lists_documents(value):
+                self.scope.collections.add(target)
             value = self.expression(value)
             self.scope.locals.add(target)
             return wrap(f"set {target} = {value}")
@@ -294,11 +298,17 @@ class _Converter:
             collection = f"({collection} | list)[{start}:{stop}]"
         if "reversed" in options:
             collection = f"({collection} | reverse | list)"
-        if source.startswith(DOCUMENT_COLLECTIONS) or source.split(".")[0] in self.scope.documents - {"page"}:
+        if self.lists_documents(source):
             self.scope.documents.add(var)
         self.scope.locals.add(var)
         self.stack.append(_Block("for", line))
         return f"for {var} in {collection}"
+
+    def lists_documents(self, source: str) -> bool:
+        """Does this Liquid value (before its filters) hold posts or pages?"""
+        source = source.strip()
+        root = re.split(r"[.\[\s|]", source, maxsplit=1)[0]
+        return source.startswith(DOCUMENT_COLLECTIONS) or root in self.scope.collections
 
     def include(self, args: str, wrap: Callable[[str], str]) -> str:
         match = re.fullmatch(r"([\w./-]+)(.*)", args.strip(), re.S)
@@ -306,6 +316,8 @@ class _Converter:
             raise Unconvertible("an include whose name is computed ({{ ... }}) cannot be converted: "
                                 "name the file, or write the include in Jinja")
         name, params = match.groups()
+        if self.scope.includes is not None and name not in self.scope.includes:
+            raise Unconvertible(f"there is no _includes/{name}: add it, or remove the include")
         values = {}
         for key, value in re.findall(r"([\w-]+)\s*=\s*(\"[^\"]*\"|'[^']*'|[^\s]+)", params):
             values[key] = self.expression(value)
@@ -358,11 +370,12 @@ class _Converter:
         if len(pieces[0]) != 1:
             raise Unconvertible("cannot read this expression: write it in Jinja")
         result = self.operand(pieces[0][0])
+        documents = self.lists_documents(source)
         for piece in pieces[1:]:
-            result += " | " + self.filter(piece)
+            result += " | " + self.filter(piece, documents)
         return result
 
-    def filter(self, tokens: list[tuple[str, str]]) -> str:
+    def filter(self, tokens: list[tuple[str, str]], documents: bool = False) -> str:
         if not tokens or tokens[0][0] != "name":
             raise Unconvertible("cannot read this filter")
         name = tokens[0][1]
@@ -371,6 +384,9 @@ class _Converter:
             if tokens[1] != ("punct", ":"):
                 raise Unconvertible(f"cannot read the arguments of filter '{name}'")
             args = [self.argument(arg) for arg in _split(tokens[2:], ",")]
+            if documents and name in ("sort", "where") and args and args[0][0] in "'\"" \
+                    and args[0][1:-1] not in DOCUMENT_FIELDS:
+                args[0] = f'"meta.{args[0][1:-1]}"'     # a front matter key of posts or pages
         if name not in FILTERS:
             raise Unconvertible(f"the Liquid filter '{name}' has no equivalent among sitegen's Jinja "
                                 f"filters: rewrite it in Jinja, or compute the value in the content")
