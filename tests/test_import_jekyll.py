@@ -212,6 +212,7 @@ def test_feeds_plugins_data_and_reserved_names(tmp_path) -> None:
     source = small_site(tmp_path / "jekyll", config, {
         "_data/people.json": '[{"name": "Ann"}]', "_data/table.csv": "a,b\n",
         "content/notes.txt": "x", "_layouts/redirect.html": "{{ page.redirect.to }}",
+        "_posts/2020-03-03-sorted.md": "---\ntitle: S\nlayout: default\ncategories: [Deep Learning]\n---\nS\n",
         "rss.xml": "---\n---\n<rss>{{ site.title }}</rss>\n",
         "_posts/2020-02-02-moved.md": "---\ntitle: Moved\nlayout: default\nredirect_from: [/old-moved.html]\n"
                                       "redirect_to: https://elsewhere.example/\n---\nHere.\n"})
@@ -229,6 +230,7 @@ def test_feeds_plugins_data_and_reserved_names(tmp_path) -> None:
     assert ("_layouts/redirect.html", "_layouts/redirect.html") in notes
     assert ("_posts/2020-02-02-moved.md", "redirect_to") in notes
     assert ("rss.xml", "rss.xml") in notes
+    assert "the URL moves" in notes[("_posts/2020-03-03-sorted.md", "categories: ['Deep Learning']")]
     build(site)
     report = check_site(load_config(site), against=str(_listing(tmp_path, ["/old-moved.html",
                                                                           "/2020/02/02/moved.html"])))

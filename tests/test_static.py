@@ -194,3 +194,11 @@ def test_bad_archive_settings_name_the_key(site: Path, value: str, message: str,
         config.write(f"archives: {value}\n")
     assert main(["-C", str(site), "build"]) == 1
     assert message in capsys.readouterr().err
+
+
+def test_the_output_directory_cannot_be_inside_a_static_folder(site: Path) -> None:
+    with (site / "site.yaml").open("a") as config:
+        config.write("output: images/built\n")
+    with pytest.raises(SiteError, match="key 'output': 'images/built' would overwrite the site's sources"):
+        build(site, OPTIONS)
+    assert not (site / "images/built").exists()

@@ -27,6 +27,7 @@ import yaml
 
 from generator.config import RESERVED
 from generator.errors import SiteError
+from generator.site import slugify
 from generator.importers.liquid import Note, block_name, convert_template
 from generator.sources import POST_NAME, yaml_line, yaml_problem
 
@@ -248,12 +249,26 @@ class _Importer:
         if kind == "pages" and "permalink" not in merged and self.permalink.endswith("/") \
                 and not rel.endswith(("index.md", "index.html", "index.markdown")):
             changes["permalink"] = "/" + rel.rsplit(".", 1)[0] + "/"     # Jekyll's pretty pages
+        if kind == "posts":
+            self.check_post_url(rel, merged)
         if "redirect_to" in merged:
             self.note(rel, 1, "redirect_to", "sitegen has no redirect_to: put this page's URL in the "
                                              "target page's redirect_from, or in site.yaml redirects")
         body_start = match.end()
         front = match.group(1) + "".join(_yaml_line(key, value) for key, value in changes.items())
         self.write(f"---\n{front}---\n{text[body_start:]}", target)
+
+    def check_post_url(self, rel: str, meta: dict) -> None:
+        """Name the posts whose URL sitegen makes otherwise than Jekyll did."""
+        if "slug" in meta and ":title" in self.permalink:
+            self.note(rel, 1, "slug", "Jekyll took :title from 'slug'; sitegen takes it from the file name: "
+                                      "rename the file to end in the slug, or give the post a permalink")
+        categories = meta.get("categories", meta.get("category"))
+        names = categories.split() if isinstance(categories, str) else categories or []
+        if ":categories" in self.permalink and any(slugify(str(c)) != str(c).lower() for c in names):
+            self.note(rel, 1, f"categories: {categories}", "Jekyll put these categories in the URL as they are "
+                                                           "(lowercased); sitegen as slugs (deep-learning): the "
+                                                           "URL moves; give the post a redirect_from or a permalink")
 
     def defaults_for(self, rel: str, kind: str, meta: dict) -> dict[str, Any]:
         """The values ``_config.yml`` defaults give this file that its front matter does not set;
