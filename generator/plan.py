@@ -297,7 +297,7 @@ def site_view(site: Site, views: Views) -> dict[str, Any]:
 def plan_static(config: Config, plan: Plan) -> None:
     """``assets/`` and the ``static`` folders and files are copied as they are, at their own URLs.
 
-    Hidden files (``.DS_Store``, ``.gitkeep``) stay behind. A page that claims
+    Hidden files in them (``.DS_Store``, ``.gitkeep``) stay behind. A page that claims
     the same URL is refused by the plan, naming both.
     """
     root = config.root
@@ -306,7 +306,8 @@ def plan_static(config: Config, plan: Plan) -> None:
         found = sorted(top.rglob("*")) if top.is_dir() else [top] if top.is_file() else []
         for path in found:
             rel = path.relative_to(root).as_posix()
-            if path.is_file() and not any(part.startswith(".") for part in rel.split("/")):
+            inside = path.relative_to(top).parts    # a listed file may be hidden (.htaccess)
+            if path.is_file() and not any(part.startswith(".") for part in inside):
                 plan.add(rel, rel, partial(copy_file, path, rel), "asset")
 
 

@@ -245,3 +245,23 @@ def _listing(folder: Path, urls: list[str]) -> Path:
     path = folder / "sitemap.txt"
     path.write_text("\n".join(urls) + "\n")
     return path
+
+
+def test_what_jekyll_skips_is_skipped_and_what_it_includes_is_copied(tmp_path) -> None:
+    config = "title: Small\nurl: https://small.example\nexclude: [drafts-notes, '*.sh']\ninclude: [.htaccess]\n"
+    source = small_site(tmp_path / "jekyll", config, {
+        ".htaccess": "Options -Indexes\n", ".git/config": "[core]\n", "node_modules/x/index.js": "x",
+        "drafts-notes/a.md": "---\n---\nA\n", "deploy.sh": "#!/bin/sh\n", "#scratch.md": "x",
+        "backup.md~": "x", "_private/note.md": "---\n---\nN\n", "news/_posts/2020-01-01-n.md": "---\n---\nN\n",
+        "docs/.hidden/x.css": "x", "docs/guide.md": "---\ntitle: Guide\nlayout: default\n---\nG\n",
+        "docs/img/a.png": "png"})
+    result = import_jekyll(source, tmp_path / "new")
+    site = tmp_path / "new"
+    made = sorted(p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file())
+    assert [m for m in made if not m.startswith(("templates/", "content/posts/"))] == [
+        ".htaccess", "IMPORT-REPORT.md", "content/pages/docs/guide.md", "docs/img/a.png", "site.yaml"]
+    assert yaml.safe_load((site / "site.yaml").read_text())["static"] == [".htaccess", "docs"]
+    assert any(n.path == "news/_posts" and "category folder" in n.action for n in result.notes)
+    build(site)
+    assert (site / "_site/docs/guide.html").is_file() and (site / "_site/docs/img/a.png").is_file()
+    assert (site / "_site/.htaccess").read_text() == "Options -Indexes\n"

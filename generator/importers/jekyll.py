@@ -17,6 +17,7 @@ Nothing is written outside DEST, and DEST must be new or empty.
 from __future__ import annotations
 
 import fnmatch
+import os
 import re
 import shutil
 from dataclasses import dataclass, field
@@ -118,10 +119,8 @@ class _Importer:
 
     def run(self) -> ImportResult:
         self.dest.mkdir(parents=True, exist_ok=True)
-        for path in sorted(self.src.rglob("*")):
-            rel = path.relative_to(self.src).as_posix()
-            if path.is_file() and not self.skipped(rel):
-                self.place(path, rel)
+        for rel in self.site_files():
+            self.place(self.src / rel, rel)
         self.import_special()
         self.write_templates()
         self.write_config()
@@ -129,6 +128,22 @@ class _Importer:
         return self.result
 
     # -- what Jekyll reads ---------------------------------------------------------------------
+
+    def site_files(self) -> list[str]:
+        """The files Jekyll reads as pages or copies, without entering the folders it skips
+        (``.git``, ``node_modules``...); ``_posts`` folders below the top are noted."""
+        found = []
+        for top, folders, files in os.walk(self.src):
+            base = Path(top).relative_to(self.src).as_posix()
+            prefix = "" if base == "." else base + "/"
+            for name in folders:
+                if name == "_posts" and prefix:
+                    self.note(prefix + name, 1, prefix + name, "posts in a category folder: move them into "
+                                                               "_posts with 'categories' in their front matter")
+            folders[:] = sorted(name for name in folders if not self.skipped(prefix + name)
+                                or any(i.strip("/").startswith(prefix + name + "/") for i in self.included))
+            found += [prefix + name for name in files if not self.skipped(prefix + name)]
+        return sorted(found)
 
     def skipped(self, rel: str) -> bool:
         """Jekyll's own rule: names starting with . _ # ~ and excluded paths are not part of the site."""
@@ -144,7 +159,7 @@ class _Importer:
         data = path.read_bytes()
         if not re.match(rb"---[ \t]*\r?\n", data):
             if top in RESERVED or top == "IMPORT-REPORT.md":
-                self.note(rel, 1, rel, f"'{top}' is a folder sitegen uses for its own sources: rename it "
+                self.note(rel, 1, rel, f"sitegen uses the name '{top}' for its own sources: rename it "
                                        f"and the links to it, then copy it into the site")
                 return
             self.copy(data, rel)
@@ -182,10 +197,6 @@ class _Importer:
             self.write_document(path.read_bytes(), rel, f"content/posts/{path.relative_to(posts).as_posix()}",
                                 "posts")
             self.result.posts += 1
-        for other in sorted(p for p in self.src.rglob("_posts") if p.is_dir() and p != posts):
-            rel = other.relative_to(self.src).as_posix()
-            self.note(rel, 1, rel, "posts in a category folder: move them into _posts with "
-                                   "'categories' in their front matter, and import again")
         if (self.src / "_drafts").is_dir():
             self.note("_drafts", 1, "_drafts", "drafts have no date: give each one a dated name and "
                                                "'draft: true', in content/posts/")
