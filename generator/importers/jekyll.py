@@ -17,6 +17,7 @@ Nothing is written outside DEST, and DEST must be new or empty.
 from __future__ import annotations
 
 import fnmatch
+import html
 import os
 import re
 import shutil
@@ -48,6 +49,9 @@ FEED_PAGES = {"feed.xml": "atom", "atom.xml": "atom", "rss.xml": "rss", "feed.rs
 SITEGEN_TEMPLATES = {"redirect", "404", "blog", "history", "groups", "group", "docs", "tutorial",
                      "tutorials", "source", "none"}
 NO_LAYOUT = "none"
+# A resource the browser fetches from another host, in HTML or as a Markdown image.
+THIRD_PARTY = re.compile(r"""<(?:img|iframe|script|video|audio|source|embed)\b[^>]*?\ssrc=["'](?P<html>https?://[^"']+)"""
+                         r"""|!\[[^\]]*\]\((?P<md>https?://[^)\s]+)""", re.I)
 # Settings of _config.yml that need nothing in site.yaml.
 HANDLED_KEYS = {"title", "url", "baseurl", "permalink", "timezone", "exclude", "include", "defaults",
                 "description", "author", "lang", "markdown", "kramdown", "highlighter", "plugins", "gems",
@@ -262,12 +266,23 @@ class _Importer:
             changes["permalink"] = "/" + rel.rsplit(".", 1)[0] + "/"     # Jekyll's pretty pages
         if kind == "posts":
             self.check_post_url(rel, merged)
+        self.note_third_party(rel, text)
         if "redirect_to" in merged:
             self.note(rel, 1, "redirect_to", "sitegen has no redirect_to: put this page's URL in the "
                                              "target page's redirect_from, or in site.yaml redirects")
         body_start = match.end()
         front = match.group(1) + "".join(_yaml_line(key, value) for key, value in changes.items())
         self.write(f"---\n{front}---\n{text[body_start:]}", target)
+
+    def note_third_party(self, rel: str, text: str) -> None:
+        """Images, frames and scripts loaded from other hosts: sitegen's check refuses them
+        unless site.yaml allows the host, so the author decides, file by file."""
+        for match in THIRD_PARTY.finditer(text):
+            url = html.unescape(match.group("html")) if match.group("html") else match.group("md")
+            host = re.match(r"https?://([^/:?#]+)", url).group(1)
+            self.note(rel, text.count("\n", 0, match.start()) + 1, url,
+                      f"loaded from {host}, which readers' browsers would then contact: copy it into a static "
+                      f"folder and link that, or add {host} to site.yaml check.allow_hosts")
 
     def check_post_url(self, rel: str, meta: dict) -> None:
         """Name the posts whose URL sitegen makes otherwise than Jekyll did."""
