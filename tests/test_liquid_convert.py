@@ -46,6 +46,7 @@ def convert(text: str, **options) -> str:
     ("{{ page.date | date_to_xmlschema }}", "2017-08-02T00:00:00+00:00"),
     ("{{ page.date | date_to_string }}", "02 Aug 2017"),
     ("{{ page.author }}|{{ page.nothing }}|", "Ann||"),                        # front matter, missing = nothing
+    ("{% if page.description %}d{% endif %}", ""),         # only the front matter's, as in Jekyll
     ("{% if page.nothing %}x{% elsif page.author %}a{% else %}y{% endif %}", "a"),
     ("{% unless page.tags == empty %}t{% endunless %}{% if page.nothing == nil %}nil{% endif %}", "nil"),
     ("{% if page.categories contains 'news' and page.order > 2 %}yes{% endif %}", "yes"),

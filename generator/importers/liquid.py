@@ -18,9 +18,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-# Fields of a sitegen document that mean what Jekyll's page variables of the same name mean.
+# Fields of a sitegen document that mean what Jekyll's page variables of the same name mean
+# (not ``description``: sitegen's falls back to the excerpt, Jekyll's is the front matter's only).
 DOCUMENT_FIELDS = {"title", "url", "date", "content", "excerpt", "tags", "categories", "layout",
-                   "description", "next", "previous"}
+                   "next", "previous"}
 # Jekyll's site variables that sitegen's ``site`` has under the same (or another) name.
 SITE_FIELDS = {"title": "title", "description": "description", "url": "url", "baseurl": "baseurl",
                "posts": "posts", "pages": "pages", "tags": "tags", "categories": "categories",
