@@ -20,7 +20,6 @@ import fnmatch
 import html
 import os
 import re
-import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
