@@ -28,8 +28,8 @@ import yaml
 
 from generator.config import RESERVED
 from generator.errors import SiteError
-from generator.site import slugify
 from generator.importers.liquid import Note, block_name, convert_template
+from generator.site import slugify
 from generator.sources import POST_NAME, yaml_line, yaml_problem
 
 REPORT_FILE = "IMPORT-REPORT.md"
