@@ -350,3 +350,19 @@ def test_legacy_markup_allowed_per_path_is_a_warning_still_listed(tmp_path):
     assert {(f.page, f.line) for f in after.findings} == {("new.html", 5), ("new.html", 6)}
     assert {(f.page, f.line) for f in after.warnings} == {("2017/08/post.html", 5), ("2017/08/post.html", 6)}
     assert all(f.problem.startswith("invalid HTML: ") for f in after.warnings)
+
+
+def test_a_fresh_clone_reads_kept_trees_from_the_remote_tracking_branch(basic_site, tmp_path):
+    link_to_kept_docs(basic_site)
+    build(basic_site)
+    published = tmp_path / "published"
+    (published / "docs/v0.1").mkdir(parents=True)
+    (published / "docs/v0.1/api.html").write_text("<!DOCTYPE html><title>Old API</title>")
+    git(basic_site, "init", "-q")
+    commit_tree(basic_site, "asf-site", published)
+    commit = git(basic_site, "rev-parse", "asf-site").strip()
+    git(basic_site, "update-ref", "refs/remotes/origin/asf-site", commit)   # as a clone has it
+    git(basic_site, "update-ref", "-d", "refs/heads/asf-site")
+    report = check_site(load_config(basic_site))
+    assert [(f.target, f.problem) for f in report.findings] == [("/docs/api/", "missing page")]
+    assert report.warnings == []
