@@ -10,7 +10,7 @@ import pytest
 
 from conftest import DATA
 from generator.build import build
-from generator.check import check_site, url_problem
+from generator.check import check_site, require_clean, url_problem
 from generator.cli import main
 from generator.config import load_config
 from generator.errors import SiteError
@@ -350,6 +350,12 @@ def test_legacy_markup_allowed_per_path_is_a_warning_still_listed(tmp_path):
     assert {(f.page, f.line) for f in after.findings} == {("new.html", 5), ("new.html", 6)}
     assert {(f.page, f.line) for f in after.warnings} == {("2017/08/post.html", 5), ("2017/08/post.html", 6)}
     assert all(f.problem.startswith("invalid HTML: ") for f in after.warnings)
+    # What stands between a build and its publication is the errors only.
+    (tmp_path / "_site/new.html").unlink()
+    require_clean(load_config(tmp_path), tmp_path / "_site")
+    (tmp_path / "site.yaml").write_text(config)
+    with pytest.raises(SiteError, match="the built site fails its check"):
+        require_clean(load_config(tmp_path), tmp_path / "_site")
 
 
 def test_a_fresh_clone_reads_kept_trees_from_the_remote_tracking_branch(basic_site, tmp_path):
