@@ -49,10 +49,11 @@ from generator.versions import resolve_versions
 
 PARSE_CACHE_VERSION = "3"
 PARALLEL_THRESHOLD = 64
-INPUTS = ("site.yaml", "content", "notebooks", "templates", "assets")
-# Edits to these leave the site's structure (collections, plan) as it was, unless a
-# document's placement changes: see Engine.swap_in.
-SWAPPABLE = ("content/posts/", "content/pages/", "templates/", "assets/")
+# The site's inputs, with its static folders (Config.static_paths: assets/ and site.yaml's `static`).
+INPUTS = ("site.yaml", "content", "notebooks", "templates")
+# Edits under these (and the static folders) leave the site's structure (collections,
+# plan) as it was, unless a document's placement changes: see Engine.swap_in.
+SWAPPABLE = ("content/posts", "content/pages", "templates")
 CONTENT_FIELDS = [f.name for f in dataclasses.fields(Document) if f.name not in LINKED_FIELDS]
 STATE_FILE = "state.pickle"
 
@@ -203,7 +204,7 @@ class Engine:
             self.state, self.keys = BuildState(), KeyIndex()
         state = self.state
         archives = tuple(v.archive for v in config.versions if v.archive)
-        index = FileIndex(self.root, INPUTS + archives, state.files,
+        index = FileIndex(self.root, INPUTS + config.static_paths + archives, state.files,
                           {key[1] for key in self.keys.always if key[0] == "file"})
         changed = index.rescan(changed if warm and not fresh else None)
         external = version_trees(config)
@@ -301,7 +302,8 @@ class Engine:
         content is written into the document objects they hold, and the
         updated source -> (digest, parse key, document) is returned.
         """
-        if index.listing_changed or not all(name.startswith(SWAPPABLE) for name in changed):
+        swappable = SWAPPABLE + config.static_paths
+        if index.listing_changed or not all(within(name, swappable) for name in changed):
             return None
         todo = [(kind, path, index.digest(name)) for kind, path, name in self.listing if name in changed]
         reparsed = load_documents(config, todo, self.options.refresh)
@@ -407,6 +409,11 @@ class Engine:
 def site_digest(listing: list[tuple[str, Path, str]], index: FileIndex, site: Site) -> str:
     """Stands for the posts, pages and data, which docs pages may show any of."""
     return digest(*(index.digest(name) for _, _, name in listing), *(doc.url for doc in site.documents))
+
+
+def within(name: str, places: tuple[str, ...]) -> bool:
+    """Is file ``name`` one of ``places`` (files and folders, relative to the site) or inside one?"""
+    return any(name == place or name.startswith(place + "/") for place in places)
 
 
 def placement(doc: Document) -> tuple:

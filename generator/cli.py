@@ -78,6 +78,12 @@ def make_parser() -> argparse.ArgumentParser:
     publish.add_argument("--built", type=Path, metavar="DIR",
                          help="publish this already-built site folder instead of building")
     publish.set_defaults(run=run_publish)
+
+    imports = commands.add_parser("import", help="make a sitegen site from another generator's site")
+    imports.add_argument("kind", choices=["jekyll"])
+    imports.add_argument("source", type=Path, metavar="SRC", help="the Jekyll site (its repository)")
+    imports.add_argument("dest", type=Path, metavar="DEST", help="the new site's folder (new or empty)")
+    imports.set_defaults(run=run_import)
     return parser
 
 
@@ -156,6 +162,8 @@ def run_check(args: argparse.Namespace) -> int:
     report = check_site(load_config(args.site), against=args.against)
     for finding in report.findings:
         print(finding)
+    for warning in report.warnings:
+        print(f"warning: {warning}")
     print(report.summary(), file=sys.stderr if report.findings else sys.stdout)
     return 0 if report.ok else 1
 
@@ -165,6 +173,15 @@ def run_new(args: argparse.Namespace) -> int:
 
     path = new_post(args.site, args.title)
     print(f"created {path}")
+    return 0
+
+
+def run_import(args: argparse.Namespace) -> int:
+    from generator.importers.jekyll import import_jekyll
+
+    started = time.perf_counter()
+    result = import_jekyll(args.source, args.dest)
+    print(f"{result.summary()} ({time.perf_counter() - started:.2f}s)")
     return 0
 
 
