@@ -113,6 +113,7 @@ class NotebookRenderer:
         self.thumbnail: str | None = None
         self.problems: list[SiteError] = []
         self.warnings: list[SiteError] = []
+        self.macros: frozenset[str] = frozenset()     # commands the notebook's math defines
 
     def render(self, notebook: NotebookNode, title: str | None, description: str | None) -> RenderedNotebook:
         """Render ``notebook`` (the tutorial's cells with their outputs)."""
@@ -120,6 +121,7 @@ class NotebookRenderer:
         self.language = info.get("pygments_lexer") or info.get("name") or \
             notebook.metadata.get("kernelspec", {}).get("language") or "python"
         start = 1 if self.tutorial.colab_cell else 0
+        self.macros = formulas.defined_commands(_math_texts(notebook.cells))
         cells, found_title, first_markdown = [], None, True
         for index, cell in enumerate(notebook.cells[start:], start=start):
             tags = set(cell.metadata.get("tags", ()))
@@ -168,7 +170,7 @@ class NotebookRenderer:
     def markdown(self, source: str, cell: NotebookNode, index: int) -> Markup:
         # The page's title is its only h1; a notebook's other "# " sections sit below it.
         rendered = H1.sub(r"<\1h2", render_markdown(source, dollar_math=True).html)
-        rendered = formulas.typeset_html(rendered, lambda message: self.warn(index, message))
+        rendered = formulas.typeset_html(rendered, lambda message: self.warn(index, message), self.macros)
         rendered = LINKING_TAG.sub(lambda tag: self.linking_tag(tag, cell, index), rendered)
         return Markup(rendered if self.trusted else sanitize.clean_markdown(rendered))
 
@@ -287,9 +289,9 @@ class NotebookRenderer:
             self.warn(index, f"output {number}: {message}")
 
         if shown.kind == "latex":
-            shown.text = formulas.typeset_tex(shown.text, warn)
+            shown.text = formulas.typeset_tex(shown.text, warn, self.macros)
         elif shown.kind == "html":
-            shown.html = Markup(formulas.typeset_html(shown.html, warn))
+            shown.html = Markup(formulas.typeset_html(shown.html, warn, self.macros))
         return shown
 
     # -- outputs -------------------------------------------------------------------------
@@ -366,6 +368,17 @@ class NotebookRenderer:
         name = hashlib.sha256(data).hexdigest()[:16] + (IMAGE_SUFFIX.get(mime or "", suffix))
         self.files[name] = data
         return self.asset_url + name
+
+
+def _math_texts(cells: list[NotebookNode]) -> list[str]:
+    """Where a notebook's math may be: Markdown cells, and LaTeX and Markdown outputs."""
+    texts = [cell.source for cell in cells if cell.cell_type == "markdown"]
+    for cell in cells:
+        for output in cell.get("outputs", []):
+            for mime in ("text/latex", "text/markdown"):
+                value = output.get("data", {}).get(mime, "")
+                texts.append("".join(value) if isinstance(value, list) else str(value))
+    return texts
 
 
 def _is_image_path(url: str) -> bool:
