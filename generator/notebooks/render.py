@@ -14,7 +14,9 @@ a note on the page in its place.
 
 Display-only tags shape the page and nothing else: ``remove-cell``,
 ``remove-input``, ``remove-output`` leave parts out; ``hide-input`` and
-``hide-output`` fold them away.
+``hide-output`` fold them away (nbconvert's ``remove_cell`` spellings too).
+Widgets whose state the notebook saved are drawn in the reader's browser by the
+self-hosted widget manager (see ``widgets``).
 """
 
 from __future__ import annotations
@@ -23,11 +25,12 @@ import base64
 import binascii
 import hashlib
 import html
+import json
 import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
+from urllib.parse import quote, unquote, urlsplit
 
 from markupsafe import Markup, escape
 from nbformat import NotebookNode
@@ -36,19 +39,26 @@ from generator.config import Notebooks
 from generator.errors import SiteError
 from generator.highlight import highlight
 from generator.markdown import kramdown_id, render_markdown
-from generator.notebooks import formulas, sanitize
+from generator.notebooks import formulas, rst, sanitize, widgets
 from generator.notebooks.anchors import PageIds, jupyter_id
 from generator.notebooks.sources import Tutorial
 from generator.render import Renderer
 
-PRIORITY = ("application/javascript", "text/html", "image/svg+xml", "image/png", "image/jpeg",
-            "image/gif", "text/markdown", "text/latex", "text/plain")
+# The order Jupyter's front ends choose in (the classic notebook's display_order, JupyterLab's
+# renderer ranks): a widget first, then HTML, Markdown and LaTeX before any picture, so that
+# SymPy's formula wins over its PNG, and JSON before plain text.
+PRIORITY = (widgets.VIEW_MIME, "application/javascript", "text/html", "text/markdown", "text/latex",
+            "image/svg+xml", "image/png", "image/jpeg", "image/gif", "application/json", "text/plain")
 IMAGE_SUFFIX = {"image/png": ".png", "image/jpeg": ".jpg", "image/gif": ".gif", "image/svg+xml": ".svg"}
 IMAGE_SIGNATURES = {"image/png": (b"\x89PNG\r\n\x1a\n",), "image/jpeg": (b"\xff\xd8\xff",),
                     "image/gif": (b"GIF87a", b"GIF89a")}
 DATA_IMAGE = re.compile(r"^data:(image/(?:png|jpeg|gif|svg\+xml))(;base64)?,(.*)$", re.S | re.I)
+WHOLE_FORMULA = re.compile(r"\$\$(.+)\$\$|\$([^$]+)\$|\\\[(.+)\\\]|(\\begin\{(\w+\*?)\}.*\\end\{\5\})", re.S)
+INLINE_FORMULA = re.compile(r"\$|\\\(|\\\[|\\begin\{")
 DEFAULT_REPR = re.compile(r"^<.*>$", re.S)
 LINKING_TAG = re.compile(r"<(img|a)\b[^>]*>", re.I)
+ALT = re.compile(r"""\salt\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))""", re.I)
+URL_SAFE = "/:?#[]@!$&'()*+,;=%~"
 URL_ATTRIBUTE = re.compile(r"""(\s(?:src|href)\s*=\s*)(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))""", re.I)
 TITLE = re.compile(r"^\s*#(?!#)\s*(.+?)\s*#*\s*$")
 H1 = re.compile(r"<(/?)h1\b")
@@ -59,7 +69,7 @@ FIRST_PARAGRAPH = re.compile(r"<p>(.*?)</p>", re.S)
 class Output:
     """One output as the templates see it; ``kind`` picks the partial's branch."""
 
-    kind: str           # stream, text, html, image, latex, javascript, error, omitted
+    kind: str           # stream, text, html, markdown, image, latex, json, widget, javascript, error, omitted
     html: str = ""      # Markup for html/markdown/stream/error/javascript
     text: str = ""
     name: str = ""      # stdout or stderr, for streams
@@ -91,6 +101,7 @@ class RenderedNotebook:
     thumbnail: str | None           # site URL of the first image output
     heading: dict[str, str | None] = field(default_factory=dict)    # the title's id and Jupyter alias
     warnings: list[SiteError] = field(default_factory=list)
+    widgets: bool = False           # it draws widgets: the page loads the widget manager
 
 
 class BadImage(ValueError):
@@ -111,6 +122,8 @@ class NotebookRenderer:
         self.language = "python"
         self.files: dict[str, bytes] = {}
         self.thumbnail: str | None = None
+        self.widgets = widgets.WidgetState({})
+        self.widget_views = 0
         self.problems: list[SiteError] = []
         self.warnings: list[SiteError] = []
         self.macros: frozenset[str] = frozenset()     # commands the notebook's math defines
@@ -120,11 +133,12 @@ class NotebookRenderer:
         info = notebook.metadata.get("language_info", {})
         self.language = info.get("pygments_lexer") or info.get("name") or \
             notebook.metadata.get("kernelspec", {}).get("language") or "python"
+        self.widgets = widgets.WidgetState.of(notebook, self.trusted)
         start = 1 if self.tutorial.colab_cell else 0
         self.macros = formulas.defined_commands(_math_texts(notebook.cells))
         cells, found_title, first_markdown = [], None, True
         for index, cell in enumerate(notebook.cells[start:], start=start):
-            tags = set(cell.metadata.get("tags", ()))
+            tags = _display_tags(cell)
             if "remove-cell" in tags or cell.cell_type == "raw":
                 continue
             if cell.cell_type == "markdown":
@@ -146,8 +160,10 @@ class NotebookRenderer:
         if description is None:
             first = FIRST_PARAGRAPH.search(fragment)
             description = _shorten(_plain(first.group(1))) if first else ""
+        if self.widget_views:
+            fragment += self.widgets.script() + "\n"
         return RenderedNotebook(fragment, self.files, title, description, self.thumbnail, heading,
-                                self.warnings)
+                                self.warnings, widgets=bool(self.widget_views))
 
     # -- problems ------------------------------------------------------------------------
 
@@ -169,10 +185,11 @@ class NotebookRenderer:
 
     def markdown(self, source: str, cell: NotebookNode, index: int) -> Markup:
         # The page's title is its only h1; a notebook's other "# " sections sit below it.
-        rendered = H1.sub(r"<\1h2", render_markdown(source, dollar_math=True).html)
+        rendered = H1.sub(r"<\1h2", render_markdown(rst.roles_to_markdown(source), dollar_math=True).html)
         rendered = formulas.typeset_html(rendered, lambda message: self.warn(index, message), self.macros)
         rendered = LINKING_TAG.sub(lambda tag: self.linking_tag(tag, cell, index), rendered)
-        return Markup(rendered if self.trusted else sanitize.clean_markdown(rendered))
+        return Markup(self.published_links(rendered if self.trusted else sanitize.clean_markdown(rendered),
+                                           index))
 
     def linking_tag(self, tag: re.Match, cell: NotebookNode, index: int) -> str:
         """An ``<img>`` or ``<a>`` of a Markdown cell pointing at what the site publishes.
@@ -206,6 +223,45 @@ class NotebookRenderer:
         if page is None:
             return href
         return self.renderer.relative_url(page) + (f"#{parts.fragment}" if parts.fragment else "")
+
+    def published_links(self, fragment: str, index: int) -> str:
+        """The links and images of rendered HTML (a Markdown cell, an output) as the site serves them.
+
+        What a browser forgives and the HTML standard does not is mended (spaces in
+        URLs, an image without ``alt``); a relative link to a sibling notebook goes to
+        its page, and one to anything else, which the site does not publish, keeps
+        its text but loses its target, with a warning; a picture from a host that
+        ``check.allow_hosts`` does not list becomes a link to it, with a warning,
+        as readers' browsers talk to this site only.
+        """
+        return LINKING_TAG.sub(lambda tag: self.published_link(tag.group(0), tag.group(1).lower(), index),
+                               fragment)
+
+    def published_link(self, tag: str, name: str, index: int) -> str:
+        if name == "img" and not ALT.search(tag):
+            tag = tag[:4] + ' alt=""' + tag[4:]
+        attribute = URL_ATTRIBUTE.search(tag)
+        if attribute is None:
+            return tag
+        url = html.unescape(next(g for g in attribute.groups()[1:] if g is not None))
+        url = quote(url.strip(), safe=URL_SAFE)
+        if not url:
+            return tag
+        parts = urlsplit(url)
+        if name == "img" and parts.netloc and parts.hostname not in self.renderer.config.check.allow_hosts:
+            self.warn(index, f"the image {url} is on another host ({parts.hostname}), not in check.allow_hosts: "
+                             "shown as a link to it")
+            alt = ALT.search(tag)
+            text = html.unescape(next((g for g in alt.groups() if g is not None), "")) if alt else ""
+            return f'<a href="{escape(url)}">{escape(text or "image: " + url)}</a>'
+        if name == "a" and not (parts.scheme or parts.netloc or url.startswith(("/", "#"))):
+            page = self.link_url(url)
+            if page == url:
+                self.warn(index, f"the link {url!r} leads to nothing this site publishes: its text is kept, "
+                                 "without the link")
+                return tag[:attribute.start()] + tag[attribute.end():]
+            url = page
+        return tag[:attribute.start()] + f'{attribute.group(1)}"{escape(url)}"' + tag[attribute.end():]
 
     def markdown_image(self, target: str, cell: NotebookNode, index: int) -> str:
         """The URL an image of a Markdown cell is published at (attachments and local files copied)."""
@@ -288,9 +344,9 @@ class NotebookRenderer:
         def warn(message: str) -> None:
             self.warn(index, f"output {number}: {message}")
 
-        if shown.kind == "latex":
+        if shown.kind == "latex" and not shown.html:
             shown.text = formulas.typeset_tex(shown.text, warn, self.macros)
-        elif shown.kind == "html":
+        elif shown.kind in ("html", "markdown", "latex"):
             shown.html = Markup(formulas.typeset_html(shown.html, warn, self.macros))
         return shown
 
@@ -314,23 +370,60 @@ class NotebookRenderer:
             if mime not in data or (mime == "application/javascript" and not trusted):
                 continue
             value = data[mime]
+            if mime == widgets.VIEW_MIME:
+                if self.widgets.shows(value):
+                    self.widget_views += 1
+                    return Output("widget", html=Markup(widgets.view_script(value)))
+                return self.widget_without_state(data)
+            if mime == "application/json":
+                return self.json_output(value)
             value = "".join(value) if isinstance(value, list) else value
             if mime in ("image/png", "image/jpeg", "image/gif", "image/svg+xml"):
                 return self.image_output(output, mime, value, index, number)
             if mime == "text/plain":
                 text, note = self.limit(value)
-                return Output("text", text=text, note=note)
+                return Output("text", html=_terminal_html(text), note=note)
             if len(value) > self.settings.output_limit:
                 return self.omitted(f"{mime} output of {len(value):,} characters", data)
             if mime == "application/javascript":
                 return Output("javascript", html=Markup(value.replace("</", "<\\/")))
             if mime == "text/latex":
-                return Output("latex", text=value.strip().strip("$").strip())
+                return self.latex_output(value, index)
             if mime == "text/markdown":
                 value = render_markdown(value, dollar_math=True).html
-            return Output("html", html=Markup(value if trusted else sanitize.clean_html(value)))
+            kind = "markdown" if mime == "text/markdown" else "html"
+            value = value if trusted else sanitize.clean_html(value)
+            return Output(kind, html=Markup(self.published_links(value, index)))
         return Output("omitted", note=f"an output of type {', '.join(sorted(data))}, which a static "
                                       "page cannot show" if data else "")
+
+    def latex_output(self, value: str, index: int) -> Output:
+        """A formula (``$x$``, ``$$x$$``, ``\\[x\\]``, an environment, bare TeX) as display math;
+        text with formulas in it (IPython's ``Latex("The \\LaTeX{} $x$")``) as Markdown with math."""
+        tex = value.strip()
+        whole = WHOLE_FORMULA.fullmatch(tex)
+        if whole:
+            return Output("latex", text=next(g for g in whole.groups() if g is not None).strip())
+        if not INLINE_FORMULA.search(tex):
+            return Output("latex", text=tex)
+        rendered = render_markdown(tex, dollar_math=True).html
+        rendered = rendered if self.trusted else sanitize.clean_html(rendered)
+        return Output("latex", html=Markup(self.published_links(rendered, index)))
+
+    def widget_without_state(self, data: dict) -> Output:
+        """A widget whose state was not saved (or needs a package the page cannot load): its text."""
+        text = data.get("text/plain", "")
+        text, _ = self.limit("".join(text) if isinstance(text, list) else text)
+        return Output("text" if text else "omitted", html=_terminal_html(text),
+                      note="an interactive widget, not shown: the notebook holds no state for it that "
+                           "a static page can draw (save it with the notebook's widget state, from "
+                           "built-in ipywidgets only)")
+
+    def json_output(self, value: object) -> Output:
+        """JSON data as JupyterLab shows it: the document, indented."""
+        text = value if isinstance(value, str) else json.dumps(value, indent=2, ensure_ascii=False)
+        text, note = self.limit(text)
+        return Output("json", text=text, note=note)
 
     def image_output(self, output: NotebookNode, mime: str, value: str, index: int, number: int) -> Output:
         try:
@@ -352,7 +445,7 @@ class NotebookRenderer:
         note = f"{what}, over the limit of {limit:,} (notebooks.output_limit), not shown"
         if text:
             text, _ = self.limit("".join(text) if isinstance(text, list) else text)
-            return Output("text", text=text, note=note)
+            return Output("text", html=_terminal_html(text), note=note)
         return Output("omitted", note=note)
 
     def limit(self, text: str) -> tuple[str, str]:
@@ -379,6 +472,11 @@ def _math_texts(cells: list[NotebookNode]) -> list[str]:
                 value = output.get("data", {}).get(mime, "")
                 texts.append("".join(value) if isinstance(value, list) else str(value))
     return texts
+
+
+def _display_tags(cell: NotebookNode) -> set[str]:
+    """A cell's tags, nbconvert's spellings (``remove_input``) read as Jupyter Book's (``remove-input``)."""
+    return {str(tag).replace("_", "-") for tag in cell.metadata.get("tags", ())}
 
 
 def _is_image_path(url: str) -> bool:

@@ -20,6 +20,7 @@ import re
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Collection
 
 import nbformat
 import yaml
@@ -69,6 +70,10 @@ class Tutorial:
         start = 1 if self.colab_cell else 0
         return list(enumerate(self.notebook.cells))[start:]
 
+    def named(self, names: Collection[str]) -> bool:
+        """Whether one of ``names`` (as ``--refresh NAME`` takes them) is this tutorial."""
+        return bool(set(names) & names_of(self.path))
+
     def locate(self, index: int) -> tuple[Path, int | None]:
         """The file and (for scripts) line of cell ``index``, for error messages."""
         return self.path, self.lines[index] if self.lines else None
@@ -101,9 +106,20 @@ def load_tutorial(root: Path, relpath: Path) -> Tutorial:
         notebook, lines = read_ipynb(text, relpath), None
     else:
         notebook, lines = read_script(text, relpath)
+    return Tutorial(relpath, path.parent.resolve(), slug_of(relpath), notebook, lines)
+
+
+def slug_of(relpath: Path) -> str:
+    """The tutorial's page name in its gallery, from its path (``notebooks/A b.ipynb``: ``a-b``)."""
     stem = relpath.relative_to(FOLDER).with_suffix("")
-    slug = "/".join(part if SLUG.match(part) else slugify(part) for part in stem.parts)
-    return Tutorial(relpath, path.parent.resolve(), slug, notebook, lines)
+    return "/".join(part if SLUG.match(part) else slugify(part) for part in stem.parts)
+
+
+def names_of(relpath: Path) -> set[str]:
+    """What a reader may call a tutorial: its path, under notebooks/ or not, with or without
+    its suffix, or its slug."""
+    rel = relpath.relative_to(FOLDER)
+    return {rel.as_posix(), rel.with_suffix("").as_posix(), slug_of(relpath), relpath.as_posix()}
 
 
 def read_ipynb(text: str, path: Path) -> NotebookNode:
