@@ -30,20 +30,21 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-import markdown
 import pygments
-import pymdownx
 import yaml
 
 from generator import __version__, notebooks
 from generator.cache import DataCache, digest
 from generator.config import Config, load_config
 from generator.deps import LINKED_FIELDS, Key, KeyIndex, Resolver, tracing, value_digest
-from generator.errors import SiteError
+from generator.errors import SiteError, warn
+from generator.frontmatter import known_keys, unknown_keys
 from generator.lock import site_lock
 from generator.output import check_outputs, delete_outputs, safe_output_dir, write_outputs
 from generator.plan import Bundle, DocsReport, Job, Plan, SiteRenderer, docs_bundle, reusable, reused_report
-from generator.render import Renderer
+from generator.plugins import extensions
+from generator.readers import reader_for
+from generator.render import Renderer, template_dirs
 from generator.site import Document, Site, assemble, parse_document, timezone_of, well_formed
 from generator.sources import Source, discover, load_data, load_source
 from generator.state import BuildState, BundleRecord, FileIndex, OutputRecord
@@ -131,7 +132,8 @@ def load_documents(config: Config, sources: list[tuple[str, Path, str]], refresh
     load = load or partial(load_source, config.root)
     cache = DataCache(config.state_dir / "cache" / "documents", "document", well_formed)
     fingerprint = digest(code_digest(), config.permalink, config.timezone)
-    keys = [digest(fingerprint, kind, str(path), source_digest) for kind, path, source_digest in sources]
+    keys = [digest(fingerprint, kind, str(path), source_digest, *reader_for(path).cache_key(config))
+            for kind, path, source_digest in sources]
     documents = [None if refresh else cache.get(key) for key in keys]
     todo = [i for i, doc in enumerate(documents) if doc is None]
     loaded = [load(sources[i][0], sources[i][1]) for i in todo]
@@ -145,17 +147,33 @@ def load_documents(config: Config, sources: list[tuple[str, Path, str]], refresh
     for i, doc in zip(todo, parsed):
         cache.put(keys[i], doc)
         documents[i] = doc
+    warn_unknown_keys(config, [(path, doc) for (kind, path, _), doc in zip(sources, documents)
+                               if kind in ("post", "page")])
     return {str(path): (key, doc) for (_, path, _), key, doc in zip(sources, keys, documents)}
+
+
+def warn_unknown_keys(config: Config, documents: list[tuple[Path, Document]]) -> None:
+    """Warn of front matter keys nothing reads (typos), at their file and line."""
+    if not documents:
+        return
+    known = known_keys(template_dirs(config))
+    for path, doc in documents:
+        if not known.issuperset(doc.meta):
+            text = (config.root / path).read_text(encoding="utf-8", errors="replace")
+            warn(unknown_keys(doc.meta, known, path, text))
 
 
 @functools.cache
 def code_digest() -> str:
-    """Stands for the code that turns inputs into outputs: ours and the libraries'."""
+    """Stands for the code that turns inputs into outputs: ours, the plugins' and the libraries'.
+
+    Readers add what their parses depend on to each parse's own key (see
+    :mod:`generator.readers`); Pygments is here too for the stylesheet.
+    """
     package = Path(__file__).parent
     parts = [path.read_bytes() for path in sorted(package.rglob("*.py"))]
-    versions = [jinja2.__version__, markdown.__version__, pygments.__version__,
-                pymdownx.__version__, yaml.__version__]
-    return digest(__version__, *versions, *parts)
+    versions = [jinja2.__version__, pygments.__version__, yaml.__version__]
+    return digest(__version__, *versions, *parts, *extensions().fingerprint)
 
 
 def version_trees(config: Config) -> tuple:
@@ -208,7 +226,7 @@ class Engine:
             self.state, self.keys = BuildState(), KeyIndex()
         state = self.state
         archives = tuple(v.archive for v in config.versions if v.archive)
-        index = FileIndex(self.root, INPUTS + config.static_paths + archives, state.files,
+        index = FileIndex(self.root, INPUTS + config.static_paths + config.theme_paths + archives, state.files,
                           {key[1] for key in self.keys.always if key[0] == "file"})
         changed = index.rescan(changed if warm and not fresh else None)
         external = version_trees(config)
@@ -225,7 +243,7 @@ class Engine:
 
         if fresh or self.renderer is None:
             self.renderer = Renderer(config)
-        elif any(name.startswith("templates/") for name in changed):
+        elif any(within(name, ("templates", *config.theme_paths)) for name in changed):
             self.renderer.env.cache.clear()  # an edit within one mtime tick escapes Jinja's check
         swapped = None
         if warm and not (fresh or due or external != state.external) and self.last is not None:
@@ -235,7 +253,8 @@ class Engine:
         else:
             site, listing, parsed = self.assemble(config, index, now, fresh)
             pages, last_plan = SiteRenderer(site, self.renderer), None
-        resolver = Resolver(site, {source: doc for source, (_, _, doc) in parsed.items()}, index.digest)
+        resolver = Resolver(site, {source: doc for source, (_, _, doc) in parsed.items()}, index.digest,
+                            partial(self.renderer.template_digest, file_digest=index.digest))
         parse_keys = {source: key for source, (_, key, _) in parsed.items()}
         order = resolver.identities(("posts",))
         moved = self.changed_keys(resolver, parse_keys, order != state.order)
@@ -310,7 +329,7 @@ class Engine:
         content is written into the document objects they hold, and the
         updated source -> (digest, parse key, document) is returned.
         """
-        swappable = SWAPPABLE + config.static_paths
+        swappable = SWAPPABLE + config.static_paths + config.theme_paths
         if index.listing_changed or not all(within(name, swappable) for name in changed):
             return None
         todo = [(kind, path, index.digest(name)) for kind, path, name in self.listing if name in changed]

@@ -24,7 +24,7 @@ from generator.config import Config
 from generator.deps import Views, record, value_digest
 from generator.errors import SiteError
 from generator.output import is_output_path
-from generator.render import DataFiles, Renderer
+from generator.render import DEFAULT_THEME, DataFiles, Renderer, theme_dirs
 from generator.site import Document, Site, archive_folder, group_url, output_path
 from generator.sources import read_text
 from generator.versions import VersionedDocs
@@ -312,7 +312,8 @@ def site_view(site: Site, views: Views) -> dict[str, Any]:
 
 
 def plan_static(config: Config, plan: Plan) -> None:
-    """``assets/`` and the ``static`` folders and files are copied as they are, at their own URLs.
+    """``assets/`` and the ``static`` folders and files are copied as they are, at their own URLs,
+    then the theme's ``assets/`` that the site's own do not replace.
 
     Hidden files in them (``.DS_Store``, ``.gitkeep``) stay behind. A page that claims
     the same URL is refused by the plan, naming both.
@@ -326,6 +327,17 @@ def plan_static(config: Config, plan: Plan) -> None:
             inside = path.relative_to(top).parts    # a listed file may be hidden (.htaccess)
             if path.is_file() and not any(part.startswith(".") for part in inside):
                 plan.add(rel, rel, partial(copy_file, path, rel), "asset")
+    for folder in theme_dirs(config)[1:]:     # the theme's assets, unless the site has its own
+        top = folder / "assets"
+        for path in sorted(top.rglob("*")) if top.is_dir() else ():
+            inside = path.relative_to(top).parts
+            out = "assets/" + "/".join(inside)
+            if path.is_file() and out not in plan and not any(part.startswith(".") for part in inside):
+                if path.is_relative_to(DEFAULT_THEME):   # part of sitegen: its fingerprint covers it
+                    plan.add(out, f"<default theme>/{out}", partial(path.read_bytes), ("theme asset", out))
+                else:
+                    rel = path.relative_to(root).as_posix()
+                    plan.add(out, rel, partial(copy_file, path, rel), ("theme asset", rel))
 
 
 def copy_file(path: Path, rel: str) -> bytes:

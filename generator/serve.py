@@ -254,9 +254,10 @@ def watched(root: Path) -> tuple[list[Path], list[Path]]:
 
 @functools.lru_cache(maxsize=4)
 def _static_paths(root: Path, config_stamp: tuple[int, int] | None) -> tuple[str, ...]:
-    """site.yaml's static paths, read again only when its stamp moves."""
+    """site.yaml's static paths and theme folder, read again only when its stamp moves."""
     try:
-        return load_config(root).static_paths
+        config = load_config(root)
+        return config.static_paths + config.theme_paths
     except SiteError:
         return ("assets",)
 

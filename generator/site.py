@@ -23,11 +23,8 @@ from generator import codec
 from generator.config import Config
 from generator.errors import SiteError
 from generator.markdown import Heading, render_markdown
+from generator.readers import reader_for
 from generator.sources import Source, parse_date, post_name_parts
-
-KNOWN_KEYS = {"title", "author", "authors", "date", "tags", "categories", "category",
-              "permalink", "layout", "draft", "excerpt", "redirect_from", "description",
-              "source", "published", "image"}
 
 
 @codec.record
@@ -112,11 +109,8 @@ def parse_document(source: Source, config: Config) -> Document:
     elif "date" in meta:
         date = parse_date(meta["date"], tz, source.path)
 
-    if source.is_markdown:
-        rendered = render_markdown(source.body)
-        content, toc = rendered.html, rendered.toc
-    else:
-        content, toc = source.body, ()
+    parsed = reader_for(source.path).read(source, config)
+    content, toc = parsed.html, parsed.toc
     excerpt = meta.get("excerpt")
     excerpt = render_markdown(str(excerpt)).html if excerpt else _first_paragraph(content)
 

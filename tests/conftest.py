@@ -56,3 +56,14 @@ def copy_site(destination: Path, fixture: str | None = None) -> Path:
 @pytest.fixture
 def basic_site(tmp_path: Path) -> Path:
     return copy_site(tmp_path / "site", "basic")
+
+
+def own_template(site: Path, name: str) -> Path:
+    """The site's own copy of a default theme template (``post.html``), made on first use: edit it freely."""
+    from generator.render import DEFAULT_THEME
+
+    path = site / "templates" / name
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(DEFAULT_THEME / "templates" / name, path)
+    return path
