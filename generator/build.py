@@ -123,7 +123,8 @@ def load_documents(config: Config, sources: list[tuple[str, Path, str]], refresh
     """
     load = load or partial(load_source, config.root)
     cache = PickleCache(config.state_dir / "cache" / "documents")
-    fingerprint = digest(PARSE_CACHE_VERSION, code_digest(), config.permalink, config.timezone)
+    fingerprint = digest(PARSE_CACHE_VERSION, code_digest(), config.permalink, config.timezone,
+                         repr(config.markdown), repr(config.liquid))
     keys = [digest(fingerprint, kind, str(path), source_digest) for kind, path, source_digest in sources]
     documents = [None if refresh else cache.get(key) for key in keys]
     todo = [i for i, doc in enumerate(documents) if doc is None]

@@ -41,7 +41,7 @@ class Rendered:
 
 
 def kramdown_id(text: str) -> str:
-    """The id kramdown's ``auto_ids`` gives a header with this text.
+    """The id kramdown's own ``auto_ids`` gives a header with this text.
 
     Leading characters up to the first letter go, then everything but ASCII
     letters, digits, spaces and dashes; spaces become dashes (each one, so
@@ -52,27 +52,46 @@ def kramdown_id(text: str) -> str:
     return text.replace(" ", "-").lower() or "section"
 
 
+def gfm_id(text: str) -> str:
+    """The id Jekyll's default input (kramdown's GFM parser) gives a header with this text.
+
+    Lower-cased; everything but word characters (any script's letters and
+    digits, and ``_``), dashes and spaces goes; each space becomes a dash:
+    ``1. Graph Annotation`` -> ``1-graph-annotation``.
+    """
+    return re.sub(r"[^\w\- ]", "", text.lower()).replace(" ", "-")
+
+
+HEADER_ID_RULES = {"gfm": gfm_id, "kramdown": kramdown_id}
+
+
 class HeaderIds(Treeprocessor):
-    """Give every heading a kramdown id (unless it has one) and record the outline."""
+    """Give every heading an id by the chosen rule (unless it has one) and record the outline.
+
+    A repeated id gets ``-1``, ``-2``... by a count per id, as kramdown does
+    (so the work stays linear in the number of headings).
+    """
+
+    def __init__(self, md: markdown.Markdown, rule: str):
+        super().__init__(md)
+        self.make_id = HEADER_ID_RULES[rule]
 
     def run(self, root: etree.Element) -> None:
-        taken: set[str] = {el.get("id") for el in root.iter() if el.get("id")}
+        seen: dict[str, int] = {}
         toc = []
         for el in root.iter():
             if el.tag not in ("h1", "h2", "h3", "h4", "h5", "h6"):
                 continue
-            # Tags out, whitespace kept: kramdown turns each space into a dash.
+            # Tags out, whitespace kept: both rules turn each space into a dash.
             inner = render_inner_html(remove_fnrefs(el), self.md)
             title = unescape(re.sub(r"<[^>]*>", "", inner)).strip()
             if not el.get("id"):
-                base = kramdown_id(title)
-                candidate, n = base, 0
-                while candidate in taken:
-                    n += 1
-                    candidate = f"{base}-{n}"
-                taken.add(candidate)
-                el.set("id", candidate)
-            toc.append(Heading(int(el.tag[1]), el.get("id"), title))
+                base = self.make_id(title)
+                count = seen[base] = seen.get(base, -1) + 1
+                if base or count:   # an empty id is left out, as kramdown leaves it out
+                    el.set("id", f"{base}-{count}" if count else base)
+            if el.get("id"):
+                toc.append(Heading(int(el.tag[1]), el.get("id"), title))
         self.md.toc_headings = tuple(toc)
 
 
@@ -165,19 +184,179 @@ def _move_leading_block_ials(lines: list[str]) -> list[str]:
     return out
 
 
+class KramdownBlocks(Preprocessor):
+    """Split blocks where kramdown's GFM parser splits them, for Python-Markdown to see.
+
+    kramdown (Jekyll's default, ``input: GFM``) ends a paragraph at a line
+    that starts a list, a fence, a block quote or an HTML block, and right
+    after a block attribute list (``{: style="..."}``), which belongs to the
+    paragraph it follows. Python-Markdown only ends a paragraph at a blank
+    line, so the blank lines kramdown implies are written in. Tables led by
+    ``|`` are rewritten into the form Python-Markdown reads (see
+    :func:`_kramdown_table`).
+    """
+
+    def run(self, lines: list[str]) -> list[str]:
+        out: list[str] = []
+        block: str | None = None      # what the previous line belongs to: "para", "table", ...
+        fence: str | None = None      # the opening of the fenced code we are in
+        table: list[str] = []
+        for line in lines:
+            if table and not TABLE_ROW.match(line):
+                out += _kramdown_table(table)
+                table = []
+            if fence is not None:
+                out.append(line)
+                if re.match(rf"^\s*{re.escape(fence[0])}{{{len(fence)},}}\s*$", line):
+                    fence = None
+                    if block == "fence":   # text right after the fence is a new paragraph
+                        out.append("")
+                        block = None
+                continue
+            if not line.strip():
+                block = None
+                out.append(line)
+                continue
+            if block is None and AttributeListDefinitions.DEFINITION.match(line):
+                out.append(line)   # removed later; what follows still starts a block
+                continue
+            starts = _block_start(line)
+            first = block is None
+            if first:
+                block = starts or "para"
+            elif block == "para" and starts in ("list", "fence", "quote", "html"):
+                out.append("")
+                block = starts
+            if block == "table" and TABLE_ROW.match(line):
+                table.append(line)
+                continue
+            opening = FENCE.match(line)
+            if opening and block in ("fence", "list"):
+                fence = opening.group(1)
+            out.append(line)
+            if block == "para" and not first and STANDALONE_IAL.match(line):
+                out.append("")
+                block = None
+        if table:
+            out += _kramdown_table(table)
+        return out
+
+
+FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+LIST_ITEM = re.compile(r"^ {0,3}([*+-]|\d+\.)[ \t]+\S")
+BLOCK_QUOTE = re.compile(r"^ {0,3}>")
+HTML_BLOCK = re.compile(r"^ {0,3}</?(address|article|aside|blockquote|center|details|div|dl|fieldset|"
+                        r"figure|footer|form|h[1-6]|header|hr|iframe|main|nav|ol|p|pre|section|"
+                        r"table|ul|video)(\s|/?>|$)", re.I)
+TABLE_ROW = re.compile(r"^ {0,3}\|")
+TABLE_SEPARATOR = re.compile(r"^ {0,3}\|?(\s*:?-+:?\s*\|)*\s*:?-+:?\s*\|?\s*$")
+NO_HEADER = "sitegen-table-without-header"
+
+
+def _block_start(line: str) -> str | None:
+    """The kind of block ``line`` would start, or None for paragraph text."""
+    if FENCE.match(line):
+        return "fence"
+    if line.startswith(("    ", "\t")):
+        return "code"
+    if LIST_ITEM.match(line):
+        return "list"
+    if BLOCK_QUOTE.match(line):
+        return "quote"
+    if HTML_BLOCK.match(line):
+        return "html"
+    if TABLE_ROW.match(line):
+        return "table"
+    return None
+
+
+def _table_cells(row: str) -> list[str]:
+    """A table row's cells: split at ``|`` outside code spans; an escaped ``\\|`` is kept."""
+    cells, cell, code, i = [], "", 0, 0
+    row = row.strip()
+    row = row[1:] if row.startswith("|") else row
+    while i < len(row):
+        char = row[i]
+        if char == "\\" and i + 1 < len(row):
+            cell += row[i:i + 2]
+            i += 2
+            continue
+        if char == "`":
+            run = len(row[i:]) - len(row[i:].lstrip("`"))
+            code = 0 if code == run else (run if not code else code)
+            cell += row[i:i + run]
+            i += run
+            continue
+        if char == "|" and not code:
+            cells.append(cell)
+            cell = ""
+        else:
+            cell += char
+        i += 1
+    if cell.strip():
+        cells.append(cell)
+    return cells
+
+
+def _kramdown_table(rows: list[str]) -> list[str]:
+    """A ``|``-led table as kramdown reads it, in the form Python-Markdown's tables read.
+
+    kramdown takes the rows above the first separator line (``|---|``) as
+    the header, and a table without one (or starting with one) has no header;
+    later separator lines only split the body; a short row is padded to the
+    widest. Python-Markdown wants one header row and a separator under it, so
+    a table without a header gets a marked one, removed after parsing
+    (:class:`HeaderlessTables`), and later separators are dropped.
+    """
+    while rows and TABLE_SEPARATOR.match(rows[0]):
+        rows = rows[1:]
+    if not rows:
+        return []
+    split = next((i for i, row in enumerate(rows) if TABLE_SEPARATOR.match(row)), None)
+    header, alignment = (rows[:split], rows[split]) if split else ([], "")
+    body = [row for row in rows[split + 1 if split else 0:] if not TABLE_SEPARATOR.match(row)]
+    header_cells = [_table_cells(row) for row in header]
+    width = max(len(_table_cells(row)) for row in rows if not TABLE_SEPARATOR.match(row))
+    aligns = [cell.strip() for cell in _table_cells(alignment)] if alignment else []
+    aligns = (aligns + ["---"] * width)[:width]
+    if header_cells:
+        first = header_cells[0]
+        body = ["|" + "|".join(cells) + "|" for cells in header_cells[1:]] + body
+    else:
+        first = [NO_HEADER]
+    first = first + [" "] * (width - len(first))
+    return ["|" + "|".join(first) + "|", "|" + "|".join(aligns) + "|", *body]
+
+
+class HeaderlessTables(Treeprocessor):
+    """Remove the header row :func:`_kramdown_table` gave a table that has none."""
+
+    def run(self, root: etree.Element) -> None:
+        for table in root.iter("table"):
+            head = table.find("thead")
+            if head is not None and NO_HEADER in "".join(head.itertext()):
+                table.remove(head)
+
+
 class KramdownCompat(Extension):
+    def __init__(self, **kwargs):
+        self.config = {"header_ids": ["gfm", "how headers get ids: 'gfm' (Jekyll's default) or 'kramdown'"]}
+        super().__init__(**kwargs)
+
     def extendMarkdown(self, md: markdown.Markdown) -> None:
+        md.preprocessors.register(JekyllHighlight(md), "jekyll_highlight", 38)
+        md.preprocessors.register(KramdownBlocks(md), "kramdown_blocks", 37)
         md.preprocessors.register(AttributeListDefinitions(md), "kramdown_ald", 36)
-        md.preprocessors.register(JekyllHighlight(md), "jekyll_highlight", 35)
         # Above arithmatex (189.9), so that with $-math on, "$$x$$" is not read as "$" "$x$" "$".
         md.inlinePatterns.register(InlineMath(r"(?<!\\)\$\$(.+?)\$\$", md), "inline_math", 189.95)
-        md.treeprocessors.register(HeaderIds(md), "header_ids", 4)
+        md.treeprocessors.register(HeaderIds(md, self.getConfig("header_ids")), "header_ids", 4)
+        md.treeprocessors.register(HeaderlessTables(md), "headerless_tables", 3)
 
 
 EXTENSIONS = [
     "abbr", "admonition", "attr_list", "def_list", "footnotes", "md_in_html",
     "tables", "smarty", "pymdownx.superfences", "pymdownx.highlight",
-    "pymdownx.arithmatex", KramdownCompat(),
+    "pymdownx.arithmatex",
 ]
 
 EXTENSION_CONFIGS = {
@@ -186,20 +365,20 @@ EXTENSION_CONFIGS = {
     "pymdownx.arithmatex": {"generic": True, "inline_syntax": ["round"],
                             "block_syntax": ["dollar", "square", "begin"]},
     "footnotes": {"BACKLINK_TITLE": "Back to reference %d"},
-    "smarty": {"smart_angled_quotes": False},
+    "smarty": {"smart_angled_quotes": True},   # kramdown: <<x>> -> «x»
 }
 
 
 class MarkdownRenderer:
     """A reusable, configured Markdown converter (reset between documents)."""
 
-    def __init__(self, dollar_math: bool = False) -> None:
+    def __init__(self, dollar_math: bool = False, header_ids: str = "gfm") -> None:
         configs = EXTENSION_CONFIGS
         if dollar_math:
             math = {**configs["pymdownx.arithmatex"], "inline_syntax": ["dollar", "round"]}
             configs = {**configs, "pymdownx.arithmatex": math}
-        self._md = markdown.Markdown(extensions=EXTENSIONS, extension_configs=configs,
-                                     output_format="html")
+        self._md = markdown.Markdown(extensions=[*EXTENSIONS, KramdownCompat(header_ids=header_ids)],
+                                     extension_configs=configs, output_format="html")
 
     def render(self, text: str) -> Rendered:
         self._md.reset()
@@ -212,15 +391,17 @@ def _normalize(text: str) -> str:
     return unicodedata.normalize("NFC", text.replace("\r\n", "\n"))
 
 
-_shared: dict[bool, MarkdownRenderer] = {}
+_shared: dict[tuple[bool, str], MarkdownRenderer] = {}
 
 
-def render_markdown(text: str, *, dollar_math: bool = False) -> Rendered:
+def render_markdown(text: str, *, dollar_math: bool = False, header_ids: str = "gfm") -> Rendered:
     """Render ``text`` with a renderer shared within this process.
 
     ``dollar_math`` also reads ``$x$`` as inline math, as Jupyter's Markdown
-    cells do; kramdown (and so a post) only knows ``$$x$$``.
+    cells do; kramdown (and so a post) only knows ``$$x$$``. ``header_ids``
+    names the rule for heading ids: ``gfm`` (Jekyll's default) or ``kramdown``.
     """
-    if dollar_math not in _shared:
-        _shared[dollar_math] = MarkdownRenderer(dollar_math)
-    return _shared[dollar_math].render(text)
+    key = (dollar_math, header_ids)
+    if key not in _shared:
+        _shared[key] = MarkdownRenderer(dollar_math, header_ids)
+    return _shared[key].render(text)

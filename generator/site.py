@@ -99,12 +99,12 @@ def parse_document(source: Source, config: Config) -> Document:
         date = parse_date(meta["date"], tz, source.path)
 
     if source.is_markdown:
-        rendered = render_markdown(source.body)
+        rendered = render_markdown(source.body, header_ids=config.markdown.header_ids)
         content, toc = rendered.html, rendered.toc
     else:
         content, toc = source.body, ()
     excerpt = meta.get("excerpt")
-    excerpt = render_markdown(str(excerpt)).html if excerpt else _first_paragraph(content)
+    excerpt = render_markdown(str(excerpt), header_ids=config.markdown.header_ids).html if excerpt else _first_paragraph(content)
 
     categories = _string_list(meta.get("categories", meta.get("category")), source.path, "categories")
     url = _permalink(meta, source, config, slug, date, categories)
