@@ -24,7 +24,7 @@ from generator.config import Config
 from generator.deps import Views, record, value_digest
 from generator.errors import SiteError
 from generator.render import DataFiles, Renderer
-from generator.site import Document, Site, output_path, slugify
+from generator.site import Document, Site, output_path, render_deferred, slugify
 from generator.sources import read_text
 from generator.versions import VersionedDocs
 
@@ -179,7 +179,13 @@ class SiteRenderer:
         if not self.renderer.has_template(template):
             raise SiteError(f"unknown layout '{doc.layout}' (no templates/{template})", doc.source)
         page = self.views.document(doc)
-        return self.page(template, doc.source, page=page, content=Markup(page.content),
+        if doc.deferred is None:
+            content = page.content
+        else:  # its Liquid lists the site: run now, reading the site through recording views
+            content, files = render_deferred(doc, self.config, self.site_view)
+            for name in files:
+                record(("file", name))
+        return self.page(template, doc.source, page=page, content=Markup(content),
                          **self.layout_context(page, doc.source))
 
     def layout_context(self, page: Any, source: Path) -> dict[str, Any]:

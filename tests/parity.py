@@ -132,7 +132,7 @@ def leftovers(out: Path) -> list[str]:
     """``file: text`` for every built page whose text shows Liquid or kramdown markup."""
     found = []
     for path in sorted(out.rglob("*.html")):
-        tree = lxml.html.fromstring(path.read_text(encoding="utf-8") or "<div></div>")
+        tree = lxml.html.fromstring(f"<div>{path.read_text(encoding='utf-8')}</div>")
         for element in tree.iter():
             if element.tag in ("script", "style"):
                 continue

@@ -64,3 +64,18 @@ def test_the_harness_sees_a_difference(jekyll_out: Path) -> None:
     jekyll, mine = parity.measure(html), parity.measure(damaged)
     result = parity.PostParity(name, url, url, jekyll, mine, parity.text_ratio(jekyll["text"], mine["text"]))
     assert result.differences
+
+
+def test_every_page_renders_as_jekyll_renders_it(corpus: Path, jekyll_out: Path, sitegen_out: Path) -> None:
+    """The corpus's pages too: kramdown lists, IALs and parse_block_html (index.md), includes,
+    a Liquid loop over site.posts (posts.html)."""
+    names = sorted(p.with_suffix(".html").name for p in corpus.iterdir()
+                   if p.suffix in (".md", ".html") and p.name != "SOURCE.md")
+    assert len(names) == 7
+    problems = []
+    for name in names:
+        jekyll = parity.measure((jekyll_out / name).read_text(encoding="utf-8"))
+        mine = parity.measure((sitegen_out / name).read_text(encoding="utf-8"))
+        result = parity.PostParity(name, name, name, jekyll, mine, parity.text_ratio(jekyll["text"], mine["text"]))
+        problems += [f"{name}: {difference}" for difference in result.differences]
+    assert not problems, "\n".join(problems)

@@ -42,6 +42,15 @@ CASES = {
     "typographic-quotes": ("\"a\" 'b' 1990's -- and --- ... <<x>>\n",
                            ["&ldquo;a&rdquo; &lsquo;b&rsquo; 1990&rsquo;s &ndash; and &mdash; &hellip; &laquo;x&raquo;"]),
     "code-in-list-untouched": ("- item\n\n  ```\n  text\n  - not a list\n  ```\n", ["- not a list"]),
+    "nested-list-two-spaces": ("- a\n  - b\n  - c\n- d\n", ["<li>b</li>"]),
+    "item-continued-at-its-column": ("* item\n\n  more of it\n\n* next\n", ["<p>more of it</p>\n</li>"]),
+    "lazy-heading-stays-in-item": ("* {:.block}\n![x](/x.png)\n### Title\n\n    {:.mb}\n    Text.\n",
+                                   ['<li class="block">', '<h3 id="title">Title</h3>', '<p class="mb">Text.</p>']),
+    "ial-before-list-and-heading": ("{:.outer}\n* one\n* two\n\n{:.head}\n## Head\n",
+                                    ['<ul class="outer">', '<h2 class="head" id="head">Head</h2>']),
+    "parse-block-html": ('{::options parse_block_html="true" /}\n\n<div class="box">\n### Inside\n* a\n</div>\n',
+                         ['<div class="box">\n<h3 id="inside">Inside</h3>']),
+    "kramdown-comment": ("Before.\n\n{::comment}\nhidden\n{:/comment}\n\nAfter.\n", ["<p>Before.</p>\n<p>After.</p>"]),
 }
 
 
@@ -88,6 +97,14 @@ def test_kramdown_rule_by_setting_and_empty_ids_left_out() -> None:
     assert 'id="getting-started"' in html
     gfm = render_markdown("## ???\n\n## ???\n").html
     assert "<h2>???</h2>" in gfm and '<h2 id="-1">???</h2>' in gfm
+
+
+def test_an_unsupported_kramdown_extension_is_refused_with_its_line() -> None:
+    from generator.markdown import MarkdownProblem
+
+    with pytest.raises(MarkdownProblem) as info:
+        render_markdown("Text.\n\n{::nomarkdown}\n<b>x</b>\n{:/nomarkdown}\n")
+    assert info.value.line == 3 and "{::nomarkdown}" in str(info.value)
 
 
 def test_header_ids_stay_unique_in_linear_time() -> None:
