@@ -40,6 +40,7 @@ from liquid.tag import Tag
 from liquid.token import TOKEN_EOF, TOKEN_EXPRESSION, TOKEN_TAG, Token
 
 from generator.errors import SiteError
+from generator.highlight import highlight
 
 INCLUDES_DIR = "content/includes"
 DATA_DIR = "content/data"
@@ -141,8 +142,6 @@ class HighlightNode(Node):
             options = ' linenums="1"' if self.linenos else ""
             buffer.write(f"\n\n{ticks}{self.language}{options}\n{code}\n{ticks}\n\n")
         else:
-            from generator.highlight import highlight  # highlight imports markdown, not us
-
             buffer.write(highlight(code + "\n", self.language))
         return True
 

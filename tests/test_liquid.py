@@ -166,3 +166,12 @@ def test_an_error_inside_an_include_names_the_include(site: Path) -> None:
     with pytest.raises(SiteError) as info:
         build(site, OPTIONS)
     assert (info.value.path, info.value.line) == ("content/includes/broken.html", 2)
+
+
+def test_highlight_in_an_html_page_is_highlighted_html(site: Path) -> None:
+    write(site, "content/pages/snippet.html", "---\ntitle: Snippet\n---\n<p>Code:</p>\n"
+          "{% highlight python %}\nx = 1\n{% endhighlight %}\n")
+    build(site, OPTIONS)
+    html = built(site, "snippet.html")
+    assert '<div class="highlight"><pre>' in html and '<span class="n">x</span>' in html
+    assert "```" not in html and "{%" not in html
