@@ -165,6 +165,7 @@ def render_deferred(doc: Document, config: Config, site: Any) -> tuple[str, tupl
     source = Source(doc.source, doc.kind, doc.meta, body, body_line, "")
     result = render_liquid(body, liquid_environment(config), _liquid_render(source, config),
                            liquid_page(doc), site=site)
+    doc.warnings = result.warnings   # reported with the parse-time ones (BuildResult.warnings)
     return _to_html(result.text, source, config)[0], tuple(name for name, _ in result.inputs)
 
 

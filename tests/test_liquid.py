@@ -106,10 +106,12 @@ def test_unknown_liquid_may_be_a_named_warning(site: Path, capsys) -> None:
     config = site / "site.yaml"
     config.write_text(config.read_text() + "liquid:\n  unknown: warning\n")
     post(site, "2021-01-05-warn", "Fine.\n\n{% gallery x %}\n{{ 1 | shout }}\n")
+    write(site, "content/pages/list.html", "---\ntitle: List\n---\n{% for p in site.posts %}{{ p.title | shout }}{% endfor %}\n")
     assert main(["-C", str(site), "build"]) == 0
     err = capsys.readouterr().err
     assert "content/posts/2021-01-05-warn.md:6: warning: Liquid: unexpected tag 'gallery' left out" in err
     assert "content/posts/2021-01-05-warn.md:7: warning: Liquid: unknown filter 'shout' left out" in err
+    assert "content/pages/list.html:4: warning: Liquid: unknown filter 'shout' left out" in err
     html = built(site, "2021/01/05/warn.html")
     assert "{%" not in html and "gallery" not in html
 
@@ -132,13 +134,15 @@ def test_edits_to_what_liquid_read_make_the_page_again(site: Path) -> None:
     post(site, "2021-01-07-inc", "{% include note.html %}\n\n{{ site.data.team.members | size }} people\n")
     post(site, "2021-01-03-target", "Target.\n")
     post(site, "2021-01-08-ref", "[t]({% post_url 2021-01-03-target %})\n")
-    write(site, "content/pages/list.html", "---\ntitle: List\n---\n{% for p in site.posts %}{{ p.title }};{% endfor %}\n")
+    write(site, "content/pages/list.html", "---\ntitle: List\n---\n{% for p in site.posts %}{{ p.title }};{% endfor %}\n"
+          "{% include note.html %}\n")
     build(site, OPTIONS)
 
     write(site, "content/includes/note.html", "<aside>second note</aside>\n")
     result = build(site, OPTIONS)
     assert "second note" in built(site, "2021/01/07/inc.html")
     assert "2021/01/07/inc.html" in result.written and "2021/01/08/ref.html" not in result.written
+    assert "second note" in built(site, "list.html")   # a listing page, rendered with the site
     assert_same_as_full_build(site)
 
     team = site / "content/data/team.yml"
