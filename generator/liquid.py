@@ -157,7 +157,8 @@ class HighlightTag(Tag):
         language = words[0].lower() if words else "text"
         block = get_parser(self.env).parse_block(stream, frozenset((self.end, TOKEN_EOF)))
         stream.expect(TOKEN_TAG, value=self.end)
-        return HighlightNode(token, language, "linenos" in words[1:], block)
+        linenos = any(word.startswith("linenos") for word in words[1:])   # linenos, linenos=table
+        return HighlightNode(token, language, linenos, block)
 
 
 class IncludeNode(Node):

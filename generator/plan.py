@@ -24,7 +24,7 @@ from generator.config import Config
 from generator.deps import Views, record, value_digest
 from generator.errors import SiteError
 from generator.render import DataFiles, Renderer
-from generator.site import Document, Site, output_path, render_deferred, slugify
+from generator.site import Document, Site, output_path, render_deferred, site_settings, slugify
 from generator.sources import read_text
 from generator.versions import VersionedDocs
 
@@ -278,12 +278,7 @@ def site_view(site: Site, views: Views) -> dict[str, Any]:
     """What templates see as ``site``: the config's public values and (recording) collections."""
     config = site.config
     return {
-        "title": config.title,
-        "description": config.description,
-        "url": config.url.rstrip("/"),
-        "baseurl": config.baseurl.rstrip("/"),
-        "author": config.author,
-        "language": config.language,
+        **site_settings(config),
         "nav": config.nav,
         "feeds": config.feeds,
         "data": DataFiles(site.data),
