@@ -43,11 +43,14 @@ def _layouts(site: Path) -> set[str]:
     return found
 
 
-def jekyll_build(site: Path, work: Path) -> Path:
-    """Build the Jekyll site ``site`` (folders _posts, _data, pages) with Jekyll; the output dir."""
+def jekyll_build(site: Path, work: Path, config: str = "") -> Path:
+    """Build the Jekyll site ``site`` (folders _posts, _data, pages) with Jekyll; the output dir.
+
+    ``config``: more of _config.yml (``kramdown: {input: kramdown}``, say).
+    """
     source = work / "jekyll-src"
     shutil.copytree(site, source, ignore=shutil.ignore_patterns("SOURCE.md"))
-    (source / "_config.yml").write_text(JEKYLL_CONFIG)
+    (source / "_config.yml").write_text(JEKYLL_CONFIG + config)
     for layout in _layouts(site):
         (source / "_layouts").mkdir(exist_ok=True)
         (source / "_layouts" / f"{layout}.html").write_text(BODY_LAYOUT)

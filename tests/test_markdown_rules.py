@@ -92,6 +92,23 @@ def test_header_id_rules(text: str, gfm: str, kramdown: str) -> None:
     assert (gfm_id(text), kramdown_id(text)) == (gfm, kramdown)
 
 
+HEADINGS = ("## 1. Graph Annotation\n\n## snake_case name\n\n## Download  Source Code\n\n"
+            "## C++ & CUDA: a tour\n\n## Motivation\n\n## Motivation\n\n## Café crème\n")
+
+
+@pytest.mark.parametrize("rule, jekyll_config", [("gfm", ""), ("kramdown", "kramdown:\n  input: kramdown\n")])
+def test_header_id_rules_match_jekyll(rule: str, jekyll_config: str, tmp_path: Path) -> None:
+    """Each rule against Jekyll set up to use it: GFM (the default) and kramdown's own input."""
+    if not parity.jekyll_available():
+        pytest.skip("Jekyll is not installed (scripts/setup-test-tools installs it)")
+    site = tmp_path / "site"
+    (site / "_posts").mkdir(parents=True)
+    (site / "_posts" / "2020-01-01-headings.md").write_text(f"---\ntitle: h\n---\n{HEADINGS}")
+    out = parity.jekyll_build(site, tmp_path, jekyll_config)
+    theirs = parity.measure((out / "2020/01/01/headings.html").read_text())["ids"]
+    assert [h.id for h in render_markdown(HEADINGS, header_ids=rule).toc] == theirs
+
+
 def test_kramdown_rule_by_setting_and_empty_ids_left_out() -> None:
     html = render_markdown("## 1. Getting Started\n\n## ???\n\n## ???\n", header_ids="kramdown").html
     assert 'id="getting-started"' in html
