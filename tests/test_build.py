@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import stat
 import subprocess
 import sys
 from datetime import datetime, timezone
@@ -200,3 +202,19 @@ def test_a_date_with_an_offset_lands_on_the_site_time_zone_day(basic_site, timez
         "---\ntitle: Offset\ndate: 2019-04-30 00:00:00 +0800\n---\nBody.\n")
     build(basic_site, NOW)
     assert (basic_site / "_site" / url).is_file()
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o027])
+def test_output_files_get_the_mode_a_normal_write_gives(basic_site, umask):
+    """A web server running as another user must be able to read a copied _site/ (no 0600 files)."""
+    old = os.umask(umask)
+    try:
+        build(basic_site, NOW)
+    finally:
+        os.umask(old)
+    out = basic_site / "_site"
+    modes = {stat.S_IMODE(p.stat().st_mode) for p in out.rglob("*") if p.is_file()}
+    folders = {stat.S_IMODE(p.stat().st_mode) for p in out.rglob("*") if p.is_dir()}
+    assert modes == {0o666 & ~umask} and folders == {0o777 & ~umask}
+    leftovers = [p for p in out.rglob(".*") if p.is_file()]
+    assert leftovers == []
