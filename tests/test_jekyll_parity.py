@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from generator.build import build
+from generator.cli import main
 from tests import parity
 from tests.conftest import shared_dir
 
@@ -78,4 +80,23 @@ def test_every_page_renders_as_jekyll_renders_it(corpus: Path, jekyll_out: Path,
         mine = parity.measure((sitegen_out / name).read_text(encoding="utf-8"))
         result = parity.PostParity(name, name, name, jekyll, mine, parity.text_ratio(jekyll["text"], mine["text"]))
         problems += [f"{name}: {difference}" for difference in result.differences]
+    assert not problems, "\n".join(problems)
+
+
+def test_the_corpus_imported_with_sitegen_import_renders_as_jekyll_renders_it(
+        jekyll_out: Path, tmp_path: Path) -> None:
+    """The Jekyll site Jekyll just built (its _config.yml, body-only layouts, _includes), taken
+    over by `sitegen import jekyll` and built: every post and page as Jekyll made it."""
+    imported = tmp_path / "imported"
+    assert main(["import", "jekyll", str(jekyll_out.parent / "jekyll-src"), str(imported)]) == 0
+    build(imported)
+    out = imported / "_site"
+    assert parity.post_urls(out) == parity.post_urls(jekyll_out)
+    results = parity.compare_outputs(jekyll_out, out)
+    problems = [f"{r.name}: {difference}" for r in results for difference in r.differences]
+    for page in ("index.html", "community.html", "download.html", "posts.html"):
+        jekyll = parity.measure((jekyll_out / page).read_text(encoding="utf-8"))
+        mine = parity.measure((out / page).read_text(encoding="utf-8"))
+        result = parity.PostParity(page, page, page, jekyll, mine, parity.text_ratio(jekyll["text"], mine["text"]))
+        problems += [f"{page}: {difference}" for difference in result.differences]
     assert not problems, "\n".join(problems)
