@@ -6,7 +6,6 @@ fault, so the command line can print one clear line and exit non-zero.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 
@@ -25,9 +24,3 @@ class SiteError(Exception):
         if where and self.line is not None:
             where = f"{where}:{self.line}"
         return f"{where}: {self.message}" if where else self.message
-
-
-def warn(warnings: list[SiteError]) -> None:
-    """Print warnings (a problem the build can go on with) where the errors go, one line each."""
-    for warning in warnings:
-        print(f"warning: {warning}", file=sys.stderr)

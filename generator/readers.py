@@ -19,7 +19,8 @@ import pygments
 import pymdownx
 
 from generator.config import Config
-from generator.markdown import Heading, render_markdown
+from generator.errors import SiteError
+from generator.markdown import Heading, MarkdownProblem, render_markdown
 from generator.plugins import extensions
 from generator.sources import Source
 
@@ -38,8 +39,8 @@ class Reader(Protocol):
     def cache_key(self, config: Config) -> tuple[str, ...]:
         """What the output depends on besides the source's bytes."""
 
-    def read(self, source: Source, config: Config) -> Parsed:
-        """The body of ``source`` (front matter already split off) as HTML."""
+    def read(self, text: str, source: Source, config: Config) -> Parsed:
+        """``text``, the body of ``source`` (front matter split off, Liquid run), as HTML."""
 
 
 class MarkdownReader:
@@ -48,10 +49,14 @@ class MarkdownReader:
     suffixes = (".md", ".markdown")
 
     def cache_key(self, config: Config) -> tuple[str, ...]:
-        return ("markdown", markdown.__version__, pymdownx.__version__, pygments.__version__)
+        return ("markdown", markdown.__version__, pymdownx.__version__, pygments.__version__,
+                repr(config.markdown))
 
-    def read(self, source: Source, config: Config) -> Parsed:
-        rendered = render_markdown(source.body)
+    def read(self, text: str, source: Source, config: Config) -> Parsed:
+        try:
+            rendered = render_markdown(text, header_ids=config.markdown.header_ids)
+        except MarkdownProblem as exc:   # lines counted after Liquid ran: near, if Liquid added lines
+            raise SiteError(str(exc), source.path, source.body_line + exc.line - 1) from None
         return Parsed(rendered.html, rendered.toc)
 
 
@@ -63,8 +68,8 @@ class HtmlReader:
     def cache_key(self, config: Config) -> tuple[str, ...]:
         return ("html",)
 
-    def read(self, source: Source, config: Config) -> Parsed:
-        return Parsed(source.body)
+    def read(self, text: str, source: Source, config: Config) -> Parsed:
+        return Parsed(text)
 
 
 @functools.cache

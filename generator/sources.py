@@ -33,6 +33,12 @@ class Source:
     body_line: int       # line number of the body's first line in the file
     digest: str          # hash of the file's bytes, for caching
 
+    @property
+    def is_markdown(self) -> bool:   # Liquid's {% highlight %} gives Markdown a fenced block
+        from generator.readers import MarkdownReader, readers
+
+        return isinstance(readers().get(self.path.suffix), MarkdownReader)
+
 
 SOURCE_FOLDERS = (("post", "content/posts"), ("page", "content/pages"), ("data", "content/data"))
 
@@ -135,7 +141,9 @@ def parse_date(value: Any, tz: tzinfo, path: Path, key: str = "date") -> datetim
     """Turn a front-matter date (YAML date, datetime or string) into an aware datetime.
 
     Accepts what Jekyll accepts: ``2019-03-18``, ``2019-03-18 10:00``,
-    ``2019-03-18 10:00:00 -0700`` and ISO 8601.
+    ``2019-03-18 10:00:00 -0700`` and ISO 8601. A date without an offset is in
+    the site's time zone ``tz``; one with an offset is converted into it, as
+    Jekyll does, so that the day in the permalink is the site's day.
     """
     if isinstance(value, datetime):
         result = value
@@ -149,8 +157,8 @@ def parse_date(value: Any, tz: tzinfo, path: Path, key: str = "date") -> datetim
     else:
         raise SiteError(f"key '{key}': expected a date, got {value!r}", path)
     if result.tzinfo is None:
-        result = result.replace(tzinfo=tz)
-    return result
+        return result.replace(tzinfo=tz)
+    return result.astimezone(tz)
 
 
 def _parse_date_string(text: str) -> datetime | None:
