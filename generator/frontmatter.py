@@ -31,7 +31,7 @@ KEYS = {
 }
 # Keys Jekyll sites (and `sitegen import jekyll`) carry that sitegen does not use: not typos.
 JEKYLL_KEYS = {"excerpt_separator", "image", "lang", "last_modified_at", "sitemap", "slug", "comments"}
-TEMPLATE_META = re.compile(r"""page\.meta(?:\.([A-Za-z_]\w*)|\[["']([^"']+)["']\]|\.get\(\s*["']([^"']+)["'])""")
+TEMPLATE_META = re.compile(r"""page\.meta(?:\.get\(\s*["']([^"']+)["']|\[["']([^"']+)["']\]|\.([A-Za-z_]\w*))""")
 
 
 def known_keys(template_dirs: Iterable[Path] = ()) -> set[str]:
