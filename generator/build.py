@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
 import multiprocessing
 import os
 import threading
@@ -35,19 +36,20 @@ import pygments
 import pymdownx
 import yaml
 
-from generator import __version__, notebooks
+from generator import __version__
 from generator.cache import DataCache, digest
 from generator.config import Config, load_config
-from generator.deps import LINKED_FIELDS, Key, KeyIndex, Resolver, tracing, value_digest
+from generator.deps import LINKED_FIELDS, Key, KeyIndex, Resolver, Views, tracing, value_digest
 from generator.errors import SiteError
 from generator.lock import site_lock
+from generator.options import BuildOptions
 from generator.output import check_outputs, delete_outputs, safe_output_dir, write_outputs
-from generator.plan import Bundle, DocsReport, Job, Plan, SiteRenderer, docs_bundle, reusable, reused_report
+from generator.outputs import Bundle, Phase, PlanContext, Planned, Registry, default_registry, site_view
+from generator.plan import Job, Plan
 from generator.render import Renderer
 from generator.site import Document, Site, assemble, parse_document, timezone_of, well_formed
 from generator.sources import Source, discover, load_data, load_source
 from generator.state import BuildState, BundleRecord, FileIndex, OutputRecord
-from generator.versions import resolve_versions
 
 PARALLEL_THRESHOLD = 64
 # The site's inputs, with its static folders (Config.static_paths: assets/ and site.yaml's `static`).
@@ -60,16 +62,6 @@ STATE_DIR = ".sitegen"
 STATE_FILE = "state.msgpack"
 
 
-@dataclass(frozen=True)
-class BuildOptions:
-    drafts: bool = False
-    future: bool = False
-    refresh: bool = False
-    rerun: tuple[str, ...] = ()         # tutorials to execute again whatever the cache holds
-    now: datetime | None = None
-    allow_removals: bool = False    # let a build remove more than half of the files the last one made
-
-
 @dataclass
 class BuildResult:
     site: Site | None                     # None when nothing changed: no site was assembled
@@ -77,8 +69,7 @@ class BuildResult:
     outputs: dict[str, bytes]             # the files this build made (all, in a full build)
     written: list[str] = field(default_factory=list)
     deleted: list[str] = field(default_factory=list)
-    tutorials: notebooks.TutorialStats = field(default_factory=notebooks.TutorialStats)
-    docs_versions: dict[str, str] = field(default_factory=dict)  # name -> "built", "reused", "archived"
+    reports: dict[str, Any] = field(default_factory=dict)   # planner name -> what it did (``summary()``)
 
     def summary(self) -> str:
         return (f"{self.files} files: {len(self.written)} written, "
@@ -91,25 +82,48 @@ def build(root: str | Path = ".", options: BuildOptions = BuildOptions()) -> Bui
         return Engine(root, options).build()
 
 
-def render_site(config: Config, options: BuildOptions = BuildOptions()) -> BuildResult:
+def render_site(config: Config, options: BuildOptions = BuildOptions(),
+                planners: Registry | None = None) -> BuildResult:
     """Every file the site has, made in memory from scratch; raises SiteError on bad input."""
+    planners = planners or default_registry()
     root = config.root
     sources = [load_source(root, kind, path) for kind, path in discover(root)]
     documents = parse_documents([s for s in sources if s.kind != "data"], config, options.refresh)
     data = {s.path.stem: load_data(s) for s in sources if s.kind == "data"}
     now = options.now or datetime.now(timezone_of(config))
     site = assemble(documents, data, config, now=now, drafts=options.drafts, future=options.future)
-    pages = SiteRenderer(site, Renderer(config))
-    plan = Plan()
-    parse = partial(parse_documents, config=config, refresh=options.refresh)
+    views = Views(site)
     key = digest(*(s.digest for s in sources), *(doc.url for doc in site.documents))
-    made, report = docs_bundle(config, pages, parse, None, lambda: key, options.refresh,
-                                 options.rerun).make()
-    for path, data in made.items():
-        plan.add(path, made.origins[path], partial(_same, data), listed=path not in made.unlisted)
-    pages.plan_into(plan)
+    ctx = PlanContext(config, site, views, site_view(site, views), Renderer(config), options,
+                      partial(parse_documents, config=config, refresh=options.refresh),
+                      site_key=lambda: key, external={p.name: p.external(config) for p in planners})
+    reports, bundled = {}, {}
+    for bundle in planners:
+        if isinstance(bundle, Bundle):
+            made, reports[bundle.name] = bundle.make(ctx)
+            bundled[bundle.name] = [(path, made.origins[path], partial(_same, data), None, path not in made.unlisted)
+                                    for path, data in made.items()]
+    plan, owners = plan_site(planners, ctx, bundled)
     outputs = {path: _bytes(job.make()) for path, job in plan.items()}
-    return BuildResult(site, len(outputs), outputs, tutorials=report.tutorials, docs_versions=report.versions)
+    reports = {name: reports[name] if name in reports else Planned(len(paths), len(paths))
+               for name, paths in owners.items()}
+    return BuildResult(site, len(outputs), outputs, reports=reports)
+
+
+def plan_site(planners: Registry, ctx: PlanContext,
+              bundled: dict[str, list[tuple]]) -> tuple[Plan, dict[str, list[str]]]:
+    """The plan, from every planner in phase order (a bundle's files as ``bundled`` holds them);
+    and the paths each planner planned."""
+    plan, owners = Plan(), {}
+    for planner in planners:
+        before = len(plan)
+        if planner.phase is Phase.BUNDLE:
+            for job in bundled[planner.name]:
+                plan.add(*job)
+        else:
+            planner.plan(ctx, plan)
+        owners[planner.name] = list(itertools.islice(plan, before, None))
+    return plan, owners
 
 
 def parse_documents(sources: list[Source], config: Config, refresh: bool = False) -> list[Document]:
@@ -158,13 +172,6 @@ def code_digest() -> str:
     return digest(__version__, *versions, *parts)
 
 
-def version_trees(config: Config) -> tuple:
-    """What each docs version's source resolves to now (git refs can move without a file changing)."""
-    if not config.versions:
-        return ()
-    return tuple((r.name, r.trees) for r in resolve_versions(config))
-
-
 class Engine:
     """Builds one site again and again, redoing only what each edit touched.
 
@@ -173,9 +180,11 @@ class Engine:
     and dependency records stay in memory between rebuilds.
     """
 
-    def __init__(self, root: str | Path = ".", options: BuildOptions = BuildOptions()):
+    def __init__(self, root: str | Path = ".", options: BuildOptions = BuildOptions(),
+                 planners: Registry | None = None):
         self.root = Path(root).resolve()
         self.options = options
+        self.planners = planners or default_registry()
         self.state_path = self.root / STATE_DIR / STATE_FILE
         self.state = BuildState.load(self.state_path)
         self.parsed: dict[str, tuple[str, str, Document]] = {}   # source -> (digest, parse key, doc)
@@ -183,7 +192,7 @@ class Engine:
         self.data_files: dict[str, Any] = {}        # data file digest -> its parsed YAML
         self.renderer: Renderer | None = None
         self.config: Config | None = None          # as the last successful build read it
-        self.last: tuple[Site, list, SiteRenderer, Plan] | None = None   # site, listing, pages, plan
+        self.last: Assembled | None = None          # the last successful build's site and plan
         self.warm = False              # the last build succeeded: the files on disk are as the state says
         self.interned: dict[Key, Key] = {}
         self.keys = KeyIndex(self.state.digests)
@@ -207,21 +216,22 @@ class Engine:
         if fresh:                       # settings or code changed, or a rerun: nothing recorded applies
             self.state, self.keys = BuildState(), KeyIndex()
         state = self.state
-        archives = tuple(v.archive for v in config.versions if v.archive)
-        index = FileIndex(self.root, INPUTS + config.static_paths + archives, state.files,
+        watched = tuple(path for planner in self.planners for path in planner.watches(config))
+        index = FileIndex(self.root, INPUTS + config.static_paths + watched, state.files,
                           {key[1] for key in self.keys.always if key[0] == "file"})
         changed = index.rescan(changed if warm and not fresh else None)
-        external = version_trees(config)
+        external = tuple((p.name, p.external(config)) for p in self.planners)
         tampered, strays, empty = check_outputs(out_dir, state.outputs) if fresh or not warm else (set(), set(), [])
         now = now or self.options.now or datetime.now(timezone_of(config))
         due = ((state.horizon is not None and now >= state.horizon)
                or (state.floor is not None and now < state.floor))
-        settled = all(reusable(b.report) for b in state.bundles.values())
+        settled = all(b.report.reusable for b in state.bundles.values())
         if settled and not (load or fresh or changed or tampered or strays or empty or due
                             or external != state.external):
             self.warm, self.config = True, config
-            reports = {name: reused_report(b.report) for name, b in state.bundles.items()}
-            return self.result(None, len(state.outputs), {}, [], [], reports)
+            reports = {p.name: state.bundles[p.name].report.reused() if p.name in state.bundles
+                       else Planned(state.planned.get(p.name, 0)) for p in self.planners}
+            return BuildResult(None, len(state.outputs), {}, reports=reports)
 
         if fresh or self.renderer is None:
             self.renderer = Renderer(config)
@@ -231,25 +241,30 @@ class Engine:
         if warm and not (fresh or due or external != state.external) and self.last is not None:
             swapped = self.swap_in(config, index, changed)
         if swapped is not None:
-            parsed, (site, listing, pages, last_plan) = swapped, self.last
+            parsed, last = swapped, self.last
+            site, listing, views = last.site, last.listing, last.views
         else:
             site, listing, parsed = self.assemble(config, index, now, fresh)
-            pages, last_plan = SiteRenderer(site, self.renderer), None
+            views, last = Views(site), None
         resolver = Resolver(site, {source: doc for source, (_, _, doc) in parsed.items()}, index.digest)
         parse_keys = {source: key for source, (_, key, _) in parsed.items()}
         order = resolver.identities(("posts",))
         moved = self.changed_keys(resolver, parse_keys, order != state.order)
 
-        plan, bundles, reports = Plan(), {}, {}
-        site_key = partial(site_digest, listing, index, site)
+        ctx = PlanContext(config, site, views, last.site_view if last else site_view(site, views), self.renderer,
+                          self.options, partial(parse_documents, config=config, refresh=self.options.refresh),
+                          index.tree_digest, partial(site_digest, listing, index, site), dict(external))
+        bundles, bundled, reports = {}, {}, {}
         ran = False
-        for bundle in self.bundles(config, pages, index, external, site_key):
-            bundles[bundle.name], reports[bundle.name] = self.plan_bundle(bundle, plan, moved, tampered)
-            ran = ran or bundles[bundle.name] is not state.bundles.get(bundle.name)
-        if last_plan is not None and not ran:
-            plan = last_plan       # nothing moved and no bundle ran: the plan is the last one
+        for bundle in self.planners:
+            if isinstance(bundle, Bundle):
+                record, reports[bundle.name], bundled[bundle.name] = self.run_bundle(bundle, ctx, moved, tampered)
+                bundles[bundle.name] = record
+                ran = ran or record is not state.bundles.get(bundle.name)
+        if last is not None and not ran:
+            plan, owners = last.plan, last.owners   # nothing moved and no bundle ran: the plan is the last one
         else:
-            pages.plan_into(plan)
+            plan, owners = plan_site(self.planners, ctx, bundled)
         dirty = {path for path, job in plan.items()
                  if path in tampered or (record := state.outputs.get(path)) is None
                  or record.inputs != job.inputs or not record.reads.isdisjoint(moved)}
@@ -275,13 +290,17 @@ class Engine:
             world=world, files=index.snapshot(), outputs=outputs, documents=parse_keys,
             digests=digests, bundles=bundles, external=external, order=order,
             horizon=publication_horizon(resolver.documents.values(), now, self.options),
-            floor=publication_floor(resolver.documents.values(), now, self.options))
-        self.parsed, self.listing, self.last = parsed, listing, (site, listing, pages, plan)
+            floor=publication_floor(resolver.documents.values(), now, self.options),
+            planned={name: len(paths) for name, paths in owners.items()})
+        self.parsed, self.listing = parsed, listing
+        self.last = Assembled(site, listing, views, ctx.site_view, plan, owners)
         self.config = config
         self.warm = True
         if save:
             self.save()
-        return self.result(site, len(plan), {path: data for path, (data, _) in made.items()},
+        reports = {name: reports[name] if name in reports else Planned(len(paths), sum(path in made for path in paths))
+                   for name, paths in owners.items()}
+        return BuildResult(site, len(plan), {path: data for path, (data, _) in made.items()},
                            written, deleted, reports)
 
     def assemble(self, config: Config, index: FileIndex, now: datetime, fresh: bool) -> tuple[
@@ -335,39 +354,31 @@ class Engine:
         return {str(path): (source_digest, *parsed[str(path)]) if str(path) in parsed else kept[str(path)]
                 for _, path, source_digest in sources}
 
-    def bundles(self, config: Config, pages: SiteRenderer, index: FileIndex, external: tuple,
-                site_key: Callable[[], str]) -> list[Bundle]:
-        """The docs section, tutorials included; ``site_key()`` stands for the rest of the site."""
-        docs_inputs = ("docs", external, index.tree_digest("content/docs"), index.tree_digest("notebooks"),
-                       *(index.tree_digest(v.archive) for v in config.versions if v.archive))
-        parse = partial(parse_documents, config=config, refresh=self.options.refresh)
-        return [docs_bundle(config, pages, parse, docs_inputs, site_key, self.options.refresh,
-                            self.options.rerun)]
-
-    def plan_bundle(self, bundle: Bundle, plan: Plan, moved: dict[Key, str],
-                    tampered: set[str]) -> tuple[BundleRecord, Any]:
-        """Add a bundle's files to ``plan``, running it if its inputs or reads changed; its record and report.
+    def run_bundle(self, bundle: Bundle, ctx: PlanContext, moved: dict[Key, str],
+                   tampered: set[str]) -> tuple[BundleRecord, Any, list[tuple]]:
+        """Run a bundle if its inputs or reads changed, else keep its last files: its record,
+        its report, and its files as arguments of :meth:`Plan.add`.
 
         A bundle may reuse some of its own earlier work (docs versions): unless
         what it read changed, what it read for that work still counts.
         """
+        inputs = bundle.inputs(ctx)
         last = self.state.bundles.get(bundle.name)
-        if last is not None and last.inputs == bundle.inputs and last.reads.isdisjoint(moved) \
-                and reusable(last.report) \
+        if last is not None and last.inputs == inputs and last.reads.isdisjoint(moved) \
+                and last.report.reusable \
                 and not any(path in tampered or path not in self.state.outputs for path in last.files):
-            for path, (origin, listed) in last.files.items():
-                plan.add(path, origin, _kept, self.state.outputs[path].inputs, listed)
-            return last, reused_report(last.report)
+            jobs = [(path, origin, _kept, self.state.outputs[path].inputs, listed)
+                    for path, (origin, listed) in last.files.items()]
+            return last, last.report.reused(), jobs
         with tracing() as reads:
-            made, report = bundle.make()
+            made, report = bundle.make(ctx)
         reads = self.intern(reads)
         if last is not None and last.reads.isdisjoint(moved):
             reads |= last.reads
-        for path, data in made.items():
-            plan.add(path, made.origins[path], partial(_same, data), ("made", value_digest(data)),
-                     listed=path not in made.unlisted)
+        jobs = [(path, made.origins[path], partial(_same, data), ("made", value_digest(data)),
+                 path not in made.unlisted) for path, data in made.items()]
         files = {path: (made.origins[path], path not in made.unlisted) for path in made}
-        return BundleRecord(bundle.inputs, reads, files, report), report
+        return BundleRecord(inputs, reads, files, report), report, jobs
 
     def make(self, job: Job) -> tuple[bytes, frozenset[Key]]:
         """Run one job, returning its bytes and the keys it read."""
@@ -397,12 +408,6 @@ class Engine:
                 changed[key] = now
         return changed
 
-    def result(self, site: Site | None, files: int, outputs: dict[str, bytes], written: list[str],
-               deleted: list[str], reports: dict[str, Any]) -> BuildResult:
-        docs = reports.get("docs") or DocsReport()
-        return BuildResult(site, files, outputs, written, deleted,
-                           tutorials=docs.tutorials, docs_versions=docs.versions)
-
     def save(self) -> None:
         """Write the state for the next build, dropping keys nothing reads any more."""
         state = self.state
@@ -412,6 +417,18 @@ class Engine:
         self.keys = KeyIndex(state.digests)
         self.interned = {key: key for key in live}
         state.save(self.state_path)
+
+
+@dataclass(frozen=True)
+class Assembled:
+    """What an engine keeps of its last successful build for the next: the site and its plan."""
+
+    site: Site
+    listing: list[tuple[str, Path, str]]      # (kind, path, name) of each source
+    views: Views
+    site_view: dict[str, Any]
+    plan: Plan
+    owners: dict[str, list[str]]              # planner name -> the paths it planned
 
 
 def refuse_mass_removal(removed: set[str], present: int, out_dir: Path) -> None:

@@ -17,7 +17,9 @@ from hypothesis import strategies as st
 from generator.build import BuildOptions, Engine, build, render_site
 from generator.config import load_config
 from generator.errors import SiteError
+from generator.outputs import Registry
 from generator.state import BuildState, BundleRecord
+from plugin_outputs import with_plugins
 
 REPO = Path(__file__).resolve().parents[1]
 NOW = datetime(2030, 1, 1, tzinfo=timezone.utc)
@@ -35,9 +37,9 @@ def files(folder: Path, ignore: tuple[str, ...] = ()) -> dict[str, bytes]:
             if p.is_file() and p.relative_to(folder).parts[0] not in ignore}
 
 
-def full_build(site: Path, options: BuildOptions = OPTIONS) -> dict[str, bytes]:
+def full_build(site: Path, options: BuildOptions = OPTIONS, planners: Registry | None = None) -> dict[str, bytes]:
     """What a clean build makes: rendered from scratch, no state, nothing on disk."""
-    return render_site(load_config(site), replace(options, refresh=True)).outputs
+    return render_site(load_config(site), replace(options, refresh=True), planners).outputs
 
 
 def assert_same_as_full_build(site: Path, options: BuildOptions = OPTIONS) -> None:
@@ -365,21 +367,22 @@ class SiteModel:
 @example([(("delete", 0), False), (("rename", 0, "2029-12-24-alpha.md"), False), (("time", -9), False)])
 def test_incremental_output_always_equals_a_clean_full_build(steps: list[tuple[Operation, bool]]) -> None:
     """Steps alternate at random between a new engine from the saved state (``sitegen
-    build``) and the engine kept in memory, told which files changed (``sitegen serve``)."""
+    build``) and the engine kept in memory, told which files changed (``sitegen serve``).
+    Planners added by a plug-in (tests/plugin_outputs.py) are held to the same rule."""
     with tempfile.TemporaryDirectory() as tmp:
         root = make_site(Path(tmp) / "site")
         model = SiteModel(root)
-        engine = Engine(root, OPTIONS)
+        engine = Engine(root, OPTIONS, with_plugins())
         engine.build(now=model.now)
         model.take_touched()
         for op, new_process in steps:
             model.apply(op)
             before = files(root / "_site")
             if new_process:
-                engine = Engine(root, OPTIONS)
+                engine = Engine(root, OPTIONS, with_plugins())
             options = BuildOptions(now=model.now)
             try:
-                expected = full_build(root, options)
+                expected = full_build(root, options, with_plugins())
             except SiteError:
                 with pytest.raises(SiteError):
                     engine.build(now=model.now, changed=model.take_touched())
