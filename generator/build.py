@@ -1,7 +1,9 @@
 """Orchestrate builds: sources -> documents -> site -> plan -> outputs -> files.
 
-A build plans every file the site has (:mod:`generator.plan`), then makes only
-the jobs whose inputs changed since the last build. Each render is traced
+A build runs in named stages (:class:`Engine`): scan, load, assemble, plan,
+make, write, record. It plans every file the site has through the planners of
+:mod:`generator.outputs`, whose names it does not know, then makes only the
+jobs whose inputs changed since the last build. Each render is traced
 (:mod:`generator.deps`); the keys it read are saved with its output, and the
 output is made again only when its plan's inputs differ or one of those keys
 resolves to something new. A build with nothing changed stops after comparing
@@ -28,7 +30,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import jinja2
 import markdown
@@ -45,7 +47,7 @@ from generator.lock import site_lock
 from generator.options import BuildOptions
 from generator.output import check_outputs, delete_outputs, safe_output_dir, write_outputs
 from generator.outputs import Bundle, Phase, PlanContext, Planned, Registry, default_registry, site_view
-from generator.plan import Job, Plan
+from generator.plan import Plan
 from generator.render import Renderer
 from generator.site import Document, Site, assemble, parse_document, timezone_of, well_formed
 from generator.sources import Source, discover, load_data, load_source
@@ -84,30 +86,8 @@ def build(root: str | Path = ".", options: BuildOptions = BuildOptions()) -> Bui
 
 def render_site(config: Config, options: BuildOptions = BuildOptions(),
                 planners: Registry | None = None) -> BuildResult:
-    """Every file the site has, made in memory from scratch; raises SiteError on bad input."""
-    planners = planners or default_registry()
-    root = config.root
-    sources = [load_source(root, kind, path) for kind, path in discover(root)]
-    documents = parse_documents([s for s in sources if s.kind != "data"], config, options.refresh)
-    data = {s.path.stem: load_data(s) for s in sources if s.kind == "data"}
-    now = options.now or datetime.now(timezone_of(config))
-    site = assemble(documents, data, config, now=now, drafts=options.drafts, future=options.future)
-    views = Views(site)
-    key = digest(*(s.digest for s in sources), *(doc.url for doc in site.documents))
-    ctx = PlanContext(config, site, views, site_view(site, views), Renderer(config), options,
-                      partial(parse_documents, config=config, refresh=options.refresh),
-                      site_key=lambda: key, external={p.name: p.external(config) for p in planners})
-    reports, bundled = {}, {}
-    for bundle in planners:
-        if isinstance(bundle, Bundle):
-            made, reports[bundle.name] = bundle.make(ctx)
-            bundled[bundle.name] = [(path, made.origins[path], partial(_same, data), None, path not in made.unlisted)
-                                    for path, data in made.items()]
-    plan, owners = plan_site(planners, ctx, bundled)
-    outputs = {path: _bytes(job.make()) for path, job in plan.items()}
-    reports = {name: reports[name] if name in reports else Planned(len(paths), len(paths))
-               for name, paths in owners.items()}
-    return BuildResult(site, len(outputs), outputs, reports=reports)
+    """Every file the site has, made in memory from scratch: the engine without saved state."""
+    return Engine(config.root, options, planners, saved=False).render()
 
 
 def plan_site(planners: Registry, ctx: PlanContext,
@@ -172,27 +152,94 @@ def code_digest() -> str:
     return digest(__version__, *versions, *parts)
 
 
+class Listed(NamedTuple):
+    """A source file of the site, as discovered."""
+
+    kind: str            # post, page, data (a docs page is the docs bundle's)
+    path: Path           # relative to the site
+    name: str            # its path as the file index knows it
+
+
+class Parsed(NamedTuple):
+    """A source as the engine holds it between builds."""
+
+    digest: str          # of its bytes
+    key: str             # its parse key: the document is a function of it
+    document: Document
+
+
+@dataclass
+class Scan:
+    """What the scan stage found: the configuration and which inputs and outputs changed."""
+
+    config: Config
+    out_dir: Path
+    world: str                      # config, options and code: all recorded work depends on it
+    fresh: bool                     # nothing recorded applies
+    index: FileIndex
+    changed: set[str]               # input files that changed since the last build
+    external: tuple                 # (planner, what it depends on outside the files)
+    tampered: set[str]              # outputs changed on disk since the last build wrote them
+    strays: set[str]                # files in the output folder no build made
+    empty: list[str]                # empty folders there
+    now: datetime
+    due: bool                       # the clock crossed a post's date
+
+    def nothing_to_do(self, state: BuildState, load: bool) -> bool:
+        return (all(b.report.reusable for b in state.bundles.values())
+                and not (load or self.fresh or self.changed or self.tampered or self.strays or self.empty
+                         or self.due or self.external != state.external))
+
+
+@dataclass(frozen=True)
+class Assembled:
+    """The site of one build, and the views its renders read through."""
+
+    site: Site
+    listing: list[Listed]
+    parsed: dict[str, Parsed]       # source path -> what it parsed to
+    views: Views
+    site_view: dict[str, Any]
+
+
+@dataclass
+class PlanResult:
+    """The plan stage's result: every file and who planned it, the bundles' records and reports."""
+
+    plan: Plan
+    owners: dict[str, list[str]]                # planner name -> the paths it planned
+    bundles: dict[str, BundleRecord]
+    reports: dict[str, Any]
+
+
 class Engine:
     """Builds one site again and again, redoing only what each edit touched.
 
     ``sitegen build`` makes one from the state saved in ``.sitegen/`` and uses
     it once; ``sitegen serve`` keeps one alive, so its documents, templates
-    and dependency records stay in memory between rebuilds.
+    and dependency records stay in memory between rebuilds. With
+    ``saved=False`` it starts from nothing and leaves nothing:
+    :func:`render_site` is that engine, asked for the files alone.
+
+    A build runs in named stages: :meth:`scan` (what changed), :meth:`load`
+    (parse what changed), :meth:`assemble` (the site), :meth:`plan` (every
+    planner of the registry), :meth:`make` (the jobs whose inputs or reads
+    changed), :meth:`write` (only then the output folder) and :meth:`record`
+    (the state for the next build).
     """
 
     def __init__(self, root: str | Path = ".", options: BuildOptions = BuildOptions(),
-                 planners: Registry | None = None):
+                 planners: Registry | None = None, saved: bool = True):
         self.root = Path(root).resolve()
         self.options = options
         self.planners = planners or default_registry()
         self.state_path = self.root / STATE_DIR / STATE_FILE
-        self.state = BuildState.load(self.state_path)
-        self.parsed: dict[str, tuple[str, str, Document]] = {}   # source -> (digest, parse key, doc)
-        self.listing: list[tuple[str, Path, str]] | None = None  # (kind, path, name) of each source
+        self.state = BuildState.load(self.state_path) if saved else BuildState()
         self.data_files: dict[str, Any] = {}        # data file digest -> its parsed YAML
         self.renderer: Renderer | None = None
         self.config: Config | None = None          # as the last successful build read it
-        self.last: Assembled | None = None          # the last successful build's site and plan
+        self.last: Assembled | None = None         # the last successful build's site ...
+        self.last_plan: PlanResult | None = None     # ... and its plan
         self.warm = False              # the last build succeeded: the files on disk are as the state says
         self.interned: dict[Key, Key] = {}
         self.keys = KeyIndex(self.state.digests)
@@ -209,6 +256,49 @@ class Engine:
         the next build (the preview's first edit).
         """
         warm, self.warm = self.warm, False
+        scan = self.scan(now, changed, warm)
+        state = self.state
+        if scan.nothing_to_do(state, load):
+            self.warm, self.config = True, scan.config
+            reports = {p.name: state.bundles[p.name].report.reused() if p.name in state.bundles
+                       else Planned(state.planned.get(p.name, 0)) for p in self.planners}
+            return BuildResult(None, len(state.outputs), {}, reports=reports)
+        swapped = self.swap_in(scan) if warm else None
+        assembled = swapped or self.assemble(scan, self.load(scan))
+        resolver = Resolver(assembled.site, {s: p.document for s, p in assembled.parsed.items()},
+                            scan.index.digest)
+        order = resolver.identities(("posts",))
+        moved = self.changed_keys(resolver, assembled.parsed, order != state.order)
+        planned = self.plan(scan, assembled, moved, reuse=swapped is not None)
+        plan = planned.plan
+        dirty = {path for path, job in plan.items()
+                 if path in scan.tampered or (record := state.outputs.get(path)) is None
+                 or record.inputs != job.inputs or not record.reads.isdisjoint(moved)}
+        if not self.options.allow_removals:
+            refuse_mass_removal(state.outputs.keys() - plan.keys(), len(state.outputs), scan.out_dir)
+        made = self.make(plan, dirty)
+        written, deleted, stamps = self.write(scan, plan, made)
+        self.record(scan, assembled, planned, made, stamps, moved, resolver, order)
+        if save:
+            self.save()
+        return BuildResult(assembled.site, len(plan), {path: data for path, (data, _) in made.items()},
+                           written, deleted, self.reports(planned, made))
+
+    def render(self, now: datetime | None = None) -> BuildResult:
+        """Every file of the site, made in memory; the output folder and the state untouched."""
+        scan = self.scan(now, None, warm=False, output=False)
+        assembled = self.assemble(scan, self.load(scan))
+        planned = self.plan(scan, assembled, {}, reuse=False)
+        made = self.make(planned.plan, planned.plan.keys())
+        return BuildResult(assembled.site, len(planned.plan), {path: data for path, (data, _) in made.items()},
+                           reports=self.reports(planned, made))
+
+    # --- the stages -------------------------------------------------------
+
+    def scan(self, now: datetime | None, changed: Iterable[str] | None, warm: bool,
+             output: bool = True) -> Scan:
+        """Read the config; find which inputs changed, and (``output``) whether the output folder
+        is as the last build left it."""
         config = load_config(self.root)
         out_dir = safe_output_dir(config)
         world = digest(repr(config), repr((self.options.drafts, self.options.future)), code_digest())
@@ -221,138 +311,144 @@ class Engine:
                           {key[1] for key in self.keys.always if key[0] == "file"})
         changed = index.rescan(changed if warm and not fresh else None)
         external = tuple((p.name, p.external(config)) for p in self.planners)
-        tampered, strays, empty = check_outputs(out_dir, state.outputs) if fresh or not warm else (set(), set(), [])
+        tampered, strays, empty = check_outputs(out_dir, state.outputs) if output and (fresh or not warm) \
+            else (set(), set(), [])
         now = now or self.options.now or datetime.now(timezone_of(config))
         due = ((state.horizon is not None and now >= state.horizon)
                or (state.floor is not None and now < state.floor))
-        settled = all(b.report.reusable for b in state.bundles.values())
-        if settled and not (load or fresh or changed or tampered or strays or empty or due
-                            or external != state.external):
-            self.warm, self.config = True, config
-            reports = {p.name: state.bundles[p.name].report.reused() if p.name in state.bundles
-                       else Planned(state.planned.get(p.name, 0)) for p in self.planners}
-            return BuildResult(None, len(state.outputs), {}, reports=reports)
-
         if fresh or self.renderer is None:
             self.renderer = Renderer(config)
         elif any(name.startswith("templates/") for name in changed):
             self.renderer.env.cache.clear()  # an edit within one mtime tick escapes Jinja's check
-        swapped = None
-        if warm and not (fresh or due or external != state.external) and self.last is not None:
-            swapped = self.swap_in(config, index, changed)
-        if swapped is not None:
-            parsed, last = swapped, self.last
-            site, listing, views = last.site, last.listing, last.views
-        else:
-            site, listing, parsed = self.assemble(config, index, now, fresh)
-            views, last = Views(site), None
-        resolver = Resolver(site, {source: doc for source, (_, _, doc) in parsed.items()}, index.digest)
-        parse_keys = {source: key for source, (_, key, _) in parsed.items()}
-        order = resolver.identities(("posts",))
-        moved = self.changed_keys(resolver, parse_keys, order != state.order)
+        return Scan(config, out_dir, world, fresh, index, changed, external, tampered, strays, empty, now, due)
 
-        ctx = PlanContext(config, site, views, last.site_view if last else site_view(site, views), self.renderer,
-                          self.options, partial(parse_documents, config=config, refresh=self.options.refresh),
-                          index.tree_digest, partial(site_digest, listing, index, site), dict(external))
-        bundles, bundled, reports = {}, {}, {}
-        ran = False
-        for bundle in self.planners:
-            if isinstance(bundle, Bundle):
-                record, reports[bundle.name], bundled[bundle.name] = self.run_bundle(bundle, ctx, moved, tampered)
-                bundles[bundle.name] = record
-                ran = ran or record is not state.bundles.get(bundle.name)
-        if last is not None and not ran:
-            plan, owners = last.plan, last.owners   # nothing moved and no bundle ran: the plan is the last one
-        else:
-            plan, owners = plan_site(self.planners, ctx, bundled)
-        dirty = {path for path, job in plan.items()
-                 if path in tampered or (record := state.outputs.get(path)) is None
-                 or record.inputs != job.inputs or not record.reads.isdisjoint(moved)}
-        removed = (state.outputs.keys() | strays) - plan.keys()
-        if not self.options.allow_removals:
-            refuse_mass_removal(state.outputs.keys() - plan.keys(), len(state.outputs), out_dir)
-        made = {path: self.make(plan[path]) for path in sorted(dirty)}
-
-        # Everything is made: only now is the output directory touched.
-        deleted = delete_outputs(out_dir, removed, empty)
-        written, stamps = write_outputs(out_dir, {path: data for path, (data, _) in made.items()},
-                                        state.outputs)
-
-        outputs = {path: record for path, record in state.outputs.items() if path in plan}
-        for path, (data, reads) in made.items():
-            outputs[path] = OutputRecord(plan[path].inputs, reads, value_digest(data), stamps[path])
-        digests = {**state.digests, **moved}
-        new_keys = {key for reads in [r for _, r in made.values()] + [b.reads for b in bundles.values()]
-                    for key in reads if key not in digests}
-        digests.update((key, resolver(key)) for key in new_keys)
-        self.keys.extend(new_keys)
-        self.state = BuildState(
-            world=world, files=index.snapshot(), outputs=outputs, documents=parse_keys,
-            digests=digests, bundles=bundles, external=external, order=order,
-            horizon=publication_horizon(resolver.documents.values(), now, self.options),
-            floor=publication_floor(resolver.documents.values(), now, self.options),
-            planned={name: len(paths) for name, paths in owners.items()})
-        self.parsed, self.listing = parsed, listing
-        self.last = Assembled(site, listing, views, ctx.site_view, plan, owners)
-        self.config = config
-        self.warm = True
-        if save:
-            self.save()
-        reports = {name: reports[name] if name in reports else Planned(len(paths), sum(path in made for path in paths))
-                   for name, paths in owners.items()}
-        return BuildResult(site, len(plan), {path: data for path, (data, _) in made.items()},
-                           written, deleted, reports)
-
-    def assemble(self, config: Config, index: FileIndex, now: datetime, fresh: bool) -> tuple[
-            Site, list[tuple[str, Path, str]], dict[str, tuple[str, str, Document]]]:
-        """The site; its sources as (kind, path, name); source -> (digest, parse key, document)."""
-        listing = self.listing
-        if fresh or listing is None or index.listing_changed:
-            listing = [(kind, path, path.as_posix()) for kind, path in discover(self.root, index.current)]
-        sources = [(kind, path, index.digest(name)) for kind, path, name in listing]
-        parsed = self.documents_of(config, [s for s in sources if s[0] != "data"], fresh)
+    def load(self, scan: Scan) -> tuple[list[Listed], dict[str, Parsed], dict[str, Any]]:
+        """The sources, each document (kept from the last build if its bytes are the same), the data."""
+        last, index = self.last, scan.index
+        listing = last.listing if last is not None else None
+        if scan.fresh or listing is None or index.listing_changed:
+            listing = [Listed(kind, path, path.as_posix()) for kind, path in discover(self.root, index.current)]
+        sources = [(s.kind, s.path, index.digest(s.name)) for s in listing]
+        kept = {} if scan.fresh or self.options.refresh or last is None else last.parsed
+        todo = [s for s in sources if s[0] != "data" and kept.get(str(s[1]), ("",))[0] != s[2]]
+        loaded = load_documents(scan.config, todo, self.options.refresh)
+        parsed = {str(path): Parsed(source_digest, *loaded[str(path)]) if str(path) in loaded
+                  else kept[str(path)] for kind, path, source_digest in sources if kind != "data"}
         data_files = {key: self.data_files.get(key) or load_data(load_source(self.root, "data", path))
                       for kind, path, key in sources if kind == "data"}
-        data = {path.stem: data_files[key] for kind, path, key in sources if kind == "data"}
-        site = assemble([doc for _, _, doc in parsed.values()], data, config, now=now,
-                        drafts=self.options.drafts, future=self.options.future)
         self.data_files = data_files     # by digest: true whether or not this build succeeds
-        return site, listing, parsed
+        data = {path.stem: data_files[key] for kind, path, key in sources if kind == "data"}
+        return listing, parsed, data
 
-    def swap_in(self, config: Config, index: FileIndex,
-                changed: set[str]) -> dict[str, tuple[str, str, Document]] | None:
+    def assemble(self, scan: Scan, loaded: tuple[list[Listed], dict[str, Parsed], dict[str, Any]]) -> Assembled:
+        """Collections, URLs, neighbours: the site, and the recording views of it."""
+        listing, parsed, data = loaded
+        site = assemble([p.document for p in parsed.values()], data, scan.config, now=scan.now,
+                        drafts=self.options.drafts, future=self.options.future)
+        views = Views(site)
+        return Assembled(site, listing, parsed, views, site_view(site, views))
+
+    def swap_in(self, scan: Scan) -> Assembled | None:
         """After an edit that moves nothing, the last site with the new content; else None.
 
         If only posts, pages, templates or assets changed, no file appeared or
         went, and every document parsed again keeps its placement, then the
         collections and the plan of the last build are still right: the new
-        content is written into the document objects they hold, and the
-        updated source -> (digest, parse key, document) is returned.
+        content is written into the document objects they hold.
         """
-        swappable = SWAPPABLE + config.static_paths
-        if index.listing_changed or not all(within(name, swappable) for name in changed):
+        last, index, state = self.last, scan.index, self.state
+        if last is None or scan.fresh or scan.due or scan.external != state.external:
             return None
-        todo = [(kind, path, index.digest(name)) for kind, path, name in self.listing if name in changed]
-        reparsed = load_documents(config, todo, self.options.refresh)
-        if any(placement(doc) != placement(self.parsed[source][2]) for source, (_, doc) in reparsed.items()):
+        swappable = SWAPPABLE + scan.config.static_paths
+        if index.listing_changed or not all(within(name, swappable) for name in scan.changed):
             return None
-        parsed = dict(self.parsed)
+        todo = [(s.kind, s.path, index.digest(s.name)) for s in last.listing if s.name in scan.changed]
+        reparsed = load_documents(scan.config, todo, self.options.refresh)
+        if any(placement(doc) != placement(last.parsed[source].document) for source, (_, doc) in reparsed.items()):
+            return None
+        parsed = dict(last.parsed)
         for _, path, source_digest in todo:
             key, doc = reparsed[str(path)]
-            held = self.parsed[str(path)][2]
+            held = last.parsed[str(path)].document
             for name in CONTENT_FIELDS:
                 setattr(held, name, getattr(doc, name))
-            parsed[str(path)] = (source_digest, key, held)
-        return parsed
+            parsed[str(path)] = Parsed(source_digest, key, held)
+        return dataclasses.replace(last, parsed=parsed)
 
-    def documents_of(self, config: Config, sources: list[tuple[str, Path, str]],
-                     fresh: bool) -> dict[str, tuple[str, str, Document]]:
-        """Source -> (digest, parse key, document): kept from the last build if its bytes are the same."""
-        kept = {} if fresh or self.options.refresh else self.parsed
-        todo = [s for s in sources if kept.get(str(s[1]), ("",))[0] != s[2]]
-        parsed = load_documents(config, todo, self.options.refresh)
-        return {str(path): (source_digest, *parsed[str(path)]) if str(path) in parsed else kept[str(path)]
-                for _, path, source_digest in sources}
+    def plan(self, scan: Scan, assembled: Assembled, moved: dict[Key, str], reuse: bool) -> PlanResult:
+        """Every planner, in phase order; bundles run only if what they read changed.
+
+        ``reuse``: the site's structure is the last build's, so unless a bundle
+        ran, the plan is the last one.
+        """
+        config, site = scan.config, assembled.site
+        ctx = PlanContext(config, site, assembled.views, assembled.site_view, self.renderer, self.options,
+                          partial(parse_documents, config=config, refresh=self.options.refresh),
+                          scan.index.tree_digest, partial(site_digest, assembled.listing, scan.index, site),
+                          dict(scan.external))
+        bundles, bundled, reports = {}, {}, {}
+        ran = False
+        for bundle in self.planners:
+            if isinstance(bundle, Bundle):
+                record, reports[bundle.name], bundled[bundle.name] = self.run_bundle(
+                    bundle, ctx, moved, scan.tampered)
+                bundles[bundle.name] = record
+                ran = ran or record is not self.state.bundles.get(bundle.name)
+        last = self.last_plan
+        if reuse and last is not None and not ran:
+            return PlanResult(last.plan, last.owners, bundles, reports)
+        plan, owners = plan_site(self.planners, ctx, bundled)
+        return PlanResult(plan, owners, bundles, reports)
+
+    def make(self, plan: Plan, paths: Iterable[str]) -> dict[str, tuple[bytes, frozenset[Key]]]:
+        """Run the jobs of ``paths``: path -> (bytes, the keys its render read)."""
+        made = {}
+        for path in sorted(paths):
+            with tracing() as reads:
+                data = _bytes(plan[path].make())
+            made[path] = (data, self.intern(reads))
+        return made
+
+    def write(self, scan: Scan, plan: Plan, made: dict[str, tuple[bytes, frozenset[Key]]]) -> tuple[
+            list[str], list[str], dict[str, Any]]:
+        """Everything is made: only now is the output directory touched. Written, deleted, stamps."""
+        removed = (self.state.outputs.keys() | scan.strays) - plan.keys()
+        deleted = delete_outputs(scan.out_dir, removed, scan.empty)
+        written, stamps = write_outputs(scan.out_dir, {path: data for path, (data, _) in made.items()},
+                                        self.state.outputs)
+        return written, deleted, stamps
+
+    def record(self, scan: Scan, assembled: Assembled, planned: PlanResult, made: dict[str, tuple[bytes, frozenset]],
+               stamps: dict[str, Any], moved: dict[Key, str], resolver: Resolver, order: tuple) -> None:
+        """The state for the next build: each output's inputs and reads, and the digests of those."""
+        state, plan = self.state, planned.plan
+        outputs = {path: record for path, record in state.outputs.items() if path in plan}
+        for path, (data, reads) in made.items():
+            outputs[path] = OutputRecord(plan[path].inputs, reads, value_digest(data), stamps[path])
+        digests = {**state.digests, **moved}
+        new_keys = {key for reads in [r for _, r in made.values()] + [b.reads for b in planned.bundles.values()]
+                    for key in reads if key not in digests}
+        digests.update((key, resolver(key)) for key in new_keys)
+        self.keys.extend(new_keys)
+        documents = resolver.documents.values()
+        self.state = BuildState(
+            world=scan.world, files=scan.index.snapshot(), outputs=outputs,
+            documents={source: p.key for source, p in assembled.parsed.items()},
+            digests=digests, bundles=planned.bundles, external=scan.external, order=order,
+            horizon=publication_horizon(documents, scan.now, self.options),
+            floor=publication_floor(documents, scan.now, self.options),
+            planned={name: len(paths) for name, paths in planned.owners.items()})
+        self.last, self.last_plan = assembled, planned
+        self.config = scan.config
+        self.warm = True
+
+    # --- helpers ----------------------------------------------------------
+
+    def reports(self, planned: PlanResult, made: dict[str, Any]) -> dict[str, Any]:
+        """Planner name -> its report: a bundle's own, else how many files it has and made."""
+        return {name: planned.reports[name] if name in planned.reports
+                else Planned(len(paths), sum(path in made for path in paths))
+                for name, paths in planned.owners.items()}
 
     def run_bundle(self, bundle: Bundle, ctx: PlanContext, moved: dict[Key, str],
                    tampered: set[str]) -> tuple[BundleRecord, Any, list[tuple]]:
@@ -380,17 +476,11 @@ class Engine:
         files = {path: (made.origins[path], path not in made.unlisted) for path in made}
         return BundleRecord(inputs, reads, files, report), report, jobs
 
-    def make(self, job: Job) -> tuple[bytes, frozenset[Key]]:
-        """Run one job, returning its bytes and the keys it read."""
-        with tracing() as reads:
-            data = _bytes(job.make())
-        return data, self.intern(reads)
-
     def intern(self, keys: Iterable[Key]) -> frozenset[Key]:
         """One object per distinct key, so the saved state stores each key once."""
         return frozenset(self.interned.setdefault(key, key) for key in keys)
 
-    def changed_keys(self, resolver: Resolver, parse_keys: dict[str, str],
+    def changed_keys(self, resolver: Resolver, parsed: dict[str, Parsed],
                      reordered: bool) -> dict[Key, str]:
         """Keys some output read whose digest differs now: key -> new digest.
 
@@ -399,6 +489,7 @@ class Engine:
         neighbours change only if the order of the posts did.
         """
         old, digests = self.state.documents, self.state.digests
+        parse_keys = {source: p.key for source, p in parsed.items()}
         reparsed = {source for source in parse_keys.keys() | old.keys()
                     if parse_keys.get(source) != old.get(source)}
         changed = {}
@@ -419,18 +510,6 @@ class Engine:
         state.save(self.state_path)
 
 
-@dataclass(frozen=True)
-class Assembled:
-    """What an engine keeps of its last successful build for the next: the site and its plan."""
-
-    site: Site
-    listing: list[tuple[str, Path, str]]      # (kind, path, name) of each source
-    views: Views
-    site_view: dict[str, Any]
-    plan: Plan
-    owners: dict[str, list[str]]              # planner name -> the paths it planned
-
-
 def refuse_mass_removal(removed: set[str], present: int, out_dir: Path) -> None:
     """Stop a build that would remove more than half of the files the last build made.
 
@@ -443,7 +522,7 @@ def refuse_mass_removal(removed: set[str], present: int, out_dir: Path) -> None:
                         f"({first}, ...): if that is meant, build again with --allow-removals", out_dir)
 
 
-def site_digest(listing: list[tuple[str, Path, str]], index: FileIndex, site: Site) -> str:
+def site_digest(listing: list[Listed], index: FileIndex, site: Site) -> str:
     """Stands for the posts, pages and data, which docs pages may show any of."""
     return digest(*(index.digest(name) for _, _, name in listing), *(doc.url for doc in site.documents))
 
