@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import hashlib
 import itertools
 import multiprocessing
 import os
@@ -73,6 +74,11 @@ class BuildResult:
     deleted: list[str] = field(default_factory=list)
     reports: dict[str, Any] = field(default_factory=dict)   # planner name -> what it did (``summary()``)
 
+    @property
+    def warnings(self) -> list[str]:
+        """``file:line: warning: ...`` for what the site's documents use that sitegen left out."""
+        return [warning for doc in (self.site.documents if self.site else ()) for warning in doc.warnings]
+
     def summary(self) -> str:
         return (f"{self.files} files: {len(self.written)} written, "
                 f"{self.files - len(self.written)} unchanged, {len(self.deleted)} removed")
@@ -124,9 +130,13 @@ def load_documents(config: Config, sources: list[tuple[str, Path, str]], refresh
     """
     load = load or partial(load_source, config.root)
     cache = DataCache(config.state_dir / "cache" / "documents", "document", well_formed)
-    fingerprint = digest(code_digest(), config.permalink, config.timezone)
+    fingerprint = digest(code_digest(), config.permalink, config.timezone,
+                         repr(config.markdown), repr(config.liquid))
     keys = [digest(fingerprint, kind, str(path), source_digest) for kind, path, source_digest in sources]
     documents = [None if refresh else cache.get(key) for key in keys]
+    # A document is also a function of the files its Liquid read (includes, data): check those.
+    documents = [None if doc is None or _inputs_moved(doc, lambda name: _file_digest(config.root, name))
+                 else doc for doc in documents]
     todo = [i for i, doc in enumerate(documents) if doc is None]
     loaded = [load(sources[i][0], sources[i][1]) for i in todo]
     if len(todo) >= PARALLEL_THRESHOLD and (os.cpu_count() or 1) > 1:
@@ -139,7 +149,21 @@ def load_documents(config: Config, sources: list[tuple[str, Path, str]], refresh
     for i, doc in zip(todo, parsed):
         cache.put(keys[i], doc)
         documents[i] = doc
-    return {str(path): (key, doc) for (_, path, _), key, doc in zip(sources, keys, documents)}
+    # The parse key names what the document came from: its source and, if any, what its Liquid read.
+    return {str(path): (digest(key, repr(doc.inputs)) if doc.inputs else key, doc)
+            for (_, path, _), key, doc in zip(sources, keys, documents)}
+
+
+def _inputs_moved(doc: Document, digest_of: Callable[[str], str | None]) -> bool:
+    """Whether a file the document's Liquid read (an include, a data file) is not as it was."""
+    return any(digest_of(name) != recorded for name, recorded in doc.inputs)
+
+
+def _file_digest(root: Path, name: str) -> str | None:
+    try:
+        return hashlib.sha256((root / name).read_bytes()).hexdigest()
+    except OSError:
+        return None
 
 
 @functools.cache
@@ -323,14 +347,16 @@ class Engine:
         return Scan(config, out_dir, world, fresh, index, changed, external, tampered, strays, empty, now, due)
 
     def load(self, scan: Scan) -> tuple[list[Listed], dict[str, Parsed], dict[str, Any]]:
-        """The sources, each document (kept from the last build if its bytes are the same), the data."""
+        """The sources, each document (kept from the last build if its bytes are the same, and
+        those of the files its Liquid read), the data."""
         last, index = self.last, scan.index
         listing = last.listing if last is not None else None
         if scan.fresh or listing is None or index.listing_changed:
             listing = [Listed(kind, path, path.as_posix()) for kind, path in discover(self.root, index.current)]
         sources = [(s.kind, s.path, index.digest(s.name)) for s in listing]
         kept = {} if scan.fresh or self.options.refresh or last is None else last.parsed
-        todo = [s for s in sources if s[0] != "data" and kept.get(str(s[1]), ("",))[0] != s[2]]
+        todo = [s for s in sources if s[0] != "data" and ((held := kept.get(str(s[1]))) is None
+                or held.digest != s[2] or _inputs_moved(held.document, index.digest))]
         loaded = load_documents(scan.config, todo, self.options.refresh)
         parsed = {str(path): Parsed(source_digest, *loaded[str(path)]) if str(path) in loaded
                   else kept[str(path)] for kind, path, source_digest in sources if kind != "data"}
@@ -362,7 +388,8 @@ class Engine:
         swappable = SWAPPABLE + scan.config.static_paths
         if index.listing_changed or not all(within(name, swappable) for name in scan.changed):
             return None
-        todo = [(s.kind, s.path, index.digest(s.name)) for s in last.listing if s.name in scan.changed]
+        todo = [(s.kind, s.path, index.digest(s.name)) for s in last.listing if s.name in scan.changed
+                or (s.kind != "data" and _inputs_moved(last.parsed[s.name].document, index.digest))]
         reparsed = load_documents(scan.config, todo, self.options.refresh)
         if any(placement(doc) != placement(last.parsed[source].document) for source, (_, doc) in reparsed.items()):
             return None

@@ -58,7 +58,7 @@ from generator.errors import SiteError
 from generator.options import BuildOptions
 from generator.plan import Files, Plan
 from generator.render import DataFiles, Renderer
-from generator.site import Document, Site
+from generator.site import Document, Site, site_settings
 from generator.sources import Source
 
 
@@ -189,12 +189,7 @@ def site_view(site: Site, views: Views) -> dict[str, Any]:
     """What templates see as ``site``: the config's public values and (recording) collections."""
     config = site.config
     return {
-        "title": config.title,
-        "description": config.description,
-        "url": config.url.rstrip("/"),
-        "baseurl": config.baseurl.rstrip("/"),
-        "author": config.author,
-        "language": config.language,
+        **site_settings(config),
         "nav": config.nav,
         "archives": config.archives,
         "feeds": config.feeds,

@@ -13,7 +13,7 @@ from generator.deps import record
 from generator.errors import SiteError
 from generator.outputs import PlanContext, Planner
 from generator.plan import Job, Plan
-from generator.site import Document
+from generator.site import Document, render_deferred
 from generator.sources import read_text
 
 
@@ -30,7 +30,13 @@ def render_document(ctx: PlanContext, doc: Document) -> str:
     if not ctx.renderer.has_template(template):
         raise SiteError(f"unknown layout '{doc.layout}' (no templates/{template})", doc.source)
     page = ctx.views.document(doc)
-    return ctx.render(template, doc.source, page=page, content=Markup(page.content),
+    if doc.deferred is None:
+        content = page.content
+    else:  # its Liquid lists the site: run now, reading the site through recording views
+        content, files = render_deferred(doc, ctx.config, ctx.site_view)
+        for name in files:
+            record(("file", name))
+    return ctx.render(template, doc.source, page=page, content=Markup(content),
                       **layout_context(ctx, page, doc.source))
 
 
