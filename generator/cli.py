@@ -117,14 +117,9 @@ def run_build(args: argparse.Namespace) -> int:
     print(f"{done}: {result.summary()} in {time.perf_counter() - started:.2f}s")
     for warning in result.warnings:
         print(warning, file=sys.stderr)
-    if result.tutorials.total:
-        print(result.tutorials.summary())
-    if result.docs_versions:
-        by_outcome: dict[str, list[str]] = {}
-        for name, outcome in result.docs_versions.items():
-            by_outcome.setdefault(outcome, []).append(name)
-        print("docs versions: " + "; ".join(f"{outcome} {', '.join(names)}"
-                                            for outcome, names in by_outcome.items()))
+    for report in result.reports.values():
+        if report.summary():
+            print(report.summary())
     return run_check(argparse.Namespace(site=args.site, against=None)) if args.check else 0
 
 
