@@ -1,9 +1,10 @@
 """Tutorials from source to pages: load, decide, execute in parallel, render.
 
 For each tutorial the cache key decides: a stored run of the same code is
-used as it is; otherwise the tutorial runs here if this machine has what it
-declares it needs. If it does not, a run made elsewhere (found in a copied
-cache, even under ``--refresh``) is shown with a note saying where and when it
+used as it is; otherwise the tutorial runs if its executor (this machine, or
+the Dask cluster site.yaml names: see ``executors``) offers what it declares it
+needs. If not, a run made elsewhere (found in a copied or shared cache, even
+under ``--refresh``) is shown with a note saying where and when it
 ran; failing that, the notebook's stored outputs are shown as "not executed"
 when site.yaml allows it, and the build fails otherwise. Failed runs are
 cached and reported like fresh ones. All runs finish (and are cached) before
@@ -13,9 +14,7 @@ any failure stops the build, so one broken tutorial does not cost the others.
 from __future__ import annotations
 
 import copy
-import os
 import platform
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -26,12 +25,12 @@ from nbformat import NotebookNode
 
 from generator.config import Config
 from generator.errors import SiteError
-from generator.notebooks import TutorialStats, Tutorials, environment
-from generator.notebooks.execute import execute
-from generator.notebooks.progress import Progress
+from generator.notebooks import TutorialStats, Tutorials
+from generator.notebooks.executors import Executor, executor_for
 from generator.notebooks.render import NotebookRenderer, RenderedNotebook
 from generator.notebooks.sources import Tutorial, discover, load_tutorial, to_percent
 from generator.notebooks.spec import Metadata, Spec, metadata_of, read_paths, resolve
+from generator.notebooks.shared import open_store
 from generator.notebooks.store import Run, RunStore
 from generator.render import Renderer
 
@@ -47,7 +46,7 @@ class Job:
     meta: Metadata
     spec: Spec
     version: str | None = None      # the docs version whose tree holds it
-    missing: list[str] = field(default_factory=list)     # what it needs and this machine lacks
+    missing: list[str] = field(default_factory=list)     # what it needs and the executor lacks
     run: Run | None = None
     origin: str = ""                # "ran", "cache" or "unexecuted"
 
@@ -61,7 +60,8 @@ def build_tutorials(config: Config, tree: Path, gallery_url: str, render: Callab
                     renderer: Renderer, refresh: bool = False, version: str | None = None) -> Tutorials:
     """The tutorials of ``tree`` (the site, or a docs version's export), executed in it."""
     jobs = load_jobs(config, tree, version)
-    store = RunStore(config.root / config.notebooks.cache_dir)
+    store = open_store(config)
+    executor = executor_for(config)
     errors: list[SiteError] = []
     todo = []
     for job in jobs:
@@ -69,7 +69,7 @@ def build_tutorials(config: Config, tree: Path, gallery_url: str, render: Callab
         if cached and not refresh and cached.host == platform.node():
             job.run, job.origin = cached, "cache"        # it ran here, so it had what it needs
             continue
-        job.missing = environment.missing(job.spec.kernel, job.spec.requires, job.spec.device)
+        job.missing = executor.missing(job.spec)
         if cached and (not refresh or job.missing):
             job.run, job.origin = cached, "cache"
         elif not job.missing:
@@ -78,11 +78,14 @@ def build_tutorials(config: Config, tree: Path, gallery_url: str, render: Callab
             job.origin = "unexecuted"
         else:
             errors.append(SiteError(
-                f"needs {', '.join(job.missing)}, which this machine lacks, and no run of this code "
+                f"needs {', '.join(job.missing)}, which {executor.lacks}, and no run of this code "
                 f"is cached: build once where they exist and copy its {config.notebooks.cache_dir}/ "
                 "folder here, or set notebooks.allow_unexecuted in site.yaml to show the notebook's "
                 "stored outputs", job.tutorial.path))
-    errors += run_all(todo, workers(config), store)
+    try:
+        errors += run_all(todo, executor, store)
+    finally:
+        getattr(executor, "close", lambda: None)()
     errors += [failure_error(job) for job in jobs if job.run and job.run.failure]
     if errors:
         raise combine(errors)
@@ -90,13 +93,6 @@ def build_tutorials(config: Config, tree: Path, gallery_url: str, render: Callab
     origins = [job.origin for job in jobs]
     tutorials.stats = TutorialStats(origins.count("ran"), origins.count("cache"), origins.count("unexecuted"))
     return tutorials
-
-
-def workers(config: Config) -> int:
-    if config.notebooks.workers < 0:
-        raise SiteError(f"key 'notebooks.workers': expected 0 (one per core) or more, "
-                        f"got {config.notebooks.workers}", config.root / "site.yaml")
-    return config.notebooks.workers or os.cpu_count() or 1
 
 
 def load_jobs(config: Config, tree: Path, version: str | None = None) -> list[Job]:
@@ -112,35 +108,14 @@ def load_jobs(config: Config, tree: Path, version: str | None = None) -> list[Jo
     return jobs
 
 
-def run_all(jobs: list[Job], workers: int, store: RunStore) -> list[SiteError]:
-    """Execute ``jobs``, ``workers`` at a time, caching each run; errors of machinery returned."""
-    if not jobs:
-        return []
-    errors = []
-    with Progress(len(jobs), workers) as progress, ThreadPoolExecutor(max_workers=workers) as pool:
+def run_all(jobs: list[Job], executor: Executor, store: RunStore) -> list[SiteError]:
+    """Execute ``jobs``, caching each run as it comes back; errors of machinery returned."""
 
-        def work(job: Job) -> None:
-            progress.started(job.name)
-            try:
-                job.run = execute(job.tutorial, job.spec)
-            except SiteError as exc:
-                progress.finished(job.name, "could not run")
-                errors.append(exc)
-                return
-            store.put(job.run)
-            job.origin = "ran"
-            failure = job.run.failure
-            progress.finished(job.name, f"failed ({failure.kind})" if failure else "ran")
+    def finished(job: Job, run: Run) -> None:
+        store.put(run)
+        job.run, job.origin = run, "ran"
 
-        futures = [pool.submit(work, job) for job in jobs]
-        try:
-            for future in futures:
-                future.result()
-        except BaseException:            # Ctrl-C: start nothing more; running kernels finish
-            for future in futures:
-                future.cancel()
-            raise
-    return errors
+    return executor.run(jobs, finished)
 
 
 def failure_error(job: Job) -> SiteError:

@@ -1,0 +1,161 @@
+"""Tutorials run on a real Dask cluster: worker processes on this machine, one offering a GPU.
+
+The cluster's two workers are real processes (each a Nanny and its worker),
+one started with the resources ``GPU=1, cuda=1`` and a ``SITEGEN_TEST_WORKER``
+variable its kernels inherit, so a tutorial can tell where it runs. Runs are
+counted by a log each tutorial's code appends to, which no cache can fake.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from generator.build import build
+from generator.errors import SiteError
+from test_notebooks import NOW, REFRESH, logged, make_site, page, runs
+
+distributed = pytest.importorskip("distributed")
+
+
+def worker(name: str, **resources: float) -> dict:
+    return {"cls": distributed.Nanny, "options": {
+        "nthreads": 1, "resources": resources, "env": {"SITEGEN_TEST_WORKER": name},
+        "memory_limit": 0, "dashboard_address": None}}
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """A scheduler with a CPU-only worker and a CUDA worker, all processes on 127.0.0.1."""
+    spec = distributed.SpecCluster(
+        scheduler={"cls": distributed.Scheduler, "options": {"host": "127.0.0.1", "dashboard_address": None}},
+        workers={"cpu": worker("cpu"), "gpu": worker("gpu", GPU=1, cuda=1)},
+        asynchronous=False, silence_logs=40)
+    with spec, distributed.Client(spec, set_as_default=False) as client:
+        client.wait_for_workers(2, timeout=120)
+        yield spec
+
+
+def where_it_ran(log: Path, name: str) -> str:
+    """A cell logging the tutorial's name and the worker whose kernel ran it."""
+    return (f"import os\n{logged(log, name)}\n"
+            f"open({str(log)!r}, 'a').write('worker=' + os.environ.get('SITEGEN_TEST_WORKER', 'none') + '\\n')")
+
+
+def script(title: str, *cells: str, header: str = "") -> str:
+    """A percent-format tutorial: a title, code cells, and ``sitegen:`` settings in its header."""
+    head = f"# ---\n# sitegen:\n{header}# ---\n" if header else ""
+    return head + f"# %% [markdown]\n# {title}\n\n" + "".join(f"# %%\n{cell}\n\n" for cell in cells)
+
+
+def dask_site(root: Path, address: str, **tutorials) -> Path:
+    return make_site(root, f"executor: {address}\nworkers: 2", **tutorials)
+
+
+def test_each_tutorial_runs_on_a_worker_with_what_it_declares(cluster, tmp_path, capfd):
+    log = tmp_path / "runs.log"
+    gpu_check = ("import os\nassert os.environ['SITEGEN_TEST_WORKER'] == 'gpu', "
+                 "os.environ.get('SITEGEN_TEST_WORKER')\nprint('ran on the GPU worker')")
+    site = dask_site(tmp_path / "site", cluster.scheduler_address, **{
+        "on_gpu.py": script("# # On the GPU", where_it_ran(log, "on_gpu"), gpu_check,
+                            header="#   device: cuda\n"),
+        "anywhere.py": script("# # Anywhere", where_it_ran(log, "anywhere"), "print(6 * 7)"),
+    })
+    result = build(site, NOW)
+    assert (result.tutorials.ran, result.tutorials.cached) == (2, 0)
+    lines = runs(log)
+    assert lines[lines.index("on_gpu") + 1] == "worker=gpu"
+    assert lines.count("on_gpu") == 1 and lines.count("anywhere") == 1
+    assert "ran on the GPU worker" in page(site, "on_gpu") and "42" in page(site, "anywhere")
+    progress = capfd.readouterr().err
+    assert "notebooks: running 2 tutorials, 2 at a time" in progress
+    assert "[2/2] notebooks/" in progress and ": ran in " in progress
+
+    result = build(site, NOW)                         # the runs are cached like local ones
+    assert (result.tutorials.ran, result.tutorials.cached) == (0, 2) and len(runs(log)) == 4
+
+
+def test_a_tutorial_no_worker_can_run_fails_at_once_naming_the_resource(cluster, tmp_path):
+    site = dask_site(tmp_path / "site", cluster.scheduler_address, **{
+        "on_rocm.py": script("# # ROCm", "print(1)", header="#   device: rocm\n"),
+        "tvm.py": script("# # TVM", "print(1)", header="#   requires: [tvm]\n")})
+    started = time.perf_counter()
+    with pytest.raises(SiteError) as error:
+        build(site, NOW)
+    assert time.perf_counter() - started < 60
+    message = str(error.value)
+    assert error.value.path == "notebooks/on_rocm.py"
+    assert f"needs resource rocm, which no worker of the Dask scheduler at {cluster.scheduler_address} " \
+           "offers" in message
+    assert "notebooks/tvm.py: needs resource tvm, which no worker" in message
+    assert not (site / "_site" / "docs").exists()
+
+
+FAILING = script("# # Failing", "x = 1", "def inner():\n    return 1 / 0\n\ninner()", "print('never')")
+SLOW = script("# # Slow", "import time\ntime.sleep(30)", header="#   timeout: 2\n")
+
+
+def test_errors_and_timeouts_read_exactly_as_with_the_local_executor(cluster, tmp_path):
+    messages = {}
+    for executor in ("local", cluster.scheduler_address):
+        site = make_site(tmp_path / executor.replace(":", "_").replace("/", "_"), f"executor: {executor}",
+                         **{"failing.py": FAILING, "slow.py": SLOW})
+        with pytest.raises(SiteError) as error:
+            build(site, NOW)
+        messages[executor] = str(error.value)
+    local, dask = messages.values()
+    assert dask == local
+    assert "notebooks/failing.py:" in dask and "raised ZeroDivisionError: division by zero" in dask
+    assert "return 1 / 0" in dask and "inner()" in dask
+    assert "notebooks/slow.py:" in dask and "timed out: the cell ran longer than its timeout of 2 s" in dask
+
+
+def test_a_worker_killed_mid_run_is_reported_and_the_tutorial_retried_once_elsewhere(cluster, tmp_path, capfd):
+    log = tmp_path / "runs.log"
+    slow = script("# # Slow", f"import os, time\n{logged(log, 'started')}\n"
+                              f"open({str(log)!r}, 'a').write(f'pid={{os.getppid()}}\\n')\n"
+                              "time.sleep(4)\nprint('finished')")
+    site = dask_site(tmp_path / "site", cluster.scheduler_address, **{"slow.py": slow})
+    killed: list[int] = []
+
+    def kill_the_worker_running_it() -> None:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not killed:
+            pids = [line for line in runs(log) if line.startswith("pid=")]
+            if pids:
+                killed.append(int(pids[0][4:]))
+                os.kill(killed[0], signal.SIGKILL)
+            time.sleep(0.1)
+
+    killer = threading.Thread(target=kill_the_worker_running_it)
+    killer.start()
+    try:
+        result = build(site, REFRESH)
+    finally:
+        killer.join()
+    assert killed and result.tutorials.ran == 1
+    pids = [line for line in runs(log) if line.startswith("pid=")]
+    assert len(pids) == 2 and pids[0] != pids[1]           # it ran again, on another worker process
+    assert "finished" in page(site, "slow")
+    progress = capfd.readouterr().err
+    assert "notebooks/slow.py: the worker tcp://127.0.0.1:" in progress
+    assert "running it died; retrying on tcp://127.0.0.1:" in progress
+    assert "[1/1] notebooks/slow.py: ran in" in progress
+    with distributed.Client(cluster.scheduler_address, set_as_default=False) as client:
+        client.wait_for_workers(2, timeout=120)              # the Nanny restarted it, for the next test
+
+
+def test_without_distributed_installed_a_dask_executor_is_a_clear_error(tmp_path, monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "distributed", None)     # as if it were not installed
+    site = make_site(tmp_path / "site", "executor: tcp://127.0.0.1:1", **{"one.py": script("# # One", "1")})
+    with pytest.raises(SiteError) as error:
+        build(site, NOW)
+    assert str(error.value).endswith("site.yaml: key 'notebooks.executor' needs the Python package "
+                                     "distributed, which is not installed: pip install 'sitegen[dask]'")
