@@ -58,6 +58,7 @@ class SharedRuns:
         protocol = self.fs.protocol if isinstance(self.fs.protocol, str) else self.fs.protocol[0]
         self.writable = protocol not in READ_ONLY
         self.unreachable = False
+        self.told_read_only = False
         self.found: dict[str, str] = {}        # key -> where its run was read: "local" or the URL
 
     def _path(self, key: str, suffix: str) -> str:
@@ -76,7 +77,13 @@ class SharedRuns:
 
     def put(self, run: Run) -> None:
         self.local.put(run)
-        if not self.writable or self.unreachable:
+        if not self.writable:
+            if not self.told_read_only:
+                self.told_read_only = True
+                self.warn(f"notebooks.cache {self.url} is read-only: new runs are kept in "
+                          f"{self.local.folder.parent} only")
+            return
+        if self.unreachable:
             return
         data = run.to_json()
         try:
