@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -26,7 +28,7 @@ distributed = pytest.importorskip("distributed")
 def worker(name: str, **resources: float) -> dict:
     return {"cls": distributed.Nanny, "options": {
         "nthreads": 1, "resources": resources, "env": {"SITEGEN_TEST_WORKER": name},
-        "memory_limit": 0, "dashboard_address": None}}
+        "memory_limit": 0, "dashboard": False}}
 
 
 @pytest.fixture(scope="module")
@@ -148,6 +150,46 @@ def test_a_worker_killed_mid_run_is_reported_and_the_tutorial_retried_once_elsew
     assert "[1/1] notebooks/slow.py: ran in" in progress
     with distributed.Client(cluster.scheduler_address, set_as_default=False) as client:
         client.wait_for_workers(2, timeout=120)              # the Nanny restarted it, for the next test
+
+
+def test_a_task_whose_only_matching_worker_left_fails_naming_the_resource(cluster, tmp_path):
+    log = tmp_path / "runs.log"
+    repo = Path(__file__).resolve().parents[1]
+    rocm = subprocess.Popen(                      # a worker without a Nanny: killed, it stays dead
+        [sys.executable, "-m", "distributed.cli.dask_worker", cluster.scheduler_address, "--no-nanny",
+         "--nthreads", "1", "--resources", "GPU=1,rocm=1", "--no-dashboard", "--host", "127.0.0.1"],
+        env={**os.environ, "PYTHONPATH": str(repo)}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        with distributed.Client(cluster.scheduler_address, set_as_default=False) as client:
+            client.wait_for_workers(3, timeout=120)
+        site = dask_site(tmp_path / "site", cluster.scheduler_address, **{"on_rocm.py": script(
+            "# # ROCm", f"import os, time\nopen({str(log)!r}, 'a').write(f'pid={{os.getppid()}}\\n')\n"
+                        "time.sleep(60)", header="#   device: rocm\n")})
+        killer = threading.Thread(target=kill_when_logged, args=(log, rocm.pid))
+        killer.start()
+        started = time.perf_counter()
+        try:
+            with pytest.raises(SiteError) as error:
+                build(site, NOW)
+        finally:
+            killer.join()
+        assert time.perf_counter() - started < 50
+        assert runs(log) == [f"pid={rocm.pid}"]
+        assert str(error.value) == (
+            "notebooks/on_rocm.py: needs resource rocm, which no worker of the Dask cluster offers any more "
+            "(for 10.0 s); it was not run")
+    finally:
+        rocm.kill()
+        rocm.wait()
+
+
+def kill_when_logged(log: Path, pid: int) -> None:
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if runs(log):
+            os.kill(pid, signal.SIGKILL)
+            return
+        time.sleep(0.1)
 
 
 def test_without_distributed_installed_a_dask_executor_is_a_clear_error(tmp_path, monkeypatch):

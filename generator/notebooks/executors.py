@@ -23,8 +23,9 @@ import re
 import shutil
 import tempfile
 import threading
+import time
 import uuid
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Protocol, Sequence
 
@@ -39,6 +40,8 @@ from generator.notebooks.store import Run
 SCHEDULER_ADDRESS = re.compile(r"^[a-z][a-z0-9+]*://\S+$")
 CONNECT_TIMEOUT = "30s"
 ATTEMPTS = 2                # a tutorial whose worker dies is retried once, elsewhere if it can be
+POLL_SECONDS = 2.0
+STRANDED_SECONDS = 10.0     # a Nanny restarts a dead worker in a few seconds; a lost GPU stays lost
 
 
 class Task(Protocol):
@@ -154,7 +157,8 @@ class Attempts:
 
     task: Any
     workers: list[str]
-    cancelled: bool = False
+    cancelled: bool = False             # started a third time: its workers died twice
+    stranded: list[str] = field(default_factory=list)    # what no worker offers any more
 
 
 class DaskExecutor:
@@ -201,9 +205,9 @@ class DaskExecutor:
         topic = f"sitegen-{uuid.uuid4().hex}"
         errors: list[SiteError] = []
         lock = threading.Lock()
+        attempts: dict[str, Attempts] = {}
+        futures: dict[str, Any] = {}
         with Progress(len(tasks), max(threads, 1)) as progress:
-            attempts: dict[str, Attempts] = {}
-            futures = {}
 
             def started(event: tuple[float, dict]) -> None:
                 """A task says it started on a worker: the first time, or again after a worker died."""
@@ -224,6 +228,9 @@ class DaskExecutor:
                         futures[message["id"]].cancel()
 
             client.subscribe_topic(topic, started)
+            done = threading.Event()
+            watchdog = threading.Thread(target=self._cancel_stranded, args=(attempts, futures, lock, done),
+                                        daemon=True)
             try:
                 for n, task in enumerate(tasks):
                     task_id = f"sitegen-{uuid.uuid4().hex[:12]}-{n}"
@@ -232,33 +239,70 @@ class DaskExecutor:
                         run_on_worker, task.tutorial, task.spec, shipped_files(task.tutorial, task.spec),
                         topic, task_id, key=task_id, resources=resources_of(task.spec) or None,
                         pure=False)
-                ids = {future.key: task_id for task_id, future in futures.items()}
+                watchdog.start()
                 for future in distributed.as_completed(list(futures.values()), loop=client.loop):
-                    state = attempts[ids[future.key]]
-                    name = state.task.name
+                    state = attempts[future.key]
                     with lock:
                         if not state.workers:            # its start event may trail its result
                             state.workers.append("?")
-                            progress.started(name)
+                            progress.started(state.task.name)
                     if future.status == "finished":
                         run = future.result()
                         finished(state.task, run)
-                        progress.finished(name, outcome(run))
-                        continue
-                    error = died_error(state) if state.cancelled or future.status == "cancelled" \
-                        else future.exception()
-                    if not isinstance(error, SiteError):
-                        error = died_error(state) if isinstance(error, distributed.KilledWorker) \
-                            else SiteError(f"the Dask task failed: {type(error).__name__}: {error}",
-                                           state.task.tutorial.path)
-                    progress.finished(name, "could not run")
-                    errors.append(error)
+                        progress.finished(state.task.name, outcome(run))
+                    else:
+                        progress.finished(state.task.name, "could not run")
+                        errors.append(task_error(state, future, distributed))
             except BaseException:
                 client.cancel(list(futures.values()))
                 raise
             finally:
+                done.set()
                 client.unsubscribe_topic(topic)
         return errors
+
+    def _cancel_stranded(self, attempts: dict[str, Attempts], futures: dict[str, Any],
+                         lock: threading.Lock, done: threading.Event) -> None:
+        """Cancel tasks no worker has offered the resources for since ``STRANDED_SECONDS``.
+
+        Checked before submitting too; this catches the only matching worker
+        leaving while its tasks wait, which Dask would otherwise wait out forever.
+        """
+        since: dict[str, float] = {}
+        while not done.wait(POLL_SECONDS):
+            try:
+                offers = self.offers()
+            except Exception:            # the scheduler is going away: as_completed will say so
+                continue
+            now = time.monotonic()
+            with lock:
+                for task_id, future in futures.items():
+                    state = attempts[task_id]
+                    lacking = [] if future.done() else unmet(resources_of(state.task.spec), offers)
+                    if not lacking:
+                        since.pop(task_id, None)
+                    elif now - since.setdefault(task_id, now) >= STRANDED_SECONDS and not state.stranded:
+                        state.stranded = lacking
+                        future.cancel()
+
+
+def task_error(state: Attempts, future: Any, distributed: Any) -> SiteError:
+    """Why a task gave no run: its workers died, none is left to run it, or it raised."""
+    path = state.task.tutorial.path
+    if state.stranded:
+        return SiteError(f"needs {', '.join(state.stranded)}, which no worker of the Dask cluster offers "
+                         f"any more (for {STRANDED_SECONDS} s); it was not run", path)
+    if state.cancelled:
+        return died_error(state)
+    error = future.exception()
+    if isinstance(error, SiteError):
+        return error
+    if isinstance(error, distributed.KilledWorker):
+        return died_error(state)
+    first = str(error).strip().splitlines()[0] if str(error).strip() else ""
+    hint = ("; the scheduler and workers need the same sitegen and packages as this machine"
+            if "deserializ" in str(error).lower() else "")
+    return SiteError(f"the Dask task failed: {type(error).__name__}: {first}{hint}", path)
 
 
 def unmet(wanted: dict[str, float], offers: dict[str, dict[str, float]]) -> list[str]:
@@ -275,8 +319,8 @@ def unmet(wanted: dict[str, float], offers: dict[str, dict[str, float]]) -> list
 
 
 def died_error(state: Attempts) -> SiteError:
-    where = " and then ".join(state.workers)
-    return SiteError(f"the Dask worker running it died, twice: on {where}; it was not retried again",
+    where = ", then on ".join(state.workers)
+    return SiteError(f"the Dask workers running it died: on {where}; it is not retried again",
                      state.task.tutorial.path)
 
 
