@@ -201,3 +201,27 @@ def test_without_distributed_installed_a_dask_executor_is_a_clear_error(tmp_path
         build(site, NOW)
     assert str(error.value).endswith("site.yaml: key 'notebooks.executor' needs the Python package "
                                      "distributed, which is not installed: pip install 'sitegen[dask]'")
+
+
+def test_a_worker_that_cannot_see_the_site_gets_the_files_the_tutorial_reads(cluster, tmp_path):
+    import dataclasses
+
+    from generator.config import load_config
+    from generator.notebooks.executors import run_on_worker, shipped_files
+    from generator.notebooks.sources import load_tutorial
+    from generator.notebooks.spec import metadata_of, resolve
+
+    site = make_site(tmp_path / "site", "", **{"reader.py": script(
+        "# # Reader", "print(open('data/input.txt').read())", header="#   reads: [data]\n")})
+    (site / "notebooks" / "data").mkdir()
+    (site / "notebooks" / "data" / "input.txt").write_text("shipped with the task")
+    tutorial = load_tutorial(site, Path("notebooks/reader.py"))
+    spec = resolve(tutorial, metadata_of(tutorial), load_config(site).notebooks)
+    files = shipped_files(tutorial, spec)
+    assert files == {"data/input.txt": b"shipped with the task"}
+    elsewhere = dataclasses.replace(tutorial, folder=tmp_path / "not-on-this-worker")   # another machine's path
+    with distributed.Client(cluster.scheduler_address, set_as_default=False) as client:
+        run = client.submit(run_on_worker, elsewhere, spec, files, "sitegen-test", "t1", pure=False).result()
+    assert run.failure is None
+    assert run.cells[0]["outputs"][0]["text"] == "shipped with the task\n"
+    assert not (tmp_path / "not-on-this-worker").exists()
