@@ -9,6 +9,7 @@ counted by a log each tutorial's code appends to, which no cache can fake.
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -152,6 +153,36 @@ def test_a_worker_killed_mid_run_is_reported_and_the_tutorial_retried_once_elsew
         client.wait_for_workers(2, timeout=120)              # the Nanny restarted it, for the next test
 
 
+def test_a_tutorial_whose_workers_die_twice_is_not_retried_again(cluster, tmp_path):
+    log = tmp_path / "runs.log"
+    slow = script("# # Doomed", f"import os, time\nopen({str(log)!r}, 'a').write(f'pid={{os.getppid()}}\\n')\n"
+                                "time.sleep(6)")
+    site = dask_site(tmp_path / "site", cluster.scheduler_address, **{"doomed.py": slow})
+    killed: list[int] = []
+
+    def kill_the_first_two() -> None:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and len(killed) < 2:
+            for line in runs(log)[len(killed):2]:
+                killed.append(int(line[4:]))
+                os.kill(killed[-1], signal.SIGKILL)
+            time.sleep(0.1)
+
+    killer = threading.Thread(target=kill_the_first_two)
+    killer.start()
+    try:
+        with pytest.raises(SiteError) as error:
+            build(site, NOW)
+    finally:
+        killer.join()
+    assert runs(log)[:2] == [f"pid={pid}" for pid in killed]      # started a third time, then cancelled
+    message = str(error.value)
+    assert re.fullmatch(r"notebooks/doomed.py: the Dask workers running it died \(tcp://127.0.0.1:\d+, "
+                        r"then tcp://127.0.0.1:\d+\); it is not retried again", message), message
+    with distributed.Client(cluster.scheduler_address, set_as_default=False) as client:
+        client.wait_for_workers(2, timeout=120)
+
+
 def test_a_task_whose_only_matching_worker_left_fails_naming_the_resource(cluster, tmp_path):
     log = tmp_path / "runs.log"
     repo = Path(__file__).resolve().parents[1]
@@ -161,7 +192,11 @@ def test_a_task_whose_only_matching_worker_left_fails_naming_the_resource(cluste
         env={**os.environ, "PYTHONPATH": str(repo)}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         with distributed.Client(cluster.scheduler_address, set_as_default=False) as client:
-            client.wait_for_workers(3, timeout=120)
+            deadline = time.monotonic() + 120
+            while not any("rocm" in (info.get("resources") or {})
+                          for info in client.scheduler_info(n_workers=-1)["workers"].values()):
+                assert time.monotonic() < deadline, "the rocm worker did not join in 120 s"
+                time.sleep(0.2)
         site = dask_site(tmp_path / "site", cluster.scheduler_address, **{"on_rocm.py": script(
             "# # ROCm", f"import os, time\nopen({str(log)!r}, 'a').write(f'pid={{os.getppid()}}\\n')\n"
                         "time.sleep(60)", header="#   device: rocm\n")})

@@ -25,6 +25,7 @@ import tempfile
 import threading
 import time
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Protocol, Sequence
@@ -32,6 +33,7 @@ from typing import Any, Callable, Protocol, Sequence
 from generator.config import Config
 from generator.errors import SiteError
 from generator.notebooks import environment
+from generator.notebooks.execute import execute
 from generator.notebooks.progress import Progress
 from generator.notebooks.sources import Tutorial
 from generator.notebooks.spec import Spec
@@ -105,10 +107,6 @@ class LocalExecutor:
         return environment.missing(spec.kernel, spec.requires, spec.device)
 
     def run(self, tasks: Sequence[Task], finished: Finished) -> list[SiteError]:
-        from concurrent.futures import ThreadPoolExecutor
-
-        from generator.notebooks.execute import execute
-
         if not tasks:
             return []
         errors: list[SiteError] = []
@@ -157,6 +155,8 @@ class Attempts:
 
     task: Any
     workers: list[str]
+    announced: bool = False             # progress was told it started
+    done: bool = False
     cancelled: bool = False             # started a third time: its workers died twice
     stranded: list[str] = field(default_factory=list)    # what no worker offers any more
 
@@ -169,6 +169,7 @@ class DaskExecutor:
         self.source = source
         self.lacks = f"no worker of the Dask scheduler at {address} offers"
         self._client: Any = None
+        self._offers: dict[str, dict[str, float]] | None = None
 
     @property
     def client(self) -> Any:
@@ -193,7 +194,9 @@ class DaskExecutor:
         return {address: dict(info.get("resources") or {}) for address, info in workers.items()}
 
     def missing(self, spec: Spec) -> list[str]:
-        return unmet(resources_of(spec), self.offers())
+        if self._offers is None:            # asked once per build, for every tutorial
+            self._offers = self.offers()
+        return unmet(resources_of(spec), self._offers)
 
     def run(self, tasks: Sequence[Task], finished: Finished) -> list[SiteError]:
         if not tasks:
@@ -209,23 +212,28 @@ class DaskExecutor:
         futures: dict[str, Any] = {}
         with Progress(len(tasks), max(threads, 1)) as progress:
 
-            def started(event: tuple[float, dict]) -> None:
-                """A task says it started on a worker: the first time, or again after a worker died."""
+            async def started(event: tuple[float, dict]) -> None:
+                """A task says it started on a worker: the first time, or again after a worker died.
+
+                Called in the client's event loop, hence async: a cancel from here is awaited.
+                """
                 message = event[1]
                 with lock:
                     state = attempts.get(message["id"])
-                    if state is None or state.cancelled:
+                    if state is None or state.cancelled or state.done:
                         return
                     state.workers.append(message["worker"])
                     name = state.task.name
-                    if len(state.workers) == 1:
+                    if not state.announced:
+                        state.announced = True
                         progress.started(name)
                     elif len(state.workers) <= ATTEMPTS:
                         progress.note(f"{name}: the worker {state.workers[-2]} running it died; "
                                       f"retrying on {state.workers[-1]}")
                     elif message["id"] in futures:
                         state.cancelled = True
-                        futures[message["id"]].cancel()
+                if state.cancelled:
+                    await client.cancel([futures[message["id"]]], asynchronous=True)
 
             client.subscribe_topic(topic, started)
             done = threading.Event()
@@ -243,8 +251,9 @@ class DaskExecutor:
                 for future in distributed.as_completed(list(futures.values()), loop=client.loop):
                     state = attempts[future.key]
                     with lock:
-                        if not state.workers:            # its start event may trail its result
-                            state.workers.append("?")
+                        state.done = True
+                        if not state.announced:          # its start event may trail its result
+                            state.announced = True
                             progress.started(state.task.name)
                     if future.status == "finished":
                         run = future.result()
@@ -319,8 +328,8 @@ def unmet(wanted: dict[str, float], offers: dict[str, dict[str, float]]) -> list
 
 
 def died_error(state: Attempts) -> SiteError:
-    where = ", then on ".join(state.workers)
-    return SiteError(f"the Dask workers running it died: on {where}; it is not retried again",
+    where = f" ({', then '.join(state.workers[:ATTEMPTS])})" if state.workers else ""
+    return SiteError(f"the Dask workers running it died{where}; it is not retried again",
                      state.task.tutorial.path)
 
 
@@ -343,8 +352,6 @@ def run_on_worker(tutorial: Tutorial, spec: Spec, files: dict[str, bytes], topic
     files the tutorial declares it reads.
     """
     from distributed import get_worker
-
-    from generator.notebooks.execute import execute
 
     worker = get_worker()
     worker.log_event(topic, {"id": task_id, "worker": worker.address, "host": platform.node()})
