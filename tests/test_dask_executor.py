@@ -8,6 +8,7 @@ counted by a log each tutorial's code appends to, which no cache can fake.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import signal
@@ -15,6 +16,7 @@ import subprocess
 import sys
 import threading
 import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -118,113 +120,125 @@ def test_errors_and_timeouts_read_exactly_as_with_the_local_executor(cluster, tm
     assert "notebooks/slow.py:" in dask and "timed out: the cell ran longer than its timeout of 2 s" in dask
 
 
-def test_a_worker_killed_mid_run_is_reported_and_the_tutorial_retried_once_elsewhere(cluster, tmp_path, capfd):
-    log = tmp_path / "runs.log"
-    slow = script("# # Slow", f"import os, time\n{logged(log, 'started')}\n"
-                              f"open({str(log)!r}, 'a').write(f'pid={{os.getppid()}}\\n')\n"
-                              "time.sleep(4)\nprint('finished')")
-    site = dask_site(tmp_path / "site", cluster.scheduler_address, **{"slow.py": slow})
-    killed: list[int] = []
+@contextlib.contextmanager
+def doomed_workers(cluster, count: int, resources: str):
+    """``count`` more worker processes without a Nanny (killed, they stay dead), offering ``resources``.
 
-    def kill_the_worker_running_it() -> None:
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline and not killed:
-            pids = [line for line in runs(log) if line.startswith("pid=")]
-            if pids:
-                killed.append(int(pids[0][4:]))
-                os.kill(killed[0], signal.SIGKILL)
-            time.sleep(0.1)
-
-    killer = threading.Thread(target=kill_the_worker_running_it)
-    killer.start()
+    The tests that kill workers kill these, so the module's cluster stays whole.
+    """
+    repo = Path(__file__).resolve().parents[1]
+    names = [f"doomed-{uuid.uuid4().hex[:8]}" for _ in range(count)]
+    processes = [subprocess.Popen(
+        [sys.executable, "-m", "distributed.cli.dask_worker", cluster.scheduler_address, "--no-nanny",
+         "--name", name, "--nthreads", "1", "--resources", resources, "--no-dashboard", "--host", "127.0.0.1"],
+        env={**os.environ, "PYTHONPATH": str(repo)}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for name in names]
+    pids = {process.pid for process in processes}
     try:
-        result = build(site, REFRESH)
+        with distributed.Client(cluster.scheduler_address, set_as_default=False) as client:
+            deadline = time.monotonic() + 120
+            while not set(names) <= {info.get("name") for info in
+                                     client.scheduler_info(n_workers=-1)["workers"].values()}:
+                assert time.monotonic() < deadline, f"{count} workers with {resources} did not join in 120 s"
+                time.sleep(0.2)
+        yield pids
     finally:
-        killer.join()
-    assert killed and result.tutorials.ran == 1
-    pids = [line for line in runs(log) if line.startswith("pid=")]
-    assert len(pids) == 2 and pids[0] != pids[1]           # it ran again, on another worker process
-    assert "finished" in page(site, "slow")
-    progress = capfd.readouterr().err
-    assert "notebooks/slow.py: the worker tcp://127.0.0.1:" in progress
-    assert "running it died; retrying on tcp://127.0.0.1:" in progress
-    assert "[1/1] notebooks/slow.py: ran in" in progress
-    with distributed.Client(cluster.scheduler_address, set_as_default=False) as client:
-        client.wait_for_workers(2, timeout=120)              # the Nanny restarted it, for the next test
+        for process in processes:
+            process.kill()
+            process.wait()
 
 
-def test_a_tutorial_whose_workers_die_twice_is_not_retried_again(cluster, tmp_path):
-    log = tmp_path / "runs.log"
-    slow = script("# # Doomed", f"import os, time\nopen({str(log)!r}, 'a').write(f'pid={{os.getppid()}}\\n')\n"
-                                "time.sleep(6)")
-    site = dask_site(tmp_path / "site", cluster.scheduler_address, **{"doomed.py": slow})
+def worker_pid_logger(log: Path, title: str, device: str, seconds: float) -> str:
+    """A tutorial on ``device`` logging the pid of the worker process whose kernel runs it."""
+    return script(title, f"import os, time\nopen({str(log)!r}, 'a').write(f'pid={{os.getppid()}}\\n')\n"
+                         f"time.sleep({seconds})\nprint('finished')", header=f"#   device: {device}\n")
+
+
+def kill_the_first(log: Path, count: int) -> tuple[threading.Thread, list[int]]:
+    """A thread killing the worker process of each of the first ``count`` runs logged."""
     killed: list[int] = []
 
-    def kill_the_first_two() -> None:
+    def kill() -> None:
         deadline = time.monotonic() + 120
-        while time.monotonic() < deadline and len(killed) < 2:
-            for line in runs(log)[len(killed):2]:
+        while time.monotonic() < deadline and len(killed) < count:
+            for line in runs(log)[len(killed):count]:
                 killed.append(int(line[4:]))
                 os.kill(killed[-1], signal.SIGKILL)
             time.sleep(0.1)
 
-    killer = threading.Thread(target=kill_the_first_two)
-    killer.start()
-    try:
-        with pytest.raises(SiteError) as error:
-            build(site, NOW)
-    finally:
-        killer.join()
+    thread = threading.Thread(target=kill)
+    thread.start()
+    return thread, killed
+
+
+def test_a_worker_killed_mid_run_is_reported_and_the_tutorial_retried_once_elsewhere(cluster, tmp_path, capfd):
+    log = tmp_path / "runs.log"
+    site = dask_site(tmp_path / "site", cluster.scheduler_address,
+                     **{"slow.py": worker_pid_logger(log, "# # Slow", "metal", 4)})
+    with doomed_workers(cluster, 2, "GPU=1,metal=1") as pids:
+        killer, killed = kill_the_first(log, 1)
+        try:
+            result = build(site, REFRESH)
+        finally:
+            killer.join()
+    assert result.tutorials.ran == 1
+    first, second = runs(log)                             # it ran again, on the other worker
+    assert {int(first[4:]), int(second[4:])} == pids and killed == [int(first[4:])]
+    assert "finished" in page(site, "slow")
+    progress = capfd.readouterr().err
+    assert re.search(r"notebooks/slow.py: the worker tcp://127.0.0.1:\d+ running it died; "
+                     r"retrying on tcp://127.0.0.1:\d+\n", progress), progress
+    assert "[1/1] notebooks/slow.py: ran in" in progress
+
+
+def test_a_tutorial_whose_workers_die_twice_is_not_retried_again(cluster, tmp_path):
+    log = tmp_path / "runs.log"
+    site = dask_site(tmp_path / "site", cluster.scheduler_address,
+                     **{"doomed.py": worker_pid_logger(log, "# # Doomed", "metal", 6)})
+    with doomed_workers(cluster, 3, "GPU=1,metal=1"):
+        killer, killed = kill_the_first(log, 2)
+        try:
+            with pytest.raises(SiteError) as error:
+                build(site, NOW)
+        finally:
+            killer.join()
     assert runs(log)[:2] == [f"pid={pid}" for pid in killed]      # started a third time, then cancelled
     message = str(error.value)
     assert re.fullmatch(r"notebooks/doomed.py: the Dask workers running it died \(tcp://127.0.0.1:\d+, "
                         r"then tcp://127.0.0.1:\d+\); it is not retried again", message), message
-    with distributed.Client(cluster.scheduler_address, set_as_default=False) as client:
-        client.wait_for_workers(2, timeout=120)
 
 
 def test_a_task_whose_only_matching_worker_left_fails_naming_the_resource(cluster, tmp_path):
     log = tmp_path / "runs.log"
-    repo = Path(__file__).resolve().parents[1]
-    rocm = subprocess.Popen(                      # a worker without a Nanny: killed, it stays dead
-        [sys.executable, "-m", "distributed.cli.dask_worker", cluster.scheduler_address, "--no-nanny",
-         "--nthreads", "1", "--resources", "GPU=1,rocm=1", "--no-dashboard", "--host", "127.0.0.1"],
-        env={**os.environ, "PYTHONPATH": str(repo)}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        with distributed.Client(cluster.scheduler_address, set_as_default=False) as client:
-            deadline = time.monotonic() + 120
-            while not any("rocm" in (info.get("resources") or {})
-                          for info in client.scheduler_info(n_workers=-1)["workers"].values()):
-                assert time.monotonic() < deadline, "the rocm worker did not join in 120 s"
-                time.sleep(0.2)
-        site = dask_site(tmp_path / "site", cluster.scheduler_address, **{"on_rocm.py": script(
-            "# # ROCm", f"import os, time\nopen({str(log)!r}, 'a').write(f'pid={{os.getppid()}}\\n')\n"
-                        "time.sleep(60)", header="#   device: rocm\n")})
-        killer = threading.Thread(target=kill_when_logged, args=(log, rocm.pid))
-        killer.start()
+    site = dask_site(tmp_path / "site", cluster.scheduler_address,
+                     **{"on_rocm.py": worker_pid_logger(log, "# # ROCm", "rocm", 60)})
+    with doomed_workers(cluster, 1, "GPU=1,rocm=1") as pids:
+        killer, killed = kill_the_first(log, 1)
         started = time.perf_counter()
         try:
             with pytest.raises(SiteError) as error:
                 build(site, NOW)
         finally:
             killer.join()
-        assert time.perf_counter() - started < 50
-        assert runs(log) == [f"pid={rocm.pid}"]
-        assert str(error.value) == (
-            "notebooks/on_rocm.py: needs resource rocm, which no worker of the Dask cluster offers any more "
-            "(for 10.0 s); it was not run")
-    finally:
-        rocm.kill()
-        rocm.wait()
+    assert time.perf_counter() - started < 50
+    assert killed == list(pids) and runs(log) == [f"pid={killed[0]}"]
+    assert str(error.value) == (
+        "notebooks/on_rocm.py: needs resource rocm, which no worker of the Dask cluster offers any more "
+        "(for 10.0 s); it was not run")
 
 
-def kill_when_logged(log: Path, pid: int) -> None:
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        if runs(log):
-            os.kill(pid, signal.SIGKILL)
-            return
-        time.sleep(0.1)
+def test_an_unreachable_scheduler_is_an_error_naming_the_setting(tmp_path):
+    import socket
+
+    with socket.socket() as s:                     # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    site = make_site(tmp_path / "site", f"executor: tcp://127.0.0.1:{port}", **{"one.py": script("# # One", "1")})
+    with pytest.raises(SiteError) as error:
+        build(site, NOW)
+    assert error.value.path == str(site / "site.yaml")
+    assert error.value.message.startswith(f"key 'notebooks.executor': cannot reach the Dask scheduler at "
+                                          f"tcp://127.0.0.1:{port}: Timed out")
 
 
 def test_without_distributed_installed_a_dask_executor_is_a_clear_error(tmp_path, monkeypatch):

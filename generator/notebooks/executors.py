@@ -40,7 +40,7 @@ from generator.notebooks.spec import Spec
 from generator.notebooks.store import Run
 
 SCHEDULER_ADDRESS = re.compile(r"^[a-z][a-z0-9+]*://\S+$")
-CONNECT_TIMEOUT = "30s"
+CONNECT_TIMEOUT = "10s"
 ATTEMPTS = 2                # a tutorial whose worker dies is retried once, elsewhere if it can be
 POLL_SECONDS = 2.0
 STRANDED_SECONDS = 10.0     # a Nanny restarts a dead worker in a few seconds; a lost GPU stays lost
@@ -65,6 +65,9 @@ class Executor(Protocol):
 
     def run(self, tasks: Sequence[Task], finished: Finished) -> list[SiteError]:
         """Run ``tasks``, calling ``finished(task, run)`` for each run; errors of machinery returned."""
+
+    def close(self) -> None:
+        """Let go of what the runs needed (a connection to a scheduler)."""
 
 
 def executor_for(config: Config) -> Executor:
@@ -105,6 +108,9 @@ class LocalExecutor:
 
     def missing(self, spec: Spec) -> list[str]:
         return environment.missing(spec.kernel, spec.requires, spec.device)
+
+    def close(self) -> None:
+        pass
 
     def run(self, tasks: Sequence[Task], finished: Finished) -> list[SiteError]:
         if not tasks:

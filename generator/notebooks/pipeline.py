@@ -28,9 +28,9 @@ from generator.errors import SiteError
 from generator.notebooks import TutorialStats, Tutorials
 from generator.notebooks.executors import Executor, executor_for
 from generator.notebooks.render import NotebookRenderer, RenderedNotebook
+from generator.notebooks.shared import open_store
 from generator.notebooks.sources import Tutorial, discover, load_tutorial, to_percent
 from generator.notebooks.spec import Metadata, Spec, metadata_of, read_paths, resolve
-from generator.notebooks.shared import open_store
 from generator.notebooks.store import Run, RunStore
 from generator.render import Renderer
 
@@ -80,12 +80,12 @@ def build_tutorials(config: Config, tree: Path, gallery_url: str, render: Callab
             errors.append(SiteError(
                 f"needs {', '.join(job.missing)}, which {executor.lacks}, and no run of this code "
                 f"is cached: build once where they exist and copy its {config.notebooks.cache_dir}/ "
-                "folder here, or set notebooks.allow_unexecuted in site.yaml to show the notebook's "
+                "folder here (or share it as notebooks.cache), or set notebooks.allow_unexecuted in site.yaml to show the notebook's "
                 "stored outputs", job.tutorial.path))
     try:
         errors += run_all(todo, executor, store)
     finally:
-        getattr(executor, "close", lambda: None)()
+        executor.close()
     errors += [failure_error(job) for job in jobs if job.run and job.run.failure]
     if errors:
         raise combine(errors)

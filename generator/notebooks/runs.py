@@ -97,7 +97,7 @@ def run_tutorials(config: Config, jobs: list[Job], refresh: bool = False) -> Run
     try:
         errors = run_all(todo, executor, store)
     finally:
-        getattr(executor, "close", lambda: None)()
+        executor.close()
     report.ran = [job.name for job in todo if job.origin == "ran"]
     errors += [failure_error(job) for job in jobs if job.run and job.run.failure]
     if errors:
