@@ -159,3 +159,18 @@ def test_without_fsspec_installed_a_cache_url_is_a_clear_error(tmp_path, monkeyp
         build(site, NOW)
     assert str(error.value).endswith("site.yaml: key 'notebooks.cache' needs the Python package fsspec, "
                                      "which is not installed: pip install 'sitegen[dask]'")
+
+
+def test_a_cache_url_whose_filesystem_is_not_installed_is_a_clear_error(tmp_path):
+    pytest.importorskip("fsspec")
+    try:
+        import s3fs  # noqa: F401
+        pytest.skip("s3fs is installed here")
+    except ImportError:
+        pass
+    site = make_site(tmp_path / "site", "cache: s3://bucket/cache", **{"one.py": "# %%\n1\n"})
+    with pytest.raises(SiteError) as error:
+        build(site, NOW)
+    assert error.value.path == str(site / "site.yaml")
+    assert error.value.message.startswith("key 'notebooks.cache': cannot open s3://bucket/cache: "
+                                          "Install s3fs to access S3")

@@ -24,6 +24,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from generator.config import Config
+from generator.errors import SiteError
+from generator.notebooks.executors import require
 from generator.notebooks.store import FOLDER, Run, RunStore
 
 READ_ONLY = ("http", "https")
@@ -41,8 +43,6 @@ class SharedRuns:
     """Runs read through ``local`` from the shared cache at ``url``, and written back to both."""
 
     def __init__(self, local: RunStore, url: str, root: Path, warn: Callable[[str], None] | None = None):
-        from generator.notebooks.executors import require
-
         fsspec = require("fsspec", "fsspec", "notebooks.cache", root / "site.yaml")
         self.local = local
         self.url = url
@@ -52,8 +52,6 @@ class SharedRuns:
         try:
             self.fs, self.root = fsspec.core.url_to_fs(url)
         except (ImportError, ValueError) as exc:
-            from generator.errors import SiteError
-
             raise SiteError(f"key 'notebooks.cache': cannot open {self.url}: {exc}", root / "site.yaml") from None
         protocol = self.fs.protocol if isinstance(self.fs.protocol, str) else self.fs.protocol[0]
         self.writable = protocol not in READ_ONLY
