@@ -289,7 +289,7 @@ class DaskExecutor:
                 offers = self.offers()
             except Exception:            # the scheduler is going away: as_completed will say so
                 continue
-            now = time.monotonic()
+            now, stranded = time.monotonic(), []
             with lock:
                 for task_id, future in futures.items():
                     state = attempts[task_id]
@@ -298,7 +298,9 @@ class DaskExecutor:
                         since.pop(task_id, None)
                     elif now - since.setdefault(task_id, now) >= STRANDED_SECONDS and not state.stranded:
                         state.stranded = lacking
-                        future.cancel()
+                        stranded.append(future)
+            for future in stranded:      # outside the lock: the event loop may be waiting for it
+                future.cancel()
 
 
 def task_error(state: Attempts, future: Any, distributed: Any) -> SiteError:
