@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from generator.config import Config
 from generator.errors import SiteError
+from generator.notebooks import environment
 from generator.notebooks.executors import executor_for
 from generator.notebooks.pipeline import Job, combine, failure_error, load_jobs, run_all
 from generator.notebooks.shared import SharedRuns, open_store
@@ -84,7 +85,13 @@ def run_tutorials(config: Config, jobs: list[Job], refresh: bool = False) -> Run
     executor = executor_for(config)
     report, todo = RunReport(), []
     for job in jobs:
-        cached = None if refresh else store.get(job.spec.key)
+        if job.spec.execute == "never":
+            report.skipped.append((job.name, "set to execute: never"))
+            continue
+        cached = None if refresh or job.spec.execute == "always" else store.get(job.spec.key)
+        if cached and cached.failure and cached.failure.from_environment \
+                and cached.failure.packages != environment.package_set(job.spec.kernel):
+            cached = None           # a module was missing; something was installed since: try again
         if cached is not None:
             job.run, job.origin = cached, "cache"
             report.cached.append(job.name)
