@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Collection
 
+from generator import codec
 from generator.errors import SiteError
 
 if TYPE_CHECKING:
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
 FOLDER = "notebooks"
 
 
+@codec.record
 @dataclass(frozen=True)
 class TutorialStats:
     """How a build got each tutorial's outputs."""
