@@ -128,6 +128,8 @@ def run_build(args: argparse.Namespace) -> int:
     done = (f"built {len(result.site.posts)} posts, {len(result.site.pages)} pages"
             if result.site else "nothing changed")
     print(f"{done}: {result.summary()} in {time.perf_counter() - started:.2f}s")
+    for warning in result.warnings:
+        print(warning, file=sys.stderr)
     if result.tutorials.total:
         print(result.tutorials.summary())
     if result.docs_versions:

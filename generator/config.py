@@ -95,6 +95,20 @@ class Archives:
 
 
 @dataclass(frozen=True)
+class MarkdownSettings:
+    """How Markdown is read; the defaults are what Jekyll's defaults (kramdown, ``input: GFM``) give."""
+
+    header_ids: Literal["gfm", "kramdown"] = "gfm"   # kramdown: the rule of kramdown's own input
+
+
+@dataclass(frozen=True)
+class LiquidSettings:
+    """Liquid in posts and pages (generator/liquid.py)."""
+
+    unknown: Literal["error", "warning"] = "error"   # a tag, filter or variable sitegen does not know
+
+
+@dataclass(frozen=True)
 class Version:
     """One version of the docs section, built from exactly one of: a git ``ref``,
     the ``worktree`` (the version in development, as the author's files are now),
@@ -137,6 +151,8 @@ class Config:
     notebooks: Notebooks = field(default_factory=Notebooks)
     publish: Publish = field(default_factory=Publish)
     check: Check = field(default_factory=Check)
+    markdown: MarkdownSettings = field(default_factory=MarkdownSettings)
+    liquid: LiquidSettings = field(default_factory=LiquidSettings)
     archives: Archives = field(default_factory=Archives)
     static: list[str] = field(default_factory=list)   # folders (or files) published at their own URLs
     versions: list[Version] = field(default_factory=list)
