@@ -34,9 +34,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import jinja2
-import markdown
 import pygments
-import pymdownx
 import yaml
 
 from generator import __version__
@@ -44,12 +42,15 @@ from generator.cache import DataCache, digest
 from generator.config import Config, load_config
 from generator.deps import LINKED_FIELDS, Key, KeyIndex, Resolver, Views, tracing, value_digest
 from generator.errors import SiteError
+from generator.frontmatter import known_keys, unknown_keys
 from generator.lock import site_lock
 from generator.options import BuildOptions
 from generator.output import check_outputs, delete_outputs, safe_output_dir, write_outputs
 from generator.outputs import Bundle, Phase, PlanContext, Planned, Registry, default_registry, site_view
 from generator.plan import Plan
-from generator.render import Renderer
+from generator.plugins import extensions
+from generator.readers import reader_for
+from generator.render import Renderer, template_dirs
 from generator.site import Document, Site, assemble, parse_document, timezone_of, well_formed
 from generator.sources import Source, discover, load_data, load_source
 from generator.state import BuildState, BundleRecord, FileIndex, OutputRecord
@@ -130,9 +131,9 @@ def load_documents(config: Config, sources: list[tuple[str, Path, str]], refresh
     """
     load = load or partial(load_source, config.root)
     cache = DataCache(config.state_dir / "cache" / "documents", "document", well_formed)
-    fingerprint = digest(code_digest(), config.permalink, config.timezone,
-                         repr(config.markdown), repr(config.liquid))
-    keys = [digest(fingerprint, kind, str(path), source_digest) for kind, path, source_digest in sources]
+    fingerprint = digest(code_digest(), config.permalink, config.timezone, repr(config.liquid))
+    keys = [digest(fingerprint, kind, str(path), source_digest, *reader_for(path).cache_key(config))
+            for kind, path, source_digest in sources]
     documents = [None if refresh else cache.get(key) for key in keys]
     # A document is also a function of the files its Liquid read (includes, data): check those.
     documents = [None if doc is None or _inputs_moved(doc, lambda name: _file_digest(config.root, name))
@@ -149,6 +150,8 @@ def load_documents(config: Config, sources: list[tuple[str, Path, str]], refresh
     for i, doc in zip(todo, parsed):
         cache.put(keys[i], doc)
         documents[i] = doc
+    warn_unknown_keys(config, [(path, doc) for (kind, path, _), doc in zip(sources, documents)
+                               if kind in ("post", "page")])
     # The parse key names what the document came from: its source and, if any, what its Liquid read.
     return {str(path): (digest(key, repr(doc.inputs)) if doc.inputs else key, doc)
             for (_, path, _), key, doc in zip(sources, keys, documents)}
@@ -166,14 +169,33 @@ def _file_digest(root: Path, name: str) -> str | None:
         return None
 
 
+def warn_unknown_keys(config: Config, documents: list[tuple[Path, Document]]) -> None:
+    """Add to each document's warnings the front matter keys nothing reads (typos), at their line.
+
+    Done after the parse cache, not in the parse: what is known depends on the
+    templates (``page.meta.KEY``) and plugins, which a parse key does not cover.
+    """
+    if not documents:
+        return
+    known = known_keys(template_dirs(config))
+    for path, doc in documents:
+        if not known.issuperset(doc.meta):
+            text = (config.root / path).read_text(encoding="utf-8", errors="replace")
+            doc.warnings += tuple(str(SiteError(f"warning: {w.message}", w.path, w.line))
+                                  for w in unknown_keys(doc.meta, known, path, text))
+
+
 @functools.cache
 def code_digest() -> str:
-    """Stands for the code that turns inputs into outputs: ours and the libraries'."""
+    """Stands for the code that turns inputs into outputs: ours, the plugins' and the libraries'.
+
+    Readers add what their parses depend on to each parse's own key (see
+    :mod:`generator.readers`); Pygments is here too for the stylesheet.
+    """
     package = Path(__file__).parent
     parts = [path.read_bytes() for path in sorted(package.rglob("*.py"))]
-    versions = [jinja2.__version__, markdown.__version__, pygments.__version__,
-                pymdownx.__version__, yaml.__version__]
-    return digest(__version__, *versions, *parts)
+    versions = [jinja2.__version__, pygments.__version__, yaml.__version__]
+    return digest(__version__, *versions, *parts, *extensions().fingerprint)
 
 
 class Listed(NamedTuple):
@@ -290,7 +312,7 @@ class Engine:
         swapped = self.swap_in(scan) if warm else None
         assembled = swapped or self.assemble(scan, self.load(scan))
         resolver = Resolver(assembled.site, {s: p.document for s, p in assembled.parsed.items()},
-                            scan.index.digest)
+                            scan.index.digest, partial(self.renderer.template_digest, file_digest=scan.index.digest))
         order = resolver.identities(("posts",))
         moved = self.changed_keys(resolver, assembled.parsed, order != state.order)
         planned = self.plan(scan, assembled, moved, reuse=swapped is not None)
@@ -331,7 +353,7 @@ class Engine:
             self.state, self.keys = BuildState(), KeyIndex()
         state = self.state
         watched = tuple(path for planner in self.planners for path in planner.watches(config))
-        index = FileIndex(self.root, INPUTS + config.static_paths + watched, state.files,
+        index = FileIndex(self.root, INPUTS + config.static_paths + config.theme_paths + watched, state.files,
                           {key[1] for key in self.keys.always if key[0] == "file"})
         changed = index.rescan(changed if warm and not fresh else None)
         external = tuple((p.name, p.external(config)) for p in self.planners)
@@ -342,7 +364,7 @@ class Engine:
                or (state.floor is not None and now < state.floor))
         if fresh or self.renderer is None:
             self.renderer = Renderer(config)
-        elif any(name.startswith("templates/") for name in changed):
+        elif any(within(name, ("templates", *config.theme_paths)) for name in changed):
             self.renderer.env.cache.clear()  # an edit within one mtime tick escapes Jinja's check
         return Scan(config, out_dir, world, fresh, index, changed, external, tampered, strays, empty, now, due)
 
@@ -385,7 +407,7 @@ class Engine:
         last, index, state = self.last, scan.index, self.state
         if last is None or scan.fresh or scan.due or scan.external != state.external:
             return None
-        swappable = SWAPPABLE + scan.config.static_paths
+        swappable = SWAPPABLE + scan.config.static_paths + scan.config.theme_paths
         if index.listing_changed or not all(within(name, swappable) for name in scan.changed):
             return None
         todo = [(s.kind, s.path, index.digest(s.name)) for s in last.listing if s.name in scan.changed

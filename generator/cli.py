@@ -60,6 +60,10 @@ def make_parser() -> argparse.ArgumentParser:
     versions = commands.add_parser("versions", help="list the docs versions and the commits they resolve to")
     versions.set_defaults(run=run_versions)
 
+    init = commands.add_parser("init", help="start a new site in a new folder, with the default theme")
+    init.add_argument("dest", type=Path, metavar="DIR", help="the new site's folder (new or empty)")
+    init.set_defaults(run=run_init)
+
     new = commands.add_parser("new", help="start a new post")
     new.add_argument("kind", choices=["post"])
     new.add_argument("title")
@@ -178,6 +182,15 @@ def run_new(args: argparse.Namespace) -> int:
 
     path = new_post(args.site, args.title)
     print(f"created {path}")
+    return 0
+
+
+def run_init(args: argparse.Namespace) -> int:
+    from generator.scaffold import init_site
+
+    for path in init_site(args.dest):
+        print(f"created {args.dest / path}")
+    print(f"next: cd {args.dest} && sitegen serve")
     return 0
 
 

@@ -19,6 +19,7 @@ from typing import Any, Literal
 import yaml
 
 from generator.errors import SiteError
+from generator.plugins import extensions
 from generator.sources import yaml_line, yaml_problem
 
 CONFIG_FILE = "site.yaml"
@@ -143,6 +144,7 @@ class Config:
     posts_per_page: int = 10
     output: str = "_site"
     pygments_style: str = "default"
+    theme: str = ""           # a folder in the site with templates/ and assets/, over the default theme
     nav: list[NavItem] = field(default_factory=list)
     redirects: dict[str, str] = field(default_factory=dict)
     feeds: Feeds = field(default_factory=Feeds)
@@ -155,6 +157,7 @@ class Config:
     static: list[str] = field(default_factory=list)   # folders (or files) published at their own URLs
     versions: list[Version] = field(default_factory=list)
     root: Path = field(default=Path("."), metadata={"internal": True})
+    plugins: dict[str, Any] = field(default_factory=dict, metadata={"internal": True})  # plugins' sections
 
     @property
     def output_dir(self) -> Path:
@@ -168,6 +171,11 @@ class Config:
     def static_paths(self) -> tuple[str, ...]:
         """What is copied as it is, at its own URL: ``assets`` and the ``static`` folders and files."""
         return ("assets", *(name.strip("/") for name in self.static))
+
+    @property
+    def theme_paths(self) -> tuple[str, ...]:
+        """The theme folder, when the site has one: an input like templates/."""
+        return (self.theme.strip("/"),) if self.theme else ()
 
 
 def load_config(root: str | Path = ".", **overrides: Any) -> Config:
@@ -185,8 +193,11 @@ def load_config(root: str | Path = ".", **overrides: Any) -> Config:
     if data is None:
         data = {}
     data = {**_require_mapping(data, path, "the top level"), **overrides}
+    sections = extensions().sections
+    plugins = {name: _load(schema, _require_mapping(data.pop(name, {}), path, f"key '{name}'"), path, name + ".")
+               for name, schema in sections.items()}
     config = _load(Config, data, path, prefix="")
-    config = dataclasses.replace(config, root=root)
+    config = dataclasses.replace(config, root=root, plugins=plugins)
     _check_trusted(config.notebooks, root, path)
     _check_places(config, path)
     return config
@@ -203,7 +214,13 @@ def _check_places(config: Config, path: Path) -> None:
         if url is not False and (not url.startswith("/") or url.startswith("//") or "/../" in url + "/"):
             raise SiteError(f"key 'archives.{name}': expected a path starting with '/' "
                             f"(or false to make no such page), got {url!r}", path)
-    reserved = {*RESERVED, config.output.strip("/"), "assets"}
+    if config.theme:
+        theme = config.theme.strip("/")
+        if config.theme.startswith("/") or any(p in ("", ".", "..") for p in theme.split("/")) \
+                or not (config.root / theme).is_dir():
+            raise SiteError(f"key 'theme': expected a folder inside the site holding templates/ "
+                            f"(and assets/), got {config.theme!r}", path)
+    reserved = {*RESERVED, config.output.strip("/"), "assets", *config.theme_paths}
     for i, name in enumerate(config.static):
         key, clean = f"static[{i}]", name.strip("/")
         parts = clean.split("/")
@@ -211,7 +228,7 @@ def _check_places(config: Config, path: Path) -> None:
             raise SiteError(f"key '{key}': expected a folder or file inside the site, like 'images', "
                             f"got {name!r}", path)
         if parts[0] in reserved:
-            why = "is always published" if parts[0] == "assets" else "holds the site's sources or output"
+            why = "is always published" if parts[0] == "assets" else "holds the site's sources, theme or output"
             raise SiteError(f"key '{key}': {parts[0]!r} {why}; it cannot be a static folder", path)
         if not (config.root / clean).exists():
             raise SiteError(f"key '{key}': there is no {clean!r} in {config.root}", path)

@@ -22,7 +22,8 @@ from markupsafe import Markup
 from generator.errors import SiteError
 from generator.notebooks import TutorialStats, Tutorials
 from generator.site import Document, output_path
-from generator.sources import MARKUP_SUFFIXES, Source, load_source
+from generator.readers import suffixes
+from generator.sources import Source, load_source
 
 DOCS_DIR = "content/docs"
 TUTORIALS_DIR = "tutorials/"      # a section's tutorials, below its prefix
@@ -68,7 +69,7 @@ def render_section(tree: Path, prefix: str, render: Render, parse: Parse,
         rel = path.relative_to(base)
         if not path.is_file() or any(part.startswith(".") for part in rel.parts):
             continue
-        if path.suffix in MARKUP_SUFFIXES:
+        if path.suffix in suffixes():
             sources.append(load_source(tree, "docs", path.relative_to(tree)))
         else:
             section.add(rel.as_posix(), path.read_bytes(), path.relative_to(tree))

@@ -110,6 +110,7 @@ class Preview:
         self.stopping = threading.Event()
         self.watching = threading.Event()      # set once edits are being watched
         self.builds = 0
+        self.warned: set[str] = set()     # the warnings shown since the last change to them
         if not is_loopback(host):
             self._report(f"warning: serving on {host}: anyone who can reach this machine can read "
                          "the preview, drafts included")
@@ -168,6 +169,11 @@ class Preview:
         if first or changed:
             self._report(f"{'built' if first else 'rebuilt'}: {result.summary()} "
                          f"in {time.perf_counter() - started:.2f}s")
+        if result.site is not None:     # each warning once, until a save fixes it
+            for warning in result.warnings:
+                if warning not in self.warned:
+                    self._report(warning)
+            self.warned = set(result.warnings)
         self.news.publish("change", {"paths": changed})   # also clears a shown error
         settle_memory()
         return result
@@ -254,9 +260,10 @@ def watched(root: Path) -> tuple[list[Path], list[Path]]:
 
 @functools.lru_cache(maxsize=4)
 def _static_paths(root: Path, config_stamp: tuple[int, int] | None) -> tuple[str, ...]:
-    """site.yaml's static paths, read again only when its stamp moves."""
+    """site.yaml's static paths and theme folder, read again only when its stamp moves."""
     try:
-        return load_config(root).static_paths
+        config = load_config(root)
+        return config.static_paths + config.theme_paths
     except SiteError:
         return ("assets",)
 

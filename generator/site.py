@@ -24,12 +24,10 @@ from generator import liquid
 from generator.config import Config
 from generator.errors import SiteError
 from generator.liquid import NeedsSite, Render, has_liquid, render_liquid
-from generator.markdown import Heading, MarkdownProblem, render_markdown
+from generator.markdown import Heading, render_markdown
+from generator.readers import reader_for
 from generator.sources import Source, load_source, parse_date, post_name_parts
 
-KNOWN_KEYS = {"title", "author", "authors", "date", "tags", "categories", "category",
-              "permalink", "layout", "draft", "excerpt", "redirect_from", "description",
-              "source", "published", "image"}
 
 
 @codec.record
@@ -152,13 +150,9 @@ def parse_document(source: Source, config: Config) -> Document:
 
 
 def _to_html(body: str, source: Source, config: Config) -> tuple[str, tuple[Heading, ...]]:
-    if not source.is_markdown:
-        return body, ()
-    try:
-        rendered = render_markdown(body, header_ids=config.markdown.header_ids)
-    except MarkdownProblem as exc:   # lines counted after Liquid ran: near, if Liquid added lines
-        raise SiteError(str(exc), source.path, source.body_line + exc.line - 1) from None
-    return rendered.html, rendered.toc
+    """The body (its Liquid already run) as HTML, by the reader of the source's suffix."""
+    parsed = reader_for(source.path).read(body, source, config)
+    return parsed.html, parsed.toc
 
 
 def placement_of(source: Source, config: Config) -> tuple[datetime | None, str, list[str], str]:

@@ -19,6 +19,7 @@ from generator.config import load_config
 from generator.errors import SiteError
 from generator.outputs import Registry
 from generator.state import BuildState, BundleRecord
+from conftest import own_template
 from plugin_outputs import with_plugins
 
 REPO = Path(__file__).resolve().parents[1]
@@ -102,7 +103,7 @@ def test_a_new_title_reaches_neighbours_listings_and_tag_pages(site: Path) -> No
 
 def test_a_template_edit_remakes_exactly_the_pages_that_use_it(site: Path) -> None:
     build(site, OPTIONS)
-    partial = site / "templates/partials/post_list.html"
+    partial = own_template(site, "partials/post_list.html")    # the site's own now, over the theme's
     partial.write_text(partial.read_text().replace('<ul class="post-list">', '<ul class="post-list x">'))
     result = build(site, OPTIONS)
     assert set(result.outputs) == {"history.html", "index.html", "tags/compilers.html",
@@ -308,7 +309,7 @@ class SiteModel:
             (posts_dir / name).write_text(post.text())
             return
         if kind == "template":
-            path = self.root / "templates" / args[0]
+            path = own_template(self.root, args[0])   # a theme template becomes the site's own
             path.write_text(path.read_text().replace("</", f"<!-- {args[1]} --></", 1))
         elif kind == "page":
             (self.root / "content/pages/about.md").write_text(f"---\ntitle: About {args[0]}\n---\n{args[0]}\n")

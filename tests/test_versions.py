@@ -25,6 +25,7 @@ import pytest
 from generator.build import BuildOptions, build
 from generator.cli import main
 from generator.errors import SiteError
+from conftest import own_template
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 BASIC = REPO_ROOT / "tests" / "data" / "basic"
@@ -161,7 +162,7 @@ def test_the_authors_working_tree_is_left_alone(repo: Path, site: Path):
 
 
 def test_docs_pages_use_the_current_templates(site: Path):
-    template = site / "templates" / "docs.html"
+    template = own_template(site, "docs.html")
     template.write_text(template.read_text().replace('class="prose docs-page"',
                                                      'class="prose docs-page" data-today="yes"'))
     build(site)
@@ -290,7 +291,8 @@ def test_a_version_whose_tree_is_unchanged_is_reused(repo: Path, site: Path):
     assert "tutorials/legacy.html" not in html_pages(site / "_site", "v2")
 
     # The current templates render every version, so a template edit rebuilds them all.
-    (site / "templates/docs.html").write_text((site / "templates/docs.html").read_text() + "\n")
+    template = own_template(site, "docs.html")
+    template.write_text(template.read_text() + "\n")
     assert set(build(site).reports["docs"].versions.values()) == {"built"}
     assert set(build(site, BuildOptions(refresh=True)).reports["docs"].versions.values()) == {"built"}
 

@@ -9,6 +9,7 @@ from generator import highlight
 from generator.deps import record
 from generator.outputs import PlanContext, Planner
 from generator.plan import Plan
+from generator.render import DEFAULT_THEME, theme_dirs
 
 PYGMENTS_CSS = "assets/css/pygments.css"
 
@@ -24,7 +25,8 @@ class PygmentsCss(Planner):
 
 
 class Assets(Planner):
-    """``assets/`` and the ``static`` folders and files, at their own URLs.
+    """``assets/`` and the ``static`` folders and files, at their own URLs, then the theme's
+    ``assets/`` that the site's own do not replace.
 
     Hidden files in them (``.DS_Store``, ``.gitkeep``) stay behind. A page that claims
     the same URL is refused by the plan, naming both.
@@ -42,6 +44,17 @@ class Assets(Planner):
                 inside = path.relative_to(top).parts    # a listed file may be hidden (.htaccess)
                 if path.is_file() and not any(part.startswith(".") for part in inside):
                     plan.add(rel, rel, partial(copy_file, path, rel), "asset")
+        for folder in theme_dirs(ctx.config)[1:]:     # the theme's assets, unless the site has its own
+            top = folder / "assets"
+            for path in sorted(top.rglob("*")) if top.is_dir() else ():
+                inside = path.relative_to(top).parts
+                out = "assets/" + "/".join(inside)
+                if path.is_file() and out not in plan and not any(part.startswith(".") for part in inside):
+                    if path.is_relative_to(DEFAULT_THEME):   # part of sitegen: its fingerprint covers it
+                        plan.add(out, f"<default theme>/{out}", partial(path.read_bytes), ("theme asset", out))
+                    else:
+                        rel = path.relative_to(root).as_posix()
+                        plan.add(out, rel, partial(copy_file, path, rel), ("theme asset", rel))
 
 
 def copy_file(path: Path, rel: str) -> bytes:
