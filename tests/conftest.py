@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
@@ -85,9 +86,10 @@ def install_demo_plugin(folder: Path) -> Path:
     return folder
 
 
-@pytest.fixture
-def demo_plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """The demo plugin installed for this process; the registries read again before and after."""
+@contextlib.contextmanager
+def demo_plugin_installed(folder: Path) -> Iterator[Path]:
+    """The demo plugin installed into ``folder`` and on sys.path for this process, the
+    registries read again on the way in and out."""
     from generator.build import code_digest
     from generator.plugins import extensions
     from generator.readers import readers
@@ -96,10 +98,18 @@ def demo_plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Pat
         for cached in (extensions, readers, code_digest):
             cached.cache_clear()
 
-    folder = install_demo_plugin(tmp_path / "plugins")
-    monkeypatch.syspath_prepend(str(folder))
+    install_demo_plugin(folder)
+    sys.path.insert(0, str(folder))
     forget()
-    yield folder
-    monkeypatch.undo()
-    sys.modules.pop("sitegen_demo", None)
-    forget()
+    try:
+        yield folder
+    finally:
+        sys.path.remove(str(folder))
+        sys.modules.pop("sitegen_demo", None)
+        forget()
+
+
+@pytest.fixture
+def demo_plugin(tmp_path: Path) -> Iterator[Path]:
+    with demo_plugin_installed(tmp_path / "plugins") as folder:
+        yield folder

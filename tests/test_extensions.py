@@ -131,3 +131,15 @@ def test_the_command_finds_an_installed_plugin_through_its_entry_point(tmp_path)
     assert failed.returncode == 1
     assert failed.stderr.startswith("error: ") and "unknown key 'demo'" in failed.stderr
     assert "Traceback" not in failed.stderr
+
+
+def test_a_plugin_planner_is_made_again_exactly_when_what_it_read_changes(basic_site, demo_plugin):
+    build(basic_site, NOW)
+    greeting = (basic_site / "_site/greeting.txt").read_text()
+    assert greeting.splitlines()[0] == "Hello" and "First post (-)" in greeting
+    about = basic_site / "content/pages/about.md"
+    about.write_text(about.read_text() + "\nMore about.\n")
+    assert "greeting.txt" not in build(basic_site, NOW).outputs          # it reads no page
+    add_front_matter(basic_site, FIRST, "mood: calm\n")
+    assert "greeting.txt" in build(basic_site, NOW).outputs
+    assert "First post (calm)" in (basic_site / "_site/greeting.txt").read_text()

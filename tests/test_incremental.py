@@ -19,7 +19,7 @@ from generator.config import load_config
 from generator.errors import SiteError
 from generator.outputs import Registry
 from generator.state import BuildState, BundleRecord
-from conftest import own_template
+from conftest import demo_plugin_installed, own_template
 from plugin_outputs import with_plugins
 
 REPO = Path(__file__).resolve().parents[1]
@@ -258,6 +258,7 @@ operations = st.one_of(
                                                     "partials/post_list.html", "blog.html"]),
               st.sampled_from(WORDS)),
     st.tuples(st.just("page"), st.sampled_from(WORDS)),
+    st.tuples(st.just("text page"), st.sampled_from(["", *WORDS])),    # read by the demo plugin's reader
     st.tuples(st.just("docs"), st.sampled_from(["index.md", "guide.md", "deep/topic.md"]),
               st.sampled_from(["", *WORDS])),
     st.tuples(st.just("per page"), st.integers(1, 3)),
@@ -311,6 +312,12 @@ class SiteModel:
         if kind == "template":
             path = own_template(self.root, args[0])   # a theme template becomes the site's own
             path.write_text(path.read_text().replace("</", f"<!-- {args[1]} --></", 1))
+        elif kind == "text page":
+            path = self.root / "content/pages/notes.txt"
+            if args[0]:
+                path.write_text(f"---\ntitle: Notes {args[0]}\nmood: {args[0]}\n---\n{args[0]}\n\nmore.\n")
+            else:
+                path.unlink(missing_ok=True)
         elif kind == "page":
             (self.root / "content/pages/about.md").write_text(f"---\ntitle: About {args[0]}\n---\n{args[0]}\n")
         elif kind == "docs":   # the (unversioned) docs section, a bundle of its own
@@ -369,8 +376,9 @@ class SiteModel:
 def test_incremental_output_always_equals_a_clean_full_build(steps: list[tuple[Operation, bool]]) -> None:
     """Steps alternate at random between a new engine from the saved state (``sitegen
     build``) and the engine kept in memory, told which files changed (``sitegen serve``).
-    Planners added by a plug-in (tests/plugin_outputs.py) are held to the same rule."""
-    with tempfile.TemporaryDirectory() as tmp:
+    Planners added by a plug-in (tests/plugin_outputs.py) are held to the same rule, as are
+    the reader and planner of a plugin installed through its entry point (tests/data/plugin)."""
+    with tempfile.TemporaryDirectory() as tmp, demo_plugin_installed(Path(tmp) / "plugins"):
         root = make_site(Path(tmp) / "site")
         model = SiteModel(root)
         engine = Engine(root, OPTIONS, with_plugins())
@@ -391,6 +399,6 @@ def test_incremental_output_always_equals_a_clean_full_build(steps: list[tuple[O
                 continue
             engine.build(now=model.now, save=not new_process, changed=model.take_touched())
             actual = files(root / "_site")
-            assert sorted(actual) == sorted(expected)
+            assert sorted(actual) == sorted(expected) and "greeting.txt" in actual   # the plugin is in
             assert [p for p in expected if actual[p] != expected[p]] == []
             assert engine.build(now=model.now).written == []

@@ -72,8 +72,6 @@ def repo(tmp_path: Path) -> Path:
     site = repo / "website"
     shutil.copytree(BASIC, site)
     shutil.copytree(REPO_ROOT / "templates", site / "templates")
-    shutil.copytree(REPO_ROOT / "assets/js", site / "assets/js")
-    shutil.copy2(REPO_ROOT / "assets/css/versions.css", site / "assets/css")
     git(tmp_path, "init", "-q", "-b", "main", str(repo))
 
     write(site, "index.md", page("Docs", "Welcome to the docs."))

@@ -59,6 +59,7 @@ from generator.deps import Views
 from generator.errors import SiteError
 from generator.options import BuildOptions
 from generator.plan import Files, Plan
+from generator.plugins import extensions
 from generator.render import DataFiles, Renderer
 from generator.site import Document, Site, site_settings
 from generator.sources import Source

@@ -2,13 +2,18 @@
 
 It is installed for real (a distribution with a ``sitegen.plugins`` entry point:
 see ``install_demo_plugin`` in tests/conftest.py) and adds a reader for
-``.txt`` pages, a Jinja filter, a site.yaml section and a front matter key.
+``.txt`` pages, a Jinja filter, a site.yaml section, a front matter key and a
+planner.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from html import escape
+
+from generator.outputs import PlanContext, Planner
+from generator.plan import Plan
 
 
 @dataclass(frozen=True)
@@ -43,4 +48,23 @@ def register(plugins) -> None:
     plugins.add_filter("shout", shout)
     plugins.add_config_section("demo", Demo)
     plugins.add_front_matter_keys("mood")
+    plugins.add_planner(Greeting())
+
+
+class Greeting(Planner):
+    """``greeting.txt``: site.yaml ``demo.greeting``, then each post's title and mood.
+
+    It reads the posts through the recording views only, so it is made again
+    exactly when a title or mood (or the list of posts) changes.
+    """
+
+    name = "demo-greeting"
+
+    def plan(self, ctx: PlanContext, plan: Plan) -> None:
+        plan.add("greeting.txt", "plugin demo-greeting", partial(self.make, ctx), "demo-greeting")
+
+    @staticmethod
+    def make(ctx: PlanContext) -> str:
+        lines = [f"{post.title} ({post.meta.get('mood', '-')})" for post in ctx.views.sequence(("posts",))]
+        return "\n".join([ctx.config.plugins["demo"].greeting, *lines]) + "\n"
 
