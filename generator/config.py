@@ -4,12 +4,16 @@ The schema is the dataclasses below: each field's type annotation says what
 the key must hold and its default says whether it may be left out. One generic
 loader checks any section against its dataclass, so an unknown key, a wrong
 type or a missing value is reported the same way everywhere: the file, the
-key's dotted path, and what was expected.
+key's dotted path, and what was expected. What a value must mean beyond its
+type (a positive count, names that are unique) is checked by the section's
+``validate(path, prefix)``, beside its fields, when the file is loaded:
+a mistake stops the build before any work, whatever feature would use it.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import re
 import types
 import typing
 from dataclasses import dataclass, field
@@ -55,6 +59,10 @@ class Notebooks:
     execute: Execute = "auto"       # auto: run unless cached; never: show the stored outputs; always: run
     problems: Literal["error", "warn"] = "error"   # a broken output or missing image: stop, or note it
 
+    def validate(self, path: Path, prefix: str) -> None:
+        if self.workers < 0:
+            raise SiteError(f"key '{prefix}workers': expected 0 (one per core) or more, got {self.workers}", path)
+
     def trusts(self, path: Path) -> bool:
         """Whether the tutorial at ``path`` (``notebooks/x.ipynb``) is trusted."""
         if isinstance(self.trusted, bool):
@@ -68,6 +76,12 @@ class Publish:
     remote: str = "origin"
     keep: list[str] = field(default_factory=lambda: [".asf.yaml", "docs"])
     asf_yaml: bool = True
+
+    def validate(self, path: Path, prefix: str) -> None:
+        for i, entry in enumerate(self.keep):
+            kept = entry.strip("/")
+            if not kept or any(part in ("", ".", "..") for part in kept.split("/")):
+                raise SiteError(f"key '{prefix}keep[{i}]': {entry!r} is not a path inside the branch", path)
 
 
 @dataclass(frozen=True)
@@ -128,6 +142,20 @@ class Version:
     def label(self) -> str:
         return self.title or self.name
 
+    def validate(self, path: Path, prefix: str) -> None:
+        if not VERSION_NAME.match(self.name):
+            raise SiteError(f"version {self.name!r}: a name must be a folder name "
+                            "(letters, digits, '.', '_', '+', '-')", path)
+        if [self.ref is not None, self.worktree, self.archive is not None].count(True) != 1:
+            raise SiteError(f"version '{self.name}': give exactly one of 'ref' (a git branch, tag or "
+                            "commit), 'worktree: true' or 'archive' (a folder or .tar.gz of HTML)", path)
+        for alias in self.aliases:
+            if not VERSION_NAME.match(alias):
+                raise SiteError(f"version '{self.name}': alias {alias!r} must be a folder name", path)
+
+
+VERSION_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]*\Z")
+
 
 @dataclass(frozen=True)
 class Config:
@@ -158,6 +186,18 @@ class Config:
     versions: list[Version] = field(default_factory=list)
     root: Path = field(default=Path("."), metadata={"internal": True})
     plugins: dict[str, Any] = field(default_factory=dict, metadata={"internal": True})  # plugins' sections
+
+    def validate(self, path: Path, prefix: str) -> None:
+        if self.posts_per_page < 1:
+            raise SiteError(f"key 'posts_per_page': expected 1 or more, got {self.posts_per_page}", path)
+        for old in sorted(self.redirects):
+            if not old.startswith("/"):
+                raise SiteError(f"key 'redirects': redirect {old!r} must be a path starting with '/'", path)
+            rest = old[1:].removesuffix("/")
+            if old != "/" and ("\0" in old or any(part in ("", ".", "..") for part in rest.split("/"))):
+                raise SiteError(f"key 'redirects': redirect {old!r} is not a plain path inside the site "
+                                "(no '.', '..' or empty segments)", path)
+        _check_versions(self.versions, path)
 
     @property
     def output_dir(self) -> Path:
@@ -201,6 +241,27 @@ def load_config(root: str | Path = ".", **overrides: Any) -> Config:
     _check_trusted(config.notebooks, root, path)
     _check_places(config, path)
     return config
+
+
+def _check_versions(versions: list[Version], path: Path) -> None:
+    """Versions that can be published unambiguously: names and aliases unique, one default."""
+    names = [version.name for version in versions]
+    owners: dict[str, str] = {}
+    for i, version in enumerate(versions):
+        if version.name in names[:i]:
+            raise SiteError(f"version '{version.name}' is listed twice", path)
+    for version in versions:
+        for alias in version.aliases:
+            if alias in names:
+                raise SiteError(f"version '{version.name}': alias '{alias}' is the name of a version", path)
+            if alias in owners:
+                raise SiteError(f"version '{version.name}': alias '{alias}' is also an alias of "
+                                f"version '{owners[alias]}'", path)
+            owners[alias] = version.name
+    defaults = [v.name for v in versions if v.default]
+    if versions and len(defaults) != 1:
+        found = ", ".join(f"'{name}'" for name in defaults) or "none"
+        raise SiteError(f"versions: mark exactly one version 'default: true' (found {found})", path)
 
 
 # Folders of the site that are its sources or sitegen's own: never published as static files.
@@ -276,7 +337,10 @@ def _load(cls: type, data: dict, path: Path, prefix: str) -> Any:
                 raise SiteError(f"missing required key '{key}' ({_describe(hints[name])})", path)
             continue
         values[name] = _convert(data[name], hints[name], path, key)
-    return cls(**values)
+    value = cls(**values)
+    if hasattr(value, "validate"):
+        value.validate(path, prefix)
+    return value
 
 
 def _convert(value: Any, hint: Any, path: Path, key: str) -> Any:

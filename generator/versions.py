@@ -41,7 +41,6 @@ SWITCHER_TEMPLATE = "partials/version_switcher.html"
 BANNER_TEMPLATE = "partials/version_banner.html"
 REDIRECT_TEMPLATE = "redirect.html"
 TREE_DIRS = (DOCS_DIR, notebooks.FOLDER)  # what a version's docs are built from
-NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]*\Z")
 STATE_FORMAT = "2"     # 2: a version's files include its tutorials
 
 BODY_OPEN = re.compile(r"<body\b[^>]*>", re.I)
@@ -87,42 +86,8 @@ class Docs:
             self.unlisted.add(path)
 
 
-# --- configuration ---------------------------------------------------------
-
-def check_versions(config: Config) -> None:
-    """Refuse a versions list that cannot be published unambiguously."""
-    where = config.root / CONFIG_FILE
-    names: set[str] = set()
-    for version in config.versions:
-        if not NAME.match(version.name):
-            raise SiteError(f"version {version.name!r}: a name must be a folder name "
-                            "(letters, digits, '.', '_', '+', '-')", where)
-        if version.name in names:
-            raise SiteError(f"version '{version.name}' is listed twice", where)
-        names.add(version.name)
-        if [version.ref is not None, version.worktree, version.archive is not None].count(True) != 1:
-            raise SiteError(f"version '{version.name}': give exactly one of 'ref' (a git branch, tag or "
-                            "commit), 'worktree: true' or 'archive' (a folder or .tar.gz of HTML)", where)
-    owners: dict[str, str] = {}
-    for version in config.versions:
-        for alias in version.aliases:
-            if not NAME.match(alias):
-                raise SiteError(f"version '{version.name}': alias {alias!r} must be a folder name", where)
-            if alias in names:
-                raise SiteError(f"version '{version.name}': alias '{alias}' is the name of a version", where)
-            if alias in owners:
-                raise SiteError(f"version '{version.name}': alias '{alias}' is also an alias of "
-                                f"version '{owners[alias]}'", where)
-            owners[alias] = version.name
-    defaults = [v.name for v in config.versions if v.default]
-    if config.versions and len(defaults) != 1:
-        found = ", ".join(f"'{name}'" for name in defaults) or "none"
-        raise SiteError(f"versions: mark exactly one version 'default: true' (found {found})", where)
-
-
 def resolve_versions(config: Config) -> list[Resolved]:
-    """Check the versions and resolve each one's source (refs to commits and trees)."""
-    check_versions(config)
+    """Resolve each version's source (refs to commits and trees); site.yaml checked them at load."""
     return [_resolve(config, version) for version in config.versions]
 
 

@@ -112,9 +112,6 @@ def build_tutorials(config: Config, tree: Path, gallery_url: str, render: Callab
 
 
 def workers(config: Config) -> int:
-    if config.notebooks.workers < 0:
-        raise SiteError(f"key 'notebooks.workers': expected 0 (one per core) or more, "
-                        f"got {config.notebooks.workers}", config.root / "site.yaml")
     return config.notebooks.workers or os.cpu_count() or 1
 
 

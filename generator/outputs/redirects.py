@@ -24,7 +24,7 @@ class Redirects(Planner):
                  for doc in ctx.site.documents for old in doc.redirect_from]
         moves += [(old, new, Path("site.yaml"), "redirects")
                   for old, new in sorted(ctx.config.redirects.items())]
-        for old, new, origin, key in moves:
+        for old, new, origin, key in moves:     # site.yaml's were checked at load; these too
             if not old.startswith("/"):
                 raise SiteError(f"key '{key}': redirect {old!r} must be a path starting with '/'", origin)
             if not is_output_path(output_path(old)):
