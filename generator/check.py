@@ -34,6 +34,7 @@ from xml.parsers import expat
 
 from generator import vnu
 from generator.config import Config
+from generator.layout import CONFIG_FILE
 from generator.errors import SiteError
 from generator.git import GitError, git, resolve_commit
 from generator.scan import ORIGIN_KINDS, PageScan, Reference, scan_css, scan_html
@@ -85,7 +86,7 @@ def check_site(config: Config, against: str | None = None, out_dir: Path | None 
     """Check the built site in ``out_dir`` (default: the output directory), and old URLs."""
     out = out_dir or config.output_dir
     if not out.is_dir():
-        raise SiteError(f"no built site in {out}: run 'sitegen build' first", config.root / "site.yaml")
+        raise SiteError(f"no built site in {out}: run 'sitegen build' first", config.root / CONFIG_FILE)
     site = BuiltSite(out, config, kept_tree(config, against))
     checker = LinkChecker(site, config.check.allow_hosts)
     findings, warnings = checker.check(), checker.warnings

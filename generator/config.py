@@ -22,11 +22,11 @@ from typing import Any, Literal
 
 import yaml
 
+from generator.layout import ASSETS, CACHE_DIR, CONFIG_FILE, NOTEBOOKS, RESERVED, STATE_DIR
 from generator.errors import SiteError
 from generator.plugins import extensions
 from generator.sources import yaml_line, yaml_problem
 
-CONFIG_FILE = "site.yaml"
 
 
 @dataclass(frozen=True)
@@ -52,7 +52,7 @@ class Notebooks:
 
     timeout: int = 120              # seconds per cell; a notebook's metadata may override it
     workers: int = 0                # notebooks executed at once; 0: one per CPU core
-    cache_dir: str = ".sitegen/cache"   # relative to the site; copy it to reuse results elsewhere
+    cache_dir: str = CACHE_DIR          # relative to the site; copy it to reuse results elsewhere
     trusted: bool | list[str] = False   # show cells' HTML/JS/SVG unsanitized: all, or these files
     allow_unexecuted: bool = False  # show stored outputs when a notebook cannot run here
     output_limit: int = 100_000     # characters of one text output before it is cut
@@ -67,7 +67,7 @@ class Notebooks:
         """Whether the tutorial at ``path`` (``notebooks/x.ipynb``) is trusted."""
         if isinstance(self.trusted, bool):
             return self.trusted
-        return path.relative_to("notebooks").as_posix() in self.trusted
+        return path.relative_to(NOTEBOOKS).as_posix() in self.trusted
 
 
 @dataclass(frozen=True)
@@ -205,12 +205,12 @@ class Config:
 
     @property
     def state_dir(self) -> Path:
-        return self.root / ".sitegen"
+        return self.root / STATE_DIR
 
     @property
     def static_paths(self) -> tuple[str, ...]:
         """What is copied as it is, at its own URL: ``assets`` and the ``static`` folders and files."""
-        return ("assets", *(name.strip("/") for name in self.static))
+        return (ASSETS, *(name.strip("/") for name in self.static))
 
     @property
     def theme_paths(self) -> tuple[str, ...]:
@@ -264,9 +264,6 @@ def _check_versions(versions: list[Version], path: Path) -> None:
         raise SiteError(f"versions: mark exactly one version 'default: true' (found {found})", path)
 
 
-# Folders of the site that are its sources or sitegen's own: never published as static files.
-RESERVED = ("site.yaml", "content", "templates", "notebooks", "generator", ".sitegen", ".git")
-
 
 def _check_places(config: Config, path: Path) -> None:
     """The URLs and folders site.yaml names must be places in the site, not outside it."""
@@ -281,7 +278,7 @@ def _check_places(config: Config, path: Path) -> None:
                 or not (config.root / theme).is_dir():
             raise SiteError(f"key 'theme': expected a folder inside the site holding templates/ "
                             f"(and assets/), got {config.theme!r}", path)
-    reserved = {*RESERVED, config.output.strip("/"), "assets", *config.theme_paths}
+    reserved = {*RESERVED, config.output.strip("/"), ASSETS, *config.theme_paths}
     for i, name in enumerate(config.static):
         key, clean = f"static[{i}]", name.strip("/")
         parts = clean.split("/")
@@ -289,7 +286,7 @@ def _check_places(config: Config, path: Path) -> None:
             raise SiteError(f"key '{key}': expected a folder or file inside the site, like 'images', "
                             f"got {name!r}", path)
         if parts[0] in reserved:
-            why = "is always published" if parts[0] == "assets" else "holds the site's sources, theme or output"
+            why = "is always published" if parts[0] == ASSETS else "holds the site's sources, theme or output"
             raise SiteError(f"key '{key}': {parts[0]!r} {why}; it cannot be a static folder", path)
         if not (config.root / clean).exists():
             raise SiteError(f"key '{key}': there is no {clean!r} in {config.root}", path)
@@ -301,7 +298,7 @@ def _check_trusted(notebooks: Notebooks, root: Path, path: Path) -> None:
         return
     for n, name in enumerate(notebooks.trusted):
         parts = name.split("/")
-        if any(part in ("", ".", "..") for part in parts) or not (root / "notebooks" / name).is_file():
+        if any(part in ("", ".", "..") for part in parts) or not (root / NOTEBOOKS / name).is_file():
             raise SiteError(f"key 'notebooks.trusted[{n}]': no tutorial notebooks/{name} (name the "
                             "files trusted by their path in notebooks/, e.g. intro.ipynb)", path)
 

@@ -19,13 +19,14 @@ from typing import Any, Callable
 
 from markupsafe import Markup
 
+from generator.layout import DOCS
 from generator.errors import SiteError
 from generator.notebooks import TutorialStats, Tutorials
 from generator.site import Document, output_path
 from generator.readers import suffixes
 from generator.sources import Source, load_source
 
-DOCS_DIR = "content/docs"
+DOCS_DIR = DOCS
 TUTORIALS_DIR = "tutorials/"      # a section's tutorials, below its prefix
 
 Render = Callable[..., str]                       # (template, source, **context) -> HTML

@@ -15,6 +15,7 @@ import shutil
 from collections.abc import Iterable
 from pathlib import Path
 
+from generator.layout import CONFIG_FILE, SOURCES
 from generator.cache import write_atomic
 from generator.config import Config
 from generator.deps import value_digest
@@ -26,11 +27,10 @@ def safe_output_dir(config: Config) -> Path:
     """The output directory, refused if writing there could destroy the site's sources."""
     out = config.output_dir.resolve()
     root = config.root.resolve()
-    sources = [root / name for name in ("content", "templates", "notebooks", "generator", ".git",
-                                        *config.static_paths)]
+    sources = [root / name for name in (*SOURCES, *config.static_paths)]
     if root.is_relative_to(out) or any(out.is_relative_to(s) for s in sources):
         raise SiteError(f"key 'output': {config.output!r} would overwrite the site's sources",
-                        root / "site.yaml")
+                        root / CONFIG_FILE)
     return out
 
 

@@ -18,13 +18,14 @@ from urllib.parse import quote
 import jinja2
 from markupsafe import Markup
 
+from generator.layout import TEMPLATES
 from generator.config import Config
 from generator.deps import record
 from generator.errors import SiteError
 from generator.plugins import extensions
 from generator.site import group_url, slugify
 
-TEMPLATES_DIR = "templates"
+TEMPLATES_DIR = TEMPLATES
 DEFAULT_THEME = Path(__file__).parent / "themes" / "default"
 # The templates the engine renders by name: every theme chain must have them all.
 REQUIRED_TEMPLATES = (

@@ -34,13 +34,12 @@ from urllib.parse import unquote, urlsplit
 
 import watchfiles
 
-from generator.build import STATE_DIR, BuildOptions, BuildResult, Engine
+from generator.layout import ASSETS, CONFIG_FILE, STATE_DIR, WATCHED
+from generator.build import BuildOptions, BuildResult, Engine
 from generator.config import Config, load_config
 from generator.errors import SiteError
 from generator.lock import site_lock
 
-WATCHED_DIRS = ("content", "notebooks", "templates")   # and the static folders: see watched()
-CONFIG_FILE = "site.yaml"
 POLL_MS = 400              # how often site.yaml and new folders are checked
 SETTLE_MS = 50             # a burst of saves closer than this is one change
 LIVE = "/__sitegen__/"     # the preview's own URLs: the script and the event stream
@@ -254,7 +253,7 @@ def watched(root: Path) -> tuple[list[Path], list[Path]]:
     While site.yaml does not load, only the folders every site has are watched;
     the build reports what is wrong with it.
     """
-    places = [root / name for name in (*WATCHED_DIRS, *_static_paths(root, _stamp(root / CONFIG_FILE)))]
+    places = [root / name for name in (*WATCHED, *_static_paths(root, _stamp(root / CONFIG_FILE)))]
     return [p for p in places if p.is_dir()], [root / CONFIG_FILE, *(p for p in places if p.is_file())]
 
 
@@ -265,7 +264,7 @@ def _static_paths(root: Path, config_stamp: tuple[int, int] | None) -> tuple[str
         config = load_config(root)
         return config.static_paths + config.theme_paths
     except SiteError:
-        return ("assets",)
+        return (ASSETS,)
 
 
 def _moved(stamps: dict[Path, tuple[int, int] | None]) -> set[str]:

@@ -27,6 +27,7 @@ from html import escape
 from pathlib import Path, PurePosixPath
 from typing import Any, Iterator
 
+from generator.layout import TEMPLATES, VERSIONS_DIR
 from generator import __version__, git, notebooks
 from generator import codec
 from generator.cache import digest, write_atomic
@@ -133,7 +134,7 @@ class VersionedDocs:
         self.renderer = renderer
         self.site = site
         self.parse = parse
-        self.last = LastBuilds(config.state_dir / "versions")
+        self.last = LastBuilds(config.state_dir / VERSIONS_DIR)
 
     def render(self, template: str, source: Path | None = None, **context: Any) -> str:
         return self.renderer.render(template, {"site": self.site, **context}, source)
@@ -218,7 +219,7 @@ class VersionedDocs:
             yield Path(tmp)
 
     def _templates_digest(self) -> str:
-        return _folders_digest(self.config.root, ("templates",))
+        return _folders_digest(self.config.root, (TEMPLATES,))
 
     def _publish(self, versions: list[Resolved], files: dict[str, dict[str, bytes]], docs: Docs) -> None:
         """Each version with its switcher and banner, its aliases, /docs/ and versions.json."""

@@ -26,7 +26,7 @@ from typing import Any
 
 import yaml
 
-from generator.config import RESERVED
+from generator.layout import RESERVED
 from generator.errors import SiteError
 from generator.importers.liquid import Note, block_name, convert_template
 from generator.site import slugify

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Collection
 
+from generator.layout import NOTEBOOKS
 from generator import codec
 from generator.errors import SiteError
 
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
     from generator.config import Config
     from generator.render import Renderer
 
-FOLDER = "notebooks"
+FOLDER = NOTEBOOKS
 
 
 @codec.record

@@ -13,9 +13,10 @@ import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from generator.layout import NOTEBOOKS
 from generator.cache import write_atomic
 
-FOLDER = "notebooks"
+FOLDER = NOTEBOOKS    # below the cache folder
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import partial
 from pathlib import Path
 
+from generator.layout import CONFIG_FILE
 from generator.errors import SiteError
 from generator.output import is_output_path
 from generator.outputs import PlanContext, Planner, generated_page
@@ -22,7 +23,7 @@ class Redirects(Planner):
     def plan(self, ctx: PlanContext, plan: Plan) -> None:
         moves = [(old, doc.url, doc.source, "redirect_from")
                  for doc in ctx.site.documents for old in doc.redirect_from]
-        moves += [(old, new, Path("site.yaml"), "redirects")
+        moves += [(old, new, Path(CONFIG_FILE), "redirects")
                   for old, new in sorted(ctx.config.redirects.items())]
         for old, new, origin, key in moves:     # site.yaml's were checked at load; these too
             if not old.startswith("/"):
