@@ -53,6 +53,8 @@ class Notebooks:
     timeout: int = 120              # seconds per cell; a notebook's metadata may override it
     workers: int = 0                # notebooks executed at once; 0: one per CPU core
     cache_dir: str = CACHE_DIR          # relative to the site; copy it to reuse results elsewhere
+    cache: str = ""                 # a shared cache behind it: a folder or fsspec URL (s3://, https://...)
+    executor: str = "local"         # "local", or a Dask scheduler's address: tcp://host:8786
     trusted: bool | list[str] = False   # show cells' HTML/JS/SVG unsanitized: all, or these files
     allow_unexecuted: bool = False  # show stored outputs when a notebook cannot run here
     output_limit: int = 100_000     # characters of one text output before it is cut
