@@ -45,6 +45,7 @@ def make_site(root: Path, settings: str = "", **tutorials) -> Path:
     """The basic fixture site with ``tutorials`` (name -> notebook or script text) in notebooks/."""
     site = copy_site(root, "basic")
     shutil.copytree(REPO / "assets", site / "assets", dirs_exist_ok=True)    # its images (KaTeX is the theme's)
+    (site / "assets/css/site.css").unlink()        # the fixture's stub: the theme's stylesheet applies
     if settings:
         with open(site / "site.yaml", "a") as f:
             f.write("notebooks:\n" + "".join(f"  {line}\n" for line in settings.split("\n")))

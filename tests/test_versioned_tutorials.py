@@ -54,6 +54,7 @@ def new_repo(tmp: Path) -> tuple[Path, Path]:
     repo = tmp / "repo"
     site = copy_site(repo / "website", "basic")
     shutil.copytree(REPO_ROOT / "assets", site / "assets", dirs_exist_ok=True)
+    (site / "assets/css/site.css").unlink()        # the fixture's stub: the theme's stylesheet applies
     git(tmp, "init", "-q", "-b", "main", str(repo))
     docs = site / "content" / "docs"
     docs.mkdir(parents=True)
