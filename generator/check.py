@@ -35,6 +35,7 @@ from xml.parsers import expat
 from generator import vnu
 from generator.config import Config
 from generator.layout import CONFIG_FILE
+from generator.urls import candidates
 from generator.errors import SiteError
 from generator.git import GitError, git, resolve_commit
 from generator.scan import ORIGIN_KINDS, PageScan, Reference, scan_css, scan_html
@@ -181,12 +182,8 @@ class BuiltSite:
         if not self.under_baseurl(url_path):
             return None
         path = url_path[len(self.baseurl):].lstrip("/")
-        if not path or path.endswith("/"):
-            candidates = [path + "index.html"]
-        else:
-            candidates = [path, path + "/index.html", path + ".html"]
         kept = self.kept.files or frozenset()
-        return next((c for c in candidates if c in self.files or c in kept), None)
+        return next((c for c in candidates(path) if c in self.files or c in kept), None)
 
     def unverifiable(self, url_path: str) -> bool:
         """Is ``url_path`` in a tree the publish branch keeps, with no branch here to look in?"""

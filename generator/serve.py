@@ -35,6 +35,7 @@ from urllib.parse import unquote, urlsplit
 import watchfiles
 
 from generator.layout import ASSETS, CONFIG_FILE, STATE_DIR, WATCHED
+from generator.urls import candidates
 from generator.build import BuildOptions, BuildResult, Engine
 from generator.config import Config, load_config
 from generator.errors import SiteError
@@ -419,12 +420,8 @@ def locate(out_dir: Path, url_path: str) -> Path | Redirect | None:
     if "\\" in decoded or "\x00" in decoded or any(s in (".", "..") for s in segments):
         raise Refused(url_path)
     rel = "/".join(s for s in segments if s)
-    if decoded.endswith("/") or not rel:
-        candidates = [f"{rel}/index.html" if rel else "index.html"]
-    else:
-        candidates = [rel, f"{rel}/index.html", f"{rel}.html"]
     root = os.path.realpath(out_dir)
-    for candidate in candidates:
+    for candidate in candidates(rel + "/" if rel and decoded.endswith("/") else rel):
         real = os.path.realpath(os.path.join(root, candidate))
         if os.path.commonpath([root, real]) != root or not os.path.isfile(real):
             continue
