@@ -27,6 +27,7 @@ from generator.build import BuildOptions, build
 from generator.cache import digest
 from generator.config import Config, load_config
 from generator.errors import SiteError
+from generator.git import GitError, run as run_git
 from generator.lock import site_lock
 
 ASF_YAML = ".asf.yaml"
@@ -235,9 +236,8 @@ class Git:
 
     def run(self, *args: str, input: str | None = None) -> subprocess.CompletedProcess[str]:
         try:
-            return subprocess.run(["git", *args], cwd=self.folder, input=input, capture_output=True,
-                                  text=True, encoding="utf-8", errors="surrogateescape")
-        except FileNotFoundError:
+            return run_git(self.folder, *args, input=input)
+        except GitError:
             raise SiteError("publishing needs the git command, and it is not installed") from None
 
     def __call__(self, *args: str, input: str | None = None) -> str:
