@@ -37,13 +37,13 @@ import jinja2
 import pygments
 import yaml
 
-from generator.layout import INPUTS, STATE_DIR, STATE_FILE, SWAPPABLE, TEMPLATES
 from generator import __version__
 from generator.cache import DataCache, digest
 from generator.config import Config, load_config
 from generator.deps import LINKED_FIELDS, Key, KeyIndex, Resolver, Views, tracing, value_digest
 from generator.errors import SiteError
 from generator.frontmatter import known_keys, unknown_keys
+from generator.layout import INPUTS, STATE_DIR, STATE_FILE, SWAPPABLE, TEMPLATES
 from generator.lock import site_lock
 from generator.options import BuildOptions
 from generator.output import check_outputs, delete_outputs, safe_output_dir, write_outputs

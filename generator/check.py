@@ -34,11 +34,11 @@ from xml.parsers import expat
 
 from generator import vnu
 from generator.config import Config
-from generator.layout import CONFIG_FILE
-from generator.urls import candidates
 from generator.errors import SiteError
 from generator.git import GitError, git, resolve_commit
+from generator.layout import CONFIG_FILE
 from generator.scan import ORIGIN_KINDS, PageScan, Reference, scan_css, scan_html
+from generator.urls import candidates
 
 KNOWN_SCHEMES = {"http", "https", "mailto", "tel", "ftp", "irc", "ircs", "git", "ssh",
                  "news", "xmpp", "data", "javascript", "about"}

@@ -22,8 +22,8 @@ from typing import Any, Literal
 
 import yaml
 
-from generator.layout import ASSETS, CACHE_DIR, CONFIG_FILE, NOTEBOOKS, RESERVED, STATE_DIR
 from generator.errors import SiteError
+from generator.layout import ASSETS, CACHE_DIR, CONFIG_FILE, NOTEBOOKS, RESERVED, STATE_DIR
 from generator.plugins import extensions
 from generator.sources import yaml_line, yaml_problem
 

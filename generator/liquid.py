@@ -39,9 +39,9 @@ from liquid.parser import get_parser
 from liquid.tag import Tag
 from liquid.token import TOKEN_EOF, TOKEN_EXPRESSION, TOKEN_TAG, Token
 
-from generator.layout import DATA, INCLUDES, PAGES, POSTS
 from generator.errors import SiteError
 from generator.highlight import highlight
+from generator.layout import DATA, INCLUDES, PAGES, POSTS
 
 INCLUDES_DIR, DATA_DIR, POSTS_DIR, PAGES_DIR = INCLUDES, DATA, POSTS, PAGES
 SITE_COLLECTIONS = ("posts", "pages", "tags", "categories")

@@ -15,11 +15,12 @@ import shutil
 from collections.abc import Iterable
 from pathlib import Path
 
-from generator.layout import CONFIG_FILE, SOURCES
 from generator.cache import write_atomic
 from generator.config import Config
 from generator.deps import value_digest
 from generator.errors import SiteError
+from generator.files import is_output_path
+from generator.layout import CONFIG_FILE, SOURCES
 from generator.state import OutputRecord, Stamp, file_stamp, scan
 
 
@@ -32,12 +33,6 @@ def safe_output_dir(config: Config) -> Path:
         raise SiteError(f"key 'output': {config.output!r} would overwrite the site's sources",
                         root / CONFIG_FILE)
     return out
-
-
-def is_output_path(rel: str) -> bool:
-    """Whether ``rel`` is a clean relative file path: no ``..``, ``.`` or empty segment, no NUL."""
-    return bool(rel) and "\0" not in rel and not rel.startswith("/") \
-        and all(part not in ("", ".", "..") for part in rel.split("/"))
 
 
 def confined(out_dir: Path, rel: str, unlink: bool = False) -> Path:

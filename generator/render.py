@@ -18,10 +18,10 @@ from urllib.parse import quote
 import jinja2
 from markupsafe import Markup
 
-from generator.layout import TEMPLATES
 from generator.config import Config
 from generator.deps import record
 from generator.errors import SiteError
+from generator.layout import TEMPLATES
 from generator.plugins import extensions
 from generator.site import group_url, slugify
 

@@ -34,12 +34,12 @@ from urllib.parse import unquote, urlsplit
 
 import watchfiles
 
-from generator.layout import ASSETS, CONFIG_FILE, STATE_DIR, WATCHED
-from generator.urls import candidates
 from generator.build import BuildOptions, BuildResult, Engine
 from generator.config import Config, load_config
 from generator.errors import SiteError
+from generator.layout import ASSETS, CONFIG_FILE, STATE_DIR, WATCHED
 from generator.lock import site_lock
+from generator.urls import candidates
 
 POLL_MS = 400              # how often site.yaml and new folders are checked
 SETTLE_MS = 50             # a burst of saves closer than this is one change

@@ -19,11 +19,11 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from generator.layout import CONFIG_FILE, PAGES
 from generator import codec
 from generator import liquid
 from generator.config import Config
 from generator.errors import SiteError
+from generator.layout import CONFIG_FILE, PAGES
 from generator.liquid import NeedsSite, Render, has_liquid, render_liquid
 from generator.markdown import Heading, render_markdown
 from generator.readers import reader_for

@@ -16,8 +16,8 @@ from typing import Any, Iterable, Iterator
 
 import yaml
 
-from generator.layout import SOURCE_FOLDERS
 from generator.errors import SiteError
+from generator.layout import SOURCE_FOLDERS
 
 POST_NAME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})-(.+)$")
 DATA_SUFFIXES = (".yml", ".yaml")

@@ -22,18 +22,19 @@ import json
 import re
 import tarfile
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from html import escape
 from pathlib import Path, PurePosixPath
 from typing import Any, Iterator
 
-from generator.layout import TEMPLATES, VERSIONS_DIR
 from generator import __version__, git, notebooks
 from generator import codec
 from generator.cache import digest, write_atomic
 from generator.config import CONFIG_FILE, Config, Version
 from generator.docs import DOCS_DIR, TUTORIALS_DIR, Parse, Section, gallery_url, page_url, render_section
 from generator.errors import SiteError
+from generator.files import Files
+from generator.layout import TEMPLATES, VERSIONS_DIR
 from generator.render import Renderer
 
 SLOT_BANNER = "<!-- sitegen:version-banner -->"
@@ -69,22 +70,13 @@ class Resolved:
         return "working tree" if version.worktree else f"archive {version.archive}"
 
 
-@dataclass
-class Docs:
-    """The docs section's files (output path -> bytes) and what the build did for each version."""
+class Docs(Files):
+    """The docs section's files by output path, and what the build did for each version."""
 
-    files: dict[str, bytes] = field(default_factory=dict)
-    origins: dict[str, str] = field(default_factory=dict)
-    unlisted: set[str] = field(default_factory=set)     # kept out of sitemap.xml
-    report: dict[str, str] = field(default_factory=dict)  # version -> "built", "reused" or "archived"
-    tutorials: notebooks.TutorialStats = field(default_factory=notebooks.TutorialStats)  # of built sections
-
-    def add(self, path: str, data: bytes, origin: str, listed: bool = True) -> None:
-        if path in self.files:
-            raise SiteError(f"/{path} is claimed by both {self.origins[path]} and {origin}", CONFIG_FILE)
-        self.files[path], self.origins[path] = data, origin
-        if not listed:
-            self.unlisted.add(path)
+    def __init__(self) -> None:
+        super().__init__("/", where=CONFIG_FILE)
+        self.report: dict[str, str] = {}        # version -> "built", "reused" or "archived"
+        self.tutorials = notebooks.TutorialStats()   # of the sections built
 
 
 def resolve_versions(config: Config) -> list[Resolved]:
@@ -147,7 +139,7 @@ class VersionedDocs:
             root = self.config.root
             if any((root / folder).is_dir() for folder in TREE_DIRS):
                 section = self._section(root, "/docs/", refresh, docs, rerun=rerun)
-                for rel, data in section.files.items():
+                for rel, data in section.items():
                     if rel.endswith(".html"):
                         data = _fill_slots(data.decode("utf-8"), "", "").encode("utf-8")
                     docs.add(f"docs/{rel}", data, section.origins[rel])
@@ -184,9 +176,9 @@ class VersionedDocs:
         if section.tutorials.unexecuted:     # a run of it may turn up (a copied cache): build again
             self.last.drop(version.name)
         else:
-            self.last.put(version.name, key, section.files)
+            self.last.put(version.name, key, dict(section))
         docs.report[version.name] = "built"
-        return section.files
+        return section
 
     def _section(self, tree: Path, prefix: str, refresh: bool, docs: Docs,
                  version: dict[str, Any] | None = None, rerun: tuple[str, ...] = ()) -> Section:

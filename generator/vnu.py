@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from generator.layout import CONFIG_FILE
 from generator.errors import SiteError
+from generator.layout import CONFIG_FILE
 
 JAR_ENV = "SITEGEN_VNU_JAR"
 JAR_IN_TOOLS = Path(".tools/node_modules/vnu-jar/build/dist/vnu.jar")

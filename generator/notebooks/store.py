@@ -13,8 +13,8 @@ import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from generator.layout import NOTEBOOKS
 from generator.cache import write_atomic
+from generator.layout import NOTEBOOKS
 
 FOLDER = NOTEBOOKS    # below the cache folder
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from functools import partial
 from pathlib import Path
 
-from generator.layout import CONFIG_FILE
 from generator.errors import SiteError
+from generator.layout import CONFIG_FILE
 from generator.output import is_output_path
 from generator.outputs import PlanContext, Planner, generated_page
 from generator.plan import Plan
