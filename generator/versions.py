@@ -43,7 +43,6 @@ SWITCHER_TEMPLATE = "partials/version_switcher.html"
 BANNER_TEMPLATE = "partials/version_banner.html"
 REDIRECT_TEMPLATE = "redirect.html"
 TREE_DIRS = (DOCS_DIR, notebooks.FOLDER)  # what a version's docs are built from
-STATE_FORMAT = "2"     # 2: a version's files include its tutorials
 
 BODY_OPEN = re.compile(r"<body\b[^>]*>", re.I)
 HEAD_CLOSE = re.compile(r"</head\s*>", re.I)
@@ -145,7 +144,7 @@ class VersionedDocs:
                     docs.add(f"docs/{rel}", data, section.origins[rel])
             return docs
         versions = resolve_versions(self.config)
-        fingerprint = digest(STATE_FORMAT, __version__, site_key, self._templates_digest(),
+        fingerprint = digest(str(codec.VERSIONS["version-files"]), __version__, site_key, self._templates_digest(),
                              repr(dataclasses.replace(self.config, versions=[])))
         files = {}
         for resolved in versions:
