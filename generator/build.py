@@ -43,6 +43,7 @@ from generator.config import Config, load_config
 from generator.deps import LINKED_FIELDS, Key, KeyIndex, Resolver, Views, tracing, value_digest
 from generator.errors import SiteError
 from generator.frontmatter import known_keys, unknown_keys
+from generator.layout import INPUTS, STATE_DIR, STATE_FILE, SWAPPABLE, TEMPLATES
 from generator.lock import site_lock
 from generator.options import BuildOptions
 from generator.output import check_outputs, delete_outputs, safe_output_dir, write_outputs
@@ -56,14 +57,7 @@ from generator.sources import Source, discover, load_data, load_source
 from generator.state import BuildState, BundleRecord, FileIndex, OutputRecord
 
 PARALLEL_THRESHOLD = 64
-# The site's inputs, with its static folders (Config.static_paths: assets/ and site.yaml's `static`).
-INPUTS = ("site.yaml", "content", "notebooks", "templates")
-# Edits under these (and the static folders) leave the site's structure (collections,
-# plan) as it was, unless a document's placement changes: see Engine.swap_in.
-SWAPPABLE = ("content/posts", "content/pages", "templates")
 CONTENT_FIELDS = [f.name for f in dataclasses.fields(Document) if f.name not in LINKED_FIELDS]
-STATE_DIR = ".sitegen"
-STATE_FILE = "state.msgpack"
 
 
 @dataclass
@@ -364,7 +358,7 @@ class Engine:
                or (state.floor is not None and now < state.floor))
         if fresh or self.renderer is None:
             self.renderer = Renderer(config)
-        elif any(within(name, ("templates", *config.theme_paths)) for name in changed):
+        elif any(within(name, (TEMPLATES, *config.theme_paths)) for name in changed):
             self.renderer.env.cache.clear()  # an edit within one mtime tick escapes Jinja's check
         return Scan(config, out_dir, world, fresh, index, changed, external, tampered, strays, empty, now, due)
 

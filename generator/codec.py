@@ -25,7 +25,8 @@ import msgpack
 VERSIONS = {
     "state": 3,          # .sitegen/state (generator.state.BuildState)
     "document": 5,       # .sitegen/cache/documents/ (generator.site.Document, by parse key)
-    "version-files": 2,  # .sitegen/versions/ (a docs version's files as last built)
+    "version-files": 2,  # .sitegen/versions/ (a docs version's files, tutorials included, as last built)
+    "notebook-run": 1,   # <notebooks.cache_dir>/notebooks/ (JSON runs, shared between machines: part of their key)
 }
 
 _TUPLE, _FROZENSET, _SET, _DATETIME, _DATE, _PATH, _RECORD, _BIGINT = range(1, 9)

@@ -5,7 +5,8 @@ value (a page number, a redirect's target); everything else it reads from the
 site and the templates is recorded while it renders (:mod:`generator.deps`).
 So the builder can plan the whole site cheaply and make only the jobs an edit
 touched. The planners that fill a plan are in :mod:`generator.outputs`; a
-bundle among them hands back its files already made, as :class:`Files`.
+bundle among them hands back its files already made, as
+:class:`~generator.files.Files`.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from generator.errors import SiteError
-from generator.output import is_output_path
+from generator.files import Files, is_output_path
 
 
 class Job(NamedTuple):
@@ -52,24 +53,6 @@ class Plan(dict):
             for job in jobs:
                 self.add(*job)   # raises, naming both claimants
         self.update(claimed)
-
-
-class Files(dict):
-    """Files already made: path -> bytes, with each one's origin, some kept out of the sitemap."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.origins: dict[str, str] = {}
-        self.unlisted: set[str] = set()
-
-    def add(self, path: str, data: bytes | str, origin: str | Path, listed: bool = True) -> None:
-        _check_path(path, origin)
-        if path in self:
-            raise SiteError(f"/{path} is claimed by both {self.origins[path]} and {origin}", origin)
-        self[path] = data.encode("utf-8") if isinstance(data, str) else data
-        self.origins[path] = str(origin)
-        if not listed:
-            self.unlisted.add(path)
 
 
 def _check_path(path: str, origin: str | Path) -> None:

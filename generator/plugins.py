@@ -62,7 +62,7 @@ class Extensions:
         self.front_matter.update(keys)
 
     def add_planner(self, planner: Any) -> None:
-        """A planner: files it adds to every build (see :mod:`generator.plan`)."""
+        """A planner: files it adds to every build (see :mod:`generator.outputs`)."""
         self.planners.append(planner)
 
 

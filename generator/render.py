@@ -21,10 +21,11 @@ from markupsafe import Markup
 from generator.config import Config
 from generator.deps import record
 from generator.errors import SiteError
+from generator.layout import TEMPLATES
 from generator.plugins import extensions
 from generator.site import group_url, slugify
 
-TEMPLATES_DIR = "templates"
+TEMPLATES_DIR = TEMPLATES
 DEFAULT_THEME = Path(__file__).parent / "themes" / "default"
 # The templates the engine renders by name: every theme chain must have them all.
 REQUIRED_TEMPLATES = (

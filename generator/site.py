@@ -23,6 +23,7 @@ from generator import codec
 from generator import liquid
 from generator.config import Config
 from generator.errors import SiteError
+from generator.layout import CONFIG_FILE, PAGES
 from generator.liquid import NeedsSite, Render, has_liquid, render_liquid
 from generator.markdown import Heading, render_markdown
 from generator.readers import reader_for
@@ -99,7 +100,7 @@ def timezone_of(config: Config) -> ZoneInfo:
         return ZoneInfo(config.timezone)
     except (ZoneInfoNotFoundError, ValueError):
         raise SiteError(f"key 'timezone': unknown time zone {config.timezone!r}",
-                        config.root / "site.yaml") from None
+                        config.root / CONFIG_FILE) from None
 
 
 def parse_document(source: Source, config: Config) -> Document:
@@ -242,7 +243,7 @@ def _permalink(meta: dict, source: Source, config: Config, slug: str,
 def page_name(path: Path) -> str:
     """``content/pages/guides/setup.md`` -> ``guides/setup``: folders under pages/ are kept."""
     parts = path.with_suffix("").parts
-    return "/".join(parts[2:]) if parts[:2] == ("content", "pages") else path.stem
+    return "/".join(parts[2:]) if parts[:2] == tuple(PAGES.split("/")) else path.stem
 
 
 def _string_list(value: Any, path: Path, key: str) -> list[str]:

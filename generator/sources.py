@@ -17,6 +17,7 @@ from typing import Any, Iterable, Iterator
 import yaml
 
 from generator.errors import SiteError
+from generator.layout import SOURCE_FOLDERS
 
 POST_NAME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})-(.+)$")
 DATA_SUFFIXES = (".yml", ".yaml")
@@ -40,7 +41,6 @@ class Source:
         return isinstance(readers().get(self.path.suffix), MarkdownReader)
 
 
-SOURCE_FOLDERS = (("post", "content/posts"), ("page", "content/pages"), ("data", "content/data"))
 
 
 def discover(root: Path, files: Iterable[str] | None = None) -> Iterator[tuple[str, Path]]:

@@ -15,6 +15,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from generator.errors import SiteError
+from generator.layout import CONFIG_FILE
 
 JAR_ENV = "SITEGEN_VNU_JAR"
 JAR_IN_TOOLS = Path(".tools/node_modules/vnu-jar/build/dist/vnu.jar")
@@ -36,7 +37,7 @@ def find_jar(site_root: Path) -> Path:
         if (base / JAR_IN_TOOLS).is_file():
             return base / JAR_IN_TOOLS
     raise SiteError(f"the Nu Html Checker is not installed (check.html is on): run "
-                    f"scripts/setup-test-tools, or set {JAR_ENV} to a vnu.jar", site_root / "site.yaml")
+                    f"scripts/setup-test-tools, or set {JAR_ENV} to a vnu.jar", site_root / CONFIG_FILE)
 
 
 def validate(folder: Path, jar: Path) -> list[Message]:

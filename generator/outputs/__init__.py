@@ -28,8 +28,10 @@ Public interface, for the built-in outputs and for plug-ins:
 ``PlanContext``
     Everything a planner may read. ``ctx.render(template, source, **context)``
     renders with the ``site`` templates see.
-``register(planner)`` / ``default_registry()``
-    The built-in planners in their order, then those registered here.
+``default_registry()``
+    The built-in planners in their order, then the plugins' (a plugin's
+    ``register(plugins)`` entry point calls ``plugins.add_planner(planner)``:
+    see :mod:`generator.plugins`).
 
 The rule that keeps incremental builds right: a job's bytes must be a
 function of its ``inputs`` (given at plan time, compared with ``==``), of
@@ -157,19 +159,10 @@ class Registry:
         return [p.name for p in self]
 
 
-_registered: list[Planner] = []
-
-
-def register(planner: Planner) -> Planner:
-    """Add a planner to every default registry made from now on (plug-ins call this)."""
-    _registered.append(planner)
-    return planner
-
-
 def default_registry() -> Registry:
-    """The site's outputs: the built-in planners, then those registered with :func:`register`,
-    then the installed plugins' (:mod:`generator.plugins`)."""
+    """The site's outputs: the built-in planners, then the installed plugins'."""
     from generator.outputs import archives, docs, feeds, notfound, pages, redirects, sitemap, static
+    from generator.plugins import extensions
 
     return Registry([
         pages.Documents(), archives.Blog(), archives.Taxonomy("tag", "tags"),
@@ -177,7 +170,7 @@ def default_registry() -> Registry:
         feeds.Feeds(), static.PygmentsCss(), static.Assets(),
         docs.DocsSection(),
         notfound.NotFound(), sitemap.Sitemap(),
-        *_registered, *extensions().planners,
+        *extensions().planners,
     ])
 
 

@@ -19,7 +19,7 @@ class Blog(Planner):
         first = ctx.config.archives.blog
         if not first:
             return
-        per_page = max(1, ctx.config.posts_per_page)
+        per_page = ctx.config.posts_per_page
         total = len(ctx.site.posts)
         pages = max(1, -(-total // per_page))
         urls = [first] + [f"{archive_folder(first)}/page{n}.html" for n in range(2, pages + 1)]

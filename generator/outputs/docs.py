@@ -16,7 +16,7 @@ from generator import codec, notebooks
 from generator.config import Config
 from generator.docs import DOCS_DIR
 from generator.outputs import Bundle, PlanContext
-from generator.plan import Files
+from generator.files import Files
 from generator.versions import VersionedDocs, resolve_versions
 
 
@@ -79,7 +79,4 @@ class DocsSection(Bundle):
         options = ctx.options
         docs = VersionedDocs(ctx.config, ctx.renderer, ctx.site_view, ctx.parse).build(
             ctx.site_key(), options.refresh, options.rerun)
-        files = Files()
-        for path, data in docs.files.items():
-            files.add(path, data, docs.origins[path], listed=path not in docs.unlisted)
-        return files, DocsReport(docs.report, docs.tutorials)
+        return docs, DocsReport(docs.report, docs.tutorials)

@@ -6,6 +6,7 @@ from functools import partial
 from pathlib import Path
 
 from generator.errors import SiteError
+from generator.layout import CONFIG_FILE
 from generator.output import is_output_path
 from generator.outputs import PlanContext, Planner, generated_page
 from generator.plan import Plan
@@ -22,9 +23,9 @@ class Redirects(Planner):
     def plan(self, ctx: PlanContext, plan: Plan) -> None:
         moves = [(old, doc.url, doc.source, "redirect_from")
                  for doc in ctx.site.documents for old in doc.redirect_from]
-        moves += [(old, new, Path("site.yaml"), "redirects")
+        moves += [(old, new, Path(CONFIG_FILE), "redirects")
                   for old, new in sorted(ctx.config.redirects.items())]
-        for old, new, origin, key in moves:
+        for old, new, origin, key in moves:     # site.yaml's were checked at load; these too
             if not old.startswith("/"):
                 raise SiteError(f"key '{key}': redirect {old!r} must be a path starting with '/'", origin)
             if not is_output_path(output_path(old)):
