@@ -63,6 +63,7 @@ def make_parser() -> argparse.ArgumentParser:
     init = commands.add_parser("init", help="start a new site in a new folder, with the default theme")
     init.add_argument("dest", type=Path, metavar="DIR", help="the new site's folder (new or empty)")
     init.set_defaults(run=run_init)
+
     tutorials = commands.add_parser("tutorials", help="run tutorials into the cache, or list how their "
                                                       "runs stand, without building the site")
     tutorial_commands = tutorials.add_subparsers(title="commands", metavar="COMMAND")

@@ -288,7 +288,8 @@ def _check_places(config: Config, path: Path) -> None:
             raise SiteError(f"key '{key}': expected a folder or file inside the site, like 'images', "
                             f"got {name!r}", path)
         if parts[0] in reserved:
-            why = "is always published" if parts[0] == ASSETS else "holds the site's sources, theme or output"
+            why = ("is always published" if parts[0] == ASSETS else "is the site's theme"
+                   if parts[0] in config.theme_paths else "holds the site's sources or output")
             raise SiteError(f"key '{key}': {parts[0]!r} {why}; it cannot be a static folder", path)
         if not (config.root / clean).exists():
             raise SiteError(f"key '{key}': there is no {clean!r} in {config.root}", path)
