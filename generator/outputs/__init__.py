@@ -177,10 +177,10 @@ def default_registry() -> Registry:
     ])
 
 
-def generated_page(title: str, url: str) -> dict[str, Any]:
-    """The ``page`` of a page the generator makes itself (blog index, tag page, redirect...)."""
-    return {"title": title, "url": url, "kind": "generated", "toc": (), "meta": {},
-            "description": "", "date": None}
+def generated_page(title: str, url: str, kind: str = "generated", description: str = "") -> dict[str, Any]:
+    """The ``page`` of a page the generator makes itself (blog index, tag page, redirect, tutorial...)."""
+    return {"title": title, "url": url, "kind": kind, "toc": (), "meta": {},
+            "description": description, "date": None}
 
 
 def site_view(site: Site, views: Views) -> dict[str, Any]:
