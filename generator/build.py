@@ -47,7 +47,7 @@ from generator.layout import INPUTS, STATE_DIR, STATE_FILE, SWAPPABLE, TEMPLATES
 from generator.lock import site_lock
 from generator.options import BuildOptions
 from generator.output import check_outputs, delete_outputs, safe_output_dir, write_outputs
-from generator.outputs import Bundle, Phase, PlanContext, Planned, Registry, default_registry, site_view
+from generator.outputs import Bundle, Phase, PlanContext, Planned, Registry, Report, default_registry, site_view
 from generator.plan import Plan
 from generator.plugins import extensions
 from generator.readers import reader_for
@@ -67,7 +67,7 @@ class BuildResult:
     outputs: dict[str, bytes]             # the files this build made (all, in a full build)
     written: list[str] = field(default_factory=list)
     deleted: list[str] = field(default_factory=list)
-    reports: dict[str, Any] = field(default_factory=dict)   # planner name -> what it did (``summary()``)
+    reports: dict[str, Report] = field(default_factory=dict)   # planner name -> what it did
 
     @property
     def warnings(self) -> list[str]:

@@ -34,7 +34,7 @@ from urllib.parse import quote, quote_plus
 import yaml
 from liquid import Environment, Mode, Undefined
 from liquid.ast import BlockNode, Node
-from liquid.exceptions import LiquidError, UndefinedError
+from liquid.exceptions import LiquidError
 from liquid.parser import get_parser
 from liquid.tag import Tag
 from liquid.token import TOKEN_EOF, TOKEN_EXPRESSION, TOKEN_TAG, Token

@@ -35,6 +35,7 @@ from generator.docs import DOCS_DIR, TUTORIALS_DIR, Parse, Section, gallery_url,
 from generator.errors import SiteError
 from generator.files import Files
 from generator.layout import TEMPLATES, VERSIONS_DIR
+from generator.outputs import generated_page
 from generator.render import Renderer
 
 SLOT_BANNER = "<!-- sitegen:version-banner -->"
@@ -263,9 +264,7 @@ class VersionedDocs:
         return _set_canonical(html, self.renderer.absolute_url(canonical)).encode("utf-8", "surrogateescape")
 
     def _redirect(self, url: str, target: str) -> bytes:
-        page = {"title": "Redirecting", "url": url, "kind": "generated", "toc": (), "meta": {},
-                "description": "", "date": None}
-        html = self.render(REDIRECT_TEMPLATE, page=page, target=target)
+        html = self.render(REDIRECT_TEMPLATE, page=generated_page("Redirecting", url), target=target)
         return html.encode("utf-8")
 
 

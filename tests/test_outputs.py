@@ -11,7 +11,7 @@ import pytest
 from generator.build import Engine, render_site
 from generator.config import load_config
 from generator.errors import SiteError
-from generator.outputs import Phase, Planned, Registry, default_registry
+from generator.outputs import Phase, Planned, Registry, Report, default_registry
 from generator.outputs.pages import Documents
 from test_incremental import NOW, OPTIONS, files, make_site
 from plugin_outputs import AboutTitle, with_plugins
@@ -56,6 +56,7 @@ def test_a_late_planner_sees_every_path_and_the_sitemap_lists_plugin_pages(site:
 def test_every_planner_reports_what_it_did(site: Path) -> None:
     first = Engine(site, OPTIONS).build()
     assert list(first.reports) == default_registry().names()
+    assert all(isinstance(report, Report) for report in first.reports.values())
     assert first.reports["documents"] == Planned(files=len(first.site.documents), made=len(first.site.documents))
     assert sum(r.files for r in first.reports.values() if isinstance(r, Planned)) \
         + len([p for p in first.outputs if p.startswith("docs/")]) == first.files

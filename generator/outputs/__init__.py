@@ -80,11 +80,11 @@ class PlanContext:
     views: Views                        # recording stand-ins for documents and collections
     site_view: dict[str, Any]           # what templates see as ``site``
     renderer: Renderer
-    options: BuildOptions = BuildOptions()
-    parse: Callable[[list[Source]], list[Document]] = lambda sources: []   # through the parse cache
-    tree_digest: Callable[[str], str] = lambda folder: ""   # a folder's files, as this build found them
-    site_key: Callable[[], str] = lambda: ""     # stands for every post, page and data file
-    external: Mapping[str, Any] = ()             # planner name -> its external() this build
+    options: BuildOptions
+    parse: Callable[[list[Source]], list[Document]]     # sources -> documents, through the parse cache
+    tree_digest: Callable[[str], str]       # a folder of the site -> its files, as this build found them
+    site_key: Callable[[], str]             # stands for every post, page and data file
+    external: Mapping[str, Any]             # planner name -> its external() this build
 
     def render(self, template: str, source: Path | None = None, **context: Any) -> str:
         return self.renderer.render(template, {"site": self.site_view, **context}, source)
@@ -108,6 +108,9 @@ class Planner:
 
 @runtime_checkable
 class Report(Protocol):
+    """What a planner did in one build, as ``BuildResult.reports`` holds it; the CLI prints
+    each non-empty ``summary()``."""
+
     def summary(self) -> str: ...
 
 
@@ -174,10 +177,10 @@ def default_registry() -> Registry:
     ])
 
 
-def generated_page(title: str, url: str) -> dict[str, Any]:
-    """The ``page`` of a page the generator makes itself (blog index, tag page, redirect...)."""
-    return {"title": title, "url": url, "kind": "generated", "toc": (), "meta": {},
-            "description": "", "date": None}
+def generated_page(title: str, url: str, kind: str = "generated", description: str = "") -> dict[str, Any]:
+    """The ``page`` of a page the generator makes itself (blog index, tag page, redirect, tutorial...)."""
+    return {"title": title, "url": url, "kind": kind, "toc": (), "meta": {},
+            "description": description, "date": None}
 
 
 def site_view(site: Site, views: Views) -> dict[str, Any]:
