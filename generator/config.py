@@ -19,7 +19,7 @@ from typing import Any, Literal
 import yaml
 
 from generator.errors import SiteError
-from generator.sources import yaml_line, yaml_problem
+from generator.sources import load_yaml, yaml_line, yaml_problem
 
 CONFIG_FILE = "site.yaml"
 
@@ -128,7 +128,7 @@ def load_config(root: str | Path = ".", **overrides: Any) -> Config:
     except FileNotFoundError:
         raise SiteError("no site.yaml here: is this a sitegen site?", path) from None
     try:
-        data = yaml.safe_load(text)
+        data = load_yaml(text)
     except yaml.YAMLError as exc:
         raise SiteError(f"invalid YAML: {yaml_problem(exc)}", path, yaml_line(exc)) from None
     if data is None:

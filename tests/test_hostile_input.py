@@ -1,0 +1,93 @@
+"""Mistakes a careless author makes (issue 15): one line naming the file and line, exit 1, nothing lost.
+
+Each case here raised a Python traceback, or built a broken site, before.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from generator.cli import main
+
+FIRST = "content/posts/2019-03-18-first-post.md"
+
+
+def snapshot(out: Path) -> dict[str, bytes]:
+    return {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+
+
+def set_front(site: Path, line: str, rel: str = FIRST) -> None:
+    path = site / rel
+    path.write_text(path.read_text().replace("title: First post\n", f"title: First post\n{line}\n", 1))
+
+
+def write_post(site: Path, front: str, body: str = "Hello.\n", name: str = "2020-01-01-new.md") -> None:
+    (site / "content/posts" / name).write_text(f"---\n{front}---\n{body}", encoding="utf-8")
+
+
+CASES = [
+    ("month 13", lambda s: set_front(s, "date: 2020-13-45"), [FIRST + ":3", "2020-13-45"]),
+    ("February 30", lambda s: set_front(s, "date: 2020-02-30"), [FIRST + ":3", "2020-02-30"]),
+    ("date in a data file", lambda s: (s / "content/data/events.yml").write_text("- when: 2020-02-30\n"),
+     ["content/data/events.yml:1", "2020-02-30"]),
+    ("date in site.yaml", lambda s: (s / "site.yaml").write_text(
+        (s / "site.yaml").read_text() + "description: 2020-02-30\n"), ["site.yaml:", "2020-02-30"]),
+    ("list nested 1000 deep", lambda s: write_post(s, "title: x\ntags: " + "[" * 1000 + "]" * 1000 + "\n"),
+     ["content/posts/2020-01-01-new.md:3", "nested"]),
+    ("data nested 1000 deep", lambda s: (s / "content/data/deep.yml").write_text("x: " + "[" * 1000 + "]" * 1000),
+     ["content/data/deep.yml:1", "nested"]),
+    ("NUL in a permalink", lambda s: write_post(s, 'title: x\npermalink: "/a\\0b.html"\n'),
+     ["content/posts/2020-01-01-new.md:3", "NUL"]),
+    ("NUL byte in a body", lambda s: write_post(s, "title: x\n", "one\ntwo\x00three\n"),
+     ["content/posts/2020-01-01-new.md:5", "NUL"]),
+]
+
+
+@pytest.mark.parametrize("breakage, expected", [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_mistake_is_one_line_and_keeps_the_old_site(basic_site, capsys, breakage, expected):
+    assert main(["-C", str(basic_site), "build"]) == 0
+    before = snapshot(basic_site / "_site")
+    capsys.readouterr()
+
+    breakage(basic_site)
+    assert main(["-C", str(basic_site), "build"]) == 1
+
+    message = capsys.readouterr().err
+    assert message.startswith("error: ") and message.count("\n") == 1, message
+    for fragment in expected:
+        assert fragment in message, message
+    assert snapshot(basic_site / "_site") == before
+
+
+def test_control_characters_in_a_title_keep_the_feeds_valid_xml(basic_site):
+    write_post(basic_site, 'title: "bell\\a and \\x01 escape\\e"\nauthor: "x\\x0b"\n', "Text.\n")
+    assert main(["-C", str(basic_site), "build"]) == 0
+    out = basic_site / "_site"
+    for feed in ("atom.xml", "rss.xml"):
+        titles = [e.text for e in ET.parse(out / feed).iter() if e.tag.endswith("title")]
+        assert "bell and  escape" in titles, titles
+    assert "\x00" not in "".join(p.read_text() for p in out.rglob("*.html"))
+
+
+@pytest.mark.parametrize("title, expected", [
+    ("", "the title is empty"),
+    ("   ", "the title is empty"),
+])
+def test_new_post_with_an_empty_title_is_refused(basic_site, capsys, title, expected):
+    posts = sorted((basic_site / "content/posts").iterdir())
+    assert main(["-C", str(basic_site), "new", "post", title]) == 1
+    message = capsys.readouterr().err
+    assert message.startswith("error: ") and message.count("\n") == 1 and expected in message, message
+    assert sorted((basic_site / "content/posts").iterdir()) == posts
+
+
+def test_new_post_with_a_300_character_title_gets_a_short_file_name(basic_site, capsys):
+    title = ("A very long title " * 20)[:300]
+    assert main(["-C", str(basic_site), "new", "post", title]) == 0
+    created = Path(capsys.readouterr().out.split("created ", 1)[1].strip())
+    assert len(created.name) <= 100 and created.name.endswith(".md") and "-a-very-long-title-" in created.name
+    assert f"title: {title.strip()}\n" in (basic_site / created).read_text()   # kept whole, on one line
+    assert main(["-C", str(basic_site), "build"]) == 0
