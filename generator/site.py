@@ -10,6 +10,7 @@ years, and refuses two documents that claim one URL.
 from __future__ import annotations
 
 import functools
+import hashlib
 import re
 from html import unescape
 from collections import defaultdict
@@ -18,6 +19,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from anyascii import anyascii
 
 from generator.config import Config
 from generator.errors import SiteError
@@ -106,7 +109,7 @@ def parse_document(source: Source, config: Config) -> Document:
     excerpt = meta.get("excerpt")
     excerpt = render_markdown(str(excerpt)).html if excerpt else _first_paragraph(content)
 
-    categories = _string_list(meta.get("categories", meta.get("category")), source.path, "categories")
+    categories = _names(meta.get("categories", meta.get("category")), source.path, "categories")
     url = _permalink(meta, source, config, slug, date, categories)
     return Document(
         source=source.path,
@@ -118,10 +121,10 @@ def parse_document(source: Source, config: Config) -> Document:
         toc=toc,
         date=date,
         authors=_string_list(meta.get("authors", meta.get("author")), source.path, "author"),
-        tags=_string_list(meta.get("tags"), source.path, "tags"),
+        tags=_names(meta.get("tags"), source.path, "tags"),
         categories=categories,
         excerpt=excerpt,
-        draft=bool(meta.get("draft", False)) or meta.get("published") is False,
+        draft=_flag(meta, "draft", False, source.path) or not _flag(meta, "published", True, source.path),
         redirect_from=_string_list(meta.get("redirect_from"), source.path, "redirect_from"),
         meta=dict(meta),
     )
@@ -170,6 +173,22 @@ def _string_list(value: Any, path: Path, key: str) -> list[str]:
     raise SiteError(f"key '{key}': expected a string or a list of strings, got {value!r}", path)
 
 
+def _names(value: Any, path: Path, key: str) -> list[str]:
+    """Tags or categories: each one names a page of its own, so none may be blank."""
+    names = _string_list(value, path, key)
+    if any(not name.strip() for name in names):
+        raise SiteError(f"key '{key}': an empty name in {value!r}", path)
+    return names
+
+
+def _flag(meta: dict, key: str, default: bool, path: Path) -> bool:
+    """A true/false key: the string "false" is true in Python, so only YAML booleans are accepted."""
+    value = meta.get(key, default)
+    if not isinstance(value, bool):
+        raise SiteError(f"key '{key}': expected true or false, got {value!r}", path)
+    return value
+
+
 def _first_paragraph(html: str) -> str:
     """The excerpt: the first paragraph, without footnote marks (their notes stay behind)."""
     match = re.search(r"<p>.*?</p>", html, re.S)
@@ -184,9 +203,15 @@ def _strip_tags(html: str) -> str:
 
 
 def slugify(text: str) -> str:
-    """A URL-safe name for a tag or category: ``"Machine Learning"`` -> ``machine-learning``."""
-    slug = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
-    return slug or "-"
+    """A URL-safe name for a tag or category: ``"Machine Learning"`` -> ``machine-learning``.
+
+    Other scripts are transliterated (``"Привет"`` -> ``privet``, ``"🎉"`` ->
+    ``tada``) by anyascii, whose tables cover all of Unicode; a name with
+    nothing left to spell (``"!!!"``) gets a short digest of itself, which
+    is stable across builds and differs from any other such name.
+    """
+    slug = re.sub(r"[^a-z0-9]+", "-", anyascii(text).lower()).strip("-")
+    return slug or hashlib.sha256(text.encode("utf-8")).hexdigest()[:10]
 
 
 @dataclass

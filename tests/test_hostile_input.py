@@ -91,3 +91,31 @@ def test_new_post_with_a_300_character_title_gets_a_short_file_name(basic_site, 
     assert len(created.name) <= 100 and created.name.endswith(".md") and "-a-very-long-title-" in created.name
     assert f"title: {title.strip()}\n" in (basic_site / created).read_text()   # kept whole, on one line
     assert main(["-C", str(basic_site), "build"]) == 0
+
+
+def test_tags_in_any_script_get_distinct_stable_pages(basic_site):
+    write_post(basic_site, 'title: x\ntags: ["日本語", "Привет мир", "🎉", "!!!", "???", "Café"]\n')
+    assert main(["-C", str(basic_site), "build"]) == 0
+    pages = {p.name for p in (basic_site / "_site/tags").iterdir()}
+    assert {"ribenyu.html", "privet-mir.html", "tada.html", "cafe.html"} <= pages
+    assert "-.html" not in pages
+    from generator.site import slugify
+    fallbacks = {slugify("!!!") + ".html", slugify("???") + ".html"}
+    assert len(fallbacks) == 2 and fallbacks <= pages
+
+
+def test_an_empty_tag_is_an_error(basic_site, capsys):
+    write_post(basic_site, 'title: x\ntags: [compilers, ""]\n')
+    assert main(["-C", str(basic_site), "build"]) == 1
+    message = capsys.readouterr().err
+    assert "content/posts/2020-01-01-new.md" in message and "key 'tags'" in message, message
+
+
+@pytest.mark.parametrize("line", ['draft: "false"', "draft: 0", "published: \"no\"", "draft: [false]"])
+def test_draft_must_be_true_or_false(basic_site, capsys, line):
+    write_post(basic_site, f"title: x\n{line}\n")
+    assert main(["-C", str(basic_site), "build"]) == 1
+    message = capsys.readouterr().err
+    key = line.split(":")[0]
+    assert "content/posts/2020-01-01-new.md" in message and f"key '{key}'" in message, message
+    assert "true or false" in message
