@@ -65,6 +65,14 @@ class Check:
 
 
 @dataclass(frozen=True)
+class Limits:
+    """Inputs larger than these are refused, naming their size: a log pasted into a
+    post by mistake should stop the build at once, not after minutes of rendering."""
+
+    max_source_bytes: int = 10_000_000   # one post, page or docs page (Markdown or HTML)
+
+
+@dataclass(frozen=True)
 class Version:
     """One version of the docs section, built from exactly one of: a git ``ref``,
     the ``worktree`` (the version in development, as the author's files are now),
@@ -107,6 +115,7 @@ class Config:
     notebooks: Notebooks = field(default_factory=Notebooks)
     publish: Publish = field(default_factory=Publish)
     check: Check = field(default_factory=Check)
+    limits: Limits = field(default_factory=Limits)
     versions: list[Version] = field(default_factory=list)
     root: Path = field(default=Path("."), metadata={"internal": True})
 

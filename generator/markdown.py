@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import deque
+from functools import partial
 import xml.etree.ElementTree as etree
 from dataclasses import dataclass
 from html import unescape
 
 import markdown
+from markdown.blockparser import BlockParser
 from markdown.extensions import Extension
 from markdown.extensions.toc import remove_fnrefs, render_inner_html
 from markdown.inlinepatterns import InlineProcessor
@@ -57,6 +60,7 @@ class HeaderIds(Treeprocessor):
 
     def run(self, root: etree.Element) -> None:
         taken: set[str] = {el.get("id") for el in root.iter() if el.get("id")}
+        last_suffix: dict[str, int] = {}   # so that the 1000th "Setup" does not try 999 ids first
         toc = []
         for el in root.iter():
             if el.tag not in ("h1", "h2", "h3", "h4", "h5", "h6"):
@@ -66,10 +70,12 @@ class HeaderIds(Treeprocessor):
             title = unescape(re.sub(r"<[^>]*>", "", inner)).strip()
             if not el.get("id"):
                 base = kramdown_id(title)
-                candidate, n = base, 0
+                n = last_suffix.get(base, 0)
+                candidate = f"{base}-{n}" if n else base
                 while candidate in taken:
                     n += 1
                     candidate = f"{base}-{n}"
+                last_suffix[base] = n
                 taken.add(candidate)
                 el.set("id", candidate)
             toc.append(Heading(int(el.tag[1]), el.get("id"), title))
@@ -165,6 +171,27 @@ def _move_leading_block_ials(lines: list[str]) -> list[str]:
     return out
 
 
+class BlockQueue(deque):
+    """The block parser's list of blocks, as a deque.
+
+    Block processors take blocks from the front of the list and put the rest
+    of a block back there (``pop(0)``, ``insert(0, rest)``): on a list each
+    moves every block after it, quadratic in the blocks of a document.
+    """
+
+    def pop(self, index: int = -1) -> str:
+        if index == 0:
+            return self.popleft()
+        value = self[index]
+        del self[index]
+        return value
+
+
+def _parse_chunk(parser: BlockParser, parent: etree.Element, text: str) -> None:
+    """``BlockParser.parseChunk``, on a :class:`BlockQueue`."""
+    parser.parseBlocks(parent, BlockQueue(text.split("\n\n")))
+
+
 class KramdownCompat(Extension):
     def extendMarkdown(self, md: markdown.Markdown) -> None:
         md.preprocessors.register(AttributeListDefinitions(md), "kramdown_ald", 36)
@@ -172,6 +199,14 @@ class KramdownCompat(Extension):
         # Above arithmatex (189.9), so that with $-math on, "$$x$$" is not read as "$" "$x$" "$".
         md.inlinePatterns.register(InlineMath(r"(?<!\\)\$\$(.+?)\$\$", md), "inline_math", 189.95)
         md.treeprocessors.register(HeaderIds(md), "header_ids", 4)
+        # Python-Markdown's inline pass finds each element with a tail by
+        # list(parent).index(child): quadratic in the blocks of a page whose
+        # blocks have tails. Prettify gives every block one ("\n"), and smarty's
+        # pass (6) is a second inline pass: prettify goes after it, not before (10).
+        md.parser.parseChunk = partial(_parse_chunk, md.parser)
+        prettify = md.treeprocessors["prettify"]
+        md.treeprocessors.deregister("prettify")
+        md.treeprocessors.register(prettify, "prettify", 5)
 
 
 EXTENSIONS = [

@@ -83,6 +83,10 @@ def timezone_of(config: Config) -> ZoneInfo:
 
 def parse_document(source: Source, config: Config) -> Document:
     """Turn a post or page source into a Document (front matter checked, body rendered)."""
+    size = len(source.body.encode("utf-8"))
+    if size > config.limits.max_source_bytes:
+        raise SiteError(f"{size:,} bytes: larger than site.yaml's limits.max_source_bytes "
+                        f"({config.limits.max_source_bytes:,})", source.path)
     meta = source.meta
     title = meta.get("title")
     if title is None or (isinstance(title, str) and not title.strip()):
