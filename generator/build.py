@@ -195,6 +195,7 @@ class Engine:
         warm, self.warm = self.warm, False
         config = load_config(self.root)
         out_dir = safe_output_dir(config)
+        warm = warm and out_dir.is_dir()   # deleted under a running preview: check every output
         world = digest(repr(config), repr((self.options.drafts, self.options.future)), code_digest())
         fresh = self.options.refresh or world != self.state.world    # settings or code changed:
         if fresh:                                                     # nothing recorded applies
