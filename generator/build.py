@@ -43,7 +43,7 @@ from generator.output import check_outputs, delete_outputs, safe_output_dir, wri
 from generator.plan import Bundle, DocsReport, Job, Plan, SiteRenderer, docs_bundle, reusable, reused_report
 from generator.render import Renderer
 from generator.site import Document, Site, assemble, parse_document, timezone_of
-from generator.sources import Source, discover, load_data, load_source
+from generator.sources import Source, discover, load_data, load_source, refuse_links_outside
 from generator.state import BuildState, BundleRecord, FileIndex, OutputRecord
 from generator.versions import resolve_versions
 
@@ -205,6 +205,8 @@ class Engine:
         index = FileIndex(self.root, INPUTS + archives, state.files,
                           {key[1] for key in self.keys.always if key[0] == "file"})
         changed = index.rescan(changed if warm and not fresh else None)
+        if not config.allow_symlinks_outside:
+            refuse_links_outside(self.root, (name for name in changed if name.split("/")[0] in INPUTS))
         external = version_trees(config)
         tampered, strays = check_outputs(out_dir, state.outputs) if fresh or not warm else (set(), set())
         now = now or self.options.now or datetime.now(timezone_of(config))

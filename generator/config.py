@@ -116,6 +116,7 @@ class Config:
     publish: Publish = field(default_factory=Publish)
     check: Check = field(default_factory=Check)
     limits: Limits = field(default_factory=Limits)
+    allow_symlinks_outside: bool = False     # publish files that symbolic links bring in from outside
     versions: list[Version] = field(default_factory=list)
     root: Path = field(default=Path("."), metadata={"internal": True})
 

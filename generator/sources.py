@@ -8,6 +8,7 @@ file and line it came from.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from dataclasses import dataclass
 from datetime import date, datetime, time, tzinfo
@@ -60,6 +61,20 @@ def discover(root: Path, files: Iterable[str] | None = None) -> Iterator[tuple[s
                  and not name.rpartition("/")[2].startswith(".")]
         for name in sorted(found, key=lambda name: name.split("/")):  # as Paths sort
             yield kind, Path(name)
+
+
+def refuse_links_outside(root: Path, names: Iterable[str]) -> None:
+    """Refuse an input that a symbolic link brings in from outside the site's folder.
+
+    A link to ``~/.ssh`` in ``assets/`` would be published like any asset;
+    site.yaml ``allow_symlinks_outside: true`` says such links are meant.
+    """
+    real_root = os.path.realpath(root)
+    for name in sorted(names):
+        real = os.path.realpath(root / name)
+        if os.path.commonpath([real_root, real]) != real_root:
+            raise SiteError(f"a symbolic link to {real}, outside the site: remove it, or set "
+                            "allow_symlinks_outside: true in site.yaml to publish it", name)
 
 
 def read_text(path: Path, shown_as: Path | None = None) -> str:

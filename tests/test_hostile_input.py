@@ -119,3 +119,42 @@ def test_draft_must_be_true_or_false(basic_site, capsys, line):
     key = line.split(":")[0]
     assert "content/posts/2020-01-01-new.md" in message and f"key '{key}'" in message, message
     assert "true or false" in message
+
+
+def outside_file(tmp_path: Path, name: str, text: str) -> Path:
+    outside = tmp_path / "elsewhere"
+    outside.mkdir(exist_ok=True)
+    (outside / name).write_text(text)
+    return outside / name
+
+
+@pytest.mark.parametrize("link, target", [
+    ("content/posts/2020-01-01-linked.md", "2020-01-01-linked.md"),
+    ("assets/secret.txt", "secret.txt"),
+    ("content/data/people.yml", "people.yml"),
+    ("content/pages/more", "."),              # a linked folder: every file in it is outside
+])
+def test_a_symlink_out_of_the_site_is_refused_by_name(basic_site, tmp_path, capsys, link, target):
+    assert main(["-C", str(basic_site), "build"]) == 0
+    before = snapshot(basic_site / "_site")
+    capsys.readouterr()
+    outside_file(tmp_path, "2020-01-01-linked.md", "---\ntitle: Linked\n---\nprivate\n")
+    outside_file(tmp_path, "secret.txt", "private\n")
+    outside_file(tmp_path, "people.yml", "- private\n")
+    (basic_site / link).symlink_to(tmp_path / "elsewhere" / target)
+
+    assert main(["-C", str(basic_site), "build"]) == 1
+    message = capsys.readouterr().err
+    assert message.startswith(f"error: {link}") and "outside the site" in message, message
+    assert "allow_symlinks_outside" in message and message.count("\n") == 1
+    assert snapshot(basic_site / "_site") == before
+
+    with (basic_site / "site.yaml").open("a") as config:
+        config.write("allow_symlinks_outside: true\n")
+    assert main(["-C", str(basic_site), "build"]) == 0
+
+
+def test_a_symlink_within_the_site_is_followed(basic_site):
+    (basic_site / "assets/logo-again.css").symlink_to(next((basic_site / "assets/css").iterdir()))
+    assert main(["-C", str(basic_site), "build"]) == 0
+    assert (basic_site / "_site/assets/logo-again.css").is_file()
