@@ -22,7 +22,7 @@ import markdown
 from markdown.blockparser import BlockParser
 from markdown.extensions import Extension
 from markdown.extensions.toc import remove_fnrefs, render_inner_html
-from markdown.inlinepatterns import InlineProcessor
+from markdown.inlinepatterns import HtmlInlineProcessor, InlineProcessor
 from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 from markdown.util import AtomicString
@@ -89,6 +89,18 @@ class InlineMath(InlineProcessor):
         span = etree.Element("span", {"class": "arithmatex"})
         span.text = AtomicString(f"\\({m.group(1).strip()}\\)")
         return span, m.start(0), m.end(0)
+
+
+class RawScriptAndStyle(HtmlInlineProcessor):
+    """An inline ``<script>`` or ``<style>`` element kept whole, as raw HTML.
+
+    Python-Markdown's inline HTML pattern keeps only the tags, so the code
+    between them went through emphasis and smart quotes (``"a"`` became
+    ``&ldquo;a&rdquo;`` in JavaScript).
+    """
+
+    def handleMatch(self, m: re.Match, data: str):
+        return self.md.htmlStash.store(m.group(0)), m.start(0), m.end(0)
 
 
 class JekyllHighlight(Preprocessor):
@@ -192,18 +204,39 @@ def _parse_chunk(parser: BlockParser, parent: etree.Element, text: str) -> None:
     parser.parseBlocks(parent, BlockQueue(text.split("\n\n")))
 
 
+def _reassemble_fences(fences: Preprocessor, lines: list[str]) -> list[str]:
+    """pymdownx.superfences' ``reassemble``, in one pass.
+
+    Its own splices each highlighted block into the document with
+    ``lines[:start] + [block] + lines[end:]``, copying every line once per
+    code block: quadratic in a long post.
+    """
+    out, done = [], 0
+    for block, start, end in sorted(fences.stack, key=lambda entry: entry[1]):
+        out += lines[done:start]
+        out.append(block)
+        done = end
+    fences.stack.clear()
+    return out + lines[done:]
+
+
 class KramdownCompat(Extension):
     def extendMarkdown(self, md: markdown.Markdown) -> None:
         md.preprocessors.register(AttributeListDefinitions(md), "kramdown_ald", 36)
         md.preprocessors.register(JekyllHighlight(md), "jekyll_highlight", 35)
         # Above arithmatex (189.9), so that with $-math on, "$$x$$" is not read as "$" "$x$" "$".
         md.inlinePatterns.register(InlineMath(r"(?<!\\)\$\$(.+?)\$\$", md), "inline_math", 189.95)
+        # Below code spans (190), so that `<script>` in backticks stays code.
+        md.inlinePatterns.register(RawScriptAndStyle(r"(?i)<(script|style)\b[^>]*>.*?</\1\s*>", md),
+                                   "raw_script_style", 185)
         md.treeprocessors.register(HeaderIds(md), "header_ids", 4)
         # Python-Markdown's inline pass finds each element with a tail by
         # list(parent).index(child): quadratic in the blocks of a page whose
         # blocks have tails. Prettify gives every block one ("\n"), and smarty's
         # pass (6) is a second inline pass: prettify goes after it, not before (10).
         md.parser.parseChunk = partial(_parse_chunk, md.parser)
+        fences = md.preprocessors["fenced_code_block"]
+        fences.reassemble = partial(_reassemble_fences, fences)
         prettify = md.treeprocessors["prettify"]
         md.treeprocessors.deregister("prettify")
         md.treeprocessors.register(prettify, "prettify", 5)

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from generator.cli import main
+from generator.errors import SiteError
 
 FIRST = "content/posts/2019-03-18-first-post.md"
 
@@ -158,3 +159,48 @@ def test_a_symlink_within_the_site_is_followed(basic_site):
     (basic_site / "assets/logo-again.css").symlink_to(next((basic_site / "assets/css").iterdir()))
     assert main(["-C", str(basic_site), "build"]) == 0
     assert (basic_site / "_site/assets/logo-again.css").is_file()
+
+
+def test_check_without_the_html_checker_says_once_it_was_skipped_and_publish_refuses(
+        basic_site, tmp_path, capsys, monkeypatch):
+    from generator.check import require_clean
+    from generator.config import load_config
+
+    with (basic_site / "site.yaml").open("a") as config:
+        config.write("check:\n  html: true\n")
+    monkeypatch.setenv("SITEGEN_VNU_JAR", str(tmp_path / "no-such-vnu.jar"))   # as after `make site`
+    assert main(["-C", str(basic_site), "build"]) == 0
+    capsys.readouterr()
+
+    assert main(["-C", str(basic_site), "check"]) == 0
+    captured = capsys.readouterr()
+    skipped = [line for line in (captured.out + captured.err).splitlines() if "skipped" in line]
+    assert len(skipped) == 1 and skipped[0].startswith("HTML validation skipped: "), captured
+    assert "no-such-vnu.jar" in skipped[0] and "setup-test-tools" in skipped[0]
+
+    with pytest.raises(SiteError, match="Nu Html Checker") as refused:
+        require_clean(load_config(basic_site), basic_site / "_site")
+    assert "nothing was published" in str(refused.value)
+
+
+def test_inline_script_and_style_are_not_smartened(basic_site):
+    write_post(basic_site, "title: x\n",
+               'Count <script>var s = "it\'s"; if (a*b*c) t = \'--\';</script> and '
+               '<style>p::before { content: "--"; }</style> "quoted" -- text.\n')
+    assert main(["-C", str(basic_site), "build"]) == 0
+    html = (basic_site / "_site/2020/01/01/new.html").read_text()
+    assert '<script>var s = "it\'s"; if (a*b*c) t = \'--\';</script>' in html
+    assert '<style>p::before { content: "--"; }</style>' in html
+    assert "&ldquo;quoted&rdquo; &ndash; text." in html
+
+
+def test_a_missing_include_names_the_template_line(basic_site, capsys):
+    path = basic_site / "templates/post.html"
+    lines = path.read_text().splitlines(keepends=True)
+    at = next(i for i, line in enumerate(lines) if "<h1>{{ page.title }}</h1>" in line)
+    lines.insert(at + 1, '{% include "no-such-part.html" %}\n')
+    path.write_text("".join(lines))
+    assert main(["-C", str(basic_site), "build"]) == 1
+    message = capsys.readouterr().err
+    assert message.startswith(f"error: templates/post.html:{at + 2}: template 'no-such-part.html' not found")
+    assert "(while rendering content/posts/" in message

@@ -13,6 +13,7 @@ any failure stops the build, so one broken tutorial does not cost the others.
 from __future__ import annotations
 
 import copy
+import json
 import os
 import platform
 from concurrent.futures import ThreadPoolExecutor
@@ -196,6 +197,40 @@ def executed_notebook(job: Job) -> NotebookNode:
     return notebook
 
 
+def cut_outputs(notebook: NotebookNode, limit: int) -> None:
+    """Cut the text outputs of the download as the page cuts them (``notebooks.output_limit``).
+
+    A text output over the limit keeps its first ``limit`` characters and a
+    note; any other output but an image (HTML, JSON...) over it is left out,
+    its text/plain saying so. Images stay: the page publishes them too.
+    """
+    for cell in notebook.cells:
+        for output in cell.get("outputs", ()):
+            if output.output_type == "stream":
+                output.text = _cut(_text(output.text), limit)
+            for mime, value in list(output.get("data", {}).items()):
+                text = json.dumps(value) if isinstance(value, dict) else _text(value)
+                if mime.startswith("image/") or len(text) <= limit:
+                    continue
+                if mime == "text/plain":
+                    output.data[mime] = _cut(text, limit)
+                else:
+                    del output.data[mime]
+                    output.data["text/plain"] = (f"[a {mime} output of {len(text):,} characters, over "
+                                                 f"the limit of {limit:,} (notebooks.output_limit), left out]")
+
+
+def _text(value: str | list[str]) -> str:
+    return "".join(value) if isinstance(value, list) else value
+
+
+def _cut(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    return (f"{text[:limit]}\n[output truncated: the first {limit:,} of {len(text):,} characters "
+            "are kept (notebooks.output_limit)]\n")
+
+
 def render_pages(jobs: list[Job], config: Config, gallery_url: str, render: Callable[..., str],
                  renderer: Renderer) -> Tutorials:
     """Each tutorial's page, downloads and images, then the gallery index."""
@@ -214,6 +249,7 @@ def render_pages(jobs: list[Job], config: Config, gallery_url: str, render: Call
             nbformat.validate(notebook)
         except nbformat.ValidationError as exc:
             raise SiteError(f"the executed notebook is not valid: {exc.message}", origin) from None
+        cut_outputs(notebook, config.notebooks.output_limit)
         tutorials.add(f"{slug}.ipynb", nbformat.writes(notebook) + "\n", origin)
         tutorials.add(f"{slug}.py", to_percent(notebook), origin)
         for name, data in sorted(result.files.items()):

@@ -1,10 +1,11 @@
-"""A tutorial's background processes end with its kernel (issue 15.8), with a real kernel."""
+"""Tutorials under hostile or careless code (issue 15.8, 15.9), with a real kernel."""
 
 from __future__ import annotations
 
 import time
 from pathlib import Path
 
+import nbformat
 import psutil
 from nbformat.v4 import new_code_cell
 
@@ -51,3 +52,21 @@ def test_processes_a_tutorial_leaves_running_end_with_its_kernel(tmp_path: Path)
         for seconds in ("4242.1", "4242.2", "4242.3"):
             for process in sleepers(seconds):
                 process.kill()
+
+
+def test_the_downloadable_notebook_is_cut_to_the_output_limit_like_the_page(tmp_path: Path) -> None:
+    cells = [new_code_cell("print('x' * 300_000)"), new_code_cell("'y' * 300_000"),
+             new_code_cell("from IPython.display import HTML; HTML('<b>z</b>' * 100_000)"),
+             new_code_cell("print('short')")]
+    site = make_site(tmp_path / "site", "output_limit: 1000", **{"big.ipynb": notebook(*cells)})
+    build(site, NOW)
+    download = site / "_site/docs/tutorials/big.ipynb"
+    assert download.stat().st_size < 20_000
+    saved = nbformat.read(download, as_version=4)
+    nbformat.validate(saved)
+    stream, result, html, short = (cell.outputs[0] for cell in saved.cells)
+    assert stream.text.startswith("x" * 1000) and "x" * 1001 not in stream.text
+    assert "notebooks.output_limit" in stream.text
+    assert result.data["text/plain"].startswith("'" + "y" * 999) and "notebooks.output_limit" in result.data["text/plain"]
+    assert "text/html" not in html.data and "notebooks.output_limit" in html.data["text/plain"]
+    assert short.text == "short\n"
