@@ -141,8 +141,9 @@ def _permalink(meta: dict, source: Source, config: Config, slug: str,
         if source.kind != "post":
             return "/" + slug.removesuffix("index") if slug.rpartition("/")[2] == "index" else f"/{slug}.html"
         pattern = config.permalink
+    at = source.path if "permalink" in meta else config.root / "site.yaml"   # whose pattern it is
     if not isinstance(pattern, str) or not pattern.startswith("/"):
-        raise SiteError(f"key 'permalink': expected a path starting with '/', got {pattern!r}", source.path)
+        raise SiteError(f"key 'permalink': expected a path starting with '/', got {pattern!r}", at)
     values = {"slug": slug, "title": slug,
               "categories": "/".join(slugify(c) for c in categories)}
     if date is not None:
@@ -151,13 +152,13 @@ def _permalink(meta: dict, source: Source, config: Config, slug: str,
     def substitute(m: re.Match) -> str:
         name = m.group(1)
         if name not in values:
-            raise SiteError(f"key 'permalink': unknown placeholder ':{name}' in {pattern!r}", source.path)
+            raise SiteError(f"key 'permalink': unknown placeholder ':{name}' in {pattern!r}", at)
         return values[name]
 
     url = re.sub(r":([a-z_]+)", substitute, pattern)
     url = re.sub(r"/{2,}", "/", url)
     if "/../" in url + "/" or "/./" in url + "/":
-        raise SiteError(f"key 'permalink': {url!r} leaves the site", source.path)
+        raise SiteError(f"key 'permalink': {url!r} leaves the site", at)
     return url
 
 
