@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections import deque
-from functools import partial
 import xml.etree.ElementTree as etree
+from collections import deque
 from dataclasses import dataclass
+from functools import partial
 from html import unescape
 
 import markdown
@@ -230,16 +230,21 @@ class KramdownCompat(Extension):
         md.inlinePatterns.register(RawScriptAndStyle(r"(?i)<(script|style)\b[^>]*>.*?</\1\s*>", md),
                                    "raw_script_style", 185)
         md.treeprocessors.register(HeaderIds(md), "header_ids", 4)
-        # Python-Markdown's inline pass finds each element with a tail by
-        # list(parent).index(child): quadratic in the blocks of a page whose
-        # blocks have tails. Prettify gives every block one ("\n"), and smarty's
-        # pass (6) is a second inline pass: prettify goes after it, not before (10).
-        md.parser.parseChunk = partial(_parse_chunk, md.parser)
-        fences = md.preprocessors["fenced_code_block"]
-        fences.reassemble = partial(_reassemble_fences, fences)
-        prettify = md.treeprocessors["prettify"]
-        md.treeprocessors.deregister("prettify")
-        md.treeprocessors.register(prettify, "prettify", 5)
+        _linear_time(md)
+
+
+def _linear_time(md: markdown.Markdown) -> None:
+    """Work around three steps of Python-Markdown and pymdownx that are quadratic
+    in the length of a document (issue 15; see benchmarks/bench_huge.py)."""
+    md.parser.parseChunk = partial(_parse_chunk, md.parser)
+    fences = md.preprocessors["fenced_code_block"]
+    fences.reassemble = partial(_reassemble_fences, fences)
+    # The inline pass finds each element with a tail by list(parent).index(child),
+    # once per such element. Prettify gives every block a tail ("\n"), and smarty's
+    # pass (6) is a second inline pass: prettify goes after it (5), not before (10).
+    prettify = md.treeprocessors["prettify"]
+    md.treeprocessors.deregister("prettify")
+    md.treeprocessors.register(prettify, "prettify", 5)
 
 
 EXTENSIONS = [
