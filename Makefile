@@ -24,7 +24,7 @@ setup-test: setup
 	./scripts/setup-test-tools
 
 test: setup-test
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadscope
 
 clean:
 	rm -rf _site .sitegen
