@@ -49,10 +49,11 @@ from generator.versions import resolve_versions
 
 PARSE_CACHE_VERSION = "3"
 PARALLEL_THRESHOLD = 64
-INPUTS = ("site.yaml", "content", "notebooks", "templates", "assets")
-# Edits to these leave the site's structure (collections, plan) as it was, unless a
-# document's placement changes: see Engine.swap_in.
-SWAPPABLE = ("content/posts/", "content/pages/", "templates/", "assets/")
+# The site's inputs, with its static folders (Config.static_paths: assets/ and site.yaml's `static`).
+INPUTS = ("site.yaml", "content", "notebooks", "templates")
+# Edits under these (and the static folders) leave the site's structure (collections,
+# plan) as it was, unless a document's placement changes: see Engine.swap_in.
+SWAPPABLE = ("content/posts", "content/pages", "templates")
 CONTENT_FIELDS = [f.name for f in dataclasses.fields(Document) if f.name not in LINKED_FIELDS]
 STATE_FILE = "state.pickle"
 
@@ -62,6 +63,7 @@ class BuildOptions:
     drafts: bool = False
     future: bool = False
     refresh: bool = False
+    rerun: tuple[str, ...] = ()         # tutorials to execute again whatever the cache holds
     now: datetime | None = None
 
 
@@ -97,7 +99,8 @@ def render_site(config: Config, options: BuildOptions = BuildOptions()) -> Build
     plan = Plan()
     parse = partial(parse_documents, config=config, refresh=options.refresh)
     key = digest(*(s.digest for s in sources), *(doc.url for doc in site.documents))
-    made, report = docs_bundle(config, pages, parse, None, lambda: key, options.refresh).make()
+    made, report = docs_bundle(config, pages, parse, None, lambda: key, options.refresh,
+                                 options.rerun).make()
     for path, data in made.items():
         plan.add(path, made.origins[path], partial(_same, data), listed=path not in made.unlisted)
     pages.plan_into(plan)
@@ -197,12 +200,12 @@ class Engine:
         out_dir = safe_output_dir(config)
         warm = warm and out_dir.is_dir()   # deleted under a running preview: check every output
         world = digest(repr(config), repr((self.options.drafts, self.options.future)), code_digest())
-        fresh = self.options.refresh or world != self.state.world    # settings or code changed:
-        if fresh:                                                     # nothing recorded applies
+        fresh = self.options.refresh or bool(self.options.rerun) or world != self.state.world
+        if fresh:                       # settings or code changed, or a rerun: nothing recorded applies
             self.state, self.keys = BuildState(), KeyIndex()
         state = self.state
         archives = tuple(v.archive for v in config.versions if v.archive)
-        index = FileIndex(self.root, INPUTS + archives, state.files,
+        index = FileIndex(self.root, INPUTS + config.static_paths + archives, state.files,
                           {key[1] for key in self.keys.always if key[0] == "file"})
         changed = index.rescan(changed if warm and not fresh else None)
         if not config.allow_symlinks_outside:
@@ -302,7 +305,8 @@ class Engine:
         content is written into the document objects they hold, and the
         updated source -> (digest, parse key, document) is returned.
         """
-        if index.listing_changed or not all(name.startswith(SWAPPABLE) for name in changed):
+        swappable = SWAPPABLE + config.static_paths
+        if index.listing_changed or not all(within(name, swappable) for name in changed):
             return None
         todo = [(kind, path, index.digest(name)) for kind, path, name in self.listing if name in changed]
         reparsed = load_documents(config, todo, self.options.refresh)
@@ -332,7 +336,8 @@ class Engine:
         docs_inputs = ("docs", external, index.tree_digest("content/docs"), index.tree_digest("notebooks"),
                        *(index.tree_digest(v.archive) for v in config.versions if v.archive))
         parse = partial(parse_documents, config=config, refresh=self.options.refresh)
-        return [docs_bundle(config, pages, parse, docs_inputs, site_key, self.options.refresh)]
+        return [docs_bundle(config, pages, parse, docs_inputs, site_key, self.options.refresh,
+                            self.options.rerun)]
 
     def plan_bundle(self, bundle: Bundle, plan: Plan, moved: dict[Key, str],
                     tampered: set[str]) -> tuple[BundleRecord, Any]:
@@ -407,6 +412,11 @@ class Engine:
 def site_digest(listing: list[tuple[str, Path, str]], index: FileIndex, site: Site) -> str:
     """Stands for the posts, pages and data, which docs pages may show any of."""
     return digest(*(index.digest(name) for _, _, name in listing), *(doc.url for doc in site.documents))
+
+
+def within(name: str, places: tuple[str, ...]) -> bool:
+    """Is file ``name`` one of ``places`` (files and folders, relative to the site) or inside one?"""
+    return any(name == place or name.startswith(place + "/") for place in places)
 
 
 def placement(doc: Document) -> tuple:

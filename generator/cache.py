@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
-import tempfile
+import secrets
 from pathlib import Path
 from typing import Any
 
@@ -26,9 +26,15 @@ def digest(*parts: str | bytes) -> str:
 
 
 def write_atomic(path: Path, data: bytes) -> None:
-    """Replace ``path`` with ``data`` all at once."""
+    """Replace ``path`` with ``data`` all at once.
+
+    The file gets the mode a plain ``open(path, "w")`` gives (0666 less the
+    umask), not mkstemp's 0600: a web server running as another user must be
+    able to read a copied output folder.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    tmp = path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)

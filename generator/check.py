@@ -13,14 +13,20 @@ reports, one :class:`Finding` per fault, at the page and line that has it:
   images, frames, media, fonts, preconnect hints) whose host is not in
   ``check.allow_hosts``: a project site must not hand its readers to third parties;
 - malformed external URLs (they are not fetched: there may be no network);
-- with ``check.html``, every error the Nu Html Checker finds;
+- with ``check.html``, every error the Nu Html Checker finds, except those
+  ``check.allow_html`` allows on a page (legacy markup browsers accept), which
+  are listed as warnings;
 - with ``against``, every URL published before that no longer resolves.
+
+Links into trees the publish branch keeps (``publish.keep``, a ``docs/`` built
+elsewhere) are looked up in that branch's tree, read with git; where no such
+branch is here, they are listed as warnings, unverified.
 """
 
 from __future__ import annotations
 
+import fnmatch
 import re
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import SplitResult, unquote, urljoin, urlsplit
@@ -29,6 +35,7 @@ from xml.parsers import expat
 from generator import vnu
 from generator.config import Config
 from generator.errors import SiteError
+from generator.git import GitError, git, resolve_commit
 from generator.scan import ORIGIN_KINDS, PageScan, Reference, scan_css, scan_html
 
 KNOWN_SCHEMES = {"http", "https", "mailto", "tel", "ftp", "irc", "ircs", "git", "ssh",
@@ -55,18 +62,24 @@ class Finding:
 class Report:
     checked: int            # files read: pages and stylesheets
     findings: list[Finding]
-    skipped: list[str] = field(default_factory=list)   # checks that could not run here, and why
+    warnings: list[Finding] = field(default_factory=list)   # listed, but no reason to fail
+    skipped: list[str] = field(default_factory=list)        # checks that could not run here, and why
 
     @property
     def ok(self) -> bool:
         return not self.findings
 
     def summary(self) -> str:
+        warned = f", {_count(len(self.warnings), 'warning')}" if self.warnings else ""
         if self.ok:
-            return f"checked {self.checked} files: no errors"
+            return f"checked {self.checked} files: no errors{warned}"
         pages = len({f.page for f in self.findings})
-        errors = "1 error" if len(self.findings) == 1 else f"{len(self.findings)} errors"
-        return f"checked {self.checked} files: {errors} in {pages} {'file' if pages == 1 else 'files'}"
+        return (f"checked {self.checked} files: {_count(len(self.findings), 'error')} in "
+                f"{_count(pages, 'file')}{warned}")
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def check_site(config: Config, against: str | None = None, out_dir: Path | None = None,
@@ -80,23 +93,62 @@ def check_site(config: Config, against: str | None = None, out_dir: Path | None 
     out = out_dir or config.output_dir
     if not out.is_dir():
         raise SiteError(f"no built site in {out}: run 'sitegen build' first", config.root / "site.yaml")
-    site = BuiltSite(out, config)
-    findings = LinkChecker(site, config.check.allow_hosts).check()
-    skipped = []
+    site = BuiltSite(out, config, kept_tree(config, against))
+    checker = LinkChecker(site, config.check.allow_hosts)
+    findings, warnings, skipped = checker.check(), checker.warnings, []
     if config.check.html:
         try:
-            checker = vnu.find_checker(config.root)
+            html_checker = vnu.find_checker(config.root)
         except SiteError as exc:
             if strict:
                 raise SiteError(f"{exc.message}; check.html is on, so nothing was published",
                                 config.root / "site.yaml") from None
             skipped.append(f"HTML validation skipped: {exc.message}")
         else:
-            findings += [Finding(m.page, m.line, f"invalid HTML: {m.message}", m.extract)
-                         for m in vnu.validate(out, checker)]
+            for m in vnu.validate(out, html_checker):
+                finding = Finding(m.page, m.line, f"invalid HTML: {m.message}", m.extract)
+                (warnings if html_allowed(config, m.page, m.message) else findings).append(finding)
     if against is not None:
         findings += check_against(site, read_url_list(against, config))
-    return Report(len(site.pages) + len(site.stylesheets), sorted(set(findings)), skipped)
+    return Report(len(site.pages) + len(site.stylesheets), sorted(set(findings)), sorted(set(warnings)),
+                  skipped)
+
+
+def html_allowed(config: Config, page: str, message: str) -> bool:
+    """Does site.yaml ``check.allow_html`` let ``page`` carry markup the checker says ``message`` of?
+
+    Keys are globs over output paths (``*`` crosses folders: ``2017/*``), values
+    parts of the checker's messages (``Bad value "512px" for attribute "width"``,
+    ``The "center" element is obsolete``).
+    """
+    return any(fnmatch.fnmatchcase(page, glob) and any(part in message for part in parts)
+               for glob, parts in config.check.allow_html.items())
+
+
+@dataclass(frozen=True)
+class KeptTree:
+    """What the publish branch holds under ``publish.keep``: ``files`` (None: no branch here)."""
+
+    keep: tuple[str, ...]
+    ref: str
+    files: frozenset[str] | None
+
+    def holds(self, path: str) -> bool:
+        return any(path == k or path.startswith(k + "/") for k in self.keep)
+
+
+def kept_tree(config: Config, against: str | None = None) -> KeptTree:
+    """The files under ``publish.keep`` in the publish branch: ``against`` when it is a git ref,
+    else the local ``publish.branch``, else its remote-tracking branch."""
+    keep = tuple(k.strip("/") for k in config.publish.keep if k.strip("/"))
+    branch, remote = config.publish.branch, config.publish.remote
+    refs = ([against] if against and not Path(against).is_file() else []) + [branch, f"{remote}/{branch}"]
+    for ref in refs if keep else []:
+        commit = resolve_commit(config.root, ref)   # None also outside a git repository
+        if commit is not None:
+            listing = git(config.root, "ls-tree", "-r", "--name-only", "-z", "--full-tree", commit, "--", *keep)
+            return KeptTree(keep, ref, frozenset(name for name in listing.split("\0") if name))
+    return KeptTree(keep, branch, None)
 
 
 def require_clean(config: Config, out_dir: Path) -> None:
@@ -111,8 +163,9 @@ def require_clean(config: Config, out_dir: Path) -> None:
 class BuiltSite:
     """The output directory as the server and the browser see it."""
 
-    def __init__(self, out_dir: Path, config: Config):
+    def __init__(self, out_dir: Path, config: Config, kept: KeptTree | None = None):
         self.files = {p.relative_to(out_dir).as_posix() for p in out_dir.rglob("*") if p.is_file()}
+        self.kept = kept or KeptTree((), "", frozenset())
         self.pages = {path: scan_html(_read(out_dir / path))
                       for path in sorted(self.files) if path.endswith((".html", ".htm"))}
         self.stylesheets = {path: scan_css(_read(out_dir / path))
@@ -147,7 +200,12 @@ class BuiltSite:
             candidates = [path + "index.html"]
         else:
             candidates = [path, path + "/index.html", path + ".html"]
-        return next((c for c in candidates if c in self.files), None)
+        kept = self.kept.files or frozenset()
+        return next((c for c in candidates if c in self.files or c in kept), None)
+
+    def unverifiable(self, url_path: str) -> bool:
+        """Is ``url_path`` in a tree the publish branch keeps, with no branch here to look in?"""
+        return self.kept.files is None and self.kept.holds(url_path[len(self.baseurl):].lstrip("/"))
 
 
 class LinkChecker:
@@ -156,6 +214,7 @@ class LinkChecker:
     def __init__(self, site: BuiltSite, allow_hosts: list[str]):
         self.site = site
         self.allow_hosts = {h.lower() for h in allow_hosts}
+        self.warnings: list[Finding] = []
 
     def check(self) -> list[Finding]:
         findings = []
@@ -188,6 +247,11 @@ class LinkChecker:
             if not self.site.under_baseurl(path):
                 return f"missing {ref.kind} (outside baseurl {self.site.baseurl})"
             target = self.site.resolve(path)
+            if target is None and self.site.unverifiable(path):
+                self.warnings.append(Finding(page, ref.line, f"not checked: {ref.kind} in a tree kept from "
+                                             f"the publish branch {self.site.kept.ref}, which is not here",
+                                             ref.url.strip()))
+                return None
         if target is None:
             return f"missing {ref.kind}"
         if parts.fragment and not self.has_anchor(target, parts.fragment):
@@ -288,15 +352,16 @@ def sitemap_xml_urls(text: str, path: Path) -> list[tuple[int, str]]:
 def published_pages(ref: str, config: Config) -> list[tuple[int, str]]:
     """The pages a git ref of the publish branch serves (what publishing keeps aside excluded)."""
     root = config.root
-    found = _git(root, "rev-parse", "--verify", "--quiet", f"{ref}^{{tree}}")
-    if found.returncode != 0:
-        raise SiteError(f"--against {ref!r}: neither a file nor a git ref in {root}")
-    listing = _git(root, "ls-tree", "-r", "--name-only", "-z", ref)
-    if listing.returncode != 0:
-        raise SiteError(f"--against {ref!r}: git ls-tree failed: {listing.stderr.strip()}")
+    try:
+        commit = resolve_commit(root, ref)
+        if commit is None:
+            raise SiteError(f"--against {ref!r}: neither a file nor a git ref in {root}")
+        listing = git(root, "ls-tree", "-r", "--name-only", "-z", "--full-tree", commit)
+    except GitError as exc:
+        raise SiteError(f"--against {ref!r}: cannot read it with git: {exc}") from None
     kept = tuple(k.strip("/") for k in config.publish.keep)
     base = config.baseurl.rstrip("/")
-    return [(n, f"{base}/{name}") for n, name in enumerate(listing.stdout.split("\0"), 1)
+    return [(n, f"{base}/{name}") for n, name in enumerate(listing.split("\0"), 1)
             if name.endswith((".html", ".htm"))
             and not any(name == k or name.startswith(k + "/") for k in kept)]
 
@@ -311,13 +376,6 @@ def check_against(site: BuiltSite, urls: UrlList) -> list[Finding]:
         elif site.resolve(unquote(parts.path or "/")) is None:
             findings.append(Finding(urls.name, line, "old URL no longer resolves or redirects", url))
     return findings
-
-
-def _git(root: Path, *args: str) -> subprocess.CompletedProcess:
-    try:
-        return subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True)
-    except FileNotFoundError:
-        raise SiteError("git is not installed: cannot read --against from a git ref") from None
 
 
 def _read(path: Path) -> str:

@@ -34,7 +34,9 @@ def make_parser() -> argparse.ArgumentParser:
 
     build = commands.add_parser("build", help="build the site into its output directory")
     add_content_flags(build)
-    build.add_argument("--refresh", action="store_true", help="ignore every cache and redo all work")
+    build.add_argument("--refresh", nargs="*", metavar="NAME",
+                       help="ignore every cache and redo all work; with tutorial names "
+                            "(notebooks/NAME.ipynb as NAME.ipynb or NAME), run those again only")
     build.add_argument("--check", action="store_true", help="then check the built site (see 'check')")
     build.set_defaults(run=run_build)
 
@@ -76,6 +78,12 @@ def make_parser() -> argparse.ArgumentParser:
     publish.add_argument("--built", type=Path, metavar="DIR",
                          help="publish this already-built site folder instead of building")
     publish.set_defaults(run=run_publish)
+
+    imports = commands.add_parser("import", help="make a sitegen site from another generator's site")
+    imports.add_argument("kind", choices=["jekyll"])
+    imports.add_argument("source", type=Path, metavar="SRC", help="the Jekyll site (its repository)")
+    imports.add_argument("dest", type=Path, metavar="DEST", help="the new site's folder (new or empty)")
+    imports.set_defaults(run=run_import)
     return parser
 
 
@@ -88,7 +96,11 @@ def run_build(args: argparse.Namespace) -> int:
     from generator.build import BuildOptions, build
 
     started = time.perf_counter()
-    result = build(args.site, BuildOptions(drafts=args.drafts, future=args.future, refresh=args.refresh))
+    refresh, rerun = args.refresh == [], tuple(args.refresh or ())
+    if rerun:
+        check_tutorial_names(args.site, rerun)
+    result = build(args.site, BuildOptions(drafts=args.drafts, future=args.future, refresh=refresh,
+                                           rerun=rerun))
     done = (f"built {len(result.site.posts)} posts, {len(result.site.pages)} pages"
             if result.site else "nothing changed")
     print(f"{done}: {result.summary()} in {time.perf_counter() - started:.2f}s")
@@ -101,6 +113,17 @@ def run_build(args: argparse.Namespace) -> int:
         print("docs versions: " + "; ".join(f"{outcome} {', '.join(names)}"
                                             for outcome, names in by_outcome.items()))
     return run_check(argparse.Namespace(site=args.site, against=None)) if args.check else 0
+
+
+def check_tutorial_names(site: Path, names: tuple[str, ...]) -> None:
+    """``--refresh NAME`` names a tutorial of the working tree, or it is a mistake."""
+    from generator.notebooks.sources import discover, names_of
+
+    known = set().union(*(names_of(path) for path in discover(site)))
+    for name in names:
+        if name not in known:
+            raise SiteError(f"--refresh {name}: no tutorial of that name in notebooks/ "
+                            "(give its file name, e.g. intro.ipynb, or its page name)")
 
 
 def run_serve(args: argparse.Namespace) -> int:
@@ -141,6 +164,8 @@ def run_check(args: argparse.Namespace) -> int:
         print(note, file=sys.stderr)
     for finding in report.findings:
         print(finding)
+    for warning in report.warnings:
+        print(f"warning: {warning}")
     print(report.summary(), file=sys.stderr if report.findings else sys.stdout)
     return 0 if report.ok else 1
 
@@ -150,6 +175,15 @@ def run_new(args: argparse.Namespace) -> int:
 
     path = new_post(args.site, args.title)
     print(f"created {path}")
+    return 0
+
+
+def run_import(args: argparse.Namespace) -> int:
+    from generator.importers.jekyll import import_jekyll
+
+    started = time.perf_counter()
+    result = import_jekyll(args.source, args.dest)
+    print(f"{result.summary()} ({time.perf_counter() - started:.2f}s)")
     return 0
 
 

@@ -38,6 +38,9 @@ class Feeds:
     full_content: bool = True
 
 
+Execute = Literal["auto", "never", "always"]
+
+
 @dataclass(frozen=True)
 class Notebooks:
     """How tutorials in ``notebooks/`` are executed and shown (see generator/notebooks/)."""
@@ -45,9 +48,17 @@ class Notebooks:
     timeout: int = 120              # seconds per cell; a notebook's metadata may override it
     workers: int = 0                # notebooks executed at once; 0: one per CPU core
     cache_dir: str = ".sitegen/cache"   # relative to the site; copy it to reuse results elsewhere
-    trusted: bool = False           # show outputs' HTML/JS/SVG as they are, unsanitized
+    trusted: bool | list[str] = False   # show cells' HTML/JS/SVG unsanitized: all, or these files
     allow_unexecuted: bool = False  # show stored outputs when a notebook cannot run here
     output_limit: int = 100_000     # characters of one text output before it is cut
+    execute: Execute = "auto"       # auto: run unless cached; never: show the stored outputs; always: run
+    problems: Literal["error", "warn"] = "error"   # a broken output or missing image: stop, or note it
+
+    def trusts(self, path: Path) -> bool:
+        """Whether the tutorial at ``path`` (``notebooks/x.ipynb``) is trusted."""
+        if isinstance(self.trusted, bool):
+            return self.trusted
+        return path.relative_to("notebooks").as_posix() in self.trusted
 
 
 @dataclass(frozen=True)
@@ -62,6 +73,23 @@ class Publish:
 class Check:
     allow_hosts: list[str] = field(default_factory=list)   # hosts pages may fetch resources from
     html: bool = False                                      # validate with the Nu Html Checker (needs Java)
+    # path glob -> Nu checker messages (substrings) reported as warnings there, not errors:
+    # legacy markup a migrated site carries and browsers accept (``width="512px"``, ``<center>``)
+    allow_html: dict[str, list[str]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Archives:
+    """Where the pages sitegen makes from the posts are published; ``false`` makes none.
+
+    A site with its own page at one of these URLs moves or switches off the
+    generated one, as a Jekyll site's own ``/history`` page has no rival there.
+    """
+
+    blog: str | Literal[False] = "/blog.html"            # the paginated index; page N at /blog/pageN.html
+    history: str | Literal[False] = "/history.html"      # every post, by year
+    tags: str | Literal[False] = "/tags.html"            # the index; each tag at /tags/NAME.html
+    categories: str | Literal[False] = "/categories.html"
 
 
 @dataclass(frozen=True)
@@ -117,6 +145,8 @@ class Config:
     check: Check = field(default_factory=Check)
     limits: Limits = field(default_factory=Limits)
     allow_symlinks_outside: bool = False     # publish files that symbolic links bring in from outside
+    archives: Archives = field(default_factory=Archives)
+    static: list[str] = field(default_factory=list)   # folders (or files) published at their own URLs
     versions: list[Version] = field(default_factory=list)
     root: Path = field(default=Path("."), metadata={"internal": True})
 
@@ -127,6 +157,11 @@ class Config:
     @property
     def state_dir(self) -> Path:
         return self.root / ".sitegen"
+
+    @property
+    def static_paths(self) -> tuple[str, ...]:
+        """What is copied as it is, at its own URL: ``assets`` and the ``static`` folders and files."""
+        return ("assets", *(name.strip("/") for name in self.static))
 
 
 def load_config(root: str | Path = ".", **overrides: Any) -> Config:
@@ -145,7 +180,46 @@ def load_config(root: str | Path = ".", **overrides: Any) -> Config:
         data = {}
     data = {**_require_mapping(data, path, "the top level"), **overrides}
     config = _load(Config, data, path, prefix="")
-    return dataclasses.replace(config, root=root)
+    config = dataclasses.replace(config, root=root)
+    _check_trusted(config.notebooks, root, path)
+    _check_places(config, path)
+    return config
+
+
+# Folders of the site that are its sources or sitegen's own: never published as static files.
+RESERVED = ("site.yaml", "content", "templates", "notebooks", "generator", ".sitegen", ".git")
+
+
+def _check_places(config: Config, path: Path) -> None:
+    """The URLs and folders site.yaml names must be places in the site, not outside it."""
+    for name in ("blog", "history", "tags", "categories"):
+        url = getattr(config.archives, name)
+        if url is not False and (not url.startswith("/") or url.startswith("//") or "/../" in url + "/"):
+            raise SiteError(f"key 'archives.{name}': expected a path starting with '/' "
+                            f"(or false to make no such page), got {url!r}", path)
+    reserved = {*RESERVED, config.output.strip("/"), "assets"}
+    for i, name in enumerate(config.static):
+        key, clean = f"static[{i}]", name.strip("/")
+        parts = clean.split("/")
+        if not clean or name.startswith("/") or any(p in ("", ".", "..") for p in parts):
+            raise SiteError(f"key '{key}': expected a folder or file inside the site, like 'images', "
+                            f"got {name!r}", path)
+        if parts[0] in reserved:
+            why = "is always published" if parts[0] == "assets" else "holds the site's sources or output"
+            raise SiteError(f"key '{key}': {parts[0]!r} {why}; it cannot be a static folder", path)
+        if not (config.root / clean).exists():
+            raise SiteError(f"key '{key}': there is no {clean!r} in {config.root}", path)
+
+
+def _check_trusted(notebooks: Notebooks, root: Path, path: Path) -> None:
+    """Each notebook named in ``notebooks.trusted`` must exist: a typo would leave it sanitized."""
+    if isinstance(notebooks.trusted, bool):
+        return
+    for n, name in enumerate(notebooks.trusted):
+        parts = name.split("/")
+        if any(part in ("", ".", "..") for part in parts) or not (root / "notebooks" / name).is_file():
+            raise SiteError(f"key 'notebooks.trusted[{n}]': no tutorial notebooks/{name} (name the "
+                            "files trusted by their path in notebooks/, e.g. intro.ipynb)", path)
 
 
 def load_section(cls: type, data: Any, path: Path, prefix: str) -> Any:
@@ -197,7 +271,7 @@ def _convert(value: Any, hint: Any, path: Path, key: str) -> Any:
             raise _type_error(value, hint, path, key)
         return {str(k): _convert(v, item, path, f"{key}.{k}") for k, v in value.items()}
     if origin is Literal:
-        if value in typing.get_args(hint):
+        if any(value == a and type(value) is type(a) for a in typing.get_args(hint)):  # 0 is not False
             return value
         raise _type_error(value, hint, path, key)
     if origin in (typing.Union, types.UnionType):
@@ -226,11 +300,16 @@ def _type_error(value: Any, hint: Any, path: Path, key: str) -> SiteError:
 def _describe(hint: Any) -> str:
     origin = typing.get_origin(hint)
     if origin is list:
-        return f"a list of {_describe(typing.get_args(hint)[0])}s"
+        item = _describe(typing.get_args(hint)[0])       # "a string" -> "strings"
+        if item.startswith("a "):
+            noun, _, rest = item[2:].partition(" ")
+            item = f"{noun}s {rest}".rstrip()
+        return f"a list of {item}"
     if origin is dict:
         return f"a mapping to {_describe(typing.get_args(hint)[1])}s"
     if origin is Literal:
-        return "one of " + ", ".join(repr(a) for a in typing.get_args(hint))
+        options = [str(a).lower() if isinstance(a, bool) else repr(a) for a in typing.get_args(hint)]
+        return options[0] if len(options) == 1 else "one of " + ", ".join(options)
     if origin in (typing.Union, types.UnionType):
         return " or ".join(_describe(a) for a in typing.get_args(hint))
     if dataclasses.is_dataclass(hint):

@@ -21,7 +21,8 @@ def safe_output_dir(config: Config) -> Path:
     """The output directory, refused if writing there could destroy the site's sources."""
     out = config.output_dir.resolve()
     root = config.root.resolve()
-    sources = [root / name for name in ("content", "templates", "assets", "notebooks", "generator", ".git")]
+    sources = [root / name for name in ("content", "templates", "notebooks", "generator", ".git",
+                                        *config.static_paths)]
     if root.is_relative_to(out) or any(out.is_relative_to(s) for s in sources):
         raise SiteError(f"key 'output': {config.output!r} would overwrite the site's sources",
                         root / "site.yaml")

@@ -24,7 +24,7 @@ from generator.config import Config
 from generator.deps import Views, record, value_digest
 from generator.errors import SiteError
 from generator.render import DataFiles, Renderer
-from generator.site import Document, Site, output_path, slugify
+from generator.site import Document, Site, archive_folder, group_url, output_path
 from generator.sources import read_text
 from generator.versions import VersionedDocs
 
@@ -103,7 +103,7 @@ class DocsReport:
 
 
 def docs_bundle(config: Config, pages: SiteRenderer, parse: Parse, inputs: Any,
-                site_key: Callable[[], str], refresh: bool) -> Bundle:
+                site_key: Callable[[], str], refresh: bool, rerun: tuple[str, ...] = ()) -> Bundle:
     """The docs section (tutorials included), once per version; ``inputs`` stands for every
     version's tree.
 
@@ -112,7 +112,7 @@ def docs_bundle(config: Config, pages: SiteRenderer, parse: Parse, inputs: Any,
     """
 
     def make() -> tuple[Outputs, DocsReport]:
-        docs = VersionedDocs(config, pages.renderer, pages.site_view, parse).build(site_key(), refresh)
+        docs = VersionedDocs(config, pages.renderer, pages.site_view, parse).build(site_key(), refresh, rerun)
         outputs = Outputs()
         for path, data in docs.files.items():
             outputs.add(path, data, docs.origins[path], listed=path not in docs.unlisted)
@@ -156,11 +156,16 @@ class SiteRenderer:
         """Add the site's own files to ``plan`` (after any bundle's: the sitemap lists them all)."""
         plan.add_all([Job(doc.output_path, str(doc.source), partial(self.render_document, doc),
                           ("document", doc.layout)) for doc in self.site.documents])
-        self.plan_blog(plan)
-        self.plan_groups(plan, "tag", "tags")
-        self.plan_groups(plan, "category", "categories")
-        plan.add("history.html", "history.html", partial(
-            self.page, "history.html", page=_generated("Archive", "/history.html")), "history")
+        archives = self.config.archives
+        if archives.blog:
+            self.plan_blog(plan, archives.blog)
+        if archives.tags:
+            self.plan_groups(plan, "tag", "tags", archives.tags)
+        if archives.categories:
+            self.plan_groups(plan, "category", "categories", archives.categories)
+        if archives.history:
+            plan.add(output_path(archives.history), "site.yaml archives.history", partial(
+                self.page, "history.html", page=_generated("Archive", archives.history)), "history")
         if "404.html" not in plan:
             plan.add("404.html", "templates/404.html", partial(
                 self.page, "404.html", page=_generated("Page not found", "/404.html")), "404")
@@ -168,7 +173,7 @@ class SiteRenderer:
         self.plan_feeds(plan)
         plan.add(PYGMENTS_CSS, "pygments_style",
                  partial(highlight.stylesheet, self.config.pygments_style), "pygments")
-        plan_assets(self.config.root, plan)
+        plan_static(self.config, plan)
         listed, absolute = sitemap_urls(self.site, plan), self.renderer.absolute_url
         inputs = ("sitemap", listed)
         plan.add("sitemap.xml", "sitemap", partial(feeds.sitemap_xml, listed, absolute), inputs)
@@ -198,11 +203,11 @@ class SiteRenderer:
         text = read_text(path, Path(listed))
         return {"filename": listed, "lines": highlight.source_lines(text, path.name)}
 
-    def plan_blog(self, plan: Plan) -> None:
+    def plan_blog(self, plan: Plan, first: str) -> None:
         per_page = max(1, self.config.posts_per_page)
         total = len(self.site.posts)
         pages = max(1, -(-total // per_page))
-        urls = ["/blog.html"] + [f"/blog/page{n}.html" for n in range(2, pages + 1)]
+        urls = [first] + [f"{archive_folder(first)}/page{n}.html" for n in range(2, pages + 1)]
         urls_digest = value_digest(urls)
         posts = self.views.sequence(("posts",))
         for n, url in enumerate(urls, start=1):
@@ -212,20 +217,19 @@ class SiteRenderer:
                 "next_url": urls[n] if n < pages else None, "urls": urls,
             }
             title = "Blog" if n == 1 else f"Blog, page {n}"
-            plan.add(output_path(url), "templates/blog.html",
+            plan.add(output_path(url), "site.yaml archives.blog",
                      partial(self.page, "blog.html", page=_generated(title, url), paginator=paginator),
                      ("blog", n, pages, total, urls_digest))
 
-    def plan_groups(self, plan: Plan, kind: str, plural: str) -> None:
+    def plan_groups(self, plan: Plan, kind: str, plural: str, index_url: str) -> None:
         """An index of all tags (or categories), and a page listing each one's posts."""
-        index_url = f"/{plural}.html"
         group = {"kind": kind, "index_url": index_url,
-                 "url_of": lambda name: self.renderer.relative_url(f"/{plural}/{slugify(name)}.html")}
-        plan.add(output_path(index_url), "templates/groups.html", partial(
+                 "url_of": lambda name: self.renderer.relative_url(group_url(index_url, name))}
+        plan.add(output_path(index_url), f"site.yaml archives.{plural}", partial(
             self.page, "groups.html", page=_generated(plural.capitalize(), index_url),
             group=group, groups=self.views.groups(plural)), ("groups", plural))
         for name in getattr(self.site, plural):
-            url = f"/{plural}/{slugify(name)}.html"
+            url = group_url(index_url, name)
             plan.add(output_path(url), f"{kind} {name!r}", partial(
                 self.page, "group.html", page=_generated(f"{kind.capitalize()}: {name}", url),
                 group=group, name=name, posts=self.views.sequence((plural, name))), ("group", kind, name))
@@ -279,6 +283,7 @@ def site_view(site: Site, views: Views) -> dict[str, Any]:
         "author": config.author,
         "language": config.language,
         "nav": config.nav,
+        "archives": config.archives,
         "feeds": config.feeds,
         "data": DataFiles(site.data),
         "posts": views.sequence(("posts",)),
@@ -289,15 +294,21 @@ def site_view(site: Site, views: Views) -> dict[str, Any]:
     }
 
 
-def plan_assets(root: Path, plan: Plan) -> None:
-    """Files under ``assets/`` are copied as they are."""
-    assets = root / "assets"
-    if not assets.is_dir():
-        return
-    for path in sorted(assets.rglob("*")):
-        if path.is_file() and not path.name.startswith("."):
+def plan_static(config: Config, plan: Plan) -> None:
+    """``assets/`` and the ``static`` folders and files are copied as they are, at their own URLs.
+
+    Hidden files in them (``.DS_Store``, ``.gitkeep``) stay behind. A page that claims
+    the same URL is refused by the plan, naming both.
+    """
+    root = config.root
+    for name in config.static_paths:
+        top = root / name
+        found = sorted(top.rglob("*")) if top.is_dir() else [top] if top.is_file() else []
+        for path in found:
             rel = path.relative_to(root).as_posix()
-            plan.add(rel, rel, partial(copy_file, path, rel), "asset")
+            inside = path.relative_to(top).parts    # a listed file may be hidden (.htaccess)
+            if path.is_file() and not any(part.startswith(".") for part in inside):
+                plan.add(rel, rel, partial(copy_file, path, rel), "asset")
 
 
 def copy_file(path: Path, rel: str) -> bytes:

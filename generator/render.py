@@ -18,7 +18,7 @@ from markupsafe import Markup
 from generator.config import Config
 from generator.deps import record
 from generator.errors import SiteError
-from generator.site import slugify
+from generator.site import group_url, slugify
 
 TEMPLATES_DIR = "templates"
 
@@ -94,7 +94,7 @@ class Renderer:
             safe_html=Markup,
         )
         self.env.globals.update(
-            tag_url=lambda tag: self.relative_url(f"/tags/{slugify(tag)}.html"),
+            tag_url=self.tag_url,
         )
 
     def relative_url(self, url: str) -> str:
@@ -102,6 +102,13 @@ class Renderer:
         if not isinstance(url, str) or not url.startswith("/") or url.startswith("//"):
             return url
         return self.config.baseurl.rstrip("/") + quote(url, safe="/#?=&%:.-_~")
+
+    def tag_url(self, tag: str) -> str:
+        """The page listing a tag's posts (site.yaml ``archives.tags`` places them)."""
+        index = self.config.archives.tags
+        if index is False:
+            raise SiteError("tag_url: tag pages are switched off (site.yaml archives.tags: false)")
+        return self.relative_url(group_url(index, tag))
 
     def absolute_url(self, url: str) -> str:
         if not isinstance(url, str) or "://" in url:

@@ -11,6 +11,7 @@ A failed rebuild leaves the last good site on disk, so it keeps being served.
 
 from __future__ import annotations
 
+import functools
 import gc
 import http.server
 import ipaddress
@@ -37,7 +38,7 @@ from generator.build import BuildOptions, BuildResult, Engine
 from generator.config import Config, load_config
 from generator.errors import SiteError
 
-WATCHED_DIRS = ("content", "notebooks", "templates", "assets")
+WATCHED_DIRS = ("content", "notebooks", "templates")   # and the static folders: see watched()
 CONFIG_FILE = "site.yaml"
 POLL_MS = 400              # how often site.yaml and new folders are checked
 SETTLE_MS = 50             # a burst of saves closer than this is one change
@@ -210,37 +211,63 @@ def watch_inputs(root: Path, stopping: threading.Event) -> Iterator[set[str]]:
     """Yield once per burst of changes to the site's inputs, until ``stopping`` is set.
 
     Paths are absolute. The first yield (possibly empty) comes as soon as the
-    watch is in place. The input folders are watched by the OS (watchfiles); ``site.yaml`` is
-    checked by its stamp on each wake-up, because watching a single file does
-    not survive an editor replacing it by rename. A folder that appears
-    restarts the watch so it is included.
+    watch is in place. The input folders are watched by the OS (watchfiles);
+    ``site.yaml`` and static files at the top are checked by their stamps on
+    each wake-up, because watching a single file does not survive an editor
+    replacing it by rename. A folder that appears (or that site.yaml's
+    ``static`` adds) restarts the watch so it is included.
     """
-    config = root / CONFIG_FILE
     started = False
     while not stopping.is_set():
-        folders = [root / name for name in WATCHED_DIRS if (root / name).is_dir()]
-        config_stamp = _stamp(config)
+        folders, files = watched(root)
+        stamps = {path: _stamp(path) for path in files}
         if not folders:
             if not started:
                 started = True
                 yield set()
             stopping.wait(POLL_MS / 1000)
-            if _stamp(config) != config_stamp:
-                yield {str(config)}
+            if moved := _moved(stamps):
+                yield moved
             continue
         for batch in watchfiles.watch(*folders, stop_event=stopping, step=SETTLE_MS,
                                       rust_timeout=POLL_MS, yield_on_timeout=True):
-            changed = {path for _, path in batch}
-            if _stamp(config) != config_stamp:
-                config_stamp = _stamp(config)
-                changed.add(str(config))
+            changed = {path for _, path in batch} | _moved(stamps)
             if changed or not started:
                 started = True
                 yield changed
-            now = [root / name for name in WATCHED_DIRS if (root / name).is_dir()]
-            if now != folders:   # a folder appeared or went: all its files did
-                yield {str(folder) for folder in set(now) ^ set(folders)}
+            now, now_files = watched(root)
+            if now != folders or now_files != files:   # a folder appeared or went: all its files did
+                yield {str(path) for path in set(now) ^ set(folders) | set(now_files) ^ set(files)}
                 break
+
+
+def watched(root: Path) -> tuple[list[Path], list[Path]]:
+    """The input folders to watch, and the files to poll: site.yaml and static files.
+
+    While site.yaml does not load, only the folders every site has are watched;
+    the build reports what is wrong with it.
+    """
+    places = [root / name for name in (*WATCHED_DIRS, *_static_paths(root, _stamp(root / CONFIG_FILE)))]
+    return [p for p in places if p.is_dir()], [root / CONFIG_FILE, *(p for p in places if p.is_file())]
+
+
+@functools.lru_cache(maxsize=4)
+def _static_paths(root: Path, config_stamp: tuple[int, int] | None) -> tuple[str, ...]:
+    """site.yaml's static paths, read again only when its stamp moves."""
+    try:
+        return load_config(root).static_paths
+    except SiteError:
+        return ("assets",)
+
+
+def _moved(stamps: dict[Path, tuple[int, int] | None]) -> set[str]:
+    """The polled files whose stamps moved since ``stamps`` (which are brought up to date)."""
+    moved = set()
+    for path, stamp in stamps.items():
+        if _stamp(path) != stamp:
+            stamps[path] = _stamp(path)
+            moved.add(str(path))
+    return moved
 
 
 def _stamp(path: Path) -> tuple[int, int] | None:

@@ -207,6 +207,17 @@ def _strip_tags(html: str) -> str:
     return unescape(re.sub(r"<[^>]+>", "", html)).strip()
 
 
+def archive_folder(url: str) -> str:
+    """The folder a generated index's further pages go in: ``/tags.html`` and ``/tags/`` -> ``/tags``."""
+    return url.removesuffix(".html").removesuffix("/index").rstrip("/")
+
+
+def group_url(index_url: str, name: str) -> str:
+    """The page of one tag (or category) beside its index: ``/tags.html``, "Deep Learning" ->
+    ``/tags/deep-learning.html``."""
+    return f"{archive_folder(index_url)}/{slugify(name)}.html"
+
+
 def slugify(text: str) -> str:
     """A URL-safe name for a tag or category: ``"Machine Learning"`` -> ``machine-learning``.
 

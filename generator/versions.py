@@ -173,13 +173,14 @@ class VersionedDocs:
     def render(self, template: str, source: Path | None = None, **context: Any) -> str:
         return self.renderer.render(template, {"site": self.site, **context}, source)
 
-    def build(self, site_key: str, refresh: bool = False) -> Docs:
-        """All docs files. ``site_key`` stands for the rest of the site, which docs pages may show."""
+    def build(self, site_key: str, refresh: bool = False, rerun: tuple[str, ...] = ()) -> Docs:
+        """All docs files. ``site_key`` stands for the rest of the site, which docs pages may show;
+        ``rerun`` names tutorials to execute again."""
         docs = Docs()
         if not self.config.versions:
             root = self.config.root
             if any((root / folder).is_dir() for folder in TREE_DIRS):
-                section = self._section(root, "/docs/", refresh, docs)
+                section = self._section(root, "/docs/", refresh, docs, rerun=rerun)
                 for rel, data in section.files.items():
                     if rel.endswith(".html"):
                         data = _fill_slots(data.decode("utf-8"), "", "").encode("utf-8")
@@ -191,7 +192,7 @@ class VersionedDocs:
         files = {}
         for resolved in versions:
             try:
-                files[resolved.name] = self._files_of(resolved, fingerprint, refresh, docs)
+                files[resolved.name] = self._files_of(resolved, fingerprint, refresh, docs, rerun)
             except SiteError as exc:      # named on its first line: a tutorial's message goes on
                 first, newline, rest = exc.message.partition("\n")
                 raise SiteError(f"{first} (docs version '{resolved.name}', {resolved.source}){newline}{rest}",
@@ -199,7 +200,8 @@ class VersionedDocs:
         self._publish(versions, files, docs)
         return docs
 
-    def _files_of(self, resolved: Resolved, fingerprint: str, refresh: bool, docs: Docs) -> dict[str, bytes]:
+    def _files_of(self, resolved: Resolved, fingerprint: str, refresh: bool, docs: Docs,
+                  rerun: tuple[str, ...] = ()) -> dict[str, bytes]:
         """One version's files, before the switcher and banner: reused when its tree is unchanged."""
         version = resolved.version
         if version.archive is not None:
@@ -207,12 +209,12 @@ class VersionedDocs:
             return read_archive(self.config.root / version.archive)
         seen = {"name": version.name, "title": version.label, "status": version.status}  # by templates
         key = digest(fingerprint, repr(seen), self._tree_key(resolved))
-        files = None if refresh else self.last.get(version.name, key)
+        files = None if refresh or rerun else self.last.get(version.name, key)
         if files is not None:
             docs.report[version.name] = "reused"
             return files
         with self._tree(resolved) as tree:
-            section = self._section(tree, f"/docs/{version.name}/", refresh, docs, seen)
+            section = self._section(tree, f"/docs/{version.name}/", refresh, docs, seen, rerun)
         if section.tutorials.unexecuted:     # a run of it may turn up (a copied cache): build again
             self.last.drop(version.name)
         else:
@@ -221,11 +223,11 @@ class VersionedDocs:
         return section.files
 
     def _section(self, tree: Path, prefix: str, refresh: bool, docs: Docs,
-                 version: dict[str, Any] | None = None) -> Section:
+                 version: dict[str, Any] | None = None, rerun: tuple[str, ...] = ()) -> Section:
         """The docs section of ``tree`` at ``prefix``: its pages and its tutorials, executed there."""
         name = version["name"] if version else None
         tutorials = notebooks.render_tutorials(self.config, tree, gallery_url(prefix), self.render,
-                                               self.renderer, refresh, name)
+                                               self.renderer, refresh, name, rerun)
         section = render_section(tree, prefix, self.render, self.parse, version, tutorials)
         docs.tutorials += section.tutorials
         return section

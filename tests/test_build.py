@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import stat
 import subprocess
 import sys
 from datetime import datetime, timezone
@@ -188,3 +190,19 @@ def test_pages_in_folders_keep_their_folder(basic_site):
     build(basic_site, NOW)
     assert "Set up." in (basic_site / "_site/guides/setup.html").read_text()
     assert "All guides." in (basic_site / "_site/guides/index.html").read_text()
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o027])
+def test_output_files_get_the_mode_a_normal_write_gives(basic_site, umask):
+    """A web server running as another user must be able to read a copied _site/ (no 0600 files)."""
+    old = os.umask(umask)
+    try:
+        build(basic_site, NOW)
+    finally:
+        os.umask(old)
+    out = basic_site / "_site"
+    modes = {stat.S_IMODE(p.stat().st_mode) for p in out.rglob("*") if p.is_file()}
+    folders = {stat.S_IMODE(p.stat().st_mode) for p in out.rglob("*") if p.is_dir()}
+    assert modes == {0o666 & ~umask} and folders == {0o777 & ~umask}
+    leftovers = [p for p in out.rglob(".*") if p.is_file()]
+    assert leftovers == []

@@ -10,7 +10,7 @@ import pytest
 
 from conftest import DATA
 from generator.build import build
-from generator.check import check_site, url_problem
+from generator.check import check_site, require_clean, url_problem
 from generator.cli import main
 from generator.config import load_config
 from generator.errors import SiteError
@@ -282,3 +282,93 @@ def test_the_nu_html_checker_reports_invalid_markup_at_its_line(tmp_path):
     findings = check_site(load_config(tmp_path)).findings
     assert [(f.page, f.line, f.target) for f in findings] == [("sub/page.html", 6, '<img src="/sub/page.html">')]
     assert findings[0].problem.startswith("invalid HTML: An “img” element must have an “alt” attribute")
+
+
+# -- trees published from elsewhere, legacy markup -------------------------------------------
+
+def link_to_kept_docs(site: Path) -> None:
+    (site / "content/pages/guide.md").write_text(
+        "---\ntitle: Guide\n---\nSee [the API](/docs/api/) and [the old API](/docs/v0.1/api.html).\n")
+
+
+def test_links_into_kept_trees_are_checked_against_the_publish_branch(basic_site, tmp_path):
+    link_to_kept_docs(basic_site)
+    build(basic_site)
+    published = tmp_path / "published"
+    (published / "docs/api").mkdir(parents=True)
+    (published / "docs/api/index.html").write_text("<!DOCTYPE html><title>API</title>")
+    git(basic_site, "init", "-q")
+    commit_tree(basic_site, "asf-site", published)
+
+    report = check_site(load_config(basic_site))
+    assert [(f.page, f.problem, f.target) for f in report.findings] == [
+        ("guide.html", "missing page", "/docs/v0.1/api.html")]
+    assert report.warnings == []
+    # --against a ref reads the keep trees from that ref.
+    (published / "docs/v0.1").mkdir()
+    (published / "docs/v0.1/api.html").write_text("<!DOCTYPE html><title>Old API</title>")
+    commit_tree(basic_site, "staging", published)
+    assert check_site(load_config(basic_site), against="staging").findings == []
+
+
+def test_without_the_publish_branch_links_into_kept_trees_are_warnings(basic_site, capsys):
+    link_to_kept_docs(basic_site)
+    build(basic_site)
+    report = check_site(load_config(basic_site))
+    assert report.ok
+    assert [(f.page, f.target) for f in report.warnings] == [
+        ("guide.html", "/docs/api/"), ("guide.html", "/docs/v0.1/api.html")]
+    assert "not checked: page in a tree kept from the publish branch asf-site" in report.warnings[0].problem
+    assert main(["-C", str(basic_site), "check"]) == 0
+    out = capsys.readouterr().out
+    assert "warning: guide.html:" in out and "no errors, 2 warnings" in out
+    # Trees not kept are checked as before.
+    config_file = basic_site / "site.yaml"
+    config_file.write_text(config_file.read_text() + "publish: {keep: [.asf.yaml]}\n")
+    assert {f.target for f in check_site(load_config(basic_site)).findings} == {
+        "/docs/api/", "/docs/v0.1/api.html"}
+
+
+LEGACY = ('<!DOCTYPE html>\n<html lang="en">\n<head><meta charset="utf-8"><title>T</title></head>\n'
+          '<body>\n<center>Old</center>\n<img src="a.png" alt="" width="512px">\n</body>\n</html>\n')
+
+
+def test_legacy_markup_allowed_per_path_is_a_warning_still_listed(tmp_path):
+    (tmp_path / "_site/2017/08").mkdir(parents=True)
+    (tmp_path / "_site/2017/08/post.html").write_text(LEGACY)
+    (tmp_path / "_site/2017/08/a.png").write_bytes(b"png")
+    (tmp_path / "_site/new.html").write_text(LEGACY.replace('src="a.png"', 'src="2017/08/a.png"'))
+    config = "title: T\nurl: https://example.org\ncheck:\n  html: true\n"
+    (tmp_path / "site.yaml").write_text(config)
+    before = check_site(load_config(tmp_path))
+    assert {(f.page, f.line) for f in before.findings} == {
+        ("2017/08/post.html", 5), ("2017/08/post.html", 6), ("new.html", 5), ("new.html", 6)}
+
+    (tmp_path / "site.yaml").write_text(config + "  allow_html:\n    '2017/*': ['“center” element is obsolete', "
+                                                  "'Bad value “512px” for attribute “width”']\n")
+    after = check_site(load_config(tmp_path))
+    assert {(f.page, f.line) for f in after.findings} == {("new.html", 5), ("new.html", 6)}
+    assert {(f.page, f.line) for f in after.warnings} == {("2017/08/post.html", 5), ("2017/08/post.html", 6)}
+    assert all(f.problem.startswith("invalid HTML: ") for f in after.warnings)
+    # What stands between a build and its publication is the errors only.
+    (tmp_path / "_site/new.html").unlink()
+    require_clean(load_config(tmp_path), tmp_path / "_site")
+    (tmp_path / "site.yaml").write_text(config)
+    with pytest.raises(SiteError, match="the built site fails its check"):
+        require_clean(load_config(tmp_path), tmp_path / "_site")
+
+
+def test_a_fresh_clone_reads_kept_trees_from_the_remote_tracking_branch(basic_site, tmp_path):
+    link_to_kept_docs(basic_site)
+    build(basic_site)
+    published = tmp_path / "published"
+    (published / "docs/v0.1").mkdir(parents=True)
+    (published / "docs/v0.1/api.html").write_text("<!DOCTYPE html><title>Old API</title>")
+    git(basic_site, "init", "-q")
+    commit_tree(basic_site, "asf-site", published)
+    commit = git(basic_site, "rev-parse", "asf-site").strip()
+    git(basic_site, "update-ref", "refs/remotes/origin/asf-site", commit)   # as a clone has it
+    git(basic_site, "update-ref", "-d", "refs/heads/asf-site")
+    report = check_site(load_config(basic_site))
+    assert [(f.target, f.problem) for f in report.findings] == [("/docs/api/", "missing page")]
+    assert report.warnings == []

@@ -143,7 +143,7 @@ def outputs_site(tmp_path_factory) -> Path:
 
 def test_outputs_of_each_kind_are_rendered(outputs_site):
     html = page(outputs_site, "outputs")
-    assert "<h1>Every output</h1>" in html
+    assert '<h1 id="every-output"><span id="Every-output"></span>Every output</h1>' in html
     assert '<pre class="nb-output nb-stream nb-stdout">to stdout\n</pre>' in html
     assert '<span class="ansi-red-fg">red on stderr</span>' in html and "\x1b" not in html
     assert '<pre class="nb-output nb-text">42</pre>' in html
@@ -288,7 +288,7 @@ def test_cache_hits_and_misses(cached_site, capsys):
     counted.cells[1].metadata.update(tags=["hide-input"], collapsed=True)
     counted.metadata.sitegen.title = "Counted, renamed"
     write(site, "counted.ipynb", counted)
-    assert rebuild() == (0, 2) and "<h1>Counted, renamed</h1>" in page(site, "counted")
+    assert rebuild() == (0, 2) and ">Counted, renamed</h1>" in page(site, "counted")
     assert len(runs(log)) == 2
 
     counted.cells[1].source += "\nprint('edited')"                      # code: that notebook only
@@ -417,7 +417,7 @@ def test_missing_requirement_renders_stored_outputs_when_allowed(tmp_path, share
     result = build(site, NOW)
     assert (result.tutorials.ran, result.tutorials.unexecuted) == (0, 1)
     html = page(site, "scan_and_recurrent_kernel")
-    assert "<h1>Scan and Recurrent Kernel</h1>" in html
+    assert '<h1 id="scan-and-recurrent-kernel"><span id="Scan-and-Recurrent-Kernel"></span>Scan and Recurrent Kernel</h1>' in html
     assert "Not executed" in html and "needs module tvm" in html
     assert "TVM supports a scan operator" in html and "nb-outputs" not in html
 

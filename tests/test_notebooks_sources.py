@@ -12,7 +12,7 @@ from generator.config import Notebooks
 from generator.errors import SiteError
 from generator.notebooks import sanitize
 from generator.notebooks.rst import RstToMarkdown
-from generator.notebooks.sources import load_tutorial, read_script, to_percent
+from generator.notebooks.sources import load_tutorial, read_ipynb, read_script, to_percent
 from generator.notebooks.spec import metadata_of, resolve
 
 REPO = Path(__file__).resolve().parents[1]
@@ -246,3 +246,33 @@ def _tutorial(root: Path, code: str, sitegen: dict):
 
 def _cells(notebook) -> list[tuple[str, str, list]]:
     return [(c.cell_type, c.source, c.metadata.get("tags", [])) for c in notebook.cells]
+
+
+NBFORMAT_3 = {"nbformat": 3, "nbformat_minor": 0, "metadata": {"name": "old"}, "worksheets": [{
+    "metadata": {}, "cells": [
+        {"cell_type": "heading", "level": 1, "metadata": {}, "source": "An old notebook"},
+        {"cell_type": "markdown", "metadata": {}, "source": "Same words."},
+        {"cell_type": "markdown", "metadata": {}, "source": "Same words."},
+        {"cell_type": "code", "language": "python", "input": "1 + 1", "outputs": [], "metadata": {},
+         "collapsed": False, "prompt_number": 1}]}]}
+
+
+def test_an_nbformat_3_notebook_gets_the_same_cell_ids_on_every_read(tmp_path):
+    folder = tmp_path / "notebooks"
+    folder.mkdir()
+    (folder / "old.ipynb").write_text(json.dumps(NBFORMAT_3))
+    reads = [load_tutorial(tmp_path, Path("notebooks/old.ipynb")).notebook for _ in range(2)]
+    ids = [[cell.id for cell in notebook.cells] for notebook in reads]
+    assert ids[0] == ids[1] and len(set(ids[0])) == 4
+    assert nbformat.writes(reads[0]) == nbformat.writes(reads[1])
+    nbformat.validate(reads[0])
+
+
+def test_missing_and_repeated_cell_ids_are_made_from_content_not_at_random(tmp_path):
+    cells = [{"cell_type": "markdown", "metadata": {}, "source": text, **({"id": id} if id else {})}
+             for text, id in (("a", "first"), ("b", "first"), ("c", None), ("d", "last"))]
+    text = json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": cells})
+    reads = [read_ipynb(text, Path("ids.ipynb")) for _ in range(2)]
+    ids = [[cell.id for cell in notebook.cells] for notebook in reads]
+    assert ids[0] == ids[1] and len(set(ids[0])) == 4
+    assert ids[0][0] == "first" and ids[0][3] == "last"            # the file's own ids are kept

@@ -1,5 +1,7 @@
 // Typeset the math that the Markdown pipeline passed through (class "arithmatex",
 // delimited \( \) inline and \[ \] for display) with the self-hosted KaTeX.
+// A formula KaTeX refuses stays readable: its source, as code, with KaTeX's
+// reason as a tooltip (never KaTeX's red error text).
 document.addEventListener("DOMContentLoaded", function () {
   if (!window.katex) return;
   document.querySelectorAll(".arithmatex").forEach(function (el) {
@@ -7,9 +9,14 @@ document.addEventListener("DOMContentLoaded", function () {
     var display = tex.startsWith("\\[");
     tex = tex.replace(/^\\[\[(]/, "").replace(/\\[\])]$/, "");
     try {
-      window.katex.render(tex, el, { displayMode: display, throwOnError: false });
+      // strict: "ignore": what MathJax takes without a word (Unicode text in math) is no console warning.
+      window.katex.render(tex, el, { displayMode: display, throwOnError: true, strict: "ignore" });
     } catch (e) {
-      el.title = String(e);
+      var source = document.createElement("code");
+      source.className = "math-source";
+      source.textContent = tex.trim();
+      source.title = String(e.message || e);
+      el.replaceChildren(source);
     }
   });
 });

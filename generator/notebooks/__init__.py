@@ -11,15 +11,16 @@ two versions executes once.
 The modules, in the order data flows through them: ``sources`` (files to
 notebooks and back), ``spec`` (declared settings, the cache key),
 ``environment`` (what this machine has), ``execute`` (one run in a kernel),
-``store`` (runs on disk), ``render`` and ``sanitize`` (cells to HTML),
-``progress`` (the terminal), ``pipeline`` (all of it, for one tree).
+``store`` (runs on disk), ``render`` (cells to HTML) with ``sanitize`` (what
+may run in a browser), ``formulas`` (math for KaTeX), ``anchors`` (ids on
+the page) and ``widgets`` (saved widget state), ``progress`` (the terminal), ``pipeline`` (all of it, for one tree).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Collection
 
 from generator.errors import SiteError
 
@@ -36,19 +37,21 @@ class TutorialStats:
 
     ran: int = 0
     cached: int = 0
-    unexecuted: int = 0
+    unexecuted: int = 0             # could not run here: shown with their saved outputs
+    stored: int = 0                 # ``execute: never``: their saved outputs, by choice
 
     def __add__(self, other: TutorialStats) -> TutorialStats:
         return TutorialStats(self.ran + other.ran, self.cached + other.cached,
-                             self.unexecuted + other.unexecuted)
+                             self.unexecuted + other.unexecuted, self.stored + other.stored)
 
     @property
     def total(self) -> int:
-        return self.ran + self.cached + self.unexecuted
+        return self.ran + self.cached + self.unexecuted + self.stored
 
     def summary(self) -> str:
         line = f"{self.ran} notebooks ran, {self.cached} from cache"
-        return line + (f", {self.unexecuted} not executed" if self.unexecuted else "")
+        line += f", {self.unexecuted} not executed" if self.unexecuted else ""
+        return line + (f", {self.stored} shown as saved (execute: never)" if self.stored else "")
 
 
 @dataclass
@@ -68,12 +71,14 @@ class Tutorials:
 
 
 def render_tutorials(config: Config, tree: Path, gallery_url: str, render: Callable[..., str],
-                     renderer: Renderer, refresh: bool = False, version: str | None = None) -> Tutorials:
+                     renderer: Renderer, refresh: bool = False, version: str | None = None,
+                     rerun: Collection[str] = ()) -> Tutorials:
     """Execute (or take from the cache) and render the tutorials in ``tree/notebooks``.
 
     ``gallery_url`` is where the gallery is published (``/docs/v2/tutorials/``);
     ``render`` renders a page template with the site's context; ``version``
-    names the docs version in progress lines.
+    names the docs version in progress lines; ``rerun`` names tutorials to run
+    again whatever the cache holds.
     """
     if not (tree / FOLDER).is_dir():
         return Tutorials()
@@ -81,4 +86,4 @@ def render_tutorials(config: Config, tree: Path, gallery_url: str, render: Calla
     # a site without tutorials (and every test of one) should not pay.
     from generator.notebooks.pipeline import build_tutorials
 
-    return build_tutorials(config, tree, gallery_url, render, renderer, refresh, version)
+    return build_tutorials(config, tree, gallery_url, render, renderer, refresh, version, rerun)

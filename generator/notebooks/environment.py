@@ -7,6 +7,7 @@ their drivers show themselves on Linux.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import platform
 import shutil
@@ -24,6 +25,11 @@ def found(name):
     except ImportError:
         return False
 print("\\n".join(name for name in sys.argv[1:] if not found(name)))
+"""
+
+LIST_PACKAGES = """
+import importlib.metadata as metadata
+print("\\n".join(sorted(f"{d.metadata['Name']}=={d.version}" for d in metadata.distributions())))
 """
 
 DEVICES = {
@@ -53,13 +59,27 @@ def kernel_argv(name: str) -> tuple[str, ...] | None:
     return tuple(spec.argv) if spec.language.lower() == "python" else ()
 
 
+def package_set(kernel: str) -> str:
+    """A digest of the distributions the kernel's Python has installed: ``pip install`` changes it."""
+    argv = kernel_argv(kernel)
+    if not argv:
+        return "no kernel" if argv is None else "not python"
+    result = subprocess.run([_python(argv), "-c", LIST_PACKAGES], capture_output=True, text=True,
+                            env={**os.environ, "PYTHONSAFEPATH": "1"}, timeout=60)
+    return hashlib.sha256(result.stdout.encode("utf-8")).hexdigest()
+
+
 def missing_modules(kernel: tuple[str, ...], modules: tuple[str, ...]) -> tuple[str, ...]:
     """The ``modules`` the kernel's Python cannot import (none checked for other languages)."""
     if not modules or not kernel:
         return ()
-    python = kernel[0]
-    if python in ("python", f"python{sys.version_info[0]}", "python%d.%d" % sys.version_info[:2]):
-        python = sys.executable   # as jupyter_client launches it
-    result = subprocess.run([python, "-c", FIND_MODULES, *modules], capture_output=True, text=True,
+    result = subprocess.run([_python(kernel), "-c", FIND_MODULES, *modules], capture_output=True, text=True,
                             env={**os.environ, "PYTHONSAFEPATH": "1"}, timeout=60)
     return tuple(line for line in result.stdout.split("\n") if line)
+
+
+def _python(kernel: tuple[str, ...]) -> str:
+    python = kernel[0]
+    if python in ("python", f"python{sys.version_info[0]}", "python%d.%d" % sys.version_info[:2]):
+        return sys.executable   # as jupyter_client launches it
+    return python

@@ -6,20 +6,26 @@ declares it needs. If it does not, a run made elsewhere (found in a copied
 cache, even under ``--refresh``) is shown with a note saying where and when it
 ran; failing that, the notebook's stored outputs are shown as "not executed"
 when site.yaml allows it, and the build fails otherwise. Failed runs are
-cached and reported like fresh ones. All runs finish (and are cached) before
-any failure stops the build, so one broken tutorial does not cost the others.
+cached and reported like fresh ones, except that a failed import is tried again
+once the kernel's installed packages have changed. All runs finish (and are
+cached) before any failure stops the build, so one broken tutorial does not
+cost the others. A tutorial set to ``execute: never`` skips all of this and
+shows its saved outputs; ``execute: always`` (or ``--refresh NAME``) ignores
+the cache.
 """
 
 from __future__ import annotations
 
 import copy
+import dataclasses
+import functools
 import json
 import os
 import platform
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Collection
 
 import nbformat
 from markupsafe import Markup
@@ -27,10 +33,10 @@ from nbformat import NotebookNode
 
 from generator.config import Config
 from generator.errors import SiteError
-from generator.notebooks import TutorialStats, Tutorials, environment
+from generator.notebooks import FOLDER, TutorialStats, Tutorials, environment
 from generator.notebooks.execute import execute
 from generator.notebooks.progress import Progress
-from generator.notebooks.render import NotebookRenderer, RenderedNotebook
+from generator.notebooks.render import NotebookRenderer, RenderedNotebook, report_warnings
 from generator.notebooks.sources import Tutorial, discover, load_tutorial, to_percent
 from generator.notebooks.spec import Metadata, Spec, metadata_of, read_paths, resolve
 from generator.notebooks.store import Run, RunStore
@@ -59,19 +65,31 @@ class Job:
 
 
 def build_tutorials(config: Config, tree: Path, gallery_url: str, render: Callable[..., str],
-                    renderer: Renderer, refresh: bool = False, version: str | None = None) -> Tutorials:
-    """The tutorials of ``tree`` (the site, or a docs version's export), executed in it."""
+                    renderer: Renderer, refresh: bool = False, version: str | None = None,
+                    rerun: Collection[str] = ()) -> Tutorials:
+    """The tutorials of ``tree`` (the site, or a docs version's export), executed in it.
+
+    ``rerun`` names tutorials to execute again whatever the cache holds (``--refresh NAME``).
+    """
     jobs = load_jobs(config, tree, version)
     store = RunStore(config.root / config.notebooks.cache_dir)
+    packages = functools.cache(environment.package_set)
     errors: list[SiteError] = []
     todo = []
     for job in jobs:
+        if job.spec.execute == "never":
+            job.origin = "stored"
+            continue
+        fresh = refresh or job.spec.execute == "always" or job.tutorial.named(rerun)
         cached = store.get(job.spec.key)
-        if cached and not refresh and cached.host == platform.node():
+        if cached and cached.failure and cached.failure.from_environment \
+                and cached.failure.packages != packages(job.spec.kernel):
+            fresh = True            # a module was missing; something was installed since: try again
+        if cached and not fresh and cached.host == platform.node():
             job.run, job.origin = cached, "cache"        # it ran here, so it had what it needs
             continue
         job.missing = environment.missing(job.spec.kernel, job.spec.requires, job.spec.device)
-        if cached and (not refresh or job.missing):
+        if cached and (not fresh or job.missing):
             job.run, job.origin = cached, "cache"
         elif not job.missing:
             todo.append(job)
@@ -83,13 +101,14 @@ def build_tutorials(config: Config, tree: Path, gallery_url: str, render: Callab
                 f"is cached: build once where they exist and copy its {config.notebooks.cache_dir}/ "
                 "folder here, or set notebooks.allow_unexecuted in site.yaml to show the notebook's "
                 "stored outputs", job.tutorial.path))
-    errors += run_all(todo, workers(config), store)
+    errors += run_all(todo, workers(config), store, packages)
     errors += [failure_error(job) for job in jobs if job.run and job.run.failure]
     if errors:
         raise combine(errors)
     tutorials = render_pages(jobs, config, gallery_url, render, renderer)
     origins = [job.origin for job in jobs]
-    tutorials.stats = TutorialStats(origins.count("ran"), origins.count("cache"), origins.count("unexecuted"))
+    tutorials.stats = TutorialStats(origins.count("ran"), origins.count("cache"), origins.count("unexecuted"),
+                                    origins.count("stored"))
     return tutorials
 
 
@@ -113,8 +132,13 @@ def load_jobs(config: Config, tree: Path, version: str | None = None) -> list[Jo
     return jobs
 
 
-def run_all(jobs: list[Job], workers: int, store: RunStore) -> list[SiteError]:
-    """Execute ``jobs``, ``workers`` at a time, caching each run; errors of machinery returned."""
+def run_all(jobs: list[Job], workers: int, store: RunStore,
+            packages: Callable[[str], str] = environment.package_set) -> list[SiteError]:
+    """Execute ``jobs``, ``workers`` at a time, caching each run; errors of machinery returned.
+
+    A run that found a module missing is stored with the kernel's package set, so that
+    installing anything makes the next build try it again.
+    """
     if not jobs:
         return []
     errors = []
@@ -128,6 +152,9 @@ def run_all(jobs: list[Job], workers: int, store: RunStore) -> list[SiteError]:
                 progress.finished(job.name, "could not run")
                 errors.append(exc)
                 return
+            if job.run.failure and job.run.failure.from_environment:
+                job.run = dataclasses.replace(job.run, failure=dataclasses.replace(
+                    job.run.failure, packages=packages(job.spec.kernel)))
             store.put(job.run)
             job.origin = "ran"
             failure = job.run.failure
@@ -163,7 +190,9 @@ def failure_error(job: Job) -> SiteError:
         parts += ["", failure.traceback]
     if job.origin == "cache":
         parts += ["", f"(this run was cached on {run.host} at {run.started}; it is reported without "
-                      "running again until the code changes; --refresh runs it again)"]
+                      "running again until the code changes"
+                      + (" or a package is installed for its kernel" if failure.from_environment else "")
+                      + f"; --refresh {job.tutorial.path.relative_to(FOLDER).as_posix()} runs it again)"]
     elif failure.kind == "error":
         parts += ["", "(add the tag raises-exception to the cell, or set sitegen.allow_errors in the "
                       "notebook's metadata, to show the error on the page instead)"]
@@ -235,14 +264,20 @@ def render_pages(jobs: list[Job], config: Config, gallery_url: str, render: Call
                  renderer: Renderer) -> Tutorials:
     """Each tutorial's page, downloads and images, then the gallery index."""
     rendered: list[tuple[Job, NotebookNode, RenderedNotebook]] = []
+    pages = {job.tutorial.folder / job.tutorial.path.name: f"{gallery_url}{job.tutorial.slug}.html"
+             for job in jobs}
     for job in jobs:
         notebook = executed_notebook(job)
-        page = NotebookRenderer(job.tutorial, config.notebooks, renderer, f"{gallery_url}{job.tutorial.slug}/")
+        page = NotebookRenderer(job.tutorial, config.notebooks, renderer, f"{gallery_url}{job.tutorial.slug}/",
+                                pages)
         rendered.append((job, notebook, page.render(notebook, job.meta.title, job.meta.description)))
+    for _, _, result in rendered:
+        report_warnings(result.warnings)
 
     tutorials = Tutorials(gallery_url)
     cards = [{"title": r.title, "url": f"{gallery_url}{job.tutorial.slug}.html",
-              "description": r.description, "thumbnail": r.thumbnail} for job, _, r in rendered]
+              "description": r.description, "thumbnail": r.thumbnail,
+              "unexecuted": job.origin in ("stored", "unexecuted")} for job, _, r in rendered]
     for n, (job, notebook, result) in enumerate(rendered):
         slug, origin = job.tutorial.slug, job.tutorial.path
         try:
@@ -256,7 +291,8 @@ def render_pages(jobs: list[Job], config: Config, gallery_url: str, render: Call
             tutorials.add(f"{slug}/{name}", data, origin)
         html = render(
             "tutorial.html", origin, page=_page(result.title, cards[n]["url"], result.description),
-            content=Markup(result.html), run=run_view(job),
+            content=Markup(result.html), heading=result.heading, run=run_view(job),
+            widgets=result.widgets,
             downloads={"ipynb": f"{gallery_url}{slug}.ipynb", "py": f"{gallery_url}{slug}.py"},
             gallery_url=gallery_url,
             previous=cards[n - 1] if n else None, next=cards[n + 1] if n + 1 < len(cards) else None,
@@ -272,6 +308,10 @@ def render_pages(jobs: list[Job], config: Config, gallery_url: str, render: Call
 def run_view(job: Job) -> dict[str, Any]:
     """What the page says about how its outputs came to be."""
     needs = ", ".join(job.missing)
+    if job.origin == "stored":
+        return {"seconds": None, "note_title": "Not executed",
+                "note": "This tutorial is not run when the site is built (execute: never); the outputs "
+                        "shown are those saved in the notebook."}
     if job.origin == "unexecuted":
         return {"seconds": None, "note_title": "Not executed",
                 "note": f"This tutorial needs {needs}, which the machine that built this site lacks, so "

@@ -2,24 +2,35 @@
 
 Cells become plain view objects that the site's own templates draw
 (``templates/notebook/*.html``): Markdown cells through the site's Markdown
-pipeline (with Jupyter's ``$x$`` math), code through Pygments, and each output
-in the richest form that is safe to show. Images are written as files beside
-the page, never inlined as base64; outputs nobody wrote by hand are sanitized
-unless the site trusts its notebooks; a text output over the size limit is cut.
+pipeline (with Jupyter's ``$x$`` math, rewritten for KaTeX), code through
+Pygments, and each output in the richest form that is safe to show. Images are
+written as files beside the page, never inlined as base64; Markdown cells,
+attachments and outputs are sanitized unless the site trusts the notebook; a
+text output over the size limit is cut. Ids are unique on the page.
+
+A broken output or a missing image is a problem of its cell: an error naming
+the file, cell and output, or with ``notebooks.problems: warn`` a warning and
+a note on the page in its place.
 
 Display-only tags shape the page and nothing else: ``remove-cell``,
 ``remove-input``, ``remove-output`` leave parts out; ``hide-input`` and
-``hide-output`` fold them away.
+``hide-output`` fold them away (nbconvert's ``remove_cell`` spellings too).
+Widgets whose state the notebook saved are drawn in the reader's browser by the
+self-hosted widget manager (see ``widgets``).
 """
 
 from __future__ import annotations
 
 import base64
+import binascii
 import hashlib
 import html
+import json
 import re
+import sys
 from dataclasses import dataclass, field
-from urllib.parse import unquote, urlsplit
+from pathlib import Path
+from urllib.parse import quote, unquote, urlsplit
 
 from markupsafe import Markup, escape
 from nbformat import NotebookNode
@@ -27,16 +38,28 @@ from nbformat import NotebookNode
 from generator.config import Notebooks
 from generator.errors import SiteError
 from generator.highlight import highlight
-from generator.markdown import render_markdown
-from generator.notebooks import sanitize
+from generator.markdown import kramdown_id, render_markdown
+from generator.notebooks import formulas, rst, sanitize, widgets
+from generator.notebooks.anchors import PageIds, jupyter_id
 from generator.notebooks.sources import Tutorial
 from generator.render import Renderer
 
-PRIORITY = ("application/javascript", "text/html", "image/svg+xml", "image/png", "image/jpeg",
-            "image/gif", "text/markdown", "text/latex", "text/plain")
+# The order Jupyter's front ends choose in (the classic notebook's display_order, JupyterLab's
+# renderer ranks): a widget first, then HTML, Markdown and LaTeX before any picture, so that
+# SymPy's formula wins over its PNG, and JSON before plain text.
+PRIORITY = (widgets.VIEW_MIME, "application/javascript", "text/html", "text/markdown", "text/latex",
+            "image/svg+xml", "image/png", "image/jpeg", "image/gif", "application/json", "text/plain")
 IMAGE_SUFFIX = {"image/png": ".png", "image/jpeg": ".jpg", "image/gif": ".gif", "image/svg+xml": ".svg"}
+IMAGE_SIGNATURES = {"image/png": (b"\x89PNG\r\n\x1a\n",), "image/jpeg": (b"\xff\xd8\xff",),
+                    "image/gif": (b"GIF87a", b"GIF89a")}
+DATA_IMAGE = re.compile(r"^data:(image/(?:png|jpeg|gif|svg\+xml))(;base64)?,(.*)$", re.S | re.I)
+WHOLE_FORMULA = re.compile(r"\$\$(.+)\$\$|\$([^$]+)\$|\\\[(.+)\\\]|(\\begin\{(\w+\*?)\}.*\\end\{\5\})", re.S)
+INLINE_FORMULA = re.compile(r"\$|\\\(|\\\[|\\begin\{")
 DEFAULT_REPR = re.compile(r"^<.*>$", re.S)
-IMG_SRC = re.compile(r'(<img\b[^>]*?\ssrc=")([^"]*)(")')
+LINKING_TAG = re.compile(r"<(img|a)\b[^>]*>", re.I)
+ALT = re.compile(r"""\salt\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))""", re.I)
+URL_SAFE = "/:?#[]@!$&'()*+,;=%~"
+URL_ATTRIBUTE = re.compile(r"""(\s(?:src|href)\s*=\s*)(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))""", re.I)
 TITLE = re.compile(r"^\s*#(?!#)\s*(.+?)\s*#*\s*$")
 H1 = re.compile(r"<(/?)h1\b")
 FIRST_PARAGRAPH = re.compile(r"<p>(.*?)</p>", re.S)
@@ -46,7 +69,7 @@ FIRST_PARAGRAPH = re.compile(r"<p>(.*?)</p>", re.S)
 class Output:
     """One output as the templates see it; ``kind`` picks the partial's branch."""
 
-    kind: str           # stream, text, html, image, latex, javascript, error, omitted
+    kind: str           # stream, text, html, markdown, image, latex, json, widget, javascript, error, omitted
     html: str = ""      # Markup for html/markdown/stream/error/javascript
     text: str = ""
     name: str = ""      # stdout or stderr, for streams
@@ -76,29 +99,44 @@ class RenderedNotebook:
     title: str
     description: str
     thumbnail: str | None           # site URL of the first image output
+    heading: dict[str, str | None] = field(default_factory=dict)    # the title's id and Jupyter alias
+    warnings: list[SiteError] = field(default_factory=list)
+    widgets: bool = False           # it draws widgets: the page loads the widget manager
+
+
+class BadImage(ValueError):
+    """Image data that cannot be published as an image file."""
 
 
 class NotebookRenderer:
     """Renders the cells of one tutorial, collecting the image files they need."""
 
-    def __init__(self, tutorial: Tutorial, settings: Notebooks, renderer: Renderer, asset_url: str):
+    def __init__(self, tutorial: Tutorial, settings: Notebooks, renderer: Renderer, asset_url: str,
+                 pages: dict[Path, str] | None = None):
         self.tutorial = tutorial
         self.settings = settings
+        self.trusted = settings.trusts(tutorial.path)
         self.renderer = renderer
         self.asset_url = asset_url          # e.g. /docs/v2/tutorials/scan/
+        self.pages = pages or {}            # each tutorial's source file (absolute) -> its page's URL
         self.language = "python"
         self.files: dict[str, bytes] = {}
         self.thumbnail: str | None = None
+        self.widgets = widgets.WidgetState({})
+        self.widget_views = 0
+        self.problems: list[SiteError] = []
+        self.warnings: list[SiteError] = []
 
     def render(self, notebook: NotebookNode, title: str | None, description: str | None) -> RenderedNotebook:
         """Render ``notebook`` (the tutorial's cells with their outputs)."""
         info = notebook.metadata.get("language_info", {})
         self.language = info.get("pygments_lexer") or info.get("name") or \
             notebook.metadata.get("kernelspec", {}).get("language") or "python"
+        self.widgets = widgets.WidgetState.of(notebook, self.trusted)
         start = 1 if self.tutorial.colab_cell else 0
         cells, found_title, first_markdown = [], None, True
         for index, cell in enumerate(notebook.cells[start:], start=start):
-            tags = set(cell.metadata.get("tags", ()))
+            tags = _display_tags(cell)
             if "remove-cell" in tags or cell.cell_type == "raw":
                 continue
             if cell.cell_type == "markdown":
@@ -109,46 +147,176 @@ class NotebookRenderer:
                 cells.append(Cell("markdown", index + 1, html=self.markdown(source, cell, index)))
             else:
                 cells.append(self.code_cell(cell, index, tags))
+        if self.problems:
+            raise _combined(self.problems)
+        title = title or found_title or self.tutorial.slug
+        ids = PageIds()
+        title_id = ids.claim(kramdown_id(title))
+        heading = {"id": title_id, "alias": ids.alias(jupyter_id(title), title_id)}
         fragment = self.renderer.render("notebook/cells.html", {"cells": cells}, self.tutorial.path)
+        fragment = ids.fragment(fragment)
         if description is None:
             first = FIRST_PARAGRAPH.search(fragment)
             description = _shorten(_plain(first.group(1))) if first else ""
-        return RenderedNotebook(fragment, self.files, title or found_title or self.tutorial.slug,
-                                description, self.thumbnail)
+        if self.widget_views:
+            fragment += self.widgets.script() + "\n"
+        return RenderedNotebook(fragment, self.files, title, description, self.thumbnail, heading,
+                                self.warnings, widgets=bool(self.widget_views))
+
+    # -- problems ------------------------------------------------------------------------
+
+    def problem(self, index: int, message: str) -> str:
+        """A broken part of cell ``index``: an error, or (``problems: warn``) a warning and this note."""
+        path, line = self.tutorial.locate(index)
+        error = SiteError(f"cell {index + 1}: {message}", path, line)
+        if self.settings.problems == "error":
+            self.problems.append(error)
+        else:
+            self.warnings.append(error)
+        return f"Not shown: {message}."
+
+    def warn(self, index: int, message: str) -> None:
+        path, line = self.tutorial.locate(index)
+        self.warnings.append(SiteError(f"cell {index + 1}: {message}", path, line))
 
     # -- cells ---------------------------------------------------------------------------
 
     def markdown(self, source: str, cell: NotebookNode, index: int) -> Markup:
         # The page's title is its only h1; a notebook's other "# " sections sit below it.
-        rendered = H1.sub(r"<\1h2", render_markdown(source, dollar_math=True).html)
-        return Markup(IMG_SRC.sub(lambda m: m.group(1) + self.markdown_image(m.group(2), cell, index)
-                                  + m.group(3), rendered))
+        rendered = H1.sub(r"<\1h2", render_markdown(rst.roles_to_markdown(source), dollar_math=True).html)
+        rendered = formulas.typeset_html(rendered, lambda message: self.warn(index, message))
+        rendered = LINKING_TAG.sub(lambda tag: self.linking_tag(tag, cell, index), rendered)
+        return Markup(self.published_links(rendered if self.trusted else sanitize.clean_markdown(rendered),
+                                           index))
 
-    def markdown_image(self, src: str, cell: NotebookNode, index: int) -> str:
+    def linking_tag(self, tag: re.Match, cell: NotebookNode, index: int) -> str:
+        """An ``<img>`` or ``<a>`` of a Markdown cell pointing at what the site publishes.
+
+        Images (local files, attachments, data URLs; shown or linked to) are copied
+        as files; a link to a sibling notebook goes to its tutorial page. Either
+        quote, or none, is read.
+        """
+        attribute = URL_ATTRIBUTE.search(tag.group(0))
+        if attribute is None:
+            return tag.group(0)
+        value = html.unescape(next(g for g in attribute.groups()[1:] if g is not None))
+        if tag.group(1).lower() == "a" and not _is_image_path(value):
+            url = self.link_url(value)
+        else:
+            try:
+                url = self.markdown_image(value, cell, index)
+            except BadImage as exc:
+                return f'<span class="nb-note">{escape(self.problem(index, str(exc)))}</span>'
+        if url == value:
+            return tag.group(0)
+        return (tag.group(0)[:attribute.start()] + f'{attribute.group(1)}"{escape(url)}"'
+                + tag.group(0)[attribute.end():])
+
+    def link_url(self, href: str) -> str:
+        """A link to a sibling ``.ipynb`` as a link to its tutorial page (fragment kept)."""
+        parts = urlsplit(href)
+        if parts.scheme or parts.netloc or not parts.path.endswith(".ipynb"):
+            return href
+        page = self.pages.get((self.tutorial.folder / unquote(parts.path)).resolve())
+        if page is None:
+            return href
+        return self.renderer.relative_url(page) + (f"#{parts.fragment}" if parts.fragment else "")
+
+    def published_links(self, fragment: str, index: int) -> str:
+        """The links and images of rendered HTML (a Markdown cell, an output) as the site serves them.
+
+        What a browser forgives and the HTML standard does not is mended (spaces in
+        URLs, an image without ``alt``); a relative link to a sibling notebook goes to
+        its page, and one to anything else, which the site does not publish, keeps
+        its text but loses its target, with a warning; a picture from a host that
+        ``check.allow_hosts`` does not list becomes a link to it, with a warning,
+        as readers' browsers talk to this site only.
+        """
+        return LINKING_TAG.sub(lambda tag: self.published_link(tag.group(0), tag.group(1).lower(), index),
+                               fragment)
+
+    def published_link(self, tag: str, name: str, index: int) -> str:
+        if name == "img" and not ALT.search(tag):
+            tag = tag[:4] + ' alt=""' + tag[4:]
+        attribute = URL_ATTRIBUTE.search(tag)
+        if attribute is None:
+            return tag
+        url = html.unescape(next(g for g in attribute.groups()[1:] if g is not None))
+        url = quote(url.strip(), safe=URL_SAFE)
+        if not url:
+            return tag
+        parts = urlsplit(url)
+        if name == "img" and parts.netloc and parts.hostname not in self.renderer.config.check.allow_hosts:
+            self.warn(index, f"the image {url} is on another host ({parts.hostname}), not in check.allow_hosts: "
+                             "shown as a link to it")
+            alt = ALT.search(tag)
+            text = html.unescape(next((g for g in alt.groups() if g is not None), "")) if alt else ""
+            return f'<a href="{escape(url)}">{escape(text or "image: " + url)}</a>'
+        if name == "a" and not (parts.scheme or parts.netloc or url.startswith(("/", "#"))):
+            page = self.link_url(url)
+            if page == url:
+                self.warn(index, f"the link {url!r} leads to nothing this site publishes: its text is kept, "
+                                 "without the link")
+                return tag[:attribute.start()] + tag[attribute.end():]
+            url = page
+        return tag[:attribute.start()] + f'{attribute.group(1)}"{escape(url)}"' + tag[attribute.end():]
+
+    def markdown_image(self, target: str, cell: NotebookNode, index: int) -> str:
         """The URL an image of a Markdown cell is published at (attachments and local files copied)."""
-        target = html.unescape(src)
-        path, line = self.tutorial.locate(index)
         if target.startswith("attachment:"):
             name = unquote(target.removeprefix("attachment:"))
             bundle = cell.get("attachments", {}).get(name)
             mime = next((m for m in IMAGE_SUFFIX if bundle and m in bundle), None)
             if mime is None:
-                raise SiteError(f"cell {index + 1}: no image attachment named {name!r}", path, line)
-            return self.published(self.image_file(_decode(bundle[mime], mime), mime))
+                raise BadImage(f"no image attachment named {name!r}")
+            return self.renderer.relative_url(self.image_file(self.image_data(bundle[mime], mime), mime))
+        data_url = DATA_IMAGE.match(target)
+        if data_url:
+            mime, base64_encoded, value = data_url.group(1).lower(), data_url.group(2), data_url.group(3)
+            if mime == "image/svg+xml":
+                value = _svg_text(value) if base64_encoded else unquote(value)
+            elif not base64_encoded:
+                raise BadImage(f"a {mime} data URL that is not base64")
+            return self.renderer.relative_url(self.image_file(self.image_data(value, mime), mime))
         parts = urlsplit(target)
         if parts.scheme or parts.netloc or target.startswith(("/", "#")) or not parts.path:
-            return src
+            return target
         folder = self.tutorial.folder
         file = (folder / unquote(parts.path)).resolve()
         if not file.is_relative_to(folder) or not file.is_file():
-            raise SiteError(f"cell {index + 1}: image {target!r} is not a file inside the tutorial's "
-                            f"folder {self.tutorial.path.parent}/ (symbolic links are followed)", path, line)
+            raise BadImage(f"image {target!r} is not a file inside the tutorial's folder "
+                           f"{self.tutorial.path.parent}/ (symbolic links are followed)")
         mime = next((m for m, suffix in IMAGE_SUFFIX.items() if suffix == file.suffix.lower()), None)
-        return self.published(self.image_file(file.read_bytes(), mime, file.suffix.lower()))
+        data = file.read_bytes()
+        if mime == "image/svg+xml":
+            data = self.image_data(data.decode("utf-8", "replace"), mime)
+        return self.renderer.relative_url(self.image_file(data, mime, file.suffix.lower()))
 
-    def published(self, url: str) -> str:
-        """``url`` as an attribute value in rendered HTML (with the site's baseurl)."""
-        return str(escape(self.renderer.relative_url(url)))
+    def image_data(self, value: str | list[str], mime: str) -> bytes:
+        """The bytes of an image as a notebook holds it (base64, or SVG text), checked.
+
+        Untrusted SVG is cleaned: it is a document that can run scripts when
+        opened at its own URL.
+        """
+        text = "".join(value) if isinstance(value, list) else value
+        if mime == "image/svg+xml":
+            if not text.strip():
+                raise BadImage("its image/svg+xml data is empty")
+            if self.trusted:
+                return text.encode("utf-8")
+            cleaned = sanitize.clean_svg(text)
+            if cleaned is None:
+                raise BadImage("its image/svg+xml data is not well-formed SVG")
+            return cleaned
+        try:
+            data = base64.b64decode("".join(text.split()), validate=True)
+        except (binascii.Error, ValueError, TypeError):
+            raise BadImage(f"its {mime} data is not valid base64") from None
+        if not data:
+            raise BadImage(f"its {mime} data is empty")
+        if not data.startswith(IMAGE_SIGNATURES[mime]):
+            raise BadImage(f"its {mime} data is not a {mime.split('/')[1].upper()} image")
+        return data
 
     def code_cell(self, cell: NotebookNode, index: int, tags: set[str]) -> Cell:
         view = Cell("code", index + 1, execution_count=cell.get("execution_count"),
@@ -156,12 +324,33 @@ class NotebookRenderer:
         if "remove-input" not in tags:
             view.input = Markup(highlight(cell.source, self.language))
         if "remove-output" not in tags:
-            view.outputs = [self.output(o, index) for o in _merge_streams(cell.get("outputs", []))]
+            view.outputs = [self.shown_output(o, index, n) for n, o in _merge_streams(cell.get("outputs", []))]
         return view
+
+    def shown_output(self, output: NotebookNode, index: int, number: int) -> Output:
+        """``output`` rendered, its math made fit for KaTeX like a Markdown cell's.
+
+        An output that cannot be rendered is a problem of its cell, never a traceback.
+        """
+        try:
+            shown = self.output(output, index, number)
+        except (ValueError, TypeError, KeyError, AttributeError, UnicodeError) as exc:
+            return Output("omitted", note=self.problem(
+                index, f"output {number} ({output.get('output_type', 'of no type')}) cannot be shown: "
+                       f"{type(exc).__name__}: {exc}"))
+
+        def warn(message: str) -> None:
+            self.warn(index, f"output {number}: {message}")
+
+        if shown.kind == "latex" and not shown.html:
+            shown.text = formulas.typeset_tex(shown.text, warn)
+        elif shown.kind in ("html", "markdown", "latex"):
+            shown.html = Markup(formulas.typeset_html(shown.html, warn))
+        return shown
 
     # -- outputs -------------------------------------------------------------------------
 
-    def output(self, output: NotebookNode, index: int) -> Output:
+    def output(self, output: NotebookNode, index: int, number: int = 1) -> Output:
         kind = output.output_type
         if kind == "stream":
             text, note = self.limit(_apply_carriage_returns(output.text))
@@ -170,7 +359,7 @@ class NotebookRenderer:
             text, note = self.limit("\n".join(output.traceback))
             return Output("error", html=_terminal_html(text), note=note)
         data = output.get("data", {})
-        trusted = self.settings.trusted
+        trusted = self.trusted
         if not trusted and "application/javascript" in data and set(data) <= {"application/javascript",
                                                                              "text/plain"}:
             return Output("omitted", note="a JavaScript output, not run: this site does not trust "
@@ -179,30 +368,66 @@ class NotebookRenderer:
             if mime not in data or (mime == "application/javascript" and not trusted):
                 continue
             value = data[mime]
+            if mime == widgets.VIEW_MIME:
+                if self.widgets.shows(value):
+                    self.widget_views += 1
+                    return Output("widget", html=Markup(widgets.view_script(value)))
+                return self.widget_without_state(data)
+            if mime == "application/json":
+                return self.json_output(value)
             value = "".join(value) if isinstance(value, list) else value
             if mime in ("image/png", "image/jpeg", "image/gif", "image/svg+xml"):
-                return self.image_output(output, mime, value, index)
+                return self.image_output(output, mime, value, index, number)
             if mime == "text/plain":
                 text, note = self.limit(value)
-                return Output("text", text=text, note=note)
+                return Output("text", html=_terminal_html(text), note=note)
             if len(value) > self.settings.output_limit:
                 return self.omitted(f"{mime} output of {len(value):,} characters", data)
             if mime == "application/javascript":
                 return Output("javascript", html=Markup(value.replace("</", "<\\/")))
             if mime == "text/latex":
-                return Output("latex", text=value.strip().strip("$").strip())
+                return self.latex_output(value, index)
             if mime == "text/markdown":
                 value = render_markdown(value, dollar_math=True).html
-            return Output("html", html=Markup(value if trusted else sanitize.clean_html(value)))
+            kind = "markdown" if mime == "text/markdown" else "html"
+            value = value if trusted else sanitize.clean_html(value)
+            return Output(kind, html=Markup(self.published_links(value, index)))
         return Output("omitted", note=f"an output of type {', '.join(sorted(data))}, which a static "
                                       "page cannot show" if data else "")
 
-    def image_output(self, output: NotebookNode, mime: str, value: str, index: int) -> Output:
-        data = _decode(value, mime)
-        if mime == "image/svg+xml" and not self.settings.trusted:
-            data = sanitize.clean_svg(value)
-            if data is None:
-                return Output("omitted", note="an SVG output that is not well-formed SVG")
+    def latex_output(self, value: str, index: int) -> Output:
+        """A formula (``$x$``, ``$$x$$``, ``\\[x\\]``, an environment, bare TeX) as display math;
+        text with formulas in it (IPython's ``Latex("The \\LaTeX{} $x$")``) as Markdown with math."""
+        tex = value.strip()
+        whole = WHOLE_FORMULA.fullmatch(tex)
+        if whole:
+            return Output("latex", text=next(g for g in whole.groups() if g is not None).strip())
+        if not INLINE_FORMULA.search(tex):
+            return Output("latex", text=tex)
+        rendered = render_markdown(tex, dollar_math=True).html
+        rendered = rendered if self.trusted else sanitize.clean_html(rendered)
+        return Output("latex", html=Markup(self.published_links(rendered, index)))
+
+    def widget_without_state(self, data: dict) -> Output:
+        """A widget whose state was not saved (or needs a package the page cannot load): its text."""
+        text = data.get("text/plain", "")
+        text, _ = self.limit("".join(text) if isinstance(text, list) else text)
+        return Output("text" if text else "omitted", html=_terminal_html(text),
+                      note="an interactive widget, not shown: the notebook holds no state for it that "
+                           "a static page can draw (save it with the notebook's widget state, from "
+                           "built-in ipywidgets only)")
+
+    def json_output(self, value: object) -> Output:
+        """JSON data as JupyterLab shows it: the document, indented."""
+        text = value if isinstance(value, str) else json.dumps(value, indent=2, ensure_ascii=False)
+        text, note = self.limit(text)
+        return Output("json", text=text, note=note)
+
+    def image_output(self, output: NotebookNode, mime: str, value: str, index: int, number: int) -> Output:
+        try:
+            data = self.image_data(value, mime)
+        except BadImage as exc:
+            return Output("omitted", note=self.problem(index, f"output {number}: {exc}"))
         meta = output.get("metadata", {}).get(mime, {})
         plain = output.get("data", {}).get("text/plain", "")
         plain = "".join(plain) if isinstance(plain, list) else plain
@@ -218,7 +443,7 @@ class NotebookRenderer:
         note = f"{what}, over the limit of {limit:,} (notebooks.output_limit), not shown"
         if text:
             text, _ = self.limit("".join(text) if isinstance(text, list) else text)
-            return Output("text", text=text, note=note)
+            return Output("text", html=_terminal_html(text), note=note)
         return Output("omitted", note=note)
 
     def limit(self, text: str) -> tuple[str, str]:
@@ -236,10 +461,36 @@ class NotebookRenderer:
         return self.asset_url + name
 
 
-def _decode(value: str | bytes, mime: str) -> bytes:
-    if mime == "image/svg+xml":
-        return value.encode("utf-8") if isinstance(value, str) else value
-    return base64.b64decode(value)
+def _display_tags(cell: NotebookNode) -> set[str]:
+    """A cell's tags, nbconvert's spellings (``remove_input``) read as Jupyter Book's (``remove-input``)."""
+    return {str(tag).replace("_", "-") for tag in cell.metadata.get("tags", ())}
+
+
+def _is_image_path(url: str) -> bool:
+    """Whether ``url`` names a local image file (``figures/plot.png``), not a page."""
+    parts = urlsplit(url)
+    return not (parts.scheme or parts.netloc) and Path(unquote(parts.path)).suffix.lower() in \
+        {*IMAGE_SUFFIX.values(), ".jpeg"}
+
+
+def _svg_text(value: str) -> str:
+    try:
+        return base64.b64decode("".join(value.split()), validate=True).decode("utf-8")
+    except (binascii.Error, ValueError):
+        raise BadImage("its image/svg+xml data URL is not valid base64 UTF-8") from None
+
+
+def _combined(problems: list[SiteError]) -> SiteError:
+    """The problems of one notebook as one error: the first, then each other one on a line."""
+    first = problems[0]
+    rest = [f"  {problem}" for problem in problems[1:]]
+    more = " (set notebooks.problems: warn in site.yaml to show a note instead)"
+    return SiteError("\n".join([first.message + more, *rest]), first.path, first.line)
+
+
+def report_warnings(warnings: list[SiteError]) -> None:
+    for warning in warnings:
+        print(f"warning: {warning}", file=sys.stderr)
 
 
 def _split_title(source: str) -> tuple[str | None, str]:
@@ -251,15 +502,17 @@ def _split_title(source: str) -> tuple[str | None, str]:
     return re.sub(r"[*_`]", "", match.group(1)), "\n".join(lines[1:])
 
 
-def _merge_streams(outputs: list[NotebookNode]) -> list[NotebookNode]:
-    """Consecutive stream outputs of one name as one (a cell's prints arrive in pieces)."""
-    merged: list[NotebookNode] = []
-    for output in outputs:
-        if (output.output_type == "stream" and merged and merged[-1].output_type == "stream"
-                and merged[-1].name == output.name):
-            merged[-1] = NotebookNode({**merged[-1], "text": merged[-1].text + output.text})
+def _merge_streams(outputs: list[NotebookNode]) -> list[tuple[int, NotebookNode]]:
+    """Consecutive stream outputs of one name as one (a cell's prints arrive in pieces),
+    each with its number in the cell (from 1, the first piece's)."""
+    merged: list[tuple[int, NotebookNode]] = []
+    for number, output in enumerate(outputs, start=1):
+        last = merged[-1][1] if merged else None
+        if (output.output_type == "stream" and last is not None and last.output_type == "stream"
+                and last.name == output.name):
+            merged[-1] = (merged[-1][0], NotebookNode({**last, "text": last.text + output.text}))
         else:
-            merged.append(output)
+            merged.append((number, output))
     return merged
 
 

@@ -27,6 +27,38 @@ INLINE = [
 ]
 
 
+# In Markdown: a role, or a code span (whose text is left alone), or a fenced block's fence.
+MARKDOWN_ROLE = re.compile(r"(?P<role>:[\w.+-]+(?::[\w.+-]+)*:)`(?P<text>[^`]+)`|(?P<ticks>`+).+?(?P=ticks)")
+FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
+
+
+def roles_to_markdown(markdown: str) -> str:
+    """Markdown with the reST roles that sphinx-gallery leaves in a notebook's text cells
+    (``:func:`numpy.sum```, ``:math:`x^2```) made Markdown, outside code spans and blocks."""
+    if ":`" not in markdown:
+        return markdown
+    lines, fence = markdown.split("\n"), None
+    for n, line in enumerate(lines):
+        opened = FENCE.match(line)
+        if opened and (fence is None or opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence)):
+            fence = opened.group(1) if fence is None else None
+        elif fence is None:
+            lines[n] = MARKDOWN_ROLE.sub(_markdown_role, line)
+    return "\n".join(lines)
+
+
+def _markdown_role(match: re.Match) -> str:
+    if match.group("role") is None:
+        return match.group(0)
+    role, text = match.group("role"), match.group("text")
+    if role == ":math:":
+        return f"${text}$"
+    target = re.fullmatch(r"([^<]*?)\s*<[^>]*>", text)
+    if target and target.group(1):
+        return _code(target.group(1))
+    return _code(text[1:].rsplit(".", 1)[-1] if text.startswith("~") else text)   # ~a.b.C shows C
+
+
 def _code(text: str) -> str:
     fence = "``" if "`" in text else "`"
     return f"{fence}{text}{fence}"

@@ -26,8 +26,30 @@ SVG_ANIMATIONS = {"set", "animate", "animateTransform", "animateMotion"}
 SAFE_URL = re.compile(r"^(#|https?://|data:image/(png|jpeg|gif|webp)[;,])", re.I)
 
 
+# A Markdown cell is the author's page text: its headings and footnotes need ids (made unique
+# on the page later), its tables their alignment, and notebooks often size or centre things.
+MARKDOWN_ATTRIBUTES = {**HTML_ATTRIBUTES, "*": HTML_ATTRIBUTES["*"] | {"id", "align", "style"},
+                       "a": HTML_ATTRIBUTES["a"] | {"name"}}
+STYLE_PROPERTIES = {"text-align", "vertical-align", "color", "background-color", "font-weight",
+                    "font-style", "font-size", "width", "max-width", "height", "float", "margin",
+                    "margin-left", "margin-right", "display"}
+
+
 def clean_html(html: str) -> str:
-    return nh3.clean(html, attributes=HTML_ATTRIBUTES)
+    # No rel="noopener noreferrer" on every link: no target is allowed, and on an <a> whose
+    # javascript: href was removed it makes invalid HTML (rel needs href).
+    return nh3.clean(html, attributes=HTML_ATTRIBUTES, link_rel=None)
+
+
+def clean_markdown(html: str) -> str:
+    """A rendered Markdown cell through the same allow-list as outputs, with what text needs.
+
+    No script, style sheet or event handler survives, and no URL but http(s),
+    mailto and the like: ``javascript:`` and ``data:`` go (data images were
+    made files before this).
+    """
+    return nh3.clean(html, attributes=MARKDOWN_ATTRIBUTES, filter_style_properties=STYLE_PROPERTIES,
+                     link_rel=None)
 
 
 def clean_svg(svg: str) -> bytes | None:

@@ -14,14 +14,18 @@ writes any notebook back as a percent-format script (the ``.py`` download).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Collection
 
 import nbformat
 import yaml
 from nbformat import NotebookNode
+from nbformat.warnings import DuplicateCellId, MissingIDFieldWarning
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_raw_cell
 
 from generator.errors import SiteError
@@ -66,6 +70,10 @@ class Tutorial:
         start = 1 if self.colab_cell else 0
         return list(enumerate(self.notebook.cells))[start:]
 
+    def named(self, names: Collection[str]) -> bool:
+        """Whether one of ``names`` (as ``--refresh NAME`` takes them) is this tutorial."""
+        return bool(set(names) & names_of(self.path))
+
     def locate(self, index: int) -> tuple[Path, int | None]:
         """The file and (for scripts) line of cell ``index``, for error messages."""
         return self.path, self.lines[index] if self.lines else None
@@ -98,9 +106,20 @@ def load_tutorial(root: Path, relpath: Path) -> Tutorial:
         notebook, lines = read_ipynb(text, relpath), None
     else:
         notebook, lines = read_script(text, relpath)
+    return Tutorial(relpath, path.parent.resolve(), slug_of(relpath), notebook, lines)
+
+
+def slug_of(relpath: Path) -> str:
+    """The tutorial's page name in its gallery, from its path (``notebooks/A b.ipynb``: ``a-b``)."""
     stem = relpath.relative_to(FOLDER).with_suffix("")
-    slug = "/".join(part if SLUG.match(part) else slugify(part) for part in stem.parts)
-    return Tutorial(relpath, path.parent.resolve(), slug, notebook, lines)
+    return "/".join(part if SLUG.match(part) else slugify(part) for part in stem.parts)
+
+
+def names_of(relpath: Path) -> set[str]:
+    """What a reader may call a tutorial: its path, under notebooks/ or not, with or without
+    its suffix, or its slug."""
+    rel = relpath.relative_to(FOLDER)
+    return {rel.as_posix(), rel.with_suffix("").as_posix(), slug_of(relpath), relpath.as_posix()}
 
 
 def read_ipynb(text: str, path: Path) -> NotebookNode:
@@ -111,13 +130,46 @@ def read_ipynb(text: str, path: Path) -> NotebookNode:
     if not isinstance(data, dict):
         raise SiteError("not a notebook: expected a JSON object with cells and metadata", path)
     try:
-        notebook = nbformat.reads(text, as_version=4)    # joins line lists, upgrades old versions
-        nbformat.validate(notebook)
+        with warnings.catch_warnings():     # about ids it makes up, which _stable_ids replaces
+            warnings.simplefilter("ignore", DuplicateCellId)
+            warnings.simplefilter("ignore", MissingIDFieldWarning)
+            notebook = nbformat.reads(text, as_version=4)    # joins line lists, upgrades old versions
+            nbformat.validate(notebook)
     except (nbformat.ValidationError, nbformat.reader.NotJSONError, AttributeError, KeyError,
             TypeError) as exc:
         message = getattr(exc, "message", None) or str(exc)
         raise SiteError(f"not a valid notebook: {message.splitlines()[0]}", path) from None
+    written = [cell.get("id") if isinstance(cell, dict) else None
+               for cell in data.get("cells", [])] if data.get("nbformat") == 4 else []
+    if notebook.nbformat_minor >= 5:         # a version with cell ids, or upgraded to one
+        _stable_ids(notebook, written)
     return notebook
+
+
+def _stable_ids(notebook: NotebookNode, written: list[str | None]) -> None:
+    """Cell ids as the file has them, and where it has none (nbformat 3, or a missing or
+    repeated id) ids made from the cell's content, not the random ones nbformat invents:
+    the same file must give the same download on every build."""
+    taken: set[str] = set()
+    kept: list[str | None] = []
+    for n in range(len(notebook.cells)):
+        own = written[n] if n < len(written) else None
+        if isinstance(own, str) and own and own not in taken:
+            taken.add(own)
+            kept.append(own)
+        else:
+            kept.append(None)
+    for cell, own in zip(notebook.cells, kept):
+        if own is not None:
+            cell.id = own
+            continue
+        base = hashlib.sha256(f"{cell.cell_type}\0{cell.source}".encode("utf-8")).hexdigest()[:8]
+        candidate, n = base, 1
+        while candidate in taken:
+            n += 1
+            candidate = f"{base}-{n}"
+        taken.add(candidate)
+        cell.id = candidate
 
 
 def read_script(text: str, path: Path) -> tuple[NotebookNode, list[int]]:

@@ -10,12 +10,14 @@ script's YAML header), checked like site.yaml::
       requires: [tvm]                 # Python modules the kernel must import
       device: cuda                    # hardware it must run on
       reads: [data/input.csv, helpers.py]   # files whose contents it depends on
+      execute: never                  # auto | never | always, else notebooks.execute
 
 The key covers exactly what determines the outputs: the code cells' sources
 in order, the kernel, the tags that change execution, the execution options,
 the requirements, the contents of the files it reads, and the cache format.
 Markdown, cell ids, titles and display-only tags and metadata do not count, so
-editing them re-renders without running anything again.
+editing them re-renders without running anything again; nor does ``execute``,
+which decides whether a run happens, not what it gives.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.config import Notebooks, load_section
+from generator.config import Execute, Notebooks, load_section
 from generator.errors import SiteError
 from generator.notebooks.environment import DEVICES
 from generator.notebooks.sources import Tutorial
@@ -46,6 +48,7 @@ class Metadata:
     requires: list[str] = field(default_factory=list)
     device: str | None = None
     reads: list[str] = field(default_factory=list)
+    execute: Execute | None = None
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,7 @@ class Spec:
     reads: tuple[tuple[str, str], ...]     # (path in the tutorial's folder, sha256 of contents)
     code: tuple[tuple[str, tuple[str, ...]], ...]   # (source, execution tags) of each code cell
     key: str
+    execute: Execute = "auto"      # not part of the key: it decides whether to run, not the outputs
 
 
 def metadata_of(tutorial: Tutorial) -> Metadata:
@@ -87,7 +91,7 @@ def resolve(tutorial: Tutorial, meta: Metadata, settings: Notebooks) -> Spec:
     }
     key = hashlib.sha256(json.dumps(parts, sort_keys=True).encode("utf-8")).hexdigest()
     return Spec(kernel, timeout, meta.allow_errors, tuple(sorted(meta.requires)), meta.device,
-                reads, code, key)
+                reads, code, key, meta.execute or settings.execute)
 
 
 def _hash_read(tutorial: Tutorial, name: str) -> str:

@@ -26,6 +26,12 @@ class Failure:
     code_cell: int          # which code cell, counting from 0 among the executed ones
     message: str            # one line, e.g. "ZeroDivisionError: division by zero"
     traceback: str          # plain text, ANSI codes removed
+    packages: str = ""      # for a module not found: the kernel's package set then (a digest)
+
+    @property
+    def from_environment(self) -> bool:
+        """Whether the machine, not the code, is to blame: an import that found nothing."""
+        return self.kind == "error" and self.message.startswith(("ModuleNotFoundError", "ImportError"))
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,550 @@
+"""``sitegen import jekyll SRC DEST``: make a sitegen site from a Jekyll repository.
+
+Jekyll's parts map onto sitegen's one by one: ``_config.yml`` becomes
+``site.yaml``, ``_posts`` ``content/posts``, pages with front matter
+``content/pages``, ``_data`` ``content/data``, ``_includes``
+``content/includes`` (for Liquid in content) and, where layouts use them,
+Jinja partials; ``_layouts`` are converted to Jinja templates
+(:mod:`generator.importers.liquid`); every other folder and file Jekyll
+would copy is copied and listed in ``static``. Front matter defaults are
+written into the front matter they apply to, so that each file says what
+Jekyll made of it. What has no direct equivalent is listed in
+``IMPORT-REPORT.md`` at its file and line, with what the author must do.
+
+Nothing is written outside DEST, and DEST must be new or empty.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import html
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from generator.config import RESERVED
+from generator.errors import SiteError
+from generator.importers.liquid import Note, block_name, convert_template
+from generator.site import slugify
+from generator.sources import POST_NAME, yaml_line, yaml_problem
+
+REPORT_FILE = "IMPORT-REPORT.md"
+# What Jekyll 4 leaves out of every site, besides names starting with '.', '_', '#' or '~'.
+DEFAULT_EXCLUDE = ["Gemfile", "Gemfile.lock", "node_modules", "vendor/bundle/", "vendor/cache/",
+                   "vendor/gems/", "vendor/ruby/", ".sass-cache", ".jekyll-cache", "gemfiles"]
+PAGE_SUFFIXES = (".md", ".markdown", ".html")
+# Jekyll's named permalink styles.
+PERMALINK_STYLES = {"date": "/:categories/:year/:month/:day/:title:output_ext",
+                    "pretty": "/:categories/:year/:month/:day/:title/",
+                    "ordinal": "/:categories/:year/:y_day/:title:output_ext",
+                    "none": "/:categories/:title:output_ext"}
+PERMALINK_PLACEHOLDERS = {"year", "month", "day", "title", "slug", "categories"}
+FEED_PAGES = {"feed.xml": "atom", "atom.xml": "atom", "rss.xml": "rss", "feed.rss": "rss"}
+# Templates sitegen renders itself; a Jekyll layout of the same name would be taken for them.
+SITEGEN_TEMPLATES = {"redirect", "404", "blog", "history", "groups", "group", "docs", "tutorial",
+                     "tutorials", "source", "none"}
+NO_LAYOUT = "none"
+# A resource the browser fetches from another host, in HTML or as a Markdown image.
+THIRD_PARTY = re.compile(r"""<(?:img|iframe|script|video|audio|source|embed)\b[^>]*?\ssrc=["'](?P<html>https?://[^"']+)"""
+                         r"""|!\[[^\]]*\]\((?P<md>https?://[^)\s]+)""", re.I)
+# Settings of _config.yml that need nothing in site.yaml.
+HANDLED_KEYS = {"title", "url", "baseurl", "permalink", "timezone", "exclude", "include", "defaults",
+                "description", "author", "lang", "markdown", "kramdown", "highlighter", "plugins", "gems",
+                "paginate", "source", "destination", "encoding", "safe", "incremental", "port", "host",
+                "livereload", "future", "show_drafts", "unpublished", "excerpt_separator"}
+
+
+@dataclass
+class ImportResult:
+    dest: Path
+    posts: int = 0
+    pages: int = 0
+    data: int = 0
+    layouts: int = 0
+    includes: int = 0
+    static: list[str] = field(default_factory=list)
+    notes: list[Note] = field(default_factory=list)
+    settings: list[str] = field(default_factory=list)   # to carry into site.yaml by hand (for now)
+
+    def summary(self) -> str:
+        static = ", ".join(self.static) or "none"
+        return (f"imported {self.posts} posts, {self.pages} pages, {self.data} data files, "
+                f"{self.layouts} layouts, {self.includes} includes; static: {static}; "
+                f"{len(self.notes)} things to finish by hand: see {self.dest / REPORT_FILE}")
+
+
+def import_jekyll(src: str | Path, dest: str | Path) -> ImportResult:
+    """Import the Jekyll site in ``src`` into the new sitegen site ``dest``."""
+    src, dest = Path(src).resolve(), Path(dest).resolve()
+    if not src.is_dir():
+        raise SiteError("not a folder", src)
+    config_path = next((src / name for name in ("_config.yml", "_config.yaml") if (src / name).is_file()), None)
+    if config_path is None and not any((src / name).is_dir() for name in ("_posts", "_layouts")):
+        raise SiteError("not a Jekyll site: no _config.yml, _posts/ or _layouts/", src)
+    if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
+        raise SiteError("the destination is not empty: the import makes a new site there", dest)
+    if dest.is_relative_to(src) or src.is_relative_to(dest):
+        raise SiteError("the destination must be outside the Jekyll site", dest)
+    return _Importer(src, dest, config_path).run()
+
+
+class _Importer:
+    def __init__(self, src: Path, dest: Path, config_path: Path | None):
+        self.src, self.dest = src, dest
+        self.config_name = config_path.name if config_path else "_config.yml"
+        self.config_text = config_path.read_text(encoding="utf-8") if config_path else ""
+        try:
+            config = yaml.safe_load(self.config_text) or {}
+        except yaml.YAMLError as exc:
+            raise SiteError(f"invalid YAML: {yaml_problem(exc)}", config_path, yaml_line(exc)) from None
+        if not isinstance(config, dict):
+            raise SiteError("expected a mapping of settings", config_path)
+        self.config: dict[str, Any] = config
+        self.result = ImportResult(dest)
+        self.excluded = DEFAULT_EXCLUDE + [str(e) for e in config.get("exclude") or []]
+        self.included = [str(i) for i in config.get("include") or []]
+        self.permalink = self.post_permalink()
+        self.feeds = {"atom": False, "rss": False}
+        self.layouts_used: set[str] = set()
+        self.has_404 = False
+        self.static: list[str] = []
+
+    def note(self, path: str, line: int, construct: str, action: str) -> None:
+        self.result.notes.append(Note(path, line, construct, action))
+
+    def config_line(self, key: str) -> int:
+        match = re.search(rf"^{re.escape(key)}\s*:", self.config_text, re.M)
+        return self.config_text.count("\n", 0, match.start()) + 1 if match else 1
+
+    def run(self) -> ImportResult:
+        self.dest.mkdir(parents=True, exist_ok=True)
+        for rel in self.site_files():
+            self.place(self.src / rel, rel)
+        self.import_special()
+        self.write_templates()
+        self.write_config()
+        self.write_report()
+        return self.result
+
+    # -- what Jekyll reads ---------------------------------------------------------------------
+
+    def site_files(self) -> list[str]:
+        """The files Jekyll reads as pages or copies, without entering the folders it skips
+        (``.git``, ``node_modules``...); ``_posts`` folders below the top are noted."""
+        found = []
+        for top, folders, files in os.walk(self.src):
+            base = Path(top).relative_to(self.src).as_posix()
+            prefix = "" if base == "." else base + "/"
+            for name in folders:
+                if name == "_posts" and prefix:
+                    self.note(prefix + name, 1, prefix + name, "posts in a category folder: move them into "
+                                                               "_posts with 'categories' in their front matter")
+            folders[:] = sorted(name for name in folders if not self.skipped(prefix + name)
+                                or any(i.strip("/").startswith(prefix + name + "/") for i in self.included))
+            found += [prefix + name for name in files if not self.skipped(prefix + name)]
+        return sorted(found)
+
+    def skipped(self, rel: str) -> bool:
+        """Jekyll's own rule: names starting with . _ # ~ and excluded paths are not part of the site."""
+        if any(_matches(rel, pattern) for pattern in self.included):
+            return False
+        if any(_matches(rel, pattern) for pattern in self.excluded):
+            return True
+        return any(part[0] in "._#~" for part in rel.split("/")) or rel.endswith("~")
+
+    def place(self, path: Path, rel: str) -> None:
+        """A file outside the underscore folders: a page if it has front matter, else copied."""
+        top = rel.split("/")[0]
+        data = path.read_bytes()
+        if not re.match(rb"---[ \t]*\r?\n", data):
+            if top in RESERVED or top == "IMPORT-REPORT.md":
+                self.note(rel, 1, rel, f"sitegen uses the name '{top}' for its own sources: rename it "
+                                       f"and the links to it, then copy it into the site")
+                return
+            self.copy(data, rel)
+            if top != "assets" and top not in self.static:
+                self.static.append(top)
+            return
+        name = rel.rsplit("/", 1)[-1]
+        if rel in FEED_PAGES:
+            self.feeds[FEED_PAGES[rel]] = True
+            moved = "" if rel in ("atom.xml", "rss.xml") else f" (it moves from /{rel} to /atom.xml)"
+            self.note(rel, 1, rel, f"a Liquid feed: sitegen makes its own feed from site.yaml feeds{moved}")
+            return
+        if rel == "sitemap.xml":
+            self.note(rel, 1, rel, "sitegen makes sitemap.xml (and sitemap.txt) itself: nothing to do")
+            return
+        if not name.endswith(PAGE_SUFFIXES):
+            self.note(rel, 1, rel, "a page that is not Markdown or HTML (Liquid producing "
+                                   f"{name.rsplit('.', 1)[-1]}): sitegen does not make such pages; "
+                                   f"write the file as it should be served into a static folder")
+            return
+        self.has_404 = self.has_404 or rel in ("404.html", "404.md")
+        self.write_document(data, rel, f"content/pages/{rel}", "pages")
+        self.result.pages += 1
+
+    def import_special(self) -> None:
+        posts = self.src / "_posts"
+        for path in sorted(posts.rglob("*")) if posts.is_dir() else []:
+            rel = path.relative_to(self.src).as_posix()
+            if not path.is_file() or self.skipped(path.relative_to(posts).as_posix()):
+                continue
+            if not POST_NAME.match(path.stem) or not path.name.endswith(PAGE_SUFFIXES):
+                self.note(rel, 1, rel, "Jekyll does not publish this (a post's name is YYYY-MM-DD-title.md): "
+                                       "it was left out")
+                continue
+            self.write_document(path.read_bytes(), rel, f"content/posts/{path.relative_to(posts).as_posix()}",
+                                "posts")
+            self.result.posts += 1
+        if (self.src / "_drafts").is_dir():
+            self.note("_drafts", 1, "_drafts", "drafts have no date: give each one a dated name and "
+                                               "'draft: true', in content/posts/")
+        for name in ("_sass", "_plugins"):
+            if (self.src / name).is_dir():
+                self.note(name, 1, name, {"_sass": "sitegen does not compile Sass: compile it into a .css "
+                                                   "file in a static folder",
+                                          "_plugins": "Ruby plugins do not run in sitegen: do what they did "
+                                                      "in templates or content"}[name])
+        self.import_data()
+        self.import_includes_and_layouts()
+
+    def import_data(self) -> None:
+        data = self.src / "_data"
+        for path in sorted(data.rglob("*")) if data.is_dir() else []:
+            rel = path.relative_to(self.src).as_posix()
+            if not path.is_file() or path.name.startswith("."):
+                continue
+            if path.parent != data:
+                self.note(rel, 1, rel, "data in a subfolder: sitegen's site.data has one level; move it "
+                                       "to _data/ under its own name")
+            elif path.suffix in (".yml", ".yaml", ".json"):       # JSON is YAML
+                self.copy(path.read_bytes(), f"content/data/{path.stem}.yml")
+                self.result.data += 1
+            else:
+                self.note(rel, 1, rel, f"sitegen reads data files as YAML: convert {path.suffix} to YAML")
+
+    # -- documents ---------------------------------------------------------------------------------
+
+    def write_document(self, data: bytes, rel: str, target: str, kind: str) -> None:
+        """Copy a post or page, writing in what Jekyll would have given it (defaults, title, layout)."""
+        text = data.decode("utf-8", errors="strict") if _is_utf8(data) else None
+        if text is None:
+            self.note(rel, 1, rel, "not UTF-8: save it as UTF-8 (copied as it is)")
+            self.copy(data, target)
+            return
+        match = re.match(r"---[ \t]*\r?\n(.*?)^(?:---|\.\.\.)[ \t]*(?:\r?\n|\Z)", text, re.S | re.M)
+        if match is None:
+            self.note(rel, 1, rel, "front matter is not closed: add a '---' line after it (copied as it is)")
+            self.copy(data, target)
+            return
+        try:
+            meta = yaml.safe_load(match.group(1)) or {}
+        except yaml.YAMLError as exc:
+            self.note(rel, yaml_line(exc, 1) or 1, rel, f"invalid front matter YAML ({yaml_problem(exc, 1)}): "
+                                                        "fix it (copied as it is)")
+            self.copy(data, target)
+            return
+        changes = self.defaults_for(rel, kind, meta)
+        merged = {**changes, **meta}
+        layout = merged.get("layout")
+        if layout in (None, "null", "none", False, ""):
+            changes["layout"] = NO_LAYOUT
+            self.layouts_used.add(NO_LAYOUT)
+        else:
+            self.layouts_used.add(str(layout))
+        if not merged.get("title"):
+            stem = rel.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+            slug = POST_NAME.match(stem).group(4) if kind == "posts" else stem
+            changes["title"] = " ".join(word.capitalize() for word in slug.split("-")) if kind == "posts" else slug
+        if kind == "pages" and "permalink" not in merged and self.permalink.endswith("/") \
+                and not rel.endswith(("index.md", "index.html", "index.markdown")):
+            changes["permalink"] = "/" + rel.rsplit(".", 1)[0] + "/"     # Jekyll's pretty pages
+        if kind == "posts":
+            self.check_post_url(rel, merged)
+        self.note_third_party(rel, text)
+        if "redirect_to" in merged:
+            self.note(rel, 1, "redirect_to", "sitegen has no redirect_to: put this page's URL in the "
+                                             "target page's redirect_from, or in site.yaml redirects")
+        body_start = match.end()
+        front = match.group(1) + "".join(_yaml_line(key, value) for key, value in changes.items())
+        self.write(f"---\n{front}---\n{text[body_start:]}", target)
+
+    def note_third_party(self, rel: str, text: str) -> None:
+        """Images, frames and scripts loaded from other hosts: sitegen's check refuses them
+        unless site.yaml allows the host, so the author decides, file by file."""
+        for match in THIRD_PARTY.finditer(text):
+            url = html.unescape(match.group("html")) if match.group("html") else match.group("md")
+            host = re.match(r"https?://([^/:?#]+)", url).group(1)
+            self.note(rel, text.count("\n", 0, match.start()) + 1, url,
+                      f"loaded from {host}, which readers' browsers would then contact: copy it into a static "
+                      f"folder and link that, or add {host} to site.yaml check.allow_hosts")
+
+    def check_post_url(self, rel: str, meta: dict) -> None:
+        """Name the posts whose URL sitegen makes otherwise than Jekyll did."""
+        if "slug" in meta and ":title" in self.permalink:
+            self.note(rel, 1, "slug", "Jekyll took :title from 'slug'; sitegen takes it from the file name: "
+                                      "rename the file to end in the slug, or give the post a permalink")
+        categories = meta.get("categories", meta.get("category"))
+        names = categories.split() if isinstance(categories, str) else categories or []
+        if ":categories" in self.permalink and any(slugify(str(c)) != str(c).lower() for c in names):
+            self.note(rel, 1, f"categories: {categories}", "Jekyll put these categories in the URL as they are "
+                                                           "(lowercased); sitegen as slugs (deep-learning): the "
+                                                           "URL moves; give the post a redirect_from or a permalink")
+
+    def defaults_for(self, rel: str, kind: str, meta: dict) -> dict[str, Any]:
+        """The values ``_config.yml`` defaults give this file that its front matter does not set;
+        a more specific path wins, as in Jekyll."""
+        found: list[tuple[int, dict]] = []
+        for entry in self.config.get("defaults") or []:
+            scope, values = (entry or {}).get("scope") or {}, (entry or {}).get("values") or {}
+            path = str(scope.get("path") or "").strip("/")
+            if scope.get("type") not in (None, kind):
+                continue
+            if path and not (fnmatch.fnmatch(rel, path) or rel == path or rel.startswith(path + "/")
+                             or rel.startswith("_posts/") and path == "_posts"):
+                continue
+            found.append((len(path), values))
+        merged: dict[str, Any] = {}
+        for _, values in sorted(found, key=lambda item: item[0]):
+            merged.update(values)
+        return {key: value for key, value in merged.items() if key not in meta}
+
+    # -- layouts and includes ----------------------------------------------------------------------
+
+    def import_includes_and_layouts(self) -> None:
+        includes, layouts = self.src / "_includes", self.src / "_layouts"
+        include_files = {p.relative_to(includes).as_posix(): p for p in sorted(includes.rglob("*"))
+                         if p.is_file()} if includes.is_dir() else {}
+        for name, path in include_files.items():     # for Liquid in content, as they are
+            self.copy(path.read_bytes(), f"content/includes/{name}")
+        self.result.includes = len(include_files)
+        layout_files = {p.stem: p for p in sorted(layouts.glob("*")) if p.is_file()} if layouts.is_dir() else {}
+        parsed = {name: _split_layout(path.read_text(encoding="utf-8")) for name, path in layout_files.items()}
+        parents = {name: str(meta.get("layout")) for name, (meta, _, _) in parsed.items()
+                   if meta.get("layout") not in (None, "null", "none", False, "")}
+        for name, (meta, body, offset) in parsed.items():
+            rel = f"_layouts/{layout_files[name].name}"
+            if name in SITEGEN_TEMPLATES:
+                self.note(rel, 1, rel, f"sitegen makes its own '{name}' pages with templates/{name}.html: "
+                                       f"rename the layout (and the front matter naming it)")
+                continue
+            parent = parents.get(name)
+            if parent is not None and parent not in layout_files:
+                self.note(rel, 1, f"layout: {parent}", f"there is no layout '{parent}': fix the name")
+                parent = None
+            blocks = block_name(name) if name in parents.values() else None
+            jinja, notes = convert_template(body, rel, self.config, parent=parent, blocks=blocks,
+                                            includes=set(include_files))
+            self.result.notes += [_shifted(note, offset) for note in notes]
+            self.write(jinja, f"templates/{name}.html")
+            self.result.layouts += 1
+        missing = self.layouts_used - set(layout_files) - {NO_LAYOUT}
+        for name in sorted(missing):
+            self.note(self.config_name, 1, f"layout: {name}", f"documents use the layout '{name}', which "
+                                                              f"_layouts/ does not have: add templates/{name}.html")
+        # The includes layouts use (and those they include), as Jinja partials.
+        todo = [body for _, body, _ in parsed.values()]
+        converted: set[str] = set()
+        while todo:
+            for name in re.findall(r"\{%-?\s*include\s+([\w./-]+)", todo.pop()):
+                if name in converted or name not in include_files:
+                    continue
+                converted.add(name)
+                text = include_files[name].read_text(encoding="utf-8")
+                jinja, notes = convert_template(text, f"_includes/{name}", self.config, lenient=True,
+                                                includes=set(include_files))
+                self.result.notes += notes
+                self.write(jinja, f"templates/partials/{name}")
+                todo.append(text)
+
+    def write_templates(self) -> None:
+        """The templates sitegen needs that a Jekyll site has no layout for."""
+        if NO_LAYOUT in self.layouts_used:
+            self.write("{{ content }}", f"templates/{NO_LAYOUT}.html")
+        self.write(REDIRECT_TEMPLATE, "templates/redirect.html")
+        if not self.has_404:
+            self.write(NOT_FOUND_TEMPLATE, "templates/404.html")
+
+    # -- settings ----------------------------------------------------------------------------------
+
+    def post_permalink(self) -> str:
+        raw = str(self.config.get("permalink") or "date")
+        pattern = PERMALINK_STYLES.get(raw, raw).replace(":output_ext", ".html")
+        unknown = sorted(set(re.findall(r":([a-z_]+)", pattern)) - PERMALINK_PLACEHOLDERS)
+        if unknown or not pattern.startswith("/"):
+            self.note(self.config_name, self.config_line("permalink"), f"permalink: {raw}",
+                      f"sitegen's permalinks know :{', :'.join(sorted(PERMALINK_PLACEHOLDERS))}; not "
+                      f"{', '.join(':' + u for u in unknown) or 'a pattern without a leading /'}: the posts "
+                      f"use {PERMALINK_STYLES['date']} instead, so their URLs move: give each a "
+                      f"redirect_from or choose another pattern")
+            return PERMALINK_STYLES["date"].replace(":output_ext", ".html")
+        return pattern
+
+    def write_config(self) -> None:
+        config = self.config
+        author = config.get("author")
+        if isinstance(author, dict):
+            author = author.get("name")
+        settings: dict[str, Any] = {"title": str(config.get("title") or self.src.name)}
+        if not config.get("title"):
+            self.note(self.config_name, 1, "title", "no title: site.yaml uses the folder's name; set yours")
+        url = config.get("url")
+        if not url:
+            url = "https://example.org"
+            self.note(self.config_name, 1, "url", "no url: site.yaml says https://example.org; set the "
+                                                  "production URL (feeds, sitemap and the check use it)")
+        settings["url"] = str(url)
+        settings["baseurl"] = str(config.get("baseurl") or "")
+        for key, target in (("description", "description"), ("lang", "language")):
+            if config.get(key):
+                settings[target] = str(config[key])
+        if author:
+            settings["author"] = str(author)
+        timezone = config.get("timezone")
+        if not timezone:
+            self.note(self.config_name, 1, "timezone", "no timezone: Jekyll used the building machine's; "
+                                                        "site.yaml says UTC: set the one your URLs were made in")
+        settings["timezone"] = str(timezone or "UTC")
+        settings["permalink"] = self.permalink
+        if config.get("paginate"):
+            settings["posts_per_page"] = int(config["paginate"])
+        plugins = [str(p) for p in (config.get("plugins") or config.get("gems") or [])]
+        if "jekyll-feed" in plugins:
+            self.feeds["atom"] = True
+            self.note(self.config_name, self.config_line("plugins"), "jekyll-feed",
+                      "sitegen's Atom feed is /atom.xml, not /feed.xml: add a redirect in site.yaml if "
+                      "readers subscribed to /feed.xml")
+        settings["feeds"] = dict(self.feeds)
+        # Jekyll makes no archive pages: none is made, so every URL stays the site's own.
+        settings["archives"] = {"blog": False, "history": False, "tags": False, "categories": False}
+        settings["static"] = self.static
+        self.result.static = list(self.static)
+        for plugin in plugins:
+            if plugin not in ("jekyll-feed", "jekyll-sitemap", "jekyll-redirect-from", "jekyll-paginate"):
+                self.note(self.config_name, self.config_line("plugins"), plugin,
+                          "a plugin sitegen does not have: do what it did in templates or content")
+        if config.get("paginate"):
+            self.note(self.config_name, self.config_line("paginate"), "paginate",
+                      "the blog index is paginated by sitegen's archives.blog (off after the import): "
+                      "switch it on and add templates/blog.html to replace the paginated pages")
+        if config.get("markdown") not in (None, "kramdown"):
+            self.note(self.config_name, self.config_line("markdown"), f"markdown: {config['markdown']}",
+                      "sitegen renders Markdown as kramdown (GFM) does: check the posts that relied on "
+                      "the other renderer")
+        kramdown = config.get("kramdown") or {}
+        for key, value in kramdown.items() if isinstance(kramdown, dict) else []:
+            self.result.settings.append(_yaml_line(f"kramdown.{key}", value).strip())
+        for key in config:
+            if key not in HANDLED_KEYS:
+                self.note(self.config_name, self.config_line(key), key,
+                          f"site.{key} is not in sitegen's site: layouts get its value written in where it "
+                          f"is a single value; elsewhere, write it in or keep it in a data file")
+        header = (f"# Imported from the Jekyll site {self.src.name} by `sitegen import jekyll`;\n"
+                  f"# see README.md for every key, and {REPORT_FILE} for what is left to do.\n")
+        self.write(header + yaml.safe_dump(settings, sort_keys=False, allow_unicode=True), "site.yaml")
+
+    def write_report(self) -> None:
+        result = self.result
+        lines = [f"# Import report: {self.src.name}", "",
+                 f"`sitegen import jekyll` made this site from the Jekyll site in `{self.src}`.", "",
+                 f"- {result.posts} posts (content/posts/), {result.pages} pages (content/pages/), "
+                 f"{result.data} data files (content/data/)",
+                 f"- {result.layouts} layouts converted to Jinja (templates/), {result.includes} includes "
+                 f"(content/includes/, and templates/partials/ for those layouts use)",
+                 f"- static folders and files, published as they are: {', '.join(result.static) or 'none'}", "",
+                 "Check the result with `sitegen build` and `sitegen check --against <the old site's "
+                 "sitemap>`: it names every URL that moved.", "",
+                 "## To do by hand", ""]
+        notes = sorted(result.notes, key=lambda n: (n.path, n.line))
+        lines += [f"- `{n.path}:{n.line}`: `{n.construct}`: {n.action}" for n in notes] or ["Nothing."]
+        lines += ["", "## Markdown settings to carry over", ""]
+        if result.settings:
+            lines += ["These kramdown options of _config.yml belong in site.yaml's `markdown:` section, "
+                      "once your sitegen has it:", ""] + [f"- `{s}`" for s in result.settings]
+        else:
+            lines += ["None: _config.yml sets no kramdown options."]
+        lines += ["", "## Differences to know", "",
+                  "- In the converted layouts, an empty string, list or 0 is false in `{% if %}`, as in "
+                  "Jinja; Liquid takes only nil and false as false.",
+                  "- A front matter key Jekyll showed as `page.KEY` is `page.meta.KEY` in sitegen's templates.",
+                  "- Jinja escapes what `{{ }}` prints (`A & B` is written `A &amp; B`), except the page's "
+                  "content: a front matter value holding HTML needs `| safe_html`.",
+                  "- Generated archive pages (blog, history, tags, categories) are switched off in "
+                  "site.yaml `archives`, as Jekyll made none.", ""]
+        self.write("\n".join(lines), REPORT_FILE)
+
+    # -- writing -------------------------------------------------------------------------------------
+
+    def write(self, text: str, rel: str) -> None:
+        self.copy(text.encode("utf-8"), rel)
+
+    def copy(self, data: bytes, rel: str) -> None:
+        target = (self.dest / rel).resolve()
+        if not target.is_relative_to(self.dest):      # never outside DEST, whatever a name says
+            raise SiteError(f"refusing to write {rel} outside the destination", self.dest)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+
+
+def _matches(rel: str, pattern: str) -> bool:
+    pattern = pattern.strip("/")
+    return rel == pattern or rel.startswith(pattern + "/") or fnmatch.fnmatch(rel, pattern)
+
+
+def _is_utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+        return True
+    except UnicodeDecodeError:
+        return False
+
+
+def _yaml_line(key: str, value: Any) -> str:
+    """``key: value`` as a line (or lines) of YAML, to add to a front matter."""
+    return yaml.safe_dump({key: value}, allow_unicode=True, width=10**6)
+
+
+def _split_layout(text: str) -> tuple[dict, str, int]:
+    """A layout's front matter, body, and the number of lines before the body."""
+    match = re.match(r"---[ \t]*\r?\n(.*?)^---[ \t]*(?:\r?\n|\Z)", text, re.S | re.M)
+    if not match:
+        return {}, text, 0
+    meta = yaml.safe_load(match.group(1)) or {}
+    return (meta if isinstance(meta, dict) else {}), text[match.end():], text.count("\n", 0, match.end())
+
+
+def _shifted(note: Note, lines: int) -> Note:
+    return Note(note.path, note.line + lines, note.construct, note.action)
+
+
+REDIRECT_TEMPLATE = """<!DOCTYPE html>
+<html lang="{{ site.language }}">
+<head>
+  <meta charset="utf-8">
+  <title>Redirecting…</title>
+  <link rel="canonical" href="{{ target | absolute_url }}">
+  <meta http-equiv="refresh" content="0; url={{ target | relative_url }}">
+  <meta name="robots" content="noindex">
+</head>
+<body>
+  <p>This page has moved to <a href="{{ target | relative_url }}">{{ target | absolute_url }}</a>.</p>
+</body>
+</html>
+"""
+
+NOT_FOUND_TEMPLATE = """<!DOCTYPE html>
+<html lang="{{ site.language }}">
+<head>
+  <meta charset="utf-8">
+  <title>Page not found | {{ site.title }}</title>
+</head>
+<body>
+  <h1>Page not found</h1>
+  <p>The page you asked for is not here.</p>
+</body>
+</html>
+"""

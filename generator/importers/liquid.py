@@ -1,0 +1,549 @@
+"""Convert Jekyll's Liquid layouts and includes into Jinja templates for sitegen.
+
+Only constructs with a direct Jinja equivalent are converted: outputs and
+their common filters, ``if``/``elsif``/``unless``/``case``, ``for`` (with
+``limit``, ``offset``, ``reversed``), ``assign``, ``capture``, ``include``
+(its parameters become ``include.*`` as in Jekyll), ``comment`` and ``raw``.
+Anything else becomes a Jinja comment in place, so that the template still
+renders, and a :class:`Note` at its file and line saying what the author must
+do. Names are translated to what sitegen's templates see: a front matter key
+Jekyll shows as ``page.X`` is ``page.meta.X`` here, ``forloop`` is ``loop``,
+a scalar of ``_config.yml`` is written in as its value.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+# Fields of a sitegen document that mean what Jekyll's page variables of the same name mean
+# (not ``description``: sitegen's falls back to the excerpt, Jekyll's is the front matter's only).
+DOCUMENT_FIELDS = {"title", "url", "date", "content", "excerpt", "tags", "categories", "layout",
+                   "next", "previous"}
+# Jekyll's site variables that sitegen's ``site`` has under the same (or another) name.
+SITE_FIELDS = {"title": "title", "description": "description", "url": "url", "baseurl": "baseurl",
+               "posts": "posts", "pages": "pages", "tags": "tags", "categories": "categories",
+               "data": "data", "lang": "language"}
+DOCUMENT_COLLECTIONS = ("site.posts", "site.pages", "site.tags[", "site.categories[")
+LOOP_FIELDS = {"index", "index0", "rindex", "rindex0", "first", "last", "length"}
+
+# Liquid filter -> Jinja filter and how its arguments carry over (None: as they are).
+FILTERS: dict[str, tuple[str, Callable[[list[str]], list[str]] | None]] = {
+    "relative_url": ("relative_url", None), "absolute_url": ("absolute_url", None),
+    "escape": ("e", None), "xml_escape": ("e", None), "jsonify": ("tojson", None),
+    "date_to_xmlschema": ("date", lambda a: ['"iso"']),
+    "date_to_string": ("date", lambda a: ['"%d %b %Y"']),
+    "date_to_long_string": ("date", lambda a: ['"%d %B %Y"']),
+    "date_to_rfc822": ("date", lambda a: ['"%a, %d %b %Y %H:%M:%S %z"']),
+    "date": ("date", None), "size": ("length", None), "first": ("first", None), "last": ("last", None),
+    "join": ("join", None), "default": ("default", lambda a: [a[0], "true"]),
+    "upcase": ("upper", None), "downcase": ("lower", None), "strip_html": ("striptags", None),
+    "strip": ("trim", None), "uniq": ("unique", None), "reverse": ("reverse", None),
+    "number_of_words": ("wordcount", None), "slugify": ("slugify", None),
+    "replace": ("replace", None), "remove": ("replace", lambda a: [a[0], '""']),
+    "where": ("selectattr", lambda a: [a[0], '"equalto"', a[1]]),
+    "sort": ("sort", lambda a: [f"attribute={a[0]}"] if a else []),
+}
+
+TOKEN = re.compile(r"""\s*(?:
+    (?P<str>"[^"]*"|'[^']*')
+  | (?P<range>\(\s*[^()]+?\s*\.\.\s*[^()]+?\s*\))
+  | (?P<num>-?\d+(?:\.\d+)?)
+  | (?P<op>==|!=|<>|>=|<=|>|<)
+  | (?P<name>[A-Za-z_][\w-]*(?:\.[\w-]+|\[[^\]]*\])*\??)
+  | (?P<punct>[|:,=])
+)""", re.X)
+MARKUP = re.compile(r"\{\{-?(?P<output>.*?)-?\}\}|\{%-?\s*(?P<tag>\w+)(?P<args>.*?)-?%\}", re.S)
+
+
+class Unconvertible(Exception):
+    """A construct without a direct Jinja equivalent; the message says what to do."""
+
+
+@dataclass(frozen=True)
+class Note:
+    """Something the author must finish by hand, at ``path:line``."""
+
+    path: str
+    line: int
+    construct: str
+    action: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}: `{self.construct}`: {self.action}"
+
+
+@dataclass
+class Scope:
+    """What the names of one template mean."""
+
+    config: dict[str, Any]                         # _config.yml: its scalars are written in
+    documents: set[str] = field(default_factory=lambda: {"page"})   # names holding documents
+    locals: set[str] = field(default_factory=set)  # assigned, captured, looped over
+    collections: set[str] = field(default_factory=set)   # names holding lists of documents
+    lenient: bool = False                          # an include: names may come from its includer
+    includes: set[str] | None = None               # the files of _includes (None: not known)
+
+
+def convert_template(text: str, path: str, config: dict[str, Any], *, parent: str | None = None,
+                     blocks: str | None = None, lenient: bool = False, includes: set[str] | None = None,
+                     include_path: Callable[[str], str] = lambda name: f"partials/{name}") -> tuple[str, list[Note]]:
+    """Convert one Liquid template (its front matter removed) into Jinja.
+
+    ``parent``: the layout it is placed in (it then extends it, its whole body
+    being the parent's content); ``blocks``: the name under which its own
+    ``{{ content }}`` can be replaced by layouts placed in it. Returns the Jinja
+    text and the notes for the author.
+    """
+    converter = _Converter(text, path, Scope(config, lenient=lenient, includes=includes), include_path, blocks)
+    body = converter.run()
+    if parent is not None:
+        body = (f'{{% extends "{parent}.html" %}}\n{{% block {block_name(parent)} %}}'
+                f"{body}{{% endblock %}}\n")
+    return body, converter.notes
+
+
+def block_name(layout: str) -> str:
+    return "content_" + re.sub(r"\W", "_", layout)
+
+
+@dataclass
+class _Block:
+    """An open Liquid block: its tag, line, and for a ``case``, its subject (None: unconverted)."""
+
+    tag: str
+    line: int
+    subject: str | None = None
+    first: bool = True       # a case that has seen no ``when`` yet
+
+
+class _Converter:
+    def __init__(self, text: str, path: str, scope: Scope, include_path: Callable[[str], str],
+                 blocks: str | None):
+        self.text, self.path, self.scope = text, path, scope
+        self.include_path, self.blocks = include_path, blocks
+        self.notes: list[Note] = []
+        self.stack: list[_Block] = []
+        self.block_used = False
+
+    def note(self, line: int, construct: str, action: str) -> None:
+        self.notes.append(Note(self.path, line, " ".join(construct.split())[:120], action))
+
+    def run(self) -> str:
+        out: list[str] = []
+        pos = 0
+        text = self.text
+        while pos < len(text):
+            match = MARKUP.search(text, pos)
+            end = match.start() if match else len(text)
+            out.append(_text(text[pos:end]))
+            if match is None:
+                break
+            line = text.count("\n", 0, match.start()) + 1
+            whole = match.group(0)
+            if match.group("tag") in ("raw", "comment"):
+                pos = self.verbatim(match, line, out)
+                continue
+            try:
+                out.append(self.output(match, whole) if match.group("output") is not None
+                           else self.tag(match, whole, line))
+            except Unconvertible as exc:
+                self.note(line, whole, str(exc))
+                out.append(self.placeholder(match, whole))
+            pos = match.end()
+        for block in reversed(self.stack):
+            self.note(block.line, f"{{% {block.tag} %}}", "this block is never closed: close it")
+            out.append({"for": "{% endfor %}", "capture": "{% endset %}"}.get(block.tag, "{% endif %}"))
+        return "".join(out)
+
+    def placeholder(self, match: re.Match, whole: str) -> str:
+        """A Jinja comment standing for an unconverted construct; blocks stay balanced, and
+        what an unconverted condition or loop guarded is not shown."""
+        comment = "{# sitegen import: see IMPORT-REPORT.md: " + whole.replace("#}", "# }") + " #}"
+        tag, line = match.group("tag"), self.text.count("\n", 0, match.start()) + 1
+        if tag in ("if", "unless", "for"):
+            self.stack.append(_Block(tag, line))
+            return comment + ("{% for _ in () %}" if tag == "for" else "{% if false %}")
+        if tag == "case":
+            self.stack.append(_Block("case", line, None, first=False))
+            return comment + "{% if false %}"
+        if tag in ("elsif", "when") and self.stack and self.stack[-1].tag in ("if", "unless", "case"):
+            block = self.stack[-1]
+            opener = "if" if block.tag == "case" and block.first else "elif"
+            block.first = False
+            return comment + f"{{% {opener} false %}}"
+        return comment
+
+    def verbatim(self, match: re.Match, line: int, out: list[str]) -> int:
+        tag = match.group("tag")
+        closer = re.compile(r"\{%-?\s*end" + tag + r"\s*-?%\}")
+        end = closer.search(self.text, match.end())
+        if end is None:
+            self.note(line, match.group(0), f"no {{% end{tag} %}}: close it")
+            return len(self.text)
+        inner = self.text[match.end():end.start()]
+        out.append("{% raw %}" + inner + "{% endraw %}" if tag == "raw"
+                   else "{#" + inner.replace("#}", "# }") + "#}")
+        return end.end()
+
+    # -- outputs ---------------------------------------------------------------------------
+
+    def output(self, match: re.Match, whole: str) -> str:
+        source = match.group("output").strip()
+        left, right = ("{{-" if whole.startswith("{{-") else "{{"), ("-}}" if whole.endswith("-}}") else "}}")
+        if source == "content":
+            if self.blocks is None:
+                return f"{left} content {right}"
+            if self.block_used:
+                return f"{left} self.{self.blocks}() {right}"
+            self.block_used = True
+            return f"{{% block {self.blocks} %}}{left} content {right}{{% endblock %}}"
+        return f"{left} {self.expression(source)} {right}"
+
+    # -- tags -------------------------------------------------------------------------------
+
+    def tag(self, match: re.Match, whole: str, line: int) -> str:
+        name, args = match.group("tag"), match.group("args").strip()
+        left = "{%-" if whole.startswith("{%-") else "{%"
+        right = "-%}" if whole.endswith("-%}") else "%}"
+
+        def wrap(body: str) -> str:
+            return f"{left} {body} {right}"
+
+        if name in ("if", "unless"):
+            condition = self.condition(args)
+            self.stack.append(_Block(name, line))
+            return wrap(f"if {condition}" if name == "if" else f"if not ({condition})")
+        if name == "elsif":
+            self.expect(("if", "unless"), name)
+            return wrap(f"elif {self.condition(args)}")
+        if name == "else":
+            self.expect(("if", "unless", "for", "case"), name)
+            return wrap("else")
+        if name in ("endif", "endunless"):
+            self.close(("if", "unless"), name)
+            return wrap("endif")
+        if name == "case":
+            self.stack.append(_Block("case", line, self.expression(args)))
+            return ""
+        if name == "when":
+            block = self.expect(("case",), name)
+            options = [self.expression(part) for part in re.split(r",|\bor\b", args) if part.strip()]
+            if block.subject is None:
+                test = "false"
+            elif len(options) == 1:
+                test = f"{block.subject} == {options[0]}"
+            else:
+                test = f"{block.subject} in [{', '.join(options)}]"
+            opener, block.first = ("if" if block.first else "elif"), False
+            return wrap(f"{opener} {test}")
+        if name == "endcase":
+            block = self.close(("case",), name)
+            return wrap("endif") if not block.first else ""
+        if name == "for":
+            return wrap(self.for_loop(args, line))
+        if name == "endfor":
+            self.close(("for",), name)
+            return wrap("endfor")
+        if name == "assign":
+            target, _, value = args.partition("=")
+            target = target.strip()
+            if not re.fullmatch(r"[A-Za-z_]\w*", target):
+                raise Unconvertible(f"cannot assign to {target!r}: give the variable a plain name")
+            if self.lists_documents(value):
+                self.scope.collections.add(target)
+            value = self.expression(value)
+            self.scope.locals.add(target)
+            return wrap(f"set {target} = {value}")
+        if name == "capture":
+            target = args.strip()
+            if not re.fullmatch(r"[A-Za-z_]\w*", target):
+                raise Unconvertible(f"cannot capture into {target!r}: give the variable a plain name")
+            self.scope.locals.add(target)
+            self.stack.append(_Block("capture", line))
+            return wrap(f"set {target}")
+        if name == "endcapture":
+            self.close(("capture",), name)
+            return wrap("endset")
+        if name == "include":
+            return self.include(args, wrap)
+        raise Unconvertible(UNSUPPORTED.get(name, f"the Liquid tag '{name}' has no Jinja equivalent in "
+                                                  f"sitegen: rewrite this part of the template in Jinja"))
+
+    def expect(self, tags: tuple[str, ...], name: str) -> _Block:
+        if not self.stack or self.stack[-1].tag not in tags:
+            raise Unconvertible(f"{{% {name} %}} outside of {' / '.join(tags)}: fix the nesting")
+        return self.stack[-1]
+
+    def close(self, tags: tuple[str, ...], name: str) -> _Block:
+        block = self.expect(tags, name)
+        self.stack.pop()
+        return block
+
+    def for_loop(self, args: str, line: int) -> str:
+        match = re.fullmatch(r"([A-Za-z_]\w*)\s+in\s+(\S+|\([^)]*\))(.*)", args.strip(), re.S)
+        if not match:
+            raise Unconvertible("cannot read this for loop: write it in Jinja")
+        var, source, options = match.groups()
+        collection = self.expression(source)
+        limit = re.search(r"limit\s*:\s*(\S+)", options)
+        offset = re.search(r"offset\s*:\s*(\S+)", options)
+        rest = re.sub(r"(limit|offset)\s*:\s*\S+|reversed", "", options).strip()
+        if rest:
+            raise Unconvertible(f"for-loop option {rest!r} has no Jinja equivalent: rewrite the loop")
+        if limit or offset:
+            start = self.expression(offset.group(1)) if offset else "0"
+            stop = f"{start} + {self.expression(limit.group(1))}" if limit else ""
+            collection = f"({collection} | list)[{start}:{stop}]"
+        if "reversed" in options:
+            collection = f"({collection} | reverse | list)"
+        if self.lists_documents(source):
+            self.scope.documents.add(var)
+        self.scope.locals.add(var)
+        self.stack.append(_Block("for", line))
+        return f"for {var} in {collection}"
+
+    def lists_documents(self, source: str) -> bool:
+        """Does this Liquid value (before its filters) hold posts or pages?"""
+        source = source.strip()
+        root = re.split(r"[.\[\s|]", source, maxsplit=1)[0]
+        return source.startswith(DOCUMENT_COLLECTIONS) or root in self.scope.collections
+
+    def include(self, args: str, wrap: Callable[[str], str]) -> str:
+        match = re.fullmatch(r"([\w./-]+)(.*)", args.strip(), re.S)
+        if not match:
+            raise Unconvertible("an include whose name is computed ({{ ... }}) cannot be converted: "
+                                "name the file, or write the include in Jinja")
+        name, params = match.groups()
+        if self.scope.includes is not None and name not in self.scope.includes:
+            raise Unconvertible(f"there is no _includes/{name}: add it, or remove the include")
+        values = {}
+        for key, value in re.findall(r"([\w-]+)\s*=\s*(\"[^\"]*\"|'[^']*'|[^\s]+)", params):
+            values[key] = self.expression(value)
+        leftover = re.sub(r"([\w-]+)\s*=\s*(\"[^\"]*\"|'[^']*'|[^\s]+)", "", params).strip()
+        if leftover:
+            raise Unconvertible(f"cannot read the include's parameters {leftover!r}: write them as key=value")
+        include = wrap(f'include "{self.include_path(name)}"')
+        if not values:
+            return include
+        mapping = ", ".join(f'"{key}": {value}' for key, value in values.items())
+        return f"{{% with include = {{{mapping}}} %}}{include}{{% endwith %}}"
+
+    # -- expressions --------------------------------------------------------------------------
+
+    def condition(self, source: str) -> str:
+        tokens = tokenize(source)
+        parts, current = [], []
+        for kind, value in tokens:
+            if kind == "name" and value in ("and", "or"):
+                parts.extend([self.comparison(current), value])
+                current = []
+            else:
+                current.append((kind, value))
+        parts.append(self.comparison(current))
+        return " ".join(parts)
+
+    def comparison(self, tokens: list[tuple[str, str]]) -> str:
+        if len(tokens) == 1:
+            return self.operand(tokens[0])
+        if len(tokens) == 3:
+            left, (kind, op), right = tokens
+            if kind == "name" and op == "contains":
+                return f"{self.operand(right)} in {self.operand(left)}"
+            if kind == "op":
+                if right[1] in ("empty", "blank") or left[1] in ("empty", "blank"):
+                    value = self.operand(left if right[1] in ("empty", "blank") else right)
+                    return f"{'not ' if op in ('!=', '<>') else ''}({value} | length == 0)"
+                if right[1] in ("nil", "null") and op in ("==", "!=", "<>"):
+                    # a missing front matter key reads as "" (see document()), nil as none
+                    return f"{self.operand(left)} {'not ' if op != '==' else ''}in (none, \"\")"
+                return f"{self.operand(left)} {'!=' if op == '<>' else op} {self.operand(right)}"
+        raise Unconvertible("cannot read this condition: write it in Jinja")
+
+    def expression(self, source: str) -> str:
+        """An output or assigned value: an operand, then filters."""
+        tokens = tokenize(source)
+        if not tokens:
+            raise Unconvertible("empty expression")
+        pieces = _split(tokens, "|")
+        if len(pieces[0]) != 1:
+            raise Unconvertible("cannot read this expression: write it in Jinja")
+        result = self.operand(pieces[0][0])
+        documents = self.lists_documents(source)
+        for piece in pieces[1:]:
+            result += " | " + self.filter(piece, documents)
+        return result
+
+    def filter(self, tokens: list[tuple[str, str]], documents: bool = False) -> str:
+        if not tokens or tokens[0][0] != "name":
+            raise Unconvertible("cannot read this filter")
+        name = tokens[0][1]
+        args = []
+        if len(tokens) > 1:
+            if tokens[1] != ("punct", ":"):
+                raise Unconvertible(f"cannot read the arguments of filter '{name}'")
+            args = [self.argument(arg) for arg in _split(tokens[2:], ",")]
+            if documents and name in ("sort", "where") and args and args[0][0] in "'\"" \
+                    and args[0][1:-1] not in DOCUMENT_FIELDS:
+                args[0] = f'"meta.{args[0][1:-1]}"'     # a front matter key of posts or pages
+        if name not in FILTERS:
+            raise Unconvertible(f"the Liquid filter '{name}' has no equivalent among sitegen's Jinja "
+                                f"filters: rewrite it in Jinja, or compute the value in the content")
+        jinja, adapt = FILTERS[name]
+        if adapt is not None:
+            args = adapt(args)
+        return f"{jinja}({', '.join(args)})" if args else jinja
+
+    def argument(self, tokens: list[tuple[str, str]]) -> str:
+        if len(tokens) == 1:
+            return self.operand(tokens[0])
+        raise Unconvertible("a keyword argument to a filter has no direct Jinja equivalent here")
+
+    def operand(self, token: tuple[str, str]) -> str:
+        kind, value = token
+        if kind in ("str", "num"):
+            return value
+        if kind == "range":
+            low, high = (part.strip() for part in value.strip("()").split(".."))
+            return f"range({self.operand(tokenize(low)[0])}, {self.operand(tokenize(high)[0])} + 1)"
+        if kind != "name":
+            raise Unconvertible(f"unexpected {value!r}: write this in Jinja")
+        if value in ("nil", "null"):
+            return "none"
+        if value in ("true", "false"):
+            return value
+        return self.variable(value)
+
+    def variable(self, path: str) -> str:
+        parts = re.findall(r"[\w-]+|\[[^\]]*\]", path.rstrip("?"))
+        root, rest = parts[0], parts[1:]
+        scope = self.scope
+        if root == "forloop":
+            if not rest or rest[0] not in LOOP_FIELDS:
+                raise Unconvertible("this forloop variable has no Jinja equivalent: use loop.index, loop.first...")
+            return "loop." + rest[0]
+        if root in scope.locals or root == "include" and scope.lenient:
+            if root in scope.documents:
+                return self.document(root, rest)
+            return _maybe(self.access(root, rest), rest)
+        if root in scope.documents:
+            return self.document(root, rest)
+        if root == "site":
+            return self.site(rest)
+        if root == "include":
+            return _maybe(self.access("include", rest), rest)
+        if root == "content" and not rest:
+            return "content"
+        if root in ("paginator", "layout", "jekyll"):
+            raise Unconvertible(f"'{root}' has no equivalent in sitegen's templates: "
+                                + {"paginator": "use site.posts (or site.yaml archives.blog and its blog.html)",
+                                   "layout": "write the layout's value in, or move it to the page's front matter",
+                                   "jekyll": "remove it, or write the value in"}[root])
+        if scope.lenient:
+            return _maybe(self.access(root, rest), rest)    # an include sees its includer's names
+        raise Unconvertible(f"'{root}' is not defined in this template (in Jinja, a variable set in an "
+                            f"include is not seen by the template that includes it): define it here")
+
+    def document(self, root: str, rest: list[str]) -> str:
+        if not rest:
+            return root
+        name, more = rest[0], rest[1:]
+        if name in DOCUMENT_FIELDS:
+            return self.access(f"{root}.{name}", more)
+        if name in ("size", "first", "last"):
+            return self.access(root, rest)
+        if name.startswith("["):
+            raise Unconvertible("a computed key of a page has no direct equivalent: name the key")
+        return self.access(f'{root}.meta.get("{name}", "")', more)
+
+    def site(self, rest: list[str]) -> str:
+        if not rest:
+            raise Unconvertible("'site' on its own has no equivalent in sitegen: use one of its values")
+        name, more = rest[0], rest[1:]
+        if name in SITE_FIELDS:
+            value = self.access("site." + SITE_FIELDS[name], more)
+            return _maybe(value, more[1:]) if name == "data" else value
+        if name == "author":
+            return "site.author"
+        if name in self.scope.config and not more and isinstance(self.scope.config[name], (str, int, float, bool)):
+            return _literal(self.scope.config[name])
+        raise Unconvertible(f"site.{name} has no equivalent in sitegen's site: write its value in, or "
+                            f"keep it in a data file (content/data/) and use site.data")
+
+    def access(self, base: str, parts: list[str]) -> str:
+        """``base`` followed by Liquid's ``.name``, ``[key]``, ``.size``, ``.first``, ``.last``."""
+        for part in parts:
+            if part.startswith("["):
+                inner = part[1:-1].strip()
+                base += f"[{self.operand(tokenize(inner)[0])}]"
+            elif part in ("size", "first", "last"):
+                base = f"({base} | {FILTERS[part][0]})"
+            elif re.fullmatch(r"[A-Za-z_]\w*", part):
+                base += "." + part
+            else:
+                base += f'["{part}"]'
+        return base
+
+
+UNSUPPORTED = {
+    "highlight": "highlight code in the content (Markdown fences), not in a layout",
+    "post_url": "write the post's URL in (its permalink), or link it from the content",
+    "link": "write the page's URL in",
+    "seo": "jekyll-seo-tag: write the <meta> tags it made into the layout",
+    "feed_meta": "jekyll-feed: write <link rel=\"alternate\" href=\"/atom.xml\"> into the layout",
+    "include_relative": "move the file into _includes and include it by name",
+    "cycle": "use loop.cycle(...) in the Jinja for loop",
+    "tablerow": "write the table with a Jinja for loop",
+    "increment": "use loop.index or a Jinja namespace() counter",
+    "decrement": "use loop.revindex or a Jinja namespace() counter",
+    "break": "Jinja loops have no break without the loopcontrols extension: filter the list instead",
+    "continue": "Jinja loops have no continue without the loopcontrols extension: filter the list instead",
+}
+
+
+def tokenize(source: str) -> list[tuple[str, str]]:
+    tokens, pos = [], 0
+    source = source.strip()
+    while pos < len(source):
+        match = TOKEN.match(source, pos)
+        if not match or match.end() == pos:
+            raise Unconvertible(f"cannot read {source[pos:].strip()!r}: write this in Jinja")
+        kind = match.lastgroup
+        tokens.append((kind, match.group(kind)))
+        pos = match.end()
+        while pos < len(source) and source[pos].isspace():
+            pos += 1
+    return tokens
+
+
+def _split(tokens: list[tuple[str, str]], separator: str) -> list[list[tuple[str, str]]]:
+    pieces: list[list[tuple[str, str]]] = [[]]
+    for token in tokens:
+        if token == ("punct", separator):
+            pieces.append([])
+        else:
+            pieces[-1].append(token)
+    return pieces
+
+
+def _maybe(expression: str, parts: list[str]) -> str:
+    """A key looked up in data (a loop variable, an include parameter) may be missing, which
+    Liquid shows as nothing: so does ``default("")``, where StrictUndefined would stop the build."""
+    return f'({expression} | default(""))' if parts else expression
+
+
+def _literal(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return repr(value)
+
+
+def _text(text: str) -> str:
+    """Template text, kept from being read as Jinja where it could be (``{#`` in CSS, say)."""
+    if "{#" in text or "{{" in text or "{%" in text:
+        return "{% raw %}" + text + "{% endraw %}"
+    return text

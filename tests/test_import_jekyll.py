@@ -1,0 +1,271 @@
+"""`sitegen import jekyll`: a Jekyll site becomes a sitegen site that builds, checks, and keeps its URLs.
+
+Jekyll 4 itself (the Debian package) is the reference: the same sources are
+built with it, and what it published is what the imported site must still
+serve. Where Jekyll is not installed, those tests are skipped, saying so.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import shared_dir
+from generator.build import build
+from generator.check import check_site
+from generator.cli import main
+from generator.config import load_config
+from generator.errors import SiteError
+from generator.importers.jekyll import import_jekyll
+from jekyll_fixture import jekyll_site
+
+JEKYLL = shutil.which("jekyll")
+needs_jekyll = pytest.mark.skipif(JEKYLL is None, reason="Jekyll is not installed (scripts/setup-test-tools "
+                                                        "installs it): the comparison with Jekyll is skipped")
+# Differences that the other half of issue 10 removes (points 1, 2 and 4: Markdown inside
+# HTML blocks, Liquid in content, dates with offsets); the import is not the cause of them.
+MOVED_BY_DATES = {"https://tvm.apache.org/2019/04/29/opt-cuda-quantized.html"}
+CONTENT_NOT_YET_RENDERED = {
+    ("posts.html", "{{ post.url | prepend: site.baseurl }}"),
+    ("2020/07/15/how-to-bring-your-own-codegen-to-tvm.html",
+     "[https://tvm.apache.org/docs/dev/relay_bring_your_own_codegen.html]"
+     "(https://tvm.apache.org/docs/dev/relay_bring_your_own_codegen.html)"),
+    ("2020/07/15/how-to-bring-your-own-codegen-to-tvm.html",
+     "[https://github.com/apache/incubator-tvm/blob/master/src/runtime/contrib/dnnl/dnnl_json_runtime.cc#L151]"
+     "(https://github.com/apache/incubator-tvm/blob/master/src/runtime/contrib/dnnl/dnnl_json_runtime.cc#L151)"),
+}
+
+
+def jekyll_build(source: Path, out: Path) -> None:
+    done = subprocess.run([JEKYLL, "build", "--quiet", "-s", str(source), "-d", str(out)],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+def url_list(out: Path, host: str) -> list[str]:
+    """The pages a built site publishes, as a sitemap.txt lists them."""
+    return sorted(f"{host}/{p.relative_to(out).as_posix()}".removesuffix("index.html")
+                  for p in out.rglob("*.html"))
+
+
+@pytest.fixture(scope="module")
+def imported(tmp_path_factory) -> tuple[Path, Path]:
+    """The corpus as a Jekyll site, and the sitegen site imported from it (built)."""
+    folder = tmp_path_factory.mktemp("import")
+    source = jekyll_site(shared_dir() / "corpus" / "tvm-site", folder / "jekyll")
+    assert main(["import", "jekyll", str(source), str(folder / "site")]) == 0
+    build(folder / "site")
+    return source, folder / "site"
+
+
+def test_the_corpus_is_imported_part_by_part(imported) -> None:
+    source, site = imported
+    assert len(list((site / "content/posts").iterdir())) == 19
+    assert sorted(p.name for p in (site / "content/pages").iterdir()) == [
+        "about.md", "asf.md", "community.md", "download.md", "index.md", "posts.html", "vta.md"]
+    assert sorted(p.name for p in (site / "content/data").iterdir()) == [
+        "community.yml", "contrib_orgs.yml", "menus.yml", "submenu.yml"]
+    assert (site / "content/includes/JB/setup").is_file() and (site / "content/includes/community.html").is_file()
+    assert sorted(p.name for p in (site / "templates").glob("*.html")) == [
+        "404.html", "community.html", "default.html", "index.html", "page.html", "post.html", "redirect.html"]
+    assert (site / "templates/partials/header.html").is_file()
+    assert not (site / "templates/partials/community.html").exists()   # only content uses it
+    config = yaml.safe_load((site / "site.yaml").read_text())
+    assert config["title"] == "Apache TVM" and config["url"] == "https://tvm.apache.org"
+    assert config["permalink"] == "/:categories/:year/:month/:day/:title"
+    assert config["timezone"] == "UTC" and config["static"] == ["css", "images", "robots.txt"]
+    assert config["archives"] == {"blog": False, "history": False, "tags": False, "categories": False}
+    # Posts and pages are copied as they are (here every one names its layout: nothing to add).
+    for path in (source / "_posts").iterdir():
+        assert (site / "content/posts" / path.name).read_bytes() == path.read_bytes()
+    assert (site / "content/pages/index.md").read_bytes() == (source / "index.md").read_bytes()
+
+
+def test_the_report_names_what_was_not_converted_at_its_file_and_line(imported) -> None:
+    _, site = imported
+    report = (site / "IMPORT-REPORT.md").read_text()
+    for where, what in [("_layouts/default.html:14", "{{ site.time | date: \"%Y\" }}"),
+                        ("_layouts/default.html:15", "{{ page.title | truncate: 12 }}"),
+                        ("_layouts/community.html:5", "{% tablerow org in site.data.contrib_orgs cols:3 %}"),
+                        ("_includes/JB/setup:1", "{% assign BASE_PATH = site.JB.BASE_PATH %}"),
+                        ("_config.yml:18", "production_url")]:
+        assert f"- `{where}`: `{what}`: " in report, where
+    assert "- `kramdown.input: GFM`" in report and "- `kramdown.hard_wrap: false`" in report
+    assert re.findall(r"\{% include .*?%\}", (site / "templates/post.html").read_text()) == [
+        '{% include "partials/JB/setup" %}']
+
+
+def test_the_converted_layouts_render_what_jekylls_rendered(imported, tmp_path) -> None:
+    """Header, title and date of a post, and the menu, as Jekyll made them from the same layouts."""
+    if JEKYLL is None:
+        pytest.skip("Jekyll is not installed: the comparison with Jekyll is skipped")
+    source, site = imported
+    jekyll_build(source, tmp_path / "old")
+    path = "2018/08/10/DLPack-Bridge.html"
+    ours, theirs = (site / "_site" / path).read_text(), (tmp_path / "old" / path).read_text()
+
+    def parts(html: str) -> list[str]:
+        found = re.findall(r"<title>.*?</title>|<time [^>]*>.*?</time>|<h1>.*?</h1>|<li><a href=[^>]*>[^<]*</a>"
+                           r"|<link rel=\"(?:stylesheet|canonical)\"[^>]*>", html, re.S)
+        return [" ".join(part.split()) for part in found]
+
+    assert parts(ours) == parts(theirs) and len(parts(ours)) >= 8
+    assert "DLPack" in parts(ours)[0]
+
+
+@needs_jekyll
+def test_check_against_jekylls_urls_passes_or_names_each_moved_url(imported, tmp_path) -> None:
+    source, site = imported
+    old = tmp_path / "old"
+    jekyll_build(source, old)
+    sitemap = tmp_path / "sitemap.txt"
+    listed = url_list(old, "https://tvm.apache.org")
+    sitemap.write_text("\n".join(listed) + "\n")
+    assert len(listed) == 26
+
+    report = check_site(load_config(site), against=str(sitemap))
+    moved = {f.target for f in report.findings if f.page == str(sitemap)}
+    really_moved = {url for url in listed
+                    if not (site / "_site" / url.removeprefix("https://tvm.apache.org/")).exists()}
+    assert moved == really_moved and moved <= MOVED_BY_DATES
+    # Every other fault the check finds is in Jekyll's build of the same sources too.
+    jekylls = {(f.page, f.problem, f.target) for f in check_site(load_config(site), out_dir=old).findings}
+    ours = {(f.page, f.problem, f.target) for f in report.findings if f.page != str(sitemap)}
+    assert {(page, target) for page, _, target in ours - jekylls} <= CONTENT_NOT_YET_RENDERED
+    # Resources from other hosts, which the check refuses, were named by the import already.
+    report_text = (site / "IMPORT-REPORT.md").read_text()
+    third_party = {f.target for f in report.findings if f.problem.startswith("third-party")}
+    assert third_party and all(f"`{url}`: loaded from " in report_text for url in third_party)
+    # Static folders arrived where Jekyll put them; what Jekyll excluded did not.
+    for path in ("images/logo.png", "css/custom.css", "robots.txt"):
+        assert (site / "_site" / path).read_bytes() == (old / path).read_bytes()
+    assert not (site / "_site/README.md").exists() and not (old / "README.md").exists()
+    assert not (site / "scripts").exists()
+
+
+# -- rules, one by one ---------------------------------------------------------------------
+
+
+def small_site(folder: Path, config: str = "title: Small\nurl: https://small.example\n",
+               files: dict[str, str] | None = None) -> Path:
+    files = {"_layouts/default.html": "<!DOCTYPE html>\n<html lang=\"en\"><head><title>{{ page.title }}</title>"
+                                      "</head><body>{{ content }}</body></html>\n",
+             "_posts/2020-01-02-hello-world.md": "---\nlayout: default\ntitle: Hello\n---\nHi.\n",
+             **(files or {})}
+    folder.mkdir(parents=True)
+    (folder / "_config.yml").write_text(config)
+    for name, text in files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(text)
+    return folder
+
+
+def test_a_non_empty_destination_or_one_inside_the_source_is_refused(tmp_path, capsys) -> None:
+    source = small_site(tmp_path / "jekyll")
+    (tmp_path / "taken").mkdir()
+    (tmp_path / "taken/keep.txt").write_text("mine")
+    assert main(["import", "jekyll", str(source), str(tmp_path / "taken")]) == 1
+    assert "the destination is not empty" in capsys.readouterr().err
+    assert [p.name for p in (tmp_path / "taken").iterdir()] == ["keep.txt"]
+    with pytest.raises(SiteError, match="outside the Jekyll site"):
+        import_jekyll(source, source / "new")
+    with pytest.raises(SiteError, match="not a Jekyll site"):
+        import_jekyll(tmp_path / "taken", tmp_path / "new")
+
+
+def test_nothing_is_written_outside_the_destination(tmp_path) -> None:
+    source = small_site(tmp_path / "jekyll", files={"assets/x.css": "a{}", "about.md": "---\n---\nAbout\n"})
+    (source / "outside-link").symlink_to(tmp_path, target_is_directory=True)
+    before = {p for p in tmp_path.rglob("*")}
+    import_jekyll(source, tmp_path / "new")
+    written = {p for p in tmp_path.rglob("*")} - before
+    assert written and all(p.is_relative_to(tmp_path / "new") for p in written)
+
+
+@needs_jekyll
+def test_pretty_permalinks_defaults_and_missing_layouts_give_jekylls_urls_and_pages(tmp_path) -> None:
+    config = ("title: Small\nurl: https://small.example\npermalink: pretty\ntimezone: UTC\n"
+              "defaults:\n  - scope: {path: guides}\n    values: {layout: default}\n")
+    source = small_site(tmp_path / "jekyll", config, {
+        "_posts/2021-05-06-no-title-here.md": "---\n---\nUntitled.\n",        # no title, no layout
+        "guides/setup.md": "---\ntitle: Setup\n---\nSet up.\n",                 # layout from defaults
+        "plain.md": "---\ntitle: Plain\n---\nNo layout at all.\n",
+        "index.html": "---\nlayout: default\ntitle: Home\n---\n<p>Home</p>\n"})
+    jekyll_build(source, tmp_path / "old")
+    import_jekyll(source, tmp_path / "new")
+    build(tmp_path / "new")
+    out = tmp_path / "new/_site"
+    assert url_list(out, "") == sorted(url_list(tmp_path / "old", "") + ["/404.html"])   # sitegen's 404 page
+    assert url_list(tmp_path / "old", "") == ["/", "/2020/01/02/hello-world/", "/2021/05/06/no-title-here/",
+                                 "/guides/setup/", "/plain/"]
+    for path in ("plain/index.html", "guides/setup/index.html", "2021/05/06/no-title-here/index.html"):
+        theirs = (tmp_path / "old" / path).read_text()
+        assert _tight((out / path).read_text()) == _tight(theirs), path
+    front = (tmp_path / "new/content/posts/2021-05-06-no-title-here.md").read_text()
+    assert "layout: none\n" in front and "title: No Title Here\n" in front
+
+
+def test_feeds_plugins_data_and_reserved_names(tmp_path) -> None:
+    config = ("title: Small\nurl: https://small.example\nplugins: [jekyll-feed, jekyll-seo-tag]\n"
+              "permalink: /:year/:i_month/:title.html\n")
+    source = small_site(tmp_path / "jekyll", config, {
+        "_data/people.json": '[{"name": "Ann"}]', "_data/table.csv": "a,b\n",
+        "content/notes.txt": "x", "_layouts/redirect.html": "{{ page.redirect.to }}",
+        "_posts/2020-03-03-sorted.md": "---\ntitle: S\nlayout: default\ncategories: [Deep Learning]\n---\nS\n",
+        "rss.xml": "---\n---\n<rss>{{ site.title }}</rss>\n",
+        "_posts/2020-02-02-moved.md": "---\ntitle: Moved\nlayout: default\nredirect_from: [/old-moved.html]\n"
+                                      "redirect_to: https://elsewhere.example/\n---\nHere.\n"})
+    result = import_jekyll(source, tmp_path / "new")
+    site = tmp_path / "new"
+    config_out = yaml.safe_load((site / "site.yaml").read_text())
+    assert config_out["feeds"] == {"atom": True, "rss": True}
+    assert config_out["permalink"] == "/:categories/:year/:month/:day/:title.html"
+    assert yaml.safe_load((site / "content/data/people.yml").read_text()) == [{"name": "Ann"}]
+    notes = {(n.path, n.construct): n.action for n in result.notes}
+    assert "jekyll-seo-tag" in {construct for _, construct in notes}
+    assert any(path == "_config.yml" and ":i_month" in action for (path, _), action in notes.items())
+    assert ("_data/table.csv", "_data/table.csv") in notes
+    assert ("content/notes.txt", "content/notes.txt") in notes and not (site / "content/notes.txt").exists()
+    assert ("_layouts/redirect.html", "_layouts/redirect.html") in notes
+    assert ("_posts/2020-02-02-moved.md", "redirect_to") in notes
+    assert ("rss.xml", "rss.xml") in notes
+    assert "the URL moves" in notes[("_posts/2020-03-03-sorted.md", "categories: ['Deep Learning']")]
+    build(site)
+    report = check_site(load_config(site), against=str(_listing(tmp_path, ["/old-moved.html",
+                                                                          "/2020/02/02/moved.html"])))
+    assert report.ok, report.findings
+
+
+def _tight(html: str) -> str:
+    return re.sub(r">\s+<", "><", " ".join(html.split()))
+
+
+def _listing(folder: Path, urls: list[str]) -> Path:
+    path = folder / "sitemap.txt"
+    path.write_text("\n".join(urls) + "\n")
+    return path
+
+
+def test_what_jekyll_skips_is_skipped_and_what_it_includes_is_copied(tmp_path) -> None:
+    config = "title: Small\nurl: https://small.example\nexclude: [drafts-notes, '*.sh']\ninclude: [.htaccess]\n"
+    source = small_site(tmp_path / "jekyll", config, {
+        ".htaccess": "Options -Indexes\n", ".git/config": "[core]\n", "node_modules/x/index.js": "x",
+        "drafts-notes/a.md": "---\n---\nA\n", "deploy.sh": "#!/bin/sh\n", "#scratch.md": "x",
+        "backup.md~": "x", "_private/note.md": "---\n---\nN\n", "news/_posts/2020-01-01-n.md": "---\n---\nN\n",
+        "docs/.hidden/x.css": "x", "docs/guide.md": "---\ntitle: Guide\nlayout: default\n---\nG\n",
+        "docs/img/a.png": "png"})
+    result = import_jekyll(source, tmp_path / "new")
+    site = tmp_path / "new"
+    made = sorted(p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file())
+    assert [m for m in made if not m.startswith(("templates/", "content/posts/"))] == [
+        ".htaccess", "IMPORT-REPORT.md", "content/pages/docs/guide.md", "docs/img/a.png", "site.yaml"]
+    assert yaml.safe_load((site / "site.yaml").read_text())["static"] == [".htaccess", "docs"]
+    assert any(n.path == "news/_posts" and "category folder" in n.action for n in result.notes)
+    build(site)
+    assert (site / "_site/docs/guide.html").is_file() and (site / "_site/docs/img/a.png").is_file()
+    assert (site / "_site/.htaccess").read_text() == "Options -Indexes\n"
