@@ -205,11 +205,13 @@ class Engine:
             self.state, self.keys = BuildState(), KeyIndex()
         state = self.state
         archives = tuple(v.archive for v in config.versions if v.archive)
-        index = FileIndex(self.root, INPUTS + config.static_paths + archives, state.files,
+        inputs = INPUTS + config.static_paths      # the docs archives may lie anywhere
+        index = FileIndex(self.root, inputs + archives, state.files,
                           {key[1] for key in self.keys.always if key[0] == "file"})
         changed = index.rescan(changed if warm and not fresh else None)
         if not config.allow_symlinks_outside:
-            refuse_links_outside(self.root, (name for name in changed if name.split("/")[0] in INPUTS))
+            refuse_links_outside(self.root, (name for name in changed
+                                             if any(name == r or name.startswith(r + "/") for r in inputs)))
         external = version_trees(config)
         tampered, strays = check_outputs(out_dir, state.outputs) if fresh or not warm else (set(), set())
         now = now or self.options.now or datetime.now(timezone_of(config))

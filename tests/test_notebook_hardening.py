@@ -68,5 +68,6 @@ def test_the_downloadable_notebook_is_cut_to_the_output_limit_like_the_page(tmp_
     assert stream.text.startswith("x" * 1000) and "x" * 1001 not in stream.text
     assert "notebooks.output_limit" in stream.text
     assert result.data["text/plain"].startswith("'" + "y" * 999) and "notebooks.output_limit" in result.data["text/plain"]
-    assert "text/html" not in html.data and "notebooks.output_limit" in html.data["text/plain"]
+    assert html.data["text/html"].startswith("<p>[a text/html output of 800,000 characters")
+    assert "notebooks.output_limit" in html.data["text/html"]
     assert short.text == "short\n"

@@ -227,26 +227,32 @@ def executed_notebook(job: Job) -> NotebookNode:
 
 
 def cut_outputs(notebook: NotebookNode, limit: int) -> None:
-    """Cut the text outputs of the download as the page cuts them (``notebooks.output_limit``).
+    """Cut the outputs of the download as the page cuts them (``notebooks.output_limit``).
 
     A text output over the limit keeps its first ``limit`` characters and a
-    note; any other output but an image (HTML, JSON...) over it is left out,
-    its text/plain saying so. Images stay: the page publishes them too.
+    note. Any other form over it but an image (HTML, Markdown, JSON...) is
+    replaced by a note that it was left out, kept under its own type where
+    that type is text, so that the output stays what it was. Images stay:
+    the page publishes them too.
     """
     for cell in notebook.cells:
         for output in cell.get("outputs", ()):
             if output.output_type == "stream":
                 output.text = _cut(_text(output.text), limit)
-            for mime, value in list(output.get("data", {}).items()):
+            data = output.get("data", {})
+            for mime, value in list(data.items()):
                 text = json.dumps(value) if isinstance(value, dict) else _text(value)
                 if mime.startswith("image/") or len(text) <= limit:
                     continue
+                note = (f"[a {mime} output of {len(text):,} characters, over the limit of "
+                        f"{limit:,} (notebooks.output_limit), left out]")
                 if mime == "text/plain":
-                    output.data[mime] = _cut(text, limit)
+                    data[mime] = _cut(text, limit)
+                elif isinstance(value, dict):
+                    del data[mime]
+                    data["text/plain"] = note
                 else:
-                    del output.data[mime]
-                    output.data["text/plain"] = (f"[a {mime} output of {len(text):,} characters, over "
-                                                 f"the limit of {limit:,} (notebooks.output_limit), left out]")
+                    data[mime] = f"<p>{note}</p>" if mime == "text/html" else note
 
 
 def _text(value: str | list[str]) -> str:
