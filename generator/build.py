@@ -36,18 +36,19 @@ import pymdownx
 import yaml
 
 from generator import __version__, notebooks
-from generator.cache import PickleCache, digest
+from generator.cache import DataCache, digest
 from generator.config import Config, load_config
 from generator.deps import LINKED_FIELDS, Key, KeyIndex, Resolver, tracing, value_digest
+from generator.errors import SiteError
+from generator.lock import site_lock
 from generator.output import check_outputs, delete_outputs, safe_output_dir, write_outputs
 from generator.plan import Bundle, DocsReport, Job, Plan, SiteRenderer, docs_bundle, reusable, reused_report
 from generator.render import Renderer
-from generator.site import Document, Site, assemble, parse_document, timezone_of
+from generator.site import Document, Site, assemble, parse_document, timezone_of, well_formed
 from generator.sources import Source, discover, load_data, load_source, refuse_links_outside
 from generator.state import BuildState, BundleRecord, FileIndex, OutputRecord
 from generator.versions import resolve_versions
 
-PARSE_CACHE_VERSION = "3"
 PARALLEL_THRESHOLD = 64
 # The site's inputs, with its static folders (Config.static_paths: assets/ and site.yaml's `static`).
 INPUTS = ("site.yaml", "content", "notebooks", "templates")
@@ -55,7 +56,8 @@ INPUTS = ("site.yaml", "content", "notebooks", "templates")
 # plan) as it was, unless a document's placement changes: see Engine.swap_in.
 SWAPPABLE = ("content/posts", "content/pages", "templates")
 CONTENT_FIELDS = [f.name for f in dataclasses.fields(Document) if f.name not in LINKED_FIELDS]
-STATE_FILE = "state.pickle"
+STATE_DIR = ".sitegen"
+STATE_FILE = "state.msgpack"
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,7 @@ class BuildOptions:
     refresh: bool = False
     rerun: tuple[str, ...] = ()         # tutorials to execute again whatever the cache holds
     now: datetime | None = None
+    allow_removals: bool = False    # let a build remove more than half of the files the last one made
 
 
 @dataclass
@@ -84,7 +87,8 @@ class BuildResult:
 
 def build(root: str | Path = ".", options: BuildOptions = BuildOptions()) -> BuildResult:
     """Bring the site's output directory up to date, doing only the work edits require."""
-    return Engine(root, options).build()
+    with site_lock(Path(root) / STATE_DIR, "sitegen build"):
+        return Engine(root, options).build()
 
 
 def render_site(config: Config, options: BuildOptions = BuildOptions()) -> BuildResult:
@@ -125,8 +129,8 @@ def load_documents(config: Config, sources: list[tuple[str, Path, str]], refresh
     only the others are read (``load``) and parsed, in parallel when many.
     """
     load = load or partial(load_source, config.root)
-    cache = PickleCache(config.state_dir / "cache" / "documents")
-    fingerprint = digest(PARSE_CACHE_VERSION, code_digest(), config.permalink, config.timezone)
+    cache = DataCache(config.state_dir / "cache" / "documents", "document", well_formed)
+    fingerprint = digest(code_digest(), config.permalink, config.timezone)
     keys = [digest(fingerprint, kind, str(path), source_digest) for kind, path, source_digest in sources]
     documents = [None if refresh else cache.get(key) for key in keys]
     todo = [i for i, doc in enumerate(documents) if doc is None]
@@ -172,7 +176,7 @@ class Engine:
     def __init__(self, root: str | Path = ".", options: BuildOptions = BuildOptions()):
         self.root = Path(root).resolve()
         self.options = options
-        self.state_path = self.root / ".sitegen" / STATE_FILE
+        self.state_path = self.root / STATE_DIR / STATE_FILE
         self.state = BuildState.load(self.state_path)
         self.parsed: dict[str, tuple[str, str, Document]] = {}   # source -> (digest, parse key, doc)
         self.listing: list[tuple[str, Path, str]] | None = None  # (kind, path, name) of each source
@@ -213,12 +217,13 @@ class Engine:
             refuse_links_outside(self.root, (name for name in changed
                                              if any(name == r or name.startswith(r + "/") for r in inputs)))
         external = version_trees(config)
-        tampered, strays = check_outputs(out_dir, state.outputs) if fresh or not warm else (set(), set())
+        tampered, strays, empty = check_outputs(out_dir, state.outputs) if fresh or not warm else (set(), set(), [])
         now = now or self.options.now or datetime.now(timezone_of(config))
         due = ((state.horizon is not None and now >= state.horizon)
                or (state.floor is not None and now < state.floor))
         settled = all(reusable(b.report) for b in state.bundles.values())
-        if settled and not (load or fresh or changed or tampered or strays or due or external != state.external):
+        if settled and not (load or fresh or changed or tampered or strays or empty or due
+                            or external != state.external):
             self.warm, self.config = True, config
             reports = {name: reused_report(b.report) for name, b in state.bundles.items()}
             return self.result(None, len(state.outputs), {}, [], [], reports)
@@ -253,10 +258,13 @@ class Engine:
         dirty = {path for path, job in plan.items()
                  if path in tampered or (record := state.outputs.get(path)) is None
                  or record.inputs != job.inputs or not record.reads.isdisjoint(moved)}
+        removed = (state.outputs.keys() | strays) - plan.keys()
+        if not self.options.allow_removals:
+            refuse_mass_removal(state.outputs.keys() - plan.keys(), len(state.outputs), out_dir)
         made = {path: self.make(plan[path]) for path in sorted(dirty)}
 
         # Everything is made: only now is the output directory touched.
-        deleted = delete_outputs(out_dir, (state.outputs.keys() | strays) - plan.keys())
+        deleted = delete_outputs(out_dir, removed, empty)
         written, stamps = write_outputs(out_dir, {path: data for path, (data, _) in made.items()},
                                         state.outputs)
 
@@ -409,6 +417,18 @@ class Engine:
         self.keys = KeyIndex(state.digests)
         self.interned = {key: key for key in live}
         state.save(self.state_path)
+
+
+def refuse_mass_removal(removed: set[str], present: int, out_dir: Path) -> None:
+    """Stop a build that would remove more than half of the files the last build made.
+
+    Such a build is more often a source folder gone missing (an unmounted
+    disk, a bad checkout) than an author's intent.
+    """
+    if len(removed) * 2 > present:
+        first = ", ".join(f"/{path}" for path in sorted(removed)[:3])
+        raise SiteError(f"this build would remove {len(removed)} of the {present} files the last build made "
+                        f"({first}, ...): if that is meant, build again with --allow-removals", out_dir)
 
 
 def site_digest(listing: list[tuple[str, Path, str]], index: FileIndex, site: Site) -> str:

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import hashlib
 import os
-import pickle
 import secrets
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from generator import codec
 
 
 def digest(*parts: str | bytes) -> str:
@@ -44,20 +46,32 @@ def write_atomic(path: Path, data: bytes) -> None:
         raise
 
 
-class PickleCache:
-    """Python values by key, one file each under ``folder``."""
+class DataCache:
+    """Values of one kind (see :mod:`generator.codec`) by key, one file each under ``folder``.
 
-    def __init__(self, folder: Path):
+    An entry that cannot be read back, or holds a value ``valid`` refuses (a
+    file crafted to pass as an entry), is a miss: the caller makes the value
+    again and the entry is replaced.
+    """
+
+    def __init__(self, folder: Path, kind: str, valid: Callable[[Any], bool] = lambda value: True):
         self.folder = folder
+        self.kind = kind
+        self.valid = valid
 
     def _path(self, key: str) -> Path:
-        return self.folder / key[:2] / f"{key}.pickle"
+        return self.folder / key[:2] / f"{key}.msgpack"
 
     def get(self, key: str) -> Any | None:
         try:
-            return pickle.loads(self._path(key).read_bytes())
-        except (FileNotFoundError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
+            value = codec.loads(self.kind, self._path(key).read_bytes())
+        except (OSError, codec.Garbled):
             return None
+        return value if self.valid(value) else None
 
     def put(self, key: str, value: Any) -> None:
-        write_atomic(self._path(key), pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+        try:
+            data = codec.dumps(self.kind, value)
+        except (TypeError, ValueError, OverflowError):   # a value a cache cannot hold: not cached
+            return
+        write_atomic(self._path(key), data)

@@ -38,6 +38,7 @@ def make_parser() -> argparse.ArgumentParser:
                        help="ignore every cache and redo all work; with tutorial names "
                             "(notebooks/NAME.ipynb as NAME.ipynb or NAME), run those again only")
     build.add_argument("--check", action="store_true", help="then check the built site (see 'check')")
+    add_removal_flag(build)
     build.set_defaults(run=run_build)
 
     serve = commands.add_parser("serve", help="preview the site, rebuilding and reloading on every save")
@@ -46,6 +47,7 @@ def make_parser() -> argparse.ArgumentParser:
                        help="address to listen on (default 127.0.0.1: this machine only)")
     serve.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
     serve.add_argument("--open", action="store_true", help="open the preview in a browser")
+    add_removal_flag(serve)
     serve.set_defaults(run=run_serve)
 
     check = commands.add_parser("check", help="check the built site: links, anchors, third-party "
@@ -92,6 +94,11 @@ def add_content_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--future", action="store_true", help="include posts dated in the future")
 
 
+def add_removal_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--allow-removals", action="store_true",
+                        help="let a build remove more than half of the files the last build made")
+
+
 def run_build(args: argparse.Namespace) -> int:
     from generator.build import BuildOptions, build
 
@@ -100,7 +107,7 @@ def run_build(args: argparse.Namespace) -> int:
     if rerun:
         check_tutorial_names(args.site, rerun)
     result = build(args.site, BuildOptions(drafts=args.drafts, future=args.future, refresh=refresh,
-                                           rerun=rerun))
+                                           rerun=rerun, allow_removals=args.allow_removals))
     done = (f"built {len(result.site.posts)} posts, {len(result.site.pages)} pages"
             if result.site else "nothing changed")
     print(f"{done}: {result.summary()} in {time.perf_counter() - started:.2f}s")
@@ -130,7 +137,8 @@ def run_serve(args: argparse.Namespace) -> int:
     from generator.build import BuildOptions
     from generator.serve import serve
 
-    serve(args.site, args.host, args.port, BuildOptions(drafts=args.drafts, future=args.future),
+    serve(args.site, args.host, args.port,
+          BuildOptions(drafts=args.drafts, future=args.future, allow_removals=args.allow_removals),
           open_browser=args.open)
     return 0
 

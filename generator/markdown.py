@@ -27,9 +27,12 @@ from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 from markdown.util import AtomicString
 
+from generator import codec
+
 HIGHLIGHT_CLASS = "highlight"
 
 
+@codec.record
 @dataclass(frozen=True)
 class Heading:
     level: int

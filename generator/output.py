@@ -3,11 +3,16 @@
 Files are replaced atomically (a preview server reading one never sees half of
 it) and only when their bytes differ from what is there, so unchanged files
 keep their modification times and a publish sees no spurious changes.
+
+Every path written or removed passes :func:`confined`, which proves it lies
+inside the output directory (symbolic links followed), whatever produced it:
+the plan, a bundle, or a state file from an earlier build.
 """
 
 from __future__ import annotations
 
 import shutil
+from collections.abc import Iterable
 from pathlib import Path
 
 from generator.cache import write_atomic
@@ -29,27 +34,66 @@ def safe_output_dir(config: Config) -> Path:
     return out
 
 
-def check_outputs(out_dir: Path, records: dict[str, OutputRecord]) -> tuple[set[str], set[str]]:
-    """Outputs that are not as the last build left them, and files it did not make."""
-    found = scan(out_dir, follow_links=False)
+def is_output_path(rel: str) -> bool:
+    """Whether ``rel`` is a clean relative file path: no ``..``, ``.`` or empty segment, no NUL."""
+    return bool(rel) and "\0" not in rel and not rel.startswith("/") \
+        and all(part not in ("", ".", "..") for part in rel.split("/"))
+
+
+def confined(out_dir: Path, rel: str, unlink: bool = False) -> Path:
+    """``out_dir/rel``, proved to lie inside ``out_dir`` once links are followed; else SiteError.
+
+    With ``unlink``, a symbolic link in the output that stands for a folder on
+    the way is removed first (a build writes into real folders only).
+    """
+    if not is_output_path(rel):
+        raise SiteError(f"refusing to write or remove {rel!r}: not a file path inside the output folder",
+                        out_dir)
+    path, top = out_dir / rel, out_dir.resolve()
+    if unlink and not path.parent.resolve().is_relative_to(top):
+        link = next((p for p in reversed(path.parents)
+                     if p != out_dir and p.is_relative_to(out_dir) and p.is_symlink()), None)
+        if link is not None:
+            link.unlink()
+    if not path.parent.resolve().is_relative_to(top):
+        raise SiteError(f"refusing to write or remove /{rel}: a symbolic link leads it outside "
+                        "the output folder", out_dir)
+    return path
+
+
+def check_outputs(out_dir: Path, records: dict[str, OutputRecord]) -> tuple[set[str], set[str], list[str]]:
+    """Outputs that are not as the last build left them, files it did not make, and empty folders
+    (a build killed between making a folder and writing into it leaves one)."""
+    empty: list[str] = []
+    found = scan(out_dir, follow_links=False, empty=empty)
     tampered = {path for path, record in records.items() if found.get(path) != record.stamp}
-    return tampered, found.keys() - records.keys()
+    return tampered, found.keys() - records.keys(), empty
 
 
-def delete_outputs(out_dir: Path, paths: set[str]) -> list[str]:
-    """Remove files no longer produced, and the folders they leave empty."""
+def delete_outputs(out_dir: Path, paths: set[str], folders: Iterable[str] = ()) -> list[str]:
+    """Remove files no longer produced, and the folders they leave empty; and empty ``folders``."""
     deleted = []
+    for rel in sorted(folders):
+        remove_empty_folders(out_dir, confined(out_dir, rel))
     for rel in sorted(paths):
-        path = out_dir / rel
+        path = confined(out_dir, rel)
         if not (path.is_symlink() or path.is_file()):
             continue
         path.unlink()
         deleted.append(rel)
-        for parent in path.parents:
-            if parent == out_dir or any(parent.iterdir()):
-                break
-            parent.rmdir()
+        remove_empty_folders(out_dir, path.parent)
     return deleted
+
+
+def remove_empty_folders(out_dir: Path, folder: Path) -> None:
+    """Remove ``folder`` and its parents up to (not including) ``out_dir`` while they are empty."""
+    for parent in (folder, *folder.parents):
+        if parent == out_dir or not parent.is_relative_to(out_dir):
+            break
+        try:
+            parent.rmdir()
+        except OSError:   # not empty (or not a folder): nothing above it is empty either
+            break
 
 
 def write_outputs(out_dir: Path, made: dict[str, bytes],
@@ -57,7 +101,7 @@ def write_outputs(out_dir: Path, made: dict[str, bytes],
     """Write the files whose bytes differ from what is there; return them and every file's stamp."""
     written, stamps = [], {}
     for rel, data in sorted(made.items()):
-        path = out_dir / rel
+        path = confined(out_dir, rel, unlink=True)
         stamp = _holds(path, data, records.get(rel))
         if stamp is None:
             _write(out_dir, rel, data)

@@ -19,10 +19,11 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from markupsafe import Markup
 
-from generator import feeds, highlight, notebooks
+from generator import codec, feeds, highlight, notebooks
 from generator.config import Config
 from generator.deps import Views, record, value_digest
 from generator.errors import SiteError
+from generator.output import is_output_path
 from generator.render import DataFiles, Renderer
 from generator.site import Document, Site, archive_folder, group_url, output_path
 from generator.sources import read_text
@@ -53,6 +54,7 @@ class Plan(dict):
 
     def add(self, path: str, origin: str | Path, make: Callable[[], bytes | str],
             inputs: Any = None, listed: bool = True) -> None:
+        _check_path(path, origin)
         if path in self:
             raise SiteError(f"/{path} is claimed by both {self[path].origin} and {origin}", origin)
         self[path] = Job(path, str(origin), make, inputs)
@@ -62,6 +64,8 @@ class Plan(dict):
     def add_all(self, jobs: list[Job]) -> None:
         """Add many jobs at once (thousands of documents); the same checks as :meth:`add`."""
         claimed = {job.path: job for job in jobs}
+        for job in jobs:
+            _check_path(job.path, job.origin)
         if len(claimed) < len(jobs) or not claimed.keys().isdisjoint(self):
             for job in jobs:
                 self.add(*job)   # raises, naming both claimants
@@ -77,12 +81,19 @@ class Outputs(dict):
         self.unlisted: set[str] = set()
 
     def add(self, path: str, data: bytes | str, origin: str | Path, listed: bool = True) -> None:
+        _check_path(path, origin)
         if path in self:
             raise SiteError(f"/{path} is claimed by both {self.origins[path]} and {origin}", origin)
         self[path] = data.encode("utf-8") if isinstance(data, str) else data
         self.origins[path] = str(origin)
         if not listed:
             self.unlisted.add(path)
+
+
+def _check_path(path: str, origin: str | Path) -> None:
+    """Refuse, naming its origin, an output path that would leave the output folder."""
+    if not is_output_path(path):
+        raise SiteError(f"{path!r} is not a path inside the output folder", origin)
 
 
 @dataclass(frozen=True)
@@ -94,6 +105,7 @@ class Bundle:
     inputs: Any
 
 
+@codec.record
 @dataclass(frozen=True)
 class DocsReport:
     """What building the docs section did: per version, and for the tutorials."""
@@ -241,11 +253,16 @@ class SiteRenderer:
         whichever host serves the site (the preview server, a staging copy);
         only its canonical link names the production host.
         """
-        moves = [(old, doc.url, doc.source) for doc in self.site.documents for old in doc.redirect_from]
-        moves += [(old, new, Path("site.yaml")) for old, new in sorted(self.config.redirects.items())]
-        for old, new, origin in moves:
+        moves = [(old, doc.url, doc.source, "redirect_from")
+                 for doc in self.site.documents for old in doc.redirect_from]
+        moves += [(old, new, Path("site.yaml"), "redirects")
+                  for old, new in sorted(self.config.redirects.items())]
+        for old, new, origin, key in moves:
             if not old.startswith("/"):
-                raise SiteError(f"redirect {old!r} must be a path starting with '/'", origin)
+                raise SiteError(f"key '{key}': redirect {old!r} must be a path starting with '/'", origin)
+            if not is_output_path(output_path(old)):
+                raise SiteError(f"key '{key}': redirect {old!r} is not a plain path inside the site "
+                                "(no '.', '..' or empty segments)", origin)
             plan.add(output_path(old), origin, partial(
                 self.page, "redirect.html", page=_generated("Redirecting", old), target=new),
                 ("redirect", old, new), listed=False)

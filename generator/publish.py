@@ -23,9 +23,11 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-from generator.build import build
+from generator.build import BuildOptions, build
+from generator.cache import digest
 from generator.config import Config, load_config
 from generator.errors import SiteError
+from generator.lock import site_lock
 
 ASF_YAML = ".asf.yaml"
 ATTEMPTS = 2  # the first push, and one more on the remote's new tip
@@ -86,10 +88,16 @@ def publish(root: str | Path = ".", options: PublishOptions = PublishOptions(),
     branch is touched; raising SiteError there stops the publish.
     """
     config = load_config(root)
+    with site_lock(config.state_dir, "sitegen publish"):
+        return _publish(config, options, check)
+
+
+def _publish(config: Config, options: PublishOptions, check: Callable[[Path], None] | None) -> PublishResult:
     branch = options.branch or config.publish.branch
     remote = options.remote or config.publish.remote
     keep = kept_paths(config)
     repo = Repo.of(config.root)
+    repo.remove_leftovers()
     repo.require_branch_name(branch)
     source = repo.head_commit()
     dirty = repo.uncommitted(config)
@@ -98,7 +106,7 @@ def publish(root: str | Path = ".", options: PublishOptions = PublishOptions(),
                         f"or pass --allow-dirty:{_listing(dirty)}", config.root)
     repo.refuse_checked_out(branch)
 
-    site_dir = options.built or build_site(config)
+    site_dir = options.built or build_site(config, options.allow_removals)
     files = site_files(site_dir, keep)
     if check is not None:
         check(site_dir)
@@ -130,9 +138,9 @@ def publish(root: str | Path = ".", options: PublishOptions = PublishOptions(),
                     f"publish. Nothing was forced and nothing was pushed; run the publish again.")
 
 
-def build_site(config: Config) -> Path:
+def build_site(config: Config, allow_removals: bool = False) -> Path:
     """Build into the site's output folder; a failed build raises before any git work."""
-    build(config.root)
+    build(config.root, BuildOptions(allow_removals=allow_removals))
     return config.output_dir
 
 
@@ -249,9 +257,12 @@ class Git:
 class Repo:
     """The site's source repository: what publish asks of it and the few refs it moves."""
 
-    def __init__(self, top: Path):
+    def __init__(self, top: Path, site: Path | None = None):
         self.top = top
         self.git = Git(top)
+        # Temporary worktrees of this site's publishes are named for it, so that the
+        # next publish (holding the site's lock) knows the ones a killed one left.
+        self.temp_prefix = f"sitegen-publish-{digest(str((site or top).resolve()))[:12]}-"
 
     @classmethod
     def of(cls, folder: Path) -> Repo:
@@ -259,7 +270,20 @@ class Repo:
         if done.returncode:
             raise SiteError("not inside a git repository: publish commits the build of a source commit",
                             folder)
-        return cls(Path(done.stdout.strip()))
+        return cls(Path(done.stdout.strip()), folder)
+
+    def remove_leftovers(self) -> None:
+        """Remove the worktrees and temporary folders that a killed publish of this site left."""
+        temp = Path(tempfile.gettempdir()).resolve()
+        for line in self.git("worktree", "list", "--porcelain").splitlines():
+            path = line.removeprefix("worktree ")
+            folder = Path(path).resolve().parent
+            if line.startswith("worktree ") and folder.parent == temp and folder.name.startswith(self.temp_prefix):
+                self.git.run("worktree", "unlock", path)
+                self.git.run("worktree", "remove", "--force", "--force", path)
+        for folder in temp.glob(self.temp_prefix + "*"):
+            shutil.rmtree(folder, ignore_errors=True)
+        self.git.run("worktree", "prune")
 
     def require_branch_name(self, branch: str) -> None:
         if self.git.run("check-ref-format", "--branch", branch).returncode:
@@ -338,7 +362,7 @@ class Repo:
     @contextmanager
     def temporary_worktree(self, base: str | None) -> Iterator[Path]:
         """A detached worktree at ``base`` (empty when None), removed whatever happens."""
-        folder = Path(tempfile.mkdtemp(prefix="sitegen-publish-"))
+        folder = Path(tempfile.mkdtemp(prefix=self.temp_prefix))
         path = folder / "branch"
         try:
             if base is not None:

@@ -34,9 +34,10 @@ from urllib.parse import unquote, urlsplit
 
 import watchfiles
 
-from generator.build import BuildOptions, BuildResult, Engine
+from generator.build import STATE_DIR, BuildOptions, BuildResult, Engine
 from generator.config import Config, load_config
 from generator.errors import SiteError
+from generator.lock import site_lock
 
 WATCHED_DIRS = ("content", "notebooks", "templates")   # and the static folders: see watched()
 CONFIG_FILE = "site.yaml"
@@ -492,14 +493,19 @@ def is_loopback(host: str) -> bool:
 
 def serve(root: str | Path, host: str = "127.0.0.1", port: int = 8000,
           options: BuildOptions = BuildOptions(), open_browser: bool = False) -> None:
-    """Preview until Ctrl-C: the watcher runs in this thread, so Ctrl-C also stops a build."""
-    preview = Preview(root, options, host, port).start(watch=False)
-    print(f"serving {preview.out_dir} at {preview.url} (Ctrl-C to stop)", file=sys.stderr)
-    if open_browser:
-        webbrowser.open(preview.url)
-    try:
-        preview.watch()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        preview.stop()
+    """Preview until Ctrl-C: the watcher runs in this thread, so Ctrl-C also stops a build.
+
+    The site's lock is held for the whole preview, not only while it rebuilds: its
+    engine trusts the output folder to stay as its last build left it.
+    """
+    with site_lock(Path(root) / STATE_DIR, "sitegen serve"):
+        preview = Preview(root, options, host, port).start(watch=False)
+        print(f"serving {preview.out_dir} at {preview.url} (Ctrl-C to stop)", file=sys.stderr)
+        if open_browser:
+            webbrowser.open(preview.url)
+        try:
+            preview.watch()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            preview.stop()

@@ -22,6 +22,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from anyascii import anyascii
 
+from generator import codec
 from generator.config import Config
 from generator.errors import SiteError
 from generator.markdown import Heading, render_markdown
@@ -32,6 +33,7 @@ KNOWN_KEYS = {"title", "author", "authors", "date", "tags", "categories", "categ
               "source", "published", "image"}
 
 
+@codec.record
 @dataclass
 class Document:
     """A page of the site, ready for a template."""
@@ -61,6 +63,18 @@ class Document:
     @property
     def description(self) -> str:
         return str(self.meta.get("description") or _strip_tags(self.excerpt))[:300]
+
+
+def well_formed(doc: Any) -> bool:
+    """Whether ``doc`` (read from a cache) is a Document with the types a parse gives it."""
+    lists = (doc.authors, doc.tags, doc.categories, doc.redirect_from) if isinstance(doc, Document) else ()
+    return (isinstance(doc, Document) and isinstance(doc.source, Path)
+            and all(isinstance(value, str) for value in (doc.kind, doc.url, doc.title, doc.layout,
+                                                         doc.content, doc.excerpt))
+            and (doc.date is None or isinstance(doc.date, datetime)) and isinstance(doc.draft, bool)
+            and isinstance(doc.toc, tuple) and all(isinstance(h, Heading) for h in doc.toc)
+            and all(isinstance(v, list) and all(isinstance(s, str) for s in v) for v in lists)
+            and isinstance(doc.meta, dict) and doc.previous is None and doc.next is None)
 
 
 def output_path(url: str) -> str:

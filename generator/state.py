@@ -4,55 +4,76 @@ A build starts by comparing the site's files with the sizes and modification
 times saved here and reads again only the files that moved, so an unchanged
 site costs a walk of its folders. It checks the output directory the same
 way: an output edited or deleted by hand is made again, a stray file removed.
-The state is one pickle, replaced atomically; an unreadable or older one is
-ignored, which only makes the next build a full one.
+The state is one data file (:mod:`generator.codec`), replaced atomically; an
+unreadable, foreign or older one is ignored, which only makes the next build
+a full one. Dependency keys are stored once, in a table the records index.
 """
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import os
-import pickle
 import time
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Iterable
 
+from generator import codec
 from generator.cache import digest, write_atomic
-
-STATE_VERSION = 1
+from generator.errors import SiteError
 
 # A file modified this close to the moment it was stamped may be modified again
 # within the same timestamp tick: its stamp is not trusted and it is re-hashed.
 RACY_NS = 2_000_000_000
 
 Stamp = tuple[int, int]  # (size, mtime_ns)
+Key = tuple             # a dependency key (generator.deps)
 
 
 def file_stamp(stat: os.stat_result) -> Stamp:
     return stat.st_size, stat.st_mtime_ns
 
 
-def scan(folder: Path, prefix: str = "", follow_links: bool = True) -> dict[str, Stamp]:
+def scan(folder: Path, prefix: str = "", follow_links: bool = True, empty: list[str] | None = None,
+         _within: frozenset[tuple[int, int]] = frozenset()) -> dict[str, Stamp]:
     """Every file under ``folder`` (``prefix`` + relative POSIX path) with its stamp.
 
     With ``follow_links=False`` a symbolic link is listed as a file, never entered.
+    Folders holding nothing are added to ``empty``, if given.
+    A folder that cannot be read, or a link that leads back into a folder it is
+    in, is a :class:`SiteError` naming it: taking it for empty would remove its
+    pages from the site.
     """
     found: dict[str, Stamp] = {}
+    shown = prefix.rstrip("/") or folder
     try:
         entries = list(os.scandir(folder))
+        if follow_links:   # the folders a link must not lead back into
+            here = folder.stat()
+            _within = _within | {(here.st_dev, here.st_ino)}
     except (FileNotFoundError, NotADirectoryError):
         return found
+    except OSError as exc:
+        raise SiteError(f"cannot read this folder: {exc.strerror or exc}", shown) from None
+    if not entries and empty is not None and prefix:
+        empty.append(prefix.rstrip("/"))
     for entry in entries:
         name = prefix + entry.name
         try:
             if entry.is_dir(follow_symlinks=follow_links):
-                found.update(scan(Path(entry.path), name + "/", follow_links))
+                if entry.is_symlink():
+                    target = entry.stat()
+                    if (target.st_dev, target.st_ino) in _within:
+                        raise SiteError("symbolic link loop: it leads back into a folder it is in", name)
+                found.update(scan(Path(entry.path), name + "/", follow_links, empty, _within))
             elif entry.is_file() or not follow_links:
                 found[name] = file_stamp(entry.stat(follow_symlinks=follow_links))
-        except FileNotFoundError:  # removed while we looked
+        except FileNotFoundError:  # removed while we looked, or a dangling link
             continue
+        except OSError as exc:
+            raise SiteError(f"cannot read: {exc.strerror or exc}", name) from None
     return found
 
 
@@ -120,7 +141,7 @@ class FileIndex:
                     stamps.update(scan(path, name + "/"))
                 elif path.is_file():
                     stamps[name] = file_stamp(path.stat())
-            except OSError:  # gone while we looked
+            except FileNotFoundError:  # gone while we looked
                 continue
         return stamps
 
@@ -150,8 +171,10 @@ class FileIndex:
         else:
             try:
                 data = (self.root / name).read_bytes()
-            except OSError:
+            except FileNotFoundError:   # gone since it was listed
                 return None
+            except OSError as exc:      # there, but unreadable: not the same as gone
+                raise SiteError(f"cannot read: {exc.strerror or exc}", name) from None
             record = FileRecord(stamp, hashlib.sha256(data).hexdigest(),
                                 trusted=time.time_ns() - stamp[1] > RACY_NS)
             if known is None or known.digest != record.digest:
@@ -196,12 +219,71 @@ class BuildState:
 
     @classmethod
     def load(cls, path: Path) -> BuildState:
+        """The state saved at ``path``, or an empty one if there is none that this sitegen wrote."""
+        # Tens of thousands of small objects, none in a cycle: the cyclic collector,
+        # set off again and again while they are made, would only walk them.
+        enabled = gc.isenabled()
+        gc.disable()
         try:
-            version, state = pickle.loads(path.read_bytes())
-        except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError,
-                ValueError, TypeError):
+            return cls.from_data(codec.loads("state", path.read_bytes()))
+        except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError):  # garbled, wrong shape
             return cls()
-        return state if version == STATE_VERSION and isinstance(state, cls) else cls()
+        finally:
+            if enabled:
+                gc.enable()
 
     def save(self, path: Path) -> None:
-        write_atomic(path, pickle.dumps((STATE_VERSION, self), protocol=pickle.HIGHEST_PROTOCOL))
+        write_atomic(path, codec.dumps("state", self.to_data()))
+
+    def to_data(self) -> dict[str, Any]:
+        """Plain values, each dependency key and each plan input stored once (as pickle's memo did)."""
+        inputs = list({repr(r.inputs): r.inputs for r in self.outputs.values()}.values())
+        inputs_index = {repr(value): i for i, value in enumerate(inputs)}
+        keys = list(self.digests)
+        index = {key: i for i, key in enumerate(keys)}
+        for reads in [r.reads for r in self.outputs.values()] + [b.reads for b in self.bundles.values()]:
+            for key in reads:
+                if key not in index:
+                    index[key] = len(keys)
+                    keys.append(key)
+        return {
+            "world": self.world,
+            "files": {name: [*r.stamp, r.digest, r.trusted] for name, r in self.files.items()},
+            "keys": [list(key) for key in keys],     # the outer tuple as an array: quick to read
+            "values": [self.digests.get(key) for key in keys],
+            "known": len(self.digests),
+            "inputs": inputs,
+            "outputs": {path: [inputs_index[repr(r.inputs)], [index[k] for k in r.reads], r.digest, *r.stamp]
+                        for path, r in self.outputs.items()},
+            "documents": self.documents,
+            "bundles": {name: [b.inputs, [index[k] for k in b.reads],
+                               {path: list(how) for path, how in b.files.items()}, b.report]
+                        for name, b in self.bundles.items()},
+            "external": self.external, "order": list(self.order),
+            "horizon": self.horizon, "floor": self.floor,
+        }
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> BuildState:
+        keys = list(map(tuple, data["keys"]))
+        inputs = data["inputs"]
+        known = data["known"]
+        state = cls(
+            world=str(data["world"]),
+            files={name: FileRecord((size, mtime), digest, bool(trusted))
+                   for name, (size, mtime, digest, trusted) in data["files"].items()},
+            outputs={path: OutputRecord(inputs[i], frozenset(map(keys.__getitem__, reads)), digest, (size, mtime))
+                     for path, (i, reads, digest, size, mtime) in data["outputs"].items()},
+            documents=dict(data["documents"]),
+            digests=dict(zip(keys[:known], data["values"][:known])),
+            bundles={name: BundleRecord(inputs, frozenset(keys[i] for i in reads),
+                                        {path: (origin, listed) for path, (origin, listed) in files.items()},
+                                        report)
+                     for name, (inputs, reads, files, report) in data["bundles"].items()},
+            external=data["external"], order=tuple(data["order"]),
+            horizon=data["horizon"], floor=data["floor"])
+        if not all(isinstance(v, str) for v in state.documents.values()) \
+                or not all(isinstance(path, str) and isinstance(r.digest, str) for path, r in state.outputs.items()):
+            raise TypeError("state records of the wrong types")
+        return state
+

@@ -19,7 +19,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
-import pickle
 import re
 import tarfile
 import tempfile
@@ -29,6 +28,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any, Iterator
 
 from generator import __version__, git, notebooks
+from generator import codec
 from generator.cache import digest, write_atomic
 from generator.config import CONFIG_FILE, Config, Version
 from generator.docs import DOCS_DIR, TUTORIALS_DIR, Parse, Section, gallery_url, page_url, render_section
@@ -408,13 +408,19 @@ class LastBuilds:
 
     def get(self, name: str, key: str) -> dict[str, bytes] | None:
         try:
-            saved_key, files = pickle.loads((self.folder / f"{name}.pickle").read_bytes())
-        except (FileNotFoundError, pickle.UnpicklingError, EOFError, ValueError, TypeError):
+            saved_key, files = codec.loads("version-files", self._path(name).read_bytes())
+        except (OSError, codec.Garbled, ValueError, TypeError):
             return None
-        return files if saved_key == key else None
+        if saved_key != key or not isinstance(files, dict) \
+                or not all(isinstance(p, str) and isinstance(d, bytes) for p, d in files.items()):
+            return None
+        return files
 
     def put(self, name: str, key: str, files: dict[str, bytes]) -> None:
-        write_atomic(self.folder / f"{name}.pickle", pickle.dumps((key, files), protocol=pickle.HIGHEST_PROTOCOL))
+        write_atomic(self._path(name), codec.dumps("version-files", [key, files]))
 
     def drop(self, name: str) -> None:
-        (self.folder / f"{name}.pickle").unlink(missing_ok=True)
+        self._path(name).unlink(missing_ok=True)
+
+    def _path(self, name: str) -> Path:
+        return self.folder / f"{name}.msgpack"

@@ -176,7 +176,7 @@ def test_a_same_size_edit_within_the_same_timestamp_tick_is_seen(site: Path) -> 
 
 def test_a_state_left_by_another_version_of_sitegen_is_set_aside(site: Path) -> None:
     build(site, OPTIONS)
-    path = site / ".sitegen/state.pickle"
+    path = site / ".sitegen/state.msgpack"
     state = BuildState.load(path)
     state.world = "another version"
     state.bundles = {"tutorials": BundleRecord(None, frozenset(), {}, "a report of another shape")}

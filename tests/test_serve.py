@@ -314,7 +314,7 @@ def test_stop_ends_every_thread_and_closes_the_port(site: Path) -> None:
         stream.next()
     with pytest.raises(OSError):
         socket.create_connection(address, timeout=2).close()
-    assert (site / ".sitegen/state.pickle").is_file()
+    assert (site / ".sitegen/state.msgpack").is_file()
 
 
 def test_binds_to_loopback_and_warns_for_any_other_address(site: Path, capfd) -> None:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Collection
 
+from generator import codec
 from generator.errors import SiteError
 
 if TYPE_CHECKING:
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
 FOLDER = "notebooks"
 
 
+@codec.record
 @dataclass(frozen=True)
 class TutorialStats:
     """How a build got each tutorial's outputs."""

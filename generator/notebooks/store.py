@@ -69,7 +69,7 @@ class RunStore:
     def get(self, key: str) -> Run | None:
         try:
             run = Run.from_json(self.path(key).read_bytes())
-        except (OSError, ValueError, TypeError, KeyError):
+        except (OSError, ValueError, TypeError, KeyError, AttributeError):   # AttributeError: not an object
             return None
         return run if run.key == key else None
 

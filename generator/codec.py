@@ -1,0 +1,135 @@
+"""Caches as data: values packed with msgpack, read back without running any code.
+
+``.sitegen/`` travels (CI restores it, people copy it between checkouts), so
+what it holds must be data a crafted file cannot turn into code, as a pickle
+can. A cache file here is a header naming what it holds and the version of
+its layout, a SHA-256 of its body, and the body: msgpack, with extension
+types for the few Python values sitegen keeps (tuples, sets, dates, paths,
+and its own record classes, looked up by name among those registered with
+:func:`record`). A file that fails any check is :class:`Garbled`, which every
+reader of a cache treats as a miss.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+from datetime import date, datetime, timedelta, timezone
+from pathlib import Path, PurePath
+from typing import Any, TypeVar
+from zoneinfo import ZoneInfo
+
+import msgpack
+
+# Each cache's layout version, in one place: bump one when what it stores changes shape.
+VERSIONS = {
+    "state": 2,          # .sitegen/state (generator.state.BuildState)
+    "document": 4,       # .sitegen/cache/documents/ (generator.site.Document, by parse key)
+    "version-files": 2,  # .sitegen/versions/ (a docs version's files as last built)
+}
+
+_TUPLE, _FROZENSET, _SET, _DATETIME, _DATE, _PATH, _RECORD, _BIGINT = range(1, 9)
+_RECORDS: dict[str, type] = {}
+
+T = TypeVar("T", bound=type)
+
+
+class Garbled(ValueError):
+    """A cache file that is not what this sitegen wrote: another version, damaged, or crafted."""
+
+
+def record(cls: T) -> T:
+    """Register a dataclass whose instances caches may hold (rebuilt field by field, by name)."""
+    _RECORDS[cls.__qualname__] = cls
+    return cls
+
+
+def dumps(kind: str, value: Any) -> bytes:
+    """``value`` as the bytes of a cache file holding a ``kind``."""
+    body = msgpack.packb(value, default=_encode, strict_types=True, use_bin_type=True)
+    return _header(kind) + hashlib.sha256(body).digest() + body
+
+
+def loads(kind: str, data: bytes) -> Any:
+    """The value in a cache file of ``kind``; :class:`Garbled` if it fails any check."""
+    header = _header(kind)
+    body = data[len(header) + 32:]
+    if not data.startswith(header) or hashlib.sha256(body).digest() != data[len(header):len(header) + 32]:
+        raise Garbled(f"not a {kind} cache of this sitegen")
+    try:
+        return _unpack(body)
+    except Exception as exc:  # whatever the bytes provoke in the decoder, it is a miss
+        raise Garbled(f"unreadable {kind} cache: {exc}") from None
+
+
+def _header(kind: str) -> bytes:
+    return f"sitegen {kind} {VERSIONS[kind]}\n".encode()
+
+
+def _unpack(data: bytes) -> Any:
+    return msgpack.unpackb(data, ext_hook=_decode, strict_map_key=False, raw=False)
+
+
+def _pack(value: Any) -> bytes:
+    return msgpack.packb(value, default=_encode, strict_types=True, use_bin_type=True)
+
+
+def _encode(value: Any) -> msgpack.ExtType:
+    if isinstance(value, tuple) and not hasattr(value, "_fields"):
+        return msgpack.ExtType(_TUPLE, _pack(list(value)))
+    if isinstance(value, frozenset):
+        return msgpack.ExtType(_FROZENSET, _pack(list(value)))
+    if isinstance(value, set):
+        return msgpack.ExtType(_SET, _pack(list(value)))
+    if isinstance(value, datetime):
+        return msgpack.ExtType(_DATETIME, _pack([value.replace(tzinfo=None).isoformat(), _zone(value.tzinfo)]))
+    if isinstance(value, date):
+        return msgpack.ExtType(_DATE, _pack(value.isoformat()))
+    if isinstance(value, PurePath):
+        return msgpack.ExtType(_PATH, _pack(value.as_posix()))
+    if isinstance(value, int) and not isinstance(value, bool):
+        return msgpack.ExtType(_BIGINT, _pack(str(value)))
+    if isinstance(value, str):        # a subclass (Markup): its text
+        return str(value)
+    if isinstance(value, dict):       # a subclass (defaultdict): its items
+        return dict(value)
+    if isinstance(value, list):
+        return list(value)
+    if dataclasses.is_dataclass(value) and _RECORDS.get(type(value).__qualname__) is type(value):
+        fields = {f.name: getattr(value, f.name) for f in dataclasses.fields(value) if f.init and f.compare}
+        return msgpack.ExtType(_RECORD, _pack([type(value).__qualname__, fields]))
+    raise TypeError(f"a cache cannot hold {type(value).__name__}")
+
+
+def _zone(tz: Any) -> Any:
+    if tz is None:
+        return None
+    if isinstance(tz, ZoneInfo):
+        return tz.key
+    if isinstance(tz, timezone):
+        return tz.utcoffset(None).total_seconds()
+    raise TypeError(f"a cache cannot hold the time zone {tz!r}")
+
+
+def _decode(code: int, data: bytes) -> Any:
+    value = _unpack(data)
+    if code == _TUPLE:
+        return tuple(value)
+    if code == _FROZENSET:
+        return frozenset(value)
+    if code == _SET:
+        return set(value)
+    if code == _DATETIME:
+        naive, zone = value
+        tz = None if zone is None else ZoneInfo(zone) if isinstance(zone, str) else timezone(timedelta(seconds=zone))
+        return datetime.fromisoformat(naive).replace(tzinfo=tz)
+    if code == _DATE:
+        return date.fromisoformat(value)
+    if code == _PATH:
+        return Path(value)
+    if code == _BIGINT:
+        return int(value)
+    if code == _RECORD:
+        name, fields = value
+        return _RECORDS[name](**fields)
+    raise ValueError(f"unknown extension type {code}")

@@ -1,0 +1,176 @@
+"""Caches hold data, never code, and a damaged entry is a miss (issue 15.3).
+
+``.sitegen/`` is restored by CI and copied between machines: a crafted file
+there must not run anything, and one garbled file must not break builds.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import random
+from datetime import date, datetime, timedelta, timezone
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from generator import codec
+from generator.build import build
+from generator.cli import main
+from generator.markdown import Heading
+from generator.site import Document
+from generator.versions import LastBuilds
+
+from conftest import copy_site
+
+
+class Payload:
+    """A pickle that runs a command when it is loaded."""
+
+    def __init__(self, marker: Path):
+        self.marker = marker
+
+    def __reduce__(self):
+        return os.system, (f"touch {self.marker}",)
+
+
+def output_files(out: Path) -> dict[str, bytes]:
+    return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Path:
+    return copy_site(tmp_path / "site", "basic")
+
+
+def test_crafted_cache_files_run_nothing(site: Path, tmp_path: Path) -> None:
+    build(site)
+    expected = output_files(site / "_site")
+    marker = tmp_path / "ran"
+    crafted = pickle.dumps(Payload(marker))
+    state_dir = site / ".sitegen"
+    entries = [p for p in (state_dir / "cache/documents").rglob("*") if p.is_file()]
+    assert entries
+    for path in [state_dir / "state.pickle", state_dir / "state.msgpack", *entries,
+                 *(p.with_suffix(".pickle") for p in entries)]:
+        path.write_bytes(crafted)
+    (site / "content/pages/about.md").touch()       # a build that reads state and caches
+    assert main(["-C", str(site), "build"]) == 0
+    assert not marker.exists()
+    assert output_files(site / "_site") == expected
+
+
+@pytest.mark.parametrize("garble", ["truncated", "random", "pickle-protocol-9", "empty", "flipped-byte"])
+def test_a_garbled_document_cache_entry_is_a_miss(site: Path, garble: str) -> None:
+    build(site)
+    expected = output_files(site / "_site")
+    rng = random.Random(garble)
+    entries = sorted(p for p in (site / ".sitegen/cache/documents").rglob("*") if p.is_file())
+    for path in entries:
+        data = path.read_bytes()
+        path.write_bytes({"truncated": data[: len(data) // 2],
+                          "random": bytes(rng.randrange(256) for _ in range(200)),
+                          "pickle-protocol-9": b"\x80\x09" + data[2:],
+                          "empty": b"",
+                          "flipped-byte": data[:-5] + bytes([data[-5] ^ 1]) + data[-4:]}[garble])
+    for state in (site / ".sitegen").glob("state*"):
+        state.unlink()                                # so that every document is looked up
+    assert main(["-C", str(site), "build"]) == 0
+    assert output_files(site / "_site") == expected
+    assert main(["-C", str(site), "build"]) == 0
+
+
+def test_a_garbled_state_is_a_full_build(site: Path) -> None:
+    build(site)
+    expected = output_files(site / "_site")
+    for state in (site / ".sitegen").glob("state*"):
+        state.write_bytes(state.read_bytes()[:100])
+    (site / "_site/about.html").unlink()
+    assert main(["-C", str(site), "build"]) == 0
+    assert output_files(site / "_site") == expected
+
+
+def test_documents_and_values_round_trip_as_data() -> None:
+    doc = Document(source=Path("content/posts/2020-01-01-a.md"), kind="post", url="/a.html", title="A",
+                   layout="post", content="<p>a</p>", toc=(Heading(2, "x", "X"),),
+                   date=datetime(2020, 1, 1, 10, tzinfo=ZoneInfo("Europe/Berlin")),
+                   tags=["t"], meta={"when": date(2020, 1, 2), "at": datetime(2020, 1, 1, tzinfo=timezone(timedelta(hours=-7))),
+                                     "set": {1, 2}, "big": 2 ** 80, "bytes": b"\0", 3: None})
+    back = codec.loads("document", codec.dumps("document", doc))
+    assert back == doc and back.toc[0] == Heading(2, "x", "X") and back.date.tzinfo == ZoneInfo("Europe/Berlin")
+    key = ("seq", ("posts",), "slice", 0, 5, None)
+    value = {key: frozenset({("a", 1)}), "list": [1, (2, 3)]}
+    assert codec.loads("state", codec.dumps("state", value)) == value
+
+
+@pytest.mark.parametrize("data", [b"", b"sitegen document 4\n", pickle.dumps({"a": 1}),
+                                  codec.dumps("state", {"a": 1})])
+def test_foreign_bytes_are_garbled(data: bytes) -> None:
+    with pytest.raises(codec.Garbled):
+        codec.loads("document", data)
+
+
+def test_an_unknown_record_name_is_garbled_not_imported() -> None:
+    import hashlib
+    import msgpack
+    body = msgpack.packb(msgpack.ExtType(7, msgpack.packb(["os.system", {"command": "true"}])))
+    data = b"sitegen document %d\n" % codec.VERSIONS["document"] + hashlib.sha256(body).digest() + body
+    with pytest.raises(codec.Garbled):
+        codec.loads("document", data)
+
+
+def test_a_version_slot_that_is_not_ours_is_a_miss(tmp_path: Path) -> None:
+    slots = LastBuilds(tmp_path)
+    slots.put("v1", "key", {"index.html": b"<p>"})
+    assert slots.get("v1", "key") == {"index.html": b"<p>"}
+    assert slots.get("v1", "other") is None
+    for path in tmp_path.iterdir():
+        path.write_bytes(pickle.dumps(Payload(tmp_path / "ran")))
+    assert slots.get("v1", "key") is None
+    assert not (tmp_path / "ran").exists()
+
+
+def test_a_crafted_entry_of_the_right_format_but_wrong_types_is_a_miss(site: Path) -> None:
+    build(site)
+    expected = output_files(site / "_site")
+    for path in (site / ".sitegen/cache/documents").rglob("*.msgpack"):
+        doc = codec.loads("document", path.read_bytes())
+        doc.url, doc.tags = 5, [None]
+        path.write_bytes(codec.dumps("document", doc))
+    for state in (site / ".sitegen").glob("state*"):
+        state.unlink()
+    assert main(["-C", str(site), "build"]) == 0
+    assert output_files(site / "_site") == expected
+
+
+@pytest.mark.parametrize("data", [b'"a string"', b"12", b"[]", b"{}", b'{"failure": null}', b"\xff\xfe", b"nul\0"])
+def test_a_garbled_notebook_run_is_a_miss(tmp_path: Path, data: bytes) -> None:
+    from generator.notebooks.store import RunStore
+    store = RunStore(tmp_path)
+    key = "ab" + "0" * 62
+    store.path(key).parent.mkdir(parents=True)
+    store.path(key).write_bytes(data)
+    assert store.get(key) is None
+
+
+def test_every_yaml_value_in_front_matter_survives_the_cache(site: Path) -> None:
+    (site / "content/pages/types.md").write_text(
+        "---\ntitle: Types\nwhen: 2020-01-02\nat: 2020-01-02 03:04:05.678 -07:00\nbig: 123456789012345678901234567890\n"
+        "nan: .nan\nset: !!set {a, b}\nraw: !!binary aGVsbG8=\npairs: !!omap [{a: 1}, {b: 2}]\n"
+        "nested: {1: [null, true, 1.5], x: {y: []}}\n---\n{{ page.title }}\n")
+    build(site)
+    entries = {p: p.read_bytes() for p in (site / ".sitegen/cache/documents").rglob("*.msgpack")}
+    expected = output_files(site / "_site")
+    for state in (site / ".sitegen").glob("state*"):
+        state.unlink()
+    build(site)     # every document from the cache
+    assert output_files(site / "_site") == expected
+    assert {p: p.read_bytes() for p in (site / ".sitegen/cache/documents").rglob("*.msgpack")} == entries
+
+
+def test_a_value_a_cache_cannot_hold_is_not_cached(tmp_path: Path) -> None:
+    from generator.cache import DataCache
+    cache = DataCache(tmp_path, "document")
+    cache.put("ab" * 32, object())
+    assert cache.get("ab" * 32) is None and not any(tmp_path.rglob("*.msgpack"))
