@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import hashlib
 import multiprocessing
 import os
 import threading
@@ -80,6 +81,11 @@ class BuildResult:
     tutorials: notebooks.TutorialStats = field(default_factory=notebooks.TutorialStats)
     docs_versions: dict[str, str] = field(default_factory=dict)  # name -> "built", "reused", "archived"
 
+    @property
+    def warnings(self) -> list[str]:
+        """``file:line: warning: ...`` for what the site's documents use that sitegen left out."""
+        return [warning for doc in (self.site.documents if self.site else ()) for warning in doc.warnings]
+
     def summary(self) -> str:
         return (f"{self.files} files: {len(self.written)} written, "
                 f"{self.files - len(self.written)} unchanged, {len(self.deleted)} removed")
@@ -130,9 +136,13 @@ def load_documents(config: Config, sources: list[tuple[str, Path, str]], refresh
     """
     load = load or partial(load_source, config.root)
     cache = DataCache(config.state_dir / "cache" / "documents", "document", well_formed)
-    fingerprint = digest(code_digest(), config.permalink, config.timezone)
+    fingerprint = digest(code_digest(), config.permalink, config.timezone,
+                         repr(config.markdown), repr(config.liquid))
     keys = [digest(fingerprint, kind, str(path), source_digest) for kind, path, source_digest in sources]
     documents = [None if refresh else cache.get(key) for key in keys]
+    # A document is also a function of the files its Liquid read (includes, data): check those.
+    documents = [None if doc is None or _inputs_moved(doc, lambda name: _file_digest(config.root, name))
+                 else doc for doc in documents]
     todo = [i for i, doc in enumerate(documents) if doc is None]
     loaded = [load(sources[i][0], sources[i][1]) for i in todo]
     if len(todo) >= PARALLEL_THRESHOLD and (os.cpu_count() or 1) > 1:
@@ -145,7 +155,21 @@ def load_documents(config: Config, sources: list[tuple[str, Path, str]], refresh
     for i, doc in zip(todo, parsed):
         cache.put(keys[i], doc)
         documents[i] = doc
-    return {str(path): (key, doc) for (_, path, _), key, doc in zip(sources, keys, documents)}
+    # The parse key names what the document came from: its source and, if any, what its Liquid read.
+    return {str(path): (digest(key, repr(doc.inputs)) if doc.inputs else key, doc)
+            for (_, path, _), key, doc in zip(sources, keys, documents)}
+
+
+def _inputs_moved(doc: Document, digest_of: Callable[[str], str | None]) -> bool:
+    """Whether a file the document's Liquid read (an include, a data file) is not as it was."""
+    return any(digest_of(name) != recorded for name, recorded in doc.inputs)
+
+
+def _file_digest(root: Path, name: str) -> str | None:
+    try:
+        return hashlib.sha256((root / name).read_bytes()).hexdigest()
+    except OSError:
+        return None
 
 
 @functools.cache
@@ -296,7 +320,7 @@ class Engine:
         if fresh or listing is None or index.listing_changed:
             listing = [(kind, path, path.as_posix()) for kind, path in discover(self.root, index.current)]
         sources = [(kind, path, index.digest(name)) for kind, path, name in listing]
-        parsed = self.documents_of(config, [s for s in sources if s[0] != "data"], fresh)
+        parsed = self.documents_of(config, [s for s in sources if s[0] != "data"], fresh, index)
         data_files = {key: self.data_files.get(key) or load_data(load_source(self.root, "data", path))
                       for kind, path, key in sources if kind == "data"}
         data = {path.stem: data_files[key] for kind, path, key in sources if kind == "data"}
@@ -318,7 +342,8 @@ class Engine:
         swappable = SWAPPABLE + config.static_paths
         if index.listing_changed or not all(within(name, swappable) for name in changed):
             return None
-        todo = [(kind, path, index.digest(name)) for kind, path, name in self.listing if name in changed]
+        todo = [(kind, path, index.digest(name)) for kind, path, name in self.listing
+                if name in changed or (kind != "data" and _inputs_moved(self.parsed[name][2], index.digest))]
         reparsed = load_documents(config, todo, self.options.refresh)
         if any(placement(doc) != placement(self.parsed[source][2]) for source, (_, doc) in reparsed.items()):
             return None
@@ -331,11 +356,13 @@ class Engine:
             parsed[str(path)] = (source_digest, key, held)
         return parsed
 
-    def documents_of(self, config: Config, sources: list[tuple[str, Path, str]],
-                     fresh: bool) -> dict[str, tuple[str, str, Document]]:
-        """Source -> (digest, parse key, document): kept from the last build if its bytes are the same."""
+    def documents_of(self, config: Config, sources: list[tuple[str, Path, str]], fresh: bool,
+                     index: FileIndex) -> dict[str, tuple[str, str, Document]]:
+        """Source -> (digest, parse key, document): kept from the last build if its bytes are
+        the same, and those of the files its Liquid read."""
         kept = {} if fresh or self.options.refresh else self.parsed
-        todo = [s for s in sources if kept.get(str(s[1]), ("",))[0] != s[2]]
+        todo = [s for s in sources if (held := kept.get(str(s[1]))) is None or held[0] != s[2]
+                or _inputs_moved(held[2], index.digest)]
         parsed = load_documents(config, todo, self.options.refresh)
         return {str(path): (source_digest, *parsed[str(path)]) if str(path) in parsed else kept[str(path)]
                 for _, path, source_digest in sources}

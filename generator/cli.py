@@ -60,6 +60,23 @@ def make_parser() -> argparse.ArgumentParser:
     versions = commands.add_parser("versions", help="list the docs versions and the commits they resolve to")
     versions.set_defaults(run=run_versions)
 
+    tutorials = commands.add_parser("tutorials", help="run tutorials into the cache, or list how their "
+                                                      "runs stand, without building the site")
+    tutorial_commands = tutorials.add_subparsers(title="commands", metavar="COMMAND")
+    tutorials.set_defaults(run=lambda args: tutorials.print_help() or 2)
+    run = tutorial_commands.add_parser("run", help="run the tutorials not yet cached (e.g. one CI shard)")
+    run.add_argument("--shard", type=shard, metavar="I/N",
+                     help="run only the I-th of N slices of the tutorials (N jobs together run each once)")
+    run.add_argument("--only", nargs="+", metavar="NAME", default=[],
+                     help="run only these tutorials (slug, file name or path)")
+    run.add_argument("--device", metavar="NAME",
+                     help="run only the tutorials declaring this device ('cpu': those declaring none)")
+    run.add_argument("--refresh", action="store_true", help="run them even if a run is cached")
+    run.set_defaults(run=run_tutorials)
+    status = tutorial_commands.add_parser("status", help="list each tutorial: cached, stale or failed, "
+                                                         "and where its run was made")
+    status.set_defaults(run=run_tutorial_status)
+
     new = commands.add_parser("new", help="start a new post")
     new.add_argument("kind", choices=["post"])
     new.add_argument("title")
@@ -111,6 +128,8 @@ def run_build(args: argparse.Namespace) -> int:
     done = (f"built {len(result.site.posts)} posts, {len(result.site.pages)} pages"
             if result.site else "nothing changed")
     print(f"{done}: {result.summary()} in {time.perf_counter() - started:.2f}s")
+    for warning in result.warnings:
+        print(warning, file=sys.stderr)
     if result.tutorials.total:
         print(result.tutorials.summary())
     if result.docs_versions:
@@ -176,6 +195,38 @@ def run_check(args: argparse.Namespace) -> int:
         print(f"warning: {warning}")
     print(report.summary(), file=sys.stderr if report.findings else sys.stdout)
     return 0 if report.ok else 1
+
+
+def shard(text: str):
+    from generator.notebooks.runs import Shard
+
+    try:
+        return Shard.parse(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def run_tutorials(args: argparse.Namespace) -> int:
+    from generator.config import load_config
+    from generator.notebooks.runs import run_tutorials, select
+
+    config = load_config(args.site)
+    report = run_tutorials(config, select(config, args.only, args.device, args.shard), args.refresh)
+    for name, why in report.skipped:
+        print(f"skipped {name}: {why}")
+    print(report.summary())
+    return 0
+
+
+def run_tutorial_status(args: argparse.Namespace) -> int:
+    from generator.config import load_config
+    from generator.notebooks.runs import status_rows, tutorial_status
+
+    rows = status_rows(tutorial_status(load_config(args.site)))
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
+    for row in rows:
+        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[-1])
+    return 0
 
 
 def run_new(args: argparse.Namespace) -> int:

@@ -24,7 +24,7 @@ import msgpack
 # Each cache's layout version, in one place: bump one when what it stores changes shape.
 VERSIONS = {
     "state": 2,          # .sitegen/state (generator.state.BuildState)
-    "document": 4,       # .sitegen/cache/documents/ (generator.site.Document, by parse key)
+    "document": 5,       # .sitegen/cache/documents/ (generator.site.Document, by parse key)
     "version-files": 2,  # .sitegen/versions/ (a docs version's files as last built)
 }
 

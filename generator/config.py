@@ -48,6 +48,8 @@ class Notebooks:
     timeout: int = 120              # seconds per cell; a notebook's metadata may override it
     workers: int = 0                # notebooks executed at once; 0: one per CPU core
     cache_dir: str = ".sitegen/cache"   # relative to the site; copy it to reuse results elsewhere
+    cache: str = ""                 # a shared cache behind it: a folder or fsspec URL (s3://, https://...)
+    executor: str = "local"         # "local", or a Dask scheduler's address: tcp://host:8786
     trusted: bool | list[str] = False   # show cells' HTML/JS/SVG unsanitized: all, or these files
     allow_unexecuted: bool = False  # show stored outputs when a notebook cannot run here
     output_limit: int = 100_000     # characters of one text output before it is cut
@@ -101,6 +103,20 @@ class Limits:
 
 
 @dataclass(frozen=True)
+class MarkdownSettings:
+    """How Markdown is read; the defaults are what Jekyll's defaults (kramdown, ``input: GFM``) give."""
+
+    header_ids: Literal["gfm", "kramdown"] = "gfm"   # kramdown: the rule of kramdown's own input
+
+
+@dataclass(frozen=True)
+class LiquidSettings:
+    """Liquid in posts and pages (generator/liquid.py)."""
+
+    unknown: Literal["error", "warning"] = "error"   # a tag, filter or variable sitegen does not know
+
+
+@dataclass(frozen=True)
 class Version:
     """One version of the docs section, built from exactly one of: a git ``ref``,
     the ``worktree`` (the version in development, as the author's files are now),
@@ -145,6 +161,8 @@ class Config:
     check: Check = field(default_factory=Check)
     limits: Limits = field(default_factory=Limits)
     allow_symlinks_outside: bool = False     # publish files that symbolic links bring in from outside
+    markdown: MarkdownSettings = field(default_factory=MarkdownSettings)
+    liquid: LiquidSettings = field(default_factory=LiquidSettings)
     archives: Archives = field(default_factory=Archives)
     static: list[str] = field(default_factory=list)   # folders (or files) published at their own URLs
     versions: list[Version] = field(default_factory=list)

@@ -15,7 +15,7 @@ render actually touched, through any template, include or filter).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
@@ -127,8 +127,11 @@ class DocumentView:
         return f"<document {self._source}>"
 
 
-class SequenceView:
+class SequenceView(Sequence):
     """A list of documents (or of years) that records what is read of it.
+
+    A ``Sequence``, so that Liquid's ``for`` (which loops over sequences only)
+    sees it as the list it stands for.
 
     The whole list records its length, single elements and full iteration as
     separate keys; a slice (``site.posts[:5]``) is read as one key: the

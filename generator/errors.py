@@ -19,6 +19,10 @@ class SiteError(Exception):
         self.path = str(path) if path is not None else None
         self.line = line
 
+    def __reduce__(self):
+        # Pickled with its place, so that an error raised on a Dask worker still names the file.
+        return type(self), (self.message, self.path, self.line)
+
     def __str__(self) -> str:
         where = self.path or ""
         if where and self.line is not None:

@@ -3,15 +3,20 @@
 Python-Markdown does the parsing; the extensions chosen here cover what
 kramdown gives Jekyll authors (footnotes, attribute lists, tables, definition
 lists, abbreviations, Markdown inside HTML, smart quotes, math, admonitions).
-Two small extensions of our own fill the gaps: header ids made with kramdown's
-rule, so anchors into pages migrated from Jekyll keep working, and inline
-``$$...$$`` math, which kramdown accepts and arithmatex does not.
+Our own small processors fill the gaps where Jekyll's kramdown (``input: GFM``)
+reads the same text differently: where blocks end, tables without a header,
+attribute lists before a block, ``{::options}``, header ids made with GFM's
+rule (or kramdown's), so anchors into pages migrated from Jekyll keep working,
+and inline ``$$...$$`` math, which kramdown accepts and arithmatex does not.
+Liquid (``{% highlight %}`` and the rest) has run before: see liquid.py.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
+from collections.abc import Callable
 import xml.etree.ElementTree as etree
 from collections import deque
 from dataclasses import dataclass
@@ -47,7 +52,7 @@ class Rendered:
 
 
 def kramdown_id(text: str) -> str:
-    """The id kramdown's ``auto_ids`` gives a header with this text.
+    """The id kramdown's own ``auto_ids`` gives a header with this text.
 
     Leading characters up to the first letter go, then everything but ASCII
     letters, digits, spaces and dashes; spaces become dashes (each one, so
@@ -58,30 +63,46 @@ def kramdown_id(text: str) -> str:
     return text.replace(" ", "-").lower() or "section"
 
 
+def gfm_id(text: str) -> str:
+    """The id Jekyll's default input (kramdown's GFM parser) gives a header with this text.
+
+    Lower-cased; everything but word characters (any script's letters and
+    digits, and ``_``), dashes and spaces goes; each space becomes a dash:
+    ``1. Graph Annotation`` -> ``1-graph-annotation``.
+    """
+    return re.sub(r"[^\w\- ]", "", text.lower()).replace(" ", "-")
+
+
+HEADER_ID_RULES = {"gfm": gfm_id, "kramdown": kramdown_id}
+
+
 class HeaderIds(Treeprocessor):
-    """Give every heading a kramdown id (unless it has one) and record the outline."""
+    """Give every heading an id by the chosen rule (unless it has one) and record the outline.
+
+    A repeated id gets ``-1``, ``-2``... by a count per id, as kramdown does
+    (so the work stays linear in the number of headings).
+    """
+
+    def __init__(self, md: markdown.Markdown, rule: str):
+        super().__init__(md)
+        self.make_id = HEADER_ID_RULES[rule]
 
     def run(self, root: etree.Element) -> None:
-        taken: set[str] = {el.get("id") for el in root.iter() if el.get("id")}
-        last_suffix: dict[str, int] = {}   # so that the 1000th "Setup" does not try 999 ids first
+        seen: dict[str, int] = {}
         toc = []
         for el in root.iter():
             if el.tag not in ("h1", "h2", "h3", "h4", "h5", "h6"):
                 continue
-            # Tags out, whitespace kept: kramdown turns each space into a dash.
+            # Tags out, whitespace kept: both rules turn each space into a dash.
             inner = render_inner_html(remove_fnrefs(el), self.md)
             title = unescape(re.sub(r"<[^>]*>", "", inner)).strip()
             if not el.get("id"):
-                base = kramdown_id(title)
-                n = last_suffix.get(base, 0)
-                candidate = f"{base}-{n}" if n else base
-                while candidate in taken:
-                    n += 1
-                    candidate = f"{base}-{n}"
-                last_suffix[base] = n
-                taken.add(candidate)
-                el.set("id", candidate)
-            toc.append(Heading(int(el.tag[1]), el.get("id"), title))
+                base = self.make_id(title)
+                count = seen[base] = seen.get(base, -1) + 1
+                if base or count:   # an empty id is left out, as kramdown leaves it out
+                    el.set("id", f"{base}-{count}" if count else base)
+            if el.get("id"):
+                toc.append(Heading(int(el.tag[1]), el.get("id"), title))
         self.md.toc_headings = tuple(toc)
 
 
@@ -104,26 +125,6 @@ class RawScriptAndStyle(HtmlInlineProcessor):
 
     def handleMatch(self, m: re.Match, data: str):
         return self.md.htmlStash.store(m.group(0)), m.start(0), m.end(0)
-
-
-class JekyllHighlight(Preprocessor):
-    """Turn Liquid ``{% highlight lang %}`` blocks into fenced code blocks."""
-
-    START = re.compile(r"^\s*\{%-?\s*highlight\s+([^\s%]+)(?:\s+(linenos))?\s*-?%\}\s*$")
-    END = re.compile(r"^\s*\{%-?\s*endhighlight\s*-?%\}\s*$")
-
-    def run(self, lines: list[str]) -> list[str]:
-        out = []
-        for line in lines:
-            start = self.START.match(line)
-            if start:
-                lang = start.group(1).lower()
-                out.append(f"```{lang}" + (' linenums="1"' if start.group(2) else ""))
-            elif self.END.match(line):
-                out.append("```")
-            else:
-                out.append(line)
-        return out
 
 
 class AttributeListDefinitions(Preprocessor):
@@ -186,6 +187,319 @@ def _move_leading_block_ials(lines: list[str]) -> list[str]:
     return out
 
 
+class KramdownBlocks(Preprocessor):
+    """Split blocks where kramdown's GFM parser splits them, for Python-Markdown to see.
+
+    kramdown (Jekyll's default, ``input: GFM``) ends a paragraph at a line
+    that starts a list, a fence, a block quote or an HTML block, and right
+    after a block attribute list (``{: style="..."}``), which belongs to the
+    paragraph it follows. Python-Markdown only ends a paragraph at a blank
+    line, so the blank lines kramdown implies are written in. Tables led by
+    ``|`` are rewritten into the form Python-Markdown reads (see
+    :func:`_kramdown_table`), and list items re-indented from kramdown's rule
+    to Python-Markdown's (see :func:`_kramdown_lists`).
+    """
+
+    def run(self, lines: list[str]) -> list[str]:
+        return _kramdown_lists(self.split(lines), self.run)
+
+    def split(self, lines: list[str]) -> list[str]:
+        out: list[str] = []
+        block: str | None = None      # what the previous line belongs to: "para", "table", ...
+        fence: str | None = None      # the opening of the fenced code we are in
+        table: list[str] = []
+        for line in lines:
+            if table and not TABLE_ROW.match(line):
+                out += _kramdown_table(table)
+                table = []
+            if fence is not None:
+                out.append(line)
+                if re.match(rf"^\s*{re.escape(fence[0])}{{{len(fence)},}}\s*$", line):
+                    fence = None
+                    if block == "fence":   # text right after the fence is a new paragraph
+                        out.append("")
+                        block = None
+                continue
+            if not line.strip():
+                block = None
+                out.append(line)
+                continue
+            if MARKDOWN_HTML.match(line) or HTML_CLOSE.match(line):
+                out.append(line)   # a tag line around Markdown (parse_block_html): blocks start after it
+                block = None
+                continue
+            if block is None and AttributeListDefinitions.DEFINITION.match(line):
+                out.append(line)   # removed later; what follows still starts a block
+                continue
+            starts = _block_start(line)
+            first = block is None
+            if first:
+                block = starts or "para"
+            elif block == "para" and starts in ("list", "fence", "quote", "html"):
+                out.append("")
+                block = starts
+            if block == "table" and TABLE_ROW.match(line):
+                table.append(line)
+                continue
+            opening = FENCE.match(line)
+            if opening and block in ("fence", "list"):
+                fence = opening.group(1)
+            out.append(line)
+            if block == "para" and not first and STANDALONE_IAL.match(line):
+                out.append("")
+                block = None
+        if table:
+            out += _kramdown_table(table)
+        return out
+
+
+FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+LIST_ITEM = re.compile(r"^ {0,3}([*+-]|\d+\.)[ \t]+\S")
+LIST_ITEM_PARTS = re.compile(r"^( {0,3})([*+-]|\d+\.)( {1,4}|\t)(?=\S)(.*)$")
+MARKDOWN_HTML = re.compile(r"^\s*<[a-zA-Z][^>]*\bmarkdown=\"1\"[^>]*>\s*$")
+HTML_CLOSE = re.compile(r"^\s*</(div|section|article|aside|header|footer|main|nav|figure|details)>\s*$")
+BLOCK_QUOTE = re.compile(r"^ {0,3}>")
+HTML_BLOCK = re.compile(r"^ {0,3}</?(address|article|aside|blockquote|center|details|div|dl|fieldset|"
+                        r"figure|footer|form|h[1-6]|header|hr|iframe|main|nav|ol|p|pre|section|"
+                        r"table|ul|video)(\s|/?>|$)", re.I)
+TABLE_ROW = re.compile(r"^ {0,3}\|")
+TABLE_SEPARATOR = re.compile(r"^ {0,3}\|?(\s*:?-+:?\s*\|)*\s*:?-+:?\s*\|?\s*$")
+NO_HEADER = "sitegen-table-without-header"
+
+
+def _kramdown_lists(lines: list[str], blocks: Callable[[list[str]], list[str]]) -> list[str]:
+    """List items re-indented from kramdown's rule to Python-Markdown's.
+
+    kramdown continues an item with every line indented to its text's column
+    (two spaces after ``- ``) and with "lazy" lines that follow item text
+    directly, whatever they are (a heading, an image); Python-Markdown wants
+    four spaces for everything inside an item. Each item's content is taken
+    out by kramdown's rule, read again as Markdown of its own (``blocks``:
+    nested lists, paragraphs), and put back four spaces in.
+    """
+    out: list[str] = []
+    fence: str | None = None
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        item = LIST_ITEM_PARTS.match(line) if fence is None else None
+        if item is None:
+            opening = FENCE.match(line)
+            if fence is None and opening:
+                fence = opening.group(1)
+            elif fence is not None and re.match(rf"^\s*{re.escape(fence[0])}{{{len(fence)},}}\s*$", line):
+                fence = None
+            out.append(line)
+            i += 1
+            continue
+        indent, marker, gap, text = item.groups()
+        column = len(indent) + len(marker) + (4 if gap == "\t" else len(gap))
+        content, i = [text], i + 1
+        blank = False
+        while i < len(lines):
+            line = lines[i]
+            lead = len(line) - len(line.lstrip(" "))
+            if not line.strip():
+                content.append("")
+                blank = True
+            elif lead >= column:
+                content.append(line[column:])
+                blank = False
+            elif blank or LIST_ITEM.match(line) or HTML_CLOSE.match(line):
+                break
+            else:                       # a lazy line: it belongs to the item's text
+                content.append(line.lstrip(" "))
+            i += 1
+        trailing = len(content) - len(list(itertools.dropwhile(lambda x: not x, reversed(content))))
+        content = content[:len(content) - trailing]
+        inner = blocks(content)
+        out.append(f"{indent}{marker} {inner[0] if inner else ''}")
+        # Up to the first blank line (or heading, which would end the list there) Python-Markdown
+        # reads lines as the item's text, lazily; after it, an item's blocks are indented by four.
+        first = list(itertools.takewhile(lambda part: part and not part.startswith("#"), inner[1:]))
+        out += [part.lstrip(" ") for part in first]
+        if len(inner) > 1 + len(first) and inner[1 + len(first)]:
+            out.append("")
+        out += [f"    {part}" if part else "" for part in inner[1 + len(first):]]
+        out += [""] * trailing
+    return out
+
+
+def _block_start(line: str) -> str | None:
+    """The kind of block ``line`` would start, or None for paragraph text."""
+    if FENCE.match(line):
+        return "fence"
+    if line.startswith(("    ", "\t")):
+        return "code"
+    if LIST_ITEM.match(line):
+        return "list"
+    if BLOCK_QUOTE.match(line):
+        return "quote"
+    if HTML_BLOCK.match(line):
+        return "html"
+    if TABLE_ROW.match(line):
+        return "table"
+    return None
+
+
+def _table_cells(row: str) -> list[str]:
+    """A table row's cells: split at ``|`` outside code spans; an escaped ``\\|`` is kept."""
+    cells, cell, code, i = [], "", 0, 0
+    row = row.strip()
+    row = row[1:] if row.startswith("|") else row
+    while i < len(row):
+        char = row[i]
+        if char == "\\" and i + 1 < len(row):
+            cell += row[i:i + 2]
+            i += 2
+            continue
+        if char == "`":
+            run = len(row[i:]) - len(row[i:].lstrip("`"))
+            code = 0 if code == run else (run if not code else code)
+            cell += row[i:i + run]
+            i += run
+            continue
+        if char == "|" and not code:
+            cells.append(cell)
+            cell = ""
+        else:
+            cell += char
+        i += 1
+    if cell.strip():
+        cells.append(cell)
+    return cells
+
+
+def _kramdown_table(rows: list[str]) -> list[str]:
+    """A ``|``-led table as kramdown reads it, in the form Python-Markdown's tables read.
+
+    kramdown takes the rows above the first separator line (``|---|``) as
+    the header, and a table without one (or starting with one) has no header;
+    later separator lines only split the body; a short row is padded to the
+    widest. Python-Markdown wants one header row and a separator under it, so
+    a table without a header gets a marked one, removed after parsing
+    (:class:`HeaderlessTables`), and later separators are dropped.
+    """
+    while rows and TABLE_SEPARATOR.match(rows[0]):
+        rows = rows[1:]
+    if not rows:
+        return []
+    split = next((i for i, row in enumerate(rows) if TABLE_SEPARATOR.match(row)), None)
+    header, alignment = (rows[:split], rows[split]) if split else ([], "")
+    body = [row for row in rows[split + 1 if split else 0:] if not TABLE_SEPARATOR.match(row)]
+    header_cells = [_table_cells(row) for row in header]
+    width = max(len(_table_cells(row)) for row in rows if not TABLE_SEPARATOR.match(row))
+    aligns = [cell.strip() for cell in _table_cells(alignment)] if alignment else []
+    aligns = (aligns + ["---"] * width)[:width]
+    if header_cells:
+        first = header_cells[0]
+        body = ["|" + "|".join(cells) + "|" for cells in header_cells[1:]] + body
+    else:
+        first = [NO_HEADER]
+    first = first + [" "] * (width - len(first))
+    return ["|" + "|".join(first) + "|", "|" + "|".join(aligns) + "|", *body]
+
+
+class HeaderlessTables(Treeprocessor):
+    """Remove the header row :func:`_kramdown_table` gave a table that has none."""
+
+    def run(self, root: etree.Element) -> None:
+        for table in root.iter("table"):
+            head = table.find("thead")
+            if head is not None and NO_HEADER in "".join(head.itertext()):
+                table.remove(head)
+
+
+class MarkdownProblem(ValueError):
+    """Markup sitegen does not render; ``line`` counts from the text's first line."""
+
+    def __init__(self, message: str, line: int):
+        super().__init__(message)
+        self.line = line
+
+
+class KramdownExtensions(Preprocessor):
+    """kramdown's ``{::name ... /}`` extensions: ``options`` for parse_block_html, ``comment``.
+
+    ``{::options parse_block_html="true" /}`` makes kramdown read Markdown
+    inside the HTML blocks that follow; here those blocks get ``markdown="1"``
+    for md_in_html. Any other extension or option is refused by name and line
+    rather than shown as text.
+    """
+
+    OPTIONS = re.compile(r"^\{::options\s+(.*?)\s*/\}\s*$")
+    COMMENT = re.compile(r"^\{::comment\}")
+    COMMENT_END = re.compile(r"\{:/(comment)?\}\s*$")
+    EXTENSION = re.compile(r"^\s*\{::(\w+)")
+    HTML_OPEN = re.compile(r"^(\s{0,3}<(?:div|section|article|aside|header|footer|main|nav|figure|details)\b)"
+                           r"(?![^>]*\bmarkdown=)([^>]*)>")
+
+    def run(self, lines: list[str]) -> list[str]:
+        out: list[str] = []
+        block_html = in_comment = False
+        for number, line in enumerate(lines, start=1):
+            if in_comment:
+                in_comment = not self.COMMENT_END.search(line)
+                continue
+            options = self.OPTIONS.match(line)
+            if options:
+                for key, value in re.findall(r'(\w+)="([^"]*)"', options.group(1)):
+                    if key not in ("parse_block_html", "parse_span_html"):
+                        raise MarkdownProblem(f"kramdown option '{key}' is not supported", number)
+                    if key == "parse_block_html":
+                        block_html = value == "true"
+                continue
+            if self.COMMENT.match(line):
+                in_comment = not self.COMMENT_END.search(line)
+                continue
+            extension = self.EXTENSION.match(line)
+            if extension:
+                raise MarkdownProblem(f"kramdown extension '{{::{extension.group(1)}}}' is not supported", number)
+            if block_html:
+                line = self.HTML_OPEN.sub(r'\1\2 markdown="1">', line)
+            out.append(line)
+        return out
+
+
+IAL_ONLY = re.compile(r"^\{:?\s*([^}\n]+)\}$")
+IAL_FIRST = re.compile(r"^\{:\s*([^}\n]+)\}[ \t]*")
+IAL_LINE_FIRST = re.compile(r"^\{:\s*([^}\n]+)\}[ \t]*\n[ \t]*")
+
+
+class BlockIals(Treeprocessor):
+    """kramdown's block IALs that attr_list leaves alone: a line ``{:.cls}`` on its own
+    before a list or heading (it applies to that block), and ``* {:.cls} text``
+    at the start of a list item (it applies to the item)."""
+
+    def run(self, root: etree.Element) -> None:
+        attr_list = self.md.treeprocessors["attr_list"]
+        for parent in list(root.iter()):
+            children = list(parent)
+            for i, child in enumerate(children):
+                if child.tag == "li":      # "* {:.cls} text": the IAL is the item's
+                    holder = child[0] if len(child) and child[0].tag == "p" and not (child.text or "").strip() \
+                        else child
+                    match = IAL_FIRST.match(holder.text or "")
+                    if match:
+                        attr_list.assign_attrs(child, match.group(1))
+                        holder.text = holder.text[match.end():].lstrip("\n")
+                elif child.tag == "p" and (match := IAL_LINE_FIRST.match(child.text or "")):
+                    attr_list.assign_attrs(child, match.group(1))   # "{:.cls}" on the line before
+                    child.text = child.text[match.end():]
+                if child.tag != "p" or len(child) or i + 1 == len(children):
+                    continue
+                text = (child.text or "").strip()
+                match = IAL_ONLY.match(text)
+                if (match or (not text and child.attrib)) and children[i + 1].tag != "p":
+                    target = children[i + 1]
+                    if match:
+                        attr_list.assign_attrs(target, match.group(1))
+                    for key, value in child.attrib.items():
+                        joined = f"{target.get(key)} {value}" if key == "class" and target.get(key) else value
+                        target.set(key, joined)
+                    parent.remove(child)
+
+
 class BlockQueue(deque):
     """The block parser's list of blocks, as a deque.
 
@@ -224,15 +538,22 @@ def _reassemble_fences(fences: Preprocessor, lines: list[str]) -> list[str]:
 
 
 class KramdownCompat(Extension):
+    def __init__(self, **kwargs):
+        self.config = {"header_ids": ["gfm", "how headers get ids: 'gfm' (Jekyll's default) or 'kramdown'"]}
+        super().__init__(**kwargs)
+
     def extendMarkdown(self, md: markdown.Markdown) -> None:
+        md.preprocessors.register(KramdownExtensions(md), "kramdown_extensions", 38)
+        md.preprocessors.register(KramdownBlocks(md), "kramdown_blocks", 37)
         md.preprocessors.register(AttributeListDefinitions(md), "kramdown_ald", 36)
-        md.preprocessors.register(JekyllHighlight(md), "jekyll_highlight", 35)
         # Above arithmatex (189.9), so that with $-math on, "$$x$$" is not read as "$" "$x$" "$".
         md.inlinePatterns.register(InlineMath(r"(?<!\\)\$\$(.+?)\$\$", md), "inline_math", 189.95)
+        md.treeprocessors.register(HeaderIds(md, self.getConfig("header_ids")), "header_ids", 4)
+        md.treeprocessors.register(HeaderlessTables(md), "headerless_tables", 3)
+        md.treeprocessors.register(BlockIals(md), "block_ials", 7)   # after attr_list (8)
         # Below code spans (190), so that `<script>` in backticks stays code.
         md.inlinePatterns.register(RawScriptAndStyle(r"(?i)<(script|style)\b[^>]*>.*?</\1\s*>", md),
                                    "raw_script_style", 185)
-        md.treeprocessors.register(HeaderIds(md), "header_ids", 4)
         _linear_time(md)
 
 
@@ -253,7 +574,7 @@ def _linear_time(md: markdown.Markdown) -> None:
 EXTENSIONS = [
     "abbr", "admonition", "attr_list", "def_list", "footnotes", "md_in_html",
     "tables", "smarty", "pymdownx.superfences", "pymdownx.highlight",
-    "pymdownx.arithmatex", KramdownCompat(),
+    "pymdownx.arithmatex",
 ]
 
 EXTENSION_CONFIGS = {
@@ -262,20 +583,20 @@ EXTENSION_CONFIGS = {
     "pymdownx.arithmatex": {"generic": True, "inline_syntax": ["round"],
                             "block_syntax": ["dollar", "square", "begin"]},
     "footnotes": {"BACKLINK_TITLE": "Back to reference %d"},
-    "smarty": {"smart_angled_quotes": False},
+    "smarty": {"smart_angled_quotes": True},   # kramdown: <<x>> -> «x»
 }
 
 
 class MarkdownRenderer:
     """A reusable, configured Markdown converter (reset between documents)."""
 
-    def __init__(self, dollar_math: bool = False) -> None:
+    def __init__(self, dollar_math: bool = False, header_ids: str = "gfm") -> None:
         configs = EXTENSION_CONFIGS
         if dollar_math:
             math = {**configs["pymdownx.arithmatex"], "inline_syntax": ["dollar", "round"]}
             configs = {**configs, "pymdownx.arithmatex": math}
-        self._md = markdown.Markdown(extensions=EXTENSIONS, extension_configs=configs,
-                                     output_format="html")
+        self._md = markdown.Markdown(extensions=[*EXTENSIONS, KramdownCompat(header_ids=header_ids)],
+                                     extension_configs=configs, output_format="html")
 
     def render(self, text: str) -> Rendered:
         self._md.reset()
@@ -288,15 +609,17 @@ def _normalize(text: str) -> str:
     return unicodedata.normalize("NFC", text.replace("\r\n", "\n"))
 
 
-_shared: dict[bool, MarkdownRenderer] = {}
+_shared: dict[tuple[bool, str], MarkdownRenderer] = {}
 
 
-def render_markdown(text: str, *, dollar_math: bool = False) -> Rendered:
+def render_markdown(text: str, *, dollar_math: bool = False, header_ids: str = "gfm") -> Rendered:
     """Render ``text`` with a renderer shared within this process.
 
     ``dollar_math`` also reads ``$x$`` as inline math, as Jupyter's Markdown
-    cells do; kramdown (and so a post) only knows ``$$x$$``.
+    cells do; kramdown (and so a post) only knows ``$$x$$``. ``header_ids``
+    names the rule for heading ids: ``gfm`` (Jekyll's default) or ``kramdown``.
     """
-    if dollar_math not in _shared:
-        _shared[dollar_math] = MarkdownRenderer(dollar_math)
-    return _shared[dollar_math].render(text)
+    key = (dollar_math, header_ids)
+    if key not in _shared:
+        _shared[key] = MarkdownRenderer(dollar_math, header_ids)
+    return _shared[key].render(text)

@@ -25,7 +25,7 @@ from generator.deps import Views, record, value_digest
 from generator.errors import SiteError
 from generator.output import is_output_path
 from generator.render import DataFiles, Renderer
-from generator.site import Document, Site, archive_folder, group_url, output_path
+from generator.site import Document, Site, archive_folder, group_url, output_path, render_deferred, site_settings
 from generator.sources import read_text
 from generator.versions import VersionedDocs
 
@@ -196,7 +196,13 @@ class SiteRenderer:
         if not self.renderer.has_template(template):
             raise SiteError(f"unknown layout '{doc.layout}' (no templates/{template})", doc.source)
         page = self.views.document(doc)
-        return self.page(template, doc.source, page=page, content=Markup(page.content),
+        if doc.deferred is None:
+            content = page.content
+        else:  # its Liquid lists the site: run now, reading the site through recording views
+            content, files = render_deferred(doc, self.config, self.site_view)
+            for name in files:
+                record(("file", name))
+        return self.page(template, doc.source, page=page, content=Markup(content),
                          **self.layout_context(page, doc.source))
 
     def layout_context(self, page: Any, source: Path) -> dict[str, Any]:
@@ -293,12 +299,7 @@ def site_view(site: Site, views: Views) -> dict[str, Any]:
     """What templates see as ``site``: the config's public values and (recording) collections."""
     config = site.config
     return {
-        "title": config.title,
-        "description": config.description,
-        "url": config.url.rstrip("/"),
-        "baseurl": config.baseurl.rstrip("/"),
-        "author": config.author,
-        "language": config.language,
+        **site_settings(config),
         "nav": config.nav,
         "archives": config.archives,
         "feeds": config.feeds,

@@ -23,10 +23,12 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from anyascii import anyascii
 
 from generator import codec
+from generator import liquid
 from generator.config import Config
 from generator.errors import SiteError
-from generator.markdown import Heading, render_markdown
-from generator.sources import Source, parse_date, post_name_parts
+from generator.liquid import NeedsSite, Render, has_liquid, render_liquid
+from generator.markdown import Heading, MarkdownProblem, render_markdown
+from generator.sources import Source, load_source, parse_date, post_name_parts
 
 KNOWN_KEYS = {"title", "author", "authors", "date", "tags", "categories", "category",
               "permalink", "layout", "draft", "excerpt", "redirect_from", "description",
@@ -53,6 +55,9 @@ class Document:
     draft: bool = False
     redirect_from: list[str] = field(default_factory=list)
     meta: dict[str, Any] = field(default_factory=dict)
+    inputs: tuple[tuple[str, str], ...] = ()    # files its Liquid read (path, sha256), besides its source
+    warnings: tuple[str, ...] = ()
+    deferred: tuple[str, int] | None = None     # (body, its first line): Liquid to run with the whole site
     previous: Document | None = field(default=None, repr=False, compare=False)
     next: Document | None = field(default=None, repr=False, compare=False)
 
@@ -74,7 +79,14 @@ def well_formed(doc: Any) -> bool:
             and (doc.date is None or isinstance(doc.date, datetime)) and isinstance(doc.draft, bool)
             and isinstance(doc.toc, tuple) and all(isinstance(h, Heading) for h in doc.toc)
             and all(isinstance(v, list) and all(isinstance(s, str) for s in v) for v in lists)
-            and isinstance(doc.meta, dict) and doc.previous is None and doc.next is None)
+            and isinstance(doc.meta, dict) and doc.previous is None and doc.next is None
+            and isinstance(doc.inputs, tuple) and all(isinstance(pair, tuple) and len(pair) == 2
+                                                      and all(isinstance(s, str) for s in pair)
+                                                      for pair in doc.inputs)
+            and isinstance(doc.warnings, tuple) and all(isinstance(w, str) for w in doc.warnings)
+            and (doc.deferred is None or (isinstance(doc.deferred, tuple) and len(doc.deferred) == 2
+                                          and isinstance(doc.deferred[0], str)
+                                          and isinstance(doc.deferred[1], int))))
 
 
 def output_path(url: str) -> str:
@@ -96,7 +108,12 @@ def timezone_of(config: Config) -> ZoneInfo:
 
 
 def parse_document(source: Source, config: Config) -> Document:
-    """Turn a post or page source into a Document (front matter checked, body rendered)."""
+    """Turn a post or page source into a Document (front matter checked, body rendered).
+
+    The body's Liquid runs first, as in Jekyll; a page whose Liquid lists the
+    site's posts (or pages, tags, categories) is rendered with the site instead
+    (:func:`render_deferred`), since those exist only once every document is parsed.
+    """
     size = len(source.body.encode("utf-8"))
     if size > config.limits.max_source_bytes:
         raise SiteError(f"{size:,} bytes: larger than site.yaml's limits.max_source_bytes "
@@ -106,8 +123,55 @@ def parse_document(source: Source, config: Config) -> Document:
     if title is None or (isinstance(title, str) and not title.strip()):
         raise SiteError("missing required front matter key 'title'", source.path, 1)
     title = str(title)
-    tz = timezone_of(config)
+    date, slug, categories, url = placement_of(source, config)
+    doc = Document(
+        source=source.path,
+        kind=source.kind,
+        url=url,
+        title=title,
+        layout=str(meta.get("layout") or source.kind),
+        content="",
+        date=date,
+        authors=_string_list(meta.get("authors", meta.get("author")), source.path, "author"),
+        tags=_names(meta.get("tags"), source.path, "tags"),
+        categories=categories,
+        draft=_flag(meta, "draft", False, source.path) or not _flag(meta, "published", True, source.path),
+        redirect_from=_string_list(meta.get("redirect_from"), source.path, "redirect_from"),
+        meta=dict(meta),
+    )
+    body = source.body
+    if has_liquid(body):
+        try:
+            result = render_liquid(body, liquid_environment(config), _liquid_render(source, config),
+                                   liquid_page(doc), settings=site_settings(config))
+        except NeedsSite as exc:
+            if source.kind == "post":
+                raise SiteError(f"site.{exc.args[0]} in a post: only a page may list the site's "
+                                f"{exc.args[0]} (a post is part of them)", source.path) from None
+            doc.deferred = (body, source.body_line)
+            return doc
+        body, doc.inputs, doc.warnings = result.text, result.inputs, result.warnings
+    doc.content, doc.toc = _to_html(body, source, config)
+    excerpt = meta.get("excerpt")
+    doc.excerpt = (render_markdown(str(excerpt), header_ids=config.markdown.header_ids).html if excerpt
+                   else _first_paragraph(doc.content))
+    return doc
 
+
+def _to_html(body: str, source: Source, config: Config) -> tuple[str, tuple[Heading, ...]]:
+    if not source.is_markdown:
+        return body, ()
+    try:
+        rendered = render_markdown(body, header_ids=config.markdown.header_ids)
+    except MarkdownProblem as exc:   # lines counted after Liquid ran: near, if Liquid added lines
+        raise SiteError(str(exc), source.path, source.body_line + exc.line - 1) from None
+    return rendered.html, rendered.toc
+
+
+def placement_of(source: Source, config: Config) -> tuple[datetime | None, str, list[str], str]:
+    """A source's date, slug, categories and URL: what its front matter and file name say."""
+    meta = source.meta
+    tz = timezone_of(config)
     date = None
     slug = page_name(source.path)
     if source.kind == "post":
@@ -118,34 +182,47 @@ def parse_document(source: Source, config: Config) -> Document:
         date = parse_date(meta.get("date", file_date), tz, source.path)
     elif "date" in meta:
         date = parse_date(meta["date"], tz, source.path)
-
-    if source.is_markdown:
-        rendered = render_markdown(source.body)
-        content, toc = rendered.html, rendered.toc
-    else:
-        content, toc = source.body, ()
-    excerpt = meta.get("excerpt")
-    excerpt = render_markdown(str(excerpt)).html if excerpt else _first_paragraph(content)
-
     categories = _names(meta.get("categories", meta.get("category")), source.path, "categories")
-    url = _permalink(meta, source, config, slug, date, categories)
-    return Document(
-        source=source.path,
-        kind=source.kind,
-        url=url,
-        title=title,
-        layout=str(meta.get("layout") or source.kind),
-        content=content,
-        toc=toc,
-        date=date,
-        authors=_string_list(meta.get("authors", meta.get("author")), source.path, "author"),
-        tags=_names(meta.get("tags"), source.path, "tags"),
-        categories=categories,
-        excerpt=excerpt,
-        draft=_flag(meta, "draft", False, source.path) or not _flag(meta, "published", True, source.path),
-        redirect_from=_string_list(meta.get("redirect_from"), source.path, "redirect_from"),
-        meta=dict(meta),
-    )
+    return date, slug, categories, _permalink(meta, source, config, slug, date, categories)
+
+
+def render_deferred(doc: Document, config: Config, site: Any) -> tuple[str, tuple[str, ...]]:
+    """A page whose Liquid reads the site's collections, rendered with ``site`` (a recording view):
+    its HTML, and the files (includes, posts named by ``post_url``) it read."""
+    body, body_line = doc.deferred
+    source = Source(doc.source, doc.kind, doc.meta, body, body_line, "")
+    result = render_liquid(body, liquid_environment(config), _liquid_render(source, config),
+                           liquid_page(doc), site=site)
+    doc.warnings = result.warnings   # reported with the parse-time ones (BuildResult.warnings)
+    return _to_html(result.text, source, config)[0], tuple(name for name, _ in result.inputs)
+
+
+def liquid_page(doc: Document) -> dict[str, Any]:
+    """``page`` in Liquid: the front matter, with what Jekyll sets beside it."""
+    return {**doc.meta, "title": doc.title, "url": doc.url, "date": doc.date, "path": str(doc.source),
+            "categories": doc.categories, "tags": doc.tags, "layout": doc.layout}
+
+
+def site_settings(config: Config) -> dict[str, Any]:
+    """The part of ``site`` that comes from site.yaml (Liquid and templates alike)."""
+    return {"title": config.title, "description": config.description, "url": config.url.rstrip("/"),
+            "baseurl": config.baseurl.rstrip("/"), "author": config.author, "language": config.language,
+            "timezone": config.timezone}
+
+
+def liquid_environment(config: Config) -> Any:
+    return _liquid_environment(config.baseurl, config.url, config.liquid.unknown)
+
+
+_liquid_environment = functools.lru_cache(maxsize=8)(liquid.environment)
+
+
+def _liquid_render(source: Source, config: Config) -> Render:
+    def url_of(relpath: Path) -> str:
+        kind = "post" if relpath.as_posix().startswith(liquid.POSTS_DIR + "/") else "page"
+        return placement_of(load_source(config.root, kind, relpath), config)[3]
+
+    return Render(config.root, source.path, source.body_line, source.is_markdown, config.liquid.unknown, url_of)
 
 
 def _permalink(meta: dict, source: Source, config: Config, slug: str,

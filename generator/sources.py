@@ -204,7 +204,9 @@ def parse_date(value: Any, tz: tzinfo, path: Path, key: str = "date") -> datetim
     """Turn a front-matter date (YAML date, datetime or string) into an aware datetime.
 
     Accepts what Jekyll accepts: ``2019-03-18``, ``2019-03-18 10:00``,
-    ``2019-03-18 10:00:00 -0700`` and ISO 8601.
+    ``2019-03-18 10:00:00 -0700`` and ISO 8601. A date without an offset is in
+    the site's time zone ``tz``; one with an offset is converted into it, as
+    Jekyll does, so that the day in the permalink is the site's day.
     """
     if isinstance(value, datetime):
         result = value
@@ -218,8 +220,8 @@ def parse_date(value: Any, tz: tzinfo, path: Path, key: str = "date") -> datetim
     else:
         raise SiteError(f"key '{key}': expected a date, got {value!r}", path)
     if result.tzinfo is None:
-        result = result.replace(tzinfo=tz)
-    return result
+        return result.replace(tzinfo=tz)
+    return result.astimezone(tz)
 
 
 def _parse_date_string(text: str) -> datetime | None:

@@ -58,7 +58,7 @@ def test_post_page_shows_its_parts(basic_site):
     html = (basic_site / "_site/2020/05/01/second.html").read_text()
     assert "<h1>Second post</h1>" in html
     assert "Ada, Grace" in html
-    assert 'datetime="2020-05-01T10:00:00-07:00"' in html
+    assert 'datetime="2020-05-01T17:00:00+00:00"' in html
     assert 'href="/tags/compilers.html"' in html
     assert 'rel="prev" href="/2019/03/18/first-post.html"' in html
     assert 'rel="next" href="/2021/01/02/third.html"' in html
@@ -190,6 +190,18 @@ def test_pages_in_folders_keep_their_folder(basic_site):
     build(basic_site, NOW)
     assert "Set up." in (basic_site / "_site/guides/setup.html").read_text()
     assert "All guides." in (basic_site / "_site/guides/index.html").read_text()
+
+
+@pytest.mark.parametrize("timezone_name, url", [("UTC", "2019/04/29/offset.html"),
+                                                ("Asia/Shanghai", "2019/04/30/offset.html")])
+def test_a_date_with_an_offset_lands_on_the_site_time_zone_day(basic_site, timezone_name, url):
+    """Jekyll converts ``date: 2019-04-30 00:00:00 +0800`` into the site's timezone first."""
+    config = basic_site / "site.yaml"
+    config.write_text(config.read_text().replace("timezone: UTC", f"timezone: {timezone_name}"))
+    (basic_site / "content" / "posts" / "2019-04-30-offset.md").write_text(
+        "---\ntitle: Offset\ndate: 2019-04-30 00:00:00 +0800\n---\nBody.\n")
+    build(basic_site, NOW)
+    assert (basic_site / "_site" / url).is_file()
 
 
 @pytest.mark.parametrize("umask", [0o022, 0o027])

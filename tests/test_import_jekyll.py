@@ -27,20 +27,6 @@ from jekyll_fixture import jekyll_site
 JEKYLL = shutil.which("jekyll")
 needs_jekyll = pytest.mark.skipif(JEKYLL is None, reason="Jekyll is not installed (scripts/setup-test-tools "
                                                         "installs it): the comparison with Jekyll is skipped")
-# Differences that the other half of issue 10 removes (points 1, 2 and 4: Markdown inside
-# HTML blocks, Liquid in content, dates with offsets); the import is not the cause of them.
-MOVED_BY_DATES = {"https://tvm.apache.org/2019/04/29/opt-cuda-quantized.html"}
-CONTENT_NOT_YET_RENDERED = {
-    ("posts.html", "{{ post.url | prepend: site.baseurl }}"),
-    ("2020/07/15/how-to-bring-your-own-codegen-to-tvm.html",
-     "[https://tvm.apache.org/docs/dev/relay_bring_your_own_codegen.html]"
-     "(https://tvm.apache.org/docs/dev/relay_bring_your_own_codegen.html)"),
-    ("2020/07/15/how-to-bring-your-own-codegen-to-tvm.html",
-     "[https://github.com/apache/incubator-tvm/blob/master/src/runtime/contrib/dnnl/dnnl_json_runtime.cc#L151]"
-     "(https://github.com/apache/incubator-tvm/blob/master/src/runtime/contrib/dnnl/dnnl_json_runtime.cc#L151)"),
-}
-
-
 def jekyll_build(source: Path, out: Path) -> None:
     done = subprocess.run([JEKYLL, "build", "--quiet", "-s", str(source), "-d", str(out)],
                           capture_output=True, text=True)
@@ -132,11 +118,11 @@ def test_check_against_jekylls_urls_passes_or_names_each_moved_url(imported, tmp
     moved = {f.target for f in report.findings if f.page == str(sitemap)}
     really_moved = {url for url in listed
                     if not (site / "_site" / url.removeprefix("https://tvm.apache.org/")).exists()}
-    assert moved == really_moved and moved <= MOVED_BY_DATES
+    assert moved == really_moved == set()
     # Every other fault the check finds is in Jekyll's build of the same sources too.
     jekylls = {(f.page, f.problem, f.target) for f in check_site(load_config(site), out_dir=old).findings}
     ours = {(f.page, f.problem, f.target) for f in report.findings if f.page != str(sitemap)}
-    assert {(page, target) for page, _, target in ours - jekylls} <= CONTENT_NOT_YET_RENDERED
+    assert {(page, target) for page, _, target in ours - jekylls} == set()
     # Resources from other hosts, which the check refuses, were named by the import already.
     report_text = (site / "IMPORT-REPORT.md").read_text()
     third_party = {f.target for f in report.findings if f.problem.startswith("third-party")}

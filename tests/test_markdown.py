@@ -4,8 +4,10 @@ import re
 
 import pytest
 
+from generator.config import Config
 from generator.markdown import kramdown_id, render_markdown
-from generator.sources import split_front_matter
+from generator.site import parse_document
+from generator.sources import load_source, split_front_matter
 from pathlib import Path
 
 
@@ -64,10 +66,16 @@ def test_real_post_math_passes_through(shared):
     assert "$$" not in html
 
 
-def test_jekyll_highlight_tags_become_highlighted_code(shared):
-    html = render_markdown(corpus_post(shared, "2020-07-14-bert-pytorch-tvm.md")).html
-    assert "{% highlight" not in html and "endhighlight" not in html
-    assert '<div class="highlight">' in html
+def test_jekyll_highlight_tags_become_highlighted_code(shared, tmp_path):
+    """Liquid's highlight tags (run before Markdown, see liquid.py) turn into Pygments blocks."""
+    posts = tmp_path / "content" / "posts"
+    posts.mkdir(parents=True)
+    name = "2017-10-30-Bringing-AMDGPUs-to-TVM-Stack-and-NNVM-Compiler-with-ROCm.md"
+    (posts / name).write_text((shared / "corpus" / "tvm-site" / "_posts" / name).read_text())
+    config = Config(title="t", url="https://example.org", root=tmp_path)
+    html = parse_document(load_source(tmp_path, "post", Path("content/posts") / name), config).content
+    assert "{%" not in html and "endhighlight" not in html and "Plain Text" not in html
+    assert html.count('<div class="highlight">') == 8      # as many as Jekyll makes
 
 
 def test_every_kramdown_feature_in_one_document():

@@ -25,7 +25,8 @@ from generator.build import build, render_site
 from generator.check import check_site
 from generator.config import load_config
 from generator.errors import SiteError
-from generator.notebooks.formulas import KATEX_ENVIRONMENTS, for_katex
+from generator.notebooks.formulas import KATEX_ENVIRONMENTS, defined_commands, for_katex, unknown_commands
+from generator.notebooks.katex_commands import KATEX_COMMANDS
 from generator.serve import Preview
 from site_checks import assert_html5_parses, assert_internal_links_and_anchors
 from test_notebooks import NOW, PNG, TUTORIALS, make_site, notebook, page, without_code
@@ -226,12 +227,23 @@ def test_formulas_are_rewritten_for_katex(tex, display, expected):
     assert for_katex(tex, display) == expected
 
 
-def test_the_environment_lists_are_those_of_the_vendored_katex():
+def test_the_environment_and_command_lists_are_those_of_the_vendored_katex():
     script = (REPO / "assets/vendor/katex/katex.min.js").read_text()
     defined = set()
     for names in re.findall(r'names:\[("[A-Za-z*]+"(?:,"[A-Za-z*]+")*)\]', script):
         defined |= set(json.loads(f"[{names}]"))
     assert defined == KATEX_ENVIRONMENTS
+    literals = re.findall(r'"\\\\([A-Za-z@]+)\*?"|\'\\\\([A-Za-z@]+)\*?\'', script)
+    assert {a or b for a, b in literals} == KATEX_COMMANDS
+    assert {"frac", "mathbb", "operatorname", "newcommand", "R"} <= KATEX_COMMANDS
+
+
+def test_unknown_commands_are_those_neither_katex_nor_the_notebook_defines():
+    macros = defined_commands([r"$\newcommand{\RR}{\mathbb{R}}$ and $\def\half{\frac12}$", "no math"])
+    assert macros == {"RR", "half"}
+    assert unknown_commands(r"x \in \RR, \half \\ \nosuch{y} \DeclareMathOperator", macros) == \
+        ["DeclareMathOperator", "nosuch"]
+    assert unknown_commands(r"a \\b \$ \{ \,") == []          # a line break before b, symbols
 
 
 def test_a_formula_katex_cannot_take_is_source_with_a_warning(tmp_path, capsys):
@@ -319,9 +331,14 @@ def test_math_in_latex_and_markdown_outputs_is_typeset(browser, served, site):
     assert shown.locator(".katex-error").count() == 0 and shown.locator(".math-source").count() == 0
 
 
-def test_a_formula_katex_refuses_is_readable_source_in_the_browser(browser, tmp_path):
+def test_a_formula_katex_refuses_is_readable_source_in_the_browser(browser, tmp_path, capsys):
     site = make_site(tmp_path / "site", **{"bad.ipynb": notebook(
-        new_markdown_cell("# Bad math\n\nAn unknown command: $\\nosuchcommand{x}$."))})
+        new_markdown_cell("# Bad math\n\nAn unknown command: $\\nosuchcommand{x}$."),
+        new_markdown_cell("Defined here $\\newcommand{\\RR}{\\mathbb{R}}$, used after: $x \\in \\RR$."))})
+    build(site, NOW)
+    warnings = [line for line in capsys.readouterr().err.splitlines() if line.startswith("warning:")]
+    assert warnings == ["warning: notebooks/bad.ipynb: cell 1: KaTeX does not know \\nosuchcommand: "
+                        "the formula is shown as its source"]
     running = Preview(site, NOW, port=0).start()
     try:
         page, events = visit(browser, f"{running.url.rstrip('/')}/docs/tutorials/bad.html")
@@ -332,6 +349,7 @@ def test_a_formula_katex_refuses_is_readable_source_in_the_browser(browser, tmp_
     assert source.count() == 1 and source.text_content() == "\\nosuchcommand{x}"
     assert "nosuchcommand" in source.get_attribute("title")
     assert page.locator(".katex-error").count() == 0
+    assert page.locator(".arithmatex .katex").count() == 2        # \RR, defined a cell before, works
 
 
 # -- 2. a broken output is a problem of its cell ---------------------------------------------

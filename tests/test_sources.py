@@ -2,6 +2,7 @@
 
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -58,6 +59,13 @@ def test_non_utf8_file_names_file_and_line(tmp_path):
 ])
 def test_dates_jekyll_accepts(value, expected):
     assert parse_date(value, timezone.utc, Path("p.md")) == expected
+
+
+def test_a_date_with_an_offset_is_converted_into_the_site_time_zone():
+    converted = parse_date("2019-04-30 00:00:00 +0800", timezone.utc, Path("p.md"))
+    assert (converted.date(), converted.hour, converted.utcoffset()) == (date(2019, 4, 29), 16, timedelta(0))
+    shanghai = parse_date("2019-04-30 00:00:00 +0800", ZoneInfo("Asia/Shanghai"), Path("p.md"))
+    assert (shanghai.date(), shanghai.hour) == (date(2019, 4, 30), 0)
 
 
 def test_unparseable_date_names_the_key():

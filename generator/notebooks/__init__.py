@@ -11,9 +11,12 @@ two versions executes once.
 The modules, in the order data flows through them: ``sources`` (files to
 notebooks and back), ``spec`` (declared settings, the cache key),
 ``environment`` (what this machine has), ``execute`` (one run in a kernel),
-``store`` (runs on disk), ``render`` (cells to HTML) with ``sanitize`` (what
-may run in a browser), ``formulas`` (math for KaTeX), ``anchors`` (ids on
-the page) and ``widgets`` (saved widget state), ``progress`` (the terminal), ``pipeline`` (all of it, for one tree).
+``executors`` (runs here or on a Dask cluster), ``store`` (runs on disk) with
+``shared`` (a cache shared between machines), ``render`` (cells to HTML) with
+``sanitize`` (what may run in a browser), ``formulas`` (math for KaTeX),
+``anchors`` (ids on the page) and ``widgets`` (saved widget state),
+``progress`` (the terminal), ``pipeline`` (all of it, for one tree), and
+``runs`` (tutorials run into the cache without a build, for CI).
 """
 
 from __future__ import annotations

@@ -6,19 +6,22 @@ how Jupyter's own documentation writes them), ``eqnarray``, ``multline``,
 ``\\label`` and ``\\require``. Such formulas are rewritten here into what KaTeX
 takes and means the same. A formula that still uses an environment KaTeX
 does not have is shown as its source, with a warning, instead of as an error
-in red; the browser's math.js does the same for any other formula KaTeX
-refuses.
+in red; one using a command KaTeX does not know (and the notebook does not
+define with ``\\newcommand``) gets a warning, and the browser's math.js shows
+it, like any formula KaTeX refuses, as readable source.
 
 The environment lists are KaTeX's (https://katex.org/docs/supported.html,
-"Environments", for the vendored KaTeX 0.19); a test checks them against
-assets/vendor/katex/katex.min.js.
+"Environments", for the vendored KaTeX 0.19), the commands those of the
+vendored katex.min.js (``katex_commands``); tests check both against it.
 """
 
 from __future__ import annotations
 
 import html
 import re
-from typing import Callable
+from collections.abc import Callable, Iterable
+
+from generator.notebooks.katex_commands import KATEX_COMMANDS
 
 KATEX_ENVIRONMENTS = frozenset({
     "array", "darray", "matrix", "pmatrix", "bmatrix", "Bmatrix", "vmatrix", "Vmatrix",
@@ -34,6 +37,9 @@ REPLACED = {"eqnarray": "align*", "eqnarray*": "align*", "multline": "gather*", 
 
 ENVIRONMENT = re.compile(r"\\(begin|end)\s*\{([^{}]*)\}")
 DROPPED = re.compile(r"\\(?:label|require)\s*\{[^{}]*\}")     # no cross-references, no MathJax packages
+TOKEN = re.compile(r"\\(?:([A-Za-z@]+)|.)", re.S)     # a backslash and a name, or one other character
+DEFINITION = re.compile(r"\\(?:(?:re)?newcommand|providecommand)\s*\{?\s*\\([A-Za-z@]+)"
+                        r"|\\(?:[gex]?def|let)\s*\\([A-Za-z@]+)")
 MATH_ELEMENT = re.compile(r'<(span|div) class="arithmatex">(.*?)</\1>', re.S)
 DELIMITERS = re.compile(r"^\\([\[(])(.*)\\[\])]$", re.S)
 
@@ -48,23 +54,43 @@ def for_katex(tex: str, display: bool) -> tuple[str, bool, list[str]]:
     return tex, display, sorted(names - KATEX_ENVIRONMENTS)
 
 
-def typeset_tex(tex: str, warn: Callable[[str], None]) -> str:
+def defined_commands(texts: Iterable[str]) -> frozenset[str]:
+    """The commands a notebook defines for itself (``\\newcommand{\\R}{\\mathbb{R}}``, ``\\def``)."""
+    return frozenset(m.group(1) or m.group(2) for text in texts for m in DEFINITION.finditer(text))
+
+
+def unknown_commands(tex: str, defined: frozenset[str] = frozenset()) -> list[str]:
+    """The control sequences of ``tex`` that neither KaTeX nor the notebook defines."""
+    used = {m.group(1) for m in TOKEN.finditer(tex) if m.group(1)}
+    return sorted(used - KATEX_COMMANDS - defined)
+
+
+def typeset_tex(tex: str, warn: Callable[[str], None], defined: frozenset[str] = frozenset()) -> str:
     """A display formula (a ``text/latex`` output) rewritten for KaTeX; ``warn`` hears what it lacks."""
     tex, _, unknown = for_katex(tex, True)
     if unknown:
         warn(f"KaTeX has no environment {_braced(unknown)}: the formula is shown as its source")
+    _check_commands(tex, warn, defined)
     return tex
+
+
+def _check_commands(tex: str, warn: Callable[[str], None], defined: frozenset[str]) -> None:
+    commands = unknown_commands(tex, defined)
+    if commands:
+        names = ", ".join(f"\\{name}" for name in commands)
+        warn(f"KaTeX does not know {names}: the formula is shown as its source")
 
 
 def _braced(names: list[str]) -> str:
     return ", ".join(f"{{{name}}}" for name in names)
 
 
-def typeset_html(fragment: str, warn: Callable[[str], None]) -> str:
+def typeset_html(fragment: str, warn: Callable[[str], None], defined: frozenset[str] = frozenset()) -> str:
     """The math elements of rendered Markdown rewritten for KaTeX.
 
-    A formula KaTeX cannot take becomes ``<code class="math-source">`` with its
-    source, and ``warn`` is told why.
+    A formula using an environment KaTeX lacks becomes ``<code class="math-source">``
+    with its source; one using an unknown command is left for math.js to show as
+    source. ``warn`` is told of both.
     """
     def rewrite(match: re.Match) -> str:
         tag, body = match.group(1), html.unescape(match.group(2)).strip()
@@ -77,6 +103,7 @@ def typeset_html(fragment: str, warn: Callable[[str], None]) -> str:
             title = f"KaTeX cannot typeset this formula (no environment {_braced(unknown)})"
             return (f'<code class="math-source" title="{html.escape(title)}">'
                     f"{html.escape(delimited.group(2).strip(), quote=False)}</code>")
+        _check_commands(tex, warn, defined)
         opening, closing = ("\\[", "\\]") if display else ("\\(", "\\)")
         return f'<{tag} class="arithmatex">{html.escape(opening + tex + closing, quote=False)}</{tag}>'
 

@@ -1,9 +1,10 @@
 """Tutorials from source to pages: load, decide, execute in parallel, render.
 
 For each tutorial the cache key decides: a stored run of the same code is
-used as it is; otherwise the tutorial runs here if this machine has what it
-declares it needs. If it does not, a run made elsewhere (found in a copied
-cache, even under ``--refresh``) is shown with a note saying where and when it
+used as it is; otherwise the tutorial runs if its executor (this machine, or
+the Dask cluster site.yaml names: see ``executors``) offers what it declares it
+needs. If not, a run made elsewhere (found in a copied or shared cache, even
+under ``--refresh``) is shown with a note saying where and when it
 ran; failing that, the notebook's stored outputs are shown as "not executed"
 when site.yaml allows it, and the build fails otherwise. Failed runs are
 cached and reported like fresh ones, except that a failed import is tried again
@@ -20,9 +21,7 @@ import copy
 import dataclasses
 import functools
 import json
-import os
 import platform
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Collection
@@ -34,9 +33,9 @@ from nbformat import NotebookNode
 from generator.config import Config
 from generator.errors import SiteError
 from generator.notebooks import FOLDER, TutorialStats, Tutorials, environment
-from generator.notebooks.execute import execute
-from generator.notebooks.progress import Progress
+from generator.notebooks.executors import Executor, executor_for
 from generator.notebooks.render import NotebookRenderer, RenderedNotebook, report_warnings
+from generator.notebooks.shared import open_store
 from generator.notebooks.sources import Tutorial, discover, load_tutorial, to_percent
 from generator.notebooks.spec import Metadata, Spec, metadata_of, read_paths, resolve
 from generator.notebooks.store import Run, RunStore
@@ -54,7 +53,7 @@ class Job:
     meta: Metadata
     spec: Spec
     version: str | None = None      # the docs version whose tree holds it
-    missing: list[str] = field(default_factory=list)     # what it needs and this machine lacks
+    missing: list[str] = field(default_factory=list)     # what it needs and the executor lacks
     run: Run | None = None
     origin: str = ""                # "ran", "cache" or "unexecuted"
 
@@ -72,7 +71,8 @@ def build_tutorials(config: Config, tree: Path, gallery_url: str, render: Callab
     ``rerun`` names tutorials to execute again whatever the cache holds (``--refresh NAME``).
     """
     jobs = load_jobs(config, tree, version)
-    store = RunStore(config.root / config.notebooks.cache_dir)
+    store = open_store(config)
+    executor = executor_for(config)
     packages = functools.cache(environment.package_set)
     errors: list[SiteError] = []
     todo = []
@@ -88,7 +88,7 @@ def build_tutorials(config: Config, tree: Path, gallery_url: str, render: Callab
         if cached and not fresh and cached.host == platform.node():
             job.run, job.origin = cached, "cache"        # it ran here, so it had what it needs
             continue
-        job.missing = environment.missing(job.spec.kernel, job.spec.requires, job.spec.device)
+        job.missing = executor.missing(job.spec)
         if cached and (not fresh or job.missing):
             job.run, job.origin = cached, "cache"
         elif not job.missing:
@@ -97,11 +97,14 @@ def build_tutorials(config: Config, tree: Path, gallery_url: str, render: Callab
             job.origin = "unexecuted"
         else:
             errors.append(SiteError(
-                f"needs {', '.join(job.missing)}, which this machine lacks, and no run of this code "
+                f"needs {', '.join(job.missing)}, which {executor.lacks}, and no run of this code "
                 f"is cached: build once where they exist and copy its {config.notebooks.cache_dir}/ "
-                "folder here, or set notebooks.allow_unexecuted in site.yaml to show the notebook's "
-                "stored outputs", job.tutorial.path))
-    errors += run_all(todo, workers(config), store, packages)
+                "folder here (or share it as notebooks.cache), or set notebooks.allow_unexecuted in "
+                "site.yaml to show the notebook's stored outputs", job.tutorial.path))
+    try:
+        errors += run_all(todo, executor, store, packages)
+    finally:
+        executor.close()
     errors += [failure_error(job) for job in jobs if job.run and job.run.failure]
     if errors:
         raise combine(errors)
@@ -110,13 +113,6 @@ def build_tutorials(config: Config, tree: Path, gallery_url: str, render: Callab
     tutorials.stats = TutorialStats(origins.count("ran"), origins.count("cache"), origins.count("unexecuted"),
                                     origins.count("stored"))
     return tutorials
-
-
-def workers(config: Config) -> int:
-    if config.notebooks.workers < 0:
-        raise SiteError(f"key 'notebooks.workers': expected 0 (one per core) or more, "
-                        f"got {config.notebooks.workers}", config.root / "site.yaml")
-    return config.notebooks.workers or os.cpu_count() or 1
 
 
 def load_jobs(config: Config, tree: Path, version: str | None = None) -> list[Job]:
@@ -132,43 +128,22 @@ def load_jobs(config: Config, tree: Path, version: str | None = None) -> list[Jo
     return jobs
 
 
-def run_all(jobs: list[Job], workers: int, store: RunStore,
+def run_all(jobs: list[Job], executor: Executor, store: RunStore,
             packages: Callable[[str], str] = environment.package_set) -> list[SiteError]:
-    """Execute ``jobs``, ``workers`` at a time, caching each run; errors of machinery returned.
+    """Execute ``jobs``, caching each run as it comes back; errors of machinery returned.
 
     A run that found a module missing is stored with the kernel's package set, so that
     installing anything makes the next build try it again.
     """
-    if not jobs:
-        return []
-    errors = []
-    with Progress(len(jobs), workers) as progress, ThreadPoolExecutor(max_workers=workers) as pool:
 
-        def work(job: Job) -> None:
-            progress.started(job.name)
-            try:
-                job.run = execute(job.tutorial, job.spec)
-            except SiteError as exc:
-                progress.finished(job.name, "could not run")
-                errors.append(exc)
-                return
-            if job.run.failure and job.run.failure.from_environment:
-                job.run = dataclasses.replace(job.run, failure=dataclasses.replace(
-                    job.run.failure, packages=packages(job.spec.kernel)))
-            store.put(job.run)
-            job.origin = "ran"
-            failure = job.run.failure
-            progress.finished(job.name, f"failed ({failure.kind})" if failure else "ran")
+    def finished(job: Job, run: Run) -> None:
+        if run.failure and run.failure.from_environment:
+            run = dataclasses.replace(run, failure=dataclasses.replace(
+                run.failure, packages=packages(job.spec.kernel)))
+        store.put(run)
+        job.run, job.origin = run, "ran"
 
-        futures = [pool.submit(work, job) for job in jobs]
-        try:
-            for future in futures:
-                future.result()
-        except BaseException:            # Ctrl-C: start nothing more; running kernels finish
-            for future in futures:
-                future.cancel()
-            raise
-    return errors
+    return executor.run(jobs, finished)
 
 
 def failure_error(job: Job) -> SiteError:

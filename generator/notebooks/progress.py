@@ -58,6 +58,11 @@ class Progress:
             self._write(f"[{self.done}/{self.total}] {name}: {outcome} in {seconds:.2f} s")
             return seconds
 
+    def note(self, line: str) -> None:
+        """Report something that happened to a running tutorial (a worker died, say)."""
+        with self.lock:
+            self._write(line)
+
     def _write(self, line: str) -> None:
         if self.live:
             self.stream.write(CLEAR_LINE + line + "\n")

@@ -126,6 +126,7 @@ class NotebookRenderer:
         self.widget_views = 0
         self.problems: list[SiteError] = []
         self.warnings: list[SiteError] = []
+        self.macros: frozenset[str] = frozenset()     # commands the notebook's math defines
 
     def render(self, notebook: NotebookNode, title: str | None, description: str | None) -> RenderedNotebook:
         """Render ``notebook`` (the tutorial's cells with their outputs)."""
@@ -134,6 +135,7 @@ class NotebookRenderer:
             notebook.metadata.get("kernelspec", {}).get("language") or "python"
         self.widgets = widgets.WidgetState.of(notebook, self.trusted)
         start = 1 if self.tutorial.colab_cell else 0
+        self.macros = formulas.defined_commands(_math_texts(notebook.cells))
         cells, found_title, first_markdown = [], None, True
         for index, cell in enumerate(notebook.cells[start:], start=start):
             tags = _display_tags(cell)
@@ -184,7 +186,7 @@ class NotebookRenderer:
     def markdown(self, source: str, cell: NotebookNode, index: int) -> Markup:
         # The page's title is its only h1; a notebook's other "# " sections sit below it.
         rendered = H1.sub(r"<\1h2", render_markdown(rst.roles_to_markdown(source), dollar_math=True).html)
-        rendered = formulas.typeset_html(rendered, lambda message: self.warn(index, message))
+        rendered = formulas.typeset_html(rendered, lambda message: self.warn(index, message), self.macros)
         rendered = LINKING_TAG.sub(lambda tag: self.linking_tag(tag, cell, index), rendered)
         return Markup(self.published_links(rendered if self.trusted else sanitize.clean_markdown(rendered),
                                            index))
@@ -343,9 +345,9 @@ class NotebookRenderer:
             self.warn(index, f"output {number}: {message}")
 
         if shown.kind == "latex" and not shown.html:
-            shown.text = formulas.typeset_tex(shown.text, warn)
+            shown.text = formulas.typeset_tex(shown.text, warn, self.macros)
         elif shown.kind in ("html", "markdown", "latex"):
-            shown.html = Markup(formulas.typeset_html(shown.html, warn))
+            shown.html = Markup(formulas.typeset_html(shown.html, warn, self.macros))
         return shown
 
     # -- outputs -------------------------------------------------------------------------
@@ -459,6 +461,17 @@ class NotebookRenderer:
         name = hashlib.sha256(data).hexdigest()[:16] + (IMAGE_SUFFIX.get(mime or "", suffix))
         self.files[name] = data
         return self.asset_url + name
+
+
+def _math_texts(cells: list[NotebookNode]) -> list[str]:
+    """Where a notebook's math may be: Markdown cells, and LaTeX and Markdown outputs."""
+    texts = [cell.source for cell in cells if cell.cell_type == "markdown"]
+    for cell in cells:
+        for output in cell.get("outputs", []):
+            for mime in ("text/latex", "text/markdown"):
+                value = output.get("data", {}).get(mime, "")
+                texts.append("".join(value) if isinstance(value, list) else str(value))
+    return texts
 
 
 def _display_tags(cell: NotebookNode) -> set[str]:

@@ -1,0 +1,440 @@
+"""Liquid in posts and pages, run before Markdown as Jekyll runs it.
+
+python-liquid parses and renders; this module declares, in one place, what
+of Jekyll's Liquid sitegen supports: the tags (``highlight``, ``include``,
+``post_url``, ``link``, plus Liquid's own, ``raw`` among them) and filters
+(:data:`JEKYLL_FILTERS`, plus Liquid's standard ones). Anything else is
+reported at its file and line: an error, or a warning where site.yaml says
+``liquid: {unknown: warning}``; it never reaches the page as text.
+
+A document's Liquid runs when the document is parsed, with ``page``, the
+site's settings, ``site.data`` and the includes folder. What it read besides
+its own source (include files, data files, posts named by ``post_url``) is
+returned with the output, so that the build parses the document again when one
+of those files changes. ``site.posts``, ``site.pages``, ``site.tags`` and
+``site.categories`` exist only once every document is parsed: a page that
+reads them is rendered again when its layout is (:class:`NeedsSite`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import warnings
+from collections.abc import Callable, Iterator, Mapping
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from html import escape
+from pathlib import Path
+from typing import Any, TextIO
+from urllib.parse import quote, quote_plus
+
+import yaml
+from liquid import Environment, Mode, Undefined
+from liquid.ast import BlockNode, Node
+from liquid.exceptions import LiquidError, UndefinedError
+from liquid.parser import get_parser
+from liquid.tag import Tag
+from liquid.token import TOKEN_EOF, TOKEN_EXPRESSION, TOKEN_TAG, Token
+
+from generator.errors import SiteError
+from generator.highlight import highlight
+
+INCLUDES_DIR = "content/includes"
+DATA_DIR = "content/data"
+POSTS_DIR = "content/posts"
+PAGES_DIR = "content/pages"
+SITE_COLLECTIONS = ("posts", "pages", "tags", "categories")
+LIQUID_MARK = re.compile(r"\{%|\{\{")
+
+
+class NeedsSite(Exception):
+    """Raised when a document's Liquid reads a collection that exists only after parsing."""
+
+
+@dataclass
+class Render:
+    """One document's Liquid render in progress: what it read and what it warned of."""
+
+    root: Path
+    source: Path
+    first_line: int                   # the body's first line in the source file
+    markdown: bool                    # the output goes on to Markdown (fences), else it is HTML
+    unknown: str                      # "error" or "warning"
+    url_of: Callable[[Path], str]     # a post's or page's URL, from its source path
+    inputs: dict[str, str] = field(default_factory=dict)   # file read -> sha256 of its bytes
+    warnings: list[str] = field(default_factory=list)
+
+    def read(self, relpath: str) -> str:
+        """A file of the site, recorded as an input of this document."""
+        data = (self.root / relpath).read_bytes()
+        self.inputs[relpath] = hashlib.sha256(data).hexdigest()
+        return data.decode("utf-8")
+
+    def unknown_found(self, message: str, token: Token | None) -> str:
+        """Report a construct sitegen does not know: raise, or warn and render nothing."""
+        where, line = self.locate(token)
+        if self.unknown == "warning":
+            self.warnings.append(str(SiteError(f"warning: {message}", where, line)))
+            return ""
+        raise SiteError(message, where, line)
+
+    def locate(self, token: Token | None) -> tuple[Path, int | None]:
+        """The file and line of ``token``: in the document, or in the include it came from."""
+        if token is None or token.start_index < 0:
+            return self.source, None
+        line = token.source.count("\n", 0, token.start_index) + 1
+        include = _include_sources.get().get(token.source)
+        if include is not None:
+            return Path(include), line
+        return self.source, line + self.first_line - 1
+
+
+_current: ContextVar[Render | None] = ContextVar("sitegen_liquid_render", default=None)
+_include_sources: ContextVar[dict[str, str]] = ContextVar("sitegen_liquid_includes", default={})  # text -> file
+
+
+def current() -> Render:
+    render = _current.get()
+    if render is None:  # pragma: no cover - every render sets it
+        raise RuntimeError("no Liquid render in progress")
+    return render
+
+
+class JekyllUndefined(Undefined):
+    """Jekyll's leniency, except under ``site``: a missing ``page.x`` is empty, as in
+    Jekyll, but ``site.github`` is something Jekyll's plugins may set and sitegen
+    does not, so it is reported rather than silently left out."""
+
+    def __str__(self) -> str:
+        if self.hint and self.hint.startswith("site."):
+            return current().unknown_found(f"Liquid: unknown variable {self.hint.split()[0]}", self.token)
+        return ""
+
+
+def _raw_expression(stream: Any, eat: bool = False) -> str:
+    """The text of a tag's expression, as written (``Plain Text``, ``JB/setup``).
+
+    The parser moves past a tag's last token itself: only a block tag, which
+    goes on to parse its body, eats its expression.
+    """
+    if stream.current.kind != TOKEN_EXPRESSION:
+        return ""
+    return (next(stream) if eat else stream.current).value.strip()
+
+
+class HighlightNode(Node):
+    __slots__ = ("language", "linenos", "block")
+
+    def __init__(self, token: Token, language: str, linenos: bool, block: BlockNode):
+        super().__init__(token)
+        self.language, self.linenos, self.block = language, linenos, block
+
+    def render_to_output(self, context: Any, buffer: TextIO) -> int:
+        inner = context.get_buffer(buffer)
+        self.block.render(context, inner)
+        code = inner.getvalue().strip("\r\n")
+        if current().markdown:
+            # A fence longer than any backtick run in the code, set apart from the text around it.
+            ticks = "`" * max(3, 1 + max((len(run) for run in re.findall(r"`+", code)), default=0))
+            options = ' linenums="1"' if self.linenos else ""
+            buffer.write(f"\n\n{ticks}{self.language}{options}\n{code}\n{ticks}\n\n")
+        else:
+            buffer.write(highlight(code + "\n", self.language))
+        return True
+
+
+class HighlightTag(Tag):
+    """``{% highlight lang [linenos] %}``: the first word is the language, as in Jekyll."""
+
+    name, end = "highlight", "endhighlight"
+
+    def parse(self, stream: Any) -> Node:
+        token = stream.eat(TOKEN_TAG)
+        words = _raw_expression(stream, eat=True).split()
+        language = words[0].lower() if words else "text"
+        block = get_parser(self.env).parse_block(stream, frozenset((self.end, TOKEN_EOF)))
+        stream.expect(TOKEN_TAG, value=self.end)
+        linenos = any(word.startswith("linenos") for word in words[1:])   # linenos, linenos=table
+        return HighlightNode(token, language, linenos, block)
+
+
+class IncludeNode(Node):
+    __slots__ = ("path", "params")
+
+    def __init__(self, token: Token, path: str, params: list[tuple[str, str]]):
+        super().__init__(token)
+        self.path, self.params = path, params
+
+    def render_to_output(self, context: Any, buffer: TextIO) -> int:
+        render = current()
+        relpath = f"{INCLUDES_DIR}/{self.path}"
+        target = (render.root / relpath).resolve()
+        if not target.is_relative_to((render.root / INCLUDES_DIR).resolve()) or not target.is_file():
+            where, line = render.locate(self.token)
+            raise SiteError(f"include {self.path!r}: no file {relpath}", where, line)
+        text = render.read(relpath)
+        template = context.env.from_string(text, name=relpath)
+        _include_sources.get()[text] = relpath
+        include = {name: _parameter(value, context) for name, value in self.params}
+        with context.extend({"include": include}):
+            template.render_with_context(context, buffer, partial=True)
+        return True
+
+
+def _parameter(value: str, context: Any) -> Any:
+    """An include parameter's value: a quoted string, or a variable (``page.title``)."""
+    if value[:1] in "\"'" and value[-1:] == value[:1]:
+        return value[1:-1]
+    head, *rest = value.split(".")
+    found = context.resolve(head)
+    for name in rest:
+        found = found.get(name) if isinstance(found, Mapping) else getattr(found, name, None)
+    return found
+
+
+INCLUDE_PARAMETER = re.compile(r"""(\w+)\s*=\s*("[^"]*"|'[^']*'|[\w.\[\]]+)""")
+
+
+class IncludeTag(Tag):
+    """Jekyll's ``{% include path/file.html key="value" %}``: a file of ``content/includes``."""
+
+    name, block = "include", False
+
+    def parse(self, stream: Any) -> Node:
+        token = stream.eat(TOKEN_TAG)
+        text = _raw_expression(stream)
+        path, _, rest = text.partition(" ")
+        return IncludeNode(token, path, INCLUDE_PARAMETER.findall(rest))
+
+
+class PostUrlNode(Node):
+    __slots__ = ("name",)
+
+    def __init__(self, token: Token, name: str):
+        super().__init__(token)
+        self.name = name
+
+    def render_to_output(self, context: Any, buffer: TextIO) -> int:
+        render = current()
+        found = sorted(path for suffix in (".md", ".markdown", ".html")
+                       for path in (render.root / POSTS_DIR).rglob(f"{Path(self.name).name}{suffix}")
+                       if path.relative_to(render.root / POSTS_DIR).with_suffix("").as_posix().endswith(self.name))
+        if not found:
+            where, line = render.locate(self.token)
+            raise SiteError(f"post_url {self.name!r}: no such post in {POSTS_DIR}/", where, line)
+        buffer.write(_url_of(render, found[0].relative_to(render.root)))
+        return True
+
+
+class PostUrlTag(Tag):
+    """``{% post_url 2019-03-18-slug %}``: the URL that post is published at."""
+
+    name, block = "post_url", False
+
+    def parse(self, stream: Any) -> Node:
+        token = stream.eat(TOKEN_TAG)
+        return PostUrlNode(token, _raw_expression(stream))
+
+
+class LinkNode(Node):
+    __slots__ = ("path",)
+
+    def __init__(self, token: Token, path: str):
+        super().__init__(token)
+        self.path = path
+
+    def render_to_output(self, context: Any, buffer: TextIO) -> int:
+        render = current()
+        name = self.path.lstrip("/")
+        candidates = [name, f"{POSTS_DIR}/{name.removeprefix('_posts/')}" if name.startswith("_posts/") else None,
+                      f"{PAGES_DIR}/{name}"]
+        for candidate in filter(None, candidates):
+            if candidate.startswith((POSTS_DIR + "/", PAGES_DIR + "/")) and (render.root / candidate).is_file():
+                buffer.write(_url_of(render, Path(candidate)))
+                return True
+        where, line = render.locate(self.token)
+        raise SiteError(f"link {self.path!r}: no such post or page", where, line)
+
+
+class LinkTag(Tag):
+    """``{% link _posts/2019-03-18-slug.md %}`` or ``{% link about.md %}``: that document's URL."""
+
+    name, block = "link", False
+
+    def parse(self, stream: Any) -> Node:
+        token = stream.eat(TOKEN_TAG)
+        return LinkNode(token, _raw_expression(stream))
+
+
+def _url_of(render: Render, relpath: Path) -> str:
+    render.read(relpath.as_posix())     # its front matter may move it: an input of ours
+    return render.url_of(relpath)
+
+
+# Jekyll's filters (https://jekyllrb.com/docs/liquid/filters/) that sitegen supports.
+def _date(value: Any) -> datetime | date | None:
+    return value if isinstance(value, (datetime, date)) else None
+
+
+def _date_format(fmt: str) -> Callable[[Any], str]:
+    return lambda value: _date(value).strftime(fmt) if _date(value) else ""
+
+
+def _sentence(items: Any, connector: str = "and") -> str:
+    items = [str(item) for item in items or []]
+    if len(items) < 3:
+        return f" {connector} ".join(items)
+    return ", ".join(items[:-1]) + f", {connector} " + items[-1]
+
+
+def _jekyll_slugify(value: Any, mode: str = "default") -> str:
+    return re.sub(r"[^a-z0-9]+", "-", str(value).lower()).strip("-")
+
+
+def _json_default(value: Any) -> Any:
+    return value.isoformat() if isinstance(value, (date, datetime)) else str(value)
+
+
+JEKYLL_FILTERS: dict[str, Callable[..., Any]] = {
+    "date_to_xmlschema": lambda value: _date(value).isoformat() if _date(value) else "",
+    "date_to_rfc822": _date_format("%a, %d %b %Y %H:%M:%S %z"),
+    "date_to_string": _date_format("%d %b %Y"),
+    "date_to_long_string": _date_format("%d %B %Y"),
+    "xml_escape": lambda value: escape(str(value or ""), quote=True),
+    "cgi_escape": lambda value: quote_plus(str(value)),
+    "uri_escape": lambda value: quote(str(value), safe="/:?=&#%~!$'()*+,;@"),
+    "jsonify": lambda value: json.dumps(value, default=_json_default),
+    "number_of_words": lambda value: len(str(value).split()),
+    "array_to_sentence_string": _sentence,
+    "normalize_whitespace": lambda value: re.sub(r"\s+", " ", str(value)).strip(),
+    "slugify": _jekyll_slugify,
+}
+JEKYLL_TAGS = (HighlightTag, IncludeTag, PostUrlTag, LinkTag)
+
+
+def environment(baseurl: str, url: str, unknown: str = "error") -> Environment:
+    """python-liquid with Jekyll's tags and filters, and ``relative_url``/``absolute_url`` for this site.
+
+    ``unknown: warning`` lets python-liquid warn instead of raise (see :func:`render_liquid`).
+    """
+    env = Environment(undefined=JekyllUndefined, strict_filters=True,
+                      tolerance=Mode.WARN if unknown == "warning" else Mode.STRICT)
+    for tag in JEKYLL_TAGS:
+        env.add_tag(tag)
+    for name, function in JEKYLL_FILTERS.items():
+        env.add_filter(name, function)
+    base = baseurl.rstrip("/")
+
+    def relative_url(value: Any) -> str:
+        text = str(value or "")
+        return base + ("/" if not text.startswith("/") else "") + text if "://" not in text else text
+
+    env.add_filter("relative_url", relative_url)
+    env.add_filter("absolute_url", lambda value: url.rstrip("/") + relative_url(value)
+                   if "://" not in str(value or "") else str(value))
+    return env
+
+
+class DataFolder(Mapping):
+    """``site.data`` at parse time: ``content/data/NAME.yml``, read when asked for (an input)."""
+
+    def __init__(self, render: Render):
+        self._render = render
+
+    def _path(self, name: str) -> str | None:
+        for suffix in (".yml", ".yaml"):
+            if (self._render.root / DATA_DIR / f"{name}{suffix}").is_file():
+                return f"{DATA_DIR}/{name}{suffix}"
+        return None
+
+    def __getitem__(self, name: str) -> Any:
+        relpath = self._path(str(name))
+        if relpath is None:
+            raise KeyError(name)
+        return yaml.safe_load(self._render.read(relpath))
+
+    def __iter__(self) -> Iterator[str]:
+        folder = self._render.root / DATA_DIR
+        return iter(sorted(path.stem for path in folder.glob("*.y*ml"))) if folder.is_dir() else iter(())
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+class ParseTimeSite(Mapping):
+    """``site`` while a document is parsed: settings and data; the collections raise :class:`NeedsSite`."""
+
+    def __init__(self, settings: dict[str, Any], data: Mapping):
+        self._values = {**settings, "data": data}
+
+    def __getitem__(self, name: str) -> Any:
+        if name in SITE_COLLECTIONS:
+            raise NeedsSite(name)
+        return self._values[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+
+@dataclass(frozen=True)
+class LiquidResult:
+    text: str
+    inputs: tuple[tuple[str, str], ...]   # (file, sha256) read besides the source
+    warnings: tuple[str, ...]
+
+
+def has_liquid(text: str) -> bool:
+    return LIQUID_MARK.search(text) is not None
+
+
+def render_liquid(text: str, env: Environment, render: Render, page: Mapping[str, Any],
+                  site: Mapping[str, Any] | None = None, settings: dict[str, Any] | None = None) -> LiquidResult:
+    """Run a document's Liquid; ``site`` is the whole site's view, or None while parsing.
+
+    Raises :class:`SiteError` at the file and line of a mistake, and
+    :class:`NeedsSite` when parsing meets a collection it cannot have yet.
+    An unknown tag or filter is an error, or (``unknown: warning``) a warning,
+    and renders as nothing.
+    """
+    if site is None:
+        site = ParseTimeSite(settings or {}, DataFolder(render))
+    token, includes = _current.set(render), _include_sources.set({})
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                output = env.from_string(text, name=str(render.source)).render(site=site, page=page)
+            except LiquidError as exc:
+                message = exc.args[0] if exc.args else str(exc)
+                raise SiteError(f"Liquid: {message}", *render.locate(exc.token)) from None
+        for warning in caught:
+            _warned(render, warning)
+    finally:
+        _current.reset(token)
+        _include_sources.reset(includes)
+    return LiquidResult(output, tuple(sorted(render.inputs.items())), tuple(render.warnings))
+
+
+UNKNOWN = re.compile(r"^(unexpected tag|unknown filter) '[^']*'")
+WARNED_AT = re.compile(r"-> (?:'.*'|(\S+)):(\d+):\d+$|-> '.*' (\d+):\d+$", re.M)
+
+
+def _warned(render: Render, warning: warnings.WarningMessage) -> None:
+    """python-liquid's warning (``unknown: warning`` only): a sitegen warning at its file and line."""
+    text = str(warning.message)
+    where = WARNED_AT.search(text)
+    name, line = (where.group(1), int(where.group(2) or where.group(3))) if where else (None, None)
+    if name is None or name == str(render.source):
+        path, line = render.source, (line + render.first_line - 1 if line else None)
+    else:
+        path = Path(name)
+    unknown = UNKNOWN.match(text)
+    if unknown is None:   # WARN mode also softens real mistakes: those stay errors
+        raise SiteError(f"Liquid: {text.splitlines()[0]}", path, line)
+    render.warnings.append(str(SiteError(f"warning: Liquid: {unknown.group(0)} left out", path, line)))

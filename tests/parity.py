@@ -1,0 +1,210 @@
+"""Build one Jekyll site with Jekyll and with sitegen, and compare what each post became.
+
+Jekyll (Debian's, with kramdown's GFM parser: Jekyll 4's defaults) is the
+oracle: sitegen claims to render what Jekyll renders. Both builds use layouts
+that output the body alone, so that bodies are compared, not themes.
+
+Run as a script for the parity table (``python -m tests.parity [SITE]``).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import lxml.html
+
+REPO = Path(__file__).resolve().parents[1]
+BODY_LAYOUT = "{{ content }}\n"
+# Includes the corpus refers to but does not carry (its theme's files): ours, empty or tiny.
+INCLUDES = {"JB/setup": "", "community.html": "<p>Community links.</p>\n",
+            "contrib_orgs.html": "<p>Organizations.</p>\n"}
+JEKYLL_CONFIG = "timezone: UTC\npermalink: /:year/:month/:day/:title.html\n"
+SITEGEN_CONFIG = ("title: Parity\nurl: https://example.org\ntimezone: UTC\n"
+                  "permalink: /:year/:month/:day/:title.html\n")
+
+
+def jekyll_available() -> bool:
+    return shutil.which("jekyll") is not None
+
+
+def _layouts(site: Path) -> set[str]:
+    found = {"default", "post", "page"}
+    for path in site.rglob("*"):
+        if path.suffix in (".md", ".markdown", ".html") and path.is_file():
+            match = re.search(r"^layout:\s*(\S+)", path.read_text(encoding="utf-8")[:2000], re.M)
+            if match:
+                found.add(match.group(1).strip("'\""))
+    return found
+
+
+def jekyll_build(site: Path, work: Path, config: str = "") -> Path:
+    """Build the Jekyll site ``site`` (folders _posts, _data, pages) with Jekyll; the output dir.
+
+    ``config``: more of _config.yml (``kramdown: {input: kramdown}``, say).
+    """
+    source = work / "jekyll-src"
+    shutil.copytree(site, source, ignore=shutil.ignore_patterns("SOURCE.md"))
+    (source / "_config.yml").write_text(JEKYLL_CONFIG + config)
+    for layout in _layouts(site):
+        (source / "_layouts").mkdir(exist_ok=True)
+        (source / "_layouts" / f"{layout}.html").write_text(BODY_LAYOUT)
+    for name, text in INCLUDES.items():
+        (source / "_includes" / name).parent.mkdir(parents=True, exist_ok=True)
+        (source / "_includes" / name).write_text(text)
+    out = work / "jekyll-out"
+    subprocess.run(["jekyll", "build", "--safe", "--quiet", "-s", str(source), "-d", str(out)],
+                   check=True, capture_output=True, text=True, cwd=work)
+    return out
+
+
+def sitegen_site(site: Path, work: Path) -> Path:
+    """The Jekyll site ``site`` laid out as a sitegen site, with body-only layouts."""
+    root = work / "sitegen-src"
+    (root / "content").mkdir(parents=True)
+    shutil.copytree(site / "_posts", root / "content" / "posts")
+    if (site / "_data").is_dir():
+        shutil.copytree(site / "_data", root / "content" / "data")
+    pages = root / "content" / "pages"
+    pages.mkdir()
+    for path in site.iterdir():
+        if path.is_file() and path.suffix in (".md", ".markdown", ".html") and path.name != "SOURCE.md":
+            shutil.copy2(path, pages / path.name)
+    for name, text in INCLUDES.items():
+        (root / "content" / "includes" / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / "content" / "includes" / name).write_text(text)
+    shutil.copytree(REPO / "templates", root / "templates")
+    for layout in _layouts(site):
+        (root / "templates" / f"{layout}.html").write_text(BODY_LAYOUT)
+    (root / "site.yaml").write_text(SITEGEN_CONFIG)
+    return root
+
+
+def sitegen_build(site: Path, work: Path) -> Path:
+    from generator.build import build  # imported late: the script may run without the package on path
+
+    root = sitegen_site(site, work)
+    build(root)
+    return root / "_site"
+
+
+@dataclass
+class PostParity:
+    name: str
+    jekyll_url: str
+    sitegen_url: str | None
+    jekyll: dict
+    sitegen: dict
+    text_ratio: float
+
+    @property
+    def differences(self) -> list[str]:
+        found = []
+        if self.jekyll_url != self.sitegen_url:
+            found.append(f"url {self.sitegen_url} != {self.jekyll_url}")
+        for key in self.jekyll:
+            if key != "text" and self.jekyll[key] != self.sitegen.get(key):
+                found.append(f"{key}: sitegen {self.sitegen.get(key)} != jekyll {self.jekyll[key]}")
+        if self.text_ratio < 0.99:
+            found.append(f"text ratio {self.text_ratio:.3f}")
+        return found
+
+
+def measure(html: str) -> dict:
+    """What is compared of a page: ids of headings in order, counts of structures, and the words."""
+    tree = lxml.html.fromstring(f"<div>{html}</div>")
+    return {
+        "ids": [h.get("id") for h in tree.iter("h1", "h2", "h3", "h4", "h5", "h6")],
+        "list items": len(tree.findall(".//li")),
+        "table cells": len(tree.xpath(".//td | .//th")),
+        "code blocks": len(tree.findall(".//pre")),
+        "images": len(tree.findall(".//img")),
+        "text": tree.text_content().split(),
+    }
+
+
+LEFTOVER = re.compile(r"\{%|\{:|\{\{")
+
+
+def leftovers(out: Path) -> list[str]:
+    """``file: text`` for every built page whose text shows Liquid or kramdown markup."""
+    found = []
+    for path in sorted(out.rglob("*.html")):
+        tree = lxml.html.fromstring(f"<div>{path.read_text(encoding='utf-8')}</div>")
+        for element in tree.iter():
+            if element.tag in ("script", "style"):
+                continue
+            for text in (element.text, element.tail):
+                match = LEFTOVER.search(text or "")
+                if match:
+                    start = max(match.start() - 20, 0)
+                    found.append(f"{path.relative_to(out)}: ...{text[start:match.end() + 30]!r}")
+    return found
+
+
+def text_ratio(a: list[str], b: list[str]) -> float:
+    return difflib.SequenceMatcher(None, a, b, autojunk=False).ratio()
+
+
+def post_urls(out: Path) -> dict[str, str]:
+    """Post name (file name without date or suffix... as Jekyll's :title) -> URL, for a built tree."""
+    urls = {}
+    for path in out.rglob("*.html"):
+        rel = path.relative_to(out).as_posix()
+        if re.match(r"\d{4}/\d{2}/\d{2}/", rel):
+            urls[path.stem] = "/" + rel
+    return urls
+
+
+def compare(site: Path, work: Path) -> list[PostParity]:
+    return compare_outputs(jekyll_build(site, work), sitegen_build(site, work))
+
+
+def compare_outputs(jekyll_out: Path, sitegen_out: Path) -> list[PostParity]:
+    ours = post_urls(sitegen_out)
+    results = []
+    for name, url in sorted(post_urls(jekyll_out).items(), key=lambda kv: kv[1]):
+        theirs = measure((jekyll_out / url[1:]).read_text(encoding="utf-8"))
+        mine = measure((sitegen_out / ours[name][1:]).read_text(encoding="utf-8")) if name in ours else {}
+        ratio = text_ratio(theirs["text"], mine.get("text", []))
+        results.append(PostParity(name, url, ours.get(name), theirs, mine, ratio))
+    return results
+
+
+def table(results: list[PostParity]) -> str:
+    """The parity table, in Markdown."""
+    rows = ["| post | URL | ids | lists | tables | code | images | text ratio |",
+            "|---|---|---|---|---|---|---|---|"]
+
+    def cell(r: PostParity, key: str) -> str:
+        j, s = r.jekyll[key], r.sitegen.get(key)
+        shown = len(j) if isinstance(j, list) else j
+        return f"{shown} ✓" if j == s else f"{len(s) if isinstance(s, list) else s} ≠ {shown}"
+
+    for r in results:
+        url = "same" if r.jekyll_url == r.sitegen_url else f"{r.sitegen_url} ≠ {r.jekyll_url}"
+        rows.append(f"| {r.name[:40]} | {url} | {cell(r, 'ids')} | {cell(r, 'list items')} | "
+                    f"{cell(r, 'table cells')} | {cell(r, 'code blocks')} | {cell(r, 'images')} | "
+                    f"{r.text_ratio:.4f} |")
+    return "\n".join(rows)
+
+
+if __name__ == "__main__":
+    import tempfile
+
+    from tests.conftest import shared_dir
+
+    corpus = Path(sys.argv[1]) if len(sys.argv) > 1 else shared_dir() / "corpus" / "tvm-site"
+    with tempfile.TemporaryDirectory() as tmp:
+        found = compare(corpus, Path(tmp))
+        print(table(found))
+        for r in found:
+            for difference in r.differences:
+                print(f"{r.name}: {difference}")
+        for leftover in leftovers(Path(tmp) / "sitegen-src" / "_site"):
+            print(leftover)

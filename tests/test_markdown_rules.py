@@ -1,0 +1,130 @@
+"""Each kramdown-GFM rule sitegen follows, checked twice: against the HTML Jekyll gave
+when the rule was written, and against Jekyll itself, run now on the same snippets.
+
+The snippets are built as posts of one Jekyll site (once per module); each is
+compared by structure (heading ids, lists, tables, code blocks, images) and words.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from generator.markdown import gfm_id, kramdown_id, render_markdown
+from tests import parity
+
+CASES = {
+    "list-after-paragraph": ("Para line\n- a\n- b\n\nText\n3. three\n4. four\n",
+                             ["<p>Para line</p>\n<ul>\n<li>a</li>", "<p>Text</p>\n<ol>\n<li>three</li>"]),
+    "nested-list-after-paragraph": ("Para\n* a\n    * nested\n* b\n", ["<p>Para</p>\n<ul>"]),
+    "fence-after-paragraph": ("text\n```python\nx = 1\n```\nmore\n",
+                              ["<p>text</p>\n<div class=\"highlight\">", "</div>\n<p>more</p>"]),
+    "quote-after-paragraph": ("Para\n> quote\n", ["<p>Para</p>\n<blockquote>"]),
+    "html-after-paragraph": ("Para\n<div>x</div>\n", ["<p>Para</p>\n<div>x</div>"]),
+    "ial-ends-paragraph": ('Hello\nnext line\n{: style="text-align: center"}\nafter\n',
+                           ['<p style="text-align: center">Hello\nnext line</p>\n<p>after</p>']),
+    "ald-around-paragraph": ('{:center: style="text-align: center"}\n{:center}\n![image](/images/x.png){: width="50%"}\n'
+                             '{:center}\n\nNext.\n', ['<p style="text-align: center"><img alt="image" src="/images/x.png" '
+                                                      'width="50%"']),
+    "table-without-header": ("|---|---|\n| a | b |\n| c | d |\n", ["<table>\n<tbody>\n<tr>\n<td>a</td>"]),
+    "table-without-separator": ("| a | b |\n| c | d |\n", ["<table>\n<tbody>"]),
+    "table-empty-header": ("|  |  |\n|---|---|\n| a | b |\n", ["<thead>"]),
+    "table-ragged-rows": ("|---|---|\n| |\n|---|---|\n| a | b | c |\n| **d** |\n",
+                          ["<td><strong>d</strong></td>\n<td></td>\n<td></td>"]),
+    "table-pipes-in-code": ("| a `x|y` \\| z | b |\n|:--|--:|\n| 1 | 2 |\n", ["<code>x|y</code> | z</th>"]),
+    "header-ids": ("### 1. Graph Annotation_x\n\n## Hello World\n\n## Hello World\n\n## Hello-World-1\n\n"
+                   "## Café  two  spaces\n\n## See [docs](http://x.y/z)\n\n## **Bold** `code_x` & more\n",
+                   ['id="1-graph-annotation_x"', '<h2 id="hello-world-1">Hello World</h2>',
+                    '<h2 id="hello-world-1">Hello-World-1</h2>', 'id="café--two--spaces"',
+                    'id="see-docs"', 'id="bold-code_x--more"']),
+    "hard-wrapped-lines": ("one line\nnext line  \nafter a break\n", ["<p>one line\nnext line<br>\nafter a break</p>"]),
+    "typographic-quotes": ("\"a\" 'b' 1990's -- and --- ... <<x>>\n",
+                           ["&ldquo;a&rdquo; &lsquo;b&rsquo; 1990&rsquo;s &ndash; and &mdash; &hellip; &laquo;x&raquo;"]),
+    "code-in-list-untouched": ("- item\n\n  ```\n  text\n  - not a list\n  ```\n", ["- not a list"]),
+    "nested-list-two-spaces": ("- a\n  - b\n  - c\n- d\n", ["<li>b</li>"]),
+    "item-continued-at-its-column": ("* item\n\n  more of it\n\n* next\n", ["<p>more of it</p>\n</li>"]),
+    "lazy-heading-stays-in-item": ("* {:.block}\n![x](/x.png)\n### Title\n\n    {:.mb}\n    Text.\n",
+                                   ['<li class="block">', '<h3 id="title">Title</h3>', '<p class="mb">Text.</p>']),
+    "ial-before-list-and-heading": ("{:.outer}\n* one\n* two\n\n{:.head}\n## Head\n",
+                                    ['<ul class="outer">', '<h2 class="head" id="head">Head</h2>']),
+    "parse-block-html": ('{::options parse_block_html="true" /}\n\n<div class="box">\n### Inside\n* a\n</div>\n',
+                         ['<div class="box">\n<h3 id="inside">Inside</h3>']),
+    "kramdown-comment": ("Before.\n\n{::comment}\nhidden\n{:/comment}\n\nAfter.\n", ["<p>Before.</p>\n<p>After.</p>"]),
+}
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_rule_gives_the_html_jekyll_gave(name: str) -> None:
+    text, expected = CASES[name]
+    html = render_markdown(text).html
+    for fragment in expected:
+        assert fragment in html
+
+
+@pytest.fixture(scope="module")
+def jekyll_snippets(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    if not parity.jekyll_available():
+        pytest.skip("Jekyll is not installed (scripts/setup-test-tools installs it): "
+                    "the rules were checked against the recorded HTML only")
+    site = tmp_path_factory.mktemp("snippets") / "site"
+    (site / "_posts").mkdir(parents=True)
+    for name, (text, _) in CASES.items():
+        (site / "_posts" / f"2020-01-01-{name}.md").write_text(f"---\ntitle: {name}\n---\n{text}")
+    return parity.jekyll_build(site, site.parent)
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_rule_matches_jekyll_now(name: str, jekyll_snippets: Path) -> None:
+    url = parity.post_urls(jekyll_snippets)[name]
+    theirs = parity.measure((jekyll_snippets / url[1:]).read_text(encoding="utf-8"))
+    mine = parity.measure(render_markdown(CASES[name][0]).html)
+    assert {k: v for k, v in mine.items() if k != "text"} == {k: v for k, v in theirs.items() if k != "text"}
+    assert mine["text"] == theirs["text"] or parity.text_ratio(mine["text"], theirs["text"]) == 1.0
+
+
+@pytest.mark.parametrize("text, gfm, kramdown", [
+    ("1. Graph Annotation", "1-graph-annotation", "graph-annotation"),
+    ("snake_case name", "snake_case-name", "snakecase-name"),
+    ("???", "", "section"),
+])
+def test_header_id_rules(text: str, gfm: str, kramdown: str) -> None:
+    assert (gfm_id(text), kramdown_id(text)) == (gfm, kramdown)
+
+
+HEADINGS = ("## 1. Graph Annotation\n\n## snake_case name\n\n## Download  Source Code\n\n"
+            "## C++ & CUDA: a tour\n\n## Motivation\n\n## Motivation\n\n## Café crème\n")
+
+
+@pytest.mark.parametrize("rule, jekyll_config", [("gfm", ""), ("kramdown", "kramdown:\n  input: kramdown\n")])
+def test_header_id_rules_match_jekyll(rule: str, jekyll_config: str, tmp_path: Path) -> None:
+    """Each rule against Jekyll set up to use it: GFM (the default) and kramdown's own input."""
+    if not parity.jekyll_available():
+        pytest.skip("Jekyll is not installed (scripts/setup-test-tools installs it)")
+    site = tmp_path / "site"
+    (site / "_posts").mkdir(parents=True)
+    (site / "_posts" / "2020-01-01-headings.md").write_text(f"---\ntitle: h\n---\n{HEADINGS}")
+    out = parity.jekyll_build(site, tmp_path, jekyll_config)
+    theirs = parity.measure((out / "2020/01/01/headings.html").read_text())["ids"]
+    assert [h.id for h in render_markdown(HEADINGS, header_ids=rule).toc] == theirs
+
+
+def test_kramdown_rule_by_setting_and_empty_ids_left_out() -> None:
+    html = render_markdown("## 1. Getting Started\n\n## ???\n\n## ???\n", header_ids="kramdown").html
+    assert 'id="getting-started"' in html
+    gfm = render_markdown("## ???\n\n## ???\n").html
+    assert "<h2>???</h2>" in gfm and '<h2 id="-1">???</h2>' in gfm
+
+
+def test_an_unsupported_kramdown_extension_is_refused_with_its_line() -> None:
+    from generator.markdown import MarkdownProblem
+
+    with pytest.raises(MarkdownProblem) as info:
+        render_markdown("Text.\n\n{::nomarkdown}\n<b>x</b>\n{:/nomarkdown}\n")
+    assert info.value.line == 3 and "{::nomarkdown}" in str(info.value)
+
+
+def test_header_ids_stay_unique_in_linear_time() -> None:
+    rendered = render_markdown("".join(f"## Same\n\n" for _ in range(2000)))
+    ids = [h.id for h in rendered.toc]
+    assert ids[:3] == ["same", "same-1", "same-2"] and len(set(ids)) == 2000
