@@ -22,6 +22,7 @@ from generator.errors import SiteError
 POST_NAME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})-(.+)$")
 MARKUP_SUFFIXES = (".md", ".markdown", ".html")
 DATA_SUFFIXES = (".yml", ".yaml")
+SURROGATE = re.compile("[\ud800-\udfff]")
 MAX_NESTING = 64     # lists and mappings inside each other: far beyond any real site's
 
 
@@ -145,7 +146,8 @@ class _Loader(yaml.SafeLoader):
 
     An impossible date (``2020-02-30``) would raise ValueError from ``datetime``,
     deep nesting RecursionError from the recursive composer, and a NUL (``"\\0"``)
-    would travel on to file names and pages.
+    would travel on to file names and pages (a lone surrogate, ``"\\ud800"``, could
+    not even be written).
     """
 
     depth = 0
@@ -173,6 +175,9 @@ class _Loader(yaml.SafeLoader):
         if "\0" in value:
             raise yaml.constructor.ConstructorError(None, None, "a NUL character in a value",
                                                     node.start_mark)
+        if SURROGATE.search(value):   # "\ud800": half of a UTF-16 pair, no character at all
+            raise yaml.constructor.ConstructorError(None, None, "a lone surrogate (\\uD800-\\uDFFF) "
+                                                    "in a value", node.start_mark)
         return value
 
 
