@@ -46,7 +46,7 @@ from generator.output import check_outputs, delete_outputs, safe_output_dir, wri
 from generator.plan import Bundle, DocsReport, Job, Plan, SiteRenderer, docs_bundle, reusable, reused_report
 from generator.render import Renderer
 from generator.site import Document, Site, assemble, parse_document, timezone_of, well_formed
-from generator.sources import Source, discover, load_data, load_source
+from generator.sources import Source, discover, load_data, load_source, refuse_links_outside
 from generator.state import BuildState, BundleRecord, FileIndex, OutputRecord
 from generator.versions import resolve_versions
 
@@ -226,15 +226,20 @@ class Engine:
         warm, self.warm = self.warm, False
         config = load_config(self.root)
         out_dir = safe_output_dir(config)
+        warm = warm and out_dir.is_dir()   # deleted under a running preview: check every output
         world = digest(repr(config), repr((self.options.drafts, self.options.future)), code_digest())
         fresh = self.options.refresh or bool(self.options.rerun) or world != self.state.world
         if fresh:                       # settings or code changed, or a rerun: nothing recorded applies
             self.state, self.keys = BuildState(), KeyIndex()
         state = self.state
         archives = tuple(v.archive for v in config.versions if v.archive)
-        index = FileIndex(self.root, INPUTS + config.static_paths + archives, state.files,
+        inputs = INPUTS + config.static_paths      # the docs archives may lie anywhere
+        index = FileIndex(self.root, inputs + archives, state.files,
                           {key[1] for key in self.keys.always if key[0] == "file"})
         changed = index.rescan(changed if warm and not fresh else None)
+        if not config.allow_symlinks_outside:
+            refuse_links_outside(self.root, (name for name in changed
+                                             if any(name == r or name.startswith(r + "/") for r in inputs)))
         external = version_trees(config)
         tampered, strays, empty = check_outputs(out_dir, state.outputs) if fresh or not warm else (set(), set(), [])
         now = now or self.options.now or datetime.now(timezone_of(config))

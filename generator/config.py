@@ -19,7 +19,7 @@ from typing import Any, Literal
 import yaml
 
 from generator.errors import SiteError
-from generator.sources import yaml_line, yaml_problem
+from generator.sources import load_yaml, yaml_line, yaml_problem
 
 CONFIG_FILE = "site.yaml"
 
@@ -95,6 +95,14 @@ class Archives:
 
 
 @dataclass(frozen=True)
+class Limits:
+    """Inputs larger than these are refused, naming their size: a log pasted into a
+    post by mistake should stop the build at once, not after minutes of rendering."""
+
+    max_source_bytes: int = 10_000_000   # one post, page or docs page (Markdown or HTML)
+
+
+@dataclass(frozen=True)
 class MarkdownSettings:
     """How Markdown is read; the defaults are what Jekyll's defaults (kramdown, ``input: GFM``) give."""
 
@@ -151,6 +159,8 @@ class Config:
     notebooks: Notebooks = field(default_factory=Notebooks)
     publish: Publish = field(default_factory=Publish)
     check: Check = field(default_factory=Check)
+    limits: Limits = field(default_factory=Limits)
+    allow_symlinks_outside: bool = False     # publish files that symbolic links bring in from outside
     markdown: MarkdownSettings = field(default_factory=MarkdownSettings)
     liquid: LiquidSettings = field(default_factory=LiquidSettings)
     archives: Archives = field(default_factory=Archives)
@@ -181,7 +191,7 @@ def load_config(root: str | Path = ".", **overrides: Any) -> Config:
     except FileNotFoundError:
         raise SiteError("no site.yaml here: is this a sitegen site?", path) from None
     try:
-        data = yaml.safe_load(text)
+        data = load_yaml(text)
     except yaml.YAMLError as exc:
         raise SiteError(f"invalid YAML: {yaml_problem(exc)}", path, yaml_line(exc)) from None
     if data is None:
