@@ -51,7 +51,7 @@ from generator.outputs import Bundle, Phase, PlanContext, Planned, Registry, Rep
 from generator.plan import Plan
 from generator.plugins import extensions
 from generator.readers import reader_for
-from generator.render import Renderer, template_dirs
+from generator.render import DEFAULT_THEME, Renderer, template_dirs
 from generator.site import Document, Site, assemble, parse_document, timezone_of, well_formed
 from generator.sources import Source, discover, load_data, load_source, refuse_links_outside
 from generator.state import BuildState, BundleRecord, FileIndex, OutputRecord
@@ -183,11 +183,14 @@ def warn_unknown_keys(config: Config, documents: list[tuple[Path, Document]]) ->
 def code_digest() -> str:
     """Stands for the code that turns inputs into outputs: ours, the plugins' and the libraries'.
 
-    Readers add what their parses depend on to each parse's own key (see
-    :mod:`generator.readers`); Pygments is here too for the stylesheet.
+    The default theme is part of sitegen: its templates and assets are hashed
+    here, not tracked file by file. Readers add what their parses depend on to
+    each parse's own key (see :mod:`generator.readers`); Pygments is here too
+    for the stylesheet.
     """
     package = Path(__file__).parent
-    parts = [path.read_bytes() for path in sorted(package.rglob("*.py"))]
+    theme = [path for path in DEFAULT_THEME.rglob("*") if path.is_file()]   # its files stand for themselves
+    parts = [path.read_bytes() for path in sorted([*package.rglob("*.py"), *theme])]
     versions = [jinja2.__version__, pygments.__version__, yaml.__version__]
     return digest(__version__, *versions, *parts, *extensions().fingerprint)
 

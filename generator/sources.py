@@ -44,8 +44,6 @@ class Source:
         return isinstance(readers().get(self.path.suffix), MarkdownReader)
 
 
-
-
 def discover(root: Path, files: Iterable[str] | None = None) -> Iterator[tuple[str, Path]]:
     """Yield ``(kind, relative path)`` for every source under ``root/content``.
 
