@@ -41,21 +41,24 @@ command, cwd = json.loads(sys.argv[1]), sys.argv[2]
 start = time.perf_counter()
 returncode = subprocess.call(command, cwd=cwd, stdout=sys.stderr)
 seconds = time.perf_counter() - start
-maxrss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-kib = maxrss // 1024 if sys.platform == "darwin" else maxrss  # bytes on macOS
-json.dump({"returncode": returncode, "seconds": seconds, "maxrss_kib": kib}, sys.stdout)
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+kib = usage.ru_maxrss // 1024 if sys.platform == "darwin" else usage.ru_maxrss  # bytes on macOS
+json.dump({"returncode": returncode, "seconds": seconds, "maxrss_kib": kib,
+           "cpu_seconds": usage.ru_utime + usage.ru_stime}, sys.stdout)
 """
 
 
 def measure(command: list[str], cwd: Path, env: dict[str, str]) -> dict:
-    """Run COMMAND in CWD once; return wall seconds and peak RSS in MiB."""
+    """Run COMMAND in CWD once; return wall seconds, peak RSS in MiB and CPU seconds
+    (user + system, of the whole process tree: steadier than wall time on a busy machine)."""
     done = subprocess.run([sys.executable, "-c", RUNNER, json.dumps(command), str(cwd)],
                           env=env, stdout=subprocess.PIPE, text=True, check=True)
     result = json.loads(done.stdout)
     if result["returncode"] != 0:
         raise SystemExit(f"bench_build: {shlex.join(command)} exited with "
                          f"{result['returncode']} in {cwd}")
-    return {"seconds": result["seconds"], "peak_rss_mib": result["maxrss_kib"] / 1024}
+    return {"seconds": result["seconds"], "peak_rss_mib": result["maxrss_kib"] / 1024,
+            "cpu_seconds": result["cpu_seconds"]}
 
 
 def count_pages(output: Path) -> int:

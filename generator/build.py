@@ -53,7 +53,7 @@ from generator.plugins import extensions
 from generator.readers import reader_for
 from generator.render import DEFAULT_THEME, Renderer, template_dirs
 from generator.site import Document, Site, assemble, parse_document, timezone_of, well_formed
-from generator.sources import Source, discover, load_data, load_source
+from generator.sources import Source, discover, load_data, load_source, refuse_links_outside
 from generator.state import BuildState, BundleRecord, FileIndex, OutputRecord
 
 PARALLEL_THRESHOLD = 64
@@ -344,15 +344,20 @@ class Engine:
         is as the last build left it."""
         config = load_config(self.root)
         out_dir = safe_output_dir(config)
+        warm = warm and out_dir.is_dir()   # deleted under a running preview: check every output
         world = digest(repr(config), repr((self.options.drafts, self.options.future)), code_digest())
         fresh = self.options.refresh or bool(self.options.rerun) or world != self.state.world
         if fresh:                       # settings or code changed, or a rerun: nothing recorded applies
             self.state, self.keys = BuildState(), KeyIndex()
         state = self.state
         watched = tuple(path for planner in self.planners for path in planner.watches(config))
-        index = FileIndex(self.root, INPUTS + config.static_paths + config.theme_paths + watched, state.files,
+        inputs = INPUTS + config.static_paths + config.theme_paths    # a planner's watched paths may lie anywhere
+        index = FileIndex(self.root, inputs + watched, state.files,
                           {key[1] for key in self.keys.always if key[0] == "file"})
         changed = index.rescan(changed if warm and not fresh else None)
+        if not config.allow_symlinks_outside:
+            refuse_links_outside(self.root, (name for name in changed
+                                             if any(name == r or name.startswith(r + "/") for r in inputs)))
         external = tuple((p.name, p.external(config)) for p in self.planners)
         tampered, strays, empty = check_outputs(out_dir, state.outputs) if output and (fresh or not warm) \
             else (set(), set(), [])

@@ -65,6 +65,7 @@ class Report:
     checked: int            # files read: pages and stylesheets
     findings: list[Finding]
     warnings: list[Finding] = field(default_factory=list)   # listed, but no reason to fail
+    skipped: list[str] = field(default_factory=list)        # checks that could not run here, and why
 
     @property
     def ok(self) -> bool:
@@ -83,21 +84,36 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
-def check_site(config: Config, against: str | None = None, out_dir: Path | None = None) -> Report:
-    """Check the built site in ``out_dir`` (default: the output directory), and old URLs."""
+def check_site(config: Config, against: str | None = None, out_dir: Path | None = None,
+               strict: bool = False) -> Report:
+    """Check the built site in ``out_dir`` (default: the output directory), and old URLs.
+
+    With ``check.html`` on and no Nu Html Checker here (a fresh ``make site``
+    does not install Java), HTML validation is skipped and the report says
+    why; ``strict`` (publishing) makes that an error instead.
+    """
     out = out_dir or config.output_dir
     if not out.is_dir():
         raise SiteError(f"no built site in {out}: run 'sitegen build' first", config.root / CONFIG_FILE)
     site = BuiltSite(out, config, kept_tree(config, against))
     checker = LinkChecker(site, config.check.allow_hosts)
-    findings, warnings = checker.check(), checker.warnings
+    findings, warnings, skipped = checker.check(), checker.warnings, []
     if config.check.html:
-        for m in vnu.validate(out, vnu.find_jar(config.root)):
-            finding = Finding(m.page, m.line, f"invalid HTML: {m.message}", m.extract)
-            (warnings if html_allowed(config, m.page, m.message) else findings).append(finding)
+        try:
+            html_checker = vnu.find_checker(config.root)
+        except SiteError as exc:
+            if strict:
+                raise SiteError(f"{exc.message}; check.html is on, so nothing was published",
+                                config.root / "site.yaml") from None
+            skipped.append(f"HTML validation skipped: {exc.message}")
+        else:
+            for m in vnu.validate(out, html_checker):
+                finding = Finding(m.page, m.line, f"invalid HTML: {m.message}", m.extract)
+                (warnings if html_allowed(config, m.page, m.message) else findings).append(finding)
     if against is not None:
         findings += check_against(site, read_url_list(against, config))
-    return Report(len(site.pages) + len(site.stylesheets), sorted(set(findings)), sorted(set(warnings)))
+    return Report(len(site.pages) + len(site.stylesheets), sorted(set(findings)), sorted(set(warnings)),
+                  skipped)
 
 
 def html_allowed(config: Config, page: str, message: str) -> bool:
@@ -139,7 +155,7 @@ def kept_tree(config: Config, against: str | None = None) -> KeptTree:
 
 def require_clean(config: Config, out_dir: Path) -> None:
     """Raise SiteError listing every finding: what stands between a build and its publication."""
-    report = check_site(config, out_dir=out_dir)
+    report = check_site(config, out_dir=out_dir, strict=True)
     if not report.ok:
         listing = "".join(f"\n  {finding}" for finding in report.findings)
         raise SiteError(f"the built site fails its check ({report.summary()}); "

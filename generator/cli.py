@@ -186,6 +186,8 @@ def run_check(args: argparse.Namespace) -> int:
     from generator.config import load_config
 
     report = check_site(load_config(args.site), against=args.against)
+    for note in report.skipped:
+        print(note, file=sys.stderr)
     for finding in report.findings:
         print(finding)
     for warning in report.warnings:

@@ -25,7 +25,7 @@ import yaml
 from generator.errors import SiteError
 from generator.layout import ASSETS, CACHE_DIR, CONFIG_FILE, NOTEBOOKS, RESERVED, STATE_DIR
 from generator.plugins import extensions
-from generator.sources import yaml_line, yaml_problem
+from generator.sources import load_yaml, yaml_line, yaml_problem
 
 
 
@@ -110,6 +110,14 @@ class Archives:
 
 
 @dataclass(frozen=True)
+class Limits:
+    """Inputs larger than these are refused, naming their size: a log pasted into a
+    post by mistake should stop the build at once, not after minutes of rendering."""
+
+    max_source_bytes: int = 10_000_000   # one post, page or docs page (Markdown or HTML)
+
+
+@dataclass(frozen=True)
 class MarkdownSettings:
     """How Markdown is read; the defaults are what Jekyll's defaults (kramdown, ``input: GFM``) give."""
 
@@ -181,6 +189,8 @@ class Config:
     notebooks: Notebooks = field(default_factory=Notebooks)
     publish: Publish = field(default_factory=Publish)
     check: Check = field(default_factory=Check)
+    limits: Limits = field(default_factory=Limits)
+    allow_symlinks_outside: bool = False     # publish files that symbolic links bring in from outside
     markdown: MarkdownSettings = field(default_factory=MarkdownSettings)
     liquid: LiquidSettings = field(default_factory=LiquidSettings)
     archives: Archives = field(default_factory=Archives)
@@ -229,7 +239,7 @@ def load_config(root: str | Path = ".", **overrides: Any) -> Config:
     except FileNotFoundError:
         raise SiteError("no site.yaml here: is this a sitegen site?", path) from None
     try:
-        data = yaml.safe_load(text)
+        data = load_yaml(text)
     except yaml.YAMLError as exc:
         raise SiteError(f"invalid YAML: {yaml_problem(exc)}", path, yaml_line(exc)) from None
     if data is None:

@@ -23,10 +23,15 @@ SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 AbsoluteUrl = Callable[[str], str]
 
 
+# Characters XML 1.0 cannot carry, even escaped: a control character pasted into a
+# title must not make the whole feed unreadable, so it is left out.
+NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
 def _sub(parent: ET.Element, tag: str, text: str | None = None, **attrs: str) -> ET.Element:
-    element = ET.SubElement(parent, tag, attrs)
+    element = ET.SubElement(parent, tag, {name: NOT_XML.sub("", value) for name, value in attrs.items()})
     if text is not None:
-        element.text = text
+        element.text = NOT_XML.sub("", text)
     return element
 
 

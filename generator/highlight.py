@@ -15,8 +15,10 @@ from pygments import lex
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
 from pygments.lexers.special import TextLexer
+from pygments.styles import get_all_styles
 from pygments.util import ClassNotFound
 
+from generator.errors import SiteError
 from generator.markdown import HIGHLIGHT_CLASS
 
 
@@ -67,5 +69,9 @@ def source_lines(code: str, filename: str) -> list[SourceLine]:
 
 def stylesheet(style: str) -> str:
     """CSS for highlighted code in the Pygments ``style``."""
-    formatter = HtmlFormatter(style=style, cssclass=HIGHLIGHT_CLASS)
+    try:
+        formatter = HtmlFormatter(style=style, cssclass=HIGHLIGHT_CLASS)
+    except ClassNotFound:
+        raise SiteError(f"key 'pygments_style': no Pygments style is named {style!r} "
+                        f"(known: {', '.join(sorted(get_all_styles()))})", "site.yaml") from None
     return formatter.get_style_defs(f".{HIGHLIGHT_CLASS}") + "\n"

@@ -18,13 +18,16 @@ import re
 import unicodedata
 from collections.abc import Callable
 import xml.etree.ElementTree as etree
+from collections import deque
 from dataclasses import dataclass
+from functools import partial
 from html import unescape
 
 import markdown
+from markdown.blockparser import BlockParser
 from markdown.extensions import Extension
 from markdown.extensions.toc import remove_fnrefs, render_inner_html
-from markdown.inlinepatterns import InlineProcessor
+from markdown.inlinepatterns import HtmlInlineProcessor, InlineProcessor
 from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 from markdown.util import AtomicString
@@ -110,6 +113,18 @@ class InlineMath(InlineProcessor):
         span = etree.Element("span", {"class": "arithmatex"})
         span.text = AtomicString(f"\\({m.group(1).strip()}\\)")
         return span, m.start(0), m.end(0)
+
+
+class RawScriptAndStyle(HtmlInlineProcessor):
+    """An inline ``<script>`` or ``<style>`` element kept whole, as raw HTML.
+
+    Python-Markdown's inline HTML pattern keeps only the tags, so the code
+    between them went through emphasis and smart quotes (``"a"`` became
+    ``&ldquo;a&rdquo;`` in JavaScript).
+    """
+
+    def handleMatch(self, m: re.Match, data: str):
+        return self.md.htmlStash.store(m.group(0)), m.start(0), m.end(0)
 
 
 class AttributeListDefinitions(Preprocessor):
@@ -485,6 +500,43 @@ class BlockIals(Treeprocessor):
                     parent.remove(child)
 
 
+class BlockQueue(deque):
+    """The block parser's list of blocks, as a deque.
+
+    Block processors take blocks from the front of the list and put the rest
+    of a block back there (``pop(0)``, ``insert(0, rest)``): on a list each
+    moves every block after it, quadratic in the blocks of a document.
+    """
+
+    def pop(self, index: int = -1) -> str:
+        if index == 0:
+            return self.popleft()
+        value = self[index]
+        del self[index]
+        return value
+
+
+def _parse_chunk(parser: BlockParser, parent: etree.Element, text: str) -> None:
+    """``BlockParser.parseChunk``, on a :class:`BlockQueue`."""
+    parser.parseBlocks(parent, BlockQueue(text.split("\n\n")))
+
+
+def _reassemble_fences(fences: Preprocessor, lines: list[str]) -> list[str]:
+    """pymdownx.superfences' ``reassemble``, in one pass.
+
+    Its own splices each highlighted block into the document with
+    ``lines[:start] + [block] + lines[end:]``, copying every line once per
+    code block: quadratic in a long post.
+    """
+    out, done = [], 0
+    for block, start, end in sorted(fences.stack, key=lambda entry: entry[1]):
+        out += lines[done:start]
+        out.append(block)
+        done = end
+    fences.stack.clear()
+    return out + lines[done:]
+
+
 class KramdownCompat(Extension):
     def __init__(self, **kwargs):
         self.config = {"header_ids": ["gfm", "how headers get ids: 'gfm' (Jekyll's default) or 'kramdown'"]}
@@ -499,6 +551,24 @@ class KramdownCompat(Extension):
         md.treeprocessors.register(HeaderIds(md, self.getConfig("header_ids")), "header_ids", 4)
         md.treeprocessors.register(HeaderlessTables(md), "headerless_tables", 3)
         md.treeprocessors.register(BlockIals(md), "block_ials", 7)   # after attr_list (8)
+        # Below code spans (190), so that `<script>` in backticks stays code.
+        md.inlinePatterns.register(RawScriptAndStyle(r"(?i)<(script|style)\b[^>]*>.*?</\1\s*>", md),
+                                   "raw_script_style", 185)
+        _linear_time(md)
+
+
+def _linear_time(md: markdown.Markdown) -> None:
+    """Work around three steps of Python-Markdown and pymdownx that are quadratic
+    in the length of a document (issue 15; see benchmarks/bench_huge.py)."""
+    md.parser.parseChunk = partial(_parse_chunk, md.parser)
+    fences = md.preprocessors["fenced_code_block"]
+    fences.reassemble = partial(_reassemble_fences, fences)
+    # The inline pass finds each element with a tail by list(parent).index(child),
+    # once per such element. Prettify gives every block a tail ("\n"), and smarty's
+    # pass (6) is a second inline pass: prettify goes after it (5), not before (10).
+    prettify = md.treeprocessors["prettify"]
+    md.treeprocessors.deregister("prettify")
+    md.treeprocessors.register(prettify, "prettify", 5)
 
 
 EXTENSIONS = [

@@ -183,11 +183,12 @@ class Renderer:
         except jinja2.TemplateSyntaxError as exc:
             raise SiteError(f"template syntax error: {exc.message}",
                             self.shown(exc.name or template), exc.lineno) from None
-        except jinja2.TemplateNotFound as exc:
-            raise SiteError(f"template {exc.name!r} not found in {TEMPLATES_DIR}/ or the theme", source) from None
         except Exception as exc:  # noqa: BLE001 - any failure inside a template is the template's
-            name, line = self._template_frame(exc)
-            message = exc.message if isinstance(exc, SiteError) else f"{type(exc).__name__}: {exc}"
+            name, line = self._template_frame(exc)   # an {% include %} that is missing, say
+            if isinstance(exc, jinja2.TemplateNotFound):
+                message = f"template {exc.name!r} not found in {TEMPLATES_DIR}/ or the theme"
+            else:
+                message = exc.message if isinstance(exc, SiteError) else f"{type(exc).__name__}: {exc}"
             if source is not None:
                 message += f" (while rendering {source})"
             if name is None:

@@ -296,6 +296,36 @@ class PreviewServer(http.server.ThreadingHTTPServer):
         if ":" in address[0]:
             self.address_family = socket.AF_INET6
         super().__init__(address, PreviewHandler)
+        self.host = address[0].lower()
+
+    def serves_host(self, header: str | None) -> bool:
+        """Whether a request's ``Host`` names this server, not a site the browser was visiting.
+
+        A page on another site can rebind its own name to 127.0.0.1 (DNS
+        rebinding) and read the preview, drafts and all: its requests carry its
+        own name. Accepted: localhost names, IP addresses (no name to rebind)
+        and the host the preview listens on; any port, for port forwarding.
+        No header at all is not a browser.
+        """
+        if header is None:
+            return True
+        try:
+            host = urlsplit(f"//{header}").hostname or ""
+        except ValueError:   # "[::1" and the like
+            return False
+        if host in ("localhost", self.host) or host.endswith(".localhost"):
+            return True
+        try:
+            ipaddress.ip_address(host)
+        except ValueError:
+            return False
+        return True
+
+    def handle_error(self, request, client_address) -> None:
+        """A client that went away mid-answer is normal (a page left, a reload): not an error."""
+        if isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
+            return
+        super().handle_error(request, client_address)
 
 
 class PreviewHandler(http.server.BaseHTTPRequestHandler):
@@ -314,6 +344,8 @@ class PreviewHandler(http.server.BaseHTTPRequestHandler):
 
     def respond(self, body: bool) -> None:
         preview = self.server.preview
+        if not self.server.serves_host(self.headers.get("Host")):
+            return self.send(403, CONTENT_TYPES[".txt"], b"refused: not a host this preview serves\n", body)
         path = self.path
         if "://" in path.split("?", 1)[0]:     # absolute-form request target
             path = urlsplit(path).path or "/"

@@ -10,6 +10,7 @@ years, and refuses two documents that claim one URL.
 from __future__ import annotations
 
 import functools
+import hashlib
 import re
 from html import unescape
 from collections import defaultdict
@@ -18,6 +19,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from anyascii import anyascii
 
 from generator import codec
 from generator import liquid
@@ -110,6 +113,10 @@ def parse_document(source: Source, config: Config) -> Document:
     site's posts (or pages, tags, categories) is rendered with the site instead
     (:func:`render_deferred`), since those exist only once every document is parsed.
     """
+    size = len(source.body.encode("utf-8"))
+    if size > config.limits.max_source_bytes:
+        raise SiteError(f"{size:,} bytes: larger than site.yaml's limits.max_source_bytes "
+                        f"({config.limits.max_source_bytes:,})", source.path)
     meta = source.meta
     title = meta.get("title")
     if title is None or (isinstance(title, str) and not title.strip()):
@@ -125,9 +132,9 @@ def parse_document(source: Source, config: Config) -> Document:
         content="",
         date=date,
         authors=_string_list(meta.get("authors", meta.get("author")), source.path, "author"),
-        tags=_string_list(meta.get("tags"), source.path, "tags"),
+        tags=_names(meta.get("tags"), source.path, "tags"),
         categories=categories,
-        draft=bool(meta.get("draft", False)) or meta.get("published") is False,
+        draft=_flag(meta, "draft", False, source.path) or not _flag(meta, "published", True, source.path),
         redirect_from=_string_list(meta.get("redirect_from"), source.path, "redirect_from"),
         meta=dict(meta),
     )
@@ -170,7 +177,7 @@ def placement_of(source: Source, config: Config) -> tuple[datetime | None, str, 
         date = parse_date(meta.get("date", file_date), tz, source.path)
     elif "date" in meta:
         date = parse_date(meta["date"], tz, source.path)
-    categories = _string_list(meta.get("categories", meta.get("category")), source.path, "categories")
+    categories = _names(meta.get("categories", meta.get("category")), source.path, "categories")
     return date, slug, categories, _permalink(meta, source, config, slug, date, categories)
 
 
@@ -220,8 +227,9 @@ def _permalink(meta: dict, source: Source, config: Config, slug: str,
         if source.kind != "post":
             return "/" + slug.removesuffix("index") if slug.rpartition("/")[2] == "index" else f"/{slug}.html"
         pattern = config.permalink
+    at = source.path if "permalink" in meta else config.root / "site.yaml"   # whose pattern it is
     if not isinstance(pattern, str) or not pattern.startswith("/"):
-        raise SiteError(f"key 'permalink': expected a path starting with '/', got {pattern!r}", source.path)
+        raise SiteError(f"key 'permalink': expected a path starting with '/', got {pattern!r}", at)
     values = {"slug": slug, "title": slug,
               "categories": "/".join(slugify(c) for c in categories)}
     if date is not None:
@@ -230,13 +238,13 @@ def _permalink(meta: dict, source: Source, config: Config, slug: str,
     def substitute(m: re.Match) -> str:
         name = m.group(1)
         if name not in values:
-            raise SiteError(f"key 'permalink': unknown placeholder ':{name}' in {pattern!r}", source.path)
+            raise SiteError(f"key 'permalink': unknown placeholder ':{name}' in {pattern!r}", at)
         return values[name]
 
     url = re.sub(r":([a-z_]+)", substitute, pattern)
     url = re.sub(r"/{2,}", "/", url)
     if "/../" in url + "/" or "/./" in url + "/":
-        raise SiteError(f"key 'permalink': {url!r} leaves the site", source.path)
+        raise SiteError(f"key 'permalink': {url!r} leaves the site", at)
     return url
 
 
@@ -254,6 +262,22 @@ def _string_list(value: Any, path: Path, key: str) -> list[str]:
     if isinstance(value, list) and all(isinstance(v, (str, int, float)) for v in value):
         return [str(v) for v in value]
     raise SiteError(f"key '{key}': expected a string or a list of strings, got {value!r}", path)
+
+
+def _names(value: Any, path: Path, key: str) -> list[str]:
+    """Tags or categories: each one names a page of its own, so none may be blank."""
+    names = _string_list(value, path, key)
+    if any(not name.strip() for name in names):
+        raise SiteError(f"key '{key}': an empty name in {value!r}", path)
+    return names
+
+
+def _flag(meta: dict, key: str, default: bool, path: Path) -> bool:
+    """A true/false key: the string "false" is true in Python, so only YAML booleans are accepted."""
+    value = meta.get(key, default)
+    if not isinstance(value, bool):
+        raise SiteError(f"key '{key}': expected true or false, got {value!r}", path)
+    return value
 
 
 def _first_paragraph(html: str) -> str:
@@ -281,9 +305,15 @@ def group_url(index_url: str, name: str) -> str:
 
 
 def slugify(text: str) -> str:
-    """A URL-safe name for a tag or category: ``"Machine Learning"`` -> ``machine-learning``."""
-    slug = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
-    return slug or "-"
+    """A URL-safe name for a tag or category: ``"Machine Learning"`` -> ``machine-learning``.
+
+    Other scripts are transliterated (``"Привет"`` -> ``privet``, ``"🎉"`` ->
+    ``tada``) by anyascii, whose tables cover all of Unicode; a name with
+    nothing left to spell (``"!!!"``) gets a short digest of itself, which
+    is stable across builds and differs from any other such name.
+    """
+    slug = re.sub(r"[^a-z0-9]+", "-", anyascii(text).lower()).strip("-")
+    return slug or hashlib.sha256(text.encode("utf-8")).hexdigest()[:10]
 
 
 @dataclass

@@ -8,6 +8,7 @@ file and line it came from.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from dataclasses import dataclass
 from datetime import date, datetime, time, tzinfo
@@ -21,6 +22,8 @@ from generator.layout import SOURCE_FOLDERS
 
 POST_NAME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})-(.+)$")
 DATA_SUFFIXES = (".yml", ".yaml")
+SURROGATE = re.compile("[\ud800-\udfff]")
+MAX_NESTING = 64     # lists and mappings inside each other: far beyond any real site's
 
 
 @dataclass(frozen=True)
@@ -62,15 +65,34 @@ def discover(root: Path, files: Iterable[str] | None = None) -> Iterator[tuple[s
             yield kind, Path(name)
 
 
+def refuse_links_outside(root: Path, names: Iterable[str]) -> None:
+    """Refuse an input that a symbolic link brings in from outside the site's folder.
+
+    A link to ``~/.ssh`` in ``assets/`` would be published like any asset;
+    site.yaml ``allow_symlinks_outside: true`` says such links are meant.
+    """
+    real_root = os.path.realpath(root)
+    for name in sorted(names):
+        real = os.path.realpath(root / name)
+        if os.path.commonpath([real_root, real]) != real_root:
+            raise SiteError(f"a symbolic link to {real}, outside the site: remove it, or set "
+                            "allow_symlinks_outside: true in site.yaml to publish it", name)
+
+
 def read_text(path: Path, shown_as: Path | None = None) -> str:
     """Read a file as UTF-8, naming the file and line of the first bad byte."""
     raw = path.read_bytes()
     try:
-        return raw.decode("utf-8")
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         raise SiteError(f"not valid UTF-8 (byte {exc.start}): save the file as UTF-8",
                         shown_as or path, line) from None
+    nul = text.find("\0")
+    if nul >= 0:  # no text format means one; it would reach pages and file names
+        raise SiteError(f"a NUL byte (character {nul}): is this a binary file?",
+                        shown_as or path, text.count("\n", 0, nul) + 1)
+    return text
 
 
 def load_source(root: Path, kind: str, relpath: Path) -> Source:
@@ -100,7 +122,7 @@ def split_front_matter(text: str, path: Path) -> tuple[dict[str, Any], str, int]
             raise SiteError("front matter is not closed: add a line '---' after it", path, 1)
         return {}, text, 1
     try:
-        meta = yaml.safe_load(match.group(1))
+        meta = load_yaml(match.group(1))
     except yaml.YAMLError as exc:
         raise SiteError(f"invalid YAML front matter: {yaml_problem(exc, 1)}", path,
                         yaml_line(exc, 1)) from None
@@ -115,9 +137,58 @@ def split_front_matter(text: str, path: Path) -> tuple[dict[str, Any], str, int]
 def load_data(source: Source) -> Any:
     """Parse a data file's YAML, with errors at their line."""
     try:
-        return yaml.safe_load(source.body)
+        return load_yaml(source.body)
     except yaml.YAMLError as exc:
         raise SiteError(f"invalid YAML: {yaml_problem(exc)}", source.path, yaml_line(exc)) from None
+
+
+class _Loader(yaml.SafeLoader):
+    """PyYAML's safe loader, reporting three more mistakes as YAML errors, at their line.
+
+    An impossible date (``2020-02-30``) would raise ValueError from ``datetime``,
+    deep nesting RecursionError from the recursive composer, and a NUL (``"\\0"``)
+    would travel on to file names and pages (a lone surrogate, ``"\\ud800"``, could
+    not even be written).
+    """
+
+    depth = 0
+
+    def compose_node(self, parent, index):
+        self.depth += 1
+        try:
+            if self.depth > MAX_NESTING:
+                raise yaml.composer.ComposerError(
+                    None, None, f"lists or mappings nested more than {MAX_NESTING} deep",
+                    self.peek_event().start_mark)
+            return super().compose_node(parent, index)
+        finally:
+            self.depth -= 1
+
+    def construct_yaml_timestamp(self, node):
+        try:
+            return super().construct_yaml_timestamp(node)
+        except ValueError as exc:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"impossible date {node.value!r} ({exc})", node.start_mark) from None
+
+    def construct_yaml_str(self, node):
+        value = super().construct_yaml_str(node)
+        if "\0" in value:
+            raise yaml.constructor.ConstructorError(None, None, "a NUL character in a value",
+                                                    node.start_mark)
+        if SURROGATE.search(value):   # "\ud800": half of a UTF-16 pair, no character at all
+            raise yaml.constructor.ConstructorError(None, None, "a lone surrogate (\\uD800-\\uDFFF) "
+                                                    "in a value", node.start_mark)
+        return value
+
+
+_Loader.add_constructor("tag:yaml.org,2002:timestamp", _Loader.construct_yaml_timestamp)
+_Loader.add_constructor("tag:yaml.org,2002:str", _Loader.construct_yaml_str)
+
+
+def load_yaml(text: str) -> Any:
+    """``yaml.safe_load`` with every mistake in the text a :class:`yaml.YAMLError`."""
+    return yaml.load(text, Loader=_Loader)
 
 
 def yaml_line(exc: yaml.YAMLError, offset: int = 0) -> int | None:

@@ -34,9 +34,9 @@ from generator.config import CONFIG_FILE, Config, Version
 from generator.docs import DOCS_DIR, TUTORIALS_DIR, Parse, Section, gallery_url, page_url, render_section
 from generator.errors import SiteError
 from generator.files import Files
-from generator.layout import TEMPLATES, VERSIONS_DIR
+from generator.layout import VERSIONS_DIR
 from generator.outputs import generated_page
-from generator.render import Renderer
+from generator.render import Renderer, template_dirs
 
 SLOT_BANNER = "<!-- sitegen:version-banner -->"
 SLOT_SWITCHER = "<!-- sitegen:version-switcher -->"
@@ -211,7 +211,8 @@ class VersionedDocs:
             yield Path(tmp)
 
     def _templates_digest(self) -> str:
-        return _folders_digest(self.config.root, (TEMPLATES,))
+        """Every template a version may be rendered with: the site's, its theme's, the default theme's."""
+        return digest(*(_folders_digest(folder.parent, (folder.name,)) for folder in template_dirs(self.config)))
 
     def _publish(self, versions: list[Resolved], files: dict[str, dict[str, bytes]], docs: Docs) -> None:
         """Each version with its switcher and banner, its aliases, /docs/ and versions.json."""

@@ -15,7 +15,6 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from generator.errors import SiteError
-from generator.layout import CONFIG_FILE
 
 JAR_ENV = "SITEGEN_VNU_JAR"
 JAR_IN_TOOLS = Path(".tools/node_modules/vnu-jar/build/dist/vnu.jar")
@@ -29,23 +28,32 @@ class Message:
     extract: str   # the offending markup
 
 
-def find_jar(site_root: Path) -> Path:
-    """``$SITEGEN_VNU_JAR``, else ``.tools/`` of the site or of the sitegen checkout."""
+def find_checker(site_root: Path) -> list[str]:
+    """The command that runs the checker: Java, and ``$SITEGEN_VNU_JAR`` or the
+    ``vnu.jar`` in ``.tools/`` of the site or of the sitegen checkout.
+
+    Raises :class:`SiteError` saying what is missing and how to install it.
+    """
+    setup = f"run scripts/setup-test-tools, or set {JAR_ENV} to a vnu.jar"
     if os.environ.get(JAR_ENV):
-        return Path(os.environ[JAR_ENV])
-    for base in (site_root, Path(__file__).resolve().parents[1]):
-        if (base / JAR_IN_TOOLS).is_file():
-            return base / JAR_IN_TOOLS
-    raise SiteError(f"the Nu Html Checker is not installed (check.html is on): run "
-                    f"scripts/setup-test-tools, or set {JAR_ENV} to a vnu.jar", site_root / CONFIG_FILE)
-
-
-def validate(folder: Path, jar: Path) -> list[Message]:
-    """Every error the checker finds in the HTML files under ``folder``."""
+        jar = Path(os.environ[JAR_ENV])
+        if not jar.is_file():
+            raise SiteError(f"the Nu Html Checker is not installed: {JAR_ENV}={jar} is not a file ({setup})")
+    else:
+        found = [base / JAR_IN_TOOLS for base in (site_root, Path(__file__).resolve().parents[1])
+                 if (base / JAR_IN_TOOLS).is_file()]
+        if not found:
+            raise SiteError(f"the Nu Html Checker is not installed ({setup})")
+        jar = found[0]
     java = shutil.which("java")
     if java is None:
         raise SiteError("the Nu Html Checker needs Java: install a JRE (default-jre-headless)")
-    run = subprocess.run([java, "-jar", str(jar), "--errors-only", "--format", "json",
+    return [java, "-jar", str(jar)]
+
+
+def validate(folder: Path, checker: list[str]) -> list[Message]:
+    """Every error the checker (``find_checker``'s command) finds in the HTML files under ``folder``."""
+    run = subprocess.run([*checker, "--errors-only", "--format", "json",
                           "--exit-zero-always", "--skip-non-html", str(folder)],
                          capture_output=True, text=True)
     try:

@@ -371,6 +371,12 @@ def test_markdown_images_come_only_from_inside_the_tutorials_folder(tmp_path):
     site = make_site(tmp_path / "site")
     (tmp_path / "secret.png").write_bytes(PNG)
     (site / "notebooks" / "link.png").symlink_to(tmp_path / "secret.png")
+    write(site, "pictures.ipynb", notebook(new_markdown_cell("# Pictures"), new_markdown_cell("![s](link.png)")))
+    with pytest.raises(SiteError) as error:   # the link out of the site is refused first, by name
+        build(site, NOW)
+    assert error.value.path == "notebooks/link.png" and "outside the site" in error.value.message
+    with open(site / "site.yaml", "a") as config:   # links allowed: the tutorial still may not show it
+        config.write("allow_symlinks_outside: true\n")
     for target in ("link.png", "../../secret.png"):
         write(site, "pictures.ipynb", notebook(new_markdown_cell("# Pictures"),
                                                new_markdown_cell(f"Look: ![secret]({target})")))

@@ -25,6 +25,7 @@ import pytest
 from generator.build import BuildOptions, build
 from generator.cli import main
 from generator.errors import SiteError
+from generator.render import DEFAULT_THEME
 from conftest import own_template
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -507,3 +508,22 @@ def test_switcher_script_keeps_the_readers_place(site: Path):
         assert page.url == f"{base}/docs/dev/"
         browser.close()
     assert errors == []
+
+
+def test_a_theme_template_edit_rebuilds_every_version(site: Path):
+    """Versions are rendered with the whole theme chain (the site's templates, its theme's, the
+    default theme's): an edit anywhere in it must not leave a reused version with the old look."""
+    theme = site / "mytheme/templates"
+    theme.mkdir(parents=True)
+    (theme / "docs.html").write_text((DEFAULT_THEME / "templates/docs.html").read_text())
+    with open(site / "site.yaml", "a", encoding="utf-8") as f:
+        f.write("theme: mytheme\n")
+    for template in (site / "templates").glob("docs.html"):
+        template.unlink()      # the theme's, not the site's own, renders docs pages
+    assert set(build(site).reports["docs"].versions.values()) == {"built"}
+    assert set(build(site).reports["docs"].versions.values()) == {"reused"}
+    (theme / "docs.html").write_text((theme / "docs.html").read_text().replace("{% block main %}",
+                                                                               "{% block main %}<!-- themed -->"))
+    assert set(build(site).reports["docs"].versions.values()) == {"built"}
+    for name in ("dev", "v1", "v2", "v3"):
+        assert "<!-- themed -->" in (site / f"_site/docs/{name}/index.html").read_text()

@@ -20,6 +20,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import functools
+import json
 import platform
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -201,6 +202,46 @@ def executed_notebook(job: Job) -> NotebookNode:
     return notebook
 
 
+def cut_outputs(notebook: NotebookNode, limit: int) -> None:
+    """Cut the outputs of the download as the page cuts them (``notebooks.output_limit``).
+
+    A text output over the limit keeps its first ``limit`` characters and a
+    note. Any other form over it but an image (HTML, Markdown, JSON...) is
+    replaced by a note that it was left out, kept under its own type where
+    that type is text, so that the output stays what it was. Images stay:
+    the page publishes them too.
+    """
+    for cell in notebook.cells:
+        for output in cell.get("outputs", ()):
+            if output.output_type == "stream":
+                output.text = _cut(_text(output.text), limit)
+            data = output.get("data", {})
+            for mime, value in list(data.items()):
+                text = json.dumps(value) if isinstance(value, dict) else _text(value)
+                if mime.startswith("image/") or len(text) <= limit:
+                    continue
+                note = (f"[a {mime} output of {len(text):,} characters, over the limit of "
+                        f"{limit:,} (notebooks.output_limit), left out]")
+                if mime == "text/plain":
+                    data[mime] = _cut(text, limit)
+                elif isinstance(value, dict):
+                    del data[mime]
+                    data["text/plain"] = note
+                else:
+                    data[mime] = f"<p>{note}</p>" if mime == "text/html" else note
+
+
+def _text(value: str | list[str]) -> str:
+    return "".join(value) if isinstance(value, list) else value
+
+
+def _cut(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    return (f"{text[:limit]}\n[output truncated: the first {limit:,} of {len(text):,} characters "
+            "are kept (notebooks.output_limit)]\n")
+
+
 def render_pages(jobs: list[Job], config: Config, gallery_url: str, render: Callable[..., str],
                  renderer: Renderer) -> Tutorials:
     """Each tutorial's page, downloads and images, then the gallery index."""
@@ -225,6 +266,7 @@ def render_pages(jobs: list[Job], config: Config, gallery_url: str, render: Call
             nbformat.validate(notebook)
         except nbformat.ValidationError as exc:
             raise SiteError(f"the executed notebook is not valid: {exc.message}", origin) from None
+        cut_outputs(notebook, config.notebooks.output_limit)
         tutorials.add(f"{slug}.ipynb", nbformat.writes(notebook) + "\n", origin)
         tutorials.add(f"{slug}.py", to_percent(notebook), origin)
         for name, data in sorted(result.files.items()):

@@ -1,0 +1,73 @@
+"""Tutorials under hostile or careless code (issue 15.8, 15.9), with a real kernel."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import nbformat
+import psutil
+from nbformat.v4 import new_code_cell
+
+from generator.build import build
+from test_notebooks import NOW, make_site, notebook
+
+# A child in the kernel's process group, one in a session of its own (setsid), and a
+# daemon that double-forked away from the kernel altogether: each writes its pid.
+START = '''
+import os, subprocess, sys
+here = os.getcwd()
+subprocess.Popen(["sleep", "4242.1"])
+subprocess.Popen(["sleep", "4242.2"], start_new_session=True)
+subprocess.Popen([sys.executable, "-c", """
+import os, subprocess, sys
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        subprocess.Popen(["sleep", "4242.3"]).wait()
+    os._exit(0)
+os._exit(0)
+"""]).wait()
+'''
+
+
+def sleepers(seconds: str) -> list[psutil.Process]:
+    found = []
+    for process in psutil.process_iter(["cmdline", "status"]):
+        if process.info["cmdline"] == ["sleep", seconds] and process.info["status"] != psutil.STATUS_ZOMBIE:
+            found.append(process)
+    return found
+
+
+def test_processes_a_tutorial_leaves_running_end_with_its_kernel(tmp_path: Path) -> None:
+    assert not any(sleepers(s) for s in ("4242.1", "4242.2", "4242.3"))
+    site = make_site(tmp_path / "site", **{"background.ipynb": notebook(new_code_cell(START), new_code_cell("1 + 1"))})
+    try:
+        build(site, NOW)
+        deadline = time.monotonic() + 10
+        while any(sleepers(s) for s in ("4242.1", "4242.2", "4242.3")) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert [s for s in ("4242.1", "4242.2", "4242.3") if sleepers(s)] == []
+    finally:
+        for seconds in ("4242.1", "4242.2", "4242.3"):
+            for process in sleepers(seconds):
+                process.kill()
+
+
+def test_the_downloadable_notebook_is_cut_to_the_output_limit_like_the_page(tmp_path: Path) -> None:
+    cells = [new_code_cell("print('x' * 300_000)"), new_code_cell("'y' * 300_000"),
+             new_code_cell("from IPython.display import HTML; HTML('<b>z</b>' * 100_000)"),
+             new_code_cell("print('short')")]
+    site = make_site(tmp_path / "site", "output_limit: 1000", **{"big.ipynb": notebook(*cells)})
+    build(site, NOW)
+    download = site / "_site/docs/tutorials/big.ipynb"
+    assert download.stat().st_size < 20_000
+    saved = nbformat.read(download, as_version=4)
+    nbformat.validate(saved)
+    stream, result, html, short = (cell.outputs[0] for cell in saved.cells)
+    assert stream.text.startswith("x" * 1000) and "x" * 1001 not in stream.text
+    assert "notebooks.output_limit" in stream.text
+    assert result.data["text/plain"].startswith("'" + "y" * 999) and "notebooks.output_limit" in result.data["text/plain"]
+    assert html.data["text/html"].startswith("<p>[a text/html output of 800,000 characters")
+    assert "notebooks.output_limit" in html.data["text/html"]
+    assert short.text == "short\n"
