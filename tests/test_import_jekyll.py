@@ -81,7 +81,8 @@ def test_the_report_names_what_was_not_converted_at_its_file_and_line(imported) 
                         ("_includes/JB/setup:1", "{% assign BASE_PATH = site.JB.BASE_PATH %}"),
                         ("_config.yml:18", "production_url")]:
         assert f"- `{where}`: `{what}`: " in report, where
-    assert "- `kramdown.input: GFM`" in report and "- `kramdown.hard_wrap: false`" in report
+    assert "- `kramdown.hard_wrap: false`" in report
+    assert "- `kramdown.input" not in report          # carried over as markdown.header_ids
     assert re.findall(r"\{% include .*?%\}", (site / "templates/post.html").read_text()) == [
         '{% include "partials/JB/setup" %}']
 
@@ -255,3 +256,24 @@ def test_what_jekyll_skips_is_skipped_and_what_it_includes_is_copied(tmp_path) -
     build(site)
     assert (site / "_site/docs/guide.html").is_file() and (site / "_site/docs/img/a.png").is_file()
     assert (site / "_site/.htaccess").read_text() == "Options -Indexes\n"
+
+
+@pytest.mark.parametrize("markdown_input", ["kramdown", "GFM"])
+def test_kramdowns_input_is_carried_over_so_heading_ids_stay_jekylls(tmp_path, markdown_input) -> None:
+    """``kramdown.input`` decides Jekyll's heading ids; the import keeps them with markdown.header_ids."""
+    config = f"title: Small\nurl: https://small.example\nkramdown:\n  input: {markdown_input}\n"
+    source = small_site(tmp_path / "jekyll", config, {
+        "_posts/2020-01-02-hello-world.md": "---\nlayout: default\ntitle: Hello\n---\n"
+                                            "## 1. Graph_Annotation here\n\nHi.\n"})
+    import_jekyll(source, tmp_path / "new")
+    settings = yaml.safe_load((tmp_path / "new/site.yaml").read_text())
+    expected = {"kramdown": "kramdown", "GFM": "gfm"}[markdown_input]
+    assert load_config(tmp_path / "new").markdown.header_ids == expected
+    assert ("markdown" in settings) == (expected == "kramdown")
+    build(tmp_path / "new")
+    ours = re.findall(r'<h2 id="([^"]*)"', (tmp_path / "new/_site/2020/01/02/hello-world.html").read_text())
+    if JEKYLL is None:
+        pytest.skip("Jekyll is not installed: the ids are not compared with Jekyll's")
+    jekyll_build(source, tmp_path / "old")
+    theirs = re.findall(r'<h2 id="([^"]*)"', (tmp_path / "old/2020/01/02/hello-world.html").read_text())
+    assert ours == theirs and len(ours) == 1

@@ -436,8 +436,13 @@ class _Importer:
                       "sitegen renders Markdown as kramdown (GFM) does: check the posts that relied on "
                       "the other renderer")
         kramdown = config.get("kramdown") or {}
-        for key, value in kramdown.items() if isinstance(kramdown, dict) else []:
-            self.result.settings.append(_yaml_line(f"kramdown.{key}", value).strip())
+        kramdown = kramdown if isinstance(kramdown, dict) else {}
+        if str(kramdown.get("input", "GFM")).lower() == "kramdown":
+            # kramdown's own input makes ids by kramdown's rule, not GFM's: keep every anchor.
+            settings["markdown"] = {"header_ids": "kramdown"}
+        for key, value in kramdown.items():
+            if key != "input":
+                self.result.settings.append(_yaml_line(f"kramdown.{key}", value).strip())
         for key in config:
             if key not in HANDLED_KEYS:
                 self.note(self.config_name, self.config_line(key), key,
@@ -463,10 +468,13 @@ class _Importer:
         lines += [f"- `{n.path}:{n.line}`: `{n.construct}`: {n.action}" for n in notes] or ["Nothing."]
         lines += ["", "## Markdown settings to carry over", ""]
         if result.settings:
-            lines += ["These kramdown options of _config.yml belong in site.yaml's `markdown:` section, "
-                      "once your sitegen has it:", ""] + [f"- `{s}`" for s in result.settings]
+            lines += ["`kramdown.input` is carried over as site.yaml `markdown.header_ids`. These other "
+                      "kramdown options of _config.yml have no sitegen setting: sitegen renders what "
+                      "Jekyll's defaults render, so check the pages that rely on them:", ""]
+            lines += [f"- `{s}`" for s in result.settings]
         else:
-            lines += ["None: _config.yml sets no kramdown options."]
+            lines += ["None: _config.yml sets no kramdown options besides `input`, which site.yaml "
+                      "`markdown.header_ids` carries."]
         lines += ["", "## Differences to know", "",
                   "- In the converted layouts, an empty string, list or 0 is false in `{% if %}`, as in "
                   "Jinja; Liquid takes only nil and false as false.",
