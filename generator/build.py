@@ -1,7 +1,9 @@
 """Orchestrate builds: sources -> documents -> site -> plan -> outputs -> files.
 
-A build plans every file the site has (:mod:`generator.plan`), then makes only
-the jobs whose inputs changed since the last build. Each render is traced
+A build runs in named stages (:class:`Engine`): scan, load, assemble, plan,
+make, write, record. It plans every file the site has through the planners of
+:mod:`generator.outputs`, whose names it does not know, then makes only the
+jobs whose inputs changed since the last build. Each render is traced
 (:mod:`generator.deps`); the keys it read are saved with its output, and the
 output is made again only when its plan's inputs differ or one of those keys
 resolves to something new. A build with nothing changed stops after comparing
@@ -19,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
+import itertools
 import multiprocessing
 import os
 import threading
@@ -28,47 +31,33 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import jinja2
-import markdown
 import pygments
-import pymdownx
 import yaml
 
-from generator import __version__, notebooks
+from generator import __version__
 from generator.cache import DataCache, digest
 from generator.config import Config, load_config
-from generator.deps import LINKED_FIELDS, Key, KeyIndex, Resolver, tracing, value_digest
+from generator.deps import LINKED_FIELDS, Key, KeyIndex, Resolver, Views, tracing, value_digest
 from generator.errors import SiteError
+from generator.frontmatter import known_keys, unknown_keys
+from generator.layout import INPUTS, STATE_DIR, STATE_FILE, SWAPPABLE, TEMPLATES
 from generator.lock import site_lock
+from generator.options import BuildOptions
 from generator.output import check_outputs, delete_outputs, safe_output_dir, write_outputs
-from generator.plan import Bundle, DocsReport, Job, Plan, SiteRenderer, docs_bundle, reusable, reused_report
-from generator.render import Renderer
+from generator.outputs import Bundle, Phase, PlanContext, Planned, Registry, Report, default_registry, site_view
+from generator.plan import Plan
+from generator.plugins import extensions
+from generator.readers import reader_for
+from generator.render import DEFAULT_THEME, Renderer, template_dirs
 from generator.site import Document, Site, assemble, parse_document, timezone_of, well_formed
 from generator.sources import Source, discover, load_data, load_source, refuse_links_outside
 from generator.state import BuildState, BundleRecord, FileIndex, OutputRecord
-from generator.versions import resolve_versions
 
 PARALLEL_THRESHOLD = 64
-# The site's inputs, with its static folders (Config.static_paths: assets/ and site.yaml's `static`).
-INPUTS = ("site.yaml", "content", "notebooks", "templates")
-# Edits under these (and the static folders) leave the site's structure (collections,
-# plan) as it was, unless a document's placement changes: see Engine.swap_in.
-SWAPPABLE = ("content/posts", "content/pages", "templates")
 CONTENT_FIELDS = [f.name for f in dataclasses.fields(Document) if f.name not in LINKED_FIELDS]
-STATE_DIR = ".sitegen"
-STATE_FILE = "state.msgpack"
-
-
-@dataclass(frozen=True)
-class BuildOptions:
-    drafts: bool = False
-    future: bool = False
-    refresh: bool = False
-    rerun: tuple[str, ...] = ()         # tutorials to execute again whatever the cache holds
-    now: datetime | None = None
-    allow_removals: bool = False    # let a build remove more than half of the files the last one made
 
 
 @dataclass
@@ -78,8 +67,7 @@ class BuildResult:
     outputs: dict[str, bytes]             # the files this build made (all, in a full build)
     written: list[str] = field(default_factory=list)
     deleted: list[str] = field(default_factory=list)
-    tutorials: notebooks.TutorialStats = field(default_factory=notebooks.TutorialStats)
-    docs_versions: dict[str, str] = field(default_factory=dict)  # name -> "built", "reused", "archived"
+    reports: dict[str, Report] = field(default_factory=dict)   # planner name -> what it did
 
     @property
     def warnings(self) -> list[str]:
@@ -97,25 +85,26 @@ def build(root: str | Path = ".", options: BuildOptions = BuildOptions()) -> Bui
         return Engine(root, options).build()
 
 
-def render_site(config: Config, options: BuildOptions = BuildOptions()) -> BuildResult:
-    """Every file the site has, made in memory from scratch; raises SiteError on bad input."""
-    root = config.root
-    sources = [load_source(root, kind, path) for kind, path in discover(root)]
-    documents = parse_documents([s for s in sources if s.kind != "data"], config, options.refresh)
-    data = {s.path.stem: load_data(s) for s in sources if s.kind == "data"}
-    now = options.now or datetime.now(timezone_of(config))
-    site = assemble(documents, data, config, now=now, drafts=options.drafts, future=options.future)
-    pages = SiteRenderer(site, Renderer(config))
-    plan = Plan()
-    parse = partial(parse_documents, config=config, refresh=options.refresh)
-    key = digest(*(s.digest for s in sources), *(doc.url for doc in site.documents))
-    made, report = docs_bundle(config, pages, parse, None, lambda: key, options.refresh,
-                                 options.rerun).make()
-    for path, data in made.items():
-        plan.add(path, made.origins[path], partial(_same, data), listed=path not in made.unlisted)
-    pages.plan_into(plan)
-    outputs = {path: _bytes(job.make()) for path, job in plan.items()}
-    return BuildResult(site, len(outputs), outputs, tutorials=report.tutorials, docs_versions=report.versions)
+def render_site(config: Config, options: BuildOptions = BuildOptions(),
+                planners: Registry | None = None) -> BuildResult:
+    """Every file the site has, made in memory from scratch: the engine without saved state."""
+    return Engine(config.root, options, planners, saved=False).render()
+
+
+def plan_site(planners: Registry, ctx: PlanContext,
+              bundled: dict[str, list[tuple]]) -> tuple[Plan, dict[str, list[str]]]:
+    """The plan, from every planner in phase order (a bundle's files as ``bundled`` holds them);
+    and the paths each planner planned."""
+    plan, owners = Plan(), {}
+    for planner in planners:
+        before = len(plan)
+        if planner.phase is Phase.BUNDLE:
+            for job in bundled[planner.name]:
+                plan.add(*job)
+        else:
+            planner.plan(ctx, plan)
+        owners[planner.name] = list(itertools.islice(plan, before, None))
+    return plan, owners
 
 
 def parse_documents(sources: list[Source], config: Config, refresh: bool = False) -> list[Document]:
@@ -136,9 +125,9 @@ def load_documents(config: Config, sources: list[tuple[str, Path, str]], refresh
     """
     load = load or partial(load_source, config.root)
     cache = DataCache(config.state_dir / "cache" / "documents", "document", well_formed)
-    fingerprint = digest(code_digest(), config.permalink, config.timezone,
-                         repr(config.markdown), repr(config.liquid))
-    keys = [digest(fingerprint, kind, str(path), source_digest) for kind, path, source_digest in sources]
+    fingerprint = digest(code_digest(), config.permalink, config.timezone, repr(config.liquid))
+    keys = [digest(fingerprint, kind, str(path), source_digest, *reader_for(path).cache_key(config))
+            for kind, path, source_digest in sources]
     documents = [None if refresh else cache.get(key) for key in keys]
     # A document is also a function of the files its Liquid read (includes, data): check those.
     documents = [None if doc is None or _inputs_moved(doc, lambda name: _file_digest(config.root, name))
@@ -155,6 +144,8 @@ def load_documents(config: Config, sources: list[tuple[str, Path, str]], refresh
     for i, doc in zip(todo, parsed):
         cache.put(keys[i], doc)
         documents[i] = doc
+    warn_unknown_keys(config, [(path, doc) for (kind, path, _), doc in zip(sources, documents)
+                               if kind in ("post", "page")])
     # The parse key names what the document came from: its source and, if any, what its Liquid read.
     return {str(path): (digest(key, repr(doc.inputs)) if doc.inputs else key, doc)
             for (_, path, _), key, doc in zip(sources, keys, documents)}
@@ -172,21 +163,96 @@ def _file_digest(root: Path, name: str) -> str | None:
         return None
 
 
+def warn_unknown_keys(config: Config, documents: list[tuple[Path, Document]]) -> None:
+    """Add to each document's warnings the front matter keys nothing reads (typos), at their line.
+
+    Done after the parse cache, not in the parse: what is known depends on the
+    templates (``page.meta.KEY``) and plugins, which a parse key does not cover.
+    """
+    if not documents:
+        return
+    known = known_keys(template_dirs(config))
+    for path, doc in documents:
+        if not known.issuperset(doc.meta):
+            text = (config.root / path).read_text(encoding="utf-8", errors="replace")
+            doc.warnings += tuple(str(SiteError(f"warning: {w.message}", w.path, w.line))
+                                  for w in unknown_keys(doc.meta, known, path, text))
+
+
 @functools.cache
 def code_digest() -> str:
-    """Stands for the code that turns inputs into outputs: ours and the libraries'."""
+    """Stands for the code that turns inputs into outputs: ours, the plugins' and the libraries'.
+
+    The default theme is part of sitegen: its templates and assets are hashed
+    here, not tracked file by file. Readers add what their parses depend on to
+    each parse's own key (see :mod:`generator.readers`); Pygments is here too
+    for the stylesheet.
+    """
     package = Path(__file__).parent
-    parts = [path.read_bytes() for path in sorted(package.rglob("*.py"))]
-    versions = [jinja2.__version__, markdown.__version__, pygments.__version__,
-                pymdownx.__version__, yaml.__version__]
-    return digest(__version__, *versions, *parts)
+    theme = [path for path in DEFAULT_THEME.rglob("*") if path.is_file()]   # its files stand for themselves
+    parts = [path.read_bytes() for path in sorted([*package.rglob("*.py"), *theme])]
+    versions = [jinja2.__version__, pygments.__version__, yaml.__version__]
+    return digest(__version__, *versions, *parts, *extensions().fingerprint)
 
 
-def version_trees(config: Config) -> tuple:
-    """What each docs version's source resolves to now (git refs can move without a file changing)."""
-    if not config.versions:
-        return ()
-    return tuple((r.name, r.trees) for r in resolve_versions(config))
+class Listed(NamedTuple):
+    """A source file of the site, as discovered."""
+
+    kind: str            # post, page, data (a docs page is the docs bundle's)
+    path: Path           # relative to the site
+    name: str            # its path as the file index knows it
+
+
+class Parsed(NamedTuple):
+    """A source as the engine holds it between builds."""
+
+    digest: str          # of its bytes
+    key: str             # its parse key: the document is a function of it
+    document: Document
+
+
+@dataclass
+class Scan:
+    """What the scan stage found: the configuration and which inputs and outputs changed."""
+
+    config: Config
+    out_dir: Path
+    world: str                      # config, options and code: all recorded work depends on it
+    fresh: bool                     # nothing recorded applies
+    index: FileIndex
+    changed: set[str]               # input files that changed since the last build
+    external: tuple                 # (planner, what it depends on outside the files)
+    tampered: set[str]              # outputs changed on disk since the last build wrote them
+    strays: set[str]                # files in the output folder no build made
+    empty: list[str]                # empty folders there
+    now: datetime
+    due: bool                       # the clock crossed a post's date
+
+    def nothing_to_do(self, state: BuildState, load: bool) -> bool:
+        return (all(b.report.reusable for b in state.bundles.values())
+                and not (load or self.fresh or self.changed or self.tampered or self.strays or self.empty
+                         or self.due or self.external != state.external))
+
+
+@dataclass(frozen=True)
+class Assembled:
+    """The site of one build, and the views its renders read through."""
+
+    site: Site
+    listing: list[Listed]
+    parsed: dict[str, Parsed]       # source path -> what it parsed to
+    views: Views
+    site_view: dict[str, Any]
+
+
+@dataclass
+class PlanResult:
+    """The plan stage's result: every file and who planned it, the bundles' records and reports."""
+
+    plan: Plan
+    owners: dict[str, list[str]]                # planner name -> the paths it planned
+    bundles: dict[str, BundleRecord]
+    reports: dict[str, Any]
 
 
 class Engine:
@@ -194,20 +260,29 @@ class Engine:
 
     ``sitegen build`` makes one from the state saved in ``.sitegen/`` and uses
     it once; ``sitegen serve`` keeps one alive, so its documents, templates
-    and dependency records stay in memory between rebuilds.
+    and dependency records stay in memory between rebuilds. With
+    ``saved=False`` it starts from nothing and leaves nothing:
+    :func:`render_site` is that engine, asked for the files alone.
+
+    A build runs in named stages: :meth:`scan` (what changed), :meth:`load`
+    (parse what changed), :meth:`assemble` (the site), :meth:`plan` (every
+    planner of the registry), :meth:`make` (the jobs whose inputs or reads
+    changed), :meth:`write` (only then the output folder) and :meth:`record`
+    (the state for the next build).
     """
 
-    def __init__(self, root: str | Path = ".", options: BuildOptions = BuildOptions()):
+    def __init__(self, root: str | Path = ".", options: BuildOptions = BuildOptions(),
+                 planners: Registry | None = None, saved: bool = True):
         self.root = Path(root).resolve()
         self.options = options
+        self.planners = planners or default_registry()
         self.state_path = self.root / STATE_DIR / STATE_FILE
-        self.state = BuildState.load(self.state_path)
-        self.parsed: dict[str, tuple[str, str, Document]] = {}   # source -> (digest, parse key, doc)
-        self.listing: list[tuple[str, Path, str]] | None = None  # (kind, path, name) of each source
+        self.state = BuildState.load(self.state_path) if saved else BuildState()
         self.data_files: dict[str, Any] = {}        # data file digest -> its parsed YAML
         self.renderer: Renderer | None = None
         self.config: Config | None = None          # as the last successful build read it
-        self.last: tuple[Site, list, SiteRenderer, Plan] | None = None   # site, listing, pages, plan
+        self.last: Assembled | None = None         # the last successful build's site ...
+        self.last_plan: PlanResult | None = None     # ... and its plan
         self.warm = False              # the last build succeeded: the files on disk are as the state says
         self.interned: dict[Key, Key] = {}
         self.keys = KeyIndex(self.state.digests)
@@ -224,6 +299,49 @@ class Engine:
         the next build (the preview's first edit).
         """
         warm, self.warm = self.warm, False
+        scan = self.scan(now, changed, warm)
+        state = self.state
+        if scan.nothing_to_do(state, load):
+            self.warm, self.config = True, scan.config
+            reports = {p.name: state.bundles[p.name].report.reused() if p.name in state.bundles
+                       else Planned(state.planned.get(p.name, 0)) for p in self.planners}
+            return BuildResult(None, len(state.outputs), {}, reports=reports)
+        swapped = self.swap_in(scan) if warm else None
+        assembled = swapped or self.assemble(scan, self.load(scan))
+        resolver = Resolver(assembled.site, {s: p.document for s, p in assembled.parsed.items()},
+                            scan.index.digest, partial(self.renderer.template_digest, file_digest=scan.index.digest))
+        order = resolver.identities(("posts",))
+        moved = self.changed_keys(resolver, assembled.parsed, order != state.order)
+        planned = self.plan(scan, assembled, moved, reuse=swapped is not None)
+        plan = planned.plan
+        dirty = {path for path, job in plan.items()
+                 if path in scan.tampered or (record := state.outputs.get(path)) is None
+                 or record.inputs != job.inputs or not record.reads.isdisjoint(moved)}
+        if not self.options.allow_removals:
+            refuse_mass_removal(state.outputs.keys() - plan.keys(), len(state.outputs), scan.out_dir)
+        made = self.make(plan, dirty)
+        written, deleted, stamps = self.write(scan, plan, made)
+        self.record(scan, assembled, planned, made, stamps, moved, resolver, order)
+        if save:
+            self.save()
+        return BuildResult(assembled.site, len(plan), {path: data for path, (data, _) in made.items()},
+                           written, deleted, self.reports(planned, made))
+
+    def render(self, now: datetime | None = None) -> BuildResult:
+        """Every file of the site, made in memory; the output folder and the state untouched."""
+        scan = self.scan(now, None, warm=False, output=False)
+        assembled = self.assemble(scan, self.load(scan))
+        planned = self.plan(scan, assembled, {}, reuse=False)
+        made = self.make(planned.plan, planned.plan.keys())
+        return BuildResult(assembled.site, len(planned.plan), {path: data for path, (data, _) in made.items()},
+                           reports=self.reports(planned, made))
+
+    # --- the stages -------------------------------------------------------
+
+    def scan(self, now: datetime | None, changed: Iterable[str] | None, warm: bool,
+             output: bool = True) -> Scan:
+        """Read the config; find which inputs changed, and (``output``) whether the output folder
+        is as the last build left it."""
         config = load_config(self.root)
         out_dir = safe_output_dir(config)
         warm = warm and out_dir.is_dir()   # deleted under a running preview: check every output
@@ -232,186 +350,188 @@ class Engine:
         if fresh:                       # settings or code changed, or a rerun: nothing recorded applies
             self.state, self.keys = BuildState(), KeyIndex()
         state = self.state
-        archives = tuple(v.archive for v in config.versions if v.archive)
-        inputs = INPUTS + config.static_paths      # the docs archives may lie anywhere
-        index = FileIndex(self.root, inputs + archives, state.files,
+        watched = tuple(path for planner in self.planners for path in planner.watches(config))
+        inputs = INPUTS + config.static_paths + config.theme_paths    # a planner's watched paths may lie anywhere
+        index = FileIndex(self.root, inputs + watched, state.files,
                           {key[1] for key in self.keys.always if key[0] == "file"})
         changed = index.rescan(changed if warm and not fresh else None)
         if not config.allow_symlinks_outside:
             refuse_links_outside(self.root, (name for name in changed
                                              if any(name == r or name.startswith(r + "/") for r in inputs)))
-        external = version_trees(config)
-        tampered, strays, empty = check_outputs(out_dir, state.outputs) if fresh or not warm else (set(), set(), [])
+        external = tuple((p.name, p.external(config)) for p in self.planners)
+        tampered, strays, empty = check_outputs(out_dir, state.outputs) if output and (fresh or not warm) \
+            else (set(), set(), [])
         now = now or self.options.now or datetime.now(timezone_of(config))
         due = ((state.horizon is not None and now >= state.horizon)
                or (state.floor is not None and now < state.floor))
-        settled = all(reusable(b.report) for b in state.bundles.values())
-        if settled and not (load or fresh or changed or tampered or strays or empty or due
-                            or external != state.external):
-            self.warm, self.config = True, config
-            reports = {name: reused_report(b.report) for name, b in state.bundles.items()}
-            return self.result(None, len(state.outputs), {}, [], [], reports)
-
         if fresh or self.renderer is None:
             self.renderer = Renderer(config)
-        elif any(name.startswith("templates/") for name in changed):
+        elif any(within(name, (TEMPLATES, *config.theme_paths)) for name in changed):
             self.renderer.env.cache.clear()  # an edit within one mtime tick escapes Jinja's check
-        swapped = None
-        if warm and not (fresh or due or external != state.external) and self.last is not None:
-            swapped = self.swap_in(config, index, changed)
-        if swapped is not None:
-            parsed, (site, listing, pages, last_plan) = swapped, self.last
-        else:
-            site, listing, parsed = self.assemble(config, index, now, fresh)
-            pages, last_plan = SiteRenderer(site, self.renderer), None
-        resolver = Resolver(site, {source: doc for source, (_, _, doc) in parsed.items()}, index.digest)
-        parse_keys = {source: key for source, (_, key, _) in parsed.items()}
-        order = resolver.identities(("posts",))
-        moved = self.changed_keys(resolver, parse_keys, order != state.order)
+        return Scan(config, out_dir, world, fresh, index, changed, external, tampered, strays, empty, now, due)
 
-        plan, bundles, reports = Plan(), {}, {}
-        site_key = partial(site_digest, listing, index, site)
-        ran = False
-        for bundle in self.bundles(config, pages, index, external, site_key):
-            bundles[bundle.name], reports[bundle.name] = self.plan_bundle(bundle, plan, moved, tampered)
-            ran = ran or bundles[bundle.name] is not state.bundles.get(bundle.name)
-        if last_plan is not None and not ran:
-            plan = last_plan       # nothing moved and no bundle ran: the plan is the last one
-        else:
-            pages.plan_into(plan)
-        dirty = {path for path, job in plan.items()
-                 if path in tampered or (record := state.outputs.get(path)) is None
-                 or record.inputs != job.inputs or not record.reads.isdisjoint(moved)}
-        removed = (state.outputs.keys() | strays) - plan.keys()
-        if not self.options.allow_removals:
-            refuse_mass_removal(state.outputs.keys() - plan.keys(), len(state.outputs), out_dir)
-        made = {path: self.make(plan[path]) for path in sorted(dirty)}
-
-        # Everything is made: only now is the output directory touched.
-        deleted = delete_outputs(out_dir, removed, empty)
-        written, stamps = write_outputs(out_dir, {path: data for path, (data, _) in made.items()},
-                                        state.outputs)
-
-        outputs = {path: record for path, record in state.outputs.items() if path in plan}
-        for path, (data, reads) in made.items():
-            outputs[path] = OutputRecord(plan[path].inputs, reads, value_digest(data), stamps[path])
-        digests = {**state.digests, **moved}
-        new_keys = {key for reads in [r for _, r in made.values()] + [b.reads for b in bundles.values()]
-                    for key in reads if key not in digests}
-        digests.update((key, resolver(key)) for key in new_keys)
-        self.keys.extend(new_keys)
-        self.state = BuildState(
-            world=world, files=index.snapshot(), outputs=outputs, documents=parse_keys,
-            digests=digests, bundles=bundles, external=external, order=order,
-            horizon=publication_horizon(resolver.documents.values(), now, self.options),
-            floor=publication_floor(resolver.documents.values(), now, self.options))
-        self.parsed, self.listing, self.last = parsed, listing, (site, listing, pages, plan)
-        self.config = config
-        self.warm = True
-        if save:
-            self.save()
-        return self.result(site, len(plan), {path: data for path, (data, _) in made.items()},
-                           written, deleted, reports)
-
-    def assemble(self, config: Config, index: FileIndex, now: datetime, fresh: bool) -> tuple[
-            Site, list[tuple[str, Path, str]], dict[str, tuple[str, str, Document]]]:
-        """The site; its sources as (kind, path, name); source -> (digest, parse key, document)."""
-        listing = self.listing
-        if fresh or listing is None or index.listing_changed:
-            listing = [(kind, path, path.as_posix()) for kind, path in discover(self.root, index.current)]
-        sources = [(kind, path, index.digest(name)) for kind, path, name in listing]
-        parsed = self.documents_of(config, [s for s in sources if s[0] != "data"], fresh, index)
+    def load(self, scan: Scan) -> tuple[list[Listed], dict[str, Parsed], dict[str, Any]]:
+        """The sources, each document (kept from the last build if its bytes are the same, and
+        those of the files its Liquid read), the data."""
+        last, index = self.last, scan.index
+        listing = last.listing if last is not None else None
+        if scan.fresh or listing is None or index.listing_changed:
+            listing = [Listed(kind, path, path.as_posix()) for kind, path in discover(self.root, index.current)]
+        sources = [(s.kind, s.path, index.digest(s.name)) for s in listing]
+        kept = {} if scan.fresh or self.options.refresh or last is None else last.parsed
+        todo = [s for s in sources if s[0] != "data" and ((held := kept.get(str(s[1]))) is None
+                or held.digest != s[2] or _inputs_moved(held.document, index.digest))]
+        loaded = load_documents(scan.config, todo, self.options.refresh)
+        parsed = {str(path): Parsed(source_digest, *loaded[str(path)]) if str(path) in loaded
+                  else kept[str(path)] for kind, path, source_digest in sources if kind != "data"}
         data_files = {key: self.data_files.get(key) or load_data(load_source(self.root, "data", path))
                       for kind, path, key in sources if kind == "data"}
-        data = {path.stem: data_files[key] for kind, path, key in sources if kind == "data"}
-        site = assemble([doc for _, _, doc in parsed.values()], data, config, now=now,
-                        drafts=self.options.drafts, future=self.options.future)
         self.data_files = data_files     # by digest: true whether or not this build succeeds
-        return site, listing, parsed
+        data = {path.stem: data_files[key] for kind, path, key in sources if kind == "data"}
+        return listing, parsed, data
 
-    def swap_in(self, config: Config, index: FileIndex,
-                changed: set[str]) -> dict[str, tuple[str, str, Document]] | None:
+    def assemble(self, scan: Scan, loaded: tuple[list[Listed], dict[str, Parsed], dict[str, Any]]) -> Assembled:
+        """Collections, URLs, neighbours: the site, and the recording views of it."""
+        listing, parsed, data = loaded
+        site = assemble([p.document for p in parsed.values()], data, scan.config, now=scan.now,
+                        drafts=self.options.drafts, future=self.options.future)
+        views = Views(site)
+        return Assembled(site, listing, parsed, views, site_view(site, views))
+
+    def swap_in(self, scan: Scan) -> Assembled | None:
         """After an edit that moves nothing, the last site with the new content; else None.
 
         If only posts, pages, templates or assets changed, no file appeared or
         went, and every document parsed again keeps its placement, then the
         collections and the plan of the last build are still right: the new
-        content is written into the document objects they hold, and the
-        updated source -> (digest, parse key, document) is returned.
+        content is written into the document objects they hold.
         """
-        swappable = SWAPPABLE + config.static_paths
-        if index.listing_changed or not all(within(name, swappable) for name in changed):
+        last, index, state = self.last, scan.index, self.state
+        if last is None or scan.fresh or scan.due or scan.external != state.external:
             return None
-        todo = [(kind, path, index.digest(name)) for kind, path, name in self.listing
-                if name in changed or (kind != "data" and _inputs_moved(self.parsed[name][2], index.digest))]
-        reparsed = load_documents(config, todo, self.options.refresh)
-        if any(placement(doc) != placement(self.parsed[source][2]) for source, (_, doc) in reparsed.items()):
+        swappable = SWAPPABLE + scan.config.static_paths + scan.config.theme_paths
+        if index.listing_changed or not all(within(name, swappable) for name in scan.changed):
             return None
-        parsed = dict(self.parsed)
+        todo = [(s.kind, s.path, index.digest(s.name)) for s in last.listing if s.name in scan.changed
+                or (s.kind != "data" and _inputs_moved(last.parsed[s.name].document, index.digest))]
+        reparsed = load_documents(scan.config, todo, self.options.refresh)
+        if any(placement(doc) != placement(last.parsed[source].document) for source, (_, doc) in reparsed.items()):
+            return None
+        parsed = dict(last.parsed)
         for _, path, source_digest in todo:
             key, doc = reparsed[str(path)]
-            held = self.parsed[str(path)][2]
+            held = last.parsed[str(path)].document
             for name in CONTENT_FIELDS:
                 setattr(held, name, getattr(doc, name))
-            parsed[str(path)] = (source_digest, key, held)
-        return parsed
+            parsed[str(path)] = Parsed(source_digest, key, held)
+        return dataclasses.replace(last, parsed=parsed)
 
-    def documents_of(self, config: Config, sources: list[tuple[str, Path, str]], fresh: bool,
-                     index: FileIndex) -> dict[str, tuple[str, str, Document]]:
-        """Source -> (digest, parse key, document): kept from the last build if its bytes are
-        the same, and those of the files its Liquid read."""
-        kept = {} if fresh or self.options.refresh else self.parsed
-        todo = [s for s in sources if (held := kept.get(str(s[1]))) is None or held[0] != s[2]
-                or _inputs_moved(held[2], index.digest)]
-        parsed = load_documents(config, todo, self.options.refresh)
-        return {str(path): (source_digest, *parsed[str(path)]) if str(path) in parsed else kept[str(path)]
-                for _, path, source_digest in sources}
+    def plan(self, scan: Scan, assembled: Assembled, moved: dict[Key, str], reuse: bool) -> PlanResult:
+        """Every planner, in phase order; bundles run only if what they read changed.
 
-    def bundles(self, config: Config, pages: SiteRenderer, index: FileIndex, external: tuple,
-                site_key: Callable[[], str]) -> list[Bundle]:
-        """The docs section, tutorials included; ``site_key()`` stands for the rest of the site."""
-        docs_inputs = ("docs", external, index.tree_digest("content/docs"), index.tree_digest("notebooks"),
-                       *(index.tree_digest(v.archive) for v in config.versions if v.archive))
-        parse = partial(parse_documents, config=config, refresh=self.options.refresh)
-        return [docs_bundle(config, pages, parse, docs_inputs, site_key, self.options.refresh,
-                            self.options.rerun)]
+        ``reuse``: the site's structure is the last build's, so unless a bundle
+        ran, the plan is the last one.
+        """
+        config, site = scan.config, assembled.site
+        ctx = PlanContext(config, site, assembled.views, assembled.site_view, self.renderer, self.options,
+                          partial(parse_documents, config=config, refresh=self.options.refresh),
+                          scan.index.tree_digest, partial(site_digest, assembled.listing, scan.index, site),
+                          dict(scan.external))
+        bundles, bundled, reports = {}, {}, {}
+        ran = False
+        for bundle in self.planners:
+            if isinstance(bundle, Bundle):
+                record, reports[bundle.name], bundled[bundle.name] = self.run_bundle(
+                    bundle, ctx, moved, scan.tampered)
+                bundles[bundle.name] = record
+                ran = ran or record is not self.state.bundles.get(bundle.name)
+        last = self.last_plan
+        if reuse and last is not None and not ran:
+            return PlanResult(last.plan, last.owners, bundles, reports)
+        plan, owners = plan_site(self.planners, ctx, bundled)
+        return PlanResult(plan, owners, bundles, reports)
 
-    def plan_bundle(self, bundle: Bundle, plan: Plan, moved: dict[Key, str],
-                    tampered: set[str]) -> tuple[BundleRecord, Any]:
-        """Add a bundle's files to ``plan``, running it if its inputs or reads changed; its record and report.
+    def make(self, plan: Plan, paths: Iterable[str]) -> dict[str, tuple[bytes, frozenset[Key]]]:
+        """Run the jobs of ``paths``: path -> (bytes, the keys its render read)."""
+        made = {}
+        for path in sorted(paths):
+            with tracing() as reads:
+                data = _bytes(plan[path].make())
+            made[path] = (data, self.intern(reads))
+        return made
+
+    def write(self, scan: Scan, plan: Plan, made: dict[str, tuple[bytes, frozenset[Key]]]) -> tuple[
+            list[str], list[str], dict[str, Any]]:
+        """Everything is made: only now is the output directory touched. Written, deleted, stamps."""
+        removed = (self.state.outputs.keys() | scan.strays) - plan.keys()
+        deleted = delete_outputs(scan.out_dir, removed, scan.empty)
+        written, stamps = write_outputs(scan.out_dir, {path: data for path, (data, _) in made.items()},
+                                        self.state.outputs)
+        return written, deleted, stamps
+
+    def record(self, scan: Scan, assembled: Assembled, planned: PlanResult, made: dict[str, tuple[bytes, frozenset]],
+               stamps: dict[str, Any], moved: dict[Key, str], resolver: Resolver, order: tuple) -> None:
+        """The state for the next build: each output's inputs and reads, and the digests of those."""
+        state, plan = self.state, planned.plan
+        outputs = {path: record for path, record in state.outputs.items() if path in plan}
+        for path, (data, reads) in made.items():
+            outputs[path] = OutputRecord(plan[path].inputs, reads, value_digest(data), stamps[path])
+        digests = {**state.digests, **moved}
+        new_keys = {key for reads in [r for _, r in made.values()] + [b.reads for b in planned.bundles.values()]
+                    for key in reads if key not in digests}
+        digests.update((key, resolver(key)) for key in new_keys)
+        self.keys.extend(new_keys)
+        documents = resolver.documents.values()
+        self.state = BuildState(
+            world=scan.world, files=scan.index.snapshot(), outputs=outputs,
+            documents={source: p.key for source, p in assembled.parsed.items()},
+            digests=digests, bundles=planned.bundles, external=scan.external, order=order,
+            horizon=publication_horizon(documents, scan.now, self.options),
+            floor=publication_floor(documents, scan.now, self.options),
+            planned={name: len(paths) for name, paths in planned.owners.items()})
+        self.last, self.last_plan = assembled, planned
+        self.config = scan.config
+        self.warm = True
+
+    # --- helpers ----------------------------------------------------------
+
+    def reports(self, planned: PlanResult, made: dict[str, Any]) -> dict[str, Any]:
+        """Planner name -> its report: a bundle's own, else how many files it has and made."""
+        return {name: planned.reports[name] if name in planned.reports
+                else Planned(len(paths), sum(path in made for path in paths))
+                for name, paths in planned.owners.items()}
+
+    def run_bundle(self, bundle: Bundle, ctx: PlanContext, moved: dict[Key, str],
+                   tampered: set[str]) -> tuple[BundleRecord, Any, list[tuple]]:
+        """Run a bundle if its inputs or reads changed, else keep its last files: its record,
+        its report, and its files as arguments of :meth:`Plan.add`.
 
         A bundle may reuse some of its own earlier work (docs versions): unless
         what it read changed, what it read for that work still counts.
         """
+        inputs = bundle.inputs(ctx)
         last = self.state.bundles.get(bundle.name)
-        if last is not None and last.inputs == bundle.inputs and last.reads.isdisjoint(moved) \
-                and reusable(last.report) \
+        if last is not None and last.inputs == inputs and last.reads.isdisjoint(moved) \
+                and last.report.reusable \
                 and not any(path in tampered or path not in self.state.outputs for path in last.files):
-            for path, (origin, listed) in last.files.items():
-                plan.add(path, origin, _kept, self.state.outputs[path].inputs, listed)
-            return last, reused_report(last.report)
+            jobs = [(path, origin, _kept, self.state.outputs[path].inputs, listed)
+                    for path, (origin, listed) in last.files.items()]
+            return last, last.report.reused(), jobs
         with tracing() as reads:
-            made, report = bundle.make()
+            made, report = bundle.make(ctx)
         reads = self.intern(reads)
         if last is not None and last.reads.isdisjoint(moved):
             reads |= last.reads
-        for path, data in made.items():
-            plan.add(path, made.origins[path], partial(_same, data), ("made", value_digest(data)),
-                     listed=path not in made.unlisted)
+        jobs = [(path, made.origins[path], partial(_same, data), ("made", value_digest(data)),
+                 path not in made.unlisted) for path, data in made.items()]
         files = {path: (made.origins[path], path not in made.unlisted) for path in made}
-        return BundleRecord(bundle.inputs, reads, files, report), report
-
-    def make(self, job: Job) -> tuple[bytes, frozenset[Key]]:
-        """Run one job, returning its bytes and the keys it read."""
-        with tracing() as reads:
-            data = _bytes(job.make())
-        return data, self.intern(reads)
+        return BundleRecord(inputs, reads, files, report), report, jobs
 
     def intern(self, keys: Iterable[Key]) -> frozenset[Key]:
         """One object per distinct key, so the saved state stores each key once."""
         return frozenset(self.interned.setdefault(key, key) for key in keys)
 
-    def changed_keys(self, resolver: Resolver, parse_keys: dict[str, str],
+    def changed_keys(self, resolver: Resolver, parsed: dict[str, Parsed],
                      reordered: bool) -> dict[Key, str]:
         """Keys some output read whose digest differs now: key -> new digest.
 
@@ -420,6 +540,7 @@ class Engine:
         neighbours change only if the order of the posts did.
         """
         old, digests = self.state.documents, self.state.digests
+        parse_keys = {source: p.key for source, p in parsed.items()}
         reparsed = {source for source in parse_keys.keys() | old.keys()
                     if parse_keys.get(source) != old.get(source)}
         changed = {}
@@ -428,12 +549,6 @@ class Engine:
             if now != digests[key]:
                 changed[key] = now
         return changed
-
-    def result(self, site: Site | None, files: int, outputs: dict[str, bytes], written: list[str],
-               deleted: list[str], reports: dict[str, Any]) -> BuildResult:
-        docs = reports.get("docs") or DocsReport()
-        return BuildResult(site, files, outputs, written, deleted,
-                           tutorials=docs.tutorials, docs_versions=docs.versions)
 
     def save(self) -> None:
         """Write the state for the next build, dropping keys nothing reads any more."""
@@ -458,7 +573,7 @@ def refuse_mass_removal(removed: set[str], present: int, out_dir: Path) -> None:
                         f"({first}, ...): if that is meant, build again with --allow-removals", out_dir)
 
 
-def site_digest(listing: list[tuple[str, Path, str]], index: FileIndex, site: Site) -> str:
+def site_digest(listing: list[Listed], index: FileIndex, site: Site) -> str:
     """Stands for the posts, pages and data, which docs pages may show any of."""
     return digest(*(index.digest(name) for _, _, name in listing), *(doc.url for doc in site.documents))
 

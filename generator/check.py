@@ -36,7 +36,9 @@ from generator import vnu
 from generator.config import Config
 from generator.errors import SiteError
 from generator.git import GitError, git, resolve_commit
+from generator.layout import CONFIG_FILE
 from generator.scan import ORIGIN_KINDS, PageScan, Reference, scan_css, scan_html
+from generator.urls import candidates
 
 KNOWN_SCHEMES = {"http", "https", "mailto", "tel", "ftp", "irc", "ircs", "git", "ssh",
                  "news", "xmpp", "data", "javascript", "about"}
@@ -92,7 +94,7 @@ def check_site(config: Config, against: str | None = None, out_dir: Path | None 
     """
     out = out_dir or config.output_dir
     if not out.is_dir():
-        raise SiteError(f"no built site in {out}: run 'sitegen build' first", config.root / "site.yaml")
+        raise SiteError(f"no built site in {out}: run 'sitegen build' first", config.root / CONFIG_FILE)
     site = BuiltSite(out, config, kept_tree(config, against))
     checker = LinkChecker(site, config.check.allow_hosts)
     findings, warnings, skipped = checker.check(), checker.warnings, []
@@ -196,12 +198,8 @@ class BuiltSite:
         if not self.under_baseurl(url_path):
             return None
         path = url_path[len(self.baseurl):].lstrip("/")
-        if not path or path.endswith("/"):
-            candidates = [path + "index.html"]
-        else:
-            candidates = [path, path + "/index.html", path + ".html"]
         kept = self.kept.files or frozenset()
-        return next((c for c in candidates if c in self.files or c in kept), None)
+        return next((c for c in candidates(path) if c in self.files or c in kept), None)
 
     def unverifiable(self, url_path: str) -> bool:
         """Is ``url_path`` in a tree the publish branch keeps, with no branch here to look in?"""

@@ -60,6 +60,10 @@ def make_parser() -> argparse.ArgumentParser:
     versions = commands.add_parser("versions", help="list the docs versions and the commits they resolve to")
     versions.set_defaults(run=run_versions)
 
+    init = commands.add_parser("init", help="start a new site in a new folder, with the default theme")
+    init.add_argument("dest", type=Path, metavar="DIR", help="the new site's folder (new or empty)")
+    init.set_defaults(run=run_init)
+
     tutorials = commands.add_parser("tutorials", help="run tutorials into the cache, or list how their "
                                                       "runs stand, without building the site")
     tutorial_commands = tutorials.add_subparsers(title="commands", metavar="COMMAND")
@@ -130,14 +134,9 @@ def run_build(args: argparse.Namespace) -> int:
     print(f"{done}: {result.summary()} in {time.perf_counter() - started:.2f}s")
     for warning in result.warnings:
         print(warning, file=sys.stderr)
-    if result.tutorials.total:
-        print(result.tutorials.summary())
-    if result.docs_versions:
-        by_outcome: dict[str, list[str]] = {}
-        for name, outcome in result.docs_versions.items():
-            by_outcome.setdefault(outcome, []).append(name)
-        print("docs versions: " + "; ".join(f"{outcome} {', '.join(names)}"
-                                            for outcome, names in by_outcome.items()))
+    for report in result.reports.values():
+        if report.summary():
+            print(report.summary())
     return run_check(argparse.Namespace(site=args.site, against=None)) if args.check else 0
 
 
@@ -234,6 +233,15 @@ def run_new(args: argparse.Namespace) -> int:
 
     path = new_post(args.site, args.title)
     print(f"created {path}")
+    return 0
+
+
+def run_init(args: argparse.Namespace) -> int:
+    from generator.scaffold import init_site
+
+    for path in init_site(args.dest):
+        print(f"created {args.dest / path}")
+    print(f"next: cd {args.dest} && sitegen serve")
     return 0
 
 

@@ -23,9 +23,10 @@ import msgpack
 
 # Each cache's layout version, in one place: bump one when what it stores changes shape.
 VERSIONS = {
-    "state": 2,          # .sitegen/state (generator.state.BuildState)
+    "state": 3,          # .sitegen/state (generator.state.BuildState)
     "document": 5,       # .sitegen/cache/documents/ (generator.site.Document, by parse key)
-    "version-files": 2,  # .sitegen/versions/ (a docs version's files as last built)
+    "version-files": 2,  # .sitegen/versions/ (a docs version's files, tutorials included, as last built)
+    "notebook-run": 1,   # <notebooks.cache_dir>/notebooks/ (JSON runs, shared between machines: part of their key)
 }
 
 _TUPLE, _FROZENSET, _SET, _DATETIME, _DATE, _PATH, _RECORD, _BIGINT = range(1, 9)

@@ -4,12 +4,16 @@ The schema is the dataclasses below: each field's type annotation says what
 the key must hold and its default says whether it may be left out. One generic
 loader checks any section against its dataclass, so an unknown key, a wrong
 type or a missing value is reported the same way everywhere: the file, the
-key's dotted path, and what was expected.
+key's dotted path, and what was expected. What a value must mean beyond its
+type (a positive count, names that are unique) is checked by the section's
+``validate(path, prefix)``, beside its fields, when the file is loaded:
+a mistake stops the build before any work, whatever feature would use it.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import re
 import types
 import typing
 from dataclasses import dataclass, field
@@ -19,9 +23,10 @@ from typing import Any, Literal
 import yaml
 
 from generator.errors import SiteError
+from generator.layout import ASSETS, CACHE_DIR, CONFIG_FILE, NOTEBOOKS, RESERVED, STATE_DIR
+from generator.plugins import extensions
 from generator.sources import load_yaml, yaml_line, yaml_problem
 
-CONFIG_FILE = "site.yaml"
 
 
 @dataclass(frozen=True)
@@ -47,7 +52,7 @@ class Notebooks:
 
     timeout: int = 120              # seconds per cell; a notebook's metadata may override it
     workers: int = 0                # notebooks executed at once; 0: one per CPU core
-    cache_dir: str = ".sitegen/cache"   # relative to the site; copy it to reuse results elsewhere
+    cache_dir: str = CACHE_DIR          # relative to the site; copy it to reuse results elsewhere
     cache: str = ""                 # a shared cache behind it: a folder or fsspec URL (s3://, https://...)
     executor: str = "local"         # "local", or a Dask scheduler's address: tcp://host:8786
     trusted: bool | list[str] = False   # show cells' HTML/JS/SVG unsanitized: all, or these files
@@ -56,11 +61,15 @@ class Notebooks:
     execute: Execute = "auto"       # auto: run unless cached; never: show the stored outputs; always: run
     problems: Literal["error", "warn"] = "error"   # a broken output or missing image: stop, or note it
 
+    def validate(self, path: Path, prefix: str) -> None:
+        if self.workers < 0:
+            raise SiteError(f"key '{prefix}workers': expected 0 (one per core) or more, got {self.workers}", path)
+
     def trusts(self, path: Path) -> bool:
         """Whether the tutorial at ``path`` (``notebooks/x.ipynb``) is trusted."""
         if isinstance(self.trusted, bool):
             return self.trusted
-        return path.relative_to("notebooks").as_posix() in self.trusted
+        return path.relative_to(NOTEBOOKS).as_posix() in self.trusted
 
 
 @dataclass(frozen=True)
@@ -69,6 +78,12 @@ class Publish:
     remote: str = "origin"
     keep: list[str] = field(default_factory=lambda: [".asf.yaml", "docs"])
     asf_yaml: bool = True
+
+    def validate(self, path: Path, prefix: str) -> None:
+        for i, entry in enumerate(self.keep):
+            kept = entry.strip("/")
+            if not kept or any(part in ("", ".", "..") for part in kept.split("/")):
+                raise SiteError(f"key '{prefix}keep[{i}]': {entry!r} is not a path inside the branch", path)
 
 
 @dataclass(frozen=True)
@@ -137,6 +152,20 @@ class Version:
     def label(self) -> str:
         return self.title or self.name
 
+    def validate(self, path: Path, prefix: str) -> None:
+        if not VERSION_NAME.match(self.name):
+            raise SiteError(f"version {self.name!r}: a name must be a folder name "
+                            "(letters, digits, '.', '_', '+', '-')", path)
+        if [self.ref is not None, self.worktree, self.archive is not None].count(True) != 1:
+            raise SiteError(f"version '{self.name}': give exactly one of 'ref' (a git branch, tag or "
+                            "commit), 'worktree: true' or 'archive' (a folder or .tar.gz of HTML)", path)
+        for alias in self.aliases:
+            if not VERSION_NAME.match(alias):
+                raise SiteError(f"version '{self.name}': alias {alias!r} must be a folder name", path)
+
+
+VERSION_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]*\Z")
+
 
 @dataclass(frozen=True)
 class Config:
@@ -153,6 +182,7 @@ class Config:
     posts_per_page: int = 10
     output: str = "_site"
     pygments_style: str = "default"
+    theme: str = ""           # a folder in the site with templates/ and assets/, over the default theme
     nav: list[NavItem] = field(default_factory=list)
     redirects: dict[str, str] = field(default_factory=dict)
     feeds: Feeds = field(default_factory=Feeds)
@@ -167,6 +197,19 @@ class Config:
     static: list[str] = field(default_factory=list)   # folders (or files) published at their own URLs
     versions: list[Version] = field(default_factory=list)
     root: Path = field(default=Path("."), metadata={"internal": True})
+    plugins: dict[str, Any] = field(default_factory=dict, metadata={"internal": True})  # plugins' sections
+
+    def validate(self, path: Path, prefix: str) -> None:
+        if self.posts_per_page < 1:
+            raise SiteError(f"key 'posts_per_page': expected 1 or more, got {self.posts_per_page}", path)
+        for old in sorted(self.redirects):
+            if not old.startswith("/"):
+                raise SiteError(f"key 'redirects': redirect {old!r} must be a path starting with '/'", path)
+            rest = old[1:].removesuffix("/")
+            if old != "/" and ("\0" in old or any(part in ("", ".", "..") for part in rest.split("/"))):
+                raise SiteError(f"key 'redirects': redirect {old!r} is not a plain path inside the site "
+                                "(no '.', '..' or empty segments)", path)
+        _check_versions(self.versions, path)
 
     @property
     def output_dir(self) -> Path:
@@ -174,12 +217,17 @@ class Config:
 
     @property
     def state_dir(self) -> Path:
-        return self.root / ".sitegen"
+        return self.root / STATE_DIR
 
     @property
     def static_paths(self) -> tuple[str, ...]:
         """What is copied as it is, at its own URL: ``assets`` and the ``static`` folders and files."""
-        return ("assets", *(name.strip("/") for name in self.static))
+        return (ASSETS, *(name.strip("/") for name in self.static))
+
+    @property
+    def theme_paths(self) -> tuple[str, ...]:
+        """The theme folder, when the site has one: an input like templates/."""
+        return (self.theme.strip("/"),) if self.theme else ()
 
 
 def load_config(root: str | Path = ".", **overrides: Any) -> Config:
@@ -197,15 +245,36 @@ def load_config(root: str | Path = ".", **overrides: Any) -> Config:
     if data is None:
         data = {}
     data = {**_require_mapping(data, path, "the top level"), **overrides}
+    sections = extensions().sections
+    plugins = {name: _load(schema, _require_mapping(data.pop(name, {}), path, f"key '{name}'"), path, name + ".")
+               for name, schema in sections.items()}
     config = _load(Config, data, path, prefix="")
-    config = dataclasses.replace(config, root=root)
+    config = dataclasses.replace(config, root=root, plugins=plugins)
     _check_trusted(config.notebooks, root, path)
     _check_places(config, path)
     return config
 
 
-# Folders of the site that are its sources or sitegen's own: never published as static files.
-RESERVED = ("site.yaml", "content", "templates", "notebooks", "generator", ".sitegen", ".git")
+def _check_versions(versions: list[Version], path: Path) -> None:
+    """Versions that can be published unambiguously: names and aliases unique, one default."""
+    names = [version.name for version in versions]
+    owners: dict[str, str] = {}
+    for i, version in enumerate(versions):
+        if version.name in names[:i]:
+            raise SiteError(f"version '{version.name}' is listed twice", path)
+    for version in versions:
+        for alias in version.aliases:
+            if alias in names:
+                raise SiteError(f"version '{version.name}': alias '{alias}' is the name of a version", path)
+            if alias in owners:
+                raise SiteError(f"version '{version.name}': alias '{alias}' is also an alias of "
+                                f"version '{owners[alias]}'", path)
+            owners[alias] = version.name
+    defaults = [v.name for v in versions if v.default]
+    if versions and len(defaults) != 1:
+        found = ", ".join(f"'{name}'" for name in defaults) or "none"
+        raise SiteError(f"versions: mark exactly one version 'default: true' (found {found})", path)
+
 
 
 def _check_places(config: Config, path: Path) -> None:
@@ -215,7 +284,13 @@ def _check_places(config: Config, path: Path) -> None:
         if url is not False and (not url.startswith("/") or url.startswith("//") or "/../" in url + "/"):
             raise SiteError(f"key 'archives.{name}': expected a path starting with '/' "
                             f"(or false to make no such page), got {url!r}", path)
-    reserved = {*RESERVED, config.output.strip("/"), "assets"}
+    if config.theme:
+        theme = config.theme.strip("/")
+        if config.theme.startswith("/") or any(p in ("", ".", "..") for p in theme.split("/")) \
+                or not (config.root / theme).is_dir():
+            raise SiteError(f"key 'theme': expected a folder inside the site holding templates/ "
+                            f"(and assets/), got {config.theme!r}", path)
+    reserved = {*RESERVED, config.output.strip("/"), ASSETS, *config.theme_paths}
     for i, name in enumerate(config.static):
         key, clean = f"static[{i}]", name.strip("/")
         parts = clean.split("/")
@@ -223,7 +298,8 @@ def _check_places(config: Config, path: Path) -> None:
             raise SiteError(f"key '{key}': expected a folder or file inside the site, like 'images', "
                             f"got {name!r}", path)
         if parts[0] in reserved:
-            why = "is always published" if parts[0] == "assets" else "holds the site's sources or output"
+            why = ("is always published" if parts[0] == ASSETS else "is the site's theme"
+                   if parts[0] in config.theme_paths else "holds the site's sources or output")
             raise SiteError(f"key '{key}': {parts[0]!r} {why}; it cannot be a static folder", path)
         if not (config.root / clean).exists():
             raise SiteError(f"key '{key}': there is no {clean!r} in {config.root}", path)
@@ -235,7 +311,7 @@ def _check_trusted(notebooks: Notebooks, root: Path, path: Path) -> None:
         return
     for n, name in enumerate(notebooks.trusted):
         parts = name.split("/")
-        if any(part in ("", ".", "..") for part in parts) or not (root / "notebooks" / name).is_file():
+        if any(part in ("", ".", "..") for part in parts) or not (root / NOTEBOOKS / name).is_file():
             raise SiteError(f"key 'notebooks.trusted[{n}]': no tutorial notebooks/{name} (name the "
                             "files trusted by their path in notebooks/, e.g. intro.ipynb)", path)
 
@@ -271,7 +347,10 @@ def _load(cls: type, data: dict, path: Path, prefix: str) -> Any:
                 raise SiteError(f"missing required key '{key}' ({_describe(hints[name])})", path)
             continue
         values[name] = _convert(data[name], hints[name], path, key)
-    return cls(**values)
+    value = cls(**values)
+    if hasattr(value, "validate"):
+        value.validate(path, prefix)
+    return value
 
 
 def _convert(value: Any, hint: Any, path: Path, key: str) -> Any:

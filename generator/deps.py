@@ -251,10 +251,11 @@ class Resolver:
     """
 
     def __init__(self, site: Site, documents: Mapping[str, Document],
-                 file_digest: Callable[[str], str | None]):
+                 file_digest: Callable[[str], str | None], template_digest: Callable[[str], str | None]):
         self.site = site
         self.documents = documents
         self.file_digest = file_digest
+        self.template_digest = template_digest     # a name in the theme chain: see Renderer.template_digest
         self._names = {id(doc): source for source, doc in documents.items()}
         self._identities: dict[Key, tuple] = {}    # per collection, computed once
 
@@ -271,7 +272,7 @@ class Resolver:
         if head == "names":
             return tuple(getattr(self.site, key[1]))
         if head == "template":
-            return self.file_digest(f"templates/{key[1]}") or MISSING
+            return self.template_digest(key[1]) or MISSING
         if head == "file":
             return self.file_digest(key[1]) or MISSING
         if head == "data":

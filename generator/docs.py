@@ -13,37 +13,32 @@ section's ``tutorials/`` folder, and every docs page links their gallery.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
 from markupsafe import Markup
 
 from generator.errors import SiteError
+from generator.files import Files
+from generator.layout import DOCS
 from generator.notebooks import TutorialStats, Tutorials
+from generator.readers import suffixes
 from generator.site import Document, output_path
-from generator.sources import MARKUP_SUFFIXES, Source, load_source
+from generator.sources import Source, load_source
 
-DOCS_DIR = "content/docs"
+DOCS_DIR = DOCS
 TUTORIALS_DIR = "tutorials/"      # a section's tutorials, below its prefix
 
 Render = Callable[..., str]                       # (template, source, **context) -> HTML
 Parse = Callable[[list[Source]], list[Document]]
 
 
-@dataclass
-class Section:
-    """A docs section's files, by path below its prefix, and what made each of them."""
+class Section(Files):
+    """A docs section's files, by path below its prefix, and how its tutorials' outputs were got."""
 
-    prefix: str
-    files: dict[str, bytes] = field(default_factory=dict)
-    origins: dict[str, str] = field(default_factory=dict)
-    tutorials: TutorialStats = field(default_factory=TutorialStats)
-
-    def add(self, rel: str, data: bytes, origin: str | Path) -> None:
-        if rel in self.files:
-            raise SiteError(f"{self.prefix}{rel} is claimed by both {self.origins[rel]} and {origin}", origin)
-        self.files[rel], self.origins[rel] = data, str(origin)
+    def __init__(self, prefix: str, tutorials: TutorialStats = TutorialStats()):
+        super().__init__(prefix)
+        self.tutorials = tutorials
 
 
 def gallery_url(prefix: str) -> str:
@@ -60,7 +55,7 @@ def render_section(tree: Path, prefix: str, render: Render, parse: Parse,
     """
     tutorials = tutorials or Tutorials()
     section = Section(prefix, tutorials=tutorials.stats)
-    for rel, data in tutorials.files.items():
+    for rel, data in tutorials.items():
         section.add(TUTORIALS_DIR + rel, data, tutorials.origins[rel])
     base = tree / DOCS_DIR
     sources = []
@@ -68,13 +63,13 @@ def render_section(tree: Path, prefix: str, render: Render, parse: Parse,
         rel = path.relative_to(base)
         if not path.is_file() or any(part.startswith(".") for part in rel.parts):
             continue
-        if path.suffix in MARKUP_SUFFIXES:
+        if path.suffix in suffixes():
             sources.append(load_source(tree, "docs", path.relative_to(tree)))
         else:
             section.add(rel.as_posix(), path.read_bytes(), path.relative_to(tree))
     documents = [_place(doc, prefix) for doc in parse(sources)]
     context = {"version": version, "root": prefix, "pages": table_of_contents(documents, prefix),
-               "tutorials": gallery_url(prefix) if tutorials.files else None}
+               "tutorials": gallery_url(prefix) if tutorials else None}
     for doc in documents:
         html = render(f"{doc.layout}.html", doc.source, page=doc, content=Markup(doc.content), docs=context)
         section.add(output_path(doc.url).removeprefix(prefix.lstrip("/")), html.encode("utf-8"), doc.source)

@@ -14,7 +14,8 @@ from collections.abc import Callable, Iterable
 from datetime import datetime
 from email.utils import format_datetime
 
-from generator.site import Document, Site
+from generator.config import Config
+from generator.site import Document
 
 ATOM_NS = "http://www.w3.org/2005/Atom"
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
@@ -43,8 +44,7 @@ def _updated(posts: list[Document]) -> datetime | None:
     return max((p.date for p in posts), default=None)
 
 
-def atom_feed(site: Site, posts: list[Document], absolute_url: AbsoluteUrl) -> bytes:
-    config = site.config
+def atom_feed(config: Config, posts: list[Document], absolute_url: AbsoluteUrl) -> bytes:
     feed = ET.Element("feed", {"xmlns": ATOM_NS, "xml:lang": config.language})
     _sub(feed, "title", config.title)
     if config.description:
@@ -75,8 +75,7 @@ def atom_feed(site: Site, posts: list[Document], absolute_url: AbsoluteUrl) -> b
     return _serialize(feed)
 
 
-def rss_feed(site: Site, posts: list[Document], absolute_url: AbsoluteUrl) -> bytes:
-    config = site.config
+def rss_feed(config: Config, posts: list[Document], absolute_url: AbsoluteUrl) -> bytes:
     rss = ET.Element("rss", {"version": "2.0", "xmlns:atom": ATOM_NS})
     channel = _sub(rss, "channel")
     _sub(channel, "title", config.title)

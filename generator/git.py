@@ -17,12 +17,19 @@ class GitError(Exception):
     """git failed, or the folder is not inside a git repository."""
 
 
-def git(repo: Path, *args: str) -> str:
-    """Run ``git args`` in ``repo`` and return its output, stripped."""
+def run(repo: Path, *args: str, input: str | None = None) -> subprocess.CompletedProcess[str]:
+    """Run ``git args`` in ``repo``; its exit status is the caller's to read. Every git command
+    sitegen runs goes through here (``sitegen publish`` too)."""
     try:
-        done = subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, check=False)
+        return subprocess.run(["git", *args], cwd=repo, input=input, capture_output=True, text=True,
+                              encoding="utf-8", errors="surrogateescape", check=False)
     except FileNotFoundError:
         raise GitError("git is not installed") from None
+
+
+def git(repo: Path, *args: str) -> str:
+    """Run ``git args`` in ``repo`` and return its output, stripped."""
+    done = run(repo, *args)
     if done.returncode != 0:
         raise GitError(done.stderr.strip() or f"git {' '.join(args)} failed")
     return done.stdout.strip()

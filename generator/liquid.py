@@ -34,18 +34,16 @@ from urllib.parse import quote, quote_plus
 import yaml
 from liquid import Environment, Mode, Undefined
 from liquid.ast import BlockNode, Node
-from liquid.exceptions import LiquidError, UndefinedError
+from liquid.exceptions import LiquidError
 from liquid.parser import get_parser
 from liquid.tag import Tag
 from liquid.token import TOKEN_EOF, TOKEN_EXPRESSION, TOKEN_TAG, Token
 
 from generator.errors import SiteError
 from generator.highlight import highlight
+from generator.layout import DATA, INCLUDES, PAGES, POSTS
 
-INCLUDES_DIR = "content/includes"
-DATA_DIR = "content/data"
-POSTS_DIR = "content/posts"
-PAGES_DIR = "content/pages"
+INCLUDES_DIR, DATA_DIR, POSTS_DIR, PAGES_DIR = INCLUDES, DATA, POSTS, PAGES
 SITE_COLLECTIONS = ("posts", "pages", "tags", "categories")
 LIQUID_MARK = re.compile(r"\{%|\{\{")
 

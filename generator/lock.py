@@ -19,9 +19,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from generator import layout
 from generator.errors import SiteError
 
-LOCK_FILE = "lock"
+LOCK_FILE = layout.LOCK_FILE
 
 _held: dict[Path, int] = {}     # locks this process holds -> how many times it took each
 

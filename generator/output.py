@@ -19,6 +19,8 @@ from generator.cache import write_atomic
 from generator.config import Config
 from generator.deps import value_digest
 from generator.errors import SiteError
+from generator.files import is_output_path
+from generator.layout import CONFIG_FILE, SOURCES
 from generator.state import OutputRecord, Stamp, file_stamp, scan
 
 
@@ -26,18 +28,11 @@ def safe_output_dir(config: Config) -> Path:
     """The output directory, refused if writing there could destroy the site's sources."""
     out = config.output_dir.resolve()
     root = config.root.resolve()
-    sources = [root / name for name in ("content", "templates", "notebooks", "generator", ".git",
-                                        *config.static_paths)]
+    sources = [root / name for name in (*SOURCES, *config.static_paths)]
     if root.is_relative_to(out) or any(out.is_relative_to(s) for s in sources):
         raise SiteError(f"key 'output': {config.output!r} would overwrite the site's sources",
-                        root / "site.yaml")
+                        root / CONFIG_FILE)
     return out
-
-
-def is_output_path(rel: str) -> bool:
-    """Whether ``rel`` is a clean relative file path: no ``..``, ``.`` or empty segment, no NUL."""
-    return bool(rel) and "\0" not in rel and not rel.startswith("/") \
-        and all(part not in ("", ".", "..") for part in rel.split("/"))
 
 
 def confined(out_dir: Path, rel: str, unlink: bool = False) -> Path:

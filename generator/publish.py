@@ -27,6 +27,7 @@ from generator.build import BuildOptions, build
 from generator.cache import digest
 from generator.config import Config, load_config
 from generator.errors import SiteError
+from generator.git import GitError, run as run_git
 from generator.lock import site_lock
 
 ASF_YAML = ".asf.yaml"
@@ -145,15 +146,8 @@ def build_site(config: Config, allow_removals: bool = False) -> Path:
 
 
 def kept_paths(config: Config) -> list[str]:
-    """``publish.keep`` as branch-relative paths, each checked to stay inside the branch."""
-    kept = []
-    for i, entry in enumerate(config.publish.keep):
-        path = entry.strip("/")
-        if not path or any(part in ("", ".", "..") for part in path.split("/")):
-            raise SiteError(f"key 'publish.keep[{i}]': {entry!r} is not a path inside the branch",
-                            config.root / "site.yaml")
-        kept.append(path)
-    return kept
+    """``publish.keep`` as branch-relative paths (site.yaml's loader checked they stay inside it)."""
+    return [entry.strip("/") for entry in config.publish.keep]
 
 
 def is_kept(path: str, keep: list[str]) -> bool:
@@ -242,9 +236,8 @@ class Git:
 
     def run(self, *args: str, input: str | None = None) -> subprocess.CompletedProcess[str]:
         try:
-            return subprocess.run(["git", *args], cwd=self.folder, input=input, capture_output=True,
-                                  text=True, encoding="utf-8", errors="surrogateescape")
-        except FileNotFoundError:
+            return run_git(self.folder, *args, input=input)
+        except GitError:
             raise SiteError("publishing needs the git command, and it is not installed") from None
 
     def __call__(self, *args: str, input: str | None = None) -> str:

@@ -1,5 +1,8 @@
-"""The Jinja environment: loader, filters, globals, and error locations.
+"""The Jinja environment: the theme's loader chain, filters, globals, and error locations.
 
+Templates are looked up in the site's ``templates/``, then in its theme
+folder (site.yaml ``theme``), then in the default theme shipped inside the
+package, so a site overrides only the templates it wants to change.
 Templates see plain values (``site``, ``page``, ``paginator``) and a few
 filters; they never reach into the generator. Any failure while rendering is
 turned into a :class:`SiteError` at the template file and line that caused it.
@@ -9,7 +12,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 from urllib.parse import quote
 
 import jinja2
@@ -18,9 +21,32 @@ from markupsafe import Markup
 from generator.config import Config
 from generator.deps import record
 from generator.errors import SiteError
+from generator.layout import TEMPLATES
+from generator.plugins import extensions
 from generator.site import group_url, slugify
 
-TEMPLATES_DIR = "templates"
+TEMPLATES_DIR = TEMPLATES
+DEFAULT_THEME = Path(__file__).parent / "themes" / "default"
+# The templates the engine renders by name: every theme chain must have them all.
+REQUIRED_TEMPLATES = (
+    "post.html", "page.html", "blog.html", "groups.html", "group.html", "history.html", "404.html",
+    "redirect.html", "docs.html", "tutorial.html", "tutorials.html", "notebook/cells.html",
+    "partials/version_switcher.html", "partials/version_banner.html",
+)
+
+
+def theme_dirs(config: Config) -> list[Path]:
+    """The theme folders, first match wins: the site's own, its theme's, the default theme."""
+    return [config.root, *(config.root / name for name in config.theme_paths), DEFAULT_THEME]
+
+
+def template_dirs(config: Config) -> list[Path]:
+    return [folder / TEMPLATES_DIR for folder in theme_dirs(config)]
+
+
+def missing_templates(folders: list[Path], required: tuple[str, ...]) -> list[str]:
+    """The ``required`` template names none of ``folders`` has."""
+    return [name for name in required if not any((folder / name).is_file() for folder in folders)]
 
 
 class DataFiles:
@@ -74,11 +100,15 @@ class RecordingLoader(jinja2.FileSystemLoader):
 class Renderer:
     """Renders named templates of one site."""
 
-    def __init__(self, config: Config):
+    def __init__(self, config: Config, required: tuple[str, ...] = REQUIRED_TEMPLATES):
         self.config = config
-        self.templates_dir = config.root / TEMPLATES_DIR
+        self.folders = template_dirs(config)
+        missing = missing_templates(self.folders, required)
+        if missing:
+            raise SiteError(f"the theme lacks the templates {', '.join(missing)}: add them to templates/"
+                            + (f" or to {config.theme}/templates/" if config.theme else ""), config.root)
         self.env = jinja2.Environment(
-            loader=RecordingLoader(self.templates_dir),
+            loader=RecordingLoader(self.folders),
             auto_reload=True,  # RecordingLoader relies on Jinja asking whether a cached template is current
             autoescape=jinja2.select_autoescape(("html", "xml")),
             undefined=jinja2.StrictUndefined,
@@ -93,6 +123,7 @@ class Renderer:
             slugify=slugify,
             safe_html=Markup,
         )
+        self.env.filters.update(extensions().filters)
         self.env.globals.update(
             tag_url=self.tag_url,
         )
@@ -117,7 +148,33 @@ class Renderer:
 
     def has_template(self, name: str) -> bool:
         record(("template", name))
-        return (self.templates_dir / name).is_file()
+        return self.template_file(name) is not None
+
+    def template_file(self, name: str) -> Path | None:
+        """The file template ``name`` is read from: the first of the chain that has it."""
+        return next((folder / name for folder in self.folders if (folder / name).is_file()), None)
+
+    def template_digest(self, name: str, file_digest: Callable[[str], str | None]) -> str | None:
+        """What stands for template ``name`` in the dependency records (see :mod:`generator.deps`).
+
+        The default theme is part of sitegen, whose code every build's
+        fingerprint covers; a file of the site is its digest.
+        """
+        path = self.template_file(name)
+        if path is None:
+            return None
+        if path.is_relative_to(DEFAULT_THEME):
+            return "default theme"
+        return file_digest(path.relative_to(self.config.root).as_posix())
+
+    def shown(self, name: str) -> Path:
+        """Template ``name`` as errors name it: relative to the site, or in the default theme."""
+        path = self.template_file(name)
+        if path is None:
+            return Path(TEMPLATES_DIR) / name
+        if path.is_relative_to(DEFAULT_THEME):
+            return Path("<default theme>") / TEMPLATES_DIR / name
+        return path.relative_to(self.config.root)
 
     def render(self, template: str, context: dict[str, Any], source: Path | None = None) -> str:
         """Render ``template``; errors name the template line (and the source it was for)."""
@@ -125,28 +182,30 @@ class Renderer:
             return self.env.get_template(template).render(context)
         except jinja2.TemplateSyntaxError as exc:
             raise SiteError(f"template syntax error: {exc.message}",
-                            Path(TEMPLATES_DIR) / (exc.name or template), exc.lineno) from None
+                            self.shown(exc.name or template), exc.lineno) from None
         except Exception as exc:  # noqa: BLE001 - any failure inside a template is the template's
             name, line = self._template_frame(exc)   # an {% include %} that is missing, say
             if isinstance(exc, jinja2.TemplateNotFound):
-                message = f"template {exc.name!r} not found in {TEMPLATES_DIR}/"
+                message = f"template {exc.name!r} not found in {TEMPLATES_DIR}/ or the theme"
             else:
                 message = exc.message if isinstance(exc, SiteError) else f"{type(exc).__name__}: {exc}"
             if source is not None:
                 message += f" (while rendering {source})"
             if name is None:
                 raise SiteError(message, source) from None
-            raise SiteError(message, Path(TEMPLATES_DIR) / name, line) from None
+            raise SiteError(message, self.shown(name), line) from None
 
     def _template_frame(self, exc: BaseException) -> tuple[str | None, int | None]:
         """The innermost template file and line in ``exc``'s traceback."""
         found: tuple[str | None, int | None] = (None, None)
         tb = exc.__traceback__
-        root = str(self.templates_dir.resolve())
+        roots = [folder.resolve() for folder in self.folders]
         while tb is not None:
-            filename = tb.tb_frame.f_code.co_filename
-            if filename.startswith(root):
-                found = (str(Path(filename).resolve().relative_to(root)), tb.tb_lineno)
+            filename = Path(tb.tb_frame.f_code.co_filename)
+            for root in roots:
+                if filename.is_relative_to(root):
+                    found = (filename.resolve().relative_to(root).as_posix(), tb.tb_lineno)
+                    break
             tb = tb.tb_next
         return found
 

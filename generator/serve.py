@@ -34,13 +34,13 @@ from urllib.parse import unquote, urlsplit
 
 import watchfiles
 
-from generator.build import STATE_DIR, BuildOptions, BuildResult, Engine
+from generator.build import BuildOptions, BuildResult, Engine
 from generator.config import Config, load_config
 from generator.errors import SiteError
+from generator.layout import ASSETS, CONFIG_FILE, STATE_DIR, WATCHED
 from generator.lock import site_lock
+from generator.urls import candidates
 
-WATCHED_DIRS = ("content", "notebooks", "templates")   # and the static folders: see watched()
-CONFIG_FILE = "site.yaml"
 POLL_MS = 400              # how often site.yaml and new folders are checked
 SETTLE_MS = 50             # a burst of saves closer than this is one change
 LIVE = "/__sitegen__/"     # the preview's own URLs: the script and the event stream
@@ -110,6 +110,7 @@ class Preview:
         self.stopping = threading.Event()
         self.watching = threading.Event()      # set once edits are being watched
         self.builds = 0
+        self.warned: set[str] = set()     # the warnings shown since the last change to them
         if not is_loopback(host):
             self._report(f"warning: serving on {host}: anyone who can reach this machine can read "
                          "the preview, drafts included")
@@ -168,6 +169,11 @@ class Preview:
         if first or changed:
             self._report(f"{'built' if first else 'rebuilt'}: {result.summary()} "
                          f"in {time.perf_counter() - started:.2f}s")
+        if result.site is not None:     # each warning once, until a save fixes it
+            for warning in result.warnings:
+                if warning not in self.warned:
+                    self._report(warning)
+            self.warned = set(result.warnings)
         self.news.publish("change", {"paths": changed})   # also clears a shown error
         settle_memory()
         return result
@@ -248,17 +254,18 @@ def watched(root: Path) -> tuple[list[Path], list[Path]]:
     While site.yaml does not load, only the folders every site has are watched;
     the build reports what is wrong with it.
     """
-    places = [root / name for name in (*WATCHED_DIRS, *_static_paths(root, _stamp(root / CONFIG_FILE)))]
+    places = [root / name for name in (*WATCHED, *_static_paths(root, _stamp(root / CONFIG_FILE)))]
     return [p for p in places if p.is_dir()], [root / CONFIG_FILE, *(p for p in places if p.is_file())]
 
 
 @functools.lru_cache(maxsize=4)
 def _static_paths(root: Path, config_stamp: tuple[int, int] | None) -> tuple[str, ...]:
-    """site.yaml's static paths, read again only when its stamp moves."""
+    """site.yaml's static paths and theme folder, read again only when its stamp moves."""
     try:
-        return load_config(root).static_paths
+        config = load_config(root)
+        return config.static_paths + config.theme_paths
     except SiteError:
-        return ("assets",)
+        return (ASSETS,)
 
 
 def _moved(stamps: dict[Path, tuple[int, int] | None]) -> set[str]:
@@ -445,12 +452,8 @@ def locate(out_dir: Path, url_path: str) -> Path | Redirect | None:
     if "\\" in decoded or "\x00" in decoded or any(s in (".", "..") for s in segments):
         raise Refused(url_path)
     rel = "/".join(s for s in segments if s)
-    if decoded.endswith("/") or not rel:
-        candidates = [f"{rel}/index.html" if rel else "index.html"]
-    else:
-        candidates = [rel, f"{rel}/index.html", f"{rel}.html"]
     root = os.path.realpath(out_dir)
-    for candidate in candidates:
+    for candidate in candidates(rel + "/" if rel and decoded.endswith("/") else rel):
         real = os.path.realpath(os.path.join(root, candidate))
         if os.path.commonpath([root, real]) != root or not os.path.isfile(real):
             continue

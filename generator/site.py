@@ -26,13 +26,12 @@ from generator import codec
 from generator import liquid
 from generator.config import Config
 from generator.errors import SiteError
+from generator.layout import CONFIG_FILE, PAGES
 from generator.liquid import NeedsSite, Render, has_liquid, render_liquid
-from generator.markdown import Heading, MarkdownProblem, render_markdown
+from generator.markdown import Heading, render_markdown
+from generator.readers import reader_for
 from generator.sources import Source, load_source, parse_date, post_name_parts
 
-KNOWN_KEYS = {"title", "author", "authors", "date", "tags", "categories", "category",
-              "permalink", "layout", "draft", "excerpt", "redirect_from", "description",
-              "source", "published", "image"}
 
 
 @codec.record
@@ -104,7 +103,7 @@ def timezone_of(config: Config) -> ZoneInfo:
         return ZoneInfo(config.timezone)
     except (ZoneInfoNotFoundError, ValueError):
         raise SiteError(f"key 'timezone': unknown time zone {config.timezone!r}",
-                        config.root / "site.yaml") from None
+                        config.root / CONFIG_FILE) from None
 
 
 def parse_document(source: Source, config: Config) -> Document:
@@ -159,13 +158,9 @@ def parse_document(source: Source, config: Config) -> Document:
 
 
 def _to_html(body: str, source: Source, config: Config) -> tuple[str, tuple[Heading, ...]]:
-    if not source.is_markdown:
-        return body, ()
-    try:
-        rendered = render_markdown(body, header_ids=config.markdown.header_ids)
-    except MarkdownProblem as exc:   # lines counted after Liquid ran: near, if Liquid added lines
-        raise SiteError(str(exc), source.path, source.body_line + exc.line - 1) from None
-    return rendered.html, rendered.toc
+    """The body (its Liquid already run) as HTML, by the reader of the source's suffix."""
+    parsed = reader_for(source.path).read(body, source, config)
+    return parsed.html, parsed.toc
 
 
 def placement_of(source: Source, config: Config) -> tuple[datetime | None, str, list[str], str]:
@@ -256,7 +251,7 @@ def _permalink(meta: dict, source: Source, config: Config, slug: str,
 def page_name(path: Path) -> str:
     """``content/pages/guides/setup.md`` -> ``guides/setup``: folders under pages/ are kept."""
     parts = path.with_suffix("").parts
-    return "/".join(parts[2:]) if parts[:2] == ("content", "pages") else path.stem
+    return "/".join(parts[2:]) if parts[:2] == tuple(PAGES.split("/")) else path.stem
 
 
 def _string_list(value: Any, path: Path, key: str) -> list[str]:

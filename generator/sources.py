@@ -18,9 +18,9 @@ from typing import Any, Iterable, Iterator
 import yaml
 
 from generator.errors import SiteError
+from generator.layout import SOURCE_FOLDERS
 
 POST_NAME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})-(.+)$")
-MARKUP_SUFFIXES = (".md", ".markdown", ".html")
 DATA_SUFFIXES = (".yml", ".yaml")
 SURROGATE = re.compile("[\ud800-\udfff]")
 MAX_NESTING = 64     # lists and mappings inside each other: far beyond any real site's
@@ -38,13 +38,10 @@ class Source:
     digest: str          # hash of the file's bytes, for caching
 
     @property
-    def is_markdown(self) -> bool:
-        return self.path.suffix in (".md", ".markdown")
+    def is_markdown(self) -> bool:   # Liquid's {% highlight %} gives Markdown a fenced block
+        from generator.readers import MarkdownReader, readers
 
-
-SOURCE_FOLDERS = (("post", "content/posts", MARKUP_SUFFIXES),
-                  ("page", "content/pages", MARKUP_SUFFIXES),
-                  ("data", "content/data", DATA_SUFFIXES))
+        return isinstance(readers().get(self.path.suffix), MarkdownReader)
 
 
 def discover(root: Path, files: Iterable[str] | None = None) -> Iterator[tuple[str, Path]]:
@@ -53,12 +50,16 @@ def discover(root: Path, files: Iterable[str] | None = None) -> Iterator[tuple[s
     ``files`` (POSIX paths relative to ``root``) saves walking the folders
     when the caller has just listed them.
     """
+    from generator.readers import suffixes  # the readers read Sources: imported here, not at the top
+
     if files is None:
         files = [path.relative_to(root).as_posix()
-                 for _, folder, _ in SOURCE_FOLDERS for path in (root / folder).rglob("*") if path.is_file()]
+                 for _, folder in SOURCE_FOLDERS for path in (root / folder).rglob("*") if path.is_file()]
     files = list(files)
-    for kind, folder, suffixes in SOURCE_FOLDERS:
-        found = [name for name in files if name.startswith(folder + "/") and name.endswith(suffixes)
+    markup = suffixes()
+    for kind, folder in SOURCE_FOLDERS:
+        wanted = DATA_SUFFIXES if kind == "data" else markup
+        found = [name for name in files if name.startswith(folder + "/") and name.endswith(wanted)
                  and not name.rpartition("/")[2].startswith(".")]
         for name in sorted(found, key=lambda name: name.split("/")):  # as Paths sort
             yield kind, Path(name)

@@ -195,7 +195,7 @@ class OutputRecord:
 
 @dataclass
 class BundleRecord:
-    """A step that made several files (tutorials, docs), as it last ran."""
+    """A bundle (:class:`generator.outputs.Bundle`) as it last ran."""
 
     inputs: Any
     reads: frozenset
@@ -211,11 +211,12 @@ class BuildState:
     documents: dict[str, str] = field(default_factory=dict)    # source -> parse key
     digests: dict[tuple, Any] = field(default_factory=dict)    # dependency key -> its value, compared
     bundles: dict[str, BundleRecord] = field(default_factory=dict)
-    external: tuple = ()                # what docs versions' git refs resolved to
+    external: tuple = ()                # (planner, what it depends on outside the files): git refs
     order: tuple = ()                   # the published posts, in order (which sets their neighbours)
     horizon: datetime | None = None     # when the next future-dated post gets published
     floor: datetime | None = None       # the newest published post's date: a clock set back
                                         # before it holds that post back again
+    planned: dict[str, int] = field(default_factory=dict)   # planner name -> how many files it planned
 
     @classmethod
     def load(cls, path: Path) -> BuildState:
@@ -260,7 +261,7 @@ class BuildState:
                                {path: list(how) for path, how in b.files.items()}, b.report]
                         for name, b in self.bundles.items()},
             "external": self.external, "order": list(self.order),
-            "horizon": self.horizon, "floor": self.floor,
+            "horizon": self.horizon, "floor": self.floor, "planned": self.planned,
         }
 
     @classmethod
@@ -281,7 +282,7 @@ class BuildState:
                                         report)
                      for name, (inputs, reads, files, report) in data["bundles"].items()},
             external=data["external"], order=tuple(data["order"]),
-            horizon=data["horizon"], floor=data["floor"])
+            horizon=data["horizon"], floor=data["floor"], planned=dict(data["planned"]))
         if not all(isinstance(v, str) for v in state.documents.values()) \
                 or not all(isinstance(path, str) and isinstance(r.digest, str) for path, r in state.outputs.items()):
             raise TypeError("state records of the wrong types")

@@ -22,7 +22,7 @@ import json
 import re
 import tarfile
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from html import escape
 from pathlib import Path, PurePosixPath
 from typing import Any, Iterator
@@ -33,7 +33,10 @@ from generator.cache import digest, write_atomic
 from generator.config import CONFIG_FILE, Config, Version
 from generator.docs import DOCS_DIR, TUTORIALS_DIR, Parse, Section, gallery_url, page_url, render_section
 from generator.errors import SiteError
-from generator.render import Renderer
+from generator.files import Files
+from generator.layout import VERSIONS_DIR
+from generator.outputs import generated_page
+from generator.render import Renderer, template_dirs
 
 SLOT_BANNER = "<!-- sitegen:version-banner -->"
 SLOT_SWITCHER = "<!-- sitegen:version-switcher -->"
@@ -41,8 +44,6 @@ SWITCHER_TEMPLATE = "partials/version_switcher.html"
 BANNER_TEMPLATE = "partials/version_banner.html"
 REDIRECT_TEMPLATE = "redirect.html"
 TREE_DIRS = (DOCS_DIR, notebooks.FOLDER)  # what a version's docs are built from
-NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]*\Z")
-STATE_FORMAT = "2"     # 2: a version's files include its tutorials
 
 BODY_OPEN = re.compile(r"<body\b[^>]*>", re.I)
 HEAD_CLOSE = re.compile(r"</head\s*>", re.I)
@@ -69,60 +70,17 @@ class Resolved:
         return "working tree" if version.worktree else f"archive {version.archive}"
 
 
-@dataclass
-class Docs:
-    """The docs section's files (output path -> bytes) and what the build did for each version."""
+class Docs(Files):
+    """The docs section's files by output path, and what the build did for each version."""
 
-    files: dict[str, bytes] = field(default_factory=dict)
-    origins: dict[str, str] = field(default_factory=dict)
-    unlisted: set[str] = field(default_factory=set)     # kept out of sitemap.xml
-    report: dict[str, str] = field(default_factory=dict)  # version -> "built", "reused" or "archived"
-    tutorials: notebooks.TutorialStats = field(default_factory=notebooks.TutorialStats)  # of built sections
-
-    def add(self, path: str, data: bytes, origin: str, listed: bool = True) -> None:
-        if path in self.files:
-            raise SiteError(f"/{path} is claimed by both {self.origins[path]} and {origin}", CONFIG_FILE)
-        self.files[path], self.origins[path] = data, origin
-        if not listed:
-            self.unlisted.add(path)
-
-
-# --- configuration ---------------------------------------------------------
-
-def check_versions(config: Config) -> None:
-    """Refuse a versions list that cannot be published unambiguously."""
-    where = config.root / CONFIG_FILE
-    names: set[str] = set()
-    for version in config.versions:
-        if not NAME.match(version.name):
-            raise SiteError(f"version {version.name!r}: a name must be a folder name "
-                            "(letters, digits, '.', '_', '+', '-')", where)
-        if version.name in names:
-            raise SiteError(f"version '{version.name}' is listed twice", where)
-        names.add(version.name)
-        if [version.ref is not None, version.worktree, version.archive is not None].count(True) != 1:
-            raise SiteError(f"version '{version.name}': give exactly one of 'ref' (a git branch, tag or "
-                            "commit), 'worktree: true' or 'archive' (a folder or .tar.gz of HTML)", where)
-    owners: dict[str, str] = {}
-    for version in config.versions:
-        for alias in version.aliases:
-            if not NAME.match(alias):
-                raise SiteError(f"version '{version.name}': alias {alias!r} must be a folder name", where)
-            if alias in names:
-                raise SiteError(f"version '{version.name}': alias '{alias}' is the name of a version", where)
-            if alias in owners:
-                raise SiteError(f"version '{version.name}': alias '{alias}' is also an alias of "
-                                f"version '{owners[alias]}'", where)
-            owners[alias] = version.name
-    defaults = [v.name for v in config.versions if v.default]
-    if config.versions and len(defaults) != 1:
-        found = ", ".join(f"'{name}'" for name in defaults) or "none"
-        raise SiteError(f"versions: mark exactly one version 'default: true' (found {found})", where)
+    def __init__(self) -> None:
+        super().__init__("/", where=CONFIG_FILE)
+        self.report: dict[str, str] = {}        # version -> "built", "reused" or "archived"
+        self.tutorials = notebooks.TutorialStats()   # of the sections built
 
 
 def resolve_versions(config: Config) -> list[Resolved]:
-    """Check the versions and resolve each one's source (refs to commits and trees)."""
-    check_versions(config)
+    """Resolve each version's source (refs to commits and trees); site.yaml checked them at load."""
     return [_resolve(config, version) for version in config.versions]
 
 
@@ -168,7 +126,7 @@ class VersionedDocs:
         self.renderer = renderer
         self.site = site
         self.parse = parse
-        self.last = LastBuilds(config.state_dir / "versions")
+        self.last = LastBuilds(config.state_dir / VERSIONS_DIR)
 
     def render(self, template: str, source: Path | None = None, **context: Any) -> str:
         return self.renderer.render(template, {"site": self.site, **context}, source)
@@ -181,13 +139,13 @@ class VersionedDocs:
             root = self.config.root
             if any((root / folder).is_dir() for folder in TREE_DIRS):
                 section = self._section(root, "/docs/", refresh, docs, rerun=rerun)
-                for rel, data in section.files.items():
+                for rel, data in section.items():
                     if rel.endswith(".html"):
                         data = _fill_slots(data.decode("utf-8"), "", "").encode("utf-8")
                     docs.add(f"docs/{rel}", data, section.origins[rel])
             return docs
         versions = resolve_versions(self.config)
-        fingerprint = digest(STATE_FORMAT, __version__, site_key, self._templates_digest(),
+        fingerprint = digest(str(codec.VERSIONS["version-files"]), __version__, site_key, self._templates_digest(),
                              repr(dataclasses.replace(self.config, versions=[])))
         files = {}
         for resolved in versions:
@@ -218,9 +176,9 @@ class VersionedDocs:
         if section.tutorials.unexecuted:     # a run of it may turn up (a copied cache): build again
             self.last.drop(version.name)
         else:
-            self.last.put(version.name, key, section.files)
+            self.last.put(version.name, key, dict(section))
         docs.report[version.name] = "built"
-        return section.files
+        return section
 
     def _section(self, tree: Path, prefix: str, refresh: bool, docs: Docs,
                  version: dict[str, Any] | None = None, rerun: tuple[str, ...] = ()) -> Section:
@@ -253,7 +211,8 @@ class VersionedDocs:
             yield Path(tmp)
 
     def _templates_digest(self) -> str:
-        return _folders_digest(self.config.root, ("templates",))
+        """Every template a version may be rendered with: the site's, its theme's, the default theme's."""
+        return digest(*(_folders_digest(folder.parent, (folder.name,)) for folder in template_dirs(self.config)))
 
     def _publish(self, versions: list[Resolved], files: dict[str, dict[str, bytes]], docs: Docs) -> None:
         """Each version with its switcher and banner, its aliases, /docs/ and versions.json."""
@@ -306,9 +265,7 @@ class VersionedDocs:
         return _set_canonical(html, self.renderer.absolute_url(canonical)).encode("utf-8", "surrogateescape")
 
     def _redirect(self, url: str, target: str) -> bytes:
-        page = {"title": "Redirecting", "url": url, "kind": "generated", "toc": (), "meta": {},
-                "description": "", "date": None}
-        html = self.render(REDIRECT_TEMPLATE, page=page, target=target)
+        html = self.render(REDIRECT_TEMPLATE, page=generated_page("Redirecting", url), target=target)
         return html.encode("utf-8")
 
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -56,3 +59,57 @@ def copy_site(destination: Path, fixture: str | None = None) -> Path:
 @pytest.fixture
 def basic_site(tmp_path: Path) -> Path:
     return copy_site(tmp_path / "site", "basic")
+
+
+def own_template(site: Path, name: str) -> Path:
+    """The site's own copy of a default theme template (``post.html``), made on first use: edit it freely."""
+    from generator.render import DEFAULT_THEME
+
+    path = site / "templates" / name
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(DEFAULT_THEME / "templates" / name, path)
+    return path
+
+
+DEMO_PLUGIN = DATA / "plugin"
+
+
+def install_demo_plugin(folder: Path) -> Path:
+    """Install tests/data/plugin as a real distribution into ``folder`` (a folder for sys.path):
+    its package and a ``.dist-info`` with the ``sitegen.plugins`` entry point, as pip writes them."""
+    shutil.copytree(DEMO_PLUGIN / "sitegen_demo", folder / "sitegen_demo")
+    info = folder / "sitegen_demo-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: sitegen-demo\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[sitegen.plugins]\ndemo = sitegen_demo:register\n")
+    return folder
+
+
+@contextlib.contextmanager
+def demo_plugin_installed(folder: Path) -> Iterator[Path]:
+    """The demo plugin installed into ``folder`` and on sys.path for this process, the
+    registries read again on the way in and out."""
+    from generator.build import code_digest
+    from generator.plugins import extensions
+    from generator.readers import readers
+
+    def forget() -> None:
+        for cached in (extensions, readers, code_digest):
+            cached.cache_clear()
+
+    install_demo_plugin(folder)
+    sys.path.insert(0, str(folder))
+    forget()
+    try:
+        yield folder
+    finally:
+        sys.path.remove(str(folder))
+        sys.modules.pop("sitegen_demo", None)
+        forget()
+
+
+@pytest.fixture
+def demo_plugin(tmp_path: Path) -> Iterator[Path]:
+    with demo_plugin_installed(tmp_path / "plugins") as folder:
+        yield folder

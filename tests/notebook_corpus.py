@@ -53,6 +53,7 @@ def make_corpus_site(destination: Path, fixture: Path = REPO / "tests" / "data" 
     shutil.copytree(fixture, destination)
     for folder in ("templates", "assets"):
         shutil.copytree(REPO / folder, destination / folder, dirs_exist_ok=True)
+    (destination / "assets/css/site.css").unlink()   # the fixture's stub: the theme's stylesheet applies
     with open(destination / "site.yaml", "a") as f:
         f.write(SETTINGS)
     target = destination / "notebooks"

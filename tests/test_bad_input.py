@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from generator.cli import main
+from conftest import own_template
 
 FIRST = "content/posts/2019-03-18-first-post.md"
 
@@ -16,6 +17,8 @@ def snapshot(out: Path) -> dict[str, bytes]:
 
 
 def replace(site: Path, rel: str, old: str, new: str) -> None:
+    if rel.startswith("templates/"):
+        own_template(site, rel.removeprefix("templates/"))
     path = site / rel
     text = path.read_text()
     assert old in text

@@ -13,6 +13,7 @@ import pytest
 
 from generator.build import BuildOptions, build
 from generator.cli import main
+from generator.render import DEFAULT_THEME
 from site_checks import (assert_feeds_parse, assert_html5_parses, assert_internal_links_and_anchors,
                          assert_sitemap_valid)
 
@@ -39,7 +40,7 @@ def test_url_inventory(basic_site):
         "atom.xml", "rss.xml", "sitemap.xml", "sitemap.txt",
         "assets/css/site.css", "assets/css/pygments.css",
         "assets/images/favicon.svg", "assets/images/logo.svg",
-    }
+    } | {"assets/" + name for name in files_of(DEFAULT_THEME / "assets")}   # the default theme's
 
 
 def test_output_is_valid_and_linked(basic_site):

@@ -372,3 +372,25 @@ def test_a_fresh_clone_reads_kept_trees_from_the_remote_tracking_branch(basic_si
     report = check_site(load_config(basic_site))
     assert [(f.target, f.problem) for f in report.findings] == [("/docs/api/", "missing page")]
     assert report.warnings == []
+
+
+def test_the_checker_resolves_every_url_as_the_preview_server_does(basic_site: Path) -> None:
+    """One rule (generator/urls.py): a link the checker accepts is one the server serves."""
+    from generator.check import BuiltSite
+    from generator.serve import Redirect, locate
+
+    build(basic_site)
+    out = basic_site / "_site"
+    (out / "notes").mkdir()
+    (out / "notes/index.html").write_text("<p>notes</p>")
+    (out / "plain").write_text("a file without a suffix")
+    built = BuiltSite(out, load_config(basic_site))
+    urls = ["/", "/about", "/about.html", "/notes", "/notes/", "/plain", "/blog", "/2020/05/01/second",
+            "/missing", "/missing/", "/assets/css/site.css", "/tags/"]
+    for url in urls:
+        served = locate(out, url)
+        if isinstance(served, Redirect):        # /notes -> /notes/: the server redirects, then serves
+            served = locate(out, served.location)
+        expected = served.relative_to(out.resolve()).as_posix() if served is not None else None
+        assert built.resolve(url) == expected, url
+    assert built.resolve("/about") == "about.html" and built.resolve("/missing") is None

@@ -79,3 +79,23 @@ def test_broken_yaml_gives_the_line(tmp_path):
 def test_no_site_yaml(tmp_path):
     with pytest.raises(SiteError, match="no site.yaml"):
         load_config(tmp_path)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("posts_per_page: 0\n", "key 'posts_per_page': expected 1 or more, got 0"),
+    ("posts_per_page: -3\n", "key 'posts_per_page': expected 1 or more, got -3"),
+    ("notebooks: {workers: -1}\n", "key 'notebooks.workers': expected 0 (one per core) or more, got -1"),
+    ("publish: {keep: [docs, ../elsewhere]}\n",
+     "key 'publish.keep[1]': '../elsewhere' is not a path inside the branch"),
+    ("redirects: {old.html: /new.html}\n", "key 'redirects': redirect 'old.html' must be a path starting with '/'"),
+    ("redirects: {/a/../b.html: /new.html}\n", "key 'redirects': redirect '/a/../b.html' is not a plain path"),
+    ("versions:\n  - {name: v1, ref: v1, default: true}\n  - {name: v1, ref: v2}\n", "version 'v1' is listed twice"),
+    ("versions:\n  - {name: v1, ref: v1}\n", "versions: mark exactly one version 'default: true' (found none)"),
+    ("versions:\n  - {name: ../v1, ref: v1, default: true}\n", "version '../v1': a name must be a folder name"),
+    ("versions:\n  - {name: v1, ref: v1, worktree: true, default: true}\n",
+     "version 'v1': give exactly one of 'ref'"),
+])
+def test_what_values_mean_is_checked_at_load_naming_the_key(tmp_path, text, message):
+    """Not when a feature first uses the value (a build may never run it), and never clamped."""
+    error = error_of(tmp_path, "title: T\nurl: https://x.org\n" + text)
+    assert message in str(error) and error.path == str(tmp_path.resolve() / "site.yaml")

@@ -72,7 +72,7 @@ def test_each_tutorial_runs_on_a_worker_with_what_it_declares(cluster, tmp_path,
         "anywhere.py": script("# # Anywhere", where_it_ran(log, "anywhere"), "print(6 * 7)"),
     })
     result = build(site, NOW)
-    assert (result.tutorials.ran, result.tutorials.cached) == (2, 0)
+    assert (result.reports["docs"].tutorials.ran, result.reports["docs"].tutorials.cached) == (2, 0)
     lines = runs(log)
     assert lines[lines.index("on_gpu") + 1] == "worker=gpu"
     assert lines.count("on_gpu") == 1 and lines.count("anywhere") == 1
@@ -82,7 +82,7 @@ def test_each_tutorial_runs_on_a_worker_with_what_it_declares(cluster, tmp_path,
     assert "[2/2] notebooks/" in progress and ": ran in " in progress
 
     result = build(site, NOW)                         # the runs are cached like local ones
-    assert (result.tutorials.ran, result.tutorials.cached) == (0, 2) and len(runs(log)) == 4
+    assert (result.reports["docs"].tutorials.ran, result.reports["docs"].tutorials.cached) == (0, 2) and len(runs(log)) == 4
 
 
 def test_a_tutorial_no_worker_can_run_fails_at_once_naming_the_resource(cluster, tmp_path):
@@ -181,7 +181,7 @@ def test_a_worker_killed_mid_run_is_reported_and_the_tutorial_retried_once_elsew
             result = build(site, REFRESH)
         finally:
             killer.join()
-    assert result.tutorials.ran == 1
+    assert result.reports["docs"].tutorials.ran == 1
     first, second = runs(log)                             # it ran again, on the other worker
     assert {int(first[4:]), int(second[4:])} == pids and killed == [int(first[4:])]
     assert "finished" in page(site, "slow")

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import own_template
 from generator.cli import main
 from generator.errors import SiteError
 
@@ -195,7 +196,7 @@ def test_inline_script_and_style_are_not_smartened(basic_site):
 
 
 def test_a_missing_include_names_the_template_line(basic_site, capsys):
-    path = basic_site / "templates/post.html"
+    path = own_template(basic_site, "post.html")    # the default theme's, made the site's own
     lines = path.read_text().splitlines(keepends=True)
     at = next(i for i, line in enumerate(lines) if "<h1>{{ page.title }}</h1>" in line)
     lines.insert(at + 1, '{% include "no-such-part.html" %}\n')

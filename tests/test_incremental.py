@@ -17,7 +17,10 @@ from hypothesis import strategies as st
 from generator.build import BuildOptions, Engine, build, render_site
 from generator.config import load_config
 from generator.errors import SiteError
+from generator.outputs import Registry
 from generator.state import BuildState, BundleRecord
+from conftest import demo_plugin_installed, own_template
+from plugin_outputs import with_plugins
 
 REPO = Path(__file__).resolve().parents[1]
 NOW = datetime(2030, 1, 1, tzinfo=timezone.utc)
@@ -35,9 +38,9 @@ def files(folder: Path, ignore: tuple[str, ...] = ()) -> dict[str, bytes]:
             if p.is_file() and p.relative_to(folder).parts[0] not in ignore}
 
 
-def full_build(site: Path, options: BuildOptions = OPTIONS) -> dict[str, bytes]:
+def full_build(site: Path, options: BuildOptions = OPTIONS, planners: Registry | None = None) -> dict[str, bytes]:
     """What a clean build makes: rendered from scratch, no state, nothing on disk."""
-    return render_site(load_config(site), replace(options, refresh=True)).outputs
+    return render_site(load_config(site), replace(options, refresh=True), planners).outputs
 
 
 def assert_same_as_full_build(site: Path, options: BuildOptions = OPTIONS) -> None:
@@ -100,7 +103,7 @@ def test_a_new_title_reaches_neighbours_listings_and_tag_pages(site: Path) -> No
 
 def test_a_template_edit_remakes_exactly_the_pages_that_use_it(site: Path) -> None:
     build(site, OPTIONS)
-    partial = site / "templates/partials/post_list.html"
+    partial = own_template(site, "partials/post_list.html")    # the site's own now, over the theme's
     partial.write_text(partial.read_text().replace('<ul class="post-list">', '<ul class="post-list x">'))
     result = build(site, OPTIONS)
     assert set(result.outputs) == {"history.html", "index.html", "tags/compilers.html",
@@ -255,6 +258,7 @@ operations = st.one_of(
                                                     "partials/post_list.html", "blog.html"]),
               st.sampled_from(WORDS)),
     st.tuples(st.just("page"), st.sampled_from(WORDS)),
+    st.tuples(st.just("text page"), st.sampled_from(["", *WORDS])),    # read by the demo plugin's reader
     st.tuples(st.just("docs"), st.sampled_from(["index.md", "guide.md", "deep/topic.md"]),
               st.sampled_from(["", *WORDS])),
     st.tuples(st.just("per page"), st.integers(1, 3)),
@@ -306,8 +310,14 @@ class SiteModel:
             (posts_dir / name).write_text(post.text())
             return
         if kind == "template":
-            path = self.root / "templates" / args[0]
+            path = own_template(self.root, args[0])   # a theme template becomes the site's own
             path.write_text(path.read_text().replace("</", f"<!-- {args[1]} --></", 1))
+        elif kind == "text page":
+            path = self.root / "content/pages/notes.txt"
+            if args[0]:
+                path.write_text(f"---\ntitle: Notes {args[0]}\nmood: {args[0]}\n---\n{args[0]}\n\nmore.\n")
+            else:
+                path.unlink(missing_ok=True)
         elif kind == "page":
             (self.root / "content/pages/about.md").write_text(f"---\ntitle: About {args[0]}\n---\n{args[0]}\n")
         elif kind == "docs":   # the (unversioned) docs section, a bundle of its own
@@ -365,21 +375,23 @@ class SiteModel:
 @example([(("delete", 0), False), (("rename", 0, "2029-12-24-alpha.md"), False), (("time", -9), False)])
 def test_incremental_output_always_equals_a_clean_full_build(steps: list[tuple[Operation, bool]]) -> None:
     """Steps alternate at random between a new engine from the saved state (``sitegen
-    build``) and the engine kept in memory, told which files changed (``sitegen serve``)."""
-    with tempfile.TemporaryDirectory() as tmp:
+    build``) and the engine kept in memory, told which files changed (``sitegen serve``).
+    Planners added by a plug-in (tests/plugin_outputs.py) are held to the same rule, as are
+    the reader and planner of a plugin installed through its entry point (tests/data/plugin)."""
+    with tempfile.TemporaryDirectory() as tmp, demo_plugin_installed(Path(tmp) / "plugins"):
         root = make_site(Path(tmp) / "site")
         model = SiteModel(root)
-        engine = Engine(root, OPTIONS)
+        engine = Engine(root, OPTIONS, with_plugins())
         engine.build(now=model.now)
         model.take_touched()
         for op, new_process in steps:
             model.apply(op)
             before = files(root / "_site")
             if new_process:
-                engine = Engine(root, OPTIONS)
+                engine = Engine(root, OPTIONS, with_plugins())
             options = BuildOptions(now=model.now)
             try:
-                expected = full_build(root, options)
+                expected = full_build(root, options, with_plugins())
             except SiteError:
                 with pytest.raises(SiteError):
                     engine.build(now=model.now, changed=model.take_touched())
@@ -387,6 +399,6 @@ def test_incremental_output_always_equals_a_clean_full_build(steps: list[tuple[O
                 continue
             engine.build(now=model.now, save=not new_process, changed=model.take_touched())
             actual = files(root / "_site")
-            assert sorted(actual) == sorted(expected)
+            assert sorted(actual) == sorted(expected) and "greeting.txt" in actual   # the plugin is in
             assert [p for p in expected if actual[p] != expected[p]] == []
             assert engine.build(now=model.now).written == []

@@ -32,7 +32,7 @@ def test_execute_never_shows_the_saved_outputs_and_says_so(tmp_path):
     log = tmp_path / "runs.log"
     site = make_site(tmp_path / "site", "execute: never",
                      **{"kept.ipynb": stored(log, "kept"), "ran.ipynb": stored(log, "ran", execute="auto")})
-    result = build(site, NOW).tutorials
+    result = build(site, NOW).reports["docs"].tutorials
     assert (result.ran, result.stored) == (1, 1) and runs(log) == ["ran"]   # metadata beats site.yaml
     kept = without_code(page(site, "kept"))
     assert "saved output" in kept and "fresh output" not in kept
@@ -54,7 +54,7 @@ def test_execute_always_runs_whenever_the_tutorials_are_built(tmp_path):
     build(site, NOW)
     calm.cells[0].source += "\n\nMore words."
     write(site, "calm.ipynb", calm)
-    result = build(site, NOW).tutorials
+    result = build(site, NOW).reports["docs"].tutorials
     assert (result.ran, result.cached) == (1, 1)
     assert sorted(runs(log)) == ["calm", "live", "live"]
 

@@ -54,7 +54,7 @@ SHOWN = {
 @pytest.fixture(scope="module")
 def corpus_site(tmp_path_factory) -> Path:
     site = make_corpus_site(tmp_path_factory.mktemp("corpus") / "site")
-    result = build(site, NOW).tutorials
+    result = build(site, NOW).reports["docs"].tutorials
     assert (result.ran, result.unexecuted, result.stored) == (1, 1, len(notebooks()) - 2)
     return site
 

@@ -44,7 +44,8 @@ def notebook(*cells, **sitegen) -> nbformat.NotebookNode:
 def make_site(root: Path, settings: str = "", **tutorials) -> Path:
     """The basic fixture site with ``tutorials`` (name -> notebook or script text) in notebooks/."""
     site = copy_site(root, "basic")
-    shutil.copytree(REPO / "assets", site / "assets", dirs_exist_ok=True)    # KaTeX, for pages with math
+    shutil.copytree(REPO / "assets", site / "assets", dirs_exist_ok=True)    # its images (KaTeX is the theme's)
+    (site / "assets/css/site.css").unlink()        # the fixture's stub: the theme's stylesheet applies
     if settings:
         with open(site / "site.yaml", "a") as f:
             f.write("notebooks:\n" + "".join(f"  {line}\n" for line in settings.split("\n")))
@@ -137,7 +138,7 @@ def outputs_site(tmp_path_factory) -> Path:
     (site / "notebooks" / "images").mkdir()
     (site / "notebooks" / "images" / "dot.png").write_bytes(PNG)
     result = build(site, NOW)
-    assert (result.tutorials.ran, result.tutorials.cached) == (2, 0)
+    assert (result.reports["docs"].tutorials.ran, result.reports["docs"].tutorials.cached) == (2, 0)
     return site
 
 
@@ -241,7 +242,7 @@ def test_a_copied_cache_is_reused_and_trust_and_baseurl_change_only_the_renderin
     with open(other / "site.yaml", "a") as f:
         f.write("  trusted: true\nbaseurl: /tvm\n")
     result = build(other, NOW)
-    assert (result.tutorials.ran, result.tutorials.cached) == (0, 2)
+    assert (result.reports["docs"].tutorials.ran, result.reports["docs"].tutorials.cached) == (0, 2)
     html = without_code(page(other, "outputs"))
     assert "<script>alert(8)</script>" in html and '<script>alert("html")</script>' in html
     images = re.findall(r'<img (?:alt="[^"]*" )?src="([^"]*/outputs/[^"]+)"', html)
@@ -268,7 +269,7 @@ def test_cache_hits_and_misses(cached_site, capsys):
     site, log, counted = cached_site
 
     def rebuild(options=NOW):
-        result = build(site, options).tutorials
+        result = build(site, options).reports["docs"].tutorials
         return result.ran, result.cached
 
     assert rebuild() == (2, 0) and sorted(runs(log)) == ["counted", "other"]
@@ -415,7 +416,7 @@ def test_missing_requirement_fails_naming_what_is_missing(tmp_path, shared):
 def test_missing_requirement_renders_stored_outputs_when_allowed(tmp_path, shared):
     site = seed_site(tmp_path / "site", shared, "allow_unexecuted: true")
     result = build(site, NOW)
-    assert (result.tutorials.ran, result.tutorials.unexecuted) == (0, 1)
+    assert (result.reports["docs"].tutorials.ran, result.reports["docs"].tutorials.unexecuted) == (0, 1)
     html = page(site, "scan_and_recurrent_kernel")
     assert '<h1 id="scan-and-recurrent-kernel"><span id="Scan-and-Recurrent-Kernel"></span>Scan and Recurrent Kernel</h1>' in html
     assert "Not executed" in html and "needs module tvm" in html
@@ -439,7 +440,7 @@ def test_missing_requirement_uses_a_run_from_another_machine(tmp_path, shared):
                                               "python3", {"name": "python"}, cells))
     for options in (NOW, REFRESH):            # --refresh cannot run it here either
         result = build(site, options)
-        assert (result.tutorials.ran, result.tutorials.cached) == (0, 1)
+        assert (result.reports["docs"].tutorials.ran, result.reports["docs"].tutorials.cached) == (0, 1)
     html = page(site, "scan_and_recurrent_kernel")
     assert "Outputs from another machine" in html
     assert "from its run on gpu-builder-7 at 2025-11-02T10:00:00+00:00" in html

@@ -25,6 +25,7 @@ from generator.build import build, render_site
 from generator.check import check_site
 from generator.config import load_config
 from generator.errors import SiteError
+from generator.render import DEFAULT_THEME
 from generator.notebooks.formulas import KATEX_ENVIRONMENTS, defined_commands, for_katex, unknown_commands
 from generator.notebooks.katex_commands import KATEX_COMMANDS
 from generator.serve import Preview
@@ -228,7 +229,7 @@ def test_formulas_are_rewritten_for_katex(tex, display, expected):
 
 
 def test_the_environment_and_command_lists_are_those_of_the_vendored_katex():
-    script = (REPO / "assets/vendor/katex/katex.min.js").read_text()
+    script = (DEFAULT_THEME / "assets/vendor/katex/katex.min.js").read_text()
     defined = set()
     for names in re.findall(r'names:\[("[A-Za-z*]+"(?:,"[A-Za-z*]+")*)\]', script):
         defined |= set(json.loads(f"[{names}]"))

@@ -23,6 +23,7 @@ import pytest
 
 from generator.build import BuildOptions
 from generator.serve import Preview, inject_live_script, is_loopback
+from conftest import own_template
 
 REPO = Path(__file__).resolve().parents[1]
 OPTIONS = BuildOptions(now=datetime(2030, 1, 1, tzinfo=timezone.utc))
@@ -218,7 +219,7 @@ def test_a_broken_edit_shows_the_error_and_keeps_the_last_good_site(preview: Pre
 
 def test_a_template_error_names_the_template_line_and_the_server_keeps_running(preview: Preview) -> None:
     stream = EventStream(preview)
-    template = preview.root / "templates/page.html"
+    template = own_template(preview.root, "page.html")
     good = template.read_text()
     try:
         template.write_text(good.replace("{{ content }}", "{{ content | no_such_filter }}"))

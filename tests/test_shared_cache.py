@@ -38,7 +38,7 @@ def published(tmp_path_factory) -> tuple[Path, Path]:
     log, shared = root / "runs.log", root / "bucket"
     site = make_site(root / "publisher", f"cache: {shared.as_uri()}", **tutorials(log))
     result = build(site, NOW)
-    assert result.tutorials.ran == 2 and sorted(runs(log)) == ["first", "second"]
+    assert result.reports["docs"].tutorials.ran == 2 and sorted(runs(log)) == ["first", "second"]
     return shared, log
 
 
@@ -84,7 +84,7 @@ def test_another_build_reuses_the_runs_through_a_folder(published, tmp_path, kin
     where = shared.as_uri() if kind == "folder URL" else os.path.relpath(shared, tmp_path / "site")
     site = make_site(tmp_path / "site", f"cache: {where}", **tutorials(log))
     result = build(site, NOW)
-    assert (result.tutorials.ran, result.tutorials.cached) == (0, 2) and len(runs(log)) == before
+    assert (result.reports["docs"].tutorials.ran, result.reports["docs"].tutorials.cached) == (0, 2) and len(runs(log)) == before
     assert "firstfirst" in page(site, "first")
     assert len(list((site / ".sitegen/cache/notebooks").glob("*/*.json"))) == 2   # kept locally too
 
@@ -94,14 +94,14 @@ def test_another_build_reuses_the_runs_over_http_without_writing_there(published
     before = len(runs(log))
     site = make_site(tmp_path / "site", f"cache: {http_url}", **tutorials(log))
     result = build(site, NOW)
-    assert (result.tutorials.ran, result.tutorials.cached) == (0, 2) and len(runs(log)) == before
+    assert (result.reports["docs"].tutorials.ran, result.reports["docs"].tutorials.cached) == (0, 2) and len(runs(log)) == before
     assert "secondsecond" in page(site, "second")
 
     edited = tutorials(log)                        # a new run: kept locally, the server left alone
     edited["second.py"] += "print('edited')\n"
     (site / "notebooks" / "second.py").write_text(edited["second.py"])
     result = build(site, NOW)
-    assert (result.tutorials.ran, result.tutorials.cached) == (1, 1) and runs(log)[before:] == ["second"]
+    assert (result.reports["docs"].tutorials.ran, result.reports["docs"].tutorials.cached) == (1, 1) and runs(log)[before:] == ["second"]
     assert f"warning: notebooks.cache {http_url} is read-only: new runs are kept in " in capsys.readouterr().err
     assert len(entries(shared)) == 2
 
@@ -126,7 +126,7 @@ def test_a_tampered_or_misplaced_entry_is_a_miss_with_a_warning_naming_it(publis
     before = len(runs(log))
     site = make_site(tmp_path / "site", f"cache: {copy.as_uri()}", **tutorials(log))
     result = build(site, NOW)
-    assert (result.tutorials.ran, result.tutorials.cached) == (2, 0)
+    assert (result.reports["docs"].tutorials.ran, result.reports["docs"].tutorials.cached) == (2, 0)
     assert sorted(runs(log)[before:]) == ["first", "second"]
     assert "forged" not in page(site, "first") and "firstfirst" in page(site, "first")
     err = capsys.readouterr().err
@@ -147,7 +147,7 @@ def test_an_unreachable_cache_is_a_warning_and_the_tutorials_run_here(tmp_path, 
     log = tmp_path / "runs.log"
     site = make_site(tmp_path / "site", f"cache: http://127.0.0.1:{port}/", **tutorials(log))
     result = build(site, NOW)
-    assert result.tutorials.ran == 2
+    assert result.reports["docs"].tutorials.ran == 2
     err = capsys.readouterr().err
     assert err.count(f"warning: notebooks.cache http://127.0.0.1:{port}/ cannot be read (") == 1
 

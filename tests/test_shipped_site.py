@@ -28,7 +28,7 @@ def shipped(tmp_path_factory) -> Path:
     result = build(site, BuildOptions(now=datetime(2026, 11, 29, tzinfo=timezone.utc)))
     assert len(result.site.posts) >= 8
     # Both docs versions have the same three tutorials: each runs once, for the first version.
-    assert (result.tutorials.ran, result.tutorials.cached) == (3, 3)
+    assert (result.reports["docs"].tutorials.ran, result.reports["docs"].tutorials.cached) == (3, 3)
     return site / "_site"
 
 

@@ -89,8 +89,8 @@ def test_an_unreadable_source_folder_is_an_error_naming_it(tmp_path: Path) -> No
 def test_a_build_that_would_remove_most_of_the_site_stops_and_says_so(tmp_path: Path, capsys) -> None:
     site = copy_site(tmp_path / "site", "basic")
     posts = site / "content/posts"
-    for n in range(1, 29):
-        (posts / f"2020-02-{n:02d}-post-{n}.md").write_text(f"---\ntitle: Post {n}\n---\nText {n}.\n")
+    for n in range(1, 61):    # more than the default theme's assets, which stay
+        (posts / f"2020-{1 + n // 29:02d}-{1 + n % 28:02d}-post-{n}.md").write_text(f"---\ntitle: Post {n}\n---\nText {n}.\n")
     assert main(["-C", str(site), "build"]) == 0
     before = output_files(site / "_site")
     shutil.move(posts, tmp_path / "posts-elsewhere")   # a checkout gone wrong
@@ -101,7 +101,7 @@ def test_a_build_that_would_remove_most_of_the_site_stops_and_says_so(tmp_path: 
     assert "\n" not in err and "would remove" in err and "--allow-removals" in err, err
     assert output_files(site / "_site") == before
     assert main(["-C", str(site), "build", "--allow-removals"]) == 0
-    assert not (site / "_site/2020/02/01/post-1.html").exists()
+    assert not (site / "_site/2020/01/02/post-1.html").exists()
 
 
 def test_a_build_removing_a_few_pages_needs_no_flag(site: Path) -> None:

@@ -63,7 +63,7 @@ def test_shards_together_run_each_tutorial_once_and_the_build_after_runs_none(tm
     with open(publish / "site.yaml", "a") as f:
         f.write("  allow_unexecuted: true\n")
     result = build(publish, NOW)
-    assert (result.tutorials.ran, result.tutorials.cached, result.tutorials.unexecuted) == (0, 5, 1)
+    assert (result.reports["docs"].tutorials.ran, result.reports["docs"].tutorials.cached, result.reports["docs"].tutorials.unexecuted) == (0, 5, 1)
     assert sorted(runs(log)) == sorted(NAMES)                         # no kernel ran anything
     assert "charlie ran" in page(publish, "charlie")
 

@@ -54,6 +54,7 @@ def new_repo(tmp: Path) -> tuple[Path, Path]:
     repo = tmp / "repo"
     site = copy_site(repo / "website", "basic")
     shutil.copytree(REPO_ROOT / "assets", site / "assets", dirs_exist_ok=True)
+    (site / "assets/css/site.css").unlink()        # the fixture's stub: the theme's stylesheet applies
     git(tmp, "init", "-q", "-b", "main", str(repo))
     docs = site / "content" / "docs"
     docs.mkdir(parents=True)
@@ -102,11 +103,11 @@ def test_a_tutorial_the_same_in_two_versions_executes_once(built):
     site, log, result = built
     assert sorted(runs(log)) == ["changed-v1", "changed-v2", "only_v2", "same"]
     # dev ran its three; v2 (the same tree) took all three from the cache; v1 ran only its changed one.
-    assert (result.tutorials.ran, result.tutorials.cached) == (4, 4)
-    assert result.docs_versions == {"dev": "built", "v2": "built", "v1": "built", "v0": "built"}
+    assert (result.reports["docs"].tutorials.ran, result.reports["docs"].tutorials.cached) == (4, 4)
+    assert result.reports["docs"].versions == {"dev": "built", "v2": "built", "v1": "built", "v0": "built"}
     # Nothing changed: every version is reused, and nothing runs or is even looked up.
     again = build(site)
-    assert set(again.docs_versions.values()) == {"reused"} and again.tutorials.total == 0
+    assert set(again.reports["docs"].versions.values()) == {"reused"} and again.reports["docs"].tutorials.total == 0
     assert len(runs(log)) == 4
 
 
@@ -191,7 +192,7 @@ def test_without_versions_tutorials_stay_at_docs_tutorials(built, tmp_path):
     config = copy / "site.yaml"
     config.write_text(config.read_text().replace(VERSIONS_YAML, ""))
     result = build(copy)
-    assert (result.tutorials.ran, result.tutorials.cached) == (0, 3) and len(runs(log)) == 4
+    assert (result.reports["docs"].tutorials.ran, result.reports["docs"].tutorials.cached) == (0, 3) and len(runs(log)) == 4
     out = copy / "_site"
     html = (out / "docs/tutorials/same.html").read_text()
     assert "same output" in html and "sitegen:version" not in html and "version-switcher" not in html
@@ -239,7 +240,7 @@ def test_a_missing_requirement_names_the_version(tmp_path):
         f.write("notebooks:\n  allow_unexecuted: true\n")
     for _ in range(2):
         result = build(site)
-        assert result.docs_versions == {"v1": "built"} and result.tutorials.unexecuted == 1
+        assert result.reports["docs"].versions == {"v1": "built"} and result.reports["docs"].tutorials.unexecuted == 1
     assert "Not executed" in (site / "_site/docs/v1/tutorials/needs.html").read_text()
 
 

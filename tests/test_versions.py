@@ -25,6 +25,8 @@ import pytest
 from generator.build import BuildOptions, build
 from generator.cli import main
 from generator.errors import SiteError
+from generator.render import DEFAULT_THEME
+from conftest import own_template
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 BASIC = REPO_ROOT / "tests" / "data" / "basic"
@@ -71,8 +73,6 @@ def repo(tmp_path: Path) -> Path:
     site = repo / "website"
     shutil.copytree(BASIC, site)
     shutil.copytree(REPO_ROOT / "templates", site / "templates")
-    shutil.copytree(REPO_ROOT / "assets/js", site / "assets/js")
-    shutil.copy2(REPO_ROOT / "assets/css/versions.css", site / "assets/css")
     git(tmp_path, "init", "-q", "-b", "main", str(repo))
 
     write(site, "index.md", page("Docs", "Welcome to the docs."))
@@ -144,7 +144,7 @@ def test_each_version_is_built_from_its_own_tree(site: Path):
     assert html_pages(out, "dev") == common | {"tutorials/tuning.html", "tutorials/new.html"}
     assert "first edition" in (out / "docs/v1/tutorials/basics.html").read_text()
     assert "second edition" in (out / "docs/v3/tutorials/basics.html").read_text()
-    assert result.docs_versions == {"dev": "built", "v3": "built", "v2": "built", "v1": "built"}
+    assert result.reports["docs"].versions == {"dev": "built", "v3": "built", "v2": "built", "v1": "built"}
     # Blog posts and pages stay unversioned.
     assert (out / "about.html").is_file() and not (out / "docs/v1/about.html").exists()
 
@@ -161,7 +161,7 @@ def test_the_authors_working_tree_is_left_alone(repo: Path, site: Path):
 
 
 def test_docs_pages_use_the_current_templates(site: Path):
-    template = site / "templates" / "docs.html"
+    template = own_template(site, "docs.html")
     template.write_text(template.read_text().replace('class="prose docs-page"',
                                                      'class="prose docs-page" data-today="yes"'))
     build(site)
@@ -268,31 +268,32 @@ def test_sitemap_lists_the_default_versions_docs_only(site: Path):
 # --- reuse ---------------------------------------------------------------------
 
 def test_a_version_whose_tree_is_unchanged_is_reused(repo: Path, site: Path):
-    assert build(site).docs_versions == {"dev": "built", "v3": "built", "v2": "built", "v1": "built"}
+    assert build(site).reports["docs"].versions == {"dev": "built", "v3": "built", "v2": "built", "v1": "built"}
     before = {p: p.read_bytes() for p in (site / "_site").rglob("*") if p.is_file()}
-    assert build(site).docs_versions == {"dev": "reused", "v3": "reused", "v2": "reused", "v1": "reused"}
+    assert build(site).reports["docs"].versions == {"dev": "reused", "v3": "reused", "v2": "reused", "v1": "reused"}
     assert {p: p.read_bytes() for p in (site / "_site").rglob("*") if p.is_file()} == before
 
     # An edit in the working tree rebuilds the version in development only, and the
     # reused versions' switchers learn of the page it adds.
     write(site, "tutorials/legacy.md", page("Legacy API", "Back in development."))
-    assert build(site).docs_versions == {"dev": "built", "v3": "reused", "v2": "reused", "v1": "reused"}
+    assert build(site).reports["docs"].versions == {"dev": "built", "v3": "reused", "v2": "reused", "v1": "reused"}
     legacy = switcher(parse(site / "_site", "docs/v1/tutorials/legacy.html"))
     assert legacy["4.0-dev"] == "/docs/dev/tutorials/legacy.html"
 
     # A tag moved to another commit with the same docs tree is still reused...
     retagged = git(repo, "commit-tree", "v2^{tree}", "-p", "v2", "-m", "release notes only")
     git(repo, "tag", "-f", "v2", retagged)
-    assert build(site).docs_versions["v2"] == "reused"
+    assert build(site).reports["docs"].versions["v2"] == "reused"
     # ...and one moved to a commit whose docs differ is rebuilt.
     git(repo, "tag", "-f", "v2", "v3")
-    assert build(site).docs_versions == {"dev": "reused", "v3": "reused", "v2": "built", "v1": "reused"}
+    assert build(site).reports["docs"].versions == {"dev": "reused", "v3": "reused", "v2": "built", "v1": "reused"}
     assert "tutorials/legacy.html" not in html_pages(site / "_site", "v2")
 
     # The current templates render every version, so a template edit rebuilds them all.
-    (site / "templates/docs.html").write_text((site / "templates/docs.html").read_text() + "\n")
-    assert set(build(site).docs_versions.values()) == {"built"}
-    assert set(build(site, BuildOptions(refresh=True)).docs_versions.values()) == {"built"}
+    template = own_template(site, "docs.html")
+    template.write_text(template.read_text() + "\n")
+    assert set(build(site).reports["docs"].versions.values()) == {"built"}
+    assert set(build(site, BuildOptions(refresh=True)).reports["docs"].versions.values()) == {"built"}
 
 
 def test_cli_build_says_which_versions_were_built_and_reused(site: Path, capsys):
@@ -388,7 +389,7 @@ def test_shallow_clone_says_how_to_fetch_the_missing_ref(tmp_path: Path, repo: P
     # Following the advice works.
     for tag in ("v3", "v2", "v1"):
         git(clone, "fetch", "-q", "origin", "tag", tag)
-    assert set(build(site).docs_versions.values()) == {"built"}
+    assert set(build(site).reports["docs"].versions.values()) == {"built"}
     assert "tutorials/legacy.html" in html_pages(site / "_site", "v1")
 
 
@@ -436,7 +437,7 @@ def test_an_archived_build_is_published_with_switcher_and_banner(site: Path, kin
         archive = "old-docs/project-docs-0.5"
     set_versions(site, VERSIONS_YAML + f"  - {{name: v0.5, archive: {archive}, status: unmaintained}}\n")
     result = build(site)
-    assert result.docs_versions["v0.5"] == "archived"
+    assert result.reports["docs"].versions["v0.5"] == "archived"
     out = site / "_site"
     assert html_pages(out, "v0.5") == {"index.html", "tutorials/basics.html"}
     assert (out / "docs/v0.5/_static/sphinx.css").read_bytes() == b"body { color: black }\n"
@@ -454,7 +455,7 @@ def test_without_versions_the_working_tree_docs_publish_at_docs(site: Path):
     set_versions(site, "")
     result = build(site)
     out = site / "_site"
-    assert result.docs_versions == {}
+    assert result.reports["docs"].versions == {}
     assert html_pages(out, "") == {"index.html", "install.html", "tutorials/basics.html",
                                    "tutorials/tuning.html", "tutorials/new.html"}
     text = (out / "docs/index.html").read_text()
@@ -507,3 +508,22 @@ def test_switcher_script_keeps_the_readers_place(site: Path):
         assert page.url == f"{base}/docs/dev/"
         browser.close()
     assert errors == []
+
+
+def test_a_theme_template_edit_rebuilds_every_version(site: Path):
+    """Versions are rendered with the whole theme chain (the site's templates, its theme's, the
+    default theme's): an edit anywhere in it must not leave a reused version with the old look."""
+    theme = site / "mytheme/templates"
+    theme.mkdir(parents=True)
+    (theme / "docs.html").write_text((DEFAULT_THEME / "templates/docs.html").read_text())
+    with open(site / "site.yaml", "a", encoding="utf-8") as f:
+        f.write("theme: mytheme\n")
+    for template in (site / "templates").glob("docs.html"):
+        template.unlink()      # the theme's, not the site's own, renders docs pages
+    assert set(build(site).reports["docs"].versions.values()) == {"built"}
+    assert set(build(site).reports["docs"].versions.values()) == {"reused"}
+    (theme / "docs.html").write_text((theme / "docs.html").read_text().replace("{% block main %}",
+                                                                               "{% block main %}<!-- themed -->"))
+    assert set(build(site).reports["docs"].versions.values()) == {"built"}
+    for name in ("dev", "v1", "v2", "v3"):
+        assert "<!-- themed -->" in (site / f"_site/docs/{name}/index.html").read_text()

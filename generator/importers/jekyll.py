@@ -26,9 +26,9 @@ from typing import Any
 
 import yaml
 
-from generator.config import RESERVED
 from generator.errors import SiteError
 from generator.importers.liquid import Note, block_name, convert_template
+from generator.layout import RESERVED
 from generator.site import slugify
 from generator.sources import POST_NAME, yaml_line, yaml_problem
 

@@ -21,18 +21,19 @@ notebooks and back), ``spec`` (declared settings, the cache key),
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Collection
 
 from generator import codec
-from generator.errors import SiteError
+from generator.files import Files
+from generator.layout import NOTEBOOKS
 
 if TYPE_CHECKING:
     from generator.config import Config
     from generator.render import Renderer
 
-FOLDER = "notebooks"
+FOLDER = NOTEBOOKS
 
 
 @codec.record
@@ -59,20 +60,13 @@ class TutorialStats:
         return line + (f", {self.stored} shown as saved (execute: never)" if self.stored else "")
 
 
-@dataclass
-class Tutorials:
-    """One tree's tutorials as files below their gallery's folder, with what made each file."""
+class Tutorials(Files):
+    """One tree's tutorials as files below their gallery's folder (``url``, e.g. /docs/v2/tutorials/),
+    and how the build got each tutorial's outputs."""
 
-    url: str = ""                  # the gallery's, e.g. /docs/v2/tutorials/
-    files: dict[str, bytes] = field(default_factory=dict)
-    origins: dict[str, str] = field(default_factory=dict)
-    stats: TutorialStats = field(default_factory=TutorialStats)
-
-    def add(self, rel: str, data: bytes | str, origin: str | Path) -> None:
-        if rel in self.files:
-            raise SiteError(f"{self.url}{rel} is claimed by both {self.origins[rel]} and {origin}", origin)
-        self.files[rel] = data.encode("utf-8") if isinstance(data, str) else data
-        self.origins[rel] = str(origin)
+    def __init__(self, url: str = ""):
+        super().__init__(url)
+        self.stats = TutorialStats()
 
 
 def render_tutorials(config: Config, tree: Path, gallery_url: str, render: Callable[..., str],

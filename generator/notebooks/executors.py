@@ -81,9 +81,7 @@ def executor_for(config: Config) -> Executor:
 
 
 def local_workers(config: Config) -> int:
-    if config.notebooks.workers < 0:
-        raise SiteError(f"key 'notebooks.workers': expected 0 (one per core) or more, "
-                        f"got {config.notebooks.workers}", config.root / "site.yaml")
+    """``notebooks.workers``, 0 meaning one per core (site.yaml's loader refused a negative one)."""
     return config.notebooks.workers or os.cpu_count() or 1
 
 

@@ -39,6 +39,7 @@ from generator.notebooks.shared import open_store
 from generator.notebooks.sources import Tutorial, discover, load_tutorial, to_percent
 from generator.notebooks.spec import Metadata, Spec, metadata_of, read_paths, resolve
 from generator.notebooks.store import Run, RunStore
+from generator.outputs import generated_page
 from generator.render import Renderer
 
 SOURCE_LINES_SHOWN = 5
@@ -306,5 +307,4 @@ def run_view(job: Job) -> dict[str, Any]:
 
 
 def _page(title: str, url: str, description: str) -> dict[str, Any]:
-    return {"title": title, "url": url, "kind": "tutorial", "toc": (), "meta": {},
-            "description": description, "date": None}
+    return generated_page(title, url, "tutorial", description)

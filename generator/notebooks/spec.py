@@ -27,12 +27,13 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from generator import codec
 from generator.config import Execute, Notebooks, load_section
 from generator.errors import SiteError
 from generator.notebooks.environment import DEVICES
 from generator.notebooks.sources import Tutorial
 
-CACHE_FORMAT = "1"
+CACHE_FORMAT = str(codec.VERSIONS["notebook-run"])
 EXECUTION_TAGS = ("raises-exception", "skip-execution")
 DEFAULT_KERNEL = "python3"
 

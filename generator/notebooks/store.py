@@ -14,8 +14,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from generator.cache import write_atomic
+from generator.layout import NOTEBOOKS
 
-FOLDER = "notebooks"
+FOLDER = NOTEBOOKS    # below the cache folder
 
 
 @dataclass(frozen=True)

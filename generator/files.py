@@ -1,0 +1,45 @@
+"""Files already made, by output path: the one container every step that makes files fills.
+
+A file is its path (relative to where the container is published, ``prefix``),
+its bytes, and its origin: what made it, named in the error when a second
+step claims the same path. Some are kept out of the sitemap (redirect stubs,
+copies under an alias).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from generator.errors import SiteError
+
+
+def is_output_path(rel: str) -> bool:
+    """Whether ``rel`` is a clean relative file path: no ``..``, ``.`` or empty segment, no NUL."""
+    return bool(rel) and "\0" not in rel and not rel.startswith("/") \
+        and all(part not in ("", ".", "..") for part in rel.split("/"))
+
+
+class Files(dict):
+    """Path -> bytes, with each file's origin; a second claim on a path is refused, naming both.
+
+    ``prefix`` is the URL the paths are below (in messages); ``where`` the file an
+    error is reported at (default: the second claimant).
+    """
+
+    def __init__(self, prefix: str = "/", where: str | Path | None = None) -> None:
+        super().__init__()
+        self.prefix = prefix
+        self.where = where
+        self.origins: dict[str, str] = {}
+        self.unlisted: set[str] = set()
+
+    def add(self, path: str, data: bytes | str, origin: str | Path, listed: bool = True) -> None:
+        if not is_output_path(path):
+            raise SiteError(f"{path!r} is not a path inside the output folder", self.where or origin)
+        if path in self:
+            raise SiteError(f"{self.prefix}{path} is claimed by both {self.origins[path]} and {origin}",
+                            self.where or origin)
+        self[path] = data.encode("utf-8") if isinstance(data, str) else data
+        self.origins[path] = str(origin)
+        if not listed:
+            self.unlisted.add(path)

@@ -1,0 +1,38 @@
+"""Where things are in a site: every folder and file name sitegen reads or writes.
+
+A module that needs a place in the site takes its name from here, so the
+build's inputs, what the preview watches, what can never be a static folder
+or an output folder, and where caches live cannot disagree. Paths are POSIX,
+relative to the site's folder (the one holding ``site.yaml``).
+"""
+
+CONFIG_FILE = "site.yaml"
+
+CONTENT = "content"
+POSTS = "content/posts"            # YYYY-MM-DD-slug.md
+PAGES = "content/pages"
+DATA = "content/data"              # NAME.yml -> site.data.NAME
+DOCS = "content/docs"              # the docs section, once per version
+INCLUDES = "content/includes"      # Liquid includes
+NOTEBOOKS = "notebooks"            # tutorials
+TEMPLATES = "templates"            # the site's own templates, over its theme's
+ASSETS = "assets"                  # copied as they are, like site.yaml's static folders
+
+STATE_DIR = ".sitegen"             # everything sitegen keeps between builds
+STATE_FILE = "state.msgpack"       # in STATE_DIR: what the last build made from what
+LOCK_FILE = "lock"                 # in STATE_DIR: one build at a time
+CACHE_DIR = ".sitegen/cache"       # parsed documents, notebook runs (site.yaml notebooks.cache_dir)
+VERSIONS_DIR = "versions"          # in STATE_DIR: each docs version as last built
+
+# What kind of source each folder of content/ holds.
+SOURCE_FOLDERS = (("post", POSTS), ("page", PAGES), ("data", DATA))
+# The site's inputs, beside its static folders and theme (Config.static_paths, Config.theme_paths).
+INPUTS = (CONFIG_FILE, CONTENT, NOTEBOOKS, TEMPLATES)
+# Edits under these leave the site's structure (collections, plan) as it was, unless a
+# document's placement changes: see generator.build.Engine.swap_in.
+SWAPPABLE = (POSTS, PAGES, TEMPLATES)
+# Watched by the preview, with site.yaml, the static folders and the theme.
+WATCHED = (CONTENT, NOTEBOOKS, TEMPLATES)
+# The site's sources and sitegen's own: never a static folder, never under the output folder.
+SOURCES = (CONTENT, TEMPLATES, NOTEBOOKS, "generator", ".git")
+RESERVED = (CONFIG_FILE, *SOURCES, STATE_DIR)

@@ -1,0 +1,200 @@
+"""Outputs: every file of the site comes from a planner, in one ordered registry.
+
+The engine (:mod:`generator.build`) knows no output by name: it runs the
+planners of a :class:`Registry` in phase order and makes the jobs they plan.
+Public interface, for the built-in outputs and for plug-ins:
+
+``Planner``
+    ``name`` (unique in a registry), ``phase`` and ``plan(ctx, plan)``, which
+    adds :class:`~generator.plan.Job`\\ s to the :class:`~generator.plan.Plan`
+    (``plan.add(path, origin, make, inputs, listed=True)``). ``watches(config)``
+    names files or folders of the site it reads beyond the usual inputs
+    (``site.yaml``, ``content``, ``notebooks``, ``templates``, the static
+    folders); ``external(config)`` stands for what its output depends on
+    outside the site's files (what a git ref resolves to): a build whose files
+    did not change still runs when it differs.
+``Bundle``
+    A planner that makes several files at once, which it only knows once it
+    has run (the docs section). ``inputs(ctx)`` is a small value: while it and
+    everything the last ``make`` read stay the same, the last files are kept.
+    ``make(ctx)`` returns ``(Files, report)``. A bundle's report is saved with
+    the state: its class is a :func:`generator.codec.record`, with
+    ``summary()``, ``reusable`` and ``reused()`` (what it says when kept).
+``Phase``
+    ``EARLY`` planners plan the site's own files (pages, listings, feeds,
+    assets); ``BUNDLE`` planners run (or are reused) next; ``LATE`` planners
+    see every path the others planned (the 404 page unless one was made, the
+    sitemap). Within a phase, planners run in the order they were registered.
+``PlanContext``
+    Everything a planner may read. ``ctx.render(template, source, **context)``
+    renders with the ``site`` templates see.
+``default_registry()``
+    The built-in planners in their order, then the plugins' (a plugin's
+    ``register(plugins)`` entry point calls ``plugins.add_planner(planner)``:
+    see :mod:`generator.plugins`).
+
+The rule that keeps incremental builds right: a job's bytes must be a
+function of its ``inputs`` (given at plan time, compared with ``==``), of
+what it reads while it runs through the recording views (``ctx.views``,
+``ctx.site_view``, templates through ``ctx.render``, files through
+:func:`generator.deps.record` of ``("file", path)``), and of the config and
+code (a change to either rebuilds everything). Planning itself may look at
+the site's *structure* only (``ctx.site``: which documents exist, where they
+are published, which collections list them): the plan is made again
+whenever that changes, but a job that reads a document's content without a
+view would not be made again when the content changes.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+from generator import codec
+from generator.config import Config
+from generator.deps import Views
+from generator.errors import SiteError
+from generator.options import BuildOptions
+from generator.plan import Files, Plan
+from generator.plugins import extensions
+from generator.render import DataFiles, Renderer
+from generator.site import Document, Site, site_settings
+from generator.sources import Source
+
+
+class Phase(enum.IntEnum):
+    EARLY = 0      # the site's own files
+    BUNDLE = 1     # steps making several files at once (the docs section)
+    LATE = 2       # planners that see every path the others planned (404, sitemap)
+
+
+@dataclass(frozen=True)
+class PlanContext:
+    """What a planner may read: one assembled site, and what this build knows of its inputs."""
+
+    config: Config
+    site: Site                          # its structure, for planning (see the module's docstring)
+    views: Views                        # recording stand-ins for documents and collections
+    site_view: dict[str, Any]           # what templates see as ``site``
+    renderer: Renderer
+    options: BuildOptions
+    parse: Callable[[list[Source]], list[Document]]     # sources -> documents, through the parse cache
+    tree_digest: Callable[[str], str]       # a folder of the site -> its files, as this build found them
+    site_key: Callable[[], str]             # stands for every post, page and data file
+    external: Mapping[str, Any]             # planner name -> its external() this build
+
+    def render(self, template: str, source: Path | None = None, **context: Any) -> str:
+        return self.renderer.render(template, {"site": self.site_view, **context}, source)
+
+
+class Planner:
+    """Plans some of the site's files (see the module's docstring)."""
+
+    name: str = ""
+    phase: Phase = Phase.EARLY
+
+    def watches(self, config: Config) -> tuple[str, ...]:
+        return ()
+
+    def external(self, config: Config) -> Any:
+        return None
+
+    def plan(self, ctx: PlanContext, plan: Plan) -> None:
+        raise NotImplementedError
+
+
+@runtime_checkable
+class Report(Protocol):
+    """What a planner did in one build, as ``BuildResult.reports`` holds it; the CLI prints
+    each non-empty ``summary()``."""
+
+    def summary(self) -> str: ...
+
+
+class Bundle(Planner):
+    """Makes several files at once; the engine runs it, or keeps its last files."""
+
+    phase = Phase.BUNDLE
+
+    def inputs(self, ctx: PlanContext) -> Any:
+        raise NotImplementedError
+
+    def make(self, ctx: PlanContext) -> tuple[Files, Any]:
+        raise NotImplementedError
+
+    def plan(self, ctx: PlanContext, plan: Plan) -> None:
+        raise TypeError("a bundle's files are planned by the engine, which runs or reuses it")
+
+
+@codec.record
+@dataclass(frozen=True)
+class Planned:
+    """The report of a planner that is not a bundle: how many files it has, how many were made."""
+
+    files: int = 0
+    made: int = 0
+
+    def summary(self) -> str:
+        return ""
+
+
+class Registry:
+    """Planners in the order they run: by phase, then as registered."""
+
+    def __init__(self, planners: Iterable[Planner] = ()):
+        self._planners: list[Planner] = []
+        for planner in planners:
+            self.register(planner)
+
+    def register(self, planner: Planner) -> Planner:
+        if not planner.name or any(p.name == planner.name for p in self._planners):
+            raise SiteError(f"output planner {planner.name!r}: a planner needs a name of its own")
+        self._planners.append(planner)
+        return planner
+
+    def __iter__(self) -> Iterator[Planner]:
+        return iter(sorted(self._planners, key=lambda p: p.phase))   # stable: registration order kept
+
+    def names(self) -> list[str]:
+        return [p.name for p in self]
+
+
+def default_registry() -> Registry:
+    """The site's outputs: the built-in planners, then the installed plugins'."""
+    from generator.outputs import archives, docs, feeds, notfound, pages, redirects, sitemap, static
+    from generator.plugins import extensions
+
+    return Registry([
+        pages.Documents(), archives.Blog(), archives.Taxonomy("tag", "tags"),
+        archives.Taxonomy("category", "categories"), archives.History(), redirects.Redirects(),
+        feeds.Feeds(), static.PygmentsCss(), static.Assets(),
+        docs.DocsSection(),
+        notfound.NotFound(), sitemap.Sitemap(),
+        *extensions().planners,
+    ])
+
+
+def generated_page(title: str, url: str, kind: str = "generated", description: str = "") -> dict[str, Any]:
+    """The ``page`` of a page the generator makes itself (blog index, tag page, redirect, tutorial...)."""
+    return {"title": title, "url": url, "kind": kind, "toc": (), "meta": {},
+            "description": description, "date": None}
+
+
+def site_view(site: Site, views: Views) -> dict[str, Any]:
+    """What templates see as ``site``: the config's public values and (recording) collections."""
+    config = site.config
+    return {
+        **site_settings(config),
+        "nav": config.nav,
+        "archives": config.archives,
+        "feeds": config.feeds,
+        "data": DataFiles(site.data),
+        "posts": views.sequence(("posts",)),
+        "pages": views.sequence(("pages",)),
+        "tags": views.groups("tags"),
+        "categories": views.groups("categories"),
+        "years": views.sequence(("years",)),
+    }

@@ -1,0 +1,82 @@
+"""The docs section as a bundle: ``content/docs`` and the tutorials, once per docs version.
+
+Registered like any other planner, so the engine never names docs, versions
+or notebooks: which files the section has is only known once it has run
+(tutorials are executed), and a run is skipped while its inputs (the docs
+and notebooks trees, version archives, what the versions' git refs resolve
+to) and the rest of the site it read stay the same.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from generator import codec, notebooks
+from generator.config import Config
+from generator.docs import DOCS_DIR
+from generator.outputs import Bundle, PlanContext
+from generator.files import Files
+from generator.versions import VersionedDocs, resolve_versions
+
+
+@codec.record
+@dataclass(frozen=True)
+class DocsReport:
+    """What building the docs section did: per version, and for the tutorials."""
+
+    versions: dict[str, str] = field(default_factory=dict)  # name -> "built", "reused", "archived"
+    tutorials: notebooks.TutorialStats = field(default_factory=notebooks.TutorialStats)
+
+    @property
+    def reusable(self) -> bool:
+        """Whether the files can stay when the inputs did not change: not while tutorials
+        are shown unexecuted, since a run of them may have been copied into the cache."""
+        return not self.tutorials.unexecuted
+
+    def reused(self) -> DocsReport:
+        """What the docs section reports when it did not run: its last work, taken as it was.
+
+        As when it runs: reused versions look no tutorial up, while the unversioned
+        section's tutorials count as taken from the cache.
+        """
+        versions = {name: "archived" if how == "archived" else "reused" for name, how in self.versions.items()}
+        stats = self.tutorials
+        return DocsReport(versions, notebooks.TutorialStats(cached=0 if versions else stats.ran + stats.cached))
+
+    def summary(self) -> str:
+        lines = [self.tutorials.summary()] if self.tutorials.total else []
+        by_outcome: dict[str, list[str]] = {}
+        for name, outcome in self.versions.items():
+            by_outcome.setdefault(outcome, []).append(name)
+        if by_outcome:
+            lines.append("docs versions: " + "; ".join(f"{outcome} {', '.join(names)}"
+                                                       for outcome, names in by_outcome.items()))
+        return "\n".join(lines)
+
+
+class DocsSection(Bundle):
+    """The docs section (tutorials included), once per version."""
+
+    name = "docs"
+
+    def watches(self, config: Config) -> tuple[str, ...]:
+        return tuple(v.archive for v in config.versions if v.archive)
+
+    def external(self, config: Config) -> Any:
+        """What each docs version's source resolves to now (git refs can move without a file changing)."""
+        if not config.versions:
+            return ()
+        return tuple((r.name, r.trees) for r in resolve_versions(config))
+
+    def inputs(self, ctx: PlanContext) -> Any:
+        return ("docs", ctx.external.get(self.name), ctx.tree_digest(DOCS_DIR),
+                ctx.tree_digest(notebooks.FOLDER), *(ctx.tree_digest(path) for path in self.watches(ctx.config)))
+
+    def make(self, ctx: PlanContext) -> tuple[Files, DocsReport]:
+        """``ctx.site_key()`` stands for the rest of the site, which docs pages may show:
+        while it stays the same, versions whose tree did not change are reused."""
+        options = ctx.options
+        docs = VersionedDocs(ctx.config, ctx.renderer, ctx.site_view, ctx.parse).build(
+            ctx.site_key(), options.refresh, options.rerun)
+        return docs, DocsReport(docs.report, docs.tutorials)

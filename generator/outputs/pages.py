@@ -1,0 +1,57 @@
+"""Every post and page, through its layout (``layout: source`` lists a file of the site)."""
+
+from __future__ import annotations
+
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from markupsafe import Markup
+
+from generator import highlight
+from generator.deps import record
+from generator.errors import SiteError
+from generator.outputs import PlanContext, Planner
+from generator.plan import Job, Plan
+from generator.site import Document, render_deferred
+from generator.sources import read_text
+
+
+class Documents(Planner):
+    name = "documents"
+
+    def plan(self, ctx: PlanContext, plan: Plan) -> None:
+        plan.add_all([Job(doc.output_path, str(doc.source), partial(render_document, ctx, doc),
+                          ("document", doc.layout)) for doc in ctx.site.documents])
+
+
+def render_document(ctx: PlanContext, doc: Document) -> str:
+    template = f"{doc.layout}.html"
+    if not ctx.renderer.has_template(template):
+        raise SiteError(f"unknown layout '{doc.layout}' (no templates/{template})", doc.source)
+    page = ctx.views.document(doc)
+    if doc.deferred is None:
+        content = page.content
+    else:  # its Liquid lists the site: run now, reading the site through recording views
+        content, files = render_deferred(doc, ctx.config, ctx.site_view)
+        for name in files:
+            record(("file", name))
+    return ctx.render(template, doc.source, page=page, content=Markup(content),
+                      **layout_context(ctx, page, doc.source))
+
+
+def layout_context(ctx: PlanContext, page: Any, source: Path) -> dict[str, Any]:
+    """Extra values some layouts need: a source listing needs its file's lines."""
+    if page.layout != "source":
+        return {}
+    listed = page.meta.get("source")
+    if not isinstance(listed, str):
+        raise SiteError("layout 'source' needs a key 'source' naming the file to list", source)
+    root = ctx.config.root.resolve()
+    path = (root / listed).resolve()
+    if path.is_relative_to(root):
+        record(("file", path.relative_to(root).as_posix()))
+    if not path.is_relative_to(root) or not path.is_file():
+        raise SiteError(f"key 'source': {listed!r} is not a file inside the site", source)
+    text = read_text(path, Path(listed))
+    return {"filename": listed, "lines": highlight.source_lines(text, path.name)}

@@ -1,0 +1,36 @@
+"""Old URLs (``redirect_from``, site.yaml ``redirects``) get a page pointing at the new one."""
+
+from __future__ import annotations
+
+from functools import partial
+from pathlib import Path
+
+from generator.errors import SiteError
+from generator.layout import CONFIG_FILE
+from generator.output import is_output_path
+from generator.outputs import PlanContext, Planner, generated_page
+from generator.plan import Plan
+from generator.site import output_path
+
+
+class Redirects(Planner):
+    """The page sends the browser on with a site-relative URL, so that it stays on
+    whichever host serves the site (the preview server, a staging copy); only its
+    canonical link names the production host. Kept out of the sitemap."""
+
+    name = "redirects"
+
+    def plan(self, ctx: PlanContext, plan: Plan) -> None:
+        moves = [(old, doc.url, doc.source, "redirect_from")
+                 for doc in ctx.site.documents for old in doc.redirect_from]
+        moves += [(old, new, Path(CONFIG_FILE), "redirects")
+                  for old, new in sorted(ctx.config.redirects.items())]
+        for old, new, origin, key in moves:     # site.yaml's were checked at load; these too
+            if not old.startswith("/"):
+                raise SiteError(f"key '{key}': redirect {old!r} must be a path starting with '/'", origin)
+            if not is_output_path(output_path(old)):
+                raise SiteError(f"key '{key}': redirect {old!r} is not a plain path inside the site "
+                                "(no '.', '..' or empty segments)", origin)
+            plan.add(output_path(old), origin, partial(
+                ctx.render, "redirect.html", page=generated_page("Redirecting", old), target=new),
+                ("redirect", old, new), listed=False)

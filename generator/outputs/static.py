@@ -1,0 +1,62 @@
+"""Files copied as they are (``assets/``, site.yaml ``static``) and the Pygments stylesheet."""
+
+from __future__ import annotations
+
+from functools import partial
+from pathlib import Path
+
+from generator import highlight
+from generator.deps import record
+from generator.outputs import PlanContext, Planner
+from generator.plan import Plan
+from generator.render import DEFAULT_THEME, theme_dirs
+
+PYGMENTS_CSS = "assets/css/pygments.css"
+
+
+class PygmentsCss(Planner):
+    """The stylesheet of site.yaml ``pygments_style``, for code highlighted at build time."""
+
+    name = "pygments-css"
+
+    def plan(self, ctx: PlanContext, plan: Plan) -> None:
+        plan.add(PYGMENTS_CSS, "pygments_style",
+                 partial(highlight.stylesheet, ctx.config.pygments_style), "pygments")
+
+
+class Assets(Planner):
+    """``assets/`` and the ``static`` folders and files, at their own URLs, then the theme's
+    ``assets/`` that the site's own do not replace.
+
+    Hidden files in them (``.DS_Store``, ``.gitkeep``) stay behind. A page that claims
+    the same URL is refused by the plan, naming both.
+    """
+
+    name = "assets"
+
+    def plan(self, ctx: PlanContext, plan: Plan) -> None:
+        root = ctx.config.root
+        for name in ctx.config.static_paths:
+            top = root / name
+            found = sorted(top.rglob("*")) if top.is_dir() else [top] if top.is_file() else []
+            for path in found:
+                rel = path.relative_to(root).as_posix()
+                inside = path.relative_to(top).parts    # a listed file may be hidden (.htaccess)
+                if path.is_file() and not any(part.startswith(".") for part in inside):
+                    plan.add(rel, rel, partial(copy_file, path, rel), "asset")
+        for folder in theme_dirs(ctx.config)[1:]:     # the theme's assets, unless the site has its own
+            top = folder / "assets"
+            for path in sorted(top.rglob("*")) if top.is_dir() else ():
+                inside = path.relative_to(top).parts
+                out = "assets/" + "/".join(inside)
+                if path.is_file() and out not in plan and not any(part.startswith(".") for part in inside):
+                    if path.is_relative_to(DEFAULT_THEME):   # part of sitegen: its fingerprint covers it
+                        plan.add(out, f"<default theme>/{out}", partial(path.read_bytes), ("theme asset", out))
+                    else:
+                        rel = path.relative_to(root).as_posix()
+                        plan.add(out, rel, partial(copy_file, path, rel), ("theme asset", rel))
+
+
+def copy_file(path: Path, rel: str) -> bytes:
+    record(("file", rel))
+    return path.read_bytes()

@@ -1,0 +1,90 @@
+"""Readers: a source's body to HTML, chosen by the file's suffix.
+
+A reader says which suffixes it reads and what, besides the source's own
+bytes, its output depends on (library versions, settings): that goes into the
+parse cache's key, so upgrading Python-Markdown re-parses the Markdown pages
+and nothing else has to remember it. Adding a format is one class here (or in
+a plugin, see :mod:`generator.plugins`) and one line in :func:`readers`.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+import markdown
+import pygments
+import pymdownx
+
+from generator.config import Config
+from generator.errors import SiteError
+from generator.markdown import Heading, MarkdownProblem, render_markdown
+from generator.plugins import extensions
+from generator.sources import Source
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """What a reader makes of a body: the HTML and its headings (for a table of contents)."""
+
+    html: str
+    toc: tuple[Heading, ...] = ()
+
+
+class Reader(Protocol):
+    suffixes: tuple[str, ...]
+
+    def cache_key(self, config: Config) -> tuple[str, ...]:
+        """What the output depends on besides the source's bytes."""
+
+    def read(self, text: str, source: Source, config: Config) -> Parsed:
+        """``text``, the body of ``source`` (front matter split off, Liquid run), as HTML."""
+
+
+class MarkdownReader:
+    """kramdown-flavoured Markdown (:mod:`generator.markdown`), code highlighted by Pygments."""
+
+    suffixes = (".md", ".markdown")
+
+    def cache_key(self, config: Config) -> tuple[str, ...]:
+        return ("markdown", markdown.__version__, pymdownx.__version__, pygments.__version__,
+                repr(config.markdown))
+
+    def read(self, text: str, source: Source, config: Config) -> Parsed:
+        try:
+            rendered = render_markdown(text, header_ids=config.markdown.header_ids)
+        except MarkdownProblem as exc:   # lines counted after Liquid ran: near, if Liquid added lines
+            raise SiteError(str(exc), source.path, source.body_line + exc.line - 1) from None
+        return Parsed(rendered.html, rendered.toc)
+
+
+class HtmlReader:
+    """HTML bodies, published as they are written."""
+
+    suffixes = (".html",)
+
+    def cache_key(self, config: Config) -> tuple[str, ...]:
+        return ("html",)
+
+    def read(self, text: str, source: Source, config: Config) -> Parsed:
+        return Parsed(text)
+
+
+@functools.cache
+def readers() -> dict[str, Reader]:
+    """Suffix -> reader: the built-ins, then the plugins' (a plugin may take over a suffix)."""
+    found: dict[str, Reader] = {}
+    for reader in (MarkdownReader(), HtmlReader(), *extensions().readers):
+        found.update(dict.fromkeys(reader.suffixes, reader))
+    return found
+
+
+def suffixes() -> tuple[str, ...]:
+    """The suffixes of the files that are posts, pages or docs pages."""
+    return tuple(readers())
+
+
+def reader_for(path: Path) -> Reader:
+    return readers()[path.suffix]

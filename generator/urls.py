@@ -1,0 +1,16 @@
+"""How a URL path finds its file in the built site: one rule for the preview server and the checker.
+
+The checker must accept exactly the links the server (and the live host,
+GitHub Pages or ASF's) would serve, so both ask :func:`candidates`.
+"""
+
+from __future__ import annotations
+
+
+def candidates(path: str) -> list[str]:
+    """The files that may serve site path ``path`` (decoded, relative to the site's root, no
+    leading ``/``), in the order they are tried: ``x`` is the file ``x``, else the folder
+    ``x/`` (its ``index.html``), else ``x.html``; ``d/`` and the root serve their ``index.html``."""
+    if not path or path.endswith("/"):
+        return [path + "index.html"]
+    return [path, path + "/index.html", path + ".html"]
