@@ -1,0 +1,87 @@
+"""The one-pass typographic text is smarty's, byte for byte.
+
+Differential: every document is rendered by sitegen's converter and by the
+same converter with smarty's own inline processor (the reference), over the
+shipped site, the shared TVM posts and generated text.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import markdown
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from generator.markdown import EXTENSION_CONFIGS, EXTENSIONS, KramdownCompat, markdown_converter
+from generator.sources import split_front_matter
+from tests.conftest import REPO, shared_dir
+
+FAST = markdown_converter()
+SMARTY = markdown.Markdown(extensions=[*EXTENSIONS, KramdownCompat()],
+                           extension_configs=EXTENSION_CONFIGS, output_format="html")
+
+
+def both(text: str) -> tuple[str, str]:
+    FAST.reset()
+    SMARTY.reset()
+    return FAST.convert(text), SMARTY.convert(text)
+
+
+def bodies(folder: Path) -> list[tuple[str, str]]:
+    found = []
+    for path in sorted(p for p in folder.rglob("*") if p.suffix in (".md", ".markdown")):
+        _, body, _ = split_front_matter(path.read_text(encoding="utf-8"), path)
+        found.append((path.name, body))
+    return found
+
+
+def test_the_shipped_site_reads_as_with_smarty():
+    documents = bodies(REPO / "content")
+    assert len(documents) > 10
+    for name, body in documents:
+        fast, smarty = both(body)
+        assert fast == smarty, name
+
+
+def test_the_tvm_posts_read_as_with_smarty():
+    documents = bodies(shared_dir() / "corpus" / "tvm-site" / "_posts")
+    assert len(documents) >= 19
+    changed = 0
+    for name, body in documents:
+        fast, smarty = both(body)
+        assert fast == smarty, name
+        changed += "&rsquo;" in fast or "&ldquo;" in fast or "&mdash;" in fast
+    assert changed > 10   # the corpus does exercise the pass
+
+
+def test_every_kind_of_substitution_is_made():
+    text = ("'Tis the '80s -- \"quoted\" and 'single', \"'nested'\", it's...  a --- b <<angled>>\n\n"
+            "'\"x\"' and \"'y'\" --- `code 'kept'` <span title=\"a 'b'\">'c'</span>\n")
+    fast, smarty = both(text)
+    assert fast == smarty
+    for entity in ("&rsquo;", "&lsquo;", "&ldquo;", "&rdquo;", "&ndash;", "&mdash;", "&hellip;",
+                   "&laquo;", "&raquo;"):
+        assert entity in fast
+    assert "<code>code 'kept'</code>" in fast
+
+
+# Text made of the characters the patterns care about, with words, spaces, entities and markup between.
+PIECES = st.sampled_from(["'", '"', "-", "--", "---", ".", "...", "<<", ">>", " ", "\n", "\n\n", "a", "it",
+                          "s", "80s", "1", "&nbsp;", "&mdash;", "\u2013", "\u2014", "(", "[", "{", "*", "_",
+                          "`", "<b>", "</b>", "\\'", '\\"', "# ", "> ", "- ", "x", ",", "!", "?", ";", ":"])
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(PIECES, max_size=40).map("".join))
+def test_generated_text_reads_as_with_smarty(text):
+    fast, smarty = both(text)
+    assert fast == smarty
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x02\x03"), max_size=80))
+def test_any_text_reads_as_with_smarty(text):
+    fast, smarty = both(text)
+    assert fast == smarty
