@@ -31,11 +31,11 @@ from markdown.inlinepatterns import HtmlInlineProcessor, InlineProcessor
 from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 from markdown.util import AtomicString
+from pymdownx.highlight import HighlightExtension
 
 from generator import codec
+from generator.highlight import HIGHLIGHT_CLASS, CachedHighlight
 from generator.typography import TypographyExtension
-
-HIGHLIGHT_CLASS = "highlight"
 
 
 @codec.record
@@ -572,6 +572,16 @@ def _linear_time(md: markdown.Markdown) -> None:
     md.treeprocessors.register(prettify, "prettify", 5)
 
 
+class CachedHighlighting(Extension):
+    """Fences highlighted by :class:`CachedHighlight`: superfences asks pymdownx.highlight for
+    its highlighter class, and gets ours (load after ``pymdownx.highlight``)."""
+
+    def extendMarkdown(self, md: markdown.Markdown) -> None:
+        for extension in md.registeredExtensions:
+            if isinstance(extension, HighlightExtension):
+                extension.get_pymdownx_highlighter = lambda: CachedHighlight
+
+
 EXTENSIONS = [
     "abbr", "admonition", "attr_list", "def_list", "footnotes", "md_in_html",
     "tables", "smarty", "pymdownx.superfences", "pymdownx.highlight",
@@ -599,7 +609,7 @@ def markdown_converter(dollar_math: bool = False, header_ids: str = "gfm") -> ma
         math = {**configs["pymdownx.arithmatex"], "inline_syntax": ["dollar", "round"]}
         configs = {**configs, "pymdownx.arithmatex": math}
     return markdown.Markdown(extensions=[*EXTENSIONS, KramdownCompat(header_ids=header_ids),
-                                         TypographyExtension()],
+                                         TypographyExtension(), CachedHighlighting()],
                              extension_configs=configs, output_format="html")
 
 

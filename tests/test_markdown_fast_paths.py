@@ -1,8 +1,9 @@
-"""The one-pass typographic text is smarty's, byte for byte.
+"""The Markdown fast paths give the text of the plain ones, byte for byte.
 
-Differential: every document is rendered by sitegen's converter and by the
-same converter with smarty's own inline processor (the reference), over the
-shipped site, the shared TVM posts and generated text.
+Differential: every document is rendered by sitegen's converter (one-pass
+typography, cached Pygments lexers and blocks) and by the same converter with
+smarty's own inline processor and pymdownx's own highlighter (the
+reference), over the shipped site, the shared TVM posts and generated text.
 """
 
 from __future__ import annotations
@@ -24,9 +25,14 @@ SMARTY = markdown.Markdown(extensions=[*EXTENSIONS, KramdownCompat()],
 
 
 def both(text: str) -> tuple[str, str]:
+    """``text`` rendered the fast way twice (the second from the block cache) and the plain way."""
+    FAST.reset()
+    first = FAST.convert(text)
     FAST.reset()
     SMARTY.reset()
-    return FAST.convert(text), SMARTY.convert(text)
+    again = FAST.convert(text)
+    assert again == first
+    return again, SMARTY.convert(text)
 
 
 def bodies(folder: Path) -> list[tuple[str, str]]:
@@ -85,3 +91,27 @@ def test_generated_text_reads_as_with_smarty(text):
 def test_any_text_reads_as_with_smarty(text):
     fast, smarty = both(text)
     assert fast == smarty
+
+
+def test_code_blocks_keep_their_options_apart():
+    code = "def f(x):\n    return x\n"
+    text = "".join(f"```{lang}{options}\n{code}```\n\n" for lang in ("python", "c", "text", "nosuchlang")
+                   for options in ("", ' hl_lines="2"', ' linenums="3"', ' hl_lines="1" linenums="1"'))
+    text += "    indented = 'code'\n"
+    fast, plain = both(text + text)
+    assert fast == plain
+    assert fast.count('class="hll"') == 2 * 8
+    assert fast.count('<span class="normal">3</span>') == 2 * 4
+
+
+def test_the_highlight_tag_and_notebooks_get_plain_pygments_html():
+    from pygments import highlight as pygments_highlight
+    from pygments.formatters import HtmlFormatter
+    from pygments.lexers import get_lexer_by_name
+
+    from generator.highlight import highlight
+
+    for language, code in (("python", "x = 'a'\n"), ("cpp", "int x;\n"), ("python", "x = 'a'\n")):
+        expected = pygments_highlight(code, get_lexer_by_name(language, stripnl=False, ensurenl=True),
+                                      HtmlFormatter(cssclass="highlight", wrapcode=True))
+        assert highlight(code, language) == expected
