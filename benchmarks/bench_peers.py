@@ -1,0 +1,283 @@
+"""sitegen beside Hugo and Pelican: the same generated blog built by each, rounds interleaved.
+
+    python benchmarks/bench_peers.py --posts 1000 5000 [--runs 3] [--tools sitegen,hugo,pelican]
+        [--sitegen NAME=REPO ...] [--phases cold,noop,edit] [--work DIR] [--json FILE]
+
+For each N, the corpus (benchmarks/peers/corpus.py: the same post bodies for every
+tool) is laid out as a site for each tool; then, phase by phase, each round runs
+every tool once, the order rotating from round to round, so that load from other
+work on a shared machine falls on all tools alike:
+
+- ``cold``: outputs and caches removed first (sitegen's ``.sitegen/``, Hugo's
+  ``resources/`` and cache dir, Pelican's ``cache/``);
+- ``noop``: nothing changed since the last build;
+- ``edit``: a paragraph appended to the middle post; the new text must then be in
+  the built HTML (checked).
+
+Each run's wall time, CPU time (user + sys of the process and its children, so
+(user+sys)/wall is the cores used) and peak RSS are taken from ``os.wait4``; every
+run is a JSON line in ``WORK/results.jsonl``. Printed: the medians per tool and
+phase, and the ratios of each sitegen to Hugo and to Pelican (>1: sitegen slower).
+
+``--sitegen NAME=REPO`` times the sitegen in the checkout REPO (``python -m
+generator build`` with REPO on PYTHONPATH, the site's skeleton taken from REPO);
+give it twice (``before=/tmp/old after=.``) to compare two commits in one run.
+Default: ``sitegen=`` this checkout. Hugo is the ``hugo`` on PATH (Debian: ``apt-get
+install hugo``); Pelican is installed from PyPI into ``WORK/venvs/pelican`` on
+first use (not a project dependency). See benchmarks/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+PEERS = HERE / "peers"
+PHASES = ("cold", "noop", "edit")
+POSTS_PER_PAGE = 10          # what every peer's configuration uses
+
+
+class Tool:
+    """One generator: how to lay out its site, clean it, build it and find its output."""
+
+    name: str
+    output: str
+    posts: str               # where its posts go, inside its site
+
+    def lay_out(self, site: Path, corpus: Path) -> None: ...
+    def clean(self, site: Path) -> None: ...
+    def command(self, site: Path) -> tuple[list[str], dict[str, str]]: ...
+
+
+def _remove(site: Path, *names: str) -> None:
+    for name in names:
+        path = site / name
+        if path.is_dir():
+            shutil.rmtree(path)
+        elif path.exists():
+            path.unlink()
+
+
+class Sitegen(Tool):
+    output, posts = "_site", "content/posts"
+
+    def __init__(self, name: str, repo: Path, python: str):
+        self.name, self.repo, self.python = name, repo, python
+
+    def lay_out(self, site: Path, corpus: Path) -> None:
+        sys.path.insert(0, str(HERE))
+        from make_corpus import copy_skeleton   # this checkout's skeleton code, on REPO's site
+        import yaml
+
+        copy_skeleton(self.repo, site)
+        config = yaml.safe_load((site / "site.yaml").read_text(encoding="utf-8"))
+        config["posts_per_page"] = POSTS_PER_PAGE
+        (site / "site.yaml").write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
+        shutil.copytree(corpus / "plain" / "posts", site / self.posts)
+
+    def clean(self, site: Path) -> None:
+        _remove(site, "_site", ".sitegen")
+
+    def command(self, site: Path) -> tuple[list[str], dict[str, str]]:
+        return [self.python, "-m", "generator", "build"], {"PYTHONPATH": str(self.repo)}
+
+
+class Hugo(Tool):
+    name, output, posts = "hugo", "public", "content/posts"
+
+    def lay_out(self, site: Path, corpus: Path) -> None:
+        shutil.copytree(PEERS / "hugo", site)
+        shutil.copytree(corpus / "hugo" / "content", site / "content")
+
+    def clean(self, site: Path) -> None:
+        _remove(site, "public", "resources", ".hugo_cache", ".hugo_build.lock")
+
+    def command(self, site: Path) -> tuple[list[str], dict[str, str]]:
+        return ["hugo", "--cacheDir", str(site / ".hugo_cache")], {}
+
+
+class Pelican(Tool):
+    name, output, posts = "pelican", "output", "content"
+
+    def __init__(self, work: Path):
+        self.venv = work / "venvs" / "pelican"
+
+    def install(self) -> None:
+        if not (self.venv / "bin" / "pelican").exists():
+            subprocess.run([sys.executable, "-m", "venv", str(self.venv)], check=True)
+            subprocess.run([str(self.venv / "bin" / "pip"), "install", "-q", "pelican", "markdown"], check=True)
+
+    def lay_out(self, site: Path, corpus: Path) -> None:
+        self.install()
+        shutil.copytree(PEERS / "pelican", site)
+        shutil.copytree(corpus / "pelican" / "content", site / "content")
+
+    def clean(self, site: Path) -> None:
+        _remove(site, "output", "cache", "__pycache__")
+
+    def command(self, site: Path) -> tuple[list[str], dict[str, str]]:
+        return [str(self.venv / "bin" / "pelican"), "content", "-s", "pelicanconf.py", "-o", "output"], {}
+
+
+def timed(argv: list[str], cwd: Path, env: dict[str, str], log: Path) -> dict:
+    """Run ``argv`` once: wall, user+sys CPU and peak RSS of it and its children, exit status."""
+    with log.open("a") as out:
+        out.write(f"\n### {' '.join(argv)} in {cwd}\n")
+        out.flush()
+        started = time.monotonic()
+        process = subprocess.Popen(argv, cwd=cwd, env={**os.environ, **env}, stdin=subprocess.DEVNULL,
+                                   stdout=out, stderr=subprocess.STDOUT)
+        _, status, usage = os.wait4(process.pid, 0)
+        wall = time.monotonic() - started
+        process.returncode = os.waitstatus_to_exitcode(status)
+    cpu = usage.ru_utime + usage.ru_stime
+    return {"wall_s": round(wall, 4), "cpu_s": round(cpu, 3), "cores": round(cpu / wall, 2),
+            "maxrss_mib": round(usage.ru_maxrss / 1024, 1), "rc": process.returncode}
+
+
+def html_files(out: Path, marker: str | None = None) -> tuple[int, bool]:
+    """HTML files under ``out``, and whether one holds ``marker``."""
+    pages = [path for path in out.rglob("*.html")]
+    found = marker is not None and any(marker in path.read_text(encoding="utf-8", errors="replace")
+                                       for path in pages)
+    return len(pages), found
+
+
+def run(n: int, tools: list[Tool], phases: list[str], runs: int, work: Path, results: Path) -> None:
+    corpus = work / f"corpus-{n}"
+    if not (corpus / "corpus.json").exists():
+        subprocess.run([sys.executable, str(PEERS / "corpus.py"), str(n), str(corpus)], check=True,
+                       stdout=subprocess.DEVNULL)
+    edited = sorted((corpus / "plain" / "posts").iterdir())[n // 2].name
+    sites = {}
+    for tool in tools:
+        site = work / "sites" / f"{tool.name}-{n}"
+        shutil.rmtree(site, ignore_errors=True)
+        site.parent.mkdir(parents=True, exist_ok=True)
+        tool.lay_out(site, corpus)
+        sites[tool.name] = site
+    log = work / "logs" / f"{n}.log"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    for phase in phases:
+        for k in range(runs):
+            for tool in tools[k % len(tools):] + tools[:k % len(tools)]:
+                site = sites[tool.name]
+                marker = None
+                if phase == "cold":
+                    tool.clean(site)
+                elif phase == "edit":
+                    marker = f"BenchEditMarker{k}x"
+                    with (site / tool.posts / edited).open("a", encoding="utf-8") as post:
+                        post.write(f"\n\n{marker}: this paragraph was appended for a one-post rebuild.\n")
+                argv, env = tool.command(site)
+                result = timed(argv, site, env, log)
+                pages, found = html_files(site / tool.output, marker)
+                record = {"tool": tool.name, "n": n, "phase": phase, "round": k, **result, "html": pages}
+                if marker:
+                    record["edit_seen"] = found
+                with results.open("a") as out:
+                    out.write(json.dumps(record) + "\n")
+                print(f"  {tool.name:>10} N={n:<6} {phase:5} round {k}: {result['wall_s']:8.2f} s wall, "
+                      f"{result['cores']:.2f} cores, {result['maxrss_mib']:7.0f} MiB, {pages} pages"
+                      + (f", edit seen: {found}" if marker else "") + ("" if result["rc"] == 0 else
+                                                                      f"  FAILED rc={result['rc']} (see {log})"),
+                      flush=True)
+
+
+def summarize(results: Path, names: list[str]) -> str:
+    """Markdown: medians per N, tool and phase; then sitegen / peer ratios of the medians."""
+    rows: dict[tuple[int, str, str], list[dict]] = {}
+    for line in results.read_text().splitlines():
+        r = json.loads(line)
+        if r["rc"] == 0 and r["tool"] in names:
+            rows.setdefault((r["n"], r["tool"], r["phase"]), []).append(r)
+
+    def median(n: int, tool: str, phase: str, field: str = "wall_s") -> float | None:
+        found = rows.get((n, tool, phase))
+        return statistics.median(r[field] for r in found) if found else None
+
+    ns = sorted({n for n, _, _ in rows})
+    lines = ["| N | tool | runs | cold s | no-op s | edit s | cold cores (CPU/wall) | cold peak RSS MiB | pages |",
+             "|---:|---|---:|---:|---:|---:|---:|---:|---:|"]
+    fmt = lambda x, spec=".2f": "–" if x is None else format(x, spec)  # noqa: E731
+    for n in ns:
+        for tool in names:
+            if not any((n, tool, p) in rows for p in PHASES):
+                continue
+            count = len(rows.get((n, tool, "cold"), []))
+            pages = max((r["html"] for r in rows.get((n, tool, "cold"), [])), default=None)
+            lines.append(f"| {n} | {tool} | {count} | {fmt(median(n, tool, 'cold'))} | "
+                         f"{fmt(median(n, tool, 'noop'), '.3f')} | {fmt(median(n, tool, 'edit'))} | "
+                         f"{fmt(median(n, tool, 'cold', 'cores'))} | {fmt(median(n, tool, 'cold', 'maxrss_mib'), '.0f')} | "
+                         f"{fmt(pages, 'd')} |")
+    ours = [name for name in names if name not in ("hugo", "pelican")]
+    peers = [name for name in ("hugo", "pelican") if name in names]
+    lines += ["", "Ratios of the medians, sitegen / peer (>1: sitegen slower):", "",
+              "| N | sitegen | " + " | ".join(f"{p} {phase}" for p in peers for phase in PHASES) + " |",
+              "|---:|---|" + "---:|" * (len(peers) * len(PHASES))]
+    for n in ns:
+        for name in ours:
+            cells = []
+            for peer in peers:
+                for phase in PHASES:
+                    a, b = median(n, name, phase), median(n, peer, phase)
+                    cells.append("–" if a is None or not b else f"{a / b:.2f}")
+            lines.append(f"| {n} | {name} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--posts", type=int, nargs="+", default=[1000])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--tools", default="sitegen,hugo,pelican")
+    parser.add_argument("--sitegen", action="append", default=[], metavar="NAME=REPO",
+                        help="a sitegen checkout to time (repeatable); default sitegen=this checkout")
+    parser.add_argument("--python", default=sys.executable, help="the Python with sitegen's dependencies")
+    parser.add_argument("--phases", default=",".join(PHASES))
+    parser.add_argument("--work", type=Path, default=Path.home() / ".cache" / "sitegen-peer-bench")
+    parser.add_argument("--json", type=Path, help="also copy every run's record here (JSON lines)")
+    args = parser.parse_args()
+    work = args.work.resolve()
+    work.mkdir(parents=True, exist_ok=True)
+    phases = [p for p in args.phases.split(",") if p]
+    unknown = set(phases) - set(PHASES)
+    if unknown:
+        parser.error(f"unknown phase {sorted(unknown)}; known: {', '.join(PHASES)}")
+    tools: list[Tool] = []
+    for name in args.tools.split(","):
+        if name == "sitegen":
+            for spec in args.sitegen or [f"sitegen={REPO}"]:
+                label, _, repo = spec.partition("=")
+                tools.append(Sitegen(label, Path(repo).resolve(), args.python))
+        elif name == "hugo":
+            if not shutil.which("hugo"):
+                parser.error("no hugo on PATH (Debian: apt-get install hugo)")
+            tools.append(Hugo())
+        elif name == "pelican":
+            tools.append(Pelican(work))
+        else:
+            parser.error(f"unknown tool {name!r}: sitegen, hugo or pelican")
+    results = work / "results.jsonl"
+    results.unlink(missing_ok=True)
+    print(f"{os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f}; work in {work}", flush=True)
+    for n in args.posts:
+        run(n, tools, phases, args.runs, work, results)
+    if args.json:
+        shutil.copyfile(results, args.json)
+    print()
+    print(summarize(results, [tool.name for tool in tools]))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
