@@ -152,7 +152,8 @@ def html_files(out: Path, marker: str | None = None) -> tuple[int, bool]:
     return len(pages), found
 
 
-def run(n: int, tools: list[Tool], phases: list[str], runs: int, work: Path, results: Path) -> None:
+def run(n: int, tools: list[Tool], phases: list[str], runs: int, work: Path, results: Path,
+        reuse: bool = False) -> None:
     corpus = work / f"corpus-{n}"
     if not (corpus / "corpus.json").exists():
         subprocess.run([sys.executable, str(PEERS / "corpus.py"), str(n), str(corpus)], check=True,
@@ -161,6 +162,9 @@ def run(n: int, tools: list[Tool], phases: list[str], runs: int, work: Path, res
     sites = {}
     for tool in tools:
         site = work / "sites" / f"{tool.name}-{n}"
+        if reuse and site.is_dir():      # as an earlier run (say, of the cold phase) left it
+            sites[tool.name] = site
+            continue
         shutil.rmtree(site, ignore_errors=True)
         site.parent.mkdir(parents=True, exist_ok=True)
         tool.lay_out(site, corpus)
@@ -175,7 +179,7 @@ def run(n: int, tools: list[Tool], phases: list[str], runs: int, work: Path, res
                 if phase == "cold":
                     tool.clean(site)
                 elif phase == "edit":
-                    marker = f"BenchEditMarker{k}x"
+                    marker = f"BenchEditMarker{k}t{time.monotonic_ns()}"
                     with (site / tool.posts / edited).open("a", encoding="utf-8") as post:
                         post.write(f"\n\n{marker}: this paragraph was appended for a one-post rebuild.\n")
                 argv, env = tool.command(site)
@@ -246,6 +250,9 @@ def main() -> int:
     parser.add_argument("--phases", default=",".join(PHASES))
     parser.add_argument("--work", type=Path, default=Path.home() / ".cache" / "sitegen-peer-bench")
     parser.add_argument("--json", type=Path, help="also copy every run's record here (JSON lines)")
+    parser.add_argument("--reuse", action="store_true",
+                        help="keep the sites and results an earlier run left in WORK (e.g. run the cold "
+                             "phase, then --reuse --phases noop,edit with fewer runs)")
     args = parser.parse_args()
     work = args.work.resolve()
     work.mkdir(parents=True, exist_ok=True)
@@ -268,10 +275,11 @@ def main() -> int:
         else:
             parser.error(f"unknown tool {name!r}: sitegen, hugo or pelican")
     results = work / "results.jsonl"
-    results.unlink(missing_ok=True)
+    if not args.reuse:
+        results.unlink(missing_ok=True)
     print(f"{os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f}; work in {work}", flush=True)
     for n in args.posts:
-        run(n, tools, phases, args.runs, work, results)
+        run(n, tools, phases, args.runs, work, results, args.reuse)
     if args.json:
         shutil.copyfile(results, args.json)
     print()
