@@ -107,6 +107,9 @@ class Archives:
     history: str | Literal[False] = "/history.html"      # every post, by year
     tags: str | Literal[False] = "/tags.html"            # the index; each tag at /tags/NAME.html
     categories: str | Literal[False] = "/categories.html"
+    # Each tag's (category's) posts in pages of posts_per_page, as the blog: page N of
+    # /tags/NAME.html at /tags/NAME/pageN.html (Hugo and Pelican page them alike); false: one page.
+    paginate_groups: bool = True
 
 
 @dataclass(frozen=True)

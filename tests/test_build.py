@@ -219,3 +219,27 @@ def test_output_files_get_the_mode_a_normal_write_gives(basic_site, umask):
     assert modes == {0o666 & ~umask} and folders == {0o777 & ~umask}
     leftovers = [p for p in out.rglob(".*") if p.is_file()]
     assert leftovers == []
+
+
+def test_tag_and_category_pages_are_paginated_like_the_blog(basic_site):
+    """posts_per_page pages the tag pages too (as Hugo and Pelican do), so none grows with the site."""
+    config = basic_site / "site.yaml"
+    config.write_text(config.read_text().replace("posts_per_page: 2", "posts_per_page: 1"))
+    build(basic_site, NOW)
+    out = basic_site / "_site"
+    first = (out / "tags/compilers.html").read_text()
+    second = (out / "tags/compilers/page2.html").read_text()
+    assert "Second post" in first and "First post" not in first          # newest first
+    assert "First post" in second and "Second post" not in second
+    assert 'rel="next" href="/tags/compilers/page2.html"' in first and 'rel="prev"' not in first
+    assert 'rel="prev" href="/tags/compilers.html"' in second and "Page 2 of 2" in second
+    assert not (out / "tags/release/page2.html").exists()                # one post: one page
+    assert "<title>Tag: compilers, page 2" in second
+    assert_html5_parses(out)
+    assert_internal_links_and_anchors(out)
+
+    config.write_text(config.read_text() + "archives:\n  paginate_groups: false\n")
+    build(basic_site, NOW)
+    whole = (out / "tags/compilers.html").read_text()
+    assert "First post" in whole and "Second post" in whole and 'class="pagination"' not in whole
+    assert not (out / "tags/compilers").exists()                         # the old page 2 is gone

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import partial
+from typing import Any
 
 from generator.deps import value_digest
 from generator.outputs import PlanContext, Planner, generated_page
@@ -19,26 +21,31 @@ class Blog(Planner):
         first = ctx.config.archives.blog
         if not first:
             return
-        per_page = ctx.config.posts_per_page
-        total = len(ctx.site.posts)
-        pages = max(1, -(-total // per_page))
-        urls = [first] + [f"{archive_folder(first)}/page{n}.html" for n in range(2, pages + 1)]
-        urls_digest = value_digest(urls)
         posts = ctx.views.sequence(("posts",))
-        for n, url in enumerate(urls, start=1):
-            paginator = {
-                "posts": posts[(n - 1) * per_page:n * per_page], "page": n, "total_pages": pages,
-                "total_posts": total, "previous_url": urls[n - 2] if n > 1 else None,
-                "next_url": urls[n] if n < pages else None, "urls": urls,
-            }
+        for n, url, paginator, inputs in pages_of(posts, len(ctx.site.posts), first, ctx.config.posts_per_page):
             title = "Blog" if n == 1 else f"Blog, page {n}"
             plan.add(output_path(url), "site.yaml archives.blog",
                      partial(ctx.render, "blog.html", page=generated_page(title, url), paginator=paginator),
-                     ("blog", n, pages, total, urls_digest))
+                     ("blog", *inputs))
+
+
+def pages_of(posts: Any, total: int, first: str, per_page: int) -> Iterator[tuple[int, str, dict, tuple]]:
+    """``(n, url, paginator, inputs)`` for each page of ``posts`` listed from ``first`` on:
+    ``per_page`` to a page, page N at ``FOLDER/pageN.html`` beside ``first``."""
+    pages = max(1, -(-total // per_page))
+    urls = [first] + [f"{archive_folder(first)}/page{n}.html" for n in range(2, pages + 1)]
+    urls_digest = value_digest(urls)
+    for n, url in enumerate(urls, start=1):
+        paginator = {
+            "posts": posts[(n - 1) * per_page:n * per_page], "page": n, "total_pages": pages,
+            "total_posts": total, "previous_url": urls[n - 2] if n > 1 else None,
+            "next_url": urls[n] if n < pages else None, "urls": urls,
+        }
+        yield n, url, paginator, (n, pages, total, urls_digest)
 
 
 class Taxonomy(Planner):
-    """An index of all tags (or categories), and a page listing each one's posts."""
+    """An index of all tags (or categories), and pages listing each one's posts (paginated like the blog)."""
 
     def __init__(self, kind: str, plural: str):
         self.kind, self.plural, self.name = kind, plural, plural
@@ -53,11 +60,15 @@ class Taxonomy(Planner):
         plan.add(output_path(index_url), f"site.yaml archives.{plural}", partial(
             ctx.render, "groups.html", page=generated_page(plural.capitalize(), index_url),
             group=group, groups=ctx.views.groups(plural)), ("groups", plural))
-        for name in getattr(ctx.site, plural):
-            url = group_url(index_url, name)
-            plan.add(output_path(url), f"{kind} {name!r}", partial(
-                ctx.render, "group.html", page=generated_page(f"{kind.capitalize()}: {name}", url),
-                group=group, name=name, posts=ctx.views.sequence((plural, name))), ("group", kind, name))
+        paginate = ctx.config.archives.paginate_groups
+        for name, members in getattr(ctx.site, plural).items():
+            posts = ctx.views.sequence((plural, name))
+            per_page = ctx.config.posts_per_page if paginate else max(1, len(members))
+            for n, url, paginator, inputs in pages_of(posts, len(members), group_url(index_url, name), per_page):
+                title = f"{kind.capitalize()}: {name}" + (f", page {n}" if n > 1 else "")
+                plan.add(output_path(url), f"{kind} {name!r}", partial(
+                    ctx.render, "group.html", page=generated_page(title, url), group=group, name=name,
+                    posts=paginator["posts"], paginator=paginator), ("group", kind, name, *inputs))
 
 
 class History(Planner):
