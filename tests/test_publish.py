@@ -296,7 +296,7 @@ def test_the_authors_checkout_is_untouched(author: Author, hermetic_git: Path):
     author.write("content/pages/staged.md", "---\ntitle: Staged\n---\nStaged.\n")
     author.git("add", "content/pages/staged.md")
     author.write("scratch.txt", "untracked\n")
-    os.utime(author.root / "templates/base.html", (1e9, 1e9))  # stale stat data a status would refresh
+    os.utime(author.root / "templates/home.html", (1e9, 1e9))  # stale stat data a status would refresh
 
     def state() -> tuple:
         return (author.git("rev-parse", "HEAD"), author.git("symbolic-ref", "HEAD"),
