@@ -34,7 +34,7 @@ from urllib.parse import quote, quote_plus
 import yaml
 from liquid import Environment, Mode, Undefined
 from liquid.ast import BlockNode, Node
-from liquid.exceptions import LiquidError
+from liquid.exceptions import LiquidError, LiquidWarning
 from liquid.parser import get_parser
 from liquid.tag import Tag
 from liquid.token import TOKEN_EOF, TOKEN_EXPRESSION, TOKEN_TAG, Token
@@ -412,7 +412,10 @@ def render_liquid(text: str, env: Environment, render: Render, page: Mapping[str
                 message = exc.args[0] if exc.args else str(exc)
                 raise SiteError(f"Liquid: {message}", *render.locate(exc.token)) from None
         for warning in caught:
-            _warned(render, warning)
+            if issubclass(warning.category, LiquidWarning):
+                _warned(render, warning)
+            else:   # not Liquid's: another part of the process (a ResourceWarning from the GC, say)
+                warnings.warn_explicit(warning.message, warning.category, warning.filename, warning.lineno)
     finally:
         _current.reset(token)
         _include_sources.reset(includes)

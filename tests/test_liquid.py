@@ -179,3 +179,28 @@ def test_highlight_in_an_html_page_is_highlighted_html(site: Path) -> None:
     html = built(site, "snippet.html")
     assert '<div class="highlight"><pre>' in html and '<span class="n">x</span>' in html
     assert "```" not in html and "{%" not in html
+
+
+class _PageThatWarns(dict):
+    """A page whose lookup raises an unrelated warning, as a loop collected mid-render does."""
+
+    def __getitem__(self, key: str):
+        import warnings
+        warnings.warn("unclosed event loop <_UnixSelectorEventLoop>", ResourceWarning)
+        return super().__getitem__(key)
+
+
+@pytest.mark.parametrize("unknown", ["error", "warning"])
+def test_a_warning_from_elsewhere_is_not_taken_for_liquid(tmp_path: Path, unknown: str) -> None:
+    """A ResourceWarning raised while a post renders (the GC closing another test's event loop, in
+    CI) is passed on as it is; it neither fails the post nor becomes one of its warnings."""
+    from generator.liquid import Render, environment, render_liquid
+
+    render = Render(tmp_path, Path("content/posts/2020-01-01-x.md"), 4, True, unknown, lambda p: "/")
+    with pytest.warns(ResourceWarning, match="unclosed event loop"):
+        result = render_liquid("Hello {{ page.title }}{% nosuchtag %}" if unknown == "warning"
+                               else "Hello {{ page.title }}", environment("", "", unknown), render,
+                               _PageThatWarns(title="World"))
+    assert result.text.startswith("Hello World")
+    assert all("unclosed" not in w for w in result.warnings)
+    assert len(result.warnings) == (1 if unknown == "warning" else 0)
