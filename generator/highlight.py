@@ -5,13 +5,17 @@ the same CSS class as here, so one generated stylesheet styles posts,
 tutorials and source listings alike.
 
 Making a Pygments formatter costs a pass over the whole style, and a lexer a
-look-up by name, so each is made once per language and options; and the same
-code block (a license header, an install command) is highlighted once per
-process: highlighted blocks are kept by their code and options.
+look-up by name, so each is made once per language and options (fences too:
+pymdownx's highlighter runs with a formatter factory that keeps them); lexers
+try each state's rules as one regular expression (:mod:`generator.lexing`);
+and the same code block (a license header, an install command) is
+highlighted once per process: highlighted blocks are kept by their code and
+options.
 """
 
 from __future__ import annotations
 
+import types
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -23,9 +27,11 @@ from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
 from pygments.lexers.special import TextLexer
 from pygments.styles import get_all_styles
 from pygments.util import ClassNotFound
+import pymdownx.highlight
 from pymdownx.highlight import Highlight
 
 from generator.errors import SiteError
+from generator.lexing import faster
 
 HIGHLIGHT_CLASS = "highlight"
 BLOCKS_KEPT = 4096   # highlighted blocks kept per process (a few MiB)
@@ -36,9 +42,9 @@ def lexer_for(language: str | None = None, filename: str | None = None):
     """The lexer for a language name or a file name; plain text when unknown."""
     try:
         if language:
-            return get_lexer_by_name(language, stripnl=False, ensurenl=True)
+            return faster(get_lexer_by_name(language, stripnl=False, ensurenl=True))
         if filename:
-            return get_lexer_for_filename(filename, stripnl=False, ensurenl=True)
+            return faster(get_lexer_for_filename(filename, stripnl=False, ensurenl=True))
     except ClassNotFound:
         pass
     return TextLexer(stripnl=False, ensurenl=True)
@@ -86,7 +92,7 @@ class CachedHighlight(Highlight):
         if key not in self._blocks:
             if len(self._blocks) >= BLOCKS_KEPT:
                 self._blocks.clear()
-            self._blocks[key] = super().highlight(src, language, css_class, **arguments)
+            self._blocks[key] = _highlight_reusing_formatters(self, src, language, css_class, **arguments)
         return self._blocks[key]
 
     def _settings(self) -> tuple:
@@ -103,8 +109,38 @@ _lexers: dict[tuple, tuple] = {}
 def _pymdownx_lexer(highlighter: Highlight, language: str, inline: bool, stripnl: bool):
     key = (language, inline, stripnl, highlighter.default_lang, repr(highlighter.extend_pygments_lang))
     if key not in _lexers:
-        _lexers[key] = Highlight.get_lexer(highlighter, "", language, inline, stripnl)
+        lexer, name = Highlight.get_lexer(highlighter, "", language, inline, stripnl)
+        _lexers[key] = faster(lexer), name
     return _lexers[key]
+
+
+class _KeptFormatters:
+    """Stands for pymdownx's ``BlockHtmlFormatter`` class: the same options give the same formatter.
+
+    A Pygments formatter holds its options and the style's classes, and
+    formatting changes neither, so one per set of options serves every block.
+    """
+
+    def __init__(self, cls: type):
+        self.cls = cls
+        self.made: dict[tuple, object] = {}
+
+    def __call__(self, **options):
+        key = tuple(sorted((name, tuple(value) if isinstance(value, list) else value)
+                           for name, value in options.items()))
+        if key not in self.made:
+            if len(self.made) >= 256:
+                self.made.clear()
+            self.made[key] = self.cls(**options)
+        return self.made[key]
+
+
+# pymdownx's own Highlight.highlight makes a BlockHtmlFormatter per block (a pass over the whole
+# style each): the same function, run with a namespace in which that name keeps its formatters.
+_highlight_reusing_formatters = types.FunctionType(
+    Highlight.highlight.__code__,
+    {**vars(pymdownx.highlight), "BlockHtmlFormatter": _KeptFormatters(pymdownx.highlight.BlockHtmlFormatter)},
+    "highlight", Highlight.highlight.__defaults__)
 
 
 @dataclass(frozen=True)

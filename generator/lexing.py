@@ -1,0 +1,204 @@
+"""Pygments' RegexLexer, each state's rules tried as one regular expression.
+
+A RegexLexer finds its next token by trying the rules of the current state one
+after the other, a Python call per rule and position, so most of a code block's
+time goes to rules that do not match. Joined into one alternation,
+``(rule1)|(rule2)|...``, the rules are tried by the regular expression engine
+in the same order, and the first that matches wins, as in the loop; which
+group matched (``lastindex``) names the rule. The tokens are the same, one for
+one (tests/test_lexing.py compares the two over the lexers of the site's code
+and over generated code).
+
+A rule that cannot be joined keeps its place as an expression of its own: one
+with a back-reference or a named group (its numbers or names would clash with
+its neighbours'), with flags of its own, or a matcher that is not a compiled
+expression's ``match``. Lexers that override Pygments' loop are left as they are.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from pygments.lexer import Lexer, RegexLexer
+from pygments.token import Error, Whitespace, _TokenType
+
+_PLAIN_LOOP = RegexLexer.get_tokens_unprocessed
+# Back-references and conditionals name groups by number or name; flags for a whole
+# expression may only open one. Read conservatively: a false alarm only costs speed.
+_NOT_JOINABLE = re.compile(r"\\[1-9]|\(\?P=|\(\?\(|\(\?[aiLmsux]+\)")
+
+
+def faster(lexer: Lexer) -> Lexer:
+    """``lexer``, or the same lexer (same class, name and options) with its states' rules joined."""
+    cls = type(lexer)
+    if (not isinstance(lexer, RegexLexer) or cls.get_tokens_unprocessed is not _PLAIN_LOOP
+            or getattr(cls, "token_variants", False) or "_tokens" not in cls.__dict__):
+        return lexer
+    return _joined_class(cls)(**lexer.options)
+
+
+@functools.cache
+def _joined_class(cls: type) -> type:
+    flags = re.compile("", cls.flags).flags
+    states = {state: _join(rules, cls.flags, flags) for state, rules in cls._tokens.items()}
+    # The class's processed rules are reused (the metaclass would process them again).
+    return type(cls.__name__, (cls,), {"_tokens": cls._tokens, "_joined": states,
+                                       "get_tokens_unprocessed": _joined_loop, "__module__": cls.__module__,
+                                       "__doc__": cls.__doc__})
+
+
+Matcher = tuple   # (match function, rules by group or None, action, new state)
+
+
+def _join(rules: list[tuple], lexer_flags: int, flags: int) -> list[Matcher]:
+    """A state's rules as matchers, in order: runs of joinable rules as one expression each."""
+    matchers: list[Matcher] = []
+    run: list[tuple] = []
+
+    def close_run() -> None:
+        if len(run) == 1:
+            rexmatch, action, new_state = run[0]
+            matchers.append((rexmatch, None, action, new_state))
+        elif run:
+            parts, by_group = [], [None]
+            newline = "\n" if lexer_flags & re.VERBOSE else ""   # a trailing comment must not eat ")"
+            for rexmatch, action, new_state in run:
+                regex = rexmatch.__self__
+                by_group.append((action, new_state, len(by_group), regex.groups))
+                by_group.extend([None] * regex.groups)
+                parts.append(f"({regex.pattern}{newline})")
+            try:
+                matchers.append((re.compile("|".join(parts), lexer_flags).match, by_group, None, None))
+            except re.error:    # some construct that only holds in an expression of its own
+                matchers.extend((rexmatch, None, action, new_state) for rexmatch, action, new_state in run)
+        run.clear()
+
+    for rule in rules:
+        if _joinable(rule[0], flags):
+            run.append(rule)
+        else:
+            close_run()
+            matchers.append((rule[0], None, rule[1], rule[2]))
+    close_run()
+    return matchers
+
+
+def _joinable(rexmatch: Any, flags: int) -> bool:
+    regex = getattr(rexmatch, "__self__", None)
+    return (isinstance(regex, re.Pattern) and getattr(rexmatch, "__name__", "") == "match"
+            and isinstance(regex.pattern, str) and regex.flags == flags and not regex.groupindex
+            and not _NOT_JOINABLE.search(regex.pattern))
+
+
+class _RuleMatch:
+    """The match of one joined rule, numbered as its own expression's match would be."""
+
+    __slots__ = ("_match", "_group", "_groups")
+
+    def __init__(self, match: re.Match, group: int, groups: int):
+        self._match, self._group, self._groups = match, group, groups
+
+    def _index(self, group: int) -> int:
+        if not 0 <= group <= self._groups:
+            raise IndexError("no such group")
+        return self._group + group
+
+    def group(self, *groups: int) -> Any:
+        if len(groups) <= 1:
+            return self._match.group(self._index(groups[0] if groups else 0))
+        return tuple(self._match.group(self._index(g)) for g in groups)
+
+    __getitem__ = group
+
+    def groups(self, default: Any = None) -> tuple:
+        found = self._match.groups()[self._group:self._group + self._groups]
+        return tuple(default if value is None else value for value in found)
+
+    def groupdict(self, default: Any = None) -> dict:
+        return {}
+
+    def start(self, group: int = 0) -> int:
+        return self._match.start(self._index(group))
+
+    def end(self, group: int = 0) -> int:
+        return self._match.end(self._index(group))
+
+    def span(self, group: int = 0) -> tuple[int, int]:
+        return self._match.span(self._index(group))
+
+    @property
+    def regs(self) -> tuple:
+        return tuple(self.span(g) for g in range(self._groups + 1))
+
+    @property
+    def string(self) -> str:
+        return self._match.string
+
+    @property
+    def pos(self) -> int:
+        return self._match.pos
+
+    @property
+    def endpos(self) -> int:
+        return self._match.endpos
+
+
+def _joined_loop(self: RegexLexer, text: str, stack: tuple[str, ...] = ("root",)) -> Iterator[tuple]:
+    """``RegexLexer.get_tokens_unprocessed``, over the joined matchers."""
+    pos = 0
+    joined = self._joined
+    statestack = list(stack)
+    matchers = joined[statestack[-1]]
+    while True:
+        for rexmatch, by_group, action, new_state in matchers:
+            m = rexmatch(text, pos)
+            if m:
+                if by_group is not None:
+                    action, new_state, group, groups = by_group[m.lastindex]
+                    if action is not None:
+                        if type(action) is _TokenType:
+                            yield pos, action, m.group()
+                        else:
+                            yield from action(self, _RuleMatch(m, group, groups))
+                elif action is not None:
+                    if type(action) is _TokenType:
+                        yield pos, action, m.group()
+                    else:
+                        yield from action(self, m)
+                pos = m.end()
+                if new_state is not None:
+                    if isinstance(new_state, tuple):
+                        for state in new_state:
+                            if state == "#pop":
+                                if len(statestack) > 1:
+                                    statestack.pop()
+                            elif state == "#push":
+                                statestack.append(statestack[-1])
+                            else:
+                                statestack.append(state)
+                    elif isinstance(new_state, int):
+                        if abs(new_state) >= len(statestack):
+                            del statestack[1:]
+                        else:
+                            del statestack[new_state:]
+                    elif new_state == "#push":
+                        statestack.append(statestack[-1])
+                    else:
+                        raise AssertionError(f"wrong state def: {new_state!r}")
+                    matchers = joined[statestack[-1]]
+                break
+        else:   # no rule matched: a newline resets to the root state, anything else is an error token
+            try:
+                if text[pos] == "\n":
+                    statestack = ["root"]
+                    matchers = joined["root"]
+                    yield pos, Whitespace, "\n"
+                    pos += 1
+                    continue
+                yield pos, Error, text[pos]
+                pos += 1
+            except IndexError:
+                break

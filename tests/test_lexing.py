@@ -1,0 +1,122 @@
+"""Joined lexers (generator/lexing.py) give Pygments' own tokens, one for one.
+
+Differential: each lexer that :func:`faster` changes is run beside the
+Pygments lexer it stands for, over the code of the shipped site, the TVM
+posts and the generated corpus, over generated text in the common languages,
+and over one mixed sample in every lexer Pygments has.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pygments.lexers import get_all_lexers, get_lexer_by_name
+from pygments.util import ClassNotFound
+
+from generator.lexing import faster
+from tests.conftest import REPO, shared_dir
+
+FENCE = re.compile(r"^(?:```|~~~)\s*([\w+#.-]+)[^\n]*\n(.*?)^(?:```|~~~)", re.M | re.S)
+HIGHLIGHT_TAG = re.compile(r"{%\s*highlight\s+([\w+#.-]+)[^%]*%}(.*?){%\s*endhighlight\s*%}", re.S)
+COMMON = ["python", "bash", "console", "c", "cpp", "json", "yaml", "javascript", "html", "css", "rust",
+          "go", "java", "diff", "toml", "ini", "sql", "make", "docker", "text"]
+
+
+def lexer(name: str):
+    return get_lexer_by_name(name, stripnl=False, ensurenl=True)
+
+
+def same_tokens(name: str, code: str) -> None:
+    plain = lexer(name)
+    assert list(faster(plain).get_tokens(code)) == list(plain.get_tokens(code)), (name, code[:200])
+
+
+def code_blocks(*folders: Path) -> list[tuple[str, str]]:
+    blocks = []
+    for folder in folders:
+        for path in sorted(p for p in folder.rglob("*") if p.suffix in (".md", ".markdown", ".html")):
+            text = path.read_text(encoding="utf-8", errors="replace")
+            blocks += FENCE.findall(text) + HIGHLIGHT_TAG.findall(text)
+    return blocks
+
+
+def test_a_joined_lexer_is_the_same_lexer_with_other_matching():
+    plain = lexer("python")
+    fast = faster(plain)
+    assert type(fast) is not type(plain) and isinstance(fast, type(plain))
+    assert (fast.name, fast.aliases, fast.options) == (plain.name, plain.aliases, plain.options)
+    assert faster(fast) is not fast or type(faster(fast)) is type(fast)
+    json = lexer("json")      # a hand-written lexer, not a RegexLexer's loop: left alone
+    assert faster(json) is json
+
+
+def test_the_code_of_the_shipped_site_and_the_tvm_posts():
+    blocks = code_blocks(REPO / "content", shared_dir() / "corpus" / "tvm-site")
+    assert len(blocks) > 50
+    checked = 0
+    for language, code in blocks:
+        try:
+            same_tokens(language.lower(), code)
+        except ClassNotFound:
+            continue
+        checked += 1
+    assert checked > 50
+
+
+def test_the_generated_corpus():
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    from make_corpus import Writer, plan_posts   # the benchmarks' own generator
+
+    rng = random.Random(13)
+    writer = Writer(rng, plan_posts(rng, 150))
+    blocks = [block for _ in range(150) for block in FENCE.findall(writer.body())]
+    assert {language for language, _ in blocks} >= {"python", "c++", "bash", "json"}
+    for language, code in blocks:
+        same_tokens(language, code)
+
+
+@pytest.mark.parametrize("language", COMMON)
+@settings(max_examples=40, deadline=None)
+@given(text=st.text(alphabet=st.sampled_from(list("abxyz_09 \t\n'\"`\\/*#;:.,(){}[]<>=+-!?$%&|@^~é中")),
+                    max_size=300))
+def test_any_text(language, text):
+    same_tokens(language, text)
+
+
+MIXED = """#include <stdio.h>
+int main(int argc, char **argv) { printf("%d\\n", argc); /* c */ return 0; }
+$ echo "hi $HOME" | grep -v x > /dev/null 2>&1 && cat <<EOF
+heredoc
+EOF
+{"a": [1, 2.5e3, true, null], "b": "x\\u0041"}
+<div class="x" id='y'>&amp; text <!-- c --></div>
+SELECT * FROM t WHERE a = 'b' AND c > 3; -- comment
+key: value
+fn main() { let x: Vec<u8> = vec![1,2]; println!("{}", x.len()); }
+@decorator
+def f(x, *args, **kw) -> None:
+    '''doc'''
+    return f"{x!r:>10}" + r'\\d' + b"bytes"
+"""
+
+
+def test_every_lexer_pygments_has():
+    changed = 0
+    for _, aliases, _, _ in get_all_lexers():
+        if not aliases:
+            continue
+        try:
+            plain = lexer(aliases[0])
+        except ClassNotFound:
+            continue
+        fast = faster(plain)
+        if fast is not plain:
+            changed += 1
+            assert list(fast.get_tokens(MIXED)) == list(plain.get_tokens(MIXED)), aliases[0]
+    assert changed > 300
