@@ -46,6 +46,7 @@ def main() -> int:
     repo = args.repo.resolve()
     sys.path[:0] = [str(repo), str(HERE)]
     import generator.build as build
+    import generator.parallel as parallel
     from markdown.treeprocessors import InlineProcessor
     from make_corpus import copy_skeleton
 
@@ -54,7 +55,7 @@ def main() -> int:
     shutil.rmtree(site, ignore_errors=True)
     copy_skeleton(repo, site)
     shutil.copytree(args.posts, site / "content" / "posts")
-    build.PARALLEL_THRESHOLD = 10 ** 9        # parse here, where the profiler sees it
+    parallel.PARALLEL_THRESHOLD = 10 ** 9     # parse and render here, where the profiler sees it
     profile = cProfile.Profile(time.process_time)   # CPU time: a shared machine's waits left out
     profile.enable()
     build.build(site)

@@ -9,11 +9,15 @@ output is made again only when its plan's inputs differ or one of those keys
 resolves to something new. A build with nothing changed stops after comparing
 file stamps (:mod:`generator.state`).
 
-Made bytes are held in memory until every job has succeeded; only then is the
-output directory touched (:mod:`generator.output`), and then only files whose
-bytes changed are written and files no longer produced are removed. A failed
-build therefore leaves the previous site, and the state for the next build,
-exactly as they were.
+Documents are parsed and jobs made in worker processes when there are many
+(:mod:`generator.parallel`); each job's reads come back with its result and
+are recorded as if it had run here. Made files are held apart (in memory, or
+staged in ``.sitegen/staging`` by the workers) until every job has
+succeeded; only then is the output directory touched (:mod:`generator.output`),
+and then only files whose bytes changed are written and files no longer
+produced are removed. A failed build therefore leaves the previous site, and
+the state for the next build, exactly as they were. Each stage reports to the
+command's :mod:`generator.progress`.
 """
 
 from __future__ import annotations
@@ -22,11 +26,7 @@ import dataclasses
 import functools
 import hashlib
 import itertools
-import multiprocessing
-import os
-import threading
-from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
@@ -37,7 +37,8 @@ import jinja2
 import pygments
 import yaml
 
-from generator import __version__
+from generator import __version__, parallel
+from generator import progress as reporting
 from generator.cache import DataCache, digest
 from generator.config import Config, load_config
 from generator.deps import LINKED_FIELDS, Key, KeyIndex, Resolver, Views, tracing, value_digest
@@ -46,7 +47,7 @@ from generator.frontmatter import known_keys, unknown_keys
 from generator.layout import INPUTS, STATE_DIR, STATE_FILE, SWAPPABLE, TEMPLATES
 from generator.lock import site_lock
 from generator.options import BuildOptions
-from generator.output import check_outputs, delete_outputs, safe_output_dir, write_outputs
+from generator.output import OutputFiles, Staging, check_outputs, delete_outputs, safe_output_dir
 from generator.outputs import Bundle, Phase, PlanContext, Planned, Registry, Report, default_registry, site_view
 from generator.plan import Plan
 from generator.plugins import extensions
@@ -54,25 +55,39 @@ from generator.readers import reader_for
 from generator.render import DEFAULT_THEME, Renderer, template_dirs
 from generator.site import Document, Site, assemble, parse_document, timezone_of, well_formed
 from generator.sources import Source, discover, load_data, load_source, refuse_links_outside
-from generator.state import BuildState, BundleRecord, FileIndex, OutputRecord
+from generator.state import BuildState, BundleRecord, FileIndex, OutputRecord, Stamp
 
-PARALLEL_THRESHOLD = 64
 CONTENT_FIELDS = [f.name for f in dataclasses.fields(Document) if f.name not in LINKED_FIELDS]
+
+
+@dataclass(frozen=True)
+class DocumentStats:
+    """How a build got its documents: parsed, or as an earlier parse left them (the parse cache;
+    in the preview, memory)."""
+
+    parsed: int = 0
+    cached: int = 0
+
+    def summary(self) -> str:
+        return f"{self.parsed} documents parsed, {self.cached} from cache"
 
 
 @dataclass
 class BuildResult:
     site: Site | None                     # None when nothing changed: no site was assembled
     files: int                            # files the site has
-    outputs: dict[str, bytes]             # the files this build made (all, in a full build)
+    outputs: Mapping[str, bytes]          # the files this build made (all, in a full build)
     written: list[str] = field(default_factory=list)
     deleted: list[str] = field(default_factory=list)
     reports: dict[str, Report] = field(default_factory=dict)   # planner name -> what it did
+    documents: DocumentStats = DocumentStats()
+    render_warnings: tuple[str, ...] = ()    # warned of by renders (a page's Liquid listing the site)
 
     @property
     def warnings(self) -> list[str]:
         """``file:line: warning: ...`` for what the site's documents use that sitegen left out."""
-        return [warning for doc in (self.site.documents if self.site else ()) for warning in doc.warnings]
+        documents = self.site.documents if self.site else ()
+        return [warning for doc in documents for warning in doc.warnings] + list(self.render_warnings)
 
     def summary(self) -> str:
         return (f"{self.files} files: {len(self.written)} written, "
@@ -111,44 +126,55 @@ def parse_documents(sources: list[Source], config: Config, refresh: bool = False
     """Parse every source, from the cache where the same input was parsed before."""
     entries = [(s.kind, s.path, s.digest) for s in sources]
     loaded = {str(s.path): s for s in sources}
-    parsed = load_documents(config, entries, refresh, load=lambda kind, path: loaded[str(path)])
+    parsed, _ = load_documents(config, entries, refresh, load=lambda kind, path: loaded[str(path)])
     return [doc for _, doc in parsed.values()]
 
 
 def load_documents(config: Config, sources: list[tuple[str, Path, str]], refresh: bool = False,
-                   load: Callable[[str, Path], Source] | None = None) -> dict[str, tuple[str, Document]]:
-    """Source path -> (parse key, Document) for ``(kind, path, digest)`` sources.
+                   load: Callable[[str, Path], Source] | None = None
+                   ) -> tuple[dict[str, tuple[str, Document]], int]:
+    """Source path -> (parse key, Document) for ``(kind, path, digest)`` sources; and how many
+    were parsed.
 
     A document is a function of its source's bytes and a few settings, so it
     is taken from the disk cache under a key made of them when it can be;
-    only the others are read (``load``) and parsed, in parallel when many.
+    only the others are read (``load``) and parsed, in worker processes when
+    many, which also file what they parse in the cache.
     """
     load = load or partial(load_source, config.root)
     cache = DataCache(config.state_dir / "cache" / "documents", "document", well_formed)
     fingerprint = digest(code_digest(), config.permalink, config.timezone, repr(config.liquid))
     keys = [digest(fingerprint, kind, str(path), source_digest, *reader_for(path).cache_key(config))
             for kind, path, source_digest in sources]
-    documents = [None if refresh else cache.get(key) for key in keys]
-    # A document is also a function of the files its Liquid read (includes, data): check those.
-    documents = [None if doc is None or _inputs_moved(doc, lambda name: _file_digest(config.root, name))
-                 else doc for doc in documents]
-    todo = [i for i, doc in enumerate(documents) if doc is None]
-    loaded = [load(sources[i][0], sources[i][1]) for i in todo]
-    if len(todo) >= PARALLEL_THRESHOLD and (os.cpu_count() or 1) > 1:
-        # Forking a process that runs other threads (the preview server) is unsafe.
-        context = multiprocessing.get_context("forkserver") if threading.active_count() > 1 else None
-        with ProcessPoolExecutor(mp_context=context) as pool:
-            parsed = list(pool.map(parse_document, loaded, [config] * len(todo), chunksize=32))
-    else:
-        parsed = [parse_document(source, config) for source in loaded]
-    for i, doc in zip(todo, parsed):
-        cache.put(keys[i], doc)
-        documents[i] = doc
+    with reporting.current().stage("parsing", len(sources), "documents") as stage:
+        documents = [None if refresh else cache.get(key) for key in keys]
+        # A document is also a function of the files its Liquid read (includes, data): check those.
+        documents = [None if doc is None or _inputs_moved(doc, lambda name: _file_digest(config.root, name))
+                     else doc for doc in documents]
+        todo = [i for i, doc in enumerate(documents) if doc is None]
+        stage.advance(len(sources) - len(todo))
+        if parallel.can_fork(len(todo)) or not parallel.worth_workers(len(todo)):
+            def parse(n: int) -> Document:
+                i = todo[n]
+                return _parse_and_keep(config, cache, keys[i], load(*sources[i][:2]))
+            parsed = (doc for chunk in parallel.fork_map(parse, len(todo)) for doc in chunk)
+        else:   # this process runs threads (the preview): workers started afresh, sources sent to them
+            parsed = parallel.spawn_map(partial(_parse_and_keep, config, cache), [keys[i] for i in todo],
+                                        [load(*sources[i][:2]) for i in todo])
+        for i, doc in zip(todo, parsed):
+            documents[i] = doc
+            stage.advance()
     warn_unknown_keys(config, [(path, doc) for (kind, path, _), doc in zip(sources, documents)
                                if kind in ("post", "page")])
     # The parse key names what the document came from: its source and, if any, what its Liquid read.
     return {str(path): (digest(key, repr(doc.inputs)) if doc.inputs else key, doc)
-            for (_, path, _), key, doc in zip(sources, keys, documents)}
+            for (_, path, _), key, doc in zip(sources, keys, documents)}, len(todo)
+
+
+def _parse_and_keep(config: Config, cache: DataCache, key: str, source: Source) -> Document:
+    document = parse_document(source, config)
+    cache.put(key, document)
+    return document
 
 
 def _inputs_moved(doc: Document, digest_of: Callable[[str], str | None]) -> bool:
@@ -209,6 +235,20 @@ class Parsed(NamedTuple):
     digest: str          # of its bytes
     key: str             # its parse key: the document is a function of it
     document: Document
+
+
+@dataclass(frozen=True)
+class Made:
+    """One job's result: the digest of its bytes, what its render read and warned of, and where
+    its bytes are: ``data`` (in memory), ``staged`` (a :class:`Staging` name), or already in the
+    output directory as they are (``stamp``)."""
+
+    digest: str
+    reads: frozenset[Key]
+    warnings: tuple[str, ...] = ()
+    data: bytes | None = None
+    staged: str | None = None
+    stamp: Stamp | None = None
 
 
 @dataclass
@@ -286,6 +326,7 @@ class Engine:
         self.warm = False              # the last build succeeded: the files on disk are as the state says
         self.interned: dict[Key, Key] = {}
         self.keys = KeyIndex(self.state.digests)
+        self.render_warnings: dict[str, tuple[str, ...]] = {}   # output path -> its render's warnings
 
     def build(self, now: datetime | None = None, save: bool = True,
               changed: Iterable[str] | None = None, load: bool = False) -> BuildResult:
@@ -299,7 +340,9 @@ class Engine:
         the next build (the preview's first edit).
         """
         warm, self.warm = self.warm, False
-        scan = self.scan(now, changed, warm)
+        progress = reporting.current()
+        with progress.stage("scanning"):
+            scan = self.scan(now, changed, warm)
         state = self.state
         if scan.nothing_to_do(state, load):
             self.warm, self.config = True, scan.config
@@ -307,34 +350,48 @@ class Engine:
                        else Planned(state.planned.get(p.name, 0)) for p in self.planners}
             return BuildResult(None, len(state.outputs), {}, reports=reports)
         swapped = self.swap_in(scan) if warm else None
-        assembled = swapped or self.assemble(scan, self.load(scan))
-        resolver = Resolver(assembled.site, {s: p.document for s, p in assembled.parsed.items()},
-                            scan.index.digest, partial(self.renderer.template_digest, file_digest=scan.index.digest))
-        order = resolver.identities(("posts",))
-        moved = self.changed_keys(resolver, assembled.parsed, order != state.order)
-        planned = self.plan(scan, assembled, moved, reuse=swapped is not None)
-        plan = planned.plan
-        dirty = {path for path, job in plan.items()
-                 if path in scan.tampered or (record := state.outputs.get(path)) is None
-                 or record.inputs != job.inputs or not record.reads.isdisjoint(moved)}
-        if not self.options.allow_removals:
-            refuse_mass_removal(state.outputs.keys() - plan.keys(), len(state.outputs), scan.out_dir)
-        made = self.make(plan, dirty)
-        written, deleted, stamps = self.write(scan, plan, made)
-        self.record(scan, assembled, planned, made, stamps, moved, resolver, order)
-        if save:
-            self.save()
-        return BuildResult(assembled.site, len(plan), {path: data for path, (data, _) in made.items()},
-                           written, deleted, self.reports(planned, made))
+        if swapped:
+            assembled, documents = swapped
+        else:
+            loaded, documents = self.load(scan)
+            with progress.stage("assembling"):
+                assembled = self.assemble(scan, loaded)
+        with progress.stage("planning"):
+            resolver = Resolver(assembled.site, {s: p.document for s, p in assembled.parsed.items()},
+                                scan.index.digest,
+                                partial(self.renderer.template_digest, file_digest=scan.index.digest))
+            order = resolver.identities(("posts",))
+            moved = self.changed_keys(resolver, assembled.parsed, order != state.order)
+            planned = self.plan(scan, assembled, moved, reuse=swapped is not None)
+            plan = planned.plan
+            dirty = {path for path, job in plan.items()
+                     if path in scan.tampered or (record := state.outputs.get(path)) is None
+                     or record.inputs != job.inputs or not record.reads.isdisjoint(moved)}
+            if not self.options.allow_removals:
+                refuse_mass_removal(state.outputs.keys() - plan.keys(), len(state.outputs), scan.out_dir)
+        staging = Staging(scan.out_dir, self.root / STATE_DIR / "staging", state.outputs)
+        try:
+            made = self.make(plan, dirty, staging)
+            written, deleted, stamps = self.write(scan, plan, made, staging)
+        finally:
+            staging.discard()
+        with progress.stage("recording"):
+            self.record(scan, assembled, planned, made, stamps, moved, resolver, order)
+            if save:
+                self.save()
+        return BuildResult(assembled.site, len(plan), OutputFiles(scan.out_dir, made), written, deleted,
+                           self.reports(planned, made), documents, self.warned())
 
     def render(self, now: datetime | None = None) -> BuildResult:
         """Every file of the site, made in memory; the output folder and the state untouched."""
         scan = self.scan(now, None, warm=False, output=False)
-        assembled = self.assemble(scan, self.load(scan))
+        loaded, documents = self.load(scan)
+        assembled = self.assemble(scan, loaded)
         planned = self.plan(scan, assembled, {}, reuse=False)
         made = self.make(planned.plan, planned.plan.keys())
-        return BuildResult(assembled.site, len(planned.plan), {path: data for path, (data, _) in made.items()},
-                           reports=self.reports(planned, made))
+        return BuildResult(assembled.site, len(planned.plan), {path: m.data for path, m in made.items()},
+                           reports=self.reports(planned, made), documents=documents,
+                           render_warnings=tuple(w for m in made.values() for w in m.warnings))
 
     # --- the stages -------------------------------------------------------
 
@@ -370,9 +427,9 @@ class Engine:
             self.renderer.env.cache.clear()  # an edit within one mtime tick escapes Jinja's check
         return Scan(config, out_dir, world, fresh, index, changed, external, tampered, strays, empty, now, due)
 
-    def load(self, scan: Scan) -> tuple[list[Listed], dict[str, Parsed], dict[str, Any]]:
+    def load(self, scan: Scan) -> tuple[tuple[list[Listed], dict[str, Parsed], dict[str, Any]], DocumentStats]:
         """The sources, each document (kept from the last build if its bytes are the same, and
-        those of the files its Liquid read), the data."""
+        those of the files its Liquid read), the data; and how many documents were parsed."""
         last, index = self.last, scan.index
         listing = last.listing if last is not None else None
         if scan.fresh or listing is None or index.listing_changed:
@@ -381,14 +438,14 @@ class Engine:
         kept = {} if scan.fresh or self.options.refresh or last is None else last.parsed
         todo = [s for s in sources if s[0] != "data" and ((held := kept.get(str(s[1]))) is None
                 or held.digest != s[2] or _inputs_moved(held.document, index.digest))]
-        loaded = load_documents(scan.config, todo, self.options.refresh)
+        loaded, count = load_documents(scan.config, todo, self.options.refresh)
         parsed = {str(path): Parsed(source_digest, *loaded[str(path)]) if str(path) in loaded
                   else kept[str(path)] for kind, path, source_digest in sources if kind != "data"}
         data_files = {key: self.data_files.get(key) or load_data(load_source(self.root, "data", path))
                       for kind, path, key in sources if kind == "data"}
         self.data_files = data_files     # by digest: true whether or not this build succeeds
         data = {path.stem: data_files[key] for kind, path, key in sources if kind == "data"}
-        return listing, parsed, data
+        return (listing, parsed, data), DocumentStats(count, len(parsed) - count)
 
     def assemble(self, scan: Scan, loaded: tuple[list[Listed], dict[str, Parsed], dict[str, Any]]) -> Assembled:
         """Collections, URLs, neighbours: the site, and the recording views of it."""
@@ -398,8 +455,9 @@ class Engine:
         views = Views(site)
         return Assembled(site, listing, parsed, views, site_view(site, views))
 
-    def swap_in(self, scan: Scan) -> Assembled | None:
-        """After an edit that moves nothing, the last site with the new content; else None.
+    def swap_in(self, scan: Scan) -> tuple[Assembled, DocumentStats] | None:
+        """After an edit that moves nothing, the last site with the new content (and how many
+        documents were parsed); else None.
 
         If only posts, pages, templates or assets changed, no file appeared or
         went, and every document parsed again keeps its placement, then the
@@ -414,7 +472,7 @@ class Engine:
             return None
         todo = [(s.kind, s.path, index.digest(s.name)) for s in last.listing if s.name in scan.changed
                 or (s.kind != "data" and _inputs_moved(last.parsed[s.name].document, index.digest))]
-        reparsed = load_documents(scan.config, todo, self.options.refresh)
+        reparsed, count = load_documents(scan.config, todo, self.options.refresh)
         if any(placement(doc) != placement(last.parsed[source].document) for source, (_, doc) in reparsed.items()):
             return None
         parsed = dict(last.parsed)
@@ -424,7 +482,7 @@ class Engine:
             for name in CONTENT_FIELDS:
                 setattr(held, name, getattr(doc, name))
             parsed[str(path)] = Parsed(source_digest, key, held)
-        return dataclasses.replace(last, parsed=parsed)
+        return dataclasses.replace(last, parsed=parsed), DocumentStats(count, len(parsed) - count)
 
     def plan(self, scan: Scan, assembled: Assembled, moved: dict[Key, str], reuse: bool) -> PlanResult:
         """Every planner, in phase order; bundles run only if what they read changed.
@@ -451,33 +509,54 @@ class Engine:
         plan, owners = plan_site(self.planners, ctx, bundled)
         return PlanResult(plan, owners, bundles, reports)
 
-    def make(self, plan: Plan, paths: Iterable[str]) -> dict[str, tuple[bytes, frozenset[Key]]]:
-        """Run the jobs of ``paths``: path -> (bytes, the keys its render read)."""
-        made = {}
-        for path in sorted(paths):
-            with tracing() as reads:
+    def make(self, plan: Plan, paths: Iterable[str], staging: Staging | None = None) -> dict[str, Made]:
+        """Run the jobs of ``paths`` (in worker processes when many): path -> what it made.
+
+        With ``staging`` the bytes that differ from the output's are staged
+        there, else kept in memory; either way the trace of each render is
+        kept, to be recorded as if it had run here.
+        """
+        paths = sorted(paths)
+
+        def job(i: int) -> Made:
+            path = paths[i]
+            with tracing() as trace:
                 data = _bytes(plan[path].make())
-            made[path] = (data, self.intern(reads))
+            reads, warnings = frozenset(trace.reads), tuple(trace.warnings)
+            if staging is None:
+                return Made(value_digest(data), reads, warnings, data=data)
+            staged, stamp = staging.put(path, data)
+            return Made(value_digest(data), reads, warnings, staged=staged, stamp=stamp)
+
+        made = {}
+        with reporting.current().stage("rendering", len(paths), "files") as stage:
+            for chunk in parallel.fork_map(job, len(paths)):
+                for made_one in chunk:
+                    path = paths[len(made)]
+                    made[path] = dataclasses.replace(made_one, reads=self.intern(made_one.reads))
+                stage.advance(len(chunk))
         return made
 
-    def write(self, scan: Scan, plan: Plan, made: dict[str, tuple[bytes, frozenset[Key]]]) -> tuple[
-            list[str], list[str], dict[str, Any]]:
+    def write(self, scan: Scan, plan: Plan, made: dict[str, Made], staging: Staging) -> tuple[
+            list[str], list[str], dict[str, Stamp]]:
         """Everything is made: only now is the output directory touched. Written, deleted, stamps."""
         removed = (self.state.outputs.keys() | scan.strays) - plan.keys()
-        deleted = delete_outputs(scan.out_dir, removed, scan.empty)
-        written, stamps = write_outputs(scan.out_dir, {path: data for path, (data, _) in made.items()},
-                                        self.state.outputs)
-        return written, deleted, stamps
+        staged = {path: m.staged for path, m in made.items() if m.staged is not None}
+        with reporting.current().stage("writing", len(staged), "files"):
+            deleted = delete_outputs(scan.out_dir, removed, scan.empty)
+            stamps = staging.commit(staged)
+        stamps.update((path, m.stamp) for path, m in made.items() if m.staged is None)
+        return sorted(staged), deleted, stamps
 
-    def record(self, scan: Scan, assembled: Assembled, planned: PlanResult, made: dict[str, tuple[bytes, frozenset]],
-               stamps: dict[str, Any], moved: dict[Key, str], resolver: Resolver, order: tuple) -> None:
+    def record(self, scan: Scan, assembled: Assembled, planned: PlanResult, made: dict[str, Made],
+               stamps: dict[str, Stamp], moved: dict[Key, str], resolver: Resolver, order: tuple) -> None:
         """The state for the next build: each output's inputs and reads, and the digests of those."""
         state, plan = self.state, planned.plan
         outputs = {path: record for path, record in state.outputs.items() if path in plan}
-        for path, (data, reads) in made.items():
-            outputs[path] = OutputRecord(plan[path].inputs, reads, value_digest(data), stamps[path])
+        for path, m in made.items():
+            outputs[path] = OutputRecord(plan[path].inputs, m.reads, m.digest, stamps[path])
         digests = {**state.digests, **moved}
-        new_keys = {key for reads in [r for _, r in made.values()] + [b.reads for b in planned.bundles.values()]
+        new_keys = {key for reads in [m.reads for m in made.values()] + [b.reads for b in planned.bundles.values()]
                     for key in reads if key not in digests}
         digests.update((key, resolver(key)) for key in new_keys)
         self.keys.extend(new_keys)
@@ -489,11 +568,17 @@ class Engine:
             horizon=publication_horizon(documents, scan.now, self.options),
             floor=publication_floor(documents, scan.now, self.options),
             planned={name: len(paths) for name, paths in planned.owners.items()})
+        self.render_warnings = {path: warnings for path, warnings in self.render_warnings.items() if path in plan}
+        self.render_warnings.update((path, m.warnings) for path, m in made.items())
         self.last, self.last_plan = assembled, planned
         self.config = scan.config
         self.warm = True
 
     # --- helpers ----------------------------------------------------------
+
+    def warned(self) -> tuple[str, ...]:
+        """The warnings of the renders whose files the site has, as they were last made."""
+        return tuple(w for path in sorted(self.render_warnings) for w in self.render_warnings[path])
 
     def reports(self, planned: PlanResult, made: dict[str, Any]) -> dict[str, Any]:
         """Planner name -> its report: a bundle's own, else how many files it has and made."""
@@ -517,9 +602,9 @@ class Engine:
             jobs = [(path, origin, _kept, self.state.outputs[path].inputs, listed)
                     for path, (origin, listed) in last.files.items()]
             return last, last.report.reused(), jobs
-        with tracing() as reads:
+        with tracing() as trace:
             made, report = bundle.make(ctx)
-        reads = self.intern(reads)
+        reads = self.intern(trace.reads)
         if last is not None and last.reads.isdisjoint(moved):
             reads |= last.reads
         jobs = [(path, made.origins[path], partial(_same, data), ("made", value_digest(data)),

@@ -8,6 +8,7 @@ import sys
 import time
 from pathlib import Path
 
+from generator import progress as reporting
 from generator.errors import SiteError
 
 
@@ -127,16 +128,21 @@ def run_build(args: argparse.Namespace) -> int:
     refresh, rerun = args.refresh == [], tuple(args.refresh or ())
     if rerun:
         check_tutorial_names(args.site, rerun)
-    result = build(args.site, BuildOptions(drafts=args.drafts, future=args.future, refresh=refresh,
-                                           rerun=rerun, allow_removals=args.allow_removals))
+    with reporting.active(reporting.Progress()) as progress:
+        result = build(args.site, BuildOptions(drafts=args.drafts, future=args.future, refresh=refresh,
+                                               rerun=rerun, allow_removals=args.allow_removals))
     done = (f"built {len(result.site.posts)} posts, {len(result.site.pages)} pages"
             if result.site else "nothing changed")
     print(f"{done}: {result.summary()} in {time.perf_counter() - started:.2f}s")
     for warning in result.warnings:
         print(warning, file=sys.stderr)
+    if result.site:
+        print(result.documents.summary())
     for report in result.reports.values():
         if report.summary():
             print(report.summary())
+    if result.site:
+        print(progress.summary())
     return run_check(argparse.Namespace(site=args.site, against=None)) if args.check else 0
 
 

@@ -9,7 +9,9 @@ None)``). A key names an input, not its value; a :class:`Resolver` gives the
 value's digest against a given site. If every key an output read resolves to
 the same digest after an edit, rendering it again would give the same bytes,
 so the builder skips it (a "verifying trace": dependencies are whatever the
-render actually touched, through any template, include or filter).
+render actually touched, through any template, include or filter). A render
+may also :func:`warn`: its warnings travel with its trace, so that they reach
+the build from a worker process as its reads do.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass, field
 from typing import Any
 
 from generator.cache import digest
@@ -29,25 +32,41 @@ Key = tuple
 LINKED_FIELDS = frozenset({"previous", "next"})
 MISSING = "-"
 
-_reads: ContextVar[set[Key] | None] = ContextVar("sitegen_reads", default=None)
+
+@dataclass
+class Trace:
+    """What one render read (dependency keys) and warned of."""
+
+    reads: set[Key] = field(default_factory=set)
+    warnings: list[str] = field(default_factory=list)
+
+
+_trace: ContextVar[Trace | None] = ContextVar("sitegen_trace", default=None)
 
 
 def record(key: Key) -> None:
     """Note that the render in progress (if any) read the input named ``key``."""
-    reads = _reads.get()
-    if reads is not None:
-        reads.add(key)
+    trace = _trace.get()
+    if trace is not None:
+        trace.reads.add(key)
+
+
+def warn(message: str) -> None:
+    """A warning of the render in progress (``file:line: warning: ...``), reported with its output."""
+    trace = _trace.get()
+    if trace is not None:
+        trace.warnings.append(message)
 
 
 @contextmanager
-def tracing() -> Iterator[set[Key]]:
-    """Collect the keys read by the code run inside the ``with`` block."""
-    reads: set[Key] = set()
-    token = _reads.set(reads)
+def tracing() -> Iterator[Trace]:
+    """Collect what the code run inside the ``with`` block reads and warns of."""
+    trace = Trace()
+    token = _trace.set(trace)
     try:
-        yield reads
+        yield trace
     finally:
-        _reads.reset(token)
+        _trace.reset(token)
 
 
 def value_digest(value: Any) -> str:

@@ -2,7 +2,10 @@
 
 Files are replaced atomically (a preview server reading one never sees half of
 it) and only when their bytes differ from what is there, so unchanged files
-keep their modification times and a publish sees no spurious changes.
+keep their modification times and a publish sees no spurious changes. A build
+made in worker processes hands its files over through :class:`Staging`: each
+worker writes the files whose bytes changed into a staging folder, and only
+once every file is made are they moved into the output directory.
 
 Every path written or removed passes :func:`confined`, which proves it lies
 inside the output directory (symbolic links followed), whatever produced it:
@@ -11,8 +14,11 @@ the plan, a bundle, or a state file from an earlier build.
 
 from __future__ import annotations
 
+import errno
+import os
+import secrets
 import shutil
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
 from generator.cache import write_atomic
@@ -91,19 +97,66 @@ def remove_empty_folders(out_dir: Path, folder: Path) -> None:
             break
 
 
-def write_outputs(out_dir: Path, made: dict[str, bytes],
-                  records: dict[str, OutputRecord]) -> tuple[list[str], dict[str, Stamp]]:
-    """Write the files whose bytes differ from what is there; return them and every file's stamp."""
-    written, stamps = [], {}
-    for rel, data in sorted(made.items()):
-        path = confined(out_dir, rel, unlink=True)
-        stamp = _holds(path, data, records.get(rel))
-        if stamp is None:
-            _write(out_dir, rel, data)
-            written.append(rel)
-            stamp = file_stamp(path.stat())
-        stamps[rel] = stamp
-    return written, stamps
+class Staging:
+    """Made files waiting in ``folder`` (beside the output directory) until the build has made all.
+
+    :meth:`put` (in any process) keeps a file that differs from what the
+    output holds; :meth:`commit` moves the kept files into place, each in one
+    rename; :meth:`discard` forgets them, for a build that failed.
+    """
+
+    def __init__(self, out_dir: Path, folder: Path, records: dict[str, OutputRecord]):
+        self.out_dir, self.folder, self.records = out_dir, folder, records
+        self.top = out_dir.resolve()
+        shutil.rmtree(folder, ignore_errors=True)     # a killed build's leftovers
+
+    def put(self, rel: str, data: bytes) -> tuple[str | None, Stamp | None]:
+        """``(the staged file's name, None)``, or ``(None, its stamp)`` if the output holds ``data``."""
+        path = self.out_dir / rel
+        if is_output_path(rel) and path.parent.resolve().is_relative_to(self.top):
+            stamp = _holds(path, data, self.records.get(rel))
+            if stamp is not None:
+                return None, stamp
+        name = secrets.token_hex(8)
+        staged = self.folder / name[:2] / name
+        staged.parent.mkdir(parents=True, exist_ok=True)
+        with open(staged, "xb") as out:    # the mode any write gives; a failed build discards it
+            out.write(data)
+        return name, None
+
+    def commit(self, staged: dict[str, str]) -> dict[str, Stamp]:
+        """Move the staged files (output path -> staged name) into place; their stamps."""
+        stamps, proved = {}, set()      # folders proved to lie inside the output directory
+        for rel, name in sorted(staged.items()):
+            path = self.out_dir / rel
+            if path.parent not in proved or not is_output_path(rel):
+                confined(self.out_dir, rel, unlink=True)
+                proved.add(path.parent)
+            _move(self.out_dir, path, self.folder / name[:2] / name)
+            stamps[rel] = file_stamp(path.stat())
+        self.discard()
+        return stamps
+
+    def discard(self) -> None:
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+class OutputFiles(Mapping):
+    """The bytes of some files of the output directory, read when asked for."""
+
+    def __init__(self, out_dir: Path, paths: Iterable[str]):
+        self.out_dir, self.paths = out_dir, sorted(paths)
+
+    def __getitem__(self, rel: str) -> bytes:
+        if rel not in self.paths:
+            raise KeyError(rel)
+        return (self.out_dir / rel).read_bytes()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.paths)
+
+    def __len__(self) -> int:
+        return len(self.paths)
 
 
 def _holds(path: Path, data: bytes, record: OutputRecord | None) -> Stamp | None:
@@ -119,17 +172,26 @@ def _holds(path: Path, data: bytes, record: OutputRecord | None) -> Stamp | None
         return None
 
 
-def _write(out_dir: Path, rel: str, data: bytes) -> None:
-    """Replace ``out_dir/rel`` with ``data``, clearing a file or folder in the way."""
-    path = out_dir / rel
-    try:
-        write_atomic(path, data)
-        return
-    except OSError:
-        pass
+def _move(out_dir: Path, path: Path, staged: Path) -> None:
+    """Replace ``path`` with the staged file: its folder made, a file or folder in the way cleared."""
+    for attempt in range(2):
+        try:
+            os.replace(staged, path)
+            return
+        except OSError as exc:
+            if exc.errno == errno.EXDEV:     # the output directory is on another file system
+                write_atomic(path, staged.read_bytes())
+                return
+            if attempt:
+                raise
+        _clear_the_way(out_dir, path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+
+
+def _clear_the_way(out_dir: Path, path: Path) -> None:
+    """Remove the files where ``path``'s folders belong, and a folder where it belongs."""
     for parent in reversed(path.parents):
         if parent.is_relative_to(out_dir) and parent != out_dir and (parent.is_file() or parent.is_symlink()):
             parent.unlink()
     if path.is_dir() and not path.is_symlink():
         shutil.rmtree(path)
-    write_atomic(path, data)

@@ -181,15 +181,15 @@ def placement_of(source: Source, config: Config) -> tuple[datetime | None, str, 
     return date, slug, categories, _permalink(meta, source, config, slug, date, categories)
 
 
-def render_deferred(doc: Document, config: Config, site: Any) -> tuple[str, tuple[str, ...]]:
+def render_deferred(doc: Document, config: Config, site: Any) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
     """A page whose Liquid reads the site's collections, rendered with ``site`` (a recording view):
-    its HTML, and the files (includes, posts named by ``post_url``) it read."""
+    its HTML, the files (includes, posts named by ``post_url``) it read, and its warnings."""
     body, body_line = doc.deferred
     source = Source(doc.source, doc.kind, doc.meta, body, body_line, "")
     result = render_liquid(body, liquid_environment(config), _liquid_render(source, config),
                            liquid_page(doc), site=site)
-    doc.warnings = result.warnings   # reported with the parse-time ones (BuildResult.warnings)
-    return _to_html(result.text, source, config)[0], tuple(name for name, _ in result.inputs)
+    return (_to_html(result.text, source, config)[0], tuple(name for name, _ in result.inputs),
+            result.warnings)
 
 
 def liquid_page(doc: Document) -> dict[str, Any]:

@@ -10,11 +10,17 @@ import pytest
 from generator.build import build
 from generator.cli import main
 from generator.errors import SiteError
-from generator.output import delete_outputs, write_outputs
+from generator.output import Staging, delete_outputs
 
 from conftest import copy_site
 
 POST = "content/posts/2019-03-18-first-post.md"
+
+
+def write_outputs(out: Path, made: dict[str, bytes]) -> None:
+    """Write files into the output folder as a build does: staged, then moved into place."""
+    staging = Staging(out, out.parent / "staging", {})
+    staging.commit({rel: staging.put(rel, data)[0] for rel, data in made.items()})
 
 
 def tree(folder: Path) -> dict[str, tuple[bytes | None, int]]:
@@ -88,7 +94,7 @@ def test_the_output_folder_refuses_paths_that_leave_it(tmp_path, victim, rel):
     out.mkdir()
     before = tree(victim)
     with pytest.raises(SiteError, match="output folder"):
-        write_outputs(out, {rel: b"pwned"}, {})
+        write_outputs(out, {rel: b"pwned"})
     with pytest.raises(SiteError, match="output folder"):
         delete_outputs(out, {rel})
     assert tree(victim) == before
@@ -102,7 +108,7 @@ def test_a_link_in_the_output_is_never_written_or_deleted_through(tmp_path, vict
     with pytest.raises(SiteError, match="symbolic link"):
         delete_outputs(out, {"link/keep.html"})
     assert tree(victim) == before
-    write_outputs(out, {"link/keep.html": b"made"}, {})    # the link is replaced by a real folder
+    write_outputs(out, {"link/keep.html": b"made"})    # the link is replaced by a real folder
     assert tree(victim) == before
     assert not (out / "link").is_symlink() and (out / "link/keep.html").read_bytes() == b"made"
 

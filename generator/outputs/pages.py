@@ -9,7 +9,7 @@ from typing import Any
 from markupsafe import Markup
 
 from generator import highlight
-from generator.deps import record
+from generator.deps import record, warn
 from generator.errors import SiteError
 from generator.outputs import PlanContext, Planner
 from generator.plan import Job, Plan
@@ -33,9 +33,11 @@ def render_document(ctx: PlanContext, doc: Document) -> str:
     if doc.deferred is None:
         content = page.content
     else:  # its Liquid lists the site: run now, reading the site through recording views
-        content, files = render_deferred(doc, ctx.config, ctx.site_view)
+        content, files, warnings = render_deferred(doc, ctx.config, ctx.site_view)
         for name in files:
             record(("file", name))
+        for warning in warnings:
+            warn(warning)
     return ctx.render(template, doc.source, page=page, content=Markup(content),
                       **layout_context(ctx, page, doc.source))
 

@@ -1,0 +1,82 @@
+"""Per-document work spread over the machine's cores, in worker processes.
+
+Parsing and rendering are Python, which one process runs on one core. Below a
+few dozen items a pool costs more than it saves, and a process running other
+threads (the preview's server) must not fork, so those run here, in order.
+
+:func:`fork_map` forks its workers from this process, so a task may be any
+callable (a closure over the assembled site and the plan): the workers
+inherit it, and only indices go out and results come back. The objects that
+exist when the pool starts are frozen out of the garbage collector first, so
+that the workers' collections do not touch, and so copy, the memory they
+share with this process.
+"""
+
+from __future__ import annotations
+
+import gc
+import multiprocessing
+import os
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
+
+PARALLEL_THRESHOLD = 64      # fewer items than this are done here
+CHUNK = 16                   # items per message to and from a worker
+
+R = TypeVar("R")
+_task: Callable[[int], Any] | None = None     # what the forked workers run, inherited
+
+
+def workers() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:       # not Linux
+        return os.cpu_count() or 1
+
+
+def worth_workers(count: int) -> bool:
+    """Whether ``count`` items are worth worker processes."""
+    return count >= PARALLEL_THRESHOLD and workers() > 1
+
+
+def can_fork(count: int) -> bool:
+    """Whether ``count`` items are worth worker processes forked from this one, and it may fork."""
+    return (worth_workers(count) and threading.active_count() == 1
+            and "fork" in multiprocessing.get_all_start_methods())
+
+
+def fork_map(task: Callable[[int], R], count: int) -> Iterator[list[R]]:
+    """``task(i)`` for ``i`` in ``range(count)``, in chunks of results, in order.
+
+    In forked workers if :func:`can_fork`, else here. An exception a task
+    raises reaches the caller (it must pickle: a :class:`SiteError` does).
+    """
+    chunks = [range(start, min(start + CHUNK, count)) for start in range(0, count, CHUNK)]
+    if not can_fork(count):
+        for chunk in chunks:
+            yield [task(i) for i in chunk]
+        return
+    global _task
+    _task = task
+    gc.freeze()
+    try:
+        with multiprocessing.get_context("fork").Pool(min(workers(), len(chunks))) as pool:
+            yield from pool.imap(_run_chunk, chunks)
+    finally:
+        _task = None
+        gc.unfreeze()
+
+
+def _run_chunk(chunk: range) -> list:
+    return [_task(i) for i in chunk]
+
+
+def spawn_map(function: Callable[..., R], *iterables: Any) -> Iterator[R]:
+    """``function`` over the items, in fresh worker processes (``forkserver``), results in order:
+    for a process running threads, which must not fork. ``function`` and the items must pickle."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(workers(), mp_context=multiprocessing.get_context("forkserver")) as pool:
+        yield from pool.map(function, *iterables, chunksize=CHUNK)

@@ -1,0 +1,164 @@
+"""Documents parsed and files made in worker processes give what one process gives: the same
+files, byte for byte, and the same dependency records, so that incremental builds stay right
+(generator/parallel.py, the engine's load and make stages)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import threading
+from datetime import datetime, timezone
+from functools import partial
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from generator import parallel
+from generator.build import BuildOptions, Engine
+from generator.cli import main
+from generator.errors import SiteError
+from generator.outputs import PlanContext, Planner, Registry, default_registry
+from generator.plan import Plan
+from generator.state import BuildState
+from conftest import copy_site
+from test_incremental import SiteModel, files, full_build, make_site, operations
+
+NOW = datetime(2030, 1, 1, tzinfo=timezone.utc)
+OPTIONS = BuildOptions(now=NOW)
+POSTS = 70        # above parallel.PARALLEL_THRESHOLD
+MADE_BY = 80      # files, as many as a worker's share of the work is sure to include one
+
+
+class WhoMadeIt(Planner):
+    """``made-by/N.txt``: the process that made it, to see that workers did."""
+
+    name = "made-by"
+
+    def plan(self, ctx: PlanContext, plan: Plan) -> None:
+        for n in range(MADE_BY):
+            plan.add(f"made-by/{n}.txt", "test made-by", partial(lambda: str(os.getpid())), ("made-by", n))
+
+
+def registry() -> Registry:
+    return Registry([*default_registry(), WhoMadeIt()])
+
+
+def many_posts(site: Path) -> Path:
+    for i in range(POSTS):
+        tags = ", ".join(f"t{(i + k) % 9}" for k in range(i % 3))
+        (site / f"content/posts/2020-{1 + i // 28:02d}-{1 + i % 28:02d}-post-{i}.md").write_text(
+            f"---\ntitle: \"Post {i}: 'quoted' -- dashed\"\ntags: [{tags}]\ncategories: [c{i % 4}]\n---\n"
+            f"Paragraph {i} with `code`, *emphasis* and [a link](/about.html).\n\n"
+            f"```python\ndef f{i}(x):\n    return x * {i}  # comment\n```\n\n"
+            f"## Section {i}\n\nMore words about post {i}.\n")
+    (site / "content/pages/listing.md").write_text(
+        "---\ntitle: Listing\n---\n{% for post in site.posts limit: 3 %}- {{ post.title }}\n{% endfor %}"
+        "{% no_such_tag %}\n")
+    with (site / "site.yaml").open("a") as config:
+        config.write("liquid: {unknown: warning}\n")
+    return site
+
+
+def made_by(site: Path) -> set[int]:
+    return {int(p.read_text()) for p in (site / "_site/made-by").iterdir()}
+
+
+def records(site: Path) -> tuple:
+    """The state's records, less what names the process or the moment (stamps, made-by/)."""
+    state = BuildState.load(site / ".sitegen/state.msgpack")
+    outputs = {path: (r.inputs, r.reads, r.digest) for path, r in state.outputs.items()
+               if not path.startswith("made-by/")}
+    return outputs, state.digests, state.documents, state.order, state.planned
+
+
+def test_workers_make_and_record_what_one_process_does(tmp_path, monkeypatch, capsys):
+    forked, here = (many_posts(copy_site(tmp_path / name, "basic")) for name in ("forked", "here"))
+    assert parallel.workers() > 1 and parallel.can_fork(POSTS), "this test needs two cores and no threads"
+    result = Engine(forked, OPTIONS, registry()).build()
+    with monkeypatch.context() as patch:
+        patch.setattr(parallel, "PARALLEL_THRESHOLD", 10 ** 9)
+        alone = Engine(here, OPTIONS, registry()).build()
+    assert os.getpid() not in made_by(forked) and len(made_by(forked)) > 1
+    assert made_by(here) == {os.getpid()}
+    assert files(forked / "_site", ignore=("made-by",)) == files(here / "_site", ignore=("made-by",))
+    assert records(forked) == records(here)
+    assert result.documents == alone.documents and result.documents.parsed > POSTS
+    warning = "content/pages/listing.md:5: warning: Liquid: unexpected tag 'no_such_tag' left out"
+    assert result.warnings == alone.warnings and warning in result.warnings
+    assert not (forked / ".sitegen/staging").exists()
+
+
+def test_with_threads_running_documents_are_parsed_in_fresh_workers(tmp_path, monkeypatch):
+    """A process running threads (the preview) must not fork: its workers start afresh."""
+    threaded, here = (many_posts(copy_site(tmp_path / name, "basic")) for name in ("threaded", "here"))
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        assert not parallel.can_fork(POSTS) and parallel.worth_workers(POSTS)
+        result = Engine(threaded, OPTIONS).build()
+    finally:
+        stop.set()
+        thread.join()
+    with monkeypatch.context() as patch:
+        patch.setattr(parallel, "PARALLEL_THRESHOLD", 10 ** 9)
+        Engine(here, OPTIONS).build()
+    assert result.documents.parsed > POSTS
+    assert files(threaded / "_site") == files(here / "_site")
+    assert records(threaded) == records(here)
+
+
+def test_an_error_in_a_worker_names_its_file_and_keeps_the_site(tmp_path, capsys):
+    site = many_posts(copy_site(tmp_path / "site", "basic"))
+    assert main(["-C", str(site), "build"]) == 0
+    before = files(site / "_site")
+    (site / "templates").mkdir(exist_ok=True)
+    (site / "templates/broken.html").write_text("<!doctype html>\n<title>{{ page.title }}</title>\n"
+                                                "{{ page.meta.nothing.deeper }}\n")
+    post = site / "content/posts/2020-02-03-post-30.md"
+    post.write_text(post.read_text().replace("---\n", "---\nlayout: broken\n", 1))
+    capsys.readouterr()
+    assert main(["-C", str(site), "build", "--refresh"]) == 1        # every page made again, in workers
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("error: templates/broken.html:3: ") and "nothing" in err and "post-30" in err, err
+    assert files(site / "_site") == before
+    assert not (site / ".sitegen/staging").exists()
+
+    post.write_text("---\ntitle: [unclosed\n---\nbroken\n")
+    assert main(["-C", str(site), "build", "--refresh"]) == 1        # a parse in a worker
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("error: content/posts/2020-02-03-post-30.md:3: invalid YAML") and "\n" not in err, err
+    assert files(site / "_site") == before
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(operations, st.booleans()), min_size=1, max_size=6))
+def test_incremental_builds_in_workers_equal_a_clean_full_build(steps) -> None:
+    """The property of tests/test_incremental.py, with every stage in workers however little it has to do."""
+    saved = parallel.PARALLEL_THRESHOLD
+    parallel.PARALLEL_THRESHOLD = 1
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            root = make_site(Path(tmp) / "site")
+            model = SiteModel(root)
+            engine = Engine(root, OPTIONS)
+            engine.build(now=model.now)
+            model.take_touched()
+            for op, new_process in steps:
+                model.apply(op)
+                if new_process:
+                    engine = Engine(root, OPTIONS)
+                options = BuildOptions(now=model.now)
+                try:
+                    expected = full_build(root, options)
+                except SiteError:      # a broken post: tests/test_incremental.py covers the failure
+                    continue
+                engine.build(now=model.now, save=not new_process, changed=model.take_touched())
+                actual = files(root / "_site")
+                assert sorted(actual) == sorted(expected)
+                assert [p for p in expected if actual[p] != expected[p]] == []
+    finally:
+        parallel.PARALLEL_THRESHOLD = saved
