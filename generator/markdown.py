@@ -35,6 +35,7 @@ from pymdownx.highlight import HighlightExtension
 
 from generator import codec
 from generator.highlight import HIGHLIGHT_CLASS, CachedHighlight
+from generator.inline import SkippingInlineExtension
 from generator.typography import TypographyExtension
 
 
@@ -602,14 +603,15 @@ def markdown_converter(dollar_math: bool = False, header_ids: str = "gfm") -> ma
     """A Python-Markdown converter set up as sitegen renders.
 
     smarty's patterns define the typographic text; :class:`TypographyExtension`
-    applies them in a fraction of smarty's own time.
+    applies them in a fraction of smarty's own time. The inline pass skips the
+    patterns a text cannot match (:mod:`generator.inline`).
     """
     configs = EXTENSION_CONFIGS
     if dollar_math:
         math = {**configs["pymdownx.arithmatex"], "inline_syntax": ["dollar", "round"]}
         configs = {**configs, "pymdownx.arithmatex": math}
     return markdown.Markdown(extensions=[*EXTENSIONS, KramdownCompat(header_ids=header_ids),
-                                         TypographyExtension(), CachedHighlighting()],
+                                         TypographyExtension(), CachedHighlighting(), SkippingInlineExtension()],
                              extension_configs=configs, output_format="html")
 
 

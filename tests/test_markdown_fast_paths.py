@@ -1,13 +1,15 @@
 """The Markdown fast paths give the text of the plain ones, byte for byte.
 
 Differential: every document is rendered by sitegen's converter (one-pass
-typography, cached Pygments lexers and blocks) and by the same converter with
-smarty's own inline processor and pymdownx's own highlighter (the
-reference), over the shipped site, the shared TVM posts and generated text.
+typography, cached Pygments lexers and blocks, inline patterns skipped where
+a text cannot match them) and by the same converter with smarty's own inline
+processor, Python-Markdown's own inline pass and pymdownx's own highlighter
+(the reference), over the shipped site, the shared TVM posts and generated text.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import markdown
@@ -15,6 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from generator.inline import openings
 from generator.markdown import EXTENSION_CONFIGS, EXTENSIONS, KramdownCompat, markdown_converter
 from generator.sources import split_front_matter
 from tests.conftest import REPO, shared_dir
@@ -76,7 +79,9 @@ def test_every_kind_of_substitution_is_made():
 # Text made of the characters the patterns care about, with words, spaces, entities and markup between.
 PIECES = st.sampled_from(["'", '"', "-", "--", "---", ".", "...", "<<", ">>", " ", "\n", "\n\n", "a", "it",
                           "s", "80s", "1", "&nbsp;", "&mdash;", "\u2013", "\u2014", "(", "[", "{", "*", "_",
-                          "`", "<b>", "</b>", "\\'", '\\"', "# ", "> ", "- ", "x", ",", "!", "?", ";", ":"])
+                          "`", "<b>", "</b>", "\\'", '\\"', "# ", "> ", "- ", "x", ",", "!", "?", ";", ":",
+                          "](", ")", "![", "]", "[^1]", "[^1]: note", "<https://a.b/c>", "<a@b.c>", "&amp;",
+                          "&", "  \n", "$$", "\\(", "\\)", "\\", "**", "__", "<script>x</script>", "[x]: /y"])
 
 
 @settings(max_examples=1500, deadline=None)
@@ -91,6 +96,27 @@ def test_generated_text_reads_as_with_smarty(text):
 def test_any_text_reads_as_with_smarty(text):
     fast, smarty = both(text)
     assert fast == smarty
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(PIECES, max_size=30).map("".join))
+def test_an_inline_pattern_matches_only_where_one_of_its_openings_is(text):
+    """generator.inline passes a pattern over where no opening of it is in the text: sound only if
+    every match starts with one."""
+    for pattern in FAST.inlinePatterns:
+        regex = pattern.compiled_re
+        starts = openings(regex.pattern, regex.flags)
+        if starts is not None:
+            for match in regex.finditer(text):
+                assert any(text.startswith(s, match.start()) for s in starts), (regex.pattern, text)
+
+
+def test_openings_are_read_conservatively():
+    assert openings(r"(?<!\\)\[\^", 0) == {"[^"}
+    assert openings(r"(?i)<(script|style)", re.I) == {"<"}
+    assert openings(r"(?i:ab)c|x", 0) is None             # a case-blind start: nothing to read
+    assert openings(r"(ab|cd)+e", 0) == {"ab", "cd"}
+    assert openings(r"a?b", 0) is None and openings(r".x", 0) is None and openings(r"\w+", 0) is None
 
 
 def test_code_blocks_keep_their_options_apart():

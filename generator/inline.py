@@ -1,0 +1,134 @@
+"""Python-Markdown's inline pass, each pattern tried only on text that can hold a match.
+
+The inline pass tries every inline pattern (about twenty) on every text of
+the document, a few Python calls each, although most texts hold none of the
+characters most patterns start with: no ``[`` for the link patterns, no
+backtick, no ``&``. Every match of a pattern starts with one of a few strings
+(``[``, ``![``, ``  \\n``...), which :func:`openings` reads from the pattern's
+regular expression; where a text holds none of them, the pattern cannot match
+it and is passed over, as it would have passed (same order, same matches,
+same text: tests/test_markdown_fast_paths.py compares the two). A pattern
+whose openings cannot be read (one that may match at any character) is
+always tried.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import Any
+
+import markdown
+from markdown import util
+from markdown.extensions import Extension
+from markdown.inlinepatterns import InlineProcessor as NewStylePattern
+from markdown.treeprocessors import InlineProcessor
+
+try:
+    from re import _constants as sre, _parser as sre_parse   # Python 3.11+
+except ImportError:  # pragma: no cover - Python 3.10
+    import sre_constants as sre
+    import sre_parse
+
+MAX_OPENINGS = 16
+
+
+@functools.lru_cache(maxsize=512)
+def openings(pattern: str, flags: int) -> frozenset[str] | None:
+    """Strings one of which every match of ``pattern`` starts with; None if there are none to read."""
+    try:
+        parsed = sre_parse.parse(pattern, flags)
+    except Exception:   # noqa: BLE001 - whatever the parser refuses, the pattern is simply always tried
+        return None
+    found = _openings(list(parsed), bool(flags & re.IGNORECASE))
+    return frozenset(found) if found and "" not in found else None
+
+
+def _openings(items: list, ignore_case: bool) -> set[str] | None:
+    """The possible starts of what ``items`` (a parsed expression, in order) match, or None."""
+    prefix = ""
+    for position, (op, value) in enumerate(items):
+        if op in (sre.AT, sre.ASSERT, sre.ASSERT_NOT):   # anchors, look-arounds: they consume nothing
+            if prefix:
+                break
+            continue
+        if op is sre.LITERAL:
+            char = chr(value)
+            if ignore_case and char.lower() != char.upper():
+                break
+            prefix += char
+            continue
+        if prefix:
+            break
+        if op is sre.IN:
+            chars = _set_of(value, ignore_case)
+            return None if chars is None else set(chars)
+        if op is sre.SUBPATTERN:
+            _, add_flags, del_flags, inner = value
+            scoped = (ignore_case or bool(add_flags & re.IGNORECASE)) and not del_flags & re.IGNORECASE
+            return _openings(list(inner), scoped)
+        if op is sre.BRANCH:
+            found: set[str] = set()
+            for branch in value[1]:
+                inner = _openings(list(branch), ignore_case)
+                if inner is None:
+                    return None
+                found |= inner
+            return found if len(found) <= MAX_OPENINGS else None
+        if op in (sre.MAX_REPEAT, sre.MIN_REPEAT, getattr(sre, "POSSESSIVE_REPEAT", None)):
+            low, _, inner = value
+            return _openings(list(inner), ignore_case) if low > 0 else None
+        if op is getattr(sre, "ATOMIC_GROUP", None):
+            return _openings(list(value), ignore_case)
+        return None
+    return {prefix} if prefix else None
+
+
+def _set_of(items: list, ignore_case: bool) -> set[str] | None:
+    """The characters of a character class, if it lists a few and no category or negation."""
+    chars: set[str] = set()
+    for op, value in items:
+        if op is sre.LITERAL:
+            chars.add(chr(value))
+        elif op is sre.RANGE and value[1] - value[0] < MAX_OPENINGS:
+            chars.update(map(chr, range(value[0], value[1] + 1)))
+        else:
+            return None
+    if ignore_case and any(c.lower() != c.upper() for c in chars):
+        return None
+    return chars if len(chars) <= MAX_OPENINGS else None
+
+
+class SkippingInlineProcessor(InlineProcessor):
+    """Python-Markdown's inline pass, passing over the patterns a text cannot match."""
+
+    def run(self, tree: Any, ancestors: list[str] | None = None) -> Any:
+        self.patterns = [(pattern, openings(pattern.compiled_re.pattern, pattern.compiled_re.flags)
+                          if isinstance(pattern, NewStylePattern) else None)
+                         for pattern in self.inlinePatterns]
+        return super().run(tree, ancestors)
+
+    # Python-Markdown's own __handleInline (name-mangled), with the skip and the patterns as a list.
+    def _InlineProcessor__handleInline(self, data: str, patternIndex: int = 0) -> str:
+        if isinstance(data, util.AtomicString):
+            return data
+        apply = self._InlineProcessor__applyPattern
+        patterns = self.patterns
+        count = len(patterns)
+        start = 0
+        while patternIndex < count:
+            pattern, starts = patterns[patternIndex]
+            if starts is not None and not any(s in data for s in starts):
+                patternIndex, start = patternIndex + 1, 0
+                continue
+            data, matched, start = apply(pattern, data, patternIndex, start)
+            if not matched:
+                patternIndex += 1
+        return data
+
+
+class SkippingInlineExtension(Extension):
+    """Runs the inline pass as :class:`SkippingInlineProcessor` (load after the pattern-adding extensions)."""
+
+    def extendMarkdown(self, md: markdown.Markdown) -> None:
+        md.treeprocessors.register(SkippingInlineProcessor(md), "inline", 20)
