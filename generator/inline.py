@@ -103,9 +103,13 @@ class SkippingInlineProcessor(InlineProcessor):
     """Python-Markdown's inline pass, passing over the patterns a text cannot match."""
 
     def run(self, tree: Any, ancestors: list[str] | None = None) -> Any:
-        self.patterns = [(pattern, openings(pattern.compiled_re.pattern, pattern.compiled_re.flags)
-                          if isinstance(pattern, NewStylePattern) else None)
-                         for pattern in self.inlinePatterns]
+        self.patterns = []
+        for pattern in self.inlinePatterns:
+            starts = openings(pattern.compiled_re.pattern, pattern.compiled_re.flags) \
+                if isinstance(pattern, NewStylePattern) else None
+            # One opening (most patterns) is one ``in``; a few, one search for any of them.
+            self.patterns.append((pattern, None if starts is None else next(iter(starts)) if len(starts) == 1
+                                  else re.compile("|".join(map(re.escape, sorted(starts)))).search))
         return super().run(tree, ancestors)
 
     # Python-Markdown's own __handleInline (name-mangled), with the skip and the patterns as a list.
@@ -117,8 +121,8 @@ class SkippingInlineProcessor(InlineProcessor):
         count = len(patterns)
         start = 0
         while patternIndex < count:
-            pattern, starts = patterns[patternIndex]
-            if starts is not None and not any(s in data for s in starts):
+            pattern, opening = patterns[patternIndex]
+            if opening is not None and not (opening in data if type(opening) is str else opening(data)):
                 patternIndex, start = patternIndex + 1, 0
                 continue
             data, matched, start = apply(pattern, data, patternIndex, start)

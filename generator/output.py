@@ -113,14 +113,18 @@ class Staging:
     def put(self, rel: str, data: bytes) -> tuple[str | None, Stamp | None]:
         """``(the staged file's name, None)``, or ``(None, its stamp)`` if the output holds ``data``."""
         path = self.out_dir / rel
-        if is_output_path(rel) and path.parent.resolve().is_relative_to(self.top):
+        if (rel in self.records or path.exists()) and is_output_path(rel) \
+                and path.parent.resolve().is_relative_to(self.top):
             stamp = _holds(path, data, self.records.get(rel))
             if stamp is not None:
                 return None, stamp
         name = secrets.token_hex(8)
-        staged = self.folder / name[:2] / name
-        staged.parent.mkdir(parents=True, exist_ok=True)
-        with open(staged, "xb") as out:    # the mode any write gives; a failed build discards it
+        try:
+            out = open(self.folder / name, "xb")    # the mode any write gives; a failed build discards it
+        except FileNotFoundError:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            out = open(self.folder / name, "xb")
+        with out:
             out.write(data)
         return name, None
 
@@ -132,7 +136,7 @@ class Staging:
             if path.parent not in proved or not is_output_path(rel):
                 confined(self.out_dir, rel, unlink=True)
                 proved.add(path.parent)
-            _move(self.out_dir, path, self.folder / name[:2] / name)
+            _move(self.out_dir, path, self.folder / name)
             stamps[rel] = file_stamp(path.stat())
         self.discard()
         return stamps

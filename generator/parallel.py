@@ -9,7 +9,9 @@ callable (a closure over the assembled site and the plan): the workers
 inherit it, and only indices go out and results come back. The objects that
 exist when the pool starts are frozen out of the garbage collector first, so
 that the workers' collections do not touch, and so copy, the memory they
-share with this process.
+share with this process; and this process collects nothing while results
+arrive (thousands of documents, in no cycle), which would otherwise walk all
+that arrived before again and again.
 """
 
 from __future__ import annotations
@@ -61,11 +63,15 @@ def fork_map(task: Callable[[int], R], count: int) -> Iterator[list[R]]:
     global _task
     _task = task
     gc.freeze()
+    collecting = gc.isenabled()
     try:
         with multiprocessing.get_context("fork").Pool(min(workers(), len(chunks))) as pool:
+            gc.disable()
             yield from pool.imap(_run_chunk, chunks)
     finally:
         _task = None
+        if collecting:
+            gc.enable()
         gc.unfreeze()
 
 

@@ -10,6 +10,7 @@ turned into a :class:`SiteError` at the template file and line that caused it.
 
 from __future__ import annotations
 
+import functools
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable
@@ -83,16 +84,19 @@ class RecordingLoader(jinja2.FileSystemLoader):
     """Records every template a render uses, through extends, include and import.
 
     Jinja asks the ``uptodate`` callback each time it takes a template from its
-    cache, so wrapping it records cached uses as well as first loads.
+    cache, so wrapping it records cached uses as well as first loads. It answers
+    "current" without looking at the file: the engine, whose scan sees every
+    edit of a template (even one within a timestamp tick, which Jinja's own
+    check misses), empties the cache when one changes.
     """
 
     def get_source(self, environment: jinja2.Environment, template: str):
         record(("template", template))
-        source, filename, uptodate = super().get_source(environment, template)
+        source, filename, _ = super().get_source(environment, template)
 
         def used_again() -> bool:
             record(("template", template))
-            return uptodate()
+            return True
 
         return source, filename, used_again
 
@@ -132,7 +136,7 @@ class Renderer:
         """A site path with ``baseurl`` in front; other URLs unchanged."""
         if not isinstance(url, str) or not url.startswith("/") or url.startswith("//"):
             return url
-        return self.config.baseurl.rstrip("/") + quote(url, safe="/#?=&%:.-_~")
+        return self.config.baseurl.rstrip("/") + _quoted(url)
 
     def tag_url(self, tag: str) -> str:
         """The page listing a tag's posts (site.yaml ``archives.tags`` places them)."""
@@ -208,6 +212,12 @@ class Renderer:
                     break
             tb = tb.tb_next
         return found
+
+
+@functools.lru_cache(maxsize=4096)
+def _quoted(url: str) -> str:
+    """A site path, quoted for a link (the same few recur on every page: the menu, the stylesheets)."""
+    return quote(url, safe="/#?=&%:.-_~")
 
 
 def format_date(value: datetime | None, fmt: str = "%b %d, %Y") -> str:
