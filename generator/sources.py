@@ -106,25 +106,6 @@ def load_source(root: Path, kind: str, relpath: Path) -> Source:
     return Source(relpath, kind, meta, body, body_line, digest)
 
 
-# libyaml's parser where PyYAML was built with it (about ten times the pure-Python one's
-# speed); the same resolvers and constructors, so the same values.
-FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-def load_yaml(text: str) -> Any:
-    """``yaml.safe_load`` through libyaml when present.
-
-    A document libyaml refuses is read again by the pure-Python loader, so
-    that an error names the same problem and line whichever parser ran.
-    """
-    try:
-        return yaml.load(text, Loader=FAST_LOADER)
-    except yaml.YAMLError:
-        if FAST_LOADER is yaml.SafeLoader:
-            raise
-        return yaml.safe_load(text)
-
-
 FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)^(?:---|\.\.\.)[ \t]*(?:\r?\n|\Z)", re.S | re.M)
 
 
@@ -161,27 +142,13 @@ def load_data(source: Source) -> Any:
         raise SiteError(f"invalid YAML: {yaml_problem(exc)}", source.path, yaml_line(exc)) from None
 
 
-class _Loader(yaml.SafeLoader):
-    """PyYAML's safe loader, reporting three more mistakes as YAML errors, at their line.
+class _Checks:
+    """Two more mistakes reported as YAML errors, at their line, whichever parser runs.
 
     An impossible date (``2020-02-30``) would raise ValueError from ``datetime``,
-    deep nesting RecursionError from the recursive composer, and a NUL (``"\\0"``)
-    would travel on to file names and pages (a lone surrogate, ``"\\ud800"``, could
-    not even be written).
+    and a NUL (``"\\0"``) would travel on to file names and pages (a lone
+    surrogate, ``"\\ud800"``, could not even be written).
     """
-
-    depth = 0
-
-    def compose_node(self, parent, index):
-        self.depth += 1
-        try:
-            if self.depth > MAX_NESTING:
-                raise yaml.composer.ComposerError(
-                    None, None, f"lists or mappings nested more than {MAX_NESTING} deep",
-                    self.peek_event().start_mark)
-            return super().compose_node(parent, index)
-        finally:
-            self.depth -= 1
 
     def construct_yaml_timestamp(self, node):
         try:
@@ -201,13 +168,60 @@ class _Loader(yaml.SafeLoader):
         return value
 
 
-_Loader.add_constructor("tag:yaml.org,2002:timestamp", _Loader.construct_yaml_timestamp)
-_Loader.add_constructor("tag:yaml.org,2002:str", _Loader.construct_yaml_str)
+class _Loader(_Checks, yaml.SafeLoader):
+    """PyYAML's safe loader with the checks, and deep nesting (RecursionError from the recursive
+    composer) a YAML error too."""
+
+    depth = 0
+
+    def compose_node(self, parent, index):
+        self.depth += 1
+        try:
+            if self.depth > MAX_NESTING:
+                raise yaml.composer.ComposerError(
+                    None, None, f"lists or mappings nested more than {MAX_NESTING} deep",
+                    self.peek_event().start_mark)
+            return super().compose_node(parent, index)
+        finally:
+            self.depth -= 1
+
+
+# libyaml's parser where PyYAML was built with it (about ten times the pure-Python one's
+# speed), with the same resolvers, constructors and checks; the nesting limit is checked
+# on what it made.
+FAST_LOADER = type("FAST_LOADER", (_Checks, yaml.CSafeLoader), {}) if hasattr(yaml, "CSafeLoader") else _Loader
+for _loader in {_Loader, FAST_LOADER}:
+    _loader.add_constructor("tag:yaml.org,2002:timestamp", _loader.construct_yaml_timestamp)
+    _loader.add_constructor("tag:yaml.org,2002:str", _loader.construct_yaml_str)
 
 
 def load_yaml(text: str) -> Any:
-    """``yaml.safe_load`` with every mistake in the text a :class:`yaml.YAMLError`."""
+    """``yaml.safe_load`` with every mistake in the text a :class:`yaml.YAMLError`, through
+    libyaml when present.
+
+    Whatever libyaml refuses, or a document nested deeper than the limit (or
+    one it cannot tell), is read again by the pure-Python loader, so that an
+    error names the same problem and line whichever parser ran.
+    """
+    if FAST_LOADER is not _Loader:
+        try:
+            value = yaml.load(text, Loader=FAST_LOADER)
+            if _depth(value) <= MAX_NESTING:
+                return value
+        except (yaml.YAMLError, RecursionError):
+            pass
     return yaml.load(text, Loader=_Loader)
+
+
+def _depth(value: Any, limit: int = MAX_NESTING + 1) -> int:
+    """How deeply lists and mappings nest in ``value`` (a scalar is 1), counted up to ``limit``."""
+    if limit <= 0:
+        return 1
+    if isinstance(value, dict):
+        return 1 + max((_depth(v, limit - 1) for kv in value.items() for v in kv), default=0)
+    if isinstance(value, list):
+        return 1 + max((_depth(v, limit - 1) for v in value), default=0)
+    return 1
 
 
 def yaml_line(exc: yaml.YAMLError, offset: int = 0) -> int | None:

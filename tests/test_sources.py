@@ -86,7 +86,7 @@ def test_front_matter_through_libyaml_reads_as_pure_python_yaml():
     from generator.sources import FAST_LOADER, FRONT_MATTER, load_yaml
     from tests.conftest import REPO, shared_dir
 
-    assert FAST_LOADER is yaml.CSafeLoader   # PyYAML here is built with libyaml
+    assert issubclass(FAST_LOADER, yaml.CSafeLoader)   # PyYAML here is built with libyaml
     texts = []
     for folder in (REPO / "content", shared_dir() / "corpus" / "tvm-site"):
         for path in sorted(folder.rglob("*")):
@@ -99,6 +99,22 @@ def test_front_matter_through_libyaml_reads_as_pure_python_yaml():
     assert len(texts) > 30
     for text in texts:
         assert load_yaml(text) == yaml.safe_load(text)
+
+
+def test_libyamls_loader_makes_the_same_checks():
+    import yaml
+
+    from generator.sources import FAST_LOADER, MAX_NESTING, load_yaml
+
+    for text, problem in (("date: 2020-02-30", "impossible date"), ('name: "a\\0b"', "NUL"),
+                          ('name: "\\ud800"', "lone surrogate")):
+        with pytest.raises(yaml.YAMLError):       # libyaml itself refuses the lone surrogate
+            yaml.load(text, Loader=FAST_LOADER)
+        with pytest.raises(yaml.YAMLError, match=problem):
+            load_yaml(text)
+    nested = "a: " + "[" * MAX_NESTING + "]" * MAX_NESTING
+    with pytest.raises(yaml.YAMLError, match=f"nested more than {MAX_NESTING} deep"):
+        load_yaml(nested)
 
 
 def test_a_yaml_error_names_pure_python_yamls_problem():
