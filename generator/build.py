@@ -30,12 +30,9 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
+from importlib import metadata
 from pathlib import Path
 from typing import Any, NamedTuple
-
-import jinja2
-import pygments
-import yaml
 
 from generator import __version__, parallel
 from generator import progress as reporting
@@ -43,19 +40,16 @@ from generator.cache import DataCache, digest
 from generator.config import Config, load_config
 from generator.deps import LINKED_FIELDS, Key, KeyIndex, Resolver, Views, tracing, value_digest
 from generator.errors import SiteError
-from generator.frontmatter import known_keys, unknown_keys
-from generator.layout import INPUTS, STATE_DIR, STATE_FILE, SWAPPABLE, TEMPLATES
+from generator.layout import DEFAULT_THEME, INPUTS, STATE_DIR, STATE_FILE, SWAPPABLE, TEMPLATES
 from generator.lock import site_lock
 from generator.options import BuildOptions
 from generator.output import OutputFiles, Staging, check_outputs, delete_outputs, safe_output_dir
 from generator.outputs import Bundle, Phase, PlanContext, Planned, Registry, Report, default_registry, site_view
 from generator.plan import Plan
 from generator.plugins import extensions
-from generator.readers import reader_for
-from generator.render import DEFAULT_THEME, Renderer, template_dirs
 from generator.site import Document, Site, assemble, parse_document, timezone_of, well_formed
 from generator.sources import Source, discover, load_data, load_source, refuse_links_outside
-from generator.state import BuildState, BundleRecord, FileIndex, OutputRecord, Stamp
+from generator.state import BuildState, BundleRecord, FileIndex, OutputRecord, Records, Stamp
 
 CONTENT_FIELDS = [f.name for f in dataclasses.fields(Document) if f.name not in LINKED_FIELDS]
 
@@ -141,6 +135,8 @@ def load_documents(config: Config, sources: list[tuple[str, Path, str]], refresh
     only the others are read (``load``) and parsed, in worker processes when
     many, which also file what they parse in the cache.
     """
+    from generator.readers import reader_for
+
     load = load or partial(load_source, config.root)
     cache = DataCache(config.state_dir / "cache" / "documents", "document", well_formed)
     fingerprint = digest(code_digest(), config.permalink, config.timezone, repr(config.liquid))
@@ -195,6 +191,9 @@ def warn_unknown_keys(config: Config, documents: list[tuple[Path, Document]]) ->
     Done after the parse cache, not in the parse: what is known depends on the
     templates (``page.meta.KEY``) and plugins, which a parse key does not cover.
     """
+    from generator.frontmatter import known_keys, unknown_keys
+    from generator.render import template_dirs
+
     if not documents:
         return
     known = known_keys(template_dirs(config))
@@ -217,7 +216,8 @@ def code_digest() -> str:
     package = Path(__file__).parent
     theme = [path for path in DEFAULT_THEME.rglob("*") if path.is_file()]   # its files stand for themselves
     parts = [path.read_bytes() for path in sorted([*package.rglob("*.py"), *theme])]
-    versions = [jinja2.__version__, pygments.__version__, yaml.__version__]
+    # By their installed versions, not by importing them: a build with nothing to do loads neither.
+    versions = [metadata.version(name) for name in ("Jinja2", "Pygments", "PyYAML")]
     return digest(__version__, *versions, *parts, *extensions().fingerprint)
 
 
@@ -269,7 +269,7 @@ class Scan:
     due: bool                       # the clock crossed a post's date
 
     def nothing_to_do(self, state: BuildState, load: bool) -> bool:
-        return (all(b.report.reusable for b in state.bundles.values())
+        return (all(report.reusable for report in state.reports.values())
                 and not (load or self.fresh or self.changed or self.tampered or self.strays or self.empty
                          or self.due or self.external != state.external))
 
@@ -319,13 +319,13 @@ class Engine:
         self.state_path = self.root / STATE_DIR / STATE_FILE
         self.state = BuildState.load(self.state_path) if saved else BuildState()
         self.data_files: dict[str, Any] = {}        # data file digest -> its parsed YAML
-        self.renderer: Renderer | None = None
+        self.renderer: Any = None                  # generator.render.Renderer, once a build needs one
         self.config: Config | None = None          # as the last successful build read it
         self.last: Assembled | None = None         # the last successful build's site ...
         self.last_plan: PlanResult | None = None     # ... and its plan
         self.warm = False              # the last build succeeded: the files on disk are as the state says
         self.interned: dict[Key, Key] = {}
-        self.keys = KeyIndex(self.state.digests)
+        self._keys: KeyIndex | None = None         # made from the records when a build needs them
         self.render_warnings: dict[str, tuple[str, ...]] = {}   # output path -> its render's warnings
 
     def build(self, now: datetime | None = None, save: bool = True,
@@ -346,9 +346,11 @@ class Engine:
         state = self.state
         if scan.nothing_to_do(state, load):
             self.warm, self.config = True, scan.config
-            reports = {p.name: state.bundles[p.name].report.reused() if p.name in state.bundles
+            reports = {p.name: state.reports[p.name].reused() if p.name in state.reports
                        else Planned(state.planned.get(p.name, 0)) for p in self.planners}
-            return BuildResult(None, len(state.outputs), {}, reports=reports)
+            return BuildResult(None, len(state.stamps), {}, reports=reports)
+        records = state.records
+        self.ready_renderer(scan)
         swapped = self.swap_in(scan) if warm else None
         if swapped:
             assembled, documents = swapped
@@ -361,15 +363,15 @@ class Engine:
                                 scan.index.digest,
                                 partial(self.renderer.template_digest, file_digest=scan.index.digest))
             order = resolver.identities(("posts",))
-            moved = self.changed_keys(resolver, assembled.parsed, order != state.order)
+            moved = self.changed_keys(resolver, assembled.parsed, order != records.order)
             planned = self.plan(scan, assembled, moved, reuse=swapped is not None)
             plan = planned.plan
             dirty = {path for path, job in plan.items()
-                     if path in scan.tampered or (record := state.outputs.get(path)) is None
+                     if path in scan.tampered or (record := records.outputs.get(path)) is None
                      or record.inputs != job.inputs or not record.reads.isdisjoint(moved)}
             if not self.options.allow_removals:
-                refuse_mass_removal(state.outputs.keys() - plan.keys(), len(state.outputs), scan.out_dir)
-        staging = Staging(scan.out_dir, self.root / STATE_DIR / "staging", state.outputs)
+                refuse_mass_removal(state.stamps.keys() - plan.keys(), len(state.stamps), scan.out_dir)
+        staging = Staging(scan.out_dir, self.root / STATE_DIR / "staging", state.stamps, records.outputs)
         try:
             made = self.make(plan, dirty, staging)
             written, deleted, stamps = self.write(scan, plan, made, staging)
@@ -385,6 +387,7 @@ class Engine:
     def render(self, now: datetime | None = None) -> BuildResult:
         """Every file of the site, made in memory; the output folder and the state untouched."""
         scan = self.scan(now, None, warm=False, output=False)
+        self.ready_renderer(scan)
         loaded, documents = self.load(scan)
         assembled = self.assemble(scan, loaded)
         planned = self.plan(scan, assembled, {}, reuse=False)
@@ -405,27 +408,31 @@ class Engine:
         world = digest(repr(config), repr((self.options.drafts, self.options.future)), code_digest())
         fresh = self.options.refresh or bool(self.options.rerun) or world != self.state.world
         if fresh:                       # settings or code changed, or a rerun: nothing recorded applies
-            self.state, self.keys = BuildState(), KeyIndex()
+            self.state, self._keys = BuildState(saved=Records()), KeyIndex()
         state = self.state
         watched = tuple(path for planner in self.planners for path in planner.watches(config))
         inputs = INPUTS + config.static_paths + config.theme_paths    # a planner's watched paths may lie anywhere
-        index = FileIndex(self.root, inputs + watched, state.files,
-                          {key[1] for key in self.keys.always if key[0] == "file"})
+        index = FileIndex(self.root, inputs + watched, state.files, set(state.extra))
         changed = index.rescan(changed if warm and not fresh else None)
         if not config.allow_symlinks_outside:
             refuse_links_outside(self.root, (name for name in changed
                                              if any(name == r or name.startswith(r + "/") for r in inputs)))
         external = tuple((p.name, p.external(config)) for p in self.planners)
-        tampered, strays, empty = check_outputs(out_dir, state.outputs) if output and (fresh or not warm) \
+        tampered, strays, empty = check_outputs(out_dir, state.stamps) if output and (fresh or not warm) \
             else (set(), set(), [])
         now = now or self.options.now or datetime.now(timezone_of(config))
         due = ((state.horizon is not None and now >= state.horizon)
                or (state.floor is not None and now < state.floor))
-        if fresh or self.renderer is None:
-            self.renderer = Renderer(config)
-        elif any(within(name, (TEMPLATES, *config.theme_paths)) for name in changed):
-            self.renderer.env.cache.clear()  # an edit within one mtime tick escapes Jinja's check
         return Scan(config, out_dir, world, fresh, index, changed, external, tampered, strays, empty, now, due)
+
+    def ready_renderer(self, scan: Scan) -> None:
+        """A renderer of the templates as they are now (made only by a build with work to do)."""
+        if scan.fresh or self.renderer is None:
+            from generator.render import Renderer
+
+            self.renderer = Renderer(scan.config)
+        elif any(within(name, (TEMPLATES, *scan.config.theme_paths)) for name in scan.changed):
+            self.renderer.env.cache.clear()  # the loader takes cached templates to be current
 
     def load(self, scan: Scan) -> tuple[tuple[list[Listed], dict[str, Parsed], dict[str, Any]], DocumentStats]:
         """The sources, each document (kept from the last build if its bytes are the same, and
@@ -502,7 +509,7 @@ class Engine:
                 record, reports[bundle.name], bundled[bundle.name] = self.run_bundle(
                     bundle, ctx, moved, scan.tampered)
                 bundles[bundle.name] = record
-                ran = ran or record is not self.state.bundles.get(bundle.name)
+                ran = ran or record is not self.state.records.bundles.get(bundle.name)
         last = self.last_plan
         if reuse and last is not None and not ran:
             return PlanResult(last.plan, last.owners, bundles, reports)
@@ -540,7 +547,7 @@ class Engine:
     def write(self, scan: Scan, plan: Plan, made: dict[str, Made], staging: Staging) -> tuple[
             list[str], list[str], dict[str, Stamp]]:
         """Everything is made: only now is the output directory touched. Written, deleted, stamps."""
-        removed = (self.state.outputs.keys() | scan.strays) - plan.keys()
+        removed = (self.state.stamps.keys() | scan.strays) - plan.keys()
         staged = {path: m.staged for path, m in made.items() if m.staged is not None}
         with reporting.current().stage("writing", len(staged), "files"):
             deleted = delete_outputs(scan.out_dir, removed, scan.empty)
@@ -552,22 +559,24 @@ class Engine:
                stamps: dict[str, Stamp], moved: dict[Key, str], resolver: Resolver, order: tuple) -> None:
         """The state for the next build: each output's inputs and reads, and the digests of those."""
         state, plan = self.state, planned.plan
-        outputs = {path: record for path, record in state.outputs.items() if path in plan}
+        outputs = {path: record for path, record in state.records.outputs.items() if path in plan}
         for path, m in made.items():
-            outputs[path] = OutputRecord(plan[path].inputs, m.reads, m.digest, stamps[path])
-        digests = {**state.digests, **moved}
+            outputs[path] = OutputRecord(plan[path].inputs, m.reads, m.digest)
+        kept = {path: stamp for path, stamp in state.stamps.items() if path in plan}
+        digests = {**state.records.digests, **moved}
         new_keys = {key for reads in [m.reads for m in made.values()] + [b.reads for b in planned.bundles.values()]
                     for key in reads if key not in digests}
         digests.update((key, resolver(key)) for key in new_keys)
         self.keys.extend(new_keys)
         documents = resolver.documents.values()
+        records = Records(outputs, {source: p.key for source, p in assembled.parsed.items()}, digests,
+                          planned.bundles, order)
         self.state = BuildState(
-            world=scan.world, files=scan.index.snapshot(), outputs=outputs,
-            documents={source: p.key for source, p in assembled.parsed.items()},
-            digests=digests, bundles=planned.bundles, external=scan.external, order=order,
-            horizon=publication_horizon(documents, scan.now, self.options),
+            world=scan.world, files=scan.index.snapshot(), stamps={**kept, **stamps}, extra=files_read(digests),
+            reports={name: bundle.report for name, bundle in planned.bundles.items()},
+            external=scan.external, horizon=publication_horizon(documents, scan.now, self.options),
             floor=publication_floor(documents, scan.now, self.options),
-            planned={name: len(paths) for name, paths in planned.owners.items()})
+            planned={name: len(paths) for name, paths in planned.owners.items()}, saved=records)
         self.render_warnings = {path: warnings for path, warnings in self.render_warnings.items() if path in plan}
         self.render_warnings.update((path, m.warnings) for path, m in made.items())
         self.last, self.last_plan = assembled, planned
@@ -595,11 +604,11 @@ class Engine:
         what it read changed, what it read for that work still counts.
         """
         inputs = bundle.inputs(ctx)
-        last = self.state.bundles.get(bundle.name)
+        last = self.state.records.bundles.get(bundle.name)
         if last is not None and last.inputs == inputs and last.reads.isdisjoint(moved) \
                 and last.report.reusable \
-                and not any(path in tampered or path not in self.state.outputs for path in last.files):
-            jobs = [(path, origin, _kept, self.state.outputs[path].inputs, listed)
+                and not any(path in tampered or path not in self.state.stamps for path in last.files):
+            jobs = [(path, origin, _kept, self.state.records.outputs[path].inputs, listed)
                     for path, (origin, listed) in last.files.items()]
             return last, last.report.reused(), jobs
         with tracing() as trace:
@@ -611,6 +620,14 @@ class Engine:
                  path not in made.unlisted) for path, data in made.items()]
         files = {path: (made.origins[path], path not in made.unlisted) for path in made}
         return BundleRecord(inputs, reads, files, report), report, jobs
+
+    @property
+    def keys(self) -> KeyIndex:
+        """The recorded keys, indexed by what may change them (made on first use: a build with
+        nothing to do reads no records)."""
+        if self._keys is None:
+            self._keys = KeyIndex(self.state.records.digests)
+        return self._keys
 
     def intern(self, keys: Iterable[Key]) -> frozenset[Key]:
         """One object per distinct key, so the saved state stores each key once."""
@@ -624,7 +641,7 @@ class Engine:
         parsed again are the only document fields to resolve again, and
         neighbours change only if the order of the posts did.
         """
-        old, digests = self.state.documents, self.state.digests
+        old, digests = self.state.records.documents, self.state.records.digests
         parse_keys = {source: p.key for source, p in parsed.items()}
         reparsed = {source for source in parse_keys.keys() | old.keys()
                     if parse_keys.get(source) != old.get(source)}
@@ -637,11 +654,12 @@ class Engine:
 
     def save(self) -> None:
         """Write the state for the next build, dropping keys nothing reads any more."""
-        state = self.state
-        live = set().union(*(r.reads for r in state.outputs.values()),
-                           *(b.reads for b in state.bundles.values()))
-        state.digests = {key: value for key, value in state.digests.items() if key in live}
-        self.keys = KeyIndex(state.digests)
+        state, records = self.state, self.state.records
+        live = set().union(*(r.reads for r in records.outputs.values()),
+                           *(b.reads for b in records.bundles.values()))
+        records.digests = {key: value for key, value in records.digests.items() if key in live}
+        state.extra = files_read(records.digests)
+        self._keys = KeyIndex(records.digests)
         self.interned = {key: key for key in live}
         state.save(self.state_path)
 
@@ -656,6 +674,11 @@ def refuse_mass_removal(removed: set[str], present: int, out_dir: Path) -> None:
         first = ", ".join(f"/{path}" for path in sorted(removed)[:3])
         raise SiteError(f"this build would remove {len(removed)} of the {present} files the last build made "
                         f"({first}, ...): if that is meant, build again with --allow-removals", out_dir)
+
+
+def files_read(digests: Mapping[Key, Any]) -> tuple[str, ...]:
+    """The files outputs read as ``("file", path)`` keys (some lie outside the inputs: a source listing's)."""
+    return tuple(sorted(key[1] for key in digests if key[0] == "file"))
 
 
 def site_digest(listing: list[Listed], index: FileIndex, site: Site) -> str:

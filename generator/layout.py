@@ -6,6 +6,8 @@ or an output folder, and where caches live cannot disagree. Paths are POSIX,
 relative to the site's folder (the one holding ``site.yaml``).
 """
 
+from pathlib import Path
+
 CONFIG_FILE = "site.yaml"
 
 CONTENT = "content"
@@ -36,3 +38,6 @@ WATCHED = (CONTENT, NOTEBOOKS, TEMPLATES)
 # The site's sources and sitegen's own: never a static folder, never under the output folder.
 SOURCES = (CONTENT, TEMPLATES, NOTEBOOKS, "generator", ".git")
 RESERVED = (CONFIG_FILE, *SOURCES, STATE_DIR)
+
+# The default theme, inside the package (no site's file): templates/ and assets/ under it.
+DEFAULT_THEME = Path(__file__).parent / "themes" / "default"

@@ -45,7 +45,6 @@ from generator.layout import DATA, INCLUDES, PAGES, POSTS
 
 INCLUDES_DIR, DATA_DIR, POSTS_DIR, PAGES_DIR = INCLUDES, DATA, POSTS, PAGES
 SITE_COLLECTIONS = ("posts", "pages", "tags", "categories")
-LIQUID_MARK = re.compile(r"\{%|\{\{")
 
 
 class NeedsSite(Exception):
@@ -385,10 +384,6 @@ class LiquidResult:
     text: str
     inputs: tuple[tuple[str, str], ...]   # (file, sha256) read besides the source
     warnings: tuple[str, ...]
-
-
-def has_liquid(text: str) -> bool:
-    return LIQUID_MARK.search(text) is not None
 
 
 def render_liquid(text: str, env: Environment, render: Render, page: Mapping[str, Any],

@@ -33,18 +33,10 @@ from markdown.treeprocessors import Treeprocessor
 from markdown.util import AtomicString
 from pymdownx.highlight import HighlightExtension
 
-from generator import codec
+from generator.headings import Heading
 from generator.highlight import HIGHLIGHT_CLASS, CachedHighlight
 from generator.inline import SkippingInlineExtension
 from generator.typography import TypographyExtension
-
-
-@codec.record
-@dataclass(frozen=True)
-class Heading:
-    level: int
-    id: str
-    title: str
 
 
 @dataclass(frozen=True)

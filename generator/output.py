@@ -62,13 +62,13 @@ def confined(out_dir: Path, rel: str, unlink: bool = False) -> Path:
     return path
 
 
-def check_outputs(out_dir: Path, records: dict[str, OutputRecord]) -> tuple[set[str], set[str], list[str]]:
+def check_outputs(out_dir: Path, stamps: dict[str, Stamp]) -> tuple[set[str], set[str], list[str]]:
     """Outputs that are not as the last build left them, files it did not make, and empty folders
     (a build killed between making a folder and writing into it leaves one)."""
     empty: list[str] = []
     found = scan(out_dir, follow_links=False, empty=empty)
-    tampered = {path for path, record in records.items() if found.get(path) != record.stamp}
-    return tampered, found.keys() - records.keys(), empty
+    tampered = {path for path, stamp in stamps.items() if found.get(path) != stamp}
+    return tampered, found.keys() - stamps.keys(), empty
 
 
 def delete_outputs(out_dir: Path, paths: set[str], folders: Iterable[str] = ()) -> list[str]:
@@ -105,17 +105,18 @@ class Staging:
     rename; :meth:`discard` forgets them, for a build that failed.
     """
 
-    def __init__(self, out_dir: Path, folder: Path, records: dict[str, OutputRecord]):
-        self.out_dir, self.folder, self.records = out_dir, folder, records
+    def __init__(self, out_dir: Path, folder: Path, stamps: dict[str, Stamp], records: dict[str, OutputRecord]):
+        self.out_dir, self.folder, self.stamps, self.records = out_dir, folder, stamps, records
         self.top = out_dir.resolve()
         shutil.rmtree(folder, ignore_errors=True)     # a killed build's leftovers
 
     def put(self, rel: str, data: bytes) -> tuple[str | None, Stamp | None]:
         """``(the staged file's name, None)``, or ``(None, its stamp)`` if the output holds ``data``."""
         path = self.out_dir / rel
-        if (rel in self.records or path.exists()) and is_output_path(rel) \
+        if (rel in self.stamps or path.exists()) and is_output_path(rel) \
                 and path.parent.resolve().is_relative_to(self.top):
-            stamp = _holds(path, data, self.records.get(rel))
+            record = self.records.get(rel)
+            stamp = _holds(path, data, self.stamps.get(rel), record.digest if record else None)
             if stamp is not None:
                 return None, stamp
         name = secrets.token_hex(8)
@@ -163,14 +164,15 @@ class OutputFiles(Mapping):
         return len(self.paths)
 
 
-def _holds(path: Path, data: bytes, record: OutputRecord | None) -> Stamp | None:
-    """The stamp of ``path`` if it already holds exactly ``data``, else None."""
+def _holds(path: Path, data: bytes, last: Stamp | None, digest: str | None) -> Stamp | None:
+    """The stamp of ``path`` if it already holds exactly ``data`` (``last``: its stamp when the
+    last build made it, with bytes of ``digest``), else None."""
     try:
         if path.is_symlink():
             return None
         stamp = file_stamp(path.stat())
-        if record is not None and record.stamp == stamp:
-            return stamp if record.digest == value_digest(data) else None
+        if digest is not None and last == stamp:
+            return stamp if digest == value_digest(data) else None
         return stamp if stamp[0] == len(data) and path.read_bytes() == data else None
     except OSError:
         return None

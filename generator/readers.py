@@ -14,13 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-import markdown
-import pygments
-import pymdownx
-
 from generator.config import Config
 from generator.errors import SiteError
-from generator.markdown import Heading, MarkdownProblem, render_markdown
+from generator.headings import Heading
 from generator.plugins import extensions
 from generator.sources import Source
 
@@ -49,10 +45,16 @@ class MarkdownReader:
     suffixes = (".md", ".markdown")
 
     def cache_key(self, config: Config) -> tuple[str, ...]:
+        import markdown
+        import pygments
+        import pymdownx
+
         return ("markdown", markdown.__version__, pymdownx.__version__, pygments.__version__,
                 repr(config.markdown))
 
     def read(self, text: str, source: Source, config: Config) -> Parsed:
+        from generator.markdown import MarkdownProblem, render_markdown   # loaded by the first parse
+
         try:
             rendered = render_markdown(text, header_ids=config.markdown.header_ids)
         except MarkdownProblem as exc:   # lines counted after Liquid ran: near, if Liquid added lines

@@ -22,12 +22,11 @@ from markupsafe import Markup
 from generator.config import Config
 from generator.deps import record
 from generator.errors import SiteError
-from generator.layout import TEMPLATES
+from generator.layout import DEFAULT_THEME, TEMPLATES
 from generator.plugins import extensions
 from generator.site import group_url, slugify
 
 TEMPLATES_DIR = TEMPLATES
-DEFAULT_THEME = Path(__file__).parent / "themes" / "default"
 # The templates the engine renders by name: every theme chain must have them all.
 REQUIRED_TEMPLATES = (
     "post.html", "page.html", "blog.html", "groups.html", "group.html", "history.html", "404.html",

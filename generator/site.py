@@ -23,14 +23,14 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from anyascii import anyascii
 
 from generator import codec
-from generator import liquid
 from generator.config import Config
 from generator.errors import SiteError
-from generator.layout import CONFIG_FILE, PAGES
-from generator.liquid import NeedsSite, Render, has_liquid, render_liquid
-from generator.markdown import Heading, render_markdown
-from generator.readers import reader_for
-from generator.sources import Source, load_source, parse_date, post_name_parts
+from generator.headings import Heading
+from generator.layout import CONFIG_FILE, PAGES, POSTS
+from generator.sources import Source, has_liquid, load_source, parse_date, post_name_parts
+
+# Liquid (python-liquid), Markdown and the readers are imported where a document is parsed or
+# rendered: a build with nothing to do loads none of them.
 
 
 
@@ -140,6 +140,8 @@ def parse_document(source: Source, config: Config) -> Document:
     )
     body = source.body
     if has_liquid(body):
+        from generator.liquid import NeedsSite, render_liquid
+
         try:
             result = render_liquid(body, liquid_environment(config), _liquid_render(source, config),
                                    liquid_page(doc), settings=site_settings(config))
@@ -152,13 +154,19 @@ def parse_document(source: Source, config: Config) -> Document:
         body, doc.inputs, doc.warnings = result.text, result.inputs, result.warnings
     doc.content, doc.toc = _to_html(body, source, config)
     excerpt = meta.get("excerpt")
-    doc.excerpt = (render_markdown(str(excerpt), header_ids=config.markdown.header_ids).html if excerpt
-                   else _first_paragraph(doc.content))
+    if excerpt:
+        from generator.markdown import render_markdown
+
+        doc.excerpt = render_markdown(str(excerpt), header_ids=config.markdown.header_ids).html
+    else:
+        doc.excerpt = _first_paragraph(doc.content)
     return doc
 
 
 def _to_html(body: str, source: Source, config: Config) -> tuple[str, tuple[Heading, ...]]:
     """The body (its Liquid already run) as HTML, by the reader of the source's suffix."""
+    from generator.readers import reader_for
+
     parsed = reader_for(source.path).read(body, source, config)
     return parsed.html, parsed.toc
 
@@ -184,6 +192,8 @@ def placement_of(source: Source, config: Config) -> tuple[datetime | None, str, 
 def render_deferred(doc: Document, config: Config, site: Any) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
     """A page whose Liquid reads the site's collections, rendered with ``site`` (a recording view):
     its HTML, the files (includes, posts named by ``post_url``) it read, and its warnings."""
+    from generator.liquid import render_liquid
+
     body, body_line = doc.deferred
     source = Source(doc.source, doc.kind, doc.meta, body, body_line, "")
     result = render_liquid(body, liquid_environment(config), _liquid_render(source, config),
@@ -209,12 +219,18 @@ def liquid_environment(config: Config) -> Any:
     return _liquid_environment(config.baseurl, config.url, config.liquid.unknown)
 
 
-_liquid_environment = functools.lru_cache(maxsize=8)(liquid.environment)
+@functools.lru_cache(maxsize=8)
+def _liquid_environment(baseurl: str, url: str, unknown: str) -> Any:
+    from generator import liquid
+
+    return liquid.environment(baseurl, url, unknown)
 
 
-def _liquid_render(source: Source, config: Config) -> Render:
+def _liquid_render(source: Source, config: Config) -> Any:
+    from generator.liquid import Render
+
     def url_of(relpath: Path) -> str:
-        kind = "post" if relpath.as_posix().startswith(liquid.POSTS_DIR + "/") else "page"
+        kind = "post" if relpath.as_posix().startswith(POSTS + "/") else "page"
         return placement_of(load_source(config.root, kind, relpath), config)[3]
 
     return Render(config.root, source.path, source.body_line, source.is_markdown, config.liquid.unknown, url_of)

@@ -134,6 +134,14 @@ def split_front_matter(text: str, path: Path) -> tuple[dict[str, Any], str, int]
     return meta, text[match.end():], body_line
 
 
+LIQUID_MARK = re.compile(r"\{%|\{\{")
+
+
+def has_liquid(text: str) -> bool:
+    """Whether ``text`` holds Liquid markup (``{% %}`` or ``{{ }}``), to run before its reader."""
+    return LIQUID_MARK.search(text) is not None
+
+
 def load_data(source: Source) -> Any:
     """Parse a data file's YAML, with errors at their line."""
     try:

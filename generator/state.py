@@ -4,9 +4,12 @@ A build starts by comparing the site's files with the sizes and modification
 times saved here and reads again only the files that moved, so an unchanged
 site costs a walk of its folders. It checks the output directory the same
 way: an output edited or deleted by hand is made again, a stray file removed.
-The state is one data file (:mod:`generator.codec`), replaced atomically; an
-unreadable, foreign or older one is ignored, which only makes the next build
-a full one. Dependency keys are stored once, in a table the records index.
+The state is two data files (:mod:`generator.codec`), each replaced
+atomically: a small one with the stamps, all that a build with nothing to do
+reads, and the records of what each output read, read only by a build with
+work to do. An unreadable, foreign or older one is ignored, which only makes
+the next build a full one. Dependency keys are stored once, in a table the
+records index.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from __future__ import annotations
 import gc
 import hashlib
 import os
+import secrets
 import time
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -36,8 +40,7 @@ def file_stamp(stat: os.stat_result) -> Stamp:
     return stat.st_size, stat.st_mtime_ns
 
 
-def scan(folder: Path, prefix: str = "", follow_links: bool = True, empty: list[str] | None = None,
-         _within: frozenset[tuple[int, int]] = frozenset()) -> dict[str, Stamp]:
+def scan(folder: Path, prefix: str = "", follow_links: bool = True, empty: list[str] | None = None) -> dict[str, Stamp]:
     """Every file under ``folder`` (``prefix`` + relative POSIX path) with its stamp.
 
     With ``follow_links=False`` a symbolic link is listed as a file, never entered.
@@ -47,34 +50,41 @@ def scan(folder: Path, prefix: str = "", follow_links: bool = True, empty: list[
     pages from the site.
     """
     found: dict[str, Stamp] = {}
-    shown = prefix.rstrip("/") or folder
+    _scan(os.fspath(folder), prefix, follow_links, empty, frozenset(), found)
+    return found
+
+
+def _scan(folder: str, prefix: str, follow_links: bool, empty: list[str] | None,
+          within: frozenset[tuple[int, int]], found: dict[str, Stamp]) -> None:
+    """:func:`scan` of one folder into ``found``; ``within``: the folders (device, inode) it is in."""
     try:
-        entries = list(os.scandir(folder))
+        with os.scandir(folder) as listing:
+            entries = list(listing)
         if follow_links:   # the folders a link must not lead back into
-            here = folder.stat()
-            _within = _within | {(here.st_dev, here.st_ino)}
+            here = os.stat(folder)
+            within = within | {(here.st_dev, here.st_ino)}
     except (FileNotFoundError, NotADirectoryError):
-        return found
+        return
     except OSError as exc:
-        raise SiteError(f"cannot read this folder: {exc.strerror or exc}", shown) from None
+        raise SiteError(f"cannot read this folder: {exc.strerror or exc}", prefix.rstrip("/") or folder) from None
     if not entries and empty is not None and prefix:
         empty.append(prefix.rstrip("/"))
     for entry in entries:
         name = prefix + entry.name
         try:
             if entry.is_dir(follow_symlinks=follow_links):
-                if entry.is_symlink():
+                if follow_links and entry.is_symlink():
                     target = entry.stat()
-                    if (target.st_dev, target.st_ino) in _within:
+                    if (target.st_dev, target.st_ino) in within:
                         raise SiteError("symbolic link loop: it leads back into a folder it is in", name)
-                found.update(scan(Path(entry.path), name + "/", follow_links, empty, _within))
-            elif entry.is_file() or not follow_links:
-                found[name] = file_stamp(entry.stat(follow_symlinks=follow_links))
+                _scan(entry.path, name + "/", follow_links, empty, within, found)
+            elif not follow_links or entry.is_file():
+                stat = entry.stat(follow_symlinks=follow_links)
+                found[name] = (stat.st_size, stat.st_mtime_ns)
         except FileNotFoundError:  # removed while we looked, or a dangling link
             continue
         except OSError as exc:
             raise SiteError(f"cannot read: {exc.strerror or exc}", name) from None
-    return found
 
 
 @dataclass
@@ -185,12 +195,11 @@ class FileIndex:
 
 @dataclass
 class OutputRecord:
-    """One file in the output directory as the last build left it."""
+    """One file in the output directory as the last build made it (its stamp: BuildState.stamps)."""
 
     inputs: Any                 # what the plan passed in (compared with ==)
     reads: frozenset            # dependency keys its render read
     digest: str                 # of the bytes written
-    stamp: Stamp                # of the file after writing
 
 
 @dataclass
@@ -204,37 +213,14 @@ class BundleRecord:
 
 
 @dataclass
-class BuildState:
-    world: str = ""                                            # config, options, code
-    files: dict[str, FileRecord] = field(default_factory=dict)
+class Records:
+    """What each output and bundle read, by what digests: wanted only by a build with work to do."""
+
     outputs: dict[str, OutputRecord] = field(default_factory=dict)
     documents: dict[str, str] = field(default_factory=dict)    # source -> parse key
     digests: dict[tuple, Any] = field(default_factory=dict)    # dependency key -> its value, compared
     bundles: dict[str, BundleRecord] = field(default_factory=dict)
-    external: tuple = ()                # (planner, what it depends on outside the files): git refs
     order: tuple = ()                   # the published posts, in order (which sets their neighbours)
-    horizon: datetime | None = None     # when the next future-dated post gets published
-    floor: datetime | None = None       # the newest published post's date: a clock set back
-                                        # before it holds that post back again
-    planned: dict[str, int] = field(default_factory=dict)   # planner name -> how many files it planned
-
-    @classmethod
-    def load(cls, path: Path) -> BuildState:
-        """The state saved at ``path``, or an empty one if there is none that this sitegen wrote."""
-        # Tens of thousands of small objects, none in a cycle: the cyclic collector,
-        # set off again and again while they are made, would only walk them.
-        enabled = gc.isenabled()
-        gc.disable()
-        try:
-            return cls.from_data(codec.loads("state", path.read_bytes()))
-        except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError):  # garbled, wrong shape
-            return cls()
-        finally:
-            if enabled:
-                gc.enable()
-
-    def save(self, path: Path) -> None:
-        write_atomic(path, codec.dumps("state", self.to_data()))
 
     def to_data(self) -> dict[str, Any]:
         """Plain values, each dependency key and each plan input stored once (as pickle's memo did)."""
@@ -248,43 +234,130 @@ class BuildState:
                     index[key] = len(keys)
                     keys.append(key)
         return {
-            "world": self.world,
-            "files": {name: [*r.stamp, r.digest, r.trusted] for name, r in self.files.items()},
             "keys": [list(key) for key in keys],     # the outer tuple as an array: quick to read
             "values": [self.digests.get(key) for key in keys],
             "known": len(self.digests),
             "inputs": inputs,
-            "outputs": {path: [inputs_index[repr(r.inputs)], [index[k] for k in r.reads], r.digest, *r.stamp]
+            "outputs": {path: [inputs_index[repr(r.inputs)], [index[k] for k in r.reads], r.digest]
                         for path, r in self.outputs.items()},
             "documents": self.documents,
             "bundles": {name: [b.inputs, [index[k] for k in b.reads],
                                {path: list(how) for path, how in b.files.items()}, b.report]
                         for name, b in self.bundles.items()},
-            "external": self.external, "order": list(self.order),
-            "horizon": self.horizon, "floor": self.floor, "planned": self.planned,
+            "order": list(self.order),
         }
 
     @classmethod
-    def from_data(cls, data: dict[str, Any]) -> BuildState:
+    def from_data(cls, data: dict[str, Any]) -> Records:
         keys = list(map(tuple, data["keys"]))
         inputs = data["inputs"]
         known = data["known"]
-        state = cls(
-            world=str(data["world"]),
-            files={name: FileRecord((size, mtime), digest, bool(trusted))
-                   for name, (size, mtime, digest, trusted) in data["files"].items()},
-            outputs={path: OutputRecord(inputs[i], frozenset(map(keys.__getitem__, reads)), digest, (size, mtime))
-                     for path, (i, reads, digest, size, mtime) in data["outputs"].items()},
+        records = cls(
+            outputs={path: OutputRecord(inputs[i], frozenset(map(keys.__getitem__, reads)), digest)
+                     for path, (i, reads, digest) in data["outputs"].items()},
             documents=dict(data["documents"]),
             digests=dict(zip(keys[:known], data["values"][:known])),
             bundles={name: BundleRecord(inputs, frozenset(keys[i] for i in reads),
                                         {path: (origin, listed) for path, (origin, listed) in files.items()},
                                         report)
                      for name, (inputs, reads, files, report) in data["bundles"].items()},
-            external=data["external"], order=tuple(data["order"]),
-            horizon=data["horizon"], floor=data["floor"], planned=dict(data["planned"]))
-        if not all(isinstance(v, str) for v in state.documents.values()) \
-                or not all(isinstance(path, str) and isinstance(r.digest, str) for path, r in state.outputs.items()):
+            order=tuple(data["order"]))
+        if not all(isinstance(v, str) for v in records.documents.values()) \
+                or not all(isinstance(path, str) and isinstance(r.digest, str) for path, r in records.outputs.items()):
             raise TypeError("state records of the wrong types")
+        return records
+
+
+@dataclass
+class BuildState:
+    """What one build leaves for the next, in two files: this, which a build with nothing to do
+    reads alone (stamps, what decides whether anything is to do), and its :class:`Records`,
+    read on first use (:attr:`records`)."""
+
+    world: str = ""                                            # config, options, code
+    files: dict[str, FileRecord] = field(default_factory=dict)
+    stamps: dict[str, Stamp] = field(default_factory=dict)     # each output as the last build left it
+    extra: tuple[str, ...] = ()         # files outside the inputs that outputs read (a source listing's)
+    reports: dict[str, Any] = field(default_factory=dict)      # bundle name -> what it last reported
+    external: tuple = ()                # (planner, what it depends on outside the files): git refs
+    horizon: datetime | None = None     # when the next future-dated post gets published
+    floor: datetime | None = None       # the newest published post's date: a clock set back
+                                        # before it holds that post back again
+    planned: dict[str, int] = field(default_factory=dict)   # planner name -> how many files it planned
+    saved: Records | None = field(default=None, repr=False)  # the records, once read or made
+    where: Path | None = field(default=None, repr=False)     # the records' file, until they are read
+    generation: str = ""                # names the records file written with this state
+
+    @property
+    def records(self) -> Records:
+        """The records; empty if their file is missing or not the one written with this state
+        (a build killed between the two writes), which makes the next build a full one."""
+        if self.saved is None:
+            self.saved = Records()
+            if self.where is not None:
+                try:
+                    data = codec.loads("records", self.where.read_bytes())
+                    if data["generation"] == self.generation:
+                        self.saved = _quietly(Records.from_data, data)
+                except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError):
+                    pass
+        return self.saved
+
+    @classmethod
+    def load(cls, path: Path) -> BuildState:
+        """The state saved at ``path``, or an empty one if there is none that this sitegen wrote."""
+        try:
+            state = _quietly(cls.from_data, codec.loads("state", path.read_bytes()))
+        except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError):  # garbled, wrong shape
+            return cls()
+        state.where = records_path(path)
         return state
 
+    def save(self, path: Path) -> None:
+        """Write the records, then this state naming them (each file replaced at once)."""
+        self.generation = secrets.token_hex(8)
+        write_atomic(records_path(path), codec.dumps("records", {"generation": self.generation,
+                                                                 **self.records.to_data()}))
+        write_atomic(path, codec.dumps("state", self.to_data()))
+
+    def to_data(self) -> dict[str, Any]:
+        """Plain values (lists, not tuples: they read back without a hook per value)."""
+        return {
+            "world": self.world,
+            "files": {name: [*r.stamp, r.digest, r.trusted] for name, r in self.files.items()},
+            "stamps": {path: list(stamp) for path, stamp in self.stamps.items()},
+            "extra": list(self.extra), "reports": self.reports,
+            "external": self.external, "horizon": self.horizon, "floor": self.floor,
+            "planned": self.planned, "generation": self.generation,
+        }
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> BuildState:
+        state = cls(
+            world=str(data["world"]),
+            files={name: FileRecord((size, mtime), digest, bool(trusted))
+                   for name, (size, mtime, digest, trusted) in data["files"].items()},
+            stamps={path: (size, mtime) for path, (size, mtime) in data["stamps"].items()},
+            extra=tuple(data["extra"]), reports=dict(data["reports"]),
+            external=data["external"], horizon=data["horizon"], floor=data["floor"],
+            planned=dict(data["planned"]), generation=str(data["generation"]))
+        if not all(isinstance(path, str) for path in state.stamps) or not all(map(isinstance, state.extra,
+                                                                                 [str] * len(state.extra))):
+            raise TypeError("state of the wrong types")
+        return state
+
+
+def records_path(state_path: Path) -> Path:
+    return state_path.with_name("records.msgpack")
+
+
+def _quietly(function: Any, *args: Any) -> Any:
+    """``function(*args)`` with the cyclic collector off: tens of thousands of small objects, none
+    in a cycle, which the collector, set off again and again while they are made, would only walk."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return function(*args)
+    finally:
+        if enabled:
+            gc.enable()

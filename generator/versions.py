@@ -25,7 +25,7 @@ import tempfile
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path, PurePosixPath
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from generator import __version__, git, notebooks
 from generator import codec
@@ -36,7 +36,9 @@ from generator.errors import SiteError
 from generator.files import Files
 from generator.layout import VERSIONS_DIR
 from generator.outputs import generated_page
-from generator.render import Renderer, template_dirs
+
+if TYPE_CHECKING:
+    from generator.render import Renderer
 
 SLOT_BANNER = "<!-- sitegen:version-banner -->"
 SLOT_SWITCHER = "<!-- sitegen:version-switcher -->"
@@ -212,6 +214,8 @@ class VersionedDocs:
 
     def _templates_digest(self) -> str:
         """Every template a version may be rendered with: the site's, its theme's, the default theme's."""
+        from generator.render import template_dirs
+
         return digest(*(_folders_digest(folder.parent, (folder.name,)) for folder in template_dirs(self.config)))
 
     def _publish(self, versions: list[Resolved], files: dict[str, dict[str, bytes]], docs: Docs) -> None:

@@ -19,7 +19,7 @@ POST = "content/posts/2019-03-18-first-post.md"
 
 def write_outputs(out: Path, made: dict[str, bytes]) -> None:
     """Write files into the output folder as a build does: staged, then moved into place."""
-    staging = Staging(out, out.parent / "staging", {})
+    staging = Staging(out, out.parent / "staging", {}, {})
     staging.commit({rel: staging.put(rel, data)[0] for rel, data in made.items()})
 
 

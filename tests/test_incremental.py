@@ -182,7 +182,8 @@ def test_a_state_left_by_another_version_of_sitegen_is_set_aside(site: Path) -> 
     path = site / ".sitegen/state.msgpack"
     state = BuildState.load(path)
     state.world = "another version"
-    state.bundles = {"tutorials": BundleRecord(None, frozenset(), {}, "a report of another shape")}
+    state.records.bundles = {"tutorials": BundleRecord(None, frozenset(), {}, "a report of another shape")}
+    state.reports = {"tutorials": "a report of another shape"}
     state.save(path)
     (site / "_site/about.html").unlink()
     result = build(site, OPTIONS)

@@ -69,9 +69,10 @@ def made_by(site: Path) -> set[int]:
 def records(site: Path) -> tuple:
     """The state's records, less what names the process or the moment (stamps, made-by/)."""
     state = BuildState.load(site / ".sitegen/state.msgpack")
-    outputs = {path: (r.inputs, r.reads, r.digest) for path, r in state.outputs.items()
+    records = state.records
+    outputs = {path: (r.inputs, r.reads, r.digest) for path, r in records.outputs.items()
                if not path.startswith("made-by/")}
-    return outputs, state.digests, state.documents, state.order, state.planned
+    return outputs, records.digests, records.documents, records.order, state.planned, state.extra
 
 
 def test_workers_make_and_record_what_one_process_does(tmp_path, monkeypatch, capsys):

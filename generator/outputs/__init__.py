@@ -51,7 +51,7 @@ import enum
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from generator import codec
 from generator.config import Config
@@ -60,9 +60,11 @@ from generator.errors import SiteError
 from generator.options import BuildOptions
 from generator.plan import Files, Plan
 from generator.plugins import extensions
-from generator.render import DataFiles, Renderer
 from generator.site import Document, Site, site_settings
 from generator.sources import Source
+
+if TYPE_CHECKING:   # Jinja is loaded by the first render, not by a build with nothing to do
+    from generator.render import Renderer
 
 
 class Phase(enum.IntEnum):
@@ -185,6 +187,8 @@ def generated_page(title: str, url: str, kind: str = "generated", description: s
 
 def site_view(site: Site, views: Views) -> dict[str, Any]:
     """What templates see as ``site``: the config's public values and (recording) collections."""
+    from generator.render import DataFiles
+
     config = site.config
     return {
         **site_settings(config),

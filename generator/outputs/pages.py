@@ -8,7 +8,6 @@ from typing import Any
 
 from markupsafe import Markup
 
-from generator import highlight
 from generator.deps import record, warn
 from generator.errors import SiteError
 from generator.outputs import PlanContext, Planner
@@ -55,5 +54,7 @@ def layout_context(ctx: PlanContext, page: Any, source: Path) -> dict[str, Any]:
         record(("file", path.relative_to(root).as_posix()))
     if not path.is_relative_to(root) or not path.is_file():
         raise SiteError(f"key 'source': {listed!r} is not a file inside the site", source)
+    from generator import highlight
+
     text = read_text(path, Path(listed))
     return {"filename": listed, "lines": highlight.source_lines(text, path.name)}

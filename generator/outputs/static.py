@@ -5,11 +5,10 @@ from __future__ import annotations
 from functools import partial
 from pathlib import Path
 
-from generator import highlight
 from generator.deps import record
+from generator.layout import DEFAULT_THEME
 from generator.outputs import PlanContext, Planner
 from generator.plan import Plan
-from generator.render import DEFAULT_THEME, theme_dirs
 
 PYGMENTS_CSS = "assets/css/pygments.css"
 
@@ -20,6 +19,8 @@ class PygmentsCss(Planner):
     name = "pygments-css"
 
     def plan(self, ctx: PlanContext, plan: Plan) -> None:
+        from generator import highlight
+
         plan.add(PYGMENTS_CSS, "pygments_style",
                  partial(highlight.stylesheet, ctx.config.pygments_style), "pygments")
 
@@ -35,6 +36,8 @@ class Assets(Planner):
     name = "assets"
 
     def plan(self, ctx: PlanContext, plan: Plan) -> None:
+        from generator.render import theme_dirs
+
         root = ctx.config.root
         for name in ctx.config.static_paths:
             top = root / name
