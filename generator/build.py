@@ -43,7 +43,7 @@ from generator.errors import SiteError
 from generator.layout import DEFAULT_THEME, INPUTS, STATE_DIR, STATE_FILE, SWAPPABLE, TEMPLATES
 from generator.lock import site_lock
 from generator.options import BuildOptions
-from generator.output import OutputFiles, Staging, check_outputs, delete_outputs, safe_output_dir
+from generator.output import OutputFiles, Staging, check_outputs, delete_outputs, folder_stamps, safe_output_dir
 from generator.outputs import Bundle, Phase, PlanContext, Planned, Registry, Report, default_registry, site_view
 from generator.plan import Plan
 from generator.plugins import extensions
@@ -378,7 +378,10 @@ class Engine:
         finally:
             staging.discard()
         with progress.stage("recording"):
-            self.record(scan, assembled, planned, made, stamps, moved, resolver, order)
+            last = state.folders if state.folders is not None and not scan.fresh else None
+            touched = [*written, *deleted, *(f"{folder}/" for folder in scan.empty)]   # folders of these moved
+            folders = folder_stamps(scan.out_dir, plan if last is None else touched, last)
+            self.record(scan, assembled, planned, made, stamps, folders, moved, resolver, order)
             if save:
                 self.save()
         return BuildResult(assembled.site, len(plan), OutputFiles(scan.out_dir, made), written, deleted,
@@ -418,7 +421,8 @@ class Engine:
             refuse_links_outside(self.root, (name for name in changed
                                              if any(name == r or name.startswith(r + "/") for r in inputs)))
         external = tuple((p.name, p.external(config)) for p in self.planners)
-        tampered, strays, empty = check_outputs(out_dir, state.stamps) if output and (fresh or not warm) \
+        tampered, strays, empty = check_outputs(out_dir, state.stamps, state.folders) \
+            if output and (fresh or not warm) \
             else (set(), set(), [])
         now = now or self.options.now or datetime.now(timezone_of(config))
         due = ((state.horizon is not None and now >= state.horizon)
@@ -556,7 +560,8 @@ class Engine:
         return sorted(staged), deleted, stamps
 
     def record(self, scan: Scan, assembled: Assembled, planned: PlanResult, made: dict[str, Made],
-               stamps: dict[str, Stamp], moved: dict[Key, str], resolver: Resolver, order: tuple) -> None:
+               stamps: dict[str, Stamp], folders: dict[str, int], moved: dict[Key, str], resolver: Resolver,
+               order: tuple) -> None:
         """The state for the next build: each output's inputs and reads, and the digests of those."""
         state, plan = self.state, planned.plan
         outputs = {path: record for path, record in state.records.outputs.items() if path in plan}
@@ -572,7 +577,8 @@ class Engine:
         records = Records(outputs, {source: p.key for source, p in assembled.parsed.items()}, digests,
                           planned.bundles, order)
         self.state = BuildState(
-            world=scan.world, files=scan.index.snapshot(), stamps={**kept, **stamps}, extra=files_read(digests),
+            world=scan.world, files=scan.index.snapshot(), stamps={**kept, **stamps}, folders=folders,
+            extra=files_read(digests),
             reports={name: bundle.report for name, bundle in planned.bundles.items()},
             external=scan.external, horizon=publication_horizon(documents, scan.now, self.options),
             floor=publication_floor(documents, scan.now, self.options),

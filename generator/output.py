@@ -18,6 +18,7 @@ import errno
 import os
 import secrets
 import shutil
+from stat import S_ISDIR
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
@@ -62,13 +63,76 @@ def confined(out_dir: Path, rel: str, unlink: bool = False) -> Path:
     return path
 
 
-def check_outputs(out_dir: Path, stamps: dict[str, Stamp]) -> tuple[set[str], set[str], list[str]]:
+def check_outputs(out_dir: Path, stamps: dict[str, Stamp],
+                  folders: dict[str, int] | None = None) -> tuple[set[str], set[str], list[str]]:
     """Outputs that are not as the last build left them, files it did not make, and empty folders
-    (a build killed between making a folder and writing into it leaves one)."""
-    empty: list[str] = []
-    found = scan(out_dir, follow_links=False, empty=empty)
-    tampered = {path for path, stamp in stamps.items() if found.get(path) != stamp}
-    return tampered, found.keys() - stamps.keys(), empty
+    (a build killed between making a folder and writing into it leaves one).
+
+    ``folders`` (the output's folders and their modification times, as the last
+    build left them) spares listing a folder whose time did not move: a file
+    added, removed or renamed in it would have moved it. Each output is looked
+    at by its stamp either way.
+    """
+    if folders is None:
+        empty: list[str] = []
+        found = scan(out_dir, follow_links=False, empty=empty)
+        tampered = {path for path, stamp in stamps.items() if found.get(path) != stamp}
+        return tampered, found.keys() - stamps.keys(), empty
+    top = os.fspath(out_dir)
+    tampered = {path for path, stamp in stamps.items() if _lstamp(f"{top}/{path}") != stamp}
+    strays: set[str] = set()
+    empty = []
+    for folder, mtime in folders.items():
+        where = f"{top}/{folder}" if folder else top
+        try:
+            stat = os.lstat(where)
+        except OSError:          # gone: its files are missing, and so tampered
+            continue
+        if S_ISDIR(stat.st_mode) and stat.st_mtime_ns == mtime:
+            continue
+        prefix = f"{folder}/" if folder else ""
+        try:
+            with os.scandir(where) as listing:
+                entries = list(listing)
+        except OSError:           # not a folder any more: what it held is missing
+            continue
+        if not entries and folder:
+            empty.append(folder)
+        for entry in entries:
+            rel = prefix + entry.name
+            if entry.is_dir(follow_symlinks=False):
+                if rel not in folders:    # a folder no build made: all of it
+                    strays.update(scan(Path(entry.path), rel + "/", follow_links=False, empty=empty))
+                    if not any(os.scandir(entry.path)):
+                        empty.append(rel)
+            elif rel not in stamps:
+                strays.add(rel)
+    return tampered, strays, empty
+
+
+def folder_stamps(out_dir: Path, paths: Iterable[str], last: dict[str, int] | None = None) -> dict[str, int]:
+    """The folders holding ``paths`` (and their folders, and the output directory as ``""``),
+    each with its modification time now; with ``last``, those folders looked at again (the
+    files written or removed) and the others as ``last`` has them."""
+    names = {""}
+    for path in paths:
+        parts = path.split("/")[:-1]
+        names.update("/".join(parts[:n]) for n in range(1, len(parts) + 1))
+    top, found = os.fspath(out_dir), dict(last or {})
+    for name in names:
+        try:
+            found[name] = os.lstat(f"{top}/{name}" if name else top).st_mtime_ns
+        except OSError:          # removed with its last file
+            found.pop(name, None)
+    return found
+
+
+def _lstamp(path: str) -> Stamp | None:
+    try:
+        stat = os.lstat(path)
+    except OSError:
+        return None
+    return stat.st_size, stat.st_mtime_ns
 
 
 def delete_outputs(out_dir: Path, paths: set[str], folders: Iterable[str] = ()) -> list[str]:

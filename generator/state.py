@@ -277,6 +277,7 @@ class BuildState:
     world: str = ""                                            # config, options, code
     files: dict[str, FileRecord] = field(default_factory=dict)
     stamps: dict[str, Stamp] = field(default_factory=dict)     # each output as the last build left it
+    folders: dict[str, int] | None = None   # the output's folders, modification times (None: unknown)
     extra: tuple[str, ...] = ()         # files outside the inputs that outputs read (a source listing's)
     reports: dict[str, Any] = field(default_factory=dict)      # bundle name -> what it last reported
     external: tuple = ()                # (planner, what it depends on outside the files): git refs
@@ -325,7 +326,7 @@ class BuildState:
         return {
             "world": self.world,
             "files": {name: [*r.stamp, r.digest, r.trusted] for name, r in self.files.items()},
-            "stamps": {path: list(stamp) for path, stamp in self.stamps.items()},
+            "stamps": {path: list(stamp) for path, stamp in self.stamps.items()}, "folders": self.folders,
             "extra": list(self.extra), "reports": self.reports,
             "external": self.external, "horizon": self.horizon, "floor": self.floor,
             "planned": self.planned, "generation": self.generation,
@@ -338,6 +339,7 @@ class BuildState:
             files={name: FileRecord((size, mtime), digest, bool(trusted))
                    for name, (size, mtime, digest, trusted) in data["files"].items()},
             stamps={path: (size, mtime) for path, (size, mtime) in data["stamps"].items()},
+            folders=None if data["folders"] is None else dict(data["folders"]),
             extra=tuple(data["extra"]), reports=dict(data["reports"]),
             external=data["external"], horizon=data["horizon"], floor=data["floor"],
             planned=dict(data["planned"]), generation=str(data["generation"]))

@@ -147,6 +147,21 @@ def test_outputs_changed_by_hand_are_made_again_and_strays_removed(site: Path) -
     assert_same_as_full_build(site)
 
 
+def test_strays_and_empty_folders_among_the_outputs_own_folders_are_found(site: Path) -> None:
+    """The output's folders are listed again only where their times moved: any addition moves them."""
+    build(site, OPTIONS)
+    (site / "_site/2020/05/01/stray.html").write_text("not ours")        # beside a post's page
+    (site / "_site/2020/05/empty").mkdir()                               # a killed build's folder
+    (site / "_site/2021/01/02/third.html").write_text("vandalised")      # same folder as nothing else
+    (site / "_site/tags/link.html").symlink_to(site / "_site/about.html")
+    result = build(site, OPTIONS)
+    assert result.written == ["2021/01/02/third.html"]
+    assert sorted(result.deleted) == ["2020/05/01/stray.html", "tags/link.html"]
+    assert not (site / "_site/2020/05/empty").exists()
+    assert build(site, OPTIONS).site is None
+    assert_same_as_full_build(site)
+
+
 def test_a_failed_build_leaves_the_site_and_the_next_build_repairs_everything(site: Path) -> None:
     build(site, OPTIONS)
     before = files(site / "_site")
