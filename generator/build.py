@@ -62,6 +62,9 @@ class DocumentStats:
     parsed: int = 0
     cached: int = 0
 
+    def __add__(self, other: DocumentStats) -> DocumentStats:
+        return DocumentStats(self.parsed + other.parsed, self.cached + other.cached)
+
     def summary(self) -> str:
         return f"{self.parsed} documents parsed, {self.cached} from cache"
 
@@ -116,12 +119,13 @@ def plan_site(planners: Registry, ctx: PlanContext,
     return plan, owners
 
 
-def parse_documents(sources: list[Source], config: Config, refresh: bool = False) -> list[Document]:
-    """Parse every source, from the cache where the same input was parsed before."""
+def parse_documents(sources: list[Source], config: Config, refresh: bool = False) -> tuple[list[Document], int]:
+    """Parse every source, from the cache where the same input was parsed before; and how many
+    were parsed."""
     entries = [(s.kind, s.path, s.digest) for s in sources]
     loaded = {str(s.path): s for s in sources}
-    parsed, _ = load_documents(config, entries, refresh, load=lambda kind, path: loaded[str(path)])
-    return [doc for _, doc in parsed.values()]
+    parsed, count = load_documents(config, entries, refresh, load=lambda kind, path: loaded[str(path)])
+    return [doc for _, doc in parsed.values()], count
 
 
 def load_documents(config: Config, sources: list[tuple[str, Path, str]], refresh: bool = False,
@@ -153,13 +157,16 @@ def load_documents(config: Config, sources: list[tuple[str, Path, str]], refresh
             def parse(n: int) -> Document:
                 i = todo[n]
                 return _parse_and_keep(config, cache, keys[i], load(*sources[i][:2]))
-            parsed = (doc for chunk in parallel.fork_map(parse, len(todo)) for doc in chunk)
+            chunks = parallel.fork_map(parse, len(todo))
         else:   # this process runs threads (the preview): workers started afresh, sources sent to them
-            parsed = parallel.spawn_map(partial(_parse_and_keep, config, cache), [keys[i] for i in todo],
-                                        [load(*sources[i][:2]) for i in todo])
-        for i, doc in zip(todo, parsed):
-            documents[i] = doc
-            stage.advance()
+            chunks = ([doc] for doc in parallel.spawn_map(partial(_parse_and_keep, config, cache),
+                                                          [keys[i] for i in todo],
+                                                          [load(*sources[i][:2]) for i in todo]))
+        done = iter(todo)
+        for chunk in chunks:
+            for doc in chunk:
+                documents[next(done)] = doc
+            stage.advance(len(chunk))
     warn_unknown_keys(config, [(path, doc) for (kind, path, _), doc in zip(sources, documents)
                                if kind in ("post", "page")])
     # The parse key names what the document came from: its source and, if any, what its Liquid read.
@@ -327,6 +334,7 @@ class Engine:
         self.interned: dict[Key, Key] = {}
         self._keys: KeyIndex | None = None         # made from the records when a build needs them
         self.render_warnings: dict[str, tuple[str, ...]] = {}   # output path -> its render's warnings
+        self.planners_parsed = DocumentStats()     # this build's parses for planners (docs pages)
 
     def build(self, now: datetime | None = None, save: bool = True,
               changed: Iterable[str] | None = None, load: bool = False) -> BuildResult:
@@ -340,6 +348,7 @@ class Engine:
         the next build (the preview's first edit).
         """
         warm, self.warm = self.warm, False
+        self.planners_parsed = DocumentStats()
         progress = reporting.current()
         with progress.stage("scanning"):
             scan = self.scan(now, changed, warm)
@@ -385,10 +394,11 @@ class Engine:
             if save:
                 self.save()
         return BuildResult(assembled.site, len(plan), OutputFiles(scan.out_dir, made), written, deleted,
-                           self.reports(planned, made), documents, self.warned())
+                           self.reports(planned, made), documents + self.planners_parsed, self.warned())
 
     def render(self, now: datetime | None = None) -> BuildResult:
         """Every file of the site, made in memory; the output folder and the state untouched."""
+        self.planners_parsed = DocumentStats()
         scan = self.scan(now, None, warm=False, output=False)
         self.ready_renderer(scan)
         loaded, documents = self.load(scan)
@@ -396,7 +406,7 @@ class Engine:
         planned = self.plan(scan, assembled, {}, reuse=False)
         made = self.make(planned.plan, planned.plan.keys())
         return BuildResult(assembled.site, len(planned.plan), {path: m.data for path, m in made.items()},
-                           reports=self.reports(planned, made), documents=documents,
+                           reports=self.reports(planned, made), documents=documents + self.planners_parsed,
                            render_warnings=tuple(w for m in made.values() for w in m.warnings))
 
     # --- the stages -------------------------------------------------------
@@ -428,6 +438,12 @@ class Engine:
         due = ((state.horizon is not None and now >= state.horizon)
                or (state.floor is not None and now < state.floor))
         return Scan(config, out_dir, world, fresh, index, changed, external, tampered, strays, empty, now, due)
+
+    def parse(self, config: Config, sources: list[Source]) -> list[Document]:
+        """Documents for a planner (the docs pages), through the parse cache, counted with the build's."""
+        documents, count = parse_documents(sources, config, self.options.refresh)
+        self.planners_parsed += DocumentStats(count, len(documents) - count)
+        return documents
 
     def ready_renderer(self, scan: Scan) -> None:
         """A renderer of the templates as they are now (made only by a build with work to do)."""
@@ -503,7 +519,7 @@ class Engine:
         """
         config, site = scan.config, assembled.site
         ctx = PlanContext(config, site, assembled.views, assembled.site_view, self.renderer, self.options,
-                          partial(parse_documents, config=config, refresh=self.options.refresh),
+                          partial(self.parse, config),
                           scan.index.tree_digest, partial(site_digest, assembled.listing, scan.index, site),
                           dict(scan.external))
         bundles, bundled, reports = {}, {}, {}

@@ -32,6 +32,7 @@ from pathlib import Path
 from urllib.parse import SplitResult, unquote, urljoin, urlsplit
 from xml.parsers import expat
 
+from generator import progress as reporting
 from generator import vnu
 from generator.config import Config
 from generator.errors import SiteError
@@ -97,7 +98,8 @@ def check_site(config: Config, against: str | None = None, out_dir: Path | None 
         raise SiteError(f"no built site in {out}: run 'sitegen build' first", config.root / CONFIG_FILE)
     site = BuiltSite(out, config, kept_tree(config, against))
     checker = LinkChecker(site, config.check.allow_hosts)
-    findings, warnings, skipped = checker.check(), checker.warnings, []
+    with reporting.current().stage("checking links"):
+        findings, warnings, skipped = checker.check(), checker.warnings, []
     if config.check.html:
         try:
             html_checker = vnu.find_checker(config.root)
@@ -107,7 +109,9 @@ def check_site(config: Config, against: str | None = None, out_dir: Path | None 
                                 config.root / "site.yaml") from None
             skipped.append(f"HTML validation skipped: {exc.message}")
         else:
-            for m in vnu.validate(out, html_checker):
+            with reporting.current().stage("validating HTML"):
+                messages = vnu.validate(out, html_checker)
+            for m in messages:
                 finding = Finding(m.page, m.line, f"invalid HTML: {m.message}", m.extract)
                 (warnings if html_allowed(config, m.page, m.message) else findings).append(finding)
     if against is not None:
@@ -168,8 +172,12 @@ class BuiltSite:
     def __init__(self, out_dir: Path, config: Config, kept: KeptTree | None = None):
         self.files = {p.relative_to(out_dir).as_posix() for p in out_dir.rglob("*") if p.is_file()}
         self.kept = kept or KeptTree((), "", frozenset())
-        self.pages = {path: scan_html(_read(out_dir / path))
-                      for path in sorted(self.files) if path.endswith((".html", ".htm"))}
+        pages = [path for path in sorted(self.files) if path.endswith((".html", ".htm"))]
+        self.pages = {}
+        with reporting.current().stage("reading", len(pages), "pages") as stage:
+            for path in pages:
+                self.pages[path] = scan_html(_read(out_dir / path))
+                stage.advance()
         self.stylesheets = {path: scan_css(_read(out_dir / path))
                             for path in sorted(self.files) if path.endswith(".css")}
         production = urlsplit(config.url)

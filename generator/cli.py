@@ -131,9 +131,18 @@ def run_build(args: argparse.Namespace) -> int:
     with reporting.active(reporting.Progress()) as progress:
         result = build(args.site, BuildOptions(drafts=args.drafts, future=args.future, refresh=refresh,
                                                rerun=rerun, allow_removals=args.allow_removals))
+    print_build(result, time.perf_counter() - started)
+    if result.site:
+        print(progress.summary())
+    return run_check(argparse.Namespace(site=args.site, against=None)) if args.check else 0
+
+
+def print_build(result, seconds: float | None = None) -> None:
+    """What a build did: files, documents parsed and reused, each planner's report (a build with
+    nothing to do: one line, and the reports of what it kept)."""
     done = (f"built {len(result.site.posts)} posts, {len(result.site.pages)} pages"
             if result.site else "nothing changed")
-    print(f"{done}: {result.summary()} in {time.perf_counter() - started:.2f}s")
+    print(f"{done}: {result.summary()}" + (f" in {seconds:.2f}s" if seconds is not None else ""))
     for warning in result.warnings:
         print(warning, file=sys.stderr)
     if result.site:
@@ -141,9 +150,6 @@ def run_build(args: argparse.Namespace) -> int:
     for report in result.reports.values():
         if report.summary():
             print(report.summary())
-    if result.site:
-        print(progress.summary())
-    return run_check(argparse.Namespace(site=args.site, against=None)) if args.check else 0
 
 
 def check_tutorial_names(site: Path, names: tuple[str, ...]) -> None:
@@ -191,7 +197,8 @@ def run_check(args: argparse.Namespace) -> int:
     from generator.check import check_site
     from generator.config import load_config
 
-    report = check_site(load_config(args.site), against=args.against)
+    with reporting.active(reporting.Progress()) as progress:
+        report = check_site(load_config(args.site), against=args.against)
     for note in report.skipped:
         print(note, file=sys.stderr)
     for finding in report.findings:
@@ -199,6 +206,7 @@ def run_check(args: argparse.Namespace) -> int:
     for warning in report.warnings:
         print(f"warning: {warning}")
     print(report.summary(), file=sys.stderr if report.findings else sys.stdout)
+    print(progress.summary(), file=sys.stderr)      # standard output lists the findings alone
     return 0 if report.ok else 1
 
 
@@ -266,9 +274,13 @@ def run_publish(args: argparse.Namespace) -> int:
     from generator.publish import PublishOptions, publish
 
     check = functools.partial(require_clean, load_config(args.site))
-    result = publish(args.site, PublishOptions(
-        branch=args.branch, remote=args.remote, message=args.message, push=args.push,
-        dry_run=args.dry_run, allow_dirty=args.allow_dirty, allow_removals=args.allow_removals,
-        built=args.built), check=check)
+    with reporting.active(reporting.Progress()) as progress:
+        result = publish(args.site, PublishOptions(
+            branch=args.branch, remote=args.remote, message=args.message, push=args.push,
+            dry_run=args.dry_run, allow_dirty=args.allow_dirty, allow_removals=args.allow_removals,
+            built=args.built), check=check)
+    if result.built is not None:
+        print_build(result.built)
     print(result.summary())
+    print(progress.summary())
     return 0

@@ -40,8 +40,9 @@ class Stage:
         self.started = time.perf_counter()
 
     def advance(self, count: int = 1) -> None:
-        self.done += count
-        self.progress._update(self)
+        if count:
+            self.done += count
+            self.progress._update(self)
 
     def text(self) -> str:
         if not self.total:

@@ -22,7 +22,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
+from generator import progress as reporting
 from generator.build import BuildOptions, build
 from generator.cache import digest
 from generator.config import Config, load_config
@@ -62,6 +64,7 @@ class PublishResult:
     pushed: bool = False
     retried: bool = False
     dry_run: bool = False
+    built: Any = None               # the build's BuildResult; None for a site built before (--built)
 
     def summary(self) -> str:
         where = f"{self.remote}/{self.branch}"
@@ -107,7 +110,8 @@ def _publish(config: Config, options: PublishOptions, check: Callable[[Path], No
                         f"or pass --allow-dirty:{_listing(dirty)}", config.root)
     repo.refuse_checked_out(branch)
 
-    site_dir = options.built or build_site(config, options.allow_removals)
+    built = None if options.built else build_site(config, options.allow_removals)
+    site_dir = options.built or config.output_dir
     files = site_files(site_dir, keep)
     if check is not None:
         check(site_dir)
@@ -115,21 +119,24 @@ def _publish(config: Config, options: PublishOptions, check: Callable[[Path], No
     asf_yaml = asf_yaml_text(branch) if config.publish.asf_yaml else None
     message = commit_message(options.message, source, repo.subject(source), bool(dirty))
     fetch = options.push or remote in repo.remotes()
-    result = PublishResult(branch, remote, source, dry_run=options.dry_run)
+    result = PublishResult(branch, remote, source, dry_run=options.dry_run, built=built)
     for attempt in range(ATTEMPTS):
         result.retried = attempt > 0
         remote_tip = repo.fetch_branch(remote, branch) if fetch else None
         local_tip = repo.local_branch(branch)
         base = repo.newer_of(local_tip, remote_tip, f"{branch} and {remote}/{branch}")
-        with repo.temporary_worktree(base) as worktree:
-            tree, result.changes = stage(worktree, base, files, keep, asf_yaml)
+        with repo.temporary_worktree(base) as worktree, \
+                reporting.current().stage("staging the branch", len(files), "files") as progress:
+            tree, result.changes = stage(worktree, base, files, keep, asf_yaml, progress.advance)
         refuse_removals(result.changes, branch, options.allow_removals)
         if options.dry_run:
             return result
         result.commit = repo.commit_tree(tree, base, message) if result.changes else None
         tip = result.commit or base
         if options.push and tip is not None and tip != remote_tip:
-            if not repo.push(remote, tip, branch, remote_tip):
+            with reporting.current().stage("pushing"):
+                pushed = repo.push(remote, tip, branch, remote_tip)
+            if not pushed:
                 continue
             result.pushed = True
         if result.commit is not None:
@@ -139,10 +146,9 @@ def _publish(config: Config, options: PublishOptions, check: Callable[[Path], No
                     f"publish. Nothing was forced and nothing was pushed; run the publish again.")
 
 
-def build_site(config: Config, allow_removals: bool = False) -> Path:
-    """Build into the site's output folder; a failed build raises before any git work."""
-    build(config.root, BuildOptions(allow_removals=allow_removals))
-    return config.output_dir
+def build_site(config: Config, allow_removals: bool = False) -> Any:
+    """Build into the site's output folder (its BuildResult); a failed build raises before any git work."""
+    return build(config.root, BuildOptions(allow_removals=allow_removals))
 
 
 def kept_paths(config: Config) -> list[str]:
@@ -185,7 +191,7 @@ def commit_message(custom: str | None, source: str, subject: str, dirty: bool) -
 
 
 def stage(worktree: Path, base: str | None, files: dict[str, Path], keep: list[str],
-          asf_yaml: str | None) -> tuple[str, list[Change]]:
+          asf_yaml: str | None, copied: Callable[[], None] = lambda: None) -> tuple[str, list[Change]]:
     """Make the worktree hold the kept paths plus the build; return its tree and the changes."""
     git = Git(worktree)
     tracked = git("ls-files", "-z").split("\0")[:-1]
@@ -196,6 +202,7 @@ def stage(worktree: Path, base: str | None, files: dict[str, Path], keep: list[s
         target = worktree / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(source, target)
+        copied()
     if asf_yaml is not None and ASF_YAML not in kept and ASF_YAML not in files:
         (worktree / ASF_YAML).write_text(asf_yaml, encoding="utf-8")
     git("add", "--all")

@@ -90,7 +90,9 @@ def test_faults_written_in_content_are_found_in_the_built_page(basic_site, capsy
     assert main(["-C", str(basic_site), "build", "--check"]) == 1
     page = basic_site / "_site/about.html"
     line = line_of(page, "renamed.html")
-    assert capsys.readouterr().out.splitlines()[1:] == [
+    out = capsys.readouterr().out.splitlines()
+    built = next(i for i, text in enumerate(out) if text.startswith("stages: "))   # the build's report
+    assert out[built + 1:] == [
         f"about.html:{line}: missing anchor -> /2019/03/18/first-post.html#why",
         f"about.html:{line}: missing image -> /assets/images/chart.svg",
         f"about.html:{line}: missing page -> /2019/03/18/renamed.html",

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
 import threading
 from datetime import datetime, timezone
@@ -23,7 +25,7 @@ from generator.errors import SiteError
 from generator.outputs import PlanContext, Planner, Registry, default_registry
 from generator.plan import Plan
 from generator.state import BuildState
-from conftest import copy_site
+from conftest import REPO, copy_site
 from test_incremental import SiteModel, files, full_build, make_site, operations
 
 NOW = datetime(2030, 1, 1, tzinfo=timezone.utc)
@@ -62,6 +64,22 @@ def many_posts(site: Path) -> Path:
     return site
 
 
+FRESH = "SITEGEN_TEST_FRESH_PROCESS"
+
+
+def rerun_where_forking_is_safe(request) -> bool:
+    """Whether this test was run again in a fresh interpreter (and passed there): a module run
+    before it in this worker left threads (Dask's, fsspec's), so this process must not fork, and
+    the build would do all its work here, proving nothing about workers."""
+    if threading.active_count() == 1:
+        return False
+    assert not os.environ.get(FRESH), f"a fresh interpreter runs threads: {threading.enumerate()}"
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", request.node.nodeid],
+                         cwd=REPO, env={**os.environ, FRESH: "1"}, capture_output=True, text=True, timeout=1800)
+    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
+    return True
+
+
 def made_by(site: Path) -> set[int]:
     return {int(p.read_text()) for p in (site / "_site/made-by").iterdir()}
 
@@ -75,7 +93,9 @@ def records(site: Path) -> tuple:
     return outputs, records.digests, records.documents, records.order, state.planned, state.extra
 
 
-def test_workers_make_and_record_what_one_process_does(tmp_path, monkeypatch, capsys):
+def test_workers_make_and_record_what_one_process_does(tmp_path, monkeypatch, capsys, request):
+    if rerun_where_forking_is_safe(request):
+        return
     forked, here = (many_posts(copy_site(tmp_path / name, "basic")) for name in ("forked", "here"))
     assert parallel.workers() > 1 and parallel.can_fork(POSTS), "this test needs two cores and no threads"
     result = Engine(forked, OPTIONS, registry()).build()
@@ -112,7 +132,9 @@ def test_with_threads_running_documents_are_parsed_in_fresh_workers(tmp_path, mo
     assert records(threaded) == records(here)
 
 
-def test_an_error_in_a_worker_names_its_file_and_keeps_the_site(tmp_path, capsys):
+def test_an_error_in_a_worker_names_its_file_and_keeps_the_site(tmp_path, capsys, request):
+    if rerun_where_forking_is_safe(request):
+        return
     site = many_posts(copy_site(tmp_path / "site", "basic"))
     assert main(["-C", str(site), "build"]) == 0
     before = files(site / "_site")
@@ -135,10 +157,15 @@ def test_an_error_in_a_worker_names_its_file_and_keeps_the_site(tmp_path, capsys
     assert files(site / "_site") == before
 
 
+def test_incremental_builds_in_workers_equal_a_clean_full_build(request) -> None:
+    """The property of tests/test_incremental.py, with every stage in workers however little it has to do."""
+    if not rerun_where_forking_is_safe(request):
+        incremental_builds_in_workers()
+
+
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.tuples(operations, st.booleans()), min_size=1, max_size=6))
-def test_incremental_builds_in_workers_equal_a_clean_full_build(steps) -> None:
-    """The property of tests/test_incremental.py, with every stage in workers however little it has to do."""
+def incremental_builds_in_workers(steps) -> None:
     saved = parallel.PARALLEL_THRESHOLD
     parallel.PARALLEL_THRESHOLD = 1
     try:

@@ -412,10 +412,20 @@ def test_the_ci_workflow_tests_before_publishing_and_keeps_pull_request_builds()
     assert jobs["publish"]["if"] == "github.event_name == 'push'"
     assert jobs["publish"]["permissions"] == {"contents": "write"}
     assert published[0] == "actions/checkout@v4" and jobs["publish"]["steps"][0]["with"]["fetch-depth"] == 0
-    assert published.index("make test") < next(i for i, s in enumerate(published) if "sitegen publish" in s)
-    assert "user.email" in published[-1] and "--force" not in published[-1]
+    publishing = next(i for i, s in enumerate(published) if "sitegen publish" in s)
+    assert published.index("make test") < publishing
+    assert "user.email" in published[publishing] and "--force" not in published[publishing]
 
     reviewed = steps("pull-request")
     assert jobs["pull-request"]["if"] == "github.event_name == 'pull_request'"
     assert "make site" in reviewed and "make test" in reviewed and "actions/upload-artifact@v4" in reviewed
     assert [s for s in reviewed if "sitegen publish" in s] == [".venv/bin/sitegen publish --dry-run"]
+
+    # The caches of parsed documents and tutorial runs outlive each run: restored before the
+    # build (the newest set), saved after it, whatever happened.
+    for job, build in (("publish", publishing), ("pull-request", reviewed.index("make site"))):
+        found = steps(job)
+        restore, save = found.index("actions/cache/restore@v4"), found.index("actions/cache/save@v4")
+        assert restore < build < save and jobs[job]["steps"][save]["if"] == "always()"
+        for step in (restore, save):
+            assert jobs[job]["steps"][step]["with"]["path"] == ".sitegen/cache"
