@@ -47,7 +47,8 @@ from generator.output import OutputFiles, Staging, check_outputs, delete_outputs
 from generator.outputs import Bundle, Phase, PlanContext, Planned, Registry, Report, default_registry, site_view
 from generator.plan import Plan
 from generator.plugins import extensions
-from generator.site import Document, Site, assemble, parse_document, timezone_of, well_formed
+from generator.site import (Document, LazyDocument, Site, assemble, parse_document, summary, timezone_of,
+                            well_formed)
 from generator.sources import Source, discover, load_data, load_source, refuse_links_outside
 from generator.state import BuildState, BundleRecord, FileIndex, OutputRecord, Records, Stamp
 
@@ -129,15 +130,17 @@ def parse_documents(sources: list[Source], config: Config, refresh: bool = False
 
 
 def load_documents(config: Config, sources: list[tuple[str, Path, str]], refresh: bool = False,
-                   load: Callable[[str, Path], Source] | None = None
-                   ) -> tuple[dict[str, tuple[str, Document]], int]:
+                   load: Callable[[str, Path], Source] | None = None,
+                   summaries: Mapping[str, tuple[str, dict]] = {}) -> tuple[dict[str, tuple[str, Document]], int]:
     """Source path -> (parse key, Document) for ``(kind, path, digest)`` sources; and how many
     were parsed.
 
     A document is a function of its source's bytes and a few settings, so it
     is taken from the disk cache under a key made of them when it can be;
     only the others are read (``load``) and parsed, in worker processes when
-    many, which also file what they parse in the cache.
+    many, which also file what they parse in the cache. Where the last build
+    summed the document up under the same key (``summaries``), the summary
+    stands for it and its HTML is read from the cache only if a render wants it.
     """
     from generator.readers import reader_for
 
@@ -146,8 +149,16 @@ def load_documents(config: Config, sources: list[tuple[str, Path, str]], refresh
     fingerprint = digest(code_digest(), config.permalink, config.timezone, repr(config.liquid))
     keys = [digest(fingerprint, kind, str(path), source_digest, *reader_for(path).cache_key(config))
             for kind, path, source_digest in sources]
+    def summed_up(i: int) -> Document | None:
+        kind, path, _ = sources[i]
+        key, fields = summaries.get(str(path), (None, None))
+        if fields is None or key != parse_key(keys[i], fields["inputs"]):
+            return None
+        full = partial(_cached_or_parsed, config, cache, keys[i], partial(load, kind, path))
+        return LazyDocument(full, path, fields)
+
     with reporting.current().stage("parsing", len(sources), "documents") as stage:
-        documents = [None if refresh else cache.get(key) for key in keys]
+        documents = [None if refresh else summed_up(i) or cache.get(keys[i]) for i in range(len(keys))]
         # A document is also a function of the files its Liquid read (includes, data): check those.
         documents = [None if doc is None or _inputs_moved(doc, lambda name: _file_digest(config.root, name))
                      else doc for doc in documents]
@@ -169,15 +180,24 @@ def load_documents(config: Config, sources: list[tuple[str, Path, str]], refresh
             stage.advance(len(chunk))
     warn_unknown_keys(config, [(path, doc) for (kind, path, _), doc in zip(sources, documents)
                                if kind in ("post", "page")])
-    # The parse key names what the document came from: its source and, if any, what its Liquid read.
-    return {str(path): (digest(key, repr(doc.inputs)) if doc.inputs else key, doc)
+    return {str(path): (parse_key(key, doc.inputs), doc)
             for (_, path, _), key, doc in zip(sources, keys, documents)}, len(todo)
+
+
+def parse_key(key: str, inputs: tuple) -> str:
+    """What a document was made from: its source (its cache ``key``) and, if any, what its Liquid read."""
+    return digest(key, repr(inputs)) if inputs else key
 
 
 def _parse_and_keep(config: Config, cache: DataCache, key: str, source: Source) -> Document:
     document = parse_document(source, config)
     cache.put(key, document)
     return document
+
+
+def _cached_or_parsed(config: Config, cache: DataCache, key: str, load: Callable[[], Source]) -> Document:
+    """A summed-up document in full: from the cache, or (the cache cleared since) parsed again."""
+    return cache.get(key) or _parse_and_keep(config, cache, key, load())
 
 
 def _inputs_moved(doc: Document, digest_of: Callable[[str], str | None]) -> bool:
@@ -465,7 +485,8 @@ class Engine:
         kept = {} if scan.fresh or self.options.refresh or last is None else last.parsed
         todo = [s for s in sources if s[0] != "data" and ((held := kept.get(str(s[1]))) is None
                 or held.digest != s[2] or _inputs_moved(held.document, index.digest))]
-        loaded, count = load_documents(scan.config, todo, self.options.refresh)
+        loaded, count = load_documents(scan.config, todo, self.options.refresh,
+                                       summaries={} if scan.fresh else self.state.records.summaries)
         parsed = {str(path): Parsed(source_digest, *loaded[str(path)]) if str(path) in loaded
                   else kept[str(path)] for kind, path, source_digest in sources if kind != "data"}
         data_files = {key: self.data_files.get(key) or load_data(load_source(self.root, "data", path))
@@ -591,7 +612,8 @@ class Engine:
         self.keys.extend(new_keys)
         documents = resolver.documents.values()
         records = Records(outputs, {source: p.key for source, p in assembled.parsed.items()}, digests,
-                          planned.bundles, order)
+                          planned.bundles, order,
+                          {source: (p.key, summary(p.document)) for source, p in assembled.parsed.items()})
         self.state = BuildState(
             world=scan.world, files=scan.index.snapshot(), stamps={**kept, **stamps}, folders=folders,
             extra=files_read(digests),

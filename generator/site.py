@@ -9,6 +9,7 @@ years, and refuses two documents that claim one URL.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import re
@@ -67,6 +68,54 @@ class Document:
     @property
     def description(self) -> str:
         return str(self.meta.get("description") or _strip_tags(self.excerpt))[:300]
+
+
+# The large parts of a document (its HTML): a build that renders few pages reads them for those.
+HEAVY_FIELDS = ("content", "toc", "excerpt")
+
+
+class _Deferred:
+    """A field of a :class:`LazyDocument`: read with the other large ones on first use."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, doc: Any, owner: type | None = None) -> Any:
+        if doc is None:
+            return self
+        found = doc.__dict__
+        if self.name not in found:
+            full = found.pop("_full")()
+            for name in HEAVY_FIELDS:
+                found.setdefault(name, getattr(full, name))
+        return found[self.name]
+
+    def __set__(self, doc: Any, value: Any) -> None:
+        doc.__dict__[self.name] = value
+
+
+class LazyDocument(Document):
+    """A document as the last build summed it up (:func:`summary`): everything but its HTML,
+    which ``full()`` (the parse cache, or a parse) gives the first time a render wants it.
+
+    A build after an edit holds every document of the site, and renders few.
+    """
+
+    content = _Deferred()
+    toc = _Deferred()
+    excerpt = _Deferred()
+
+    def __init__(self, full: Any, source: Path, fields: dict[str, Any]):   # noqa: D107 - no dataclass init
+        self.__dict__.update(fields, source=source, previous=None, next=None, _full=full)
+
+
+SUMMED_UP = [f.name for f in dataclasses.fields(Document)
+             if f.name not in (*HEAVY_FIELDS, "source", "previous", "next")]
+
+
+def summary(doc: Document) -> dict[str, Any]:
+    """A document's fields but the large ones (and the source, and its neighbours)."""
+    return {name: getattr(doc, name) for name in SUMMED_UP}
 
 
 def well_formed(doc: Any) -> bool:

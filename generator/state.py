@@ -221,6 +221,8 @@ class Records:
     digests: dict[tuple, Any] = field(default_factory=dict)    # dependency key -> its value, compared
     bundles: dict[str, BundleRecord] = field(default_factory=dict)
     order: tuple = ()                   # the published posts, in order (which sets their neighbours)
+    summaries: dict[str, tuple[str, dict]] = field(default_factory=dict)   # source -> (parse key,
+                                        # its document but the HTML: generator.site.summary)
 
     def to_data(self) -> dict[str, Any]:
         """Plain values, each dependency key and each plan input stored once (as pickle's memo did)."""
@@ -245,6 +247,7 @@ class Records:
                                {path: list(how) for path, how in b.files.items()}, b.report]
                         for name, b in self.bundles.items()},
             "order": list(self.order),
+            "summaries": {source: list(entry) for source, entry in self.summaries.items()},
         }
 
     @classmethod
@@ -261,8 +264,10 @@ class Records:
                                         {path: (origin, listed) for path, (origin, listed) in files.items()},
                                         report)
                      for name, (inputs, reads, files, report) in data["bundles"].items()},
-            order=tuple(data["order"]))
+            order=tuple(data["order"]),
+            summaries={source: (key, fields) for source, (key, fields) in data["summaries"].items()})
         if not all(isinstance(v, str) for v in records.documents.values()) \
+                or not all(isinstance(key, str) and isinstance(fields, dict) for key, fields in records.summaries.values()) \
                 or not all(isinstance(path, str) and isinstance(r.digest, str) for path, r in records.outputs.items()):
             raise TypeError("state records of the wrong types")
         return records

@@ -162,6 +162,20 @@ def test_strays_and_empty_folders_among_the_outputs_own_folders_are_found(site: 
     assert_same_as_full_build(site)
 
 
+def test_an_edit_build_reads_the_html_only_of_the_documents_it_renders(site: Path) -> None:
+    """A new process holds the other documents as the last build summed them up: their HTML
+    is read from the parse cache (here: parsed again, the cache being gone) only if wanted."""
+    build(site, OPTIONS)
+    documents = site / ".sitegen/cache/documents"
+    shutil.rmtree(documents)
+    about = site / "content/pages/about.md"
+    about.write_text(about.read_text() + "\nA new paragraph.\n")
+    result = build(site, OPTIONS)
+    assert result.written == ["about.html"] and result.documents.parsed == 1
+    assert len(list(documents.rglob("*.msgpack"))) == 1          # no other document was needed
+    assert_same_as_full_build(site)
+
+
 def test_a_failed_build_leaves_the_site_and_the_next_build_repairs_everything(site: Path) -> None:
     build(site, OPTIONS)
     before = files(site / "_site")

@@ -102,7 +102,7 @@ def test_workers_make_and_record_what_one_process_does(tmp_path, monkeypatch, ca
     with monkeypatch.context() as patch:
         patch.setattr(parallel, "PARALLEL_THRESHOLD", 10 ** 9)
         alone = Engine(here, OPTIONS, registry()).build()
-    assert os.getpid() not in made_by(forked) and len(made_by(forked)) > 1
+    assert os.getpid() not in made_by(forked)          # made in the workers (which of them: as they came)
     assert made_by(here) == {os.getpid()}
     assert files(forked / "_site", ignore=("made-by",)) == files(here / "_site", ignore=("made-by",))
     assert records(forked) == records(here)
