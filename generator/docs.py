@@ -30,7 +30,7 @@ DOCS_DIR = DOCS
 TUTORIALS_DIR = "tutorials/"      # a section's tutorials, below its prefix
 
 Render = Callable[..., str]                       # (template, source, **context) -> HTML
-Parse = Callable[[list[Source]], list[Document]]
+Parse = Callable[[list[Source], Path], list[Document]]     # (sources, the tree they lie in)
 
 
 class Section(Files):
@@ -39,6 +39,7 @@ class Section(Files):
     def __init__(self, prefix: str, tutorials: TutorialStats = TutorialStats()):
         super().__init__(prefix)
         self.tutorials = tutorials
+        self.warnings: list[str] = []     # of its pages and tutorials: ``file:line: warning: ...``
 
 
 def gallery_url(prefix: str) -> str:
@@ -67,7 +68,8 @@ def render_section(tree: Path, prefix: str, render: Render, parse: Parse,
             sources.append(load_source(tree, "docs", path.relative_to(tree)))
         else:
             section.add(rel.as_posix(), path.read_bytes(), path.relative_to(tree))
-    documents = [_place(doc, prefix) for doc in parse(sources)]
+    documents = [_place(doc, prefix) for doc in parse(sources, tree)]
+    section.warnings = [*tutorials.warnings, *(w for doc in documents for w in doc.warnings)]
     context = {"version": version, "root": prefix, "pages": table_of_contents(documents, prefix),
                "tutorials": gallery_url(prefix) if tutorials else None}
     for doc in documents:

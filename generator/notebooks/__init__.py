@@ -67,6 +67,7 @@ class Tutorials(Files):
     def __init__(self, url: str = ""):
         super().__init__(url)
         self.stats = TutorialStats()
+        self.warnings: list[str] = []   # ``file:line: warning: ...``, for the build to report
 
 
 def render_tutorials(config: Config, tree: Path, gallery_url: str, render: Callable[..., str],

@@ -81,7 +81,7 @@ class PlanContext:
     site_view: dict[str, Any]           # what templates see as ``site``
     renderer: Renderer
     options: BuildOptions
-    parse: Callable[[list[Source]], list[Document]]     # sources -> documents, through the parse cache
+    parse: Callable[[list[Source], Path], list[Document]]   # sources of a tree -> documents, parse cache
     tree_digest: Callable[[str], str]       # a folder of the site -> its files, as this build found them
     site_key: Callable[[], str]             # stands for every post, page and data file
     external: Mapping[str, Any]             # planner name -> its external() this build
@@ -109,7 +109,8 @@ class Planner:
 @runtime_checkable
 class Report(Protocol):
     """What a planner did in one build, as ``BuildResult.reports`` holds it; the CLI prints
-    each non-empty ``summary()``."""
+    each non-empty ``summary()``, and ``warnings`` (``file:line: warning: ...``) where a report
+    has them."""
 
     def summary(self) -> str: ...
 
