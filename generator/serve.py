@@ -39,6 +39,7 @@ from generator.config import Config, load_config
 from generator.errors import SiteError
 from generator.layout import ASSETS, CONFIG_FILE, STATE_DIR, WATCHED
 from generator.lock import site_lock
+from generator.state import Stamp, file_stamp
 from generator.urls import candidates
 
 POLL_MS = 400              # how often site.yaml and new folders are checked
@@ -259,7 +260,7 @@ def watched(root: Path) -> tuple[list[Path], list[Path]]:
 
 
 @functools.lru_cache(maxsize=4)
-def _static_paths(root: Path, config_stamp: tuple[int, int] | None) -> tuple[str, ...]:
+def _static_paths(root: Path, config_stamp: Stamp | None) -> tuple[str, ...]:
     """site.yaml's static paths and theme folder, read again only when its stamp moves."""
     try:
         config = load_config(root)
@@ -268,22 +269,21 @@ def _static_paths(root: Path, config_stamp: tuple[int, int] | None) -> tuple[str
         return (ASSETS,)
 
 
-def _moved(stamps: dict[Path, tuple[int, int] | None]) -> set[str]:
+def _moved(stamps: dict[Path, Stamp | None]) -> set[str]:
     """The polled files whose stamps moved since ``stamps`` (which are brought up to date)."""
     moved = set()
     for path, stamp in stamps.items():
-        if _stamp(path) != stamp:
-            stamps[path] = _stamp(path)
+        if (now := _stamp(path)) != stamp:
+            stamps[path] = now
             moved.add(str(path))
     return moved
 
 
-def _stamp(path: Path) -> tuple[int, int] | None:
+def _stamp(path: Path) -> Stamp | None:
     try:
-        stat = path.stat()
+        return file_stamp(path.stat())
     except OSError:
         return None
-    return stat.st_size, stat.st_mtime_ns
 
 
 class PreviewServer(http.server.ThreadingHTTPServer):
