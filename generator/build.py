@@ -1,9 +1,10 @@
 """Orchestrate builds: sources -> documents -> site -> plan -> outputs -> files.
 
 A build runs in named stages (:class:`Engine`): scan, load, assemble, plan,
-make, write, record. It plans every file the site has through the planners of
-:mod:`generator.outputs`, whose names it does not know, then makes only the
-jobs whose inputs changed since the last build. Each render is traced
+make, derive, write, record. It plans every file the site has through the
+planners of :mod:`generator.outputs`, whose names it does not know, then makes
+only the jobs whose inputs changed since the last build, and last the files
+derived from the bytes of the others where those bytes changed. Each render is traced
 (:mod:`generator.deps`); the keys it read are saved with its output, and the
 output is made again only when its plan's inputs differ or one of those keys
 resolves to something new. A build with nothing changed stops after comparing
@@ -25,7 +26,7 @@ import itertools
 import multiprocessing
 import os
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -47,14 +48,15 @@ from generator.layout import INPUTS, STATE_DIR, STATE_FILE, SWAPPABLE, TEMPLATES
 from generator.lock import site_lock
 from generator.options import BuildOptions
 from generator.output import check_outputs, delete_outputs, safe_output_dir, write_outputs
-from generator.outputs import Bundle, Phase, PlanContext, Planned, Registry, Report, default_registry, site_view
+from generator.outputs import (Bundle, Derived, Phase, PlanContext, Planned, Registry, Remade, Report,
+                               default_registry, site_view)
 from generator.plan import Plan
 from generator.plugins import extensions
 from generator.readers import reader_for
 from generator.render import DEFAULT_THEME, Renderer, template_dirs
 from generator.site import Document, Site, assemble, parse_document, timezone_of, well_formed
 from generator.sources import Source, discover, load_data, load_source, refuse_links_outside
-from generator.state import BuildState, BundleRecord, FileIndex, OutputRecord
+from generator.state import BuildState, BundleRecord, DerivedRecord, FileIndex, OutputRecord
 
 PARALLEL_THRESHOLD = 64
 CONTENT_FIELDS = [f.name for f in dataclasses.fields(Document) if f.name not in LINKED_FIELDS]
@@ -100,6 +102,8 @@ def plan_site(planners: Registry, ctx: PlanContext,
     plan, owners = Plan(), {}
     for planner in planners:
         before = len(plan)
+        if planner.phase is Phase.DERIVED:     # made from the others' bytes, once those are made
+            continue
         if planner.phase is Phase.BUNDLE:
             for job in bundled[planner.name]:
                 plan.add(*job)
@@ -258,6 +262,18 @@ class PlanResult:
     owners: dict[str, list[str]]                # planner name -> the paths it planned
     bundles: dict[str, BundleRecord]
     reports: dict[str, Any]
+    ctx: PlanContext
+
+
+@dataclass
+class Derivation:
+    """The derive stage's result: the whole plan (the derived planners' files added to the
+    others'), and for each derived planner its paths, its groups' records and its report."""
+
+    plan: Plan
+    owners: dict[str, list[str]] = field(default_factory=dict)
+    records: dict[str, dict[str, DerivedRecord]] = field(default_factory=dict)
+    reports: dict[str, Remade] = field(default_factory=dict)
 
 
 class Engine:
@@ -272,8 +288,9 @@ class Engine:
     A build runs in named stages: :meth:`scan` (what changed), :meth:`load`
     (parse what changed), :meth:`assemble` (the site), :meth:`plan` (every
     planner of the registry), :meth:`make` (the jobs whose inputs or reads
-    changed), :meth:`write` (only then the output folder) and :meth:`record`
-    (the state for the next build).
+    changed), :meth:`derive` (the files made from the others' bytes, where
+    those changed), :meth:`write` (only then the output folder) and
+    :meth:`record` (the state for the next build).
     """
 
     def __init__(self, root: str | Path = ".", options: BuildOptions = BuildOptions(),
@@ -318,19 +335,21 @@ class Engine:
         order = resolver.identities(("posts",))
         moved = self.changed_keys(resolver, assembled.parsed, order != state.order)
         planned = self.plan(scan, assembled, moved, reuse=swapped is not None)
-        plan = planned.plan
-        dirty = {path for path, job in plan.items()
-                 if path in scan.tampered or (record := state.outputs.get(path)) is None
-                 or record.inputs != job.inputs or not record.reads.isdisjoint(moved)}
-        if not self.options.allow_removals:
-            refuse_mass_removal(state.outputs.keys() - plan.keys(), len(state.outputs), scan.out_dir)
-        made = self.make(plan, dirty)
+        if not self.options.allow_removals:     # derived files (a search index) are not the site's content
+            derived_before = {path for groups in state.derived.values() for record in groups.values()
+                              for path in record.files}
+            refuse_mass_removal(state.outputs.keys() - planned.plan.keys() - derived_before,
+                                len(state.outputs) - len(derived_before), scan.out_dir)
+        made = self.make(planned.plan, self.outdated(planned.plan, planned.plan, scan.tampered, moved))
+        derived = self.derive(scan, planned, made)
+        plan = derived.plan
+        made |= self.make(plan, self.outdated(plan, plan.keys() - planned.plan.keys(), scan.tampered, moved))
         written, deleted, stamps = self.write(scan, plan, made)
-        self.record(scan, assembled, planned, made, stamps, moved, resolver, order)
+        self.record(scan, assembled, planned, derived, made, stamps, moved, resolver, order)
         if save:
             self.save()
         return BuildResult(assembled.site, len(plan), {path: data for path, (data, _) in made.items()},
-                           written, deleted, self.reports(planned, made))
+                           written, deleted, self.reports(planned, derived, made))
 
     def render(self, now: datetime | None = None) -> BuildResult:
         """Every file of the site, made in memory; the output folder and the state untouched."""
@@ -338,8 +357,10 @@ class Engine:
         assembled = self.assemble(scan, self.load(scan))
         planned = self.plan(scan, assembled, {}, reuse=False)
         made = self.make(planned.plan, planned.plan.keys())
-        return BuildResult(assembled.site, len(planned.plan), {path: data for path, (data, _) in made.items()},
-                           reports=self.reports(planned, made))
+        derived = self.derive(scan, planned, made)
+        made |= self.make(derived.plan, derived.plan.keys() - made.keys())
+        return BuildResult(assembled.site, len(derived.plan), {path: data for path, (data, _) in made.items()},
+                           reports=self.reports(planned, derived, made))
 
     # --- the stages -------------------------------------------------------
 
@@ -452,9 +473,9 @@ class Engine:
                 ran = ran or record is not self.state.bundles.get(bundle.name)
         last = self.last_plan
         if reuse and last is not None and not ran:
-            return PlanResult(last.plan, last.owners, bundles, reports)
+            return PlanResult(last.plan, last.owners, bundles, reports, ctx)
         plan, owners = plan_site(self.planners, ctx, bundled)
-        return PlanResult(plan, owners, bundles, reports)
+        return PlanResult(plan, owners, bundles, reports, ctx)
 
     def make(self, plan: Plan, paths: Iterable[str]) -> dict[str, tuple[bytes, frozenset[Key]]]:
         """Run the jobs of ``paths``: path -> (bytes, the keys its render read)."""
@@ -465,6 +486,46 @@ class Engine:
             made[path] = (data, self.intern(reads))
         return made
 
+    def derive(self, scan: Scan, planned: PlanResult, made: dict[str, tuple[bytes, frozenset[Key]]]) -> Derivation:
+        """The derived planners' files, group by group: made from the bytes of the other files
+        (as this build made them, else as the output folder holds them) where those changed;
+        else planned as the last build made them."""
+        whole = Plan()
+        whole.update(planned.plan)
+        whole.unlisted = set(planned.plan.unlisted)
+        derivation = Derivation(whole)
+        outputs = self.state.outputs
+        for planner in self.planners:
+            if not isinstance(planner, Derived):
+                continue
+            groups: dict[str, list[str]] = {}
+            for path in planned.plan:        # the others' files: derived files are not read
+                group = planner.group(scan.config, path)
+                if group is not None:
+                    groups.setdefault(group, []).append(path)
+            last, records, remade, before = self.state.derived.get(planner.name, {}), {}, [], len(whole)
+            for group, paths in sorted(groups.items()):
+                paths.sort()
+                inputs = digest(*(part for path in paths for part in
+                                  (path, value_digest(made[path][0]) if path in made else outputs[path].digest)))
+                record = last.get(group)
+                if record is not None and record.inputs == inputs and \
+                        all(path in outputs and path not in scan.tampered for path in record.files):
+                    for path, origin in record.files.items():
+                        whole.add(path, origin, _kept, outputs[path].inputs, listed=False)
+                else:
+                    files = planner.make(planned.ctx, group, OutputBytes(paths, made, scan.out_dir))
+                    for path, data in files.items():
+                        whole.add(path, files.origins[path], partial(_same, data), ("made", value_digest(data)),
+                                  listed=False)
+                    record = DerivedRecord(inputs, dict(files.origins))
+                    remade.append(group)
+                records[group] = record
+            derivation.owners[planner.name] = list(itertools.islice(whole, before, None))
+            derivation.records[planner.name] = records
+            derivation.reports[planner.name] = Remade(tuple(remade), tuple(g for g in records if g not in remade))
+        return derivation
+
     def write(self, scan: Scan, plan: Plan, made: dict[str, tuple[bytes, frozenset[Key]]]) -> tuple[
             list[str], list[str], dict[str, Any]]:
         """Everything is made: only now is the output directory touched. Written, deleted, stamps."""
@@ -474,10 +535,11 @@ class Engine:
                                         self.state.outputs)
         return written, deleted, stamps
 
-    def record(self, scan: Scan, assembled: Assembled, planned: PlanResult, made: dict[str, tuple[bytes, frozenset]],
-               stamps: dict[str, Any], moved: dict[Key, str], resolver: Resolver, order: tuple) -> None:
+    def record(self, scan: Scan, assembled: Assembled, planned: PlanResult, derived: Derivation,
+               made: dict[str, tuple[bytes, frozenset]], stamps: dict[str, Any], moved: dict[Key, str],
+               resolver: Resolver, order: tuple) -> None:
         """The state for the next build: each output's inputs and reads, and the digests of those."""
-        state, plan = self.state, planned.plan
+        state, plan = self.state, derived.plan
         outputs = {path: record for path, record in state.outputs.items() if path in plan}
         for path, (data, reads) in made.items():
             outputs[path] = OutputRecord(plan[path].inputs, reads, value_digest(data), stamps[path])
@@ -493,18 +555,27 @@ class Engine:
             digests=digests, bundles=planned.bundles, external=scan.external, order=order,
             horizon=publication_horizon(documents, scan.now, self.options),
             floor=publication_floor(documents, scan.now, self.options),
-            planned={name: len(paths) for name, paths in planned.owners.items()})
+            planned={name: len(paths) for name, paths in {**planned.owners, **derived.owners}.items()},
+            derived=derived.records)
         self.last, self.last_plan = assembled, planned
         self.config = scan.config
         self.warm = True
 
     # --- helpers ----------------------------------------------------------
 
-    def reports(self, planned: PlanResult, made: dict[str, Any]) -> dict[str, Any]:
-        """Planner name -> its report: a bundle's own, else how many files it has and made."""
-        return {name: planned.reports[name] if name in planned.reports
-                else Planned(len(paths), sum(path in made for path in paths))
-                for name, paths in planned.owners.items()}
+    def outdated(self, plan: Plan, paths: Iterable[str], tampered: set[str], moved: dict[Key, str]) -> set[str]:
+        """The ``paths`` whose jobs must run: new, changed by hand, planned with other inputs,
+        or having read what changed since."""
+        outputs = self.state.outputs
+        return {path for path in paths if path in tampered or (record := outputs.get(path)) is None
+                or record.inputs != plan[path].inputs or not record.reads.isdisjoint(moved)}
+
+    def reports(self, planned: PlanResult, derived: Derivation, made: dict[str, Any]) -> dict[str, Any]:
+        """Planner name -> its report: a bundle's or derived planner's own, else how many files
+        it has and made."""
+        return {**{name: planned.reports[name] if name in planned.reports
+                   else Planned(len(paths), sum(path in made for path in paths))
+                   for name, paths in planned.owners.items()}, **derived.reports}
 
     def run_bundle(self, bundle: Bundle, ctx: PlanContext, moved: dict[Key, str],
                    tampered: set[str]) -> tuple[BundleRecord, Any, list[tuple]]:
@@ -605,6 +676,29 @@ def publication_horizon(documents: Iterable[Document], now: datetime, options: B
     if options.future:
         return None
     return min((doc.date for doc in documents if doc.kind == "post" and doc.date > now), default=None)
+
+
+class OutputBytes(Mapping):
+    """The bytes of some output files, path -> bytes: as this build made them, else as the
+    output folder holds them (where the last build wrote them, as the state says)."""
+
+    def __init__(self, paths: list[str], made: dict[str, tuple[bytes, frozenset]], out_dir: Path):
+        self.paths, self.made, self.out_dir = paths, made, out_dir
+
+    def __getitem__(self, path: str) -> bytes:
+        if path in self.made:
+            return self.made[path][0]
+        try:
+            return (self.out_dir / path).read_bytes()
+        except OSError as exc:
+            raise SiteError(f"cannot read it back from the output folder ({exc.strerror or exc}): "
+                            "was it removed during the build? Build again", path) from None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.paths)
+
+    def __len__(self) -> int:
+        return len(self.paths)
 
 
 def _same(data: bytes) -> bytes:

@@ -113,6 +113,25 @@ class Archives:
 
 
 @dataclass(frozen=True)
+class Search:
+    """The site's search (generator/outputs/search.py): a Pagefind index of its pages, searched
+    in the reader's browser; ``search: false`` makes none and leaves the box out."""
+
+    exclude: list[str] = field(default_factory=list)      # URL globs of pages left out: "/2016/*"
+    exclude_selectors: list[str] = field(default_factory=list)   # parts of pages left out: ".nb-output"
+
+    def validate(self, path: Path, prefix: str) -> None:
+        for i, glob in enumerate(self.exclude):
+            if not glob.startswith("/"):
+                raise SiteError(f"key '{prefix}exclude[{i}]': expected a URL path starting with '/' "
+                                f"(a glob such as /2016/*), got {glob!r}", path)
+        for i, selector in enumerate(self.exclude_selectors):
+            if not selector.strip():
+                raise SiteError(f"key '{prefix}exclude_selectors[{i}]': expected a CSS selector, got {selector!r}",
+                                path)
+
+
+@dataclass(frozen=True)
 class Limits:
     """Inputs larger than these are refused, naming their size: a log pasted into a
     post by mistake should stop the build at once, not after minutes of rendering."""
@@ -197,6 +216,7 @@ class Config:
     markdown: MarkdownSettings = field(default_factory=MarkdownSettings)
     liquid: LiquidSettings = field(default_factory=LiquidSettings)
     archives: Archives = field(default_factory=Archives)
+    search: Search | Literal[False] = field(default_factory=Search)
     static: list[str] = field(default_factory=list)   # folders (or files) published at their own URLs
     versions: list[Version] = field(default_factory=list)
     root: Path = field(default=Path("."), metadata={"internal": True})
@@ -378,7 +398,9 @@ def _convert(value: Any, hint: Any, path: Path, key: str) -> Any:
         for option in typing.get_args(hint):
             try:
                 return _convert(value, option, path, key)
-            except SiteError:
+            except SiteError as exc:
+                if isinstance(value, dict) and dataclasses.is_dataclass(option):
+                    raise   # a mapping meant as that section: its own error says what is wrong in it
                 continue
         raise _type_error(value, hint, path, key)
     if hint is type(None):

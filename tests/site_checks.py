@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gzip
+import json
 import re
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -83,3 +85,15 @@ def assert_internal_links_and_anchors(out: Path) -> None:
             fragment = urlsplit(href).fragment
             if fragment and target.suffix == ".html":
                 assert unquote(fragment) in ids(target), f"{page.relative_to(out)}: no #{fragment} in {href}"
+
+
+def search_index(bundle: Path) -> dict[str, str]:
+    """URL -> text of every page in the Pagefind bundle at ``bundle`` (the folder holding
+    pagefind.js): each page is a fragment, gzip holding Pagefind's header and then JSON."""
+    pages = {}
+    for fragment in sorted((bundle / "fragment").glob("*.pf_fragment")):
+        data = gzip.decompress(fragment.read_bytes())
+        assert data.startswith(b"pagefind_dcd"), fragment
+        record = json.loads(data[len(b"pagefind_dcd"):])
+        pages[record["url"]] = record["content"]
+    return pages

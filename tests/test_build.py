@@ -40,7 +40,11 @@ def test_url_inventory(basic_site):
         "atom.xml", "rss.xml", "sitemap.xml", "sitemap.txt",
         "assets/css/site.css", "assets/css/pygments.css",
         "assets/images/favicon.svg", "assets/images/logo.svg",
-    } | {"assets/" + name for name in files_of(DEFAULT_THEME / "assets")}   # the default theme's
+    } | {"assets/" + name for name in files_of(DEFAULT_THEME / "assets")} \
+      | {"pagefind/site/" + name for name in files_of(basic_site / "_site/pagefind/site")}   # the search index
+    index = files_of(basic_site / "_site/pagefind/site")
+    assert {"pagefind.js", "pagefind-worker.js", "pagefind-entry.json", "wasm.en.pagefind"} <= index
+    assert len([name for name in index if name.startswith("fragment/")]) == 5       # 3 posts, 2 pages
 
 
 def test_output_is_valid_and_linked(basic_site):

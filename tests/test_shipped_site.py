@@ -15,7 +15,7 @@ from generator.build import BuildOptions, build
 from generator.check import check_site
 from generator.config import load_config
 from site_checks import (assert_feeds_parse, assert_html5_parses, assert_internal_links_and_anchors,
-                         assert_sitemap_valid)
+                         assert_sitemap_valid, search_index)
 
 PAGES = ["index.html", "vta.html", "community.html", "about.html", "download.html", "asf.html",
          "404.html", "blog.html", "history.html", "tags.html", "categories.html",
@@ -134,6 +134,21 @@ def test_the_tutorials_url_in_the_nav_leads_to_the_default_versions_gallery(ship
         assert f'url=/docs/v0.18/tutorials/{slug}.html"' in page
         assert (shipped / f"docs/tutorials/{slug}.ipynb").read_bytes() == \
             (shipped / f"docs/v0.18/tutorials/{slug}.ipynb").read_bytes()
+
+
+def test_the_search_indexes_hold_every_post_page_docs_page_and_tutorial(shipped):
+    site = search_index(shipped / "pagefind/site")
+    posts = {"/" + p.relative_to(shipped).as_posix() for p in shipped.glob("[0-9]*/[0-9]*/[0-9]*/*.html")}
+    assert posts | {"/about.html", "/vta.html", "/community.html", "/download.html", "/asf.html"} <= site.keys()
+    assert not site.keys() & {"/", "/blog.html", "/tags.html", "/history.html", "/404.html", "/posts.html"}
+    assert not [url for url in site if url.startswith("/docs/")]
+    for version in ("dev", "v0.18"):
+        docs = search_index(shipped / f"pagefind/docs/{version}")
+        pages = {f"/docs/{version}/{name}" for name in ("", "install.html", "architecture.html")}
+        tutorials = {f"/docs/{version}/tutorials/{slug}.html" for slug in TUTORIALS}
+        assert pages | tutorials <= docs.keys() and all(url.startswith(f"/docs/{version}/") for url in docs)
+        assert "cumsum matches np.cumsum" in docs[f"/docs/{version}/tutorials/scan_recurrence.html"]
+    assert sorted(p.name for p in (shipped / "pagefind/docs").iterdir()) == ["dev", "v0.18"]   # no alias
 
 
 def test_source_listing_has_linkable_lines(shipped):
