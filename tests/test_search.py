@@ -229,3 +229,14 @@ def test_a_theme_that_marks_nothing_gets_whole_pages_indexed(site: Path) -> None
     build(site, OPTIONS)
     pages = indexed(site / "_site/pagefind/site")
     assert "/blog.html" in pages and "/2020/05/01/second.html" in pages
+
+
+def test_a_site_made_by_sitegen_init_has_the_box_and_the_index(tmp_path: Path) -> None:
+    from generator.scaffold import init_site
+
+    init_site(tmp_path / "mysite", now=datetime(2029, 6, 1, tzinfo=timezone.utc))
+    build(tmp_path / "mysite", OPTIONS)
+    out = tmp_path / "mysite/_site"
+    assert search_form(out / "index.html")["data-bundle"] == "/pagefind/site/"
+    pages = indexed(out / "pagefind/site")
+    assert any(url.startswith("/2029/") for url in pages) and "/about.html" in pages
