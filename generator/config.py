@@ -113,6 +113,22 @@ class Archives:
 
 
 @dataclass(frozen=True)
+class Social:
+    """How pages look where a link to them is shared: their OpenGraph and Twitter card."""
+
+    image: str = ""       # the picture of pages whose front matter names none (image, preview_image)
+    twitter: str = ""     # the site's account, "@name" (twitter:site)
+
+    def validate(self, path: Path, prefix: str) -> None:
+        if self.image and not (self.image.startswith("/") or re.match(r"https?://[^/\s]+", self.image)):
+            raise SiteError(f"key '{prefix}image': expected a path in the site starting with '/' or an "
+                            f"http(s) URL, got {self.image!r}", path)
+        if self.twitter and not re.fullmatch(r"@\w{1,50}", self.twitter):
+            raise SiteError(f"key '{prefix}twitter': expected an account name such as @apachetvm, "
+                            f"got {self.twitter!r}", path)
+
+
+@dataclass(frozen=True)
 class Search:
     """The site's search (generator/outputs/search.py): a Pagefind index of its pages, searched
     in the reader's browser; ``search: false`` makes none and leaves the box out."""
@@ -217,6 +233,7 @@ class Config:
     liquid: LiquidSettings = field(default_factory=LiquidSettings)
     archives: Archives = field(default_factory=Archives)
     search: Search | Literal[False] = field(default_factory=Search)
+    social: Social = field(default_factory=Social)
     static: list[str] = field(default_factory=list)   # folders (or files) published at their own URLs
     versions: list[Version] = field(default_factory=list)
     root: Path = field(default=Path("."), metadata={"internal": True})

@@ -37,7 +37,7 @@ def test_url_inventory(basic_site):
         "blog.html", "blog/page2.html", "history.html",
         "tags.html", "tags/compilers.html", "tags/release.html", "tags/performance.html",
         "categories.html", "categories/news.html",
-        "atom.xml", "rss.xml", "sitemap.xml", "sitemap.txt",
+        "atom.xml", "rss.xml", "sitemap.xml", "sitemap.txt", "robots.txt",
         "assets/css/site.css", "assets/css/pygments.css",
         "assets/images/favicon.svg", "assets/images/logo.svg",
     } | {"assets/" + name for name in files_of(DEFAULT_THEME / "assets")} \

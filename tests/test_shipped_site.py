@@ -7,6 +7,7 @@ import re
 from datetime import datetime, timezone
 from pathlib import Path
 
+import lxml.html
 import nbformat
 import pytest
 
@@ -15,7 +16,7 @@ from generator.build import BuildOptions, build
 from generator.check import check_site
 from generator.config import load_config
 from site_checks import (assert_feeds_parse, assert_html5_parses, assert_internal_links_and_anchors,
-                         assert_sitemap_valid, search_index)
+                         assert_share_meta, assert_sitemap_valid, search_index)
 
 PAGES = ["index.html", "vta.html", "community.html", "about.html", "download.html", "asf.html",
          "404.html", "blog.html", "history.html", "tags.html", "categories.html",
@@ -149,6 +150,16 @@ def test_the_search_indexes_hold_every_post_page_docs_page_and_tutorial(shipped)
         assert pages | tutorials <= docs.keys() and all(url.startswith(f"/docs/{version}/") for url in docs)
         assert "cumsum matches np.cumsum" in docs[f"/docs/{version}/tutorials/scan_recurrence.html"]
     assert sorted(p.name for p in (shipped / "pagefind/docs").iterdir()) == ["dev", "v0.18"]   # no alias
+
+
+def test_every_page_head_carries_a_share_card_and_posts_a_blog_posting(shipped):
+    config = load_config(shipped.parent)
+    assert assert_share_meta(shipped, config.url, config.title) >= 50
+    post = lxml.html.parse(str(shipped / "2017/08/22/operator-fusion.html")).getroot()
+    assert post.cssselect('meta[property="og:image"]')[0].get("content") == \
+        "https://tvm.apache.org/assets/images/social-card.jpg"          # site.yaml social.image
+    robots = (shipped / "robots.txt").read_text()
+    assert "Sitemap: https://tvm.apache.org/sitemap.xml" in robots.splitlines()
 
 
 def test_source_listing_has_linkable_lines(shipped):

@@ -209,7 +209,7 @@ class Registry:
 
 def default_registry() -> Registry:
     """The site's outputs: the built-in planners, then the installed plugins'."""
-    from generator.outputs import archives, docs, feeds, notfound, pages, redirects, search, sitemap, static
+    from generator.outputs import archives, docs, feeds, notfound, pages, redirects, robots, search, sitemap, static
     from generator.plugins import extensions
 
     return Registry([
@@ -217,7 +217,7 @@ def default_registry() -> Registry:
         archives.Taxonomy("category", "categories"), archives.History(), redirects.Redirects(),
         feeds.Feeds(), static.PygmentsCss(), static.Assets(),
         docs.DocsSection(),
-        notfound.NotFound(), sitemap.Sitemap(),
+        notfound.NotFound(), sitemap.Sitemap(), robots.Robots(),
         search.SearchIndex(),
         *extensions().planners,
     ])
@@ -245,6 +245,7 @@ def site_view(site: Site, views: Views) -> dict[str, Any]:
         "archives": config.archives,
         "feeds": config.feeds,
         "search": search_view(config),
+        "social": config.social,
         "data": DataFiles(site.data),
         "posts": views.sequence(("posts",)),
         "pages": views.sequence(("pages",)),
