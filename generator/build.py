@@ -56,7 +56,7 @@ from generator.readers import reader_for
 from generator.render import DEFAULT_THEME, Renderer, template_dirs
 from generator.site import Document, Site, assemble, parse_document, timezone_of, well_formed
 from generator.sources import Source, discover, load_data, load_source, refuse_links_outside
-from generator.state import BuildState, BundleRecord, DerivedRecord, FileIndex, OutputRecord
+from generator.state import OUT_OF_DATE, BuildState, BundleRecord, DerivedRecord, FileIndex, OutputRecord
 
 PARALLEL_THRESHOLD = 64
 CONTENT_FIELDS = [f.name for f in dataclasses.fields(Document) if f.name not in LINKED_FIELDS]
@@ -238,7 +238,7 @@ class Scan:
     due: bool                       # the clock crossed a post's date
 
     def nothing_to_do(self, state: BuildState, load: bool) -> bool:
-        return (all(b.report.reusable for b in state.bundles.values())
+        return (all(b.report.reusable for b in state.bundles.values()) and not state.derived_out_of_date()
                 and not (load or self.fresh or self.changed or self.tampered or self.strays or self.empty
                          or self.due or self.external != state.external))
 
@@ -310,7 +310,7 @@ class Engine:
         self.keys = KeyIndex(self.state.digests)
 
     def build(self, now: datetime | None = None, save: bool = True,
-              changed: Iterable[str] | None = None, load: bool = False) -> BuildResult:
+              changed: Iterable[str] | None = None, load: bool = False, derive: bool = True) -> BuildResult:
         """Bring the output directory up to date.
 
         ``save=False`` keeps the state in memory only. ``changed`` names the
@@ -318,7 +318,10 @@ class Engine:
         only those are looked at; it is ignored by the first build of an
         engine and after a failed one, which look at every file. ``load``
         assembles the site even if nothing changed, to have it in memory for
-        the next build (the preview's first edit).
+        the next build (the preview's first edit). ``derive=False`` leaves the
+        files derived from pages whose pages changed (a search index) as they
+        were, marked out of date, for the next build to make: the preview shows
+        an edit first, then catches up.
         """
         warm, self.warm = self.warm, False
         scan = self.scan(now, changed, warm)
@@ -341,7 +344,7 @@ class Engine:
             refuse_mass_removal(state.outputs.keys() - planned.plan.keys() - derived_before,
                                 len(state.outputs) - len(derived_before), scan.out_dir)
         made = self.make(planned.plan, self.outdated(planned.plan, planned.plan, scan.tampered, moved))
-        derived = self.derive(scan, planned, made)
+        derived = self.derive(scan, planned, made, remake=derive)
         plan = derived.plan
         made |= self.make(plan, self.outdated(plan, plan.keys() - planned.plan.keys(), scan.tampered, moved))
         written, deleted, stamps = self.write(scan, plan, made)
@@ -486,10 +489,12 @@ class Engine:
             made[path] = (data, self.intern(reads))
         return made
 
-    def derive(self, scan: Scan, planned: PlanResult, made: dict[str, tuple[bytes, frozenset[Key]]]) -> Derivation:
+    def derive(self, scan: Scan, planned: PlanResult, made: dict[str, tuple[bytes, frozenset[Key]]],
+               remake: bool = True) -> Derivation:
         """The derived planners' files, group by group: made from the bytes of the other files
         (as this build made them, else as the output folder holds them) where those changed;
-        else planned as the last build made them."""
+        else planned as the last build made them. Without ``remake``, a group whose bytes
+        changed keeps its last files too, if it has them, recorded as out of date."""
         whole = Plan()
         whole.update(planned.plan)
         whole.unlisted = set(planned.plan.unlisted)
@@ -503,14 +508,18 @@ class Engine:
                 group = planner.group(scan.config, path)
                 if group is not None:
                     groups.setdefault(group, []).append(path)
-            last, records, remade, before = self.state.derived.get(planner.name, {}), {}, [], len(whole)
+            last, records, remade, behind = self.state.derived.get(planner.name, {}), {}, [], []
+            before = len(whole)
             for group, paths in sorted(groups.items()):
                 paths.sort()
                 inputs = digest(*(part for path in paths for part in
                                   (path, value_digest(made[path][0]) if path in made else outputs[path].digest)))
                 record = last.get(group)
-                if record is not None and record.inputs == inputs and \
-                        all(path in outputs and path not in scan.tampered for path in record.files):
+                intact = record is not None and all(p in outputs and p not in scan.tampered for p in record.files)
+                if intact and (record.inputs == inputs or not remake):    # an out of date one, rather than none
+                    if record.inputs != inputs:
+                        record = DerivedRecord(OUT_OF_DATE, record.files)
+                        behind.append(group)
                     for path, origin in record.files.items():
                         whole.add(path, origin, _kept, outputs[path].inputs, listed=False)
                 else:
@@ -523,7 +532,8 @@ class Engine:
                 records[group] = record
             derivation.owners[planner.name] = list(itertools.islice(whole, before, None))
             derivation.records[planner.name] = records
-            derivation.reports[planner.name] = Remade(tuple(remade), tuple(g for g in records if g not in remade))
+            derivation.reports[planner.name] = Remade(
+                tuple(remade), tuple(g for g in records if g not in remade and g not in behind), tuple(behind))
         return derivation
 
     def write(self, scan: Scan, plan: Plan, made: dict[str, tuple[bytes, frozenset[Key]]]) -> tuple[

@@ -207,8 +207,12 @@ class BundleRecord:
 class DerivedRecord:
     """One group of a derived planner's files (:class:`generator.outputs.Derived`) as last made."""
 
-    inputs: str                         # the digest of the paths and bytes it was made from
+    inputs: str                         # the digest of the paths and bytes it was made from; OUT_OF_DATE:
+                                        # its pages changed since, and a build left it to the next one
     files: dict[str, str]               # path -> origin
+
+
+OUT_OF_DATE = ""
 
 
 @dataclass
@@ -226,6 +230,10 @@ class BuildState:
                                         # before it holds that post back again
     planned: dict[str, int] = field(default_factory=dict)   # planner name -> how many files it planned
     derived: dict[str, dict[str, DerivedRecord]] = field(default_factory=dict)  # planner -> group -> record
+
+    def derived_out_of_date(self) -> bool:
+        """Whether a build left files derived from pages (a search index) behind the pages."""
+        return any(r.inputs == OUT_OF_DATE for groups in self.derived.values() for r in groups.values())
 
     @classmethod
     def load(cls, path: Path) -> BuildState:

@@ -240,3 +240,22 @@ def test_a_site_made_by_sitegen_init_has_the_box_and_the_index(tmp_path: Path) -
     assert search_form(out / "index.html")["data-bundle"] == "/pagefind/site/"
     pages = indexed(out / "pagefind/site")
     assert any(url.startswith("/2029/") for url in pages) and "/about.html" in pages
+
+
+def test_a_build_may_leave_the_index_behind_and_any_next_build_catches_up(site: Path) -> None:
+    """What the preview does on a save: pages first, the index once saves pause."""
+    from generator.build import Engine
+
+    build(site, OPTIONS)
+    before = {p: p.read_bytes() for p in (site / "_site/pagefind").rglob("*") if p.is_file()}
+    post = site / "content/posts/2021-01-02-third.md"
+    post.write_text(post.read_text().replace("Third body.", "Third body, on pangolins."))
+    result = Engine(site, OPTIONS).build(derive=False)
+    assert "2021/01/02/third.html" in result.written and result.reports["search"].behind == ("site",)
+    assert {p: p.read_bytes() for p in (site / "_site/pagefind").rglob("*") if p.is_file()} == before
+    caught_up = build(site, OPTIONS)                      # no input changed, but the index is behind
+    assert caught_up.site is not None and caught_up.reports["search"].made == ("site",)
+    assert "pangolins" in indexed(site / "_site/pagefind/site")["/2021/01/02/third.html"]
+    assert build(site, OPTIONS).site is None               # and now nothing is left to do
+    made = render_site(load_config(site), OPTIONS).outputs
+    assert all((site / "_site" / p).read_bytes() == d for p, d in made.items())

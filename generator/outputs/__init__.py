@@ -165,10 +165,12 @@ class Derived(Planner):
 @codec.record
 @dataclass(frozen=True)
 class Remade:
-    """The report of a derived planner: the groups it made again, and those it kept."""
+    """The report of a derived planner: the groups it made again, those it kept, and those it
+    left out of date (a build asked to leave them to the next one)."""
 
     made: tuple[str, ...] = ()
     kept: tuple[str, ...] = ()
+    behind: tuple[str, ...] = ()
 
     def summary(self) -> str:
         return ""
