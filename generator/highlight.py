@@ -71,8 +71,21 @@ def reachable(html: str, lexer) -> str:
                                     f'aria-label="{escape(label)}">', html, count=1)
 
 
-class CachedHighlight(Highlight):
-    """pymdownx's highlighter with lexers made once per language and blocks kept by their code.
+class ReachableHighlight(Highlight):
+    """pymdownx's highlighter, its blocks made :func:`reachable` by keyboard."""
+
+    def highlight(self, src, language, css_class="highlight", hl_lines=None, linestart=-1, linestep=-1,
+                  linespecial=-1, inline=False, classes=None, id_value="", attrs=None, title=None,
+                  code_block_count=0):
+        block = super().highlight(src, language, css_class, hl_lines, linestart, linestep, linespecial, inline,
+                                  classes, id_value, attrs, title, code_block_count)
+        if inline:                  # an element for inline code: nothing to scroll
+            return block
+        return reachable(block, self.get_lexer(src, language, inline, self.stripnl)[0])
+
+
+class CachedHighlight(ReachableHighlight):
+    """The reachable highlighter with lexers made once per language and blocks kept by their code.
 
     The key is everything the highlighted HTML depends on: the highlighter's
     settings and the block's code, language and options (its number only
@@ -102,8 +115,7 @@ class CachedHighlight(Highlight):
         if key not in self._blocks:
             if len(self._blocks) >= BLOCKS_KEPT:
                 self._blocks.clear()
-            html = super().highlight(src, language, css_class, **arguments)
-            self._blocks[key] = reachable(html, self.get_lexer(src, language, inline, self.stripnl)[0])
+            self._blocks[key] = super().highlight(src, language, css_class, **arguments)
         return self._blocks[key]
 
     def _settings(self) -> tuple:

@@ -34,7 +34,7 @@ from markdown.util import AtomicString
 from pymdownx.highlight import HighlightExtension
 
 from generator import codec
-from generator.highlight import HIGHLIGHT_CLASS, CachedHighlight
+from generator.highlight import HIGHLIGHT_CLASS, CachedHighlight, ReachableHighlight
 from generator.typography import TypographyExtension
 
 
@@ -572,14 +572,19 @@ def _linear_time(md: markdown.Markdown) -> None:
     md.treeprocessors.register(prettify, "prettify", 5)
 
 
-class CachedHighlighting(Extension):
-    """Fences highlighted by :class:`CachedHighlight`: superfences asks pymdownx.highlight for
-    its highlighter class, and gets ours (load after ``pymdownx.highlight``)."""
+class Highlighting(Extension):
+    """Fences highlighted by ``highlighter`` (sitegen's :class:`CachedHighlight`, or the plain
+    :class:`ReachableHighlight` it must equal): superfences asks pymdownx.highlight for its
+    highlighter class, and gets this one (load after ``pymdownx.highlight``)."""
+
+    def __init__(self, highlighter: type[ReachableHighlight] = CachedHighlight, **kwargs):
+        self.highlighter = highlighter
+        super().__init__(**kwargs)
 
     def extendMarkdown(self, md: markdown.Markdown) -> None:
         for extension in md.registeredExtensions:
             if isinstance(extension, HighlightExtension):
-                extension.get_pymdownx_highlighter = lambda: CachedHighlight
+                extension.get_pymdownx_highlighter = lambda: self.highlighter
 
 
 EXTENSIONS = [
@@ -609,7 +614,7 @@ def markdown_converter(dollar_math: bool = False, header_ids: str = "gfm") -> ma
         math = {**configs["pymdownx.arithmatex"], "inline_syntax": ["dollar", "round"]}
         configs = {**configs, "pymdownx.arithmatex": math}
     return markdown.Markdown(extensions=[*EXTENSIONS, KramdownCompat(header_ids=header_ids),
-                                         TypographyExtension(), CachedHighlighting()],
+                                         TypographyExtension(), Highlighting()],
                              extension_configs=configs, output_format="html")
 
 
