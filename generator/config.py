@@ -443,11 +443,15 @@ def _convert(value: Any, hint: Any, path: Path, key: str) -> Any:
             return value
         raise _type_error(value, hint, path, key)
     if origin in (typing.Union, types.UnionType):
+        mapped = []      # a mapping's own mistake (an unknown key) says more than "expected a string or..."
         for option in typing.get_args(hint):
             try:
                 return _convert(value, option, path, key)
-            except SiteError:
-                continue
+            except SiteError as exc:
+                if isinstance(value, dict) and (dataclasses.is_dataclass(option) or typing.get_origin(option) is dict):
+                    mapped.append(exc)
+        if len(mapped) == 1:
+            raise mapped[0]
         raise _type_error(value, hint, path, key)
     if hint is type(None):
         if value is None:
