@@ -24,7 +24,7 @@ document.addEventListener("DOMContentLoaded", function () {
   }
 
   document.querySelectorAll("div.highlight:not(.source)").forEach(function (block) {
-    var code = block.querySelector("td.code pre, pre");
+    var code = block.querySelector("td.code pre") || block.querySelector("pre");   // not the numbers
     if (!code) return;
     var button = document.createElement("button");
     button.type = "button";
