@@ -411,6 +411,38 @@ class HeaderlessTables(Treeprocessor):
                 table.remove(head)
 
 
+class TableFrames(Treeprocessor):
+    """Each table in a frame of its own that scrolls (``div.table-wrap``), so that a wide
+    table scrolls inside it on a phone rather than squeezing its values onto two lines
+    or widening the page. The frame is focusable, to be scrolled from the keyboard, and
+    named by the table's header row (WCAG 2.1.1; axe's scrollable-region-focusable)."""
+
+    def run(self, root: etree.Element) -> None:
+        for parent in list(root.iter()):
+            for index, table in enumerate(list(parent)):
+                if table.tag != "table" or "table-wrap" in parent.get("class", "").split():
+                    continue
+                heads = [" ".join(STASHED.sub("", "".join(th.itertext())).split()) for th in table.iter("th")]
+                label = ("Table: " + ", ".join(h for h in heads if h))[:120] if any(heads) else "Table"
+                frame = etree.Element("div", {"class": "table-wrap", "tabindex": "0", "role": "region",
+                                              "aria-label": label})
+                frame.tail, table.tail = table.tail, "\n"
+                frame.text = "\n"
+                parent.remove(table)
+                frame.append(table)
+                parent.insert(index, frame)
+
+
+STASHED = re.compile("\x02[^\x03]*\x03")     # placeholders of stashed HTML (smarty's quotes too)
+
+
+class TablesInFrames(Extension):
+    """:class:`TableFrames`, after the inline pass (the header row's text is final then)."""
+
+    def extendMarkdown(self, md: markdown.Markdown) -> None:
+        md.treeprocessors.register(TableFrames(md), "table_frames", 2)
+
+
 class MarkdownProblem(ValueError):
     """Markup sitegen does not render; ``line`` counts from the text's first line."""
 
@@ -590,7 +622,7 @@ class Highlighting(Extension):
 EXTENSIONS = [
     "abbr", "admonition", "attr_list", "def_list", "footnotes", "md_in_html",
     "tables", "smarty", "pymdownx.superfences", "pymdownx.highlight",
-    "pymdownx.arithmatex",
+    "pymdownx.arithmatex", TablesInFrames(),
 ]
 
 EXTENSION_CONFIGS = {

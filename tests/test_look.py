@@ -307,9 +307,7 @@ def test_release_dates_stay_whole_on_a_phone(phone, base_url):
     assert dates.count() >= 5
     for cell in dates.all():
         assert re.fullmatch(r"\d{4}-\d\d-\d\d", cell.inner_text())
-        assert cell.evaluate("e => e.getClientRects().length === 1 && e.firstChild.length && "
-                             "(() => { const r = document.createRange(); r.selectNodeContents(e);"
-                             " return r.getClientRects().length; })()") == 1, cell.inner_text()
+        assert cell.evaluate(ONE_LINE) == 1, cell.inner_text()
     frame = page.locator(".table-wrap")
     assert frame.evaluate("e => e.scrollWidth > e.clientWidth")       # the table scrolls in its frame
     assert frame.get_attribute("tabindex") == "0"
@@ -363,3 +361,27 @@ def test_a_post_has_its_contents_and_edit_link(desktop, base_url):
         assert page.locator(link.get_attribute("href")).count() == 1
     edit = page.get_by_role("link", name="Edit this page").get_attribute("href")
     assert edit.endswith("/edit/main/content/posts/2017-12-05-learning-to-tune-operators.md")
+
+
+def test_the_phone_menus_open_from_the_keyboard(phone, base_url):
+    page = phone.open(base_url + "/docs/dev/install.html")
+    for switch, menu in (("Menu", "Main"), ("Pages of this version", "Documentation pages")):
+        nav = page.get_by_role("navigation", name=menu)
+        assert not nav.is_visible()
+        page.get_by_role("checkbox", name=switch).focus()
+        page.keyboard.press("Space")
+        assert nav.is_visible()
+
+
+ONE_LINE = ("e => { const r = document.createRange(); r.selectNodeContents(e);"
+            " return new Set([...r.getClientRects()].map(x => Math.round(x.top))).size; }")
+
+
+def test_markdown_tables_keep_their_values_whole_on_a_phone(phone, base_url):
+    page = phone.open(base_url + "/vta.html")
+    frame = page.get_by_role("region", name="Table: Parameter, Typical value, Effect")
+    assert frame.evaluate("e => e.scrollWidth > e.clientWidth")      # it scrolls, the page does not
+    cells = frame.locator("td").all()
+    assert len(cells) >= 8 and "1 x 16 x 16" in [cell.inner_text() for cell in cells]
+    for cell in cells:
+        assert cell.evaluate(ONE_LINE) == 1, cell.inner_text()
