@@ -182,6 +182,12 @@ def test_without_javascript_the_system_setting_rules_and_no_switch_shows(browser
             assert code_dark == (not white)      # sitegen-dark's background
             assert not page.locator(".theme-toggle").is_visible()
             assert page.locator(".copy-code").count() == 0
+            # The version switcher is its list of links, folded in a styled <details>.
+            page = watched.open(base_url + "/docs/dev/install.html")
+            switcher = page.get_by_role("navigation", name="Documentation version")
+            switcher.locator("summary").click()
+            assert switcher.get_by_role("link", name="0.18").get_attribute("href") == "/docs/v0.18/install.html"
+            screenshot(page, f"look-docs-dev-desktop-{scheme}-nojs")
         finally:
             watched.close()
 
