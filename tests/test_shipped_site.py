@@ -14,8 +14,8 @@ from conftest import copy_site
 from generator.build import BuildOptions, build
 from generator.check import check_site
 from generator.config import load_config
-from site_checks import (assert_feeds_parse, assert_html5_parses, assert_internal_links_and_anchors,
-                         assert_sitemap_valid)
+from site_checks import (assert_feeds_parse, assert_group_feeds_parse, assert_html5_parses,
+                         assert_internal_links_and_anchors, assert_json_feed_valid, assert_sitemap_valid)
 
 PAGES = ["index.html", "vta.html", "community.html", "about.html", "download.html", "asf.html",
          "404.html", "blog.html", "history.html", "tags.html", "categories.html",
@@ -80,6 +80,9 @@ def test_valid_html_feeds_sitemap_links(shipped):
     posts = list(shipped.glob("[0-9][0-9][0-9][0-9]/[0-9][0-9]/[0-9][0-9]/*.html"))
     assert_html5_parses(shipped)
     assert_feeds_parse(shipped, expected_entries=min(20, len(posts)))
+    assert len(assert_group_feeds_parse(shipped, "tags", entries=20)) >= 20
+    assert len(assert_group_feeds_parse(shipped, "categories", entries=20)) >= 5
+    assert len(assert_json_feed_valid(shipped / "feed.json")["items"]) == min(20, len(posts))
     assert_sitemap_valid(shipped)
     assert_internal_links_and_anchors(shipped)
 

@@ -164,7 +164,7 @@ class Registry:
 
 def default_registry() -> Registry:
     """The site's outputs: the built-in planners, then the installed plugins'."""
-    from generator.outputs import archives, docs, feeds, notfound, pages, redirects, sitemap, static
+    from generator.outputs import archives, authors, docs, feeds, notfound, pages, redirects, sitemap, static
     from generator.plugins import extensions
 
     return Registry([
@@ -172,7 +172,7 @@ def default_registry() -> Registry:
         archives.Taxonomy("category", "categories"), archives.History(), redirects.Redirects(),
         feeds.Feeds(), static.PygmentsCss(), static.Assets(),
         docs.DocsSection(),
-        notfound.NotFound(), sitemap.Sitemap(),
+        authors.Authors(), notfound.NotFound(), sitemap.Sitemap(),
         *extensions().planners,
     ])
 
@@ -196,5 +196,6 @@ def site_view(site: Site, views: Views) -> dict[str, Any]:
         "pages": views.sequence(("pages",)),
         "tags": views.groups("tags"),
         "categories": views.groups("categories"),
+        "authors": views.authors(),
         "years": views.sequence(("years",)),
     }
