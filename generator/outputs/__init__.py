@@ -23,8 +23,8 @@ Public interface, for the built-in outputs and for plug-ins:
 ``Phase``
     ``EARLY`` planners plan the site's own files (pages, listings, feeds,
     assets); ``BUNDLE`` planners run (or are reused) next; ``LATE`` planners
-    see every path the others planned (the 404 page unless one was made, the
-    sitemap). Within a phase, planners run in the order they were registered.
+    see every path the others planned (author pages, whose avatars must be
+    among them; the 404 page unless one was made; the sitemap). Within a phase, planners run in the order they were registered.
 ``PlanContext``
     Everything a planner may read. ``ctx.render(template, source, **context)``
     renders with the ``site`` templates see.
@@ -68,7 +68,7 @@ from generator.sources import Source
 class Phase(enum.IntEnum):
     EARLY = 0      # the site's own files
     BUNDLE = 1     # steps making several files at once (the docs section)
-    LATE = 2       # planners that see every path the others planned (404, sitemap)
+    LATE = 2       # planners that see every path the others planned (authors, 404, sitemap)
 
 
 @dataclass(frozen=True)
