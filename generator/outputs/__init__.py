@@ -23,8 +23,8 @@ Public interface, for the built-in outputs and for plug-ins:
 ``Phase``
     ``EARLY`` planners plan the site's own files (pages, listings, feeds,
     assets); ``BUNDLE`` planners run (or are reused) next; ``LATE`` planners
-    see every path the others planned (the 404 page unless one was made, the
-    sitemap). Within a phase, planners run in the order they were registered.
+    see every path the others planned (author pages, whose avatars must be
+    among them; the 404 page unless one was made; the sitemap). Within a phase, planners run in the order they were registered.
 ``PlanContext``
     Everything a planner may read. ``ctx.render(template, source, **context)``
     renders with the ``site`` templates see.
@@ -68,7 +68,7 @@ from generator.sources import Source
 class Phase(enum.IntEnum):
     EARLY = 0      # the site's own files
     BUNDLE = 1     # steps making several files at once (the docs section)
-    LATE = 2       # planners that see every path the others planned (404, sitemap)
+    LATE = 2       # planners that see every path the others planned (authors, 404, sitemap)
 
 
 @dataclass(frozen=True)
@@ -165,7 +165,7 @@ class Registry:
 
 def default_registry() -> Registry:
     """The site's outputs: the built-in planners, then the installed plugins'."""
-    from generator.outputs import archives, docs, feeds, notfound, pages, redirects, sitemap, static
+    from generator.outputs import archives, authors, docs, feeds, notfound, pages, redirects, sitemap, static
     from generator.plugins import extensions
 
     return Registry([
@@ -173,7 +173,7 @@ def default_registry() -> Registry:
         archives.Taxonomy("category", "categories"), archives.History(), redirects.Redirects(),
         feeds.Feeds(), static.PygmentsCss(), static.Assets(),
         docs.DocsSection(),
-        notfound.NotFound(), sitemap.Sitemap(),
+        authors.Authors(), notfound.NotFound(), sitemap.Sitemap(),
         *extensions().planners,
     ])
 
@@ -197,5 +197,6 @@ def site_view(site: Site, views: Views) -> dict[str, Any]:
         "pages": views.sequence(("pages",)),
         "tags": views.groups("tags"),
         "categories": views.groups("categories"),
+        "authors": views.authors(),
         "years": views.sequence(("years",)),
     }
