@@ -322,20 +322,17 @@ def author_url(config: Config, key: str) -> str:
     return group_url(config.archives.authors, key)
 
 
-APOSTROPHE = re.compile(r"(?<=[a-z0-9])['`](?=[a-z0-9])")   # within a word; anyascii spells ’ ʼ as ', ʿ ع as `
-
-
 def slugify(text: str) -> str:
     """A URL-safe name for a tag or category: ``"Machine Learning"`` -> ``machine-learning``.
 
     Other scripts are transliterated (``"Привет"`` -> ``privet``, ``"🎉"`` ->
-    ``tada``) by anyascii, whose tables cover all of Unicode; apostrophes go
-    without a break (``"What's new"`` -> ``whats-new``, as Hugo and Django
-    write it); a name with nothing left to spell (``"!!!"``) gets a short
-    digest of itself, which is stable across builds and differs from any
-    other such name.
+    ``tada``) by anyascii, whose tables cover all of Unicode; any other
+    character is a break (``"What's new"`` -> ``what-s-new``, as Jekyll's
+    slugify writes it: published tag URLs depend on this rule); a name with
+    nothing left to spell (``"!!!"``) gets a short digest of itself, which
+    is stable across builds and differs from any other such name.
     """
-    slug = re.sub(r"[^a-z0-9]+", "-", APOSTROPHE.sub("", anyascii(text).lower())).strip("-")
+    slug = re.sub(r"[^a-z0-9]+", "-", anyascii(text).lower()).strip("-")
     return slug or hashlib.sha256(text.encode("utf-8")).hexdigest()[:10]
 
 

@@ -302,7 +302,7 @@ def test_editing_authors_yml_remakes_the_pages_that_show_what_it_says(authored):
     ("Привет, мир", "privet-mir"),
     ("深度学习编译器", "shenduxuexibianyiqi"),       # anyascii's pinyin, syllables run together
     ("Ελληνικά νέα", "ellinika-nea"),
-    ("What’s new in TVM 0.18", "whats-new-in-tvm-0-18"),
+    ("What’s new in TVM 0.18", "what-s-new-in-tvm-0-18"),   # as Jekyll's slugify: tag URLs stay put
     ("🎉 Party time", "tada-party-time"),
     ("Straße", "strasse"),
 ])
