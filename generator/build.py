@@ -41,7 +41,7 @@ from generator import __version__
 from generator.cache import DataCache, digest
 from generator.config import Config, load_config
 from generator.deps import LINKED_FIELDS, Key, KeyIndex, Resolver, Views, tracing, value_digest
-from generator.errors import SiteError
+from generator.errors import SiteError, warning
 from generator.frontmatter import known_keys, unknown_keys
 from generator.layout import INPUTS, STATE_DIR, STATE_FILE, SWAPPABLE, TEMPLATES
 from generator.lock import site_lock
@@ -71,8 +71,10 @@ class BuildResult:
 
     @property
     def warnings(self) -> list[str]:
-        """``file:line: warning: ...`` for what the site's documents use that sitegen left out."""
-        return [warning for doc in (self.site.documents if self.site else ()) for warning in doc.warnings]
+        """``file:line: warning: ...`` for what the site's documents, and the planners' work (docs
+        pages, tutorials), use that sitegen left out."""
+        documents = [w for doc in (self.site.documents if self.site else ()) for w in doc.warnings]
+        return documents + [w for report in self.reports.values() for w in getattr(report, "warnings", ())]
 
     def summary(self) -> str:
         return (f"{self.files} files: {len(self.written)} written, "
@@ -107,21 +109,24 @@ def plan_site(planners: Registry, ctx: PlanContext,
     return plan, owners
 
 
-def parse_documents(sources: list[Source], config: Config, refresh: bool = False) -> list[Document]:
-    """Parse every source, from the cache where the same input was parsed before."""
+def parse_documents(sources: list[Source], tree: Path, config: Config, refresh: bool = False) -> list[Document]:
+    """Parse every source (read from ``tree``: the site, or a docs version's export), from the
+    cache where the same input was parsed before."""
     entries = [(s.kind, s.path, s.digest) for s in sources]
     loaded = {str(s.path): s for s in sources}
-    parsed = load_documents(config, entries, refresh, load=lambda kind, path: loaded[str(path)])
+    parsed = load_documents(config, entries, refresh, load=lambda kind, path: loaded[str(path)], tree=tree)
     return [doc for _, doc in parsed.values()]
 
 
 def load_documents(config: Config, sources: list[tuple[str, Path, str]], refresh: bool = False,
-                   load: Callable[[str, Path], Source] | None = None) -> dict[str, tuple[str, Document]]:
+                   load: Callable[[str, Path], Source] | None = None,
+                   tree: Path | None = None) -> dict[str, tuple[str, Document]]:
     """Source path -> (parse key, Document) for ``(kind, path, digest)`` sources.
 
     A document is a function of its source's bytes and a few settings, so it
     is taken from the disk cache under a key made of them when it can be;
     only the others are read (``load``) and parsed, in parallel when many.
+    ``tree`` is where the sources lie (the site unless given).
     """
     load = load or partial(load_source, config.root)
     cache = DataCache(config.state_dir / "cache" / "documents", "document", well_formed)
@@ -145,7 +150,7 @@ def load_documents(config: Config, sources: list[tuple[str, Path, str]], refresh
         cache.put(keys[i], doc)
         documents[i] = doc
     warn_unknown_keys(config, [(path, doc) for (kind, path, _), doc in zip(sources, documents)
-                               if kind in ("post", "page")])
+                               if kind in ("post", "page", "docs")], tree or config.root)
     # The parse key names what the document came from: its source and, if any, what its Liquid read.
     return {str(path): (digest(key, repr(doc.inputs)) if doc.inputs else key, doc)
             for (_, path, _), key, doc in zip(sources, keys, documents)}
@@ -163,7 +168,7 @@ def _file_digest(root: Path, name: str) -> str | None:
         return None
 
 
-def warn_unknown_keys(config: Config, documents: list[tuple[Path, Document]]) -> None:
+def warn_unknown_keys(config: Config, documents: list[tuple[Path, Document]], tree: Path) -> None:
     """Add to each document's warnings the front matter keys nothing reads (typos), at their line.
 
     Done after the parse cache, not in the parse: what is known depends on the
@@ -174,8 +179,8 @@ def warn_unknown_keys(config: Config, documents: list[tuple[Path, Document]]) ->
     known = known_keys(template_dirs(config))
     for path, doc in documents:
         if not known.issuperset(doc.meta):
-            text = (config.root / path).read_text(encoding="utf-8", errors="replace")
-            doc.warnings += tuple(str(SiteError(f"warning: {w.message}", w.path, w.line))
+            text = (tree / path).read_text(encoding="utf-8", errors="replace")
+            doc.warnings += tuple(warning(w.message, w.path, w.line)
                                   for w in unknown_keys(doc.meta, known, path, text))
 
 
@@ -585,7 +590,8 @@ def within(name: str, places: tuple[str, ...]) -> bool:
 
 def placement(doc: Document) -> tuple:
     """What decides where a document is published and which collections list it."""
-    return (doc.kind, doc.url, doc.layout, doc.date, doc.draft, doc.tags, doc.categories, doc.redirect_from)
+    return (doc.kind, doc.url, doc.layout, doc.date, doc.draft, doc.tags, doc.categories, doc.authors,
+            doc.redirect_from)
 
 
 def publication_floor(documents: Iterable[Document], now: datetime, options: BuildOptions) -> datetime | None:

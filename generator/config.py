@@ -40,10 +40,17 @@ class NavItem:
 
 @dataclass(frozen=True)
 class Feeds:
-    atom: bool = True
-    rss: bool = True
+    atom: bool = True           # /atom.xml
+    rss: bool = True            # /rss.xml
+    json: bool = True           # /feed.json (JSON Feed 1.1)
+    tags: bool = True           # an Atom feed beside each tag's page: /tags/NAME/atom.xml
+    categories: bool = True     # ... and each category's
     entries: int = 20
     full_content: bool = True
+
+    def validate(self, path: Path, prefix: str) -> None:
+        if self.entries < 1:
+            raise SiteError(f"key '{prefix}entries': expected 1 or more, got {self.entries}", path)
 
 
 Execute = Literal["auto", "never", "always"]
@@ -110,6 +117,9 @@ class Archives:
     history: str | Literal[False] = "/history.html"      # every post, by year
     tags: str | Literal[False] = "/tags.html"            # the index; each tag at /tags/NAME.html
     categories: str | Literal[False] = "/categories.html"
+    # Each person of content/data/authors.yml at /authors/KEY.html; false: no author pages,
+    # and authors.yml is a data file like any other.
+    authors: str | Literal[False] = "/authors.html"
     # Each tag's (category's) posts in pages of posts_per_page, as the blog: page N of
     # /tags/NAME.html at /tags/NAME/pageN.html (Hugo and Pelican page them alike); false: one page.
     paginate_groups: bool = True
@@ -350,7 +360,7 @@ def _check_versions(versions: list[Version], path: Path) -> None:
 
 def _check_places(config: Config, path: Path) -> None:
     """The URLs and folders site.yaml names must be places in the site, not outside it."""
-    for name in ("blog", "history", "tags", "categories"):
+    for name in ("blog", "history", "tags", "categories", "authors"):
         url = getattr(config.archives, name)
         if url is not False and (not url.startswith("/") or url.startswith("//") or "/../" in url + "/"):
             raise SiteError(f"key 'archives.{name}': expected a path starting with '/' "

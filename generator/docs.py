@@ -30,7 +30,7 @@ DOCS_DIR = DOCS
 TUTORIALS_DIR = "tutorials/"      # a section's tutorials, below its prefix
 
 Render = Callable[..., str]                       # (template, source, **context) -> HTML
-Parse = Callable[[list[Source]], list[Document]]
+Parse = Callable[[list[Source], Path], list[Document]]     # (sources, the tree they lie in)
 
 
 class Section(Files):
@@ -39,6 +39,7 @@ class Section(Files):
     def __init__(self, prefix: str, tutorials: TutorialStats = TutorialStats()):
         super().__init__(prefix)
         self.tutorials = tutorials
+        self.warnings: list[str] = []     # of its pages and tutorials: ``file:line: warning: ...``
 
 
 def gallery_url(prefix: str) -> str:
@@ -68,12 +69,13 @@ def render_section(tree: Path, prefix: str, render: Render, parse: Parse,
             sources.append(load_source(tree, "docs", path.relative_to(tree)))
         else:
             others.append((rel.as_posix(), path))
-    documents = [_place(doc, prefix) for doc in parse(sources)]
+    documents = [_place(doc, prefix) for doc in parse(sources, tree)]
     pages = table_of_contents(documents, prefix)
     context = {"version": version, "root": prefix, "pages": pages, "editable": editable,
                "tutorials": None, "tutorial_pages": []}
     made = tutorials(context) if tutorials else Tutorials()
     section = Section(prefix, tutorials=made.stats)
+    section.warnings = [*made.warnings, *(w for doc in documents for w in doc.warnings)]
     for rel, data in made.items():
         section.add(TUTORIALS_DIR + rel, data, made.origins[rel])
     for rel, path in others:

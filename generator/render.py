@@ -29,7 +29,8 @@ TEMPLATES_DIR = TEMPLATES
 DEFAULT_THEME = Path(__file__).parent / "themes" / "default"
 # The templates the engine renders by name: every theme chain must have them all.
 REQUIRED_TEMPLATES = (
-    "post.html", "page.html", "blog.html", "groups.html", "group.html", "history.html", "404.html",
+    "post.html", "page.html", "blog.html", "groups.html", "group.html", "history.html", "author.html",
+    "authors.html", "404.html",
     "redirect.html", "docs.html", "tutorial.html", "tutorials.html", "notebook/cells.html",
     "partials/version_switcher.html", "partials/version_banner.html",
 )

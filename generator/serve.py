@@ -39,6 +39,7 @@ from generator.config import Config, load_config
 from generator.errors import SiteError
 from generator.layout import ASSETS, CONFIG_FILE, STATE_DIR, WATCHED
 from generator.lock import site_lock
+from generator.state import Stamp, file_stamp
 from generator.urls import candidates
 
 POLL_MS = 400              # how often site.yaml and new folders are checked
@@ -222,9 +223,12 @@ def watch_inputs(root: Path, stopping: threading.Event) -> Iterator[set[str]]:
     ``site.yaml`` and static files at the top are checked by their stamps on
     each wake-up, because watching a single file does not survive an editor
     replacing it by rename. A folder that appears (or that site.yaml's
-    ``static`` adds) restarts the watch so it is included.
+    ``static`` adds) restarts the watch so it is included; the change is
+    yielded once the new watch is in place, so that an edit made in between
+    is seen by the rebuild it causes, or else by the watch.
     """
     started = False
+    pending: set[str] = set()        # folders and files that came or went: rebuilt under the new watch
     while not stopping.is_set():
         folders, files = watched(root)
         stamps = {path: _stamp(path) for path in files}
@@ -233,18 +237,21 @@ def watch_inputs(root: Path, stopping: threading.Event) -> Iterator[set[str]]:
                 started = True
                 yield set()
             stopping.wait(POLL_MS / 1000)
-            if moved := _moved(stamps):
+            if moved := _moved(stamps) | pending:
+                pending = set()
                 yield moved
             continue
+        # Its first batch (empty, on timeout, if nothing happened) comes with the watch in place.
         for batch in watchfiles.watch(*folders, stop_event=stopping, step=SETTLE_MS,
                                       rust_timeout=POLL_MS, yield_on_timeout=True):
-            changed = {path for _, path in batch} | _moved(stamps)
+            changed = {path for _, path in batch} | _moved(stamps) | pending
+            pending = set()
             if changed or not started:
                 started = True
                 yield changed
             now, now_files = watched(root)
             if now != folders or now_files != files:   # a folder appeared or went: all its files did
-                yield {str(path) for path in set(now) ^ set(folders) | set(now_files) ^ set(files)}
+                pending = {str(path) for path in set(now) ^ set(folders) | set(now_files) ^ set(files)}
                 break
 
 
@@ -259,7 +266,7 @@ def watched(root: Path) -> tuple[list[Path], list[Path]]:
 
 
 @functools.lru_cache(maxsize=4)
-def _static_paths(root: Path, config_stamp: tuple[int, int] | None) -> tuple[str, ...]:
+def _static_paths(root: Path, config_stamp: Stamp | None) -> tuple[str, ...]:
     """site.yaml's static paths and theme folder, read again only when its stamp moves."""
     try:
         config = load_config(root)
@@ -268,22 +275,21 @@ def _static_paths(root: Path, config_stamp: tuple[int, int] | None) -> tuple[str
         return (ASSETS,)
 
 
-def _moved(stamps: dict[Path, tuple[int, int] | None]) -> set[str]:
+def _moved(stamps: dict[Path, Stamp | None]) -> set[str]:
     """The polled files whose stamps moved since ``stamps`` (which are brought up to date)."""
     moved = set()
     for path, stamp in stamps.items():
-        if _stamp(path) != stamp:
-            stamps[path] = _stamp(path)
+        if (now := _stamp(path)) != stamp:
+            stamps[path] = now
             moved.add(str(path))
     return moved
 
 
-def _stamp(path: Path) -> tuple[int, int] | None:
+def _stamp(path: Path) -> Stamp | None:
     try:
-        stat = path.stat()
+        return file_stamp(path.stat())
     except OSError:
         return None
-    return stat.st_size, stat.st_mtime_ns
 
 
 class PreviewServer(http.server.ThreadingHTTPServer):

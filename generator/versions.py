@@ -77,6 +77,7 @@ class Docs(Files):
         super().__init__("/", where=CONFIG_FILE)
         self.report: dict[str, str] = {}        # version -> "built", "reused" or "archived"
         self.tutorials = notebooks.TutorialStats()   # of the sections built
+        self.warnings: list[str] = []                # of the sections built
 
 
 def resolve_versions(config: Config) -> list[Resolved]:
@@ -193,6 +194,7 @@ class VersionedDocs:
 
         section = render_section(tree, prefix, self.render, self.parse, version, tutorials, editable)
         docs.tutorials += section.tutorials
+        docs.warnings += [f"{w} (docs version '{name}')" if name else w for w in section.warnings]
         return section
 
     def _tree_key(self, resolved: Resolved) -> str:

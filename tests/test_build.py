@@ -37,7 +37,9 @@ def test_url_inventory(basic_site):
         "blog.html", "blog/page2.html", "history.html",
         "tags.html", "tags/compilers.html", "tags/release.html", "tags/performance.html",
         "categories.html", "categories/news.html",
-        "atom.xml", "rss.xml", "sitemap.xml", "sitemap.txt",
+        "atom.xml", "rss.xml", "feed.json", "sitemap.xml", "sitemap.txt",
+        "tags/compilers/atom.xml", "tags/release/atom.xml", "tags/performance/atom.xml",
+        "categories/news/atom.xml",
         "assets/css/site.css", "assets/css/pygments.css",
         "assets/images/favicon.svg", "assets/images/logo.svg",
     } | {"assets/" + name for name in files_of(DEFAULT_THEME / "assets")}   # the default theme's
@@ -242,4 +244,4 @@ def test_tag_and_category_pages_are_paginated_like_the_blog(basic_site):
     build(basic_site, NOW)
     whole = (out / "tags/compilers.html").read_text()
     assert "First post" in whole and "Second post" in whole and 'class="pagination"' not in whole
-    assert not (out / "tags/compilers").exists()                         # the old page 2 is gone
+    assert not (out / "tags/compilers/page2.html").exists()              # the old page 2 is gone

@@ -39,6 +39,8 @@ PAGE_KINDS = {
     "tag": "/tags/autotvm.html",
     "tags": "/tags.html",
     "history": "/history.html",
+    "author": "/authors/daniel-okafor.html",
+    "authors": "/authors.html",
     "404": "/404.html",
     "docs-dev": "/docs/dev/install.html",
     "docs-v0.18": "/docs/v0.18/install.html",

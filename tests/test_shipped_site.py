@@ -9,16 +9,17 @@ from pathlib import Path
 
 import nbformat
 import pytest
+import yaml
 
 from conftest import copy_site
 from generator.build import BuildOptions, build
 from generator.check import check_site
 from generator.config import load_config
-from site_checks import (assert_feeds_parse, assert_html5_parses, assert_internal_links_and_anchors,
-                         assert_sitemap_valid)
+from site_checks import (assert_feeds_parse, assert_group_feeds_parse, assert_html5_parses,
+                         assert_internal_links_and_anchors, assert_json_feed_valid, assert_sitemap_valid)
 
 PAGES = ["index.html", "vta.html", "community.html", "about.html", "download.html", "asf.html",
-         "404.html", "blog.html", "history.html", "tags.html", "categories.html",
+         "404.html", "blog.html", "history.html", "tags.html", "categories.html", "authors.html",
          "source/tiled_matmul.html"]
 
 
@@ -80,6 +81,9 @@ def test_valid_html_feeds_sitemap_links(shipped):
     posts = list(shipped.glob("[0-9][0-9][0-9][0-9]/[0-9][0-9]/[0-9][0-9]/*.html"))
     assert_html5_parses(shipped)
     assert_feeds_parse(shipped, expected_entries=min(20, len(posts)))
+    assert len(assert_group_feeds_parse(shipped, "tags", entries=20)) >= 20
+    assert len(assert_group_feeds_parse(shipped, "categories", entries=20)) >= 5
+    assert len(assert_json_feed_valid(shipped / "feed.json")["items"]) == min(20, len(posts))
     assert_sitemap_valid(shipped)
     assert_internal_links_and_anchors(shipped)
 
@@ -134,6 +138,22 @@ def test_the_tutorials_url_in_the_nav_leads_to_the_default_versions_gallery(ship
         assert f'url=/docs/v0.18/tutorials/{slug}.html"' in page
         assert (shipped / f"docs/tutorials/{slug}.ipynb").read_bytes() == \
             (shipped / f"docs/v0.18/tutorials/{slug}.ipynb").read_bytes()
+
+
+def test_authors_have_pages_and_posts_link_them(shipped):
+    """content/data/authors.yml: a page for each person, linked from their posts; a post's
+    author the file does not hold ("TVM PMC") is shown as written."""
+    people = yaml.safe_load((Path(__file__).parents[1] / "content/data/authors.yml").read_text())
+    assert len(people) >= 8
+    for key, person in people.items():
+        html = (shipped / f"authors/{key}.html").read_text()
+        assert f"<h1>{person['name']}</h1>" in html and 'class="post-list"' in html, key
+        assert (shipped / person["avatar"].lstrip("/")).is_file()
+    relax = (shipped / "2021/12/16/relax-unified-ir.html").read_text()
+    assert relax.count('rel="author"') == 3 and 'href="/authors/marta-kowalska.html"' in relax
+    assert 'class="reading-time"' in relax
+    community = (shipped / "2023/06/15/community-growth.html").read_text()
+    assert "TVM PMC" in community and 'rel="author"' not in community
 
 
 def test_source_listing_has_linkable_lines(shipped):

@@ -67,6 +67,7 @@ class Tutorials(Files):
     def __init__(self, url: str = ""):
         super().__init__(url)
         self.stats = TutorialStats()
+        self.warnings: list[str] = []   # ``file:line: warning: ...``, for the build to report
         self.pages: list[dict[str, str]] = []    # title and url of each tutorial, in order
 
 

@@ -31,10 +31,10 @@ from markupsafe import Markup
 from nbformat import NotebookNode
 
 from generator.config import Config
-from generator.errors import SiteError
+from generator.errors import SiteError, warning_line
 from generator.notebooks import FOLDER, TutorialStats, Tutorials, environment
 from generator.notebooks.executors import Executor, executor_for
-from generator.notebooks.render import NotebookRenderer, RenderedNotebook, report_warnings
+from generator.notebooks.render import NotebookRenderer, RenderedNotebook
 from generator.notebooks.shared import open_store
 from generator.notebooks.sources import Tutorial, discover, load_tutorial, to_percent
 from generator.notebooks.spec import Metadata, Spec, metadata_of, read_paths, resolve
@@ -254,10 +254,8 @@ def render_pages(jobs: list[Job], config: Config, gallery_url: str, render: Call
         page = NotebookRenderer(job.tutorial, config.notebooks, renderer, f"{gallery_url}{job.tutorial.slug}/",
                                 pages)
         rendered.append((job, notebook, page.render(notebook, job.meta.title, job.meta.description)))
-    for _, _, result in rendered:
-        report_warnings(result.warnings)
-
     tutorials = Tutorials(gallery_url)
+    tutorials.warnings = [warning_line(w) for _, _, result in rendered for w in result.warnings]
     cards = [{"title": r.title, "url": f"{gallery_url}{job.tutorial.slug}.html",
               "description": r.description, "thumbnail": r.thumbnail,
               "unexecuted": job.origin in ("stored", "unexecuted")} for job, _, r in rendered]

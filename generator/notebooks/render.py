@@ -27,7 +27,6 @@ import hashlib
 import html
 import json
 import re
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote, unquote, urlsplit
@@ -499,11 +498,6 @@ def _combined(problems: list[SiteError]) -> SiteError:
     rest = [f"  {problem}" for problem in problems[1:]]
     more = " (set notebooks.problems: warn in site.yaml to show a note instead)"
     return SiteError("\n".join([first.message + more, *rest]), first.path, first.line)
-
-
-def report_warnings(warnings: list[SiteError]) -> None:
-    for warning in warnings:
-        print(f"warning: {warning}", file=sys.stderr)
 
 
 def _split_title(source: str) -> tuple[str | None, str]:

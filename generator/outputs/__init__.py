@@ -23,8 +23,8 @@ Public interface, for the built-in outputs and for plug-ins:
 ``Phase``
     ``EARLY`` planners plan the site's own files (pages, listings, feeds,
     assets); ``BUNDLE`` planners run (or are reused) next; ``LATE`` planners
-    see every path the others planned (the 404 page unless one was made, the
-    sitemap). Within a phase, planners run in the order they were registered.
+    see every path the others planned (author pages, whose avatars must be
+    among them; the 404 page unless one was made; the sitemap). Within a phase, planners run in the order they were registered.
 ``PlanContext``
     Everything a planner may read. ``ctx.render(template, source, **context)``
     renders with the ``site`` templates see.
@@ -68,7 +68,7 @@ from generator.sources import Source
 class Phase(enum.IntEnum):
     EARLY = 0      # the site's own files
     BUNDLE = 1     # steps making several files at once (the docs section)
-    LATE = 2       # planners that see every path the others planned (404, sitemap)
+    LATE = 2       # planners that see every path the others planned (authors, 404, sitemap)
 
 
 @dataclass(frozen=True)
@@ -81,7 +81,7 @@ class PlanContext:
     site_view: dict[str, Any]           # what templates see as ``site``
     renderer: Renderer
     options: BuildOptions
-    parse: Callable[[list[Source]], list[Document]]     # sources -> documents, through the parse cache
+    parse: Callable[[list[Source], Path], list[Document]]   # sources of a tree -> documents, parse cache
     tree_digest: Callable[[str], str]       # a folder of the site -> its files, as this build found them
     site_key: Callable[[], str]             # stands for every post, page and data file
     external: Mapping[str, Any]             # planner name -> its external() this build
@@ -109,7 +109,8 @@ class Planner:
 @runtime_checkable
 class Report(Protocol):
     """What a planner did in one build, as ``BuildResult.reports`` holds it; the CLI prints
-    each non-empty ``summary()``."""
+    each non-empty ``summary()``, and ``warnings`` (``file:line: warning: ...``) where a report
+    has them."""
 
     def summary(self) -> str: ...
 
@@ -164,7 +165,7 @@ class Registry:
 
 def default_registry() -> Registry:
     """The site's outputs: the built-in planners, then the installed plugins'."""
-    from generator.outputs import archives, docs, feeds, notfound, pages, redirects, sitemap, static
+    from generator.outputs import archives, authors, docs, feeds, notfound, pages, redirects, sitemap, static
     from generator.plugins import extensions
 
     return Registry([
@@ -172,7 +173,7 @@ def default_registry() -> Registry:
         archives.Taxonomy("category", "categories"), archives.History(), redirects.Redirects(),
         feeds.Feeds(), static.PygmentsCss(), static.Assets(),
         docs.DocsSection(),
-        notfound.NotFound(), sitemap.Sitemap(),
+        authors.Authors(), notfound.NotFound(), sitemap.Sitemap(),
         *extensions().planners,
     ])
 
@@ -196,5 +197,6 @@ def site_view(site: Site, views: Views) -> dict[str, Any]:
         "pages": views.sequence(("pages",)),
         "tags": views.groups("tags"),
         "categories": views.groups("categories"),
+        "authors": views.authors(),
         "years": views.sequence(("years",)),
     }
