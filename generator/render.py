@@ -127,6 +127,7 @@ class Renderer:
         self.env.filters.update(extensions().filters)
         self.env.globals.update(
             tag_url=self.tag_url,
+            edit_url=self.edit_url,
         )
 
     def relative_url(self, url: str) -> str:
@@ -141,6 +142,10 @@ class Renderer:
         if index is False:
             raise SiteError("tag_url: tag pages are switched off (site.yaml archives.tags: false)")
         return self.relative_url(group_url(index, tag))
+
+    def edit_url(self, source: Any) -> str:
+        """The link editing ``source`` (a path in the site) in site.yaml's ``repository``; "" if none."""
+        return self.config.repository.edit_url(Path(source).as_posix()) if source else ""
 
     def absolute_url(self, url: str) -> str:
         if not isinstance(url, str) or "://" in url:

@@ -65,7 +65,7 @@ def test_post_page_shows_its_parts(basic_site):
     assert 'href="/tags/compilers.html"' in html
     assert 'rel="prev" href="/2019/03/18/first-post.html"' in html
     assert 'rel="next" href="/2021/01/02/third.html"' in html
-    assert '<div class="highlight">' in html
+    assert '<div class="highlight" ' in html
     first = (basic_site / "_site/2019/03/18/first-post.html").read_text()
     assert 'id="fn:1"' in first and 'id="motivation"' in first
 

@@ -161,3 +161,14 @@ def test_source_listing_has_linkable_lines(shipped):
     script = (Path(__file__).parents[1] / "notebooks/tiled_matmul.py").read_text()
     assert html.count('<tr id="L') == len(script.splitlines())
     assert '<a href="#L12">12</a>' in html
+
+
+def test_edit_links_lead_to_the_sources_of_the_working_tree(shipped):
+    edit = "https://github.com/apache/tvm-site/edit/main/"
+    assert f'href="{edit}content/posts/2017-08-22-operator-fusion.md"' in \
+        (shipped / "2017/08/22/operator-fusion.html").read_text()
+    assert f'href="{edit}content/pages/vta.md"' in (shipped / "vta.html").read_text()
+    assert f'href="{edit}content/docs/install.md"' in (shipped / "docs/dev/install.html").read_text()
+    assert f'href="{edit}notebooks/tiled_matmul.py"' in (shipped / "docs/dev/tutorials/tiled_matmul.html").read_text()
+    for built_from_a_ref in ("docs/v0.18/install.html", "docs/v0.18/tutorials/tiled_matmul.html"):
+        assert "Edit this page" not in (shipped / built_from_a_ref).read_text()
