@@ -19,8 +19,8 @@ import pytest
 from playwright.sync_api import Page
 
 from conftest import REPO
-from test_browser import (ARTIFACTS, DESKTOP, PHONE, Watched, base_url, browser, desktop, phone,  # noqa: F401
-                          preview, screenshot)
+from test_browser import (ARTIFACTS, BROWSER_TIMEOUT_MS, DESKTOP, PHONE, Watched, base_url,  # noqa: F401
+                          browser, desktop, phone, preview, screenshot)
 
 AXE = REPO / ".tools/node_modules/axe-core/axe.min.js"
 BLOCKING = ("serious", "critical")
@@ -259,6 +259,7 @@ def test_line_numbers_stay_on_their_lines(browser, numbered, path, viewport):
     """Each number's baseline is its line's, down to line 40 (they drifted a pixel a line:
     the numbers' <pre> had the browser's monospace at 13px, the code a <code> at .9em of another font)."""
     context = browser.new_context(**viewport)
+    context.set_default_timeout(BROWSER_TIMEOUT_MS)
     try:
         page = context.new_page()
         page.goto(numbered + path)
