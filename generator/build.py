@@ -671,7 +671,8 @@ def within(name: str, places: tuple[str, ...]) -> bool:
 
 def placement(doc: Document) -> tuple:
     """What decides where a document is published and which collections list it."""
-    return (doc.kind, doc.url, doc.layout, doc.date, doc.draft, doc.tags, doc.categories, doc.redirect_from)
+    return (doc.kind, doc.url, doc.layout, doc.date, doc.draft, doc.tags, doc.categories, doc.authors,
+            doc.redirect_from)
 
 
 def publication_floor(documents: Iterable[Document], now: datetime, options: BuildOptions) -> datetime | None:

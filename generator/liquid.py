@@ -140,7 +140,7 @@ class HighlightNode(Node):
             options = ' linenums="1"' if self.linenos else ""
             buffer.write(f"\n\n{ticks}{self.language}{options}\n{code}\n{ticks}\n\n")
         else:
-            buffer.write(highlight(code + "\n", self.language))
+            buffer.write(highlight(code + "\n", self.language, self.linenos))
         return True
 
 

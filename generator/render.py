@@ -30,7 +30,8 @@ TEMPLATES_DIR = TEMPLATES
 DEFAULT_THEME = Path(__file__).parent / "themes" / "default"
 # The templates the engine renders by name: every theme chain must have them all.
 REQUIRED_TEMPLATES = (
-    "post.html", "page.html", "blog.html", "groups.html", "group.html", "history.html", "404.html",
+    "post.html", "page.html", "blog.html", "groups.html", "group.html", "history.html", "author.html",
+    "authors.html", "404.html",
     "redirect.html", "docs.html", "tutorial.html", "tutorials.html", "notebook/cells.html",
     "partials/version_switcher.html", "partials/version_banner.html",
 )
@@ -127,6 +128,7 @@ class Renderer:
         self.env.filters.update(extensions().filters)
         self.env.globals.update(
             tag_url=self.tag_url,
+            edit_url=self.edit_url,
         )
 
     def relative_url(self, url: str) -> str:
@@ -141,6 +143,10 @@ class Renderer:
         if index is False:
             raise SiteError("tag_url: tag pages are switched off (site.yaml archives.tags: false)")
         return self.relative_url(group_url(index, tag))
+
+    def edit_url(self, source: Any) -> str:
+        """The link editing ``source`` (a path in the site) in site.yaml's ``repository``; "" if none."""
+        return self.config.repository.edit_url(Path(source).as_posix()) if source else ""
 
     def absolute_url(self, url: str) -> str:
         if not isinstance(url, str) or "://" in url:

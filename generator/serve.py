@@ -242,9 +242,12 @@ def watch_inputs(root: Path, stopping: threading.Event) -> Iterator[set[str]]:
     ``site.yaml`` and static files at the top are checked by their stamps on
     each wake-up, because watching a single file does not survive an editor
     replacing it by rename. A folder that appears (or that site.yaml's
-    ``static`` adds) restarts the watch so it is included.
+    ``static`` adds) restarts the watch so it is included; the change is
+    yielded once the new watch is in place, so that an edit made in between
+    is seen by the rebuild it causes, or else by the watch.
     """
     started = False
+    pending: set[str] = set()        # folders and files that came or went: rebuilt under the new watch
     while not stopping.is_set():
         folders, files = watched(root)
         stamps = {path: _stamp(path) for path in files}
@@ -253,16 +256,19 @@ def watch_inputs(root: Path, stopping: threading.Event) -> Iterator[set[str]]:
                 started = True
                 yield set()
             stopping.wait(POLL_MS / 1000)
-            yield _moved(stamps)
+            yield _moved(stamps) | pending      # empty: quiet since the last one
+            pending = set()
             continue
+        # Its first batch (empty, on timeout, if nothing happened) comes with the watch in place.
         for batch in watchfiles.watch(*folders, stop_event=stopping, step=SETTLE_MS,
                                       rust_timeout=POLL_MS, yield_on_timeout=True):
-            changed = {path for _, path in batch} | _moved(stamps)
+            changed = {path for _, path in batch} | _moved(stamps) | pending
+            pending = set()
             started = True
             yield changed                               # empty: quiet since the last one
             now, now_files = watched(root)
             if now != folders or now_files != files:   # a folder appeared or went: all its files did
-                yield {str(path) for path in set(now) ^ set(folders) | set(now_files) ^ set(files)}
+                pending = {str(path) for path in set(now) ^ set(folders) | set(now_files) ^ set(files)}
                 break
 
 

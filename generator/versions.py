@@ -174,7 +174,8 @@ class VersionedDocs:
             docs.report[version.name] = "reused"
             return files
         with self._tree(resolved) as tree:
-            section = self._section(tree, f"/docs/{version.name}/", refresh, docs, seen, rerun)
+            section = self._section(tree, f"/docs/{version.name}/", refresh, docs, seen, rerun,
+                                    editable=version.worktree)
         if section.tutorials.unexecuted:     # a run of it may turn up (a copied cache): build again
             self.last.drop(version.name)
         else:
@@ -183,12 +184,16 @@ class VersionedDocs:
         return section
 
     def _section(self, tree: Path, prefix: str, refresh: bool, docs: Docs,
-                 version: dict[str, Any] | None = None, rerun: tuple[str, ...] = ()) -> Section:
+                 version: dict[str, Any] | None = None, rerun: tuple[str, ...] = (),
+                 editable: bool = True) -> Section:
         """The docs section of ``tree`` at ``prefix``: its pages and its tutorials, executed there."""
         name = version["name"] if version else None
-        tutorials = notebooks.render_tutorials(self.config, tree, gallery_url(prefix), self.render,
-                                               self.renderer, refresh, name, rerun)
-        section = render_section(tree, prefix, self.render, self.parse, version, tutorials)
+
+        def tutorials(context: dict[str, Any]) -> notebooks.Tutorials:
+            return notebooks.render_tutorials(self.config, tree, gallery_url(prefix), self.render,
+                                              self.renderer, refresh, name, rerun, context)
+
+        section = render_section(tree, prefix, self.render, self.parse, version, tutorials, editable)
         docs.tutorials += section.tutorials
         docs.warnings += [f"{w} (docs version '{name}')" if name else w for w in section.warnings]
         return section

@@ -6,6 +6,7 @@ import gzip
 import json
 import re
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import feedparser
@@ -37,6 +38,83 @@ def assert_feeds_parse(out: Path, expected_entries: int) -> None:
         for entry in feed.entries:
             assert entry.link.startswith("http"), entry.link
             assert entry.get("content") or entry.get("summary")
+
+
+def assert_group_feeds_parse(out: Path, folder: str, entries: int) -> list[Path]:
+    """The Atom feed beside each tag's (category's) page parses, lists that page's newest
+    posts (at most ``entries``), and the page links it in its head and its text."""
+    feeds = []
+    for page in sorted((out / folder).glob("*.html")):
+        feed_path = page.with_suffix("") / "atom.xml"
+        feed = feedparser.parse(feed_path.read_bytes())
+        assert not feed.bozo, f"{feed_path.relative_to(out)}: {feed.bozo_exception}"
+        tree = html5lib.parse(page.read_bytes(), namespaceHTMLElements=False)
+        href = "/" + feed_path.relative_to(out).as_posix()
+        head = [link.get("href") for link in tree.iterfind(".//head/link[@rel='alternate']")
+                if link.get("type") == "application/atom+xml"]
+        assert href in head, f"{page.relative_to(out)}: no <link rel=alternate> to {href} in {head}"
+        assert tree.find(f".//main//a[@href='{href}']") is not None, f"{page.relative_to(out)}: no link to {href}"
+        listed = []     # the tag's posts, over its pages
+        for each in [page, *sorted(page.with_suffix("").glob("page*.html"), key=lambda p: int(p.stem[4:]))]:
+            listing = html5lib.parse(each.read_bytes(), namespaceHTMLElements=False)
+            listed += [a.get("href") for a in listing.iterfind(".//main//ul[@class='post-list']/li/a")]
+        assert [urlsplit(e.link).path for e in feed.entries] == listed[:entries], feed_path
+        assert urlsplit(feed.feed.link).path == "/" + page.relative_to(out).as_posix()
+        feeds.append(feed_path)
+    return feeds
+
+
+RFC3339 = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})\Z")
+# JSON Feed 1.1 (https://jsonfeed.org/version/1.1): each object's keys and their types; keys
+# starting with "_" are extensions. Required keys are checked apart.
+JSON_FEED_KEYS = {
+    "feed": {"version": str, "title": str, "home_page_url": str, "feed_url": str, "description": str,
+             "user_comment": str, "next_url": str, "icon": str, "favicon": str, "authors": list,
+             "language": str, "expired": bool, "hubs": list, "items": list},
+    "item": {"id": str, "url": str, "external_url": str, "title": str, "content_html": str,
+             "content_text": str, "summary": str, "image": str, "banner_image": str,
+             "date_published": str, "date_modified": str, "authors": list, "tags": list,
+             "language": str, "attachments": list},
+    "author": {"name": str, "url": str, "avatar": str},
+}
+JSON_FEED_URLS = {"home_page_url", "feed_url", "next_url", "icon", "favicon", "url", "external_url",
+                  "image", "banner_image", "avatar"}
+
+
+def assert_json_feed_valid(path: Path) -> dict:
+    """``path`` is a JSON Feed 1.1: the spec's required keys, every key's type, dates in RFC 3339,
+    absolute URLs; returns the feed."""
+    import json
+
+    feed = json.loads(path.read_bytes())
+
+    def check(obj: Any, kind: str, where: str) -> None:
+        assert isinstance(obj, dict), f"{where}: not an object"
+        for key, value in obj.items():
+            if key.startswith("_"):
+                continue
+            assert key in JSON_FEED_KEYS[kind], f"{where}: {key!r} is not a key of a JSON Feed {kind}"
+            assert type(value) is JSON_FEED_KEYS[kind][key], f"{where}.{key}: {type(value).__name__}"
+            if key in JSON_FEED_URLS:
+                assert urlsplit(value).scheme in ("http", "https"), f"{where}.{key}: {value!r} is not absolute"
+            if key.startswith("date_"):
+                assert RFC3339.match(value), f"{where}.{key}: {value!r} is not RFC 3339"
+        for i, author in enumerate(obj.get("authors", [])):
+            check(author, "author", f"{where}.authors[{i}]")
+            assert author, f"{where}.authors[{i}]: an author needs a name, url or avatar"
+
+    check(feed, "feed", "feed")
+    assert feed.get("version") == "https://jsonfeed.org/version/1.1"
+    assert feed.get("title"), "feed: the title is required"
+    assert "items" in feed, "feed: items are required"
+    for i, item in enumerate(feed["items"]):
+        check(item, "item", f"items[{i}]")
+        assert isinstance(item.get("id"), str) and item["id"], f"items[{i}]: an id is required"
+        assert "content_html" in item or "content_text" in item, f"items[{i}]: content_html or content_text"
+        assert all(isinstance(tag, str) for tag in item.get("tags", [])), f"items[{i}].tags"
+    ids = [item["id"] for item in feed["items"]]
+    assert len(set(ids)) == len(ids), "item ids must be unique"
+    return feed
 
 
 def assert_sitemap_valid(out: Path) -> list[str]:

@@ -22,6 +22,7 @@ from generator.config import load_config
 from generator.serve import Preview
 
 CHROMIUM = "/usr/bin/chromium"
+BROWSER_TIMEOUT_MS = 90_000
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 ARTIFACTS = REPO / "test-artifacts"
@@ -59,6 +60,9 @@ class Watched:
 
     def __init__(self, browser: Browser, base_url: str, **context_options):
         self.context = browser.new_context(**context_options)
+        # Playwright's 30 s was seen to run out loading a local page with the machine's load at 30:
+        # what these tests check is what a page does, not how soon it loads.
+        self.context.set_default_timeout(BROWSER_TIMEOUT_MS)
         self.page = self.context.new_page()
         self.problems: list[str] = []
         own = urlsplit(base_url).netloc

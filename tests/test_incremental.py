@@ -76,8 +76,9 @@ def test_editing_a_post_body_makes_its_page_and_the_pages_that_show_its_excerpt(
     post = site / "content/posts/2020-05-01-second.md"
     post.write_text(post.read_text().replace("Second post body", "Second post text"))
     result = build(site, OPTIONS)
-    # The excerpt (first paragraph) changed: the blog page and feeds show it.
-    assert sorted(pages_made(result)) == ["2020/05/01/second.html", "atom.xml", "blog.html", "rss.xml"]
+    # The excerpt (first paragraph) changed: the blog page and feeds show it (its tag's too).
+    assert sorted(pages_made(result)) == ["2020/05/01/second.html", "atom.xml", "blog.html", "feed.json",
+                                          "rss.xml", "tags/compilers/atom.xml"]
     assert result.written == sorted(result.outputs) and index_made(result)
     assert_same_as_full_build(site)
 
@@ -87,7 +88,8 @@ def test_editing_below_the_excerpt_leaves_listings_alone(site: Path) -> None:
     post = site / "content/posts/2020-05-01-second.md"
     post.write_text(post.read_text().replace('print("hi")', 'print("hello")'))
     result = build(site, OPTIONS)
-    assert sorted(pages_made(result)) == ["2020/05/01/second.html", "atom.xml", "rss.xml"]
+    assert sorted(pages_made(result)) == ["2020/05/01/second.html", "atom.xml", "feed.json", "rss.xml",
+                                          "tags/compilers/atom.xml"]
     assert index_made(result)
     assert_same_as_full_build(site)
 
@@ -102,7 +104,7 @@ def test_a_new_title_reaches_neighbours_listings_and_tag_pages(site: Path) -> No
         "2019/03/18/first-post.html", "2021/01/02/third.html",      # prev/next links
         "blog.html", "history.html", "tags/compilers.html",         # listings
         "index.html",                                               # latest posts on the home page
-        "atom.xml", "rss.xml",
+        "atom.xml", "rss.xml", "feed.json", "tags/compilers/atom.xml",   # feeds
     }
     assert_same_as_full_build(site)
 
@@ -219,6 +221,15 @@ def test_a_settings_change_rebuilds_everything_it_affects(site: Path) -> None:
 
 TAGS = ["compilers", "gpu", "release", "performance"]
 WORDS = ["alpha", "beta", "gamma", "delta", "tensor", "kernel"]
+AUTHORS = ["Ada", "ada", "Grace Hopper", "Nobody"]       # a key, a name, one the file may not hold
+# content/data/authors.yml as it may be: who is in it, by which name, with which avatar (or none).
+AUTHOR_FILES = [
+    "ada: {name: Ada Lovelace, avatar: /assets/img/ada.svg}\ngrace: {name: Grace Hopper}\n",
+    "ada: {name: Ada L., bio: Engines.}\n",
+    "grace: {name: Grace Hopper, avatar: /assets/img/grace.svg}\nnobody: {name: Nobody}\n",
+    "ada: {name: Ada, avatar: /assets/img/missing.svg}\n",        # no such file: the build stops
+    "",                                                          # no authors file
+]
 
 
 @dataclass
@@ -228,11 +239,14 @@ class Post:
     body: str = "Body text."
     draft: bool = False
     broken: bool = False
+    author: str = ""
 
     def text(self) -> str:
         if self.broken:
             return "---\ntitle: [unclosed\n---\nbroken\n"
         front = f"title: {self.title}\ntags: [{', '.join(self.tags)}]\n"
+        if self.author:
+            front += f"author: {self.author}\n"
         if self.draft:
             front += "draft: true\n"
         return f"---\n{front}---\n{self.body}\n\nSecond paragraph.\n"
@@ -257,11 +271,15 @@ operations = st.one_of(
     st.tuples(st.just("title"), st.integers(0, 20), st.sampled_from(WORDS)),
     st.tuples(st.just("body"), st.integers(0, 20), st.sampled_from(WORDS)),
     st.tuples(st.just("same-size body"), st.integers(0, 20)),
+    st.tuples(st.just("length"), st.integers(0, 20), st.sampled_from([1, 300, 600])),   # its reading time
     st.tuples(st.just("tags"), st.integers(0, 20), st.lists(st.sampled_from(TAGS), max_size=3, unique=True)),
     st.tuples(st.just("draft"), st.integers(0, 20)),
+    st.tuples(st.just("author"), st.integers(0, 20), st.sampled_from(["", *AUTHORS])),
+    st.tuples(st.just("authors file"), st.sampled_from(AUTHOR_FILES)),
     st.tuples(st.just("break"), st.integers(0, 20)),
     st.tuples(st.just("template"), st.sampled_from(["post.html", "partials/footer.html",
-                                                    "partials/post_list.html", "blog.html"]),
+                                                    "partials/post_list.html", "blog.html",
+                                                    "author.html", "partials/byline.html"]),
               st.sampled_from(WORDS)),
     st.tuples(st.just("page"), st.sampled_from(WORDS)),
     st.tuples(st.just("text page"), st.sampled_from(["", *WORDS])),    # read by the demo plugin's reader
@@ -286,10 +304,14 @@ class SiteModel:
         self.clock = 1_500_000_000 * 10**9
         for path in sorted((root / "content/posts").glob("*.md")):
             path.unlink()
-        for name, post in [("2028-05-01-alpha.md", Post("Alpha", ["gpu"])),
-                           ("2029-01-01-beta.md", Post("Beta", ["gpu", "release"])),
+        (root / "assets/img").mkdir(parents=True, exist_ok=True)
+        for name in ("ada.svg", "grace.svg"):
+            (root / "assets/img" / name).write_text('<svg xmlns="http://www.w3.org/2000/svg"/>\n')
+        for name, post in [("2028-05-01-alpha.md", Post("Alpha", ["gpu"], author="Ada")),
+                           ("2029-01-01-beta.md", Post("Beta", ["gpu", "release"], author="Grace Hopper")),
                            ("2029-06-01-gamma.md", Post("Gamma"))]:
             self.apply(("add", name, post))
+        self.apply(("authors file", AUTHOR_FILES[0]))
 
     def apply(self, op: Operation) -> None:
         before = files(self.root, ignore=("_site", ".sitegen"))
@@ -348,6 +370,12 @@ class SiteModel:
                 path.unlink(missing_ok=True)
         elif kind == "time":
             self.now = NOW + timedelta(days=args[0])
+        elif kind == "authors file":
+            path = self.root / "content/data/authors.yml"
+            if args[0]:
+                path.write_text(args[0])
+            else:
+                path.unlink(missing_ok=True)
         elif names:
             name = names[args[0] % len(names)]
             post = self.posts[name]
@@ -365,10 +393,14 @@ class SiteModel:
                 post.body = f"Body about {args[1]}."
             elif kind == "same-size body":  # same length: only the content hash tells
                 post.body = post.body.swapcase()
+            elif kind == "length":
+                post.body = " ".join(["word"] * args[1])
             elif kind == "tags":
                 post.tags = args[1]
             elif kind == "draft":
                 post.draft = not post.draft
+            elif kind == "author":
+                post.author = args[1]
             if kind == "break":
                 post.broken = True
             else:
@@ -382,6 +414,8 @@ class SiteModel:
 # Found by this test: a clock set back before a published post's date must hold that post back again.
 @example([(("delete", 0), False, False), (("rename", 0, "2029-12-24-alpha.md"), False, False),
           (("time", -9), False, False)])
+# A post's author decides which author pages list it, as its tags decide its tag pages.
+@example([(("author", 2, "ada"), False, False)])
 def test_incremental_output_always_equals_a_clean_full_build(steps: list[tuple[Operation, bool, bool]]) -> None:
     """Steps alternate at random between a new engine from the saved state (``sitegen
     build``) and the engine kept in memory, told which files changed (``sitegen serve``).

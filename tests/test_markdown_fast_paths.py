@@ -2,7 +2,7 @@
 
 Differential: every document is rendered by sitegen's converter (one-pass
 typography, cached Pygments lexers and blocks) and by the same converter with
-smarty's own inline processor and pymdownx's own highlighter (the
+smarty's own inline processor and pymdownx's own highlighter, uncached (the
 reference), over the shipped site, the shared TVM posts and generated text.
 """
 
@@ -15,12 +15,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.markdown import EXTENSION_CONFIGS, EXTENSIONS, KramdownCompat, markdown_converter
+from generator.highlight import ReachableHighlight, lexer_for, reachable
+from generator.markdown import EXTENSION_CONFIGS, EXTENSIONS, Highlighting, KramdownCompat, markdown_converter
 from generator.sources import split_front_matter
 from tests.conftest import REPO, shared_dir
 
 FAST = markdown_converter()
-SMARTY = markdown.Markdown(extensions=[*EXTENSIONS, KramdownCompat()],
+SMARTY = markdown.Markdown(extensions=[*EXTENSIONS, KramdownCompat(), Highlighting(ReachableHighlight)],
                            extension_configs=EXTENSION_CONFIGS, output_format="html")
 
 
@@ -112,6 +113,7 @@ def test_the_highlight_tag_and_notebooks_get_plain_pygments_html():
     from generator.highlight import highlight
 
     for language, code in (("python", "x = 'a'\n"), ("cpp", "int x;\n"), ("python", "x = 'a'\n")):
-        expected = pygments_highlight(code, get_lexer_by_name(language, stripnl=False, ensurenl=True),
-                                      HtmlFormatter(cssclass="highlight", wrapcode=True))
+        expected = reachable(pygments_highlight(code, get_lexer_by_name(language, stripnl=False, ensurenl=True),
+                                                HtmlFormatter(cssclass="highlight", wrapcode=True)),
+                             lexer_for(language))
         assert highlight(code, language) == expected

@@ -14,7 +14,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timezone
 from pathlib import Path
@@ -79,10 +79,13 @@ class EventStream:
         assert self.response.status == 200
         assert self.response.getheader("Content-Type") == "text/event-stream"
 
-    def next(self) -> tuple[str, dict]:
-        """The next event (name, data); keep-alive comments and retry lines are skipped."""
+    def next(self, deadline: float = float("inf")) -> tuple[str, dict]:
+        """The next event (name, data); keep-alive comments and retry lines are skipped.
+        Past ``deadline`` (time.monotonic) it gives up, even while keep-alives come."""
         name, data = "message", None
         while True:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"no event within {WAIT}s")
             line = self.response.fp.readline().decode()
             if not line:
                 raise EOFError("the event stream ended")
@@ -94,13 +97,13 @@ class EventStream:
             elif line == "" and data is not None:
                 return name, data
 
-    def wait_for(self, name: str) -> dict:
+    def wait_for(self, name: str, until: Callable[[dict], bool] = lambda data: True) -> dict:
+        """The data of the next ``name`` event for which ``until`` holds."""
         deadline = time.monotonic() + WAIT
-        while time.monotonic() < deadline:
-            event, data = self.next()
-            if event == name:
+        while True:
+            event, data = self.next(deadline)
+            if event == name and until(data):
                 return data
-        raise AssertionError(f"no {name!r} event within {WAIT}s")
 
     def wait_for_change_of(self, path: str) -> list[str]:
         """The paths of the next change event that lists ``path`` (the search index's own

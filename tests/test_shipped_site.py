@@ -10,16 +10,18 @@ from pathlib import Path
 import lxml.html
 import nbformat
 import pytest
+import yaml
 
 from conftest import copy_site
 from generator.build import BuildOptions, build
 from generator.check import check_site
 from generator.config import load_config
-from site_checks import (assert_feeds_parse, assert_html5_parses, assert_internal_links_and_anchors,
-                         assert_share_meta, assert_sitemap_valid, search_index)
+from site_checks import (assert_feeds_parse, assert_group_feeds_parse, assert_html5_parses,
+                         assert_internal_links_and_anchors, assert_json_feed_valid, assert_share_meta,
+                         assert_sitemap_valid, search_index)
 
 PAGES = ["index.html", "vta.html", "community.html", "about.html", "download.html", "asf.html",
-         "404.html", "blog.html", "history.html", "tags.html", "categories.html",
+         "404.html", "blog.html", "history.html", "tags.html", "categories.html", "authors.html",
          "source/tiled_matmul.html"]
 
 
@@ -81,6 +83,9 @@ def test_valid_html_feeds_sitemap_links(shipped):
     posts = list(shipped.glob("[0-9][0-9][0-9][0-9]/[0-9][0-9]/[0-9][0-9]/*.html"))
     assert_html5_parses(shipped)
     assert_feeds_parse(shipped, expected_entries=min(20, len(posts)))
+    assert len(assert_group_feeds_parse(shipped, "tags", entries=20)) >= 20
+    assert len(assert_group_feeds_parse(shipped, "categories", entries=20)) >= 5
+    assert len(assert_json_feed_valid(shipped / "feed.json")["items"]) == min(20, len(posts))
     assert_sitemap_valid(shipped)
     assert_internal_links_and_anchors(shipped)
 
@@ -162,8 +167,35 @@ def test_every_page_head_carries_a_share_card_and_posts_a_blog_posting(shipped):
     assert "Sitemap: https://tvm.apache.org/sitemap.xml" in robots.splitlines()
 
 
+def test_authors_have_pages_and_posts_link_them(shipped):
+    """content/data/authors.yml: a page for each person, linked from their posts; a post's
+    author the file does not hold ("TVM PMC") is shown as written."""
+    people = yaml.safe_load((Path(__file__).parents[1] / "content/data/authors.yml").read_text())
+    assert len(people) >= 8
+    for key, person in people.items():
+        html = (shipped / f"authors/{key}.html").read_text()
+        assert f"<h1>{person['name']}</h1>" in html and 'class="post-list"' in html, key
+        assert (shipped / person["avatar"].lstrip("/")).is_file()
+    relax = (shipped / "2021/12/16/relax-unified-ir.html").read_text()
+    assert relax.count('rel="author"') == 3 and 'href="/authors/marta-kowalska.html"' in relax
+    assert 'class="reading-time"' in relax
+    community = (shipped / "2023/06/15/community-growth.html").read_text()
+    assert "TVM PMC" in community and 'rel="author"' not in community
+
+
 def test_source_listing_has_linkable_lines(shipped):
     html = (shipped / "source/tiled_matmul.html").read_text()
     script = (Path(__file__).parents[1] / "notebooks/tiled_matmul.py").read_text()
     assert html.count('<tr id="L') == len(script.splitlines())
     assert '<a href="#L12">12</a>' in html
+
+
+def test_edit_links_lead_to_the_sources_of_the_working_tree(shipped):
+    edit = "https://github.com/apache/tvm-site/edit/main/"
+    assert f'href="{edit}content/posts/2017-08-22-operator-fusion.md"' in \
+        (shipped / "2017/08/22/operator-fusion.html").read_text()
+    assert f'href="{edit}content/pages/vta.md"' in (shipped / "vta.html").read_text()
+    assert f'href="{edit}content/docs/install.md"' in (shipped / "docs/dev/install.html").read_text()
+    assert f'href="{edit}notebooks/tiled_matmul.py"' in (shipped / "docs/dev/tutorials/tiled_matmul.html").read_text()
+    for built_from_a_ref in ("docs/v0.18/install.html", "docs/v0.18/tutorials/tiled_matmul.html"):
+        assert "Edit this page" not in (shipped / built_from_a_ref).read_text()

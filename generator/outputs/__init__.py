@@ -35,9 +35,10 @@ Public interface, for the built-in outputs and for plug-ins:
 ``Phase``
     ``EARLY`` planners plan the site's own files (pages, listings, feeds,
     assets); ``BUNDLE`` planners run (or are reused) next; ``LATE`` planners
-    see every path the others planned (the 404 page unless one was made, the
-    sitemap); ``DERIVED`` planners run once every other file is made.
-    Within a phase, planners run in the order they were registered.
+    see every path the others planned (author pages, whose avatars must be
+    among them; the 404 page unless one was made; the sitemap); ``DERIVED``
+    planners run once every other file is made. Within a phase, planners run
+    in the order they were registered.
 ``PlanContext``
     Everything a planner may read. ``ctx.render(template, source, **context)``
     renders with the ``site`` templates see.
@@ -81,7 +82,7 @@ from generator.sources import Source
 class Phase(enum.IntEnum):
     EARLY = 0      # the site's own files
     BUNDLE = 1     # steps making several files at once (the docs section)
-    LATE = 2       # planners that see every path the others planned (404, sitemap)
+    LATE = 2       # planners that see every path the others planned (authors, 404, sitemap)
     DERIVED = 3    # files made from the bytes of the others' files (a search index)
 
 
@@ -211,7 +212,8 @@ class Registry:
 
 def default_registry() -> Registry:
     """The site's outputs: the built-in planners, then the installed plugins'."""
-    from generator.outputs import archives, docs, feeds, notfound, pages, redirects, robots, search, sitemap, static
+    from generator.outputs import (archives, authors, docs, feeds, notfound, pages, redirects, robots, search,
+                                   sitemap, static)
     from generator.plugins import extensions
 
     return Registry([
@@ -219,7 +221,7 @@ def default_registry() -> Registry:
         archives.Taxonomy("category", "categories"), archives.History(), redirects.Redirects(),
         feeds.Feeds(), static.PygmentsCss(), static.Assets(),
         docs.DocsSection(),
-        notfound.NotFound(), sitemap.Sitemap(), robots.Robots(),
+        authors.Authors(), notfound.NotFound(), sitemap.Sitemap(), robots.Robots(),
         search.SearchIndex(),
         *extensions().planners,
     ])
@@ -253,5 +255,6 @@ def site_view(site: Site, views: Views) -> dict[str, Any]:
         "pages": views.sequence(("pages",)),
         "tags": views.groups("tags"),
         "categories": views.groups("categories"),
+        "authors": views.authors(),
         "years": views.sequence(("years",)),
     }

@@ -21,7 +21,7 @@ class PygmentsCss(Planner):
 
     def plan(self, ctx: PlanContext, plan: Plan) -> None:
         plan.add(PYGMENTS_CSS, "pygments_style",
-                 partial(highlight.stylesheet, ctx.config.pygments_style), "pygments")
+                 partial(highlight.stylesheet, ctx.config.code_styles), "pygments")
 
 
 class Assets(Planner):
