@@ -120,8 +120,8 @@ def test_each_docs_version_has_its_own_index_and_an_edit_remakes_only_its_own(ve
     assert "numbats" in indexed(out / "pagefind/docs/dev")["/docs/dev/guide.html"]
 
 
-def search_form(page: Path) -> dict[str, str]:
-    form = lxml.html.parse(str(page)).getroot().cssselect("form[data-search]")
+def search_box(page: Path) -> dict[str, str]:
+    form = lxml.html.parse(str(page)).getroot().cssselect("[data-search]")
     assert len(form) == 1, page
     return dict(form[0].attrib)
 
@@ -129,12 +129,12 @@ def search_form(page: Path) -> dict[str, str]:
 def test_a_docs_page_searches_its_own_version_and_other_pages_the_default_one(versioned: Path) -> None:
     build(versioned, OPTIONS)
     out = versioned / "_site"
-    assert search_form(out / "docs/dev/guide.html")["data-docs"] == "/pagefind/docs/dev/"
-    assert search_form(out / "docs/v1/guide.html")["data-docs"] == "/pagefind/docs/v1/"
-    assert search_form(out / "docs/stable/guide.html")["data-docs"] == "/pagefind/docs/v1/"   # a copy of v1's
-    assert search_form(out / "about.html")["data-docs"] == "/pagefind/docs/v1/"
-    assert search_form(out / "about.html")["data-bundle"] == "/pagefind/site/"
-    for form in (search_form(out / "about.html"), search_form(out / "docs/dev/guide.html")):
+    assert search_box(out / "docs/dev/guide.html")["data-docs"] == "/pagefind/docs/dev/"
+    assert search_box(out / "docs/v1/guide.html")["data-docs"] == "/pagefind/docs/v1/"
+    assert search_box(out / "docs/stable/guide.html")["data-docs"] == "/pagefind/docs/v1/"   # a copy of v1's
+    assert search_box(out / "about.html")["data-docs"] == "/pagefind/docs/v1/"
+    assert search_box(out / "about.html")["data-bundle"] == "/pagefind/site/"
+    for form in (search_box(out / "about.html"), search_box(out / "docs/dev/guide.html")):
         assert (out / form["data-bundle"].strip("/") / "pagefind.js").is_file()
         assert (out / form["data-docs"].strip("/") / "pagefind-entry.json").is_file()
 
@@ -143,13 +143,13 @@ def test_an_unversioned_docs_section_is_in_the_site_index(site: Path) -> None:
     write(site / "content/docs/index.md", "---\ntitle: Docs\n---\nAll about capybaras.\n")
     build(site, OPTIONS)
     assert "capybaras" in indexed(site / "_site/pagefind/site")["/docs/"]
-    assert "data-docs" not in search_form(site / "_site/docs/index.html")
+    assert "data-docs" not in search_box(site / "_site/docs/index.html")
 
 
 def test_the_baseurl_is_in_the_box_not_in_the_index(site: Path) -> None:
     add_to_config(site, "baseurl: /project\n")
     build(site, OPTIONS)
-    form = search_form(site / "_site/about.html")
+    form = search_box(site / "_site/about.html")
     assert (form["data-bundle"], form["data-baseurl"]) == ("/project/pagefind/site/", "/project/")
     assert "/about.html" in indexed(site / "_site/pagefind/site")   # search.js puts the baseurl in front
 
@@ -237,7 +237,7 @@ def test_a_site_made_by_sitegen_init_has_the_box_and_the_index(tmp_path: Path) -
     init_site(tmp_path / "mysite", now=datetime(2029, 6, 1, tzinfo=timezone.utc))
     build(tmp_path / "mysite", OPTIONS)
     out = tmp_path / "mysite/_site"
-    assert search_form(out / "index.html")["data-bundle"] == "/pagefind/site/"
+    assert search_box(out / "index.html")["data-bundle"] == "/pagefind/site/"
     pages = indexed(out / "pagefind/site")
     assert any(url.startswith("/2029/") for url in pages) and "/about.html" in pages
 

@@ -5,22 +5,22 @@
 //
 // Keyboard: "/" focuses the box; typing lists results; Enter opens the first (or the one
 // focused); the arrow keys move between the box and the results, Tab too; Escape closes.
-const form = document.querySelector("[data-search]");
+const box = document.querySelector("[data-search]");
 const SHOWN = 8;
 
-if (form) {
-  const input = form.querySelector(".site-search-input");
-  const panel = form.querySelector(".site-search-results");
-  const status = form.querySelector(".site-search-status");
-  const list = form.querySelector(".site-search-list");
+if (box) {
+  const input = box.querySelector(".site-search-input");
+  const panel = box.querySelector(".site-search-results");
+  const status = box.querySelector(".site-search-status");
+  const list = box.querySelector(".site-search-list");
   let loading = null;
   let asked = "";
 
   const load = () => loading ??= (async () => {
-    const pagefind = await import(form.dataset.bundle + "pagefind.js");
-    await pagefind.options({ baseUrl: form.dataset.baseurl, excerptLength: 24 });
-    if (form.dataset.docs) {
-      await pagefind.mergeIndex(form.dataset.docs, { baseUrl: form.dataset.baseurl });
+    const pagefind = await import(box.dataset.bundle + "pagefind.js");
+    await pagefind.options({ baseUrl: box.dataset.baseurl, excerptLength: 24 });
+    if (box.dataset.docs) {
+      await pagefind.mergeIndex(box.dataset.docs, { baseUrl: box.dataset.baseurl });
     }
     await pagefind.init();
     return pagefind;
@@ -93,19 +93,18 @@ if (form) {
     else if (at < all.length) all[at].focus();
   };
 
-  form.hidden = false;
-  form.addEventListener("submit", (event) => {
-    event.preventDefault();
-    const first = links()[0];
-    if (first) first.click();
-  });
+  box.hidden = false;
   input.addEventListener("focus", () => { load().catch(() => {}); if (input.value.trim()) open(true); });
   input.addEventListener("input", show);
-  form.addEventListener("keydown", (event) => {
+  box.addEventListener("keydown", (event) => {
     if (event.key === "Escape") {
       if (panel.hidden) input.value = "";
       open(false);
       input.focus();
+    } else if (event.key === "Enter" && event.target === input) {
+      event.preventDefault();
+      const first = links()[0];
+      if (first) first.click();
     } else if (event.key === "ArrowDown" || event.key === "ArrowUp") {
       event.preventDefault();
       const by = event.key === "ArrowDown" ? 1 : -1;
@@ -116,8 +115,8 @@ if (form) {
       }
     }
   });
-  form.addEventListener("focusout", (event) => {
-    if (!form.contains(event.relatedTarget)) open(false);
+  box.addEventListener("focusout", (event) => {
+    if (!box.contains(event.relatedTarget)) open(false);
   });
   document.addEventListener("keydown", (event) => {
     const typing = event.target.closest("input, textarea, select, [contenteditable]");
