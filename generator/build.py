@@ -499,42 +499,40 @@ class Engine:
         whole.update(planned.plan)
         whole.unlisted = set(planned.plan.unlisted)
         derivation = Derivation(whole)
-        outputs = self.state.outputs
         for planner in self.planners:
             if not isinstance(planner, Derived):
                 continue
-            groups: dict[str, list[str]] = {}
-            for path in planned.plan:        # the others' files: derived files are not read
-                group = planner.group(scan.config, path)
-                if group is not None:
-                    groups.setdefault(group, []).append(path)
-            last, records, remade, behind = self.state.derived.get(planner.name, {}), {}, [], []
-            before = len(whole)
-            for group, paths in sorted(groups.items()):
-                paths.sort()
-                inputs = digest(*(part for path in paths for part in
-                                  (path, value_digest(made[path][0]) if path in made else outputs[path].digest)))
-                record = last.get(group)
-                intact = record is not None and all(p in outputs and p not in scan.tampered for p in record.files)
-                if intact and (record.inputs == inputs or not remake):    # an out of date one, rather than none
-                    if record.inputs != inputs:
-                        record = DerivedRecord(OUT_OF_DATE, record.files)
-                        behind.append(group)
-                    for path, origin in record.files.items():
-                        whole.add(path, origin, _kept, outputs[path].inputs, listed=False)
-                else:
-                    files = planner.make(planned.ctx, group, OutputBytes(paths, made, scan.out_dir))
-                    for path, data in files.items():
-                        whole.add(path, files.origins[path], partial(_same, data), ("made", value_digest(data)),
-                                  listed=False)
-                    record = DerivedRecord(inputs, dict(files.origins))
-                    remade.append(group)
-                records[group] = record
+            last, records, before = self.state.derived.get(planner.name, {}), {}, len(whole)
+            for group, paths in groups_of(planner, scan.config, planned.plan).items():
+                inputs = digest(*(part for path in paths for part in (path, self.digest_of(path, made))))
+                records[group] = self.derive_group(planner, group, paths, inputs, last.get(group), remake,
+                                                   planned.ctx, scan, made, whole)
             derivation.owners[planner.name] = list(itertools.islice(whole, before, None))
             derivation.records[planner.name] = records
             derivation.reports[planner.name] = Remade(
-                tuple(remade), tuple(g for g in records if g not in remade and g not in behind), tuple(behind))
+                made=tuple(g for g, r in records.items() if r is not last.get(g) and r.inputs != OUT_OF_DATE),
+                kept=tuple(g for g, r in records.items() if r is last.get(g)),
+                behind=tuple(g for g, r in records.items() if r.inputs == OUT_OF_DATE))
         return derivation
+
+    def derive_group(self, planner: Derived, group: str, paths: list[str], inputs: str,
+                     last: DerivedRecord | None, remake: bool, ctx: PlanContext, scan: Scan,
+                     made: dict[str, tuple[bytes, frozenset[Key]]], plan: Plan) -> DerivedRecord:
+        """Plan one group's files, made again or kept; its record for the next build."""
+        outputs = self.state.outputs
+        intact = last is not None and all(p in outputs and p not in scan.tampered for p in last.files)
+        if intact and (last.inputs == inputs or not remake):       # an out of date one, rather than none
+            for path, origin in last.files.items():
+                plan.add(path, origin, _kept, outputs[path].inputs, listed=False)
+            return last if last.inputs == inputs else DerivedRecord(OUT_OF_DATE, last.files)
+        files = planner.make(ctx, group, OutputBytes(paths, made, scan.out_dir))
+        for path, data in files.items():
+            plan.add(path, files.origins[path], partial(_same, data), ("made", value_digest(data)), listed=False)
+        return DerivedRecord(inputs, dict(files.origins))
+
+    def digest_of(self, path: str, made: dict[str, tuple[bytes, frozenset[Key]]]) -> str:
+        """The digest of an output's bytes: as this build made them, else as the last one did."""
+        return value_digest(made[path][0]) if path in made else self.state.outputs[path].digest
 
     def write(self, scan: Scan, plan: Plan, made: dict[str, tuple[bytes, frozenset[Key]]]) -> tuple[
             list[str], list[str], dict[str, Any]]:
@@ -645,6 +643,16 @@ class Engine:
         self.keys = KeyIndex(state.digests)
         self.interned = {key: key for key in live}
         state.save(self.state_path)
+
+
+def groups_of(planner: Derived, config: Config, paths: Iterable[str]) -> dict[str, list[str]]:
+    """The output paths a derived planner reads, by group, groups and paths in sorted order."""
+    groups: dict[str, list[str]] = {}
+    for path in paths:
+        group = planner.group(config, path)
+        if group is not None:
+            groups.setdefault(group, []).append(path)
+    return {group: sorted(found) for group, found in sorted(groups.items())}
 
 
 def refuse_mass_removal(removed: set[str], present: int, out_dir: Path) -> None:

@@ -31,7 +31,9 @@ Public interface, for the built-in outputs and for plug-ins:
     in path order, and returns :class:`~generator.files.Files`. A group is
     made again only when its paths or their bytes changed, so what it makes
     is a function of those bytes, and a build that changed none of them
-    leaves it alone. Its files are not in the sitemap.
+    leaves it alone. The preview may ask a build to keep a group's last files
+    although its pages changed (it shows an edit first); the group is then out
+    of date, and the next build makes it. Its files are not in the sitemap.
 ``Phase``
     ``EARLY`` planners plan the site's own files (pages, listings, feeds,
     assets); ``BUNDLE`` planners run (or are reused) next; ``LATE`` planners
