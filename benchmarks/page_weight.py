@@ -4,7 +4,9 @@
 
 Each site's folder is served on 127.0.0.1; Chromium (headless, cache empty, 1280 wide) opens
 one page of each kind, scrolls to the end so lazy images load, and counts every response and
-its body's bytes. The page kinds are those of tests/test_look.py.
+its body's bytes. The page kinds are those of tests/test_look.py. A last row counts what the
+search box fetches when it is first used on the home page (focus, type a word, results
+shown), on top of the page itself; "-" for a site without the box.
 """
 
 from __future__ import annotations
@@ -29,7 +31,11 @@ def serve(folder: str) -> tuple[http.server.ThreadingHTTPServer, str]:
     return server, f"http://127.0.0.1:{server.server_port}"
 
 
-def weigh(browser, base: str, url: str) -> tuple[int, int]:
+SEARCH = "search, first use (on top of home)"
+SEARCH_WORD = "fusion"
+
+
+def weigh(browser, base: str, url: str, search: bool = False) -> tuple[int, int] | None:
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
     sizes: list[int] = []
@@ -37,6 +43,15 @@ def weigh(browser, base: str, url: str) -> tuple[int, int]:
     page.goto(base + url, wait_until="networkidle")
     page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
     page.wait_for_load_state("networkidle")
+    if search:
+        if not page.locator("#site-search-input").count():
+            context.close()
+            return None
+        del sizes[:]
+        page.locator("#site-search-input").focus()
+        page.keyboard.type(SEARCH_WORD)
+        page.locator(".site-search-status").filter(has_text=SEARCH_WORD).wait_for(timeout=30_000)
+        page.wait_for_load_state("networkidle")
     context.close()
     return len(sizes), sum(sizes)
 
@@ -49,12 +64,14 @@ def main(folders: list[str]) -> None:
         for folder in folders:
             server, base = serve(folder)
             results[folder] = {kind: weigh(browser, base, url) for kind, url in PAGE_KINDS.items()}
+            results[folder][SEARCH] = weigh(browser, base, "/", search=True)
             server.shutdown()
         browser.close()
     print("| page kind | " + " | ".join(f"{f}: requests, KiB" for f in folders) + " |")
     print("|---|" + "---|" * len(folders))
-    for kind in PAGE_KINDS:
-        cells = [f"{results[f][kind][0]}, {results[f][kind][1] / 1024:.1f}" for f in folders]
+    for kind in [*PAGE_KINDS, SEARCH]:
+        cells = [f"{results[f][kind][0]}, {results[f][kind][1] / 1024:.1f}" if results[f][kind] else "-"
+                 for f in folders]
         print(f"| {kind} | " + " | ".join(cells) + " |")
 
 

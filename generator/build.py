@@ -1,9 +1,10 @@
 """Orchestrate builds: sources -> documents -> site -> plan -> outputs -> files.
 
 A build runs in named stages (:class:`Engine`): scan, load, assemble, plan,
-make, write, record. It plans every file the site has through the planners of
-:mod:`generator.outputs`, whose names it does not know, then makes only the
-jobs whose inputs changed since the last build. Each render is traced
+make, derive, write, record. It plans every file the site has through the
+planners of :mod:`generator.outputs`, whose names it does not know, then makes
+only the jobs whose inputs changed since the last build, and last the files
+derived from the bytes of the others where those bytes changed. Each render is traced
 (:mod:`generator.deps`); the keys it read are saved with its output, and the
 output is made again only when its plan's inputs differ or one of those keys
 resolves to something new. A build with nothing changed stops after comparing
@@ -25,7 +26,7 @@ import itertools
 import multiprocessing
 import os
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -47,14 +48,15 @@ from generator.layout import INPUTS, STATE_DIR, STATE_FILE, SWAPPABLE, TEMPLATES
 from generator.lock import site_lock
 from generator.options import BuildOptions
 from generator.output import check_outputs, delete_outputs, safe_output_dir, write_outputs
-from generator.outputs import Bundle, Phase, PlanContext, Planned, Registry, Report, default_registry, site_view
+from generator.outputs import (Bundle, Derived, Phase, PlanContext, Planned, Registry, Remade, Report,
+                               default_registry, site_view)
 from generator.plan import Plan
 from generator.plugins import extensions
 from generator.readers import reader_for
 from generator.render import DEFAULT_THEME, Renderer, template_dirs
 from generator.site import Document, Site, assemble, parse_document, timezone_of, well_formed
 from generator.sources import Source, discover, load_data, load_source, refuse_links_outside
-from generator.state import BuildState, BundleRecord, FileIndex, OutputRecord
+from generator.state import OUT_OF_DATE, BuildState, BundleRecord, DerivedRecord, FileIndex, OutputRecord
 
 PARALLEL_THRESHOLD = 64
 CONTENT_FIELDS = [f.name for f in dataclasses.fields(Document) if f.name not in LINKED_FIELDS]
@@ -100,6 +102,8 @@ def plan_site(planners: Registry, ctx: PlanContext,
     plan, owners = Plan(), {}
     for planner in planners:
         before = len(plan)
+        if planner.phase is Phase.DERIVED:     # made from the others' bytes, once those are made
+            continue
         if planner.phase is Phase.BUNDLE:
             for job in bundled[planner.name]:
                 plan.add(*job)
@@ -234,7 +238,7 @@ class Scan:
     due: bool                       # the clock crossed a post's date
 
     def nothing_to_do(self, state: BuildState, load: bool) -> bool:
-        return (all(b.report.reusable for b in state.bundles.values())
+        return (all(b.report.reusable for b in state.bundles.values()) and not state.derived_out_of_date()
                 and not (load or self.fresh or self.changed or self.tampered or self.strays or self.empty
                          or self.due or self.external != state.external))
 
@@ -258,6 +262,18 @@ class PlanResult:
     owners: dict[str, list[str]]                # planner name -> the paths it planned
     bundles: dict[str, BundleRecord]
     reports: dict[str, Any]
+    ctx: PlanContext
+
+
+@dataclass
+class Derivation:
+    """The derive stage's result: the whole plan (the derived planners' files added to the
+    others'), and for each derived planner its paths, its groups' records and its report."""
+
+    plan: Plan
+    owners: dict[str, list[str]] = field(default_factory=dict)
+    records: dict[str, dict[str, DerivedRecord]] = field(default_factory=dict)
+    reports: dict[str, Remade] = field(default_factory=dict)
 
 
 class Engine:
@@ -272,8 +288,9 @@ class Engine:
     A build runs in named stages: :meth:`scan` (what changed), :meth:`load`
     (parse what changed), :meth:`assemble` (the site), :meth:`plan` (every
     planner of the registry), :meth:`make` (the jobs whose inputs or reads
-    changed), :meth:`write` (only then the output folder) and :meth:`record`
-    (the state for the next build).
+    changed), :meth:`derive` (the files made from the others' bytes, where
+    those changed), :meth:`write` (only then the output folder) and
+    :meth:`record` (the state for the next build).
     """
 
     def __init__(self, root: str | Path = ".", options: BuildOptions = BuildOptions(),
@@ -293,7 +310,7 @@ class Engine:
         self.keys = KeyIndex(self.state.digests)
 
     def build(self, now: datetime | None = None, save: bool = True,
-              changed: Iterable[str] | None = None, load: bool = False) -> BuildResult:
+              changed: Iterable[str] | None = None, load: bool = False, derive: bool = True) -> BuildResult:
         """Bring the output directory up to date.
 
         ``save=False`` keeps the state in memory only. ``changed`` names the
@@ -301,7 +318,10 @@ class Engine:
         only those are looked at; it is ignored by the first build of an
         engine and after a failed one, which look at every file. ``load``
         assembles the site even if nothing changed, to have it in memory for
-        the next build (the preview's first edit).
+        the next build (the preview's first edit). ``derive=False`` leaves the
+        files derived from pages whose pages changed (a search index) as they
+        were, marked out of date, for the next build to make: the preview shows
+        an edit first, then catches up.
         """
         warm, self.warm = self.warm, False
         scan = self.scan(now, changed, warm)
@@ -318,19 +338,21 @@ class Engine:
         order = resolver.identities(("posts",))
         moved = self.changed_keys(resolver, assembled.parsed, order != state.order)
         planned = self.plan(scan, assembled, moved, reuse=swapped is not None)
-        plan = planned.plan
-        dirty = {path for path, job in plan.items()
-                 if path in scan.tampered or (record := state.outputs.get(path)) is None
-                 or record.inputs != job.inputs or not record.reads.isdisjoint(moved)}
-        if not self.options.allow_removals:
-            refuse_mass_removal(state.outputs.keys() - plan.keys(), len(state.outputs), scan.out_dir)
-        made = self.make(plan, dirty)
+        if not self.options.allow_removals:     # derived files (a search index) are not the site's content
+            derived_before = {path for groups in state.derived.values() for record in groups.values()
+                              for path in record.files}
+            refuse_mass_removal(state.outputs.keys() - planned.plan.keys() - derived_before,
+                                len(state.outputs) - len(derived_before), scan.out_dir)
+        made = self.make(planned.plan, self.outdated(planned.plan, planned.plan, scan.tampered, moved))
+        derived = self.derive(scan, planned, made, remake=derive)
+        plan = derived.plan
+        made |= self.make(plan, self.outdated(plan, plan.keys() - planned.plan.keys(), scan.tampered, moved))
         written, deleted, stamps = self.write(scan, plan, made)
-        self.record(scan, assembled, planned, made, stamps, moved, resolver, order)
+        self.record(scan, assembled, planned, derived, made, stamps, moved, resolver, order)
         if save:
             self.save()
         return BuildResult(assembled.site, len(plan), {path: data for path, (data, _) in made.items()},
-                           written, deleted, self.reports(planned, made))
+                           written, deleted, self.reports(planned, derived, made))
 
     def render(self, now: datetime | None = None) -> BuildResult:
         """Every file of the site, made in memory; the output folder and the state untouched."""
@@ -338,8 +360,10 @@ class Engine:
         assembled = self.assemble(scan, self.load(scan))
         planned = self.plan(scan, assembled, {}, reuse=False)
         made = self.make(planned.plan, planned.plan.keys())
-        return BuildResult(assembled.site, len(planned.plan), {path: data for path, (data, _) in made.items()},
-                           reports=self.reports(planned, made))
+        derived = self.derive(scan, planned, made)
+        made |= self.make(derived.plan, derived.plan.keys() - made.keys())
+        return BuildResult(assembled.site, len(derived.plan), {path: data for path, (data, _) in made.items()},
+                           reports=self.reports(planned, derived, made))
 
     # --- the stages -------------------------------------------------------
 
@@ -452,9 +476,9 @@ class Engine:
                 ran = ran or record is not self.state.bundles.get(bundle.name)
         last = self.last_plan
         if reuse and last is not None and not ran:
-            return PlanResult(last.plan, last.owners, bundles, reports)
+            return PlanResult(last.plan, last.owners, bundles, reports, ctx)
         plan, owners = plan_site(self.planners, ctx, bundled)
-        return PlanResult(plan, owners, bundles, reports)
+        return PlanResult(plan, owners, bundles, reports, ctx)
 
     def make(self, plan: Plan, paths: Iterable[str]) -> dict[str, tuple[bytes, frozenset[Key]]]:
         """Run the jobs of ``paths``: path -> (bytes, the keys its render read)."""
@@ -465,6 +489,51 @@ class Engine:
             made[path] = (data, self.intern(reads))
         return made
 
+    def derive(self, scan: Scan, planned: PlanResult, made: dict[str, tuple[bytes, frozenset[Key]]],
+               remake: bool = True) -> Derivation:
+        """The derived planners' files, group by group: made from the bytes of the other files
+        (as this build made them, else as the output folder holds them) where those changed;
+        else planned as the last build made them. Without ``remake``, a group whose bytes
+        changed keeps its last files too, if it has them, recorded as out of date."""
+        whole = Plan()
+        whole.update(planned.plan)
+        whole.unlisted = set(planned.plan.unlisted)
+        derivation = Derivation(whole)
+        for planner in self.planners:
+            if not isinstance(planner, Derived):
+                continue
+            last, records, before = self.state.derived.get(planner.name, {}), {}, len(whole)
+            for group, paths in groups_of(planner, scan.config, planned.plan).items():
+                inputs = digest(*(part for path in paths for part in (path, self.digest_of(path, made))))
+                records[group] = self.derive_group(planner, group, paths, inputs, last.get(group), remake,
+                                                   planned.ctx, scan, made, whole)
+            derivation.owners[planner.name] = list(itertools.islice(whole, before, None))
+            derivation.records[planner.name] = records
+            derivation.reports[planner.name] = Remade(
+                made=tuple(g for g, r in records.items() if r is not last.get(g) and r.inputs != OUT_OF_DATE),
+                kept=tuple(g for g, r in records.items() if r is last.get(g)),
+                behind=tuple(g for g, r in records.items() if r.inputs == OUT_OF_DATE))
+        return derivation
+
+    def derive_group(self, planner: Derived, group: str, paths: list[str], inputs: str,
+                     last: DerivedRecord | None, remake: bool, ctx: PlanContext, scan: Scan,
+                     made: dict[str, tuple[bytes, frozenset[Key]]], plan: Plan) -> DerivedRecord:
+        """Plan one group's files, made again or kept; its record for the next build."""
+        outputs = self.state.outputs
+        intact = last is not None and all(p in outputs and p not in scan.tampered for p in last.files)
+        if intact and (last.inputs == inputs or not remake):       # an out of date one, rather than none
+            for path, origin in last.files.items():
+                plan.add(path, origin, _kept, outputs[path].inputs, listed=False)
+            return last if last.inputs == inputs else DerivedRecord(OUT_OF_DATE, last.files)
+        files = planner.make(ctx, group, OutputBytes(paths, made, scan.out_dir))
+        for path, data in files.items():
+            plan.add(path, files.origins[path], partial(_same, data), ("made", value_digest(data)), listed=False)
+        return DerivedRecord(inputs, dict(files.origins))
+
+    def digest_of(self, path: str, made: dict[str, tuple[bytes, frozenset[Key]]]) -> str:
+        """The digest of an output's bytes: as this build made them, else as the last one did."""
+        return value_digest(made[path][0]) if path in made else self.state.outputs[path].digest
+
     def write(self, scan: Scan, plan: Plan, made: dict[str, tuple[bytes, frozenset[Key]]]) -> tuple[
             list[str], list[str], dict[str, Any]]:
         """Everything is made: only now is the output directory touched. Written, deleted, stamps."""
@@ -474,10 +543,11 @@ class Engine:
                                         self.state.outputs)
         return written, deleted, stamps
 
-    def record(self, scan: Scan, assembled: Assembled, planned: PlanResult, made: dict[str, tuple[bytes, frozenset]],
-               stamps: dict[str, Any], moved: dict[Key, str], resolver: Resolver, order: tuple) -> None:
+    def record(self, scan: Scan, assembled: Assembled, planned: PlanResult, derived: Derivation,
+               made: dict[str, tuple[bytes, frozenset]], stamps: dict[str, Any], moved: dict[Key, str],
+               resolver: Resolver, order: tuple) -> None:
         """The state for the next build: each output's inputs and reads, and the digests of those."""
-        state, plan = self.state, planned.plan
+        state, plan = self.state, derived.plan
         outputs = {path: record for path, record in state.outputs.items() if path in plan}
         for path, (data, reads) in made.items():
             outputs[path] = OutputRecord(plan[path].inputs, reads, value_digest(data), stamps[path])
@@ -493,18 +563,27 @@ class Engine:
             digests=digests, bundles=planned.bundles, external=scan.external, order=order,
             horizon=publication_horizon(documents, scan.now, self.options),
             floor=publication_floor(documents, scan.now, self.options),
-            planned={name: len(paths) for name, paths in planned.owners.items()})
+            planned={name: len(paths) for name, paths in {**planned.owners, **derived.owners}.items()},
+            derived=derived.records)
         self.last, self.last_plan = assembled, planned
         self.config = scan.config
         self.warm = True
 
     # --- helpers ----------------------------------------------------------
 
-    def reports(self, planned: PlanResult, made: dict[str, Any]) -> dict[str, Any]:
-        """Planner name -> its report: a bundle's own, else how many files it has and made."""
-        return {name: planned.reports[name] if name in planned.reports
-                else Planned(len(paths), sum(path in made for path in paths))
-                for name, paths in planned.owners.items()}
+    def outdated(self, plan: Plan, paths: Iterable[str], tampered: set[str], moved: dict[Key, str]) -> set[str]:
+        """The ``paths`` whose jobs must run: new, changed by hand, planned with other inputs,
+        or having read what changed since."""
+        outputs = self.state.outputs
+        return {path for path in paths if path in tampered or (record := outputs.get(path)) is None
+                or record.inputs != plan[path].inputs or not record.reads.isdisjoint(moved)}
+
+    def reports(self, planned: PlanResult, derived: Derivation, made: dict[str, Any]) -> dict[str, Any]:
+        """Planner name -> its report: a bundle's or derived planner's own, else how many files
+        it has and made."""
+        return {**{name: planned.reports[name] if name in planned.reports
+                   else Planned(len(paths), sum(path in made for path in paths))
+                   for name, paths in planned.owners.items()}, **derived.reports}
 
     def run_bundle(self, bundle: Bundle, ctx: PlanContext, moved: dict[Key, str],
                    tampered: set[str]) -> tuple[BundleRecord, Any, list[tuple]]:
@@ -566,6 +645,16 @@ class Engine:
         state.save(self.state_path)
 
 
+def groups_of(planner: Derived, config: Config, paths: Iterable[str]) -> dict[str, list[str]]:
+    """The output paths a derived planner reads, by group, groups and paths in sorted order."""
+    groups: dict[str, list[str]] = {}
+    for path in paths:
+        group = planner.group(config, path)
+        if group is not None:
+            groups.setdefault(group, []).append(path)
+    return {group: sorted(found) for group, found in sorted(groups.items())}
+
+
 def refuse_mass_removal(removed: set[str], present: int, out_dir: Path) -> None:
     """Stop a build that would remove more than half of the files the last build made.
 
@@ -606,6 +695,29 @@ def publication_horizon(documents: Iterable[Document], now: datetime, options: B
     if options.future:
         return None
     return min((doc.date for doc in documents if doc.kind == "post" and doc.date > now), default=None)
+
+
+class OutputBytes(Mapping):
+    """The bytes of some output files, path -> bytes: as this build made them, else as the
+    output folder holds them (where the last build wrote them, as the state says)."""
+
+    def __init__(self, paths: list[str], made: dict[str, tuple[bytes, frozenset]], out_dir: Path):
+        self.paths, self.made, self.out_dir = paths, made, out_dir
+
+    def __getitem__(self, path: str) -> bytes:
+        if path in self.made:
+            return self.made[path][0]
+        try:
+            return (self.out_dir / path).read_bytes()
+        except OSError as exc:
+            raise SiteError(f"cannot read it back from the output folder ({exc.strerror or exc}): "
+                            "was it removed during the build? Build again", path) from None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.paths)
+
+    def __len__(self) -> int:
+        return len(self.paths)
 
 
 def _same(data: bytes) -> bytes:

@@ -23,7 +23,7 @@ import msgpack
 
 # Each cache's layout version, in one place: bump one when what it stores changes shape.
 VERSIONS = {
-    "state": 3,          # .sitegen/state (generator.state.BuildState)
+    "state": 4,          # .sitegen/state (generator.state.BuildState)
     "document": 6,       # .sitegen/cache/documents/ (generator.site.Document, by parse key)
     "version-files": 2,  # .sitegen/versions/ (a docs version's files, tutorials included, as last built)
     "notebook-run": 1,   # <notebooks.cache_dir>/notebooks/ (JSON runs, shared between machines: part of their key)

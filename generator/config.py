@@ -126,6 +126,41 @@ class Archives:
 
 
 @dataclass(frozen=True)
+class Social:
+    """How pages look where a link to them is shared: their OpenGraph and Twitter card."""
+
+    image: str = ""       # the picture of pages whose front matter names none (image, preview_image)
+    twitter: str = ""     # the site's account, "@name" (twitter:site)
+
+    def validate(self, path: Path, prefix: str) -> None:
+        if self.image and not (self.image.startswith("/") or re.match(r"https?://[^/\s]+", self.image)):
+            raise SiteError(f"key '{prefix}image': expected a path in the site starting with '/' or an "
+                            f"http(s) URL, got {self.image!r}", path)
+        if self.twitter and not re.fullmatch(r"@\w{1,50}", self.twitter):
+            raise SiteError(f"key '{prefix}twitter': expected an account name such as @apachetvm, "
+                            f"got {self.twitter!r}", path)
+
+
+@dataclass(frozen=True)
+class Search:
+    """The site's search (generator/outputs/search.py): a Pagefind index of its pages, searched
+    in the reader's browser; ``search: false`` makes none and leaves the box out."""
+
+    exclude: list[str] = field(default_factory=list)      # URL globs of pages left out: "/2016/*"
+    exclude_selectors: list[str] = field(default_factory=list)   # parts of pages left out: ".nb-output"
+
+    def validate(self, path: Path, prefix: str) -> None:
+        for i, glob in enumerate(self.exclude):
+            if not glob.startswith("/"):
+                raise SiteError(f"key '{prefix}exclude[{i}]': expected a URL path starting with '/' "
+                                f"(a glob such as /2016/*), got {glob!r}", path)
+        for i, selector in enumerate(self.exclude_selectors):
+            if not selector.strip():
+                raise SiteError(f"key '{prefix}exclude_selectors[{i}]': expected a CSS selector, got {selector!r}",
+                                path)
+
+
+@dataclass(frozen=True)
 class Repository:
     """Where the site's sources are kept, for each page's "Edit this page" link.
 
@@ -266,6 +301,8 @@ class Config:
     markdown: MarkdownSettings = field(default_factory=MarkdownSettings)
     liquid: LiquidSettings = field(default_factory=LiquidSettings)
     archives: Archives = field(default_factory=Archives)
+    search: Search | Literal[False] = field(default_factory=Search)
+    social: Social = field(default_factory=Social)
     repository: Repository = field(default_factory=Repository)
     static: list[str] = field(default_factory=list)   # folders (or files) published at their own URLs
     versions: list[Version] = field(default_factory=list)

@@ -10,7 +10,7 @@ turned into a :class:`SiteError` at the template file and line that caused it.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any, Callable
 from urllib.parse import quote
@@ -23,7 +23,8 @@ from generator.deps import record
 from generator.errors import SiteError
 from generator.layout import TEMPLATES
 from generator.plugins import extensions
-from generator.site import group_url, slugify
+from generator.site import group_url, slugify, timezone_of
+from generator.sources import parse_date
 
 TEMPLATES_DIR = TEMPLATES
 DEFAULT_THEME = Path(__file__).parent / "themes" / "default"
@@ -120,7 +121,7 @@ class Renderer:
         self.env.filters.update(
             relative_url=self.relative_url,
             absolute_url=self.absolute_url,
-            date=format_date,
+            date=self.format_date,
             slugify=slugify,
             safe_html=Markup,
         )
@@ -151,6 +152,13 @@ class Renderer:
         if not isinstance(url, str) or "://" in url:
             return url
         return self.config.url.rstrip("/") + self.relative_url(url if url.startswith("/") else "/" + url)
+
+    def format_date(self, value: datetime | date | str | None, fmt: str = "%b %d, %Y") -> str:
+        """``value`` as text; a string is read as front matter dates are (``last_modified_at:
+        2021-02-03 04:05:06 +0000``), in the site's time zone unless it gives an offset."""
+        if isinstance(value, str):
+            value = parse_date(value, timezone_of(self.config), Path(TEMPLATES_DIR), "date")
+        return format_date(value, fmt)
 
     def has_template(self, name: str) -> bool:
         record(("template", name))

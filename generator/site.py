@@ -12,7 +12,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
-from html import unescape
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -33,6 +32,7 @@ from generator.markdown import Heading, render_markdown
 from generator.reading import reading_time
 from generator.readers import reader_for
 from generator.sources import Source, load_source, parse_date, post_name_parts
+from generator.text import plain_text, shorten
 
 
 
@@ -69,7 +69,9 @@ class Document:
 
     @property
     def description(self) -> str:
-        return str(self.meta.get("description") or _strip_tags(self.excerpt))[:300]
+        """Plain text for the meta description and share cards: the front matter's, else the
+        excerpt's text, cut at a word to at most 300 characters."""
+        return shorten(plain_text(str(self.meta.get("description") or self.excerpt)), 300)
 
 
 def well_formed(doc: Any) -> bool:
@@ -292,10 +294,6 @@ def _first_paragraph(html: str) -> str:
 
 
 _FOOTNOTE_REF = re.compile(r'<sup id="fnref\d*:[^"]*"><a class="footnote-ref" href="#fn:[^"]*">[^<]*</a></sup>')
-
-
-def _strip_tags(html: str) -> str:
-    return unescape(re.sub(r"<[^>]+>", "", html)).strip()
 
 
 def archive_folder(url: str) -> str:

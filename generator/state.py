@@ -204,6 +204,18 @@ class BundleRecord:
 
 
 @dataclass
+class DerivedRecord:
+    """One group of a derived planner's files (:class:`generator.outputs.Derived`) as last made."""
+
+    inputs: str                         # the digest of the paths and bytes it was made from; OUT_OF_DATE:
+                                        # its pages changed since, and a build left it to the next one
+    files: dict[str, str]               # path -> origin
+
+
+OUT_OF_DATE = ""
+
+
+@dataclass
 class BuildState:
     world: str = ""                                            # config, options, code
     files: dict[str, FileRecord] = field(default_factory=dict)
@@ -217,6 +229,11 @@ class BuildState:
     floor: datetime | None = None       # the newest published post's date: a clock set back
                                         # before it holds that post back again
     planned: dict[str, int] = field(default_factory=dict)   # planner name -> how many files it planned
+    derived: dict[str, dict[str, DerivedRecord]] = field(default_factory=dict)  # planner -> group -> record
+
+    def derived_out_of_date(self) -> bool:
+        """Whether a build left files derived from pages (a search index) behind the pages."""
+        return any(r.inputs == OUT_OF_DATE for groups in self.derived.values() for r in groups.values())
 
     @classmethod
     def load(cls, path: Path) -> BuildState:
@@ -262,6 +279,8 @@ class BuildState:
                         for name, b in self.bundles.items()},
             "external": self.external, "order": list(self.order),
             "horizon": self.horizon, "floor": self.floor, "planned": self.planned,
+            "derived": {name: {group: [r.inputs, r.files] for group, r in groups.items()}
+                        for name, groups in self.derived.items()},
         }
 
     @classmethod
@@ -282,7 +301,9 @@ class BuildState:
                                         report)
                      for name, (inputs, reads, files, report) in data["bundles"].items()},
             external=data["external"], order=tuple(data["order"]),
-            horizon=data["horizon"], floor=data["floor"], planned=dict(data["planned"]))
+            horizon=data["horizon"], floor=data["floor"], planned=dict(data["planned"]),
+            derived={name: {group: DerivedRecord(inputs, dict(files)) for group, (inputs, files) in groups.items()}
+                     for name, groups in data["derived"].items()})
         if not all(isinstance(v, str) for v in state.documents.values()) \
                 or not all(isinstance(path, str) and isinstance(r.digest, str) for path, r in state.outputs.items()):
             raise TypeError("state records of the wrong types")

@@ -48,6 +48,7 @@ TREE_DIRS = (DOCS_DIR, notebooks.FOLDER)  # what a version's docs are built from
 BODY_OPEN = re.compile(r"<body\b[^>]*>", re.I)
 HEAD_CLOSE = re.compile(r"</head\s*>", re.I)
 CANONICAL = re.compile(r"""<link\b[^>]*\brel=["']?canonical["'\s/>][^>]*>""", re.I)
+OG_URL = re.compile(r"""<meta\b[^>]*\bproperty=["']?og:url["'\s/>][^>]*>""", re.I)
 
 
 @dataclass(frozen=True)
@@ -311,11 +312,12 @@ def _fill_slots(html: str, banner: str, switcher: str) -> str:
 
 
 def _set_canonical(html: str, url: str) -> str:
+    """Point the page's canonical link, and its OpenGraph URL (the same address), at ``url``."""
     link = f'<link rel="canonical" href="{escape(url)}">'
     html, found = CANONICAL.subn(lambda m: link, html, count=1)
     if not found:
         html = HEAD_CLOSE.sub(lambda m: link + "\n" + m.group(0), html, count=1)
-    return html
+    return OG_URL.sub(lambda m: f'<meta property="og:url" content="{escape(url)}">', html, count=1)
 
 
 def _folders_digest(root: Path, folders: tuple[str, ...]) -> str:

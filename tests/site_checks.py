@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gzip
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -161,3 +163,81 @@ def assert_internal_links_and_anchors(out: Path) -> None:
             fragment = urlsplit(href).fragment
             if fragment and target.suffix == ".html":
                 assert unquote(fragment) in ids(target), f"{page.relative_to(out)}: no #{fragment} in {href}"
+
+
+def search_index(bundle: Path) -> dict[str, str]:
+    """URL -> text of every page in the Pagefind bundle at ``bundle`` (the folder holding
+    pagefind.js): each page is a fragment, gzip holding Pagefind's header and then JSON."""
+    pages = {}
+    for fragment in sorted((bundle / "fragment").glob("*.pf_fragment")):
+        data = gzip.decompress(fragment.read_bytes())
+        assert data.startswith(b"pagefind_dcd"), fragment
+        record = json.loads(data[len(b"pagefind_dcd"):])
+        pages[record["url"]] = record["content"]
+    return pages
+
+
+IMAGE_MAGIC = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"GIF8", b"RIFF", b"<svg", b"<?xml")
+
+
+def assert_share_meta(out: Path, site_url: str, title: str) -> int:
+    """The head of every page (redirect stubs aside) carries a whole OpenGraph and Twitter card,
+    and every post a schema.org BlogPosting; each value is checked. Returns the pages checked."""
+    import lxml.html
+    from datetime import datetime
+
+    site = urlsplit(site_url)
+    checked = 0
+    for page in html_files(out):
+        rel = page.relative_to(out).as_posix()
+        head = lxml.html.parse(str(page)).getroot().find("head")
+        if head.cssselect('meta[http-equiv="refresh"]'):
+            continue
+        checked += 1
+        meta: dict[str, list[str]] = {}
+        for tag in head.cssselect("meta[property], meta[name]"):
+            meta.setdefault(tag.get("property") or tag.get("name"), []).append(tag.get("content"))
+        one = {key: values[0] for key, values in meta.items()}
+        assert all(len(v) == 1 for k, v in meta.items() if k.startswith(("og:", "twitter:", "description"))), \
+            (rel, meta)
+        for key in ("og:type", "og:site_name", "og:title", "og:description", "og:url", "twitter:card",
+                    "twitter:title", "twitter:description", "description"):
+            assert one.get(key, "").strip(), f"{rel}: no {key}"
+        assert one["og:site_name"] == title and one["og:type"] in ("article", "website"), rel
+        assert one["twitter:title"] == one["og:title"], rel
+        description = one["og:description"]
+        assert description == one["twitter:description"] == one["description"], rel
+        assert not re.search(r"<[A-Za-z/!]|&[#\w]+;", description), f"{rel}: markup in the description {description!r}"
+        assert description == " ".join(description.split()) and len(description) <= 300, (rel, description)
+        canonical = head.cssselect('link[rel="canonical"]')[0].get("href")
+        assert one["og:url"] == canonical, rel
+        for key in ("og:url", "og:image", "twitter:image"):
+            if key in one:
+                parts = urlsplit(one[key])
+                assert parts.scheme in ("http", "https") and parts.netloc, f"{rel}: {key} is not absolute"
+        if "og:image" in one:
+            assert one["twitter:card"] == "summary_large_image" and one["twitter:image"] == one["og:image"], rel
+            image = urlsplit(one["og:image"])
+            if image.netloc == site.netloc:
+                file = out / unquote(image.path).removeprefix(site.path.rstrip("/")).lstrip("/")
+                assert file.is_file(), f"{rel}: og:image {one['og:image']} is not a file of the site"
+                assert file.read_bytes().lstrip()[:8].startswith(IMAGE_MAGIC), f"{rel}: og:image is not an image"
+        else:
+            assert one["twitter:card"] == "summary", rel
+        ld = head.cssselect('script[type="application/ld+json"]')
+        if one["og:type"] != "article":
+            assert not ld, rel
+            continue
+        assert len(ld) == 1, f"{rel}: a post needs one BlogPosting"
+        posting = json.loads(ld[0].text)
+        assert posting["@context"] == "https://schema.org" and posting["@type"] == "BlogPosting", rel
+        assert posting["headline"] == one["og:title"] and posting["description"] == description, rel
+        assert posting["url"] == posting["mainEntityOfPage"]["@id"] == one["og:url"], rel
+        published = datetime.fromisoformat(posting["datePublished"])
+        assert posting["datePublished"] == one["article:published_time"] and published.tzinfo, rel
+        assert datetime.fromisoformat(posting["dateModified"]) >= published, rel
+        assert posting["author"] and all(a["@type"] in ("Person", "Organization") and a["name"].strip()
+                                         for a in posting["author"]), rel
+        assert posting.get("image") == one.get("og:image"), rel
+        assert posting["publisher"] == {"@type": "Organization", "name": title}, rel
+    return checked

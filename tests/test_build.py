@@ -37,12 +37,16 @@ def test_url_inventory(basic_site):
         "blog.html", "blog/page2.html", "history.html",
         "tags.html", "tags/compilers.html", "tags/release.html", "tags/performance.html",
         "categories.html", "categories/news.html",
-        "atom.xml", "rss.xml", "feed.json", "sitemap.xml", "sitemap.txt",
+        "atom.xml", "rss.xml", "feed.json", "sitemap.xml", "sitemap.txt", "robots.txt",
         "tags/compilers/atom.xml", "tags/release/atom.xml", "tags/performance/atom.xml",
         "categories/news/atom.xml",
         "assets/css/site.css", "assets/css/pygments.css",
         "assets/images/favicon.svg", "assets/images/logo.svg",
-    } | {"assets/" + name for name in files_of(DEFAULT_THEME / "assets")}   # the default theme's
+    } | {"assets/" + name for name in files_of(DEFAULT_THEME / "assets")} \
+      | {"pagefind/site/" + name for name in files_of(basic_site / "_site/pagefind/site")}   # the search index
+    index = files_of(basic_site / "_site/pagefind/site")
+    assert {"pagefind.js", "pagefind-worker.js", "pagefind-entry.json", "wasm.en.pagefind"} <= index
+    assert len([name for name in index if name.startswith("fragment/")]) == 5       # 3 posts, 2 pages
 
 
 def test_output_is_valid_and_linked(basic_site):

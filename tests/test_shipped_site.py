@@ -7,6 +7,7 @@ import re
 from datetime import datetime, timezone
 from pathlib import Path
 
+import lxml.html
 import nbformat
 import pytest
 import yaml
@@ -16,7 +17,8 @@ from generator.build import BuildOptions, build
 from generator.check import check_site
 from generator.config import load_config
 from site_checks import (assert_feeds_parse, assert_group_feeds_parse, assert_html5_parses,
-                         assert_internal_links_and_anchors, assert_json_feed_valid, assert_sitemap_valid)
+                         assert_internal_links_and_anchors, assert_json_feed_valid, assert_share_meta,
+                         assert_sitemap_valid, search_index)
 
 PAGES = ["index.html", "vta.html", "community.html", "about.html", "download.html", "asf.html",
          "404.html", "blog.html", "history.html", "tags.html", "categories.html", "authors.html",
@@ -138,6 +140,31 @@ def test_the_tutorials_url_in_the_nav_leads_to_the_default_versions_gallery(ship
         assert f'url=/docs/v0.18/tutorials/{slug}.html"' in page
         assert (shipped / f"docs/tutorials/{slug}.ipynb").read_bytes() == \
             (shipped / f"docs/v0.18/tutorials/{slug}.ipynb").read_bytes()
+
+
+def test_the_search_indexes_hold_every_post_page_docs_page_and_tutorial(shipped):
+    site = search_index(shipped / "pagefind/site")
+    posts = {"/" + p.relative_to(shipped).as_posix() for p in shipped.glob("[0-9]*/[0-9]*/[0-9]*/*.html")}
+    assert posts | {"/about.html", "/vta.html", "/community.html", "/download.html", "/asf.html"} <= site.keys()
+    assert not site.keys() & {"/", "/blog.html", "/tags.html", "/history.html", "/404.html", "/posts.html"}
+    assert not [url for url in site if url.startswith("/docs/")]
+    for version in ("dev", "v0.18"):
+        docs = search_index(shipped / f"pagefind/docs/{version}")
+        pages = {f"/docs/{version}/{name}" for name in ("", "install.html", "architecture.html")}
+        tutorials = {f"/docs/{version}/tutorials/{slug}.html" for slug in TUTORIALS}
+        assert pages | tutorials <= docs.keys() and all(url.startswith(f"/docs/{version}/") for url in docs)
+        assert "cumsum matches np.cumsum" in docs[f"/docs/{version}/tutorials/scan_recurrence.html"]
+    assert sorted(p.name for p in (shipped / "pagefind/docs").iterdir()) == ["dev", "v0.18"]   # no alias
+
+
+def test_every_page_head_carries_a_share_card_and_posts_a_blog_posting(shipped):
+    config = load_config(shipped.parent)
+    assert assert_share_meta(shipped, config.url, config.title) >= 50
+    post = lxml.html.parse(str(shipped / "2017/08/22/operator-fusion.html")).getroot()
+    assert post.cssselect('meta[property="og:image"]')[0].get("content") == \
+        "https://tvm.apache.org/assets/images/social-card.jpg"          # site.yaml social.image
+    robots = (shipped / "robots.txt").read_text()
+    assert "Sitemap: https://tvm.apache.org/sitemap.xml" in robots.splitlines()
 
 
 def test_authors_have_pages_and_posts_link_them(shipped):
