@@ -71,7 +71,10 @@ def main() -> int:
         ("- Pygments (fences, through pymdownx.highlight)", stage_time(stats, "pymdownx/highlight.py", "highlight")),
         ("  - of which making Pygments formatters", stage_time(stats, "pygments/formatters/html.py", "__init__")),
         ("front matter YAML", stage_time(stats, "generator/sources.py", "split_front_matter")),
+        ("reading time (generator/reading.py)", stage_time(stats, "generator/reading.py", "reading_time")),
         ("rendering (Jinja) and writing the outputs", stage_time(stats, "generator/build.py", "make")),
+        ("- feeds (Atom, RSS, JSON Feed: the blog's, each tag's and category's)",
+         sum(stage_time(stats, "generator/feeds.py", name) for name in ("atom_feed", "rss_feed", "json_feed"))),
     ]
     print(f"cold build of {len(list(args.posts.glob('*.md')))} posts: {whole:.1f} s of CPU under cProfile\n")
     print("| stage | s | share |\n|---|---:|---:|")

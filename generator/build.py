@@ -1,9 +1,10 @@
 """Orchestrate builds: sources -> documents -> site -> plan -> outputs -> files.
 
 A build runs in named stages (:class:`Engine`): scan, load, assemble, plan,
-make, write, record. It plans every file the site has through the planners of
-:mod:`generator.outputs`, whose names it does not know, then makes only the
-jobs whose inputs changed since the last build. Each render is traced
+make, derive, write, record. It plans every file the site has through the
+planners of :mod:`generator.outputs`, whose names it does not know, then makes
+only the jobs whose inputs changed since the last build, and last the files
+derived from the bytes of the others where those bytes changed. Each render is traced
 (:mod:`generator.deps`); the keys it read are saved with its output, and the
 output is made again only when its plan's inputs differ or one of those keys
 resolves to something new. A build with nothing changed stops after comparing
@@ -26,7 +27,7 @@ import dataclasses
 import functools
 import hashlib
 import itertools
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
@@ -39,18 +40,20 @@ from generator import progress as reporting
 from generator.cache import DataCache, digest
 from generator.config import Config, load_config
 from generator.deps import LINKED_FIELDS, Key, KeyIndex, Resolver, Views, tracing, value_digest
-from generator.errors import SiteError
+from generator.errors import SiteError, warning
 from generator.layout import DEFAULT_THEME, INPUTS, STATE_DIR, STATE_FILE, SWAPPABLE, TEMPLATES
 from generator.lock import site_lock
 from generator.options import BuildOptions
 from generator.output import OutputFiles, Staging, check_outputs, delete_outputs, folder_stamps, safe_output_dir
-from generator.outputs import Bundle, Phase, PlanContext, Planned, Registry, Report, default_registry, site_view
+from generator.outputs import (Bundle, Derived, Phase, PlanContext, Planned, Registry, Remade, Report,
+                               default_registry, site_view)
 from generator.plan import Plan
 from generator.plugins import extensions
 from generator.site import (Document, LazyDocument, Site, assemble, parse_document, summary, timezone_of,
                             well_formed)
 from generator.sources import Source, discover, load_data, load_source, refuse_links_outside
-from generator.state import BuildState, BundleRecord, FileIndex, OutputRecord, Records, Stamp
+from generator.state import (OUT_OF_DATE, BuildState, BundleRecord, DerivedRecord, FileIndex, OutputRecord, Records,
+                             Stamp)
 
 CONTENT_FIELDS = [f.name for f in dataclasses.fields(Document) if f.name not in LINKED_FIELDS]
 
@@ -83,9 +86,11 @@ class BuildResult:
 
     @property
     def warnings(self) -> list[str]:
-        """``file:line: warning: ...`` for what the site's documents use that sitegen left out."""
-        documents = self.site.documents if self.site else ()
-        return [warning for doc in documents for warning in doc.warnings] + list(self.render_warnings)
+        """``file:line: warning: ...`` for what the site's documents, their renders and the
+        planners' work (docs pages, tutorials) use that sitegen left out."""
+        documents = [w for doc in (self.site.documents if self.site else ()) for w in doc.warnings]
+        planners = [w for report in self.reports.values() for w in getattr(report, "warnings", ())]
+        return documents + list(self.render_warnings) + planners
 
     def summary(self) -> str:
         return (f"{self.files} files: {len(self.written)} written, "
@@ -111,6 +116,8 @@ def plan_site(planners: Registry, ctx: PlanContext,
     plan, owners = Plan(), {}
     for planner in planners:
         before = len(plan)
+        if planner.phase is Phase.DERIVED:     # made from the others' bytes, once those are made
+            continue
         if planner.phase is Phase.BUNDLE:
             for job in bundled[planner.name]:
                 plan.add(*job)
@@ -120,18 +127,20 @@ def plan_site(planners: Registry, ctx: PlanContext,
     return plan, owners
 
 
-def parse_documents(sources: list[Source], config: Config, refresh: bool = False) -> tuple[list[Document], int]:
-    """Parse every source, from the cache where the same input was parsed before; and how many
-    were parsed."""
+def parse_documents(sources: list[Source], tree: Path, config: Config,
+                    refresh: bool = False) -> tuple[list[Document], int]:
+    """Parse every source (read from ``tree``: the site, or a docs version's export), from the
+    cache where the same input was parsed before; and how many were parsed."""
     entries = [(s.kind, s.path, s.digest) for s in sources]
     loaded = {str(s.path): s for s in sources}
-    parsed, count = load_documents(config, entries, refresh, load=lambda kind, path: loaded[str(path)])
+    parsed, count = load_documents(config, entries, refresh, load=lambda kind, path: loaded[str(path)], tree=tree)
     return [doc for _, doc in parsed.values()], count
 
 
 def load_documents(config: Config, sources: list[tuple[str, Path, str]], refresh: bool = False,
                    load: Callable[[str, Path], Source] | None = None,
-                   summaries: Mapping[str, tuple[str, dict]] = {}) -> tuple[dict[str, tuple[str, Document]], int]:
+                   summaries: Mapping[str, tuple[str, dict]] = {},
+                   tree: Path | None = None) -> tuple[dict[str, tuple[str, Document]], int]:
     """Source path -> (parse key, Document) for ``(kind, path, digest)`` sources; and how many
     were parsed.
 
@@ -141,6 +150,7 @@ def load_documents(config: Config, sources: list[tuple[str, Path, str]], refresh
     many, which also file what they parse in the cache. Where the last build
     summed the document up under the same key (``summaries``), the summary
     stands for it and its HTML is read from the cache only if a render wants it.
+    ``tree`` is where the sources lie (the site unless given).
     """
     from generator.readers import reader_for
 
@@ -179,7 +189,7 @@ def load_documents(config: Config, sources: list[tuple[str, Path, str]], refresh
                 documents[next(done)] = doc
             stage.advance(len(chunk))
     warn_unknown_keys(config, [(path, doc) for (kind, path, _), doc in zip(sources, documents)
-                               if kind in ("post", "page")])
+                               if kind in ("post", "page", "docs")], tree or config.root)
     return {str(path): (parse_key(key, doc.inputs), doc)
             for (_, path, _), key, doc in zip(sources, keys, documents)}, len(todo)
 
@@ -212,7 +222,7 @@ def _file_digest(root: Path, name: str) -> str | None:
         return None
 
 
-def warn_unknown_keys(config: Config, documents: list[tuple[Path, Document]]) -> None:
+def warn_unknown_keys(config: Config, documents: list[tuple[Path, Document]], tree: Path) -> None:
     """Add to each document's warnings the front matter keys nothing reads (typos), at their line.
 
     Done after the parse cache, not in the parse: what is known depends on the
@@ -226,8 +236,8 @@ def warn_unknown_keys(config: Config, documents: list[tuple[Path, Document]]) ->
     known = known_keys(template_dirs(config))
     for path, doc in documents:
         if not known.issuperset(doc.meta):
-            text = (config.root / path).read_text(encoding="utf-8", errors="replace")
-            doc.warnings += tuple(str(SiteError(f"warning: {w.message}", w.path, w.line))
+            text = (tree / path).read_text(encoding="utf-8", errors="replace")
+            doc.warnings += tuple(warning(w.message, w.path, w.line)
                                   for w in unknown_keys(doc.meta, known, path, text))
 
 
@@ -296,7 +306,7 @@ class Scan:
     due: bool                       # the clock crossed a post's date
 
     def nothing_to_do(self, state: BuildState, load: bool) -> bool:
-        return (all(report.reusable for report in state.reports.values())
+        return (all(report.reusable for report in state.reports.values()) and not state.derived_out_of_date()
                 and not (load or self.fresh or self.changed or self.tampered or self.strays or self.empty
                          or self.due or self.external != state.external))
 
@@ -320,6 +330,18 @@ class PlanResult:
     owners: dict[str, list[str]]                # planner name -> the paths it planned
     bundles: dict[str, BundleRecord]
     reports: dict[str, Any]
+    ctx: PlanContext
+
+
+@dataclass
+class Derivation:
+    """The derive stage's result: the whole plan (the derived planners' files added to the
+    others'), and for each derived planner its paths, its groups' records and its report."""
+
+    plan: Plan
+    owners: dict[str, list[str]] = field(default_factory=dict)
+    records: dict[str, dict[str, DerivedRecord]] = field(default_factory=dict)
+    reports: dict[str, Remade] = field(default_factory=dict)
 
 
 class Engine:
@@ -334,8 +356,9 @@ class Engine:
     A build runs in named stages: :meth:`scan` (what changed), :meth:`load`
     (parse what changed), :meth:`assemble` (the site), :meth:`plan` (every
     planner of the registry), :meth:`make` (the jobs whose inputs or reads
-    changed), :meth:`write` (only then the output folder) and :meth:`record`
-    (the state for the next build).
+    changed), :meth:`derive` (the files made from the others' bytes, where
+    those changed), :meth:`write` (only then the output folder) and
+    :meth:`record` (the state for the next build).
     """
 
     def __init__(self, root: str | Path = ".", options: BuildOptions = BuildOptions(),
@@ -357,7 +380,7 @@ class Engine:
         self.planners_parsed = DocumentStats()     # this build's parses for planners (docs pages)
 
     def build(self, now: datetime | None = None, save: bool = True,
-              changed: Iterable[str] | None = None, load: bool = False) -> BuildResult:
+              changed: Iterable[str] | None = None, load: bool = False, derive: bool = True) -> BuildResult:
         """Bring the output directory up to date.
 
         ``save=False`` keeps the state in memory only. ``changed`` names the
@@ -365,7 +388,10 @@ class Engine:
         only those are looked at; it is ignored by the first build of an
         engine and after a failed one, which look at every file. ``load``
         assembles the site even if nothing changed, to have it in memory for
-        the next build (the preview's first edit).
+        the next build (the preview's first edit). ``derive=False`` leaves the
+        files derived from pages whose pages changed (a search index) as they
+        were, marked out of date, for the next build to make: the preview shows
+        an edit first, then catches up.
         """
         warm, self.warm = self.warm, False
         self.planners_parsed = DocumentStats()
@@ -394,15 +420,19 @@ class Engine:
             order = resolver.identities(("posts",))
             moved = self.changed_keys(resolver, assembled.parsed, order != records.order)
             planned = self.plan(scan, assembled, moved, reuse=swapped is not None)
-            plan = planned.plan
-            dirty = {path for path, job in plan.items()
-                     if path in scan.tampered or (record := records.outputs.get(path)) is None
-                     or record.inputs != job.inputs or not record.reads.isdisjoint(moved)}
-            if not self.options.allow_removals:
-                refuse_mass_removal(state.stamps.keys() - plan.keys(), len(state.stamps), scan.out_dir)
+            if not self.options.allow_removals:     # derived files (a search index) are not the site's content
+                derived_before = {path for groups in records.derived.values() for record in groups.values()
+                                  for path in record.files}
+                refuse_mass_removal(state.stamps.keys() - planned.plan.keys() - derived_before,
+                                    len(state.stamps) - len(derived_before), scan.out_dir)
         staging = Staging(scan.out_dir, self.root / STATE_DIR / "staging", state.stamps, records.outputs)
         try:
-            made = self.make(plan, dirty, staging)
+            made = self.make(planned.plan, self.outdated(planned.plan, planned.plan, scan.tampered, moved), staging)
+            with progress.stage("deriving"):
+                derived = self.derive(scan, planned, made, staging, remake=derive)
+            plan = derived.plan
+            made |= self.make(plan, self.outdated(plan, plan.keys() - planned.plan.keys(), scan.tampered, moved),
+                              staging)
             written, deleted, stamps = self.write(scan, plan, made, staging)
         finally:
             staging.discard()
@@ -410,11 +440,11 @@ class Engine:
             last = state.folders if state.folders is not None and not scan.fresh else None
             touched = [*written, *deleted, *(f"{folder}/" for folder in scan.empty)]   # folders of these moved
             folders = folder_stamps(scan.out_dir, plan if last is None else touched, last)
-            self.record(scan, assembled, planned, made, stamps, folders, moved, resolver, order)
+            self.record(scan, assembled, planned, derived, made, stamps, folders, moved, resolver, order)
             if save:
                 self.save()
         return BuildResult(assembled.site, len(plan), OutputFiles(scan.out_dir, made), written, deleted,
-                           self.reports(planned, made), documents + self.planners_parsed, self.warned())
+                           self.reports(planned, derived, made), documents + self.planners_parsed, self.warned())
 
     def render(self, now: datetime | None = None) -> BuildResult:
         """Every file of the site, made in memory; the output folder and the state untouched."""
@@ -425,8 +455,10 @@ class Engine:
         assembled = self.assemble(scan, loaded)
         planned = self.plan(scan, assembled, {}, reuse=False)
         made = self.make(planned.plan, planned.plan.keys())
-        return BuildResult(assembled.site, len(planned.plan), {path: m.data for path, m in made.items()},
-                           reports=self.reports(planned, made), documents=documents + self.planners_parsed,
+        derived = self.derive(scan, planned, made)
+        made |= self.make(derived.plan, derived.plan.keys() - made.keys())
+        return BuildResult(assembled.site, len(derived.plan), {path: m.data for path, m in made.items()},
+                           reports=self.reports(planned, derived, made), documents=documents + self.planners_parsed,
                            render_warnings=tuple(w for m in made.values() for w in m.warnings))
 
     # --- the stages -------------------------------------------------------
@@ -459,9 +491,10 @@ class Engine:
                or (state.floor is not None and now < state.floor))
         return Scan(config, out_dir, world, fresh, index, changed, external, tampered, strays, empty, now, due)
 
-    def parse(self, config: Config, sources: list[Source]) -> list[Document]:
-        """Documents for a planner (the docs pages), through the parse cache, counted with the build's."""
-        documents, count = parse_documents(sources, config, self.options.refresh)
+    def parse(self, config: Config, sources: list[Source], tree: Path) -> list[Document]:
+        """Documents for a planner (the docs pages, read from ``tree``), through the parse cache,
+        counted with the build's."""
+        documents, count = parse_documents(sources, tree, config, self.options.refresh)
         self.planners_parsed += DocumentStats(count, len(documents) - count)
         return documents
 
@@ -553,9 +586,9 @@ class Engine:
                 ran = ran or record is not self.state.records.bundles.get(bundle.name)
         last = self.last_plan
         if reuse and last is not None and not ran:
-            return PlanResult(last.plan, last.owners, bundles, reports)
+            return PlanResult(last.plan, last.owners, bundles, reports, ctx)
         plan, owners = plan_site(self.planners, ctx, bundled)
-        return PlanResult(plan, owners, bundles, reports)
+        return PlanResult(plan, owners, bundles, reports, ctx)
 
     def make(self, plan: Plan, paths: Iterable[str], staging: Staging | None = None) -> dict[str, Made]:
         """Run the jobs of ``paths`` (in worker processes when many): path -> what it made.
@@ -585,6 +618,52 @@ class Engine:
                 stage.advance(len(chunk))
         return made
 
+    def derive(self, scan: Scan, planned: PlanResult, made: dict[str, Made], staging: Staging | None = None,
+               remake: bool = True) -> Derivation:
+        """The derived planners' files, group by group: made from the bytes of the other files
+        (as this build made them, else as the output folder holds them) where those changed;
+        else planned as the last build made them. Without ``remake``, a group whose bytes
+        changed keeps its last files too, if it has them, recorded as out of date."""
+        whole = Plan()
+        whole.update(planned.plan)
+        whole.unlisted = set(planned.plan.unlisted)
+        derivation = Derivation(whole)
+        for planner in self.planners:
+            if not isinstance(planner, Derived):
+                continue
+            last, records, before = self.state.records.derived.get(planner.name, {}), {}, len(whole)
+            for group, paths in groups_of(planner, scan.config, planned.plan).items():
+                inputs = digest(*(part for path in paths for part in (path, self.digest_of(path, made))))
+                records[group] = self.derive_group(planner, group, paths, inputs, last.get(group), remake,
+                                                   planned.ctx, scan, OutputBytes(paths, made, scan.out_dir, staging),
+                                                   whole)
+            derivation.owners[planner.name] = list(itertools.islice(whole, before, None))
+            derivation.records[planner.name] = records
+            derivation.reports[planner.name] = Remade(
+                made=tuple(g for g, r in records.items() if r is not last.get(g) and r.inputs != OUT_OF_DATE),
+                kept=tuple(g for g, r in records.items() if r is last.get(g)),
+                behind=tuple(g for g, r in records.items() if r.inputs == OUT_OF_DATE))
+        return derivation
+
+    def derive_group(self, planner: Derived, group: str, paths: list[str], inputs: str,
+                     last: DerivedRecord | None, remake: bool, ctx: PlanContext, scan: Scan,
+                     files_in: OutputBytes, plan: Plan) -> DerivedRecord:
+        """Plan one group's files, made again or kept; its record for the next build."""
+        outputs = self.state.records.outputs
+        intact = last is not None and all(p in outputs and p not in scan.tampered for p in last.files)
+        if intact and (last.inputs == inputs or not remake):       # an out of date one, rather than none
+            for path, origin in last.files.items():
+                plan.add(path, origin, _kept, outputs[path].inputs, listed=False)
+            return last if last.inputs == inputs else DerivedRecord(OUT_OF_DATE, last.files)
+        files = planner.make(ctx, group, files_in)
+        for path, data in files.items():
+            plan.add(path, files.origins[path], partial(_same, data), ("made", value_digest(data)), listed=False)
+        return DerivedRecord(inputs, dict(files.origins))
+
+    def digest_of(self, path: str, made: dict[str, Made]) -> str:
+        """The digest of an output's bytes: as this build made them, else as the last one did."""
+        return made[path].digest if path in made else self.state.records.outputs[path].digest
+
     def write(self, scan: Scan, plan: Plan, made: dict[str, Made], staging: Staging) -> tuple[
             list[str], list[str], dict[str, Stamp]]:
         """Everything is made: only now is the output directory touched. Written, deleted, stamps."""
@@ -596,11 +675,11 @@ class Engine:
         stamps.update((path, m.stamp) for path, m in made.items() if m.staged is None)
         return sorted(staged), deleted, stamps
 
-    def record(self, scan: Scan, assembled: Assembled, planned: PlanResult, made: dict[str, Made],
-               stamps: dict[str, Stamp], folders: dict[str, int], moved: dict[Key, str], resolver: Resolver,
-               order: tuple) -> None:
+    def record(self, scan: Scan, assembled: Assembled, planned: PlanResult, derived: Derivation,
+               made: dict[str, Made], stamps: dict[str, Stamp], folders: dict[str, int], moved: dict[Key, str],
+               resolver: Resolver, order: tuple) -> None:
         """The state for the next build: each output's inputs and reads, and the digests of those."""
-        state, plan = self.state, planned.plan
+        state, plan = self.state, derived.plan
         outputs = {path: record for path, record in state.records.outputs.items() if path in plan}
         for path, m in made.items():
             outputs[path] = OutputRecord(plan[path].inputs, m.reads, m.digest)
@@ -613,14 +692,17 @@ class Engine:
         documents = resolver.documents.values()
         records = Records(outputs, {source: p.key for source, p in assembled.parsed.items()}, digests,
                           planned.bundles, order,
-                          {source: (p.key, summary(p.document)) for source, p in assembled.parsed.items()})
+                          {source: (p.key, summary(p.document)) for source, p in assembled.parsed.items()},
+                          derived.records)
         self.state = BuildState(
             world=scan.world, files=scan.index.snapshot(), stamps={**kept, **stamps}, folders=folders,
             extra=files_read(digests),
             reports={name: bundle.report for name, bundle in planned.bundles.items()},
             external=scan.external, horizon=publication_horizon(documents, scan.now, self.options),
             floor=publication_floor(documents, scan.now, self.options),
-            planned={name: len(paths) for name, paths in planned.owners.items()}, saved=records)
+            planned={name: len(paths) for name, paths in {**planned.owners, **derived.owners}.items()},
+            behind=any(r.inputs == OUT_OF_DATE for groups in derived.records.values() for r in groups.values()),
+            saved=records)
         self.render_warnings = {path: warnings for path, warnings in self.render_warnings.items() if path in plan}
         self.render_warnings.update((path, m.warnings) for path, m in made.items())
         self.last, self.last_plan = assembled, planned
@@ -633,11 +715,19 @@ class Engine:
         """The warnings of the renders whose files the site has, as they were last made."""
         return tuple(w for path in sorted(self.render_warnings) for w in self.render_warnings[path])
 
-    def reports(self, planned: PlanResult, made: dict[str, Any]) -> dict[str, Any]:
-        """Planner name -> its report: a bundle's own, else how many files it has and made."""
-        return {name: planned.reports[name] if name in planned.reports
-                else Planned(len(paths), sum(path in made for path in paths))
-                for name, paths in planned.owners.items()}
+    def outdated(self, plan: Plan, paths: Iterable[str], tampered: set[str], moved: dict[Key, str]) -> set[str]:
+        """The ``paths`` whose jobs must run: new, changed by hand, planned with other inputs,
+        or having read what changed since."""
+        outputs = self.state.records.outputs
+        return {path for path in paths if path in tampered or (record := outputs.get(path)) is None
+                or record.inputs != plan[path].inputs or not record.reads.isdisjoint(moved)}
+
+    def reports(self, planned: PlanResult, derived: Derivation, made: dict[str, Any]) -> dict[str, Any]:
+        """Planner name -> its report: a bundle's or derived planner's own, else how many files
+        it has and made."""
+        return {**{name: planned.reports[name] if name in planned.reports
+                   else Planned(len(paths), sum(path in made for path in paths))
+                   for name, paths in planned.owners.items()}, **derived.reports}
 
     def run_bundle(self, bundle: Bundle, ctx: PlanContext, moved: dict[Key, str],
                    tampered: set[str]) -> tuple[BundleRecord, Any, list[tuple]]:
@@ -708,6 +798,16 @@ class Engine:
         state.save(self.state_path)
 
 
+def groups_of(planner: Derived, config: Config, paths: Iterable[str]) -> dict[str, list[str]]:
+    """The output paths a derived planner reads, by group, groups and paths in sorted order."""
+    groups: dict[str, list[str]] = {}
+    for path in paths:
+        group = planner.group(config, path)
+        if group is not None:
+            groups.setdefault(group, []).append(path)
+    return {group: sorted(found) for group, found in sorted(groups.items())}
+
+
 def refuse_mass_removal(removed: set[str], present: int, out_dir: Path) -> None:
     """Stop a build that would remove more than half of the files the last build made.
 
@@ -737,7 +837,8 @@ def within(name: str, places: tuple[str, ...]) -> bool:
 
 def placement(doc: Document) -> tuple:
     """What decides where a document is published and which collections list it."""
-    return (doc.kind, doc.url, doc.layout, doc.date, doc.draft, doc.tags, doc.categories, doc.redirect_from)
+    return (doc.kind, doc.url, doc.layout, doc.date, doc.draft, doc.tags, doc.categories, doc.authors,
+            doc.redirect_from)
 
 
 def publication_floor(documents: Iterable[Document], now: datetime, options: BuildOptions) -> datetime | None:
@@ -752,6 +853,31 @@ def publication_horizon(documents: Iterable[Document], now: datetime, options: B
     if options.future:
         return None
     return min((doc.date for doc in documents if doc.kind == "post" and doc.date > now), default=None)
+
+
+class OutputBytes(Mapping):
+    """The bytes of some output files, path -> bytes: as this build made them (in memory, or
+    staged), else as the output folder holds them (where the last build wrote them)."""
+
+    def __init__(self, paths: list[str], made: dict[str, Made], out_dir: Path, staging: Staging | None):
+        self.paths, self.made, self.out_dir, self.staging = paths, made, out_dir, staging
+
+    def __getitem__(self, path: str) -> bytes:
+        made = self.made.get(path)
+        if made is not None and made.data is not None:
+            return made.data
+        where = self.staging.folder / made.staged if made is not None and made.staged else self.out_dir / path
+        try:
+            return where.read_bytes()
+        except OSError as exc:
+            raise SiteError(f"cannot read it back from the output folder ({exc.strerror or exc}): "
+                            "was it removed during the build? Build again", path) from None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.paths)
+
+    def __len__(self) -> int:
+        return len(self.paths)
 
 
 def _same(data: bytes) -> bytes:

@@ -8,6 +8,7 @@ import sys
 import time
 from pathlib import Path
 
+from generator import __version__
 from generator import progress as reporting
 from generator.errors import SiteError
 
@@ -29,6 +30,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def make_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="sitegen", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"sitegen {__version__}")
     parser.add_argument("-C", "--site", type=Path, default=Path("."),
                         help="the site's folder (holding site.yaml); default: here")
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")

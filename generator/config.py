@@ -14,14 +14,17 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import string
 import types
 import typing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import quote
 
 import yaml
 
+from generator.code_styles import style_names
 from generator.errors import SiteError
 from generator.layout import ASSETS, CACHE_DIR, CONFIG_FILE, NOTEBOOKS, RESERVED, STATE_DIR
 from generator.plugins import extensions
@@ -37,10 +40,17 @@ class NavItem:
 
 @dataclass(frozen=True)
 class Feeds:
-    atom: bool = True
-    rss: bool = True
+    atom: bool = True           # /atom.xml
+    rss: bool = True            # /rss.xml
+    json: bool = True           # /feed.json (JSON Feed 1.1)
+    tags: bool = True           # an Atom feed beside each tag's page: /tags/NAME/atom.xml
+    categories: bool = True     # ... and each category's
     entries: int = 20
     full_content: bool = True
+
+    def validate(self, path: Path, prefix: str) -> None:
+        if self.entries < 1:
+            raise SiteError(f"key '{prefix}entries': expected 1 or more, got {self.entries}", path)
 
 
 Execute = Literal["auto", "never", "always"]
@@ -107,9 +117,103 @@ class Archives:
     history: str | Literal[False] = "/history.html"      # every post, by year
     tags: str | Literal[False] = "/tags.html"            # the index; each tag at /tags/NAME.html
     categories: str | Literal[False] = "/categories.html"
+    # Each person of content/data/authors.yml at /authors/KEY.html; false: no author pages,
+    # and authors.yml is a data file like any other.
+    authors: str | Literal[False] = "/authors.html"
     # Each tag's (category's) posts in pages of posts_per_page, as the blog: page N of
     # /tags/NAME.html at /tags/NAME/pageN.html (Hugo and Pelican page them alike); false: one page.
     paginate_groups: bool = True
+
+
+@dataclass(frozen=True)
+class Social:
+    """How pages look where a link to them is shared: their OpenGraph and Twitter card."""
+
+    image: str = ""       # the picture of pages whose front matter names none (image, preview_image)
+    twitter: str = ""     # the site's account, "@name" (twitter:site)
+
+    def validate(self, path: Path, prefix: str) -> None:
+        if self.image and not (self.image.startswith("/") or re.match(r"https?://[^/\s]+", self.image)):
+            raise SiteError(f"key '{prefix}image': expected a path in the site starting with '/' or an "
+                            f"http(s) URL, got {self.image!r}", path)
+        if self.twitter and not re.fullmatch(r"@\w{1,50}", self.twitter):
+            raise SiteError(f"key '{prefix}twitter': expected an account name such as @apachetvm, "
+                            f"got {self.twitter!r}", path)
+
+
+@dataclass(frozen=True)
+class Search:
+    """The site's search (generator/outputs/search.py): a Pagefind index of its pages, searched
+    in the reader's browser; ``search: false`` makes none and leaves the box out."""
+
+    exclude: list[str] = field(default_factory=list)      # URL globs of pages left out: "/2016/*"
+    exclude_selectors: list[str] = field(default_factory=list)   # parts of pages left out: ".nb-output"
+
+    def validate(self, path: Path, prefix: str) -> None:
+        for i, glob in enumerate(self.exclude):
+            if not glob.startswith("/"):
+                raise SiteError(f"key '{prefix}exclude[{i}]': expected a URL path starting with '/' "
+                                f"(a glob such as /2016/*), got {glob!r}", path)
+        for i, selector in enumerate(self.exclude_selectors):
+            if not selector.strip():
+                raise SiteError(f"key '{prefix}exclude_selectors[{i}]': expected a CSS selector, got {selector!r}",
+                                path)
+
+
+@dataclass(frozen=True)
+class Repository:
+    """Where the site's sources are kept, for each page's "Edit this page" link.
+
+    ``edit`` is the link's pattern: ``{path}`` is the source's path in the site's
+    folder (``content/posts/2024-01-02-x.md``); the default is GitHub's (and
+    Gitea's) edit URL. A site in a subfolder of its repository puts the folder
+    in the pattern: ``"{url}/edit/{branch}/website/{path}"``. No ``url``: no links.
+    """
+
+    url: str = ""
+    branch: str = "main"
+    edit: str = "{url}/edit/{branch}/{path}"
+
+    def validate(self, path: Path, prefix: str) -> None:
+        if not self.url:
+            return
+        if not re.match(r"https?://[^/\s]+(/\S*)?\Z", self.url):
+            raise SiteError(f"key '{prefix}url': expected the repository's web address "
+                            f"(https://host/owner/name), got {self.url!r}", path)
+        if not self.branch or re.search(r"\s|\.\.|^/|/$", self.branch):
+            raise SiteError(f"key '{prefix}branch': {self.branch!r} is not a branch name", path)
+        try:
+            fields = {name for _, name, _, _ in string.Formatter().parse(self.edit) if name is not None}
+        except ValueError as exc:
+            raise SiteError(f"key '{prefix}edit': {exc} in {self.edit!r}", path) from None
+        if "path" not in fields or fields - {"url", "branch", "path"}:
+            raise SiteError(f"key '{prefix}edit': expected a pattern with {{path}} (and {{url}}, "
+                            f"{{branch}}), got {self.edit!r}", path)
+
+    def edit_url(self, source: str) -> str:
+        """The link that edits the file ``source`` (a path in the site's folder); "" without a ``url``."""
+        if not self.url:
+            return ""
+        return self.edit.format(url=self.url.rstrip("/"), branch=self.branch, path=quote(source, safe="/"))
+
+
+@dataclass(frozen=True)
+class CodeStyles:
+    """The Pygments styles of code: one for light pages, one for dark (``prefers-color-scheme``
+    or the reader's choice). A single name (``pygments_style: friendly``) is used in both."""
+
+    light: str = "sitegen-light"
+    dark: str = "sitegen-dark"
+
+    def validate(self, path: Path, prefix: str) -> None:
+        for mode in ("light", "dark"):
+            _check_style(getattr(self, mode), path, f"{prefix}{mode}")
+
+
+def _check_style(name: str, path: Path, key: str) -> None:
+    known = style_names()
+    if name not in known:
+        raise SiteError(f"key '{key}': no Pygments style is named {name!r} (known: {', '.join(known)})", path)
 
 
 @dataclass(frozen=True)
@@ -184,7 +288,7 @@ class Config:
     permalink: str = "/:year/:month/:day/:slug.html"
     posts_per_page: int = 10
     output: str = "_site"
-    pygments_style: str = "default"
+    pygments_style: str | CodeStyles = field(default_factory=CodeStyles)
     theme: str = ""           # a folder in the site with templates/ and assets/, over the default theme
     nav: list[NavItem] = field(default_factory=list)
     redirects: dict[str, str] = field(default_factory=dict)
@@ -197,12 +301,17 @@ class Config:
     markdown: MarkdownSettings = field(default_factory=MarkdownSettings)
     liquid: LiquidSettings = field(default_factory=LiquidSettings)
     archives: Archives = field(default_factory=Archives)
+    search: Search | Literal[False] = field(default_factory=Search)
+    social: Social = field(default_factory=Social)
+    repository: Repository = field(default_factory=Repository)
     static: list[str] = field(default_factory=list)   # folders (or files) published at their own URLs
     versions: list[Version] = field(default_factory=list)
     root: Path = field(default=Path("."), metadata={"internal": True})
     plugins: dict[str, Any] = field(default_factory=dict, metadata={"internal": True})  # plugins' sections
 
     def validate(self, path: Path, prefix: str) -> None:
+        if isinstance(self.pygments_style, str):
+            _check_style(self.pygments_style, path, "pygments_style")
         if self.posts_per_page < 1:
             raise SiteError(f"key 'posts_per_page': expected 1 or more, got {self.posts_per_page}", path)
         for old in sorted(self.redirects):
@@ -213,6 +322,12 @@ class Config:
                 raise SiteError(f"key 'redirects': redirect {old!r} is not a plain path inside the site "
                                 "(no '.', '..' or empty segments)", path)
         _check_versions(self.versions, path)
+
+    @property
+    def code_styles(self) -> CodeStyles:
+        """``pygments_style`` as a light and a dark style (one name: the same style in both)."""
+        style = self.pygments_style
+        return CodeStyles(style, style) if isinstance(style, str) else style
 
     @property
     def output_dir(self) -> Path:
@@ -282,7 +397,7 @@ def _check_versions(versions: list[Version], path: Path) -> None:
 
 def _check_places(config: Config, path: Path) -> None:
     """The URLs and folders site.yaml names must be places in the site, not outside it."""
-    for name in ("blog", "history", "tags", "categories"):
+    for name in ("blog", "history", "tags", "categories", "authors"):
         url = getattr(config.archives, name)
         if url is not False and (not url.startswith("/") or url.startswith("//") or "/../" in url + "/"):
             raise SiteError(f"key 'archives.{name}': expected a path starting with '/' "
@@ -375,11 +490,15 @@ def _convert(value: Any, hint: Any, path: Path, key: str) -> Any:
             return value
         raise _type_error(value, hint, path, key)
     if origin in (typing.Union, types.UnionType):
+        mapped = []      # a mapping's own mistake (an unknown key) says more than "expected a string or..."
         for option in typing.get_args(hint):
             try:
                 return _convert(value, option, path, key)
-            except SiteError:
-                continue
+            except SiteError as exc:
+                if isinstance(value, dict) and (dataclasses.is_dataclass(option) or typing.get_origin(option) is dict):
+                    mapped.append(exc)
+        if len(mapped) == 1:
+            raise mapped[0]
         raise _type_error(value, hint, path, key)
     if hint is type(None):
         if value is None:

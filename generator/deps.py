@@ -23,8 +23,9 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
+from generator.authors import DATA_NAME as AUTHORS, Author, data_file, directory
 from generator.cache import digest
-from generator.site import Document, Site
+from generator.site import Document, Site, author_url
 
 Key = tuple
 
@@ -108,6 +109,9 @@ class Views:
 
     def groups(self, kind: str) -> GroupsView:
         return GroupsView(kind, getattr(self.site, kind), self)
+
+    def authors(self) -> AuthorsView:
+        return AuthorsView(self.site, self)
 
     def _year(self, item: tuple[int, list[Document]]) -> tuple[int, SequenceView]:
         return item[0], self.sequence(("years", item[0]))
@@ -226,6 +230,63 @@ class GroupsView(Mapping):
     def __len__(self) -> int:
         record(("names", self._kind))
         return len(self._groups)
+
+
+class AuthorsView(Mapping):
+    """``site.authors``: key -> the person of content/data/authors.yml, in the file's order;
+    ``of(name)`` is the person a post's ``author`` names by key or name, or None. What the
+    file says is one key (``("data", "authors")``), each person's posts a collection."""
+
+    def __init__(self, site: Site, views: Views):
+        self._site = site
+        self._views = views
+        self._known = directory(site.people, data_file(site.config)) if site.people else {}
+
+    def of(self, name: str) -> PersonView | None:
+        record(("data", AUTHORS))
+        key = self._known.get(str(name))
+        return None if key is None else self[key]
+
+    def __getitem__(self, key: str) -> PersonView:
+        record(("data", AUTHORS))
+        return PersonView(self._site.people[key], author_url(self._site.config, key), self._views)
+
+    def __iter__(self) -> Iterator[str]:
+        record(("data", AUTHORS))
+        return iter(self._site.people)
+
+    def __len__(self) -> int:
+        record(("data", AUTHORS))
+        return len(self._site.people)
+
+
+class PersonView:
+    """One author as templates see them: ``key``, ``name``, ``link``, ``avatar`` (a path of the
+    site), ``bio``, ``url`` (their page) and ``posts`` (newest first)."""
+
+    __slots__ = ("_person", "_url", "_views")
+
+    def __init__(self, person: Author, url: str, views: Views):
+        self._person, self._url, self._views = person, url, views
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        if name == "posts":
+            return self._views.sequence((AUTHORS, self._person.key))
+        record(("data", AUTHORS))
+        if name == "url":
+            return self._url
+        return self._person.avatar_url if name == "avatar" else getattr(self._person, name)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PersonView) and other._person.key == self._person.key
+
+    def __hash__(self) -> int:
+        return hash(self._person.key)
+
+    def __repr__(self) -> str:
+        return f"<author {self._person.key}>"
 
 
 class KeyIndex:

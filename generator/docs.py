@@ -30,7 +30,7 @@ DOCS_DIR = DOCS
 TUTORIALS_DIR = "tutorials/"      # a section's tutorials, below its prefix
 
 Render = Callable[..., str]                       # (template, source, **context) -> HTML
-Parse = Callable[[list[Source]], list[Document]]
+Parse = Callable[[list[Source], Path], list[Document]]     # (sources, the tree they lie in)
 
 
 class Section(Files):
@@ -39,6 +39,7 @@ class Section(Files):
     def __init__(self, prefix: str, tutorials: TutorialStats = TutorialStats()):
         super().__init__(prefix)
         self.tutorials = tutorials
+        self.warnings: list[str] = []     # of its pages and tutorials: ``file:line: warning: ...``
 
 
 def gallery_url(prefix: str) -> str:
@@ -47,18 +48,19 @@ def gallery_url(prefix: str) -> str:
 
 
 def render_section(tree: Path, prefix: str, render: Render, parse: Parse,
-                   version: dict[str, Any] | None = None, tutorials: Tutorials | None = None) -> Section:
+                   version: dict[str, Any] | None = None,
+                   tutorials: Callable[[dict[str, Any]], Tutorials] | None = None,
+                   editable: bool = True) -> Section:
     """Every file of the docs section in ``tree`` (its pages and ``tutorials``) below ``prefix``.
 
     ``version`` (name, title, status) is what templates see as ``docs.version``;
-    None for an unversioned docs section.
+    None for an unversioned docs section. ``tutorials`` renders the tree's
+    tutorials given what the docs templates see as ``docs`` (the pages, for
+    their sidebar). ``editable``: the tree is the author's, so pages link
+    their source in the repository (a version from a git ref is not).
     """
-    tutorials = tutorials or Tutorials()
-    section = Section(prefix, tutorials=tutorials.stats)
-    for rel, data in tutorials.items():
-        section.add(TUTORIALS_DIR + rel, data, tutorials.origins[rel])
     base = tree / DOCS_DIR
-    sources = []
+    sources, others = [], []
     for path in sorted(base.rglob("*")):
         rel = path.relative_to(base)
         if not path.is_file() or any(part.startswith(".") for part in rel.parts):
@@ -66,14 +68,31 @@ def render_section(tree: Path, prefix: str, render: Render, parse: Parse,
         if path.suffix in suffixes():
             sources.append(load_source(tree, "docs", path.relative_to(tree)))
         else:
-            section.add(rel.as_posix(), path.read_bytes(), path.relative_to(tree))
-    documents = [_place(doc, prefix) for doc in parse(sources)]
-    context = {"version": version, "root": prefix, "pages": table_of_contents(documents, prefix),
-               "tutorials": gallery_url(prefix) if tutorials else None}
+            others.append((rel.as_posix(), path))
+    documents = [_place(doc, prefix) for doc in parse(sources, tree)]
+    pages = table_of_contents(documents, prefix)
+    context = {"version": version, "root": prefix, "pages": pages, "editable": editable,
+               "tutorials": None, "tutorial_pages": []}
+    made = tutorials(context) if tutorials else Tutorials()
+    section = Section(prefix, tutorials=made.stats)
+    section.warnings = [*made.warnings, *(w for doc in documents for w in doc.warnings)]
+    for rel, data in made.items():
+        section.add(TUTORIALS_DIR + rel, data, made.origins[rel])
+    for rel, path in others:
+        section.add(rel, path.read_bytes(), path.relative_to(tree))
+    if made:
+        context = {**context, "tutorials": gallery_url(prefix), "tutorial_pages": made.pages}
     for doc in documents:
-        html = render(f"{doc.layout}.html", doc.source, page=doc, content=Markup(doc.content), docs=context)
+        html = render(f"{doc.layout}.html", doc.source, page=doc, content=Markup(doc.content),
+                      docs={**context, **neighbours(pages, doc.url)})
         section.add(output_path(doc.url).removeprefix(prefix.lstrip("/")), html.encode("utf-8"), doc.source)
     return section
+
+
+def neighbours(pages: list[dict[str, str]], url: str) -> dict[str, dict[str, str] | None]:
+    """The pages before and after ``url`` in reading order (``docs.previous``, ``docs.next``)."""
+    at = next(i for i, item in enumerate(pages) if item["url"] == url)
+    return {"previous": pages[at - 1] if at else None, "next": pages[at + 1] if at + 1 < len(pages) else None}
 
 
 def _place(doc: Document, prefix: str) -> Document:

@@ -28,3 +28,13 @@ class SiteError(Exception):
         if where and self.line is not None:
             where = f"{where}:{self.line}"
         return f"{where}: {self.message}" if where else self.message
+
+
+def warning(message: str, path: str | Path | None = None, line: int | None = None) -> str:
+    """A warning as the build reports it: ``file:line: warning: message``."""
+    return str(SiteError(f"warning: {message}", path, line))
+
+
+def warning_line(error: SiteError) -> str:
+    """An error that a setting softened into a warning, as :func:`warning` words it."""
+    return warning(error.message, error.path, error.line)

@@ -1,26 +1,40 @@
-"""Atom 1.0, RSS 2.0 and sitemaps, written with ElementTree.
+"""Atom 1.0, RSS 2.0, JSON Feed 1.1 and sitemaps.
 
-Feeds are built as XML trees rather than text templates so that they are
-well-formed whatever the posts contain. Every URL in them is absolute, and
-no value depends on the time of the build, so the same site gives the same
-bytes.
+Feeds are built as XML trees (ElementTree) or JSON values rather than text
+templates so that they are well-formed whatever the posts contain. Every URL
+in them is absolute, and no value depends on the time of the build, so the
+same site gives the same bytes.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from datetime import datetime
 from email.utils import format_datetime
+from typing import Any
 
 from generator.config import Config
 from generator.site import Document
 
 ATOM_NS = "http://www.w3.org/2005/Atom"
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
+JSON_FEED_VERSION = "https://jsonfeed.org/version/1.1"
 
 AbsoluteUrl = Callable[[str], str]
+Person = Callable[[str], Any]    # an author's name -> their entry of authors.yml (name, link, url, avatar) or None
+
+
+@dataclass(frozen=True)
+class Channel:
+    """Which posts a feed follows: the blog's, or one tag's or category's."""
+
+    title: str
+    url: str        # the feed's own path
+    page: str       # the page showing the same posts
 
 
 # Characters XML 1.0 cannot carry, even escaped: a control character pasted into a
@@ -44,14 +58,15 @@ def _updated(posts: list[Document]) -> datetime | None:
     return max((p.date for p in posts), default=None)
 
 
-def atom_feed(config: Config, posts: list[Document], absolute_url: AbsoluteUrl) -> bytes:
+def atom_feed(config: Config, posts: list[Document], absolute_url: AbsoluteUrl, channel: Channel,
+              person: Person) -> bytes:
     feed = ET.Element("feed", {"xmlns": ATOM_NS, "xml:lang": config.language})
-    _sub(feed, "title", config.title)
+    _sub(feed, "title", channel.title)
     if config.description:
         _sub(feed, "subtitle", config.description)
-    _sub(feed, "link", href=absolute_url("/atom.xml"), rel="self", type="application/atom+xml")
-    _sub(feed, "link", href=absolute_url("/"), rel="alternate", type="text/html")
-    _sub(feed, "id", absolute_url("/"))
+    _sub(feed, "link", href=absolute_url(channel.url), rel="self", type="application/atom+xml")
+    _sub(feed, "link", href=absolute_url(channel.page), rel="alternate", type="text/html")
+    _sub(feed, "id", absolute_url(channel.page))
     updated = _updated(posts)
     _sub(feed, "updated", (updated.isoformat() if updated else "1970-01-01T00:00:00+00:00"))
     if config.author:
@@ -64,8 +79,11 @@ def atom_feed(config: Config, posts: list[Document], absolute_url: AbsoluteUrl) 
         _sub(entry, "id", absolute_url(post.url))
         _sub(entry, "published", post.date.isoformat())
         _sub(entry, "updated", post.date.isoformat())
-        for name in post.authors or [config.author or config.title]:
-            _sub(_sub(entry, "author"), "name", name)
+        for author in _authors(config, post, absolute_url, person):
+            element = _sub(entry, "author")
+            _sub(element, "name", author["name"])
+            if "url" in author:
+                _sub(element, "uri", author["url"])
         for tag in post.tags:
             _sub(entry, "category", term=tag)
         if post.excerpt:
@@ -73,6 +91,51 @@ def atom_feed(config: Config, posts: list[Document], absolute_url: AbsoluteUrl) 
         if config.feeds.full_content:
             _sub(entry, "content", absolutize(post.content, absolute_url), type="html")
     return _serialize(feed)
+
+
+def json_feed(config: Config, posts: list[Document], absolute_url: AbsoluteUrl, channel: Channel,
+              person: Person) -> bytes:
+    """A JSON Feed 1.1 (https://jsonfeed.org/version/1.1): what Atom says, as JSON."""
+    feed: dict[str, Any] = {"version": JSON_FEED_VERSION, "title": channel.title,
+                            "home_page_url": absolute_url(channel.page), "feed_url": absolute_url(channel.url)}
+    if config.description:
+        feed["description"] = config.description
+    if config.author:
+        feed["authors"] = [{"name": config.author}]
+    feed["language"] = config.language
+    items = []
+    for post in posts:
+        body = post.content if config.feeds.full_content else post.excerpt
+        item: dict[str, Any] = {"id": absolute_url(post.url), "url": absolute_url(post.url),
+                                "title": post.title, "content_html": absolutize(body, absolute_url)}
+        if post.description:
+            item["summary"] = post.description
+        item["date_published"] = post.date.isoformat()
+        if post.authors:    # else the feed's own
+            item["authors"] = _authors(config, post, absolute_url, person)
+        if post.tags:
+            item["tags"] = list(post.tags)
+        items.append(item)
+    feed["items"] = items
+    return (json.dumps(feed, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+
+
+def _authors(config: Config, post: Document, absolute_url: AbsoluteUrl, person: Person) -> list[dict[str, str]]:
+    """A post's authors for a feed: name, and where authors.yml knows them their own link (else
+    their page here) and avatar."""
+    found = []
+    for name in post.authors or [config.author or config.title]:
+        known = person(name)
+        if known is None:
+            found.append({"name": name})
+            continue
+        author = {"name": known.name}
+        if known.link or known.url:
+            author["url"] = absolute_url(known.link or known.url)
+        if known.avatar:
+            author["avatar"] = absolute_url(known.avatar)
+        found.append(author)
+    return found
 
 
 def rss_feed(config: Config, posts: list[Document], absolute_url: AbsoluteUrl) -> bytes:

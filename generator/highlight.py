@@ -15,9 +15,11 @@ options.
 
 from __future__ import annotations
 
+import re
 import types
 from dataclasses import dataclass
 from functools import lru_cache
+from html import escape
 
 from pygments import format as format_tokens
 from pygments import highlight as pygments_highlight
@@ -25,12 +27,13 @@ from pygments import lex
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
 from pygments.lexers.special import TextLexer
-from pygments.styles import get_all_styles
+from pygments.token import Text
 from pygments.util import ClassNotFound
 import pymdownx.highlight
 from pymdownx.highlight import Highlight
 
-from generator.errors import SiteError
+from generator.code_styles import style_named
+from generator.config import CodeStyles
 from generator.lexing import faster
 
 HIGHLIGHT_CLASS = "highlight"
@@ -50,19 +53,45 @@ def lexer_for(language: str | None = None, filename: str | None = None):
     return TextLexer(stripnl=False, ensurenl=True)
 
 
-@lru_cache(maxsize=1)
-def _block_formatter() -> HtmlFormatter:
-    return HtmlFormatter(cssclass=HIGHLIGHT_CLASS, wrapcode=True)
+@lru_cache(maxsize=2)
+def _block_formatter(linenos: bool) -> HtmlFormatter:
+    return HtmlFormatter(cssclass=HIGHLIGHT_CLASS, wrapcode=True, linenos="table" if linenos else False)
 
 
 @lru_cache(maxsize=BLOCKS_KEPT)
-def highlight(code: str, language: str | None) -> str:
-    """A highlighted ``<div class="highlight"><pre>`` block for ``code``."""
-    return pygments_highlight(code, lexer_for(language), _block_formatter())
+def highlight(code: str, language: str | None, linenos: bool = False) -> str:
+    """A highlighted ``<div class="highlight"><pre>`` block for ``code``; with ``linenos``,
+    numbered in a table as a fence's ``linenums`` are."""
+    lexer = lexer_for(language)
+    return reachable(pygments_highlight(code, lexer, _block_formatter(linenos)), lexer)
 
 
-class CachedHighlight(Highlight):
-    """pymdownx's highlighter with lexers made once per language and blocks kept by their code.
+BLOCK_OPEN = re.compile(r'<div class="([^"]*\b%s\b[^"]*)">' % HIGHLIGHT_CLASS)
+
+
+def reachable(html: str, lexer) -> str:
+    """A code block that keyboard users can reach and scroll: wide code scrolls inside
+    its block, which is focusable and named (WCAG 2.1.1; axe's scrollable-region-focusable)."""
+    label = "Code" if isinstance(lexer, TextLexer) else f"{lexer.name} code"
+    return BLOCK_OPEN.sub(lambda m: f'<div class="{m.group(1)}" tabindex="0" role="group" '
+                                    f'aria-label="{escape(label)}">', html, count=1)
+
+
+class ReachableHighlight(Highlight):
+    """pymdownx's highlighter, its blocks made :func:`reachable` by keyboard."""
+
+    def highlight(self, src, language, css_class="highlight", hl_lines=None, linestart=-1, linestep=-1,
+                  linespecial=-1, inline=False, classes=None, id_value="", attrs=None, title=None,
+                  code_block_count=0):
+        block = super().highlight(src, language, css_class, hl_lines, linestart, linestep, linespecial, inline,
+                                  classes, id_value, attrs, title, code_block_count)
+        if inline:                  # an element for inline code: nothing to scroll
+            return block
+        return reachable(block, self.get_lexer(src, language, inline, self.stripnl)[0])
+
+
+class CachedHighlight(ReachableHighlight):
+    """The reachable highlighter with lexers made once per language and blocks kept by their code.
 
     The key is everything the highlighted HTML depends on: the highlighter's
     settings and the block's code, language and options (its number only
@@ -92,7 +121,8 @@ class CachedHighlight(Highlight):
         if key not in self._blocks:
             if len(self._blocks) >= BLOCKS_KEPT:
                 self._blocks.clear()
-            self._blocks[key] = _highlight_reusing_formatters(self, src, language, css_class, **arguments)
+            block = _highlight_reusing_formatters(self, src, language, css_class, **arguments)
+            self._blocks[key] = reachable(block, self.get_lexer(src, language, inline, self.stripnl)[0])
         return self._blocks[key]
 
     def _settings(self) -> tuple:
@@ -170,11 +200,48 @@ def source_lines(code: str, filename: str) -> list[SourceLine]:
             for n, tokens in enumerate(lines, start=1)]
 
 
-def stylesheet(style: str) -> str:
-    """CSS for highlighted code in the Pygments ``style``."""
-    try:
-        formatter = HtmlFormatter(style=style, cssclass=HIGHLIGHT_CLASS)
-    except ClassNotFound:
-        raise SiteError(f"key 'pygments_style': no Pygments style is named {style!r} "
-                        f"(known: {', '.join(sorted(get_all_styles()))})", "site.yaml") from None
-    return formatter.get_style_defs(f".{HIGHLIGHT_CLASS}") + "\n"
+DARK = '[data-theme="dark"] .highlight'                   # the reader chose dark
+SYSTEM_DARK = ':root:not([data-theme="light"]) .highlight'    # the system is dark, no choice made
+
+
+def stylesheet(styles: CodeStyles) -> str:
+    """CSS for highlighted code: the light style, and the dark one where the page is dark.
+
+    The page is dark when the reader chose it (``data-theme="dark"`` on the root,
+    set by the theme's script), or when the system prefers it and the reader
+    made no choice; without the script, the system's preference rules.
+    """
+    css = _style_defs(styles.light, f".{HIGHLIGHT_CLASS}")
+    if styles.dark != styles.light:
+        css += _style_defs(styles.dark, DARK)
+        css += "@media (prefers-color-scheme: dark) {\n" + _style_defs(styles.dark, SYSTEM_DARK) + "}\n"
+    return css
+
+
+def _style_defs(name: str, scope: str) -> str:
+    """One style's rules, every one inside ``scope`` (Pygments' own ``pre`` and line-number
+    rules are global: they would leak from one style into the other)."""
+    style = style_named(name)
+    formatter = HtmlFormatter(style=style, cssclass=HIGHLIGHT_CLASS)
+    numbers = (f"color: {style.line_number_color}; background-color: {style.line_number_background_color}")
+    special = (f"color: {style.line_number_special_color}; "
+               f"background-color: {style.line_number_special_background_color}")
+    rules = [f"{scope} {{ color: {_text_color(style)} }}",
+             *formatter.get_background_style_defs(scope), *formatter.get_token_style_defs(scope),
+             f"{scope} .linenos .normal {{ {numbers} }}",
+             f"{scope} .linenos .special {{ {special} }}"]
+    return "\n".join(TOKEN_NAME.sub("", rule) for rule in rules) + "\n"
+
+
+TOKEN_NAME = re.compile(r" /\* [\w.]+ \*/$")    # Pygments names each rule's token: a third of the bytes
+
+
+def _text_color(style) -> str:
+    """The colour of plain text: the style's, else black or white by its background (a style
+    that leaves it to the page would take a dark page's light text onto its light background)."""
+    color = style.style_for_token(Text)["color"]
+    if color:
+        return f"#{color}"
+    red, green, blue = (int(style.background_color.lstrip("#")[i:i + 2], 16) for i in (0, 2, 4)) \
+        if len(style.background_color) == 7 else (255, 255, 255)
+    return "#000000" if 0.299 * red + 0.587 * green + 0.114 * blue > 128 else "#ffffff"

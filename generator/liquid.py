@@ -39,7 +39,7 @@ from liquid.parser import get_parser
 from liquid.tag import Tag
 from liquid.token import TOKEN_EOF, TOKEN_EXPRESSION, TOKEN_TAG, Token
 
-from generator.errors import SiteError
+from generator.errors import SiteError, warning
 from generator.highlight import highlight
 from generator.layout import DATA, INCLUDES, PAGES, POSTS
 
@@ -74,7 +74,7 @@ class Render:
         """Report a construct sitegen does not know: raise, or warn and render nothing."""
         where, line = self.locate(token)
         if self.unknown == "warning":
-            self.warnings.append(str(SiteError(f"warning: {message}", where, line)))
+            self.warnings.append(warning(message, where, line))
             return ""
         raise SiteError(message, where, line)
 
@@ -139,7 +139,7 @@ class HighlightNode(Node):
             options = ' linenums="1"' if self.linenos else ""
             buffer.write(f"\n\n{ticks}{self.language}{options}\n{code}\n{ticks}\n\n")
         else:
-            buffer.write(highlight(code + "\n", self.language))
+            buffer.write(highlight(code + "\n", self.language, self.linenos))
         return True
 
 
@@ -406,11 +406,11 @@ def render_liquid(text: str, env: Environment, render: Render, page: Mapping[str
             except LiquidError as exc:
                 message = exc.args[0] if exc.args else str(exc)
                 raise SiteError(f"Liquid: {message}", *render.locate(exc.token)) from None
-        for warning in caught:
-            if issubclass(warning.category, LiquidWarning):
-                _warned(render, warning)
+        for found in caught:
+            if issubclass(found.category, LiquidWarning):
+                _warned(render, found)
             else:   # not Liquid's: another part of the process (a ResourceWarning from the GC, say)
-                warnings.warn_explicit(warning.message, warning.category, warning.filename, warning.lineno)
+                warnings.warn_explicit(found.message, found.category, found.filename, found.lineno)
     finally:
         _current.reset(token)
         _include_sources.reset(includes)
@@ -421,9 +421,9 @@ UNKNOWN = re.compile(r"^(unexpected tag|unknown filter) '[^']*'")
 WARNED_AT = re.compile(r"-> (?:'.*'|(\S+)):(\d+):\d+$|-> '.*' (\d+):\d+$", re.M)
 
 
-def _warned(render: Render, warning: warnings.WarningMessage) -> None:
+def _warned(render: Render, found: warnings.WarningMessage) -> None:
     """python-liquid's warning (``unknown: warning`` only): a sitegen warning at its file and line."""
-    text = str(warning.message)
+    text = str(found.message)
     where = WARNED_AT.search(text)
     name, line = (where.group(1), int(where.group(2) or where.group(3))) if where else (None, None)
     if name is None or name == str(render.source):
@@ -433,4 +433,4 @@ def _warned(render: Render, warning: warnings.WarningMessage) -> None:
     unknown = UNKNOWN.match(text)
     if unknown is None:   # WARN mode also softens real mistakes: those stay errors
         raise SiteError(f"Liquid: {text.splitlines()[0]}", path, line)
-    render.warnings.append(str(SiteError(f"warning: Liquid: {unknown.group(0)} left out", path, line)))
+    render.warnings.append(warning(f"Liquid: {unknown.group(0)} left out", path, line))

@@ -34,7 +34,7 @@ from markdown.util import AtomicString
 from pymdownx.highlight import HighlightExtension
 
 from generator.headings import Heading
-from generator.highlight import HIGHLIGHT_CLASS, CachedHighlight
+from generator.highlight import HIGHLIGHT_CLASS, CachedHighlight, ReachableHighlight
 from generator.inline import SkippingInlineExtension
 from generator.typography import TypographyExtension
 
@@ -404,6 +404,38 @@ class HeaderlessTables(Treeprocessor):
                 table.remove(head)
 
 
+class TableFrames(Treeprocessor):
+    """Each table in a frame of its own that scrolls (``div.table-wrap``), so that a wide
+    table scrolls inside it on a phone rather than squeezing its values onto two lines
+    or widening the page. The frame is focusable, to be scrolled from the keyboard, and
+    named by the table's header row (WCAG 2.1.1; axe's scrollable-region-focusable)."""
+
+    def run(self, root: etree.Element) -> None:
+        for parent in list(root.iter()):
+            for index, table in enumerate(list(parent)):
+                if table.tag != "table" or "table-wrap" in parent.get("class", "").split():
+                    continue
+                heads = [" ".join(STASHED.sub("", "".join(th.itertext())).split()) for th in table.iter("th")]
+                label = ("Table: " + ", ".join(h for h in heads if h))[:120] if any(heads) else "Table"
+                frame = etree.Element("div", {"class": "table-wrap", "tabindex": "0", "role": "region",
+                                              "aria-label": label})
+                frame.tail, table.tail = table.tail, "\n"
+                frame.text = "\n"
+                parent.remove(table)
+                frame.append(table)
+                parent.insert(index, frame)
+
+
+STASHED = re.compile("\x02[^\x03]*\x03")     # placeholders of stashed HTML (smarty's quotes too)
+
+
+class TablesInFrames(Extension):
+    """:class:`TableFrames`, after the inline pass (the header row's text is final then)."""
+
+    def extendMarkdown(self, md: markdown.Markdown) -> None:
+        md.treeprocessors.register(TableFrames(md), "table_frames", 2)
+
+
 class MarkdownProblem(ValueError):
     """Markup sitegen does not render; ``line`` counts from the text's first line."""
 
@@ -565,20 +597,25 @@ def _linear_time(md: markdown.Markdown) -> None:
     md.treeprocessors.register(prettify, "prettify", 5)
 
 
-class CachedHighlighting(Extension):
-    """Fences highlighted by :class:`CachedHighlight`: superfences asks pymdownx.highlight for
-    its highlighter class, and gets ours (load after ``pymdownx.highlight``)."""
+class Highlighting(Extension):
+    """Fences highlighted by ``highlighter`` (sitegen's :class:`CachedHighlight`, or the plain
+    :class:`ReachableHighlight` it must equal): superfences asks pymdownx.highlight for its
+    highlighter class, and gets this one (load after ``pymdownx.highlight``)."""
+
+    def __init__(self, highlighter: type[ReachableHighlight] = CachedHighlight, **kwargs):
+        self.highlighter = highlighter
+        super().__init__(**kwargs)
 
     def extendMarkdown(self, md: markdown.Markdown) -> None:
         for extension in md.registeredExtensions:
             if isinstance(extension, HighlightExtension):
-                extension.get_pymdownx_highlighter = lambda: CachedHighlight
+                extension.get_pymdownx_highlighter = lambda: self.highlighter
 
 
 EXTENSIONS = [
     "abbr", "admonition", "attr_list", "def_list", "footnotes", "md_in_html",
     "tables", "smarty", "pymdownx.superfences", "pymdownx.highlight",
-    "pymdownx.arithmatex",
+    "pymdownx.arithmatex", TablesInFrames(),
 ]
 
 EXTENSION_CONFIGS = {
@@ -603,7 +640,7 @@ def markdown_converter(dollar_math: bool = False, header_ids: str = "gfm") -> ma
         math = {**configs["pymdownx.arithmatex"], "inline_syntax": ["dollar", "round"]}
         configs = {**configs, "pymdownx.arithmatex": math}
     return markdown.Markdown(extensions=[*EXTENSIONS, KramdownCompat(header_ids=header_ids),
-                                         TypographyExtension(), CachedHighlighting(), SkippingInlineExtension()],
+                                         TypographyExtension(), Highlighting(), SkippingInlineExtension()],
                              extension_configs=configs, output_format="html")
 
 

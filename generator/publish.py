@@ -17,7 +17,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -31,6 +31,7 @@ from generator.config import Config, load_config
 from generator.errors import SiteError
 from generator.git import GitError, run as run_git
 from generator.lock import site_lock
+from generator.outputs import transient_paths
 
 ASF_YAML = ".asf.yaml"
 ATTEMPTS = 2  # the first push, and one more on the remote's new tip
@@ -128,7 +129,7 @@ def _publish(config: Config, options: PublishOptions, check: Callable[[Path], No
         with repo.temporary_worktree(base) as worktree, \
                 reporting.current().stage("staging the branch", len(files), "files") as progress:
             tree, result.changes = stage(worktree, base, files, keep, asf_yaml, progress.advance)
-        refuse_removals(result.changes, branch, options.allow_removals)
+        refuse_removals(result.changes, branch, options.allow_removals, transient_paths(config))
         if options.dry_run:
             return result
         result.commit = repo.commit_tree(tree, base, message) if result.changes else None
@@ -156,7 +157,7 @@ def kept_paths(config: Config) -> list[str]:
     return [entry.strip("/") for entry in config.publish.keep]
 
 
-def is_kept(path: str, keep: list[str]) -> bool:
+def is_kept(path: str, keep: Sequence[str]) -> bool:
     return any(path == k or path.startswith(k + "/") for k in keep)
 
 
@@ -222,13 +223,15 @@ def _remove(worktree: Path, rel: str) -> None:
         parent.rmdir()
 
 
-def refuse_removals(changes: list[Change], branch: str, allowed: bool) -> None:
+def refuse_removals(changes: list[Change], branch: str, allowed: bool, transient: tuple[str, ...] = ()) -> None:
     """Stop before a URL the branch serves today disappears.
 
     A page that moved leaves a redirect page at its old path (``redirect_from``
-    or site.yaml ``redirects``), so its file is changed, not removed.
+    or site.yaml ``redirects``), so its file is changed, not removed. Files in
+    ``transient`` folders (a search index's chunks, named by their content) are
+    no one's URL: they come and go with the pages.
     """
-    removed = [f"/{c.path}" for c in changes if c.status == "D"]
+    removed = [f"/{c.path}" for c in changes if c.status == "D" and not is_kept(c.path, transient)]
     if removed and not allowed:
         raise SiteError(f"this publish would remove {len(removed)} URLs that {branch} serves today; "
                         f"give each a redirect (redirect_from in the page that replaces it, or "

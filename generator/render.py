@@ -11,7 +11,7 @@ turned into a :class:`SiteError` at the template file and line that caused it.
 from __future__ import annotations
 
 import functools
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any, Callable
 from urllib.parse import quote
@@ -24,12 +24,14 @@ from generator.deps import record
 from generator.errors import SiteError
 from generator.layout import DEFAULT_THEME, TEMPLATES
 from generator.plugins import extensions
-from generator.site import group_url, slugify
+from generator.site import group_url, slugify, timezone_of
+from generator.sources import parse_date
 
 TEMPLATES_DIR = TEMPLATES
 # The templates the engine renders by name: every theme chain must have them all.
 REQUIRED_TEMPLATES = (
-    "post.html", "page.html", "blog.html", "groups.html", "group.html", "history.html", "404.html",
+    "post.html", "page.html", "blog.html", "groups.html", "group.html", "history.html", "author.html",
+    "authors.html", "404.html",
     "redirect.html", "docs.html", "tutorial.html", "tutorials.html", "notebook/cells.html",
     "partials/version_switcher.html", "partials/version_banner.html",
 )
@@ -122,13 +124,14 @@ class Renderer:
         self.env.filters.update(
             relative_url=self.relative_url,
             absolute_url=self.absolute_url,
-            date=format_date,
+            date=self.format_date,
             slugify=slugify,
             safe_html=Markup,
         )
         self.env.filters.update(extensions().filters)
         self.env.globals.update(
             tag_url=self.tag_url,
+            edit_url=self.edit_url,
         )
 
     def relative_url(self, url: str) -> str:
@@ -144,10 +147,21 @@ class Renderer:
             raise SiteError("tag_url: tag pages are switched off (site.yaml archives.tags: false)")
         return self.relative_url(group_url(index, tag))
 
+    def edit_url(self, source: Any) -> str:
+        """The link editing ``source`` (a path in the site) in site.yaml's ``repository``; "" if none."""
+        return self.config.repository.edit_url(Path(source).as_posix()) if source else ""
+
     def absolute_url(self, url: str) -> str:
         if not isinstance(url, str) or "://" in url:
             return url
         return self.config.url.rstrip("/") + self.relative_url(url if url.startswith("/") else "/" + url)
+
+    def format_date(self, value: datetime | date | str | None, fmt: str = "%b %d, %Y") -> str:
+        """``value`` as text; a string is read as front matter dates are (``last_modified_at:
+        2021-02-03 04:05:06 +0000``), in the site's time zone unless it gives an offset."""
+        if isinstance(value, str):
+            value = parse_date(value, timezone_of(self.config), Path(TEMPLATES_DIR), "date")
+        return format_date(value, fmt)
 
     def has_template(self, name: str) -> bool:
         record(("template", name))

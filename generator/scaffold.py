@@ -24,8 +24,9 @@ def new_post(root: str | Path, title: str, now: datetime | None = None) -> Path:
     slug = slugify(title)
     slug = slug[:MAX_SLUG].rstrip("-")  # file names have a limit (255 bytes); URLs are better short
     path = config.root / "content" / "posts" / f"{now:%Y-%m-%d}-{slug}.md"
-    front = {"title": title, "author": config.author or "", "date": now.strftime("%Y-%m-%d %H:%M:%S %z"),
-             "tags": [], "categories": []}
+    # A draft, as Hugo's archetype starts one: `build --drafts` shows it until the line goes.
+    front = {"title": title, **({"author": config.author} if config.author else {}),
+             "date": now.strftime("%Y-%m-%d %H:%M:%S %z"), "draft": True, "tags": [], "categories": []}
     text = "---\n" + yaml.safe_dump(front, sort_keys=False, allow_unicode=True, width=1_000_000) + "---\n\nWrite here.\n"
     path.parent.mkdir(parents=True, exist_ok=True)
     try:

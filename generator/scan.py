@@ -33,6 +33,10 @@ FETCHING_RELS = {
     "prefetch": "prefetch hint", "prerender": "prerender hint",
     "preconnect": "preconnect hint", "dns-prefetch": "dns-prefetch hint",
 }
+# <meta property|name=...> whose content is a URL: what a shared link shows (fetched by the
+# sharing site, not by the reader's browser).
+META_URLS = {"og:url": "page", "og:image": "share image", "og:image:url": "share image",
+             "og:image:secure_url": "share image", "twitter:image": "share image"}
 # Kinds whose URL names a host to connect to, not a file.
 ORIGIN_KINDS = {"preconnect hint", "dns-prefetch hint"}
 
@@ -135,6 +139,9 @@ class _PageScanner(HTMLParser):
             match = _REFRESH_URL.match(values.get("content", ""))
             if match and match.group(1).strip():
                 self._add("content", match.group(1).strip(), "page", fetched=False)
+        elif tag == "meta" and (kind := META_URLS.get((values.get("property") or values.get("name") or "").lower())):
+            if values.get("content", "").strip():
+                self._add("content", values["content"].strip(), kind, fetched=False)
         if "style" in values:
             self.scan.references.extend(scan_css(values["style"], self._line_of("style")))
         if tag == "style":

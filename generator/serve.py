@@ -39,6 +39,7 @@ from generator.config import Config, load_config
 from generator.errors import SiteError
 from generator.layout import ASSETS, CONFIG_FILE, STATE_DIR, WATCHED
 from generator.lock import site_lock
+from generator.state import Stamp, file_stamp
 from generator.urls import candidates
 
 POLL_MS = 400              # how often site.yaml and new folders are checked
@@ -139,23 +140,41 @@ class Preview:
         return self
 
     def watch(self) -> None:
-        """Rebuild after each burst of changes until :meth:`stop` (or Ctrl-C in the main thread)."""
+        """Rebuild after each burst of changes until :meth:`stop` (or Ctrl-C in the main thread).
+
+        A rebuild after an edit leaves the files derived from the pages (the search index)
+        behind, so the edited page shows at once; they are made once the files have been
+        quiet for a moment, unless more edits come first.
+        """
         try:
             for changed in watch_inputs(self.root, self.stopping):
-                # The first time (maybe nothing): for edits made before the watch was in place.
-                self.rebuild({Path(os.path.relpath(path, self.root)).as_posix() for path in changed})
-                self.watching.set()
+                if changed or not self.watching.is_set():
+                    # The first time (maybe nothing): for edits made before the watch was in place.
+                    self.rebuild({Path(os.path.relpath(path, self.root)).as_posix() for path in changed},
+                                 derive=False)
+                    self.watching.set()
+                elif self.engine.warm and self.engine.state.derived_out_of_date():   # not after a failure
+                    self.catch_up()
         finally:
             self.watching.set()                  # never leave start() waiting
 
-    def rebuild(self, changed: set[str] | None = None) -> BuildResult | None:
-        """Build (``changed``: files a watcher saw change); publish the outputs that changed,
-        or the error. Never raises for bad content."""
-        started, first = time.perf_counter(), self.builds == 0
+    def rebuild(self, changed: set[str] | None = None, derive: bool = True) -> BuildResult | None:
+        """Build (``changed``: files a watcher saw change; ``derive=False``: leave the files
+        derived from pages to :meth:`catch_up`); publish the outputs that changed, or the
+        error. Never raises for bad content."""
+        first = self.builds == 0
         self.builds += 1
+        return self._build(changed, derive, first)
+
+    def catch_up(self) -> BuildResult | None:
+        """Make the files the last rebuild left out of date (the search index)."""
+        return self._build(set(), True, False)
+
+    def _build(self, changed: set[str] | None, derive: bool, first: bool) -> BuildResult | None:
+        started = time.perf_counter()
         try:
             # stop() saves the state; the first build loads the site for the edits to come.
-            result = self.engine.build(save=first, changed=changed, load=first)
+            result = self.engine.build(save=first, changed=changed, load=first, derive=derive or first)
         except SiteError as exc:
             self._report(f"error: {exc}")
             self.news.publish("failure", {"message": str(exc)})
@@ -218,13 +237,17 @@ def watch_inputs(root: Path, stopping: threading.Event) -> Iterator[set[str]]:
     """Yield once per burst of changes to the site's inputs, until ``stopping`` is set.
 
     Paths are absolute. The first yield (possibly empty) comes as soon as the
-    watch is in place. The input folders are watched by the OS (watchfiles);
+    watch is in place; after it, an empty set says the files have been quiet for
+    a while (``POLL_MS``). The input folders are watched by the OS (watchfiles);
     ``site.yaml`` and static files at the top are checked by their stamps on
     each wake-up, because watching a single file does not survive an editor
     replacing it by rename. A folder that appears (or that site.yaml's
-    ``static`` adds) restarts the watch so it is included.
+    ``static`` adds) restarts the watch so it is included; the change is
+    yielded once the new watch is in place, so that an edit made in between
+    is seen by the rebuild it causes, or else by the watch.
     """
     started = False
+    pending: set[str] = set()        # folders and files that came or went: rebuilt under the new watch
     while not stopping.is_set():
         folders, files = watched(root)
         stamps = {path: _stamp(path) for path in files}
@@ -233,18 +256,19 @@ def watch_inputs(root: Path, stopping: threading.Event) -> Iterator[set[str]]:
                 started = True
                 yield set()
             stopping.wait(POLL_MS / 1000)
-            if moved := _moved(stamps):
-                yield moved
+            yield _moved(stamps) | pending      # empty: quiet since the last one
+            pending = set()
             continue
+        # Its first batch (empty, on timeout, if nothing happened) comes with the watch in place.
         for batch in watchfiles.watch(*folders, stop_event=stopping, step=SETTLE_MS,
                                       rust_timeout=POLL_MS, yield_on_timeout=True):
-            changed = {path for _, path in batch} | _moved(stamps)
-            if changed or not started:
-                started = True
-                yield changed
+            changed = {path for _, path in batch} | _moved(stamps) | pending
+            pending = set()
+            started = True
+            yield changed                               # empty: quiet since the last one
             now, now_files = watched(root)
             if now != folders or now_files != files:   # a folder appeared or went: all its files did
-                yield {str(path) for path in set(now) ^ set(folders) | set(now_files) ^ set(files)}
+                pending = {str(path) for path in set(now) ^ set(folders) | set(now_files) ^ set(files)}
                 break
 
 
@@ -259,7 +283,7 @@ def watched(root: Path) -> tuple[list[Path], list[Path]]:
 
 
 @functools.lru_cache(maxsize=4)
-def _static_paths(root: Path, config_stamp: tuple[int, int] | None) -> tuple[str, ...]:
+def _static_paths(root: Path, config_stamp: Stamp | None) -> tuple[str, ...]:
     """site.yaml's static paths and theme folder, read again only when its stamp moves."""
     try:
         config = load_config(root)
@@ -268,22 +292,21 @@ def _static_paths(root: Path, config_stamp: tuple[int, int] | None) -> tuple[str
         return (ASSETS,)
 
 
-def _moved(stamps: dict[Path, tuple[int, int] | None]) -> set[str]:
+def _moved(stamps: dict[Path, Stamp | None]) -> set[str]:
     """The polled files whose stamps moved since ``stamps`` (which are brought up to date)."""
     moved = set()
     for path, stamp in stamps.items():
-        if _stamp(path) != stamp:
-            stamps[path] = _stamp(path)
+        if (now := _stamp(path)) != stamp:
+            stamps[path] = now
             moved.add(str(path))
     return moved
 
 
-def _stamp(path: Path) -> tuple[int, int] | None:
+def _stamp(path: Path) -> Stamp | None:
     try:
-        stat = path.stat()
+        return file_stamp(path.stat())
     except OSError:
         return None
-    return stat.st_size, stat.st_mtime_ns
 
 
 class PreviewServer(http.server.ThreadingHTTPServer):

@@ -13,7 +13,6 @@ import dataclasses
 import functools
 import hashlib
 import re
-from html import unescape
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -24,11 +23,14 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from anyascii import anyascii
 
 from generator import codec
+from generator.authors import Author, data_file, posts_by_author, read_people
 from generator.config import Config
 from generator.errors import SiteError
 from generator.headings import Heading
 from generator.layout import CONFIG_FILE, PAGES, POSTS
+from generator.reading import reading_time
 from generator.sources import Source, has_liquid, load_source, parse_date, post_name_parts
+from generator.text import plain_text, shorten
 
 # Liquid (python-liquid), Markdown and the readers are imported where a document is parsed or
 # rendered: a build with nothing to do loads none of them.
@@ -52,6 +54,7 @@ class Document:
     tags: list[str] = field(default_factory=list)
     categories: list[str] = field(default_factory=list)
     excerpt: str = ""               # HTML
+    reading_time: int = 0           # minutes (generator.reading); 0 until its content is known
     draft: bool = False
     redirect_from: list[str] = field(default_factory=list)
     meta: dict[str, Any] = field(default_factory=dict)
@@ -67,7 +70,9 @@ class Document:
 
     @property
     def description(self) -> str:
-        return str(self.meta.get("description") or _strip_tags(self.excerpt))[:300]
+        """Plain text for the meta description and share cards: the front matter's, else the
+        excerpt's text, cut at a word to at most 300 characters."""
+        return shorten(plain_text(str(self.meta.get("description") or self.excerpt)), 300)
 
 
 # The large parts of a document (its HTML): a build that renders few pages reads them for those.
@@ -125,6 +130,7 @@ def well_formed(doc: Any) -> bool:
             and all(isinstance(value, str) for value in (doc.kind, doc.url, doc.title, doc.layout,
                                                          doc.content, doc.excerpt))
             and (doc.date is None or isinstance(doc.date, datetime)) and isinstance(doc.draft, bool)
+            and type(doc.reading_time) is int
             and isinstance(doc.toc, tuple) and all(isinstance(h, Heading) for h in doc.toc)
             and all(isinstance(v, list) and all(isinstance(s, str) for s in v) for v in lists)
             and isinstance(doc.meta, dict) and doc.previous is None and doc.next is None
@@ -202,6 +208,7 @@ def parse_document(source: Source, config: Config) -> Document:
             return doc
         body, doc.inputs, doc.warnings = result.text, result.inputs, result.warnings
     doc.content, doc.toc = _to_html(body, source, config)
+    doc.reading_time = reading_time(doc.content)
     excerpt = meta.get("excerpt")
     if excerpt:
         from generator.markdown import render_markdown
@@ -354,10 +361,6 @@ def _first_paragraph(html: str) -> str:
 _FOOTNOTE_REF = re.compile(r'<sup id="fnref\d*:[^"]*"><a class="footnote-ref" href="#fn:[^"]*">[^<]*</a></sup>')
 
 
-def _strip_tags(html: str) -> str:
-    return unescape(re.sub(r"<[^>]+>", "", html)).strip()
-
-
 def archive_folder(url: str) -> str:
     """The folder a generated index's further pages go in: ``/tags.html`` and ``/tags/`` -> ``/tags``."""
     return url.removesuffix(".html").removesuffix("/index").rstrip("/")
@@ -369,11 +372,26 @@ def group_url(index_url: str, name: str) -> str:
     return f"{archive_folder(index_url)}/{slugify(name)}.html"
 
 
+def group_feed_url(index_url: str, name: str) -> str:
+    """The Atom feed of one tag (or category), in the folder of its further pages:
+    ``/tags.html``, "Deep Learning" -> ``/tags/deep-learning/atom.xml`` (Hugo's feed of a
+    term is ``/tags/deep-learning/index.xml``)."""
+    return f"{archive_folder(index_url)}/{slugify(name)}/atom.xml"
+
+
+def author_url(config: Config, key: str) -> str:
+    """The page of one author of content/data/authors.yml: ``/authors/KEY.html`` beside the
+    index site.yaml ``archives.authors`` names."""
+    return group_url(config.archives.authors, key)
+
+
 def slugify(text: str) -> str:
     """A URL-safe name for a tag or category: ``"Machine Learning"`` -> ``machine-learning``.
 
     Other scripts are transliterated (``"Привет"`` -> ``privet``, ``"🎉"`` ->
-    ``tada``) by anyascii, whose tables cover all of Unicode; a name with
+    ``tada``) by anyascii, whose tables cover all of Unicode; any other
+    character is a break (``"What's new"`` -> ``what-s-new``, as Jekyll's
+    slugify writes it: published tag URLs depend on this rule); a name with
     nothing left to spell (``"!!!"``) gets a short digest of itself, which
     is stable across builds and differs from any other such name.
     """
@@ -392,6 +410,8 @@ class Site:
     tags: dict[str, list[Document]]
     categories: dict[str, list[Document]]
     years: list[tuple[int, list[Document]]]      # newest year first
+    people: dict[str, Author] = field(default_factory=dict)       # content/data/authors.yml, by key
+    authors: dict[str, list[Document]] = field(default_factory=dict)   # key -> the posts naming them
 
     @property
     def documents(self) -> list[Document]:
@@ -429,6 +449,7 @@ def assemble(documents: list[Document], data: dict[str, Any], config: Config, *,
         by_year[post.date.year].append(post)
 
     check_unique_urls(posts + pages)
+    people = read_people(config, data)
     return Site(
         config=config,
         posts=posts,
@@ -437,6 +458,8 @@ def assemble(documents: list[Document], data: dict[str, Any], config: Config, *,
         tags=dict(sorted(tags.items(), key=lambda kv: kv[0].lower())),
         categories=dict(sorted(categories.items(), key=lambda kv: kv[0].lower())),
         years=sorted(by_year.items(), reverse=True),
+        people=people,
+        authors=posts_by_author(posts, people, data_file(config)) if people else {},
     )
 
 

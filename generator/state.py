@@ -213,6 +213,18 @@ class BundleRecord:
 
 
 @dataclass
+class DerivedRecord:
+    """One group of a derived planner's files (:class:`generator.outputs.Derived`) as last made."""
+
+    inputs: str                         # the digest of the paths and bytes it was made from; OUT_OF_DATE:
+                                        # its pages changed since, and a build left it to the next one
+    files: dict[str, str]               # path -> origin
+
+
+OUT_OF_DATE = ""
+
+
+@dataclass
 class Records:
     """What each output and bundle read, by what digests: wanted only by a build with work to do."""
 
@@ -223,6 +235,7 @@ class Records:
     order: tuple = ()                   # the published posts, in order (which sets their neighbours)
     summaries: dict[str, tuple[str, dict]] = field(default_factory=dict)   # source -> (parse key,
                                         # its document but the HTML: generator.site.summary)
+    derived: dict[str, dict[str, DerivedRecord]] = field(default_factory=dict)  # planner -> group -> record
 
     def to_data(self) -> dict[str, Any]:
         """Plain values, each dependency key and each plan input stored once (as pickle's memo did)."""
@@ -248,6 +261,8 @@ class Records:
                         for name, b in self.bundles.items()},
             "order": list(self.order),
             "summaries": {source: list(entry) for source, entry in self.summaries.items()},
+            "derived": {name: {group: [r.inputs, r.files] for group, r in groups.items()}
+                        for name, groups in self.derived.items()},
         }
 
     @classmethod
@@ -265,7 +280,9 @@ class Records:
                                         report)
                      for name, (inputs, reads, files, report) in data["bundles"].items()},
             order=tuple(data["order"]),
-            summaries={source: (key, fields) for source, (key, fields) in data["summaries"].items()})
+            summaries={source: (key, fields) for source, (key, fields) in data["summaries"].items()},
+            derived={name: {group: DerivedRecord(inputs, dict(files)) for group, (inputs, files) in groups.items()}
+                     for name, groups in data["derived"].items()})
         if not all(isinstance(v, str) for v in records.documents.values()) \
                 or not all(isinstance(key, str) and isinstance(fields, dict) for key, fields in records.summaries.values()) \
                 or not all(isinstance(path, str) and isinstance(r.digest, str) for path, r in records.outputs.items()):
@@ -290,9 +307,15 @@ class BuildState:
     floor: datetime | None = None       # the newest published post's date: a clock set back
                                         # before it holds that post back again
     planned: dict[str, int] = field(default_factory=dict)   # planner name -> how many files it planned
+    behind: bool = False                # a build left files derived from pages (a search index)
+                                        # behind the pages (Records.derived says which)
     saved: Records | None = field(default=None, repr=False)  # the records, once read or made
     where: Path | None = field(default=None, repr=False)     # the records' file, until they are read
     generation: str = ""                # names the records file written with this state
+
+    def derived_out_of_date(self) -> bool:
+        """Whether a build left files derived from pages (a search index) behind the pages."""
+        return self.behind
 
     @property
     def records(self) -> Records:
@@ -334,7 +357,7 @@ class BuildState:
             "stamps": {path: list(stamp) for path, stamp in self.stamps.items()}, "folders": self.folders,
             "extra": list(self.extra), "reports": self.reports,
             "external": self.external, "horizon": self.horizon, "floor": self.floor,
-            "planned": self.planned, "generation": self.generation,
+            "planned": self.planned, "behind": self.behind, "generation": self.generation,
         }
 
     @classmethod
@@ -347,7 +370,7 @@ class BuildState:
             folders=None if data["folders"] is None else dict(data["folders"]),
             extra=tuple(data["extra"]), reports=dict(data["reports"]),
             external=data["external"], horizon=data["horizon"], floor=data["floor"],
-            planned=dict(data["planned"]), generation=str(data["generation"]))
+            planned=dict(data["planned"]), behind=bool(data["behind"]), generation=str(data["generation"]))
         if not all(isinstance(path, str) for path in state.stamps) or not all(map(isinstance, state.extra,
                                                                                  [str] * len(state.extra))):
             raise TypeError("state of the wrong types")

@@ -50,6 +50,7 @@ TREE_DIRS = (DOCS_DIR, notebooks.FOLDER)  # what a version's docs are built from
 BODY_OPEN = re.compile(r"<body\b[^>]*>", re.I)
 HEAD_CLOSE = re.compile(r"</head\s*>", re.I)
 CANONICAL = re.compile(r"""<link\b[^>]*\brel=["']?canonical["'\s/>][^>]*>""", re.I)
+OG_URL = re.compile(r"""<meta\b[^>]*\bproperty=["']?og:url["'\s/>][^>]*>""", re.I)
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,7 @@ class Docs(Files):
         super().__init__("/", where=CONFIG_FILE)
         self.report: dict[str, str] = {}        # version -> "built", "reused" or "archived"
         self.tutorials = notebooks.TutorialStats()   # of the sections built
+        self.warnings: list[str] = []                # of the sections built
 
 
 def resolve_versions(config: Config) -> list[Resolved]:
@@ -174,7 +176,8 @@ class VersionedDocs:
             docs.report[version.name] = "reused"
             return files
         with self._tree(resolved) as tree:
-            section = self._section(tree, f"/docs/{version.name}/", refresh, docs, seen, rerun)
+            section = self._section(tree, f"/docs/{version.name}/", refresh, docs, seen, rerun,
+                                    editable=version.worktree)
         if section.tutorials.unexecuted:     # a run of it may turn up (a copied cache): build again
             self.last.drop(version.name)
         else:
@@ -183,13 +186,18 @@ class VersionedDocs:
         return section
 
     def _section(self, tree: Path, prefix: str, refresh: bool, docs: Docs,
-                 version: dict[str, Any] | None = None, rerun: tuple[str, ...] = ()) -> Section:
+                 version: dict[str, Any] | None = None, rerun: tuple[str, ...] = (),
+                 editable: bool = True) -> Section:
         """The docs section of ``tree`` at ``prefix``: its pages and its tutorials, executed there."""
         name = version["name"] if version else None
-        tutorials = notebooks.render_tutorials(self.config, tree, gallery_url(prefix), self.render,
-                                               self.renderer, refresh, name, rerun)
-        section = render_section(tree, prefix, self.render, self.parse, version, tutorials)
+
+        def tutorials(context: dict[str, Any]) -> notebooks.Tutorials:
+            return notebooks.render_tutorials(self.config, tree, gallery_url(prefix), self.render,
+                                              self.renderer, refresh, name, rerun, context)
+
+        section = render_section(tree, prefix, self.render, self.parse, version, tutorials, editable)
         docs.tutorials += section.tutorials
+        docs.warnings += [f"{w} (docs version '{name}')" if name else w for w in section.warnings]
         return section
 
     def _tree_key(self, resolved: Resolved) -> str:
@@ -308,11 +316,12 @@ def _fill_slots(html: str, banner: str, switcher: str) -> str:
 
 
 def _set_canonical(html: str, url: str) -> str:
+    """Point the page's canonical link, and its OpenGraph URL (the same address), at ``url``."""
     link = f'<link rel="canonical" href="{escape(url)}">'
     html, found = CANONICAL.subn(lambda m: link, html, count=1)
     if not found:
         html = HEAD_CLOSE.sub(lambda m: link + "\n" + m.group(0), html, count=1)
-    return html
+    return OG_URL.sub(lambda m: f'<meta property="og:url" content="{escape(url)}">', html, count=1)
 
 
 def _folders_digest(root: Path, folders: tuple[str, ...]) -> str:

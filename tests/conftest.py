@@ -61,6 +61,11 @@ def basic_site(tmp_path: Path) -> Path:
     return copy_site(tmp_path / "site", "basic")
 
 
+def pages_made(result) -> set[str]:
+    """The files a build made, its search index aside (tests/test_search.py has its own tests)."""
+    return {path for path in result.outputs if not path.startswith("pagefind/")}
+
+
 def own_template(site: Path, name: str) -> Path:
     """The site's own copy of a default theme template (``post.html``), made on first use: edit it freely."""
     from generator.render import DEFAULT_THEME

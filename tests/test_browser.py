@@ -22,6 +22,7 @@ from generator.config import load_config
 from generator.serve import Preview
 
 CHROMIUM = "/usr/bin/chromium"
+BROWSER_TIMEOUT_MS = 90_000
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 ARTIFACTS = REPO / "test-artifacts"
@@ -59,6 +60,9 @@ class Watched:
 
     def __init__(self, browser: Browser, base_url: str, **context_options):
         self.context = browser.new_context(**context_options)
+        # Playwright's 30 s was seen to run out loading a local page with the machine's load at 30:
+        # what these tests check is what a page does, not how soon it loads.
+        self.context.set_default_timeout(BROWSER_TIMEOUT_MS)
         self.page = self.context.new_page()
         self.problems: list[str] = []
         own = urlsplit(base_url).netloc
@@ -208,3 +212,68 @@ def test_an_edited_post_reloads_in_the_open_page(desktop, base_url, preview):
     source = preview.root / "content/posts/2017-08-22-operator-fusion.md"
     source.write_text(source.read_text() + "\nA sentence added while the page was open.\n")
     page.get_by_text("A sentence added while the page was open.").wait_for(timeout=20_000)
+
+
+# --- Search: the header's box over the Pagefind index the build made --------------------------
+
+def focus_search_by_tab(page: Page) -> None:
+    """Tab from the top of the page to the search box, as a reader without a mouse does."""
+    for _ in range(6):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.id") == "site-search-input":
+            return
+    raise AssertionError("the search box is not among the first stops of Tab")
+
+
+def results(page: Page, word: str) -> list[str]:
+    """Type ``word`` into the focused box; the result links, once they are shown."""
+    page.keyboard.type(word)
+    page.locator(".site-search-status").filter(has_text=f"for “{word}”").wait_for(timeout=15_000)
+    return [a.get_attribute("href") for a in page.locator(".site-search-list a").all()]
+
+
+def test_search_reaches_a_post_by_a_word_only_it_has_with_the_keyboard_alone(desktop, base_url):
+    page = desktop.open(base_url + "/")
+    focus_search_by_tab(page)
+    # Pagefind also finds parts of the word elsewhere ("an"): the page that has it comes first.
+    assert results(page, "annealing")[0] == "/2017/12/05/learning-to-tune-operators.html"
+    screenshot(page, "search-desktop")
+    page.keyboard.press("ArrowDown")                       # into the results
+    assert page.evaluate("document.activeElement.getAttribute('href')") == "/2017/12/05/learning-to-tune-operators.html"
+    page.keyboard.press("Enter")
+    page.wait_for_url(lambda url: url.endswith("/2017/12/05/learning-to-tune-operators.html"))
+    assert page.locator("h1").inner_text() == "Learning to Tune Operators Automatically"
+
+
+def test_search_reaches_a_tutorial_by_a_word_only_it_has(desktop, base_url):
+    page = desktop.open(base_url + "/about.html")
+    page.keyboard.press("/")                               # the shortcut to the box
+    assert page.evaluate("document.activeElement.id") == "site-search-input"
+    # The tutorial is in both docs versions; a page outside the docs searches the default one's.
+    assert results(page, "exponential") == ["/docs/v0.18/tutorials/smoothing_plot.html"]
+    page.keyboard.press("Enter")                           # the first result
+    page.wait_for_url(lambda url: url.endswith("/docs/v0.18/tutorials/smoothing_plot.html"))
+    assert page.locator("h1").inner_text().strip()
+
+
+@pytest.mark.parametrize("reading, found", [("/docs/dev/install.html", "/docs/dev/"),
+                                            ("/docs/v0.18/install.html", "/docs/v0.18/"),
+                                            ("/2017/08/22/operator-fusion.html", "/docs/v0.18/")])
+def test_a_docs_search_gives_the_version_being_read(desktop, base_url, reading, found):
+    page = desktop.open(base_url + reading)
+    page.keyboard.press("/")
+    docs = [href for href in results(page, "microcontrollers") if href.startswith("/docs/")]
+    assert docs and all(href.startswith(found) for href in docs), docs
+
+
+def test_search_results_close_with_escape_and_work_on_a_phone(phone, base_url):
+    page = phone.open(base_url + "/blog.html")
+    box = page.get_by_role("searchbox", name="Search this site")
+    box.focus()
+    assert results(page, "fusion")
+    body = page.evaluate("document.body.getBoundingClientRect().width")
+    assert body == page.viewport_size["width"], "the results make the page wider than the phone"
+    screenshot(page, "search-phone")
+    page.keyboard.press("Escape")
+    assert page.locator(".site-search-results").is_hidden()
+    assert page.evaluate("document.activeElement.id") == "site-search-input"

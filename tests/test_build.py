@@ -37,10 +37,16 @@ def test_url_inventory(basic_site):
         "blog.html", "blog/page2.html", "history.html",
         "tags.html", "tags/compilers.html", "tags/release.html", "tags/performance.html",
         "categories.html", "categories/news.html",
-        "atom.xml", "rss.xml", "sitemap.xml", "sitemap.txt",
+        "atom.xml", "rss.xml", "feed.json", "sitemap.xml", "sitemap.txt", "robots.txt",
+        "tags/compilers/atom.xml", "tags/release/atom.xml", "tags/performance/atom.xml",
+        "categories/news/atom.xml",
         "assets/css/site.css", "assets/css/pygments.css",
         "assets/images/favicon.svg", "assets/images/logo.svg",
-    } | {"assets/" + name for name in files_of(DEFAULT_THEME / "assets")}   # the default theme's
+    } | {"assets/" + name for name in files_of(DEFAULT_THEME / "assets")} \
+      | {"pagefind/site/" + name for name in files_of(basic_site / "_site/pagefind/site")}   # the search index
+    index = files_of(basic_site / "_site/pagefind/site")
+    assert {"pagefind.js", "pagefind-worker.js", "pagefind-entry.json", "wasm.en.pagefind"} <= index
+    assert len([name for name in index if name.startswith("fragment/")]) == 5       # 3 posts, 2 pages
 
 
 def test_output_is_valid_and_linked(basic_site):
@@ -63,7 +69,7 @@ def test_post_page_shows_its_parts(basic_site):
     assert 'href="/tags/compilers.html"' in html
     assert 'rel="prev" href="/2019/03/18/first-post.html"' in html
     assert 'rel="next" href="/2021/01/02/third.html"' in html
-    assert '<div class="highlight">' in html
+    assert '<div class="highlight" ' in html
     first = (basic_site / "_site/2019/03/18/first-post.html").read_text()
     assert 'id="fn:1"' in first and 'id="motivation"' in first
 
@@ -242,4 +248,4 @@ def test_tag_and_category_pages_are_paginated_like_the_blog(basic_site):
     build(basic_site, NOW)
     whole = (out / "tags/compilers.html").read_text()
     assert "First post" in whole and "Second post" in whole and 'class="pagination"' not in whole
-    assert not (out / "tags/compilers").exists()                         # the old page 2 is gone
+    assert not (out / "tags/compilers/page2.html").exists()              # the old page 2 is gone

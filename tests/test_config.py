@@ -94,8 +94,42 @@ def test_no_site_yaml(tmp_path):
     ("versions:\n  - {name: ../v1, ref: v1, default: true}\n", "version '../v1': a name must be a folder name"),
     ("versions:\n  - {name: v1, ref: v1, worktree: true, default: true}\n",
      "version 'v1': give exactly one of 'ref'"),
+    ("pygments_style: no-such-style\n", "key 'pygments_style': no Pygments style is named 'no-such-style'"),
+    ("pygments_style: {light: friendly, dark: darkest}\n",
+     "key 'pygments_style.dark': no Pygments style is named 'darkest'"),
+    ("pygments_style: {light: friendly, night: monokai}\n", "unknown key 'pygments_style.night'"),
+    ("repository: {url: github.com/apache/tvm-site}\n",
+     "key 'repository.url': expected the repository's web address"),
+    ("repository: {url: 'https://github.com/a/b', branch: 'my branch'}\n",
+     "key 'repository.branch': 'my branch' is not a branch name"),
+    ("repository: {url: 'https://github.com/a/b', edit: '{url}/edit/{branch}'}\n",
+     "key 'repository.edit': expected a pattern with {path}"),
+    ("repository: {url: 'https://github.com/a/b', edit: '{url}/{ref}/{path}'}\n",
+     "key 'repository.edit': expected a pattern with {path}"),
 ])
 def test_what_values_mean_is_checked_at_load_naming_the_key(tmp_path, text, message):
     """Not when a feature first uses the value (a build may never run it), and never clamped."""
     error = error_of(tmp_path, "title: T\nurl: https://x.org\n" + text)
     assert message in str(error) and error.path == str(tmp_path.resolve() / "site.yaml")
+
+
+def test_pygments_style_is_one_name_or_a_light_and_a_dark(tmp_path):
+    base = "title: T\nurl: https://x.org\n"
+    one = load_config(write_config(tmp_path, base + "pygments_style: friendly\n"))
+    assert (one.code_styles.light, one.code_styles.dark) == ("friendly", "friendly")
+    pair = load_config(write_config(tmp_path, base + "pygments_style: {light: xcode, dark: sitegen-dark}\n"))
+    assert (pair.code_styles.light, pair.code_styles.dark) == ("xcode", "sitegen-dark")
+    default = load_config(write_config(tmp_path, base))
+    assert (default.code_styles.light, default.code_styles.dark) == ("sitegen-light", "sitegen-dark")
+
+
+def test_repository_gives_edit_links(tmp_path):
+    base = "title: T\nurl: https://x.org\n"
+    assert load_config(write_config(tmp_path, base)).repository.edit_url("content/pages/a.md") == ""
+    github = load_config(write_config(tmp_path, base + "repository: {url: 'https://github.com/o/site/'}\n"))
+    assert github.repository.edit_url("content/posts/a b.md") == \
+        "https://github.com/o/site/edit/main/content/posts/a%20b.md"
+    gitlab = load_config(write_config(tmp_path, base + "repository: {url: 'https://gitlab.com/o/p', branch: trunk, "
+                                      "edit: '{url}/-/edit/{branch}/website/{path}'}\n"))
+    assert gitlab.repository.edit_url("notebooks/t.ipynb") == \
+        "https://gitlab.com/o/p/-/edit/trunk/website/notebooks/t.ipynb"

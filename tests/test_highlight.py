@@ -1,5 +1,12 @@
 """Pygments at build time: languages, fallback, source listings and the stylesheet."""
 
+import re
+
+import pytest
+from pygments.token import Comment, Error, Whitespace
+
+from generator.code_styles import STYLES
+from generator.config import CodeStyles
 from generator.highlight import highlight, source_lines, stylesheet
 
 
@@ -11,7 +18,12 @@ def test_known_languages_are_tokenized():
 
 def test_unknown_language_is_plain_text():
     html = highlight("x <y>\n", "no-such-language")
-    assert "x &lt;y&gt;" in html and '<div class="highlight">' in html
+    assert "x &lt;y&gt;" in html and '<div class="highlight" tabindex="0" role="group" aria-label="Code">' in html
+
+
+def test_a_block_is_a_named_stop_for_the_keyboard():
+    assert highlight("x = 1\n", "python").startswith(
+        '<div class="highlight" tabindex="0" role="group" aria-label="Python code"><pre>')
 
 
 def test_source_lines_split_multiline_tokens():
@@ -25,5 +37,43 @@ def test_source_lines_split_multiline_tokens():
 
 
 def test_stylesheet_targets_the_highlight_class():
-    css = stylesheet("friendly")
+    css = stylesheet(CodeStyles("friendly", "friendly"))
     assert ".highlight .k" in css and ".highlight .hll" in css
+    assert "@media" not in css and "data-theme" not in css       # one style: the same in both modes
+    assert not re.search(r"^(pre|td|span)[ .]", css, re.M)       # nothing outside .highlight
+
+
+def test_the_dark_style_applies_where_the_page_is_dark():
+    css = stylesheet(CodeStyles("sitegen-light", "sitegen-dark"))
+    chosen, system = css.split("@media (prefers-color-scheme: dark) {")
+    light, dark = chosen[:chosen.index('[data-theme="dark"]')], chosen[chosen.index('[data-theme="dark"]'):]
+    assert ".highlight { background: #f6f8fa" in light
+    assert '[data-theme="dark"] .highlight { background: #0d1117' in dark
+    assert ':root:not([data-theme="light"]) .highlight { background: #0d1117' in system
+    assert not re.search(r"^\.highlight", dark + system, re.M)    # the dark rules are all scoped
+
+
+def _contrast(one: str, other: str) -> float:
+    def luminance(color: str) -> float:
+        channels = [int(color.lstrip("#")[i:i + 2], 16) / 255 for i in (0, 2, 4)]
+        r, g, b = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+    high, low = sorted((luminance(one), luminance(other)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+@pytest.mark.parametrize("name", sorted(STYLES))
+def test_sitegens_styles_reach_wcag_aa_on_code_and_on_highlighted_lines(name):
+    style = STYLES[name]
+    for token, shown in style:
+        if token in Whitespace or token in Error or not shown["color"]:
+            continue
+        for background in ([shown["bgcolor"]] if shown["bgcolor"] else
+                           [style.background_color, style.highlight_color]):
+            assert _contrast("#" + shown["color"], "#" + background.lstrip("#")) >= 4.5, (token, background)
+
+
+def test_friendly_falls_short_which_is_why_sitegen_has_its_own():
+    from pygments.styles import get_style_by_name
+    friendly = get_style_by_name("friendly")
+    assert _contrast("#" + friendly.style_for_token(Comment)["color"], friendly.background_color) < 4.5

@@ -65,7 +65,8 @@ def test_the_corpus_is_imported_part_by_part(imported) -> None:
     assert config["title"] == "Apache TVM" and config["url"] == "https://tvm.apache.org"
     assert config["permalink"] == "/:categories/:year/:month/:day/:title"
     assert config["timezone"] == "UTC" and config["static"] == ["css", "images", "robots.txt"]
-    assert config["archives"] == {"blog": False, "history": False, "tags": False, "categories": False}
+    assert config["archives"] == {"blog": False, "history": False, "tags": False, "categories": False,
+                                  "authors": False}
     # Posts and pages are copied as they are (here every one names its layout: nothing to add).
     for path in (source / "_posts").iterdir():
         assert (site / "content/posts" / path.name).read_bytes() == path.read_bytes()
@@ -210,7 +211,7 @@ def test_feeds_plugins_data_and_reserved_names(tmp_path) -> None:
     result = import_jekyll(source, tmp_path / "new")
     site = tmp_path / "new"
     config_out = yaml.safe_load((site / "site.yaml").read_text())
-    assert config_out["feeds"] == {"atom": True, "rss": True}
+    assert config_out["feeds"] == {"atom": True, "rss": True, "json": False}
     assert config_out["permalink"] == "/:categories/:year/:month/:day/:title.html"
     assert yaml.safe_load((site / "content/data/people.yml").read_text()) == [{"name": "Ann"}]
     notes = {(n.path, n.construct): n.action for n in result.notes}

@@ -19,7 +19,7 @@ from generator.config import load_config
 from generator.errors import SiteError
 from generator.outputs import Registry
 from generator.state import BuildState, BundleRecord
-from conftest import demo_plugin_installed, own_template
+from conftest import demo_plugin_installed, own_template, pages_made
 from plugin_outputs import with_plugins
 
 REPO = Path(__file__).resolve().parents[1]
@@ -41,6 +41,11 @@ def files(folder: Path, ignore: tuple[str, ...] = ()) -> dict[str, bytes]:
 def full_build(site: Path, options: BuildOptions = OPTIONS, planners: Registry | None = None) -> dict[str, bytes]:
     """What a clean build makes: rendered from scratch, no state, nothing on disk."""
     return render_site(load_config(site), replace(options, refresh=True), planners).outputs
+
+
+def index_made(result, group: str = "site") -> bool:
+    """Did the build write files of the search index of ``group``?"""
+    return any(path.startswith(f"pagefind/{group}/") for path in result.written)
 
 
 def assert_same_as_full_build(site: Path, options: BuildOptions = OPTIONS) -> None:
@@ -71,9 +76,10 @@ def test_editing_a_post_body_makes_its_page_and_the_pages_that_show_its_excerpt(
     post = site / "content/posts/2020-05-01-second.md"
     post.write_text(post.read_text().replace("Second post body", "Second post text"))
     result = build(site, OPTIONS)
-    # The excerpt (first paragraph) changed: the blog page and feeds show it.
-    assert sorted(result.outputs) == ["2020/05/01/second.html", "atom.xml", "blog.html", "rss.xml"]
-    assert result.written == sorted(result.outputs)
+    # The excerpt (first paragraph) changed: the blog page and feeds show it (its tag's too).
+    assert sorted(pages_made(result)) == ["2020/05/01/second.html", "atom.xml", "blog.html", "feed.json",
+                                          "rss.xml", "tags/compilers/atom.xml"]
+    assert result.written == sorted(result.outputs) and index_made(result)
     assert_same_as_full_build(site)
 
 
@@ -82,7 +88,9 @@ def test_editing_below_the_excerpt_leaves_listings_alone(site: Path) -> None:
     post = site / "content/posts/2020-05-01-second.md"
     post.write_text(post.read_text().replace('print("hi")', 'print("hello")'))
     result = build(site, OPTIONS)
-    assert sorted(result.outputs) == ["2020/05/01/second.html", "atom.xml", "rss.xml"]
+    assert sorted(pages_made(result)) == ["2020/05/01/second.html", "atom.xml", "feed.json", "rss.xml",
+                                          "tags/compilers/atom.xml"]
+    assert index_made(result)
     assert_same_as_full_build(site)
 
 
@@ -91,12 +99,12 @@ def test_a_new_title_reaches_neighbours_listings_and_tag_pages(site: Path) -> No
     post = site / "content/posts/2020-05-01-second.md"
     post.write_text(post.read_text().replace("title: Second post", "title: Second, renamed"))
     result = build(site, OPTIONS)
-    assert set(result.outputs) == {
+    assert pages_made(result) == {
         "2020/05/01/second.html",                                   # itself
         "2019/03/18/first-post.html", "2021/01/02/third.html",      # prev/next links
         "blog.html", "history.html", "tags/compilers.html",         # listings
         "index.html",                                               # latest posts on the home page
-        "atom.xml", "rss.xml",
+        "atom.xml", "rss.xml", "feed.json", "tags/compilers/atom.xml",   # feeds
     }
     assert_same_as_full_build(site)
 
@@ -243,6 +251,15 @@ def test_a_settings_change_rebuilds_everything_it_affects(site: Path) -> None:
 
 TAGS = ["compilers", "gpu", "release", "performance"]
 WORDS = ["alpha", "beta", "gamma", "delta", "tensor", "kernel"]
+AUTHORS = ["Ada", "ada", "Grace Hopper", "Nobody"]       # a key, a name, one the file may not hold
+# content/data/authors.yml as it may be: who is in it, by which name, with which avatar (or none).
+AUTHOR_FILES = [
+    "ada: {name: Ada Lovelace, avatar: /assets/img/ada.svg}\ngrace: {name: Grace Hopper}\n",
+    "ada: {name: Ada L., bio: Engines.}\n",
+    "grace: {name: Grace Hopper, avatar: /assets/img/grace.svg}\nnobody: {name: Nobody}\n",
+    "ada: {name: Ada, avatar: /assets/img/missing.svg}\n",        # no such file: the build stops
+    "",                                                          # no authors file
+]
 
 
 @dataclass
@@ -252,11 +269,14 @@ class Post:
     body: str = "Body text."
     draft: bool = False
     broken: bool = False
+    author: str = ""
 
     def text(self) -> str:
         if self.broken:
             return "---\ntitle: [unclosed\n---\nbroken\n"
         front = f"title: {self.title}\ntags: [{', '.join(self.tags)}]\n"
+        if self.author:
+            front += f"author: {self.author}\n"
         if self.draft:
             front += "draft: true\n"
         return f"---\n{front}---\n{self.body}\n\nSecond paragraph.\n"
@@ -281,17 +301,22 @@ operations = st.one_of(
     st.tuples(st.just("title"), st.integers(0, 20), st.sampled_from(WORDS)),
     st.tuples(st.just("body"), st.integers(0, 20), st.sampled_from(WORDS)),
     st.tuples(st.just("same-size body"), st.integers(0, 20)),
+    st.tuples(st.just("length"), st.integers(0, 20), st.sampled_from([1, 300, 600])),   # its reading time
     st.tuples(st.just("tags"), st.integers(0, 20), st.lists(st.sampled_from(TAGS), max_size=3, unique=True)),
     st.tuples(st.just("draft"), st.integers(0, 20)),
+    st.tuples(st.just("author"), st.integers(0, 20), st.sampled_from(["", *AUTHORS])),
+    st.tuples(st.just("authors file"), st.sampled_from(AUTHOR_FILES)),
     st.tuples(st.just("break"), st.integers(0, 20)),
     st.tuples(st.just("template"), st.sampled_from(["post.html", "partials/footer.html",
-                                                    "partials/post_list.html", "blog.html"]),
+                                                    "partials/post_list.html", "blog.html",
+                                                    "author.html", "partials/byline.html"]),
               st.sampled_from(WORDS)),
     st.tuples(st.just("page"), st.sampled_from(WORDS)),
     st.tuples(st.just("text page"), st.sampled_from(["", *WORDS])),    # read by the demo plugin's reader
     st.tuples(st.just("docs"), st.sampled_from(["index.md", "guide.md", "deep/topic.md"]),
               st.sampled_from(["", *WORDS])),
     st.tuples(st.just("per page"), st.integers(1, 3)),
+    st.tuples(st.just("search"), st.booleans()),                        # the search index on or off
     st.tuples(st.just("asset"), st.sampled_from(["assets/css/site.css", "assets/img/new.txt"]),
               st.sampled_from(["", *WORDS])),
     st.tuples(st.just("time"), st.integers(-40, 40)),
@@ -309,10 +334,14 @@ class SiteModel:
         self.clock = 1_500_000_000 * 10**9
         for path in sorted((root / "content/posts").glob("*.md")):
             path.unlink()
-        for name, post in [("2028-05-01-alpha.md", Post("Alpha", ["gpu"])),
-                           ("2029-01-01-beta.md", Post("Beta", ["gpu", "release"])),
+        (root / "assets/img").mkdir(parents=True, exist_ok=True)
+        for name in ("ada.svg", "grace.svg"):
+            (root / "assets/img" / name).write_text('<svg xmlns="http://www.w3.org/2000/svg"/>\n')
+        for name, post in [("2028-05-01-alpha.md", Post("Alpha", ["gpu"], author="Ada")),
+                           ("2029-01-01-beta.md", Post("Beta", ["gpu", "release"], author="Grace Hopper")),
                            ("2029-06-01-gamma.md", Post("Gamma"))]:
             self.apply(("add", name, post))
+        self.apply(("authors file", AUTHOR_FILES[0]))
 
     def apply(self, op: Operation) -> None:
         before = files(self.root, ignore=("_site", ".sitegen"))
@@ -357,10 +386,11 @@ class SiteModel:
                 path.write_text(f"---\ntitle: {args[1].title()}\n---\nAbout {args[1]}.\n")
             else:
                 path.unlink(missing_ok=True)
-        elif kind == "per page":
+        elif kind in ("per page", "search"):
+            key, value = ("posts_per_page", args[0]) if kind == "per page" else ("search", "{}" if args[0] else "false")
             config = self.root / "site.yaml"
-            lines = [ln for ln in config.read_text().splitlines() if not ln.startswith("posts_per_page")]
-            config.write_text("\n".join(lines + [f"posts_per_page: {args[0]}"]) + "\n")
+            lines = [ln for ln in config.read_text().splitlines() if not ln.startswith(key + ":")]
+            config.write_text("\n".join(lines + [f"{key}: {value}"]) + "\n")
         elif kind == "asset":
             path = self.root / args[0]
             if args[1]:
@@ -370,6 +400,12 @@ class SiteModel:
                 path.unlink(missing_ok=True)
         elif kind == "time":
             self.now = NOW + timedelta(days=args[0])
+        elif kind == "authors file":
+            path = self.root / "content/data/authors.yml"
+            if args[0]:
+                path.write_text(args[0])
+            else:
+                path.unlink(missing_ok=True)
         elif names:
             name = names[args[0] % len(names)]
             post = self.posts[name]
@@ -387,10 +423,14 @@ class SiteModel:
                 post.body = f"Body about {args[1]}."
             elif kind == "same-size body":  # same length: only the content hash tells
                 post.body = post.body.swapcase()
+            elif kind == "length":
+                post.body = " ".join(["word"] * args[1])
             elif kind == "tags":
                 post.tags = args[1]
             elif kind == "draft":
                 post.draft = not post.draft
+            elif kind == "author":
+                post.author = args[1]
             if kind == "break":
                 post.broken = True
             else:
@@ -400,21 +440,26 @@ class SiteModel:
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(st.tuples(operations, st.booleans()), min_size=1, max_size=8))
+@given(st.lists(st.tuples(operations, st.booleans(), st.booleans()), min_size=1, max_size=8))
 # Found by this test: a clock set back before a published post's date must hold that post back again.
-@example([(("delete", 0), False), (("rename", 0, "2029-12-24-alpha.md"), False), (("time", -9), False)])
-def test_incremental_output_always_equals_a_clean_full_build(steps: list[tuple[Operation, bool]]) -> None:
+@example([(("delete", 0), False, False), (("rename", 0, "2029-12-24-alpha.md"), False, False),
+          (("time", -9), False, False)])
+# A post's author decides which author pages list it, as its tags decide its tag pages.
+@example([(("author", 2, "ada"), False, False)])
+def test_incremental_output_always_equals_a_clean_full_build(steps: list[tuple[Operation, bool, bool]]) -> None:
     """Steps alternate at random between a new engine from the saved state (``sitegen
     build``) and the engine kept in memory, told which files changed (``sitegen serve``).
     Planners added by a plug-in (tests/plugin_outputs.py) are held to the same rule, as are
-    the reader and planner of a plugin installed through its entry point (tests/data/plugin)."""
+    the reader and planner of a plugin installed through its entry point (tests/data/plugin),
+    and the search index, made from the pages' bytes after every other file; as the preview
+    does, a build may leave the index behind (the pages must be right), for the next to make."""
     with tempfile.TemporaryDirectory() as tmp, demo_plugin_installed(Path(tmp) / "plugins"):
         root = make_site(Path(tmp) / "site")
         model = SiteModel(root)
         engine = Engine(root, OPTIONS, with_plugins())
         engine.build(now=model.now)
         model.take_touched()
-        for op, new_process in steps:
+        for op, new_process, deferred in steps:
             model.apply(op)
             before = files(root / "_site")
             if new_process:
@@ -427,8 +472,13 @@ def test_incremental_output_always_equals_a_clean_full_build(steps: list[tuple[O
                     engine.build(now=model.now, changed=model.take_touched())
                 assert files(root / "_site") == before
                 continue
-            engine.build(now=model.now, save=not new_process, changed=model.take_touched())
+            engine.build(now=model.now, save=not new_process, changed=model.take_touched(), derive=not deferred)
+            if deferred:
+                pages = {p: d for p, d in files(root / "_site").items() if not p.startswith("pagefind/")}
+                assert pages == {p: d for p, d in expected.items() if not p.startswith("pagefind/")}
+                engine.build(now=model.now, save=not new_process, changed=set())    # saves paused
             actual = files(root / "_site")
             assert sorted(actual) == sorted(expected) and "greeting.txt" in actual   # the plugin is in
+            assert ("pagefind/site/pagefind.js" in actual) == ("search: false" not in (root / "site.yaml").read_text())
             assert [p for p in expected if actual[p] != expected[p]] == []
             assert engine.build(now=model.now).written == []

@@ -177,8 +177,18 @@ def test_highlight_in_an_html_page_is_highlighted_html(site: Path) -> None:
           "{% highlight python %}\nx = 1\n{% endhighlight %}\n")
     build(site, OPTIONS)
     html = built(site, "snippet.html")
-    assert '<div class="highlight"><pre>' in html and '<span class="n">x</span>' in html
+    assert '<div class="highlight" tabindex="0" role="group" aria-label="Python code"><pre>' in html
+    assert '<span class="n">x</span>' in html
     assert "```" not in html and "{%" not in html
+
+
+def test_highlight_linenos_in_an_html_page_numbers_the_lines(site: Path) -> None:
+    write(site, "content/pages/numbered.html", "---\ntitle: Numbered\n---\n"
+          "{% highlight python linenos %}\nx = 1\ny = 2\n{% endhighlight %}\n")
+    build(site, OPTIONS)
+    html = built(site, "numbered.html")
+    assert '<table class="highlighttable"><tr><td class="linenos">' in html
+    assert '<span class="normal">1</span>' in html and '<span class="normal">2</span>' in html
 
 
 class _PageThatWarns(dict):

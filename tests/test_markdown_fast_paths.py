@@ -3,8 +3,9 @@
 Differential: every document is rendered by sitegen's converter (one-pass
 typography, cached Pygments lexers and blocks, inline patterns skipped where
 a text cannot match them) and by the same converter with smarty's own inline
-processor, Python-Markdown's own inline pass and pymdownx's own highlighter
-(the reference), over the shipped site, the shared TVM posts and generated text.
+processor, Python-Markdown's own inline pass and pymdownx's own highlighter,
+uncached (the reference), over the shipped site, the shared TVM posts and
+generated text.
 """
 
 from __future__ import annotations
@@ -17,13 +18,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from generator.highlight import ReachableHighlight, lexer_for, reachable
 from generator.inline import openings
-from generator.markdown import EXTENSION_CONFIGS, EXTENSIONS, KramdownCompat, markdown_converter
+from generator.markdown import EXTENSION_CONFIGS, EXTENSIONS, Highlighting, KramdownCompat, markdown_converter
 from generator.sources import split_front_matter
 from tests.conftest import REPO, shared_dir
 
 FAST = markdown_converter()
-SMARTY = markdown.Markdown(extensions=[*EXTENSIONS, KramdownCompat()],
+SMARTY = markdown.Markdown(extensions=[*EXTENSIONS, KramdownCompat(), Highlighting(ReachableHighlight)],
                            extension_configs=EXTENSION_CONFIGS, output_format="html")
 
 
@@ -138,6 +140,7 @@ def test_the_highlight_tag_and_notebooks_get_plain_pygments_html():
     from generator.highlight import highlight
 
     for language, code in (("python", "x = 'a'\n"), ("cpp", "int x;\n"), ("python", "x = 'a'\n")):
-        expected = pygments_highlight(code, get_lexer_by_name(language, stripnl=False, ensurenl=True),
-                                      HtmlFormatter(cssclass="highlight", wrapcode=True))
+        expected = reachable(pygments_highlight(code, get_lexer_by_name(language, stripnl=False, ensurenl=True),
+                                                HtmlFormatter(cssclass="highlight", wrapcode=True)),
+                             lexer_for(language))
         assert highlight(code, language) == expected

@@ -19,7 +19,7 @@ CASES = {
                              ["<p>Para line</p>\n<ul>\n<li>a</li>", "<p>Text</p>\n<ol>\n<li>three</li>"]),
     "nested-list-after-paragraph": ("Para\n* a\n    * nested\n* b\n", ["<p>Para</p>\n<ul>"]),
     "fence-after-paragraph": ("text\n```python\nx = 1\n```\nmore\n",
-                              ["<p>text</p>\n<div class=\"highlight\">", "</div>\n<p>more</p>"]),
+                              ["<p>text</p>\n<div class=\"highlight\" ", "</div>\n<p>more</p>"]),
     "quote-after-paragraph": ("Para\n> quote\n", ["<p>Para</p>\n<blockquote>"]),
     "html-after-paragraph": ("Para\n<div>x</div>\n", ["<p>Para</p>\n<div>x</div>"]),
     "ial-ends-paragraph": ('Hello\nnext line\n{: style="text-align: center"}\nafter\n',

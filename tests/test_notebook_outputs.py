@@ -146,7 +146,7 @@ def test_widget_state_cannot_close_its_script_element(tmp_path):
     assert "\\u003c/script>\\u003cscript>alert(1)" in html
 
 
-def test_links_and_images_point_only_at_what_the_site_serves(tmp_path, capsys):
+def test_links_and_images_point_only_at_what_the_site_serves(tmp_path):
     linking = notebook(
         new_markdown_cell("# Links\n\n[the data](data.csv), [a sibling](Other Notebook.ipynb), "
                           "[its neighbour](Next One.ipynb#Part-2), [the web](https://example.org/a b)"),
@@ -157,15 +157,14 @@ def test_links_and_images_point_only_at_what_the_site_serves(tmp_path, capsys):
     site = make_site(tmp_path / "site", **{"links.ipynb": linking, "Next One.ipynb": neighbour})
     with open(site / "site.yaml", "a") as f:
         f.write("check:\n  allow_hosts: [allowed.example]\n")
-    build(site, NOW)
+    warnings = "\n".join(build(site, NOW).warnings)
     html = page(site, "links")
     assert "<a>the data</a>" in html and "<a>a sibling</a>" in html and "<a>mod.py</a>" in html
     assert 'href="/docs/tutorials/next-one.html#Part-2"' in html
     assert 'href="https://example.org/a%20b"' in html
     assert '<a href="http://example.com/logo.png">image: http://example.com/logo.png</a>' in html
     assert '<img alt="" src="https://allowed.example/ok.png">' in html
-    warnings = capsys.readouterr().err
-    assert "notebooks/links.ipynb: cell 1: the link 'data.csv' leads to nothing this site publishes" in warnings
+    assert "notebooks/links.ipynb: warning: cell 1: the link 'data.csv' leads to nothing this site publishes" in warnings
     assert "cell 2: the link './mod.py'" in warnings and "'Other%20Notebook.ipynb'" in warnings
     assert "cell 2: the image http://example.com/logo.png is on another host (example.com)" in warnings
 

@@ -77,7 +77,7 @@ def page(site: Path, slug: str) -> str:
 
 def without_code(html: str) -> str:
     """A page without its highlighted code inputs (which show hostile strings, escaped)."""
-    return re.sub(r'<div class="highlight">.*?</div>', "", html, flags=re.S)
+    return re.sub(r'<div class="highlight"[^>]*>.*?</div>', "", html, flags=re.S)
 
 
 def snapshot(out: Path) -> dict[str, bytes]:

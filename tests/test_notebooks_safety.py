@@ -247,12 +247,11 @@ def test_unknown_commands_are_those_neither_katex_nor_the_notebook_defines():
     assert unknown_commands(r"a \\b \$ \{ \,") == []          # a line break before b, symbols
 
 
-def test_a_formula_katex_cannot_take_is_source_with_a_warning(tmp_path, capsys):
+def test_a_formula_katex_cannot_take_is_source_with_a_warning(tmp_path):
     site = make_site(tmp_path / "site", **{"tikz.ipynb": notebook(
         new_markdown_cell("# Tikz\n\nA picture: $$\\begin{tikzpicture} \\draw (0,0); \\end{tikzpicture}$$"))})
-    build(site, NOW)
-    assert "warning: notebooks/tikz.ipynb: cell 1: KaTeX has no environment {tikzpicture}" \
-           in capsys.readouterr().err
+    assert "notebooks/tikz.ipynb: warning: cell 1: KaTeX has no environment {tikzpicture}" \
+           in "\n".join(build(site, NOW).warnings)
     assert re.search(r'<code class="math-source" title="[^"]*tikzpicture[^"]*">\\begin\{tikzpicture\}',
                      page(site, "tikz"))
 
@@ -332,14 +331,12 @@ def test_math_in_latex_and_markdown_outputs_is_typeset(browser, served, site):
     assert shown.locator(".katex-error").count() == 0 and shown.locator(".math-source").count() == 0
 
 
-def test_a_formula_katex_refuses_is_readable_source_in_the_browser(browser, tmp_path, capsys):
+def test_a_formula_katex_refuses_is_readable_source_in_the_browser(browser, tmp_path):
     site = make_site(tmp_path / "site", **{"bad.ipynb": notebook(
         new_markdown_cell("# Bad math\n\nAn unknown command: $\\nosuchcommand{x}$."),
         new_markdown_cell("Defined here $\\newcommand{\\RR}{\\mathbb{R}}$, used after: $x \\in \\RR$."))})
-    build(site, NOW)
-    warnings = [line for line in capsys.readouterr().err.splitlines() if line.startswith("warning:")]
-    assert warnings == ["warning: notebooks/bad.ipynb: cell 1: KaTeX does not know \\nosuchcommand: "
-                        "the formula is shown as its source"]
+    assert build(site, NOW).warnings == ["notebooks/bad.ipynb: warning: cell 1: KaTeX does not know "
+                                         "\\nosuchcommand: the formula is shown as its source"]
     running = Preview(site, NOW, port=0).start()
     try:
         page, events = visit(browser, f"{running.url.rstrip('/')}/docs/tutorials/bad.html")
@@ -384,12 +381,11 @@ def test_broken_outputs_and_a_missing_image_are_errors_naming_file_cell_and_outp
     assert not (site / "_site").exists()
 
 
-def test_with_problems_warn_they_are_notes_on_the_page_and_no_image_file_is_broken(tmp_path, capsys):
+def test_with_problems_warn_they_are_notes_on_the_page_and_no_image_file_is_broken(tmp_path):
     site = make_site(tmp_path / "site", "problems: warn", **{"broken.ipynb": BROKEN})
-    build(site, NOW)
-    err = capsys.readouterr().err
-    assert "warning: notebooks/broken.ipynb: cell 2: output 1: its image/png data is not valid base64" in err
-    assert "warning: notebooks/broken.ipynb: cell 1: image 'pictures/gone.png' is not a file" in err
+    err = "\n".join(build(site, NOW).warnings)
+    assert "notebooks/broken.ipynb: warning: cell 2: output 1: its image/png data is not valid base64" in err
+    assert "notebooks/broken.ipynb: warning: cell 1: image 'pictures/gone.png' is not a file" in err
     html = page(site, "broken")
     assert html.count('class="nb-note">Not shown: ') == 5
     assert "Not shown: output 3: its image/jpeg data is not a JPEG image." in html

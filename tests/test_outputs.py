@@ -11,7 +11,7 @@ import pytest
 from generator.build import Engine, render_site
 from generator.config import load_config
 from generator.errors import SiteError
-from generator.outputs import Phase, Planned, Registry, Report, default_registry
+from generator.outputs import Phase, Planned, Registry, Remade, Report, default_registry
 from generator.outputs.pages import Documents
 from test_incremental import NOW, OPTIONS, files, make_site
 from plugin_outputs import AboutTitle, with_plugins
@@ -50,7 +50,8 @@ def test_a_late_planner_sees_every_path_and_the_sitemap_lists_plugin_pages(site:
     assert {"index.html", "sitemap.xml", "404.html", "plugin/index.html", "about-title.txt"} <= set(manifest)
     assert "https://example.org/plugin/" in (site / "_site/sitemap.txt").read_text().splitlines()
     assert [p.phase for p in default_registry() if p.name in ("404", "sitemap")] == [Phase.LATE] * 2
-    assert with_plugins().names()[-3:] == ["404", "sitemap", "manifest"]   # by phase, then as registered
+    # By phase, then as registered; derived planners (the search index) last of all.
+    assert with_plugins().names()[-5:] == ["404", "sitemap", "robots", "manifest", "search"]
 
 
 def test_every_planner_reports_what_it_did(site: Path) -> None:
@@ -59,7 +60,8 @@ def test_every_planner_reports_what_it_did(site: Path) -> None:
     assert all(isinstance(report, Report) for report in first.reports.values())
     assert first.reports["documents"] == Planned(files=len(first.site.documents), made=len(first.site.documents))
     assert sum(r.files for r in first.reports.values() if isinstance(r, Planned)) \
-        + len([p for p in first.outputs if p.startswith("docs/")]) == first.files
+        + len([p for p in first.outputs if p.startswith(("docs/", "pagefind/"))]) == first.files
+    assert first.reports["search"] == Remade(made=("site",))
     again = Engine(site, OPTIONS).build()
     assert again.site is None and again.reports["documents"] == Planned(files=len(first.site.documents))
     assert again.reports["docs"].summary() == ""

@@ -14,7 +14,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timezone
 from pathlib import Path
@@ -79,10 +79,13 @@ class EventStream:
         assert self.response.status == 200
         assert self.response.getheader("Content-Type") == "text/event-stream"
 
-    def next(self) -> tuple[str, dict]:
-        """The next event (name, data); keep-alive comments and retry lines are skipped."""
+    def next(self, deadline: float = float("inf")) -> tuple[str, dict]:
+        """The next event (name, data); keep-alive comments and retry lines are skipped.
+        Past ``deadline`` (time.monotonic) it gives up, even while keep-alives come."""
         name, data = "message", None
         while True:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"no event within {WAIT}s")
             line = self.response.fp.readline().decode()
             if not line:
                 raise EOFError("the event stream ended")
@@ -94,13 +97,23 @@ class EventStream:
             elif line == "" and data is not None:
                 return name, data
 
-    def wait_for(self, name: str) -> dict:
+    def wait_for(self, name: str, until: Callable[[dict], bool] = lambda data: True) -> dict:
+        """The data of the next ``name`` event for which ``until`` holds."""
+        deadline = time.monotonic() + WAIT
+        while True:
+            event, data = self.next(deadline)
+            if event == name and until(data):
+                return data
+
+    def wait_for_change_of(self, path: str) -> list[str]:
+        """The paths of the next change event that lists ``path`` (the search index's own
+        change events, once saves pause, may come between)."""
         deadline = time.monotonic() + WAIT
         while time.monotonic() < deadline:
-            event, data = self.next()
-            if event == name:
-                return data
-        raise AssertionError(f"no {name!r} event within {WAIT}s")
+            paths = self.wait_for("change")["paths"]
+            if path in paths:
+                return paths
+        raise AssertionError(f"no change of {path} within {WAIT}s")
 
     def close(self) -> None:
         self.connection.close()
@@ -196,6 +209,27 @@ def test_an_edit_reaches_the_open_page_as_a_reload_event(preview: Preview) -> No
     assert b"Third body, edited." in request(preview, "/2021/01/02/third.html")[2]
 
 
+def test_an_edit_shows_first_and_the_search_index_follows_once_saves_pause(preview: Preview) -> None:
+    from site_checks import search_index
+
+    stream = EventStream(preview)
+    builds = preview.builds
+    try:
+        post = preview.root / "content/posts/2021-01-02-third.md"
+        post.write_text(post.read_text().replace("Third body.", "Third body, on armadillos."))
+        first = stream.wait_for("change")["paths"]
+        assert "/2021/01/02/third.html" in first and not [p for p in first if p.startswith("/pagefind/")]
+        assert "armadillos" not in search_index(preview.out_dir / "pagefind/site")["/2021/01/02/third.html"]
+        index = stream.wait_for("change")["paths"]
+    finally:
+        stream.close()
+    assert index and all(p.startswith("/pagefind/site/") for p in index)
+    assert "armadillos" in search_index(preview.out_dir / "pagefind/site")["/2021/01/02/third.html"]
+    assert request(preview, index[0])[0] in (200, 404)            # written, or an old chunk removed
+    assert request(preview, "/pagefind/site/pagefind.js")[0] == 200
+    assert preview.builds == builds + 1 and not preview.engine.state.derived_out_of_date()
+
+
 def test_a_broken_edit_shows_the_error_and_keeps_the_last_good_site(preview: Preview) -> None:
     stream = EventStream(preview)
     post = preview.root / "content/posts/2021-01-02-third.md"
@@ -247,7 +281,7 @@ def test_a_burst_of_saves_and_a_save_by_rename_each_rebuild_once(preview: Previe
         temporary = page.with_name(".about.md.swp")
         temporary.write_text("---\ntitle: About, saved by rename\n---\nAbout.\n")
         os.replace(temporary, page)
-        assert "/about.html" in stream.wait_for("change")["paths"]
+        stream.wait_for_change_of("/about.html")
         time.sleep(1.0)
         assert preview.builds == builds + 2
     finally:

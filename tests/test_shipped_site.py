@@ -7,18 +7,21 @@ import re
 from datetime import datetime, timezone
 from pathlib import Path
 
+import lxml.html
 import nbformat
 import pytest
+import yaml
 
 from conftest import copy_site
 from generator.build import BuildOptions, build
 from generator.check import check_site
 from generator.config import load_config
-from site_checks import (assert_feeds_parse, assert_html5_parses, assert_internal_links_and_anchors,
-                         assert_sitemap_valid)
+from site_checks import (assert_feeds_parse, assert_group_feeds_parse, assert_html5_parses,
+                         assert_internal_links_and_anchors, assert_json_feed_valid, assert_share_meta,
+                         assert_sitemap_valid, search_index)
 
 PAGES = ["index.html", "vta.html", "community.html", "about.html", "download.html", "asf.html",
-         "404.html", "blog.html", "history.html", "tags.html", "categories.html",
+         "404.html", "blog.html", "history.html", "tags.html", "categories.html", "authors.html",
          "source/tiled_matmul.html"]
 
 
@@ -80,6 +83,9 @@ def test_valid_html_feeds_sitemap_links(shipped):
     posts = list(shipped.glob("[0-9][0-9][0-9][0-9]/[0-9][0-9]/[0-9][0-9]/*.html"))
     assert_html5_parses(shipped)
     assert_feeds_parse(shipped, expected_entries=min(20, len(posts)))
+    assert len(assert_group_feeds_parse(shipped, "tags", entries=20)) >= 20
+    assert len(assert_group_feeds_parse(shipped, "categories", entries=20)) >= 5
+    assert len(assert_json_feed_valid(shipped / "feed.json")["items"]) == min(20, len(posts))
     assert_sitemap_valid(shipped)
     assert_internal_links_and_anchors(shipped)
 
@@ -136,8 +142,60 @@ def test_the_tutorials_url_in_the_nav_leads_to_the_default_versions_gallery(ship
             (shipped / f"docs/v0.18/tutorials/{slug}.ipynb").read_bytes()
 
 
+def test_the_search_indexes_hold_every_post_page_docs_page_and_tutorial(shipped):
+    site = search_index(shipped / "pagefind/site")
+    posts = {"/" + p.relative_to(shipped).as_posix() for p in shipped.glob("[0-9]*/[0-9]*/[0-9]*/*.html")}
+    assert posts | {"/about.html", "/vta.html", "/community.html", "/download.html", "/asf.html"} <= site.keys()
+    assert not site.keys() & {"/", "/blog.html", "/tags.html", "/history.html", "/404.html", "/posts.html"}
+    assert not [url for url in site if url.startswith("/docs/")]
+    for version in ("dev", "v0.18"):
+        docs = search_index(shipped / f"pagefind/docs/{version}")
+        pages = {f"/docs/{version}/{name}" for name in ("", "install.html", "architecture.html")}
+        tutorials = {f"/docs/{version}/tutorials/{slug}.html" for slug in TUTORIALS}
+        assert pages | tutorials <= docs.keys() and all(url.startswith(f"/docs/{version}/") for url in docs)
+        assert "cumsum matches np.cumsum" in docs[f"/docs/{version}/tutorials/scan_recurrence.html"]
+    assert sorted(p.name for p in (shipped / "pagefind/docs").iterdir()) == ["dev", "v0.18"]   # no alias
+
+
+def test_every_page_head_carries_a_share_card_and_posts_a_blog_posting(shipped):
+    config = load_config(shipped.parent)
+    assert assert_share_meta(shipped, config.url, config.title) >= 50
+    post = lxml.html.parse(str(shipped / "2017/08/22/operator-fusion.html")).getroot()
+    assert post.cssselect('meta[property="og:image"]')[0].get("content") == \
+        "https://tvm.apache.org/assets/images/social-card.jpg"          # site.yaml social.image
+    robots = (shipped / "robots.txt").read_text()
+    assert "Sitemap: https://tvm.apache.org/sitemap.xml" in robots.splitlines()
+
+
+def test_authors_have_pages_and_posts_link_them(shipped):
+    """content/data/authors.yml: a page for each person, linked from their posts; a post's
+    author the file does not hold ("TVM PMC") is shown as written."""
+    people = yaml.safe_load((Path(__file__).parents[1] / "content/data/authors.yml").read_text())
+    assert len(people) >= 8
+    for key, person in people.items():
+        html = (shipped / f"authors/{key}.html").read_text()
+        assert f"<h1>{person['name']}</h1>" in html and 'class="post-list"' in html, key
+        assert (shipped / person["avatar"].lstrip("/")).is_file()
+    relax = (shipped / "2021/12/16/relax-unified-ir.html").read_text()
+    assert relax.count('rel="author"') == 3 and 'href="/authors/marta-kowalska.html"' in relax
+    assert 'class="reading-time"' in relax
+    community = (shipped / "2023/06/15/community-growth.html").read_text()
+    assert "TVM PMC" in community and 'rel="author"' not in community
+
+
 def test_source_listing_has_linkable_lines(shipped):
     html = (shipped / "source/tiled_matmul.html").read_text()
     script = (Path(__file__).parents[1] / "notebooks/tiled_matmul.py").read_text()
     assert html.count('<tr id="L') == len(script.splitlines())
     assert '<a href="#L12">12</a>' in html
+
+
+def test_edit_links_lead_to_the_sources_of_the_working_tree(shipped):
+    edit = "https://github.com/apache/tvm-site/edit/main/"
+    assert f'href="{edit}content/posts/2017-08-22-operator-fusion.md"' in \
+        (shipped / "2017/08/22/operator-fusion.html").read_text()
+    assert f'href="{edit}content/pages/vta.md"' in (shipped / "vta.html").read_text()
+    assert f'href="{edit}content/docs/install.md"' in (shipped / "docs/dev/install.html").read_text()
+    assert f'href="{edit}notebooks/tiled_matmul.py"' in (shipped / "docs/dev/tutorials/tiled_matmul.html").read_text()
+    for built_from_a_ref in ("docs/v0.18/install.html", "docs/v0.18/tutorials/tiled_matmul.html"):
+        assert "Edit this page" not in (shipped / built_from_a_ref).read_text()

@@ -527,3 +527,27 @@ def test_a_theme_template_edit_rebuilds_every_version(site: Path):
     assert set(build(site).reports["docs"].versions.values()) == {"built"}
     for name in ("dev", "v1", "v2", "v3"):
         assert "<!-- themed -->" in (site / f"_site/docs/{name}/index.html").read_text()
+
+
+def test_docs_pages_warn_like_posts_naming_the_version(tmp_path: Path) -> None:
+    """A docs page's unknown front matter key and left-out Liquid reach the build's warnings, at the
+    file and line of the version's tree that holds them, as a post's do."""
+    repo = tmp_path / "repo"
+    site = repo / "website"
+    shutil.copytree(BASIC, site)
+    shutil.copytree(REPO_ROOT / "templates", site / "templates")
+    git(tmp_path, "init", "-q", "-b", "main", str(repo))
+    with open(site / "site.yaml", "a", encoding="utf-8") as f:
+        f.write("liquid: {unknown: warning}\n")
+    write(site, "index.md", "---\ntitle: Docs\n---\nWelcome.\n")
+    write(site, "old.md", "---\ntitle: Old\n\nordr: 2\n---\nA {% gallery %} here.\n")
+    commit_and_tag(repo, "v1")
+    write(site, "old.md", "---\ntitle: Old\n---\nFixed in the working tree.\n")
+    with open(site / "site.yaml", "a", encoding="utf-8") as f:
+        f.write("versions:\n  - {name: dev, worktree: true}\n  - {name: v1, ref: v1, default: true}\n")
+    warnings = build(site, BuildOptions()).warnings
+    assert warnings == [
+        "content/docs/old.md:6: warning: Liquid: unexpected tag 'gallery' left out (docs version 'v1')",
+        "content/docs/old.md:4: warning: unknown front matter key 'ordr' (did you mean 'order'?) "
+        "(docs version 'v1')",
+    ]

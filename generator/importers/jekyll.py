@@ -43,10 +43,10 @@ PERMALINK_STYLES = {"date": "/:categories/:year/:month/:day/:title:output_ext",
                     "ordinal": "/:categories/:year/:y_day/:title:output_ext",
                     "none": "/:categories/:title:output_ext"}
 PERMALINK_PLACEHOLDERS = {"year", "month", "day", "title", "slug", "categories"}
-FEED_PAGES = {"feed.xml": "atom", "atom.xml": "atom", "rss.xml": "rss", "feed.rss": "rss"}
+FEED_PAGES = {"feed.xml": "atom", "atom.xml": "atom", "rss.xml": "rss", "feed.rss": "rss", "feed.json": "json"}
 # Templates sitegen renders itself; a Jekyll layout of the same name would be taken for them.
-SITEGEN_TEMPLATES = {"redirect", "404", "blog", "history", "groups", "group", "docs", "tutorial",
-                     "tutorials", "source", "none"}
+SITEGEN_TEMPLATES = {"redirect", "404", "blog", "history", "groups", "group", "author", "authors", "docs",
+                     "tutorial", "tutorials", "source", "none"}
 NO_LAYOUT = "none"
 # A resource the browser fetches from another host, in HTML or as a Markdown image.
 THIRD_PARTY = re.compile(r"""<(?:img|iframe|script|video|audio|source|embed)\b[^>]*?\ssrc=["'](?P<html>https?://[^"']+)"""
@@ -108,7 +108,7 @@ class _Importer:
         self.excluded = DEFAULT_EXCLUDE + [str(e) for e in config.get("exclude") or []]
         self.included = [str(i) for i in config.get("include") or []]
         self.permalink = self.post_permalink()
-        self.feeds = {"atom": False, "rss": False}
+        self.feeds = {"atom": False, "rss": False, "json": False}
         self.layouts_used: set[str] = set()
         self.has_404 = False
         self.static: list[str] = []
@@ -172,7 +172,7 @@ class _Importer:
         name = rel.rsplit("/", 1)[-1]
         if rel in FEED_PAGES:
             self.feeds[FEED_PAGES[rel]] = True
-            moved = "" if rel in ("atom.xml", "rss.xml") else f" (it moves from /{rel} to /atom.xml)"
+            moved = "" if rel in ("atom.xml", "rss.xml", "feed.json") else f" (it moves from /{rel} to /atom.xml)"
             self.note(rel, 1, rel, f"a Liquid feed: sitegen makes its own feed from site.yaml feeds{moved}")
             return
         if rel == "sitemap.xml":
@@ -420,7 +420,8 @@ class _Importer:
                       "readers subscribed to /feed.xml")
         settings["feeds"] = dict(self.feeds)
         # Jekyll makes no archive pages: none is made, so every URL stays the site's own.
-        settings["archives"] = {"blog": False, "history": False, "tags": False, "categories": False}
+        settings["archives"] = {"blog": False, "history": False, "tags": False, "categories": False,
+                                "authors": False}   # and _data/authors.yml stays plain data
         settings["static"] = self.static
         self.result.static = list(self.static)
         for plugin in plugins:
@@ -481,7 +482,7 @@ class _Importer:
                   "- A front matter key Jekyll showed as `page.KEY` is `page.meta.KEY` in sitegen's templates.",
                   "- Jinja escapes what `{{ }}` prints (`A & B` is written `A &amp; B`), except the page's "
                   "content: a front matter value holding HTML needs `| safe_html`.",
-                  "- Generated archive pages (blog, history, tags, categories) are switched off in "
+                  "- Generated archive pages (blog, history, tags, categories, authors) are switched off in "
                   "site.yaml `archives`, as Jekyll made none.", ""]
         self.write("\n".join(lines), REPORT_FILE)
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Collection
+from typing import TYPE_CHECKING, Any, Callable, Collection
 
 from generator import codec
 from generator.files import Files
@@ -67,17 +67,20 @@ class Tutorials(Files):
     def __init__(self, url: str = ""):
         super().__init__(url)
         self.stats = TutorialStats()
+        self.warnings: list[str] = []   # ``file:line: warning: ...``, for the build to report
+        self.pages: list[dict[str, str]] = []    # title and url of each tutorial, in order
 
 
 def render_tutorials(config: Config, tree: Path, gallery_url: str, render: Callable[..., str],
                      renderer: Renderer, refresh: bool = False, version: str | None = None,
-                     rerun: Collection[str] = ()) -> Tutorials:
+                     rerun: Collection[str] = (), docs: dict[str, Any] | None = None) -> Tutorials:
     """Execute (or take from the cache) and render the tutorials in ``tree/notebooks``.
 
     ``gallery_url`` is where the gallery is published (``/docs/v2/tutorials/``);
     ``render`` renders a page template with the site's context; ``version``
     names the docs version in progress lines; ``rerun`` names tutorials to run
-    again whatever the cache holds.
+    again whatever the cache holds; ``docs`` is the docs section's navigation (its
+    pages) for the sidebar, to which each page adds the tutorials.
     """
     if not (tree / FOLDER).is_dir():
         return Tutorials()
@@ -85,4 +88,4 @@ def render_tutorials(config: Config, tree: Path, gallery_url: str, render: Calla
     # a site without tutorials (and every test of one) should not pay.
     from generator.notebooks.pipeline import build_tutorials
 
-    return build_tutorials(config, tree, gallery_url, render, renderer, refresh, version, rerun)
+    return build_tutorials(config, tree, gallery_url, render, renderer, refresh, version, rerun, docs)

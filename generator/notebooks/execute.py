@@ -123,7 +123,10 @@ def runnable(tutorial: Tutorial) -> NotebookNode:
         if cell.cell_type == "code":
             cell.outputs, cell.execution_count = [], None
         cells.append(cell)
-    return new_notebook(cells=cells, metadata=copy.deepcopy(tutorial.notebook.metadata))
+    notebook = new_notebook(metadata=copy.deepcopy(tutorial.notebook.metadata))
+    notebook.nbformat_minor = tutorial.notebook.nbformat_minor   # 4.0-4.4 cells have no ids, and need none
+    notebook.cells = cells
+    return notebook
 
 
 def _code_position(notebook: NotebookNode, index: int) -> int:

@@ -31,10 +31,10 @@ from markupsafe import Markup
 from nbformat import NotebookNode
 
 from generator.config import Config
-from generator.errors import SiteError
+from generator.errors import SiteError, warning_line
 from generator.notebooks import FOLDER, TutorialStats, Tutorials, environment
 from generator.notebooks.executors import Executor, executor_for
-from generator.notebooks.render import NotebookRenderer, RenderedNotebook, report_warnings
+from generator.notebooks.render import NotebookRenderer, RenderedNotebook
 from generator.notebooks.shared import open_store
 from generator.notebooks.sources import Tutorial, discover, load_tutorial, to_percent
 from generator.notebooks.spec import Metadata, Spec, metadata_of, read_paths, resolve
@@ -66,7 +66,7 @@ class Job:
 
 def build_tutorials(config: Config, tree: Path, gallery_url: str, render: Callable[..., str],
                     renderer: Renderer, refresh: bool = False, version: str | None = None,
-                    rerun: Collection[str] = ()) -> Tutorials:
+                    rerun: Collection[str] = (), docs: dict[str, Any] | None = None) -> Tutorials:
     """The tutorials of ``tree`` (the site, or a docs version's export), executed in it.
 
     ``rerun`` names tutorials to execute again whatever the cache holds (``--refresh NAME``).
@@ -109,7 +109,7 @@ def build_tutorials(config: Config, tree: Path, gallery_url: str, render: Callab
     errors += [failure_error(job) for job in jobs if job.run and job.run.failure]
     if errors:
         raise combine(errors)
-    tutorials = render_pages(jobs, config, gallery_url, render, renderer)
+    tutorials = render_pages(jobs, config, gallery_url, render, renderer, docs)
     origins = [job.origin for job in jobs]
     tutorials.stats = TutorialStats(origins.count("ran"), origins.count("cache"), origins.count("unexecuted"),
                                     origins.count("stored"))
@@ -243,8 +243,9 @@ def _cut(text: str, limit: int) -> str:
 
 
 def render_pages(jobs: list[Job], config: Config, gallery_url: str, render: Callable[..., str],
-                 renderer: Renderer) -> Tutorials:
-    """Each tutorial's page, downloads and images, then the gallery index."""
+                 renderer: Renderer, docs: dict[str, Any] | None = None) -> Tutorials:
+    """Each tutorial's page, downloads and images, then the gallery index, all in the docs
+    layout: ``docs`` (the section's pages) with the tutorials added, for the sidebar."""
     rendered: list[tuple[Job, NotebookNode, RenderedNotebook]] = []
     pages = {job.tutorial.folder / job.tutorial.path.name: f"{gallery_url}{job.tutorial.slug}.html"
              for job in jobs}
@@ -253,13 +254,14 @@ def render_pages(jobs: list[Job], config: Config, gallery_url: str, render: Call
         page = NotebookRenderer(job.tutorial, config.notebooks, renderer, f"{gallery_url}{job.tutorial.slug}/",
                                 pages)
         rendered.append((job, notebook, page.render(notebook, job.meta.title, job.meta.description)))
-    for _, _, result in rendered:
-        report_warnings(result.warnings)
-
     tutorials = Tutorials(gallery_url)
+    tutorials.warnings = [warning_line(w) for _, _, result in rendered for w in result.warnings]
     cards = [{"title": r.title, "url": f"{gallery_url}{job.tutorial.slug}.html",
               "description": r.description, "thumbnail": r.thumbnail,
               "unexecuted": job.origin in ("stored", "unexecuted")} for job, _, r in rendered]
+    tutorials.pages = [{"title": card["title"], "url": card["url"]} for card in cards]
+    docs = {"version": None, "root": "", "pages": [], "editable": True, **(docs or {}),
+            "tutorials": gallery_url, "tutorial_pages": tutorials.pages}
     for n, (job, notebook, result) in enumerate(rendered):
         slug, origin = job.tutorial.slug, job.tutorial.path
         try:
@@ -276,13 +278,13 @@ def render_pages(jobs: list[Job], config: Config, gallery_url: str, render: Call
             content=Markup(result.html), heading=result.heading, run=run_view(job),
             widgets=result.widgets,
             downloads={"ipynb": f"{gallery_url}{slug}.ipynb", "py": f"{gallery_url}{slug}.py"},
-            gallery_url=gallery_url,
+            gallery_url=gallery_url, docs=docs, notebook=job.tutorial.path.as_posix(),
             previous=cards[n - 1] if n else None, next=cards[n + 1] if n + 1 < len(cards) else None,
         )
         tutorials.add(f"{slug}.html", html, origin)
     index = render("tutorials.html", Path(GALLERY_TEMPLATE),
                    page=_page("Tutorials", gallery_url, "Tutorials, executed when the site is built."),
-                   tutorials=cards)
+                   tutorials=cards, docs=docs)
     tutorials.add("index.html", index, GALLERY_TEMPLATE)
     return tutorials
 

@@ -27,7 +27,6 @@ import hashlib
 import html
 import json
 import re
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote, unquote, urlsplit
@@ -42,6 +41,7 @@ from generator.markdown import kramdown_id, render_markdown
 from generator.notebooks import formulas, rst, sanitize, widgets
 from generator.notebooks.anchors import PageIds, jupyter_id
 from generator.notebooks.sources import Tutorial
+from generator.text import plain_text, shorten
 from generator.render import Renderer
 
 # The order Jupyter's front ends choose in (the classic notebook's display_order, JupyterLab's
@@ -159,7 +159,7 @@ class NotebookRenderer:
         fragment = ids.fragment(fragment)
         if description is None:
             first = FIRST_PARAGRAPH.search(fragment)
-            description = _shorten(_plain(first.group(1))) if first else ""
+            description = shorten(plain_text(first.group(1)), 200) if first else ""
         if self.widget_views:
             fragment += self.widgets.script() + "\n"
         return RenderedNotebook(fragment, self.files, title, description, self.thumbnail, heading,
@@ -501,11 +501,6 @@ def _combined(problems: list[SiteError]) -> SiteError:
     return SiteError("\n".join([first.message + more, *rest]), first.path, first.line)
 
 
-def report_warnings(warnings: list[SiteError]) -> None:
-    for warning in warnings:
-        print(f"warning: {warning}", file=sys.stderr)
-
-
 def _split_title(source: str) -> tuple[str | None, str]:
     """A Markdown cell's leading ``# Title`` line, and the cell without it."""
     lines = source.lstrip("\n").split("\n")
@@ -544,12 +539,3 @@ def _apply_carriage_returns(text: str) -> str:
     return "\n".join(line.rsplit("\r", 1)[-1] for line in text.replace("\r\n", "\n").split("\n"))
 
 
-def _plain(fragment: str) -> str:
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", "", fragment)).split())
-
-
-def _shorten(text: str, limit: int = 200) -> str:
-    """``text`` cut at a word boundary to at most ``limit`` characters."""
-    if len(text) <= limit:
-        return text
-    return text[:limit].rsplit(" ", 1)[0].rstrip(",;:") + "…"

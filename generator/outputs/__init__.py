@@ -12,7 +12,10 @@ Public interface, for the built-in outputs and for plug-ins:
     (``site.yaml``, ``content``, ``notebooks``, ``templates``, the static
     folders); ``external(config)`` stands for what its output depends on
     outside the site's files (what a git ref resolves to): a build whose files
-    did not change still runs when it differs.
+    did not change still runs when it differs. ``transient(config)`` names
+    output folders whose files no one links to by name (a search index's
+    chunks, named by their content and found through its entry file):
+    publishing may remove them without losing a URL.
 ``Bundle``
     A planner that makes several files at once, which it only knows once it
     has run (the docs section). ``inputs(ctx)`` is a small value: while it and
@@ -20,11 +23,24 @@ Public interface, for the built-in outputs and for plug-ins:
     ``make(ctx)`` returns ``(Files, report)``. A bundle's report is saved with
     the state: its class is a :func:`generator.codec.record`, with
     ``summary()``, ``reusable`` and ``reused()`` (what it says when kept).
+``Derived``
+    A planner that makes files from the bytes of the files the others made (a
+    search index of the pages), once they are made. ``group(config, path)``
+    sorts the output paths it reads into groups (None: a path it does not
+    read); ``make(ctx, group, files)`` gets one group's files, path -> bytes
+    in path order, and returns :class:`~generator.files.Files`. A group is
+    made again only when its paths or their bytes changed, so what it makes
+    is a function of those bytes, and a build that changed none of them
+    leaves it alone. The preview may ask a build to keep a group's last files
+    although its pages changed (it shows an edit first); the group is then out
+    of date, and the next build makes it. Its files are not in the sitemap.
 ``Phase``
     ``EARLY`` planners plan the site's own files (pages, listings, feeds,
     assets); ``BUNDLE`` planners run (or are reused) next; ``LATE`` planners
-    see every path the others planned (the 404 page unless one was made, the
-    sitemap). Within a phase, planners run in the order they were registered.
+    see every path the others planned (author pages, whose avatars must be
+    among them; the 404 page unless one was made; the sitemap); ``DERIVED``
+    planners run once every other file is made. Within a phase, planners run
+    in the order they were registered.
 ``PlanContext``
     Everything a planner may read. ``ctx.render(template, source, **context)``
     renders with the ``site`` templates see.
@@ -70,7 +86,8 @@ if TYPE_CHECKING:   # Jinja is loaded by the first render, not by a build with n
 class Phase(enum.IntEnum):
     EARLY = 0      # the site's own files
     BUNDLE = 1     # steps making several files at once (the docs section)
-    LATE = 2       # planners that see every path the others planned (404, sitemap)
+    LATE = 2       # planners that see every path the others planned (authors, 404, sitemap)
+    DERIVED = 3    # files made from the bytes of the others' files (a search index)
 
 
 @dataclass(frozen=True)
@@ -83,7 +100,7 @@ class PlanContext:
     site_view: dict[str, Any]           # what templates see as ``site``
     renderer: Renderer
     options: BuildOptions
-    parse: Callable[[list[Source]], list[Document]]     # sources -> documents, through the parse cache
+    parse: Callable[[list[Source], Path], list[Document]]   # sources of a tree -> documents, parse cache
     tree_digest: Callable[[str], str]       # a folder of the site -> its files, as this build found them
     site_key: Callable[[], str]             # stands for every post, page and data file
     external: Mapping[str, Any]             # planner name -> its external() this build
@@ -104,6 +121,9 @@ class Planner:
     def external(self, config: Config) -> Any:
         return None
 
+    def transient(self, config: Config) -> tuple[str, ...]:
+        return ()
+
     def plan(self, ctx: PlanContext, plan: Plan) -> None:
         raise NotImplementedError
 
@@ -111,7 +131,8 @@ class Planner:
 @runtime_checkable
 class Report(Protocol):
     """What a planner did in one build, as ``BuildResult.reports`` holds it; the CLI prints
-    each non-empty ``summary()``."""
+    each non-empty ``summary()``, and ``warnings`` (``file:line: warning: ...``) where a report
+    has them."""
 
     def summary(self) -> str: ...
 
@@ -129,6 +150,35 @@ class Bundle(Planner):
 
     def plan(self, ctx: PlanContext, plan: Plan) -> None:
         raise TypeError("a bundle's files are planned by the engine, which runs or reuses it")
+
+
+class Derived(Planner):
+    """Makes files from the bytes of the site's other files, group by group (see the module's docstring)."""
+
+    phase = Phase.DERIVED
+
+    def group(self, config: Config, path: str) -> str | None:
+        raise NotImplementedError
+
+    def make(self, ctx: PlanContext, group: str, files: Mapping[str, bytes]) -> Files:
+        raise NotImplementedError
+
+    def plan(self, ctx: PlanContext, plan: Plan) -> None:
+        raise TypeError("a derived planner's files are made by the engine, once the others are made")
+
+
+@codec.record
+@dataclass(frozen=True)
+class Remade:
+    """The report of a derived planner: the groups it made again, those it kept, and those it
+    left out of date (a build asked to leave them to the next one)."""
+
+    made: tuple[str, ...] = ()
+    kept: tuple[str, ...] = ()
+    behind: tuple[str, ...] = ()
+
+    def summary(self) -> str:
+        return ""
 
 
 @codec.record
@@ -166,7 +216,8 @@ class Registry:
 
 def default_registry() -> Registry:
     """The site's outputs: the built-in planners, then the installed plugins'."""
-    from generator.outputs import archives, docs, feeds, notfound, pages, redirects, sitemap, static
+    from generator.outputs import (archives, authors, docs, feeds, notfound, pages, redirects, robots, search,
+                                   sitemap, static)
     from generator.plugins import extensions
 
     return Registry([
@@ -174,9 +225,15 @@ def default_registry() -> Registry:
         archives.Taxonomy("category", "categories"), archives.History(), redirects.Redirects(),
         feeds.Feeds(), static.PygmentsCss(), static.Assets(),
         docs.DocsSection(),
-        notfound.NotFound(), sitemap.Sitemap(),
+        authors.Authors(), notfound.NotFound(), sitemap.Sitemap(), robots.Robots(),
+        search.SearchIndex(),
         *extensions().planners,
     ])
+
+
+def transient_paths(config: Config, planners: Iterable[Planner] | None = None) -> tuple[str, ...]:
+    """The output folders whose files no one links to by name (see ``Planner.transient``)."""
+    return tuple(path for planner in planners or default_registry() for path in planner.transient(config))
 
 
 def generated_page(title: str, url: str, kind: str = "generated", description: str = "") -> dict[str, Any]:
@@ -187,6 +244,7 @@ def generated_page(title: str, url: str, kind: str = "generated", description: s
 
 def site_view(site: Site, views: Views) -> dict[str, Any]:
     """What templates see as ``site``: the config's public values and (recording) collections."""
+    from generator.outputs.search import search_view
     from generator.render import DataFiles
 
     config = site.config
@@ -195,10 +253,13 @@ def site_view(site: Site, views: Views) -> dict[str, Any]:
         "nav": config.nav,
         "archives": config.archives,
         "feeds": config.feeds,
+        "search": search_view(config),
+        "social": config.social,
         "data": DataFiles(site.data),
         "posts": views.sequence(("posts",)),
         "pages": views.sequence(("pages",)),
         "tags": views.groups("tags"),
         "categories": views.groups("categories"),
+        "authors": views.authors(),
         "years": views.sequence(("years",)),
     }

@@ -9,7 +9,7 @@ from typing import Any
 from generator.deps import value_digest
 from generator.outputs import PlanContext, Planner, generated_page
 from generator.plan import Plan
-from generator.site import archive_folder, group_url, output_path
+from generator.site import archive_folder, group_feed_url, group_url, output_path
 
 
 class Blog(Planner):
@@ -44,6 +44,13 @@ def pages_of(posts: Any, total: int, first: str, per_page: int) -> Iterator[tupl
         yield n, url, paginator, (n, pages, total, urls_digest)
 
 
+def group_pages(ctx: PlanContext, posts: Any, total: int, first: str) -> Iterator[tuple[int, str, dict, tuple]]:
+    """The pages of one tag's, category's or author's posts: as the blog's, unless site.yaml
+    ``archives.paginate_groups: false`` puts them all on one."""
+    per_page = ctx.config.posts_per_page if ctx.config.archives.paginate_groups else max(1, total)
+    return pages_of(posts, total, first, per_page)
+
+
 class Taxonomy(Planner):
     """An index of all tags (or categories), and pages listing each one's posts (paginated like the blog)."""
 
@@ -60,15 +67,16 @@ class Taxonomy(Planner):
         plan.add(output_path(index_url), f"site.yaml archives.{plural}", partial(
             ctx.render, "groups.html", page=generated_page(plural.capitalize(), index_url),
             group=group, groups=ctx.views.groups(plural)), ("groups", plural))
-        paginate = ctx.config.archives.paginate_groups
+        feeds = getattr(ctx.config.feeds, plural)     # site.yaml feeds.tags, feeds.categories
         for name, members in getattr(ctx.site, plural).items():
             posts = ctx.views.sequence((plural, name))
-            per_page = ctx.config.posts_per_page if paginate else max(1, len(members))
-            for n, url, paginator, inputs in pages_of(posts, len(members), group_url(index_url, name), per_page):
+            feed = group_feed_url(index_url, name) if feeds else None
+            for n, url, paginator, inputs in group_pages(ctx, posts, len(members), group_url(index_url, name)):
                 title = f"{kind.capitalize()}: {name}" + (f", page {n}" if n > 1 else "")
                 plan.add(output_path(url), f"{kind} {name!r}", partial(
                     ctx.render, "group.html", page=generated_page(title, url), group=group, name=name,
-                    posts=paginator["posts"], paginator=paginator), ("group", kind, name, *inputs))
+                    posts=paginator["posts"], paginator=paginator, feed=feed),
+                    ("group", kind, name, feed, *inputs))
 
 
 class History(Planner):

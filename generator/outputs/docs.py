@@ -27,6 +27,7 @@ class DocsReport:
 
     versions: dict[str, str] = field(default_factory=dict)  # name -> "built", "reused", "archived"
     tutorials: notebooks.TutorialStats = field(default_factory=notebooks.TutorialStats)
+    warnings: tuple[str, ...] = ()      # of the pages and tutorials built (a reused version warned when built)
 
     @property
     def reusable(self) -> bool:
@@ -79,4 +80,4 @@ class DocsSection(Bundle):
         options = ctx.options
         docs = VersionedDocs(ctx.config, ctx.renderer, ctx.site_view, ctx.parse).build(
             ctx.site_key(), options.refresh, options.rerun)
-        return docs, DocsReport(docs.report, docs.tutorials)
+        return docs, DocsReport(docs.report, docs.tutorials, tuple(docs.warnings))

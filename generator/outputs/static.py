@@ -22,7 +22,7 @@ class PygmentsCss(Planner):
         from generator import highlight
 
         plan.add(PYGMENTS_CSS, "pygments_style",
-                 partial(highlight.stylesheet, ctx.config.pygments_style), "pygments")
+                 partial(highlight.stylesheet, ctx.config.code_styles), "pygments")
 
 
 class Assets(Planner):

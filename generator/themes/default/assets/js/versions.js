@@ -16,6 +16,13 @@
       var option = select.options[select.selectedIndex];
       location.href = option.value + (option.dataset.samePage === "yes" ? location.hash : "");
     });
-    nav.replaceChildren(select);
+    var label = document.createElement("span");
+    label.className = "version-label";
+    label.textContent = "Version";
+    label.setAttribute("aria-hidden", "true");   // the menu is named by its aria-label
+    var frame = document.createElement("span");
+    frame.className = "version-select";
+    frame.append(select);
+    nav.replaceChildren(label, frame);
   });
 })();

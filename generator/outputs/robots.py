@@ -1,0 +1,26 @@
+"""``robots.txt``, naming the sitemap, unless the site publishes its own (as a static file)."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from generator.outputs import PlanContext, Phase, Planner
+from generator.plan import Plan
+
+ROBOTS = "robots.txt"
+
+
+class Robots(Planner):
+    name = "robots"
+    phase = Phase.LATE      # it must see a robots.txt the site publishes itself
+
+    def plan(self, ctx: PlanContext, plan: Plan) -> None:
+        if ROBOTS not in plan:
+            sitemap = ctx.renderer.absolute_url("/sitemap.xml")
+            plan.add(ROBOTS, "robots", partial(robots_txt, sitemap), ("robots", sitemap))
+
+
+def robots_txt(sitemap: str) -> str:
+    """Every crawler may read every page; the sitemap lists them (crawlers read this file only
+    at the host's root: under a baseurl, the host's own robots.txt should name the sitemap)."""
+    return f"User-agent: *\nDisallow:\n\nSitemap: {sitemap}\n"

@@ -1,0 +1,20 @@
+"""Plain text from HTML, for the places that take no markup: meta descriptions, share cards, cards."""
+
+from __future__ import annotations
+
+import html
+import re
+
+TAG = re.compile(r"<[^>]+>")
+
+
+def plain_text(fragment: str) -> str:
+    """The text of an HTML fragment: no tags, entities decoded, whitespace runs as one space."""
+    return " ".join(html.unescape(TAG.sub("", fragment)).split())
+
+
+def shorten(text: str, limit: int) -> str:
+    """``text`` cut at a word boundary to at most ``limit`` characters (an ellipsis marks the cut)."""
+    if len(text) <= limit:
+        return text
+    return text[:limit].rsplit(" ", 1)[0].rstrip(",;:") + "…"

@@ -1,0 +1,128 @@
+// The search box of the header (templates/partials/search.html). The index is Pagefind's,
+// made when the site is built: static files on this site, loaded the first time the reader
+// focuses the box, so a page that is only read costs this script and nothing more. A docs page
+// searches the site's index and its own version's; other pages the default version's.
+//
+// Keyboard: "/" focuses the box; typing lists results; Enter opens the first (or the one
+// focused); the arrow keys move between the box and the results, Tab too; Escape closes.
+const box = document.querySelector("[data-search]");
+const SHOWN = 8;
+
+if (box) {
+  const input = box.querySelector(".site-search-input");
+  const panel = box.querySelector(".site-search-results");
+  const status = box.querySelector(".site-search-status");
+  const list = box.querySelector(".site-search-list");
+  let loading = null;
+  let asked = "";
+
+  const load = () => loading ??= (async () => {
+    const pagefind = await import(box.dataset.bundle + "pagefind.js");
+    await pagefind.options({ baseUrl: box.dataset.baseurl, excerptLength: 24 });
+    if (box.dataset.docs) {
+      await pagefind.mergeIndex(box.dataset.docs, { baseUrl: box.dataset.baseurl });
+    }
+    await pagefind.init();
+    return pagefind;
+  })();
+
+  const links = () => [...list.querySelectorAll("a")];
+  const open = (shown) => { panel.hidden = !shown; };
+
+  // Pagefind's excerpt is the page's text with the matched words in <mark>: keep exactly that.
+  const excerpt = (html) => {
+    const parsed = document.createElement("template");
+    parsed.innerHTML = html;                      // a template's content is inert: nothing runs or loads
+    const out = document.createElement("span");
+    out.className = "site-search-excerpt";
+    for (const node of parsed.content.childNodes) {
+      const part = node.nodeName === "MARK" ? document.createElement("mark") : document.createTextNode("");
+      part.textContent = node.textContent;
+      out.append(part);
+    }
+    return out;
+  };
+
+  const item = (data) => {
+    const link = document.createElement("a");
+    link.href = data.url;
+    const title = document.createElement("span");
+    title.className = "site-search-title";
+    title.textContent = data.meta.title || data.url;
+    const where = document.createElement("span");
+    where.className = "site-search-url";
+    where.textContent = decodeURI(new URL(data.url, location.href).pathname);
+    link.append(title, excerpt(data.excerpt), where);
+    const li = document.createElement("li");
+    li.append(link);
+    return li;
+  };
+
+  const show = async () => {
+    const query = input.value.trim();
+    asked = query;
+    if (!query) {
+      list.replaceChildren();
+      open(false);
+      return;
+    }
+    let pagefind;
+    try {
+      pagefind = await load();
+    } catch (error) {
+      status.textContent = "Search is not available here.";
+      open(true);
+      loading = null;
+      return;
+    }
+    const search = await pagefind.debouncedSearch(query, {}, 150);
+    if (search === null || query !== asked) return;     // a newer query is on its way
+    const found = await Promise.all(search.results.slice(0, SHOWN).map((result) => result.data()));
+    if (query !== asked) return;
+    list.replaceChildren(...found.map(item));
+    const count = search.results.length;
+    status.textContent = count === 0 ? `No results for “${query}”.`
+      : `${count} ${count === 1 ? "result" : "results"} for “${query}”` + (count > SHOWN ? `, the first ${SHOWN}:` : ":");
+    open(true);
+  };
+
+  const step = (from, by) => {
+    const all = links();
+    const at = all.indexOf(from) + by;
+    if (at < 0) input.focus();
+    else if (at < all.length) all[at].focus();
+  };
+
+  box.hidden = false;
+  input.addEventListener("focus", () => { load().catch(() => {}); if (input.value.trim()) open(true); });
+  input.addEventListener("input", show);
+  box.addEventListener("keydown", (event) => {
+    if (event.key === "Escape") {
+      if (panel.hidden) input.value = "";
+      open(false);
+      input.focus();
+    } else if (event.key === "Enter" && event.target === input) {
+      event.preventDefault();
+      const first = links()[0];
+      if (first) first.click();
+    } else if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+      event.preventDefault();
+      const by = event.key === "ArrowDown" ? 1 : -1;
+      if (event.target === input) {
+        if (by === 1 && !panel.hidden) step(null, 1);
+      } else {
+        step(event.target, by);
+      }
+    }
+  });
+  box.addEventListener("focusout", (event) => {
+    if (!box.contains(event.relatedTarget)) open(false);
+  });
+  document.addEventListener("keydown", (event) => {
+    const typing = event.target.closest("input, textarea, select, [contenteditable]");
+    if (event.key === "/" && !typing && !event.ctrlKey && !event.metaKey && !event.altKey) {
+      event.preventDefault();
+      input.focus();
+    }
+  });
+}

@@ -1,0 +1,33 @@
+// Light or dark: the reader's choice, over the system's (prefers-color-scheme).
+// Loaded in <head> without defer, so the choice is on <html> (data-theme) before
+// anything is drawn: no flash of the other theme. Without this script the
+// stylesheet follows the system's setting and the switch stays hidden.
+// A choice that matches the system is forgotten: the page follows the system again.
+(function () {
+  var KEY = "sitegen-theme";
+  var root = document.documentElement;
+  var system = window.matchMedia("(prefers-color-scheme: dark)");
+  var chosen = null;
+  try { chosen = localStorage.getItem(KEY); } catch (e) { /* storage blocked: follow the system */ }
+  if (chosen === "light" || chosen === "dark") root.dataset.theme = chosen;
+
+  function dark() { return root.dataset.theme ? root.dataset.theme === "dark" : system.matches; }
+
+  function choose(theme) {
+    root.dataset.theme = theme;
+    try {
+      if ((theme === "dark") === system.matches) localStorage.removeItem(KEY);
+      else localStorage.setItem(KEY, theme);
+    } catch (e) { /* not remembered: this page still switches */ }
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("[data-theme-toggle]").forEach(function (button) {
+      function show() { button.setAttribute("aria-pressed", String(dark())); }
+      button.addEventListener("click", function () { choose(dark() ? "light" : "dark"); show(); });
+      system.addEventListener("change", show);
+      show();
+      button.hidden = false;
+    });
+  });
+})();
