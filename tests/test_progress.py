@@ -30,7 +30,8 @@ from test_parallel import many_posts
 STATUS = "\r\x1b[K"
 TUTORIAL = "# %% [markdown]\n# # Quick\n#\n# A tutorial that prints.\n\n# %%\nprint(6 * 7)\n"
 STAGES = re.compile(r"^stages: scanning \d+\.\d\d s, parsing \d+\.\d\d s, assembling \d+\.\d\d s, "
-                    r"planning \d+\.\d\d s, rendering \d+\.\d\d s, writing \d+\.\d\d s, recording \d+\.\d\d s$",
+                    r"planning \d+\.\d\d s, rendering \d+\.\d\d s, deriving \d+\.\d\d s, writing \d+\.\d\d s, "
+                    r"recording \d+\.\d\d s$",
                     re.M)
 
 
