@@ -81,7 +81,8 @@ class Sitegen(Tool):
         copy_skeleton(self.repo, site)
         config = yaml.safe_load((site / "site.yaml").read_text(encoding="utf-8"))
         config["posts_per_page"] = POSTS_PER_PAGE
-        config["search"] = False     # Hugo and Pelican, as laid out here, build no search index
+        if (self.repo / "generator" / "outputs" / "search.py").is_file():
+            config["search"] = False     # Hugo and Pelican, as laid out here, build no search index
         (site / "site.yaml").write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
         shutil.copytree(corpus / "plain" / "posts", site / self.posts)
 

@@ -177,18 +177,31 @@ class _Checks:
 
 
 class _Loader(_Checks, yaml.SafeLoader):
-    """PyYAML's safe loader with the checks, and deep nesting (RecursionError from the recursive
-    composer) a YAML error too."""
+    """PyYAML's safe loader with the checks; deep nesting (RecursionError from the recursive
+    composer) and a list or mapping that holds itself (``&a [*a]``: no cache, feed or page
+    can write it out) are YAML errors too."""
 
     depth = 0
+    open_anchors: tuple[str, ...] = ()    # of the lists and mappings being composed
 
     def compose_node(self, parent, index):
         self.depth += 1
+        event = self.peek_event()
+        anchor = getattr(event, "anchor", None)
         try:
             if self.depth > MAX_NESTING:
                 raise yaml.composer.ComposerError(
-                    None, None, f"lists or mappings nested more than {MAX_NESTING} deep",
-                    self.peek_event().start_mark)
+                    None, None, f"lists or mappings nested more than {MAX_NESTING} deep", event.start_mark)
+            if isinstance(event, yaml.AliasEvent) and anchor in self.open_anchors:
+                raise yaml.composer.ComposerError(
+                    None, None, f"the alias *{anchor} is inside the list or mapping &{anchor} names: "
+                    "a value that holds itself", event.start_mark)
+            if anchor is not None and not isinstance(event, yaml.AliasEvent):
+                self.open_anchors = (*self.open_anchors, anchor)
+                try:
+                    return super().compose_node(parent, index)
+                finally:
+                    self.open_anchors = self.open_anchors[:-1]
             return super().compose_node(parent, index)
         finally:
             self.depth -= 1
@@ -196,7 +209,7 @@ class _Loader(_Checks, yaml.SafeLoader):
 
 # libyaml's parser where PyYAML was built with it (about ten times the pure-Python one's
 # speed), with the same resolvers, constructors and checks; the nesting limit is checked
-# on what it made.
+# on what it made (a value that holds itself nests without end, so it is read again too).
 FAST_LOADER = type("FAST_LOADER", (_Checks, yaml.CSafeLoader), {}) if hasattr(yaml, "CSafeLoader") else _Loader
 for _loader in {_Loader, FAST_LOADER}:
     _loader.add_constructor("tag:yaml.org,2002:timestamp", _loader.construct_yaml_timestamp)
