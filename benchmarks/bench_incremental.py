@@ -33,7 +33,8 @@ from pathlib import Path
 from bench_build import build_env, clean, count_pages, ensure_corpus, log, measure
 from make_corpus import REPO_ROOT
 
-TEMPLATE = Path("templates/post.html")    # used by every post
+TEMPLATE = Path("templates/post.html")    # used by every post (the default theme's, copied as the site's own)
+THEME_TEMPLATE = REPO_ROOT / "generator" / "themes" / "default" / TEMPLATE
 WAIT = 600.0                              # seconds for one rebuild, at most
 
 
@@ -123,8 +124,15 @@ def edit_and_revert(preview: Preview, path: Path, edited: str) -> dict:
     return sample
 
 
-def bench_one(posts: int, corpus: Path, command: list[str], edits: int, seed: int, site: Path) -> dict:
+def bench_one(posts: int, corpus: Path, command: list[str], edits: int, seed: int, site: Path,
+              search: bool = True) -> dict:
     ensure_corpus(posts, corpus, seed, site)
+    if not (corpus / TEMPLATE).is_file():        # a site override, byte for byte the theme's
+        (corpus / TEMPLATE).parent.mkdir(parents=True, exist_ok=True)
+        (corpus / TEMPLATE).write_bytes(THEME_TEMPLATE.read_bytes())
+    config = corpus / "site.yaml"
+    text = re.sub(r"(?m)^search: false\n", "", config.read_text(encoding="utf-8"))
+    config.write_text(text if search else text + "search: false\n", encoding="utf-8")
     env = build_env()
     clean(corpus, "_site")
     log(f"N={posts}: cold build")
@@ -191,12 +199,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="corpus seed (default 1)")
     parser.add_argument("--site", type=Path, default=REPO_ROOT, help="site skeleton for the corpus")
     parser.add_argument("--json", type=Path, help="also write the figures to FILE as JSON")
+    parser.add_argument("--no-search", dest="search", action="store_false",
+                        help="build without the search index (search: false), as the peers build")
     args = parser.parse_args(argv)
 
     command = shlex.split(args.sitegen) if args.sitegen else [sys.executable, "-m", "generator"]
     with tempfile.TemporaryDirectory(prefix="sitegen-bench-") as tmp:
         base = (args.work or Path(tmp)).resolve()
-        results = [bench_one(n, base / f"posts-{n}-seed-{args.seed}", command, args.edits, args.seed, args.site)
+        results = [bench_one(n, base / f"posts-{n}-seed-{args.seed}", command, args.edits, args.seed, args.site,
+                             args.search)
                    for n in args.posts]
     print(markdown_table(results))
     if args.json:

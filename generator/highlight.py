@@ -6,9 +6,9 @@ tutorials and source listings alike.
 
 Making a Pygments formatter costs a pass over the whole style, and a lexer a
 look-up by name, so each is made once per language and options (fences too:
-pymdownx's highlighter runs with a formatter factory that keeps them); lexers
-try each state's rules as one regular expression (:mod:`generator.lexing`);
-and the same code block (a license header, an install command) is
+pymdownx's highlighter runs with a formatter factory that keeps them); a lexer
+that has lexed a few blocks tries each state's rules as one regular expression
+(:mod:`generator.lexing`); and the same code block (a license header, an install command) is
 highlighted once per process: highlighted blocks are kept by their code and
 options.
 """
@@ -38,19 +38,42 @@ from generator.lexing import faster
 
 HIGHLIGHT_CLASS = "highlight"
 BLOCKS_KEPT = 4096   # highlighted blocks kept per process (a few MiB)
+JOIN_AFTER = 8       # blocks of one lexer lexed by Pygments' own loop before its rules are joined
 
 
-@lru_cache(maxsize=256)
 def lexer_for(language: str | None = None, filename: str | None = None):
     """The lexer for a language name or a file name; plain text when unknown."""
+    key = (language, filename)
+    lexer = _made.get(key) or _found(language, filename)
+    if "_joined" not in type(lexer).__dict__:
+        lexer = _warmed(lexer)
+    if len(_made) >= 256:
+        _made.clear()
+    _made[key] = lexer
+    return lexer
+
+
+def _found(language: str | None, filename: str | None):
     try:
         if language:
-            return faster(get_lexer_by_name(language, stripnl=False, ensurenl=True))
+            return get_lexer_by_name(language, stripnl=False, ensurenl=True)
         if filename:
-            return faster(get_lexer_for_filename(filename, stripnl=False, ensurenl=True))
+            return get_lexer_for_filename(filename, stripnl=False, ensurenl=True)
     except ClassNotFound:
         pass
     return TextLexer(stripnl=False, ensurenl=True)
+
+
+_made: dict[tuple, object] = {}     # (language, filename) -> its lexer
+_uses: dict[type, int] = {}         # lexer class -> blocks it was asked for
+
+
+def _warmed(lexer):
+    """``lexer`` with its rules joined (:func:`generator.lexing.faster`) once its class has lexed
+    :data:`JOIN_AFTER` blocks in this process: joining a large lexer's rules costs a few hundred
+    milliseconds, which a build that highlights a block or two would not win back."""
+    uses = _uses[type(lexer)] = _uses.get(type(lexer), 0) + 1
+    return faster(lexer) if uses > JOIN_AFTER else lexer
 
 
 @lru_cache(maxsize=2)
@@ -138,10 +161,11 @@ _lexers: dict[tuple, tuple] = {}
 
 def _pymdownx_lexer(highlighter: Highlight, language: str, inline: bool, stripnl: bool):
     key = (language, inline, stripnl, highlighter.default_lang, repr(highlighter.extend_pygments_lang))
-    if key not in _lexers:
-        lexer, name = Highlight.get_lexer(highlighter, "", language, inline, stripnl)
-        _lexers[key] = faster(lexer), name
-    return _lexers[key]
+    lexer, name = _lexers.get(key) or Highlight.get_lexer(highlighter, "", language, inline, stripnl)
+    if "_joined" not in type(lexer).__dict__:
+        lexer = _warmed(lexer)
+    _lexers[key] = lexer, name
+    return lexer, name
 
 
 class _KeptFormatters:

@@ -3,6 +3,7 @@
 import re
 
 import pytest
+from pygments.lexers import get_lexer_by_name
 from pygments.token import Comment, Error, Whitespace
 
 from generator.code_styles import STYLES
@@ -77,3 +78,18 @@ def test_friendly_falls_short_which_is_why_sitegen_has_its_own():
     from pygments.styles import get_style_by_name
     friendly = get_style_by_name("friendly")
     assert _contrast("#" + friendly.style_for_token(Comment)["color"], friendly.background_color) < 4.5
+
+
+def test_a_lexer_joins_its_rules_once_it_has_lexed_a_few_blocks():
+    """Joining costs more than a block or two gain (an edit build highlights one post):
+    blocks go through Pygments' own loop until a language has had JOIN_AFTER of them."""
+    from generator import highlight as module
+
+    code = "def f(x):\n    return x + 1  # one\n"
+    expected = module.lexer_for("python")   # the tokens of Pygments' own lexer
+    module._uses.pop(type(get_lexer_by_name("python")), None)
+    seen = [module.lexer_for("python") for _ in range(module.JOIN_AFTER + 2)]
+    plain, joined = seen[:module.JOIN_AFTER], seen[module.JOIN_AFTER:]
+    assert all("_joined" not in type(lexer).__dict__ for lexer in plain)
+    assert all("_joined" in type(lexer).__dict__ for lexer in joined)
+    assert {tuple(lexer.get_tokens(code)) for lexer in seen} == {tuple(expected.get_tokens(code))}
