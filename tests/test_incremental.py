@@ -71,6 +71,29 @@ def test_a_build_with_nothing_changed_writes_no_file(site: Path) -> None:
     assert {p: p.stat().st_mtime_ns for p in (site / "_site").rglob("*")} == stamps
 
 
+def test_a_build_with_nothing_to_do_loads_no_renderer_nor_the_records(site: Path) -> None:
+    """A no-op build reads the stamps alone: neither Jinja, Markdown, Liquid nor Pygments'
+    lexers and formatters are imported (only its table of style names, which site.yaml's
+    pygments_style is checked against), nor is the records file (what each output read) read."""
+    import subprocess
+    import sys
+
+    build(site, BuildOptions())
+    probe = ("import sys\n"
+             "from pathlib import Path\n"
+             "from generator.cli import main\n"
+             "read = []\n"
+             "Path.read_bytes = lambda self, _r=Path.read_bytes: read.append(self.name) or _r(self)\n"
+             "code = main(['-C', sys.argv[1], 'build'])\n"
+             "heavy = sorted(m for m in ('jinja2', 'markdown', 'liquid', 'pymdownx', 'pygments.lexer',\n"
+             "                           'pygments.lexers', 'pygments.formatters') if m in sys.modules)\n"
+             "print(code, heavy, 'records.msgpack' in read)\n")
+    done = subprocess.run([sys.executable, "-c", probe, str(site)], capture_output=True, text=True, cwd=REPO,
+                          env={**os.environ, "PYTHONPATH": str(REPO)}, check=True)
+    said, probed = done.stdout.splitlines()
+    assert said.startswith("nothing changed") and probed == "0 [] False", done.stdout
+
+
 def test_editing_a_post_body_makes_its_page_and_the_pages_that_show_its_excerpt(site: Path) -> None:
     build(site, OPTIONS)
     post = site / "content/posts/2020-05-01-second.md"
