@@ -180,9 +180,8 @@ def load_documents(config: Config, sources: list[tuple[str, Path, str]], refresh
                 return _parse_and_keep(config, cache, keys[i], load(*sources[i][:2]))
             chunks = parallel.fork_map(parse, len(todo))
         else:   # this process runs threads (the preview): workers started afresh, sources sent to them
-            chunks = ([doc] for doc in parallel.spawn_map(partial(_parse_and_keep, config, cache),
-                                                          [keys[i] for i in todo],
-                                                          [load(*sources[i][:2]) for i in todo]))
+            chunks = parallel.spawn_map(partial(_parse_and_keep, config, cache), [keys[i] for i in todo],
+                                        [load(*sources[i][:2]) for i in todo])
         done = iter(todo)
         for chunk in chunks:
             for doc in chunk:

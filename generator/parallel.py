@@ -17,6 +17,7 @@ that arrived before again and again.
 from __future__ import annotations
 
 import gc
+import itertools
 import multiprocessing
 import os
 import threading
@@ -79,10 +80,13 @@ def _run_chunk(chunk: range) -> list:
     return [_task(i) for i in chunk]
 
 
-def spawn_map(function: Callable[..., R], *iterables: Any) -> Iterator[R]:
-    """``function`` over the items, in fresh worker processes (``forkserver``), results in order:
-    for a process running threads, which must not fork. ``function`` and the items must pickle."""
+def spawn_map(function: Callable[..., R], *iterables: Any) -> Iterator[list[R]]:
+    """``function`` over the items, in fresh worker processes (``forkserver``), in chunks of
+    results, in order (as :func:`fork_map` gives them): for a process running threads, which
+    must not fork. ``function`` and the items must pickle."""
     from concurrent.futures import ProcessPoolExecutor
 
     with ProcessPoolExecutor(workers(), mp_context=multiprocessing.get_context("forkserver")) as pool:
-        yield from pool.map(function, *iterables, chunksize=CHUNK)
+        results = pool.map(function, *iterables, chunksize=CHUNK)
+        while chunk := list(itertools.islice(results, CHUNK)):
+            yield chunk

@@ -87,7 +87,8 @@ def test_a_lexer_joins_its_rules_once_it_has_lexed_a_few_blocks():
 
     code = "def f(x):\n    return x + 1  # one\n"
     expected = module.lexer_for("python")   # the tokens of Pygments' own lexer
-    module._uses.pop(type(get_lexer_by_name("python")), None)
+    module._uses.pop(type(get_lexer_by_name("python")), None)   # as in a process that lexed no Python yet
+    module._made.pop(("python", None), None)
     seen = [module.lexer_for("python") for _ in range(module.JOIN_AFTER + 2)]
     plain, joined = seen[:module.JOIN_AFTER], seen[module.JOIN_AFTER:]
     assert all("_joined" not in type(lexer).__dict__ for lexer in plain)

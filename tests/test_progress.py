@@ -18,6 +18,7 @@ import struct
 import subprocess
 import sys
 import termios
+import threading
 from pathlib import Path
 
 import pytest
@@ -125,13 +126,21 @@ def test_through_a_pipe_a_short_build_writes_results_and_no_progress(site: Path)
     assert out.splitlines()[0].startswith("nothing changed: ") and len(out.splitlines()) == 2 and err == ""
 
 
-def test_in_a_log_a_long_stage_says_where_it_is_once_per_interval(site: Path):
-    """Measured in lines: ``every`` seconds apart; at 0, a line per batch of results, never per page."""
-    for every, expected in ((0.0, True), (3600.0, False)):
-        log = io.StringIO()
-        with reporting.active(reporting.Progress(log, live=False, every=every)):
-            Engine(site, BuildOptions(refresh=True)).build()
-        lines = [line for line in log.getvalue().splitlines() if not line.startswith(("notebooks:", "[1/1]"))]
-        assert all(re.fullmatch(r"(parsing|rendering) [\d,]+/[\d,]+ (documents|files) \(\d+ s\)", line)
-                   for line in lines), lines
-        assert bool(lines) is expected and len(lines) < 40     # 79 documents, 230 files
+@pytest.mark.parametrize("threads", [False, True], ids=["forked workers", "a thread running: spawned workers"])
+def test_in_a_log_a_long_stage_says_where_it_is_once_per_interval(site: Path, threads: bool):
+    """Measured in lines: ``every`` seconds apart; at 0, a line per batch of results, never per
+    page, whether the workers were forked or (a thread running, as in the preview) spawned."""
+    stop = threading.Event()
+    if threads:
+        threading.Thread(target=stop.wait, daemon=True).start()
+    try:
+        for every, expected in ((0.0, True), (3600.0, False)):
+            log = io.StringIO()
+            with reporting.active(reporting.Progress(log, live=False, every=every)):
+                Engine(site, BuildOptions(refresh=True)).build()
+            lines = [line for line in log.getvalue().splitlines() if not line.startswith(("notebooks:", "[1/1]"))]
+            assert all(re.fullmatch(r"(parsing|rendering) [\d,]+/[\d,]+ (documents|files) \(\d+ s\)", line)
+                       for line in lines), lines
+            assert bool(lines) is expected and len(lines) < 40     # 79 documents, 230 files
+    finally:
+        stop.set()
