@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 
 from bench_build import build_env, clean, count_pages, ensure_corpus, log, measure
-from make_corpus import REPO_ROOT
+from make_corpus import REPO_ROOT, set_search
 
 TEMPLATE = Path("templates/post.html")    # used by every post (the default theme's, copied as the site's own)
 THEME_TEMPLATE = REPO_ROOT / "generator" / "themes" / "default" / TEMPLATE
@@ -130,9 +130,7 @@ def bench_one(posts: int, corpus: Path, command: list[str], edits: int, seed: in
     if not (corpus / TEMPLATE).is_file():        # a site override, byte for byte the theme's
         (corpus / TEMPLATE).parent.mkdir(parents=True, exist_ok=True)
         (corpus / TEMPLATE).write_bytes(THEME_TEMPLATE.read_bytes())
-    config = corpus / "site.yaml"
-    text = re.sub(r"(?m)^search: false\n", "", config.read_text(encoding="utf-8"))
-    config.write_text(text if search else text + "search: false\n", encoding="utf-8")
+    set_search(corpus, search)
     env = build_env()
     clean(corpus, "_site")
     log(f"N={posts}: cold build")

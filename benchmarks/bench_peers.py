@@ -75,15 +75,15 @@ class Sitegen(Tool):
 
     def lay_out(self, site: Path, corpus: Path) -> None:
         sys.path.insert(0, str(HERE))
-        from make_corpus import copy_skeleton   # this checkout's skeleton code, on REPO's site
+        from make_corpus import copy_skeleton, has_search, set_search   # this checkout's code, on REPO's site
         import yaml
 
         copy_skeleton(self.repo, site)
         config = yaml.safe_load((site / "site.yaml").read_text(encoding="utf-8"))
         config["posts_per_page"] = POSTS_PER_PAGE
-        if (self.repo / "generator" / "outputs" / "search.py").is_file():
-            config["search"] = False     # Hugo and Pelican, as laid out here, build no search index
         (site / "site.yaml").write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
+        if has_search(self.repo):
+            set_search(site, False)      # Hugo and Pelican, as laid out here, build no search index
         shutil.copytree(corpus / "plain" / "posts", site / self.posts)
 
     def clean(self, site: Path) -> None:

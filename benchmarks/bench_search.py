@@ -27,9 +27,8 @@ import tempfile
 from pathlib import Path
 
 from bench_build import build_env, clean, ensure_corpus, log, measure
-from make_corpus import REPO_ROOT
+from make_corpus import REPO_ROOT, set_search
 
-SEARCH_OFF = "\nsearch: false\n"
 EDIT = "\n\nA sentence added by bench_search, found by no search yet.\n"
 
 # Pagefind alone, as the build's planner runs it: the marked pages of the site group, in path
@@ -51,12 +50,6 @@ json.dump({"pages": len(marked), "wall_s": wall, "files": len(files),
            "pagefind_cpu_s": kids.ru_utime + kids.ru_stime, "client_cpu_s": me.ru_utime + me.ru_stime,
            "pagefind_peak_rss_mib": kids.ru_maxrss / 1024}, sys.stdout)
 """
-
-
-def set_search(corpus: Path, on: bool) -> None:
-    config = corpus / "site.yaml"
-    text = config.read_text(encoding="utf-8").replace(SEARCH_OFF, "")
-    config.write_text(text if on else text + SEARCH_OFF, encoding="utf-8")
 
 
 def middle_post(corpus: Path) -> Path:

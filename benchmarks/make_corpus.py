@@ -468,6 +468,21 @@ def _drop_what_needs_the_repository(out: Path) -> None:
             page.unlink()
 
 
+SEARCH_OFF = "\nsearch: false\n"
+
+
+def has_search(repo: Path) -> bool:
+    """Whether the sitegen checkout ``repo`` builds a search index (one older than issue 14 does not)."""
+    return (repo / "generator" / "outputs" / "search.py").is_file()
+
+
+def set_search(site: Path, on: bool) -> None:
+    """Turn the site's search index on (sitegen's default) or off (``search: false``)."""
+    config = site / "site.yaml"
+    text = config.read_text(encoding="utf-8").replace(SEARCH_OFF, "")
+    config.write_text(text if on else text + SEARCH_OFF, encoding="utf-8")
+
+
 def make_corpus(posts: int, out: Path, seed: int = 1, site: Path = REPO_ROOT) -> list[Path]:
     """Write a complete site into OUT (which must be empty or absent); return post paths."""
     out = Path(out)

@@ -48,15 +48,14 @@ def main() -> int:
     import generator.build as build
     import generator.parallel as parallel
     from markdown.treeprocessors import InlineProcessor
-    from make_corpus import copy_skeleton
+    from make_corpus import copy_skeleton, has_search, set_search
 
     work = args.work or Path(tempfile.mkdtemp(prefix="sitegen-profile-"))
     site = work / "site"
     shutil.rmtree(site, ignore_errors=True)
     copy_skeleton(repo, site)
-    if (repo / "generator" / "outputs" / "search.py").is_file():   # as bench_peers.py builds it
-        config = site / "site.yaml"
-        config.write_text(config.read_text(encoding="utf-8") + "search: false\n", encoding="utf-8")
+    if has_search(repo):                       # off, as bench_peers.py builds it
+        set_search(site, False)
     shutil.copytree(args.posts, site / "content" / "posts")
     parallel.PARALLEL_THRESHOLD = 10 ** 9     # parse and render here, where the profiler sees it
     profile = cProfile.Profile(time.process_time)   # CPU time: a shared machine's waits left out

@@ -44,9 +44,7 @@ JOIN_AFTER = 8       # blocks of one lexer lexed by Pygments' own loop before it
 def lexer_for(language: str | None = None, filename: str | None = None):
     """The lexer for a language name or a file name; plain text when unknown."""
     key = (language, filename)
-    lexer = _made.get(key) or _found(language, filename)
-    if "_joined" not in type(lexer).__dict__:
-        lexer = _warmed(lexer)
+    lexer = _warmed(_made.get(key) or _found(language, filename))
     if len(_made) >= 256:
         _made.clear()
     _made[key] = lexer
@@ -72,6 +70,8 @@ def _warmed(lexer):
     """``lexer`` with its rules joined (:func:`generator.lexing.faster`) once its class has lexed
     :data:`JOIN_AFTER` blocks in this process: joining a large lexer's rules costs a few hundred
     milliseconds, which a build that highlights a block or two would not win back."""
+    if "_joined" in type(lexer).__dict__:      # joined already
+        return lexer
     uses = _uses[type(lexer)] = _uses.get(type(lexer), 0) + 1
     return faster(lexer) if uses > JOIN_AFTER else lexer
 
@@ -162,8 +162,7 @@ _lexers: dict[tuple, tuple] = {}
 def _pymdownx_lexer(highlighter: Highlight, language: str, inline: bool, stripnl: bool):
     key = (language, inline, stripnl, highlighter.default_lang, repr(highlighter.extend_pygments_lang))
     lexer, name = _lexers.get(key) or Highlight.get_lexer(highlighter, "", language, inline, stripnl)
-    if "_joined" not in type(lexer).__dict__:
-        lexer = _warmed(lexer)
+    lexer = _warmed(lexer)
     _lexers[key] = lexer, name
     return lexer, name
 
