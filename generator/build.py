@@ -88,7 +88,7 @@ class BuildResult:
     def warnings(self) -> list[str]:
         """``file:line: warning: ...`` for what the site's documents, their renders and the
         planners' work (docs pages, tutorials) use that sitegen left out."""
-        documents = [w for doc in (self.site.documents if self.site else ()) for w in doc.warnings]
+        documents = [w for doc in (self.site.documents if self.site else ()) for w in doc.reported]
         planners = [w for report in self.reports.values() for w in getattr(report, "warnings", ())]
         return documents + list(self.render_warnings) + planners
 
@@ -222,7 +222,7 @@ def _file_digest(root: Path, name: str) -> str | None:
 
 
 def warn_unknown_keys(config: Config, documents: list[tuple[Path, Document]], tree: Path) -> None:
-    """Add to each document's warnings the front matter keys nothing reads (typos), at their line.
+    """Set each document's warnings of the front matter keys nothing reads (typos), at their line.
 
     Done after the parse cache, not in the parse: what is known depends on the
     templates (``page.meta.KEY``) and plugins, which a parse key does not cover.
@@ -234,10 +234,10 @@ def warn_unknown_keys(config: Config, documents: list[tuple[Path, Document]], tr
         return
     known = known_keys(template_dirs(config))
     for path, doc in documents:
+        doc.unread = ()
         if not known.issuperset(doc.meta):
             text = (tree / path).read_text(encoding="utf-8", errors="replace")
-            doc.warnings += tuple(warning(w.message, w.path, w.line)
-                                  for w in unknown_keys(doc.meta, known, path, text))
+            doc.unread = tuple(warning(w.message, w.path, w.line) for w in unknown_keys(doc.meta, known, path, text))
 
 
 @functools.cache

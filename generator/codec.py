@@ -25,7 +25,7 @@ import msgpack
 VERSIONS = {
     "state": 5,          # .sitegen/state.msgpack (generator.state.BuildState)
     "records": 2,        # .sitegen/records.msgpack (generator.state.Records)
-    "document": 7,       # .sitegen/cache/documents/ (generator.site.Document, by parse key)
+    "document": 8,       # .sitegen/cache/documents/ (generator.site.Document, by parse key)
     "version-files": 2,  # .sitegen/versions/ (a docs version's files, tutorials included, as last built)
     "notebook-run": 1,   # <notebooks.cache_dir>/notebooks/ (JSON runs, shared between machines: part of their key)
 }

@@ -75,7 +75,7 @@ def render_section(tree: Path, prefix: str, render: Render, parse: Parse,
                "tutorials": None, "tutorial_pages": []}
     made = tutorials(context) if tutorials else Tutorials()
     section = Section(prefix, tutorials=made.stats)
-    section.warnings = [*made.warnings, *(w for doc in documents for w in doc.warnings)]
+    section.warnings = [*made.warnings, *(w for doc in documents for w in doc.reported)]
     for rel, data in made.items():
         section.add(TUTORIALS_DIR + rel, data, made.origins[rel])
     for rel, path in others:

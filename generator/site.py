@@ -59,7 +59,9 @@ class Document:
     redirect_from: list[str] = field(default_factory=list)
     meta: dict[str, Any] = field(default_factory=dict)
     inputs: tuple[tuple[str, str], ...] = ()    # files its Liquid read (path, sha256), besides its source
-    warnings: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()              # the parse's
+    unread: tuple[str, ...] = ()                # warnings of front matter keys nothing reads: each build's
+                                                # own, as its templates decide (generator.build.warn_unknown_keys)
     deferred: tuple[str, int] | None = None     # (body, its first line): Liquid to run with the whole site
     previous: Document | None = field(default=None, repr=False, compare=False)
     next: Document | None = field(default=None, repr=False, compare=False)
@@ -67,6 +69,11 @@ class Document:
     @functools.cached_property
     def output_path(self) -> str:  # cached: asked for every document on every (re)build
         return output_path(self.url)
+
+    @property
+    def reported(self) -> tuple[str, ...]:
+        """What to warn its author of: the parse's warnings and the front matter keys nothing reads."""
+        return self.warnings + self.unread
 
     @property
     def description(self) -> str:
@@ -138,6 +145,7 @@ def well_formed(doc: Any) -> bool:
                                                       and all(isinstance(s, str) for s in pair)
                                                       for pair in doc.inputs)
             and isinstance(doc.warnings, tuple) and all(isinstance(w, str) for w in doc.warnings)
+            and doc.unread == ()
             and (doc.deferred is None or (isinstance(doc.deferred, tuple) and len(doc.deferred) == 2
                                           and isinstance(doc.deferred[0], str)
                                           and isinstance(doc.deferred[1], int))))

@@ -41,6 +41,22 @@ def test_an_unknown_front_matter_key_is_a_warning_naming_file_line_and_the_key_m
     assert (basic_site / "_site/2019/03/18/first-post.html").is_file()   # a warning, not an error
 
 
+def test_an_unknown_key_is_warned_of_once_per_build_and_no_more_once_a_template_reads_it(basic_site):
+    """The warning is the build's, not the document's: builds after an edit elsewhere (whose
+    documents come from the last build's summaries) say it once, and stop when a template reads it."""
+    add_front_matter(basic_site, FIRST, "hero: big\n")
+    other = basic_site / "content/posts/2021-01-02-third.md"
+    for round in range(3):
+        other.write_text(other.read_text() + f"\nEdit {round}.\n")
+        warned = [w for w in build(basic_site, NOW).warnings if "front matter" in w]
+        assert warned == [f"{FIRST}:2: warning: unknown front matter key 'hero'"]
+    template = own_template(basic_site, "post.html")
+    template.write_text(template.read_text().replace("{{ content }}", "{{ content }}{{ page.meta.get(\"hero\", \"\") }}"))
+    other.write_text(other.read_text() + "\nOne more edit.\n")
+    assert not [w for w in build(basic_site, NOW).warnings if "front matter" in w]
+    assert "big" in (basic_site / "_site/2019/03/18/first-post.html").read_text()
+
+
 def test_keys_the_templates_read_and_jekyll_keys_are_known(basic_site):
     template = own_template(basic_site, "page.html")
     template.write_text(template.read_text().replace("{{ content }}", "{{ content }}{{ page.meta.get(\"hero\", \"\") }}"))
