@@ -53,7 +53,7 @@ from generator.site import (Document, LazyDocument, Site, assemble, parse_docume
                             well_formed)
 from generator.sources import Source, discover, load_data, load_source, refuse_links_outside
 from generator.state import (OUT_OF_DATE, BuildState, BundleRecord, DerivedRecord, FileIndex, OutputRecord, Records,
-                             Stamp)
+                             Stamp, files_read)
 
 CONTENT_FIELDS = [f.name for f in dataclasses.fields(Document) if f.name not in LINKED_FIELDS]
 
@@ -701,7 +701,7 @@ class Engine:
             floor=publication_floor(documents, scan.now, self.options),
             planned={name: len(paths) for name, paths in {**planned.owners, **derived.owners}.items()},
             behind=any(r.inputs == OUT_OF_DATE for groups in derived.records.values() for r in groups.values()),
-            saved=records)
+            saved=records, generation=state.generation, journal=state.journal, on_disk=state.on_disk)
         self.render_warnings = {path: warnings for path, warnings in self.render_warnings.items() if path in plan}
         self.render_warnings.update((path, m.warnings) for path, m in made.items())
         self.last, self.last_plan = assembled, planned
@@ -786,15 +786,9 @@ class Engine:
         return changed
 
     def save(self) -> None:
-        """Write the state for the next build, dropping keys nothing reads any more."""
-        state, records = self.state, self.state.records
-        live = set().union(*(r.reads for r in records.outputs.values()),
-                           *(b.reads for b in records.bundles.values()))
-        records.digests = {key: value for key, value in records.digests.items() if key in live}
-        state.extra = files_read(records.digests)
-        self._keys = KeyIndex(records.digests)
-        self.interned = {key: key for key in live}
-        state.save(self.state_path)
+        """Write the state for the next build."""
+        self.state.save(self.state_path)
+        self._keys = None               # made again from the records saved, when wanted
 
 
 def groups_of(planner: Derived, config: Config, paths: Iterable[str]) -> dict[str, list[str]]:
@@ -817,11 +811,6 @@ def refuse_mass_removal(removed: set[str], present: int, out_dir: Path) -> None:
         first = ", ".join(f"/{path}" for path in sorted(removed)[:3])
         raise SiteError(f"this build would remove {len(removed)} of the {present} files the last build made "
                         f"({first}, ...): if that is meant, build again with --allow-removals", out_dir)
-
-
-def files_read(digests: Mapping[Key, Any]) -> tuple[str, ...]:
-    """The files outputs read as ``("file", path)`` keys (some lie outside the inputs: a source listing's)."""
-    return tuple(sorted(key[1] for key in digests if key[0] == "file"))
 
 
 def site_digest(listing: list[Listed], index: FileIndex, site: Site) -> str:

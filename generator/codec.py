@@ -23,8 +23,9 @@ import msgpack
 
 # Each cache's layout version, in one place: bump one when what it stores changes shape.
 VERSIONS = {
-    "state": 5,          # .sitegen/state.msgpack (generator.state.BuildState)
-    "records": 2,        # .sitegen/records.msgpack (generator.state.Records)
+    "state": 6,          # .sitegen/state.msgpack (generator.state.BuildState)
+    "records": 3,        # .sitegen/records.msgpack (generator.state.Records)
+    "records-changes": 1,  # an entry of .sitegen/records.journal (generator.state.Records.changes)
     "document": 8,       # .sitegen/cache/documents/ (generator.site.Document, by parse key)
     "version-files": 2,  # .sitegen/versions/ (a docs version's files, tutorials included, as last built)
     "notebook-run": 1,   # <notebooks.cache_dir>/notebooks/ (JSON runs, shared between machines: part of their key)

@@ -4,12 +4,14 @@ A build starts by comparing the site's files with the sizes and modification
 times saved here and reads again only the files that moved, so an unchanged
 site costs a walk of its folders. It checks the output directory the same
 way: an output edited or deleted by hand is made again, a stray file removed.
-The state is two data files (:mod:`generator.codec`), each replaced
-atomically: a small one with the stamps, all that a build with nothing to do
-reads, and the records of what each output read, read only by a build with
-work to do. An unreadable, foreign or older one is ignored, which only makes
-the next build a full one. Dependency keys are stored once, in a table the
-records index.
+The state is data files (:mod:`generator.codec`): a small one with the
+stamps, all that a build with nothing to do reads, replaced atomically by
+each build; and the records of what each output read, read only by a build
+with work to do. Those are a file written whole now and then, and a journal
+of what each build since changed in them, appended to: an edit build writes
+what it changed, not the records of every output. An unreadable, foreign or
+older file is ignored, which only makes the next build a full one.
+Dependency keys are stored once, in a table the records index.
 """
 
 from __future__ import annotations
@@ -31,6 +33,10 @@ from generator.errors import SiteError
 # A file modified this close to the moment it was stamped may be modified again
 # within the same timestamp tick: its stamp is not trusted and it is re-hashed.
 RACY_NS = 2_000_000_000
+
+# The journal is folded into the records file when it grows past this share of that file,
+# and a build that changed more than this share of the records writes them whole.
+JOURNAL_SHARE = 0.25
 
 Stamp = tuple[int, int]  # (size, mtime_ns)
 Key = tuple             # a dependency key (generator.deps)
@@ -236,6 +242,8 @@ class Records:
     summaries: dict[str, tuple[str, dict]] = field(default_factory=dict)   # source -> (parse key,
                                         # its document but the HTML: generator.site.summary)
     derived: dict[str, dict[str, DerivedRecord]] = field(default_factory=dict)  # planner -> group -> record
+    table: list[tuple] = field(default_factory=list, repr=False, compare=False)   # the keys of the records
+                                        # file, by their index there (which its journal's entries use)
 
     def to_data(self) -> dict[str, Any]:
         """Plain values, each dependency key and each plan input stored once (as pickle's memo did)."""
@@ -248,6 +256,7 @@ class Records:
                 if key not in index:
                     index[key] = len(keys)
                     keys.append(key)
+        self.table = keys
         return {
             "keys": [list(key) for key in keys],     # the outer tuple as an array: quick to read
             "values": [self.digests.get(key) for key in keys],
@@ -282,12 +291,91 @@ class Records:
             order=tuple(data["order"]),
             summaries={source: (key, fields) for source, (key, fields) in data["summaries"].items()},
             derived={name: {group: DerivedRecord(inputs, dict(files)) for group, (inputs, files) in groups.items()}
-                     for name, groups in data["derived"].items()})
+                     for name, groups in data["derived"].items()},
+            table=keys)
         if not all(isinstance(v, str) for v in records.documents.values()) \
                 or not all(isinstance(key, str) and isinstance(fields, dict) for key, fields in records.summaries.values()) \
                 or not all(isinstance(path, str) and isinstance(r.digest, str) for path, r in records.outputs.items()):
             raise TypeError("state records of the wrong types")
         return records
+
+    def copy(self) -> Records:
+        """A copy whose tables are its own (the records in them are never changed, only replaced)."""
+        return Records(dict(self.outputs), dict(self.documents), dict(self.digests), dict(self.bundles),
+                       self.order, dict(self.summaries), dict(self.derived), self.table)
+
+    def changes(self, old: Records) -> dict[str, Any] | None:
+        """What differs from ``old``, as plain values for :meth:`apply`; None if that is more than
+        :data:`JOURNAL_SHARE` of the records (written whole, it is smaller and quicker to read)."""
+        outputs = {path: r for path, r in self.outputs.items() if old.outputs.get(path) is not r}
+        digests = [(key, value) for key, value in self.digests.items()
+                   if key not in old.digests or old.digests[key] != value]
+        summaries = {source: entry for source, entry in self.summaries.items() if old.summaries.get(source) != entry}
+        if any(len(changed) > JOURNAL_SHARE * len(table) for changed, table in (
+                (outputs, self.outputs), (digests, self.digests), (summaries, self.summaries))):
+            return None
+        index = {key: i for i, key in enumerate(old.table)}
+
+        def coded(key: tuple) -> int | list:    # a key of the records file by its index there
+            i = index.get(key)
+            return list(key) if i is None else i
+
+        return {
+            "outputs": {path: [r.inputs, [coded(key) for key in r.reads], r.digest] for path, r in outputs.items()},
+            "outputs_gone": [path for path in old.outputs if path not in self.outputs],
+            "digests": [[coded(key), value] for key, value in digests],
+            "documents": {source: key for source, key in self.documents.items() if old.documents.get(source) != key},
+            "documents_gone": [source for source in old.documents if source not in self.documents],
+            "summaries": {source: list(entry) for source, entry in summaries.items()},
+            "summaries_gone": [source for source in old.summaries if source not in self.summaries],
+            **({} if self.order == old.order else {"order": list(self.order)}),
+            **({} if self.bundles == old.bundles else {"bundles": {
+                name: [b.inputs, [coded(key) for key in b.reads], {path: list(how) for path, how in b.files.items()},
+                       b.report] for name, b in self.bundles.items()}}),
+            **({} if self.derived == old.derived else {"derived": {
+                name: {group: [r.inputs, r.files] for group, r in groups.items()}
+                for name, groups in self.derived.items()}}),
+        }
+
+    def apply(self, changes: dict[str, Any]) -> None:
+        """Make the changes :meth:`changes` found (read back from the journal)."""
+        keys: dict[tuple, tuple] = {}    # one object per key, as the records file gives
+
+        def key_of(coded: int | list) -> tuple:
+            if isinstance(coded, int):
+                return self.table[coded]
+            key = tuple(coded)
+            return keys.setdefault(key, key)
+
+        for path in changes["outputs_gone"]:
+            del self.outputs[path]
+        for path, (inputs, reads, digest_) in changes["outputs"].items():
+            self.outputs[path] = OutputRecord(inputs, frozenset(map(key_of, reads)), digest_)
+        self.digests.update((key_of(key), value) for key, value in changes["digests"])
+        for source in changes["documents_gone"]:
+            del self.documents[source]
+        self.documents.update(changes["documents"])
+        for source in changes["summaries_gone"]:
+            del self.summaries[source]
+        self.summaries.update((source, (key, fields)) for source, (key, fields) in changes["summaries"].items())
+        if "order" in changes:
+            self.order = tuple(changes["order"])
+        if "bundles" in changes:
+            self.bundles = {name: BundleRecord(inputs, frozenset(map(key_of, reads)),
+                                               {path: (origin, listed) for path, (origin, listed) in files.items()},
+                                               report)
+                            for name, (inputs, reads, files, report) in changes["bundles"].items()}
+        if "derived" in changes:
+            self.derived = {name: {group: DerivedRecord(inputs, dict(files)) for group, (inputs, files) in groups.items()}
+                            for name, groups in changes["derived"].items()}
+        if not all(isinstance(v, str) for v in self.documents.values()) \
+                or not all(isinstance(key, str) and isinstance(fields, dict) for key, fields in self.summaries.values()):
+            raise TypeError("state records of the wrong types")
+
+    def drop_unread(self) -> None:
+        """Forget the digests of keys no output or bundle reads any more."""
+        live = set().union(*(r.reads for r in self.outputs.values()), *(b.reads for b in self.bundles.values()))
+        self.digests = {key: value for key, value in self.digests.items() if key in live}
 
 
 @dataclass
@@ -312,6 +400,8 @@ class BuildState:
     saved: Records | None = field(default=None, repr=False)  # the records, once read or made
     where: Path | None = field(default=None, repr=False)     # the records' file, until they are read
     generation: str = ""                # names the records file written with this state
+    journal: int = 0                    # the bytes of the records' journal that go with it
+    on_disk: Records | None = field(default=None, repr=False)  # the records as their files hold them
 
     def derived_out_of_date(self) -> bool:
         """Whether a build left files derived from pages (a search index) behind the pages."""
@@ -319,15 +409,14 @@ class BuildState:
 
     @property
     def records(self) -> Records:
-        """The records; empty if their file is missing or not the one written with this state
-        (a build killed between the two writes), which makes the next build a full one."""
+        """The records; empty if their files are missing or not the ones written with this state
+        (a build killed between the writes), which makes the next build a full one."""
         if self.saved is None:
             self.saved = Records()
             if self.where is not None:
                 try:
-                    data = codec.loads("records", self.where.read_bytes())
-                    if data["generation"] == self.generation:
-                        self.saved = _quietly(Records.from_data, data)
+                    self.saved = _quietly(read_records, self.where, self.generation, self.journal)
+                    self.on_disk = self.saved.copy()
                 except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError):
                     pass
         return self.saved
@@ -343,11 +432,36 @@ class BuildState:
         return state
 
     def save(self, path: Path) -> None:
-        """Write the records, then this state naming them (each file replaced at once)."""
-        self.generation = secrets.token_hex(8)
-        write_atomic(records_path(path), codec.dumps("records", {"generation": self.generation,
-                                                                 **self.records.to_data()}))
+        """Write the records (what changed since they were last written, to their journal, or
+        them whole), then this state naming them (replaced at once).
+
+        Written whole, the records first lose the keys nothing reads any more.
+        """
+        records, where = self.records, records_path(path)
+        changes = None
+        if self.on_disk is not None and self.generation:
+            changes = records.changes(self.on_disk)
+        entry = b"" if changes is None else codec.dumps("records-changes", {"generation": self.generation,
+                                                                            **changes})
+        try:
+            whole = where.stat().st_size
+        except OSError:
+            whole = 0
+        if changes is not None and self.journal + len(entry) <= JOURNAL_SHARE * whole:
+            with open(journal_path(path), "a+b") as journal:
+                journal.truncate(self.journal)      # past it: what a build that died wrote
+                journal.write(len(entry).to_bytes(8, "little") + entry)
+            self.journal += 8 + len(entry)
+            records.table = self.on_disk.table
+        else:
+            records.drop_unread()
+            self.extra = files_read(records.digests)
+            self.generation, self.journal = secrets.token_hex(8), 0
+            write_atomic(where, codec.dumps("records", {"generation": self.generation, **records.to_data()}))
         write_atomic(path, codec.dumps("state", self.to_data()))
+        if not self.journal:
+            journal_path(path).unlink(missing_ok=True)
+        self.on_disk = records.copy()
 
     def to_data(self) -> dict[str, Any]:
         """Plain values (lists, not tuples: they read back without a hook per value)."""
@@ -358,6 +472,7 @@ class BuildState:
             "extra": list(self.extra), "reports": self.reports,
             "external": self.external, "horizon": self.horizon, "floor": self.floor,
             "planned": self.planned, "behind": self.behind, "generation": self.generation,
+            "journal": self.journal,
         }
 
     @classmethod
@@ -370,7 +485,8 @@ class BuildState:
             folders=None if data["folders"] is None else dict(data["folders"]),
             extra=tuple(data["extra"]), reports=dict(data["reports"]),
             external=data["external"], horizon=data["horizon"], floor=data["floor"],
-            planned=dict(data["planned"]), behind=bool(data["behind"]), generation=str(data["generation"]))
+            planned=dict(data["planned"]), behind=bool(data["behind"]), generation=str(data["generation"]),
+            journal=int(data["journal"]))
         if not all(isinstance(path, str) for path in state.stamps) or not all(map(isinstance, state.extra,
                                                                                  [str] * len(state.extra))):
             raise TypeError("state of the wrong types")
@@ -379,6 +495,38 @@ class BuildState:
 
 def records_path(state_path: Path) -> Path:
     return state_path.with_name("records.msgpack")
+
+
+def journal_path(state_path: Path) -> Path:
+    return state_path.with_name("records.journal")
+
+
+def read_records(where: Path, generation: str, journal: int) -> Records:
+    """The records in the file ``where`` and the first ``journal`` bytes of its journal, if both
+    were written with the state naming ``generation``; else a ``ValueError``."""
+    data = codec.loads("records", where.read_bytes())
+    if data["generation"] != generation:
+        raise ValueError("records of another build")
+    records = Records.from_data(data)
+    if journal:
+        with open(journal_path(where), "rb") as file:
+            entries = file.read(journal)
+        if len(entries) != journal:
+            raise ValueError("a journal cut short")
+        at = 0
+        while at < journal:
+            size = int.from_bytes(entries[at:at + 8], "little")
+            changes = codec.loads("records-changes", entries[at + 8:at + 8 + size])
+            if changes["generation"] != generation:
+                raise ValueError("a journal entry of another build")
+            records.apply(changes)
+            at += 8 + size
+    return records
+
+
+def files_read(digests: dict[tuple, Any]) -> tuple[str, ...]:
+    """The files outputs read as ``("file", path)`` keys (some lie outside the inputs: a source listing's)."""
+    return tuple(sorted(key[1] for key in digests if key[0] == "file"))
 
 
 def _quietly(function: Any, *args: Any) -> Any:

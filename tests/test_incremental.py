@@ -238,6 +238,98 @@ def test_a_same_size_edit_within_the_same_timestamp_tick_is_seen(site: Path) -> 
     assert_same_as_full_build(site)
 
 
+def with_posts(site: Path, count: int) -> Path:
+    """The site with ``count`` more posts: enough that an edit changes a small share of its records."""
+    for n in range(count):
+        (site / f"content/posts/2018-01-{n % 28 + 1:02d}-extra-{n}.md").write_text(
+            f"---\ntitle: Extra {n}\ndate: 2018-01-{n % 28 + 1:02d} 09:00:00 +0000\n---\n"
+            f"Extra post {n}.\n\nMore of it.\n")
+    return site
+
+
+def saved_records(site: Path):
+    return BuildState.load(site / ".sitegen/state.msgpack").records
+
+
+def test_an_edit_build_appends_what_it_changed_to_the_journal_and_the_next_build_reads_it(site: Path) -> None:
+    """The records file (what every output read) is not rewritten by an edit build: what changed
+    goes to its journal, and the records read back from both are the ones the build held."""
+    with_posts(site, 40)
+    build(site, OPTIONS)
+    whole = (site / ".sitegen/records.msgpack").read_bytes()
+    post = site / "content/posts/2020-05-01-second.md"
+    for before, text in (("hi", "hello"), ("hello", "hello again")):
+        post.write_text(post.read_text().replace(f'print("{before}")', f'print("{text}")'))
+        engine = Engine(site, OPTIONS)
+        assert "2020/05/01/second.html" in engine.build().written
+        assert (site / ".sitegen/records.msgpack").read_bytes() == whole
+        assert 0 < (site / ".sitegen/records.journal").stat().st_size < len(whole) / 4
+        assert saved_records(site) == engine.state.records
+        assert_same_as_full_build(site)
+    post.write_text(post.read_text().replace("Second post body", "Second post text"))
+    assert "2020/05/01/second.html" in build(site, OPTIONS).written      # from the records and journal
+    assert_same_as_full_build(site)
+
+
+def test_a_journal_entry_of_a_build_that_died_before_its_state_is_ignored(site: Path) -> None:
+    with_posts(site, 40)
+    build(site, OPTIONS)
+    state = site / ".sitegen/state.msgpack"
+    before = state.read_bytes()
+    post = site / "content/posts/2020-05-01-second.md"
+    post.write_text(post.read_text().replace('print("hi")', 'print("hello")'))
+    build(site, OPTIONS)
+    assert (site / ".sitegen/records.journal").stat().st_size > 0
+    state.write_bytes(before)           # as if killed after its journal entry, before its state
+    other = site / "content/posts/2021-01-02-third.md"
+    other.write_text(other.read_text() + "\nA last line.\n")
+    result = build(site, OPTIONS)
+    assert {"2020/05/01/second.html", "2021/01/02/third.html"} <= set(result.outputs)
+    assert result.files > len(result.outputs)           # an edit build, not a full one
+    assert_same_as_full_build(site)
+    engine = Engine(site, OPTIONS)
+    other.write_text(other.read_text() + "\nAnd another.\n")
+    engine.build()
+    assert saved_records(site) == engine.state.records
+
+
+def test_a_damaged_journal_makes_the_next_build_a_full_one(site: Path) -> None:
+    with_posts(site, 40)
+    build(site, OPTIONS)
+    post = site / "content/posts/2020-05-01-second.md"
+    post.write_text(post.read_text().replace('print("hi")', 'print("hello")'))
+    build(site, OPTIONS)
+    journal = site / ".sitegen/records.journal"
+    data = bytearray(journal.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    journal.write_bytes(bytes(data))
+    post.write_text(post.read_text().replace('print("hello")', 'print("hi again")'))
+    result = build(site, OPTIONS)
+    assert len(result.outputs) == result.files          # nothing recorded was trusted
+    assert_same_as_full_build(site)
+
+
+def test_the_records_are_written_whole_when_an_edit_changes_most_of_them_or_the_journal_grows(site: Path) -> None:
+    with_posts(site, 40)
+    build(site, OPTIONS)
+    records, journal = site / ".sitegen/records.msgpack", site / ".sitegen/records.journal"
+    template = own_template(site, "base.html")
+    build(site, OPTIONS)
+    whole = records.read_bytes()
+    template.write_text(template.read_text() + "<!-- on every page -->\n")
+    build(site, OPTIONS)                                  # every page made again
+    assert records.read_bytes() != whole and not journal.exists()
+    post = site / "content/posts/2020-05-01-second.md"
+    sizes = []
+    for n in range(40):
+        post.write_text(post.read_text().replace("```python", f"Line {n}.\n\n```python"))
+        build(site, OPTIONS)
+        sizes.append(journal.stat().st_size if journal.exists() else 0)
+    assert 0 in sizes[1:] and max(sizes) <= records.stat().st_size / 4 + 1   # folded in, more than once
+    assert saved_records(site) == Engine(site, OPTIONS).state.records
+    assert_same_as_full_build(site)
+
+
 def test_a_state_left_by_another_version_of_sitegen_is_set_aside(site: Path) -> None:
     build(site, OPTIONS)
     path = site / ".sitegen/state.msgpack"
