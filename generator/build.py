@@ -691,8 +691,7 @@ class Engine:
         documents = resolver.documents.values()
         records = Records(outputs, {source: p.key for source, p in assembled.parsed.items()}, digests,
                           planned.bundles, order,
-                          {source: (p.key, summary(p.document)) for source, p in assembled.parsed.items()},
-                          derived.records)
+                          summaries_of(assembled.parsed, state.records.summaries), derived.records)
         self.state = BuildState(
             world=scan.world, files=scan.index.snapshot(), stamps={**kept, **stamps}, folders=folders,
             extra=files_read(digests),
@@ -789,6 +788,18 @@ class Engine:
         """Write the state for the next build."""
         self.state.save(self.state_path)
         self._keys = None               # made again from the records saved, when wanted
+
+
+def summaries_of(parsed: dict[str, Parsed], last: Mapping[str, tuple[str, dict]]) -> dict[str, tuple[str, dict]]:
+    """Source -> (parse key, :func:`summary` of its document): the last build's where the parse key
+    and the warnings of unread keys are the same (the rest of a document is a function of its key)."""
+    summaries = {}
+    for source, p in parsed.items():
+        entry = last.get(source)
+        if entry is None or entry[0] != p.key or entry[1]["unread"] != p.document.unread:
+            entry = (p.key, summary(p.document))
+        summaries[source] = entry
+    return summaries
 
 
 def groups_of(planner: Derived, config: Config, paths: Iterable[str]) -> dict[str, list[str]]:

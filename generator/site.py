@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
+import operator
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -125,9 +126,12 @@ SUMMED_UP = [f.name for f in dataclasses.fields(Document)
              if f.name not in (*HEAVY_FIELDS, "source", "previous", "next")]
 
 
+_summed_up = operator.attrgetter(*SUMMED_UP)
+
+
 def summary(doc: Document) -> dict[str, Any]:
     """A document's fields but the large ones (and the source, and its neighbours)."""
-    return {name: getattr(doc, name) for name in SUMMED_UP}
+    return dict(zip(SUMMED_UP, _summed_up(doc)))
 
 
 def well_formed(doc: Any) -> bool:

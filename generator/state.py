@@ -131,9 +131,10 @@ class FileIndex:
             stamps = self._stat(self.roots)
         else:
             hinted = [name for name in hint if any(name == r or name.startswith(r + "/") for r in self.roots)]
+            exact, inside = set(hinted), tuple(h + "/" for h in hinted)
 
             def reported(name: str) -> bool:
-                return any(name == h or name.startswith(h + "/") for h in hinted)
+                return name in exact or name.startswith(inside)
 
             self.current = {name: record for name, record in self.known.items()
                             if record.trusted and name not in self.extra and not reported(name)}
