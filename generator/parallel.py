@@ -63,6 +63,7 @@ def fork_map(task: Callable[[int], R], count: int) -> Iterator[list[R]]:
         return
     global _task
     _task = task
+    frozen = gc.get_freeze_count()     # what the caller froze stays frozen
     gc.freeze()
     collecting = gc.isenabled()
     try:
@@ -73,7 +74,8 @@ def fork_map(task: Callable[[int], R], count: int) -> Iterator[list[R]]:
         _task = None
         if collecting:
             gc.enable()
-        gc.unfreeze()
+        if not frozen:
+            gc.unfreeze()
 
 
 def _run_chunk(chunk: range) -> list:

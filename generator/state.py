@@ -416,7 +416,7 @@ class BuildState:
             self.saved = Records()
             if self.where is not None:
                 try:
-                    self.saved = _quietly(read_records, self.where, self.generation, self.journal)
+                    self.saved = _long_lived(read_records, self.where, self.generation, self.journal)
                     self.on_disk = self.saved.copy()
                 except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError):
                     pass
@@ -426,7 +426,7 @@ class BuildState:
     def load(cls, path: Path) -> BuildState:
         """The state saved at ``path``, or an empty one if there is none that this sitegen wrote."""
         try:
-            state = _quietly(cls.from_data, codec.loads("state", path.read_bytes()))
+            state = _long_lived(lambda: cls.from_data(codec.loads("state", path.read_bytes())))
         except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError):  # garbled, wrong shape
             return cls()
         state.where = records_path(path)
@@ -530,13 +530,17 @@ def files_read(digests: dict[tuple, Any]) -> tuple[str, ...]:
     return tuple(sorted(key[1] for key in digests if key[0] == "file"))
 
 
-def _quietly(function: Any, *args: Any) -> Any:
-    """``function(*args)`` with the cyclic collector off: tens of thousands of small objects, none
-    in a cycle, which the collector, set off again and again while they are made, would only walk."""
+def _long_lived(function: Any, *args: Any) -> Any:
+    """``function(*args)``, which makes tens of thousands of small objects that live as long as
+    the build (the state, the records): made with the cyclic collector off (none is in a cycle,
+    and the collector, set off again and again while they are made, would only walk them), then
+    frozen (:func:`gc.freeze`), so that the collections the rest of the build sets off skip them
+    (at 10,000 posts, an edit build's collections took 0.5-0.9 s)."""
     enabled = gc.isenabled()
     gc.disable()
     try:
         return function(*args)
     finally:
+        gc.freeze()
         if enabled:
             gc.enable()
