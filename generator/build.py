@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import gc
 import hashlib
 import itertools
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -380,6 +381,24 @@ class Engine:
 
     def build(self, now: datetime | None = None, save: bool = True,
               changed: Iterable[str] | None = None, load: bool = False, derive: bool = True) -> BuildResult:
+        """Bring the output directory up to date (see :meth:`_build`), with the cyclic collector off.
+
+        A build makes few reference cycles and holds hundreds of thousands of
+        objects to its end (the records, the documents, the plan), which each
+        collection its allocations set off would walk again: at 10,000 posts,
+        0.2-0.9 s of an edit build. Workers collect as usual; the preview
+        collects after each rebuild.
+        """
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return self._build(now, save, changed, load, derive)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _build(self, now: datetime | None, save: bool, changed: Iterable[str] | None, load: bool,
+               derive: bool) -> BuildResult:
         """Bring the output directory up to date.
 
         ``save=False`` keeps the state in memory only. ``changed`` names the
@@ -717,8 +736,9 @@ class Engine:
         """The ``paths`` whose jobs must run: new, changed by hand, planned with other inputs,
         or having read what changed since."""
         outputs = self.state.records.outputs
+        found: dict[int, set[int]] = {}
         return {path for path in paths if path in tampered or (record := outputs.get(path)) is None
-                or record.inputs != plan[path].inputs or not record.reads.isdisjoint(moved)}
+                or record.inputs != plan[path].inputs or record.read_any(moved, found)}
 
     def reports(self, planned: PlanResult, derived: Derivation, made: dict[str, Any]) -> dict[str, Any]:
         """Planner name -> its report: a bundle's or derived planner's own, else how many files

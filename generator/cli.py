@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import gc
 import sys
 import time
 from pathlib import Path
@@ -133,6 +134,7 @@ def run_build(args: argparse.Namespace) -> int:
     with reporting.active(reporting.Progress()) as progress:
         result = build(args.site, BuildOptions(drafts=args.drafts, future=args.future, refresh=refresh,
                                                rerun=rerun, allow_removals=args.allow_removals))
+    gc.freeze()    # what the build left lives until the process ends: no collection is to walk it
     print_build(result, time.perf_counter() - started)
     if result.site:
         print(progress.summary())

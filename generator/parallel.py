@@ -67,7 +67,7 @@ def fork_map(task: Callable[[int], R], count: int) -> Iterator[list[R]]:
     gc.freeze()
     collecting = gc.isenabled()
     try:
-        with multiprocessing.get_context("fork").Pool(min(workers(), len(chunks))) as pool:
+        with multiprocessing.get_context("fork").Pool(min(workers(), len(chunks)), initializer=gc.enable) as pool:
             gc.disable()
             yield from pool.imap(_run_chunk, chunks)
     finally:

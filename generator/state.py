@@ -24,7 +24,7 @@ import time
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Collection, Iterable
 
 from generator import codec
 from generator.cache import digest, write_atomic
@@ -200,13 +200,61 @@ class FileIndex:
         return record
 
 
-@dataclass
-class OutputRecord:
-    """One file in the output directory as the last build made it (its stamp: BuildState.stamps)."""
+class KeyTable(list):
+    """The dependency keys of a records file, by their index there (which the records and the
+    journal's entries use); and, made once, the index of each."""
 
-    inputs: Any                 # what the plan passed in (compared with ==)
-    reads: frozenset            # dependency keys its render read
-    digest: str                 # of the bytes written
+    _index: dict[tuple, int] | None = None
+
+    def index_of(self) -> dict[tuple, int]:
+        if self._index is None:
+            self._index = {key: i for i, key in enumerate(self)}
+        return self._index
+
+    def ids_of(self, keys: Iterable[tuple]) -> set[int]:
+        """The indices of those of ``keys`` the table has."""
+        index = self.index_of()
+        return {index[key] for key in keys if key in index}
+
+
+class OutputRecord:
+    """One file in the output directory as the last build made it (its stamp: BuildState.stamps):
+    what the plan passed in (compared with ==), the dependency keys its render read, and the
+    digest of the bytes written.
+
+    Read from the records file, the keys stay that file's indices (``coded``, into ``table``)
+    until :attr:`reads` is asked for: an edit build asks :meth:`read_any` of every output,
+    which the indices answer, and wants the keys of the few it makes again.
+    """
+
+    __slots__ = ("inputs", "digest", "_reads", "_coded", "_table")
+
+    def __init__(self, inputs: Any, reads: frozenset | None, digest: str,
+                 coded: list[int] | None = None, table: KeyTable | None = None):
+        self.inputs, self.digest = inputs, digest
+        self._reads, self._coded, self._table = reads, coded, table
+
+    @property
+    def reads(self) -> frozenset:
+        if self._reads is None:
+            self._reads = frozenset(map(self._table.__getitem__, self._coded))
+        return self._reads
+
+    def read_any(self, keys: Collection[Key], found: dict[int, set[int]]) -> bool:
+        """Whether it read any of ``keys``; ``found`` keeps their indices, per table, for the next."""
+        if self._reads is not None:
+            return not self._reads.isdisjoint(keys)
+        ids = found.get(id(self._table))
+        if ids is None:
+            ids = found[id(self._table)] = self._table.ids_of(keys)
+        return not ids.isdisjoint(self._coded)
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, OutputRecord) and (self.inputs, self.digest) == (other.inputs, other.digest)
+                and self.reads == other.reads)
+
+    def __repr__(self) -> str:
+        return f"OutputRecord({self.inputs!r}, {self.digest!r}, {len(self.reads)} reads)"
 
 
 @dataclass
@@ -243,8 +291,7 @@ class Records:
     summaries: dict[str, tuple[str, dict]] = field(default_factory=dict)   # source -> (parse key,
                                         # its document but the HTML: generator.site.summary)
     derived: dict[str, dict[str, DerivedRecord]] = field(default_factory=dict)  # planner -> group -> record
-    table: list[tuple] = field(default_factory=list, repr=False, compare=False)   # the keys of the records
-                                        # file, by their index there (which its journal's entries use)
+    table: KeyTable = field(default_factory=KeyTable, repr=False, compare=False)   # the records file's keys
 
     def to_data(self) -> dict[str, Any]:
         """Plain values, each dependency key and each plan input stored once (as pickle's memo did)."""
@@ -257,7 +304,7 @@ class Records:
                 if key not in index:
                     index[key] = len(keys)
                     keys.append(key)
-        self.table = keys
+        self.table = KeyTable(keys)
         return {
             "keys": [list(key) for key in keys],     # the outer tuple as an array: quick to read
             "values": [self.digests.get(key) for key in keys],
@@ -277,11 +324,11 @@ class Records:
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> Records:
-        keys = list(map(tuple, data["keys"]))
+        keys = KeyTable(map(tuple, data["keys"]))
         inputs = data["inputs"]
         known = data["known"]
         records = cls(
-            outputs={path: OutputRecord(inputs[i], frozenset(map(keys.__getitem__, reads)), digest)
+            outputs={path: OutputRecord(inputs[i], None, digest, reads, keys)
                      for path, (i, reads, digest) in data["outputs"].items()},
             documents=dict(data["documents"]),
             digests=dict(zip(keys[:known], data["values"][:known])),
@@ -315,7 +362,7 @@ class Records:
         if any(len(changed) > JOURNAL_SHARE * len(table) for changed, table in (
                 (outputs, self.outputs), (digests, self.digests), (summaries, self.summaries))):
             return None
-        index = {key: i for i, key in enumerate(old.table)}
+        index = old.table.index_of()
 
         def coded(key: tuple) -> int | list:    # a key of the records file by its index there
             i = index.get(key)
