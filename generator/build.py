@@ -158,7 +158,8 @@ def load_documents(config: Config, sources: list[tuple[str, Path, str]], refresh
     load = load or partial(load_source, config.root)
     cache = DataCache(config.state_dir / "cache" / "documents", "document", well_formed)
     fingerprint = digest(code_digest(), config.permalink, config.timezone, repr(config.liquid))
-    keys = [digest(fingerprint, kind, str(path), source_digest, *reader_for(path).cache_key(config))
+    reader_keys = {reader: reader.cache_key(config) for reader in {reader_for(path) for _, path, _ in sources}}
+    keys = [digest(fingerprint, kind, str(path), source_digest, *reader_keys[reader_for(path)])
             for kind, path, source_digest in sources]
     def summed_up(i: int) -> Document | None:
         kind, path, _ = sources[i]

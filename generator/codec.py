@@ -24,7 +24,7 @@ import msgpack
 # Each cache's layout version, in one place: bump one when what it stores changes shape.
 VERSIONS = {
     "state": 6,          # .sitegen/state.msgpack (generator.state.BuildState)
-    "records": 3,        # .sitegen/records.msgpack (generator.state.Records)
+    "records": 4,        # .sitegen/records.msgpack (generator.state.Records)
     "records-changes": 1,  # an entry of .sitegen/records.journal (generator.state.Records.changes)
     "document": 8,       # .sitegen/cache/documents/ (generator.site.Document, by parse key)
     "version-files": 2,  # .sitegen/versions/ (a docs version's files, tutorials included, as last built)
@@ -114,7 +114,12 @@ def _zone(tz: Any) -> Any:
     raise TypeError(f"a cache cannot hold the time zone {tz!r}")
 
 
+_EMPTY = _pack([])
+
+
 def _decode(code: int, data: bytes) -> Any:
+    if data == _EMPTY and code == _TUPLE:     # most tuples in the records (a document's warnings)
+        return ()
     value = _unpack(data)
     if code == _TUPLE:
         return tuple(value)

@@ -305,8 +305,12 @@ class Records:
                     index[key] = len(keys)
                     keys.append(key)
         self.table = KeyTable(keys)
+        sources: dict[str, int] = {}
         return {
-            "keys": [list(key) for key in keys],     # the outer tuple as an array: quick to read
+            # A document's field as [its source's number, the field]; any other key as an array.
+            "keys": [[sources.setdefault(key[1], len(sources)), key[2]] if key[0] == "doc" else list(key)
+                     for key in keys],
+            "sources": list(sources),
             "values": [self.digests.get(key) for key in keys],
             "known": len(self.digests),
             "inputs": inputs,
@@ -324,7 +328,9 @@ class Records:
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> Records:
-        keys = KeyTable(map(tuple, data["keys"]))
+        sources = data["sources"]
+        keys = KeyTable(("doc", sources[key[0]], key[1]) if type(key[0]) is int else tuple(key)
+                        for key in data["keys"])
         inputs = data["inputs"]
         known = data["known"]
         records = cls(
