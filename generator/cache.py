@@ -12,7 +12,7 @@ import os
 import secrets
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from generator import codec
 
@@ -27,8 +27,8 @@ def digest(*parts: str | bytes) -> str:
     return h.hexdigest()
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """Replace ``path`` with ``data`` all at once.
+def write_atomic(path: Path, data: bytes | Callable[[BinaryIO], None]) -> None:
+    """Replace ``path`` with ``data`` all at once (or with what ``data`` writes to the file).
 
     The file gets the mode a plain ``open(path, "w")`` gives (0666 less the
     umask), not mkstemp's 0600: a web server running as another user must be
@@ -39,7 +39,10 @@ def write_atomic(path: Path, data: bytes) -> None:
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
     try:
         with os.fdopen(fd, "wb") as f:
-            f.write(data)
+            if callable(data):
+                data(f)
+            else:
+                f.write(data)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

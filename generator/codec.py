@@ -16,7 +16,7 @@ import dataclasses
 import hashlib
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path, PurePath
-from typing import Any, TypeVar
+from typing import Any, BinaryIO, Iterable, TypeVar
 from zoneinfo import ZoneInfo
 
 import msgpack
@@ -51,6 +51,47 @@ def dumps(kind: str, value: Any) -> bytes:
     """``value`` as the bytes of a cache file holding a ``kind``."""
     body = msgpack.packb(value, default=_encode, strict_types=True, use_bin_type=True)
     return _header(kind) + hashlib.sha256(body).digest() + body
+
+
+class Items:
+    """A long array (or, with ``pairs``, a map) in a value for :func:`dump`: packed item by item,
+    so that neither it nor the bytes it packs to are ever whole in memory."""
+
+    def __init__(self, count: int, items: Iterable[Any], pairs: bool = False):
+        self.count, self.items, self.pairs = count, items, pairs
+
+
+def dump(kind: str, value: dict[str, Any], file: BinaryIO) -> None:
+    """Write to ``file`` (seekable, empty) what :func:`dumps` gives for ``value``, a mapping
+    whose :class:`Items` are packed as they are made: a file of a large ``kind`` (the records)."""
+    header = _header(kind)
+    file.write(header + bytes(32))        # the body's digest, once it is known
+    body = hashlib.sha256()
+    packer = msgpack.Packer(default=_encode, strict_types=True, use_bin_type=True)
+
+    def out(data: bytes) -> None:
+        body.update(data)
+        file.write(data)
+
+    out(packer.pack_map_header(len(value)))
+    for name, section in value.items():
+        out(packer.pack(name))
+        if not isinstance(section, Items):
+            out(packer.pack(section))
+            continue
+        out(packer.pack_map_header(section.count) if section.pairs else packer.pack_array_header(section.count))
+        done, batch = 0, []
+        for item in section.items:
+            batch.extend(map(packer.pack, item) if section.pairs else (packer.pack(item),))
+            done += 1
+            if len(batch) >= 4096:
+                out(b"".join(batch))
+                batch.clear()
+        out(b"".join(batch))
+        if done != section.count:
+            raise ValueError(f"{name}: {done} items where {section.count} were announced")
+    file.seek(len(header))
+    file.write(body.digest())
 
 
 def loads(kind: str, data: bytes) -> Any:

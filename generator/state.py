@@ -23,6 +23,7 @@ import secrets
 import time
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 from typing import Any, Collection, Iterable
 
@@ -294,7 +295,8 @@ class Records:
     table: KeyTable = field(default_factory=KeyTable, repr=False, compare=False)   # the records file's keys
 
     def to_data(self) -> dict[str, Any]:
-        """Plain values, each dependency key and each plan input stored once (as pickle's memo did)."""
+        """Plain values, each dependency key and each plan input stored once (as pickle's memo did);
+        the long tables as :class:`codec.Items`, packed as they are made (:func:`codec.dump`)."""
         inputs = list({repr(r.inputs): r.inputs for r in self.outputs.values()}.values())
         inputs_index = {repr(value): i for i, value in enumerate(inputs)}
         keys = list(self.digests)
@@ -306,16 +308,20 @@ class Records:
                     keys.append(key)
         self.table = KeyTable(keys)
         sources: dict[str, int] = {}
+        for key in keys:
+            if key[0] == "doc":
+                sources.setdefault(key[1], len(sources))
         return {
             # A document's field as [its source's number, the field]; any other key as an array.
-            "keys": [[sources.setdefault(key[1], len(sources)), key[2]] if key[0] == "doc" else list(key)
-                     for key in keys],
+            "keys": codec.Items(len(keys), ([sources[key[1]], key[2]] if key[0] == "doc" else list(key)
+                                            for key in keys)),
             "sources": list(sources),
-            "values": [self.digests.get(key) for key in keys],
+            "values": codec.Items(len(keys), map(self.digests.get, keys)),
             "known": len(self.digests),
             "inputs": inputs,
-            "outputs": {path: [inputs_index[repr(r.inputs)], [index[k] for k in r.reads], r.digest]
-                        for path, r in self.outputs.items()},
+            "outputs": codec.Items(len(self.outputs), ((path, [inputs_index[repr(r.inputs)], [index[k] for k in r.reads],
+                                                               r.digest]) for path, r in self.outputs.items()),
+                                   pairs=True),
             "documents": self.documents,
             "bundles": {name: [b.inputs, [index[k] for k in b.reads],
                                {path: list(how) for path, how in b.files.items()}, b.report]
@@ -511,7 +517,7 @@ class BuildState:
             records.drop_unread()
             self.extra = files_read(records.digests)
             self.generation, self.journal = secrets.token_hex(8), 0
-            write_atomic(where, codec.dumps("records", {"generation": self.generation, **records.to_data()}))
+            write_atomic(where, partial(codec.dump, "records", {"generation": self.generation, **records.to_data()}))
         write_atomic(path, codec.dumps("state", self.to_data()))
         if not self.journal:
             journal_path(path).unlink(missing_ok=True)

@@ -106,6 +106,23 @@ def test_documents_and_values_round_trip_as_data() -> None:
     assert codec.loads("state", codec.dumps("state", value)) == value
 
 
+def test_a_file_packed_item_by_item_is_the_file_dumps_makes(tmp_path: Path) -> None:
+    """The records file is written by codec.dump, its long tables packed as they are made:
+    the same bytes as codec.dumps of the whole value, read back by codec.loads."""
+    rows = [[0, "title"], ("seq", ("posts",)), None, {"a": datetime(2020, 1, 1)}] * 3000
+    pairs = {f"page{i}.html": [i, [1, 2], "d"] for i in range(5000)}
+    plain = {"generation": "g", "keys": rows, "outputs": pairs, "empty": []}
+    streamed = {"generation": "g", "keys": codec.Items(len(rows), iter(rows)),
+                "outputs": codec.Items(len(pairs), iter(pairs.items()), pairs=True), "empty": codec.Items(0, iter(()))}
+    with open(tmp_path / "records", "wb") as file:
+        codec.dump("records", streamed, file)
+    data = (tmp_path / "records").read_bytes()
+    assert data == codec.dumps("records", plain)
+    assert codec.loads("records", data) == plain
+    with open(tmp_path / "short", "wb") as file, pytest.raises(ValueError, match="keys: 2 items where 3"):
+        codec.dump("records", {"keys": codec.Items(3, iter([1, 2]))}, file)
+
+
 @pytest.mark.parametrize("data", [b"", b"sitegen document 4\n", pickle.dumps({"a": 1}),
                                   codec.dumps("state", {"a": 1})])
 def test_foreign_bytes_are_garbled(data: bytes) -> None:
