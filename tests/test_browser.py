@@ -8,6 +8,7 @@ host fails the test. Screenshots land in ``test-artifacts/`` for people to look 
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from datetime import datetime, timezone
 from pathlib import Path
@@ -212,6 +213,12 @@ def test_an_edited_post_reloads_in_the_open_page(desktop, base_url, preview):
     source = preview.root / "content/posts/2017-08-22-operator-fusion.md"
     source.write_text(source.read_text() + "\nA sentence added while the page was open.\n")
     page.get_by_text("A sentence added while the page was open.").wait_for(timeout=20_000)
+    # The edit is shown first; the search index catches up once the files are quiet (and the
+    # tests after this one search a settled index, not one being replaced under them).
+    deadline = time.monotonic() + 30
+    while preview.engine.state.derived_out_of_date() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not preview.engine.state.derived_out_of_date()
 
 
 # --- Search: the header's box over the Pagefind index the build made --------------------------
