@@ -808,7 +808,9 @@ class Engine:
     def save(self) -> None:
         """Write the state for the next build."""
         self.state.save(self.state_path)
-        self._keys = None               # made again from the records saved, when wanted
+        if not self.state.journal:      # written whole, without the keys nothing reads any more
+            self._keys = None           # made again from those, when wanted
+            self.interned = {key: key for key in self.state.records.digests}
 
 
 def summaries_of(parsed: dict[str, Parsed], last: Mapping[str, tuple[str, dict]]) -> dict[str, tuple[str, dict]]:

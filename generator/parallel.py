@@ -63,7 +63,6 @@ def fork_map(task: Callable[[int], R], count: int) -> Iterator[list[R]]:
         return
     global _task
     _task = task
-    frozen = gc.get_freeze_count()     # what the caller froze stays frozen
     gc.freeze()
     collecting = gc.isenabled()
     try:
@@ -74,8 +73,7 @@ def fork_map(task: Callable[[int], R], count: int) -> Iterator[list[R]]:
         _task = None
         if collecting:
             gc.enable()
-        if not frozen:
-            gc.unfreeze()
+        gc.unfreeze()
 
 
 def _run_chunk(chunk: range) -> list:

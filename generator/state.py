@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
 from pathlib import Path
-from typing import Any, Collection, Iterable
+from typing import Any, Callable, Collection, Iterable
 
 from generator import codec
 from generator.cache import digest, write_atomic
@@ -323,13 +323,10 @@ class Records:
                                                                r.digest]) for path, r in self.outputs.items()),
                                    pairs=True),
             "documents": self.documents,
-            "bundles": {name: [b.inputs, [index[k] for k in b.reads],
-                               {path: list(how) for path, how in b.files.items()}, b.report]
-                        for name, b in self.bundles.items()},
+            "bundles": _bundles_data(self.bundles, index.__getitem__),
             "order": list(self.order),
             "summaries": {source: list(entry) for source, entry in self.summaries.items()},
-            "derived": {name: {group: [r.inputs, r.files] for group, r in groups.items()}
-                        for name, groups in self.derived.items()},
+            "derived": _derived_data(self.derived),
         }
 
     @classmethod
@@ -344,20 +341,20 @@ class Records:
                      for path, (i, reads, digest) in data["outputs"].items()},
             documents=dict(data["documents"]),
             digests=dict(zip(keys[:known], data["values"][:known])),
-            bundles={name: BundleRecord(inputs, frozenset(keys[i] for i in reads),
-                                        {path: (origin, listed) for path, (origin, listed) in files.items()},
-                                        report)
-                     for name, (inputs, reads, files, report) in data["bundles"].items()},
+            bundles=_bundles_from(data["bundles"], keys.__getitem__),
             order=tuple(data["order"]),
             summaries={source: (key, fields) for source, (key, fields) in data["summaries"].items()},
-            derived={name: {group: DerivedRecord(inputs, dict(files)) for group, (inputs, files) in groups.items()}
-                     for name, groups in data["derived"].items()},
+            derived=_derived_from(data["derived"]),
             table=keys)
-        if not all(isinstance(v, str) for v in records.documents.values()) \
-                or not all(isinstance(key, str) and isinstance(fields, dict) for key, fields in records.summaries.values()) \
-                or not all(isinstance(path, str) and isinstance(r.digest, str) for path, r in records.outputs.items()):
-            raise TypeError("state records of the wrong types")
+        records._check()
         return records
+
+    def _check(self) -> None:
+        """Refuse records of the wrong types (a file another sitegen wrote)."""
+        if not all(isinstance(v, str) for v in self.documents.values()) \
+                or not all(isinstance(key, str) and isinstance(fields, dict) for key, fields in self.summaries.values()) \
+                or not all(isinstance(path, str) and isinstance(r.digest, str) for path, r in self.outputs.items()):
+            raise TypeError("state records of the wrong types")
 
     def copy(self) -> Records:
         """A copy whose tables are its own (the records in them are never changed, only replaced)."""
@@ -389,12 +386,8 @@ class Records:
             "summaries": {source: list(entry) for source, entry in summaries.items()},
             "summaries_gone": [source for source in old.summaries if source not in self.summaries],
             **({} if self.order == old.order else {"order": list(self.order)}),
-            **({} if self.bundles == old.bundles else {"bundles": {
-                name: [b.inputs, [coded(key) for key in b.reads], {path: list(how) for path, how in b.files.items()},
-                       b.report] for name, b in self.bundles.items()}}),
-            **({} if self.derived == old.derived else {"derived": {
-                name: {group: [r.inputs, r.files] for group, r in groups.items()}
-                for name, groups in self.derived.items()}}),
+            **({} if self.bundles == old.bundles else {"bundles": _bundles_data(self.bundles, coded)}),
+            **({} if self.derived == old.derived else {"derived": _derived_data(self.derived)}),
         }
 
     def apply(self, changes: dict[str, Any]) -> None:
@@ -421,21 +414,36 @@ class Records:
         if "order" in changes:
             self.order = tuple(changes["order"])
         if "bundles" in changes:
-            self.bundles = {name: BundleRecord(inputs, frozenset(map(key_of, reads)),
-                                               {path: (origin, listed) for path, (origin, listed) in files.items()},
-                                               report)
-                            for name, (inputs, reads, files, report) in changes["bundles"].items()}
+            self.bundles = _bundles_from(changes["bundles"], key_of)
         if "derived" in changes:
-            self.derived = {name: {group: DerivedRecord(inputs, dict(files)) for group, (inputs, files) in groups.items()}
-                            for name, groups in changes["derived"].items()}
-        if not all(isinstance(v, str) for v in self.documents.values()) \
-                or not all(isinstance(key, str) and isinstance(fields, dict) for key, fields in self.summaries.values()):
-            raise TypeError("state records of the wrong types")
+            self.derived = _derived_from(changes["derived"])
+        self._check()
 
     def drop_unread(self) -> None:
         """Forget the digests of keys no output or bundle reads any more."""
         live = set().union(*(r.reads for r in self.outputs.values()), *(b.reads for b in self.bundles.values()))
         self.digests = {key: value for key, value in self.digests.items() if key in live}
+
+
+def _bundles_data(bundles: dict[str, BundleRecord], code: Callable[[tuple], Any]) -> dict[str, list]:
+    """The bundles' records as plain values, each key read as ``code`` gives it."""
+    return {name: [b.inputs, [code(key) for key in b.reads], {path: list(how) for path, how in b.files.items()},
+                   b.report] for name, b in bundles.items()}
+
+
+def _bundles_from(data: dict[str, list], key_of: Callable[[Any], tuple]) -> dict[str, BundleRecord]:
+    return {name: BundleRecord(inputs, frozenset(map(key_of, reads)),
+                               {path: (origin, listed) for path, (origin, listed) in files.items()}, report)
+            for name, (inputs, reads, files, report) in data.items()}
+
+
+def _derived_data(derived: dict[str, dict[str, DerivedRecord]]) -> dict[str, dict[str, list]]:
+    return {name: {group: [r.inputs, r.files] for group, r in groups.items()} for name, groups in derived.items()}
+
+
+def _derived_from(data: dict[str, dict[str, list]]) -> dict[str, dict[str, DerivedRecord]]:
+    return {name: {group: DerivedRecord(inputs, dict(files)) for group, (inputs, files) in groups.items()}
+            for name, groups in data.items()}
 
 
 @dataclass
@@ -475,7 +483,7 @@ class BuildState:
             self.saved = Records()
             if self.where is not None:
                 try:
-                    self.saved = _long_lived(read_records, self.where, self.generation, self.journal)
+                    self.saved = _quietly(read_records, self.where, self.generation, self.journal)
                     self.on_disk = self.saved.copy()
                 except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError):
                     pass
@@ -485,7 +493,7 @@ class BuildState:
     def load(cls, path: Path) -> BuildState:
         """The state saved at ``path``, or an empty one if there is none that this sitegen wrote."""
         try:
-            state = _long_lived(lambda: cls.from_data(codec.loads("state", path.read_bytes())))
+            state = _quietly(lambda: cls.from_data(codec.loads("state", path.read_bytes())))
         except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError):  # garbled, wrong shape
             return cls()
         state.where = records_path(path)
@@ -589,17 +597,14 @@ def files_read(digests: dict[tuple, Any]) -> tuple[str, ...]:
     return tuple(sorted(key[1] for key in digests if key[0] == "file"))
 
 
-def _long_lived(function: Any, *args: Any) -> Any:
-    """``function(*args)``, which makes tens of thousands of small objects that live as long as
-    the build (the state, the records): made with the cyclic collector off (none is in a cycle,
-    and the collector, set off again and again while they are made, would only walk them), then
-    frozen (:func:`gc.freeze`), so that the collections the rest of the build sets off skip them
-    (at 10,000 posts, an edit build's collections took 0.5-0.9 s)."""
+def _quietly(function: Any, *args: Any) -> Any:
+    """``function(*args)`` with the cyclic collector off: tens of thousands of small objects, none
+    in a cycle, which the collector, set off again and again while they are made, would only walk.
+    (A build runs with it off anyway: :meth:`generator.build.Engine.build`.)"""
     enabled = gc.isenabled()
     gc.disable()
     try:
         return function(*args)
     finally:
-        gc.freeze()
         if enabled:
             gc.enable()

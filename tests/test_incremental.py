@@ -330,6 +330,19 @@ def test_the_records_are_written_whole_when_an_edit_changes_most_of_them_or_the_
     assert_same_as_full_build(site)
 
 
+def test_a_build_leaves_the_collector_as_it_found_it(site: Path) -> None:
+    """sitegen used as a library builds again and again in one process: a build pauses the
+    cyclic collector and freezes nothing for good, so the garbage of each is still collected."""
+    import gc
+
+    build(site, OPTIONS)
+    post = site / "content/posts/2020-05-01-second.md"
+    post.write_text(post.read_text() + "\nOne more line.\n")
+    assert gc.isenabled()
+    build(site, OPTIONS)                      # reads the state and records, and journals
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+
+
 def test_a_state_left_by_another_version_of_sitegen_is_set_aside(site: Path) -> None:
     build(site, OPTIONS)
     path = site / ".sitegen/state.msgpack"
