@@ -32,11 +32,10 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
-from importlib import metadata
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from generator import __version__, parallel
+from generator import __version__, installed, parallel
 from generator import progress as reporting
 from generator.cache import DataCache, digest
 from generator.config import Config, load_config
@@ -255,7 +254,7 @@ def code_digest() -> str:
     theme = [path for path in DEFAULT_THEME.rglob("*") if path.is_file()]   # its files stand for themselves
     parts = [path.read_bytes() for path in sorted([*package.rglob("*.py"), *theme])]
     # By their installed versions, not by importing them: a build with nothing to do loads neither.
-    versions = [metadata.version(name) for name in ("Jinja2", "Pygments", "PyYAML")]
+    versions = [installed.version(name) or "" for name in ("Jinja2", "Pygments", "PyYAML")]
     return digest(__version__, *versions, *parts, *extensions().fingerprint)
 
 

@@ -19,10 +19,10 @@ import hashlib
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field, is_dataclass
-from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
+from generator import installed
 from generator.errors import SiteError
 
 GROUP = "sitegen.plugins"
@@ -70,6 +70,10 @@ class Extensions:
 def extensions() -> Extensions:
     """Every installed plugin, registered once per process, in the order of their names."""
     found = Extensions()
+    if not installed.may_have_entry_points(GROUP):      # most environments: not a file to parse
+        return found
+    from importlib.metadata import entry_points
+
     for point in sorted(entry_points(group=GROUP), key=lambda p: p.name):
         try:
             register = point.load()
