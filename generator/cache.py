@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import secrets
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -35,7 +34,7 @@ def write_atomic(path: Path, data: bytes | Callable[[BinaryIO], None]) -> None:
     able to read a copied output folder.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp"
+    tmp = path.parent / f".{path.name}.{os.urandom(6).hex()}.tmp"
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
     try:
         with os.fdopen(fd, "wb") as f:

@@ -13,6 +13,7 @@ a mistake stops the build before any work, whatever feature would use it.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import re
 import string
 import types
@@ -22,13 +23,11 @@ from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import quote
 
-import yaml
-
-from generator.code_styles import style_names
+from generator import codec
+from generator.cache import write_atomic
 from generator.errors import SiteError
 from generator.layout import ASSETS, CACHE_DIR, CONFIG_FILE, NOTEBOOKS, RESERVED, STATE_DIR
 from generator.plugins import extensions
-from generator.sources import load_yaml, yaml_line, yaml_problem
 
 
 
@@ -210,7 +209,14 @@ class CodeStyles:
             _check_style(getattr(self, mode), path, f"{prefix}{mode}")
 
 
+OWN_STYLES = ("sitegen-light", "sitegen-dark")   # generator.code_styles's: checked without loading Pygments
+
+
 def _check_style(name: str, path: Path, key: str) -> None:
+    if name in OWN_STYLES:
+        return
+    from generator.code_styles import style_names
+
     known = style_names()
     if name not in known:
         raise SiteError(f"key '{key}': no Pygments style is named {name!r} (known: {', '.join(known)})", path)
@@ -356,10 +362,7 @@ def load_config(root: str | Path = ".", **overrides: Any) -> Config:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise SiteError("no site.yaml here: is this a sitegen site?", path) from None
-    try:
-        data = load_yaml(text)
-    except yaml.YAMLError as exc:
-        raise SiteError(f"invalid YAML: {yaml_problem(exc)}", path, yaml_line(exc)) from None
+    data = _site_yaml(root, path, text)
     if data is None:
         data = {}
     data = {**_require_mapping(data, path, "the top level"), **overrides}
@@ -371,6 +374,30 @@ def load_config(root: str | Path = ".", **overrides: Any) -> Config:
     _check_trusted(config.notebooks, root, path)
     _check_places(config, path)
     return config
+
+
+def _site_yaml(root: Path, path: Path, text: str) -> Any:
+    """site.yaml's YAML: parsed, or as the last parse of the same text left it in ``.sitegen/``,
+    so that a build with nothing to do loads no YAML parser. Kept only where it reads back
+    the same, and only once the site has a ``.sitegen/`` (a first build made it)."""
+    kept = root / STATE_DIR / "site-yaml.msgpack"
+    key = hashlib.sha256(text.encode()).hexdigest()
+    try:
+        saved = codec.loads("site-yaml", kept.read_bytes())
+        if saved["text"] == key:
+            return saved["value"]
+    except (OSError, ValueError, TypeError, KeyError):   # none yet, or garbled: parse
+        pass
+    from generator.yamltext import parse_yaml
+
+    value = parse_yaml(text, path)
+    try:
+        data = codec.dumps("site-yaml", {"text": key, "value": value})
+        if kept.parent.is_dir() and repr(codec.loads("site-yaml", data)["value"]) == repr(value):
+            write_atomic(kept, data)
+    except (OSError, ValueError, TypeError):             # a value the codec does not carry, a folder not ours
+        pass
+    return value
 
 
 def _check_versions(versions: list[Version], path: Path) -> None:

@@ -10,15 +10,16 @@ from __future__ import annotations
 
 import json
 import re
-import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from email.utils import format_datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from generator.config import Config
 from generator.site import Document
+
+if TYPE_CHECKING:        # the XML and e-mail date modules load with the first feed made, not with every build
+    import xml.etree.ElementTree as ET
 
 ATOM_NS = "http://www.w3.org/2005/Atom"
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
@@ -43,13 +44,22 @@ NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 def _sub(parent: ET.Element, tag: str, text: str | None = None, **attrs: str) -> ET.Element:
-    element = ET.SubElement(parent, tag, {name: NOT_XML.sub("", value) for name, value in attrs.items()})
+    element = parent.makeelement(tag, {name: NOT_XML.sub("", value) for name, value in attrs.items()})
+    parent.append(element)
     if text is not None:
         element.text = NOT_XML.sub("", text)
     return element
 
 
+def _element(tag: str, attrs: dict[str, str]) -> ET.Element:
+    import xml.etree.ElementTree as ET
+
+    return ET.Element(tag, attrs)
+
+
 def _serialize(root: ET.Element) -> bytes:
+    import xml.etree.ElementTree as ET
+
     ET.indent(root)
     return ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"
 
@@ -60,7 +70,7 @@ def _updated(posts: list[Document]) -> datetime | None:
 
 def atom_feed(config: Config, posts: list[Document], absolute_url: AbsoluteUrl, channel: Channel,
               person: Person) -> bytes:
-    feed = ET.Element("feed", {"xmlns": ATOM_NS, "xml:lang": config.language})
+    feed = _element("feed", {"xmlns": ATOM_NS, "xml:lang": config.language})
     _sub(feed, "title", channel.title)
     if config.description:
         _sub(feed, "subtitle", config.description)
@@ -139,7 +149,9 @@ def _authors(config: Config, post: Document, absolute_url: AbsoluteUrl, person: 
 
 
 def rss_feed(config: Config, posts: list[Document], absolute_url: AbsoluteUrl) -> bytes:
-    rss = ET.Element("rss", {"version": "2.0", "xmlns:atom": ATOM_NS})
+    from email.utils import format_datetime
+
+    rss = _element("rss", {"version": "2.0", "xmlns:atom": ATOM_NS})
     channel = _sub(rss, "channel")
     _sub(channel, "title", config.title)
     _sub(channel, "link", absolute_url("/"))
@@ -170,7 +182,7 @@ def absolutize(html: str, absolute_url: AbsoluteUrl) -> str:
 
 
 def sitemap_xml(urls: Iterable[tuple[str, datetime | None]], absolute_url: AbsoluteUrl) -> bytes:
-    urlset = ET.Element("urlset", {"xmlns": SITEMAP_NS})
+    urlset = _element("urlset", {"xmlns": SITEMAP_NS})
     for url, lastmod in urls:
         entry = _sub(urlset, "url")
         _sub(entry, "loc", absolute_url(url))

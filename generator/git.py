@@ -9,7 +9,6 @@ for the site (an unknown ref, a shallow clone) and say so in their own words.
 from __future__ import annotations
 
 import subprocess
-import tarfile
 from pathlib import Path
 
 
@@ -60,6 +59,8 @@ def tree_id(repo: Path, commit: str, path: str) -> str | None:
 
 def export_tree(repo: Path, tree: str, dest: Path) -> None:
     """Write the files of ``tree`` into ``dest`` (a folder the caller owns)."""
+    import tarfile
+
     top = git(repo, "rev-parse", "--show-toplevel")  # git archive in a subfolder archives only that
     with subprocess.Popen(["git", "archive", "--format=tar", tree], cwd=top,
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE) as proc:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import gc
 import itertools
-import multiprocessing
 import os
 import threading
 from collections.abc import Callable, Iterator
@@ -46,8 +45,11 @@ def worth_workers(count: int) -> bool:
 
 def can_fork(count: int) -> bool:
     """Whether ``count`` items are worth worker processes forked from this one, and it may fork."""
-    return (worth_workers(count) and threading.active_count() == 1
-            and "fork" in multiprocessing.get_all_start_methods())
+    if not (worth_workers(count) and threading.active_count() == 1):
+        return False
+    import multiprocessing      # with the first work worth workers: a build with nothing to do loads none
+
+    return "fork" in multiprocessing.get_all_start_methods()
 
 
 def fork_map(task: Callable[[int], R], count: int) -> Iterator[list[R]]:
@@ -61,6 +63,8 @@ def fork_map(task: Callable[[int], R], count: int) -> Iterator[list[R]]:
         for chunk in chunks:
             yield [task(i) for i in chunk]
         return
+    import multiprocessing
+
     global _task
     _task = task
     gc.freeze()
@@ -84,6 +88,7 @@ def spawn_map(function: Callable[..., R], *iterables: Any) -> Iterator[list[R]]:
     """``function`` over the items, in fresh worker processes (``forkserver``), in chunks of
     results, in order (as :func:`fork_map` gives them): for a process running threads, which
     must not fork. ``function`` and the items must pickle."""
+    import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     with ProcessPoolExecutor(workers(), mp_context=multiprocessing.get_context("forkserver")) as pool:

@@ -15,15 +15,11 @@ from datetime import date, datetime, time, tzinfo
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-import yaml
-
 from generator.errors import SiteError
 from generator.layout import SOURCE_FOLDERS
 
 POST_NAME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})-(.+)$")
 DATA_SUFFIXES = (".yml", ".yaml")
-SURROGATE = re.compile("[\ud800-\udfff]")
-MAX_NESTING = 64     # lists and mappings inside each other: far beyond any real site's
 
 
 @dataclass(frozen=True)
@@ -121,11 +117,9 @@ def split_front_matter(text: str, path: Path) -> tuple[dict[str, Any], str, int]
         if text.startswith("---"):
             raise SiteError("front matter is not closed: add a line '---' after it", path, 1)
         return {}, text, 1
-    try:
-        meta = load_yaml(match.group(1))
-    except yaml.YAMLError as exc:
-        raise SiteError(f"invalid YAML front matter: {yaml_problem(exc, 1)}", path,
-                        yaml_line(exc, 1)) from None
+    from generator.yamltext import parse_yaml
+
+    meta = parse_yaml(match.group(1), path, "invalid YAML front matter", offset=1)
     if meta is None:
         meta = {}
     if not isinstance(meta, dict):
@@ -144,120 +138,9 @@ def has_liquid(text: str) -> bool:
 
 def load_data(source: Source) -> Any:
     """Parse a data file's YAML, with errors at their line."""
-    try:
-        return load_yaml(source.body)
-    except yaml.YAMLError as exc:
-        raise SiteError(f"invalid YAML: {yaml_problem(exc)}", source.path, yaml_line(exc)) from None
+    from generator.yamltext import parse_yaml
 
-
-class _Checks:
-    """Two more mistakes reported as YAML errors, at their line, whichever parser runs.
-
-    An impossible date (``2020-02-30``) would raise ValueError from ``datetime``,
-    and a NUL (``"\\0"``) would travel on to file names and pages (a lone
-    surrogate, ``"\\ud800"``, could not even be written).
-    """
-
-    def construct_yaml_timestamp(self, node):
-        try:
-            return super().construct_yaml_timestamp(node)
-        except ValueError as exc:
-            raise yaml.constructor.ConstructorError(
-                None, None, f"impossible date {node.value!r} ({exc})", node.start_mark) from None
-
-    def construct_yaml_str(self, node):
-        value = super().construct_yaml_str(node)
-        if "\0" in value:
-            raise yaml.constructor.ConstructorError(None, None, "a NUL character in a value",
-                                                    node.start_mark)
-        if SURROGATE.search(value):   # "\ud800": half of a UTF-16 pair, no character at all
-            raise yaml.constructor.ConstructorError(None, None, "a lone surrogate (\\uD800-\\uDFFF) "
-                                                    "in a value", node.start_mark)
-        return value
-
-
-class _Loader(_Checks, yaml.SafeLoader):
-    """PyYAML's safe loader with the checks; deep nesting (RecursionError from the recursive
-    composer) and a list or mapping that holds itself (``&a [*a]``: no cache, feed or page
-    can write it out) are YAML errors too."""
-
-    depth = 0
-    open_anchors: tuple[str, ...] = ()    # of the lists and mappings being composed
-
-    def compose_node(self, parent, index):
-        self.depth += 1
-        event = self.peek_event()
-        anchor = getattr(event, "anchor", None)
-        try:
-            if self.depth > MAX_NESTING:
-                raise yaml.composer.ComposerError(
-                    None, None, f"lists or mappings nested more than {MAX_NESTING} deep", event.start_mark)
-            if isinstance(event, yaml.AliasEvent) and anchor in self.open_anchors:
-                raise yaml.composer.ComposerError(
-                    None, None, f"the alias *{anchor} is inside the list or mapping &{anchor} names: "
-                    "a value that holds itself", event.start_mark)
-            if anchor is not None and not isinstance(event, yaml.AliasEvent):
-                self.open_anchors = (*self.open_anchors, anchor)
-                try:
-                    return super().compose_node(parent, index)
-                finally:
-                    self.open_anchors = self.open_anchors[:-1]
-            return super().compose_node(parent, index)
-        finally:
-            self.depth -= 1
-
-
-# libyaml's parser where PyYAML was built with it (about ten times the pure-Python one's
-# speed), with the same resolvers, constructors and checks; the nesting limit is checked
-# on what it made (a value that holds itself nests without end, so it is read again too).
-FAST_LOADER = type("FAST_LOADER", (_Checks, yaml.CSafeLoader), {}) if hasattr(yaml, "CSafeLoader") else _Loader
-for _loader in {_Loader, FAST_LOADER}:
-    _loader.add_constructor("tag:yaml.org,2002:timestamp", _loader.construct_yaml_timestamp)
-    _loader.add_constructor("tag:yaml.org,2002:str", _loader.construct_yaml_str)
-
-
-def load_yaml(text: str) -> Any:
-    """``yaml.safe_load`` with every mistake in the text a :class:`yaml.YAMLError`, through
-    libyaml when present.
-
-    Whatever libyaml refuses, or a document nested deeper than the limit (or
-    one it cannot tell), is read again by the pure-Python loader, so that an
-    error names the same problem and line whichever parser ran.
-    """
-    if FAST_LOADER is not _Loader:
-        try:
-            value = yaml.load(text, Loader=FAST_LOADER)
-            if _depth(value) <= MAX_NESTING:
-                return value
-        except (yaml.YAMLError, RecursionError):
-            pass
-    return yaml.load(text, Loader=_Loader)
-
-
-def _depth(value: Any, limit: int = MAX_NESTING + 1) -> int:
-    """How deeply lists and mappings nest in ``value`` (a scalar is 1), counted up to ``limit``."""
-    if limit <= 0:
-        return 1
-    if isinstance(value, dict):
-        return 1 + max((_depth(v, limit - 1) for kv in value.items() for v in kv), default=0)
-    if isinstance(value, list):
-        return 1 + max((_depth(v, limit - 1) for v in value), default=0)
-    return 1
-
-
-def yaml_line(exc: yaml.YAMLError, offset: int = 0) -> int | None:
-    """The file line of a YAML error (``offset``: lines before the YAML text began)."""
-    mark = getattr(exc, "problem_mark", None)
-    return mark.line + 1 + offset if mark else None
-
-
-def yaml_problem(exc: yaml.YAMLError, offset: int = 0) -> str:
-    """PyYAML's complaint, with the line its context started on (an unclosed list, say)."""
-    problem = getattr(exc, "problem", None) or str(exc)
-    context, mark = getattr(exc, "context", None), getattr(exc, "context_mark", None)
-    if context and mark:
-        problem += f" ({context} started at line {mark.line + 1 + offset})"
-    return problem
+    return parse_yaml(source.body, source.path)
 
 
 def parse_date(value: Any, tz: tzinfo, path: Path, key: str = "date") -> datetime:

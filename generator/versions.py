@@ -20,7 +20,6 @@ import contextlib
 import dataclasses
 import json
 import re
-import tarfile
 import tempfile
 from dataclasses import dataclass
 from html import escape
@@ -344,6 +343,8 @@ def read_archive(path: Path) -> dict[str, bytes]:
     A tarball whose files all sit in one top folder (``project-docs-0.7/...``)
     is read from inside that folder.
     """
+    import tarfile
+
     if path.is_dir():
         files = {p.relative_to(path).as_posix(): p.read_bytes() for p in sorted(path.rglob("*")) if p.is_file()}
     elif tarfile.is_tarfile(path):

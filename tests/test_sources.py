@@ -83,7 +83,8 @@ def test_front_matter_through_libyaml_reads_as_pure_python_yaml():
     """The C loader gives the pure-Python loader's values, over real front matter and data files."""
     import yaml
 
-    from generator.sources import FAST_LOADER, FRONT_MATTER, load_yaml
+    from generator.sources import FRONT_MATTER
+    from generator.yamltext import FAST_LOADER, load_yaml
     from tests.conftest import REPO, shared_dir
 
     assert issubclass(FAST_LOADER, yaml.CSafeLoader)   # PyYAML here is built with libyaml
@@ -104,7 +105,7 @@ def test_front_matter_through_libyaml_reads_as_pure_python_yaml():
 def test_libyamls_loader_makes_the_same_checks():
     import yaml
 
-    from generator.sources import FAST_LOADER, MAX_NESTING, load_yaml
+    from generator.yamltext import FAST_LOADER, MAX_NESTING, load_yaml
 
     for text, problem in (("date: 2020-02-30", "impossible date"), ('name: "a\\0b"', "NUL"),
                           ('name: "\\ud800"', "lone surrogate")):

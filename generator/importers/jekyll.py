@@ -30,7 +30,8 @@ from generator.errors import SiteError
 from generator.importers.liquid import Note, block_name, convert_template
 from generator.layout import RESERVED
 from generator.site import slugify
-from generator.sources import POST_NAME, yaml_line, yaml_problem
+from generator.sources import POST_NAME
+from generator.yamltext import yaml_line, yaml_problem
 
 REPORT_FILE = "IMPORT-REPORT.md"
 # What Jekyll 4 leaves out of every site, besides names starting with '.', '_', '#' or '~'.

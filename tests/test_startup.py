@@ -1,0 +1,67 @@
+"""A build with nothing to do starts without loading what it does not use.
+
+Builds are real, run as a user runs them (the installed command, a fresh
+process each); what a process imported is read from that process.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from generator.build import build
+from generator.codec import loads
+
+SITEGEN = [str(Path(sys.executable).with_name("sitegen"))]
+
+
+def init_site(tmp_path: Path) -> Path:
+    subprocess.run([*SITEGEN, "init", "site"], cwd=tmp_path, check=True, capture_output=True)
+    return tmp_path / "site"
+
+
+def test_a_build_with_nothing_to_do_loads_only_what_it_uses(tmp_path):
+    site = init_site(tmp_path)
+    subprocess.run([*SITEGEN, "build"], cwd=site, check=True, capture_output=True)
+    unused = ["importlib.metadata", "email", "multiprocessing", "xml.etree", "tarfile", "jinja2", "markdown",
+              "pygments.styles", "nbformat", "concurrent.futures", "yaml"]
+    probe = ("import json, sys; from generator.cli import main; code = main(['build']); "
+             f"print(json.dumps([code, [m for m in {unused!r} if m in sys.modules]]))")
+    ran = subprocess.run([sys.executable, "-c", probe], cwd=site, capture_output=True, text=True)
+    assert ran.returncode == 0, ran.stderr
+    said, loaded = ran.stdout.splitlines()
+    assert said.startswith("nothing changed")
+    assert json.loads(loaded) == [0, []]
+
+
+def test_site_yaml_is_parsed_again_exactly_when_its_text_changes(tmp_path):
+    site = init_site(tmp_path)
+    config, kept = site / "site.yaml", site / ".sitegen/site-yaml.msgpack"
+    assert not kept.exists()             # a site never built: reading its config made no .sitegen/
+    build(site)
+    build(site)
+    assert loads("site-yaml", kept.read_bytes())["value"]["title"] == "Site"
+    config.write_text(config.read_text().replace("title: Site", "title: Renamed", 1))
+    build(site)
+    assert "Renamed" in (site / "_site/index.html").read_text()
+    assert loads("site-yaml", kept.read_bytes())["value"]["title"] == "Renamed"
+
+
+def test_a_garbled_parse_of_site_yaml_is_parsed_again_and_a_mistake_still_names_its_line(tmp_path):
+    site = init_site(tmp_path)
+    build(site)
+    before = (site / "_site/index.html").read_bytes()
+    kept = site / ".sitegen/site-yaml.msgpack"
+    kept.write_bytes(b"sitegen site-yaml 1\n\xc1 not msgpack")
+    build(site)
+    assert (site / "_site/index.html").read_bytes() == before
+    assert loads("site-yaml", kept.read_bytes())["value"]["title"] == "Site"     # made again from the text
+    config = site / "site.yaml"
+    lines = config.read_text().count("\n")
+    config.write_text(config.read_text() + "nav: [unclosed\n")
+    ran = subprocess.run([*SITEGEN, "build"], cwd=site, capture_output=True, text=True)
+    assert ran.returncode == 1
+    assert f"site.yaml:{lines + 2}: invalid YAML: expected ','" in ran.stderr, ran.stderr   # the end it reached
+    assert loads("site-yaml", kept.read_bytes())["value"]["title"] == "Site"     # the last good parse, kept
