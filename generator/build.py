@@ -436,7 +436,8 @@ class Engine:
                                 scan.index.digest,
                                 partial(self.renderer.template_digest, file_digest=scan.index.digest))
             order = resolver.identities(("posts",))
-            moved = self.changed_keys(resolver, assembled.parsed, order != records.order)
+            moved = self.changed_keys(resolver, assembled.parsed, order != records.order,
+                                      placed=swapped is None)
             planned = self.plan(scan, assembled, moved, reuse=swapped is not None)
             if not self.options.allow_removals:     # derived files (a search index) are not the site's content
                 derived_before = {path for groups in records.derived.values() for record in groups.values()
@@ -458,7 +459,8 @@ class Engine:
             last = state.folders if state.folders is not None and not scan.fresh else None
             touched = [*written, *deleted, *(f"{folder}/" for folder in scan.empty)]   # folders of these moved
             folders = folder_stamps(scan.out_dir, plan if last is None else touched, last)
-            self.record(scan, assembled, planned, derived, made, stamps, folders, moved, resolver, order)
+            self.record(scan, assembled, planned, derived, made, stamps, folders, moved, resolver, order,
+                        swapped=swapped is not None)
             if save:
                 self.save()
         return BuildResult(assembled.site, len(plan), OutputFiles(scan.out_dir, made), written, deleted,
@@ -695,8 +697,13 @@ class Engine:
 
     def record(self, scan: Scan, assembled: Assembled, planned: PlanResult, derived: Derivation,
                made: dict[str, Made], stamps: dict[str, Stamp], folders: dict[str, int], moved: dict[Key, str],
-               resolver: Resolver, order: tuple) -> None:
-        """The state for the next build: each output's inputs and reads, and the digests of those."""
+               resolver: Resolver, order: tuple, swapped: bool = False) -> None:
+        """The state for the next build: each output's inputs and reads, and the digests of those.
+
+        ``swapped``: the site is the last one with new content (:meth:`swap_in`), every document
+        placed as it was and no publication date passed, so the dates that bound what is
+        published are the last build's.
+        """
         state, plan = self.state, derived.plan
         outputs = {path: record for path, record in state.records.outputs.items() if path in plan}
         for path, m in made.items():
@@ -708,15 +715,19 @@ class Engine:
         digests.update((key, resolver(key)) for key in new_keys)
         self.keys.extend(new_keys)
         documents = resolver.documents.values()
+        if swapped:
+            horizon, floor = state.horizon, state.floor
+        else:
+            horizon = publication_horizon(documents, scan.now, self.options)
+            floor = publication_floor(documents, scan.now, self.options)
         records = Records(outputs, {source: p.key for source, p in assembled.parsed.items()}, digests,
                           planned.bundles, order,
                           summaries_of(assembled.parsed, state.records.summaries), derived.records)
         self.state = BuildState(
             world=scan.world, files=scan.index.snapshot(), stamps={**kept, **stamps}, folders=folders,
-            extra=files_read(digests),
+            extra=tuple(sorted({*state.extra, *files_read(new_keys)})),   # digests only gain keys here
             reports={name: bundle.report for name, bundle in planned.bundles.items()},
-            external=scan.external, horizon=publication_horizon(documents, scan.now, self.options),
-            floor=publication_floor(documents, scan.now, self.options),
+            external=scan.external, horizon=horizon, floor=floor,
             planned={name: len(paths) for name, paths in {**planned.owners, **derived.owners}.items()},
             behind=any(r.inputs == OUT_OF_DATE for groups in derived.records.values() for r in groups.values()),
             saved=records, generation=state.generation, journal=state.journal, on_disk=state.on_disk)
@@ -786,19 +797,21 @@ class Engine:
         return frozenset(self.interned.setdefault(key, key) for key in keys)
 
     def changed_keys(self, resolver: Resolver, parsed: dict[str, Parsed],
-                     reordered: bool) -> dict[Key, str]:
+                     reordered: bool, placed: bool) -> dict[Key, str]:
         """Keys some output read whose digest differs now: key -> new digest.
 
         A document is a function of its parse key, so the fields of documents
         parsed again are the only document fields to resolve again, and
-        neighbours change only if the order of the posts did.
+        neighbours change only if the order of the posts did. ``placed=False``:
+        the site is the last one with new content swapped in (:meth:`swap_in`),
+        so its collections are the ones the recorded digests were taken of.
         """
         old, digests = self.state.records.documents, self.state.records.digests
         parse_keys = {source: p.key for source, p in parsed.items()}
         reparsed = {source for source in parse_keys.keys() | old.keys()
                     if parse_keys.get(source) != old.get(source)}
         changed = {}
-        for key in self.keys.candidates(reparsed, reordered):
+        for key in self.keys.candidates(reparsed, reordered, placed):
             now = resolver(key)
             if now != digests[key]:
                 changed[key] = now

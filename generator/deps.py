@@ -31,6 +31,7 @@ Key = tuple
 
 # Document fields that assembly sets (the rest depend only on the source).
 LINKED_FIELDS = frozenset({"previous", "next"})
+PLACEMENT_KEYS = ("seq", "names")   # what the collections hold, in which order: by documents' placement
 MISSING = "-"
 
 
@@ -294,29 +295,35 @@ class KeyIndex:
 
     A document's own fields change only when its source does, so they are
     filed under the source; the links between neighbours change only when the
-    order of the posts does; every other key (collections, templates, data,
-    files) is resolved on every build.
+    order of the posts does; the collections and their names only when a
+    document is placed anew (or appears, or goes); templates, files and data
+    are resolved on every build.
     """
 
     def __init__(self, keys: Iterable[Key] = ()):
         self.by_source: dict[str, list[Key]] = defaultdict(list)
         self.links: list[Key] = []
+        self.placement: list[Key] = []
         self.always: list[Key] = []
         self.extend(keys)
 
     def extend(self, keys: Iterable[Key]) -> KeyIndex:
         for key in keys:
-            if key[0] != "doc":
-                self.always.append(key)
-            elif key[2] in LINKED_FIELDS:
-                self.links.append(key)
+            head = key[0]
+            if head == "doc":
+                (self.links if key[2] in LINKED_FIELDS else self.by_source[key[1]]).append(key)
+            elif head in PLACEMENT_KEYS:
+                self.placement.append(key)
             else:
-                self.by_source[key[1]].append(key)
+                self.always.append(key)
         return self
 
-    def candidates(self, sources: Iterable[str], reordered: bool) -> Iterator[Key]:
-        """The keys that may resolve differently now that ``sources`` changed (and the order of posts)."""
+    def candidates(self, sources: Iterable[str], reordered: bool, placed: bool = True) -> Iterator[Key]:
+        """The keys that may resolve differently now that ``sources`` changed (and the order of posts;
+        ``placed``: where documents are, when it may differ from the last build's site)."""
         yield from self.always
+        if placed:
+            yield from self.placement
         if reordered:
             yield from self.links
         for source in sources:

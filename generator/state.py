@@ -592,9 +592,9 @@ def read_records(where: Path, generation: str, journal: int) -> Records:
     return records
 
 
-def files_read(digests: dict[tuple, Any]) -> tuple[str, ...]:
+def files_read(keys: Iterable[tuple]) -> tuple[str, ...]:
     """The files outputs read as ``("file", path)`` keys (some lie outside the inputs: a source listing's)."""
-    return tuple(sorted(key[1] for key in digests if key[0] == "file"))
+    return tuple(sorted(key[1] for key in keys if key[0] == "file"))
 
 
 def _quietly(function: Any, *args: Any) -> Any:
