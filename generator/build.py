@@ -37,7 +37,7 @@ from typing import Any, NamedTuple
 
 from generator import __version__, installed, parallel
 from generator import progress as reporting
-from generator.cache import DataCache, digest
+from generator.cache import DataCache, digest, digest_after, hasher
 from generator.config import Config, load_config
 from generator.deps import LINKED_FIELDS, Key, KeyIndex, Resolver, Views, tracing, value_digest
 from generator.errors import SiteError, warning
@@ -157,9 +157,11 @@ def load_documents(config: Config, sources: list[tuple[str, Path, str]], refresh
     load = load or partial(load_source, config.root)
     cache = DataCache(config.state_dir / "cache" / "documents", "document", well_formed)
     fingerprint = digest(code_digest(), config.permalink, config.timezone, repr(config.liquid))
-    reader_keys = {reader: reader.cache_key(config) for reader in {reader_for(path) for _, path, _ in sources}}
-    keys = [digest(fingerprint, kind, str(path), source_digest, *reader_keys[reader_for(path)])
-            for kind, path, source_digest in sources]
+    # Each reader's settings begin the keys of its sources: hashed once, not once per source.
+    read_by = [reader_for(path) for _, path, _ in sources]
+    begun = {reader: hasher(fingerprint, *reader.cache_key(config)) for reader in set(read_by)}
+    keys = [digest_after(begun[reader], kind, str(path), source_digest)
+            for (kind, path, source_digest), reader in zip(sources, read_by)]
     def summed_up(i: int) -> Document | None:
         kind, path, _ = sources[i]
         key, fields = summaries.get(str(path), (None, None))

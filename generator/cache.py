@@ -18,12 +18,28 @@ from generator import codec
 
 def digest(*parts: str | bytes) -> str:
     """One hash of several parts (length-prefixed, so parts cannot run together)."""
+    return hasher(*parts).hexdigest()
+
+
+def hasher(*parts: str | bytes) -> Any:
+    """The hash :func:`digest` feeds ``parts`` to, left open: for many digests that begin alike."""
     h = hashlib.sha256()
+    _feed(h, parts)
+    return h
+
+
+def digest_after(prefix: Any, *parts: str | bytes) -> str:
+    """:func:`digest` of the parts ``prefix`` (a :func:`hasher`) was fed, then of ``parts``."""
+    h = prefix.copy()
+    _feed(h, parts)
+    return h.hexdigest()
+
+
+def _feed(h: Any, parts: tuple[str | bytes, ...]) -> None:
     for part in parts:
         data = part.encode("utf-8") if isinstance(part, str) else part
         h.update(len(data).to_bytes(8, "big"))
         h.update(data)
-    return h.hexdigest()
 
 
 def write_atomic(path: Path, data: bytes | Callable[[BinaryIO], None]) -> None:

@@ -215,3 +215,12 @@ def test_a_ci_build_with_the_caches_restored_parses_nothing_and_runs_no_kernel(t
     assert f"\n0 documents parsed, {documents} from cache\n" in log, log
     assert f"\n0 notebooks ran, {runs} from cache" in log, log
     assert output_files(ci / "_site") == output_files(first / "_site")
+
+
+def test_a_digest_begun_once_and_finished_many_times_is_the_digest_of_all_its_parts():
+    from generator.cache import digest, digest_after, hasher
+
+    begun = hasher("settings", b"\x00bytes")
+    assert digest_after(begun, "post", "a.md") == digest("settings", b"\x00bytes", "post", "a.md")
+    assert digest_after(begun, "post", "b.md") == digest("settings", b"\x00bytes", "post", "b.md")  # begun is left as it was
+    assert digest_after(begun, "posta.md") != digest_after(begun, "post", "a.md")   # parts never run together
