@@ -13,7 +13,6 @@ reader of a cache treats as a miss.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import hashlib
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path, PurePath
@@ -160,20 +159,9 @@ def _zone(tz: Any) -> Any:
 _EMPTY = _pack([])
 
 
-@functools.lru_cache(maxsize=1 << 16)
-def _datetime(data: bytes) -> datetime:
-    """A datetime, made once per process for the same bytes: the records hold each post's
-    date several times over (its summary, its feeds' and listings' reads), and they never change."""
-    naive, zone = _unpack(data)
-    tz = None if zone is None else ZoneInfo(zone) if isinstance(zone, str) else timezone(timedelta(seconds=zone))
-    return datetime.fromisoformat(naive).replace(tzinfo=tz)
-
-
 def _decode(code: int, data: bytes) -> Any:
     if data == _EMPTY and code == _TUPLE:     # most tuples in the records (a document's warnings)
         return ()
-    if code == _DATETIME:
-        return _datetime(data)
     value = _unpack(data)
     if code == _TUPLE:
         return tuple(value)
@@ -181,6 +169,10 @@ def _decode(code: int, data: bytes) -> Any:
         return frozenset(value)
     if code == _SET:
         return set(value)
+    if code == _DATETIME:
+        naive, zone = value
+        tz = None if zone is None else ZoneInfo(zone) if isinstance(zone, str) else timezone(timedelta(seconds=zone))
+        return datetime.fromisoformat(naive).replace(tzinfo=tz)
     if code == _DATE:
         return date.fromisoformat(value)
     if code == _PATH:
