@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from anyascii import anyascii
 
 from generator import codec
 from generator.authors import Author, data_file, posts_by_author, read_people
@@ -407,7 +406,13 @@ def slugify(text: str) -> str:
     nothing left to spell (``"!!!"``) gets a short digest of itself, which
     is stable across builds and differs from any other such name.
     """
-    slug = re.sub(r"[^a-z0-9]+", "-", anyascii(text).lower()).strip("-")
+    if not text.isascii():
+        from anyascii import anyascii     # its tables load with the first name not in ASCII
+
+        text_ascii = anyascii(text)
+    else:
+        text_ascii = text
+    slug = re.sub(r"[^a-z0-9]+", "-", text_ascii.lower()).strip("-")
     return slug or hashlib.sha256(text.encode("utf-8")).hexdigest()[:10]
 
 
