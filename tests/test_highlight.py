@@ -94,3 +94,9 @@ def test_a_lexer_joins_its_rules_once_it_has_lexed_a_few_blocks():
     assert all("_joined" not in type(lexer).__dict__ for lexer in plain)
     assert all("_joined" in type(lexer).__dict__ for lexer in joined)
     assert {tuple(lexer.get_tokens(code)) for lexer in seen} == {tuple(expected.get_tokens(code))}
+
+
+def test_the_config_knows_sitegens_own_styles_by_the_names_they_carry():
+    from generator.config import OWN_STYLES      # checked by name, so a no-op loads no Pygments
+
+    assert set(OWN_STYLES) == set(STYLES)
