@@ -198,10 +198,12 @@ class Preview:
         return result
 
     def stop(self) -> None:
-        """Stop watching and serving; wait for every thread; save the build state."""
+        """Stop watching and serving; wait for every thread; save the build state (whatever of
+        :meth:`start` ran: a server that never served would wait for ever to be shut down)."""
         self.stopping.set()
         self.news.close()
-        self.server.shutdown()
+        if any(thread.name == "sitegen-server" for thread in self._threads):
+            self.server.shutdown()
         for thread in self._threads:
             thread.join()
         self.server.server_close()   # joins the request threads (event streams end on close)
@@ -525,11 +527,12 @@ def serve(root: str | Path, host: str = "127.0.0.1", port: int = 8000,
     engine trusts the output folder to stay as its last build left it.
     """
     with site_lock(Path(root) / STATE_DIR, "sitegen serve"):
-        preview = Preview(root, options, host, port).start(watch=False)
-        print(f"serving {preview.out_dir} at {preview.url} (Ctrl-C to stop)", file=sys.stderr)
-        if open_browser:
-            webbrowser.open(preview.url)
-        try:
+        preview = Preview(root, options, host, port)
+        try:      # Ctrl-C from here on, even before the watch, stops what was started
+            preview.start(watch=False)
+            print(f"serving {preview.out_dir} at {preview.url} (Ctrl-C to stop)", file=sys.stderr)
+            if open_browser:
+                webbrowser.open(preview.url)
             preview.watch()
         except KeyboardInterrupt:
             pass

@@ -391,6 +391,16 @@ def test_the_command_serves_until_ctrl_c_and_exits_cleanly(site: Path) -> None:
         process.stderr.close()
 
 
+def test_a_preview_stopped_before_it_served_stops(site: Path) -> None:
+    """As `sitegen serve` stops it after a Ctrl-C during its first build (found by CI: a Ctrl-C
+    before the watch began left the server's thread running, and the command waiting for it)."""
+    preview = Preview(site, OPTIONS, port=0)
+    stopping = threading.Thread(target=preview.stop, daemon=True)
+    stopping.start()
+    stopping.join(timeout=WAIT)
+    assert not stopping.is_alive()
+
+
 @pytest.fixture
 def browser():
     if not Path(CHROMIUM).exists():
