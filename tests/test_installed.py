@@ -10,7 +10,6 @@ import os
 import sys
 import zipfile
 from importlib import metadata
-from pathlib import Path
 
 import pytest
 
