@@ -19,6 +19,8 @@ from __future__ import annotations
 import gc
 import itertools
 import os
+import pickle
+import signal
 import threading
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
@@ -82,6 +84,60 @@ def fork_map(task: Callable[[int], R], count: int) -> Iterator[list[R]]:
 
 def _run_chunk(chunk: range) -> list:
     return [_task(i) for i in chunk]
+
+
+class Background:
+    """``function(*args)`` in a child forked from this process, while this one goes on; or here, at
+    once, where this process may not fork (it runs threads; not POSIX).
+
+    For work that waits on the operating system more than it computes (a stat of every output
+    file): a pool would cost more than the work. The result, or the exception, comes back
+    pickled when :meth:`result` is asked for.
+    """
+
+    def __init__(self, function: Callable[..., R], *args: Any):
+        self.pid = 0
+        if threading.active_count() > 1 or not hasattr(os, "fork") or workers() < 2:
+            self._outcome = _outcome(function, *args)
+            return
+        self._read, write = os.pipe()
+        self.pid = os.fork()
+        if self.pid == 0:           # the child: the outcome down the pipe, then gone, running no exit handler
+            try:
+                with os.fdopen(write, "wb") as pipe:
+                    pickle.dump(_outcome(function, *args), pipe)
+            finally:
+                os._exit(0)
+        os.close(write)
+
+    def __enter__(self) -> Background:
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        if self.pid:                # the result not asked for: the work is moot
+            os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+            os.close(self._read)
+            self.pid = 0
+
+    def result(self) -> R:
+        if self.pid:
+            with os.fdopen(self._read, "rb") as pipe:
+                data = pipe.read()
+            os.waitpid(self.pid, 0)
+            self.pid = 0
+            self._outcome = pickle.loads(data) if data else (False, RuntimeError("a worker process died"))
+        done, value = self._outcome
+        if not done:
+            raise value
+        return value
+
+
+def _outcome(function: Callable[..., R], *args: Any) -> tuple[bool, Any]:
+    try:
+        return True, function(*args)
+    except Exception as exc:    # raised again where the result is asked for
+        return False, exc
 
 
 def spawn_map(function: Callable[..., R], *iterables: Any) -> Iterator[list[R]]:

@@ -4,6 +4,7 @@ files, byte for byte, and the same dependency records, so that incremental build
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -18,6 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from generator import build as build_module
 from generator import parallel
 from generator.build import BuildOptions, Engine
 from generator.cli import main
@@ -190,3 +192,74 @@ def incremental_builds_in_workers(steps) -> None:
                 assert [p for p in expected if actual[p] != expected[p]] == []
     finally:
         parallel.PARALLEL_THRESHOLD = saved
+
+
+def test_outputs_are_looked_at_in_a_child_while_the_inputs_are_scanned(tmp_path, monkeypatch, request):
+    """A build checks the output folder in a forked child while it stats the inputs; what the
+    child finds (a page changed by hand, one removed, a stray) is what the build acts on."""
+    if rerun_where_forking_is_safe(request):
+        return
+    site = copy_site(tmp_path / "site", "basic")
+    Engine(site, OPTIONS).build()
+    (site / "_site/about.html").write_text("vandalised")
+    (site / "_site/blog.html").unlink()
+    (site / "_site/stray.txt").write_text("not ours")
+    checked_by = tmp_path / "checked-by"
+    real = build_module.check_outputs
+
+    def check_outputs(*args):
+        checked_by.write_text(str(os.getpid()))
+        return real(*args)
+
+    monkeypatch.setattr(build_module, "check_outputs", check_outputs)
+    result = Engine(site, OPTIONS).build()
+    assert int(checked_by.read_text()) != os.getpid()
+    assert set(result.written) == {"about.html", "blog.html"} and result.deleted == ["stray.txt"]
+    assert Engine(site, OPTIONS).build().site is None
+
+
+BACKGROUND = """
+import json, os, sys, threading
+from generator.errors import SiteError
+from generator.parallel import Background
+
+def fail():
+    raise SiteError("cannot read this folder", "_site/locked")
+
+def die():
+    os._exit(3)
+
+said = {}
+with Background(os.getpid) as child:
+    said["pid"] = child.result()
+try:
+    Background(fail).result()
+except SiteError as exc:
+    said["error"] = str(exc)
+try:
+    Background(die).result()
+except RuntimeError as exc:
+    said["died"] = str(exc)
+with Background(threading.Event().wait) as waiting:        # never asked: killed and reaped on the way out
+    pid = waiting.pid
+try:
+    os.waitpid(pid, os.WNOHANG)
+    said["reaped"] = False
+except ChildProcessError:
+    said["reaped"] = True
+thread = threading.Thread(target=threading.Event().wait, args=(5,), daemon=True)
+thread.start()
+said["threaded"] = Background(os.getpid).result()
+print(json.dumps([os.getpid(), said]))
+"""
+
+
+def test_background_work_runs_in_a_child_and_its_outcome_comes_back():
+    ran = subprocess.run([sys.executable, "-c", BACKGROUND], cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert ran.returncode == 0, ran.stderr
+    pid, said = json.loads(ran.stdout)
+    assert said["pid"] != pid                                  # forked
+    assert said["error"] == "_site/locked: cannot read this folder"
+    assert said["died"] == "a worker process died"
+    assert said["reaped"] is True
+    assert said["threaded"] == pid                             # a process running threads does it itself
