@@ -125,16 +125,26 @@ def add_removal_flag(parser: argparse.ArgumentParser) -> None:
 
 
 def run_build(args: argparse.Namespace) -> int:
-    from generator.build import BuildOptions, build
+    # The collector is off until what the build returns is frozen. What the build (and what it
+    # imports) makes is freed by reference counting or lives to the end, and a collection would
+    # only walk it: turned on earlier (the engine does so on its way out if it found it on), the
+    # first would walk every object the build made, 0.2 s of an edit build at 10,000 posts.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        from generator.build import BuildOptions, build
 
-    started = time.perf_counter()
-    refresh, rerun = args.refresh == [], tuple(args.refresh or ())
-    if rerun:
-        check_tutorial_names(args.site, rerun)
-    with reporting.active(reporting.Progress()) as progress:
-        result = build(args.site, BuildOptions(drafts=args.drafts, future=args.future, refresh=refresh,
-                                               rerun=rerun, allow_removals=args.allow_removals))
-    gc.freeze()    # what the build left lives until the process ends: no collection is to walk it
+        started = time.perf_counter()
+        refresh, rerun = args.refresh == [], tuple(args.refresh or ())
+        if rerun:
+            check_tutorial_names(args.site, rerun)
+        with reporting.active(reporting.Progress()) as progress:
+            result = build(args.site, BuildOptions(drafts=args.drafts, future=args.future, refresh=refresh,
+                                                   rerun=rerun, allow_removals=args.allow_removals))
+        gc.freeze()
+    finally:
+        if collecting:
+            gc.enable()
     print_build(result, time.perf_counter() - started)
     if result.site:
         print(progress.summary())
