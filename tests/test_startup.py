@@ -65,3 +65,17 @@ def test_a_garbled_parse_of_site_yaml_is_parsed_again_and_a_mistake_still_names_
     assert ran.returncode == 1
     assert f"site.yaml:{lines + 2}: invalid YAML: expected ','" in ran.stderr, ran.stderr   # the end it reached
     assert loads("site-yaml", kept.read_bytes())["value"]["title"] == "Site"     # the last good parse, kept
+
+
+def test_a_build_from_the_command_line_runs_no_collection(tmp_path):
+    """The collector stays off until what the build returns is frozen: a collection after the
+    build would walk every object it made (at 10,000 posts, 0.2 s of an edit build)."""
+    site = init_site(tmp_path)
+    probe = ("import gc, json, traceback; from generator.cli import main; runs = []; "
+             "in_build = lambda: any(frame.name == 'run_build' for frame in traceback.extract_stack()); "
+             "gc.callbacks.append(lambda phase, info: phase == 'start' and in_build() and runs.append(info)); "
+             "code = main(['build']); print(json.dumps([code, runs, gc.isenabled()]))")
+    for _ in range(2):          # the first build, then one with nothing to do
+        ran = subprocess.run([sys.executable, "-c", probe], cwd=site, capture_output=True, text=True)
+        assert ran.returncode == 0, ran.stderr
+        assert json.loads(ran.stdout.splitlines()[-1]) == [0, [], True]
