@@ -140,7 +140,8 @@ def parse_documents(sources: list[Source], tree: Path, config: Config,
 def load_documents(config: Config, sources: list[tuple[str, Path, str]], refresh: bool = False,
                    load: Callable[[str, Path], Source] | None = None,
                    summaries: Mapping[str, tuple[str, dict]] = {},
-                   tree: Path | None = None) -> tuple[dict[str, tuple[str, Document]], int]:
+                   tree: Path | None = None,
+                   ready: Mapping[str, Document] = {}) -> tuple[dict[str, tuple[str, Document]], int]:
     """Source path -> (parse key, Document) for ``(kind, path, digest)`` sources; and how many
     were parsed.
 
@@ -150,18 +151,13 @@ def load_documents(config: Config, sources: list[tuple[str, Path, str]], refresh
     many, which also file what they parse in the cache. Where the last build
     summed the document up under the same key (``summaries``), the summary
     stands for it and its HTML is read from the cache only if a render wants it.
-    ``tree`` is where the sources lie (the site unless given).
+    ``tree`` is where the sources lie (the site unless given); ``ready`` holds
+    documents parsed already (:func:`parse_ahead`), by their cache keys.
     """
-    from generator.readers import reader_for
-
     load = load or partial(load_source, config.root)
-    cache = DataCache(config.state_dir / "cache" / "documents", "document", well_formed)
-    fingerprint = digest(code_digest(), config.permalink, config.timezone, repr(config.liquid))
-    # Each reader's settings begin the keys of its sources: hashed once, not once per source.
-    read_by = [reader_for(path) for _, path, _ in sources]
-    begun = {reader: hasher(fingerprint, *reader.cache_key(config)) for reader in set(read_by)}
-    keys = [digest_after(begun[reader], kind, str(path), source_digest)
-            for (kind, path, source_digest), reader in zip(sources, read_by)]
+    cache = document_cache(config)
+    keys = document_keys(config, sources)
+
     def summed_up(i: int) -> Document | None:
         kind, path, _ = sources[i]
         key, fields = summaries.get(str(path), (None, None))
@@ -171,21 +167,26 @@ def load_documents(config: Config, sources: list[tuple[str, Path, str]], refresh
         return LazyDocument(full, path, fields)
 
     with reporting.current().stage("parsing", len(sources), "documents") as stage:
-        documents = [None if refresh else summed_up(i) or cache.get(keys[i]) for i in range(len(keys))]
+        documents = [None if refresh or keys[i] in ready else summed_up(i) or cache.get(keys[i])
+                     for i in range(len(keys))]
         # A document is also a function of the files its Liquid read (includes, data): check those.
         documents = [None if doc is None or _inputs_moved(doc, lambda name: _file_digest(config.root, name))
                      else doc for doc in documents]
         todo = [i for i, doc in enumerate(documents) if doc is None]
         stage.advance(len(sources) - len(todo))
-        if parallel.can_fork(len(todo)) or not parallel.worth_workers(len(todo)):
+        for i in todo:
+            documents[i] = ready.get(keys[i])
+        parsed_here = [i for i in todo if documents[i] is None]
+        stage.advance(len(todo) - len(parsed_here))
+        if parallel.can_fork(len(parsed_here)) or not parallel.worth_workers(len(parsed_here)):
             def parse(n: int) -> Document:
-                i = todo[n]
+                i = parsed_here[n]
                 return _parse_and_keep(config, cache, keys[i], load(*sources[i][:2]))
-            chunks = parallel.fork_map(parse, len(todo))
+            chunks = parallel.fork_map(parse, len(parsed_here))
         else:   # this process runs threads (the preview): workers started afresh, sources sent to them
-            chunks = parallel.spawn_map(partial(_parse_and_keep, config, cache), [keys[i] for i in todo],
-                                        [load(*sources[i][:2]) for i in todo])
-        done = iter(todo)
+            chunks = parallel.spawn_map(partial(_parse_and_keep, config, cache), [keys[i] for i in parsed_here],
+                                        [load(*sources[i][:2]) for i in parsed_here])
+        done = iter(parsed_here)
         for chunk in chunks:
             for doc in chunk:
                 documents[next(done)] = doc
@@ -194,6 +195,32 @@ def load_documents(config: Config, sources: list[tuple[str, Path, str]], refresh
                                if kind in ("post", "page", "docs")], tree or config.root)
     return {str(path): (parse_key(key, doc.inputs), doc)
             for (_, path, _), key, doc in zip(sources, keys, documents)}, len(todo)
+
+
+def document_cache(config: Config) -> DataCache:
+    return DataCache(config.state_dir / "cache" / "documents", "document", well_formed)
+
+
+def document_keys(config: Config, sources: list[tuple[str, Path, str]]) -> list[str]:
+    """The parse cache's key of each ``(kind, path, digest)`` source: its bytes, its reader's
+    settings, the code."""
+    from generator.readers import reader_for
+
+    fingerprint = digest(code_digest(), config.permalink, config.timezone, repr(config.liquid))
+    # Each reader's settings begin the keys of its sources: hashed once, not once per source.
+    read_by = [reader_for(path) for _, path, _ in sources]
+    begun = {reader: hasher(fingerprint, *reader.cache_key(config)) for reader in set(read_by)}
+    return [digest_after(begun[reader], kind, str(path), source_digest)
+            for (kind, path, source_digest), reader in zip(sources, read_by)]
+
+
+def parse_ahead(config: Config, sources: list[tuple[str, Path, str]]) -> dict[str, Document]:
+    """The documents of ``sources`` that the parse cache does not hold, parsed (and filed in
+    it), by their keys: the documents an edit changed, parsed in a child while the build reads
+    its records (:meth:`Engine.parse_ahead`)."""
+    cache = document_cache(config)
+    return {key: _parse_and_keep(config, cache, key, load_source(config.root, kind, path))
+            for (kind, path, _), key in zip(sources, document_keys(config, sources)) if cache.get(key) is None}
 
 
 def parse_key(key: str, inputs: tuple) -> str:
@@ -424,15 +451,20 @@ class Engine:
             reports = {p.name: state.reports[p.name].reused() if p.name in state.reports
                        else Planned(state.planned.get(p.name, 0)) for p in self.planners}
             return BuildResult(None, len(state.stamps), {}, reports=reports)
-        records = state.records
-        self.ready_renderer(scan)
-        swapped = self.swap_in(scan) if warm else None
-        if swapped:
-            assembled, documents = swapped
-        else:
-            loaded, documents = self.load(scan)
-            with progress.stage("assembling"):
-                assembled = self.assemble(scan, loaded)
+        ahead = None if warm else self.parse_ahead(scan)
+        try:
+            records = state.records
+            self.ready_renderer(scan)
+            swapped = self.swap_in(scan) if warm else None
+            if swapped:
+                assembled, documents = swapped
+            else:
+                loaded, documents = self.load(scan, ahead.result() if ahead else {})
+                with progress.stage("assembling"):
+                    assembled = self.assemble(scan, loaded)
+        finally:
+            if ahead:
+                ahead.close()
         with progress.stage("planning"):
             resolver = Resolver(assembled.site, {s: p.document for s, p in assembled.parsed.items()},
                                 scan.index.digest,
@@ -538,9 +570,25 @@ class Engine:
         elif any(within(name, (TEMPLATES, *scan.config.theme_paths)) for name in scan.changed):
             self.renderer.env.cache.clear()  # the loader takes cached templates to be current
 
-    def load(self, scan: Scan) -> tuple[tuple[list[Listed], dict[str, Parsed], dict[str, Any]], DocumentStats]:
+    def parse_ahead(self, scan: Scan) -> parallel.Background | None:
+        """The documents whose files changed, parsed in a child while this process reads the
+        records and readies the templates (an edit: a few documents, whose parse would else
+        wait for those); None where nothing is to gain (a full build, many documents, a process
+        that may not fork, which parses them with the rest in :meth:`load`)."""
+        if scan.fresh or self.options.refresh or not parallel.may_fork():
+            return None
+        present = [name for name in scan.changed if name in scan.index.current]
+        sources = [(kind, path, scan.index.digest(path.as_posix()))
+                   for kind, path in discover(self.root, present) if kind != "data"]
+        if not sources or parallel.worth_workers(len(sources)):
+            return None
+        return parallel.Background(parse_ahead, scan.config, sources)
+
+    def load(self, scan: Scan, ready: Mapping[str, Document] = {}
+             ) -> tuple[tuple[list[Listed], dict[str, Parsed], dict[str, Any]], DocumentStats]:
         """The sources, each document (kept from the last build if its bytes are the same, and
-        those of the files its Liquid read), the data; and how many documents were parsed."""
+        those of the files its Liquid read; in ``ready`` if parsed ahead), the data; and how many
+        documents were parsed."""
         last, index = self.last, scan.index
         listing = last.listing if last is not None else None
         if scan.fresh or listing is None or index.listing_changed:
@@ -550,7 +598,7 @@ class Engine:
         todo = [s for s in sources if s[0] != "data" and ((held := kept.get(str(s[1]))) is None
                 or held.digest != s[2] or _inputs_moved(held.document, index.digest))]
         loaded, count = load_documents(scan.config, todo, self.options.refresh,
-                                       summaries={} if scan.fresh else self.state.records.summaries)
+                                       summaries={} if scan.fresh else self.state.records.summaries, ready=ready)
         parsed = {str(path): Parsed(source_digest, *loaded[str(path)]) if str(path) in loaded
                   else kept[str(path)] for kind, path, source_digest in sources if kind != "data"}
         data_files = {key: self.data_files.get(key) or load_data(load_source(self.root, "data", path))

@@ -86,6 +86,11 @@ def _run_chunk(chunk: range) -> list:
     return [_task(i) for i in chunk]
 
 
+def may_fork() -> bool:
+    """Whether a child forked from this process may run beside it (a second core; no threads)."""
+    return threading.active_count() == 1 and hasattr(os, "fork") and workers() > 1
+
+
 class Background:
     """``function(*args)`` in a child forked from this process, while this one goes on; or here, at
     once, where this process may not fork (it runs threads; not POSIX).
@@ -97,7 +102,7 @@ class Background:
 
     def __init__(self, function: Callable[..., R], *args: Any):
         self.pid = 0
-        if threading.active_count() > 1 or not hasattr(os, "fork") or workers() < 2:
+        if not may_fork():
             self._outcome = _outcome(function, *args)
             return
         self._read, write = os.pipe()
@@ -114,6 +119,9 @@ class Background:
         return self
 
     def __exit__(self, *exc_info: Any) -> None:
+        self.close()
+
+    def close(self) -> None:
         if self.pid:                # the result not asked for: the work is moot
             os.kill(self.pid, signal.SIGKILL)
             os.waitpid(self.pid, 0)

@@ -28,7 +28,7 @@ from generator.outputs import PlanContext, Planner, Registry, default_registry
 from generator.plan import Plan
 from generator.state import BuildState
 from conftest import REPO, copy_site
-from test_incremental import SiteModel, files, full_build, make_site, operations
+from test_incremental import SiteModel, assert_same_as_full_build, files, full_build, make_site, operations
 
 NOW = datetime(2030, 1, 1, tzinfo=timezone.utc)
 OPTIONS = BuildOptions(now=NOW)
@@ -263,3 +263,36 @@ def test_background_work_runs_in_a_child_and_its_outcome_comes_back():
     assert said["died"] == "a worker process died"
     assert said["reaped"] is True
     assert said["threaded"] == pid                             # a process running threads does it itself
+
+
+def test_an_edited_document_is_parsed_in_a_child_while_the_records_are_read(tmp_path, monkeypatch, request):
+    """An edit build parses the documents whose files changed in a forked child, beside reading
+    the records: the same site as a full build, counted as parsed, and a mistake in the edit
+    still stops the build, named, with the site as it was."""
+    if rerun_where_forking_is_safe(request):
+        return
+    site = make_site(tmp_path / "site")
+    Engine(site, OPTIONS).build()
+    parsed_by = tmp_path / "parsed-by"
+    real = build_module.parse_ahead
+
+    def parse_ahead(config, sources):
+        parsed_by.write_text(json.dumps([os.getpid(), [str(path) for _, path, _ in sources]]))
+        return real(config, sources)
+
+    monkeypatch.setattr(build_module, "parse_ahead", parse_ahead)
+    post = next((site / "content/posts").glob("*.md"))
+    post.write_text(post.read_text() + "\nA paragraph added, *emphasised*.\n")
+    result = Engine(site, OPTIONS).build()
+    pid, sources = json.loads(parsed_by.read_text())
+    assert pid != os.getpid() and sources == [post.relative_to(site).as_posix()]
+    assert result.documents.parsed == 1 and result.documents.cached > 3
+    assert any(b"<em>emphasised</em>" in (site / "_site" / path).read_bytes() for path in result.written)
+    assert_same_as_full_build(site)
+
+    before = files(site / "_site")
+    post.write_text("---\ntitle: [unclosed\n---\nbroken\n")
+    with pytest.raises(SiteError) as error:
+        Engine(site, OPTIONS).build()
+    assert str(error.value).startswith(f"{post.relative_to(site).as_posix()}:3: invalid YAML")
+    assert files(site / "_site") == before
