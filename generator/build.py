@@ -631,7 +631,8 @@ class Engine:
         if index.listing_changed or not all(within(name, swappable) for name in scan.changed):
             return None
         todo = [(s.kind, s.path, index.digest(s.name)) for s in last.listing if s.name in scan.changed
-                or (s.kind != "data" and _inputs_moved(last.parsed[s.name].document, index.digest))]
+                or (s.kind != "data" and (doc := last.parsed[s.name].document).inputs
+                    and _inputs_moved(doc, index.digest))]
         reparsed, count = load_documents(scan.config, todo, self.options.refresh)
         if any(placement(doc) != placement(last.parsed[source].document) for source, (_, doc) in reparsed.items()):
             return None
@@ -781,7 +782,9 @@ class Engine:
             floor = publication_floor(documents, scan.now, self.options)
         records = Records(outputs, {source: p.key for source, p in assembled.parsed.items()}, digests,
                           planned.bundles, order,
-                          summaries_of(assembled.parsed, state.records.summaries), derived.records)
+                          summaries_of(assembled.parsed, state.records.summaries,
+                                       self.last.parsed if swapped and self.last else {}),
+                          derived.records)
         self.state = BuildState(
             world=scan.world, files=scan.index.snapshot(), stamps={**kept, **stamps}, folders=folders,
             extra=tuple(sorted({*state.extra, *files_read(new_keys)})),   # digests only gain keys here
@@ -866,9 +869,7 @@ class Engine:
         so its collections are the ones the recorded digests were taken of.
         """
         old, digests = self.state.records.documents, self.state.records.digests
-        parse_keys = {source: p.key for source, p in parsed.items()}
-        reparsed = {source for source in parse_keys.keys() | old.keys()
-                    if parse_keys.get(source) != old.get(source)}
+        reparsed = {source for source, p in parsed.items() if old.get(source) != p.key} | (old.keys() - parsed.keys())
         changed = {}
         for key in self.keys.candidates(reparsed, reordered, placed):
             now = resolver(key)
@@ -884,12 +885,20 @@ class Engine:
             self.interned = {key: key for key in self.state.records.digests}
 
 
-def summaries_of(parsed: dict[str, Parsed], last: Mapping[str, tuple[str, dict]]) -> dict[str, tuple[str, dict]]:
+def summaries_of(parsed: dict[str, Parsed], last: Mapping[str, tuple[str, dict]],
+                 kept: Mapping[str, Parsed] = {}) -> dict[str, tuple[str, dict]]:
     """Source -> (parse key, :func:`summary` of its document): the last build's where the parse key
-    and the warnings of unread keys are the same (the rest of a document is a function of its key)."""
-    summaries = {}
-    for source, p in parsed.items():
-        entry = last.get(source)
+    and the warnings of unread keys are the same (the rest of a document is a function of its key).
+
+    ``kept``: what the last build parsed, whose summaries ``last`` holds; a source still held
+    as it was (the same object: the preview's rebuild after an edit) is not looked at again.
+    """
+    if kept and parsed.keys() == last.keys():
+        summaries, look_at = dict(last), [source for source, p in parsed.items() if kept.get(source) is not p]
+    else:
+        summaries, look_at = {}, list(parsed)
+    for source in look_at:
+        p, entry = parsed[source], last.get(source)
         if entry is None or entry[0] != p.key or entry[1]["unread"] != p.document.unread:
             entry = (p.key, summary(p.document))
         summaries[source] = entry

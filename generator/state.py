@@ -132,15 +132,17 @@ class FileIndex:
             stamps = self._stat(self.roots)
         else:
             hinted = [name for name in hint if any(name == r or name.startswith(r + "/") for r in self.roots)]
-            exact, inside = set(hinted), tuple(h + "/" for h in hinted)
-
-            def reported(name: str) -> bool:
-                return name in exact or name.startswith(inside)
-
-            self.current = {name: record for name, record in self.known.items()
-                            if record.trusted and name not in self.extra and not reported(name)}
-            stamps = self._stat(hinted + [name for name in self.known
-                                          if name not in self.current and not reported(name)])
+            exact = set(hinted)
+            folders = tuple(h + "/" for h in hinted if h not in self.known)   # a known file holds nothing
+            self.current = {name: record for name, record in self.known.items() if record.trusted}
+            for name in (*self.extra, *exact):
+                self.current.pop(name, None)
+            if folders:
+                self.current = {name: record for name, record in self.current.items()
+                                if not name.startswith(folders)}
+            unsure = sorted(name for name in self.known.keys() - self.current.keys()
+                            if name not in exact and not (folders and name.startswith(folders)))
+            stamps = self._stat(hinted + unsure)
         for name in self.extra:
             self.digest(name)
         for name, stamp in stamps.items():
@@ -179,7 +181,8 @@ class FileIndex:
 
     def tree_digest(self, folder: str) -> str:
         """One digest of every file under ``folder`` (names included), from the last scan."""
-        inside = sorted(name for name in self.current if name == folder or name.startswith(folder + "/"))
+        prefix = folder + "/"
+        inside = sorted(name for name in self.current if name.startswith(prefix) or name == folder)
         return digest(*(part for name in inside for part in (name, self.current[name].digest)))
 
     def _check(self, name: str, stamp: Stamp) -> FileRecord | None:
@@ -231,7 +234,7 @@ class OutputRecord:
     __slots__ = ("inputs", "digest", "_reads", "_coded", "_table")
 
     def __init__(self, inputs: Any, reads: frozenset | None, digest: str,
-                 coded: list[int] | None = None, table: KeyTable | None = None):
+                 coded: Collection[int] | None = None, table: KeyTable | None = None):
         self.inputs, self.digest = inputs, digest
         self._reads, self._coded, self._table = reads, coded, table
 
@@ -242,12 +245,18 @@ class OutputRecord:
         return self._reads
 
     def read_any(self, keys: Collection[Key], found: dict[int, set[int]]) -> bool:
-        """Whether it read any of ``keys``; ``found`` keeps their indices, per table, for the next."""
+        """Whether it read any of ``keys``; ``found`` keeps their indices, per table, for the next.
+
+        The indices become a set the first time: a later question (the preview's next rebuild)
+        costs as many look-ups as there are ``keys``, not as many as there are reads.
+        """
         if self._reads is not None:
             return not self._reads.isdisjoint(keys)
         ids = found.get(id(self._table))
         if ids is None:
             ids = found[id(self._table)] = self._table.ids_of(keys)
+        if type(self._coded) is not frozenset:
+            self._coded = frozenset(self._coded)
         return not ids.isdisjoint(self._coded)
 
     def __eq__(self, other: object) -> bool:
