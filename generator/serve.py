@@ -43,7 +43,9 @@ from generator.state import Stamp, file_stamp
 from generator.urls import candidates
 
 POLL_MS = 400              # how often site.yaml and new folders are checked
-SETTLE_MS = 50             # a burst of saves closer than this is one change
+SETTLE_MS = 20             # a burst of saves closer than this is one change (an editor's write,
+                           # rename and chmod come within a few ms; a slower burst is two rebuilds,
+                           # the second one right)
 LIVE = "/__sitegen__/"     # the preview's own URLs: the script and the event stream
 KEEPALIVE_S = 15
 
