@@ -846,6 +846,29 @@ class Engine:
         files = {path: (made.origins[path], path not in made.unlisted) for path in made}
         return BundleRecord(inputs, reads, files, report), report, jobs
 
+    def ready_for_edits(self) -> None:
+        """Make now what the first rebuild after an edit would make (the preview, once it has
+        built and before it watches): the index of the recorded keys, each output's read keys
+        as a set, each reader's converter (a document of each parsed again, the result
+        dropped) and the compiled templates: 0.1-0.2 s of the first edit at 10,000 posts."""
+        from generator.readers import reader_for
+
+        if not self.warm or self.last is None:
+            return
+        self.keys
+        for record in self.state.records.outputs.values():
+            record.coded()
+        first_of = {}
+        for source in self.last.listing:
+            if source.kind != "data":
+                first_of.setdefault(type(reader_for(source.path)), source)
+        for source in first_of.values():
+            try:
+                parse_document(load_source(self.root, source.kind, source.path), self.config)
+            except SiteError:         # the rebuild that reads it again says what is wrong
+                continue
+        self.renderer.compile_all()
+
     @property
     def keys(self) -> KeyIndex:
         """The recorded keys, indexed by what may change them (made on first use: a build with

@@ -193,6 +193,15 @@ class Renderer:
             return Path("<default theme>") / TEMPLATES_DIR / name
         return path.relative_to(self.config.root)
 
+    def compile_all(self) -> None:
+        """Compile every template now (the preview, before an edit wants one); one that does not
+        compile is left to the render that uses it, which names the line."""
+        for name in self.env.list_templates(filter_func=lambda name: not name.startswith(".")):
+            try:
+                self.env.get_template(name)
+            except jinja2.TemplateError:
+                continue
+
     def render(self, template: str, context: dict[str, Any], source: Path | None = None) -> str:
         """Render ``template``; errors name the template line (and the source it was for)."""
         try:

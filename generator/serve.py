@@ -135,6 +135,7 @@ class Preview:
         Returns once edits are being watched, so an edit made after it is never missed.
         """
         self.rebuild()
+        self.engine.ready_for_edits()
         self._spawn("sitegen-server", self.server.serve_forever)
         if watch:
             self._spawn("sitegen-watcher", self.watch)

@@ -255,9 +255,13 @@ class OutputRecord:
         ids = found.get(id(self._table))
         if ids is None:
             ids = found[id(self._table)] = self._table.ids_of(keys)
-        if type(self._coded) is not frozenset:
+        return not ids.isdisjoint(self.coded())
+
+    def coded(self) -> frozenset[int] | None:
+        """The indices of the keys read (None once it holds the keys), as a set from now on."""
+        if self._coded is not None and type(self._coded) is not frozenset:
             self._coded = frozenset(self._coded)
-        return not ids.isdisjoint(self._coded)
+        return self._coded
 
     def __eq__(self, other: object) -> bool:
         return (isinstance(other, OutputRecord) and (self.inputs, self.digest) == (other.inputs, other.digest)

@@ -209,6 +209,18 @@ def test_an_edit_reaches_the_open_page_as_a_reload_event(preview: Preview) -> No
     assert b"Third body, edited." in request(preview, "/2021/01/02/third.html")[2]
 
 
+def test_a_started_preview_has_made_what_the_first_edit_needs(preview: Preview) -> None:
+    """Made once the first build is done and before edits are watched, not by the first rebuild
+    after an edit: the index of the recorded keys, each output's read keys as a set, the
+    compiled templates."""
+    engine = preview.engine
+    assert engine._keys is not None
+    records = engine.state.records.outputs.values()
+    assert records and all(type(r._coded) is frozenset or r._coded is None for r in records)
+    compiled = {name for _, name in engine.renderer.env.cache.keys()}
+    assert {"post.html", "page.html", "base.html"} <= compiled
+
+
 def test_an_edit_shows_first_and_the_search_index_follows_once_saves_pause(preview: Preview) -> None:
     from site_checks import search_index
 
