@@ -19,7 +19,6 @@ from __future__ import annotations
 import gc
 import itertools
 import os
-import pickle
 import signal
 import threading
 from collections.abc import Callable, Iterator
@@ -105,6 +104,7 @@ class Background:
         if not may_fork():
             self._outcome = _outcome(function, *args)
             return
+        import pickle       # here: a process that may not fork needs none
         self._read, write = os.pipe()
         self.pid = os.fork()
         if self.pid == 0:           # the child: the outcome down the pipe, then gone, running no exit handler
@@ -130,6 +130,8 @@ class Background:
 
     def result(self) -> R:
         if self.pid:
+            import pickle
+
             with os.fdopen(self._read, "rb") as pipe:
                 data = pipe.read()
             os.waitpid(self.pid, 0)

@@ -28,7 +28,6 @@ from generator.config import Config
 from generator.errors import SiteError
 from generator.headings import Heading
 from generator.layout import CONFIG_FILE, PAGES, POSTS
-from generator.reading import reading_time
 from generator.sources import Source, has_liquid, load_source, parse_date, post_name_parts
 from generator.text import plain_text, shorten
 
@@ -179,6 +178,8 @@ def parse_document(source: Source, config: Config) -> Document:
     site's posts (or pages, tags, categories) is rendered with the site instead
     (:func:`render_deferred`), since those exist only once every document is parsed.
     """
+    from generator.reading import reading_time   # with the first parse: a build with nothing to do reads none
+
     size = len(source.body.encode("utf-8"))
     if size > config.limits.max_source_bytes:
         raise SiteError(f"{size:,} bytes: larger than site.yaml's limits.max_source_bytes "

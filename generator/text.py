@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 import re
 
 TAG = re.compile(r"<[^>]+>")
@@ -10,6 +9,8 @@ TAG = re.compile(r"<[^>]+>")
 
 def plain_text(fragment: str) -> str:
     """The text of an HTML fragment: no tags, entities decoded, whitespace runs as one space."""
+    import html     # its table of entities: with the first text, not with every build
+
     return " ".join(html.unescape(TAG.sub("", fragment)).split())
 
 

@@ -17,7 +17,6 @@ from generator.config import Config
 from generator.docs import DOCS_DIR
 from generator.outputs import Bundle, PlanContext
 from generator.files import Files
-from generator.versions import VersionedDocs, resolve_versions
 
 
 @codec.record
@@ -68,6 +67,8 @@ class DocsSection(Bundle):
         """What each docs version's source resolves to now (git refs can move without a file changing)."""
         if not config.versions:
             return ()
+        from generator.versions import resolve_versions    # with versions to resolve: git
+
         return tuple((r.name, r.trees) for r in resolve_versions(config))
 
     def inputs(self, ctx: PlanContext) -> Any:
@@ -77,6 +78,8 @@ class DocsSection(Bundle):
     def make(self, ctx: PlanContext) -> tuple[Files, DocsReport]:
         """``ctx.site_key()`` stands for the rest of the site, which docs pages may show:
         while it stays the same, versions whose tree did not change are reused."""
+        from generator.versions import VersionedDocs
+
         options = ctx.options
         docs = VersionedDocs(ctx.config, ctx.renderer, ctx.site_view, ctx.parse).build(
             ctx.site_key(), options.refresh, options.rerun)

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from functools import partial
 
-from generator import feeds
-from generator.feeds import Channel
 from generator.outputs import PlanContext, Planner
 from generator.plan import Plan
 from generator.site import group_feed_url, group_url, output_path
@@ -18,6 +16,9 @@ class Feeds(Planner):
     name = "feeds"
 
     def plan(self, ctx: PlanContext, plan: Plan) -> None:
+        from generator import feeds     # with the plan: a build with nothing to do plans nothing
+        from generator.feeds import Channel
+
         config, absolute = ctx.config, ctx.renderer.absolute_url
         person, entries = ctx.site_view["authors"].of, config.feeds.entries
         latest = ctx.views.sequence(("posts",))[:entries]

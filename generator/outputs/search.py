@@ -21,7 +21,6 @@ import fnmatch
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from generator import pagefind
 from generator.config import Config
 from generator.files import Files
 from generator.outputs import Derived, PlanContext
@@ -47,6 +46,8 @@ class SearchIndex(Derived):
     def make(self, ctx: PlanContext, group: str, files: Mapping[str, bytes]) -> Files:
         """One group's bundle, at ``pagefind/GROUP/``: its pages that mark a part to index
         (all of them if none does: a theme that never heard of Pagefind gets whole pages)."""
+        from generator import pagefind      # with pages to index: its tool runs in a subprocess
+
         pages = list(files.items())
         marked = [(path, data) for path, data in pages if MARKER in data]
         settings = {"exclude_selectors": ctx.config.search.exclude_selectors} \

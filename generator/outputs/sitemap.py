@@ -5,7 +5,6 @@ from __future__ import annotations
 from datetime import datetime
 from functools import partial
 
-from generator import feeds
 from generator.outputs import PlanContext, Phase, Planner
 from generator.plan import Plan
 from generator.site import Site
@@ -16,6 +15,8 @@ class Sitemap(Planner):
     phase = Phase.LATE      # it lists every page the other planners planned
 
     def plan(self, ctx: PlanContext, plan: Plan) -> None:
+        from generator import feeds     # with the plan: a build with nothing to do plans nothing
+
         listed, absolute = sitemap_urls(ctx.site, plan), ctx.renderer.absolute_url
         inputs = ("sitemap", listed)
         plan.add("sitemap.xml", "sitemap", partial(feeds.sitemap_xml, listed, absolute), inputs)
