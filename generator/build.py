@@ -780,11 +780,13 @@ class Engine:
         else:
             horizon = publication_horizon(documents, scan.now, self.options)
             floor = publication_floor(documents, scan.now, self.options)
+        unsaved = state.records.unsaved     # keys whose digests may differ from the records' files
         records = Records(outputs, {source: p.key for source, p in assembled.parsed.items()}, digests,
                           planned.bundles, order,
                           summaries_of(assembled.parsed, state.records.summaries,
                                        self.last.parsed if swapped and self.last else {}),
-                          derived.records)
+                          derived.records,
+                          unsaved=None if unsaved is None else unsaved | moved.keys() | new_keys)
         self.state = BuildState(
             world=scan.world, files=scan.index.snapshot(), stamps={**kept, **stamps}, folders=folders,
             extra=tuple(sorted({*state.extra, *files_read(new_keys)})),   # digests only gain keys here

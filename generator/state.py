@@ -306,6 +306,8 @@ class Records:
                                         # its document but the HTML: generator.site.summary)
     derived: dict[str, dict[str, DerivedRecord]] = field(default_factory=dict)  # planner -> group -> record
     table: KeyTable = field(default_factory=KeyTable, repr=False, compare=False)   # the records file's keys
+    unsaved: set | None = field(default=None, repr=False, compare=False)   # the keys whose digests may
+                                        # differ from the records' files (None: any of them)
 
     def to_data(self) -> dict[str, Any]:
         """Plain values, each dependency key and each plan input stored once (as pickle's memo did);
@@ -358,7 +360,7 @@ class Records:
             order=tuple(data["order"]),
             summaries={source: (key, fields) for source, (key, fields) in data["summaries"].items()},
             derived=_derived_from(data["derived"]),
-            table=keys)
+            table=keys, unsaved=set())
         records._check()
         return records
 
@@ -372,14 +374,16 @@ class Records:
     def copy(self) -> Records:
         """A copy whose tables are its own (the records in them are never changed, only replaced)."""
         return Records(dict(self.outputs), dict(self.documents), dict(self.digests), dict(self.bundles),
-                       self.order, dict(self.summaries), dict(self.derived), self.table)
+                       self.order, dict(self.summaries), dict(self.derived), self.table,
+                       None if self.unsaved is None else set(self.unsaved))
 
     def changes(self, old: Records) -> dict[str, Any] | None:
         """What differs from ``old``, as plain values for :meth:`apply`; None if that is more than
         :data:`JOURNAL_SHARE` of the records (written whole, it is smaller and quicker to read)."""
         outputs = {path: r for path, r in self.outputs.items() if old.outputs.get(path) is not r}
-        digests = [(key, value) for key, value in self.digests.items()
-                   if key not in old.digests or old.digests[key] != value]
+        looked_at = self.digests.keys() if self.unsaved is None else self.unsaved & self.digests.keys()
+        digests = [(key, self.digests[key]) for key in looked_at
+                   if key not in old.digests or old.digests[key] != self.digests[key]]
         summaries = {source: entry for source, entry in self.summaries.items() if old.summaries.get(source) != entry}
         if any(len(changed) > JOURNAL_SHARE * len(table) for changed, table in (
                 (outputs, self.outputs), (digests, self.digests), (summaries, self.summaries))):
@@ -542,6 +546,7 @@ class BuildState:
         write_atomic(path, codec.dumps("state", self.to_data()))
         if not self.journal:
             journal_path(path).unlink(missing_ok=True)
+        records.unsaved = set()
         self.on_disk = records.copy()
 
     def to_data(self) -> dict[str, Any]:
