@@ -531,7 +531,8 @@ class Engine:
         state = self.state
         if output and (fresh or not warm):
             # Every output is looked at while the inputs are: two stats of ten thousand files, two cores.
-            with parallel.Background(check_outputs, out_dir, state.stamps, state.folders) as checked:
+            with parallel.Background(check_outputs, out_dir, state.stamps, state.folders,
+                                     worth=len(state.stamps) >= parallel.BACKGROUND_THRESHOLD) as checked:
                 index, changed, external = self.scan_inputs(config, changed if warm and not fresh else None)
                 tampered, strays, empty = checked.result()
         else:
@@ -573,9 +574,10 @@ class Engine:
     def parse_ahead(self, scan: Scan) -> parallel.Background | None:
         """The documents whose files changed, parsed in a child while this process reads the
         records and readies the templates (an edit: a few documents, whose parse would else
-        wait for those); None where nothing is to gain (a full build, many documents, a process
-        that may not fork, which parses them with the rest in :meth:`load`)."""
-        if scan.fresh or self.options.refresh or not parallel.may_fork():
+        wait for those); None where nothing is to gain (a full build, many documents, a small
+        site, a process that may not fork: :meth:`load` parses them with the rest)."""
+        if scan.fresh or self.options.refresh or len(self.state.stamps) < parallel.BACKGROUND_THRESHOLD \
+                or not parallel.may_fork():
             return None
         present = [name for name in scan.changed if name in scan.index.current]
         sources = [(kind, path, scan.index.digest(path.as_posix()))

@@ -12,6 +12,10 @@ that the workers' collections do not touch, and so copy, the memory they
 share with this process; and this process collects nothing while results
 arrive (thousands of documents, in no cycle), which would otherwise walk all
 that arrived before again and again.
+
+:class:`Background` runs one piece of work in a child forked beside this process, which goes
+on with its own: the outputs' stats while the inputs are scanned, an edit's parse while the
+records are read.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 PARALLEL_THRESHOLD = 64      # fewer items than this are done here
+BACKGROUND_THRESHOLD = 2000  # files of a site below which work beside a build is not worth a fork
 CHUNK = 16                   # items per message to and from a worker
 
 R = TypeVar("R")
@@ -92,16 +97,18 @@ def may_fork() -> bool:
 
 class Background:
     """``function(*args)`` in a child forked from this process, while this one goes on; or here, at
-    once, where this process may not fork (it runs threads; not POSIX).
+    once, where this process may not fork (it runs threads; not POSIX) or ``worth`` says no
+    (work of a site of fewer than :data:`BACKGROUND_THRESHOLD` files costs less than a fork of a
+    large process: a test runner's, hundreds of MiB).
 
     For work that waits on the operating system more than it computes (a stat of every output
     file): a pool would cost more than the work. The result, or the exception, comes back
     pickled when :meth:`result` is asked for.
     """
 
-    def __init__(self, function: Callable[..., R], *args: Any):
+    def __init__(self, function: Callable[..., R], *args: Any, worth: bool = True):
         self.pid = 0
-        if not may_fork():
+        if not (worth and may_fork()):
             self._outcome = _outcome(function, *args)
             return
         import pickle       # here: a process that may not fork needs none

@@ -195,15 +195,12 @@ def incremental_builds_in_workers(steps) -> None:
 
 
 def test_outputs_are_looked_at_in_a_child_while_the_inputs_are_scanned(tmp_path, monkeypatch, request):
-    """A build checks the output folder in a forked child while it stats the inputs; what the
-    child finds (a page changed by hand, one removed, a stray) is what the build acts on."""
+    """A build of a large site checks the output folder in a forked child while it stats the
+    inputs; what the child finds (a page changed by hand, one removed, a stray) is what the build
+    acts on. A small site's build does it itself: a fork would cost more."""
     if rerun_where_forking_is_safe(request):
         return
     site = copy_site(tmp_path / "site", "basic")
-    Engine(site, OPTIONS).build()
-    (site / "_site/about.html").write_text("vandalised")
-    (site / "_site/blog.html").unlink()
-    (site / "_site/stray.txt").write_text("not ours")
     checked_by = tmp_path / "checked-by"
     real = build_module.check_outputs
 
@@ -212,6 +209,15 @@ def test_outputs_are_looked_at_in_a_child_while_the_inputs_are_scanned(tmp_path,
         return real(*args)
 
     monkeypatch.setattr(build_module, "check_outputs", check_outputs)
+    Engine(site, OPTIONS).build()
+    (site / "_site/about.html").write_text("vandalised")
+    assert Engine(site, OPTIONS).build().written == ["about.html"]
+    assert int(checked_by.read_text()) == os.getpid()
+
+    monkeypatch.setattr(parallel, "BACKGROUND_THRESHOLD", 1)      # as if the site were large
+    (site / "_site/about.html").write_text("vandalised")
+    (site / "_site/blog.html").unlink()
+    (site / "_site/stray.txt").write_text("not ours")
     result = Engine(site, OPTIONS).build()
     assert int(checked_by.read_text()) != os.getpid()
     assert set(result.written) == {"about.html", "blog.html"} and result.deleted == ["stray.txt"]
@@ -232,6 +238,7 @@ def die():
 said = {}
 with Background(os.getpid) as child:
     said["pid"] = child.result()
+said["not worth"] = Background(os.getpid, worth=False).result()
 try:
     Background(fail).result()
 except SiteError as exc:
@@ -259,6 +266,7 @@ def test_background_work_runs_in_a_child_and_its_outcome_comes_back():
     assert ran.returncode == 0, ran.stderr
     pid, said = json.loads(ran.stdout)
     assert said["pid"] != pid                                  # forked
+    assert said["not worth"] == pid
     assert said["error"] == "_site/locked: cannot read this folder"
     assert said["died"] == "a worker process died"
     assert said["reaped"] is True
@@ -272,6 +280,7 @@ def test_an_edited_document_is_parsed_in_a_child_while_the_records_are_read(tmp_
     if rerun_where_forking_is_safe(request):
         return
     site = make_site(tmp_path / "site")
+    monkeypatch.setattr(parallel, "BACKGROUND_THRESHOLD", 1)      # a small site: not worth a fork
     Engine(site, OPTIONS).build()
     parsed_by = tmp_path / "parsed-by"
     real = build_module.parse_ahead
