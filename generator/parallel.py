@@ -101,9 +101,9 @@ class Background:
     (work of a site of fewer than :data:`BACKGROUND_THRESHOLD` files costs less than a fork of a
     large process: a test runner's, hundreds of MiB).
 
-    For work that waits on the operating system more than it computes (a stat of every output
-    file): a pool would cost more than the work. The result, or the exception, comes back
-    pickled when :meth:`result` is asked for.
+    For one piece of work beside this process's own (a stat of every output while the inputs
+    are scanned, an edit's parse while the records are read), which a pool would cost more than.
+    The result, or the exception, comes back pickled when :meth:`result` is asked for.
     """
 
     def __init__(self, function: Callable[..., R], *args: Any, worth: bool = True):
@@ -112,6 +112,7 @@ class Background:
             self._outcome = _outcome(function, *args)
             return
         import pickle       # here: a process that may not fork needs none
+
         self._read, write = os.pipe()
         self.pid = os.fork()
         if self.pid == 0:           # the child: the outcome down the pipe, then gone, running no exit handler
