@@ -152,7 +152,7 @@ def load_documents(config: Config, sources: list[tuple[str, Path, str]], refresh
     summed the document up under the same key (``summaries``), the summary
     stands for it and its HTML is read from the cache only if a render wants it.
     ``tree`` is where the sources lie (the site unless given); ``ready`` holds
-    documents parsed already (:func:`parse_ahead`), by their cache keys.
+    documents parsed already (:func:`parse_uncached`, in a child), by their cache keys.
     """
     load = load or partial(load_source, config.root)
     cache = document_cache(config)
@@ -214,7 +214,7 @@ def document_keys(config: Config, sources: list[tuple[str, Path, str]]) -> list[
             for (kind, path, source_digest), reader in zip(sources, read_by)]
 
 
-def parse_ahead(config: Config, sources: list[tuple[str, Path, str]]) -> dict[str, Document]:
+def parse_uncached(config: Config, sources: list[tuple[str, Path, str]]) -> dict[str, Document]:
     """The documents of ``sources`` that the parse cache does not hold, parsed (and filed in
     it), by their keys: the documents an edit changed, parsed in a child while the build reads
     its records (:meth:`Engine.parse_ahead`)."""
@@ -529,14 +529,15 @@ class Engine:
         if fresh:                       # settings or code changed, or a rerun: nothing recorded applies
             self.state, self._keys = BuildState(saved=Records()), KeyIndex()
         state = self.state
+        hint = changed if warm and not fresh else None
         if output and (fresh or not warm):
             # Every output is looked at while the inputs are: two stats of ten thousand files, two cores.
             with parallel.Background(check_outputs, out_dir, state.stamps, state.folders,
-                                     worth=len(state.stamps) >= parallel.BACKGROUND_THRESHOLD) as checked:
-                index, changed, external = self.scan_inputs(config, changed if warm and not fresh else None)
+                                     worth=parallel.worth_background(len(state.stamps))) as checked:
+                index, changed, external = self.scan_inputs(config, hint)
                 tampered, strays, empty = checked.result()
         else:
-            index, changed, external = self.scan_inputs(config, changed if warm and not fresh else None)
+            index, changed, external = self.scan_inputs(config, hint)
             tampered, strays, empty = set(), set(), []
         now = now or self.options.now or datetime.now(timezone_of(config))
         due = ((state.horizon is not None and now >= state.horizon)
@@ -576,15 +577,14 @@ class Engine:
         records and readies the templates (an edit: a few documents, whose parse would else
         wait for those); None where nothing is to gain (a full build, many documents, a small
         site, a process that may not fork: :meth:`load` parses them with the rest)."""
-        if scan.fresh or self.options.refresh or len(self.state.stamps) < parallel.BACKGROUND_THRESHOLD \
-                or not parallel.may_fork():
+        if scan.fresh or self.options.refresh or not parallel.worth_background(len(self.state.stamps)):
             return None
         present = [name for name in scan.changed if name in scan.index.current]
         sources = [(kind, path, scan.index.digest(path.as_posix()))
                    for kind, path in discover(self.root, present) if kind != "data"]
         if not sources or parallel.worth_workers(len(sources)):
             return None
-        return parallel.Background(parse_ahead, scan.config, sources)
+        return parallel.Background(parse_uncached, scan.config, sources)
 
     def load(self, scan: Scan, ready: Mapping[str, Document] = {}
              ) -> tuple[tuple[list[Listed], dict[str, Parsed], dict[str, Any]], DocumentStats]:
@@ -854,7 +854,7 @@ class Engine:
         """Make now what the first rebuild after an edit would make (the preview, once it has
         built and before it watches): the index of the recorded keys, each output's read keys
         as a set, each reader's converter (a document of each parsed again, the result
-        dropped) and the compiled templates: 0.1-0.2 s of the first edit at 10,000 posts."""
+        dropped) and the compiled templates: about 0.1 s of the first edit at 10,000 posts."""
         from generator.readers import reader_for
 
         if not self.warm or self.last is None:

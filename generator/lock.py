@@ -46,7 +46,7 @@ def site_lock(state_dir: Path, command: str) -> Iterator[None]:
             raise SiteError(f"{holder(fd)} is working on this site: wait for it to finish, or stop it",
                             path) from None
         os.ftruncate(fd, 0)
-        os.pwrite(fd, json.dumps({"pid": os.getpid(), "host": os.uname().nodename if hasattr(os, "uname") else os.environ.get("COMPUTERNAME", ""), "command": command,
+        os.pwrite(fd, json.dumps({"pid": os.getpid(), "host": os.uname().nodename, "command": command,
                                   "started": time.strftime("%Y-%m-%d %H:%M:%S")}).encode(), 0)
         _held[path] = 1
         try:

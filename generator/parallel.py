@@ -51,11 +51,7 @@ def worth_workers(count: int) -> bool:
 
 def can_fork(count: int) -> bool:
     """Whether ``count`` items are worth worker processes forked from this one, and it may fork."""
-    if not (worth_workers(count) and threading.active_count() == 1):
-        return False
-    import multiprocessing      # with the first work worth workers: a build with nothing to do loads none
-
-    return "fork" in multiprocessing.get_all_start_methods()
+    return count >= PARALLEL_THRESHOLD and may_fork()
 
 
 def fork_map(task: Callable[[int], R], count: int) -> Iterator[list[R]]:
@@ -95,11 +91,16 @@ def may_fork() -> bool:
     return threading.active_count() == 1 and hasattr(os, "fork") and workers() > 1
 
 
+def worth_background(files: int) -> bool:
+    """Whether work beside a build of a site of ``files`` files is worth a :class:`Background` child."""
+    return files >= BACKGROUND_THRESHOLD and may_fork()
+
+
 class Background:
     """``function(*args)`` in a child forked from this process, while this one goes on; or here, at
     once, where this process may not fork (it runs threads; not POSIX) or ``worth`` says no
-    (work of a site of fewer than :data:`BACKGROUND_THRESHOLD` files costs less than a fork of a
-    large process: a test runner's, hundreds of MiB).
+    (:func:`worth_background`: work of a small site costs less than a fork of a large process,
+    a test runner's, hundreds of MiB).
 
     For one piece of work beside this process's own (a stat of every output while the inputs
     are scanned, an edit's parse while the records are read), which a pool would cost more than.

@@ -43,9 +43,8 @@ from generator.state import Stamp, file_stamp
 from generator.urls import candidates
 
 POLL_MS = 400              # how often site.yaml and new folders are checked
-SETTLE_MS = 20             # a burst of saves closer than this is one change (an editor's write,
-                           # rename and chmod come within a few ms; a slower burst is two rebuilds,
-                           # the second one right)
+SETTLE_MS = 20             # a burst of saves closer than this is one change (a save by rename,
+                           # saves a few ms apart); a slower burst is two rebuilds, the second right
 LIVE = "/__sitegen__/"     # the preview's own URLs: the script and the event stream
 KEEPALIVE_S = 15
 

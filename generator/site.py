@@ -407,13 +407,12 @@ def slugify(text: str) -> str:
     nothing left to spell (``"!!!"``) gets a short digest of itself, which
     is stable across builds and differs from any other such name.
     """
+    spelled = text
     if not text.isascii():
         from anyascii import anyascii     # its tables load with the first name not in ASCII
 
-        text_ascii = anyascii(text)
-    else:
-        text_ascii = text
-    slug = re.sub(r"[^a-z0-9]+", "-", text_ascii.lower()).strip("-")
+        spelled = anyascii(text)
+    slug = re.sub(r"[^a-z0-9]+", "-", spelled.lower()).strip("-")
     return slug or hashlib.sha256(text.encode("utf-8")).hexdigest()[:10]
 
 

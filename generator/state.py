@@ -258,7 +258,7 @@ class OutputRecord:
         return not ids.isdisjoint(self.coded())
 
     def coded(self) -> frozenset[int] | None:
-        """The indices of the keys read (None once it holds the keys), as a set from now on."""
+        """The indices of the keys read, as a set from now on (None for a record made with its keys)."""
         if self._coded is not None and type(self._coded) is not frozenset:
             self._coded = frozenset(self._coded)
         return self._coded

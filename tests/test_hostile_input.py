@@ -110,6 +110,13 @@ def test_tags_in_any_script_get_distinct_stable_pages(basic_site):
     assert len(fallbacks) == 2 and fallbacks <= pages
 
 
+def test_names_in_other_scripts_with_nothing_to_spell_keep_distinct_fallbacks():
+    """An em dash and an en dash both transliterate to a hyphen: each still gets a name of its own."""
+    from generator.site import slugify
+    assert slugify("—") != slugify("–") and slugify("—") == slugify("—")
+    assert {slugify("—"), slugify("–")}.isdisjoint({slugify("-"), slugify("!!!")})
+
+
 def test_an_empty_tag_is_an_error(basic_site, capsys):
     write_post(basic_site, 'title: x\ntags: [compilers, ""]\n')
     assert main(["-C", str(basic_site), "build"]) == 1

@@ -282,13 +282,13 @@ def test_an_edited_document_is_parsed_in_a_child_while_the_records_are_read(tmp_
     monkeypatch.setattr(parallel, "BACKGROUND_THRESHOLD", 1)      # a small site: not worth a fork
     Engine(site, OPTIONS).build()
     parsed_by = tmp_path / "parsed-by"
-    real = build_module.parse_ahead
+    real = build_module.parse_uncached
 
-    def parse_ahead(config, sources):
+    def parse_uncached(config, sources):
         parsed_by.write_text(json.dumps([os.getpid(), [str(path) for _, path, _ in sources]]))
         return real(config, sources)
 
-    monkeypatch.setattr(build_module, "parse_ahead", parse_ahead)
+    monkeypatch.setattr(build_module, "parse_uncached", parse_uncached)
     post = next((site / "content/posts").glob("*.md"))
     post.write_text(post.read_text() + "\nA paragraph added, *emphasised*.\n")
     result = Engine(site, OPTIONS).build()
