@@ -12,13 +12,19 @@ and over generated code).
 A rule that cannot be joined keeps its place as an expression of its own: one
 with a back-reference or a named group (its numbers or names would clash with
 its neighbours'), with flags of its own, or a matcher that is not a compiled
-expression's ``match``. Lexers that override Pygments' loop are left as they are.
+expression's ``match``. A lexer whose own ``get_tokens_unprocessed`` only wraps
+Pygments' loop, calling it as ``RegexLexer.get_tokens_unprocessed`` and
+changing some tokens (the C family's, which mark standard types), runs its
+wrapper around the joined loop; lexers that override the loop otherwise are
+left as they are.
 """
 
 from __future__ import annotations
 
+import dis
 import functools
 import re
+import types
 from collections.abc import Iterator
 from typing import Any
 
@@ -34,8 +40,8 @@ _NOT_JOINABLE = re.compile(r"\\[1-9]|\(\?P=|\(\?\(|\(\?[aiLmsux]+\)")
 def faster(lexer: Lexer) -> Lexer:
     """``lexer``, or the same lexer (same class, name and options) with its states' rules joined."""
     cls = type(lexer)
-    if (not isinstance(lexer, RegexLexer) or cls.get_tokens_unprocessed is not _PLAIN_LOOP
-            or getattr(cls, "token_variants", False) or "_tokens" not in cls.__dict__):
+    if (not isinstance(lexer, RegexLexer) or getattr(cls, "token_variants", False) or "_tokens" not in cls.__dict__
+            or not (cls.get_tokens_unprocessed is _PLAIN_LOOP or _wraps_plain_loop(cls.get_tokens_unprocessed))):
         return lexer
     return _joined_class(cls)(**lexer.options)
 
@@ -44,10 +50,42 @@ def faster(lexer: Lexer) -> Lexer:
 def _joined_class(cls: type) -> type:
     flags = re.compile("", cls.flags).flags
     states = {state: _join(rules, cls.flags, flags) for state, rules in cls._tokens.items()}
+    loop = cls.get_tokens_unprocessed
     # The class's processed rules are reused (the metaclass would process them again).
     return type(cls.__name__, (cls,), {"_tokens": cls._tokens, "_joined": states,
-                                       "get_tokens_unprocessed": _joined_loop, "__module__": cls.__module__,
-                                       "__doc__": cls.__doc__})
+                                       "get_tokens_unprocessed": _joined_loop if loop is _PLAIN_LOOP
+                                       else _around_joined_loop(loop),
+                                       "__module__": cls.__module__, "__doc__": cls.__doc__})
+
+
+def _wraps_plain_loop(function: Any) -> bool:
+    """Whether ``function`` (a lexer's own loop) reaches Pygments' loop only as
+    ``RegexLexer.get_tokens_unprocessed``, the one thing it asks of that name."""
+    if not isinstance(function, types.FunctionType) or function.__globals__.get("RegexLexer") is not RegexLexer:
+        return False
+    uses = 0
+    codes = [function.__code__]
+    while codes:        # its own code and the code of what it defines inside
+        code = codes.pop()
+        codes.extend(c for c in code.co_consts if isinstance(c, types.CodeType))
+        ops = list(dis.get_instructions(code))
+        for op, after in zip(ops, ops[1:] + [None]):
+            if op.opname in ("LOAD_GLOBAL", "LOAD_NAME") and op.argval == "RegexLexer":
+                if after is None or after.opname not in ("LOAD_ATTR", "LOAD_METHOD") \
+                        or after.argval != "get_tokens_unprocessed":
+                    return False
+                uses += 1
+    return uses > 0
+
+
+def _around_joined_loop(wrapper: types.FunctionType) -> types.FunctionType:
+    """``wrapper`` as it is, but reaching the joined loop where it calls Pygments' own."""
+    names = {**wrapper.__globals__, "RegexLexer": _REGEX_LEXER_JOINED}
+    around = types.FunctionType(wrapper.__code__, names, wrapper.__name__, wrapper.__defaults__,
+                                wrapper.__closure__)
+    around.__kwdefaults__ = wrapper.__kwdefaults__
+    around.__qualname__, around.__doc__ = wrapper.__qualname__, wrapper.__doc__
+    return around
 
 
 Matcher = tuple   # (match function, rules by group or None, action, new state)
@@ -202,3 +240,7 @@ def _joined_loop(self: RegexLexer, text: str, stack: tuple[str, ...] = ("root",)
                 pos += 1
             except IndexError:
                 break
+
+
+# What a wrapper around the joined loop finds under the name RegexLexer.
+_REGEX_LEXER_JOINED = types.SimpleNamespace(get_tokens_unprocessed=_joined_loop)
