@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import re
 from html import unescape
+from itertools import filterfalse
 
 WORDS_PER_MINUTE = 238
 CODE_WEIGHT = 2                  # a word of code takes as long as two of prose
@@ -24,12 +25,13 @@ INLINE_FORMULA_WORDS = 2
 DISPLAY_FORMULA_WORDS = 12
 
 LINE_NUMBERS = re.compile(r'<td class="linenos">.*?</td>', re.S)
-CODE = re.compile(r"<pre\b[^>]*>(.*?)</pre>", re.S)
+# A <pre> element and its content, up to the first </pre> (as ``.*?`` would, without its try at each character).
+CODE = re.compile(r"<pre\b[^>]*>([^<]*(?:<(?!/pre>)[^<]*)*)</pre>")
 FORMULA = re.compile(r'<(span|div) class="arithmatex">.*?</\1>', re.S)
 TAG = re.compile(r"<[^>]+>")
 # Han, kana, and the CJK compatibility ideographs: scripts written without spaces.
 IDEOGRAPH = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-WORD = re.compile(r"\S*\w\S*")
+WORD_CHARACTER = re.compile(r"\w")
 
 
 def reading_time(html: str) -> int:
@@ -46,15 +48,28 @@ def weighted_words(html: str) -> int:
         formulas += DISPLAY_FORMULA_WORDS if match.group(1) == "div" else INLINE_FORMULA_WORDS
         return " "
 
-    html = FORMULA.sub(formula, LINE_NUMBERS.sub("", html))
-    # Pygments' spans split a code line at every token: within code a tag is no word break.
-    code = sum(count_words(unescape(TAG.sub("", block))) for block in CODE.findall(html))
-    prose = count_words(unescape(TAG.sub(" ", CODE.sub(" ", html))))
-    return prose + CODE_WEIGHT * code + formulas
+    # Each expression is tried only where the text it looks for is there (each is a scan of the page).
+    if 'class="linenos"' in html:
+        html = LINE_NUMBERS.sub("", html)
+    if "arithmatex" in html:
+        html = FORMULA.sub(formula, html)
+    code = 0
+    if "<pre" in html:
+        parts = CODE.split(html)    # prose, a block's content, prose...
+        # Pygments' spans split a code line at every token: within code a tag is no word break.
+        code = sum(count_words(unescape(TAG.sub("", block))) for block in parts[1::2])
+        html = " ".join(parts[0::2])
+    return count_words(unescape(TAG.sub(" ", html))) + CODE_WEIGHT * code + formulas
 
 
 def count_words(text: str) -> int:
-    ideographs = len(IDEOGRAPH.findall(text))
-    if ideographs:
-        text = IDEOGRAPH.sub(" ", text)
-    return ideographs + len(WORD.findall(text))
+    """Ideographs, and runs of non-space characters holding a letter, digit or ``_`` (``\\w``)."""
+    ideographs = 0
+    if not text.isascii():
+        ideographs = len(IDEOGRAPH.findall(text))
+        if ideographs:
+            text = IDEOGRAPH.sub(" ", text)
+    runs = text.split()       # split's spaces are an expression's \s: both are str.isspace
+    # A run of letters and digits alone is a word; the rest are words if they hold one (not "--").
+    others = list(filterfalse(str.isalnum, runs))
+    return ideographs + len(runs) - len(others) + sum(map(bool, map(WORD_CHARACTER.search, others)))

@@ -4,10 +4,11 @@
 from __future__ import annotations
 
 import importlib.metadata
-import json
+import re
 import subprocess
 import sys
 import tomllib
+from html import unescape
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -15,12 +16,14 @@ import feedparser
 import html5lib
 import pytest
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from generator.build import BuildOptions, build
 from generator.cli import main
 from generator.errors import SiteError
 from generator.markdown import render_markdown
-from generator.reading import WORDS_PER_MINUTE, reading_time, weighted_words
+from generator.reading import IDEOGRAPH, WORDS_PER_MINUTE, count_words, reading_time, weighted_words
 from site_checks import (assert_group_feeds_parse, assert_html5_parses, assert_internal_links_and_anchors,
                          assert_json_feed_valid)
 from test_incremental import assert_same_as_full_build
@@ -132,6 +135,42 @@ def test_code_counts_twice_its_line_numbers_not_at_all_and_formulas_as_a_few_wor
     formulas = render_markdown("Energy $$E = m c^2 + \\frac{a}{b}$$ here.\n\n$$\n\\sum_{i=0}^{n} x_i^2\n$$\n").html
     assert 'class="arithmatex"' in formulas
     assert weighted_words(formulas) == 2 + 2 + 12        # "Energy", "here." + an inline and a display formula
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab_9 \t\n\u00a0\u2003\u3000\x1c.,-—'é中かЖ٣²")), max_size=80)
+       | st.text(max_size=80))
+def test_words_are_the_runs_of_non_spaces_holding_a_word_character(text):
+    # The definition, as a regular expression; count_words counts without one, run by run.
+    ideographs = len(IDEOGRAPH.findall(text))
+    assert count_words(text) == ideographs + len(re.findall(r"\S*\w\S*", IDEOGRAPH.sub(" ", text)))
+
+
+def weighted_words_by_definition(html: str) -> int:
+    """weighted_words as first written: each expression run over the whole page."""
+    formulas = []
+    html = re.sub(r'<(span|div) class="arithmatex">.*?</\1>',
+                  lambda m: formulas.append(12 if m.group(1) == "div" else 2) or " ",
+                  re.sub(r'<td class="linenos">.*?</td>', "", html, flags=re.S), flags=re.S)
+    code = sum(count_words(unescape(re.sub(r"<[^>]+>", "", block)))
+               for block in re.findall(r"<pre\b[^>]*>(.*?)</pre>", html, flags=re.S))
+    prose = count_words(unescape(re.sub(r"<[^>]+>", " ", re.sub(r"<pre\b[^>]*>(.*?)</pre>", " ", html, flags=re.S))))
+    return prose + 2 * code + sum(formulas)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["<pre>", "<pre class='x'>", "</pre>", "</pre", "<pre", "<", ">", "<span>",
+                                 '<td class="linenos">', "</td>", '<span class="arithmatex">', "</span>",
+                                 '<div class="arithmatex">', "</div>", "a b", "\n", " ", "&amp;", "x-y", "--"]),
+                max_size=30).map("".join))
+def test_weighted_words_counts_as_its_definition(html):
+    assert weighted_words(html) == weighted_words_by_definition(html)
+
+
+def test_the_shipped_posts_read_as_long_as_by_the_definition():
+    for path in sorted((REPO / "content" / "posts").glob("*.md")):
+        html = render_markdown(path.read_text(encoding="utf-8").split("---", 2)[2]).html
+        assert weighted_words(html) == weighted_words_by_definition(html), path
 
 
 def test_chinese_and_japanese_characters_count_one_each():
