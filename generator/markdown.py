@@ -34,6 +34,7 @@ from markdown.util import AtomicString
 from pymdownx.highlight import HighlightExtension
 
 from generator.headings import Heading
+from generator.blocks import SkippingBlocksExtension
 from generator.highlight import HIGHLIGHT_CLASS, CachedHighlight, ReachableHighlight
 from generator.inline import SkippingInlineExtension
 from generator.typography import TypographyExtension
@@ -640,7 +641,8 @@ def markdown_converter(dollar_math: bool = False, header_ids: str = "gfm") -> ma
         math = {**configs["pymdownx.arithmatex"], "inline_syntax": ["dollar", "round"]}
         configs = {**configs, "pymdownx.arithmatex": math}
     return markdown.Markdown(extensions=[*EXTENSIONS, KramdownCompat(header_ids=header_ids),
-                                         TypographyExtension(), Highlighting(), SkippingInlineExtension()],
+                                         TypographyExtension(), Highlighting(), SkippingInlineExtension(),
+                                         SkippingBlocksExtension()],
                              extension_configs=configs, output_format="html")
 
 

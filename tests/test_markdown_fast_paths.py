@@ -2,10 +2,11 @@
 
 Differential: every document is rendered by sitegen's converter (one-pass
 typography, cached Pygments lexers and blocks, inline patterns skipped where
-a text cannot match them) and by the same converter with smarty's own inline
-processor, Python-Markdown's own inline pass and pymdownx's own highlighter,
-uncached (the reference), over the shipped site, the shared TVM posts and
-generated text.
+a text cannot match them, block processors where a block cannot hold what
+they take) and by the same converter with smarty's own inline processor,
+Python-Markdown's own inline pass and block loop and pymdownx's own
+highlighter, uncached (the reference), over the shipped site, the shared TVM
+posts and generated text.
 """
 
 from __future__ import annotations
@@ -14,11 +15,11 @@ import re
 from pathlib import Path
 
 import markdown
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.highlight import ReachableHighlight, lexer_for, reachable
+from generator.blocks import NEEDS
 from generator.inline import openings
 from generator.markdown import EXTENSION_CONFIGS, EXTENSIONS, Highlighting, KramdownCompat, markdown_converter
 from generator.sources import split_front_matter
@@ -111,6 +112,38 @@ def test_an_inline_pattern_matches_only_where_one_of_its_openings_is(text):
         if starts is not None:
             for match in regex.finditer(text):
                 assert any(text.startswith(s, match.start()) for s in starts), (regex.pattern, text)
+
+
+# Lines and pieces of the block constructs: headings both ways, rules, quotes, definitions, notes, abbreviations.
+BLOCK_PIECES = st.sampled_from(["\n", "\n\n", "a", "Term", " ", "#", "## h ##", "\n=", "\n===", "\n-", "\n---",
+                                "***", "___", "- - -", "* * *", "> ", "\n> q", ":", "\n:   def", "\n: d",
+                                "[^1]: note", "[^1]", "*[HTML]: Hyper Text", "HTML", "[ref]: /url 'title'",
+                                "[ref]: <b> (t)", "[ref]", "]:", "*[", "!!! note", "    code", "\\#", "|", "- x"])
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(BLOCK_PIECES, max_size=30).map("".join))
+def test_block_constructs_read_as_python_markdown_reads_them(text):
+    fast, smarty = both(text)
+    assert fast == smarty
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(BLOCK_PIECES, max_size=30).map("".join))
+def test_a_block_processor_matches_only_blocks_holding_what_it_needs(text):
+    """generator.blocks answers no for a block holding none of a processor's needs: sound only if
+    every match of its expression holds one."""
+    for processor in FAST.parser.blockprocessors:
+        if type(processor) in NEEDS:
+            _, attribute, _, needs = NEEDS[type(processor)]
+            for match in getattr(processor, attribute).finditer(text):
+                assert any(need in match.group(0) for need in needs), (type(processor).__name__, text)
+
+
+def test_the_block_processors_skip_blocks_without_what_they_need():
+    skipped = {type(p) for p in FAST.parser.blockprocessors if "test" in vars(p) or "run" in vars(p)}
+    assert skipped == set(NEEDS)       # each expression read by hand is the installed one
+    assert not any("test" in vars(p) or "run" in vars(p) for p in SMARTY.parser.blockprocessors)   # the reference
 
 
 def test_openings_are_read_conservatively():
