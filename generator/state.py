@@ -247,18 +247,20 @@ class OutputRecord:
     def read_any(self, keys: Collection[Key], found: dict[int, set[int]]) -> bool:
         """Whether it read any of ``keys``; ``found`` keeps their indices, per table, for the next.
 
-        The indices become a set the first time: a later question (the preview's next rebuild)
-        costs as many look-ups as there are ``keys``, not as many as there are reads.
+        One question (a build from the command line) is answered from the indices as read, a
+        look-up in the few ``keys`` per read; a process that asks again (the preview) makes
+        them a set first (:meth:`coded`), and then costs a look-up per key.
         """
         if self._reads is not None:
             return not self._reads.isdisjoint(keys)
         ids = found.get(id(self._table))
         if ids is None:
             ids = found[id(self._table)] = self._table.ids_of(keys)
-        return not ids.isdisjoint(self.coded())
+        return not ids.isdisjoint(self._coded)
 
     def coded(self) -> frozenset[int] | None:
-        """The indices of the keys read, as a set from now on (None for a record made with its keys)."""
+        """The indices of the keys read, as a set from now on (None for a record made with its keys):
+        for a process that will ask :meth:`read_any` again and again."""
         if self._coded is not None and type(self._coded) is not frozenset:
             self._coded = frozenset(self._coded)
         return self._coded
