@@ -197,6 +197,19 @@ def load_documents(config: Config, sources: list[tuple[str, Path, str]], refresh
             for (_, path, _), key, doc in zip(sources, keys, documents)}, len(todo)
 
 
+def load_data_file(config: Config, path: Path, file_digest: str) -> Any:
+    """A data file's YAML, parsed, or as the parse of the same bytes (by the same PyYAML)
+    left it in ``.sitegen/``: a build that changed no data file loads no YAML parser."""
+    cache = DataCache(config.state_dir / "cache" / "data", "data-yaml")
+    key = digest(file_digest, installed.version("PyYAML") or "")
+    kept = cache.get(key)
+    if isinstance(kept, dict) and "value" in kept:
+        return kept["value"]
+    value = load_data(load_source(config.root, "data", path))
+    cache.put(key, {"value": value}, exact=True)
+    return value
+
+
 def document_cache(config: Config) -> DataCache:
     return DataCache(config.state_dir / "cache" / "documents", "document", well_formed)
 
@@ -603,7 +616,7 @@ class Engine:
                                        summaries={} if scan.fresh else self.state.records.summaries, ready=ready)
         parsed = {str(path): Parsed(source_digest, *loaded[str(path)]) if str(path) in loaded
                   else kept[str(path)] for kind, path, source_digest in sources if kind != "data"}
-        data_files = {key: self.data_files.get(key) or load_data(load_source(self.root, "data", path))
+        data_files = {key: self.data_files.get(key) or load_data_file(scan.config, path, key)
                       for kind, path, key in sources if kind == "data"}
         self.data_files = data_files     # by digest: true whether or not this build succeeds
         data = {path.stem: data_files[key] for kind, path, key in sources if kind == "data"}

@@ -87,9 +87,16 @@ class DataCache:
             return None
         return value if self.valid(value) else None
 
-    def put(self, key: str, value: Any) -> None:
-        try:
-            data = codec.dumps(self.kind, value)
-        except (TypeError, ValueError, OverflowError):   # a value a cache cannot hold: not cached
-            return
+    def put(self, key: str, value: Any, exact: bool = False) -> None:
+        """File ``value`` under ``key``; with ``exact``, only if it reads back the same
+        (:func:`codec.dumps_exact`: a parse kept in place of parsing again)."""
+        if exact:
+            data = codec.dumps_exact(self.kind, value)
+            if data is None:
+                return
+        else:
+            try:
+                data = codec.dumps(self.kind, value)
+            except (TypeError, ValueError, OverflowError):   # a value a cache cannot hold: not cached
+                return
         write_atomic(self._path(key), data)

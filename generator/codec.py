@@ -29,6 +29,7 @@ VERSIONS = {
     "document": 8,       # .sitegen/cache/documents/ (generator.site.Document, by parse key)
     "version-files": 2,  # .sitegen/versions/ (a docs version's files, tutorials included, as last built)
     "site-yaml": 1,      # .sitegen/site-yaml.msgpack (site.yaml's YAML, parsed: generator.config)
+    "data-yaml": 1,      # .sitegen/cache/data/ (a data file's YAML, parsed, by its bytes: generator.build)
     "notebook-run": 1,   # <notebooks.cache_dir>/notebooks/ (JSON runs, shared between machines: part of their key)
 }
 
@@ -52,6 +53,16 @@ def dumps(kind: str, value: Any) -> bytes:
     """``value`` as the bytes of a cache file holding a ``kind``."""
     body = msgpack.packb(value, default=_encode, strict_types=True, use_bin_type=True)
     return _header(kind) + hashlib.sha256(body).digest() + body
+
+
+def dumps_exact(kind: str, value: Any) -> bytes | None:
+    """:func:`dumps`, if what it gives reads back as ``value`` (the same ``repr``: a parse kept
+    instead of parsing again must be the parse); else None."""
+    try:
+        data = dumps(kind, value)
+        return data if repr(loads(kind, data)) == repr(value) else None
+    except (TypeError, ValueError, OverflowError):      # a value a cache cannot hold
+        return None
 
 
 class Items:

@@ -391,11 +391,11 @@ def _site_yaml(root: Path, path: Path, text: str) -> Any:
     from generator.yamltext import parse_yaml
 
     value = parse_yaml(text, path)
+    data = codec.dumps_exact("site-yaml", {"text": key, "value": value})
     try:
-        data = codec.dumps("site-yaml", {"text": key, "value": value})
-        if kept.parent.is_dir() and repr(codec.loads("site-yaml", data)["value"]) == repr(value):
+        if data is not None and kept.parent.is_dir():
             write_atomic(kept, data)
-    except (OSError, ValueError, TypeError):             # a value the codec does not carry, a folder not ours
+    except OSError:             # a folder not ours
         pass
     return value
 

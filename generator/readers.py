@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
+from generator import installed
 from generator.config import Config
 from generator.errors import SiteError
 from generator.headings import Heading
@@ -45,11 +46,8 @@ class MarkdownReader:
     suffixes = (".md", ".markdown")
 
     def cache_key(self, config: Config) -> tuple[str, ...]:
-        import markdown
-        import pygments
-        import pymdownx
-
-        return ("markdown", markdown.__version__, pymdownx.__version__, pygments.__version__,
+        # By the installed versions, not by importing them: a build parsing nothing here loads none.
+        return ("markdown", *(installed.version(name) or "" for name in ("Markdown", "pymdown-extensions", "Pygments")),
                 repr(config.markdown))
 
     def read(self, text: str, source: Source, config: Config) -> Parsed:

@@ -9,10 +9,11 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from datetime import datetime
 from pathlib import Path
 
 from generator.build import build
-from generator.codec import loads
+from generator.codec import dumps_exact, loads
 
 SITEGEN = [str(Path(sys.executable).with_name("sitegen"))]
 
@@ -35,6 +36,29 @@ def test_a_build_with_nothing_to_do_loads_only_what_it_uses(tmp_path):
     said, loaded = ran.stdout.splitlines()
     assert said.startswith("nothing changed")
     assert json.loads(loaded) == [0, []]
+
+
+def test_an_edit_parsed_ahead_loads_no_markdown_pygments_or_yaml_here(tmp_path):
+    # A site of thousands of files parses an edit's documents in a child (parallel.Background):
+    # the threshold is lowered so that the small site does too. Its keys name the readers'
+    # versions, and its data files are read back as last parsed, without those modules here.
+    site = init_site(tmp_path)
+    (site / "content" / "data").mkdir(exist_ok=True)
+    (site / "content" / "data" / "team.yml").write_text("- name: Ada\n  role: keeper\n")
+    subprocess.run([*SITEGEN, "build"], cwd=site, check=True, capture_output=True)
+    post = sorted((site / "content" / "posts").glob("*.md"))[0]
+    post.write_text(post.read_text() + "\nA paragraph added with `code` in it.\n")
+    unused = ["markdown", "pygments", "pymdownx", "yaml"]
+    probe = ("import json, sys; import generator.parallel as p; p.BACKGROUND_THRESHOLD = 1; "
+             "from generator.cli import main; code = main(['build']); "
+             f"print(json.dumps([code, [m for m in {unused!r} if m in sys.modules]]))")
+    ran = subprocess.run([sys.executable, "-c", probe], cwd=site, capture_output=True, text=True)
+    assert ran.returncode == 0, ran.stderr
+    *said, loaded = ran.stdout.splitlines()
+    assert any(" written" in line for line in said), said
+    assert json.loads(loaded) == [0, []]
+    page = next((site / "_site").rglob(post.stem.split("-", 3)[3] + ".html"))
+    assert "A paragraph added with <code>code</code> in it." in page.read_text()
 
 
 def test_site_yaml_is_parsed_again_exactly_when_its_text_changes(tmp_path):
@@ -66,6 +90,26 @@ def test_a_garbled_parse_of_site_yaml_is_parsed_again_and_a_mistake_still_names_
     assert ran.returncode == 1
     assert f"site.yaml:{lines + 2}: invalid YAML: expected ','" in ran.stderr, ran.stderr   # the end it reached
     assert loads("site-yaml", kept.read_bytes())["value"]["title"] == "Site"     # the last good parse, kept
+
+
+def test_a_data_file_is_read_back_as_parsed_and_parsed_again_when_its_bytes_change(tmp_path):
+    site = init_site(tmp_path)
+    data = site / "content" / "data"
+    data.mkdir(exist_ok=True)
+    (data / "team.yml").write_text("- name: Ada\n  joined: 2019-03-18\n")
+    build(site)
+    kept, = (site / ".sitegen" / "cache" / "data").rglob("*.msgpack")
+    assert loads("data-yaml", kept.read_bytes())["value"][0]["name"] == "Ada"
+    kept.write_bytes(b"sitegen data-yaml 1\n\xc1 not msgpack")    # garbled: a miss, parsed again
+    (site / "content" / "posts" / "2020-01-01-unrelated.md").write_text("---\ntitle: Other\ndate: 2020-01-01\n---\nx\n")
+    build(site)
+    assert loads("data-yaml", kept.read_bytes())["value"][0]["name"] == "Ada"
+    (data / "team.yml").write_text("- name: Grace\n  joined: 2019-03-18\n")
+    build(site)
+    assert {loads("data-yaml", path.read_bytes())["value"][0]["name"]
+            for path in (site / ".sitegen" / "cache" / "data").rglob("*.msgpack")} == {"Ada", "Grace"}
+    assert dumps_exact("data-yaml", {"value": [{"n": 1, "on": datetime(2020, 1, 1)}]}) is not None
+    assert dumps_exact("data-yaml", {"value": object()}) is None     # not held, so not kept
 
 
 def test_a_build_from_the_command_line_runs_no_collection(tmp_path):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import partial
 from pathlib import Path
 
+from generator.config import CodeStyles
 from generator.deps import record
 from generator.layout import DEFAULT_THEME
 from generator.outputs import PlanContext, Planner
@@ -19,10 +20,14 @@ class PygmentsCss(Planner):
     name = "pygments-css"
 
     def plan(self, ctx: PlanContext, plan: Plan) -> None:
-        from generator import highlight
+        plan.add(PYGMENTS_CSS, "pygments_style", partial(pygments_stylesheet, ctx.config.code_styles), "pygments")
 
-        plan.add(PYGMENTS_CSS, "pygments_style",
-                 partial(highlight.stylesheet, ctx.config.code_styles), "pygments")
+
+def pygments_stylesheet(styles: CodeStyles) -> str:
+    """The stylesheet, Pygments loaded only when it is made (a plan is made in every build)."""
+    from generator.highlight import stylesheet
+
+    return stylesheet(styles)
 
 
 class Assets(Planner):
