@@ -15,6 +15,7 @@ import re
 from pathlib import Path
 
 import markdown
+from markdown.inlinepatterns import LinkInlineProcessor
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -147,6 +148,23 @@ def guarded(md: markdown.Markdown) -> set[type]:
 def test_the_block_processors_search_only_blocks_holding_what_a_match_needs():
     assert guarded(FAST) == set(NEEDS)      # each expression read by hand is the installed one
     assert guarded(SMARTY) == set()         # the reference searches every block
+
+
+LINK_PIECES = st.sampled_from(["[", "]", "(", ")", "<", ">", "'", '"', " ", "\n", "\\", "a", "/b.html", "t",
+                               "https://x.org/y", "\u0002", "\u0003", "&"])
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(LINK_PIECES, max_size=8).map("".join), st.lists(LINK_PIECES, max_size=25).map("".join))
+def test_links_are_read_as_python_markdown_reads_them(before, rest):
+    """Read where a link's text or target begins (after ``[``, at ``(``), as the pattern reads them."""
+    link = FAST.inlinePatterns["link"]
+    FAST.treeprocessors["inline"].stashed_nodes = {}    # as during a conversion: no placeholders
+    assert "getText" in vars(link) and "getLink" in vars(link)      # the shortcuts are in place
+    for data in (before + rest, before + "(" + rest):
+        index = len(before)
+        assert link.getText(data, index) == LinkInlineProcessor.getText(link, data, index), data
+        assert link.getLink(data, index) == LinkInlineProcessor.getLink(link, data, index), data
 
 
 def test_openings_are_read_conservatively():
