@@ -4,8 +4,11 @@ A RegexLexer finds its next token by trying the rules of the current state one
 after the other, a Python call per rule and position, so most of a code block's
 time goes to rules that do not match. Joined into one alternation,
 ``(rule1)|(rule2)|...``, the rules are tried by the regular expression engine
-in the same order, and the first that matches wins, as in the loop; which
-group matched (``lastindex``) names the rule. The tokens are the same, one for
+in the same order, and the first that matches wins, as in the loop; an empty
+group after each rule, the last group a match of it closes (``lastindex``),
+names the rule (a group around it would hide its first character from the
+engine, which passes over an alternative that cannot start at a character
+without entering it). The tokens are the same, one for
 one (tests/test_lexing.py compares the two over the lexers of the site's code
 and over generated code).
 
@@ -105,9 +108,12 @@ def _join(rules: list[tuple], lexer_flags: int, flags: int) -> list[Matcher]:
             newline = "\n" if lexer_flags & re.VERBOSE else ""   # a trailing comment must not eat ")"
             for rexmatch, action, new_state in run:
                 regex = rexmatch.__self__
-                by_group.append((action, new_state, len(by_group), regex.groups))
+                base = len(by_group) - 1        # the rule's group n is the joined expression's base + n
                 by_group.extend([None] * regex.groups)
-                parts.append(f"({regex.pattern}{newline})")
+                # An empty group after the rule, closed last, names it (lastindex); none before it, so
+                # that the expression engine sees the rule's first character and skips it at a glance.
+                by_group.append((action, new_state, base, regex.groups))
+                parts.append(f"(?:{regex.pattern}{newline})()")
             try:
                 matchers.append((re.compile("|".join(parts), lexer_flags).match, by_group, None, None))
             except re.error:    # some construct that only holds in an expression of its own
@@ -142,7 +148,7 @@ class _RuleMatch:
     def _index(self, group: int) -> int:
         if not 0 <= group <= self._groups:
             raise IndexError("no such group")
-        return self._group + group
+        return self._group + group if group else 0
 
     def group(self, *groups: int) -> Any:
         if len(groups) <= 1:
