@@ -3,14 +3,14 @@
 A RegexLexer finds its next token by trying the rules of the current state one
 after the other, a Python call per rule and position, so most of a code block's
 time goes to rules that do not match. Joined into one alternation,
-``(rule1)|(rule2)|...``, the rules are tried by the regular expression engine
-in the same order, and the first that matches wins, as in the loop; an empty
-group after each rule, the last group a match of it closes (``lastindex``),
-names the rule (a group around it would hide its first character from the
-engine, which passes over an alternative that cannot start at a character
-without entering it). The tokens are the same, one for
-one (tests/test_lexing.py compares the two over the lexers of the site's code
-and over generated code).
+``(?:rule1)()|(?:rule2)()|...``, the rules are tried by the regular expression
+engine in the same order, and the first that matches wins, as in the loop; the
+empty group after each rule, the last group a match of it closes
+(``lastindex``), names the rule (a group around it would hide its first
+character from the engine, which passes over an alternative that cannot start
+at a character without entering it). The tokens are the same, one for one
+(tests/test_lexing.py compares the two over the lexers of the site's code and
+over generated code).
 
 A rule that cannot be joined keeps its place as an expression of its own: one
 with a back-reference or a named group (its numbers or names would clash with
