@@ -21,6 +21,7 @@ import xml.etree.ElementTree as etree
 from collections import deque
 from dataclasses import dataclass
 from functools import partial
+from typing import Any
 from html import unescape
 
 import markdown
@@ -634,16 +635,35 @@ def markdown_converter(dollar_math: bool = False, header_ids: str = "gfm") -> ma
 
     smarty's patterns define the typographic text; :class:`TypographyExtension`
     applies them in a fraction of smarty's own time. The inline pass skips the
-    patterns a text cannot match (:mod:`generator.inline`).
+    patterns a text cannot match (:mod:`generator.inline`), the block parser the
+    processors a block cannot start (:mod:`generator.blocks`), and whether a tag
+    is a block's is asked of the list of block tags once per tag.
     """
     configs = EXTENSION_CONFIGS
     if dollar_math:
         math = {**configs["pymdownx.arithmatex"], "inline_syntax": ["dollar", "round"]}
         configs = {**configs, "pymdownx.arithmatex": math}
-    return markdown.Markdown(extensions=[*EXTENSIONS, KramdownCompat(header_ids=header_ids),
-                                         TypographyExtension(), Highlighting(), SkippingInlineExtension(),
-                                         SkippingBlocksExtension()],
-                             extension_configs=configs, output_format="html")
+    md = markdown.Markdown(extensions=[*EXTENSIONS, KramdownCompat(header_ids=header_ids),
+                                       TypographyExtension(), Highlighting(), SkippingInlineExtension(),
+                                       SkippingBlocksExtension()],
+                           extension_configs=configs, output_format="html")
+    md.is_block_level = _remembered(md.is_block_level)
+    return md
+
+
+def _remembered(is_block_level: Callable[[Any], bool]) -> Callable[[Any], bool]:
+    """``Markdown.is_block_level``, each tag's answer kept: it looks the tag up in a list of some
+    fifty (``block_level_elements``, which the extensions here only read, once set up), and
+    the serializer and the tree processors ask it of every element."""
+    known: dict[Any, bool] = {}
+
+    def remembered(tag: Any) -> bool:
+        answer = known.get(tag)
+        if answer is None:
+            answer = known[tag] = is_block_level(tag)
+        return answer
+
+    return remembered
 
 
 class MarkdownRenderer:
