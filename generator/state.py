@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
 from pathlib import Path
-from typing import Any, Callable, Collection, Iterable
+from typing import Any, Callable, Collection, Iterable, Mapping
 
 from generator import codec
 from generator.cache import digest, write_atomic
@@ -38,6 +38,10 @@ RACY_NS = 2_000_000_000
 # The journal is folded into the records file when it grows past this share of that file,
 # and a build that changed more than this share of the records writes them whole.
 JOURNAL_SHARE = 0.25
+# ... or when it holds this many entries: a build reads each (a post's edit, about 0.15 ms at 10,000
+# posts, where writing the records whole takes 2-3 s), and a site's edits are small, so the
+# share alone would let thousands pile up.
+JOURNAL_ENTRIES = 128
 
 Stamp = tuple[int, int]  # (size, mtime_ns)
 Key = tuple             # a dependency key (generator.deps)
@@ -310,6 +314,7 @@ class Records:
     table: KeyTable = field(default_factory=KeyTable, repr=False, compare=False)   # the records file's keys
     unsaved: set | None = field(default=None, repr=False, compare=False)   # the keys whose digests may
                                         # differ from the records' files (None: any of them)
+    entries: int = field(default=0, repr=False, compare=False)   # the journal's entries they hold
 
     def to_data(self) -> dict[str, Any]:
         """Plain values, each dependency key and each plan input stored once (as pickle's memo did);
@@ -366,18 +371,24 @@ class Records:
         records._check()
         return records
 
-    def _check(self) -> None:
-        """Refuse records of the wrong types (a file another sitegen wrote)."""
-        if not all(isinstance(v, str) for v in self.documents.values()) \
-                or not all(isinstance(key, str) and isinstance(fields, dict) for key, fields in self.summaries.values()) \
-                or not all(isinstance(path, str) and isinstance(r.digest, str) for path, r in self.outputs.items()):
+    def _check(self, documents: Mapping[str, Any] | None = None, summaries: Mapping[str, Any] | None = None,
+               outputs: Mapping[str, OutputRecord] | None = None) -> None:
+        """Refuse records of the wrong types (a file another sitegen wrote): all of them, or the
+        entries given (what a journal entry changed: each entry checked once, not every entry
+        again with each of the journal's)."""
+        documents = self.documents if documents is None else documents
+        summaries = self.summaries if summaries is None else summaries
+        outputs = self.outputs if outputs is None else outputs
+        if not all(isinstance(v, str) for v in documents.values()) \
+                or not all(isinstance(key, str) and isinstance(fields, dict) for key, fields in summaries.values()) \
+                or not all(isinstance(path, str) and isinstance(r.digest, str) for path, r in outputs.items()):
             raise TypeError("state records of the wrong types")
 
     def copy(self) -> Records:
         """A copy whose tables are its own (the records in them are never changed, only replaced)."""
         return Records(dict(self.outputs), dict(self.documents), dict(self.digests), dict(self.bundles),
                        self.order, dict(self.summaries), dict(self.derived), self.table,
-                       None if self.unsaved is None else set(self.unsaved))
+                       None if self.unsaved is None else set(self.unsaved), self.entries)
 
     def changes(self, old: Records) -> dict[str, Any] | None:
         """What differs from ``old``, as plain values for :meth:`apply`; None if that is more than
@@ -421,22 +432,26 @@ class Records:
 
         for path in changes["outputs_gone"]:
             del self.outputs[path]
-        for path, (inputs, reads, digest_) in changes["outputs"].items():
-            self.outputs[path] = OutputRecord(inputs, frozenset(map(key_of, reads)), digest_)
+        # Reads all of the records file's keys stay its indices, as that file's own are read.
+        outputs = {path: OutputRecord(inputs, None, digest_, reads, self.table) if all(type(k) is int for k in reads)
+                   else OutputRecord(inputs, frozenset(map(key_of, reads)), digest_)
+                   for path, (inputs, reads, digest_) in changes["outputs"].items()}
+        self.outputs.update(outputs)
         self.digests.update((key_of(key), value) for key, value in changes["digests"])
         for source in changes["documents_gone"]:
             del self.documents[source]
         self.documents.update(changes["documents"])
         for source in changes["summaries_gone"]:
             del self.summaries[source]
-        self.summaries.update((source, (key, fields)) for source, (key, fields) in changes["summaries"].items())
+        summaries = {source: (key, fields) for source, (key, fields) in changes["summaries"].items()}
+        self.summaries.update(summaries)
         if "order" in changes:
             self.order = tuple(changes["order"])
         if "bundles" in changes:
             self.bundles = _bundles_from(changes["bundles"], key_of)
         if "derived" in changes:
             self.derived = _derived_from(changes["derived"])
-        self._check()
+        self._check(changes["documents"], summaries, outputs)
 
     def drop_unread(self) -> None:
         """Forget the digests of keys no output or bundle reads any more."""
@@ -534,13 +549,15 @@ class BuildState:
             whole = where.stat().st_size
         except OSError:
             whole = 0
-        if changes is not None and self.journal + len(entry) <= JOURNAL_SHARE * whole:
+        if changes is not None and self.journal + len(entry) <= JOURNAL_SHARE * whole \
+                and self.on_disk.entries < JOURNAL_ENTRIES:
             with open(journal_path(path), "a+b") as journal:
                 journal.truncate(self.journal)      # past it: what a build that died wrote
                 journal.write(len(entry).to_bytes(8, "little") + entry)
             self.journal += 8 + len(entry)
-            records.table = self.on_disk.table
+            records.table, records.entries = self.on_disk.table, self.on_disk.entries + 1
         else:
+            records.entries = 0
             records.drop_unread()
             self.extra = files_read(records.digests)
             self.generation, self.journal = secrets.token_hex(8), 0
@@ -608,6 +625,7 @@ def read_records(where: Path, generation: str, journal: int) -> Records:
             if changes["generation"] != generation:
                 raise ValueError("a journal entry of another build")
             records.apply(changes)
+            records.entries += 1
             at += 8 + size
     return records
 

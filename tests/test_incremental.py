@@ -18,6 +18,8 @@ from generator.build import BuildOptions, Engine, build, render_site
 from generator.config import load_config
 from generator.errors import SiteError
 from generator.outputs import Registry
+from generator import state as state_module
+from generator.codec import dumps, loads
 from generator.state import BuildState, BundleRecord
 from conftest import demo_plugin_installed, own_template, pages_made
 from plugin_outputs import with_plugins
@@ -327,6 +329,47 @@ def test_the_records_are_written_whole_when_an_edit_changes_most_of_them_or_the_
         sizes.append(journal.stat().st_size if journal.exists() else 0)
     assert 0 in sizes[1:] and max(sizes) <= records.stat().st_size / 4 + 1   # folded in, more than once
     assert saved_records(site) == Engine(site, OPTIONS).state.records
+    assert_same_as_full_build(site)
+
+
+def test_the_journal_is_folded_in_once_it_holds_journal_entries_entries(site: Path, monkeypatch) -> None:
+    """Small edits would let thousands of entries pile up under the size limit, each read by
+    every build: after JOURNAL_ENTRIES of them the records are written whole."""
+    monkeypatch.setattr(state_module, "JOURNAL_ENTRIES", 3)
+    with_posts(site, 40)
+    build(site, OPTIONS)
+    journal = site / ".sitegen/records.journal"
+    post = site / "content/posts/2020-05-01-second.md"
+    held = []
+    for n in range(8):
+        post.write_text(post.read_text() + f"\nLine {n}.\n")
+        engine = Engine(site, OPTIONS)
+        engine.build()
+        held.append(engine.state.records.entries)
+        assert saved_records(site) == engine.state.records and saved_records(site).entries == held[-1]
+    assert held == [1, 2, 3, 0, 1, 2, 3, 0] and not journal.exists()
+    assert_same_as_full_build(site)
+
+
+def test_a_journal_entry_of_the_wrong_types_makes_the_next_build_a_full_one(site: Path) -> None:
+    """Each entry's own records are checked as it is read (not the whole records again)."""
+    with_posts(site, 40)
+    build(site, OPTIONS)
+    post = site / "content/posts/2020-05-01-second.md"
+    post.write_text(post.read_text().replace('print("hi")', 'print("hello")'))
+    build(site, OPTIONS)
+    journal = site / ".sitegen/records.journal"
+    data = journal.read_bytes()
+    entry = loads("records-changes", data[8:])
+    entry["documents"] = {source: 7 for source in entry["documents"]}      # a parse key that is no string
+    crafted = dumps("records-changes", entry)
+    journal.write_bytes(len(crafted).to_bytes(8, "little") + crafted)
+    state_file = site / ".sitegen/state.msgpack"
+    state = loads("state", state_file.read_bytes())
+    state_file.write_bytes(dumps("state", {**state, "journal": 8 + len(crafted)}))
+    post.write_text(post.read_text().replace('print("hello")', 'print("hi again")'))
+    result = build(site, OPTIONS)
+    assert len(result.outputs) == result.files          # nothing recorded was trusted
     assert_same_as_full_build(site)
 
 
