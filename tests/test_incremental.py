@@ -295,13 +295,19 @@ def test_a_journal_entry_of_a_build_that_died_before_its_state_is_ignored(site: 
     assert saved_records(site) == engine.state.records
 
 
-def test_a_damaged_journal_makes_the_next_build_a_full_one(site: Path) -> None:
+def journaled_once(site: Path) -> tuple[Path, Path]:
+    """A site of 40 posts built, then a post edited and built again: its edited post and its
+    journal, of one entry."""
     with_posts(site, 40)
     build(site, OPTIONS)
     post = site / "content/posts/2020-05-01-second.md"
     post.write_text(post.read_text().replace('print("hi")', 'print("hello")'))
     build(site, OPTIONS)
-    journal = site / ".sitegen/records.journal"
+    return post, site / ".sitegen/records.journal"
+
+
+def test_a_damaged_journal_makes_the_next_build_a_full_one(site: Path) -> None:
+    post, journal = journaled_once(site)
     data = bytearray(journal.read_bytes())
     data[len(data) // 2] ^= 0xFF
     journal.write_bytes(bytes(data))
@@ -353,12 +359,7 @@ def test_the_journal_is_folded_in_once_it_holds_journal_entries_entries(site: Pa
 
 def test_a_journal_entry_of_the_wrong_types_makes_the_next_build_a_full_one(site: Path) -> None:
     """Each entry's own records are checked as it is read (not the whole records again)."""
-    with_posts(site, 40)
-    build(site, OPTIONS)
-    post = site / "content/posts/2020-05-01-second.md"
-    post.write_text(post.read_text().replace('print("hi")', 'print("hello")'))
-    build(site, OPTIONS)
-    journal = site / ".sitegen/records.journal"
+    post, journal = journaled_once(site)
     data = journal.read_bytes()
     entry = loads("records-changes", data[8:])
     entry["documents"] = {source: 7 for source in entry["documents"]}      # a parse key that is no string
