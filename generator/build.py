@@ -198,10 +198,10 @@ def load_documents(config: Config, sources: list[tuple[str, Path, str]], refresh
 
 
 def load_data_file(config: Config, path: Path, file_digest: str) -> Any:
-    """A data file's YAML, parsed, or as the parse of the same bytes (by the same PyYAML)
-    left it in ``.sitegen/``: a build that changed no data file loads no YAML parser."""
+    """A data file's YAML, parsed, or as the parse of the same bytes (by the same sitegen and
+    PyYAML) left it in ``.sitegen/``: a build that changed no data file loads no YAML parser."""
     cache = DataCache(config.state_dir / "cache" / "data", "data-yaml")
-    key = digest(file_digest, installed.version("PyYAML") or "")
+    key = digest(file_digest, code_digest(), installed.version("PyYAML") or "")
     kept = cache.get(key)
     if isinstance(kept, dict) and "value" in kept:
         return kept["value"]

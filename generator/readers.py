@@ -47,8 +47,8 @@ class MarkdownReader:
 
     def cache_key(self, config: Config) -> tuple[str, ...]:
         # By the installed versions, not by importing them: a build parsing nothing here loads none.
-        return ("markdown", *(installed.version(name) or "" for name in ("Markdown", "pymdown-extensions", "Pygments")),
-                repr(config.markdown))
+        versions = (installed.version(name) or "" for name in ("Markdown", "pymdown-extensions", "Pygments"))
+        return ("markdown", *versions, repr(config.markdown))
 
     def read(self, text: str, source: Source, config: Config) -> Parsed:
         from generator.markdown import MarkdownProblem, render_markdown   # loaded by the first parse
