@@ -1,6 +1,6 @@
 """sitegen beside Hugo and Pelican: the same generated blog built by each, rounds interleaved.
 
-    python benchmarks/bench_peers.py --posts 1000 5000 [--runs 3] [--tools sitegen,hugo,pelican]
+    python benchmarks/bench_peers.py --posts 1000 5000 [--runs 3] [--cold-runs K] [--tools sitegen,hugo,pelican]
         [--sitegen NAME=REPO ...] [--phases cold,noop,edit] [--work DIR] [--json FILE]
 
 For each N, the corpus (benchmarks/peers/corpus.py: the same post bodies for every
@@ -155,7 +155,7 @@ def html_files(out: Path, marker: str | None = None) -> tuple[int, bool]:
 
 
 def run(n: int, tools: list[Tool], phases: list[str], runs: int, work: Path, results: Path,
-        reuse: bool = False) -> None:
+        reuse: bool = False, cold_runs: int | None = None) -> None:
     corpus = work / f"corpus-{n}"
     if not (corpus / "corpus.json").exists():
         subprocess.run([sys.executable, str(PEERS / "corpus.py"), str(n), str(corpus)], check=True,
@@ -174,7 +174,7 @@ def run(n: int, tools: list[Tool], phases: list[str], runs: int, work: Path, res
     log = work / "logs" / f"{n}.log"
     log.parent.mkdir(parents=True, exist_ok=True)
     for phase in phases:
-        for k in range(runs):
+        for k in range(runs if phase != "cold" or cold_runs is None else cold_runs):
             for tool in tools[k % len(tools):] + tools[:k % len(tools)]:
                 site = sites[tool.name]
                 marker = None
@@ -245,6 +245,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--posts", type=int, nargs="+", default=[1000])
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--cold-runs", type=int, metavar="K",
+                        help="rounds of the cold phase (default: --runs): a cold round of 10,000 posts "
+                             "takes minutes where a no-op or edit round takes seconds")
     parser.add_argument("--tools", default="sitegen,hugo,pelican")
     parser.add_argument("--sitegen", action="append", default=[], metavar="NAME=REPO",
                         help="a sitegen checkout to time (repeatable); default sitegen=this checkout")
@@ -281,7 +284,7 @@ def main() -> int:
         results.unlink(missing_ok=True)
     print(f"{os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f}; work in {work}", flush=True)
     for n in args.posts:
-        run(n, tools, phases, args.runs, work, results, args.reuse)
+        run(n, tools, phases, args.runs, work, results, args.reuse, args.cold_runs)
     if args.json:
         shutil.copyfile(results, args.json)
     print()
