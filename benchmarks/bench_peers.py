@@ -156,6 +156,7 @@ def html_files(out: Path, marker: str | None = None) -> tuple[int, bool]:
 
 def run(n: int, tools: list[Tool], phases: list[str], runs: int, work: Path, results: Path,
         reuse: bool = False, cold_runs: int | None = None) -> None:
+    cold_runs = runs if cold_runs is None else cold_runs
     corpus = work / f"corpus-{n}"
     if not (corpus / "corpus.json").exists():
         subprocess.run([sys.executable, str(PEERS / "corpus.py"), str(n), str(corpus)], check=True,
@@ -174,7 +175,7 @@ def run(n: int, tools: list[Tool], phases: list[str], runs: int, work: Path, res
     log = work / "logs" / f"{n}.log"
     log.parent.mkdir(parents=True, exist_ok=True)
     for phase in phases:
-        for k in range(runs if phase != "cold" or cold_runs is None else cold_runs):
+        for k in range(cold_runs if phase == "cold" else runs):
             for tool in tools[k % len(tools):] + tools[:k % len(tools)]:
                 site = sites[tool.name]
                 marker = None

@@ -20,8 +20,7 @@ from collections.abc import Callable
 import xml.etree.ElementTree as etree
 from collections import deque
 from dataclasses import dataclass
-from functools import partial
-from typing import Any
+from functools import cache, partial
 from html import unescape
 
 import markdown
@@ -34,8 +33,8 @@ from markdown.treeprocessors import Treeprocessor
 from markdown.util import AtomicString
 from pymdownx.highlight import HighlightExtension
 
-from generator.headings import Heading
 from generator.blocks import SkippingBlocksExtension
+from generator.headings import Heading
 from generator.highlight import HIGHLIGHT_CLASS, CachedHighlight, ReachableHighlight
 from generator.inline import SkippingInlineExtension
 from generator.typography import TypographyExtension
@@ -647,23 +646,11 @@ def markdown_converter(dollar_math: bool = False, header_ids: str = "gfm") -> ma
                                        TypographyExtension(), Highlighting(), SkippingInlineExtension(),
                                        SkippingBlocksExtension()],
                            extension_configs=configs, output_format="html")
-    md.is_block_level = _remembered(md.is_block_level)
+    # Each tag's answer kept: it is looked up in a list of some fifty (block_level_elements, which
+    # the extensions here only read, once set up), and the serializer and tree processors ask of
+    # every element.
+    md.is_block_level = cache(md.is_block_level)
     return md
-
-
-def _remembered(is_block_level: Callable[[Any], bool]) -> Callable[[Any], bool]:
-    """``Markdown.is_block_level``, each tag's answer kept: it looks the tag up in a list of some
-    fifty (``block_level_elements``, which the extensions here only read, once set up), and
-    the serializer and the tree processors ask it of every element."""
-    known: dict[Any, bool] = {}
-
-    def remembered(tag: Any) -> bool:
-        answer = known.get(tag)
-        if answer is None:
-            answer = known[tag] = is_block_level(tag)
-        return answer
-
-    return remembered
 
 
 class MarkdownRenderer:

@@ -51,7 +51,7 @@ def worth_workers(count: int) -> bool:
 
 def can_fork(count: int) -> bool:
     """Whether ``count`` items are worth worker processes forked from this one, and it may fork."""
-    return count >= PARALLEL_THRESHOLD and may_fork()
+    return worth_workers(count) and may_fork()
 
 
 def fork_map(task: Callable[[int], R], count: int) -> Iterator[list[R]]:
