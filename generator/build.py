@@ -784,7 +784,8 @@ class Engine:
         for path, m in made.items():
             outputs[path] = OutputRecord(plan[path].inputs, m.reads, m.digest)
         kept = {path: stamp for path, stamp in state.stamps.items() if path in plan}
-        digests = {**state.records.digests, **moved}
+        digests = state.records.digests.copy()
+        digests.update(moved)
         new_keys = {key for reads in [m.reads for m in made.values()] + [b.reads for b in planned.bundles.values()]
                     for key in reads if key not in digests}
         digests.update((key, resolver(key)) for key in new_keys)
@@ -891,7 +892,8 @@ class Engine:
         """The recorded keys, indexed by what may change them (made on first use: a build with
         nothing to do reads no records)."""
         if self._keys is None:
-            self._keys = KeyIndex(self.state.records.digests)
+            digests = self.state.records.digests
+            self._keys = KeyIndex(digests.ungrouped(), grouped=digests)
         return self._keys
 
     def intern(self, keys: Iterable[Key]) -> frozenset[Key]:

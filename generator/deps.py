@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from generator.authors import DATA_NAME as AUTHORS, Author, data_file, directory
 from generator.cache import digest
@@ -300,11 +300,14 @@ class KeyIndex:
     are resolved on every build.
     """
 
-    def __init__(self, keys: Iterable[Key] = ()):
+    def __init__(self, keys: Iterable[Key] = (), grouped: GroupedKeys | None = None):
+        """``keys``, and ``grouped``'s documents' keys, looked at only for the documents asked of
+        (a records file's, :class:`generator.state.Digests`: 127,000 at 10,000 posts)."""
         self.by_source: dict[str, list[Key]] = defaultdict(list)
         self.links: list[Key] = []
         self.placement: list[Key] = []
         self.always: list[Key] = []
+        self.grouped = grouped
         self.extend(keys)
 
     def extend(self, keys: Iterable[Key]) -> KeyIndex:
@@ -321,13 +324,26 @@ class KeyIndex:
     def candidates(self, sources: Iterable[str], reordered: bool, placed: bool = True) -> Iterator[Key]:
         """The keys that may resolve differently now that ``sources`` changed (and the order of posts;
         ``placed``: where documents are, when it may differ from the last build's site)."""
+        grouped = self.grouped
         yield from self.always
         if placed:
             yield from self.placement
         if reordered:
             yield from self.links
+            if grouped is not None:
+                yield from (key for key in grouped.recorded_documents() if key[2] in LINKED_FIELDS)
         for source in sources:
             yield from self.by_source.get(source, ())
+            if grouped is not None:
+                yield from (key for key in grouped.recorded_of(source) if key[2] not in LINKED_FIELDS)
+
+
+class GroupedKeys(Protocol):
+    """Keys of documents, by source (:class:`generator.state.Digests`)."""
+
+    def recorded_of(self, source: str) -> Iterable[Key]: ...
+
+    def recorded_documents(self) -> Iterable[Key]: ...
 
 
 class Resolver:

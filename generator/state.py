@@ -21,11 +21,12 @@ import hashlib
 import os
 import secrets
 import time
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
 from pathlib import Path
-from typing import Any, Callable, Collection, Iterable, Mapping
+from typing import Any
 
 from generator import codec
 from generator.cache import digest, write_atomic
@@ -211,19 +212,131 @@ class FileIndex:
 
 class KeyTable(list):
     """The dependency keys of a records file, by their index there (which the records and the
-    journal's entries use); and, made once, the index of each."""
+    journal's entries use): each document's keys together (its ``span``), then the others.
 
-    _index: dict[tuple, int] | None = None
+    A build asks the index of a few keys (those that changed), so none is indexed ahead: a
+    document's are found in its span, the others' index is made on first use (a few thousand).
+    """
 
-    def index_of(self) -> dict[tuple, int]:
-        if self._index is None:
-            self._index = {key: i for i, key in enumerate(self)}
-        return self._index
+    spans: dict[str, tuple[int, int]]      # a document's source -> where its keys begin and end
+    _others: dict[tuple, int] | None = None
+
+    def __init__(self, documents: Mapping[str, list[str]] = {}, others: Iterable[tuple] = ()):
+        """The keys ``("doc", source, field)`` of each source's ``documents`` fields, then ``others``."""
+        super().__init__(("doc", source, name) for source, names in documents.items() for name in names)
+        self.spans, start = {}, 0
+        for source, names in documents.items():
+            self.spans[source] = (start, start + len(names))
+            start += len(names)
+        self.documents = start          # where the other keys begin
+        self.extend(others)
+
+    @classmethod
+    def of(cls, keys: Iterable[tuple]) -> KeyTable:
+        """A table of ``keys``, grouped."""
+        documents: dict[str, list[str]] = {}
+        others = []
+        for key in keys:
+            if key[0] == "doc":
+                documents.setdefault(key[1], []).append(key[2])
+            else:
+                others.append(key)
+        return cls(documents, others)
+
+    def position(self, key: tuple) -> int | None:
+        """The index of ``key``, or None if the table has not got it."""
+        if key[0] == "doc":
+            start, end = self.spans.get(key[1], (0, 0))
+            try:
+                return self.index(key, start, end)
+            except ValueError:
+                return None
+        if self._others is None:
+            self._others = {self[i]: i for i in range(self.documents, len(self))}
+        return self._others.get(key)
 
     def ids_of(self, keys: Iterable[tuple]) -> set[int]:
         """The indices of those of ``keys`` the table has."""
-        index = self.index_of()
-        return {index[key] for key in keys if key in index}
+        return {i for i in map(self.position, keys) if i is not None}
+
+
+_NONE = object()        # not there (None, in a records file, says a key has no digest)
+
+
+class Digests(Mapping):
+    """Dependency key -> the digest of what it named: a records file's (in its :class:`KeyTable`'s
+    order, None where it has none), under those set since (``own``).
+
+    Not a dict: a build looks up the digests of the few keys an edit may have moved and changes
+    fewer, and hashing every key into a dict (127,000 at 10,000 posts) cost as much as the rest
+    of reading the records.
+    """
+
+    __slots__ = ("own", "table", "_values", "_known")
+
+    def __init__(self, own: Mapping[tuple, Any] | None = None, table: KeyTable | None = None,
+                 values: list | None = None):
+        self.own = dict(own or {})
+        self.table = KeyTable() if table is None else table
+        self._values = [] if values is None else values
+        if len(self._values) != len(self.table):
+            raise ValueError("not a digest for each key of the table")
+        self._known = len(self._values) - self._values.count(None)
+
+    def _recorded(self, key: tuple) -> Any:
+        i = self.table.position(key)
+        return _NONE if i is None or self._values[i] is None else self._values[i]
+
+    def __getitem__(self, key: tuple) -> Any:
+        value = self.own.get(key, _NONE)
+        if value is _NONE:
+            value = self._recorded(key)
+            if value is _NONE:
+                raise KeyError(key)
+        return value
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.own or self._recorded(key) is not _NONE
+
+    def __iter__(self) -> Iterator[tuple]:
+        return (key for key, _ in self.items())
+
+    def items(self) -> Iterator[tuple[tuple, Any]]:     # as a dict's, but once through
+        own = self.own
+        yield from ((key, value) for key, value in zip(self.table, self._values)
+                    if value is not None and key not in own)
+        yield from own.items()
+
+    def __len__(self) -> int:
+        return self._known + sum(self._recorded(key) is _NONE for key in self.own)
+
+    def __setitem__(self, key: tuple, value: Any) -> None:
+        self.own[key] = value
+
+    def update(self, pairs: Mapping[tuple, Any] | Iterable[tuple[tuple, Any]]) -> None:
+        self.own.update(pairs)
+
+    def copy(self) -> Digests:
+        """A copy whose changes are its own (the file's digests are never changed)."""
+        copy = Digests.__new__(Digests)
+        copy.own, copy.table, copy._values, copy._known = dict(self.own), self.table, self._values, self._known
+        return copy
+
+    def recorded_of(self, source: str) -> list[tuple]:
+        """The keys of the document ``source`` that the file has digests of."""
+        start, end = self.table.spans.get(source, (0, 0))
+        return [key for key, value in zip(self.table[start:end], self._values[start:end]) if value is not None]
+
+    def recorded_documents(self) -> Iterator[tuple]:
+        """The keys of documents that the file has digests of."""
+        end = self.table.documents
+        return (key for key, value in zip(self.table[:end], self._values[:end]) if value is not None)
+
+    def ungrouped(self) -> list[tuple]:
+        """The keys with a digest but those of documents the file has: the file's others, and all set since."""
+        start = self.table.documents
+        return [*(key for key, value in zip(self.table[start:], self._values[start:]) if value is not None),
+                *self.own]
 
 
 class OutputRecord:
@@ -306,7 +419,7 @@ class Records:
 
     outputs: dict[str, OutputRecord] = field(default_factory=dict)
     documents: dict[str, str] = field(default_factory=dict)    # source -> parse key
-    digests: dict[tuple, Any] = field(default_factory=dict)    # dependency key -> its value, compared
+    digests: Digests = field(default_factory=Digests)          # dependency key -> its value, compared
     bundles: dict[str, BundleRecord] = field(default_factory=dict)
     order: tuple = ()                   # the published posts, in order (which sets their neighbours)
     summaries: dict[str, tuple[str, dict]] = field(default_factory=dict)   # source -> (parse key,
@@ -322,25 +435,23 @@ class Records:
         the long tables as :class:`codec.Items`, packed as they are made (:func:`codec.dump`)."""
         inputs = list({repr(r.inputs): r.inputs for r in self.outputs.values()}.values())
         inputs_index = {repr(value): i for i, value in enumerate(inputs)}
-        keys = list(self.digests)
-        index = {key: i for i, key in enumerate(keys)}
+        keys = dict.fromkeys(self.digests)
         for reads in [r.reads for r in self.outputs.values()] + [b.reads for b in self.bundles.values()]:
-            for key in reads:
-                if key not in index:
-                    index[key] = len(keys)
-                    keys.append(key)
-        self.table = KeyTable(keys)
-        sources: dict[str, int] = {}
-        for key in keys:
-            if key[0] == "doc":
-                sources.setdefault(key[1], len(sources))
+            keys.update(dict.fromkeys(reads))
+        self.table = table = KeyTable.of(keys)
+        values = [self.digests.get(key) for key in table]
+        self.digests = Digests(table=table, values=values)
+        index = {key: i for i, key in enumerate(table)}
+        fields = list(dict.fromkeys(key[2] for key in table[:table.documents]))
+        field_index = {name: i for i, name in enumerate(fields)}
         return {
-            # A document's field as [its source's number, the field]; any other key as an array.
-            "keys": codec.Items(len(keys), ([sources[key[1]], key[2]] if key[0] == "doc" else list(key)
-                                            for key in keys)),
-            "sources": list(sources),
-            "values": codec.Items(len(keys), map(self.digests.get, keys)),
-            "known": len(self.digests),
+            # Each document's keys as the numbers of their fields, by source; any other key as an array.
+            "sources": list(table.spans),
+            "fields": fields,
+            "documents_keys": codec.Items(len(table.spans), ([field_index[key[2]] for key in table[start:end]]
+                                                             for start, end in table.spans.values())),
+            "other_keys": [list(key) for key in table[table.documents:]],
+            "values": codec.Items(len(values), iter(values)),
             "inputs": inputs,
             "outputs": codec.Items(len(self.outputs), ((path, [inputs_index[repr(r.inputs)], [index[k] for k in r.reads],
                                                                r.digest]) for path, r in self.outputs.items()),
@@ -354,16 +465,16 @@ class Records:
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> Records:
-        sources = data["sources"]
-        keys = KeyTable(("doc", sources[key[0]], key[1]) if type(key[0]) is int else tuple(key)
-                        for key in data["keys"])
+        fields = data["fields"]
+        keys = KeyTable({source: [fields[i] for i in numbers]
+                         for source, numbers in zip(data["sources"], data["documents_keys"], strict=True)},
+                        map(tuple, data["other_keys"]))
         inputs = data["inputs"]
-        known = data["known"]
         records = cls(
             outputs={path: OutputRecord(inputs[i], None, digest, reads, keys)
                      for path, (i, reads, digest) in data["outputs"].items()},
             documents=dict(data["documents"]),
-            digests=dict(zip(keys[:known], data["values"][:known])),
+            digests=Digests(table=keys, values=data["values"]),
             bundles=_bundles_from(data["bundles"], keys.__getitem__),
             order=tuple(data["order"]),
             summaries={source: (key, fields) for source, (key, fields) in data["summaries"].items()},
@@ -387,7 +498,7 @@ class Records:
 
     def copy(self) -> Records:
         """A copy whose tables are its own (the records in them are never changed, only replaced)."""
-        return Records(dict(self.outputs), dict(self.documents), dict(self.digests), dict(self.bundles),
+        return Records(dict(self.outputs), dict(self.documents), self.digests.copy(), dict(self.bundles),
                        self.order, dict(self.summaries), dict(self.derived), self.table,
                        None if self.unsaved is None else set(self.unsaved), self.entries)
 
@@ -402,10 +513,8 @@ class Records:
         if any(len(changed) > JOURNAL_SHARE * len(table) for changed, table in (
                 (outputs, self.outputs), (digests, self.digests), (summaries, self.summaries))):
             return None
-        index = old.table.index_of()
-
         def coded(key: tuple) -> int | list:    # a key of the records file by its index there
-            i = index.get(key)
+            i = old.table.position(key)
             return list(key) if i is None else i
 
         return {
@@ -457,7 +566,7 @@ class Records:
     def drop_unread(self) -> None:
         """Forget the digests of keys no output or bundle reads any more."""
         live = set().union(*(r.reads for r in self.outputs.values()), *(b.reads for b in self.bundles.values()))
-        self.digests = {key: value for key, value in self.digests.items() if key in live}
+        self.digests = Digests({key: value for key, value in self.digests.items() if key in live})
 
 
 def _bundles_data(bundles: dict[str, BundleRecord], code: Callable[[tuple], Any]) -> dict[str, list]:

@@ -374,6 +374,41 @@ def test_a_journal_entry_of_the_wrong_types_makes_the_next_build_a_full_one(site
     assert_same_as_full_build(site)
 
 
+SOURCES = st.sampled_from(["content/posts/a.md", "content/posts/b.md", "content/about.md"])
+KEYS = st.one_of(st.tuples(st.just("doc"), SOURCES, st.sampled_from(["title", "url", "next", "content"])),
+                 st.tuples(st.sampled_from(["seq", "file", "template"]), st.sampled_from(["x", "y", "z"])))
+DIGESTS = st.one_of(st.none(), st.sampled_from(["d1", "d2", "-"]), st.just(("a", "b")))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(KEYS, DIGESTS), st.lists(st.tuples(KEYS, DIGESTS.filter(lambda d: d is not None))),
+       st.lists(KEYS))
+def test_the_records_digests_are_the_mapping_they_stand_for(recorded: dict, changes: list, asked: list) -> None:
+    """The digests as read from a records file (a table of keys grouped by document, a digest or
+    None for each), then changed, answer every question as the dict of the same keys does; so do
+    the table's positions and the keys grouped by document that :class:`KeyIndex` asks for."""
+    table = state_module.KeyTable.of(recorded)
+    assert sorted(table, key=repr) == sorted(recorded, key=repr)
+    assert all(table[table.position(key)] == key for key in table)
+    digests = state_module.Digests(table=table, values=[recorded[key] for key in table])
+    expected = {key: value for key, value in recorded.items() if value is not None}
+    before = digests.copy()
+    for key, value in changes:
+        digests[key] = value
+        expected[key] = value
+    assert dict(digests.items()) == expected and len(digests) == len(expected) and sorted(digests, key=repr) \
+        == sorted(expected, key=repr)
+    for key in asked + list(recorded):
+        assert (key in digests) == (key in expected) and digests.get(key) == expected.get(key)
+        assert (table.position(key) is None) == (key not in recorded)
+    assert dict(before.items()) == {key: value for key, value in recorded.items() if value is not None}
+    for source in ("content/posts/a.md", "content/posts/b.md", "content/about.md", "content/gone.md"):
+        assert digests.recorded_of(source) == [key for key in table if key[:2] == ("doc", source)
+                                               and recorded[key] is not None]
+    grouped = {*digests.recorded_documents(), *digests.ungrouped()}
+    assert grouped == expected.keys()
+
+
 def test_a_build_leaves_the_collector_as_it_found_it(site: Path) -> None:
     """sitegen used as a library builds again and again in one process: a build pauses the
     cyclic collector and freezes nothing for good, so the garbage of each is still collected."""
