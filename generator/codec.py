@@ -109,7 +109,7 @@ def dump(kind: str, value: dict[str, Any], file: BinaryIO) -> None:
 def loads(kind: str, data: bytes) -> Any:
     """The value in a cache file of ``kind``; :class:`Garbled` if it fails any check."""
     header = _header(kind)
-    body = data[len(header) + 32:]
+    body = memoryview(data)[len(header) + 32:]      # not a copy: the records are megabytes
     if not data.startswith(header) or hashlib.sha256(body).digest() != data[len(header):len(header) + 32]:
         raise Garbled(f"not a {kind} cache of this sitegen")
     try:

@@ -53,12 +53,22 @@ def discover(root: Path, files: Iterable[str] | None = None) -> Iterator[tuple[s
                  for _, folder in SOURCE_FOLDERS for path in (root / folder).rglob("*") if path.is_file()]
     files = list(files)
     markup = suffixes()
+    folders: dict[str, Path] = {}
     for kind, folder in SOURCE_FOLDERS:
         wanted = DATA_SUFFIXES if kind == "data" else markup
         found = [name for name in files if name.startswith(folder + "/") and name.endswith(wanted)
                  and not name.rpartition("/")[2].startswith(".")]
-        for name in sorted(found, key=lambda name: name.split("/")):  # as Paths sort
-            yield kind, Path(name)
+        for name in sorted(found, key=_as_paths_sort):
+            parent, _, base = name.rpartition("/")
+            if parent not in folders:
+                folders[parent] = Path(parent)
+            yield kind, folders[parent] / base     # a third quicker than Path(name)
+
+
+def _as_paths_sort(name: str) -> str:
+    """A key that orders POSIX paths as :class:`Path` does, part by part: a part's end (the NUL
+    in place of its slash) sorts before any character that could go on with it."""
+    return name.replace("/", "\0")
 
 
 def refuse_links_outside(root: Path, names: Iterable[str]) -> None:

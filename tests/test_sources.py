@@ -5,9 +5,11 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from generator.errors import SiteError
-from generator.sources import load_source, parse_date, post_name_parts, split_front_matter
+from generator.sources import discover, load_source, parse_date, post_name_parts, split_front_matter
 
 
 def test_split_front_matter_and_body_line():
@@ -125,3 +127,16 @@ def test_a_yaml_error_names_pure_python_yamls_problem():
         split_front_matter(text, Path("content/posts/p.md"))
     assert str(info.value).startswith("content/posts/p.md:4: invalid YAML front matter: "
                                       "expected ',' or ']', but got ':'")
+
+
+PARTS = st.text(st.sampled_from("ab-._ !0~é"), min_size=1, max_size=4).filter(lambda part: part not in (".", ".."))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(PARTS, min_size=1, max_size=3), max_size=12, unique_by=tuple))
+def test_sources_are_found_in_the_order_of_their_paths(tails: list[list[str]]) -> None:
+    """discover sorts the names as Paths sort (part by part) and gives the Paths their names make."""
+    names = [f"content/posts/{'/'.join(tail)}.md" for tail in tails]
+    found = [path for kind, path in discover(Path("site"), names) if kind == "post"]
+    wanted = sorted(Path(name) for name in names if not name.rpartition("/")[2].startswith("."))
+    assert found == wanted and [str(path) for path in found] == [str(path) for path in wanted]
