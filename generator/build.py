@@ -51,7 +51,7 @@ from generator.plan import Plan
 from generator.plugins import extensions
 from generator.site import (Document, LazyDocument, Site, assemble, parse_document, summary, timezone_of,
                             well_formed)
-from generator.sources import Source, discover, load_data, load_source, refuse_links_outside
+from generator.sources import Source, discover, discover_named, load_data, load_source, refuse_links_outside
 from generator.state import (OUT_OF_DATE, BuildState, BundleRecord, DerivedRecord, FileIndex, OutputRecord, Records,
                              Stamp, files_read)
 
@@ -607,7 +607,7 @@ class Engine:
         last, index = self.last, scan.index
         listing = last.listing if last is not None else None
         if scan.fresh or listing is None or index.listing_changed:
-            listing = [Listed(kind, path, path.as_posix()) for kind, path in discover(self.root, index.current)]
+            listing = list(map(Listed._make, discover_named(self.root, index.current)))
         sources = [(s.kind, s.path, index.digest(s.name)) for s in listing]
         kept = {} if scan.fresh or self.options.refresh or last is None else last.parsed
         todo = [s for s in sources if s[0] != "data" and ((held := kept.get(str(s[1]))) is None

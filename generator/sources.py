@@ -46,6 +46,11 @@ def discover(root: Path, files: Iterable[str] | None = None) -> Iterator[tuple[s
     ``files`` (POSIX paths relative to ``root``) saves walking the folders
     when the caller has just listed them.
     """
+    return ((kind, path) for kind, path, _ in discover_named(root, files))
+
+
+def discover_named(root: Path, files: Iterable[str] | None = None) -> Iterator[tuple[str, Path, str]]:
+    """:func:`discover`, each path with its POSIX name (as ``files`` gives it)."""
     from generator.readers import suffixes  # the readers read Sources: imported here, not at the top
 
     if files is None:
@@ -62,7 +67,7 @@ def discover(root: Path, files: Iterable[str] | None = None) -> Iterator[tuple[s
             parent, _, base = name.rpartition("/")
             if parent not in folders:
                 folders[parent] = Path(parent)
-            yield kind, folders[parent] / base     # a third quicker than Path(name)
+            yield kind, folders[parent] / base, name     # a third quicker than Path(name)
 
 
 def _as_paths_sort(name: str) -> str:

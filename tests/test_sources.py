@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.errors import SiteError
-from generator.sources import discover, load_source, parse_date, post_name_parts, split_front_matter
+from generator.sources import discover, discover_named, load_source, parse_date, post_name_parts, split_front_matter
 
 
 def test_split_front_matter_and_body_line():
@@ -140,3 +140,5 @@ def test_sources_are_found_in_the_order_of_their_paths(tails: list[list[str]]) -
     found = [path for kind, path in discover(Path("site"), names) if kind == "post"]
     wanted = sorted(Path(name) for name in names if not name.rpartition("/")[2].startswith("."))
     assert found == wanted and [str(path) for path in found] == [str(path) for path in wanted]
+    assert [(path, name) for _, path, name in discover_named(Path("site"), names)] \
+        == [(path, path.as_posix()) for path in wanted]
