@@ -102,10 +102,34 @@ class RecordingLoader(jinja2.FileSystemLoader):
         return source, filename, used_again
 
 
+class CompiledTemplates(jinja2.FileSystemBytecodeCache):
+    """Templates compiled by an earlier process, in Jinja's own folder for them (the user's, in
+    the temporary folder, which Jinja checks no one else may write: compiled code is code, so
+    not in ``.sitegen/``, which travels). A file is named by the compiler given, the template's
+    name and its file, and holds the digest of the source it was compiled from. Compiling the
+    templates of a post took 35 ms of a one-post build (0.9 s at 10,000 posts), loading them 2.
+    A folder that cannot be used, or written, is no cache."""
+
+    @classmethod
+    def under(cls, compiler: str) -> CompiledTemplates | None:
+        try:
+            return cls(pattern=f"sitegen-{compiler[:32]}-%s.cache")
+        except (OSError, RuntimeError):       # no safe folder (RuntimeError: Jinja's word for it)
+            return None
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        try:
+            super().dump_bytecode(bucket)
+        except OSError:
+            pass
+
+
 class Renderer:
     """Renders named templates of one site."""
 
-    def __init__(self, config: Config, required: tuple[str, ...] = REQUIRED_TEMPLATES):
+    def __init__(self, config: Config, required: tuple[str, ...] = REQUIRED_TEMPLATES, compiler: str = ""):
+        """``compiler`` names the code that compiles the templates (sitegen's digest): if given,
+        compiled templates are kept between processes under that name (:class:`CompiledTemplates`)."""
         self.config = config
         self.folders = template_dirs(config)
         missing = missing_templates(self.folders, required)
@@ -120,6 +144,7 @@ class Renderer:
             trim_blocks=True,
             lstrip_blocks=True,
             keep_trailing_newline=True,
+            bytecode_cache=CompiledTemplates.under(compiler) if compiler else None,
         )
         self.env.filters.update(
             relative_url=self.relative_url,

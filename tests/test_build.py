@@ -249,3 +249,37 @@ def test_tag_and_category_pages_are_paginated_like_the_blog(basic_site):
     whole = (out / "tags/compilers.html").read_text()
     assert "First post" in whole and "Second post" in whole and 'class="pagination"' not in whole
     assert not (out / "tags/compilers/page2.html").exists()              # the old page 2 is gone
+
+
+def test_compiled_templates_are_kept_between_renderers_of_the_same_compiler(basic_site: Path, monkeypatch) -> None:
+    """A renderer loads what another of the same compiler (sitegen's code) compiled; a renderer
+    of another compiler, or a template edited since, compiles again. A build names its code."""
+    import secrets
+
+    import jinja2
+
+    from generator.build import Engine, code_digest
+    from generator.config import load_config
+    from generator.render import Renderer
+
+    compiled: list[str] = []
+    compile_ = jinja2.Environment.compile
+    monkeypatch.setattr(jinja2.Environment, "compile",
+                        lambda env, source, name=None, *rest, **kw: compiled.append(name) or compile_(env, source, name,
+                                                                                                     *rest, **kw))
+    (basic_site / "templates").mkdir(exist_ok=True)
+    extra = basic_site / "templates" / "extra.html"
+    extra.write_text("A {{ 1 + 1 }}")
+    config, compiler = load_config(basic_site), f"test-{secrets.token_hex(8)}"
+
+    def render(by: str) -> str:
+        return Renderer(config, compiler=by).env.get_template("extra.html").render()
+
+    assert render(compiler) == "A 2" and compiled == ["extra.html"]
+    assert render(compiler) == "A 2" and compiled == ["extra.html"]              # loaded, not compiled
+    assert render(f"other-{compiler}") == "A 2" and compiled == ["extra.html"] * 2
+    extra.write_text("B {{ 2 + 2 }}")
+    assert render(compiler) == "B 4" and compiled == ["extra.html"] * 3
+    engine = Engine(basic_site, BuildOptions())
+    engine.build()
+    assert code_digest()[:32] in engine.renderer.env.bytecode_cache.pattern
