@@ -786,8 +786,8 @@ class Engine:
         kept = {path: stamp for path, stamp in state.stamps.items() if path in plan}
         digests = state.records.digests.copy()
         digests.update(moved)
-        new_keys = {key for reads in [m.reads for m in made.values()] + [b.reads for b in planned.bundles.values()]
-                    for key in reads if key not in digests}
+        read = set().union(*(m.reads for m in made.values()), *(b.reads for b in planned.bundles.values()))
+        new_keys = {key for key in read if key not in digests}
         digests.update((key, resolver(key)) for key in new_keys)
         self.keys.extend(new_keys)
         documents = resolver.documents.values()

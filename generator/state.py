@@ -214,12 +214,15 @@ class KeyTable(list):
     """The dependency keys of a records file, by their index there (which the records and the
     journal's entries use): each document's keys together (its ``span``), then the others.
 
-    A build asks the index of a few keys (those that changed), so none is indexed ahead: a
-    document's are found in its span, the others' index is made on first use (a few thousand).
+    An edit build asks the index of a few keys (those that changed), so none is indexed ahead:
+    a document's are found in its span, the others' index is made on first use (a few thousand);
+    every key's once many were asked of.
     """
 
     spans: dict[str, tuple[int, int]]      # a document's source -> where its keys begin and end
     _others: dict[tuple, int] | None = None
+    _index: dict[tuple, int] | None = None  # every key's, once asked of many (a template edit's build)
+    _asked = 0
 
     def __init__(self, documents: Mapping[str, list[str]] = {}, others: Iterable[tuple] = ()):
         """The keys ``("doc", source, field)`` of each source's ``documents`` fields, then ``others``."""
@@ -245,10 +248,18 @@ class KeyTable(list):
 
     def position(self, key: tuple) -> int | None:
         """The index of ``key``, or None if the table has not got it."""
+        if self._index is not None:
+            return self._index.get(key)
+        self._asked += 1
+        if self._asked > max(64, len(self) // 8):    # asked of about as many as an index costs to make
+            self._index = {known: i for i, known in enumerate(self)}
+            return self._index.get(key)
         if key[0] == "doc":
-            start, end = self.spans.get(key[1], (0, 0))
+            span = self.spans.get(key[1])
+            if span is None:
+                return None
             try:
-                return self.index(key, start, end)
+                return self.index(key, *span)
             except ValueError:
                 return None
         if self._others is None:
@@ -284,6 +295,8 @@ class Digests(Mapping):
         self._known = len(self._values) - self._values.count(None)
 
     def _recorded(self, key: tuple) -> Any:
+        if not self._values:            # none read from a file (a full build's)
+            return _NONE
         i = self.table.position(key)
         return _NONE if i is None or self._values[i] is None else self._values[i]
 
