@@ -780,10 +780,9 @@ class Engine:
         published are the last build's.
         """
         state, plan = self.state, derived.plan
-        outputs = {path: record for path, record in state.records.outputs.items() if path in plan}
+        outputs, kept = _within(state.records.outputs, plan), _within(state.stamps, plan)
         for path, m in made.items():
             outputs[path] = OutputRecord(plan[path].inputs, m.reads, m.digest)
-        kept = {path: stamp for path, stamp in state.stamps.items() if path in plan}
         digests = state.records.digests.copy()
         digests.update(moved)
         read = set().union(*(m.reads for m in made.values()), *(b.reads for b in planned.bundles.values()))
@@ -925,6 +924,13 @@ class Engine:
         if not self.state.journal:      # written whole, without the keys nothing reads any more
             self._keys = None           # made again from those, when wanted
             self.interned = {key: key for key in self.state.records.digests}
+
+
+def _within(table: dict[str, Any], paths: Mapping[str, Any]) -> dict[str, Any]:
+    """The entries of ``table`` for ``paths``: a copy where it holds no other (an edit's build)."""
+    if table.keys() <= paths.keys():
+        return dict(table)
+    return {path: value for path, value in table.items() if path in paths}
 
 
 def summaries_of(parsed: dict[str, Parsed], last: Mapping[str, tuple[str, dict]],
