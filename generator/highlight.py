@@ -64,6 +64,7 @@ def _found(language: str | None, filename: str | None):
 
 _made: dict[tuple, object] = {}     # (language, filename) -> its lexer
 _uses: dict[type, int] = {}         # lexer class -> blocks it was asked for
+_joining = True
 
 
 def _warmed(lexer):
@@ -73,7 +74,15 @@ def _warmed(lexer):
     if "_joined" in type(lexer).__dict__:      # joined already
         return lexer
     uses = _uses[type(lexer)] = _uses.get(type(lexer), 0) + 1
-    return faster(lexer) if uses > JOIN_AFTER else lexer
+    return faster(lexer) if uses > JOIN_AFTER and _joining else lexer
+
+
+def join_no_more() -> None:
+    """Join no more lexers' rules in this process (the preview, from its first edit on): each
+    edit highlights a post's few blocks, and a join, a few hundred milliseconds, would come in
+    the middle of the edit whose blocks pass the count, while the author waits for the page."""
+    global _joining
+    _joining = False
 
 
 @lru_cache(maxsize=2)

@@ -27,6 +27,16 @@ def shared_dir() -> Path:
     pytest.skip("the shared corpus (../shared) is not available")
 
 
+@pytest.fixture(autouse=True)
+def lexers_join_again() -> Iterator[None]:
+    """A preview made ready for edits in a test stops this process joining lexers
+    (generator.highlight.join_no_more); the tests after it build as a process that builds."""
+    yield
+    highlight = sys.modules.get("generator.highlight")
+    if highlight is not None:
+        highlight._joining = True
+
+
 @pytest.fixture
 def shared() -> Path:
     return shared_dir()

@@ -85,6 +85,7 @@ def test_a_lexer_joins_its_rules_once_it_has_lexed_a_few_blocks():
     blocks go through Pygments' own loop until a language has had JOIN_AFTER of them."""
     from generator import highlight as module
 
+
     code = "def f(x):\n    return x + 1  # one\n"
     expected = module.lexer_for("python")   # the tokens of Pygments' own lexer
     module._uses.pop(type(get_lexer_by_name("python")), None)   # as in a process that lexed no Python yet
@@ -100,3 +101,19 @@ def test_the_config_knows_sitegens_own_styles_by_the_names_they_carry():
     from generator.config import OWN_STYLES      # checked by name, so a no-op loads no Pygments
 
     assert set(OWN_STYLES) == set(STYLES)
+
+
+def test_a_process_that_edits_its_site_joins_no_lexer(tmp_path):
+    """The preview, once ready for edits, lexes with Pygments' own loop however many blocks it
+    highlights: a join would land in the middle of an edit; the tokens are the same."""
+    from conftest import copy_site
+    from generator import highlight as module
+    from generator.build import BuildOptions, Engine
+
+    engine = Engine(copy_site(tmp_path / "site", "basic"), BuildOptions())
+    engine.build(load=True)
+    engine.ready_for_edits()
+    module._uses.pop(type(get_lexer_by_name("lua")), None)
+    module._made.pop(("lua", None), None)
+    seen = [module.lexer_for("lua") for _ in range(module.JOIN_AFTER * 3)]
+    assert all("_joined" not in type(lexer).__dict__ for lexer in seen)
