@@ -581,7 +581,7 @@ class Engine:
         if scan.fresh or self.renderer is None:
             from generator.render import Renderer
 
-            self.renderer = Renderer(scan.config, compiler=code_digest())
+            self.renderer = Renderer(scan.config, compiler=scan.world)     # code, settings, options
         elif any(within(name, (TEMPLATES, *scan.config.theme_paths)) for name in scan.changed):
             self.renderer.env.cache.clear()  # the loader takes cached templates to be current
 

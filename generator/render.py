@@ -11,6 +11,8 @@ turned into a :class:`SiteError` at the template file and line that caused it.
 from __future__ import annotations
 
 import functools
+import os
+import stat
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any, Callable
@@ -103,19 +105,20 @@ class RecordingLoader(jinja2.FileSystemLoader):
 
 
 class CompiledTemplates(jinja2.FileSystemBytecodeCache):
-    """Templates compiled by an earlier process, in Jinja's own folder for them (the user's, in
-    the temporary folder, which Jinja checks no one else may write: compiled code is code, so
-    not in ``.sitegen/``, which travels). A file is named by the compiler given, the template's
-    name and its file, and holds the digest of the source it was compiled from. Compiling the
-    templates of a post took 35 ms of a one-post build (0.9 s at 10,000 posts), loading them 2.
+    """Templates compiled by an earlier process, in the user's cache folder
+    (``$XDG_CACHE_HOME/sitegen/templates``), used only while only the user may write it:
+    compiled code is code, so not in ``.sitegen/``, which travels. A file is named by what
+    compiled it (sitegen's code and the site's settings, which Jinja's optimizer folds into the
+    code: a constant URL through ``relative_url`` holds the baseurl), the template's name and
+    its file, and holds the digest of the source it was compiled from. Compiling the templates
+    of a post took 35 ms of a one-post build (0.9 s at 10,000 posts), loading them 2.
     A folder that cannot be used, or written, is no cache."""
 
     @classmethod
     def under(cls, compiler: str) -> CompiledTemplates | None:
-        try:
-            return cls(pattern=f"sitegen-{compiler[:32]}-%s.cache")
-        except (OSError, RuntimeError):       # no safe folder (RuntimeError: Jinja's word for it)
-            return None
+        folder = _private_folder(Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+                                 / "sitegen" / "templates")
+        return None if folder is None else cls(str(folder), f"{compiler[:32]}-%s.cache")
 
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         try:
@@ -124,12 +127,25 @@ class CompiledTemplates(jinja2.FileSystemBytecodeCache):
             pass
 
 
+def _private_folder(path: Path) -> Path | None:
+    """``path`` (made if missing) if it is a folder of this user's that no one else may use."""
+    if not hasattr(os, "getuid"):
+        return None
+    try:
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+        info = path.lstat()
+    except (OSError, RuntimeError):        # RuntimeError: no home folder
+        return None
+    private = stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid() and stat.S_IMODE(info.st_mode) == 0o700
+    return path if private else None
+
+
 class Renderer:
     """Renders named templates of one site."""
 
     def __init__(self, config: Config, required: tuple[str, ...] = REQUIRED_TEMPLATES, compiler: str = ""):
-        """``compiler`` names the code that compiles the templates (sitegen's digest): if given,
-        compiled templates are kept between processes under that name (:class:`CompiledTemplates`)."""
+        """``compiler`` names what compiles the templates (sitegen's code and the site's settings):
+        if given, compiled templates are kept between processes under it (:class:`CompiledTemplates`)."""
         self.config = config
         self.folders = template_dirs(config)
         missing = missing_templates(self.folders, required)

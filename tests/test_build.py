@@ -282,4 +282,20 @@ def test_compiled_templates_are_kept_between_renderers_of_the_same_compiler(basi
     assert render(compiler) == "B 4" and compiled == ["extra.html"] * 3
     engine = Engine(basic_site, BuildOptions())
     engine.build()
-    assert code_digest()[:32] in engine.renderer.env.bytecode_cache.pattern
+    assert engine.renderer.env.bytecode_cache.pattern.startswith(engine.state.world[:32])
+    assert code_digest() != engine.state.world
+
+
+def test_templates_compiled_for_other_settings_are_not_used(basic_site: Path) -> None:
+    """Jinja folds a filter of constants into the compiled code (``"/x" | relative_url`` is the
+    baseurl's): a build under another baseurl compiles the same template again."""
+    (basic_site / "templates").mkdir(exist_ok=True)
+    (basic_site / "templates" / "page.html").write_text('{{ "/x.css" | relative_url }} {{ page.content }}\n')
+    config_file = basic_site / "site.yaml"
+    settings = config_file.read_text()
+    made = {}
+    for baseurl in ("/one", "/two", "/one"):
+        config_file.write_text(settings + f'baseurl: "{baseurl}"\n')
+        build(basic_site)
+        made[baseurl] = (basic_site / "_site" / "about.html").read_text()
+        assert made[baseurl].startswith(f"{baseurl}/x.css ")
