@@ -69,8 +69,9 @@ _joining = True
 
 def _warmed(lexer):
     """``lexer`` with its rules joined (:func:`generator.lexing.faster`) once its class has lexed
-    :data:`JOIN_AFTER` blocks in this process: joining a large lexer's rules costs a few hundred
-    milliseconds, which a build that highlights a block or two would not win back."""
+    :data:`JOIN_AFTER` blocks in this process: joining a lexer's rules costs tens of milliseconds
+    (Python's 60-90, C++'s 40, Scala's nearly a second), which a build that highlights a block or
+    two would not win back."""
     if "_joined" in type(lexer).__dict__:      # joined already
         return lexer
     uses = _uses[type(lexer)] = _uses.get(type(lexer), 0) + 1
@@ -79,8 +80,8 @@ def _warmed(lexer):
 
 def join_no_more() -> None:
     """Join no more lexers' rules in this process (the preview, from its first edit on): each
-    edit highlights a post's few blocks, and a join, a few hundred milliseconds, would come in
-    the middle of the edit whose blocks pass the count, while the author waits for the page."""
+    edit highlights a post's few blocks, and a join (:func:`_warmed`) would come in the middle
+    of the edit whose blocks pass the count, while the author waits for the page."""
     global _joining
     _joining = False
 

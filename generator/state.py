@@ -246,14 +246,19 @@ class KeyTable(list):
                 others.append(key)
         return cls(documents, others)
 
+    def indexed(self) -> dict[tuple, int]:
+        """Every key's index, made once (for a build that asks of many)."""
+        if self._index is None:
+            self._index = {key: i for i, key in enumerate(self)}
+        return self._index
+
     def position(self, key: tuple) -> int | None:
         """The index of ``key``, or None if the table has not got it."""
         if self._index is not None:
             return self._index.get(key)
         self._asked += 1
         if self._asked > max(64, len(self) // 8):    # asked of about as many as an index costs to make
-            self._index = {known: i for i, known in enumerate(self)}
-            return self._index.get(key)
+            return self.indexed().get(key)
         if key[0] == "doc":
             span = self.spans.get(key[1])
             if span is None:
@@ -438,10 +443,14 @@ class Records:
     summaries: dict[str, tuple[str, dict]] = field(default_factory=dict)   # source -> (parse key,
                                         # its document but the HTML: generator.site.summary)
     derived: dict[str, dict[str, DerivedRecord]] = field(default_factory=dict)  # planner -> group -> record
-    table: KeyTable = field(default_factory=KeyTable, repr=False, compare=False)   # the records file's keys
     unsaved: set | None = field(default=None, repr=False, compare=False)   # the keys whose digests may
                                         # differ from the records' files (None: any of them)
     entries: int = field(default=0, repr=False, compare=False)   # the journal's entries they hold
+
+    @property
+    def table(self) -> KeyTable:
+        """The records file's keys, by which its outputs and the journal's entries name them."""
+        return self.digests.table
 
     def to_data(self) -> dict[str, Any]:
         """Plain values, each dependency key and each plan input stored once (as pickle's memo did);
@@ -451,10 +460,10 @@ class Records:
         keys = dict.fromkeys(self.digests)
         for reads in [r.reads for r in self.outputs.values()] + [b.reads for b in self.bundles.values()]:
             keys.update(dict.fromkeys(reads))
-        self.table = table = KeyTable.of(keys)
+        table = KeyTable.of(keys)
         values = [self.digests.get(key) for key in table]
         self.digests = Digests(table=table, values=values)
-        index = {key: i for i, key in enumerate(table)}
+        index = table.indexed()
         fields = list(dict.fromkeys(key[2] for key in table[:table.documents]))
         field_index = {name: i for i, name in enumerate(fields)}
         return {
@@ -492,7 +501,7 @@ class Records:
             order=tuple(data["order"]),
             summaries={source: (key, fields) for source, (key, fields) in data["summaries"].items()},
             derived=_derived_from(data["derived"]),
-            table=keys, unsaved=set())
+            unsaved=set())
         records._check()
         return records
 
@@ -512,7 +521,7 @@ class Records:
     def copy(self) -> Records:
         """A copy whose tables are its own (the records in them are never changed, only replaced)."""
         return Records(dict(self.outputs), dict(self.documents), self.digests.copy(), dict(self.bundles),
-                       self.order, dict(self.summaries), dict(self.derived), self.table,
+                       self.order, dict(self.summaries), dict(self.derived),
                        None if self.unsaved is None else set(self.unsaved), self.entries)
 
     def changes(self, old: Records) -> dict[str, Any] | None:
@@ -678,7 +687,7 @@ class BuildState:
                 journal.truncate(self.journal)      # past it: what a build that died wrote
                 journal.write(len(entry).to_bytes(8, "little") + entry)
             self.journal += 8 + len(entry)
-            records.table, records.entries = self.on_disk.table, self.on_disk.entries + 1
+            records.entries = self.on_disk.entries + 1
         else:
             records.entries = 0
             records.drop_unread()
