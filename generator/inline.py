@@ -9,7 +9,9 @@ regular expression; where a text holds none of them, the pattern cannot match
 it and is passed over, as it would have passed (same order, same matches,
 same text: tests/test_markdown_fast_paths.py compares the two). A pattern
 whose openings cannot be read (one that may match at any character) is
-always tried.
+always tried. In a document that defines no link reference, the reference
+patterns (``[text][id]``, ``[id]``), which would try every ``[`` of it and
+leave each as it was, are not tried at all.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import markdown
 from markdown import util
 from markdown.extensions import Extension
 from markdown.inlinepatterns import InlineProcessor as NewStylePattern
-from markdown.inlinepatterns import LinkInlineProcessor
+from markdown.inlinepatterns import LinkInlineProcessor, ReferenceInlineProcessor
 from markdown.treeprocessors import InlineProcessor
 
 try:
@@ -100,12 +102,27 @@ def _set_of(items: list, ignore_case: bool) -> set[str] | None:
     return chars if len(chars) <= MAX_OPENINGS else None
 
 
+def _reference_only(pattern: Any) -> bool:
+    """Whether ``pattern`` makes an element only of a link reference the document defines
+    (``[text][id]``, ``[id]``, their images): Python-Markdown's own reference patterns, which
+    leave a text as it was where the id is not defined."""
+    return isinstance(pattern, ReferenceInlineProcessor) and \
+        type(pattern).handleMatch is ReferenceInlineProcessor.handleMatch
+
+
+def _nowhere(data: str) -> bool:
+    return False
+
+
 class SkippingInlineProcessor(InlineProcessor):
     """Python-Markdown's inline pass, passing over the patterns a text cannot match."""
 
     def run(self, tree: Any, ancestors: list[str] | None = None) -> Any:
         self.patterns = []
         for pattern in self.inlinePatterns:
+            if not self.md.references and _reference_only(pattern):
+                self.patterns.append((pattern, _nowhere))
+                continue
             starts = openings(pattern.compiled_re.pattern, pattern.compiled_re.flags) \
                 if isinstance(pattern, NewStylePattern) else None
             # One opening (most patterns) is one ``in``; a few, one search for any of them.
