@@ -7,7 +7,9 @@ backtick, no ``&``. Every match of a pattern starts with one of a few strings
 (``[``, ``![``, ``  \\n``...), which :func:`openings` reads from the pattern's
 regular expression; where a text holds none of them, the pattern cannot match
 it and is passed over, as it would have passed (same order, same matches,
-same text: tests/test_markdown_fast_paths.py compares the two). A pattern
+same text: tests/test_markdown_fast_paths.py compares the two); where it
+holds one, the pattern's expression is run from the first, not from each
+character before it. A pattern
 whose openings cannot be read (one that may match at any character) is
 always tried. In a document that defines no link reference, the reference
 patterns (``[text][id]``, ``[id]``), which would try every ``[`` of it and
@@ -18,7 +20,7 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Any
+from typing import Any, Callable
 
 import markdown
 from markdown import util
@@ -110,8 +112,23 @@ def _reference_only(pattern: Any) -> bool:
         type(pattern).handleMatch is ReferenceInlineProcessor.handleMatch
 
 
-def _nowhere(data: str) -> bool:
-    return False
+def _nowhere(data: str, start: int) -> int:
+    return -1
+
+
+@functools.lru_cache(maxsize=64)
+def _finder(starts: frozenset[str]) -> Callable[[str, int], int]:
+    """Where in a text, from a position on, the first of ``starts`` is (-1: nowhere): one
+    ``str.find`` for one opening (most patterns), one search for any of a few."""
+    if len(starts) == 1:
+        opening = next(iter(starts))
+        return lambda data, start: data.find(opening, start)
+    search = re.compile("|".join(map(re.escape, sorted(starts)))).search
+
+    def find(data: str, start: int) -> int:
+        found = search(data, start)
+        return -1 if found is None else found.start()
+    return find
 
 
 class SkippingInlineProcessor(InlineProcessor):
@@ -125,9 +142,9 @@ class SkippingInlineProcessor(InlineProcessor):
                 continue
             starts = openings(pattern.compiled_re.pattern, pattern.compiled_re.flags) \
                 if isinstance(pattern, NewStylePattern) else None
-            # One opening (most patterns) is one ``in``; a few, one search for any of them.
-            self.patterns.append((pattern, None if starts is None else next(iter(starts)) if len(starts) == 1
-                                  else re.compile("|".join(map(re.escape, sorted(starts)))).search))
+            # The pattern's own expression (tried at each character: most open with a look-behind,
+            # which keeps the expression engine from skipping ahead) runs from its first opening.
+            self.patterns.append((pattern, None if starts is None else _finder(starts)))
         return super().run(tree, ancestors)
 
     # Python-Markdown's own __handleInline (name-mangled), with the skip and the patterns as a list.
@@ -139,10 +156,12 @@ class SkippingInlineProcessor(InlineProcessor):
         count = len(patterns)
         start = 0
         while patternIndex < count:
-            pattern, opening = patterns[patternIndex]
-            if opening is not None and not (opening in data if type(opening) is str else opening(data)):
-                patternIndex, start = patternIndex + 1, 0
-                continue
+            pattern, find = patterns[patternIndex]
+            if find is not None:
+                start = find(data, start)
+                if start < 0:
+                    patternIndex, start = patternIndex + 1, 0
+                    continue
             data, matched, start = apply(pattern, data, patternIndex, start)
             if not matched:
                 patternIndex += 1
