@@ -112,23 +112,18 @@ def _reference_only(pattern: Any) -> bool:
         type(pattern).handleMatch is ReferenceInlineProcessor.handleMatch
 
 
-def _nowhere(data: str, start: int) -> int:
-    return -1
+def _nowhere(data: str, start: int) -> None:
+    return None
 
 
-@functools.lru_cache(maxsize=64)
-def _finder(starts: frozenset[str]) -> Callable[[str, int], int]:
-    """Where in a text, from a position on, the first of ``starts`` is (-1: nowhere): one
-    ``str.find`` for one opening (most patterns), one search for any of a few."""
+def _finder(starts: frozenset[str] | None) -> tuple[str | None, Callable[[str, int], re.Match | None] | None]:
+    """How to find in a text, from a position on, the first of ``starts``: one ``str.find`` for one
+    opening (most patterns), one search for any of a few; neither where any character may open."""
+    if starts is None:
+        return None, None
     if len(starts) == 1:
-        opening = next(iter(starts))
-        return lambda data, start: data.find(opening, start)
-    search = re.compile("|".join(map(re.escape, sorted(starts)))).search
-
-    def find(data: str, start: int) -> int:
-        found = search(data, start)
-        return -1 if found is None else found.start()
-    return find
+        return next(iter(starts)), None
+    return None, re.compile("|".join(map(re.escape, sorted(starts)))).search
 
 
 class SkippingInlineProcessor(InlineProcessor):
@@ -138,13 +133,13 @@ class SkippingInlineProcessor(InlineProcessor):
         self.patterns = []
         for pattern in self.inlinePatterns:
             if not self.md.references and _reference_only(pattern):
-                self.patterns.append((pattern, _nowhere))
+                self.patterns.append((pattern, None, _nowhere))
                 continue
             starts = openings(pattern.compiled_re.pattern, pattern.compiled_re.flags) \
                 if isinstance(pattern, NewStylePattern) else None
             # The pattern's own expression (tried at each character: most open with a look-behind,
             # which keeps the expression engine from skipping ahead) runs from its first opening.
-            self.patterns.append((pattern, None if starts is None else _finder(starts)))
+            self.patterns.append((pattern, *_finder(starts)))
         return super().run(tree, ancestors)
 
     # Python-Markdown's own __handleInline (name-mangled), with the skip and the patterns as a list.
@@ -156,12 +151,15 @@ class SkippingInlineProcessor(InlineProcessor):
         count = len(patterns)
         start = 0
         while patternIndex < count:
-            pattern, find = patterns[patternIndex]
-            if find is not None:
-                start = find(data, start)
-                if start < 0:
-                    patternIndex, start = patternIndex + 1, 0
-                    continue
+            pattern, opening, search = patterns[patternIndex]
+            if opening is not None:
+                start = data.find(opening, start)
+            elif search is not None:
+                found = search(data, start)
+                start = -1 if found is None else found.start()
+            if start < 0:
+                patternIndex, start = patternIndex + 1, 0
+                continue
             data, matched, start = apply(pattern, data, patternIndex, start)
             if not matched:
                 patternIndex += 1
