@@ -177,6 +177,8 @@ def rss_feed(config: Config, posts: list[Document], absolute_url: AbsoluteUrl) -
 
 def absolutize(html: str, absolute_url: AbsoluteUrl) -> str:
     """Make root-relative ``href``/``src`` values absolute: feed readers have no base URL."""
+    if '="/' not in html:       # what every such value holds; most posts link elsewhere
+        return html
     return re.sub(r'(\s(?:href|src)=")(/[^/"][^"]*|/)"',
                   lambda m: f'{m.group(1)}{absolute_url(m.group(2))}"', html)
 
