@@ -413,6 +413,8 @@ class TableFrames(Treeprocessor):
 
     def run(self, root: etree.Element) -> None:
         for parent in list(root.iter()):
+            if parent.find("table") is None:        # a look at its children without a Python loop
+                continue
             for index, table in enumerate(list(parent)):
                 if table.tag != "table" or "table-wrap" in parent.get("class", "").split():
                     continue
