@@ -28,6 +28,9 @@ from markdown.blockparser import BlockParser
 from markdown.extensions import Extension
 from markdown.extensions.toc import remove_fnrefs, render_inner_html
 from markdown.inlinepatterns import HtmlInlineProcessor, InlineProcessor
+from markdown.extensions.footnotes import FootnotePostprocessor
+from markdown.extensions.md_in_html import MarkdownInHTMLPostprocessor
+from markdown.postprocessors import AndSubstitutePostprocessor, RawHtmlPostprocessor
 from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 from markdown.util import AtomicString
@@ -89,7 +92,7 @@ class HeaderIds(Treeprocessor):
             if el.tag not in ("h1", "h2", "h3", "h4", "h5", "h6"):
                 continue
             # Tags out, whitespace kept: both rules turn each space into a dash.
-            inner = render_inner_html(remove_fnrefs(el), self.md)
+            inner = inner_html(el, self.md)
             title = unescape(re.sub(r"<[^>]*>", "", inner)).strip()
             if not el.get("id"):
                 base = self.make_id(title)
@@ -99,6 +102,22 @@ class HeaderIds(Treeprocessor):
             if el.get("id"):
                 toc.append(Heading(int(el.tag[1]), el.get("id"), title))
         self.md.toc_headings = tuple(toc)
+
+
+PLAIN_TEXT_SPOILERS = re.compile("[&<>\x02\x03]")  # what escaping, a placeholder or a postprocessor changes
+PLAIN_TEXT_POSTPROCESSORS = (RawHtmlPostprocessor, MarkdownInHTMLPostprocessor, AndSubstitutePostprocessor,
+                             FootnotePostprocessor)
+
+
+def inner_html(el: etree.Element, md: markdown.Markdown) -> str:
+    """toc's ``render_inner_html`` of ``el`` without its footnote references. A heading of plain
+    text (no child, nothing to escape, no placeholder), most of them, is its own text: serialized,
+    unescaped and run through the postprocessors (which change only placeholders), it comes back
+    as it was."""
+    if len(el) == 0 and not PLAIN_TEXT_SPOILERS.search(el.text or "") \
+            and all(type(p) in PLAIN_TEXT_POSTPROCESSORS for p in md.postprocessors):
+        return (el.text or "").strip()
+    return render_inner_html(remove_fnrefs(el), md)
 
 
 class InlineMath(InlineProcessor):

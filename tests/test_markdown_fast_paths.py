@@ -14,7 +14,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import xml.etree.ElementTree as etree
+
 import markdown
+from markdown.extensions.toc import remove_fnrefs, render_inner_html
 from markdown.inlinepatterns import LinkInlineProcessor
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -22,7 +25,8 @@ from hypothesis import strategies as st
 from generator.highlight import ReachableHighlight, lexer_for, reachable
 from generator.blocks import NEEDS, Guarded
 from generator.inline import openings
-from generator.markdown import EXTENSION_CONFIGS, EXTENSIONS, Highlighting, KramdownCompat, markdown_converter
+from generator.markdown import (EXTENSION_CONFIGS, EXTENSIONS, Highlighting, KramdownCompat, inner_html,
+                                markdown_converter)
 from generator.sources import split_front_matter
 from tests.conftest import REPO, shared_dir
 
@@ -132,6 +136,24 @@ def test_a_block_processor_matches_only_blocks_holding_what_it_needs(text):
             attribute, _, needs = NEEDS[type(processor)]
             for match in getattr(processor, attribute).compiled.finditer(text):
                 assert any(need in match.group(0) for need in needs), (type(processor).__name__, text)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(PIECES, max_size=12).map("".join))
+def test_a_heading_is_read_for_its_id_as_toc_reads_it(text):
+    """generator.markdown.inner_html (the text of a heading its id is made of) takes a heading of
+    plain text as its own text: the same as toc's serializing and postprocessing, in a converter
+    in the middle of a document (its stash, placeholders and postprocessors in use)."""
+    FAST.reset()
+    FAST.convert(f"## {text}\n\nx &amp; <b>y</b> 'q' [^1]\n\n[^1]: n\n")
+    plain = etree.Element("h2")
+    plain.text = text
+    with_child = etree.Element("h3")
+    with_child.text, etree.SubElement(with_child, "code").text = text, "c"
+    for el in (plain, with_child):
+        assert inner_html(el, FAST) == render_inner_html(remove_fnrefs(el), FAST), text
+    plain.text = " Runtime  Integration "
+    assert inner_html(plain, FAST) == "Runtime  Integration"
 
 
 def guarded(md: markdown.Markdown) -> set[type]:
