@@ -8,7 +8,8 @@ those characters: a few percent of a post's conversion. Every match of each
 expression below holds one of a few strings (read off the expression by
 hand, and used only while the installed processor's expression is that one);
 in a block holding none of them, the search finds nothing, and that is
-answered without it. The processors themselves are untouched.
+answered without it. The processors themselves are untouched, and listed once
+(:class:`ListedRegistry`), not once per block.
 tests/test_markdown_fast_paths.py compares the output with Python-Markdown's
 own, and checks every match holds what the table says.
 """
@@ -16,9 +17,11 @@ own, and checks every match holds what the table says.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import markdown
+from markdown import util
 from markdown.blockprocessors import (BlockQuoteProcessor, HashHeaderProcessor, HRProcessor, ReferenceProcessor,
                                       SetextHeaderProcessor)
 from markdown.extensions import Extension
@@ -87,9 +90,33 @@ def guard(processor: Any) -> bool:
     return True
 
 
+class ListedRegistry(util.Registry):
+    """Python-Markdown's registry, its items listed once until one is registered or removed:
+    the block parser walks its processors for every block, and the registry makes a new list
+    of them each time."""
+
+    _listed: list | None = None
+
+    def __iter__(self) -> Iterator:
+        if self._listed is None:
+            self._listed = list(super().__iter__())
+        return iter(self._listed)
+
+    def register(self, item: Any, name: str, priority: float) -> None:
+        self._listed = None
+        super().register(item, name, priority)
+
+    def deregister(self, name: str, strict: bool = True) -> None:
+        self._listed = None
+        super().deregister(name, strict)
+
+
 class SkippingBlocksExtension(Extension):
-    """Guards the expressions of the block processors of :data:`NEEDS` (load last)."""
+    """Guards the expressions of the block processors of :data:`NEEDS` (load last); the
+    processors listed once (:class:`ListedRegistry`)."""
 
     def extendMarkdown(self, md: markdown.Markdown) -> None:
         for processor in md.parser.blockprocessors:
             guard(processor)
+        if type(md.parser.blockprocessors) is util.Registry:
+            md.parser.blockprocessors.__class__ = ListedRegistry

@@ -17,13 +17,14 @@ from pathlib import Path
 import xml.etree.ElementTree as etree
 
 import markdown
+from markdown.blockprocessors import BlockProcessor
 from markdown.extensions.toc import remove_fnrefs, render_inner_html
 from markdown.inlinepatterns import LinkInlineProcessor
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.highlight import ReachableHighlight, lexer_for, reachable
-from generator.blocks import NEEDS, Guarded
+from generator.blocks import NEEDS, Guarded, ListedRegistry
 from generator.inline import openings
 from generator.markdown import (EXTENSION_CONFIGS, EXTENSIONS, Highlighting, KramdownCompat, inner_html,
                                 markdown_converter)
@@ -154,6 +155,20 @@ def test_a_heading_is_read_for_its_id_as_toc_reads_it(text):
         assert inner_html(el, FAST) == render_inner_html(remove_fnrefs(el), FAST), text
     plain.text = " Runtime  Integration "
     assert inner_html(plain, FAST) == "Runtime  Integration"
+
+
+def test_the_block_processors_are_listed_again_when_one_comes_or_goes():
+    md = markdown_converter()
+    registry = md.parser.blockprocessors
+    assert isinstance(registry, ListedRegistry)
+    before = list(registry)
+    assert list(registry) == before
+    extra = BlockProcessor(md.parser)
+    registry.register(extra, "extra", 1000)       # the highest priority: tried first
+    assert list(registry) == [extra, *before]
+    registry.deregister("extra")
+    assert list(registry) == before
+    assert md.convert("# a\n\nb") == '<h1 id="a">a</h1>\n<p>b</p>'
 
 
 def guarded(md: markdown.Markdown) -> set[type]:
