@@ -32,8 +32,8 @@ from markdown.extensions.footnotes import FootnotePostprocessor
 from markdown.extensions.md_in_html import MarkdownInHTMLPostprocessor
 from markdown.postprocessors import AndSubstitutePostprocessor, RawHtmlPostprocessor
 from markdown.preprocessors import Preprocessor
-from markdown.treeprocessors import Treeprocessor
-from markdown.util import AtomicString
+from markdown.treeprocessors import Treeprocessor, UnescapeTreeprocessor
+from markdown.util import STX, AtomicString
 from pymdownx.highlight import HighlightExtension
 
 from generator.blocks import SkippingBlocksExtension
@@ -671,6 +671,12 @@ def markdown_converter(dollar_math: bool = False, header_ids: str = "gfm") -> ma
     # the extensions here only read, once set up), and the serializer and tree processors ask of
     # every element.
     md.is_block_level = cache(md.is_block_level)
+    # The last tree processor unescapes every text, tail and attribute of the tree by a regular
+    # expression's sub; only those holding an escape's STX can change.
+    unescape = md.treeprocessors["unescape"]
+    if type(unescape) is UnescapeTreeprocessor and type(unescape).unescape is UnescapeTreeprocessor.unescape:
+        every = unescape.unescape
+        unescape.unescape = lambda text: every(text) if STX in text else text
     return md
 
 
