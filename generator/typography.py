@@ -22,6 +22,8 @@ from markdown.extensions import Extension
 from markdown.treeprocessors import Treeprocessor
 from markdown.util import AtomicString
 
+from generator.inline import openings
+
 # Every smarty pattern consumes one of these; text without any is left as it is.
 CANDIDATES = "'\"<>.-"
 # A replacement while the patterns run: opaque, and as seen from outside
@@ -37,9 +39,12 @@ class Typography(Treeprocessor):
 
     def __init__(self, md: markdown.Markdown, patterns):
         super().__init__(md)
-        # Each pattern with the characters it could consume: it cannot match text without one of them.
+        # Each pattern with the string every match of it starts with, where it can be read off its
+        # expression (``'``, ``---``, ``'"``), and the characters it could consume: it cannot match
+        # a text without that string, or without any of those characters.
         self.patterns = [(pattern.compiled_re, tuple(pattern.replace),
-                          frozenset(CANDIDATES).intersection(pattern.compiled_re.pattern))
+                          frozenset(CANDIDATES).intersection(pattern.compiled_re.pattern),
+                          _only(openings(pattern.compiled_re.pattern, pattern.compiled_re.flags)))
                          for pattern in patterns]
 
     def run(self, root: etree.Element) -> None:
@@ -57,8 +62,8 @@ class Typography(Treeprocessor):
         if not present:
             return text
         replacements: list[str] = []
-        for regex, replace, needs in self.patterns:
-            if not present.isdisjoint(needs):
+        for regex, replace, needs, start in self.patterns:
+            if (start in text) if start is not None else not present.isdisjoint(needs):
                 text = self._substitute(regex, replace, text, replacements)
         if not replacements:
             return text
@@ -104,6 +109,11 @@ class Typography(Treeprocessor):
         if html not in self.stashed:
             self.stashed[html] = self.md.htmlStash.store(html)
         return self.stashed[html]
+
+
+def _only(starts: frozenset[str] | None) -> str | None:
+    """The one string every match starts with, if there is one."""
+    return next(iter(starts)) if starts is not None and len(starts) == 1 else None
 
 
 class TypographyExtension(Extension):
