@@ -6,7 +6,7 @@ Converts the bodies of the first N (default 100) Markdown files of FOLDER, in na
 sitegen's converter (Pygments included, each block new to the process) and exits. Run under
 callgrind, its instruction count compares two checkouts where this machine's clock cannot: the
 same work gives the same count, whatever else the machine runs (with ``PYTHONHASHSEED`` fixed
-and both checkouts' bytecode compiled; the start and imports are about 1,030 M of it).
+and both checkouts' bytecode compiled; the start and imports alone, N = 0, are about 670 M).
 ``PYTHONPATH`` picks the checkout (the script imports whichever ``generator`` comes first).
 """
 

@@ -116,9 +116,10 @@ def _nowhere(data: str, start: int) -> None:
     return None
 
 
-def _finder(starts: frozenset[str] | None) -> tuple[str | None, Callable[[str, int], re.Match | None] | None]:
-    """How to find in a text, from a position on, the first of ``starts``: one ``str.find`` for one
-    opening (most patterns), one search for any of a few; neither where any character may open."""
+def finder(starts: frozenset[str] | None) -> tuple[str | None, Callable[[str, int], re.Match | None] | None]:
+    """How to find in a text, from a position on, the first of ``starts`` (:func:`openings`): the
+    one opening, for ``str.find`` (most patterns), or a search for any of a few; neither where any
+    character may open."""
     if starts is None:
         return None, None
     if len(starts) == 1:
@@ -126,20 +127,29 @@ def _finder(starts: frozenset[str] | None) -> tuple[str | None, Callable[[str, i
     return None, re.compile("|".join(map(re.escape, sorted(starts)))).search
 
 
+def _entry(pattern: Any) -> tuple:
+    """``pattern``, whether it matches only a link reference the document defines, and how to
+    find its first opening (:func:`finder`)."""
+    starts = openings(pattern.compiled_re.pattern, pattern.compiled_re.flags) \
+        if isinstance(pattern, NewStylePattern) else None
+    return (pattern, _reference_only(pattern), *finder(starts))
+
+
 class SkippingInlineProcessor(InlineProcessor):
     """Python-Markdown's inline pass, passing over the patterns a text cannot match."""
 
+    _listed: tuple = ()                     # the patterns the table below was made for
+    _table: list[tuple] = []                # each pattern with how to find its first opening
+
     def run(self, tree: Any, ancestors: list[str] | None = None) -> Any:
-        self.patterns = []
-        for pattern in self.inlinePatterns:
-            if not self.md.references and _reference_only(pattern):
-                self.patterns.append((pattern, None, _nowhere))
-                continue
-            starts = openings(pattern.compiled_re.pattern, pattern.compiled_re.flags) \
-                if isinstance(pattern, NewStylePattern) else None
-            # The pattern's own expression (tried at each character: most open with a look-behind,
-            # which keeps the expression engine from skipping ahead) runs from its first opening.
-            self.patterns.append((pattern, *_finder(starts)))
+        listed = tuple(self.inlinePatterns)
+        if listed != self._listed:          # made once per converter, again if its patterns change
+            self._listed, self._table = listed, [_entry(pattern) for pattern in listed]
+        # The pattern's own expression (tried at each character: most open with a look-behind,
+        # which keeps the expression engine from skipping ahead) runs from its first opening.
+        no_references = not self.md.references
+        self.patterns = [(pattern, None, _nowhere) if reference_only and no_references else (pattern, opening, search)
+                         for pattern, reference_only, opening, search in self._table]
         return super().run(tree, ancestors)
 
     # Python-Markdown's own __handleInline (name-mangled), with the skip and the patterns as a list.

@@ -26,10 +26,10 @@ from html import unescape
 import markdown
 from markdown.blockparser import BlockParser
 from markdown.extensions import Extension
-from markdown.extensions.toc import remove_fnrefs, render_inner_html
-from markdown.inlinepatterns import HtmlInlineProcessor, InlineProcessor
 from markdown.extensions.footnotes import FootnotePostprocessor
 from markdown.extensions.md_in_html import MarkdownInHTMLPostprocessor
+from markdown.extensions.toc import remove_fnrefs, render_inner_html
+from markdown.inlinepatterns import HtmlInlineProcessor, InlineProcessor
 from markdown.postprocessors import AndSubstitutePostprocessor, RawHtmlPostprocessor
 from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor, UnescapeTreeprocessor
@@ -88,11 +88,12 @@ class HeaderIds(Treeprocessor):
     def run(self, root: etree.Element) -> None:
         seen: dict[str, int] = {}
         toc = []
+        plain_kept = keeps_plain_text(self.md)
         for el in root.iter():
             if el.tag not in ("h1", "h2", "h3", "h4", "h5", "h6"):
                 continue
             # Tags out, whitespace kept: both rules turn each space into a dash.
-            inner = inner_html(el, self.md)
+            inner = inner_html(el, self.md, plain_kept)
             title = unescape(re.sub(r"<[^>]*>", "", inner)).strip()
             if not el.get("id"):
                 base = self.make_id(title)
@@ -109,13 +110,19 @@ PLAIN_TEXT_POSTPROCESSORS = (RawHtmlPostprocessor, MarkdownInHTMLPostprocessor, 
                              FootnotePostprocessor)
 
 
-def inner_html(el: etree.Element, md: markdown.Markdown) -> str:
+def keeps_plain_text(md: markdown.Markdown) -> bool:
+    """Whether each of ``md``'s postprocessors changes only placeholders (leaves plain text as it is)."""
+    return all(type(p) in PLAIN_TEXT_POSTPROCESSORS for p in md.postprocessors)
+
+
+def inner_html(el: etree.Element, md: markdown.Markdown, plain_kept: bool | None = None) -> str:
     """toc's ``render_inner_html`` of ``el`` without its footnote references. A heading of plain
     text (no child, nothing to escape, no placeholder), most of them, is its own text: serialized,
-    unescaped and run through the postprocessors (which change only placeholders), it comes back
-    as it was."""
-    if len(el) == 0 and not PLAIN_TEXT_SPOILERS.search(el.text or "") \
-            and all(type(p) in PLAIN_TEXT_POSTPROCESSORS for p in md.postprocessors):
+    unescaped and run through postprocessors that change only placeholders (``plain_kept``, by
+    :func:`keeps_plain_text` if not given), it comes back as it was."""
+    if plain_kept is None:
+        plain_kept = keeps_plain_text(md)
+    if plain_kept and len(el) == 0 and not PLAIN_TEXT_SPOILERS.search(el.text or ""):
         return (el.text or "").strip()
     return render_inner_html(remove_fnrefs(el), md)
 

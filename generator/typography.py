@@ -22,7 +22,7 @@ from markdown.extensions import Extension
 from markdown.treeprocessors import Treeprocessor
 from markdown.util import AtomicString
 
-from generator.inline import openings
+from generator.inline import finder, openings
 
 # Every smarty pattern consumes one of these; text without any is left as it is.
 CANDIDATES = "'\"<>.-"
@@ -44,7 +44,7 @@ class Typography(Treeprocessor):
         # a text without that string, or without any of those characters.
         self.patterns = [(pattern.compiled_re, tuple(pattern.replace),
                           frozenset(CANDIDATES).intersection(pattern.compiled_re.pattern),
-                          _only(openings(pattern.compiled_re.pattern, pattern.compiled_re.flags)))
+                          finder(openings(pattern.compiled_re.pattern, pattern.compiled_re.flags))[0])
                          for pattern in patterns]
 
     def run(self, root: etree.Element) -> None:
@@ -109,11 +109,6 @@ class Typography(Treeprocessor):
         if html not in self.stashed:
             self.stashed[html] = self.md.htmlStash.store(html)
         return self.stashed[html]
-
-
-def _only(starts: frozenset[str] | None) -> str | None:
-    """The one string every match starts with, if there is one."""
-    return next(iter(starts)) if starts is not None and len(starts) == 1 else None
 
 
 class TypographyExtension(Extension):

@@ -20,6 +20,7 @@ import markdown
 from markdown.blockprocessors import BlockProcessor
 from markdown.extensions.toc import remove_fnrefs, render_inner_html
 from markdown.inlinepatterns import LinkInlineProcessor
+from markdown.postprocessors import Postprocessor
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -155,6 +156,19 @@ def test_a_heading_is_read_for_its_id_as_toc_reads_it(text):
         assert inner_html(el, FAST) == render_inner_html(remove_fnrefs(el), FAST), text
     plain.text = " Runtime  Integration "
     assert inner_html(plain, FAST) == "Runtime  Integration"
+
+
+def test_a_heading_is_read_through_a_postprocessor_that_changes_text():
+    """The shortcut for plain headings holds only while every postprocessor changes placeholders
+    alone: another (an extension's) gets the heading's text, as toc gives it to it."""
+    class Shout(Postprocessor):
+        def run(self, text: str) -> str:
+            return text.upper()
+
+    md = markdown_converter()
+    md.postprocessors.register(Shout(md), "shout", 1)
+    md.convert("## Quiet words\n")
+    assert [h.title for h in md.toc_headings] == ["QUIET WORDS"]
 
 
 def test_the_block_processors_are_listed_again_when_one_comes_or_goes():
