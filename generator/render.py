@@ -110,9 +110,9 @@ class CompiledTemplates(jinja2.FileSystemBytecodeCache):
     compiled code is code, so not in ``.sitegen/``, which travels. A file is named by what
     compiled it (sitegen's code and the site's settings, which Jinja's optimizer folds into the
     code: a constant URL through ``relative_url`` holds the baseurl), the template's name and
-    its file, and holds the digest of the source it was compiled from. Compiling the templates
-    of a post took 35 ms of a one-post build (0.9 s at 10,000 posts), loading them 2.
-    A folder that cannot be used, or written, is no cache."""
+    its file, and holds the digest of the source it was compiled from. The default theme's 35
+    templates compile in 111-138 ms and load in 5 ms in a fresh process (an edit build's
+    rendering stage: 39 -> 5-7 ms). A folder that cannot be used, or written, is no cache."""
 
     @classmethod
     def under(cls, compiler: str) -> CompiledTemplates | None:
