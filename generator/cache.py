@@ -49,9 +49,13 @@ def write_atomic(path: Path, data: bytes | Callable[[BinaryIO], None]) -> None:
     umask), not mkstemp's 0600: a web server running as another user must be
     able to read a copied output folder.
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.parent / f".{path.name}.{os.urandom(6).hex()}.tmp"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(tmp, flags, 0o666)
+    except FileNotFoundError:   # its folder made only then: a cache's thousand writes ask for it once
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(tmp, flags, 0o666)
     try:
         with os.fdopen(fd, "wb") as f:
             if callable(data):

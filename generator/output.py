@@ -30,6 +30,8 @@ from generator.files import is_output_path
 from generator.layout import CONFIG_FILE, SOURCES
 from generator.state import OutputRecord, Stamp, file_stamp, scan
 
+TREE = "tree"       # the staging folder's copy of a new output directory (beside 16-hex-digit names)
+
 
 def safe_output_dir(config: Config) -> Path:
     """The output directory, refused if writing there could destroy the site's sources."""
@@ -167,11 +169,17 @@ class Staging:
     :meth:`put` (in any process) keeps a file that differs from what the
     output holds; :meth:`commit` moves the kept files into place, each in one
     rename; :meth:`discard` forgets them, for a build that failed.
+
+    When there is no output directory yet (a first build, a CI build), the files
+    are staged as the output's own tree and :meth:`commit` moves that tree into
+    place in one rename: a cold build of 10,000 posts spent 1.5 s renaming its
+    files one by one after every core had finished.
     """
 
     def __init__(self, out_dir: Path, folder: Path, stamps: dict[str, Stamp], records: dict[str, OutputRecord]):
         self.out_dir, self.folder, self.stamps, self.records = out_dir, folder, stamps, records
         self.top = out_dir.resolve()
+        self.tree = None if os.path.lexists(out_dir) else folder / TREE   # the output to be, staged whole
         shutil.rmtree(folder, ignore_errors=True)     # a killed build's leftovers
 
     def put(self, rel: str, data: bytes) -> tuple[str | None, Stamp | None]:
@@ -183,28 +191,41 @@ class Staging:
             stamp = _holds(path, data, self.stamps.get(rel), record.digest if record else None)
             if stamp is not None:
                 return None, stamp
+        if self.tree is not None and is_output_path(rel):
+            try:
+                _create(self.tree / rel, data)
+                return f"{TREE}/{rel}", None
+            except OSError:     # a file where the plan has a folder, or the other way round
+                pass
         name = secrets.token_hex(8)
-        try:
-            out = open(self.folder / name, "xb")    # the mode any write gives; a failed build discards it
-        except FileNotFoundError:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            out = open(self.folder / name, "xb")
-        with out:
-            out.write(data)
+        _create(self.folder / name, data)
         return name, None
 
     def commit(self, staged: dict[str, str]) -> dict[str, Stamp]:
         """Move the staged files (output path -> staged name) into place; their stamps."""
-        stamps, proved = {}, set()      # folders proved to lie inside the output directory
-        for rel, name in sorted(staged.items()):
-            path = self.out_dir / rel
-            if path.parent not in proved or not is_output_path(rel):
-                confined(self.out_dir, rel, unlink=True)
-                proved.add(path.parent)
-            _move(self.out_dir, path, self.folder / name)
-            stamps[rel] = file_stamp(path.stat())
+        if not self._commit_tree(staged):
+            proved = set()      # folders proved to lie inside the output directory
+            for rel, name in sorted(staged.items()):
+                path = self.out_dir / rel
+                if path.parent not in proved or not is_output_path(rel):
+                    confined(self.out_dir, rel, unlink=True)
+                    proved.add(path.parent)
+                _move(self.out_dir, path, self.folder / name)
         self.discard()
-        return stamps
+        return {rel: file_stamp((self.out_dir / rel).stat()) for rel in sorted(staged)}
+
+    def _commit_tree(self, staged: dict[str, str]) -> bool:
+        """Whether the staged tree became the output directory: every file was staged in it, and
+        there is still no output directory (nor a link of its name)."""
+        if self.tree is None or not staged or os.path.lexists(self.out_dir) \
+                or any(name != f"{TREE}/{rel}" for rel, name in staged.items()):
+            return False
+        try:
+            self.out_dir.parent.mkdir(parents=True, exist_ok=True)
+            os.rename(self.tree, self.out_dir)
+        except OSError:         # another file system: file by file
+            return False
+        return True
 
     def discard(self) -> None:
         shutil.rmtree(self.folder, ignore_errors=True)
@@ -226,6 +247,17 @@ class OutputFiles(Mapping):
 
     def __len__(self) -> int:
         return len(self.paths)
+
+
+def _create(path: Path, data: bytes) -> None:
+    """A new file at ``path`` holding ``data``, its folders made if missing."""
+    try:
+        out = open(path, "xb")    # the mode any write gives; a failed build discards it
+    except FileNotFoundError:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        out = open(path, "xb")
+    with out:
+        out.write(data)
 
 
 def _holds(path: Path, data: bytes, last: Stamp | None, digest: str | None) -> Stamp | None:

@@ -89,12 +89,15 @@ def test_removing_the_post_deletes_nothing_outside(tmp_path, victim):
 
 @pytest.mark.parametrize("rel", ["../victim/keep.html", "/abs/keep.html", "a/../../victim/keep.html",
                                  "", ".", "a//b", "a/./b", "nul\0.html"])
-def test_the_output_folder_refuses_paths_that_leave_it(tmp_path, victim, rel):
+@pytest.mark.parametrize("new", [False, True], ids=["into a folder", "a new folder"])
+def test_the_output_folder_refuses_paths_that_leave_it(tmp_path, victim, rel, new):
     out = tmp_path / "_site"
-    out.mkdir()
+    if not new:
+        out.mkdir()
     before = tree(victim)
     with pytest.raises(SiteError, match="output folder"):
         write_outputs(out, {rel: b"pwned"})
+    out.mkdir(exist_ok=True)
     with pytest.raises(SiteError, match="output folder"):
         delete_outputs(out, {rel})
     assert tree(victim) == before
