@@ -709,7 +709,8 @@ class Engine:
             for chunk in parallel.fork_map(job, len(paths)):
                 for made_one in chunk:
                     path = paths[len(made)]
-                    made[path] = dataclasses.replace(made_one, reads=self.intern(made_one.reads))
+                    staged = staging.place(path, made_one.staged) if made_one.staged else None
+                    made[path] = dataclasses.replace(made_one, reads=self.intern(made_one.reads), staged=staged)
                 stage.advance(len(chunk))
         return made
 

@@ -170,10 +170,13 @@ class Staging:
     output holds; :meth:`commit` moves the kept files into place, each in one
     rename; :meth:`discard` forgets them, for a build that failed.
 
-    When there is no output directory yet (a first build, a CI build), the files
-    are staged as the output's own tree and :meth:`commit` moves that tree into
-    place in one rename: a cold build of 10,000 posts spent 1.5 s renaming its
-    files one by one after every core had finished.
+    When there is no output directory yet (a first build, a CI build), this
+    process :meth:`place`\ s each staged file in a copy of the output's tree as
+    its job's result arrives, while the workers go on, and :meth:`commit` moves
+    that tree into place in one rename: a cold build of 10,000 posts spent 1.7 s
+    renaming its files one by one after every core had finished. (The workers
+    write into one folder: creating 10,000 files in as many new folders took them
+    2.2 s longer.)
     """
 
     def __init__(self, out_dir: Path, folder: Path, stamps: dict[str, Stamp], records: dict[str, OutputRecord]):
@@ -191,15 +194,19 @@ class Staging:
             stamp = _holds(path, data, self.stamps.get(rel), record.digest if record else None)
             if stamp is not None:
                 return None, stamp
-        if self.tree is not None and is_output_path(rel):
-            try:
-                _create(self.tree / rel, data)
-                return f"{TREE}/{rel}", None
-            except OSError:     # a file where the plan has a folder, or the other way round
-                pass
         name = secrets.token_hex(8)
         _create(self.folder / name, data)
         return name, None
+
+    def place(self, rel: str, name: str) -> str:
+        """The staged file ``name`` moved to ``rel`` in the staged tree, if there is one: its new name."""
+        if self.tree is None or not is_output_path(rel):
+            return name
+        try:
+            _move_into(self.folder / name, self.tree / rel)
+        except OSError:     # a file where the plan has a folder, or the other way round
+            return name
+        return f"{TREE}/{rel}"
 
     def commit(self, staged: dict[str, str]) -> dict[str, Stamp]:
         """Move the staged files (output path -> staged name) into place; their stamps."""
@@ -250,7 +257,7 @@ class OutputFiles(Mapping):
 
 
 def _create(path: Path, data: bytes) -> None:
-    """A new file at ``path`` holding ``data``, its folders made if missing."""
+    """A new file at ``path`` holding ``data``, its folder made if missing."""
     try:
         out = open(path, "xb")    # the mode any write gives; a failed build discards it
     except FileNotFoundError:
@@ -258,6 +265,17 @@ def _create(path: Path, data: bytes) -> None:
         out = open(path, "xb")
     with out:
         out.write(data)
+
+
+def _move_into(source: Path, path: Path) -> None:
+    """``source`` renamed ``path``, which must not exist, its folders made if missing."""
+    if os.path.lexists(path):
+        raise FileExistsError(path)
+    try:
+        os.rename(source, path)
+    except FileNotFoundError:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        os.rename(source, path)
 
 
 def _holds(path: Path, data: bytes, last: Stamp | None, digest: str | None) -> Stamp | None:

@@ -13,8 +13,9 @@ FILES = {"index.html": b"home", "2019/03/18/first-post.html": b"post", "feed.xml
 
 
 def staged(out: Path, made: dict[str, bytes]) -> tuple[Staging, dict[str, str]]:
+    """Files staged as a build stages them: each put (in a worker), then placed (here)."""
     staging = Staging(out, out.parent / "staging", {}, {})
-    return staging, {rel: staging.put(rel, data)[0] for rel, data in made.items()}
+    return staging, {rel: staging.place(rel, staging.put(rel, data)[0]) for rel, data in made.items()}
 
 
 def files(folder: Path) -> dict[str, bytes]:
