@@ -171,7 +171,7 @@ class Staging:
     rename; :meth:`discard` forgets them, for a build that failed.
 
     When there is no output directory yet (a first build, a CI build), this
-    process :meth:`place`\ s each staged file in a copy of the output's tree as
+    process places each staged file (:meth:`place`) in a copy of the output's tree as
     its job's result arrives, while the workers go on, and :meth:`commit` moves
     that tree into place in one rename: a cold build of 10,000 posts spent 1.7 s
     renaming its files one by one after every core had finished. (The workers
