@@ -83,8 +83,14 @@ def refuse_links_outside(root: Path, names: Iterable[str]) -> None:
     site.yaml ``allow_symlinks_outside: true`` says such links are meant.
     """
     real_root = os.path.realpath(root)
+    real_folders: dict[str, str] = {}    # a folder's real path, found once for all of its files
     for name in sorted(names):
-        real = os.path.realpath(root / name)
+        folder, _, base = name.rpartition("/")
+        real_folder = real_folders.get(folder)
+        if real_folder is None:
+            real_folder = real_folders[folder] = os.path.realpath(root / folder)
+        path = os.path.join(real_folder, base)
+        real = os.path.realpath(path) if os.path.islink(path) else path
         if os.path.commonpath([real_root, real]) != real_root:
             raise SiteError(f"a symbolic link to {real}, outside the site: remove it, or set "
                             "allow_symlinks_outside: true in site.yaml to publish it", name)
