@@ -328,7 +328,6 @@ class Made:
     data: bytes | None = None
     staged: str | None = None
     stamp: Stamp | None = None
-    resolved: tuple[tuple[Key, Any], ...] = ()   # (key, value) of keys it read that were new
 
 
 @dataclass
@@ -418,7 +417,6 @@ class Engine:
         self.last_plan: PlanResult | None = None     # ... and its plan
         self.warm = False              # the last build succeeded: the files on disk are as the state says
         self.interned: dict[Key, Key] = {}
-        self.resolved: dict[Key, Any] = {}         # this build's renders' new keys -> their values
         self._keys: KeyIndex | None = None         # made from the records when a build needs them
         self.render_warnings: dict[str, tuple[str, ...]] = {}   # output path -> its render's warnings
         self.planners_parsed = DocumentStats()     # this build's parses for planners (docs pages)
@@ -457,7 +455,6 @@ class Engine:
         """
         warm, self.warm = self.warm, False
         self.planners_parsed = DocumentStats()
-        self.resolved = {}      # none of a build that failed
         progress = reporting.current()
         with progress.stage("scanning"):
             scan = self.scan(now, changed, warm)
@@ -496,13 +493,12 @@ class Engine:
                                     len(state.stamps) - len(derived_before), scan.out_dir)
         staging = Staging(scan.out_dir, self.root / STATE_DIR / "staging", state.stamps, records.outputs)
         try:
-            made = self.make(planned.plan, self.outdated(planned.plan, planned.plan, scan.tampered, moved), staging,
-                             resolver)
+            made = self.make(planned.plan, self.outdated(planned.plan, planned.plan, scan.tampered, moved), staging)
             with progress.stage("deriving"):
                 derived = self.derive(scan, planned, made, staging, remake=derive)
             plan = derived.plan
             made |= self.make(plan, self.outdated(plan, plan.keys() - planned.plan.keys(), scan.tampered, moved),
-                              staging, resolver)
+                              staging)
             written, deleted, stamps = self.write(scan, plan, made, staging)
         finally:
             staging.discard()
@@ -689,35 +685,24 @@ class Engine:
         plan, owners = plan_site(self.planners, ctx, bundled)
         return PlanResult(plan, owners, bundles, reports, ctx)
 
-    def make(self, plan: Plan, paths: Iterable[str], staging: Staging | None = None,
-             resolver: Resolver | None = None) -> dict[str, Made]:
+    def make(self, plan: Plan, paths: Iterable[str], staging: Staging | None = None) -> dict[str, Made]:
         """Run the jobs of ``paths`` (in worker processes when many): path -> what it made.
 
         With ``staging`` the bytes that differ from the output's are staged
         there, else kept in memory; either way the trace of each render is
-        kept, to be recorded as if it had run here. With ``resolver``, each
-        job also gives the values of the keys it read that the records lack
-        and that no job before it in its process gave, kept in
-        ``self.resolved`` for :meth:`record`: a cold build of 10,000 posts
-        resolved 127,000 keys here, 1.1 s after every core had finished.
+        kept, to be recorded as if it had run here.
         """
         paths = sorted(paths)
-        known, given = self.state.records.digests, set()     # given: by this process's jobs
 
         def job(i: int) -> Made:
             path = paths[i]
             with tracing() as trace:
                 data = _bytes(plan[path].make())
             reads, warnings = frozenset(trace.reads), tuple(trace.warnings)
-            resolved = ()
-            if resolver is not None:
-                new = [key for key in reads if key not in given and key not in known]
-                given.update(new)
-                resolved = tuple(zip(new, map(resolver, new)))
             if staging is None:
-                return Made(value_digest(data), reads, warnings, data=data, resolved=resolved)
+                return Made(value_digest(data), reads, warnings, data=data)
             staged, stamp = staging.put(path, data)
-            return Made(value_digest(data), reads, warnings, staged=staged, stamp=stamp, resolved=resolved)
+            return Made(value_digest(data), reads, warnings, staged=staged, stamp=stamp)
 
         made = {}
         with reporting.current().stage("rendering", len(paths), "files") as stage:
@@ -725,9 +710,7 @@ class Engine:
                 for made_one in chunk:
                     path = paths[len(made)]
                     staged = staging.place(path, made_one.staged) if made_one.staged else None
-                    reads = self.intern(made_one.reads)     # the keys resolved are some of them: interned too
-                    self.resolved.update((self.interned[key], value) for key, value in made_one.resolved)
-                    made[path] = dataclasses.replace(made_one, reads=reads, staged=staged, resolved=())
+                    made[path] = dataclasses.replace(made_one, reads=self.intern(made_one.reads), staged=staged)
                 stage.advance(len(chunk))
         return made
 
@@ -805,9 +788,7 @@ class Engine:
         digests.update(moved)
         read = set().union(*(m.reads for m in made.values()), *(b.reads for b in planned.bundles.values()))
         new_keys = {key for key in read if key not in digests}
-        resolved, self.resolved = self.resolved, {}     # by the jobs that read them
-        digests.update((key, resolved[key] if key in resolved else resolver(key)) for key in new_keys)
-        del resolved
+        digests.update((key, resolver(key)) for key in new_keys)
         self.keys.extend(new_keys)
         documents = resolver.documents.values()
         if swapped:

@@ -304,28 +304,3 @@ def test_an_edited_document_is_parsed_in_a_child_while_the_records_are_read(tmp_
         Engine(site, OPTIONS).build()
     assert str(error.value).startswith(f"{post.relative_to(site).as_posix()}:3: invalid YAML")
     assert files(site / "_site") == before
-
-
-def test_the_keys_workers_resolve_are_those_this_process_would_record(tmp_path, monkeypatch, request):
-    """The values of the keys the renders read are resolved in the workers, with the render
-    (:meth:`Engine.make`), not all here afterwards; the records are the same either way."""
-    if rerun_where_forking_is_safe(request):
-        return
-    forked, here = (many_posts(copy_site(tmp_path / name, "basic")) for name in ("forked", "here"))
-    parent, resolved_here = os.getpid(), []
-    resolve = build_module.Resolver.__call__
-
-    def counted(self, key):
-        if os.getpid() == parent:
-            resolved_here.append(key)
-        return resolve(self, key)
-
-    monkeypatch.setattr(build_module.Resolver, "__call__", counted)
-    Engine(forked, OPTIONS, registry()).build()
-    in_workers = len(resolved_here)
-    make = Engine.make
-    monkeypatch.setattr(Engine, "make", lambda self, plan, paths, staging=None, resolver=None:
-                        make(self, plan, paths, staging))      # every key resolved here, after the renders
-    Engine(here, OPTIONS, registry()).build()
-    assert records(forked) == records(here)
-    assert in_workers < (len(resolved_here) - in_workers) / 10, (in_workers, len(resolved_here))
