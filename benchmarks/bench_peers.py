@@ -8,8 +8,8 @@ tool) is laid out as a site for each tool; then, phase by phase, each round runs
 every tool once, the order rotating from round to round, so that load from other
 work on a shared machine falls on all tools alike:
 
-- ``cold``: outputs and caches moved out of the way first (sitegen's ``.sitegen/``,
-  Hugo's ``resources/`` and cache dir, Pelican's ``cache/``; deleted when the run ends);
+- ``cold``: outputs and caches removed first (sitegen's ``.sitegen/``, Hugo's
+  ``resources/`` and cache dir, Pelican's ``cache/``);
 - ``noop``: nothing changed since the last build;
 - ``edit``: a paragraph appended to the middle post; the new text must then be in
   the built HTML (checked).
@@ -44,7 +44,6 @@ REPO = HERE.parent
 PEERS = HERE / "peers"
 PHASES = ("cold", "noop", "edit")
 POSTS_PER_PAGE = 10          # what every peer's configuration uses
-TRASH = "trash"              # in the work folder: earlier builds' files, removed when a run ends
 
 
 class Tool:
@@ -60,17 +59,12 @@ class Tool:
 
 
 def _remove(site: Path, *names: str) -> None:
-    """Move the files of an earlier build out of the way, into ``WORK/trash`` (emptied when the
-    run ends). Deleting them here would time the file system instead of the tools: ext4 does not
-    give a new file an inode freed in the last minutes, and looks at each such inode to know it,
-    so a build that follows the deletion of tens of thousands of files (a sitegen or Hugo site of
-    10,000 posts) creates its own files slower, by how much was deleted before it."""
-    trash = site.parent.parent / TRASH
     for name in names:
         path = site / name
-        if path.is_symlink() or path.exists():
-            trash.mkdir(exist_ok=True)
-            path.rename(trash / f"{site.name}-{name.strip('.')}-{time.monotonic_ns()}")
+        if path.is_dir():
+            shutil.rmtree(path)
+        elif path.exists():
+            path.unlink()
 
 
 class Sitegen(Tool):
@@ -290,11 +284,8 @@ def main() -> int:
     if not args.reuse:
         results.unlink(missing_ok=True)
     print(f"{os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f}; work in {work}", flush=True)
-    try:
-        for n in args.posts:
-            run(n, tools, phases, args.runs, work, results, args.reuse, args.cold_runs)
-    finally:
-        shutil.rmtree(work / TRASH, ignore_errors=True)
+    for n in args.posts:
+        run(n, tools, phases, args.runs, work, results, args.reuse, args.cold_runs)
     if args.json:
         shutil.copyfile(results, args.json)
     print()
