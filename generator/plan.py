@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from generator.errors import SiteError
-from generator.files import Files, is_output_path
+from generator.files import is_output_path
 
 
 class Job(NamedTuple):

@@ -15,7 +15,7 @@ import io
 import shutil
 import tempfile
 import xml.etree.ElementTree as ET
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, timedelta, timezone
 from pathlib import Path
 
 import yaml

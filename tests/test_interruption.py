@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import os
-import re
-import shutil
 import signal
 import subprocess
 import sys

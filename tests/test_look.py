@@ -13,7 +13,6 @@ import json
 import re
 from collections.abc import Iterator
 from datetime import datetime, timezone
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page

@@ -73,9 +73,9 @@ from generator import codec
 from generator.config import Config
 from generator.deps import Views
 from generator.errors import SiteError
+from generator.files import Files
 from generator.options import BuildOptions
-from generator.plan import Files, Plan
-from generator.plugins import extensions
+from generator.plan import Plan
 from generator.site import Document, Site, site_settings
 from generator.sources import Source
 
