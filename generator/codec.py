@@ -24,7 +24,7 @@ import msgpack
 # Each cache's layout version, in one place: bump one when what it stores changes shape.
 VERSIONS = {
     "state": 6,          # .sitegen/state.msgpack (generator.state.BuildState)
-    "records": 5,        # .sitegen/records.msgpack (generator.state.Records)
+    "records": 6,        # .sitegen/records.msgpack (generator.state.Records)
     "records-changes": 1,  # an entry of .sitegen/records.journal (generator.state.Records.changes)
     "document": 8,       # .sitegen/cache/documents/ (generator.site.Document, by parse key)
     "version-files": 2,  # .sitegen/versions/ (a docs version's files, tutorials included, as last built)

@@ -16,10 +16,14 @@ Dependency keys are stored once, in a table the records index.
 
 from __future__ import annotations
 
+import array
+import bisect
 import gc
 import hashlib
+import itertools
 import os
 import secrets
+import sys
 import time
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -362,41 +366,53 @@ class OutputRecord:
     what the plan passed in (compared with ==), the dependency keys its render read, and the
     digest of the bytes written.
 
-    Read from the records file, the keys stay that file's indices (``coded``, into ``table``)
-    until :attr:`reads` is asked for: an edit build asks :meth:`read_any` of every output,
-    which the indices answer, and wants the keys of the few it makes again.
+    Read from the records file, the keys stay that file's (:class:`ReadsFile`, where it is
+    output ``number``) until :attr:`reads` is asked for: an edit build asks :meth:`read_any`
+    of every output, which the file answers for all of them at once, and wants the keys of the
+    few it makes again. Read from the journal, they are indices into the file's ``table``.
     """
 
-    __slots__ = ("inputs", "digest", "_reads", "_coded", "_table")
+    __slots__ = ("inputs", "digest", "_reads", "_coded", "_table", "_file", "_number")
 
     def __init__(self, inputs: Any, reads: frozenset | None, digest: str,
-                 coded: Collection[int] | None = None, table: KeyTable | None = None):
+                 coded: Collection[int] | None = None, table: KeyTable | None = None,
+                 file: ReadsFile | None = None, number: int = -1):
         self.inputs, self.digest = inputs, digest
         self._reads, self._coded, self._table = reads, coded, table
+        self._file, self._number = file, number
 
     @property
     def reads(self) -> frozenset:
         if self._reads is None:
-            self._reads = frozenset(map(self._table.__getitem__, self._coded))
+            if self._file is not None:
+                self._reads = self._file.reads(self._number)
+            else:
+                self._reads = frozenset(map(self._table.__getitem__, self._coded))
         return self._reads
 
     def read_any(self, keys: Collection[Key], found: dict[int, set[int]]) -> bool:
-        """Whether it read any of ``keys``; ``found`` keeps their indices, per table, for the next.
+        """Whether it read any of ``keys``; ``found`` keeps, for the next, what was found of them.
 
-        One question (a build from the command line) is answered from the indices as read, a
-        look-up in the few ``keys`` per read; a process that asks again (the preview) makes
-        them a set first (:meth:`coded`), and then costs a look-up per key.
+        An output of the records file looks itself up among the outputs the file says read one
+        of ``keys`` (found once per file, :meth:`ReadsFile.readers`); one read from the journal
+        looks up its few indices among those of ``keys`` (found once per table); a process that
+        asks again and again (the preview) made the latter a set first (:meth:`coded`).
         """
         if self._reads is not None:
             return not self._reads.isdisjoint(keys)
+        if self._file is not None:
+            readers = found.get(id(self._file))
+            if readers is None:
+                readers = found[id(self._file)] = self._file.readers(keys)
+            return self._number in readers
         ids = found.get(id(self._table))
         if ids is None:
             ids = found[id(self._table)] = self._table.ids_of(keys)
         return not ids.isdisjoint(self._coded)
 
     def coded(self) -> frozenset[int] | None:
-        """The indices of the keys read, as a set from now on (None for a record made with its keys):
-        for a process that will ask :meth:`read_any` again and again."""
+        """The indices of the keys read from the journal, as a set from now on (None for any other
+        record): for a process that will ask :meth:`read_any` again and again."""
         if self._coded is not None and type(self._coded) is not frozenset:
             self._coded = frozenset(self._coded)
         return self._coded
@@ -407,6 +423,70 @@ class OutputRecord:
 
     def __repr__(self) -> str:
         return f"OutputRecord({self.inputs!r}, {self.digest!r}, {len(self.reads)} reads)"
+
+
+_INDEX = next(code for code in "IL" if array.array(code).itemsize == 4)
+
+
+def packed(numbers: Iterable[int]) -> bytes:
+    """Numbers (key indices, offsets) as little-endian 32-bit bytes, as a records file holds them."""
+    run = array.array(_INDEX, numbers)
+    if sys.byteorder == "big":
+        run.byteswap()
+    return run.tobytes()
+
+
+def unpacked(data: bytes) -> array.array:
+    """The numbers :func:`packed` gave ``data``; a ``TypeError`` for bytes it cannot have given."""
+    if type(data) is not bytes or len(data) % 4:
+        raise TypeError("packed numbers of the wrong shape")
+    run = array.array(_INDEX, data)
+    if sys.byteorder == "big":
+        run.byteswap()
+    return run
+
+
+class ReadsFile:
+    """The keys each output of a records file read, as the file holds them: the indices (into
+    ``table``) of every output's keys in one run of packed numbers, and where each output's
+    part begins (``starts``, one more than the outputs: the last is the run's end).
+
+    Held so, an edit build does not make half a million numbers (at 10,000 posts) to ask each
+    output whether it read one of a few keys: :meth:`readers` finds each of those keys in the
+    run, once for every output.
+    """
+
+    def __init__(self, run: bytes, starts: bytes, table: KeyTable):
+        self.run, self.starts, self.table = run, unpacked(starts), table
+        ends = self.starts
+        if type(run) is not bytes or len(run) % 4 or not ends or ends[0] != 0 or ends[-1] * 4 != len(run) \
+                or any(a > b for a, b in zip(ends, ends[1:])):
+            raise TypeError("the outputs' reads of the wrong shape")
+
+    def __len__(self) -> int:
+        return len(self.starts) - 1
+
+    def ids(self, number: int) -> array.array:
+        """The indices of the keys output ``number`` read."""
+        return unpacked(self.run[4 * self.starts[number]:4 * self.starts[number + 1]])
+
+    def reads(self, number: int) -> frozenset:
+        return frozenset(map(self.table.__getitem__, self.ids(number)))
+
+    def readers(self, keys: Iterable[Key]) -> set[int]:
+        """The numbers of the outputs that read any of ``keys``."""
+        found: set[int] = set()
+        run, starts = self.run, self.starts
+        for i in self.table.ids_of(keys):
+            pattern = packed((i,))
+            at = run.find(pattern)
+            while at >= 0:
+                if at % 4:              # the end of one number and the start of the next
+                    at = run.find(pattern, at + 1)
+                    continue
+                found.add(bisect.bisect_right(starts, at // 4) - 1)
+                at = run.find(pattern, at + 4)
+        return found
 
 
 @dataclass
@@ -464,6 +544,7 @@ class Records:
         values = [self.digests.get(key) for key in table]
         self.digests = Digests(table=table, values=values)
         index = table.indexed()
+        reads = [[index[k] for k in r.reads] for r in self.outputs.values()]
         fields = list(dict.fromkeys(key[2] for key in table[:table.documents]))
         field_index = {name: i for i, name in enumerate(fields)}
         return {
@@ -475,9 +556,11 @@ class Records:
             "other_keys": [list(key) for key in table[table.documents:]],
             "values": codec.Items(len(values), iter(values)),
             "inputs": inputs,
-            "outputs": codec.Items(len(self.outputs), ((path, [inputs_index[repr(r.inputs)], [index[k] for k in r.reads],
-                                                               r.digest]) for path, r in self.outputs.items()),
-                                   pairs=True),
+            "outputs": codec.Items(len(self.outputs), ((path, [inputs_index[repr(r.inputs)], r.digest])
+                                                       for path, r in self.outputs.items()), pairs=True),
+            # Every output's keys in one run (ReadsFile), in the outputs' order, and where each begins.
+            "reads": packed(itertools.chain.from_iterable(reads)),
+            "reads_starts": packed(itertools.accumulate(map(len, reads), initial=0)),
             "documents": self.documents,
             "bundles": _bundles_data(self.bundles, index.__getitem__),
             "order": list(self.order),
@@ -492,9 +575,12 @@ class Records:
                          for source, numbers in zip(data["sources"], data["documents_keys"], strict=True)},
                         map(tuple, data["other_keys"]))
         inputs = data["inputs"]
+        reads = ReadsFile(data["reads"], data["reads_starts"], keys)
+        if len(reads) != len(data["outputs"]):
+            raise TypeError("not the reads of every output")
         records = cls(
-            outputs={path: OutputRecord(inputs[i], None, digest, reads, keys)
-                     for path, (i, reads, digest) in data["outputs"].items()},
+            outputs={path: OutputRecord(inputs[i], None, digest, None, None, reads, n)
+                     for n, (path, (i, digest)) in enumerate(data["outputs"].items())},
             documents=dict(data["documents"]),
             digests=Digests(table=keys, values=data["values"]),
             bundles=_bundles_from(data["bundles"], keys.__getitem__),

@@ -3,6 +3,7 @@ is always byte-identical to a clean full build."""
 
 from __future__ import annotations
 
+import io
 import os
 import shutil
 import tempfile
@@ -18,6 +19,7 @@ from generator.build import BuildOptions, Engine, build, render_site
 from generator.config import load_config
 from generator.errors import SiteError
 from generator.outputs import Registry
+from generator import codec
 from generator import state as state_module
 from generator.codec import dumps, loads
 from generator.state import BuildState, BundleRecord
@@ -407,6 +409,62 @@ def test_the_records_digests_are_the_mapping_they_stand_for(recorded: dict, chan
                                                and recorded[key] is not None]
     grouped = {*digests.recorded_documents(), *digests.ungrouped()}
     assert grouped == expected.keys()
+
+
+def records_data(outputs: dict[str, frozenset], table_keys: list[tuple] = ()) -> dict:
+    """What a records file of ``outputs`` (path -> the keys it read) holds, written and read back
+    as data; ``table_keys`` are more keys its table holds, read by none."""
+    digests = state_module.Digests({key: "d" for key in [*table_keys, *set().union(*outputs.values())]})
+    written = state_module.Records({path: state_module.OutputRecord(("page", path), reads, "digest")
+                                    for path, reads in outputs.items()}, digests=digests)
+    file = io.BytesIO()
+    codec.dump("records", written.to_data(), file)
+    return loads("records", file.getvalue())
+
+
+def records_read_back(outputs: dict[str, frozenset], table_keys: list[tuple] = ()) -> state_module.Records:
+    return state_module.Records.from_data(records_data(outputs, table_keys))
+
+
+OUTPUT_READS = st.dictionaries(st.sampled_from([f"p{n}.html" for n in range(12)]), st.frozensets(KEYS, max_size=6),
+                               max_size=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(OUTPUT_READS, st.lists(st.frozensets(KEYS, max_size=4), max_size=4))
+def test_the_outputs_read_back_from_a_records_file_read_what_they_read(outputs: dict, questions: list) -> None:
+    """Read back from a records file (every output's keys in one run of numbers), each output has
+    its keys, and whether it read any of a few keys (an edit build's question to every output)
+    is answered as its own set of keys answers it, one question after another."""
+    read_back = records_read_back(outputs)
+    assert {path: record.reads for path, record in read_back.outputs.items()} == outputs
+    read_back = records_read_back(outputs)      # the keys asked of before: not yet made
+    for keys in questions:
+        found: dict = {}
+        assert {path for path, record in read_back.outputs.items() if record.read_any(keys, found)} \
+            == {path for path, reads in outputs.items() if not reads.isdisjoint(keys)}
+
+
+def test_a_key_whose_number_the_run_holds_across_two_others_is_not_taken_as_read() -> None:
+    """Key 256 is the bytes 00 01 00 00; an output that read keys 65,536 and 0 holds
+    00 00 01 00 00 00 00 00, which has them one byte in: that output did not read key 256."""
+    keys = [("seq", ("tags", str(n))) for n in range(65_537)]
+    read_back = records_read_back({"a.html": frozenset({keys[65_536], keys[0]}), "b.html": frozenset({keys[256]})},
+                                  keys)
+    record = read_back.outputs["a.html"]
+    assert sorted(record._file.ids(record._number)) == [0, 65_536]   # the table keeps the keys' order
+    assert read_back.table.position(keys[256]) == 256
+    found: dict = {}
+    assert [path for path, record in read_back.outputs.items() if record.read_any({keys[256]}, found)] == ["b.html"]
+
+
+def test_the_outputs_reads_of_the_wrong_shape_make_the_records_unreadable() -> None:
+    data = records_data({"a.html": frozenset({("seq", "x")}), "b.html": frozenset({("file", "y")})})
+    state_module.Records.from_data(data)
+    for damaged in ({"reads": data["reads"][:-1]}, {"reads_starts": state_module.packed([0, 2, 1])},
+                    {"reads_starts": state_module.packed([0, 1])}, {"reads": "not bytes"}):
+        with pytest.raises(TypeError):
+            state_module.Records.from_data({**data, **damaged})
 
 
 def test_a_build_leaves_the_collector_as_it_found_it(site: Path) -> None:
