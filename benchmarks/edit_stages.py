@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import importlib
 import json
 import os
 import statistics
@@ -45,7 +46,6 @@ STEPS = [  # (module, object, attribute): what is timed
     ("generator.build", "Engine", "make"),
     ("generator.build", "Engine", "derive"),
     ("generator.build", "Engine", "write"),
-    ("generator.build", None, "folder_stamps"),
     ("generator.build", "Engine", "record"),
     ("generator.build", "Engine", "save"),
 ]
@@ -64,8 +64,6 @@ def timed(steps: dict[str, list[float]], name: str, function):
 
 def one_build(site: Path, edit: Path) -> dict[str, float]:
     """Edit ``edit``, then build ``site`` here with the steps timed: step -> seconds."""
-    import importlib
-
     started = time.perf_counter()
     modules = {name: importlib.import_module(name) for name in {m for m, _, _ in STEPS}}
     steps: dict[str, list[float]] = {"imports": [time.perf_counter() - started]}

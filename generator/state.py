@@ -458,9 +458,9 @@ class ReadsFile:
 
     def __init__(self, run: bytes, starts: bytes, table: KeyTable):
         self.run, self.starts, self.table = run, unpacked(starts), table
-        ends = self.starts
-        if type(run) is not bytes or len(run) % 4 or not ends or ends[0] != 0 or ends[-1] * 4 != len(run) \
-                or any(a > b for a, b in zip(ends, ends[1:])):
+        starts = self.starts
+        if type(run) is not bytes or len(run) % 4 or not starts or starts[0] != 0 or starts[-1] * 4 != len(run) \
+                or any(a > b for a, b in zip(starts, starts[1:])):
             raise TypeError("the outputs' reads of the wrong shape")
 
     def __len__(self) -> int:
@@ -478,7 +478,7 @@ class ReadsFile:
         found: set[int] = set()
         run, starts = self.run, self.starts
         for i in self.table.ids_of(keys):
-            pattern = packed((i,))
+            pattern = i.to_bytes(4, "little")
             at = run.find(pattern)
             while at >= 0:
                 if at % 4:              # the end of one number and the start of the next

@@ -438,7 +438,7 @@ def test_the_outputs_read_back_from_a_records_file_read_what_they_read(outputs: 
     is answered as its own set of keys answers it, one question after another."""
     read_back = records_read_back(outputs)
     assert {path: record.reads for path, record in read_back.outputs.items()} == outputs
-    read_back = records_read_back(outputs)      # the keys asked of before: not yet made
+    read_back = records_read_back(outputs)      # again: asking `reads` above kept each output's keys
     for keys in questions:
         found: dict = {}
         assert {path for path, record in read_back.outputs.items() if record.read_any(keys, found)} \
