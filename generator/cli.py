@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import functools
 import gc
+import os
 import sys
 import time
 from pathlib import Path
@@ -21,12 +22,17 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        return args.run(args) or 0
+        code = args.run(args) or 0
+        sys.stdout.flush()      # here, not on the way out: a reader gone by now is caught below
+        return code
     except SiteError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:     # what read the output went away (`sitegen build | head -1`): no traceback
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())   # nor one from the exit's flush
+        return 141              # as a process that SIGPIPE ended, as a shell reports it
 
 
 def make_parser() -> argparse.ArgumentParser:

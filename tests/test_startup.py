@@ -124,3 +124,17 @@ def test_a_build_from_the_command_line_runs_no_collection(tmp_path):
         ran = subprocess.run([sys.executable, "-c", probe], cwd=site, capture_output=True, text=True)
         assert ran.returncode == 0, ran.stderr
         assert json.loads(ran.stdout.splitlines()[-1]) == [0, [], True]
+
+
+def test_a_build_whose_reader_goes_away_ends_without_a_traceback(tmp_path):
+    """``sitegen build | head -1``: the pipe closes before the summary is written; the build is
+    done and kept, and the command ends as a process ended by SIGPIPE does, saying nothing."""
+    site = init_site(tmp_path)
+    build_ = subprocess.Popen([*SITEGEN, "build"], cwd=site, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    build_.stdout.close()                 # the reader is gone before the first line
+    _, err = build_.communicate(timeout=120)
+    assert build_.returncode == 141, err.decode()
+    assert b"Traceback" not in err and b"BrokenPipe" not in err and err.decode().strip() == ""
+    assert (site / "_site" / "index.html").is_file()
+    again = subprocess.run([*SITEGEN, "build"], cwd=site, capture_output=True, text=True, check=True)
+    assert again.stdout.startswith("nothing changed")
