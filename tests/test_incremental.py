@@ -379,7 +379,11 @@ def test_a_journal_entry_of_the_wrong_types_makes_the_next_build_a_full_one(site
 SOURCES = st.sampled_from(["content/posts/a.md", "content/posts/b.md", "content/about.md"])
 KEYS = st.one_of(st.tuples(st.just("doc"), SOURCES, st.sampled_from(["title", "url", "next", "content"])),
                  st.tuples(st.sampled_from(["seq", "file", "template"]), st.sampled_from(["x", "y", "z"])))
-DIGESTS = st.one_of(st.none(), st.sampled_from(["d1", "d2", "-"]), st.just(("a", "b")))
+HEX_DIGESTS = st.binary(min_size=32, max_size=32).map(bytes.hex)
+DIGESTS = st.one_of(st.none(), st.sampled_from(["d1", "d2", "-"]), st.just(("a", "b")), HEX_DIGESTS)
+# Values a records file holds beside SHA-256 digests: some look like one and are not.
+LOOKALIKES = st.one_of(HEX_DIGESTS.map(str.upper), st.just("g" * 64), st.just(" " + "0" * 62 + " "),
+                       HEX_DIGESTS.map(lambda d: d[:-1]), st.integers(), st.just(("x",)))
 
 
 @settings(max_examples=300, deadline=None)
@@ -392,7 +396,7 @@ def test_the_records_digests_are_the_mapping_they_stand_for(recorded: dict, chan
     table = state_module.KeyTable.of(recorded)
     assert sorted(table, key=repr) == sorted(recorded, key=repr)
     assert all(table[table.position(key)] == key for key in table)
-    digests = state_module.Digests(table=table, values=[recorded[key] for key in table])
+    digests = state_module.Digests(table=table, values=state_module.DigestRun.of(recorded[key] for key in table))
     expected = {key: value for key, value in recorded.items() if value is not None}
     before = digests.copy()
     for key, value in changes:
@@ -409,6 +413,37 @@ def test_the_records_digests_are_the_mapping_they_stand_for(recorded: dict, chan
                                                and recorded[key] is not None]
     grouped = {*digests.recorded_documents(), *digests.ungrouped()}
     assert grouped == expected.keys()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(DIGESTS, LOOKALIKES), max_size=20), st.data())
+def test_the_digests_run_reads_back_every_value_as_it_was(values: list, data) -> None:
+    """A SHA-256 digest as ``hexdigest()`` writes it is held as its 32 bytes, any other value as
+    itself; every way of reading the run (an index, a negative one, a slice, in order, the count
+    of keys without a digest) gives the values it was made of, of the same types."""
+    run = state_module.DigestRun.of(values)
+    assert len(run.run) == 32 * len(values)
+    assert len(run.others) == sum(not (type(v) is str and len(v) == 64 and v == v.lower()
+                                       and set(v) <= set("0123456789abcdef")) for v in values)
+    assert list(run) == values and [run[i] for i in range(len(values))] == values
+    assert [repr(v) for v in run] == [repr(v) for v in values]
+    assert run.count(None) == values.count(None)
+    if values:
+        i = data.draw(st.integers(-len(values), len(values) - 1))
+        start, stop = data.draw(st.integers(0, len(values))), data.draw(st.integers(0, len(values)))
+        assert run[i] == values[i] and run[start:stop] == values[start:stop]
+    with pytest.raises(IndexError):
+        run[len(values)]
+    back = loads("records", dumps("records", [run.run, run.others]))
+    assert list(state_module.DigestRun(*back)) == values
+
+
+def test_a_digests_run_of_the_wrong_shape_is_refused() -> None:
+    run = state_module.DigestRun.of([bytes(32).hex(), None])
+    for damaged in ((run.run[:-1], run.others), (run.run, {2: "x"}), (run.run, {-1: "x"}), (run.run, {"1": None}),
+                    (run.run.hex(), run.others), (run.run, list(run.others.items()))):
+        with pytest.raises(TypeError):
+            state_module.DigestRun(*damaged)
 
 
 def records_data(outputs: dict[str, frozenset], table_keys: list[tuple] = ()) -> dict:
@@ -462,7 +497,8 @@ def test_the_outputs_reads_of_the_wrong_shape_make_the_records_unreadable() -> N
     data = records_data({"a.html": frozenset({("seq", "x")}), "b.html": frozenset({("file", "y")})})
     state_module.Records.from_data(data)
     for damaged in ({"reads": data["reads"][:-1]}, {"reads_starts": state_module.packed([0, 2, 1])},
-                    {"reads_starts": state_module.packed([0, 1])}, {"reads": "not bytes"}):
+                    {"reads_starts": state_module.packed([0, 1])}, {"reads": "not bytes"},
+                    {"digests": data["digests"][:-32]}, {"other_values": {len(data["digests"]): None}}):
         with pytest.raises(TypeError):
             state_module.Records.from_data({**data, **damaged})
 
