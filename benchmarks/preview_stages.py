@@ -1,0 +1,78 @@
+"""Where a preview rebuild's time goes: the preview run in this process, its engine's steps timed.
+
+    PYTHONPATH=REPO python benchmarks/preview_stages.py SITE [--edits 10]
+
+SITE is a site built before (bench_incremental.py's ``WORK/posts-N-seed-S``). A preview of it is
+started here (no watcher, the server on a free port), then the middle post is edited ``--edits``
+times, each followed by the rebuild the watcher would run, with a timer around the engine's
+steps. The steps nest, so the rows do not add up to the rebuild. The edits stay in the post
+(appended text): use a copy of a site.
+
+Unlike bench_incremental.py this leaves out the watcher and the browser's reload: run it to
+see the shares, and bench_incremental.py to compare save-to-reload between checkouts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from generator import build
+from generator.serve import Preview
+
+STEPS = [(build.Engine, name) for name in ("scan", "swap_in", "changed_keys", "plan", "outdated", "make",
+                                           "derive", "write", "record")] + [(build, "load_documents")]
+
+
+def timed(steps: dict[str, list[float]], owner, name: str) -> None:
+    function = getattr(owner, name)
+
+    @functools.wraps(function)
+    def run(*args, **kwargs):
+        start = time.perf_counter()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            steps.setdefault(name, []).append(time.perf_counter() - start)
+    setattr(owner, name, run)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("site", type=Path)
+    parser.add_argument("--edits", type=int, default=10)
+    args = parser.parse_args()
+    root = args.site.resolve()
+    steps: dict[str, list[float]] = {}
+    for owner, name in STEPS:
+        timed(steps, owner, name)
+    preview = Preview(root, port=0).start(watch=False)
+    posts = sorted((root / "content" / "posts").iterdir())
+    middle = posts[len(posts) // 2]
+    steps.clear()                       # the first build is not counted
+    rebuilds = []
+    try:
+        for n in range(args.edits):
+            with open(middle, "a", encoding="utf-8") as post:
+                post.write(f"\nOne more sentence, appended by preview_stages.py ({n}).\n")
+            start = time.perf_counter()
+            preview.rebuild({middle.relative_to(root).as_posix()}, derive=False)
+            rebuilds.append(time.perf_counter() - start)
+    finally:
+        preview.stop()
+    print(f"\n{args.edits} rebuilds of {root}, each after an edit of {middle.name}\n")
+    print("| step | ms per rebuild, median | calls per rebuild |\n|---|---:|---:|")
+    print(f"| rebuild | {1000 * statistics.median(rebuilds):.1f} | 1 |")
+    for name, times in steps.items():
+        calls = len(times) // args.edits
+        per_rebuild = [sum(times[i:i + calls]) for i in range(0, len(times), calls)] if calls else times
+        print(f"| {name} | {1000 * statistics.median(per_rebuild):.1f} | {calls} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
