@@ -15,30 +15,17 @@ see the shares, and bench_incremental.py to compare save-to-reload between check
 from __future__ import annotations
 
 import argparse
-import functools
 import statistics
 import sys
 import time
 from pathlib import Path
 
+from edit_stages import timed   # beside this script
 from generator import build
 from generator.serve import Preview
 
 STEPS = [(build.Engine, name) for name in ("scan", "swap_in", "changed_keys", "plan", "outdated", "make",
                                            "derive", "write", "record")] + [(build, "load_documents")]
-
-
-def timed(steps: dict[str, list[float]], owner, name: str) -> None:
-    function = getattr(owner, name)
-
-    @functools.wraps(function)
-    def run(*args, **kwargs):
-        start = time.perf_counter()
-        try:
-            return function(*args, **kwargs)
-        finally:
-            steps.setdefault(name, []).append(time.perf_counter() - start)
-    setattr(owner, name, run)
 
 
 def main() -> int:
@@ -49,28 +36,28 @@ def main() -> int:
     root = args.site.resolve()
     steps: dict[str, list[float]] = {}
     for owner, name in STEPS:
-        timed(steps, owner, name)
+        setattr(owner, name, timed(steps, name, getattr(owner, name)))
     preview = Preview(root, port=0).start(watch=False)
     posts = sorted((root / "content" / "posts").iterdir())
     middle = posts[len(posts) // 2]
-    steps.clear()                       # the first build is not counted
-    rebuilds = []
+    rounds = []                         # per rebuild: step -> its calls' seconds (the first build not counted)
     try:
         for n in range(args.edits):
             with open(middle, "a", encoding="utf-8") as post:
                 post.write(f"\nOne more sentence, appended by preview_stages.py ({n}).\n")
+            steps.clear()
             start = time.perf_counter()
             preview.rebuild({middle.relative_to(root).as_posix()}, derive=False)
-            rebuilds.append(time.perf_counter() - start)
+            steps["rebuild"] = [time.perf_counter() - start]
+            rounds.append({name: list(times) for name, times in steps.items()})
     finally:
         preview.stop()
     print(f"\n{args.edits} rebuilds of {root}, each after an edit of {middle.name}\n")
-    print("| step | ms per rebuild, median | calls per rebuild |\n|---|---:|---:|")
-    print(f"| rebuild | {1000 * statistics.median(rebuilds):.1f} | 1 |")
-    for name, times in steps.items():
-        calls = len(times) // args.edits
-        per_rebuild = [sum(times[i:i + calls]) for i in range(0, len(times), calls)] if calls else times
-        print(f"| {name} | {1000 * statistics.median(per_rebuild):.1f} | {calls} |")
+    print("| step | ms per rebuild, median | calls per rebuild, median |\n|---|---:|---:|")
+    for name in ["rebuild", *(name for name in dict.fromkeys(n for r in rounds for n in r) if name != "rebuild")]:
+        seconds = [sum(r.get(name, ())) for r in rounds]
+        calls = [len(r.get(name, ())) for r in rounds]
+        print(f"| {name} | {1000 * statistics.median(seconds):.1f} | {statistics.median(calls):g} |")
     return 0
 
 
