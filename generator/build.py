@@ -869,7 +869,7 @@ class Engine:
         built and before it watches): the index of the recorded keys, each output's read keys
         as a set, each reader's converter (a document of each parsed again, the result
         dropped) and the compiled templates: about 0.1 s of the first edit at 10,000 posts.
-        From now on no lexer is joined (:func:`generator.highlight.join_no_more`)."""
+        From now on no lexer's rules are filtered (:func:`generator.highlight.filter_no_more`)."""
         from generator import highlight
         from generator.readers import reader_for
 
@@ -887,7 +887,7 @@ class Engine:
                 parse_document(load_source(self.root, source.kind, source.path), self.config)
             except SiteError:         # the rebuild that reads it again says what is wrong
                 continue
-        highlight.join_no_more()
+        highlight.filter_no_more()
         self.renderer.compile_all()
 
     @property

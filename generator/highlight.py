@@ -7,8 +7,8 @@ tutorials and source listings alike.
 Making a Pygments formatter costs a pass over the whole style, and a lexer a
 look-up by name, so each is made once per language and options (fences too:
 pymdownx's highlighter runs with a formatter factory that keeps them); a lexer
-that has lexed a few blocks tries each state's rules as one regular expression
-(:mod:`generator.lexing`); and the same code block (a license header, an install command) is
+that has lexed a few blocks tries at each character only the rules that may
+match there (:mod:`generator.lexing`); and the same code block (a license header, an install command) is
 highlighted once per process: highlighted blocks are kept by their code and
 options.
 """
@@ -38,7 +38,7 @@ from generator.lexing import faster
 
 HIGHLIGHT_CLASS = "highlight"
 BLOCKS_KEPT = 4096   # highlighted blocks kept per process (a few MiB)
-JOIN_AFTER = 8       # blocks of one lexer lexed by Pygments' own loop before its rules are joined
+FILTER_AFTER = 8     # blocks of one lexer lexed by Pygments' own loop before its rules are filtered
 
 
 def lexer_for(language: str | None = None, filename: str | None = None):
@@ -64,26 +64,26 @@ def _found(language: str | None, filename: str | None):
 
 _made: dict[tuple, object] = {}     # (language, filename) -> its lexer
 _uses: dict[type, int] = {}         # lexer class -> blocks it was asked for
-_joining = True
+_filtering = True
 
 
 def _warmed(lexer):
-    """``lexer`` with its rules joined (:func:`generator.lexing.faster`) once its class has lexed
-    :data:`JOIN_AFTER` blocks in this process: joining a lexer's rules costs tens of milliseconds
-    (Python's 60-90, C++'s 40, Scala's nearly a second), which a build that highlights a block or
-    two would not win back."""
-    if "_joined" in type(lexer).__dict__:      # joined already
+    """``lexer`` with its rules filtered by character (:func:`generator.lexing.faster`) once its
+    class has lexed :data:`FILTER_AFTER` blocks in this process: reading where each rule may match
+    costs a few milliseconds a lexer (Python's 20-40, Scala's 60), which a build that highlights
+    a block or two would not win back."""
+    if "_filtered" in type(lexer).__dict__:      # filtered already
         return lexer
     uses = _uses[type(lexer)] = _uses.get(type(lexer), 0) + 1
-    return faster(lexer) if uses > JOIN_AFTER and _joining else lexer
+    return faster(lexer) if uses > FILTER_AFTER and _filtering else lexer
 
 
-def join_no_more() -> None:
-    """Join no more lexers' rules in this process (the preview, from its first edit on): each
-    edit highlights a post's few blocks, and a join (:func:`_warmed`) would come in the middle
+def filter_no_more() -> None:
+    """Filter no more lexers' rules in this process (the preview, from its first edit on): each
+    edit highlights a post's few blocks, and a filtering (:func:`_warmed`) would come in the middle
     of the edit whose blocks pass the count, while the author waits for the page."""
-    global _joining
-    _joining = False
+    global _filtering
+    _filtering = False
 
 
 @lru_cache(maxsize=2)

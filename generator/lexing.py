@@ -1,25 +1,24 @@
-"""Pygments' RegexLexer, each state's rules tried as one regular expression.
+"""Pygments' RegexLexer, each rule tried only at the characters its matches may start with.
 
 A RegexLexer finds its next token by trying the rules of the current state one
-after the other, a Python call per rule and position, so most of a code block's
-time goes to rules that do not match. Joined into one alternation,
-``(?:rule1)()|(?:rule2)()|...``, the rules are tried by the regular expression
-engine in the same order, and the first that matches wins, as in the loop; the
-empty group after each rule, the last group a match of it closes
-(``lastindex``), names the rule (a group around it would hide its first
-character from the engine, which passes over an alternative that cannot start
-at a character without entering it). The tokens are the same, one for one
-(tests/test_lexing.py compares the two over the lexers of the site's code and
-over generated code).
+after the other, a Python call and a try of the expression engine per rule, so
+most of a code block's time goes to rules that cannot match there: a string's
+rules at a space, the whitespace rule at a letter. Which ASCII characters a
+rule's match may start with can be read from its expression
+(:func:`first_characters`); so each state keeps, by the character at the
+position, the rules that may match there, in their order, and the loop tries
+only those. The first that matches is the one the whole list would have found,
+so the tokens are the same, one for one (tests/test_lexing.py compares the two
+over the lexers of the site's code, generated code and every lexer Pygments
+has). A rule that may match the empty string, or whose start cannot be read (a
+matcher other than a compiled expression's ``match``, a back-reference), is
+tried at every character; at the end of the text and at a character beyond
+ASCII every rule is tried.
 
-A rule that cannot be joined keeps its place as an expression of its own: one
-with a back-reference or a named group (its numbers or names would clash with
-its neighbours'), with flags of its own, or a matcher that is not a compiled
-expression's ``match``. A lexer whose own ``get_tokens_unprocessed`` only wraps
-Pygments' loop, calling it as ``RegexLexer.get_tokens_unprocessed`` and
-changing some tokens (the C family's, which mark standard types), runs its
-wrapper around the joined loop; lexers that override the loop otherwise are
-left as they are.
+A lexer whose own ``get_tokens_unprocessed`` only wraps Pygments' loop,
+calling it as ``RegexLexer.get_tokens_unprocessed`` and changing some tokens
+(the C family's, which mark standard types), runs its wrapper around the
+filtered loop; lexers that override the loop otherwise are left as they are.
 """
 
 from __future__ import annotations
@@ -34,30 +33,32 @@ from typing import Any
 from pygments.lexer import Lexer, RegexLexer
 from pygments.token import Error, Whitespace, _TokenType
 
+try:
+    from re import _constants as sre, _parser as sre_parse   # Python 3.11+
+except ImportError:  # pragma: no cover - Python 3.10
+    import sre_constants as sre
+    import sre_parse
+
 _PLAIN_LOOP = RegexLexer.get_tokens_unprocessed
-# Back-references and conditionals name groups by number or name; flags for a whole
-# expression may only open one. Read conservatively: a false alarm only costs speed.
-_NOT_JOINABLE = re.compile(r"\\[1-9]|\(\?P=|\(\?\(|\(\?[aiLmsux]+\)")
 
 
 def faster(lexer: Lexer) -> Lexer:
-    """``lexer``, or the same lexer (same class, name and options) with its states' rules joined."""
+    """``lexer``, or the same lexer (same class, name and options) trying only the rules that may match."""
     cls = type(lexer)
     if (not isinstance(lexer, RegexLexer) or getattr(cls, "token_variants", False) or "_tokens" not in cls.__dict__
             or not (cls.get_tokens_unprocessed is _PLAIN_LOOP or _wraps_plain_loop(cls.get_tokens_unprocessed))):
         return lexer
-    return _joined_class(cls)(**lexer.options)
+    return _filtered_class(cls)(**lexer.options)
 
 
 @functools.cache
-def _joined_class(cls: type) -> type:
-    flags = re.compile("", cls.flags).flags
-    states = {state: _join(rules, cls.flags, flags) for state, rules in cls._tokens.items()}
+def _filtered_class(cls: type) -> type:
+    states = {state: _State(rules) for state, rules in cls._tokens.items()}
     loop = cls.get_tokens_unprocessed
     # The class's processed rules are reused (the metaclass would process them again).
-    return type(cls.__name__, (cls,), {"_tokens": cls._tokens, "_joined": states,
-                                       "get_tokens_unprocessed": _joined_loop if loop is _PLAIN_LOOP
-                                       else _around_joined_loop(loop),
+    return type(cls.__name__, (cls,), {"_tokens": cls._tokens, "_filtered": states,
+                                       "get_tokens_unprocessed": _filtered_loop if loop is _PLAIN_LOOP
+                                       else _around_filtered_loop(loop),
                                        "__module__": cls.__module__, "__doc__": cls.__doc__})
 
 
@@ -81,9 +82,9 @@ def _wraps_plain_loop(function: Any) -> bool:
     return uses > 0
 
 
-def _around_joined_loop(wrapper: types.FunctionType) -> types.FunctionType:
-    """``wrapper`` as it is, but reaching the joined loop where it calls Pygments' own."""
-    names = {**wrapper.__globals__, "RegexLexer": _REGEX_LEXER_JOINED}
+def _around_filtered_loop(wrapper: types.FunctionType) -> types.FunctionType:
+    """``wrapper`` as it is, but reaching the filtered loop where it calls Pygments' own."""
+    names = {**wrapper.__globals__, "RegexLexer": _REGEX_LEXER_FILTERED}
     around = types.FunctionType(wrapper.__code__, names, wrapper.__name__, wrapper.__defaults__,
                                 wrapper.__closure__)
     around.__kwdefaults__ = wrapper.__kwdefaults__
@@ -91,123 +92,140 @@ def _around_joined_loop(wrapper: types.FunctionType) -> types.FunctionType:
     return around
 
 
-Matcher = tuple   # (match function, rules by group or None, action, new state)
+class _State(dict):
+    """A state's rules, ``(match, action, new state)``, by the character at the position: those
+    whose matches may start with it, in their order; all of them at the end of the text (``""``)
+    and beyond ASCII. Read at the state's first use, kept at each character's."""
 
+    def __init__(self, rules: list[tuple]):
+        super().__init__()
+        self._rules = rules
+        self._firsts: list[frozenset[str] | None] | None = None
 
-def _join(rules: list[tuple], lexer_flags: int, flags: int) -> list[Matcher]:
-    """A state's rules as matchers, in order: runs of joinable rules as one expression each."""
-    matchers: list[Matcher] = []
-    run: list[tuple] = []
-
-    def close_run() -> None:
-        if len(run) == 1:
-            rexmatch, action, new_state = run[0]
-            matchers.append((rexmatch, None, action, new_state))
-        elif run:
-            parts, by_group = [], [None]
-            newline = "\n" if lexer_flags & re.VERBOSE else ""   # a trailing comment must not eat ")"
-            for rexmatch, action, new_state in run:
-                regex = rexmatch.__self__
-                base = len(by_group) - 1        # the rule's group n is the joined expression's base + n
-                by_group.extend([None] * regex.groups)
-                # An empty group after the rule, closed last, names it (lastindex); none before it, so
-                # that the expression engine sees the rule's first character and skips it at a glance.
-                by_group.append((action, new_state, base, regex.groups))
-                parts.append(f"(?:{regex.pattern}{newline})()")
-            try:
-                matchers.append((re.compile("|".join(parts), lexer_flags).match, by_group, None, None))
-            except re.error:    # some construct that only holds in an expression of its own
-                matchers.extend((rexmatch, None, action, new_state) for rexmatch, action, new_state in run)
-        run.clear()
-
-    for rule in rules:
-        if _joinable(rule[0], flags):
-            run.append(rule)
+    def __missing__(self, char: str) -> list[tuple]:
+        if self._firsts is None:
+            self._firsts = [_rule_first_characters(rule[0]) for rule in self._rules]
+        if char != "" and char < "\x80":
+            rules = [rule for rule, firsts in zip(self._rules, self._firsts) if firsts is None or char in firsts]
         else:
-            close_run()
-            matchers.append((rule[0], None, rule[1], rule[2]))
-    close_run()
-    return matchers
+            rules = self._rules
+        self[char] = rules
+        return rules
 
 
-def _joinable(rexmatch: Any, flags: int) -> bool:
+def _rule_first_characters(rexmatch: Any) -> frozenset[str] | None:
     regex = getattr(rexmatch, "__self__", None)
-    return (isinstance(regex, re.Pattern) and getattr(rexmatch, "__name__", "") == "match"
-            and isinstance(regex.pattern, str) and regex.flags == flags and not regex.groupindex
-            and not _NOT_JOINABLE.search(regex.pattern))
+    if isinstance(regex, re.Pattern) and getattr(rexmatch, "__name__", "") == "match" \
+            and isinstance(regex.pattern, str):
+        return first_characters(regex.pattern, regex.flags)
+    return None
 
 
-class _RuleMatch:
-    """The match of one joined rule, numbered as its own expression's match would be."""
-
-    __slots__ = ("_match", "_group", "_groups")
-
-    def __init__(self, match: re.Match, group: int, groups: int):
-        self._match, self._group, self._groups = match, group, groups
-
-    def _index(self, group: int) -> int:
-        if not 0 <= group <= self._groups:
-            raise IndexError("no such group")
-        return self._group + group if group else 0
-
-    def group(self, *groups: int) -> Any:
-        if len(groups) <= 1:
-            return self._match.group(self._index(groups[0] if groups else 0))
-        return tuple(self._match.group(self._index(g)) for g in groups)
-
-    __getitem__ = group
-
-    def groups(self, default: Any = None) -> tuple:
-        found = self._match.groups()[self._group:self._group + self._groups]
-        return tuple(default if value is None else value for value in found)
-
-    def groupdict(self, default: Any = None) -> dict:
-        return {}
-
-    def start(self, group: int = 0) -> int:
-        return self._match.start(self._index(group))
-
-    def end(self, group: int = 0) -> int:
-        return self._match.end(self._index(group))
-
-    def span(self, group: int = 0) -> tuple[int, int]:
-        return self._match.span(self._index(group))
-
-    @property
-    def regs(self) -> tuple:
-        return tuple(self.span(g) for g in range(self._groups + 1))
-
-    @property
-    def string(self) -> str:
-        return self._match.string
-
-    @property
-    def pos(self) -> int:
-        return self._match.pos
-
-    @property
-    def endpos(self) -> int:
-        return self._match.endpos
+_ASCII = [chr(code) for code in range(128)]
+_CATEGORIES = {sre.CATEGORY_DIGIT: r"\d", sre.CATEGORY_NOT_DIGIT: r"\D", sre.CATEGORY_SPACE: r"\s",
+               sre.CATEGORY_NOT_SPACE: r"\S", sre.CATEGORY_WORD: r"\w", sre.CATEGORY_NOT_WORD: r"\W"}
+_MATCHING_FLAGS = re.IGNORECASE | re.ASCII | re.DOTALL
 
 
-def _joined_loop(self: RegexLexer, text: str, stack: tuple[str, ...] = ("root",)) -> Iterator[tuple]:
-    """``RegexLexer.get_tokens_unprocessed``, over the joined matchers."""
+@functools.lru_cache(maxsize=4096)     # lexers share rules (C and C++, the shells)
+def first_characters(pattern: str, flags: int = 0) -> frozenset[str] | None:
+    """The ASCII characters a non-empty match of ``pattern`` may start with; None where it may
+    match the empty string or its start cannot be read (a back-reference, a conditional)."""
+    try:
+        parsed = sre_parse.parse(pattern, flags)
+    except Exception:   # noqa: BLE001 - whatever the parser refuses is simply tried everywhere
+        return None
+    chars, empty = _sequence_firsts(list(parsed), parsed.state.flags)
+    return None if chars is None or empty else frozenset(chars)
+
+
+def _sequence_firsts(items: list, flags: int) -> tuple[frozenset[str] | None, bool]:
+    """What a match of ``items`` (a parsed expression, in order) may start with, and whether it may be empty."""
+    found: frozenset[str] = frozenset()
+    for op, value in items:
+        chars, empty = _item_firsts(op, value, flags)
+        if chars is None:
+            return None, True
+        found |= chars
+        if not empty:
+            return found, False
+    return found, True
+
+
+def _item_firsts(op: Any, value: Any, flags: int) -> tuple[frozenset[str] | None, bool]:
+    if op is sre.LITERAL:
+        if not flags & re.IGNORECASE:
+            return (frozenset(chr(value)) if value < 128 else frozenset()), False
+        return _matching(re.escape(chr(value)), flags), False
+    if op is sre.NOT_LITERAL:
+        return _matching(f"[^{re.escape(chr(value))}]", flags), False
+    if op is sre.ANY:
+        return _matching(".", flags), False
+    if op is sre.IN:
+        source = _class_source(value)
+        return (None, True) if source is None else (_matching(source, flags), False)
+    if op in (sre.AT, sre.ASSERT, sre.ASSERT_NOT):     # anchors and look-arounds consume nothing
+        return frozenset(), True
+    if op is sre.SUBPATTERN:
+        _, add_flags, del_flags, inner = value
+        return _sequence_firsts(list(inner), (flags | add_flags) & ~del_flags)
+    if op is sre.BRANCH:
+        found, any_empty = frozenset(), False
+        for branch in value[1]:
+            chars, empty = _sequence_firsts(list(branch), flags)
+            if chars is None:
+                return None, True
+            found, any_empty = found | chars, any_empty or empty
+        return found, any_empty
+    if op in (sre.MAX_REPEAT, sre.MIN_REPEAT, getattr(sre, "POSSESSIVE_REPEAT", None)):
+        low, _, inner = value
+        chars, empty = _sequence_firsts(list(inner), flags)
+        return (None, True) if chars is None else (chars, empty or low == 0)
+    if op is getattr(sre, "ATOMIC_GROUP", None):
+        return _sequence_firsts(list(value), flags)
+    return None, True
+
+
+def _class_source(items: list) -> str | None:
+    """A character class, written again from its parse; None if it holds what cannot be."""
+    parts = []
+    for op, value in items:
+        if op is sre.NEGATE:
+            parts.insert(0, "^")
+        elif op is sre.LITERAL:
+            parts.append(re.escape(chr(value)))
+        elif op is sre.RANGE:
+            parts.append(f"{re.escape(chr(value[0]))}-{re.escape(chr(value[1]))}")
+        elif op is sre.CATEGORY and value in _CATEGORIES:
+            parts.append(_CATEGORIES[value])
+        else:
+            return None
+    return f"[{''.join(parts)}]"
+
+
+@functools.lru_cache(maxsize=4096)
+def _matching(single: str, flags: int) -> frozenset[str]:
+    """The ASCII characters ``single`` (an expression for one character) matches under ``flags``:
+    the engine's own answer, case folding and classes included."""
+    regex = re.compile(single, flags & _MATCHING_FLAGS)
+    return frozenset(char for char in _ASCII if regex.match(char))
+
+
+def _filtered_loop(self: RegexLexer, text: str, stack: tuple[str, ...] = ("root",)) -> Iterator[tuple]:
+    """``RegexLexer.get_tokens_unprocessed``, trying at each position only the rules that may match there."""
     pos = 0
-    joined = self._joined
+    filtered = self._filtered
     statestack = list(stack)
-    matchers = joined[statestack[-1]]
+    by_char = filtered[statestack[-1]]
     while True:
-        for rexmatch, by_group, action, new_state in matchers:
+        try:
+            rules = by_char[text[pos]]
+        except IndexError:      # the end of the text
+            rules = by_char[""]
+        for rexmatch, action, new_state in rules:
             m = rexmatch(text, pos)
             if m:
-                if by_group is not None:
-                    action, new_state, group, groups = by_group[m.lastindex]
-                    if action is not None:
-                        if type(action) is _TokenType:
-                            yield pos, action, m.group()
-                        else:
-                            yield from action(self, _RuleMatch(m, group, groups))
-                elif action is not None:
+                if action is not None:
                     if type(action) is _TokenType:
                         yield pos, action, m.group()
                     else:
@@ -232,13 +250,13 @@ def _joined_loop(self: RegexLexer, text: str, stack: tuple[str, ...] = ("root",)
                         statestack.append(statestack[-1])
                     else:
                         raise AssertionError(f"wrong state def: {new_state!r}")
-                    matchers = joined[statestack[-1]]
+                    by_char = filtered[statestack[-1]]
                 break
         else:   # no rule matched: a newline resets to the root state, anything else is an error token
             try:
                 if text[pos] == "\n":
                     statestack = ["root"]
-                    matchers = joined["root"]
+                    by_char = filtered["root"]
                     yield pos, Whitespace, "\n"
                     pos += 1
                     continue
@@ -248,5 +266,5 @@ def _joined_loop(self: RegexLexer, text: str, stack: tuple[str, ...] = ("root",)
                 break
 
 
-# What a wrapper around the joined loop finds under the name RegexLexer.
-_REGEX_LEXER_JOINED = types.SimpleNamespace(get_tokens_unprocessed=_joined_loop)
+# What a wrapper around the filtered loop finds under the name RegexLexer.
+_REGEX_LEXER_FILTERED = types.SimpleNamespace(get_tokens_unprocessed=_filtered_loop)

@@ -28,13 +28,13 @@ def shared_dir() -> Path:
 
 
 @pytest.fixture(autouse=True)
-def lexers_join_again() -> Iterator[None]:
-    """A preview made ready for edits in a test stops this process joining lexers
-    (generator.highlight.join_no_more); the tests after it build as a process that builds."""
+def lexers_filter_again() -> Iterator[None]:
+    """A preview made ready for edits in a test stops this process filtering lexers' rules
+    (generator.highlight.filter_no_more); the tests after it build as a process that builds."""
     yield
     highlight = sys.modules.get("generator.highlight")
     if highlight is not None:
-        highlight._joining = True
+        highlight._filtering = True
 
 
 @pytest.fixture

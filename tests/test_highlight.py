@@ -80,9 +80,9 @@ def test_friendly_falls_short_which_is_why_sitegen_has_its_own():
     assert _contrast("#" + friendly.style_for_token(Comment)["color"], friendly.background_color) < 4.5
 
 
-def test_a_lexer_joins_its_rules_once_it_has_lexed_a_few_blocks():
-    """Joining costs more than a block or two gain (an edit build highlights one post):
-    blocks go through Pygments' own loop until a language has had JOIN_AFTER of them."""
+def test_a_lexer_filters_its_rules_once_it_has_lexed_a_few_blocks():
+    """Filtering costs more than a block or two gain (an edit build highlights one post):
+    blocks go through Pygments' own loop until a language has had FILTER_AFTER of them."""
     from generator import highlight as module
 
 
@@ -90,10 +90,10 @@ def test_a_lexer_joins_its_rules_once_it_has_lexed_a_few_blocks():
     expected = module.lexer_for("python")   # the tokens of Pygments' own lexer
     module._uses.pop(type(get_lexer_by_name("python")), None)   # as in a process that lexed no Python yet
     module._made.pop(("python", None), None)
-    seen = [module.lexer_for("python") for _ in range(module.JOIN_AFTER + 2)]
-    plain, joined = seen[:module.JOIN_AFTER], seen[module.JOIN_AFTER:]
-    assert all("_joined" not in type(lexer).__dict__ for lexer in plain)
-    assert all("_joined" in type(lexer).__dict__ for lexer in joined)
+    seen = [module.lexer_for("python") for _ in range(module.FILTER_AFTER + 2)]
+    plain, filtered = seen[:module.FILTER_AFTER], seen[module.FILTER_AFTER:]
+    assert all("_filtered" not in type(lexer).__dict__ for lexer in plain)
+    assert all("_filtered" in type(lexer).__dict__ for lexer in filtered)
     assert {tuple(lexer.get_tokens(code)) for lexer in seen} == {tuple(expected.get_tokens(code))}
 
 
@@ -103,9 +103,9 @@ def test_the_config_knows_sitegens_own_styles_by_the_names_they_carry():
     assert set(OWN_STYLES) == set(STYLES)
 
 
-def test_a_process_that_edits_its_site_joins_no_lexer(tmp_path):
+def test_a_process_that_edits_its_site_filters_no_lexer(tmp_path):
     """The preview, once ready for edits, lexes with Pygments' own loop however many blocks it
-    highlights: a join would land in the middle of an edit; the tokens are the same."""
+    highlights: a filtering would land in the middle of an edit; the tokens are the same."""
     from conftest import copy_site
     from generator import highlight as module
     from generator.build import BuildOptions, Engine
@@ -115,5 +115,5 @@ def test_a_process_that_edits_its_site_joins_no_lexer(tmp_path):
     engine.ready_for_edits()
     module._uses.pop(type(get_lexer_by_name("lua")), None)
     module._made.pop(("lua", None), None)
-    seen = [module.lexer_for("lua") for _ in range(module.JOIN_AFTER * 3)]
-    assert all("_joined" not in type(lexer).__dict__ for lexer in seen)
+    seen = [module.lexer_for("lua") for _ in range(module.FILTER_AFTER * 3)]
+    assert all("_filtered" not in type(lexer).__dict__ for lexer in seen)

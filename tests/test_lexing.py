@@ -1,4 +1,4 @@
-"""Joined lexers (generator/lexing.py) give Pygments' own tokens, one for one.
+"""Filtered lexers (generator/lexing.py) give Pygments' own tokens, one for one.
 
 Differential: each lexer that :func:`faster` changes is run beside the
 Pygments lexer it stands for, over the code of the shipped site, the TVM
@@ -21,7 +21,7 @@ from pygments.lexers import get_all_lexers, get_lexer_by_name
 from pygments.token import Keyword, Name, Whitespace
 from pygments.util import ClassNotFound
 
-from generator.lexing import faster
+from generator.lexing import faster, first_characters
 from tests.conftest import REPO, shared_dir
 
 FENCE = re.compile(r"^(?:```|~~~)\s*([\w+#.-]+)[^\n]*\n(.*?)^(?:```|~~~)", re.M | re.S)
@@ -48,7 +48,7 @@ def code_blocks(*folders: Path) -> list[tuple[str, str]]:
     return blocks
 
 
-def test_a_joined_lexer_is_the_same_lexer_with_other_matching():
+def test_a_filtered_lexer_is_the_same_lexer_with_other_matching():
     plain = lexer("python")
     fast = faster(plain)
     assert type(fast) is not type(plain) and isinstance(fast, type(plain))
@@ -58,10 +58,47 @@ def test_a_joined_lexer_is_the_same_lexer_with_other_matching():
     assert faster(json) is json
 
 
-def test_a_lexer_that_wraps_pygments_loop_wraps_the_joined_loop():
+def test_the_characters_a_match_may_start_with():
+    assert first_characters(r"\s+") == frozenset(" \t\n\r\f\v\x1c\x1d\x1e\x1f")   # str \s, as the engine has it
+    assert first_characters(r"#.*$", re.M) == {"#"}
+    assert first_characters(r"(def)(\s+)") == {"d"}
+    assert first_characters(r"\b(if|else)\b") == {"i", "e"}       # anchors consume nothing
+    assert first_characters(r"(?<=x)y") == {"y"}                   # nor do look-arounds
+    assert first_characters(r"a*b") == {"a", "b"}
+    assert first_characters(r"(a)\1") == {"a"}                     # a back-reference after a character
+    assert first_characters(r"(?i)abc") == {"a", "A"}
+    assert first_characters("\u212a", re.I) == {"k", "K"}          # the Kelvin sign folds to ASCII
+    assert first_characters("\u212a") == frozenset()              # and without IGNORECASE matches only itself
+    assert first_characters(r"[^a-z]") == frozenset(map(chr, range(128))) - set("abcdefghijklmnopqrstuvwxyz")
+    assert first_characters(r".", re.S) == frozenset(map(chr, range(128)))
+    assert "\n" not in first_characters(r".")
+    for anywhere in (r"x?", r"(?=\()", r"", r"(a?)\1b", r"(?(1)a|b)"):   # may be empty; cannot be read
+        assert first_characters(anywhere) is None, anywhere
+
+
+RULES = sorted({rule[0].__self__ for language in COMMON for rules in getattr(lexer(language), "_tokens", {}).values()
+                for rule in rules if isinstance(getattr(rule[0], "__self__", None), re.Pattern)},
+               key=lambda regex: (regex.pattern, regex.flags))
+
+
+@settings(max_examples=300, deadline=None)
+@given(regex=st.sampled_from(RULES),
+       text=st.text(alphabet=st.sampled_from(list("abAZ_09 \t\n'\"`\\/*#;:.,(){}[]<>=+-!?$%&|@^~kK\u212aé中")),
+                    max_size=40))
+def test_a_rule_matches_only_where_its_first_characters_say(regex, text):
+    """Wherever a rule of the common lexers matches, non-empty, at an ASCII character, that
+    character is one :func:`first_characters` names: else the filtered loop would pass it over."""
+    firsts = first_characters(regex.pattern, regex.flags)
+    for pos in range(len(text)):
+        m = regex.match(text, pos)
+        if m and m.end() > pos and text[pos] < "\x80":
+            assert firsts is None or text[pos] in firsts, (regex.pattern, text, pos)
+
+
+def test_a_lexer_that_wraps_pygments_loop_wraps_the_filtered_loop():
     plain = lexer("cpp")      # its loop marks the standard types among the names Pygments' loop gives
     fast = faster(plain)
-    assert type(fast) is not type(plain) and "_joined" in type(fast).__dict__
+    assert type(fast) is not type(plain) and "_filtered" in type(fast).__dict__
     code = "#include <cstdio>\nstd::size_t n = 0; int32_t m; FILE *f = fopen(\"x\", \"r\");\n"
     tokens = list(fast.get_tokens(code))
     assert tokens == list(plain.get_tokens(code))
@@ -69,7 +106,7 @@ def test_a_lexer_that_wraps_pygments_loop_wraps_the_joined_loop():
 
 
 class AskingMore(RegexLexer):
-    """A loop of its own that asks RegexLexer for more than its loop: not joined."""
+    """A loop of its own that asks RegexLexer for more than its loop: left alone."""
     name = "asking-more"
     tokens = {"root": [(r"\w+", Name), (r"\s+", Whitespace)]}
 
