@@ -36,8 +36,10 @@ NEEDS: dict[type, tuple[str, str, tuple[str, ...]]] = {
     HashHeaderProcessor: ("RE", r"(?:^|\n)(?P<level>#{1,6})(?P<header>(?:\\.|[^\\#]|#+(?=[^#\n]))*?)#*(?:\n|$)",
                           ("#",)),
     SetextHeaderProcessor: ("RE", r"^.*?\n(?:=+|-+)[ ]*(\n|$)", ("\n=", "\n-")),
+    # A rule is three runs of one mark at most two spaces apart: it holds two marks at most two spaces apart.
     HRProcessor: ("SEARCH_RE", r"^[ ]{0,3}(?=(?P<atomicgroup>(-+[ ]{0,2}){3,}|(_+[ ]{0,2}){3,}|"
-                               r"(\*+[ ]{0,2}){3,}))(?P=atomicgroup)[ ]*$", ("-", "_", "*")),
+                               r"(\*+[ ]{0,2}){3,}))(?P=atomicgroup)[ ]*$",
+                   tuple(f"{mark}{gap}{mark}" for mark in "-_*" for gap in ("", " ", "  "))),
     BlockQuoteProcessor: ("RE", r"(^|\n)[ ]{0,3}>[ ]?(.*)", (">",)),
     DefListProcessor: ("RE", r"(^|\n)[ ]{0,3}:[ ]{1,3}(.*?)(\n|$)", (": ",)),
     AdmonitionProcessor: ("RE", r'(?:^|\n)!!! ?([\w\-]+(?: +[\w\-]+)*)(?: +"(.*?)")? *(?:\n|$)', ("!!!",)),

@@ -31,9 +31,10 @@ from markdown.extensions.md_in_html import MarkdownInHTMLPostprocessor
 from markdown.extensions.toc import remove_fnrefs, render_inner_html
 from markdown.inlinepatterns import HtmlInlineProcessor, InlineProcessor
 from markdown.postprocessors import AndSubstitutePostprocessor, RawHtmlPostprocessor
-from markdown.preprocessors import Preprocessor
+from markdown.preprocessors import NormalizeWhitespace, Preprocessor
 from markdown.treeprocessors import Treeprocessor, UnescapeTreeprocessor
-from markdown.util import STX, AtomicString
+from markdown import util
+from markdown.util import ETX, STX, AtomicString
 from pymdownx.highlight import HighlightExtension
 
 from generator.blocks import SkippingBlocksExtension
@@ -678,13 +679,66 @@ def markdown_converter(dollar_math: bool = False, header_ids: str = "gfm") -> ma
     # the extensions here only read, once set up), and the serializer and tree processors ask of
     # every element.
     md.is_block_level = cache(md.is_block_level)
+    _fewer_scans(md)
+    return md
+
+
+# Spaces alone on a line, found from each newline; Python-Markdown's (?<=\n) +\n, the same
+# matches, is tried at every character of the document.
+BLANK_LINE_SPACES = re.compile(r"\n +(?=\n)")
+
+
+def _fewer_scans(md: markdown.Markdown) -> None:
+    """Three of Python-Markdown's passes over a whole document, each searching only where it may
+    change the text (tests/test_markdown_fast_paths.py compares each with the pass it stands for)."""
     # The last tree processor unescapes every text, tail and attribute of the tree by a regular
     # expression's sub; only those holding an escape's STX can change.
     unescape = md.treeprocessors["unescape"]
     if type(unescape) is UnescapeTreeprocessor and type(unescape).unescape is UnescapeTreeprocessor.unescape:
         every = unescape.unescape
         unescape.unescape = lambda text: every(text) if STX in text else text
-    return md
+    raw_html = md.postprocessors["raw_html"]
+    if isinstance(raw_html, RawHtmlPostprocessor) and type(raw_html).run is RawHtmlPostprocessor.run:
+        raw_html.run = partial(put_back_raw_html, raw_html)
+    whitespace = md.preprocessors["normalize_whitespace"]
+    if type(whitespace) is NormalizeWhitespace:
+        whitespace.run = partial(normalize_whitespace, md)
+
+
+def put_back_raw_html(processor: RawHtmlPostprocessor, text: str) -> str:
+    """Python-Markdown's ``RawHtmlPostprocessor.run``: the stashed HTML (each highlighted block
+    among it) in the place of its placeholders, and of the placeholders that HTML holds; HTML
+    without a placeholder's STX (most of it) is not searched for them."""
+    stash = processor.md.htmlStash
+    if not stash.html_counter:
+        return text
+    base_placeholder = util.HTML_PLACEHOLDER % r"([0-9]+)"
+    pattern = re.compile(f"<p>{base_placeholder}</p>|{base_placeholder}")
+
+    def substitute_match(m: re.Match[str]) -> str:
+        if key := m.group(1):
+            wrapped = True
+        else:
+            key = m.group(2)
+            wrapped = False
+        if (key := int(key)) >= stash.html_counter:
+            return m.group(0)
+        html = processor.stash_to_string(stash.rawHtmlBlocks[key])
+        if wrapped and not processor.isblocklevel(html):
+            html = f"<p>{html}</p>"
+        return pattern.sub(substitute_match, html) if STX in html else html
+
+    return pattern.sub(substitute_match, text)
+
+
+def normalize_whitespace(md: markdown.Markdown, lines: list[str]) -> list[str]:
+    """Python-Markdown's ``NormalizeWhitespace.run``, the spaces of blank lines found by
+    :data:`BLANK_LINE_SPACES`."""
+    source = "\n".join(lines)
+    source = source.replace(STX, "").replace(ETX, "")
+    source = source.replace("\r\n", "\n").replace("\r", "\n") + "\n\n"
+    source = source.expandtabs(md.tab_length)
+    return BLANK_LINE_SPACES.sub("\n", source).split("\n")
 
 
 class MarkdownRenderer:
