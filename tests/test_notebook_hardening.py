@@ -1,15 +1,19 @@
-"""Tutorials under hostile or careless code (issue 15.8, 15.9), with a real kernel."""
+"""Tutorials under hostile or careless code (issue 15.8, 15.9), and kernels that fail to start, with a real kernel."""
 
 from __future__ import annotations
 
+import json
+import sys
 import time
 from pathlib import Path
 
 import nbformat
 import psutil
+import pytest
 from nbformat.v4 import new_code_cell
 
 from generator.build import build
+from generator.errors import SiteError
 from test_notebooks import NOW, make_site, notebook
 
 # A child in the kernel's process group, one in a session of its own (setsid), and a
@@ -71,3 +75,43 @@ def test_the_downloadable_notebook_is_cut_to_the_output_limit_like_the_page(tmp_
     assert html.data["text/html"].startswith("<p>[a text/html output of 800,000 characters")
     assert "notebooks.output_limit" in html.data["text/html"]
     assert short.text == "short\n"
+
+
+def flaky_kernel(root: Path, name: str, failures: int) -> Path:
+    """A kernelspec ``name`` under ``root`` (for JUPYTER_PATH) whose first ``failures`` starts exit
+    before the kernel answers, as a kernel that lost a race for its ports does; then IPython's kernel.
+    Each start is counted in the file it returns."""
+    folder = root / "kernels" / name
+    folder.mkdir(parents=True)
+    starts = root / "starts"
+    (folder / "start.sh").write_text(
+        f'echo start >> "{starts}"\n'
+        f'[ "$(wc -l < "{starts}")" -gt {failures} ] || exit 1\n'
+        f'exec "{sys.executable}" -m ipykernel_launcher -f "$1"\n')
+    (folder / "kernel.json").write_text(json.dumps({
+        "argv": ["/bin/sh", str(folder / "start.sh"), "{connection_file}"],
+        "display_name": name, "language": "python"}))
+    return starts
+
+
+def test_a_kernel_that_dies_before_answering_is_started_once_more(tmp_path: Path, monkeypatch) -> None:
+    starts = flaky_kernel(tmp_path / "jupyter", "flaky", failures=1)
+    monkeypatch.setenv("JUPYTER_PATH", str(tmp_path / "jupyter"))
+    nb = notebook(new_code_cell("print(6 * 7)"))
+    nb.metadata.kernelspec = {"name": "flaky", "display_name": "flaky", "language": "python"}
+    site = make_site(tmp_path / "site", **{"tries.ipynb": nb})
+    build(site, NOW)
+    assert starts.read_text().split() == ["start", "start"]
+    assert "42" in (site / "_site/docs/tutorials/tries.html").read_text()
+
+
+def test_a_kernel_that_never_answers_is_an_error_naming_the_tutorial(tmp_path: Path, monkeypatch) -> None:
+    starts = flaky_kernel(tmp_path / "jupyter", "broken", failures=99)
+    monkeypatch.setenv("JUPYTER_PATH", str(tmp_path / "jupyter"))
+    nb = notebook(new_code_cell("print(1)"))
+    nb.metadata.kernelspec = {"name": "broken", "display_name": "broken", "language": "python"}
+    site = make_site(tmp_path / "site", **{"never.ipynb": nb})
+    with pytest.raises(SiteError) as raised:
+        build(site, NOW)
+    assert "the broken kernel did not start" in str(raised.value) and "never.ipynb" in str(raised.value)
+    assert starts.read_text().split() == ["start", "start"]     # tried twice, then the machine is blamed

@@ -9,6 +9,7 @@ error of this machine, raised as :class:`SiteError` and never cached.
 
 from __future__ import annotations
 
+import atexit
 import copy
 import os
 import platform
@@ -39,8 +40,29 @@ def strip_ansi(text: str) -> str:
     return ANSI.sub("", text)
 
 
+KERNEL_STARTS = 2   # tries at starting a tutorial's kernel before the machine is blamed
+
+
+class _NoKernel(Exception):
+    """The kernel died or fell silent before it answered, before any cell ran."""
+
+
 def execute(tutorial: Tutorial, spec: Spec) -> Run:
-    """Execute ``tutorial``'s code cells (a Colab set-up cell left out) and record the outcome."""
+    """Execute ``tutorial``'s code cells (a Colab set-up cell left out) and record the outcome.
+
+    A kernel that dies before its first answer (kernels started side by side can race for the
+    same ports; a loaded machine starves one) is started once more, on a fresh copy of the cells."""
+    starts = KERNEL_STARTS
+    while True:
+        starts -= 1
+        try:
+            return _execute_once(tutorial, spec)
+        except _NoKernel as exc:
+            if not starts:
+                raise SiteError(f"the {spec.kernel} kernel did not start: {exc}", tutorial.path) from None
+
+
+def _execute_once(tutorial: Tutorial, spec: Spec) -> Run:
     notebook = runnable(tutorial)
     if not any(cell.cell_type == "code" for cell in notebook.cells):
         return _record(spec, notebook, datetime.now(timezone.utc), 0.0, None)    # no kernel needed
@@ -72,7 +94,10 @@ def execute(tutorial: Tutorial, spec: Spec) -> Run:
         except RuntimeError as exc:
             if current:
                 raise
-            raise SiteError(f"the {spec.kernel} kernel did not start: {exc}", tutorial.path) from None
+            # nbclient cleaned up after the kernel, but left its clean-up for the process's exit,
+            # where it fails on what it cleaned up.
+            atexit.unregister(client._cleanup_kernel)
+            raise _NoKernel(str(exc)) from None
         finally:
             end_processes(mark)
     return _record(spec, notebook, started, time.perf_counter() - clock, failure)
