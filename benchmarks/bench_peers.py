@@ -21,7 +21,9 @@ phase, and the ratios of each sitegen to Hugo and to Pelican (>1: sitegen slower
 
 ``--sitegen NAME=REPO`` times the sitegen in the checkout REPO (``python -m
 generator build`` with REPO on PYTHONPATH, the site's skeleton taken from REPO);
-give it twice (``before=/tmp/old after=.``) to compare two commits in one run.
+give it twice (``before=/tmp/old after=.``) to compare two commits in one run, and
+``NAME=REPO@PYTHON`` to run one with another interpreter (one that has sitegen's
+dependencies; default ``--python``): the same code on two Pythons.
 Default: ``sitegen=`` this checkout. Hugo is the ``hugo`` on PATH (Debian: ``apt-get
 install hugo``); Pelican is installed from PyPI into ``WORK/venvs/pelican`` on
 first use (not a project dependency). See benchmarks/README.md.
@@ -270,8 +272,9 @@ def main() -> int:
     for name in args.tools.split(","):
         if name == "sitegen":
             for spec in args.sitegen or [f"sitegen={REPO}"]:
-                label, _, repo = spec.partition("=")
-                tools.append(Sitegen(label, Path(repo).resolve(), args.python))
+                label, _, where = spec.partition("=")
+                repo, _, python = where.partition("@")
+                tools.append(Sitegen(label, Path(repo).resolve(), python or args.python))
         elif name == "hugo":
             if not shutil.which("hugo"):
                 parser.error("no hugo on PATH (Debian: apt-get install hugo)")
@@ -284,6 +287,11 @@ def main() -> int:
     if not args.reuse:
         results.unlink(missing_ok=True)
     print(f"{os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f}; work in {work}", flush=True)
+    for tool in tools:
+        if isinstance(tool, Sitegen):
+            version = subprocess.run([tool.python, "-c", "import sys; print(sys.version.split()[0])"],
+                                     capture_output=True, text=True).stdout.strip()
+            print(f"{tool.name}: {tool.repo} on Python {version} ({tool.python})", flush=True)
     for n in args.posts:
         run(n, tools, phases, args.runs, work, results, args.reuse, args.cold_runs)
     if args.json:
