@@ -77,13 +77,15 @@ def test_the_downloadable_notebook_is_cut_to_the_output_limit_like_the_page(tmp_
     assert short.text == "short\n"
 
 
-def flaky_kernel(root: Path, name: str, failures: int) -> Path:
-    """A kernelspec ``name`` under ``root`` (for JUPYTER_PATH) whose first ``failures`` starts exit
-    before the kernel answers, as a kernel that lost a race for its ports does; then IPython's kernel.
-    Each start is counted in the file it returns."""
-    folder = root / "kernels" / name
+def site_on_a_flaky_kernel(tmp_path: Path, monkeypatch, name: str, failures: int, code: str) -> tuple[Path, Path]:
+    """A site whose one tutorial, ``{name}.ipynb`` (a cell of ``code``), runs on kernelspec ``name``
+    (found through JUPYTER_PATH), whose first ``failures`` starts exit before the kernel answers,
+    as a kernel that dies on a loaded machine does; then IPython's kernel. The site, and the file
+    each start is counted in."""
+    jupyter = tmp_path / "jupyter"
+    folder = jupyter / "kernels" / name
     folder.mkdir(parents=True)
-    starts = root / "starts"
+    starts = jupyter / "starts"
     (folder / "start.sh").write_text(
         f'echo start >> "{starts}"\n'
         f'[ "$(wc -l < "{starts}")" -gt {failures} ] || exit 1\n'
@@ -91,27 +93,22 @@ def flaky_kernel(root: Path, name: str, failures: int) -> Path:
     (folder / "kernel.json").write_text(json.dumps({
         "argv": ["/bin/sh", str(folder / "start.sh"), "{connection_file}"],
         "display_name": name, "language": "python"}))
-    return starts
+    monkeypatch.setenv("JUPYTER_PATH", str(jupyter))
+    nb = notebook(new_code_cell(code))
+    nb.metadata.kernelspec = {"name": name, "display_name": name, "language": "python"}
+    return make_site(tmp_path / "site", **{f"{name}.ipynb": nb}), starts
 
 
 def test_a_kernel_that_dies_before_answering_is_started_once_more(tmp_path: Path, monkeypatch) -> None:
-    starts = flaky_kernel(tmp_path / "jupyter", "flaky", failures=1)
-    monkeypatch.setenv("JUPYTER_PATH", str(tmp_path / "jupyter"))
-    nb = notebook(new_code_cell("print(6 * 7)"))
-    nb.metadata.kernelspec = {"name": "flaky", "display_name": "flaky", "language": "python"}
-    site = make_site(tmp_path / "site", **{"tries.ipynb": nb})
+    site, starts = site_on_a_flaky_kernel(tmp_path, monkeypatch, "flaky", failures=1, code="print(6 * 7)")
     build(site, NOW)
     assert starts.read_text().split() == ["start", "start"]
-    assert "42" in (site / "_site/docs/tutorials/tries.html").read_text()
+    assert "42" in (site / "_site/docs/tutorials/flaky.html").read_text()
 
 
 def test_a_kernel_that_never_answers_is_an_error_naming_the_tutorial(tmp_path: Path, monkeypatch) -> None:
-    starts = flaky_kernel(tmp_path / "jupyter", "broken", failures=99)
-    monkeypatch.setenv("JUPYTER_PATH", str(tmp_path / "jupyter"))
-    nb = notebook(new_code_cell("print(1)"))
-    nb.metadata.kernelspec = {"name": "broken", "display_name": "broken", "language": "python"}
-    site = make_site(tmp_path / "site", **{"never.ipynb": nb})
+    site, starts = site_on_a_flaky_kernel(tmp_path, monkeypatch, "broken", failures=99, code="print(1)")
     with pytest.raises(SiteError) as raised:
         build(site, NOW)
-    assert "the broken kernel did not start" in str(raised.value) and "never.ipynb" in str(raised.value)
+    assert "the broken kernel did not start" in str(raised.value) and "broken.ipynb" in str(raised.value)
     assert starts.read_text().split() == ["start", "start"]     # tried twice, then the machine is blamed

@@ -50,8 +50,8 @@ class _NoKernel(Exception):
 def execute(tutorial: Tutorial, spec: Spec) -> Run:
     """Execute ``tutorial``'s code cells (a Colab set-up cell left out) and record the outcome.
 
-    A kernel that dies before its first answer (kernels started side by side can race for the
-    same ports; a loaded machine starves one) is started once more, on a fresh copy of the cells."""
+    A kernel that dies or falls silent before its first answer (one did so under CI's load,
+    started beside other kernels) is started once more, on a fresh copy of the cells."""
     starts = KERNEL_STARTS
     while True:
         starts -= 1
