@@ -3,6 +3,8 @@
 A key is a hash of everything a result depends on, so an entry never goes
 stale: a changed input is simply a different key. Writes go through a
 temporary file and a rename, so a crashed build never leaves half an entry.
+Entries are sealed with the checkout's own secret (:func:`local_key`), so
+one that was crafted, or made elsewhere, is a miss.
 """
 
 from __future__ import annotations
@@ -103,9 +105,8 @@ def _read_key(path: Path) -> tuple[bytes | None, bool]:
         return None, False
     except OSError:
         return None, True
-    which = (stat.st_dev, stat.st_ino, stat.st_mtime_ns, stat.st_mode)
     known = _read.get(path)
-    if known is not None and known[0] == which:
+    if known is not None and known[0] == _identity(stat):
         return known[1], True
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
@@ -114,6 +115,7 @@ def _read_key(path: Path) -> tuple[bytes | None, bool]:
     except OSError:                 # a link, or unreadable: to be replaced
         return None, True
     with os.fdopen(fd, "rb") as file:
+        which = _identity(os.fstat(fd))     # of the file read, whatever moved since the lstat
         key = file.read(KEY_BYTES + 1)
     if len(key) != KEY_BYTES:
         return None, True
@@ -121,7 +123,11 @@ def _read_key(path: Path) -> tuple[bytes | None, bool]:
     return key, True
 
 
-_read: dict[Path, tuple[tuple[int, ...], bytes]] = {}   # key files read: (device, inode, time, mode), key
+_read: dict[Path, tuple[tuple[int, ...], bytes]] = {}   # key files read: their identity, their key
+
+
+def _identity(stat: os.stat_result) -> tuple[int, ...]:
+    return stat.st_dev, stat.st_ino, stat.st_mtime_ns, stat.st_mode
 
 
 def _make_key(path: Path, replace: bool) -> bytes:

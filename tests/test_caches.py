@@ -368,3 +368,18 @@ def test_the_key_is_the_checkouts_own_and_never_read_through_a_link(site: Path, 
     assert "edited" in about and "Test Site" in about and "Forged" not in about
     assert known.read_bytes() == bytes(range(32))
     assert not key.is_symlink() and stat.S_IMODE(key.stat().st_mode) == 0o600 and key.read_bytes() != known.read_bytes()
+
+
+def test_a_key_is_kept_in_the_sitegen_folder_only_and_one_in_the_environment_is_everyones(tmp_path, monkeypatch):
+    from generator.cache import local_key
+
+    nowhere = tmp_path / "no site" / ".sitegen"
+    assert local_key(nowhere) != local_key(nowhere) and not nowhere.parent.exists()   # nothing trusted
+    here = tmp_path / ".sitegen"
+    here.mkdir()
+    (here / "key").write_bytes(b"short")                # not a key: replaced
+    kept = local_key(here)
+    assert len(kept) == 32 and (here / "key").read_bytes() == kept and local_key(here) == kept
+    assert [p.name for p in here.iterdir()] == ["key"]  # no temporary file left
+    monkeypatch.setenv("SITEGEN_CACHE_KEY", "the repository's secret")
+    assert local_key(here) == local_key(nowhere) != kept
