@@ -37,7 +37,7 @@ from typing import Any, NamedTuple
 
 from generator import __version__, installed, parallel
 from generator import progress as reporting
-from generator.cache import DataCache, digest, digest_after, hasher
+from generator.cache import DataCache, digest, digest_after, hasher, local_key
 from generator.config import Config, load_config
 from generator.deps import LINKED_FIELDS, Key, KeyIndex, Resolver, Views, tracing, value_digest
 from generator.errors import SiteError, warning
@@ -200,7 +200,7 @@ def load_documents(config: Config, sources: list[tuple[str, Path, str]], refresh
 def load_data_file(config: Config, path: Path, file_digest: str) -> Any:
     """A data file's YAML, parsed, or as the parse of the same bytes (by the same sitegen and
     PyYAML) left it in ``.sitegen/``: a build that changed no data file loads no YAML parser."""
-    cache = DataCache(config.state_dir / "cache" / "data", "data-yaml")
+    cache = DataCache(config.state_dir / "cache" / "data", "data-yaml", local_key(config.state_dir))
     key = digest(file_digest, code_digest(), installed.version("PyYAML") or "")
     kept = cache.get(key)
     if isinstance(kept, dict) and "value" in kept:
@@ -211,7 +211,7 @@ def load_data_file(config: Config, path: Path, file_digest: str) -> Any:
 
 
 def document_cache(config: Config) -> DataCache:
-    return DataCache(config.state_dir / "cache" / "documents", "document", well_formed)
+    return DataCache(config.state_dir / "cache" / "documents", "document", local_key(config.state_dir), well_formed)
 
 
 def document_keys(config: Config, sources: list[tuple[str, Path, str]]) -> list[str]:

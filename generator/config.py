@@ -24,7 +24,7 @@ from typing import Any, Literal
 from urllib.parse import quote
 
 from generator import codec
-from generator.cache import write_atomic
+from generator.cache import local_key, write_atomic
 from generator.errors import SiteError
 from generator.layout import ASSETS, CACHE_DIR, CONFIG_FILE, NOTEBOOKS, RESERVED, STATE_DIR
 from generator.plugins import extensions
@@ -382,8 +382,9 @@ def _site_yaml(root: Path, path: Path, text: str) -> Any:
     the same, and only once the site has a ``.sitegen/`` (a first build made it)."""
     kept = root / STATE_DIR / "site-yaml.msgpack"
     key = hashlib.sha256(text.encode()).hexdigest()
+    secret = local_key(kept.parent)
     try:
-        saved = codec.loads("site-yaml", kept.read_bytes())
+        saved = codec.loads("site-yaml", kept.read_bytes(), secret)
         if saved["text"] == key:
             return saved["value"]
     except (OSError, ValueError, TypeError, KeyError):   # none yet, or garbled: parse
@@ -391,7 +392,7 @@ def _site_yaml(root: Path, path: Path, text: str) -> Any:
     from generator.yamltext import parse_yaml
 
     value = parse_yaml(text, path)
-    data = codec.dumps_exact("site-yaml", {"text": key, "value": value})
+    data = codec.dumps_exact("site-yaml", {"text": key, "value": value}, secret)
     try:
         if data is not None and kept.parent.is_dir():
             write_atomic(kept, data)

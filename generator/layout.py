@@ -23,6 +23,8 @@ ASSETS = "assets"                  # copied as they are, like site.yaml's static
 STATE_DIR = ".sitegen"             # everything sitegen keeps between builds
 STATE_FILE = "state.msgpack"       # in STATE_DIR: what the last build made from what
 LOCK_FILE = "lock"                 # in STATE_DIR: one build at a time
+KEY_FILE = "key"                   # in STATE_DIR: this checkout's secret, which seals its cache files
+KEY_VARIABLE = "SITEGEN_CACHE_KEY"  # a secret in the environment instead: CI's, whose checkouts are fresh
 CACHE_DIR = ".sitegen/cache"       # parsed documents, notebook runs (site.yaml notebooks.cache_dir)
 VERSIONS_DIR = "versions"          # in STATE_DIR: each docs version as last built
 

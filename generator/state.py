@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from generator import codec
-from generator.cache import digest, write_atomic
+from generator.cache import digest, local_key, write_atomic
 from generator.errors import SiteError
 
 # A file modified this close to the moment it was stamped may be modified again
@@ -798,7 +798,8 @@ class BuildState:
             self.saved = Records()
             if self.where is not None:
                 try:
-                    self.saved = _quietly(read_records, self.where, self.generation, self.journal)
+                    self.saved = _quietly(read_records, self.where, self.generation, self.journal,
+                                          local_key(self.where.parent))
                     self.on_disk = self.saved.copy()
                 except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError):
                     pass
@@ -808,7 +809,7 @@ class BuildState:
     def load(cls, path: Path) -> BuildState:
         """The state saved at ``path``, or an empty one if there is none that this sitegen wrote."""
         try:
-            state = _quietly(lambda: cls.from_data(codec.loads("state", path.read_bytes())))
+            state = _quietly(lambda: cls.from_data(codec.loads("state", path.read_bytes(), local_key(path.parent))))
         except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError):  # garbled, wrong shape
             return cls()
         state.where = records_path(path)
@@ -820,12 +821,12 @@ class BuildState:
 
         Written whole, the records first lose the keys nothing reads any more.
         """
-        records, where = self.records, records_path(path)
+        records, where, key = self.records, records_path(path), local_key(path.parent)
         changes = None
         if self.on_disk is not None and self.generation:
             changes = records.changes(self.on_disk)
         entry = b"" if changes is None else codec.dumps("records-changes", {"generation": self.generation,
-                                                                            **changes})
+                                                                            **changes}, key)
         try:
             whole = where.stat().st_size
         except OSError:
@@ -842,8 +843,9 @@ class BuildState:
             records.drop_unread()
             self.extra = files_read(records.digests)
             self.generation, self.journal = secrets.token_hex(8), 0
-            write_atomic(where, partial(codec.dump, "records", {"generation": self.generation, **records.to_data()}))
-        write_atomic(path, codec.dumps("state", self.to_data()))
+            write_atomic(where, partial(codec.dump, "records", {"generation": self.generation, **records.to_data()},
+                                         key=key))
+        write_atomic(path, codec.dumps("state", self.to_data(), key))
         if not self.journal:
             journal_path(path).unlink(missing_ok=True)
         records.unsaved = set()
@@ -887,11 +889,11 @@ def journal_path(state_path: Path) -> Path:
     return state_path.with_name("records.journal")
 
 
-def read_records(where: Path, generation: str, journal: int) -> Records:
+def read_records(where: Path, generation: str, journal: int, key: bytes) -> Records:
     """The records in the file ``where`` and the first ``journal`` bytes of its journal, if both
-    were written with the state naming ``generation``; else a ``ValueError``."""
+    were written with the state naming ``generation`` and sealed with ``key``; else a ``ValueError``."""
     with open(where, "rb") as file, mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
-        data = codec.loads("records", mapped)
+        data = codec.loads("records", mapped, key)
     if data["generation"] != generation:
         raise ValueError("records of another build")
     records = Records.from_data(data)
@@ -903,7 +905,7 @@ def read_records(where: Path, generation: str, journal: int) -> Records:
         at = 0
         while at < journal:
             size = int.from_bytes(entries[at:at + 8], "little")
-            changes = codec.loads("records-changes", entries[at + 8:at + 8 + size])
+            changes = codec.loads("records-changes", entries[at + 8:at + 8 + size], key)
             if changes["generation"] != generation:
                 raise ValueError("a journal entry of another build")
             records.apply(changes)

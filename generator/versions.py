@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 from generator import __version__, git, notebooks
 from generator import codec
-from generator.cache import digest, write_atomic
+from generator.cache import digest, local_key, write_atomic
 from generator.config import CONFIG_FILE, Config, Version
 from generator.docs import DOCS_DIR, TUTORIALS_DIR, Parse, Section, gallery_url, page_url, render_section
 from generator.errors import SiteError
@@ -129,7 +129,7 @@ class VersionedDocs:
         self.renderer = renderer
         self.site = site
         self.parse = parse
-        self.last = LastBuilds(config.state_dir / VERSIONS_DIR)
+        self.last = LastBuilds(config.state_dir / VERSIONS_DIR, local_key(config.state_dir))
 
     def render(self, template: str, source: Path | None = None, **context: Any) -> str:
         return self.renderer.render(template, {"site": self.site, **context}, source)
@@ -374,12 +374,13 @@ class LastBuilds:
     version's inputs are exactly those of the last build.
     """
 
-    def __init__(self, folder: Path):
+    def __init__(self, folder: Path, key: bytes):
         self.folder = folder
+        self.key = key           # the checkout's (generator.cache.local_key): the files are published
 
     def get(self, name: str, key: str) -> dict[str, bytes] | None:
         try:
-            saved_key, files = codec.loads("version-files", self._path(name).read_bytes())
+            saved_key, files = codec.loads("version-files", self._path(name).read_bytes(), self.key)
         except (OSError, codec.Garbled, ValueError, TypeError):
             return None
         if saved_key != key or not isinstance(files, dict) \
@@ -388,7 +389,7 @@ class LastBuilds:
         return files
 
     def put(self, name: str, key: str, files: dict[str, bytes]) -> None:
-        write_atomic(self._path(name), codec.dumps("version-files", [key, files]))
+        write_atomic(self._path(name), codec.dumps("version-files", [key, files], self.key))
 
     def drop(self, name: str) -> None:
         self._path(name).unlink(missing_ok=True)

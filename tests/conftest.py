@@ -37,6 +37,13 @@ def lexers_filter_again() -> Iterator[None]:
         highlight._filtering = True
 
 
+@pytest.fixture(autouse=True)
+def checkout_keys(monkeypatch) -> None:
+    """Each site seals its caches with its own .sitegen/key, whatever CI's environment says
+    (generator.cache.local_key): a test that shares a key sets SITEGEN_CACHE_KEY itself."""
+    monkeypatch.delenv("SITEGEN_CACHE_KEY", raising=False)
+
+
 @pytest.fixture
 def shared() -> Path:
     return shared_dir()

@@ -21,6 +21,7 @@ from generator.errors import SiteError
 from generator.outputs import Registry
 from generator import codec
 from generator import state as state_module
+from generator.cache import local_key
 from generator.codec import dumps, loads
 from generator.state import BuildState, BundleRecord
 from conftest import demo_plugin_installed, own_template, pages_made
@@ -29,6 +30,8 @@ from plugin_outputs import with_plugins
 REPO = Path(__file__).resolve().parents[1]
 NOW = datetime(2030, 1, 1, tzinfo=timezone.utc)
 OPTIONS = BuildOptions(now=NOW)
+
+KEY = bytes(range(32))     # a checkout's key, for values packed outside a site
 
 
 def make_site(folder: Path) -> Path:
@@ -363,13 +366,14 @@ def test_a_journal_entry_of_the_wrong_types_makes_the_next_build_a_full_one(site
     """Each entry's own records are checked as it is read (not the whole records again)."""
     post, journal = journaled_once(site)
     data = journal.read_bytes()
-    entry = loads("records-changes", data[8:])
+    key = local_key(site / ".sitegen")
+    entry = loads("records-changes", data[8:], key)
     entry["documents"] = {source: 7 for source in entry["documents"]}      # a parse key that is no string
-    crafted = dumps("records-changes", entry)
+    crafted = dumps("records-changes", entry, key)
     journal.write_bytes(len(crafted).to_bytes(8, "little") + crafted)
     state_file = site / ".sitegen/state.msgpack"
-    state = loads("state", state_file.read_bytes())
-    state_file.write_bytes(dumps("state", {**state, "journal": 8 + len(crafted)}))
+    state = loads("state", state_file.read_bytes(), key)
+    state_file.write_bytes(dumps("state", {**state, "journal": 8 + len(crafted)}, key))
     post.write_text(post.read_text().replace('print("hello")', 'print("hi again")'))
     result = build(site, OPTIONS)
     assert len(result.outputs) == result.files          # nothing recorded was trusted
@@ -434,7 +438,7 @@ def test_the_digests_run_reads_back_every_value_as_it_was(values: list, data) ->
         assert run[i] == values[i] and run[start:stop] == values[start:stop]
     with pytest.raises(IndexError):
         run[len(values)]
-    back = loads("records", dumps("records", [run.run, run.others]))
+    back = loads("records", dumps("records", [run.run, run.others], KEY), KEY)
     assert list(state_module.DigestRun(*back)) == values
 
 
@@ -453,8 +457,8 @@ def records_data(outputs: dict[str, frozenset], table_keys: list[tuple] = ()) ->
     written = state_module.Records({path: state_module.OutputRecord(("page", path), reads, "digest")
                                     for path, reads in outputs.items()}, digests=digests)
     file = io.BytesIO()
-    codec.dump("records", written.to_data(), file)
-    return loads("records", file.getvalue())
+    codec.dump("records", written.to_data(), file, KEY)
+    return loads("records", file.getvalue(), KEY)
 
 
 def records_read_back(outputs: dict[str, frozenset], table_keys: list[tuple] = ()) -> state_module.Records:

@@ -174,3 +174,68 @@ def test_a_cache_url_whose_filesystem_is_not_installed_is_a_clear_error(tmp_path
     assert error.value.path == str(site / "site.yaml")
     assert error.value.message.startswith("key 'notebooks.cache': cannot open s3://bucket/cache: "
                                           "Install s3fs to access S3")
+
+
+# A run of the right key, whose digest matches, but whose values are not what a run holds.
+WRONG_SHAPES = {
+    "cells not a list": {"cells": "firstfirst"},
+    "a cell not an object": {"cells": ["firstfirst"]},
+    "outputs not a list": {"cells": [{"execution_count": 1, "outputs": "firstfirst"}]},
+    "an output of no type": {"cells": [{"execution_count": 1, "outputs": [{"text": "x"}]}]},
+    "a stream without text": {"cells": [{"execution_count": 1, "outputs": [{"output_type": "stream",
+                                                                            "name": "stdout"}]}]},
+    "data not a mapping": {"cells": [{"execution_count": 1, "outputs": [{"output_type": "display_data",
+                                                                         "data": ["x"], "metadata": {}}]}]},
+    "a count not a number": {"cells": [{"execution_count": "one", "outputs": []}]},
+    "a failure of no known kind": {"failure": {"kind": "exploded", "code_cell": 0, "message": "m",
+                                               "traceback": "", "packages": ""}},
+    "a failure in no cell": {"failure": {"kind": "error", "code_cell": "first", "message": "m",
+                                         "traceback": "", "packages": ""}},
+    "language info not a mapping": {"language_info": "python"},
+    "seconds not a number": {"seconds": "long"},
+}
+
+
+@pytest.mark.parametrize("shape", sorted(WRONG_SHAPES))
+def test_an_entry_of_the_right_key_and_digest_but_the_wrong_shape_is_a_miss_with_a_warning(
+        published, tmp_path, capsys, shape):
+    """Issue 39.6: such an entry crashed every build, and kept doing so from the local copy
+    until --refresh."""
+    import hashlib
+
+    shared, log = published
+    copy = tmp_path / "bucket"
+    shutil.copytree(shared, copy)
+    key, path = next((key, path) for key, path in entries(copy).items() if b"firstfirst" in path.read_bytes())
+    crafted = json.dumps({**json.loads(path.read_bytes()), **WRONG_SHAPES[shape]}).encode()
+    path.write_bytes(crafted)
+    (path.parent / f"{key}.sha256").write_text(hashlib.sha256(crafted).hexdigest())
+
+    before = len(runs(log))
+    site = make_site(tmp_path / "site", f"cache: {copy.as_uri()}", **tutorials(log))
+    result = build(site, NOW)
+    assert (result.reports["docs"].tutorials.ran, result.reports["docs"].tutorials.cached) == (1, 1)
+    assert runs(log)[before:] == ["first"] and "firstfirst" in page(site, "first")
+    assert (f"warning: notebooks.cache: {copy.as_uri()}/notebooks/{key[:2]}/{key}.json "
+            "is not a run; ignored") in capsys.readouterr().err
+    assert json.loads(path.read_bytes()) == json.loads((site / ".sitegen/cache/notebooks" / key[:2] /
+                                                        f"{key}.json").read_bytes())   # mended in both
+    result = build(site, NOW)                      # and the next build is fine, from the local copy
+    assert result.reports["docs"].tutorials.ran == 0 and runs(log)[before:] == ["first"]
+
+
+@pytest.mark.parametrize("shape", sorted(WRONG_SHAPES))
+def test_a_local_entry_of_the_wrong_shape_is_a_miss_with_a_warning(tmp_path, capsys, shape):
+    log = tmp_path / "runs.log"
+    site = make_site(tmp_path / "site", **tutorials(log))
+    build(site, NOW)
+    key, path = next((path.stem, path) for path in (site / ".sitegen/cache/notebooks").glob("*/*.json")
+                     if b"firstfirst" in path.read_bytes())
+    path.write_text(json.dumps({**json.loads(path.read_bytes()), **WRONG_SHAPES[shape]}))
+    tutorial = site / "notebooks/first.py"        # its prose edited: the same code, the same key
+    tutorial.write_text(tutorial.read_text().replace("# # First", "# # The first"))
+    capsys.readouterr()
+    result = build(site, NOW)
+    assert result.reports["docs"].tutorials.ran == 1 and runs(log)[2:] == ["first"]
+    assert f"warning: {path} is not a run; ignored" in capsys.readouterr().err
+    assert "firstfirst" in page(site, "first")

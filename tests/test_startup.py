@@ -13,9 +13,12 @@ from datetime import datetime
 from pathlib import Path
 
 from generator.build import build
+from generator.cache import local_key
 from generator.codec import dumps_exact, loads
 
 SITEGEN = [str(Path(sys.executable).with_name("sitegen"))]
+
+KEY = bytes(range(32))     # a checkout's key, for values packed outside a site
 
 
 def init_site(tmp_path: Path) -> Path:
@@ -67,11 +70,11 @@ def test_site_yaml_is_parsed_again_exactly_when_its_text_changes(tmp_path):
     assert not kept.exists()             # a site never built: reading its config made no .sitegen/
     build(site)
     build(site)
-    assert loads("site-yaml", kept.read_bytes())["value"]["title"] == "Site"
+    assert loads("site-yaml", kept.read_bytes(), local_key(site / ".sitegen"))["value"]["title"] == "Site"
     config.write_text(config.read_text().replace("title: Site", "title: Renamed", 1))
     build(site)
     assert "Renamed" in (site / "_site/index.html").read_text()
-    assert loads("site-yaml", kept.read_bytes())["value"]["title"] == "Renamed"
+    assert loads("site-yaml", kept.read_bytes(), local_key(site / ".sitegen"))["value"]["title"] == "Renamed"
 
 
 def test_a_garbled_parse_of_site_yaml_is_parsed_again_and_a_mistake_still_names_its_line(tmp_path):
@@ -82,14 +85,14 @@ def test_a_garbled_parse_of_site_yaml_is_parsed_again_and_a_mistake_still_names_
     kept.write_bytes(b"sitegen site-yaml 1\n\xc1 not msgpack")
     build(site)
     assert (site / "_site/index.html").read_bytes() == before
-    assert loads("site-yaml", kept.read_bytes())["value"]["title"] == "Site"     # made again from the text
+    assert loads("site-yaml", kept.read_bytes(), local_key(site / ".sitegen"))["value"]["title"] == "Site"     # made again from the text
     config = site / "site.yaml"
     lines = config.read_text().count("\n")
     config.write_text(config.read_text() + "nav: [unclosed\n")
     ran = subprocess.run([*SITEGEN, "build"], cwd=site, capture_output=True, text=True)
     assert ran.returncode == 1
     assert f"site.yaml:{lines + 2}: invalid YAML: expected ','" in ran.stderr, ran.stderr   # the end it reached
-    assert loads("site-yaml", kept.read_bytes())["value"]["title"] == "Site"     # the last good parse, kept
+    assert loads("site-yaml", kept.read_bytes(), local_key(site / ".sitegen"))["value"]["title"] == "Site"     # the last good parse, kept
 
 
 def test_a_data_file_is_read_back_as_parsed_and_parsed_again_when_its_bytes_change(tmp_path):
@@ -99,17 +102,17 @@ def test_a_data_file_is_read_back_as_parsed_and_parsed_again_when_its_bytes_chan
     (data / "team.yml").write_text("- name: Ada\n  joined: 2019-03-18\n")
     build(site)
     kept, = (site / ".sitegen" / "cache" / "data").rglob("*.msgpack")
-    assert loads("data-yaml", kept.read_bytes())["value"][0]["name"] == "Ada"
+    assert loads("data-yaml", kept.read_bytes(), local_key(site / ".sitegen"))["value"][0]["name"] == "Ada"
     kept.write_bytes(b"sitegen data-yaml 1\n\xc1 not msgpack")    # garbled: a miss, parsed again
     (site / "content" / "posts" / "2020-01-01-unrelated.md").write_text("---\ntitle: Other\ndate: 2020-01-01\n---\nx\n")
     build(site)
-    assert loads("data-yaml", kept.read_bytes())["value"][0]["name"] == "Ada"
+    assert loads("data-yaml", kept.read_bytes(), local_key(site / ".sitegen"))["value"][0]["name"] == "Ada"
     (data / "team.yml").write_text("- name: Grace\n  joined: 2019-03-18\n")
     build(site)
-    assert {loads("data-yaml", path.read_bytes())["value"][0]["name"]
+    assert {loads("data-yaml", path.read_bytes(), local_key(site / ".sitegen"))["value"][0]["name"]
             for path in (site / ".sitegen" / "cache" / "data").rglob("*.msgpack")} == {"Ada", "Grace"}
-    assert dumps_exact("data-yaml", {"value": [{"n": 1, "on": datetime(2020, 1, 1)}]}) is not None
-    assert dumps_exact("data-yaml", {"value": object()}) is None     # not held, so not kept
+    assert dumps_exact("data-yaml", {"value": [{"n": 1, "on": datetime(2020, 1, 1)}]}, KEY) is not None
+    assert dumps_exact("data-yaml", {"value": object()}, KEY) is None     # not held, so not kept
 
 
 def test_a_build_from_the_command_line_runs_no_collection(tmp_path):

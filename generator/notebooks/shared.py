@@ -33,7 +33,7 @@ READ_ONLY = ("http", "https")
 
 def open_store(config: Config, warn: Callable[[str], None] | None = None) -> RunStore | SharedRuns:
     """The run cache site.yaml asks for: the local folder, with the shared cache behind it if any."""
-    local = RunStore(config.root / config.notebooks.cache_dir)
+    local = RunStore(config.root / config.notebooks.cache_dir, warn)
     if not config.notebooks.cache:
         return local
     return SharedRuns(local, config.notebooks.cache, config.root, warn)
@@ -117,7 +117,7 @@ class SharedRuns:
             return None
         try:
             run = Run.from_json(data)
-        except (ValueError, TypeError, KeyError):
+        except (ValueError, TypeError, KeyError, RecursionError):
             self.warn(f"notebooks.cache: {self._shown(path)} is not a run; ignored")
             return None
         if run.key != key:
