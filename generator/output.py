@@ -18,7 +18,7 @@ import errno
 import os
 import secrets
 import shutil
-from stat import S_ISDIR
+from stat import S_ISDIR, S_ISREG
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
@@ -54,20 +54,26 @@ def safe_output_dir(config: Config) -> Path:
         raise SiteError(f"key 'output': {config.output!r} is a file, not a folder", where)
     if not out.is_relative_to(root) and not made_by_us(out):
         link = "" if str(out) == os.path.normpath(config.output_dir) else f" (a link to {out})"
-        raise SiteError(f"key 'output': {config.output!r}{link} is a folder outside the site holding files sitegen "
-                        f"did not put there (it has no {OUTPUT_MARKER}): name a new or empty folder", where)
+        raise SiteError(f"key 'output': {config.output!r}{link} is a folder outside the site holding "
+                        f"files sitegen did not put there (it has no {OUTPUT_MARKER}): name a new or "
+                        "empty folder", where)
     return out
 
 
 def made_by_us(folder: Path) -> bool:
     """Is ``folder`` missing, empty, or marked by a build as its output folder?"""
     try:
+        if S_ISREG(os.lstat(folder / OUTPUT_MARKER).st_mode):
+            return True
+    except OSError:
+        pass
+    try:
         with os.scandir(folder) as listing:
-            names = {entry.name: entry for entry in listing}
+            return next(listing, None) is None
     except FileNotFoundError:
         return True
-    marker = names.get(OUTPUT_MARKER)
-    return not names or (marker is not None and marker.is_file(follow_symlinks=False))
+    except OSError:          # unreadable: not known to be ours
+        return False
 
 
 def mark_ours(folder: Path) -> None:
