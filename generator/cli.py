@@ -127,7 +127,7 @@ def add_content_flags(parser: argparse.ArgumentParser) -> None:
 
 def add_removal_flag(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--allow-removals", action="store_true",
-                        help="let a build remove more than half of the files the last build made")
+                        help="let a build remove more than half of the files in the output folder")
 
 
 def run_build(args: argparse.Namespace) -> int:
