@@ -295,3 +295,15 @@ def test_an_unwritable_state_folder_is_one_line(tmp_path, capsys):
         (site / ".sitegen").chmod(0o755)
     err = one_line_error(capsys)
     assert ".sitegen" in err and "permission" in err
+
+
+def test_running_tutorials_refuses_a_symlinked_state_folder(tmp_path, capsys):
+    """``sitegen tutorials run`` writes runs into .sitegen/cache without a build's lock: checked alike."""
+    site = copy_site(tmp_path / "site", "basic")
+    victim = fill(tmp_path / "victim", 3)
+    before = tree(victim)
+    (site / ".sitegen").symlink_to(victim, target_is_directory=True)
+    assert main(["-C", str(site), "tutorials", "run"]) == 1
+    err = one_line_error(capsys)
+    assert ".sitegen" in err and "symbolic link" in err
+    assert tree(victim) == before
