@@ -107,7 +107,8 @@ def confined(out_dir: Path, rel: str, unlink: bool = False) -> Path:
 def check_outputs(out_dir: Path, stamps: dict[str, Stamp],
                   folders: dict[str, int] | None = None) -> tuple[set[str], set[str], list[str]]:
     """Outputs that are not as the last build left them, files it did not make (its
-    :data:`OUTPUT_MARKER` aside), and empty folders (a build killed between making a folder and writing into it leaves one).
+    :data:`OUTPUT_MARKER` aside), and empty folders (a build killed between making a
+    folder and writing into it leaves one).
 
     ``folders`` (the output's folders and their modification times, as the last
     build left them) spares listing a folder whose time did not move: a file

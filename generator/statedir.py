@@ -4,11 +4,13 @@
 one), so a symbolic link in it may point anywhere: followed, the lock would
 truncate the file it names, a build would empty its target's ``staging/`` and
 overwrite its state, and caches would be written into someone else's folder.
-So ``.sitegen/`` must be a real folder, and every folder sitegen writes in
-under it (``staging/``, ``versions/``, ``cache/`` and each cache's shards) a real
-folder too: a link there stops the command naming it. Files are safe as they
-are: each is replaced by a rename (which replaces a link, not its target), or
-opened so as not to follow one (the lock).
+So ``.sitegen/`` must be a real folder, and the folders sitegen writes in under
+it (``.sitegen/`` itself, ``versions/``, ``cache/`` and each cache's folder) hold
+no link, neither to a folder (a cache's shard) nor to a file (the lock, the
+records' journal, which are written in place): one stops the command naming it.
+In a shard, a file is only ever replaced by a rename, which replaces a link, not
+its target; ``staging/`` is emptied without following links. The lock is opened
+so as not to follow one besides.
 """
 
 from __future__ import annotations
