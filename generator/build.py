@@ -41,12 +41,13 @@ from generator.cache import DataCache, digest, digest_after, hasher, local_key
 from generator.config import Config, load_config
 from generator.deps import LINKED_FIELDS, Key, KeyIndex, Resolver, Views, tracing, value_digest
 from generator.errors import SiteError, warning
-from generator.layout import DEFAULT_THEME, INPUTS, STATE_DIR, STATE_FILE, SWAPPABLE, TEMPLATES
+from generator.layout import DEFAULT_THEME, INPUTS, STAGING_DIR, STATE_DIR, STATE_FILE, SWAPPABLE, TEMPLATES
 from generator.lock import site_lock
 from generator.options import BuildOptions
-from generator.output import OutputFiles, Staging, check_outputs, delete_outputs, folder_stamps, safe_output_dir
+from generator.output import (OutputFiles, Staging, check_outputs, delete_outputs, folder_stamps, mark_ours,
+                              safe_output_dir)
 from generator.outputs import (Bundle, Derived, Phase, PlanContext, Planned, Registry, Remade, Report,
-                               default_registry, site_view)
+                               default_registry, site_view, transient_paths)
 from generator.plan import Plan
 from generator.plugins import extensions
 from generator.site import (Document, LazyDocument, Site, assemble, parse_document, summary, timezone_of,
@@ -489,9 +490,11 @@ class Engine:
             if not self.options.allow_removals:     # derived files (a search index) are not the site's content
                 derived_before = {path for groups in records.derived.values() for record in groups.values()
                                   for path in record.files}
-                refuse_mass_removal(state.stamps.keys() - planned.plan.keys() - derived_before,
-                                    len(state.stamps) - len(derived_before), scan.out_dir)
-        staging = Staging(scan.out_dir, self.root / STATE_DIR / "staging", state.stamps, records.outputs)
+                transient = transient_paths(scan.config, self.planners)
+                present = (state.stamps.keys() | {path for path in scan.strays
+                                                  if not within(path, transient)}) - derived_before
+                refuse_mass_removal(present - planned.plan.keys(), len(present), scan.out_dir)
+        staging = Staging(scan.out_dir, self.root / STATE_DIR / STAGING_DIR, state.stamps, records.outputs)
         try:
             made = self.make(planned.plan, self.outdated(planned.plan, planned.plan, scan.tampered, moved), staging)
             with progress.stage("deriving"):
@@ -766,6 +769,8 @@ class Engine:
         removed = (self.state.stamps.keys() | scan.strays) - plan.keys()
         staged = {path: m.staged for path, m in made.items() if m.staged is not None}
         with reporting.current().stage("writing", len(staged), "files"):
+            if removed or scan.empty:
+                mark_ours(scan.out_dir)     # before it loses a file: see safe_output_dir
             deleted = delete_outputs(scan.out_dir, removed, scan.empty)
             stamps = staging.commit(staged)
         stamps.update((path, m.stamp) for path, m in made.items() if m.staged is None)
@@ -968,14 +973,16 @@ def groups_of(planner: Derived, config: Config, paths: Iterable[str]) -> dict[st
 
 
 def refuse_mass_removal(removed: set[str], present: int, out_dir: Path) -> None:
-    """Stop a build that would remove more than half of the files the last build made.
+    """Stop a build that would remove more than half of the files in the output folder (those
+    the last build made, and those it finds there that no build made).
 
     Such a build is more often a source folder gone missing (an unmounted
-    disk, a bad checkout) than an author's intent.
+    disk, a bad checkout) or an output folder that holds someone else's files
+    than an author's intent.
     """
     if len(removed) * 2 > present:
         first = ", ".join(f"/{path}" for path in sorted(removed)[:3])
-        raise SiteError(f"this build would remove {len(removed)} of the {present} files the last build made "
+        raise SiteError(f"this build would remove {len(removed)} of the {present} files in the output folder "
                         f"({first}, ...): if that is meant, build again with --allow-removals", out_dir)
 
 

@@ -127,7 +127,7 @@ def add_content_flags(parser: argparse.ArgumentParser) -> None:
 
 def add_removal_flag(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--allow-removals", action="store_true",
-                        help="let a build remove more than half of the files the last build made")
+                        help="let a build remove more than half of the files in the output folder")
 
 
 def run_build(args: argparse.Namespace) -> int:
@@ -242,8 +242,10 @@ def shard(text: str):
 def run_tutorials(args: argparse.Namespace) -> int:
     from generator.config import load_config
     from generator.notebooks.runs import run_tutorials, select
+    from generator.statedir import own_state_dir
 
     config = load_config(args.site)
+    own_state_dir(config.state_dir)     # the runs go to .sitegen/cache: never through a link, as a build's
     report = run_tutorials(config, select(config, args.only, args.device, args.shard), args.refresh)
     for name, why in report.skipped:
         print(f"skipped {name}: {why}")

@@ -379,13 +379,15 @@ def load_config(root: str | Path = ".", **overrides: Any) -> Config:
 def _site_yaml(root: Path, path: Path, text: str) -> Any:
     """site.yaml's YAML: parsed, or as the last parse of the same text left it in ``.sitegen/``,
     so that a build with nothing to do loads no YAML parser. Kept only where it reads back
-    the same, and only once the site has a ``.sitegen/`` (a first build made it)."""
+    the same, and only once the site has a ``.sitegen/`` (a first build made it) that is a
+    folder, not a link to one (see :mod:`generator.statedir`)."""
     kept = root / STATE_DIR / "site-yaml.msgpack"
+    own = kept.parent.is_dir() and not kept.parent.is_symlink()
     key = hashlib.sha256(text.encode()).hexdigest()
     secret = local_key(kept.parent)
     try:
-        saved = codec.loads("site-yaml", kept.read_bytes(), secret)
-        if saved["text"] == key:
+        saved = codec.loads("site-yaml", kept.read_bytes(), secret) if own else None
+        if saved is not None and saved["text"] == key:
             return saved["value"]
     except (OSError, ValueError, TypeError, KeyError):   # none yet, or garbled: parse
         pass
@@ -394,7 +396,7 @@ def _site_yaml(root: Path, path: Path, text: str) -> Any:
     value = parse_yaml(text, path)
     data = codec.dumps_exact("site-yaml", {"text": key, "value": value}, secret)
     try:
-        if data is not None and kept.parent.is_dir():
+        if data is not None and own:
             write_atomic(kept, data)
     except OSError:             # a folder not ours
         pass

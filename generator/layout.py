@@ -25,8 +25,10 @@ STATE_FILE = "state.msgpack"       # in STATE_DIR: what the last build made from
 LOCK_FILE = "lock"                 # in STATE_DIR: one build at a time
 KEY_FILE = "key"                   # in STATE_DIR: this checkout's secret, which seals its cache files
 KEY_VARIABLE = "SITEGEN_CACHE_KEY"  # a secret in the environment instead: CI's, whose checkouts are fresh
+STAGING_DIR = "staging"            # in STATE_DIR: a build's files, until all of them are made
 CACHE_DIR = ".sitegen/cache"       # parsed documents, notebook runs (site.yaml notebooks.cache_dir)
 VERSIONS_DIR = "versions"          # in STATE_DIR: each docs version as last built
+OUTPUT_MARKER = ".sitegen-output"  # in every output folder sitegen makes: its files are sitegen's to replace
 
 # What kind of source each folder of content/ holds.
 SOURCE_FOLDERS = (("post", POSTS), ("page", PAGES), ("data", DATA))
@@ -37,9 +39,9 @@ INPUTS = (CONFIG_FILE, CONTENT, NOTEBOOKS, TEMPLATES)
 SWAPPABLE = (POSTS, PAGES, TEMPLATES)
 # Watched by the preview, with site.yaml, the static folders and the theme.
 WATCHED = (CONTENT, NOTEBOOKS, TEMPLATES)
-# The site's sources and sitegen's own: never a static folder, never under the output folder.
-SOURCES = (CONTENT, TEMPLATES, NOTEBOOKS, "generator", ".git")
-RESERVED = (CONFIG_FILE, *SOURCES, STATE_DIR)
+# The site's sources and sitegen's own: never a static folder, never the output folder or under it.
+SOURCES = (CONTENT, TEMPLATES, NOTEBOOKS, "generator", ".git", STATE_DIR)
+RESERVED = (CONFIG_FILE, *SOURCES)
 
 # The default theme, inside the package (no site's file): templates/ and assets/ under it.
 DEFAULT_THEME = Path(__file__).parent / "themes" / "default"

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from generator import layout
 from generator.errors import SiteError
+from generator.statedir import own_state_dir
 
 LOCK_FILE = layout.LOCK_FILE
 
@@ -28,8 +29,10 @@ _held: dict[Path, int] = {}     # locks this process holds -> how many times it 
 
 @contextmanager
 def site_lock(state_dir: Path, command: str) -> Iterator[None]:
-    """Hold the site's lock for the ``with`` block (again, if this process holds it already)."""
-    path = state_dir.resolve() / LOCK_FILE
+    """Hold the site's lock for the ``with`` block (again, if this process holds it already);
+    ``state_dir`` made, or checked, first (:func:`generator.statedir.own_state_dir`)."""
+    state_dir = state_dir.parent.resolve() / state_dir.name     # .sitegen itself not followed
+    path = state_dir / LOCK_FILE
     if path in _held:
         _held[path] += 1
         try:
@@ -37,8 +40,11 @@ def site_lock(state_dir: Path, command: str) -> Iterator[None]:
         finally:
             _held[path] -= 1
         return
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    own_state_dir(state_dir)
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+    except OSError as exc:      # a link (ELOOP), a folder, no permission
+        raise SiteError(f"cannot open the lock: {exc.strerror}", path) from None
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -13,4 +13,4 @@ class BuildOptions:
     refresh: bool = False
     rerun: tuple[str, ...] = ()         # tutorials to execute again whatever the cache holds
     now: datetime | None = None
-    allow_removals: bool = False    # let a build remove more than half of the files the last one made
+    allow_removals: bool = False    # let a build remove more than half of the output folder's files

@@ -18,7 +18,7 @@ import errno
 import os
 import secrets
 import shutil
-from stat import S_ISDIR
+from stat import S_ISDIR, S_ISREG
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
@@ -27,21 +27,60 @@ from generator.config import Config
 from generator.deps import value_digest
 from generator.errors import SiteError
 from generator.files import is_output_path
-from generator.layout import CONFIG_FILE, SOURCES
+from generator.layout import CONFIG_FILE, OUTPUT_MARKER, SOURCES
 from generator.state import OutputRecord, Stamp, file_stamp, scan
 
 TREE = "tree"       # the staging folder's copy of a new output directory (beside 16-hex-digit names)
+MARKER_NOTE = (b"sitegen made this folder: a build replaces and removes the files in it.\n"
+               b"Remove this file to keep sitegen from building into this folder again.\n")
 
 
 def safe_output_dir(config: Config) -> Path:
-    """The output directory, refused if writing there could destroy the site's sources."""
+    """The output directory (links followed), refused if writing there could destroy the site's
+    sources or files sitegen did not make.
+
+    A build removes what it finds in the output folder and did not make (strays), so a folder
+    outside the site must be new, empty, or one a build made (:data:`OUTPUT_MARKER` in it):
+    ``output: ../x``, an absolute path or a ``_site`` link to elsewhere never names a folder
+    of someone else's files.
+    """
     out = config.output_dir.resolve()
     root = config.root.resolve()
     sources = [root / name for name in (*SOURCES, *config.static_paths)]
+    where = root / CONFIG_FILE
     if root.is_relative_to(out) or any(out.is_relative_to(s) for s in sources):
-        raise SiteError(f"key 'output': {config.output!r} would overwrite the site's sources",
-                        root / CONFIG_FILE)
+        raise SiteError(f"key 'output': {config.output!r} would overwrite the site's sources", where)
+    if os.path.exists(out) and not out.is_dir():
+        raise SiteError(f"key 'output': {config.output!r} is a file, not a folder", where)
+    if not out.is_relative_to(root) and not made_by_us(out):
+        link = "" if str(out) == os.path.normpath(config.output_dir) else f" (a link to {out})"
+        raise SiteError(f"key 'output': {config.output!r}{link} is a folder outside the site holding "
+                        f"files sitegen did not put there (it has no {OUTPUT_MARKER}): name a new or "
+                        "empty folder", where)
     return out
+
+
+def made_by_us(folder: Path) -> bool:
+    """Is ``folder`` missing, empty, or marked by a build as its output folder?"""
+    try:
+        if S_ISREG(os.lstat(folder / OUTPUT_MARKER).st_mode):
+            return True
+    except OSError:
+        pass
+    try:
+        with os.scandir(folder) as listing:
+            return next(listing, None) is None
+    except FileNotFoundError:
+        return True
+    except OSError:          # unreadable: not known to be ours
+        return False
+
+
+def mark_ours(folder: Path) -> None:
+    """Leave :data:`OUTPUT_MARKER` in ``folder``: a build made it, and may remove its files later."""
+    marker = folder / OUTPUT_MARKER
+    if marker.is_symlink() or not marker.is_file():
+        write_atomic(marker, MARKER_NOTE)
 
 
 def confined(out_dir: Path, rel: str, unlink: bool = False) -> Path:
@@ -67,8 +106,9 @@ def confined(out_dir: Path, rel: str, unlink: bool = False) -> Path:
 
 def check_outputs(out_dir: Path, stamps: dict[str, Stamp],
                   folders: dict[str, int] | None = None) -> tuple[set[str], set[str], list[str]]:
-    """Outputs that are not as the last build left them, files it did not make, and empty folders
-    (a build killed between making a folder and writing into it leaves one).
+    """Outputs that are not as the last build left them, files it did not make (its
+    :data:`OUTPUT_MARKER` aside), and empty folders (a build killed between making a
+    folder and writing into it leaves one).
 
     ``folders`` (the output's folders and their modification times, as the last
     build left them) spares listing a folder whose time did not move: a file
@@ -79,7 +119,7 @@ def check_outputs(out_dir: Path, stamps: dict[str, Stamp],
         empty: list[str] = []
         found = scan(out_dir, follow_links=False, empty=empty)
         tampered = {path for path, stamp in stamps.items() if found.get(path) != stamp}
-        return tampered, found.keys() - stamps.keys(), empty
+        return tampered, found.keys() - stamps.keys() - {OUTPUT_MARKER}, empty
     top = os.fspath(out_dir)
     tampered = {path for path, stamp in stamps.items() if _lstamp(f"{top}/{path}") != stamp}
     strays: set[str] = set()
@@ -107,7 +147,7 @@ def check_outputs(out_dir: Path, stamps: dict[str, Stamp],
                     strays.update(scan(Path(entry.path), rel + "/", follow_links=False, empty=empty))
                     if not any(os.scandir(entry.path)):
                         empty.append(rel)
-            elif rel not in stamps:
+            elif rel not in stamps and rel != OUTPUT_MARKER:
                 strays.add(rel)
     return tampered, strays, empty
 
@@ -211,6 +251,9 @@ class Staging:
     def commit(self, staged: dict[str, str]) -> dict[str, Stamp]:
         """Move the staged files (output path -> staged name) into place; their stamps."""
         if not self._commit_tree(staged):
+            if staged:
+                self.out_dir.mkdir(parents=True, exist_ok=True)
+                mark_ours(self.out_dir)
             proved = set()      # folders proved to lie inside the output directory
             for rel, name in sorted(staged.items()):
                 path = self.out_dir / rel
@@ -228,6 +271,7 @@ class Staging:
                 or any(name != f"{TREE}/{rel}" for rel, name in staged.items()):
             return False
         try:
+            mark_ours(self.tree)
             self.out_dir.parent.mkdir(parents=True, exist_ok=True)
             os.rename(self.tree, self.out_dir)
         except OSError:         # another file system: file by file

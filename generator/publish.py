@@ -30,6 +30,7 @@ from generator.cache import digest
 from generator.config import Config, load_config
 from generator.errors import SiteError
 from generator.git import GitError, run as run_git
+from generator.layout import OUTPUT_MARKER
 from generator.lock import site_lock
 from generator.outputs import transient_paths
 
@@ -162,14 +163,15 @@ def is_kept(path: str, keep: Sequence[str]) -> bool:
 
 
 def site_files(site_dir: Path, keep: list[str]) -> dict[str, Path]:
-    """Every file of the built site by its branch path, refusing paths the branch keeps."""
+    """Every file of the built site by its branch path (sitegen's marker aside), refusing paths
+    the branch keeps."""
     if not site_dir.is_dir():
         raise SiteError("no built site here", site_dir)
     files = {}
     for path in sorted(site_dir.rglob("*")):
         rel = path.relative_to(site_dir).as_posix()
-        if rel == ".git" or rel.startswith(".git/") or not path.is_file():
-            continue
+        if rel == ".git" or rel.startswith(".git/") or rel == OUTPUT_MARKER or not path.is_file():
+            continue        # the marker says who made the folder, not part of the site
         if is_kept(rel, keep):
             raise SiteError(f"the build produces {rel}, but publish.keep keeps that path from the branch: "
                             f"remove it from publish.keep to publish it from here", site_dir)

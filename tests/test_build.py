@@ -13,6 +13,7 @@ import pytest
 
 from generator.build import BuildOptions, build
 from generator.cli import main
+from generator.layout import OUTPUT_MARKER
 from generator.render import DEFAULT_THEME
 from site_checks import (assert_feeds_parse, assert_html5_parses, assert_internal_links_and_anchors,
                          assert_sitemap_valid)
@@ -21,12 +22,17 @@ REPO = Path(__file__).resolve().parents[1]
 NOW = BuildOptions(now=datetime(2026, 1, 1, tzinfo=timezone.utc))
 
 
+def made_files(out: Path) -> list[Path]:
+    """The site's files in the output folder (sitegen's marker of the folder aside)."""
+    return [p for p in out.rglob("*") if p.is_file() and p.name != OUTPUT_MARKER]
+
+
 def files_of(out: Path) -> set[str]:
-    return {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()}
+    return {p.relative_to(out).as_posix() for p in made_files(out)}
 
 
 def snapshot(out: Path) -> dict[str, bytes]:
-    return {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    return {p.relative_to(out).as_posix(): p.read_bytes() for p in made_files(out)}
 
 
 def test_url_inventory(basic_site):
@@ -223,7 +229,7 @@ def test_output_files_get_the_mode_a_normal_write_gives(basic_site, umask):
     modes = {stat.S_IMODE(p.stat().st_mode) for p in out.rglob("*") if p.is_file()}
     folders = {stat.S_IMODE(p.stat().st_mode) for p in out.rglob("*") if p.is_dir()}
     assert modes == {0o666 & ~umask} and folders == {0o777 & ~umask}
-    leftovers = [p for p in out.rglob(".*") if p.is_file()]
+    leftovers = [p for p in out.rglob(".*") if p.is_file() and p.name != OUTPUT_MARKER]
     assert leftovers == []
 
 

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from generator.build import BuildOptions, Engine, build, render_site
 from generator.config import load_config
 from generator.errors import SiteError
+from generator.layout import OUTPUT_MARKER
 from generator.outputs import Registry
 from generator import codec
 from generator import state as state_module
@@ -41,8 +42,9 @@ def make_site(folder: Path) -> Path:
 
 
 def files(folder: Path, ignore: tuple[str, ...] = ()) -> dict[str, bytes]:
+    """The files under ``folder`` (but ``ignore``'s, and the marker sitegen leaves in an output folder)."""
     return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*"))
-            if p.is_file() and p.relative_to(folder).parts[0] not in ignore}
+            if p.is_file() and p.relative_to(folder).parts[0] not in ignore and p.name != OUTPUT_MARKER}
 
 
 def full_build(site: Path, options: BuildOptions = OPTIONS, planners: Registry | None = None) -> dict[str, bytes]:

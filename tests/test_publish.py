@@ -19,6 +19,7 @@ import yaml
 from conftest import REPO, copy_site
 from generator.cli import main
 from generator.errors import SiteError
+from generator.layout import OUTPUT_MARKER
 from generator.publish import PublishOptions, publish
 
 BRANCH = "asf-site"
@@ -60,8 +61,10 @@ class Author:
         return publish(self.root, PublishOptions(**options))
 
     def built(self) -> dict[str, bytes]:
+        """The built site's files: the output folder's, sitegen's marker aside (never published)."""
         out = self.root / "_site"
-        return {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+        return {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*")
+                if p.is_file() and p.name != OUTPUT_MARKER}
 
     # The remote, as anyone fetching it sees it.
     def tip(self, branch: str = BRANCH) -> str | None:
@@ -126,6 +129,7 @@ def test_first_publish_creates_an_orphan_branch_holding_the_build(author: Author
 
     built = author.built()
     assert author.files() == set(built) | {".asf.yaml"}
+    assert (author.root / "_site" / OUTPUT_MARKER).is_file()     # in the folder, not on the branch
     assert author.show("about.html") == built["about.html"]
     tip = author.tip()
     assert result.commit == tip and result.pushed

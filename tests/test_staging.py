@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from generator.build import build
+from generator.layout import OUTPUT_MARKER
 from generator.output import Staging
 
 from conftest import copy_site
@@ -19,7 +20,9 @@ def staged(out: Path, made: dict[str, bytes]) -> tuple[Staging, dict[str, str]]:
 
 
 def files(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+    """The files of ``folder`` but sitegen's marker (which every output folder it writes holds)."""
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*")
+            if p.is_file() and p.name != OUTPUT_MARKER}
 
 
 def test_a_new_output_folder_is_the_staged_tree_moved_in_one_rename(tmp_path):
@@ -31,6 +34,7 @@ def test_a_new_output_folder_is_the_staged_tree_moved_in_one_rename(tmp_path):
     stamps = staging.commit(names)
     assert out.stat().st_ino == inode        # the folder itself moved, not file by file
     assert files(out) == FILES and stamps.keys() == FILES.keys()
+    assert (out / OUTPUT_MARKER).is_file()   # marked in the tree, before it moved
     assert not (tmp_path / "site/staging").exists()
 
 
