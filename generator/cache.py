@@ -78,10 +78,13 @@ def local_key(state_dir: Path) -> bytes:
     a file crafted, or copied from another checkout, is a miss: ``$SITEGEN_CACHE_KEY`` if set
     (CI, whose checkouts are fresh but whose ``.sitegen/cache`` is restored), else
     ``.sitegen/key``, made on first use, readable by its owner only, never read through a link.
-    Where there is no ``.sitegen/`` to keep it in, a key of this call only: nothing is trusted."""
+    Where there is no ``.sitegen/`` to keep it in, or it is a link (see :mod:`generator.statedir`),
+    a key of this call only: nothing is trusted, and nothing is written through the link."""
     shared = os.environ.get(KEY_VARIABLE)
     if shared:
         return hashlib.sha256(shared.encode("utf-8", "surrogateescape")).digest()
+    if state_dir.is_symlink():
+        return os.urandom(KEY_BYTES)
     path = state_dir / KEY_FILE
     for _ in range(3):
         key, there = _read_key(path)

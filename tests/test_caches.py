@@ -342,7 +342,8 @@ def test_a_data_cache_entry_made_in_another_checkout_is_a_miss(site: Path, tmp_p
 def test_the_key_is_the_checkouts_own_and_never_read_through_a_link(site: Path, tmp_path: Path) -> None:
     """``.sitegen/key`` is made on first use, readable by its owner only. One planted as a link
     to a file whose bytes are known (and a parse of site.yaml sealed with them) is neither read
-    nor written through: it is replaced, and the crafted parse is a miss."""
+    nor written through: the build stops naming it (as for any link in ``.sitegen/``), and once
+    the link is gone the crafted parse is a miss."""
     import hmac
     import stat
     import msgpack
@@ -363,6 +364,10 @@ def test_the_key_is_the_checkouts_own_and_never_read_through_a_link(site: Path, 
         header + hmac.new(known.read_bytes(), header + body, "sha256").digest() + body)
     (site / "content/pages/about.md").write_text("---\ntitle: About\n---\nAbout this site, edited.\n")
 
+    assert main(["-C", str(site), "build"]) == 1
+    assert "Forged" not in (site / "_site/about.html").read_text()
+    assert known.read_bytes() == bytes(range(32))
+    key.unlink()
     assert main(["-C", str(site), "build"]) == 0
     about = (site / "_site/about.html").read_text()
     assert "edited" in about and "Test Site" in about and "Forged" not in about
