@@ -1,0 +1,108 @@
+"""Nothing a site says makes a build read or publish a file outside the site, or in its
+``.git/``, ``.sitegen/`` or dot-files (issue 39.2), and no setting makes a script link (39.8).
+
+Each test builds a real site beside a canary folder (tests/canary.py) that the build
+must not open, change or publish. A refused path is answered as a missing one is, so
+a page cannot learn what exists outside the site.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from generator.cli import main
+
+from canary import SECRET, Canary
+from conftest import copy_site
+
+PAGE = "content/pages/probe.md"
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Path:
+    return copy_site(tmp_path / "site", "basic")
+
+
+@pytest.fixture
+def canary(tmp_path: Path) -> Canary:
+    return Canary(tmp_path / "outside")
+
+
+def build(site: Path, canary: Canary, capsys) -> tuple[int, str]:
+    """Build, watching the canary; the exit code and what was printed on stderr."""
+    with canary.watch():
+        code = main(["-C", str(site), "build"])
+    return code, capsys.readouterr().err.strip()
+
+
+def probe(site: Path, body: str, front: str = "") -> None:
+    (site / PAGE).write_text(f"---\ntitle: Probe\n{front}---\n{body}\n")
+
+
+def assert_refused(code: int, err: str, *names: str) -> None:
+    assert code == 1, err
+    assert err.startswith("error: ") and "\n" not in err, err
+    assert "Traceback" not in err and SECRET not in err
+    for name in names:
+        assert name in err, err
+
+
+@pytest.mark.parametrize("key", ["../../../outside/canary", "{outside}/canary", "../../.hidden"])
+def test_a_data_key_reads_only_the_data_folder(site, canary, capsys, key):
+    """``site.data["../../../x"]`` read any .yml on the machine; an absolute one gave a traceback."""
+    (site / "content/data").mkdir(exist_ok=True)
+    (site / ".hidden.yml").write_text(f"secret: {SECRET}\n")
+    probe(site, f'{{{{ site.data["{key.format(outside=canary.folder)}"].secret }}}}')
+    code, err = build(site, canary, capsys)
+    assert_refused(code, err, f"{PAGE}:4", "site.data")
+    canary.assert_untouched(site / "_site")
+
+
+@pytest.mark.parametrize("listed", [".git/config", ".env", "linked-config"])
+def test_a_source_listing_shows_no_credentials_and_nothing_outside(site, canary, capsys, listed):
+    """``layout: source`` with ``source: .git/config`` published the checkout's token."""
+    (site / ".git").mkdir()
+    (site / ".git/config").write_text(f"[http]\n\textraheader = AUTHORIZATION: basic {SECRET}\n")
+    (site / ".env").write_text(f"TOKEN={SECRET}\n")
+    (site / "linked-config").symlink_to(site / ".git/config")
+    probe(site, "Listed.", f"layout: source\nsource: {listed.format(outside=canary.folder)}\n")
+    code, err = build(site, canary, capsys)
+    assert_refused(code, err, PAGE, "key 'source'")
+    canary.assert_untouched(site / "_site")
+    assert not (site / "_site").exists()
+
+
+def test_a_source_listing_of_a_file_in_the_site_still_works(site, canary, capsys):
+    probe(site, "Listed.", "layout: source\nsource: site.yaml\n")
+    code, err = build(site, canary, capsys)
+    assert code == 0, err
+    assert "posts_per_page" in (site / "_site/probe.html").read_text()
+
+
+@pytest.mark.parametrize("target", ["../../../outside/canary.md", "/../../../outside/canary.md"])
+def test_a_link_tag_neither_reads_outside_nor_tells_what_exists(site, canary, capsys, target):
+    """``{% link ../../x.md %}`` read a file outside, and its answer told whether it exists."""
+    probe(site, f"{{% link {target} %}}")
+    code, err = build(site, canary, capsys)
+    assert_refused(code, err, f"{PAGE}:4", "no such post or page")
+    canary.assert_untouched(site / "_site")
+
+
+def test_a_link_tag_says_the_same_for_an_outside_file_and_a_missing_one(site, canary, capsys):
+    answers = []
+    for name in ("canary", "missing"):
+        probe(site, f"{{% link ../../../outside/{name}.md %}}")
+        answers.append(build(site, canary, capsys)[1].replace(name, "NAME"))
+    assert answers[0] == answers[1]
+    canary.assert_untouched(site / "_site")
+
+
+def test_a_link_tag_to_a_page_still_works(site, canary, capsys):
+    probe(site, "[About]({% link about.md %})")
+    code, err = build(site, canary, capsys)
+    assert code == 0, err
+    assert 'href="/about.html"' in (site / "_site/probe.html").read_text()
+
