@@ -25,6 +25,7 @@ from urllib.parse import quote
 
 from generator import codec
 from generator.cache import write_atomic
+from generator.confine import NEVER_READ, site_path
 from generator.errors import SiteError
 from generator.layout import ASSETS, CACHE_DIR, CONFIG_FILE, NOTEBOOKS, RESERVED, STATE_DIR
 from generator.plugins import extensions
@@ -432,7 +433,7 @@ def _check_places(config: Config, path: Path) -> None:
     if config.theme:
         theme = config.theme.strip("/")
         if config.theme.startswith("/") or any(p in ("", ".", "..") for p in theme.split("/")) \
-                or not (config.root / theme).is_dir():
+                or not _confined(config, theme) or not (config.root / theme).is_dir():
             raise SiteError(f"key 'theme': expected a folder inside the site holding templates/ "
                             f"(and assets/), got {config.theme!r}", path)
     reserved = {*RESERVED, config.output.strip("/"), ASSETS, *config.theme_paths}
@@ -446,8 +447,17 @@ def _check_places(config: Config, path: Path) -> None:
             why = ("is always published" if parts[0] == ASSETS else "is the site's theme"
                    if parts[0] in config.theme_paths else "holds the site's sources or output")
             raise SiteError(f"key '{key}': {parts[0]!r} {why}; it cannot be a static folder", path)
+        if not _confined(config, clean):
+            raise SiteError(f"key '{key}': {clean!r} leads out of the site or into its .git/ or .sitegen/", path)
         if not (config.root / clean).exists():
             raise SiteError(f"key '{key}': there is no {clean!r} in {config.root}", path)
+
+
+def _confined(config: Config, name: str) -> bool:
+    """A theme or static path of site.yaml lies in the site (unless links outside are allowed),
+    never in its .git/ or .sitegen/."""
+    return site_path(config.root, name, named=True) is not None or (
+        config.allow_symlinks_outside and not any(part in NEVER_READ for part in name.split("/")))
 
 
 def _check_trusted(notebooks: Notebooks, root: Path, path: Path) -> None:

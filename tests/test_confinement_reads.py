@@ -106,3 +106,64 @@ def test_a_link_tag_to_a_page_still_works(site, canary, capsys):
     assert code == 0, err
     assert 'href="/about.html"' in (site / "_site/probe.html").read_text()
 
+
+def add_archive(site: Path, archive: str) -> None:
+    with (site / "site.yaml").open("a") as f:
+        f.write(f"versions:\n  - {{name: dev, worktree: true, default: true}}\n"
+                f"  - {{name: old, archive: {archive!r}}}\n")
+
+
+@pytest.mark.parametrize("archive", ["../outside", "{outside}", "linked", ".git", "in-site/../.git"])
+def test_a_docs_archive_is_a_folder_of_the_site_not_of_the_machine(site, canary, capsys, archive):
+    """A docs version's ``archive:`` could be any folder (``..``, absolute, a link): published whole."""
+    (site / "in-site").mkdir()
+    (site / "linked").symlink_to(canary.folder)
+    (site / ".git").mkdir()
+    (site / ".git/index.html").write_text(f"<p>{SECRET}</p>\n")
+    add_archive(site, archive.format(outside=canary.folder))
+    code, err = build(site, canary, capsys)
+    assert_refused(code, err, "site.yaml", "version 'old'", "archive")
+    canary.assert_untouched(site / "_site")
+    assert not (site / "_site").exists()
+
+
+def test_a_link_inside_a_docs_archive_may_not_lead_out_of_it(site, canary, capsys):
+    (site / "old").mkdir()
+    (site / "old/index.html").write_text("<p>Old docs.</p>\n")
+    (site / "old/leak.html").symlink_to(canary.folder / "index.html")
+    add_archive(site, "old")
+    code, err = build(site, canary, capsys)
+    assert_refused(code, err, "old/leak.html", "symbolic link")
+    canary.assert_untouched(site / "_site")
+
+
+def test_a_docs_archive_in_the_site_is_published(site, canary, capsys):
+    (site / "old").mkdir()
+    (site / "old/index.html").write_text("<p>Old docs.</p>\n")
+    add_archive(site, "old")
+    code, err = build(site, canary, capsys)
+    assert code == 0, err
+    assert "Old docs." in (site / "_site/docs/old/index.html").read_text()
+
+
+def test_a_static_folder_may_not_be_a_link_into_git(site, canary, capsys):
+    (site / ".git").mkdir()
+    (site / ".git/config").write_text(f"token = {SECRET}\n")
+    (site / "public").symlink_to(".git")
+    with (site / "site.yaml").open("a") as f:
+        f.write("static: [public]\n")
+    code, err = build(site, canary, capsys)
+    assert_refused(code, err, "site.yaml", "static[0]")
+    assert not (site / "_site").exists()
+
+
+def test_a_static_file_linked_from_outside_is_refused_before_it_is_read(site, canary, capsys):
+    """The scan refused such a link only after reading the file for its digest."""
+    (site / "public").mkdir()
+    (site / "public/leak.html").symlink_to(canary.folder / "index.html")
+    with (site / "site.yaml").open("a") as f:
+        f.write("static: [public]\n")
+    code, err = build(site, canary, capsys)
+    assert_refused(code, err, "public/leak.html", "allow_symlinks_outside")
+    canary.assert_untouched(site / "_site")
+
