@@ -21,7 +21,7 @@ import typing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 from generator import codec
 from generator.cache import write_atomic
@@ -36,6 +36,21 @@ from generator.plugins import extensions
 class NavItem:
     title: str
     url: str
+
+    def validate(self, path: Path, prefix: str) -> None:
+        check_link(self.url, f"{prefix}url", path)
+
+
+LINK_SCHEMES = ("", "http", "https", "mailto")     # what a link of site.yaml or authors.yml may open
+
+
+def check_link(url: str, key: str, path: Path) -> None:
+    """Refuse a URL that settings make into a link but that runs or smuggles content when
+    clicked (``javascript:``, ``data:``, ``vbscript:``): a typo is not how it gets there."""
+    scheme = urlsplit(url).scheme       # lowercased, with the spaces and tabs browsers skip removed
+    if scheme not in LINK_SCHEMES:
+        raise SiteError(f"key '{key}': a link may be a path of the site, http(s):// or mailto:, "
+                        f"not {scheme}: ({url!r})", path)
 
 
 @dataclass(frozen=True)
@@ -189,6 +204,8 @@ class Repository:
         if "path" not in fields or fields - {"url", "branch", "path"}:
             raise SiteError(f"key '{prefix}edit': expected a pattern with {{path}} (and {{url}}, "
                             f"{{branch}}), got {self.edit!r}", path)
+        pattern = self.edit.format(url=self.url.rstrip("/"), branch=self.branch, path="{path}")
+        check_link(pattern, f"{prefix}edit", path)
 
     def edit_url(self, source: str) -> str:
         """The link that edits the file ``source`` (a path in the site's folder); "" without a ``url``."""

@@ -167,3 +167,34 @@ def test_a_static_file_linked_from_outside_is_refused_before_it_is_read(site, ca
     assert_refused(code, err, "public/leak.html", "allow_symlinks_outside")
     canary.assert_untouched(site / "_site")
 
+
+# --- 39.8: no setting makes a link that runs a script ------------------------------------------
+
+@pytest.mark.parametrize("url", ["javascript:alert(document.cookie)", " JaVaScRiPt:alert(1)", "java\tscript:alert(1)",
+                                 "data:text/html,<script>alert(1)</script>", "vbscript:msgbox(1)"])
+def test_an_author_link_may_not_run_a_script(site, canary, capsys, url):
+    (site / "content/data").mkdir(exist_ok=True)
+    (site / "content/data/authors.yml").write_text(f"ada:\n  name: Ada\n  link: {json.dumps(url)}\n")
+    code, err = build(site, canary, capsys)
+    assert_refused(code, err, "content/data/authors.yml", "key 'ada.link'")
+    assert not (site / "_site").exists()
+
+
+@pytest.mark.parametrize("edit", ["javascript:alert(1)//{path}", "data:text/html,{path}", "VBScript:{path}"])
+def test_the_edit_link_may_not_run_a_script(site, canary, capsys, edit):
+    with (site / "site.yaml").open("a") as f:
+        f.write(f"repository:\n  url: https://github.com/o/r\n  edit: {json.dumps(edit)}\n")
+    code, err = build(site, canary, capsys)
+    assert_refused(code, err, "site.yaml", "key 'repository.edit'")
+    assert not (site / "_site").exists()
+
+
+def test_ordinary_author_and_edit_links_still_work(site, canary, capsys):
+    (site / "content/data").mkdir(exist_ok=True)
+    (site / "content/data/authors.yml").write_text("ada:\n  name: Ada\n  link: https://example.org/~ada\n")
+    with (site / "site.yaml").open("a") as f:
+        f.write("repository:\n  url: https://github.com/o/r\n")
+    code, err = build(site, canary, capsys)
+    assert code == 0, err
+    assert 'href="https://example.org/~ada"' in (site / "_site/authors/ada.html").read_text()
+    assert "https://github.com/o/r/edit/main/content/pages/about.md" in (site / "_site/about.html").read_text()
