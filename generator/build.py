@@ -566,8 +566,8 @@ class Engine:
 
         def admit(name: str) -> None:
             """Refuse a file that a link brings in from outside, before its bytes are read."""
-            if not config.allow_symlinks_outside and any(name == r or name.startswith(r + "/") for r in published):
-                refuse_links_outside(self.root, (name,))
+            if any(name == r or name.startswith(r + "/") for r in published):
+                refuse_links_outside(self.root, (name,), config.allow_symlinks_outside)
 
         index = FileIndex(self.root, inputs + watched, self.state.files, set(self.state.extra), admit)
         changed = index.rescan(hint)

@@ -198,3 +198,23 @@ def test_ordinary_author_and_edit_links_still_work(site, canary, capsys):
     assert code == 0, err
     assert 'href="https://example.org/~ada"' in (site / "_site/authors/ada.html").read_text()
     assert "https://github.com/o/r/edit/main/content/pages/about.md" in (site / "_site/about.html").read_text()
+
+
+@pytest.mark.parametrize("link, target, body", [
+    ("content/data/token.yml", "../../.git/token.yml", "{{ site.data.token.token }}"),
+    ("content/data", "../.git", "{{ site.data.token.token }}"),
+    ("assets/leak.txt", "../.git/token.yml", "Nothing read."),
+])
+def test_no_content_or_asset_is_a_link_into_git(site, canary, capsys, link, target, body):
+    """Only links out of the site were refused: a data file linked into .git/ was published."""
+    (site / ".git").mkdir()
+    (site / ".git/token.yml").write_text(f"token: {SECRET}\n")
+    if (site / link).is_dir():
+        for path in (site / link).iterdir():
+            path.rename(site / ".git" / path.name)
+        (site / link).rmdir()
+    (site / link).symlink_to(target)
+    probe(site, body)
+    code, err = build(site, canary, capsys)
+    assert_refused(code, err, ".git/")
+    assert not (site / "_site").exists()
