@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from generator.config import Config, load_section
+from generator.config import Config, check_link, load_section
 from generator.errors import SiteError
 from generator.layout import DATA
 from generator.sources import DATA_SUFFIXES
@@ -45,6 +45,7 @@ class Author:
     def validate(self, path: Path, prefix: str) -> None:
         if not self.name.strip():
             raise SiteError(f"key '{prefix}name': an author needs a name", path)
+        check_link(self.link, f"{prefix}link", path)
         parts = urlsplit(self.avatar)
         if parts.scheme or parts.netloc:
             raise SiteError(f"key '{prefix}avatar': {self.avatar!r} is on another host: put the image "

@@ -565,11 +565,15 @@ class Engine:
         change, if given), and what each planner depends on outside the files."""
         watched = tuple(path for planner in self.planners for path in planner.watches(config))
         inputs = INPUTS + config.static_paths + config.theme_paths    # a planner's watched paths may lie anywhere
-        index = FileIndex(self.root, inputs + watched, self.state.files, set(self.state.extra))
+        published = inputs + tuple(v.archive for v in config.versions if v.archive)   # but not a docs archive
+
+        def admit(name: str) -> None:
+            """Refuse a file that a link brings in from outside, before its bytes are read."""
+            if any(name == r or name.startswith(r + "/") for r in published):
+                refuse_links_outside(self.root, (name,), config.allow_symlinks_outside)
+
+        index = FileIndex(self.root, inputs + watched, self.state.files, set(self.state.extra), admit)
         changed = index.rescan(hint)
-        if not config.allow_symlinks_outside:
-            refuse_links_outside(self.root, (name for name in changed
-                                             if any(name == r or name.startswith(r + "/") for r in inputs)))
         return index, changed, tuple((p.name, p.external(config)) for p in self.planners)
 
     def parse(self, config: Config, sources: list[Source], tree: Path) -> list[Document]:

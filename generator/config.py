@@ -21,10 +21,11 @@ import typing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 from generator import codec
 from generator.cache import local_key, write_atomic
+from generator.confine import NEVER_READ, site_path
 from generator.errors import SiteError
 from generator.layout import ASSETS, CACHE_DIR, CONFIG_FILE, NOTEBOOKS, RESERVED, STATE_DIR
 from generator.plugins import extensions
@@ -35,6 +36,21 @@ from generator.plugins import extensions
 class NavItem:
     title: str
     url: str
+
+    def validate(self, path: Path, prefix: str) -> None:
+        check_link(self.url, f"{prefix}url", path)
+
+
+LINK_SCHEMES = ("", "http", "https", "mailto")     # what a link of site.yaml or authors.yml may open
+
+
+def check_link(url: str, key: str, path: Path) -> None:
+    """Refuse a URL that settings make into a link but that runs or smuggles content when
+    clicked (``javascript:``, ``data:``, ``vbscript:``): a typo is not how it gets there."""
+    scheme = urlsplit(url).scheme       # lowercased, with the spaces and tabs browsers skip removed
+    if scheme not in LINK_SCHEMES:
+        raise SiteError(f"key '{key}': a link may be a path of the site, http(s):// or mailto:, "
+                        f"not {scheme}: ({url!r})", path)
 
 
 @dataclass(frozen=True)
@@ -188,6 +204,8 @@ class Repository:
         if "path" not in fields or fields - {"url", "branch", "path"}:
             raise SiteError(f"key '{prefix}edit': expected a pattern with {{path}} (and {{url}}, "
                             f"{{branch}}), got {self.edit!r}", path)
+        pattern = self.edit.format(url=self.url.rstrip("/"), branch=self.branch, path="{path}")
+        check_link(pattern, f"{prefix}edit", path)
 
     def edit_url(self, source: str) -> str:
         """The link that edits the file ``source`` (a path in the site's folder); "" without a ``url``."""
@@ -435,7 +453,7 @@ def _check_places(config: Config, path: Path) -> None:
     if config.theme:
         theme = config.theme.strip("/")
         if config.theme.startswith("/") or any(p in ("", ".", "..") for p in theme.split("/")) \
-                or not (config.root / theme).is_dir():
+                or not _confined(config, theme) or not (config.root / theme).is_dir():
             raise SiteError(f"key 'theme': expected a folder inside the site holding templates/ "
                             f"(and assets/), got {config.theme!r}", path)
     reserved = {*RESERVED, config.output.strip("/"), ASSETS, *config.theme_paths}
@@ -449,8 +467,17 @@ def _check_places(config: Config, path: Path) -> None:
             why = ("is always published" if parts[0] == ASSETS else "is the site's theme"
                    if parts[0] in config.theme_paths else "holds the site's sources or output")
             raise SiteError(f"key '{key}': {parts[0]!r} {why}; it cannot be a static folder", path)
+        if not _confined(config, clean):
+            raise SiteError(f"key '{key}': {clean!r} leads out of the site or into its .git/ or .sitegen/", path)
         if not (config.root / clean).exists():
             raise SiteError(f"key '{key}': there is no {clean!r} in {config.root}", path)
+
+
+def _confined(config: Config, name: str) -> bool:
+    """A theme or static path of site.yaml lies in the site (unless links outside are allowed),
+    never in its .git/ or .sitegen/."""
+    return site_path(config.root, name, named=True) is not None or (
+        config.allow_symlinks_outside and not any(part in NEVER_READ for part in name.split("/")))
 
 
 def _check_trusted(notebooks: Notebooks, root: Path, path: Path) -> None:

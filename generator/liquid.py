@@ -39,6 +39,7 @@ from liquid.parser import get_parser
 from liquid.tag import Tag
 from liquid.token import TOKEN_EOF, TOKEN_EXPRESSION, TOKEN_TAG, Token
 
+from generator.confine import site_path
 from generator.errors import SiteError, warning
 from generator.highlight import highlight
 from generator.layout import DATA, INCLUDES, PAGES, POSTS
@@ -168,11 +169,11 @@ class IncludeNode(Node):
     def render_to_output(self, context: Any, buffer: TextIO) -> int:
         render = current()
         relpath = f"{INCLUDES_DIR}/{self.path}"
-        target = (render.root / relpath).resolve()
-        if not target.is_relative_to((render.root / INCLUDES_DIR).resolve()) or not target.is_file():
+        found = site_path(render.root, relpath, INCLUDES_DIR)
+        if found is None or not (render.root / found).is_file():
             where, line = render.locate(self.token)
             raise SiteError(f"include {self.path!r}: no file {relpath}", where, line)
-        text = render.read(relpath)
+        text = render.read(found)
         template = context.env.from_string(text, name=relpath)
         _include_sources.get()[text] = relpath
         include = {name: _parameter(value, context) for name, value in self.params}
@@ -249,8 +250,10 @@ class LinkNode(Node):
         candidates = [name, f"{POSTS_DIR}/{name.removeprefix('_posts/')}" if name.startswith("_posts/") else None,
                       f"{PAGES_DIR}/{name}"]
         for candidate in filter(None, candidates):
-            if candidate.startswith((POSTS_DIR + "/", PAGES_DIR + "/")) and (render.root / candidate).is_file():
-                buffer.write(_url_of(render, Path(candidate)))
+            folder = next((f for f in (POSTS_DIR, PAGES_DIR) if candidate.startswith(f + "/")), None)
+            found = site_path(render.root, candidate, folder) if folder else None
+            if found is not None and (render.root / found).is_file():
+                buffer.write(_url_of(render, Path(found)))
                 return True
         where, line = render.locate(self.token)
         raise SiteError(f"link {self.path!r}: no such post or page", where, line)
@@ -343,8 +346,9 @@ class DataFolder(Mapping):
 
     def _path(self, name: str) -> str | None:
         for suffix in (".yml", ".yaml"):
-            if (self._render.root / DATA_DIR / f"{name}{suffix}").is_file():
-                return f"{DATA_DIR}/{name}{suffix}"
+            found = site_path(self._render.root, f"{DATA_DIR}/{name}{suffix}", DATA_DIR)
+            if found is not None and (self._render.root / found).is_file():
+                return found
         return None
 
     def __getitem__(self, name: str) -> Any:

@@ -15,6 +15,7 @@ from datetime import date, datetime, time, tzinfo
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
+from generator.confine import NEVER_READ
 from generator.errors import SiteError
 from generator.layout import SOURCE_FOLDERS
 
@@ -76,11 +77,12 @@ def _as_paths_sort(name: str) -> str:
     return name.replace("/", "\0")
 
 
-def refuse_links_outside(root: Path, names: Iterable[str]) -> None:
-    """Refuse an input that a symbolic link brings in from outside the site's folder.
+def refuse_links_outside(root: Path, names: Iterable[str], outside_allowed: bool = False) -> None:
+    """Refuse an input that a symbolic link brings in from outside the site's folder, or from
+    its ``.git/`` or ``.sitegen/`` (which no setting opens).
 
     A link to ``~/.ssh`` in ``assets/`` would be published like any asset;
-    site.yaml ``allow_symlinks_outside: true`` says such links are meant.
+    site.yaml ``allow_symlinks_outside: true`` (``outside_allowed``) says such links are meant.
     """
     real_root = os.path.realpath(root)
     real_folders: dict[str, str] = {}    # a folder's real path, found once for all of its files
@@ -92,8 +94,11 @@ def refuse_links_outside(root: Path, names: Iterable[str]) -> None:
         path = os.path.join(real_folder, base)
         real = os.path.realpath(path) if os.path.islink(path) else path
         if os.path.commonpath([real_root, real]) != real_root:
-            raise SiteError(f"a symbolic link to {real}, outside the site: remove it, or set "
-                            "allow_symlinks_outside: true in site.yaml to publish it", name)
+            if not outside_allowed:
+                raise SiteError(f"a symbolic link to {real}, outside the site: remove it, or set "
+                                "allow_symlinks_outside: true in site.yaml to publish it", name)
+        elif any(part in NEVER_READ for part in os.path.relpath(real, real_root).split(os.sep)):
+            raise SiteError("a symbolic link into the site's .git/ or .sitegen/, which sitegen never reads", name)
 
 
 def read_text(path: Path, shown_as: Path | None = None) -> str:

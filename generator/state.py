@@ -122,11 +122,12 @@ class FileIndex:
     """
 
     def __init__(self, root: Path, roots: tuple[str, ...], known: dict[str, FileRecord],
-                 extra: set[str] = frozenset()):
+                 extra: set[str] = frozenset(), admit: Callable[[str], None] | None = None):
         self.root = root
         self.roots = roots
         self.known = known
         self.extra = extra
+        self.admit = admit               # raises to refuse a file before its bytes are read
         self.current: dict[str, FileRecord] = {}
         self.changed: set[str] = set()
         self.listing_changed = True      # a file appeared or went since the saved records
@@ -201,6 +202,8 @@ class FileIndex:
         if known is not None and known.trusted and known.stamp == stamp:
             record = known
         else:
+            if self.admit is not None:
+                self.admit(name)
             try:
                 data = (self.root / name).read_bytes()
             except FileNotFoundError:   # gone since it was listed

@@ -30,6 +30,7 @@ from generator import __version__, git, notebooks
 from generator import codec
 from generator.cache import digest, local_key, write_atomic
 from generator.config import CONFIG_FILE, Config, Version
+from generator.confine import NEVER_READ, site_path
 from generator.docs import DOCS_DIR, TUTORIALS_DIR, Parse, Section, gallery_url, page_url, render_section
 from generator.errors import SiteError
 from generator.files import Files
@@ -90,8 +91,9 @@ def resolve_versions(config: Config) -> list[Resolved]:
 def _resolve(config: Config, version: Version) -> Resolved:
     root, where = config.root, config.root / CONFIG_FILE
     if version.archive is not None:
-        if not (root / version.archive).exists():
-            raise SiteError(f"version '{version.name}': archive {version.archive!r} does not exist", where)
+        if archive_path(root, version.archive) is None:
+            raise SiteError(f"version '{version.name}': archive {version.archive!r} is not a folder or "
+                            ".tar.gz inside the site (outside its .git/ and .sitegen/)", where)
         return Resolved(version)
     try:
         prefix = git.site_prefix(root)
@@ -167,7 +169,7 @@ class VersionedDocs:
         version = resolved.version
         if version.archive is not None:
             docs.report[version.name] = "archived"
-            return read_archive(self.config.root / version.archive)
+            return read_archive(self.config.root, archive_path(self.config.root, version.archive))
         seen = {"name": version.name, "title": version.label, "status": version.status}  # by templates
         key = digest(fingerprint, repr(seen), self._tree_key(resolved))
         files = None if refresh or rerun else self.last.get(version.name, key)
@@ -337,16 +339,33 @@ def _folders_digest(root: Path, folders: tuple[str, ...]) -> str:
 
 # --- archived builds ---------------------------------------------------------
 
-def read_archive(path: Path) -> dict[str, bytes]:
-    """The files of a built docs tree (a folder or a .tar.gz), keyed by path below its index.
+def archive_path(root: Path, archive: str) -> Path | None:
+    """A version's ``archive``, if it is a folder or file in the site (:func:`site_path`); else None."""
+    found = site_path(root, archive, named=True)
+    return root / found if found is not None and (root / found).exists() else None
+
+
+def read_archive(root: Path, path: Path) -> dict[str, bytes]:
+    """The files of a built docs tree (a folder or a .tar.gz in the site ``root``), keyed by path
+    below its index.
 
     A tarball whose files all sit in one top folder (``project-docs-0.7/...``)
-    is read from inside that folder.
+    is read from inside that folder. A folder's symbolic links must stay inside it.
     """
     import tarfile
 
     if path.is_dir():
-        files = {p.relative_to(path).as_posix(): p.read_bytes() for p in sorted(path.rglob("*")) if p.is_file()}
+        folder = path.relative_to(root).as_posix()
+        files = {}
+        for p in sorted(path.rglob("*")):
+            inside = p.relative_to(path)
+            if any(part in NEVER_READ for part in inside.parts):    # a checkout's .git stays behind
+                continue
+            if site_path(root, p.relative_to(root).as_posix(), folder, named=True) is None:
+                raise SiteError(f"archive {path.name}: {inside.as_posix()!r} is a symbolic link leading "
+                                "out of the archive", path)
+            if p.is_file():
+                files[inside.as_posix()] = p.read_bytes()
     elif tarfile.is_tarfile(path):
         with tarfile.open(path) as archive:
             files = {m.name: archive.extractfile(m).read() for m in archive.getmembers() if m.isfile()}

@@ -284,3 +284,26 @@ def test_search_results_close_with_escape_and_work_on_a_phone(phone, base_url):
     page.keyboard.press("Escape")
     assert page.locator(".site-search-results").is_hidden()
     assert page.evaluate("document.activeElement.id") == "site-search-input"
+
+
+def test_search_finds_pages_whose_urls_hold_percent_signs_and_links_each_right(browser, tmp_path):
+    """Pagefind keeps a page's URL as its file's path: ``%`` in it (bare, or as text like
+    ``%25``) once made the script's decodeURI throw, and no query that found the page showed
+    anything."""
+    site = copy_site(tmp_path / "site", "basic")
+    for name, title in (("50%-off", "Half off"), ("café 100%25", "Café")):
+        (site / f"content/pages/{name}.md").write_text(f"---\ntitle: {title}\n---\nThe zanzibar sale.\n")
+    running = Preview(site, BuildOptions(now=datetime(2026, 11, 29, tzinfo=timezone.utc)), port=0).start()
+    watched = Watched(browser, running.url, **DESKTOP)
+    try:
+        page = watched.open(running.url.rstrip("/") + "/about.html")
+        page.keyboard.press("/")
+        assert sorted(results(page, "zanzibar")) == ["/50%25-off.html", "/caf%C3%A9%20100%2525.html"]
+        assert sorted(page.locator(".site-search-url").all_inner_texts()) == ["/50%-off.html", "/café 100%25.html"]
+        page.locator(".site-search-list a", has_text="Café").click()
+        page.wait_for_url(lambda url: url.endswith("/caf%C3%A9%20100%2525.html"))
+        assert page.locator("h1").inner_text() == "Café"
+    finally:
+        watched.close()
+        running.stop()
+    assert watched.problems == []

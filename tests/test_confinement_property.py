@@ -6,6 +6,10 @@ links appear in ``content/``. After every build, every file and folder outside
 ``_site/`` and ``.sitegen/`` (a sibling "victim" folder and the site's own
 sources) is exactly as the operations left it, and the build either succeeded
 or failed with one line.
+
+The reads' property: whatever path a post's Liquid, a source listing, a docs archive
+or a static folder names, a canary outside the site is never opened, changed or
+published, nor are the site's ``.git/`` and dot-files.
 """
 
 from __future__ import annotations
@@ -16,10 +20,11 @@ import os
 import tempfile
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from generator.cli import main
 
+from canary import SECRET, Canary
 from conftest import copy_site
 
 HOSTILE_URLS = ["/../../victim/keep.html", "/..", "/../", "/a/../../../victim/new.html", "/./../victim/x.html",
@@ -102,3 +107,64 @@ def test_no_content_operation_touches_anything_outside_the_output(ops):
             if code:
                 message = err.getvalue().strip()
                 assert message.startswith("error: ") and "\n" not in message, (op, message)
+
+
+# --- Reads: every path content or site.yaml names is read only from the site ---------------------
+
+READ_PATHS = ["../../../victim/canary", "../../victim/canary.yml", "{victim}/canary", "{victim}", "../victim",
+              ".git/config", ".env", ".sitegen/lock", "linked", "linked/canary.yml", "gitlink/config",
+              "content/../../victim/canary.md", "%2e%2e/%2e%2e/victim", "..", ".", "", "/", "site.yaml"]
+read_paths = st.one_of(st.sampled_from(READ_PATHS), st.text(alphabet="./%ab\\", max_size=12))
+
+
+def try_read(site: Path, kind: str, path: str) -> None:
+    """Make the site read ``path`` one way: a post's Liquid, a listing's front matter or site.yaml."""
+    page = site / "content/pages/probe.md"
+    page.unlink(missing_ok=True)
+    body = {"data": f"{{{{ site.data[{path!r}] }}}}", "include": f"{{% include {path} %}}",
+            "link": f"{{% link {path} %}}", "source": "Listed."}.get(kind)
+    if body is not None:
+        front = f"layout: source\nsource: {path!r}\n" if kind == "source" else ""
+        page.write_text(f"---\ntitle: Probe\n{front}---\n{body}\n")
+    config = (site / "site.yaml.orig").read_text()
+    if kind == "archive":
+        config += f"versions:\n  - {{name: dev, worktree: true, default: true}}\n  - {{name: old, archive: {path!r}}}\n"
+    elif kind == "static":
+        config += f"static: [{path!r}]\n"
+    (site / "site.yaml").write_text(config)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(read_paths)
+@example("../../../victim/canary").via("the data key of issue 39.2")
+@example(".git/config").via("the listing of issue 39.2")
+@example("linked").via("the archive of issue 39.2")
+def test_no_path_a_site_names_reads_or_publishes_anything_outside_it(path):
+    """Each way a site names a file to read, given one hostile path: the build succeeds or fails
+    with one line; the canary outside is unopened and unchanged, and no secret is published
+    (the .git/ and .sitegen/ secrets never; .env's only where site.yaml itself names it)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        top = Path(tmp)
+        canary = Canary(top / "victim")
+        site = copy_site(top / "site", "basic")
+        (site / ".git").mkdir()
+        (site / ".git/config").write_text(f"token = {SECRET}\n")
+        (site / ".env").write_text("TOKEN=ENV-SECRET\n")
+        (site / "content/includes").mkdir()
+        (site / "linked").symlink_to(canary.folder)
+        (site / "gitlink").symlink_to(".git")
+        (site / "site.yaml.orig").write_text((site / "site.yaml").read_text())
+        path = path.format(victim=canary.folder)
+        for kind in ("data", "include", "link", "source", "archive", "static"):
+            try_read(site, kind, path)
+            out, err = io.StringIO(), io.StringIO()
+            with canary.watch(), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                code = main(["-C", str(site), "build"])
+            assert code in (0, 1), (kind, path, code)
+            if code:
+                message = err.getvalue().strip()
+                assert message.startswith("error: ") and "\n" not in message, (kind, path, message)
+            canary.assert_untouched(site / "_site")
+            if kind not in ("archive", "static"):
+                published = b"".join(p.read_bytes() for p in (site / "_site").rglob("*") if p.is_file())
+                assert b"ENV-SECRET" not in published, (kind, path)

@@ -339,7 +339,7 @@ def test_cli_lists_versions_refs_commits_and_aliases(repo: Path, site: Path, cap
     ("  - {name: ../up, ref: v1, default: true}\n",
      "version '../up': a name must be a folder name"),
     ("  - {name: v1, archive: missing.tar.gz, default: true}\n",
-     "version 'v1': archive 'missing.tar.gz' does not exist"),
+     "version 'v1': archive 'missing.tar.gz' is not a folder or .tar.gz inside the site"),
 ])
 def test_bad_versions_are_clear_errors_and_keep_the_last_site(site: Path, versions: str, message: str):
     build(site)

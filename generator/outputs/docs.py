@@ -14,6 +14,7 @@ from typing import Any
 
 from generator import codec, notebooks
 from generator.config import Config
+from generator.confine import site_path
 from generator.docs import DOCS_DIR
 from generator.outputs import Bundle, PlanContext
 from generator.files import Files
@@ -61,7 +62,8 @@ class DocsSection(Bundle):
     name = "docs"
 
     def watches(self, config: Config) -> tuple[str, ...]:
-        return tuple(v.archive for v in config.versions if v.archive)
+        """The archives of the site (one elsewhere is refused when the versions are resolved, unread)."""
+        return tuple(v.archive for v in config.versions if v.archive and site_path(config.root, v.archive, named=True))
 
     def external(self, config: Config) -> Any:
         """What each docs version's source resolves to now (git refs can move without a file changing)."""

@@ -8,6 +8,7 @@ from typing import Any
 
 from markupsafe import Markup
 
+from generator.confine import site_path
 from generator.deps import record, warn
 from generator.errors import SiteError
 from generator.outputs import PlanContext, Planner
@@ -48,13 +49,14 @@ def layout_context(ctx: PlanContext, page: Any, source: Path) -> dict[str, Any]:
     listed = page.meta.get("source")
     if not isinstance(listed, str):
         raise SiteError("layout 'source' needs a key 'source' naming the file to list", source)
-    root = ctx.config.root.resolve()
-    path = (root / listed).resolve()
-    if path.is_relative_to(root):
-        record(("file", path.relative_to(root).as_posix()))
-    if not path.is_relative_to(root) or not path.is_file():
-        raise SiteError(f"key 'source': {listed!r} is not a file inside the site", source)
+    found = site_path(ctx.config.root, listed)
+    if found is not None:
+        record(("file", found))
+    if found is None or not (ctx.config.root / found).is_file():
+        raise SiteError(f"key 'source': {listed!r} is not a file inside the site (outside its .git/, "
+                        ".sitegen/ and dot-files)", source)
     from generator import highlight
 
+    path = ctx.config.root / found
     text = read_text(path, Path(listed))
     return {"filename": listed, "lines": highlight.source_lines(text, path.name)}

@@ -43,15 +43,24 @@ if (box) {
     return out;
   };
 
+  // Pagefind gives a page's URL as the baseurl (a URL already) and the path the build indexed:
+  // the file's, not percent-encoded ("/50%-off.html", "/café 100%25.html"). That path is
+  // encoded part by part for the link, and shown as it is.
+  const base = box.dataset.baseurl;
+  const href = (url) => {
+    const at = url.startsWith(base) ? base.length : 0;
+    return url.slice(0, at) + url.slice(at).split("/").map(encodeURIComponent).join("/");
+  };
+
   const item = (data) => {
     const link = document.createElement("a");
-    link.href = data.url;
+    link.href = href(data.url);
     const title = document.createElement("span");
     title.className = "site-search-title";
     title.textContent = data.meta.title || data.url;
     const where = document.createElement("span");
     where.className = "site-search-url";
-    where.textContent = decodeURI(new URL(data.url, location.href).pathname);
+    where.textContent = data.url;
     link.append(title, excerpt(data.excerpt), where);
     const li = document.createElement("li");
     li.append(link);
