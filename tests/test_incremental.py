@@ -549,6 +549,45 @@ def test_a_settings_change_rebuilds_everything_it_affects(site: Path) -> None:
     assert_same_as_full_build(site)
 
 
+LIQUID_READING_SETTINGS = "[about]({{ '/about.html' | relative_url }}) and {{ site.title }}"
+
+
+def test_a_settings_edit_reaches_the_documents_whose_liquid_read_it(site: Path) -> None:
+    """The parse cache holds a document for as long as the settings its parse read are as they were:
+    a new title and baseurl reach the post whose Liquid used them, as a clean build writes it."""
+    post = site / "content/posts/2021-01-02-third.md"
+    post.write_text(post.read_text() + f"\n{LIQUID_READING_SETTINGS}\n")
+    build(site, OPTIONS)
+    config = site / "site.yaml"
+    config.write_text(config.read_text().replace("title: Test Site", "title: Renamed Site") + "baseurl: /sub\n")
+    build(site, OPTIONS)
+    page = (site / "_site/2021/01/02/third.html").read_text()
+    assert 'href="/sub/about.html"' in page and "and Renamed Site" in page
+    assert_same_as_full_build(site)
+
+
+
+def test_a_settings_edit_parses_again_only_the_documents_whose_parse_read_it(site: Path) -> None:
+    post = site / "content/posts/2021-01-02-third.md"
+    post.write_text(post.read_text() + f"\n{LIQUID_READING_SETTINGS}\n")
+    about = site / "content/pages/about.md"      # a post's URL: where the permalink puts it
+    about.write_text(about.read_text() + "\n[The first]({% post_url 2019-03-18-first-post %})\n")
+    build(site, OPTIONS)
+    config = site / "site.yaml"
+
+    def edit(old: str, new: str) -> int:
+        config.write_text(config.read_text().replace(old, new))
+        return build(site, OPTIONS).documents.parsed
+
+    assert edit("title: Test Site", "title: Renamed Site") == 1            # the post's Liquid read it
+    assert edit("posts_per_page: 2", "posts_per_page: 2\nbaseurl: /sub") == 1   # through relative_url
+    assert edit("posts_per_page: 2", "posts_per_page: 1") == 0              # no parse reads it
+    posts = len(list((site / "content/posts").glob("*.md")))
+    assert edit("timezone: UTC", "timezone: UTC\npermalink: /:year/:slug.html") == posts + 1   # and about
+    assert 'href="/2019/first-post.html"' in (site / "_site/about.html").read_text()
+    assert_same_as_full_build(site)
+
+
 # --- The invariant, as a property: any sequence of edits, any mix of warm and fresh engines.
 
 TAGS = ["compilers", "gpu", "release", "performance"]
