@@ -43,8 +43,13 @@ def files(folder: Path, ignore: tuple[str, ...] = ()) -> dict[str, bytes]:
 
 
 def full_build(site: Path, options: BuildOptions = OPTIONS, planners: Registry | None = None) -> dict[str, bytes]:
-    """What a clean build makes: rendered from scratch, no state, nothing on disk."""
-    return render_site(load_config(site), replace(options, refresh=True), planners).outputs
+    """What a clean build makes: rendered from scratch in a copy of the sources, so that it
+    neither reads nor files over the state and caches the site's own builds use."""
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = Path(tmp) / site.name
+        shutil.copytree(site, copy, symlinks=True,
+                        ignore=lambda folder, names: {"_site", ".sitegen"} & set(names) if Path(folder) == site else ())
+        return render_site(load_config(copy), replace(options, refresh=True), planners).outputs
 
 
 def index_made(result, group: str = "site") -> bool:
@@ -549,6 +554,7 @@ def test_a_settings_change_rebuilds_everything_it_affects(site: Path) -> None:
     assert_same_as_full_build(site)
 
 
+
 LIQUID_READING_SETTINGS = "[about]({{ '/about.html' | relative_url }}) and {{ site.title }}"
 
 
@@ -611,6 +617,7 @@ class Post:
     draft: bool = False
     broken: bool = False
     author: str = ""
+    liquid: bool = False    # its body's Liquid reads settings, a data file and its date
 
     def text(self) -> str:
         if self.broken:
@@ -620,7 +627,18 @@ class Post:
             front += f"author: {self.author}\n"
         if self.draft:
             front += "draft: true\n"
-        return f"---\n{front}---\n{self.body}\n\nSecond paragraph.\n"
+        liquid = f"\n\n{LIQUID_READING_SETTINGS}, {LIQUID_READING_DATA}" if self.liquid else ""
+        return f"---\n{front}---\n{self.body}{liquid}\n\nSecond paragraph.\n"
+
+
+LIQUID_READING_DATA = "{{ site.data.team.members | first }} on {{ page.date | date_to_xmlschema }}"
+# site.yaml values as an author edits them: each is read by a parse, a render or both.
+SETTINGS = {
+    "title": ["Test Site", "Renamed Site"],
+    "baseurl": ['""', "/sub", "/docs/v2"],
+    "permalink": ["/:year/:month/:day/:slug.html", "/:year/:month/:day/:slug/", "/posts/:year/:month/:day/:slug.html"],
+    "timezone": ["UTC", "Asia/Tokyo", "America/Los_Angeles"],
+}
 
 
 def post_names() -> st.SearchStrategy[str]:
@@ -657,6 +675,9 @@ operations = st.one_of(
     st.tuples(st.just("docs"), st.sampled_from(["index.md", "guide.md", "deep/topic.md"]),
               st.sampled_from(["", *WORDS])),
     st.tuples(st.just("per page"), st.integers(1, 3)),
+    st.sampled_from([("setting", key, value) for key, values in SETTINGS.items() for value in values]),
+    st.tuples(st.just("liquid"), st.integers(0, 20)),
+    st.tuples(st.just("team"), st.lists(st.sampled_from(AUTHORS), min_size=1, max_size=2)),   # a data file
     st.tuples(st.just("search"), st.booleans()),                        # the search index on or off
     st.tuples(st.just("asset"), st.sampled_from(["assets/css/site.css", "assets/img/new.txt"]),
               st.sampled_from(["", *WORDS])),
@@ -727,8 +748,9 @@ class SiteModel:
                 path.write_text(f"---\ntitle: {args[1].title()}\n---\nAbout {args[1]}.\n")
             else:
                 path.unlink(missing_ok=True)
-        elif kind in ("per page", "search"):
-            key, value = ("posts_per_page", args[0]) if kind == "per page" else ("search", "{}" if args[0] else "false")
+        elif kind in ("per page", "search", "setting"):
+            key, value = {"per page": ("posts_per_page", args[0]), "setting": tuple(args),
+                          "search": ("search", "{}" if args[0] else "false")}[kind]
             config = self.root / "site.yaml"
             lines = [ln for ln in config.read_text().splitlines() if not ln.startswith(key + ":")]
             config.write_text("\n".join(lines + [f"{key}: {value}"]) + "\n")
@@ -739,6 +761,8 @@ class SiteModel:
                 path.write_text(f"/* {args[1]} */\n")
             else:
                 path.unlink(missing_ok=True)
+        elif kind == "team":
+            (self.root / "content/data/team.yml").write_text(f"members: [{', '.join(args[0])}]\n")
         elif kind == "time":
             self.now = NOW + timedelta(days=args[0])
         elif kind == "authors file":
@@ -772,6 +796,8 @@ class SiteModel:
                 post.draft = not post.draft
             elif kind == "author":
                 post.author = args[1]
+            elif kind == "liquid":
+                post.liquid = not post.liquid
             if kind == "break":
                 post.broken = True
             else:
@@ -787,6 +813,9 @@ class SiteModel:
           (("time", -9), False, False)])
 # A post's author decides which author pages list it, as its tags decide its tag pages.
 @example([(("author", 2, "ada"), False, False)])
+# A post's Liquid reads site.title and site.baseurl: a new title and baseurl reach it (issue 35).
+@example([(("liquid", 0), False, False), (("setting", "title", "Renamed Site"), True, False),
+          (("setting", "baseurl", "/sub"), False, False)])
 def test_incremental_output_always_equals_a_clean_full_build(steps: list[tuple[Operation, bool, bool]]) -> None:
     """Steps alternate at random between a new engine from the saved state (``sitegen
     build``) and the engine kept in memory, told which files changed (``sitegen serve``).
