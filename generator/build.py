@@ -38,7 +38,7 @@ from typing import Any, NamedTuple
 from generator import __version__, installed, parallel
 from generator import progress as reporting
 from generator.cache import DataCache, digest, digest_after, hasher, local_key
-from generator.config import Config, load_config
+from generator.config import Config, load_config, setting_digest
 from generator.deps import LINKED_FIELDS, Key, KeyIndex, Resolver, Views, tracing, value_digest
 from generator.errors import SiteError, warning
 from generator.layout import DEFAULT_THEME, INPUTS, STAGING_DIR, STATE_DIR, STATE_FILE, SWAPPABLE, TEMPLATES
@@ -146,9 +146,10 @@ def load_documents(config: Config, sources: list[tuple[str, Path, str]], refresh
     """Source path -> (parse key, Document) for ``(kind, path, digest)`` sources; and how many
     were parsed.
 
-    A document is a function of its source's bytes and a few settings, so it
-    is taken from the disk cache under a key made of them when it can be;
-    only the others are read (``load``) and parsed, in worker processes when
+    A document is a function of its source's bytes, its reader and the
+    settings and files its parse read, so it is taken from the disk cache
+    (filed under the first two) when those settings and files are as they
+    were; only the others are read (``load``) and parsed, in worker processes when
     many, which also file what they parse in the cache. Where the last build
     summed the document up under the same key (``summaries``), the summary
     stands for it and its HTML is read from the cache only if a render wants it.
@@ -162,7 +163,7 @@ def load_documents(config: Config, sources: list[tuple[str, Path, str]], refresh
     def summed_up(i: int) -> Document | None:
         kind, path, _ = sources[i]
         key, fields = summaries.get(str(path), (None, None))
-        if fields is None or key != parse_key(keys[i], fields["inputs"]):
+        if fields is None or key != parse_key(keys[i], fields["inputs"], fields["settings"]):
             return None
         full = partial(_cached_or_parsed, config, cache, keys[i], partial(load, kind, path))
         return LazyDocument(full, path, fields)
@@ -170,9 +171,11 @@ def load_documents(config: Config, sources: list[tuple[str, Path, str]], refresh
     with reporting.current().stage("parsing", len(sources), "documents") as stage:
         documents = [None if refresh or keys[i] in ready else summed_up(i) or cache.get(keys[i])
                      for i in range(len(keys))]
-        # A document is also a function of the files its Liquid read (includes, data): check those.
-        documents = [None if doc is None or _inputs_moved(doc, lambda name: _file_digest(config.root, name))
-                     else doc for doc in documents]
+        # A document is also a function of the settings and files (includes, data) its parse read.
+        setting_now = functools.cache(partial(setting_digest, config))
+        documents = [None if doc is None or _settings_moved(doc, setting_now)
+                     or _inputs_moved(doc, lambda name: _file_digest(config.root, name)) else doc
+                     for doc in documents]
         todo = [i for i, doc in enumerate(documents) if doc is None]
         stage.advance(len(sources) - len(todo))
         for i in todo:
@@ -194,7 +197,7 @@ def load_documents(config: Config, sources: list[tuple[str, Path, str]], refresh
             stage.advance(len(chunk))
     warn_unknown_keys(config, [(path, doc) for (kind, path, _), doc in zip(sources, documents)
                                if kind in ("post", "page", "docs")], tree or config.root)
-    return {str(path): (parse_key(key, doc.inputs), doc)
+    return {str(path): (parse_key(key, doc.inputs, doc.settings), doc)
             for (_, path, _), key, doc in zip(sources, keys, documents)}, len(todo)
 
 
@@ -217,10 +220,11 @@ def document_cache(config: Config) -> DataCache:
 
 def document_keys(config: Config, sources: list[tuple[str, Path, str]]) -> list[str]:
     """The parse cache's key of each ``(kind, path, digest)`` source: its bytes, its reader's
-    settings, the code."""
+    settings, the code. The other settings a parse read are noted in its document, and
+    checked against the config when it is taken from the cache (:func:`_settings_moved`)."""
     from generator.readers import reader_for
 
-    fingerprint = digest(code_digest(), config.permalink, config.timezone, repr(config.liquid))
+    fingerprint = code_digest()
     # Each reader's settings begin the keys of its sources: hashed once, not once per source.
     read_by = [reader_for(path) for _, path, _ in sources]
     begun = {reader: hasher(fingerprint, *reader.cache_key(config)) for reader in set(read_by)}
@@ -233,13 +237,16 @@ def parse_uncached(config: Config, sources: list[tuple[str, Path, str]]) -> dict
     it), by their keys: the documents an edit changed, parsed in a child while the build reads
     its records (:meth:`Engine.parse_ahead`)."""
     cache = document_cache(config)
+    setting_now = functools.cache(partial(setting_digest, config))
     return {key: _parse_and_keep(config, cache, key, load_source(config.root, kind, path))
-            for (kind, path, _), key in zip(sources, document_keys(config, sources)) if cache.get(key) is None}
+            for (kind, path, _), key in zip(sources, document_keys(config, sources))
+            if (kept := cache.get(key)) is None or _settings_moved(kept, setting_now)}
 
 
-def parse_key(key: str, inputs: tuple) -> str:
-    """What a document was made from: its source (its cache ``key``) and, if any, what its Liquid read."""
-    return digest(key, repr(inputs)) if inputs else key
+def parse_key(key: str, inputs: tuple, settings: tuple) -> str:
+    """What a document was made from: its source (its cache ``key``), the settings its parse
+    read and, if any, the files its Liquid read."""
+    return digest(key, repr(inputs), repr(settings))
 
 
 def _parse_and_keep(config: Config, cache: DataCache, key: str, source: Source) -> Document:
@@ -249,8 +256,18 @@ def _parse_and_keep(config: Config, cache: DataCache, key: str, source: Source) 
 
 
 def _cached_or_parsed(config: Config, cache: DataCache, key: str, load: Callable[[], Source]) -> Document:
-    """A summed-up document in full: from the cache, or (the cache cleared since) parsed again."""
-    return cache.get(key) or _parse_and_keep(config, cache, key, load())
+    """A summed-up document in full: from the cache, or (the cache cleared or filed over since)
+    parsed again."""
+    kept = cache.get(key)
+    if kept is None or _settings_moved(kept, partial(setting_digest, config)):
+        return _parse_and_keep(config, cache, key, load())
+    return kept
+
+
+def _settings_moved(doc: Document, digest_of: Callable[[str], str]) -> bool:
+    """Whether a setting the document's parse read (its Liquid's ``site.title``, the
+    permalink) is not as it was."""
+    return any(digest_of(name) != recorded for name, recorded in doc.settings)
 
 
 def _inputs_moved(doc: Document, digest_of: Callable[[str], str | None]) -> bool:

@@ -24,7 +24,7 @@ from typing import Any, Literal
 from urllib.parse import quote, urlsplit
 
 from generator import codec
-from generator.cache import local_key, write_atomic
+from generator.cache import digest, local_key, write_atomic
 from generator.confine import NEVER_READ, site_path
 from generator.errors import SiteError
 from generator.layout import ASSETS, CACHE_DIR, CONFIG_FILE, NOTEBOOKS, RESERVED, STATE_DIR
@@ -370,6 +370,54 @@ class Config:
     def theme_paths(self) -> tuple[str, ...]:
         """The theme folder, when the site has one: an input like templates/."""
         return (self.theme.strip("/"),) if self.theme else ()
+
+
+class SettingsView:
+    """The settings as one parse sees them: each read is noted, by its dotted name (``title``,
+    ``liquid.unknown``) and a digest of its value, as renders note the documents they read.
+
+    The parse cache keeps a document for as long as the settings its parse
+    read are as they were (:func:`setting_digest`), so a site.yaml edit parses
+    again exactly the documents whose Liquid or reader read what it changed.
+    Sections are views of their own; any other value is noted whole (a list,
+    ``plugins``). ``root`` is where the site lies, not a setting: not noted.
+    """
+
+    __slots__ = ("_section", "_prefix", "_read")
+
+    def __init__(self, section: Any, read: dict[str, str], prefix: str = ""):
+        """``read`` (name -> digest) is where the reads are noted: the caller's."""
+        self._section, self._read, self._prefix = section, read, prefix
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self._section, name)
+        if isinstance(value, types.MethodType):       # its own reads go through the view
+            return types.MethodType(value.__func__, self)
+        if name == "root" and not self._prefix:
+            return value
+        if dataclasses.is_dataclass(value) and not isinstance(value, type):
+            return SettingsView(value, self._read, f"{self._prefix}{name}.")
+        self._read.setdefault(self._prefix + name, _value_digest(value))
+        return value
+
+    def __repr__(self) -> str:
+        self._read.setdefault(self._prefix.rstrip("."), _value_digest(self._section))
+        return repr(self._section)
+
+
+def setting_digest(config: Config, name: str) -> str:
+    """The digest of a setting named as :class:`SettingsView` notes it; "" if there is none."""
+    value: Any = config
+    try:
+        for part in filter(None, name.split(".")):
+            value = getattr(value, part)
+    except AttributeError:
+        return ""
+    return _value_digest(value)
+
+
+def _value_digest(value: Any) -> str:
+    return digest(repr(value))
 
 
 def load_config(root: str | Path = ".", **overrides: Any) -> Config:

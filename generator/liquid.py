@@ -35,6 +35,7 @@ import yaml
 from liquid import Environment, Mode, Undefined
 from liquid.ast import BlockNode, Node
 from liquid.exceptions import LiquidError, LiquidWarning
+from liquid.filter import with_context
 from liquid.parser import get_parser
 from liquid.tag import Tag
 from liquid.token import TOKEN_EOF, TOKEN_EXPRESSION, TOKEN_TAG, Token
@@ -315,8 +316,8 @@ JEKYLL_FILTERS: dict[str, Callable[..., Any]] = {
 JEKYLL_TAGS = (HighlightTag, IncludeTag, PostUrlTag, LinkTag)
 
 
-def environment(baseurl: str, url: str, unknown: str = "error") -> Environment:
-    """python-liquid with Jekyll's tags and filters, and ``relative_url``/``absolute_url`` for this site.
+def environment(unknown: str = "error") -> Environment:
+    """python-liquid with Jekyll's tags and filters, ``relative_url``/``absolute_url`` among them.
 
     ``unknown: warning`` lets python-liquid warn instead of raise (see :func:`render_liquid`).
     """
@@ -326,16 +327,26 @@ def environment(baseurl: str, url: str, unknown: str = "error") -> Environment:
         env.add_tag(tag)
     for name, function in JEKYLL_FILTERS.items():
         env.add_filter(name, function)
-    base = baseurl.rstrip("/")
-
-    def relative_url(value: Any) -> str:
-        text = str(value or "")
-        return base + ("/" if not text.startswith("/") else "") + text if "://" not in text else text
-
-    env.add_filter("relative_url", relative_url)
-    env.add_filter("absolute_url", lambda value: url.rstrip("/") + relative_url(value)
-                   if "://" not in str(value or "") else str(value))
+    env.add_filter("relative_url", _relative_url)
+    env.add_filter("absolute_url", _absolute_url)
     return env
+
+
+@with_context
+def _relative_url(value: Any, *, context: Any) -> str:
+    """The path under ``site.baseurl``, read when the filter runs, as Jekyll reads it: only a
+    document that uses the filter depends on the setting."""
+    text = str(value or "")
+    if "://" in text:
+        return text
+    return context.resolve("site")["baseurl"] + ("/" if not text.startswith("/") else "") + text
+
+
+@with_context
+def _absolute_url(value: Any, *, context: Any) -> str:
+    if "://" in str(value or ""):
+        return str(value)
+    return context.resolve("site")["url"] + _relative_url(value, context=context)
 
 
 class DataFolder(Mapping):
@@ -366,21 +377,22 @@ class DataFolder(Mapping):
 
 
 class ParseTimeSite(Mapping):
-    """``site`` while a document is parsed: settings and data; the collections raise :class:`NeedsSite`."""
+    """``site`` while a document is parsed: settings (each read when asked for) and data; the
+    collections raise :class:`NeedsSite`."""
 
-    def __init__(self, settings: dict[str, Any], data: Mapping):
-        self._values = {**settings, "data": data}
+    def __init__(self, settings: Mapping[str, Any], data: Mapping):
+        self._settings, self._data = settings, data
 
     def __getitem__(self, name: str) -> Any:
         if name in SITE_COLLECTIONS:
             raise NeedsSite(name)
-        return self._values[name]
+        return self._data if name == "data" else self._settings[name]
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._values)
+        return iter((*self._settings, "data"))
 
     def __len__(self) -> int:
-        return len(self._values)
+        return len(self._settings) + 1
 
 
 @dataclass(frozen=True)
@@ -391,7 +403,7 @@ class LiquidResult:
 
 
 def render_liquid(text: str, env: Environment, render: Render, page: Mapping[str, Any],
-                  site: Mapping[str, Any] | None = None, settings: dict[str, Any] | None = None) -> LiquidResult:
+                  site: Mapping[str, Any] | None = None, settings: Mapping[str, Any] | None = None) -> LiquidResult:
     """Run a document's Liquid; ``site`` is the whole site's view, or None while parsing.
 
     Raises :class:`SiteError` at the file and line of a mistake, and

@@ -1,10 +1,11 @@
 """The Site model: documents, their URLs, and the collections built from them.
 
 ``parse_document`` turns one source into a :class:`Document` and depends on
-nothing but that source and the config, so it can be cached and run in
-parallel. ``assemble`` then sees all documents at once: it drops drafts and
-future posts, orders the blog, links neighbours, groups tags, categories and
-years, and refuses two documents that claim one URL.
+nothing but that source, the settings it reads and the files its Liquid reads
+(both noted in the document), so it can be cached and run in parallel.
+``assemble`` then sees all documents at once: it drops drafts and future
+posts, orders the blog, links neighbours, groups tags, categories and years,
+and refuses two documents that claim one URL.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import hashlib
 import operator
 import re
 from collections import defaultdict
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -24,7 +26,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from generator import codec
 from generator.authors import Author, data_file, posts_by_author, read_people
-from generator.config import Config
+from generator.config import Config, SettingsView
 from generator.errors import SiteError
 from generator.headings import Heading
 from generator.layout import CONFIG_FILE, PAGES, POSTS
@@ -58,6 +60,7 @@ class Document:
     redirect_from: list[str] = field(default_factory=list)
     meta: dict[str, Any] = field(default_factory=dict)
     inputs: tuple[tuple[str, str], ...] = ()    # files its Liquid read (path, sha256), besides its source
+    settings: tuple[tuple[str, str], ...] = ()  # settings its parse read (dotted name, digest of the value)
     warnings: tuple[str, ...] = ()              # the parse's
     unread: tuple[str, ...] = ()                # warnings of front matter keys nothing reads: each build's
                                                 # own, as its templates decide (generator.build.warn_unknown_keys)
@@ -146,6 +149,9 @@ def well_formed(doc: Any) -> bool:
             and isinstance(doc.inputs, tuple) and all(isinstance(pair, tuple) and len(pair) == 2
                                                       and all(isinstance(s, str) for s in pair)
                                                       for pair in doc.inputs)
+            and isinstance(doc.settings, tuple) and all(isinstance(pair, tuple) and len(pair) == 2
+                                                        and all(isinstance(s, str) for s in pair)
+                                                        for pair in doc.settings)
             and isinstance(doc.warnings, tuple) and all(isinstance(w, str) for w in doc.warnings)
             and doc.unread == ()
             and (doc.deferred is None or (isinstance(doc.deferred, tuple) and len(doc.deferred) == 2
@@ -172,12 +178,21 @@ def timezone_of(config: Config) -> ZoneInfo:
 
 
 def parse_document(source: Source, config: Config) -> Document:
-    """Turn a post or page source into a Document (front matter checked, body rendered).
+    """Turn a post or page source into a Document (front matter checked, body rendered), noting
+    in it the settings the parse read (a :class:`SettingsView`: its Liquid's ``site.title``,
+    the permalink that placed it, its reader's options), which decide how long it is good for.
 
     The body's Liquid runs first, as in Jekyll; a page whose Liquid lists the
     site's posts (or pages, tags, categories) is rendered with the site instead
     (:func:`render_deferred`), since those exist only once every document is parsed.
     """
+    read: dict[str, str] = {}
+    doc = _parse(source, SettingsView(config, read))
+    doc.settings = tuple(sorted(read.items()))
+    return doc
+
+
+def _parse(source: Source, config: Config) -> Document:
     from generator.reading import reading_time   # with the first parse: a build with nothing to do reads none
 
     size = len(source.body.encode("utf-8"))
@@ -211,7 +226,7 @@ def parse_document(source: Source, config: Config) -> Document:
 
         try:
             result = render_liquid(body, liquid_environment(config), _liquid_render(source, config),
-                                   liquid_page(doc), settings=site_settings(config))
+                                   liquid_page(doc), settings=SiteSettings(config))
         except NeedsSite as exc:
             if source.kind == "post":
                 raise SiteError(f"site.{exc.args[0]} in a post: only a page may list the site's "
@@ -242,7 +257,6 @@ def _to_html(body: str, source: Source, config: Config) -> tuple[str, tuple[Head
 def placement_of(source: Source, config: Config) -> tuple[datetime | None, str, list[str], str]:
     """A source's date, slug, categories and URL: what its front matter and file name say."""
     meta = source.meta
-    tz = timezone_of(config)
     date = None
     slug = page_name(source.path)
     if source.kind == "post":
@@ -250,9 +264,9 @@ def placement_of(source: Source, config: Config) -> tuple[datetime | None, str, 
         if parts is None:
             raise SiteError("a post's file name must be YYYY-MM-DD-slug.md", source.path)
         file_date, slug = parts
-        date = parse_date(meta.get("date", file_date), tz, source.path)
-    elif "date" in meta:
-        date = parse_date(meta["date"], tz, source.path)
+        date = parse_date(meta.get("date", file_date), timezone_of(config), source.path)
+    elif "date" in meta:     # the time zone only where there is a date: a page without one does not read it
+        date = parse_date(meta["date"], timezone_of(config), source.path)
     categories = _names(meta.get("categories", meta.get("category")), source.path, "categories")
     return date, slug, categories, _permalink(meta, source, config, slug, date, categories)
 
@@ -276,22 +290,38 @@ def liquid_page(doc: Document) -> dict[str, Any]:
             "categories": doc.categories, "tags": doc.tags, "layout": doc.layout}
 
 
-def site_settings(config: Config) -> dict[str, Any]:
-    """The part of ``site`` that comes from site.yaml (Liquid and templates alike)."""
-    return {"title": config.title, "description": config.description, "url": config.url.rstrip("/"),
-            "baseurl": config.baseurl.rstrip("/"), "author": config.author, "language": config.language,
-            "timezone": config.timezone}
+SITE_SETTINGS = ("title", "description", "url", "baseurl", "author", "language", "timezone")
+
+
+class SiteSettings(Mapping):
+    """The part of ``site`` that comes from site.yaml (Liquid and templates alike), each value
+    read from the config when asked for: a parse notes only those its Liquid used."""
+
+    def __init__(self, config: Config):
+        self._config = config
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in SITE_SETTINGS:
+            raise KeyError(name)
+        value = getattr(self._config, name)
+        return value.rstrip("/") if name in ("url", "baseurl") else value
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(SITE_SETTINGS)
+
+    def __len__(self) -> int:
+        return len(SITE_SETTINGS)
 
 
 def liquid_environment(config: Config) -> Any:
-    return _liquid_environment(config.baseurl, config.url, config.liquid.unknown)
+    return _liquid_environment(config.liquid.unknown)
 
 
 @functools.lru_cache(maxsize=8)
-def _liquid_environment(baseurl: str, url: str, unknown: str) -> Any:
+def _liquid_environment(unknown: str) -> Any:
     from generator import liquid
 
-    return liquid.environment(baseurl, url, unknown)
+    return liquid.environment(unknown)
 
 
 def _liquid_render(source: Source, config: Config) -> Any:

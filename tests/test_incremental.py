@@ -48,8 +48,13 @@ def files(folder: Path, ignore: tuple[str, ...] = ()) -> dict[str, bytes]:
 
 
 def full_build(site: Path, options: BuildOptions = OPTIONS, planners: Registry | None = None) -> dict[str, bytes]:
-    """What a clean build makes: rendered from scratch, no state, nothing on disk."""
-    return render_site(load_config(site), replace(options, refresh=True), planners).outputs
+    """What a clean build makes: rendered from scratch in a copy of the sources, so that it
+    neither reads nor files over the state and caches the site's own builds use."""
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = Path(tmp) / site.name
+        shutil.copytree(site, copy, symlinks=True,
+                        ignore=lambda folder, names: {"_site", ".sitegen"} & set(names) if Path(folder) == site else ())
+        return render_site(load_config(copy), replace(options, refresh=True), planners).outputs
 
 
 def index_made(result, group: str = "site") -> bool:
@@ -555,6 +560,46 @@ def test_a_settings_change_rebuilds_everything_it_affects(site: Path) -> None:
     assert_same_as_full_build(site)
 
 
+
+LIQUID_READING_SETTINGS = "[about]({{ '/about.html' | relative_url }}) and {{ site.title }}"
+
+
+def test_a_settings_edit_reaches_the_documents_whose_liquid_read_it(site: Path) -> None:
+    """The parse cache holds a document for as long as the settings its parse read are as they were:
+    a new title and baseurl reach the post whose Liquid used them, as a clean build writes it."""
+    post = site / "content/posts/2021-01-02-third.md"
+    post.write_text(post.read_text() + f"\n{LIQUID_READING_SETTINGS}\n")
+    build(site, OPTIONS)
+    config = site / "site.yaml"
+    config.write_text(config.read_text().replace("title: Test Site", "title: Renamed Site") + "baseurl: /sub\n")
+    build(site, OPTIONS)
+    page = (site / "_site/2021/01/02/third.html").read_text()
+    assert 'href="/sub/about.html"' in page and "and Renamed Site" in page
+    assert_same_as_full_build(site)
+
+
+
+def test_a_settings_edit_parses_again_only_the_documents_whose_parse_read_it(site: Path) -> None:
+    post = site / "content/posts/2021-01-02-third.md"
+    post.write_text(post.read_text() + f"\n{LIQUID_READING_SETTINGS}\n")
+    about = site / "content/pages/about.md"      # a post's URL: where the permalink puts it
+    about.write_text(about.read_text() + "\n[The first]({% post_url 2019-03-18-first-post %})\n")
+    build(site, OPTIONS)
+    config = site / "site.yaml"
+
+    def edit(old: str, new: str) -> int:
+        config.write_text(config.read_text().replace(old, new))
+        return build(site, OPTIONS).documents.parsed
+
+    assert edit("title: Test Site", "title: Renamed Site") == 1            # the post's Liquid read it
+    assert edit("posts_per_page: 2", "posts_per_page: 2\nbaseurl: /sub") == 1   # through relative_url
+    assert edit("posts_per_page: 2", "posts_per_page: 1") == 0              # no parse reads it
+    posts = len(list((site / "content/posts").glob("*.md")))
+    assert edit("timezone: UTC", "timezone: UTC\npermalink: /:year/:slug.html") == posts + 1   # and about
+    assert 'href="/2019/first-post.html"' in (site / "_site/about.html").read_text()
+    assert_same_as_full_build(site)
+
+
 # --- The invariant, as a property: any sequence of edits, any mix of warm and fresh engines.
 
 TAGS = ["compilers", "gpu", "release", "performance"]
@@ -578,6 +623,7 @@ class Post:
     draft: bool = False
     broken: bool = False
     author: str = ""
+    liquid: bool = False    # its body's Liquid reads settings, a data file and its date
 
     def text(self) -> str:
         if self.broken:
@@ -587,7 +633,18 @@ class Post:
             front += f"author: {self.author}\n"
         if self.draft:
             front += "draft: true\n"
-        return f"---\n{front}---\n{self.body}\n\nSecond paragraph.\n"
+        liquid = f"\n\n{LIQUID_READING_SETTINGS}, {LIQUID_READING_DATA}" if self.liquid else ""
+        return f"---\n{front}---\n{self.body}{liquid}\n\nSecond paragraph.\n"
+
+
+LIQUID_READING_DATA = "{{ site.data.team.members | first }} on {{ page.date | date_to_xmlschema }}"
+# site.yaml values as an author edits them: each is read by a parse, a render or both.
+SETTINGS = {
+    "title": ["Test Site", "Renamed Site"],
+    "baseurl": ['""', "/sub", "/docs/v2"],
+    "permalink": ["/:year/:month/:day/:slug.html", "/:year/:month/:day/:slug/", "/posts/:year/:month/:day/:slug.html"],
+    "timezone": ["UTC", "Asia/Tokyo", "America/Los_Angeles"],
+}
 
 
 def post_names() -> st.SearchStrategy[str]:
@@ -624,6 +681,9 @@ operations = st.one_of(
     st.tuples(st.just("docs"), st.sampled_from(["index.md", "guide.md", "deep/topic.md"]),
               st.sampled_from(["", *WORDS])),
     st.tuples(st.just("per page"), st.integers(1, 3)),
+    st.sampled_from([("setting", key, value) for key, values in SETTINGS.items() for value in values]),
+    st.tuples(st.just("liquid"), st.integers(0, 20)),
+    st.tuples(st.just("team"), st.lists(st.sampled_from(AUTHORS), min_size=1, max_size=2)),   # a data file
     st.tuples(st.just("search"), st.booleans()),                        # the search index on or off
     st.tuples(st.just("asset"), st.sampled_from(["assets/css/site.css", "assets/img/new.txt"]),
               st.sampled_from(["", *WORDS])),
@@ -694,8 +754,9 @@ class SiteModel:
                 path.write_text(f"---\ntitle: {args[1].title()}\n---\nAbout {args[1]}.\n")
             else:
                 path.unlink(missing_ok=True)
-        elif kind in ("per page", "search"):
-            key, value = ("posts_per_page", args[0]) if kind == "per page" else ("search", "{}" if args[0] else "false")
+        elif kind in ("per page", "search", "setting"):
+            key, value = {"per page": ("posts_per_page", args[0]), "setting": tuple(args),
+                          "search": ("search", "{}" if args[0] else "false")}[kind]
             config = self.root / "site.yaml"
             lines = [ln for ln in config.read_text().splitlines() if not ln.startswith(key + ":")]
             config.write_text("\n".join(lines + [f"{key}: {value}"]) + "\n")
@@ -706,6 +767,8 @@ class SiteModel:
                 path.write_text(f"/* {args[1]} */\n")
             else:
                 path.unlink(missing_ok=True)
+        elif kind == "team":
+            (self.root / "content/data/team.yml").write_text(f"members: [{', '.join(args[0])}]\n")
         elif kind == "time":
             self.now = NOW + timedelta(days=args[0])
         elif kind == "authors file":
@@ -739,6 +802,8 @@ class SiteModel:
                 post.draft = not post.draft
             elif kind == "author":
                 post.author = args[1]
+            elif kind == "liquid":
+                post.liquid = not post.liquid
             if kind == "break":
                 post.broken = True
             else:
@@ -754,6 +819,9 @@ class SiteModel:
           (("time", -9), False, False)])
 # A post's author decides which author pages list it, as its tags decide its tag pages.
 @example([(("author", 2, "ada"), False, False)])
+# A post's Liquid reads site.title and site.baseurl: a new title and baseurl reach it (issue 35).
+@example([(("liquid", 0), False, False), (("setting", "title", "Renamed Site"), True, False),
+          (("setting", "baseurl", "/sub"), False, False)])
 def test_incremental_output_always_equals_a_clean_full_build(steps: list[tuple[Operation, bool, bool]]) -> None:
     """Steps alternate at random between a new engine from the saved state (``sitegen
     build``) and the engine kept in memory, told which files changed (``sitegen serve``).

@@ -209,7 +209,7 @@ def test_a_warning_from_elsewhere_is_not_taken_for_liquid(tmp_path: Path, unknow
     render = Render(tmp_path, Path("content/posts/2020-01-01-x.md"), 4, True, unknown, lambda p: "/")
     with pytest.warns(ResourceWarning, match="unclosed event loop"):
         result = render_liquid("Hello {{ page.title }}{% nosuchtag %}" if unknown == "warning"
-                               else "Hello {{ page.title }}", environment("", "", unknown), render,
+                               else "Hello {{ page.title }}", environment(unknown), render,
                                _PageThatWarns(title="World"))
     assert result.text.startswith("Hello World")
     assert all("unclosed" not in w for w in result.warnings)

@@ -76,7 +76,7 @@ from generator.errors import SiteError
 from generator.files import Files
 from generator.options import BuildOptions
 from generator.plan import Plan
-from generator.site import Document, Site, site_settings
+from generator.site import Document, Site, SiteSettings
 from generator.sources import Source
 
 if TYPE_CHECKING:   # Jinja is loaded by the first render, not by a build with nothing to do
@@ -249,7 +249,7 @@ def site_view(site: Site, views: Views) -> dict[str, Any]:
 
     config = site.config
     return {
-        **site_settings(config),
+        **SiteSettings(config),
         "nav": config.nav,
         "archives": config.archives,
         "feeds": config.feeds,
