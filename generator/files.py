@@ -8,6 +8,7 @@ copies under an alias).
 
 from __future__ import annotations
 
+import errno
 from pathlib import Path
 
 from generator.errors import SiteError
@@ -23,6 +24,17 @@ def is_output_path(rel: str) -> bool:
     """Whether ``rel`` is a clean relative file path: no ``..``, ``.`` or empty segment, no NUL."""
     return bool(rel) and "\0" not in rel and not rel.startswith("/") \
         and all(part not in ("", ".", "..") for part in rel.split("/"))
+
+
+def is_file(path: Path) -> bool:
+    """``path.is_file()``, with a name too long for any file system (a layout or ``source``
+    named in front matter) answered False rather than raised, as a missing file is."""
+    try:
+        return path.is_file()
+    except OSError as exc:
+        if exc.errno == errno.ENAMETOOLONG:
+            return False
+        raise
 
 
 def check_output_path(rel: str, origin: str | Path) -> None:

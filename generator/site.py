@@ -223,9 +223,12 @@ def parse_document(source: Source, config: Config) -> Document:
     doc.reading_time = reading_time(doc.content)
     excerpt = meta.get("excerpt")
     if excerpt:
-        from generator.markdown import render_markdown
+        from generator.markdown import MarkdownProblem, render_markdown
 
-        doc.excerpt = render_markdown(str(excerpt), header_ids=config.markdown.header_ids).html
+        try:
+            doc.excerpt = render_markdown(str(excerpt), header_ids=config.markdown.header_ids).html
+        except MarkdownProblem as exc:
+            raise SiteError(f"key 'excerpt': {exc}", source.path) from None
     else:
         doc.excerpt = _first_paragraph(doc.content)
     return doc

@@ -10,6 +10,7 @@ from markupsafe import Markup
 
 from generator.deps import record, warn
 from generator.errors import SiteError
+from generator.files import is_file
 from generator.outputs import PlanContext, Planner
 from generator.plan import Job, Plan
 from generator.site import Document, render_deferred
@@ -52,7 +53,7 @@ def layout_context(ctx: PlanContext, page: Any, source: Path) -> dict[str, Any]:
     path = (root / listed).resolve()
     if path.is_relative_to(root):
         record(("file", path.relative_to(root).as_posix()))
-    if not path.is_relative_to(root) or not path.is_file():
+    if not path.is_relative_to(root) or not is_file(path):
         raise SiteError(f"key 'source': {listed!r} is not a file inside the site", source)
     from generator import highlight
 
