@@ -26,6 +26,7 @@ from generator import codec
 from generator.authors import Author, data_file, posts_by_author, read_people
 from generator.config import Config
 from generator.errors import SiteError
+from generator.files import NAME_BYTES
 from generator.headings import Heading
 from generator.layout import CONFIG_FILE, PAGES, POSTS
 from generator.sources import Source, has_liquid, load_source, parse_date, post_name_parts
@@ -356,6 +357,11 @@ def _names(value: Any, path: Path, key: str) -> list[str]:
     names = _string_list(value, path, key)
     if any(not name.strip() for name in names):
         raise SiteError(f"key '{key}': an empty name in {value!r}", path)
+    most = NAME_BYTES - len(".html")
+    long = next((name for name in names if len(slugify(name).encode()) > most), None)
+    if long is not None:
+        raise SiteError(f"key '{key}': {long[:40]!r}... is too long to name its page "
+                        f"({len(slugify(long).encode())} bytes, at most {most})", path)
     return names
 
 
