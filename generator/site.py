@@ -496,5 +496,7 @@ def check_unique_urls(documents: list[Document]) -> None:
         key = doc.output_path
         if key in claimed:
             other = claimed[key]
-            raise SiteError(f"{doc.url} is claimed by both {other.source} and {doc.source}", doc.source)
+            pattern = all(d.kind == "post" and "permalink" not in d.meta for d in (doc, other))
+            why = " (site.yaml's permalink gives both posts this URL)" if pattern else ""
+            raise SiteError(f"{doc.url} is claimed by both {other.source} and {doc.source}{why}", doc.source)
         claimed[key] = doc
