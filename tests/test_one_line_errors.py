@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import nbformat
 import pytest
 
 from generator.cli import main
@@ -95,3 +96,15 @@ def test_a_dask_address_distributed_cannot_use_is_one_line_naming_the_key(tmp_pa
     assert err == (f"error: {site / 'site.yaml'}: key 'notebooks.executor': expected 'local' or a Dask "
                    "scheduler's address (tcp, tls, ws, wss or ucx, a host and a port) such as "
                    f"tcp://host:8786, got {address!r}\n")
+
+
+def test_lists_nested_too_deep_in_a_notebook_are_one_line_naming_the_cell(tmp_path, capfd):
+    items = "".join("  " * level + "- item\n" for level in range(600))
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# Deep"),
+                                               nbformat.v4.new_markdown_cell(items)])
+    site = make_site(tmp_path / "site", "execute: never", **{"deep.ipynb": notebook})
+    assert main(["-C", str(site), "build"]) == 1
+    err = capfd.readouterr().err
+    assert err.endswith("error: notebooks/deep.ipynb: cell 2: lists nested more than 100 deep: flatten them "
+                        "(set notebooks.problems: warn in site.yaml to show a note instead)\n"), err[-600:]
+    assert "Traceback" not in err, err[-600:]
