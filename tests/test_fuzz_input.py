@@ -225,6 +225,7 @@ def test_hostile_site_yaml_values_build_or_stop_with_one_line_touching_nothing_o
 @example(key="excerpt", shape="plain", value="'{::nomarkdown}'", listing=False)
 @example(key="permalink", shape="plain", value="/" + "é" * 200, listing=False)
 @example(key="title", shape="plain", value="1" * 5000, listing=False)
+@example(key="tags", shape="list", value="a" * 300, listing=False)
 def test_hostile_front_matter_values_build_or_stop_with_one_line_touching_nothing_outside(key, shape, value, listing):
     def write(site: Path, outside: str) -> None:
         lines = ["title: A title"] + (["layout: source"] if listing and key != "layout" else [])
