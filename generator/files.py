@@ -42,13 +42,16 @@ def check_output_path(rel: str, origin: str | Path) -> None:
     system would take (the write would fail half-way through the build)."""
     if not is_output_path(rel):
         raise SiteError(f"{rel!r} is not a path inside the output folder", origin)
+    size = len(rel.encode())
+    if size <= NAME_BYTES:      # nearly every path: no name in it can be too long
+        return
     long = next((part for part in rel.split("/") if len(part.encode()) > NAME_BYTES), None)
     if long is not None:
         raise SiteError(f"its output /{rel[:60]}... has a name of {len(long.encode())} bytes, more than "
                         f"the {NAME_BYTES} a file system takes: shorten the file's name or its permalink",
                         origin)
-    if len(rel.encode()) > PATH_BYTES:
-        raise SiteError(f"its output /{rel[:60]}... has a path of {len(rel.encode())} bytes, more than "
+    if size > PATH_BYTES:
+        raise SiteError(f"its output /{rel[:60]}... has a path of {size} bytes, more than "
                         f"{PATH_BYTES}: shorten its folders' names or its permalink", origin)
 
 

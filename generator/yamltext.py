@@ -33,7 +33,8 @@ class _Checks:
     """Three more mistakes reported as YAML errors, at their line, whichever parser runs.
 
     An impossible date (``2020-02-30``) would raise ValueError from ``datetime``,
-    so would an integer of more digits than Python reads (5,000 of them), and a NUL (``"\\0"``) would travel on to file names and pages (a lone
+    and so would an integer of more digits than ``int()`` reads (4,300 by default);
+    a NUL (``"\\0"``) would travel on to file names and pages (a lone
     surrogate, ``"\\ud800"``, could not even be written).
     """
 

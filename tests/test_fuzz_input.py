@@ -148,7 +148,8 @@ PATHS = st.sampled_from([
    | st.integers(100, 400).map(lambda n: "/" + "é" * n)
 SIZES = st.sampled_from(["0", "-1", "2147483648", "9223372036854775808", "1e400", "-.inf", ".nan", "1" * 5000]) \
     | st.integers().map(str)
-NESTING = st.integers(1, 600).map(lambda n: "[" * n + "]" * n) | st.integers(1, 600).map(lambda n: "{a: " * n + "1" + "}" * n)
+NESTING = st.integers(1, 600).map(lambda n: "[" * n + "]" * n) \
+    | st.integers(1, 600).map(lambda n: "{a: " * n + "1" + "}" * n)
 OTHER_TYPES = st.sampled_from(["[a, b]", "{a: b}", "[{a: [b]}]", "12", "1.5", "true", "null", "{title: x, url: /y}",
                                "[[/about.html]]", "{/x.html: ../outside/canary.html}", '"' + "b" * 100_000 + '"'])
 HOSTILE = PATHS.map(lambda path: yaml.safe_dump(path, default_flow_style=True, width=1 << 30)
@@ -163,11 +164,7 @@ def shaped(key: str, sub: str | None, shape: str, value: str) -> str:
             "map": f"{key}: {{{value}: {value}}}"}[shape]
 
 
-def with_canaries(folder: Path, outside: str, text: str) -> str:
-    return text.replace(OUTSIDE, outside)
-
-
-def outside_state(folder: Path) -> dict[str, tuple[bytes, int] | None]:
+def outside_state(folder: Path) -> dict[str, tuple[bytes, int]]:
     """Every file beside the site, with its bytes and modification time."""
     return {path.relative_to(folder).as_posix(): (path.read_bytes(), path.stat().st_mtime_ns)
             for path in folder.rglob("*") if path.is_file() and not path.is_relative_to(folder / "site")}
@@ -186,7 +183,8 @@ def build_touching_nothing_outside(folder: Path, write) -> tuple[Path, int, str]
     code, err = run_build(site)
     assert outside_state(folder) == before, err
     if (site / "_site").is_dir():
-        leaked = [page for page in (site / "_site").rglob("*") if page.is_file() and CANARY.encode() in page.read_bytes()]
+        leaked = [page for page in (site / "_site").rglob("*")
+                  if page.is_file() and CANARY.encode() in page.read_bytes()]
         assert not leaked, leaked
     return site, code, err
 
