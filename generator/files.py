@@ -8,15 +8,51 @@ copies under an alias).
 
 from __future__ import annotations
 
+import errno
 from pathlib import Path
 
 from generator.errors import SiteError
+
+
+# What file systems take: a name (one segment) of at most 255 bytes (ext4, APFS, NTFS), and a
+# path of at most 4096 with the output folder's own in front (2048 leaves it room).
+NAME_BYTES = 255
+PATH_BYTES = 2048
 
 
 def is_output_path(rel: str) -> bool:
     """Whether ``rel`` is a clean relative file path: no ``..``, ``.`` or empty segment, no NUL."""
     return bool(rel) and "\0" not in rel and not rel.startswith("/") \
         and all(part not in ("", ".", "..") for part in rel.split("/"))
+
+
+def is_file(path: Path) -> bool:
+    """``path.is_file()``, with a name too long for any file system (a layout or ``source``
+    named in front matter) answered False rather than raised, as a missing file is."""
+    try:
+        return path.is_file()
+    except OSError as exc:
+        if exc.errno == errno.ENAMETOOLONG:
+            return False
+        raise
+
+
+def check_output_path(rel: str, origin: str | Path) -> None:
+    """Refuse, naming ``origin``, a path that would leave the output folder or that no file
+    system would take (the write would fail half-way through the build)."""
+    if not is_output_path(rel):
+        raise SiteError(f"{rel!r} is not a path inside the output folder", origin)
+    size = len(rel.encode())
+    if size <= NAME_BYTES:      # nearly every path: no name in it can be too long
+        return
+    long = next((part for part in rel.split("/") if len(part.encode()) > NAME_BYTES), None)
+    if long is not None:
+        raise SiteError(f"its output /{rel[:60]}... has a name of {len(long.encode())} bytes, more than "
+                        f"the {NAME_BYTES} a file system takes: shorten the file's name or its permalink",
+                        origin)
+    if size > PATH_BYTES:
+        raise SiteError(f"its output /{rel[:60]}... has a path of {size} bytes, more than "
+                        f"{PATH_BYTES}: shorten its folders' names or its permalink", origin)
 
 
 class Files(dict):
@@ -34,8 +70,7 @@ class Files(dict):
         self.unlisted: set[str] = set()
 
     def add(self, path: str, data: bytes | str, origin: str | Path, listed: bool = True) -> None:
-        if not is_output_path(path):
-            raise SiteError(f"{path!r} is not a path inside the output folder", self.where or origin)
+        check_output_path(path, self.where or origin)
         if path in self:
             raise SiteError(f"{self.prefix}{path} is claimed by both {self.origins[path]} and {origin}",
                             self.where or origin)

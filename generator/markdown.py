@@ -223,7 +223,18 @@ class KramdownBlocks(Preprocessor):
     """
 
     def run(self, lines: list[str]) -> list[str]:
-        return _kramdown_lists(self.split(lines), self.run)
+        try:
+            return self.blocks(lines)
+        except ListsTooDeep:
+            raise MarkdownProblem(f"lists nested more than {MAX_LIST_NESTING} deep: "
+                                  "flatten them", _most_indented_item(lines)) from None
+
+    def blocks(self, lines: list[str], depth: int = 0) -> list[str]:
+        """``lines`` split and their lists re-indented, each item's content read again, as
+        ``blocks`` of its own: one level of Python's stack per level of lists, so bounded."""
+        if depth > MAX_LIST_NESTING:
+            raise ListsTooDeep
+        return _kramdown_lists(self.split(lines), partial(self.blocks, depth=depth + 1))
 
     def split(self, lines: list[str]) -> list[str]:
         out: list[str] = []
@@ -273,6 +284,22 @@ class KramdownBlocks(Preprocessor):
         if table:
             out += _kramdown_table(table)
         return out
+
+
+# Lists inside list items, far beyond any real page's; a thousand would take the recursion of
+# KramdownBlocks past Python's limit.
+MAX_LIST_NESTING = 100
+
+
+class ListsTooDeep(Exception):
+    """Lists nested more than :data:`MAX_LIST_NESTING` deep, found below the top level."""
+
+
+def _most_indented_item(lines: list[str]) -> int:
+    """The line (from 1) of the most indented list item: where lists nest deepest."""
+    indents = {number: len(line) - len(line.lstrip())
+               for number, line in enumerate(lines, start=1) if LIST_ITEM.match(line.lstrip())}
+    return max(indents, key=indents.get, default=1)
 
 
 FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")

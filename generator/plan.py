@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from generator.errors import SiteError
-from generator.files import is_output_path
+from generator.files import check_output_path
 
 
 class Job(NamedTuple):
@@ -37,7 +37,7 @@ class Plan(dict):
 
     def add(self, path: str, origin: str | Path, make: Callable[[], bytes | str],
             inputs: Any = None, listed: bool = True) -> None:
-        _check_path(path, origin)
+        check_output_path(path, origin)
         if path in self:
             raise SiteError(f"/{path} is claimed by both {self[path].origin} and {origin}", origin)
         self[path] = Job(path, str(origin), make, inputs)
@@ -48,14 +48,8 @@ class Plan(dict):
         """Add many jobs at once (thousands of documents); the same checks as :meth:`add`."""
         claimed = {job.path: job for job in jobs}
         for job in jobs:
-            _check_path(job.path, job.origin)
+            check_output_path(job.path, job.origin)
         if len(claimed) < len(jobs) or not claimed.keys().isdisjoint(self):
             for job in jobs:
                 self.add(*job)   # raises, naming both claimants
         self.update(claimed)
-
-
-def _check_path(path: str, origin: str | Path) -> None:
-    """Refuse, naming its origin, an output path that would leave the output folder."""
-    if not is_output_path(path):
-        raise SiteError(f"{path!r} is not a path inside the output folder", origin)

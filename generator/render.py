@@ -24,6 +24,7 @@ from markupsafe import Markup
 from generator.config import Config
 from generator.deps import record
 from generator.errors import SiteError
+from generator.files import is_file
 from generator.layout import DEFAULT_THEME, TEMPLATES
 from generator.plugins import extensions
 from generator.site import group_url, slugify, timezone_of
@@ -210,7 +211,7 @@ class Renderer:
 
     def template_file(self, name: str) -> Path | None:
         """The file template ``name`` is read from: the first of the chain that has it."""
-        return next((folder / name for folder in self.folders if (folder / name).is_file()), None)
+        return next((folder / name for folder in self.folders if is_file(folder / name)), None)
 
     def template_digest(self, name: str, file_digest: Callable[[str], str | None]) -> str | None:
         """What stands for template ``name`` in the dependency records (see :mod:`generator.deps`).

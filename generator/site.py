@@ -28,6 +28,7 @@ from generator import codec
 from generator.authors import Author, data_file, posts_by_author, read_people
 from generator.config import Config, SettingsView
 from generator.errors import SiteError
+from generator.files import NAME_BYTES
 from generator.headings import Heading
 from generator.layout import CONFIG_FILE, PAGES, POSTS
 from generator.sources import Source, has_liquid, load_source, parse_date, post_name_parts
@@ -238,9 +239,12 @@ def _parse(source: Source, config: Config) -> Document:
     doc.reading_time = reading_time(doc.content)
     excerpt = meta.get("excerpt")
     if excerpt:
-        from generator.markdown import render_markdown
+        from generator.markdown import MarkdownProblem, render_markdown
 
-        doc.excerpt = render_markdown(str(excerpt), header_ids=config.markdown.header_ids).html
+        try:
+            doc.excerpt = render_markdown(str(excerpt), header_ids=config.markdown.header_ids).html
+        except MarkdownProblem as exc:
+            raise SiteError(f"key 'excerpt': {exc}", source.path) from None
     else:
         doc.excerpt = _first_paragraph(doc.content)
     return doc
@@ -383,6 +387,11 @@ def _names(value: Any, path: Path, key: str) -> list[str]:
     names = _string_list(value, path, key)
     if any(not name.strip() for name in names):
         raise SiteError(f"key '{key}': an empty name in {value!r}", path)
+    most = NAME_BYTES - len(".html")
+    long = next((name for name in names if len(slugify(name).encode()) > most), None)
+    if long is not None:
+        raise SiteError(f"key '{key}': {long[:40]!r}... is too long to name its page "
+                        f"({len(slugify(long).encode())} bytes, at most {most})", path)
     return names
 
 
@@ -517,5 +526,7 @@ def check_unique_urls(documents: list[Document]) -> None:
         key = doc.output_path
         if key in claimed:
             other = claimed[key]
-            raise SiteError(f"{doc.url} is claimed by both {other.source} and {doc.source}", doc.source)
+            pattern = all(d.kind == "post" and "permalink" not in d.meta for d in (doc, other))
+            why = " (site.yaml's permalink gives both posts this URL)" if pattern else ""
+            raise SiteError(f"{doc.url} is claimed by both {other.source} and {doc.source}{why}", doc.source)
         claimed[key] = doc

@@ -50,6 +50,10 @@ JOURNAL_SHARE = 0.25
 # in 128 (the cost of both, per build, is lowest near 200 and nearly flat around it).
 JOURNAL_ENTRIES = 128
 
+# Folders inside folders, far beyond any real site's: each level is a frame of the walks here and
+# of the standard library's (Path.rglob), which a thousand levels would take past Python's limit.
+MAX_FOLDER_DEPTH = 100
+
 Stamp = tuple[int, int]  # (size, mtime_ns)
 Key = tuple             # a dependency key (generator.deps)
 
@@ -65,7 +69,7 @@ def scan(folder: Path, prefix: str = "", follow_links: bool = True, empty: list[
     Folders holding nothing are added to ``empty``, if given.
     A folder that cannot be read, or a link that leads back into a folder it is
     in, is a :class:`SiteError` naming it: taking it for empty would remove its
-    pages from the site.
+    pages from the site. So is a folder more than :data:`MAX_FOLDER_DEPTH` deep.
     """
     found: dict[str, Stamp] = {}
     _scan(os.fspath(folder), prefix, follow_links, empty, frozenset(), found)
@@ -95,6 +99,9 @@ def _scan(folder: str, prefix: str, follow_links: bool, empty: list[str] | None,
                     target = entry.stat()
                     if (target.st_dev, target.st_ino) in within:
                         raise SiteError("symbolic link loop: it leads back into a folder it is in", name)
+                if name.count("/") >= MAX_FOLDER_DEPTH:
+                    raise SiteError(f"folders nested more than {MAX_FOLDER_DEPTH} deep: "
+                                    "move what this folder holds nearer the top", name)
                 _scan(entry.path, name + "/", follow_links, empty, within, found)
             elif not follow_links or entry.is_file():
                 stat = entry.stat(follow_symlinks=follow_links)

@@ -8,6 +8,7 @@ loaded with the first YAML a build parses: a build with nothing to do parses non
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -29,10 +30,11 @@ def parse_yaml(text: str, path: Path, what: str = "invalid YAML", offset: int = 
 
 
 class _Checks:
-    """Two more mistakes reported as YAML errors, at their line, whichever parser runs.
+    """Three more mistakes reported as YAML errors, at their line, whichever parser runs.
 
     An impossible date (``2020-02-30``) would raise ValueError from ``datetime``,
-    and a NUL (``"\\0"``) would travel on to file names and pages (a lone
+    and so would an integer of more digits than ``int()`` reads (4,300 by default);
+    a NUL (``"\\0"``) would travel on to file names and pages (a lone
     surrogate, ``"\\ud800"``, could not even be written).
     """
 
@@ -42,6 +44,14 @@ class _Checks:
         except ValueError as exc:
             raise yaml.constructor.ConstructorError(
                 None, None, f"impossible date {node.value!r} ({exc})", node.start_mark) from None
+
+    def construct_yaml_int(self, node):
+        try:
+            return super().construct_yaml_int(node)
+        except ValueError:     # more digits than int() reads
+            raise yaml.constructor.ConstructorError(
+                None, None, f"a number of more than {sys.get_int_max_str_digits()} digits",
+                node.start_mark) from None
 
     def construct_yaml_str(self, node):
         value = super().construct_yaml_str(node)
@@ -92,6 +102,7 @@ FAST_LOADER = type("FAST_LOADER", (_Checks, yaml.CSafeLoader), {}) if hasattr(ya
 for _loader in {_Loader, FAST_LOADER}:
     _loader.add_constructor("tag:yaml.org,2002:timestamp", _loader.construct_yaml_timestamp)
     _loader.add_constructor("tag:yaml.org,2002:str", _loader.construct_yaml_str)
+    _loader.add_constructor("tag:yaml.org,2002:int", _loader.construct_yaml_int)
 
 
 def load_yaml(text: str) -> Any:

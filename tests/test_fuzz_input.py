@@ -19,7 +19,7 @@ from datetime import date, timedelta, timezone
 from pathlib import Path
 
 import yaml
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from conftest import DATA, REPO
@@ -122,3 +122,115 @@ def test_fuzzed_site_yaml_builds_or_stops_with_one_line(key, value, sub) -> None
         config.write_text("\n".join(kept + [entry]) + "\n", encoding="utf-8")
         code, err = run_build(site)
         assert_build_or_one_line_error(site, code, err, "site.yaml")
+
+
+# -- hostile values (issue 39): paths out of the site, sizes, nesting, the wrong types ----------------
+#
+# Each example builds a site beside a folder of canary files, and asks besides the above that no
+# file outside the site's folder was made, changed or removed, and that no canary's text reached
+# the output. ``output`` and ``notebooks.cache_dir`` (which name where a build writes) and the
+# keys needing git are left to their own tests.
+
+CANARY = "sitegen-canary-a41c"
+OUTSIDE = "@OUTSIDE@"       # stands for the canary folder's absolute path
+CANARIES = {"canary.yml": f"secret: {CANARY}\n", "canary.md": f"---\ntitle: {CANARY}\n---\n{CANARY}\n",
+            "canary.html": f"<p>{CANARY}</p>\n", "canary.txt": f"{CANARY}\n",
+            "templates/post.html": f"{CANARY}\n", "data/canary.yml": f"secret: {CANARY}\n"}
+
+PATHS = st.sampled_from([
+    "..", "../", "../outside", "../outside/canary.yml", "../outside/canary", "../outside/canary.md",
+    "../../..", OUTSIDE, f"{OUTSIDE}/canary.yml", f"{OUTSIDE}/canary", f"{OUTSIDE}/canary.html", "/",
+    "/etc/passwd", "~/.ssh/id_rsa", ".git/config", ".sitegen", ".sitegen/lock", ".env",
+    "content/../../outside/canary.md", "/../../outside/canary.html", "file:///etc/passwd",
+    "..\\outside\\canary.yml", "%2e%2e/outside/canary.txt", "a\0b", "javascript:alert(1)", "",
+]) | st.integers(1, 40).map(lambda n: "../" * n + "outside/canary.yml") \
+   | st.integers(200, 5000).map(lambda n: "a" * n) | st.integers(100, 1500).map(lambda n: "x/" * n) \
+   | st.integers(100, 400).map(lambda n: "/" + "é" * n)
+SIZES = st.sampled_from(["0", "-1", "2147483648", "9223372036854775808", "1e400", "-.inf", ".nan", "1" * 5000]) \
+    | st.integers().map(str)
+NESTING = st.integers(1, 600).map(lambda n: "[" * n + "]" * n) \
+    | st.integers(1, 600).map(lambda n: "{a: " * n + "1" + "}" * n)
+OTHER_TYPES = st.sampled_from(["[a, b]", "{a: b}", "[{a: [b]}]", "12", "1.5", "true", "null", "{title: x, url: /y}",
+                               "[[/about.html]]", "{/x.html: ../outside/canary.html}", '"' + "b" * 100_000 + '"'])
+HOSTILE = PATHS.map(lambda path: yaml.safe_dump(path, default_flow_style=True, width=1 << 30)
+                    .rstrip("\n").removesuffix("\n...")) | SIZES | NESTING | OTHER_TYPES
+
+
+def shaped(key: str, sub: str | None, shape: str, value: str) -> str:
+    """``key`` set to ``value`` as it is, in a list, under ``sub`` or as both sides of a map."""
+    if sub is not None:
+        return f"{key}:\n  {sub}: {value}"
+    return {"plain": f"{key}: {value}", "list": f"{key}: [{value}]",
+            "map": f"{key}: {{{value}: {value}}}"}[shape]
+
+
+def outside_state(folder: Path) -> dict[str, tuple[bytes, int]]:
+    """Every file beside the site, with its bytes and modification time."""
+    return {path.relative_to(folder).as_posix(): (path.read_bytes(), path.stat().st_mtime_ns)
+            for path in folder.rglob("*") if path.is_file() and not path.is_relative_to(folder / "site")}
+
+
+def build_touching_nothing_outside(folder: Path, write) -> tuple[Path, int, str]:
+    """A fresh site in ``folder`` beside the canaries, changed by ``write(site, outside)`` and built;
+    asserts that nothing outside the site changed and no canary reached the output."""
+    site = fresh_site(folder)
+    outside = folder / "outside"
+    for name, text in CANARIES.items():
+        (outside / name).parent.mkdir(parents=True, exist_ok=True)
+        (outside / name).write_text(text)
+    before = outside_state(folder)
+    write(site, str(outside))
+    code, err = run_build(site)
+    assert outside_state(folder) == before, err
+    if (site / "_site").is_dir():
+        leaked = [page for page in (site / "_site").rglob("*")
+                  if page.is_file() and CANARY.encode() in page.read_bytes()]
+        assert not leaked, leaked
+    return site, code, err
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(entry=st.sampled_from([
+    ("theme", None), ("static", None), ("social", "image"), ("redirects", None), ("repository", "url"),
+    ("repository", "edit"), ("archives", "blog"), ("archives", "tags"), ("search", "exclude"), ("nav", None),
+    ("permalink", None), ("baseurl", None), ("url", None), ("posts_per_page", None), ("limits", "max_source_bytes"),
+    ("feeds", "entries"), ("title", None), ("markdown", "header_ids"), ("pygments_style", "light"),
+    ("notebooks", "executor"), ("notebooks", "timeout"), ("check", "allow_html")]),
+    shape=st.sampled_from(["plain", "list", "map"]), value=HOSTILE)
+@example(entry=("posts_per_page", None), shape="plain", value="1" * 5000)     # tracebacks once
+@example(entry=("feeds", "entries"), shape="plain", value="1" * 5000)
+@example(entry=("permalink", None), shape="plain", value="/same.html")     # a clash the posts are named in
+def test_hostile_site_yaml_values_build_or_stop_with_one_line_touching_nothing_outside(entry, shape, value):
+    key, sub = entry
+
+    def write(site: Path, outside: str) -> None:
+        config = site / "site.yaml"
+        kept = [line for line in config.read_text().splitlines()
+                if not line.startswith(f"{key}:") and not (key == "nav" and line.startswith("  -"))]
+        config.write_text("\n".join(kept + [shaped(key, sub, shape, value.replace(OUTSIDE, outside))]) + "\n")
+
+    with tempfile.TemporaryDirectory() as folder:
+        site, code, err = build_touching_nothing_outside(Path(folder), write)
+        assert_build_or_one_line_error(site, code, err, "site.yaml")
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(key=st.sampled_from(["layout", "permalink", "image", "source", "redirect_from", "author", "authors", "tags",
+                            "categories", "excerpt", "date", "title", "description", "slug"]),
+       shape=st.sampled_from(["plain", "list", "map"]), value=HOSTILE, listing=st.booleans())
+@example(key="layout", shape="plain", value="a" * 300, listing=False)         # each tracebacked once
+@example(key="source", shape="plain", value="a" * 300, listing=True)
+@example(key="excerpt", shape="plain", value="'{::nomarkdown}'", listing=False)
+@example(key="permalink", shape="plain", value="/" + "é" * 200, listing=False)
+@example(key="title", shape="plain", value="1" * 5000, listing=False)
+@example(key="tags", shape="list", value="a" * 300, listing=False)
+def test_hostile_front_matter_values_build_or_stop_with_one_line_touching_nothing_outside(key, shape, value, listing):
+    def write(site: Path, outside: str) -> None:
+        lines = ["title: A title"] + (["layout: source"] if listing and key != "layout" else [])
+        lines = [line for line in lines if not line.startswith(f"{key}:")]
+        lines.append(shaped(key, None, shape, value.replace(OUTSIDE, outside)))
+        (site / POST).write_text("---\n" + "\n".join(lines) + "\n---\nBody text.\n", encoding="utf-8")
+
+    with tempfile.TemporaryDirectory() as folder:
+        site, code, err = build_touching_nothing_outside(Path(folder), write)
+        assert_build_or_one_line_error(site, code, err, POST)

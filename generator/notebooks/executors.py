@@ -39,7 +39,9 @@ from generator.notebooks.sources import Tutorial
 from generator.notebooks.spec import Spec
 from generator.notebooks.store import Run
 
-SCHEDULER_ADDRESS = re.compile(r"^[a-z][a-z0-9+]*://\S+$")
+# What distributed.Client can connect to: a scheme with a network under it, a host and a port
+# (an "inproc://" address names a scheduler in this very process, which a build never has).
+SCHEDULER_ADDRESS = re.compile(r"^(tcp|tls|ws|wss|ucx)://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$")
 CONNECT_TIMEOUT = "10s"
 ATTEMPTS = 2                # a tutorial whose worker dies is retried once, elsewhere if it can be
 POLL_SECONDS = 2.0
@@ -74,9 +76,11 @@ def executor_for(config: Config) -> Executor:
     setting = config.notebooks.executor
     if setting == "local":
         return LocalExecutor(local_workers(config))
-    if not SCHEDULER_ADDRESS.match(setting):
+    address = SCHEDULER_ADDRESS.match(setting)
+    if not address or not 0 < int(address.group(3)) < 65536:
         raise SiteError(f"key 'notebooks.executor': expected 'local' or a Dask scheduler's address "
-                        f"such as tcp://host:8786, got {setting!r}", config.root / "site.yaml")
+                        f"(tcp, tls, ws, wss or ucx, a host and a port) such as tcp://host:8786, "
+                        f"got {setting!r}", config.root / "site.yaml")
     return DaskExecutor(setting, config.root / "site.yaml")
 
 

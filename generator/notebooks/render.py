@@ -37,7 +37,7 @@ from nbformat import NotebookNode
 from generator.config import Notebooks
 from generator.errors import SiteError
 from generator.highlight import highlight
-from generator.markdown import kramdown_id, render_markdown
+from generator.markdown import MarkdownProblem, kramdown_id, render_markdown
 from generator.notebooks import formulas, rst, sanitize, widgets
 from generator.notebooks.anchors import PageIds, jupyter_id
 from generator.notebooks.sources import Tutorial
@@ -185,7 +185,10 @@ class NotebookRenderer:
 
     def markdown(self, source: str, cell: NotebookNode, index: int) -> Markup:
         # The page's title is its only h1; a notebook's other "# " sections sit below it.
-        rendered = H1.sub(r"<\1h2", render_markdown(rst.roles_to_markdown(source), dollar_math=True).html)
+        try:
+            rendered = H1.sub(r"<\1h2", render_markdown(rst.roles_to_markdown(source), dollar_math=True).html)
+        except MarkdownProblem as exc:
+            return Markup(f'<p class="nb-note">{escape(self.problem(index, str(exc)))}</p>')
         rendered = formulas.typeset_html(rendered, lambda message: self.warn(index, message), self.macros)
         rendered = LINKING_TAG.sub(lambda tag: self.linking_tag(tag, cell, index), rendered)
         return Markup(self.published_links(rendered if self.trusted else sanitize.clean_markdown(rendered),

@@ -11,6 +11,7 @@ from markupsafe import Markup
 from generator.confine import site_path
 from generator.deps import record, warn
 from generator.errors import SiteError
+from generator.files import is_file
 from generator.outputs import PlanContext, Planner
 from generator.plan import Job, Plan
 from generator.site import Document, render_deferred
@@ -52,7 +53,7 @@ def layout_context(ctx: PlanContext, page: Any, source: Path) -> dict[str, Any]:
     found = site_path(ctx.config.root, listed)
     if found is not None:
         record(("file", found))
-    if found is None or not (ctx.config.root / found).is_file():
+    if found is None or not is_file(ctx.config.root / found):
         raise SiteError(f"key 'source': {listed!r} is not a file inside the site (outside its .git/, "
                         ".sitegen/ and dot-files)", source)
     from generator import highlight
