@@ -16,6 +16,7 @@ Nothing is written outside DEST, and DEST must be new or empty.
 
 from __future__ import annotations
 
+import dataclasses
 import fnmatch
 import html
 import os
@@ -73,9 +74,11 @@ class ImportResult:
 
     def summary(self) -> str:
         static = ", ".join(self.static) or "none"
+        neutralised = sum(note.neutralised for note in self.notes)
         return (f"imported {self.posts} posts, {self.pages} pages, {self.data} data files, "
                 f"{self.layouts} layouts, {self.includes} includes; static: {static}; "
-                f"{len(self.notes)} things to finish by hand: see {self.dest / REPORT_FILE}")
+                + (f"{neutralised} things neutralised, " if neutralised else "")
+                + f"{len(self.notes) - neutralised} things to finish by hand: see {self.dest / REPORT_FILE}")
 
 
 def import_jekyll(src: str | Path, dest: str | Path) -> ImportResult:
@@ -465,9 +468,13 @@ class _Importer:
                  f"- static folders and files, published as they are: {', '.join(result.static) or 'none'}", "",
                  "Check the result with `sitegen build` and `sitegen check --against <the old site's "
                  "sitemap>`: it names every URL that moved.", "",
-                 "## To do by hand", ""]
+                 "## Neutralised", "",
+                 "What the converted templates would have run as code, or reached Python's internals "
+                 "with, was left out or written as text:", ""]
         notes = sorted(result.notes, key=lambda n: (n.path, n.line))
-        lines += [f"- `{n.path}:{n.line}`: `{n.construct}`: {n.action}" for n in notes] or ["Nothing."]
+        lines += [_note_line(n) for n in notes if n.neutralised] or ["Nothing."]
+        lines += ["", "## To do by hand", ""]
+        lines += [_note_line(n) for n in notes if not n.neutralised] or ["Nothing."]
         lines += ["", "## Markdown settings to carry over", ""]
         if result.settings:
             lines += ["`kramdown.input` is carried over as site.yaml `markdown.header_ids`. These other "
@@ -500,6 +507,10 @@ class _Importer:
         target.write_bytes(data)
 
 
+def _note_line(note: Note) -> str:
+    return f"- `{note.path}:{note.line}`: `{note.construct}`: {note.action}"
+
+
 def _matches(rel: str, pattern: str) -> bool:
     pattern = pattern.strip("/")
     return rel == pattern or rel.startswith(pattern + "/") or fnmatch.fnmatch(rel, pattern)
@@ -528,7 +539,7 @@ def _split_layout(text: str) -> tuple[dict, str, int]:
 
 
 def _shifted(note: Note, lines: int) -> Note:
-    return Note(note.path, note.line + lines, note.construct, note.action)
+    return dataclasses.replace(note, line=note.line + lines)
 
 
 REDIRECT_TEMPLATE = """<!DOCTYPE html>
