@@ -74,10 +74,25 @@ def test_a_layout_that_escapes_the_raw_wrapping_runs_nothing_when_built(tmp_path
     '{{ site.posts | sort: "__class__.__name__" | first }}',
 ])
 def test_python_internals_are_not_copied_into_templates(tmp_path, liquid) -> None:
-    html, report = imported_and_built(tmp_path, "{{ content }}{% include x.html %}", {"x.html": liquid})
+    html, report = imported_and_built(tmp_path, "{{ content }}{% include x.html n=1 %}", {"x.html": liquid})
     assert "<p>Hello</p>" in html
     assert "__builtins__" not in html and "<class" not in html and "&lt;class" not in html
     assert "_includes/x.html:1" in neutralised(report)
+
+
+def test_a_key_known_only_when_rendering_is_never_an_attribute(tmp_path) -> None:
+    """Jinja's x[k] falls back to the attribute named k: converted templates look keys up
+    with the ``item`` filter, which does not."""
+    liquid = ('{% assign k = "__class__" %}[{{ include[k] }}][{{ include.n[k] }}]'
+              '[{{ site.data.menus[include.key].name }}]')
+    source = jekyll_site(tmp_path / "jekyll", "{{ content }}{% include x.html n=1 key=\"main\" %}",
+                         {"x.html": liquid})
+    (source / "_data").mkdir()
+    (source / "_data/menus.yml").write_text("main: {name: Home}\n")
+    import_jekyll(source, tmp_path / "site")
+    build(tmp_path / "site")
+    html = next((tmp_path / "site/_site").rglob("a.html")).read_text()
+    assert "[][][Home]" in html, html
 
 
 # -- symbolic links in the Jekyll site --------------------------------------------------------

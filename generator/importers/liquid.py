@@ -412,7 +412,9 @@ class _Converter:
             if tokens[1] != ("punct", ":"):
                 raise Unconvertible(f"cannot read the arguments of filter '{name}'")
             args = [self.argument(arg) for arg in _split(tokens[2:], ",")]
-            if name in ("sort", "where") and args and args[0].startswith('"'):
+            if name in ("sort", "where") and args:
+                if not args[0].startswith('"'):
+                    raise Unconvertible(f"'{name}' by a key held in a variable: name the key")
                 for attribute in args[0][1:-1].split("."):    # Jinja follows these as attributes
                     _check_name(attribute)
             if documents and name in ("sort", "where") and args and args[0][0] in "'\"" \
@@ -508,10 +510,13 @@ class _Converter:
         """``base`` followed by Liquid's ``.name``, ``[key]``, ``.size``, ``.first``, ``.last``."""
         for part in parts:
             if part.startswith("["):
-                inner = self.operand(tokenize(part[1:-1].strip())[0])
-                if inner.startswith('"'):       # x["name"]: Jinja looks the name up as an attribute too
-                    _check_name(inner[1:-1])
-                base += f"[{inner}]"
+                kind, value = tokenize(part[1:-1].strip())[0]
+                key = self.operand((kind, value))
+                if kind == "str":       # x["name"]: Jinja looks the name up as an attribute too
+                    _check_name(value[1:-1])
+                # A key known only when the page is rendered (site.data[page.lang]) is looked up
+                # by the ``item`` filter, which, unlike x[key], never falls back to an attribute.
+                base = f"{base}[{key}]" if kind in ("str", "num") else f"({base} | item({key}))"
                 continue
             _check_name(part)
             if part in ("size", "first", "last"):
