@@ -585,8 +585,8 @@ def _literal(value: Any) -> str:
 
 def _check_name(name: str) -> None:
     """Refuse a name that leads from a value to Python's internals (``__class__``, ``mro``):
-    only names starting with a letter, and not Python's own, are copied into the template."""
-    if not re.match(r"[A-Za-z]", name) or name in INTERNAL_ATTRIBUTES:
+    Jinja's sandbox rule, so a name starting with '_' or one of Python's own is not copied."""
+    if name.startswith("_") or name in INTERNAL_ATTRIBUTES:
         raise Neutralised(f"the name {name!r} could reach Python's internals from the template, "
                           f"so it was left out: a Jekyll site has no use for it")
 
