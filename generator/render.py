@@ -169,6 +169,7 @@ class Renderer:
             date=self.format_date,
             slugify=slugify,
             safe_html=Markup,
+            item=item,
         )
         self.env.filters.update(extensions().filters)
         self.env.globals.update(
@@ -276,6 +277,19 @@ class Renderer:
                     break
             tb = tb.tb_next
         return found
+
+
+@jinja2.pass_environment
+def item(env: jinja2.Environment, value: Any, key: Any) -> Any:
+    """``value[key]``, never an attribute, which ``value[key]`` in a template falls back to
+    (``x["__class__"]``): how templates converted from Liquid look up a key known only when
+    rendering (``site.data[page.lang]``)."""
+    if isinstance(value, jinja2.Undefined):
+        return value
+    try:
+        return value[key]
+    except (LookupError, TypeError):
+        return env.undefined(obj=value, name=key)
 
 
 @functools.lru_cache(maxsize=4096)

@@ -18,6 +18,10 @@ from generator.errors import SiteError
 
 SURROGATE = re.compile("[\ud800-\udfff]")
 MAX_NESTING = 64     # lists and mappings inside each other: far beyond any real site's
+# Values that aliases may add to a document beyond those written in it: an alias is a
+# reference, and eight levels of nine aliases each (a "billion laughs") expand a few hundred
+# bytes into 43 million values, for whatever walks them next (a cache, a dump, a page).
+MAX_ALIASED_VALUES = 1_000_000
 
 
 def parse_yaml(text: str, path: Path, what: str = "invalid YAML", offset: int = 0) -> Any:
@@ -30,13 +34,24 @@ def parse_yaml(text: str, path: Path, what: str = "invalid YAML", offset: int = 
 
 
 class _Checks:
-    """Three more mistakes reported as YAML errors, at their line, whichever parser runs.
+    """Four more mistakes reported as YAML errors, at their line, whichever parser runs.
 
     An impossible date (``2020-02-30``) would raise ValueError from ``datetime``,
     and so would an integer of more digits than ``int()`` reads (4,300 by default);
     a NUL (``"\\0"``) would travel on to file names and pages (a lone
-    surrogate, ``"\\ud800"``, could not even be written).
+    surrogate, ``"\\ud800"``, could not even be written). Aliases that would
+    expand into more than :data:`MAX_ALIASED_VALUES` values are refused before
+    anything is expanded.
     """
+
+    def __init__(self, stream):
+        super().__init__(stream)
+        self.may_alias = not isinstance(stream, str) or "*" in stream    # no '*', no alias: no walk
+
+    def construct_document(self, node):
+        if self.may_alias:
+            _check_expansion(node)
+        return super().construct_document(node)
 
     def construct_yaml_timestamp(self, node):
         try:
@@ -132,6 +147,38 @@ def _depth(value: Any, limit: int = MAX_NESTING + 1) -> int:
     if isinstance(value, list):
         return 1 + max((_depth(v, limit - 1) for v in value), default=0)
     return 1
+
+
+def _check_expansion(root: yaml.Node) -> None:
+    """Refuse a document whose aliases expand it by more than :data:`MAX_ALIASED_VALUES` values,
+    at the innermost value that does, counting each node once (linear in what was written)."""
+    written, todo = {id(root)}, [root]
+    while todo:
+        for child in _children(todo.pop()):
+            if id(child) not in written:
+                written.add(id(child))
+                todo.append(child)
+    limit, sizes = len(written) + MAX_ALIASED_VALUES, {}
+
+    def expanded(node: yaml.Node) -> int:
+        if id(node) not in sizes:
+            size = 1 + sum(expanded(child) for child in _children(node))
+            if size > limit:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"aliases repeat this value into more than {MAX_ALIASED_VALUES:,} values "
+                    "(an alias bomb?)", node.start_mark)
+            sizes[id(node)] = size
+        return sizes[id(node)]
+
+    expanded(root)
+
+
+def _children(node: yaml.Node) -> list[yaml.Node]:
+    if isinstance(node, yaml.SequenceNode):
+        return node.value
+    if isinstance(node, yaml.MappingNode):
+        return [part for pair in node.value for part in pair]
+    return []
 
 
 def yaml_line(exc: yaml.YAMLError, offset: int = 0) -> int | None:

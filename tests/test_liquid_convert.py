@@ -66,6 +66,10 @@ def convert(text: str, **options) -> str:
     ("{% raw %}{{ kept }}{% endraw %}{% comment %}gone {{ x }}{% endcomment %}", "{{ kept }}"),
     ("a {# b {{ page.title }}", "a {# b A &amp; B"),     # not a Jinja comment: Liquid prints it as text
     ("{{- page.author -}} !", "Ann!"),
+    # Text Jinja would read as a tag is written as text.
+    ("a{{% if true %}b{% endif %}{", "a{b{"),      # a '{' before a tag the converter writes
+    # A key is a key, and only a key: a number as it is, one known when rendering as an item.
+    ("{{ site.data.menus[0].name }} {% assign i = 1 %}{{ site.data.menus[i].name }}", "Home Docs"),
 ])
 def test_each_construct_renders_as_liquid_did(tmp_path, liquid, expected) -> None:
     assert render(tmp_path, {"t.html": convert(liquid)}, baseurl="/tvm") == expected

@@ -16,7 +16,9 @@ Nothing is written outside DEST, and DEST must be new or empty.
 
 from __future__ import annotations
 
+import dataclasses
 import fnmatch
+import functools
 import html
 import os
 import re
@@ -30,10 +32,11 @@ from generator.errors import SiteError
 from generator.importers.liquid import Note, block_name, convert_template
 from generator.layout import RESERVED
 from generator.site import slugify
-from generator.sources import POST_NAME
-from generator.yamltext import yaml_line, yaml_problem
+from generator.sources import POST_NAME, read_text
+from generator.yamltext import load_yaml, parse_yaml, yaml_line, yaml_problem
 
 REPORT_FILE = "IMPORT-REPORT.md"
+LINKED_OUT = "a symbolic link to outside the Jekyll site, or to a hidden file"
 # What Jekyll 4 leaves out of every site, besides names starting with '.', '_', '#' or '~'.
 DEFAULT_EXCLUDE = ["Gemfile", "Gemfile.lock", "node_modules", "vendor/bundle/", "vendor/cache/",
                    "vendor/gems/", "vendor/ruby/", ".sass-cache", ".jekyll-cache", "gemfiles"]
@@ -73,9 +76,11 @@ class ImportResult:
 
     def summary(self) -> str:
         static = ", ".join(self.static) or "none"
+        neutralised = sum(note.neutralised for note in self.notes)
         return (f"imported {self.posts} posts, {self.pages} pages, {self.data} data files, "
                 f"{self.layouts} layouts, {self.includes} includes; static: {static}; "
-                f"{len(self.notes)} things to finish by hand: see {self.dest / REPORT_FILE}")
+                + (f"{neutralised} things neutralised, " if neutralised else "")
+                + f"{len(self.notes) - neutralised} things to finish by hand: see {self.dest / REPORT_FILE}")
 
 
 def import_jekyll(src: str | Path, dest: str | Path) -> ImportResult:
@@ -97,11 +102,10 @@ class _Importer:
     def __init__(self, src: Path, dest: Path, config_path: Path | None):
         self.src, self.dest = src, dest
         self.config_name = config_path.name if config_path else "_config.yml"
-        self.config_text = config_path.read_text(encoding="utf-8") if config_path else ""
-        try:
-            config = yaml.safe_load(self.config_text) or {}
-        except yaml.YAMLError as exc:
-            raise SiteError(f"invalid YAML: {yaml_problem(exc)}", config_path, yaml_line(exc)) from None
+        if config_path and not self.inside(config_path):
+            raise SiteError(LINKED_OUT, config_path)
+        self.config_text = read_text(config_path) if config_path else ""
+        config = parse_yaml(self.config_text, config_path) or {} if config_path else {}
         if not isinstance(config, dict):
             raise SiteError("expected a mapping of settings", config_path)
         self.config: dict[str, Any] = config
@@ -117,9 +121,44 @@ class _Importer:
     def note(self, path: str, line: int, construct: str, action: str) -> None:
         self.result.notes.append(Note(path, line, construct, action))
 
-    def config_line(self, key: str) -> int:
-        match = re.search(rf"^{re.escape(key)}\s*:", self.config_text, re.M)
-        return self.config_text.count("\n", 0, match.start()) + 1 if match else 1
+    def config_line(self, key: Any) -> int:
+        return self.config_lines.get(str(key), 1)
+
+    @functools.cached_property
+    def config_lines(self) -> dict[str, int]:
+        """The line of each top-level key of ``_config.yml``, found in one pass (a search per
+        key took 534 s for a 1 MB file's 34,000 keys)."""
+        lines: dict[str, int] = {}
+        for number, line in enumerate(self.config_text.split("\n"), 1):
+            match = re.match(r"([^\s#][^:]*?)\s*:", line)
+            if match:
+                lines.setdefault(match.group(1), number)
+        return lines
+
+    def inside(self, path: Path) -> bool:
+        """Is ``path``, once its symbolic links are followed, a file of the Jekyll site that
+        Jekyll could publish (not in ``.git``, not ``.env``)?"""
+        real = path.resolve()
+        return real == path or real.is_relative_to(self.src) and not any(
+            part.startswith(".") for part in real.relative_to(self.src).parts)
+
+    def read(self, path: Path) -> bytes | None:
+        """The bytes of a file of the Jekyll site, or None, noted, if a symbolic link takes it
+        outside (or into a hidden file): nothing from outside is copied in as a plain file."""
+        if not self.inside(path):
+            rel = path.relative_to(self.src).as_posix()
+            self.note(rel, 1, rel, LINKED_OUT + ": not copied; copy what the site needs into it")
+            return None
+        return path.read_bytes()
+
+    def read_template(self, path: Path) -> str | None:
+        """A layout's or include's text; None, noted, if it cannot be read as one."""
+        data = self.read(path)
+        if data is not None and not _is_utf8(data):
+            rel = path.relative_to(self.src).as_posix()
+            self.note(rel, 1, rel, "not UTF-8: save it as UTF-8, then convert it by hand (left out)")
+            return None
+        return None if data is None else data.decode("utf-8")
 
     def run(self) -> ImportResult:
         self.dest.mkdir(parents=True, exist_ok=True)
@@ -141,6 +180,9 @@ class _Importer:
             base = Path(top).relative_to(self.src).as_posix()
             prefix = "" if base == "." else base + "/"
             for name in folders:
+                if os.path.islink(os.path.join(top, name)) and not self.skipped(prefix + name):
+                    self.note(prefix + name, 1, prefix + name, "a symbolic link to a folder: not followed; "
+                                                               "put the folder itself here if the site needs it")
                 if name == "_posts" and prefix:
                     self.note(prefix + name, 1, prefix + name, "posts in a category folder: move them into "
                                                                "_posts with 'categories' in their front matter")
@@ -160,7 +202,9 @@ class _Importer:
     def place(self, path: Path, rel: str) -> None:
         """A file outside the underscore folders: a page if it has front matter, else copied."""
         top = rel.split("/")[0]
-        data = path.read_bytes()
+        data = self.read(path)
+        if data is None:
+            return
         if not re.match(rb"---[ \t]*\r?\n", data):
             if top in RESERVED or top == "IMPORT-REPORT.md":
                 self.note(rel, 1, rel, f"sitegen uses the name '{top}' for its own sources: rename it "
@@ -190,7 +234,7 @@ class _Importer:
 
     def import_special(self) -> None:
         posts = self.src / "_posts"
-        for path in sorted(posts.rglob("*")) if posts.is_dir() else []:
+        for path in sorted(posts.rglob("*")) if self.folder(posts) else []:
             rel = path.relative_to(self.src).as_posix()
             if not path.is_file() or self.skipped(path.relative_to(posts).as_posix()):
                 continue
@@ -198,9 +242,10 @@ class _Importer:
                 self.note(rel, 1, rel, "Jekyll does not publish this (a post's name is YYYY-MM-DD-title.md): "
                                        "it was left out")
                 continue
-            self.write_document(path.read_bytes(), rel, f"content/posts/{path.relative_to(posts).as_posix()}",
-                                "posts")
-            self.result.posts += 1
+            data = self.read(path)
+            if data is not None:
+                self.write_document(data, rel, f"content/posts/{path.relative_to(posts).as_posix()}", "posts")
+                self.result.posts += 1
         if (self.src / "_drafts").is_dir():
             self.note("_drafts", 1, "_drafts", "drafts have no date: give each one a dated name and "
                                                "'draft: true', in content/posts/")
@@ -215,7 +260,7 @@ class _Importer:
 
     def import_data(self) -> None:
         data = self.src / "_data"
-        for path in sorted(data.rglob("*")) if data.is_dir() else []:
+        for path in sorted(data.rglob("*")) if self.folder(data) else []:
             rel = path.relative_to(self.src).as_posix()
             if not path.is_file() or path.name.startswith("."):
                 continue
@@ -223,8 +268,10 @@ class _Importer:
                 self.note(rel, 1, rel, "data in a subfolder: sitegen's site.data has one level; move it "
                                        "to _data/ under its own name")
             elif path.suffix in (".yml", ".yaml", ".json"):       # JSON is YAML
-                self.copy(path.read_bytes(), f"content/data/{path.stem}.yml")
-                self.result.data += 1
+                content = self.read(path)
+                if content is not None:
+                    self.copy(content, f"content/data/{path.stem}.yml")
+                    self.result.data += 1
             else:
                 self.note(rel, 1, rel, f"sitegen reads data files as YAML: convert {path.suffix} to YAML")
 
@@ -243,7 +290,7 @@ class _Importer:
             self.copy(data, target)
             return
         try:
-            meta = yaml.safe_load(match.group(1)) or {}
+            meta = load_yaml(match.group(1)) or {}
         except yaml.YAMLError as exc:
             self.note(rel, yaml_line(exc, 1) or 1, rel, f"invalid front matter YAML ({yaml_problem(exc, 1)}): "
                                                         "fix it (copied as it is)")
@@ -318,13 +365,16 @@ class _Importer:
 
     def import_includes_and_layouts(self) -> None:
         includes, layouts = self.src / "_includes", self.src / "_layouts"
-        include_files = {p.relative_to(includes).as_posix(): p for p in sorted(includes.rglob("*"))
-                         if p.is_file()} if includes.is_dir() else {}
-        for name, path in include_files.items():     # for Liquid in content, as they are
-            self.copy(path.read_bytes(), f"content/includes/{name}")
+        include_data = {p.relative_to(includes).as_posix(): self.read(p) for p in sorted(includes.rglob("*"))
+                        if p.is_file()} if self.folder(includes) else {}
+        include_files = {name: data for name, data in include_data.items() if data is not None}
+        for name, data in include_files.items():     # for Liquid in content, as they are
+            self.copy(data, f"content/includes/{name}")
         self.result.includes = len(include_files)
-        layout_files = {p.stem: p for p in sorted(layouts.glob("*")) if p.is_file()} if layouts.is_dir() else {}
-        parsed = {name: _split_layout(path.read_text(encoding="utf-8")) for name, path in layout_files.items()}
+        layout_texts = {p: self.read_template(p) for p in sorted(layouts.glob("*"))
+                        if p.is_file()} if self.folder(layouts) else {}
+        layout_files = {p.stem: p for p, text in layout_texts.items() if text is not None}
+        parsed = {name: self.split_layout(layout_texts[path], path) for name, path in layout_files.items()}
         parents = {name: str(meta.get("layout")) for name, (meta, _, _) in parsed.items()
                    if meta.get("layout") not in (None, "null", "none", False, "")}
         for name, (meta, body, offset) in parsed.items():
@@ -355,12 +405,32 @@ class _Importer:
                 if name in converted or name not in include_files:
                     continue
                 converted.add(name)
-                text = include_files[name].read_text(encoding="utf-8")
+                text = self.read_template(includes / name)
+                if text is None:
+                    continue
                 jinja, notes = convert_template(text, f"_includes/{name}", self.config, lenient=True,
                                                 includes=set(include_files))
                 self.result.notes += notes
                 self.write(jinja, f"templates/partials/{name}")
                 todo.append(text)
+
+    def folder(self, path: Path) -> bool:
+        """Is ``path`` a folder of the Jekyll site to read (noted if a link takes it outside)?"""
+        if not path.is_dir():
+            return False
+        if not self.inside(path):
+            rel = path.relative_to(self.src).as_posix()
+            self.note(rel, 1, rel, LINKED_OUT + ": not read; put the folder itself here")
+            return False
+        return True
+
+    def split_layout(self, text: str, path: Path) -> tuple[dict, str, int]:
+        """A layout's front matter, body, and the number of lines before the body."""
+        match = re.match(r"---[ \t]*\r?\n(.*?)^---[ \t]*(?:\r?\n|\Z)", text, re.S | re.M)
+        if not match:
+            return {}, text, 0
+        meta = parse_yaml(match.group(1), path.relative_to(self.src), "invalid front matter YAML", 1) or {}
+        return (meta if isinstance(meta, dict) else {}), text[match.end():], text.count("\n", 0, match.end())
 
     def write_templates(self) -> None:
         """The templates sitegen needs that a Jekyll site has no layout for."""
@@ -465,9 +535,13 @@ class _Importer:
                  f"- static folders and files, published as they are: {', '.join(result.static) or 'none'}", "",
                  "Check the result with `sitegen build` and `sitegen check --against <the old site's "
                  "sitemap>`: it names every URL that moved.", "",
-                 "## To do by hand", ""]
+                 "## Neutralised", "",
+                 "What the converted templates would have run as code, or reached Python's internals "
+                 "with, was left out or written as text:", ""]
         notes = sorted(result.notes, key=lambda n: (n.path, n.line))
-        lines += [f"- `{n.path}:{n.line}`: `{n.construct}`: {n.action}" for n in notes] or ["Nothing."]
+        lines += [_note_line(n) for n in notes if n.neutralised] or ["Nothing."]
+        lines += ["", "## To do by hand", ""]
+        lines += [_note_line(n) for n in notes if not n.neutralised] or ["Nothing."]
         lines += ["", "## Markdown settings to carry over", ""]
         if result.settings:
             lines += ["`kramdown.input` is carried over as site.yaml `markdown.header_ids`. These other "
@@ -500,6 +574,10 @@ class _Importer:
         target.write_bytes(data)
 
 
+def _note_line(note: Note) -> str:
+    return f"- `{note.path}:{note.line}`: `{note.construct}`: {note.action}"
+
+
 def _matches(rel: str, pattern: str) -> bool:
     pattern = pattern.strip("/")
     return rel == pattern or rel.startswith(pattern + "/") or fnmatch.fnmatch(rel, pattern)
@@ -518,17 +596,8 @@ def _yaml_line(key: str, value: Any) -> str:
     return yaml.safe_dump({key: value}, allow_unicode=True, width=10**6)
 
 
-def _split_layout(text: str) -> tuple[dict, str, int]:
-    """A layout's front matter, body, and the number of lines before the body."""
-    match = re.match(r"---[ \t]*\r?\n(.*?)^---[ \t]*(?:\r?\n|\Z)", text, re.S | re.M)
-    if not match:
-        return {}, text, 0
-    meta = yaml.safe_load(match.group(1)) or {}
-    return (meta if isinstance(meta, dict) else {}), text[match.end():], text.count("\n", 0, match.end())
-
-
 def _shifted(note: Note, lines: int) -> Note:
-    return Note(note.path, note.line + lines, note.construct, note.action)
+    return dataclasses.replace(note, line=note.line + lines)
 
 
 REDIRECT_TEMPLATE = """<!DOCTYPE html>

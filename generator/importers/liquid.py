@@ -18,6 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from jinja2 import sandbox
+
 # Fields of a sitegen document that mean what Jekyll's page variables of the same name mean
 # (not ``description``: sitegen's falls back to the excerpt, Jekyll's is the front matter's only).
 DOCUMENT_FIELDS = {"title", "url", "date", "content", "excerpt", "tags", "categories", "layout",
@@ -56,10 +58,22 @@ TOKEN = re.compile(r"""\s*(?:
   | (?P<punct>[|:,=])
 )""", re.X)
 MARKUP = re.compile(r"\{\{-?(?P<output>.*?)-?\}\}|\{%-?\s*(?P<tag>\w+)(?P<args>.*?)-?%\}", re.S)
+# A '{' Jinja could read as opening a tag: before '{', '%' or '#', or last in a text, where the
+# converter's next tag follows it ('{' + '{% if %}' would read as '{{').
+TAG_OPENING = re.compile(r"\{(?=[{%#]|\Z)")
+JINJA_ENDRAW = re.compile(r"\{%[-+]?\s*endraw\s*[-+]?%\}")
+# Python's ways from a value to its code and globals: a converted template never names them.
+INTERNAL_ATTRIBUTES = frozenset({"mro", "format", "format_map"}).union(
+    sandbox.UNSAFE_FUNCTION_ATTRIBUTES, sandbox.UNSAFE_METHOD_ATTRIBUTES, sandbox.UNSAFE_GENERATOR_ATTRIBUTES,
+    sandbox.UNSAFE_COROUTINE_ATTRIBUTES, sandbox.UNSAFE_ASYNC_GENERATOR_ATTRIBUTES)
 
 
 class Unconvertible(Exception):
     """A construct without a direct Jinja equivalent; the message says what to do."""
+
+
+class Neutralised(Unconvertible):
+    """A construct that could reach Python's internals from the converted template: left out."""
 
 
 @dataclass(frozen=True)
@@ -70,6 +84,7 @@ class Note:
     line: int
     construct: str
     action: str
+    neutralised: bool = False      # left out because it could run code, not merely unconverted
 
     def __str__(self) -> str:
         return f"{self.path}:{self.line}: `{self.construct}`: {self.action}"
@@ -128,8 +143,8 @@ class _Converter:
         self.stack: list[_Block] = []
         self.block_used = False
 
-    def note(self, line: int, construct: str, action: str) -> None:
-        self.notes.append(Note(self.path, line, " ".join(construct.split())[:120], action))
+    def note(self, line: int, construct: str, action: str, neutralised: bool = False) -> None:
+        self.notes.append(Note(self.path, line, " ".join(construct.split())[:120], action, neutralised))
 
     def run(self) -> str:
         out: list[str] = []
@@ -138,7 +153,7 @@ class _Converter:
         while pos < len(text):
             match = MARKUP.search(text, pos)
             end = match.start() if match else len(text)
-            out.append(_text(text[pos:end]))
+            out.append(self.literal(text[pos:end], pos))
             if match is None:
                 break
             line = text.count("\n", 0, match.start()) + 1
@@ -150,7 +165,7 @@ class _Converter:
                 out.append(self.output(match, whole) if match.group("output") is not None
                            else self.tag(match, whole, line))
             except Unconvertible as exc:
-                self.note(line, whole, str(exc))
+                self.note(line, whole, str(exc), isinstance(exc, Neutralised))
                 out.append(self.placeholder(match, whole))
             pos = match.end()
         for block in reversed(self.stack):
@@ -184,9 +199,21 @@ class _Converter:
             self.note(line, match.group(0), f"no {{% end{tag} %}}: close it")
             return len(self.text)
         inner = self.text[match.end():end.start()]
-        out.append("{% raw %}" + inner + "{% endraw %}" if tag == "raw"
-                   else "{#" + inner.replace("#}", "# }") + "#}")
+        for found in JINJA_ENDRAW.finditer(inner) if tag == "raw" else ():
+            self.note(self.text.count("\n", 0, match.end() + found.start()) + 1, found.group(0),
+                      "Jinja would have ended the raw block here and run what follows: it is written as text",
+                      neutralised=True)
+        out.append(_text(inner) if tag == "raw" else "{#" + inner.replace("#}", "# }") + "#}")
         return end.end()
+
+    def literal(self, text: str, start: int) -> str:
+        """Text between Liquid's tags, as text; what Jinja would have read there as a tag
+        (``{%+ endraw %}``, which Liquid does not) is noted as neutralised."""
+        for found in re.finditer(r"\{[{%](?:[^\n]{0,100}?[%}]\})?", text):
+            line = self.text.count("\n", 0, start + found.start()) + 1
+            self.note(line, found.group(0), "not a Liquid tag, but Jinja would have "
+                      "read it as one: it is written as text", neutralised=True)
+        return _text(text)
 
     # -- outputs ---------------------------------------------------------------------------
 
@@ -385,6 +412,11 @@ class _Converter:
             if tokens[1] != ("punct", ":"):
                 raise Unconvertible(f"cannot read the arguments of filter '{name}'")
             args = [self.argument(arg) for arg in _split(tokens[2:], ",")]
+            if name in ("sort", "where") and args:
+                if not args[0].startswith('"'):
+                    raise Unconvertible(f"'{name}' by a key held in a variable: name the key")
+                for attribute in args[0][1:-1].split("."):    # Jinja follows these as attributes
+                    _check_name(attribute)
             if documents and name in ("sort", "where") and args and args[0][0] in "'\"" \
                     and args[0][1:-1] not in DOCUMENT_FIELDS:
                 args[0] = f'"meta.{args[0][1:-1]}"'     # a front matter key of posts or pages
@@ -403,7 +435,9 @@ class _Converter:
 
     def operand(self, token: tuple[str, str]) -> str:
         kind, value = token
-        if kind in ("str", "num"):
+        if kind == "str":
+            return _literal(value[1:-1])       # Liquid has no escapes in strings: '\\' is itself
+        if kind == "num":
             return value
         if kind == "range":
             low, high = (part.strip() for part in value.strip("()").split(".."))
@@ -476,9 +510,16 @@ class _Converter:
         """``base`` followed by Liquid's ``.name``, ``[key]``, ``.size``, ``.first``, ``.last``."""
         for part in parts:
             if part.startswith("["):
-                inner = part[1:-1].strip()
-                base += f"[{self.operand(tokenize(inner)[0])}]"
-            elif part in ("size", "first", "last"):
+                kind, value = tokenize(part[1:-1].strip())[0]
+                key = self.operand((kind, value))
+                if kind == "str":       # x["name"]: Jinja looks the name up as an attribute too
+                    _check_name(value[1:-1])
+                # A key known only when the page is rendered (site.data[page.lang]) is looked up
+                # by the ``item`` filter, which, unlike x[key], never falls back to an attribute.
+                base = f"{base}[{key}]" if kind in ("str", "num") else f"({base} | item({key}))"
+                continue
+            _check_name(part)
+            if part in ("size", "first", "last"):
                 base = f"({base} | {FILTERS[part][0]})"
             elif re.fullmatch(r"[A-Za-z_]\w*", part):
                 base += "." + part
@@ -542,8 +583,16 @@ def _literal(value: Any) -> str:
     return repr(value)
 
 
+def _check_name(name: str) -> None:
+    """Refuse a name that leads from a value to Python's internals (``__class__``, ``mro``):
+    Jinja's sandbox rule, so a name starting with '_' or one of Python's own is not copied."""
+    if name.startswith("_") or name in INTERNAL_ATTRIBUTES:
+        raise Neutralised(f"the name {name!r} could reach Python's internals from the template, "
+                          f"so it was left out: a Jekyll site has no use for it")
+
+
 def _text(text: str) -> str:
-    """Template text, kept from being read as Jinja where it could be (``{#`` in CSS, say)."""
-    if "{#" in text or "{{" in text or "{%" in text:
-        return "{% raw %}" + text + "{% endraw %}"
-    return text
+    """Template text that Jinja reads as text whatever it holds: each '{' that could open a tag
+    is written as an expression printing it (escaped, not wrapped in ``{% raw %}``, which text
+    holding ``{%+ endraw %}`` would end)."""
+    return TAG_OPENING.sub('{{ "{" }}', text)
