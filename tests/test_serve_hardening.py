@@ -307,3 +307,31 @@ def test_ctrl_c_after_any_delay_under_load_ends_the_command(tmp_path: Path, cpu_
     time.sleep(delay)
     command.interrupt()
     command.exits_promptly()
+
+
+def test_ctrl_c_while_a_tutorial_runs_ends_its_kernel_and_the_command(tmp_path: Path, cpu_load) -> None:
+    from test_notebooks import make_site as make_tutorial_site, notebook
+    from nbformat.v4 import new_code_cell
+
+    running = tmp_path / "running"
+    cell = f"import os, time\nopen({str(running)!r}, 'w').write(str(os.getpid()))\ntime.sleep(300)"
+    site = make_tutorial_site(tmp_path / "site", **{"slow.ipynb": notebook(new_code_cell(cell))})
+    command = Command(site)
+    deadline = time.monotonic() + 4 * WAIT
+    while not (running.is_file() and running.read_text()) and time.monotonic() < deadline:
+        assert command.process.poll() is None, "".join(command.lines)
+        time.sleep(0.1)
+    kernel = int(running.read_text())
+    command.interrupt()
+    command.exits_promptly()
+    assert not psutil_alive(kernel)
+    assert not list(site.glob(".sitegen/cache/notebooks/*/*.json"))    # a run cut short is not kept
+
+
+def psutil_alive(pid: int) -> bool:
+    import psutil
+
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False

@@ -44,27 +44,28 @@ class _NoKernel(Exception):
     """The kernel died or fell silent before it answered, before any cell ran."""
 
 
-def execute(tutorial: Tutorial, spec: Spec) -> Run:
+def execute(tutorial: Tutorial, spec: Spec, processes: KernelProcesses | None = None) -> Run:
     """Execute ``tutorial``'s code cells (a Colab set-up cell left out) and record the outcome.
 
     A kernel that dies or falls silent before its first answer (one did so under CI's load,
-    started beside other kernels) is started once more, on a fresh copy of the cells."""
+    started beside other kernels) is started once more, on a fresh copy of the cells.
+    ``processes`` (made here if not given) ends what the kernel started; a caller may end
+    it sooner (Ctrl-C)."""
     starts = KERNEL_STARTS
     while True:
         starts -= 1
         try:
-            return _execute_once(tutorial, spec)
+            return _execute_once(tutorial, spec, processes or KernelProcesses())
         except _NoKernel as exc:
-            if not starts:
+            if not starts or processes and processes.cancelled:
                 raise SiteError(f"the {spec.kernel} kernel did not start: {exc}", tutorial.path) from None
 
 
-def _execute_once(tutorial: Tutorial, spec: Spec) -> Run:
+def _execute_once(tutorial: Tutorial, spec: Spec, processes: KernelProcesses) -> Run:
     notebook = runnable(tutorial)
     if not any(cell.cell_type == "code" for cell in notebook.cells):
         return _record(spec, notebook, datetime.now(timezone.utc), 0.0, None)    # no kernel needed
     current: list[int] = []
-    processes = KernelProcesses()
     client = NotebookClient(
         notebook, timeout=spec.timeout, kernel_name=spec.kernel, allow_errors=spec.allow_errors,
         resources={"metadata": {"path": str(tutorial.folder)}},

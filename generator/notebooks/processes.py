@@ -38,6 +38,7 @@ class KernelProcesses:
         self.mark = uuid.uuid4().hex
         self.session: int | None = None
         self.cgroup: Path | None = None
+        self.cancelled = False
 
     def environment(self) -> dict[str, str]:
         """The kernel's environment: this process's, and the mark."""
@@ -54,6 +55,13 @@ class KernelProcesses:
         except OSError:                       # gone already: the run reports it
             return
         self.cgroup = confine(pid, f"sitegen-kernel-{self.mark}")
+        if self.cancelled:                    # started as the run was cancelled
+            self.end()
+
+    def cancel(self) -> None:
+        """End the run now (Ctrl-C): kill what runs, and a kernel that starts after at once."""
+        self.cancelled = True
+        self.end()
 
     def end(self) -> None:
         """Kill every process of the run that is still running, and remove its cgroup."""
@@ -118,26 +126,29 @@ def confine(pid: int, name: str) -> Path | None:
 
 
 def end_cgroup(folder: Path) -> None:
-    """Kill every process in ``folder`` and remove it."""
+    """Kill every process in ``folder`` and remove it (once the last is gone: an rmdir before
+    that fails)."""
     deadline = time.monotonic() + WAIT_S
     try:
         (folder / "cgroup.kill").write_text("1\n")      # Linux 5.14 and later: all at once
     except OSError:
         pass
-    while time.monotonic() < deadline:
+    while True:
         try:
-            pids = [int(pid) for pid in (folder / "cgroup.procs").read_text().split()]
-        except OSError:
+            folder.rmdir()
             return
-        if not pids:
-            break
+        except FileNotFoundError:
+            return
+        except OSError:
+            if time.monotonic() > deadline:
+                return
+        try:
+            pids = (folder / "cgroup.procs").read_text().split()
+        except OSError:
+            pids = []
         for pid in pids:                                # before 5.14, one by one
             try:
-                os.kill(pid, signal.SIGKILL)
+                os.kill(int(pid), signal.SIGKILL)
             except OSError:
                 pass
         time.sleep(0.02)
-    try:
-        folder.rmdir()
-    except OSError:
-        pass
