@@ -222,8 +222,9 @@ class Preview:
 
     def _spawn(self, name: str, target, *args) -> None:
         """Start a thread, recorded first: a Ctrl-C while ``start()`` waits for it to run
-        must leave it where :meth:`stop` ends it."""
-        thread = threading.Thread(target=target, args=args, name=name)
+        must leave it where :meth:`stop` ends it. A daemon: :meth:`stop` waits for it, but
+        an exit that a second Ctrl-C cut :meth:`stop` short of never does."""
+        thread = threading.Thread(target=target, args=args, name=name, daemon=True)
         self._threads.append(thread)
         thread.start()
 
