@@ -166,33 +166,32 @@ def test_stop_does_not_wait_for_idle_connections(site_path: Path) -> None:
 
 # -- Ctrl-C at every stage (issue 39.9): the command exits, whatever the signal interrupts ---------
 
-# Runs `sitegen ARGS`, sending itself SIGINT as the STAGE'th call of the function NAME begins
-# (NAME:ARG: a call whose argument ARG is not empty; @THREAD: the first call in a thread of that
+# Runs `sitegen ARGS`, sending itself SIGINT as the first call of the function STAGE begins
+# (NAME:ARG: of NAME with its argument ARG not empty; @THREAD: the first call in a thread of that
 # name): a real signal at the exact moment, which a delay only finds by luck. It says "main" as
 # sitegen's code begins (a Ctrl-C before that stops Python starting up, whose error is not ours).
 CTRL_C_AT = """
 import os, signal, sys, threading
 from generator.cli import main
 
-stage, count, args = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+stage, args = sys.argv[1], sys.argv[2:]
 name, _, arg = stage.partition(":")
-seen = 0
+sent = False
 
 def hook(frame, event, _):
-    global seen
-    if event != "call" or seen >= count:
+    global sent
+    if event != "call" or sent:
         return
     if name.startswith("@"):
         hit = threading.current_thread().name == name[1:]
     else:
         hit = frame.f_code.co_name == name and (not arg or frame.f_locals.get(arg))
     if hit:
-        seen += 1
-        if seen == count:
-            sys.setprofile(None)
-            threading.setprofile(None)
-            print("ctrl-c", file=sys.stderr, flush=True)
-            os.kill(os.getpid(), signal.SIGINT)
+        sent = True
+        sys.setprofile(None)
+        threading.setprofile(None)
+        print("ctrl-c", file=sys.stderr, flush=True)
+        os.kill(os.getpid(), signal.SIGINT)
 
 if name != "-":          # "-": no stage, the test sends the Ctrl-C
     threading.setprofile(hook)
@@ -218,9 +217,9 @@ def cpu_load() -> Iterator[None]:
 class Command:
     """``sitegen serve`` in a process of its own, its error output read as it comes."""
 
-    def __init__(self, site: Path, stage: str = "", count: int = 1):
+    def __init__(self, site: Path, stage: str = "-"):
         self.process = subprocess.Popen(
-            [sys.executable, "-c", CTRL_C_AT, stage or "-", str(count), "-C", str(site), "serve", "--port", "0"],
+            [sys.executable, "-c", CTRL_C_AT, stage, "-C", str(site), "serve", "--port", "0"],
             stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(REPO)})
         self.lines: list[str] = []
         self.interrupted = 0.0            # when the last Ctrl-C was sent (time.monotonic)
@@ -264,20 +263,19 @@ class Command:
         assert "Traceback" not in err and "Exception" not in err, err
 
 
-@pytest.mark.parametrize("stage, count, then", [
-    ("rebuild", 1, None),                   # the first build
-    ("@sitegen-server", 1, None),           # as start() waits for the server's thread to run
-    ("watch", 1, None),                     # the watch begins
-    ("do_GET", 1, "request"),               # while a page is answered
-    ("build:changed", 1, "edit"),           # a rebuild after a save
-    ("stop", 1, "ctrl-c"),                  # Ctrl-C twice: the second as the first stops the preview
-    ("server_close", 1, "ctrl-c"),
-    ("save", 1, "ctrl-c"),
+@pytest.mark.parametrize("stage, then", [
+    ("rebuild", None),                   # the first build
+    ("@sitegen-server", None),           # as start() waits for the server's thread to run
+    ("watch", None),                     # the watch begins
+    ("do_GET", "request"),               # while a page is answered
+    ("build:changed", "edit"),           # a rebuild after a save
+    ("stop", "ctrl-c"),                  # Ctrl-C twice: the second as the first stops the preview
+    ("server_close", "ctrl-c"),
+    ("save", "ctrl-c"),
 ])
-def test_ctrl_c_at_each_stage_ends_the_command(tmp_path: Path, cpu_load, stage: str, count: int,
-                                               then: str | None) -> None:
+def test_ctrl_c_at_each_stage_ends_the_command(tmp_path: Path, cpu_load, stage: str, then: str | None) -> None:
     site = make_site(tmp_path / "site")
-    command = Command(site, stage, count)
+    command = Command(site, stage)
     if then:
         assert command.serving.wait(timeout=4 * WAIT), "".join(command.lines)
         if then == "request":
