@@ -16,12 +16,12 @@ from generator.errors import SiteError
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = make_parser()
-    args = parser.parse_args(argv)
-    if not hasattr(args, "run"):
-        parser.print_help()
-        return 2
-    try:
+    try:        # all of it: Ctrl-C while the arguments are read is no traceback either
+        parser = make_parser()
+        args = parser.parse_args(argv)
+        if not hasattr(args, "run"):
+            parser.print_help()
+            return 2
         code = args.run(args) or 0
         sys.stdout.flush()      # here, not on the way out: a reader gone by now is caught below
         return code

@@ -47,6 +47,8 @@ SETTLE_MS = 20             # a burst of saves closer than this is one change (a 
                            # saves a few ms apart); a slower burst is two rebuilds, the second right
 LIVE = "/__sitegen__/"     # the preview's own URLs: the script and the event stream
 KEEPALIVE_S = 15
+CONNECTIONS = 64           # connections answered at once, a thread each; more wait to be accepted
+ACCEPT_S = 0.25            # how often the server's thread looks whether the preview is stopping
 
 CONTENT_TYPES = {
     ".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
@@ -135,7 +137,7 @@ class Preview:
         """
         self.rebuild()
         self.engine.ready_for_edits()
-        self._spawn("sitegen-server", self.server.serve_forever)
+        self._spawn("sitegen-server", self.server.serve_until, self.stopping)
         if watch:
             self._spawn("sitegen-watcher", self.watch)
             self.watching.wait()
@@ -200,15 +202,17 @@ class Preview:
         return result
 
     def stop(self) -> None:
-        """Stop watching and serving; wait for every thread; save the build state (whatever of
-        :meth:`start` ran: a server that never served would wait for ever to be shut down)."""
+        """Stop watching and serving; wait for every thread; save the build state.
+
+        Whatever of :meth:`start` ran, Ctrl-C included: a thread not yet running when
+        ``stopping`` is set sees it set when it runs, so it ends at once and is not waited for.
+        """
         self.stopping.set()
         self.news.close()
-        if any(thread.name == "sitegen-server" for thread in self._threads):
-            self.server.shutdown()
         for thread in self._threads:
-            thread.join()
-        self.server.server_close()   # joins the request threads (event streams end on close)
+            if thread.is_alive():
+                thread.join()
+        self.server.server_close()   # ends open connections, then joins their threads
         self.engine.save()
 
     @staticmethod
@@ -216,10 +220,13 @@ class Preview:
         """The folder served, and the URL path it is served at (site.yaml ``baseurl``)."""
         return config.output_dir.resolve(), config.baseurl.rstrip("/")
 
-    def _spawn(self, name: str, target) -> None:
-        thread = threading.Thread(target=target, name=name)
-        thread.start()
+    def _spawn(self, name: str, target, *args) -> None:
+        """Start a thread, recorded first: a Ctrl-C while ``start()`` waits for it to run
+        must leave it where :meth:`stop` ends it. A daemon: :meth:`stop` waits for it, but
+        an exit that a second Ctrl-C cut :meth:`stop` short of never does."""
+        thread = threading.Thread(target=target, args=args, name=name, daemon=True)
         self._threads.append(thread)
+        thread.start()
 
     def _report(self, message: str) -> None:
         print(message, file=sys.stderr, flush=True)
@@ -314,9 +321,13 @@ def _stamp(path: Path) -> Stamp | None:
 
 
 class PreviewServer(http.server.ThreadingHTTPServer):
+    """A thread per connection, at most :data:`CONNECTIONS` at once; the others wait in the
+    listen queue (a burst of thousands costs no more threads, and no more open files)."""
+
     request_queue_size = 128         # many tabs and assets at once
-    daemon_threads = False
-    block_on_close = True            # server_close() waits for every request thread
+    daemon_threads = True            # an exit never waits for a client...
+    block_on_close = True            # ...but server_close() does, once it has ended their connections
+    timeout = ACCEPT_S               # handle_request() waits this long for a connection
 
     def __init__(self, address: tuple[str, int], preview: Preview):
         self.preview = preview
@@ -324,6 +335,51 @@ class PreviewServer(http.server.ThreadingHTTPServer):
             self.address_family = socket.AF_INET6
         super().__init__(address, PreviewHandler)
         self.host = address[0].lower()
+        self.slots = threading.BoundedSemaphore(CONNECTIONS)
+        self.connections: set[socket.socket] = set()     # open, for server_close() to end
+        self.connections_lock = threading.Lock()
+
+    def serve_until(self, stopping: threading.Event) -> None:
+        """Serve until ``stopping`` is set, even if it was set before this began (unlike
+        ``serve_forever()``, whose ``shutdown()`` waits for a loop that may never run)."""
+        while not stopping.is_set():
+            self.handle_request()
+
+    def process_request(self, request: socket.socket, client_address) -> None:
+        """Hand the connection to a thread once fewer than :data:`CONNECTIONS` are busy."""
+        while not self.slots.acquire(timeout=ACCEPT_S):
+            if self.preview.stopping.is_set():
+                return self.shutdown_request(request)
+        with self.connections_lock:
+            self.connections.add(request)
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self._release(request)
+            raise
+
+    def process_request_thread(self, request: socket.socket, client_address) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self._release(request)
+
+    def _release(self, request: socket.socket) -> None:
+        with self.connections_lock:
+            self.connections.discard(request)
+        self.slots.release()
+
+    def server_close(self) -> None:
+        """Stop listening, end every open connection (an idle one would hold the stop up to
+        the handler's timeout), and wait for their threads."""
+        self.socket.close()
+        with self.connections_lock:
+            for connection in self.connections:
+                try:
+                    connection.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+        super().server_close()
 
     def serves_host(self, header: str | None) -> bool:
         """Whether a request's ``Host`` names this server, not a site the browser was visiting.
@@ -360,7 +416,7 @@ class PreviewHandler(http.server.BaseHTTPRequestHandler):
 
     server: PreviewServer
     protocol_version = "HTTP/1.0"    # one request per connection: no idle threads to wait for
-    timeout = 10                     # a client that sends nothing cannot hold up shutdown long
+    timeout = 10                     # a client that sends nothing holds its thread this long at most
     server_version = "sitegen"
 
     def do_GET(self) -> None:

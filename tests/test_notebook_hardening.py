@@ -14,6 +14,7 @@ from nbformat.v4 import new_code_cell
 
 from generator.build import build
 from generator.errors import SiteError
+from generator.notebooks import processes
 from test_notebooks import NOW, make_site, notebook
 
 # A child in the kernel's process group, one in a session of its own (setsid), and a
@@ -54,6 +55,39 @@ def test_processes_a_tutorial_leaves_running_end_with_its_kernel(tmp_path: Path)
         assert [s for s in ("4242.1", "4242.2", "4242.3") if sleepers(s)] == []
     finally:
         for seconds in ("4242.1", "4242.2", "4242.3"):
+            for process in sleepers(seconds):
+                process.kill()
+
+
+# Issue 39.8: children that dropped their environment (env -i), so carry no mark: one left in
+# the kernel's session, one in a session of its own (setsid), which only a cgroup holds.
+WITHOUT_ENVIRONMENT = '''
+import subprocess
+subprocess.run(["env", "-i", "sh", "-c", "sleep 4242.4 > /dev/null 2>&1 &"], check=True)
+subprocess.run(["env", "-i", "setsid", "sh", "-c", "sleep 4242.5 > /dev/null 2>&1 &"], check=True)
+'''
+
+
+@pytest.mark.parametrize("cgroup", [True, False], ids=["cgroup", "no-cgroup"])
+def test_processes_that_dropped_their_environment_end_with_the_kernel(tmp_path: Path, monkeypatch,
+                                                                      cgroup: bool) -> None:
+    if cgroup and processes.own_cgroup() is None:
+        pytest.skip("this process may not make a cgroup v2 here")
+    if not cgroup:       # as on a machine without a writable cgroup: the session still holds them
+        monkeypatch.setattr(processes, "own_cgroup", lambda: None)
+    names = ("4242.4", "4242.5") if cgroup else ("4242.4",)
+    assert not any(sleepers(s) for s in ("4242.4", "4242.5"))
+    site = make_site(tmp_path / "site", **{"detached.ipynb": notebook(new_code_cell(WITHOUT_ENVIRONMENT))})
+    try:
+        build(site, NOW)
+        deadline = time.monotonic() + 10
+        while any(sleepers(s) for s in names) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert [s for s in names if sleepers(s)] == []
+        if cgroup:
+            assert list(processes.own_cgroup().glob("sitegen-kernel-*")) == []
+    finally:
+        for seconds in ("4242.4", "4242.5"):
             for process in sleepers(seconds):
                 process.kill()
 

@@ -11,15 +11,12 @@ from __future__ import annotations
 
 import atexit
 import copy
-import os
 import platform
 import re
 import tempfile
 import time
-import uuid
 from datetime import datetime, timezone
 
-import psutil
 from jupyter_client.kernelspec import NoSuchKernel
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
@@ -27,12 +24,12 @@ from nbformat import NotebookNode
 from nbformat.v4 import new_notebook
 
 from generator.errors import SiteError
+from generator.notebooks.processes import KernelProcesses
 from generator.notebooks.sources import Tutorial
 from generator.notebooks.spec import Spec
 from generator.notebooks.store import Failure, Run
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
-KERNEL_MARK = "SITEGEN_KERNEL_RUN"   # in the environment of a kernel and all it starts
 KERNEL_LOG_NOISE = re.compile(r"^\[IPKernelApp\] WARNING \| Kernel is running over TCP")
 
 
@@ -47,22 +44,24 @@ class _NoKernel(Exception):
     """The kernel died or fell silent before it answered, before any cell ran."""
 
 
-def execute(tutorial: Tutorial, spec: Spec) -> Run:
+def execute(tutorial: Tutorial, spec: Spec, processes: KernelProcesses | None = None) -> Run:
     """Execute ``tutorial``'s code cells (a Colab set-up cell left out) and record the outcome.
 
     A kernel that dies or falls silent before its first answer (one did so under CI's load,
-    started beside other kernels) is started once more, on a fresh copy of the cells."""
+    started beside other kernels) is started once more, on a fresh copy of the cells.
+    ``processes`` (made here if not given) ends what the kernel started; a caller may end
+    it sooner (Ctrl-C)."""
     starts = KERNEL_STARTS
     while True:
         starts -= 1
         try:
-            return _execute_once(tutorial, spec)
+            return _execute_once(tutorial, spec, processes or KernelProcesses())
         except _NoKernel as exc:
-            if not starts:
+            if not starts or processes and processes.cancelled:
                 raise SiteError(f"the {spec.kernel} kernel did not start: {exc}", tutorial.path) from None
 
 
-def _execute_once(tutorial: Tutorial, spec: Spec) -> Run:
+def _execute_once(tutorial: Tutorial, spec: Spec, processes: KernelProcesses) -> Run:
     notebook = runnable(tutorial)
     if not any(cell.cell_type == "code" for cell in notebook.cells):
         return _record(spec, notebook, datetime.now(timezone.utc), 0.0, None)    # no kernel needed
@@ -70,15 +69,15 @@ def _execute_once(tutorial: Tutorial, spec: Spec) -> Run:
     client = NotebookClient(
         notebook, timeout=spec.timeout, kernel_name=spec.kernel, allow_errors=spec.allow_errors,
         resources={"metadata": {"path": str(tutorial.folder)}},
+        on_notebook_start=lambda notebook: processes.adopt(client.km),
         on_cell_start=lambda cell, cell_index: current.append(cell_index),
     )
     started = datetime.now(timezone.utc)
     clock = time.perf_counter()
     failure = None
-    mark = uuid.uuid4().hex
     with tempfile.TemporaryFile() as kernel_log:
         try:
-            client.execute(stderr=kernel_log, env={**os.environ, KERNEL_MARK: mark})
+            client.execute(stderr=kernel_log, env=processes.environment())
         except CellExecutionError:
             failure = _cell_error(notebook, current[-1])
         except CellTimeoutError:
@@ -99,30 +98,8 @@ def _execute_once(tutorial: Tutorial, spec: Spec) -> Run:
             atexit.unregister(client._cleanup_kernel)
             raise _NoKernel(str(exc)) from None
         finally:
-            end_processes(mark)
+            processes.end()
     return _record(spec, notebook, started, time.perf_counter() - clock, failure)
-
-
-def end_processes(mark: str) -> None:
-    """Kill every process still running with ``KERNEL_MARK=mark`` in its environment.
-
-    The kernel's process group ends with the kernel, but a process that left
-    it (``start_new_session=True``, a daemon's double fork) does not, and one
-    whose parent exited is no longer the kernel's descendant either. What all
-    of them keep is the environment they inherited: the mark finds them.
-    """
-    for _ in range(5):   # one that forked while we looked is caught on the next round
-        found = []
-        for process in psutil.process_iter():
-            try:
-                if process.environ().get(KERNEL_MARK) == mark:
-                    process.kill()
-                    found.append(process)
-            except (psutil.NoSuchProcess, psutil.AccessDenied):
-                continue
-        if not found:
-            return
-        psutil.wait_procs(found, timeout=5)
 
 
 def _record(spec: Spec, notebook: NotebookNode, started: datetime, seconds: float,

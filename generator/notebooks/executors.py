@@ -34,6 +34,7 @@ from generator.config import Config
 from generator.errors import SiteError
 from generator.notebooks import environment
 from generator.notebooks.execute import execute
+from generator.notebooks.processes import KernelProcesses
 from generator.notebooks.progress import Progress
 from generator.notebooks.sources import Tutorial
 from generator.notebooks.spec import Spec
@@ -118,27 +119,37 @@ class LocalExecutor:
         if not tasks:
             return []
         errors: list[SiteError] = []
+        running: list[KernelProcesses] = []
+        interrupted = threading.Event()
         with Progress(len(tasks), self.workers) as progress, \
                 ThreadPoolExecutor(max_workers=self.workers) as pool:
 
             def work(task: Task) -> None:
                 progress.started(task.name)
+                processes = KernelProcesses()
+                running.append(processes)
                 try:
-                    run = execute(task.tutorial, task.spec)
+                    run = execute(task.tutorial, task.spec, processes)
                 except SiteError as exc:
                     progress.finished(task.name, "could not run")
                     errors.append(exc)
                     return
-                finished(task, run)
-                progress.finished(task.name, outcome(run))
+                finally:
+                    running.remove(processes)
+                if not interrupted.is_set():     # a run Ctrl-C killed is no result
+                    finished(task, run)
+                    progress.finished(task.name, outcome(run))
 
             futures = [pool.submit(work, task) for task in tasks]
             try:
                 for future in futures:
                     future.result()
-            except BaseException:            # Ctrl-C: start nothing more; running kernels finish
+            except BaseException:            # Ctrl-C: start nothing more, and end the running kernels
+                interrupted.set()
                 for future in futures:
                     future.cancel()
+                for processes in list(running):
+                    processes.cancel()
                 raise
         return errors
 
