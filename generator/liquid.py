@@ -31,7 +31,6 @@ from pathlib import Path
 from typing import Any, TextIO
 from urllib.parse import quote, quote_plus
 
-import yaml
 from liquid import Environment, Mode, Undefined
 from liquid.ast import BlockNode, Node
 from liquid.exceptions import LiquidError, LiquidWarning
@@ -351,7 +350,9 @@ class DataFolder(Mapping):
         relpath = self._path(str(name))
         if relpath is None:
             raise KeyError(name)
-        return yaml.safe_load(self._render.read(relpath))
+        from generator.yamltext import parse_yaml
+
+        return parse_yaml(self._render.read(relpath), Path(relpath))
 
     def __iter__(self) -> Iterator[str]:
         folder = self._render.root / DATA_DIR

@@ -1,0 +1,98 @@
+"""Limits that hold (issue 39.5): content cannot make a build take unbounded memory or time.
+
+Each case gave a build gigabytes of work from a few hundred bytes of input; now
+it is one line naming the file (and line or key), exit 1, the old site kept.
+Builds that could run away are run in a child process under a memory limit.
+"""
+
+from __future__ import annotations
+
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from generator.cli import main
+
+MEMORY = 2 * 1024 ** 3     # address space of a build that could run away: ten times a small site's
+
+
+def snapshot(out: Path) -> dict[str, bytes]:
+    return {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+
+
+def build_bounded(site: Path, timeout: float = 120) -> subprocess.CompletedProcess:
+    """``sitegen build`` of ``site`` in a child process that may use at most :data:`MEMORY`."""
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+
+    return subprocess.run([sys.executable, "-m", "generator", "-C", str(site), "build"], capture_output=True,
+                          text=True, timeout=timeout, preexec_fn=limit)
+
+
+def assert_one_line_error(result: subprocess.CompletedProcess, *fragments: str) -> None:
+    assert result.returncode == 1, (result.returncode, result.stderr[-2000:])
+    assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1, result.stderr[-2000:]
+    for fragment in fragments:
+        assert fragment in result.stderr, result.stderr
+
+
+def yaml_bomb(levels: int, indent: str = "") -> str:
+    """A "billion laughs": each list holds nine aliases of the one before (9**levels strings)."""
+    lines = [f'{indent}a0: &a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    lines += [f"{indent}a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]" for i in range(1, levels)]
+    return "\n".join(lines) + "\n"
+
+
+BOMBS = {
+    "a data file nothing prints": ("content/data/bomb.yml", lambda: yaml_bomb(8)),
+    "front matter": ("content/posts/2020-01-01-bomb.md", lambda: "---\ntitle: x\n" + yaml_bomb(8) + "---\nHi\n"),
+}
+
+
+@pytest.mark.parametrize("name", BOMBS)
+def test_a_yaml_alias_bomb_is_refused_before_it_expands(basic_site, name):
+    """Eight levels cost 4.8 GB before; the aliases are now counted as they are read."""
+    assert main(["-C", str(basic_site), "build"]) == 0
+    before = snapshot(basic_site / "_site")
+    relpath, text = BOMBS[name]
+    (basic_site / relpath).write_text(text(), encoding="utf-8")
+
+    result = build_bounded(basic_site)
+
+    assert_one_line_error(result, f"{relpath}:", "aliases expand this file past 1,000,000")
+    assert snapshot(basic_site / "_site") == before
+
+
+def test_site_yaml_with_an_alias_bomb_is_one_line(basic_site):
+    site_yaml = basic_site / "site.yaml"
+    site_yaml.write_text(site_yaml.read_text() + "extra_lol:\n" + yaml_bomb(8, "  "))
+    assert_one_line_error(build_bounded(basic_site), "site.yaml:", "aliases expand")
+
+
+def test_aliases_a_real_site_uses_still_read():
+    """Defaults reused by alias and merge key: far below the limit, read as PyYAML reads them."""
+    import yaml
+
+    from generator.yamltext import load_yaml
+
+    text = "base: &base {layout: post, tags: [a, b]}\none: {<<: *base, title: One}\ntwo: [*base, *base]\n"
+    assert load_yaml(text) == yaml.safe_load(text)
+    assert load_yaml(yaml_bomb(5)) == yaml.safe_load(yaml_bomb(5))      # 9**5 strings: allowed
+
+
+@pytest.mark.timeout(20)
+def test_the_bomb_is_refused_at_the_alias_that_crossed_the_limit_in_little_time():
+    import time
+
+    import yaml
+
+    from generator.yamltext import load_yaml
+
+    started = time.monotonic()
+    with pytest.raises(yaml.YAMLError, match="aliases expand this file") as info:
+        load_yaml(yaml_bomb(12))                # 9**12 strings
+    assert info.value.problem_mark.line + 1 == 6        # a5: 9**6 strings of 3 characters
+    assert time.monotonic() - started < 1
