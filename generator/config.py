@@ -239,9 +239,24 @@ class MarkdownSettings:
 
 @dataclass(frozen=True)
 class LiquidSettings:
-    """Liquid in posts and pages (generator/liquid.py)."""
+    """Liquid in posts and pages (generator/liquid.py), and how much work one document's may do.
+
+    The limits are python-liquid's own, which it leaves off: a loop over every
+    post's tags of a 10,000-post site is 10**5 or 10**6 iterations, a page listing
+    them all a few megabytes, so the defaults stop only runaway loops, strings
+    doubled by ``append`` and includes that include themselves.
+    """
 
     unknown: Literal["error", "warning"] = "error"   # a tag, filter or variable sitegen does not know
+    loop_iterations: int = 1_000_000   # of nested loops together (a loop in a loop: the product)
+    output_bytes: int = 50_000_000     # what one document's Liquid writes
+    variables_bytes: int = 50_000_000  # what its assign and capture hold at once
+    include_depth: int = 30            # includes inside includes
+
+    def validate(self, path: Path, prefix: str) -> None:
+        for name in ("loop_iterations", "output_bytes", "variables_bytes", "include_depth"):
+            if getattr(self, name) < 1:
+                raise SiteError(f"key '{prefix}{name}': expected 1 or more, got {getattr(self, name)}", path)
 
 
 @dataclass(frozen=True)

@@ -33,11 +33,13 @@ from urllib.parse import quote, quote_plus
 
 from liquid import Environment, Mode, Undefined
 from liquid.ast import BlockNode, Node
-from liquid.exceptions import LiquidError, LiquidWarning
+from liquid.exceptions import (ContextDepthError, LiquidError, LiquidWarning, LocalNamespaceLimitError,
+                               LoopIterationLimitError, OutputStreamLimitError)
 from liquid.parser import get_parser
 from liquid.tag import Tag
 from liquid.token import TOKEN_EOF, TOKEN_EXPRESSION, TOKEN_TAG, Token
 
+from generator.config import LiquidSettings
 from generator.errors import SiteError, warning
 from generator.highlight import highlight
 from generator.layout import DATA, INCLUDES, PAGES, POSTS
@@ -311,13 +313,18 @@ JEKYLL_FILTERS: dict[str, Callable[..., Any]] = {
 JEKYLL_TAGS = (HighlightTag, IncludeTag, PostUrlTag, LinkTag)
 
 
-def environment(baseurl: str, url: str, unknown: str = "error") -> Environment:
-    """python-liquid with Jekyll's tags and filters, and ``relative_url``/``absolute_url`` for this site.
+def environment(baseurl: str, url: str, settings: LiquidSettings = LiquidSettings()) -> Environment:
+    """python-liquid with Jekyll's tags and filters, and ``relative_url``/``absolute_url`` for this site,
+    within site.yaml's ``liquid`` limits.
 
     ``unknown: warning`` lets python-liquid warn instead of raise (see :func:`render_liquid`).
     """
     env = Environment(undefined=JekyllUndefined, strict_filters=True,
-                      tolerance=Mode.WARN if unknown == "warning" else Mode.STRICT)
+                      tolerance=Mode.WARN if settings.unknown == "warning" else Mode.STRICT)
+    env.loop_iteration_limit = settings.loop_iterations
+    env.output_stream_limit = settings.output_bytes
+    env.local_namespace_limit = settings.variables_bytes
+    env.context_depth_limit = settings.include_depth
     for tag in JEKYLL_TAGS:
         env.add_tag(tag)
     for name, function in JEKYLL_FILTERS.items():
@@ -406,7 +413,10 @@ def render_liquid(text: str, env: Environment, render: Render, page: Mapping[str
                 output = env.from_string(text, name=str(render.source)).render(site=site, page=page)
             except LiquidError as exc:
                 message = exc.args[0] if exc.args else str(exc)
-                raise SiteError(f"Liquid: {message}", *render.locate(exc.token)) from None
+                raise SiteError(f"Liquid: {message}{_limit_named(exc, env)}", *render.locate(exc.token)) from None
+            except MemoryError:     # a value one filter makes (a string joined by itself, say)
+                raise SiteError("Liquid: out of memory; a filter made a value too large to hold",
+                                render.source) from None
         for found in caught:
             if issubclass(found.category, LiquidWarning):
                 _warned(render, found)
@@ -416,6 +426,20 @@ def render_liquid(text: str, env: Environment, render: Render, page: Mapping[str
         _current.reset(token)
         _include_sources.reset(includes)
     return LiquidResult(output, tuple(sorted(render.inputs.items())), tuple(render.warnings))
+
+
+LIMITS = {LoopIterationLimitError: ("loop_iterations", "loop_iteration_limit"),
+          OutputStreamLimitError: ("output_bytes", "output_stream_limit"),
+          LocalNamespaceLimitError: ("variables_bytes", "local_namespace_limit"),
+          ContextDepthError: ("include_depth", "context_depth_limit")}
+
+
+def _limit_named(exc: LiquidError, env: Environment) -> str:
+    """Which of site.yaml's ``liquid`` limits ``exc`` says was reached, and its value; else ""."""
+    for kind, (key, attribute) in LIMITS.items():
+        if isinstance(exc, kind):
+            return f" (site.yaml liquid.{key}: {getattr(env, attribute):,})"
+    return ""
 
 
 UNKNOWN = re.compile(r"^(unexpected tag|unknown filter) '[^']*'")

@@ -24,7 +24,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from generator import codec
 from generator.authors import Author, data_file, posts_by_author, read_people
-from generator.config import Config
+from generator.config import Config, LiquidSettings
 from generator.errors import SiteError
 from generator.headings import Heading
 from generator.layout import CONFIG_FILE, PAGES, POSTS
@@ -284,14 +284,14 @@ def site_settings(config: Config) -> dict[str, Any]:
 
 
 def liquid_environment(config: Config) -> Any:
-    return _liquid_environment(config.baseurl, config.url, config.liquid.unknown)
+    return _liquid_environment(config.baseurl, config.url, config.liquid)
 
 
 @functools.lru_cache(maxsize=8)
-def _liquid_environment(baseurl: str, url: str, unknown: str) -> Any:
+def _liquid_environment(baseurl: str, url: str, settings: LiquidSettings) -> Any:
     from generator import liquid
 
-    return liquid.environment(baseurl, url, unknown)
+    return liquid.environment(baseurl, url, settings)
 
 
 def _liquid_render(source: Source, config: Config) -> Any:

@@ -96,3 +96,48 @@ def test_the_bomb_is_refused_at_the_alias_that_crossed_the_limit_in_little_time(
         load_yaml(yaml_bomb(12))                # 9**12 strings
     assert info.value.problem_mark.line + 1 == 6        # a5: 9**6 strings of 3 characters
     assert time.monotonic() - started < 1
+
+
+def write_post(site: Path, body: str, front: str = "title: x\n") -> str:
+    relpath = "content/posts/2020-01-01-limit.md"
+    (site / relpath).write_text(f"---\n{front}---\n\n{body}\n", encoding="utf-8")
+    return relpath
+
+
+LIQUID = {
+    "loop_iterations": "{% for i in (1..100) %}{% for j in (1..100) %}{% endfor %}{% endfor %}",
+    "output_bytes": "{% for i in (1..2000) %}xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx{% endfor %}",
+    "variables_bytes": '{% assign s = "xxxxxxxxxx" %}{% for i in (1..20) %}{% assign s = s | append: s %}'
+                       "{% endfor %}{{ s | size }}",
+}
+
+
+@pytest.mark.parametrize("key", LIQUID)
+def test_liquid_limits_from_site_yaml_stop_the_document_naming_file_and_key(basic_site, capsys, key):
+    assert main(["-C", str(basic_site), "build"]) == 0
+    before = snapshot(basic_site / "_site")
+    site_yaml = basic_site / "site.yaml"
+    site_yaml.write_text(site_yaml.read_text() + f"liquid: {{{key}: 5000}}\n")
+    relpath = write_post(basic_site, LIQUID[key])
+    capsys.readouterr()
+
+    assert main(["-C", str(basic_site), "build"]) == 1
+
+    message = capsys.readouterr().err
+    assert message.startswith(f"error: {relpath}:") and message.count("\n") == 1, message
+    assert f"liquid.{key}: 5,000" in message
+    assert snapshot(basic_site / "_site") == before
+
+
+def test_a_string_doubled_forty_times_stops_at_the_default_limit(basic_site):
+    """A terabyte asked for by eleven words of Liquid: refused at 50 MB, one line."""
+    write_post(basic_site, '{% assign s = "xxxxxxxxxx" %}{% for i in (1..40) %}{% assign s = s | append: s %}'
+                           "{% endfor %}{{ s | size }}")
+    assert_one_line_error(build_bounded(basic_site), "2020-01-01-limit.md", "liquid.variables_bytes: 50,000,000")
+
+
+def test_liquid_limits_must_be_positive(basic_site, capsys):
+    site_yaml = basic_site / "site.yaml"
+    site_yaml.write_text(site_yaml.read_text() + "liquid: {loop_iterations: 0}\n")
+    assert main(["-C", str(basic_site), "build"]) == 1
+    assert "key 'liquid.loop_iterations': expected 1 or more, got 0" in capsys.readouterr().err
