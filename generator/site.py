@@ -198,8 +198,9 @@ def parse_document(source: Source, config: Config) -> Document:
         layout=str(meta.get("layout") or source.kind),
         content="",
         date=date,
-        authors=_string_list(meta.get("authors", meta.get("author")), source.path, "author"),
-        tags=_names(meta.get("tags"), source.path, "tags"),
+        authors=_at_most(_string_list(meta.get("authors", meta.get("author")), source.path, "author"),
+                         config, source.path, "author"),
+        tags=_at_most(_names(meta.get("tags"), source.path, "tags"), config, source.path, "tags"),
         categories=categories,
         draft=_flag(meta, "draft", False, source.path) or not _flag(meta, "published", True, source.path),
         redirect_from=_string_list(meta.get("redirect_from"), source.path, "redirect_from"),
@@ -253,7 +254,8 @@ def placement_of(source: Source, config: Config) -> tuple[datetime | None, str, 
         date = parse_date(meta.get("date", file_date), tz, source.path)
     elif "date" in meta:
         date = parse_date(meta["date"], tz, source.path)
-    categories = _names(meta.get("categories", meta.get("category")), source.path, "categories")
+    categories = _at_most(_names(meta.get("categories", meta.get("category")), source.path, "categories"),
+                          config, source.path, "categories")
     return date, slug, categories, _permalink(meta, source, config, slug, date, categories)
 
 
@@ -353,6 +355,15 @@ def _names(value: Any, path: Path, key: str) -> list[str]:
     names = _string_list(value, path, key)
     if any(not name.strip() for name in names):
         raise SiteError(f"key '{key}': an empty name in {value!r}", path)
+    return names
+
+
+def _at_most(names: list[str], config: Config, path: Path, key: str) -> list[str]:
+    """``names`` if there are no more of them than site.yaml's ``limits.max_tags``."""
+    limit = config.limits.max_tags
+    if len(names) > limit:
+        raise SiteError(f"key '{key}': {len(names):,} names, more than site.yaml's limits.max_tags "
+                        f"({limit:,})", path)
     return names
 
 

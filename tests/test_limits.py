@@ -141,3 +141,41 @@ def test_liquid_limits_must_be_positive(basic_site, capsys):
     site_yaml.write_text(site_yaml.read_text() + "liquid: {loop_iterations: 0}\n")
     assert main(["-C", str(basic_site), "build"]) == 1
     assert "key 'liquid.loop_iterations': expected 1 or more, got 0" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("key", ["tags", "categories", "author"])
+def test_names_past_max_tags_stop_the_build_naming_file_and_key(basic_site, capsys, key):
+    assert main(["-C", str(basic_site), "build"]) == 0
+    before = snapshot(basic_site / "_site")
+    site_yaml = basic_site / "site.yaml"
+    site_yaml.write_text(site_yaml.read_text() + "limits: {max_tags: 20}\n")
+    relpath = write_post(basic_site, "Hello.", f"title: x\n{key}: [{', '.join(f'n{i}' for i in range(21))}]\n")
+    capsys.readouterr()
+
+    assert main(["-C", str(basic_site), "build"]) == 1
+
+    message = capsys.readouterr().err
+    assert message == f"error: {relpath}: key '{key}': 21 names, more than site.yaml's limits.max_tags (20)\n"
+    assert snapshot(basic_site / "_site") == before
+
+
+def test_ten_thousand_tags_on_one_post_are_refused_at_once(basic_site):
+    """They made 3.2 GB of tag pages before: each lists the post with its 10,000 tags."""
+    write_post(basic_site, "Hello.", f"title: x\ntags: [{', '.join(f't{i}' for i in range(10_000))}]\n")
+    assert_one_line_error(build_bounded(basic_site, timeout=60), "key 'tags': 10,000 names", "limits.max_tags (500)")
+
+
+def test_a_page_past_max_output_bytes_stops_the_build_naming_file_and_key(basic_site, capsys):
+    assert main(["-C", str(basic_site), "build"]) == 0
+    before = snapshot(basic_site / "_site")
+    site_yaml = basic_site / "site.yaml"
+    site_yaml.write_text(site_yaml.read_text() + "limits: {max_output_bytes: 50000}\n")
+    relpath = write_post(basic_site, "word " * 12_000)
+    capsys.readouterr()
+
+    assert main(["-C", str(basic_site), "build"]) == 1
+
+    message = capsys.readouterr().err
+    assert message.startswith(f"error: {relpath}: its page is ") and message.count("\n") == 1, message
+    assert "more than site.yaml's limits.max_output_bytes (50,000)" in message
+    assert snapshot(basic_site / "_site") == before
