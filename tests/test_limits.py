@@ -179,3 +179,27 @@ def test_a_page_past_max_output_bytes_stops_the_build_naming_file_and_key(basic_
     assert message.startswith(f"error: {relpath}: its page is ") and message.count("\n") == 1, message
     assert "more than site.yaml's limits.max_output_bytes (50,000)" in message
     assert snapshot(basic_site / "_site") == before
+
+
+def inline_seconds(unit: str, size: int) -> float:
+    """CPU time to render a paragraph of ``unit`` repeated to ``size`` characters (best of two)."""
+    import time
+
+    from generator.markdown import render_markdown
+
+    text = unit * (size // len(unit))
+    times = []
+    for _ in range(2):
+        started = time.process_time()
+        render_markdown(text)
+        times.append(time.process_time() - started)
+    return min(times)
+
+
+@pytest.mark.parametrize("unit", ["*a* ", "&amp; ", "<b>a</b> ", "\\* "])
+def test_a_long_paragraph_of_inline_markup_takes_time_in_proportion(unit):
+    """Python-Markdown copied the paragraph at each match, added each text to the one before and
+    took each element from the front of a list: a 1.6 MB paragraph took 195 s. Eight times the
+    text now takes about eight times as long (it took thirty times and more)."""
+    small, large = inline_seconds(unit, 25_000), inline_seconds(unit, 200_000)
+    assert large < 16 * small + 0.5, (unit, small, large)
