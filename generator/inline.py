@@ -14,6 +14,11 @@ whose openings cannot be read (one that may match at any character) is
 always tried. In a document that defines no link reference, the reference
 patterns (``[text][id]``, ``[id]``), which would try every ``[`` of it and
 leave each as it was, are not tried at all.
+
+The pass also takes time in proportion to a paragraph's length, where
+Python-Markdown's took the square of its elements (a 1.6 MB paragraph: 195 s):
+the text is not made again after each match, nor added to piece by piece, and
+elements wait in a deque (:class:`SkippingInlineProcessor`).
 """
 
 from __future__ import annotations
