@@ -243,9 +243,21 @@ def _check_style(name: str, path: Path, key: str) -> None:
 @dataclass(frozen=True)
 class Limits:
     """Inputs larger than these are refused, naming their size: a log pasted into a
-    post by mistake should stop the build at once, not after minutes of rendering."""
+    post by mistake should stop the build at once, not after minutes of rendering.
+
+    Each tag of a post is a page listing the post, its tags among it: 10,000 tags
+    on one post made 3.2 GB of pages. Real posts carry a handful (the largest
+    sites measured here, a dozen), so 500 leaves room for any tagging habit.
+    """
 
     max_source_bytes: int = 10_000_000   # one post, page or docs page (Markdown or HTML)
+    max_tags: int = 500                  # a post's or page's tags, categories and authors, each
+    max_output_bytes: int = 50_000_000   # the page made of one post, page or docs page
+
+    def validate(self, path: Path, prefix: str) -> None:
+        for name in ("max_source_bytes", "max_tags", "max_output_bytes"):
+            if getattr(self, name) < 1:
+                raise SiteError(f"key '{prefix}{name}': expected 1 or more, got {getattr(self, name)}", path)
 
 
 @dataclass(frozen=True)
@@ -257,9 +269,24 @@ class MarkdownSettings:
 
 @dataclass(frozen=True)
 class LiquidSettings:
-    """Liquid in posts and pages (generator/liquid.py)."""
+    """Liquid in posts and pages (generator/liquid.py), and how much work one document's may do.
+
+    The limits are python-liquid's own, which it leaves off: a loop over every
+    post's tags of a 10,000-post site is 10**5 or 10**6 iterations, a page listing
+    them all a few megabytes, so the defaults stop only runaway loops, strings
+    doubled by ``append`` and includes that include themselves.
+    """
 
     unknown: Literal["error", "warning"] = "error"   # a tag, filter or variable sitegen does not know
+    loop_iterations: int = 1_000_000   # of nested loops together (a loop in a loop: the product)
+    output_bytes: int = 50_000_000     # what one document's Liquid writes
+    variables_bytes: int = 50_000_000  # what its assign and capture hold at once
+    include_depth: int = 30            # includes inside includes
+
+    def validate(self, path: Path, prefix: str) -> None:
+        for name in ("loop_iterations", "output_bytes", "variables_bytes", "include_depth"):
+            if getattr(self, name) < 1:
+                raise SiteError(f"key '{prefix}{name}': expected 1 or more, got {getattr(self, name)}", path)
 
 
 @dataclass(frozen=True)

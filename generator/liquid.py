@@ -31,16 +31,17 @@ from pathlib import Path
 from typing import Any, TextIO
 from urllib.parse import quote, quote_plus
 
-import yaml
 from liquid import Environment, Mode, Undefined
 from liquid.ast import BlockNode, Node
-from liquid.exceptions import LiquidError, LiquidWarning
+from liquid.exceptions import (ContextDepthError, LiquidError, LiquidWarning, LocalNamespaceLimitError,
+                               LoopIterationLimitError, OutputStreamLimitError)
 from liquid.filter import with_context
 from liquid.parser import get_parser
 from liquid.tag import Tag
 from liquid.token import TOKEN_EOF, TOKEN_EXPRESSION, TOKEN_TAG, Token
 
 from generator.confine import site_path
+from generator.config import LiquidSettings
 from generator.errors import SiteError, warning
 from generator.highlight import highlight
 from generator.layout import DATA, INCLUDES, PAGES, POSTS
@@ -316,13 +317,18 @@ JEKYLL_FILTERS: dict[str, Callable[..., Any]] = {
 JEKYLL_TAGS = (HighlightTag, IncludeTag, PostUrlTag, LinkTag)
 
 
-def environment(unknown: str = "error") -> Environment:
-    """python-liquid with Jekyll's tags and filters, ``relative_url``/``absolute_url`` among them.
+def environment(settings: LiquidSettings = LiquidSettings()) -> Environment:
+    """python-liquid with Jekyll's tags and filters, ``relative_url``/``absolute_url`` among them,
+    within site.yaml's ``liquid`` limits.
 
     ``unknown: warning`` lets python-liquid warn instead of raise (see :func:`render_liquid`).
     """
     env = Environment(undefined=JekyllUndefined, strict_filters=True,
-                      tolerance=Mode.WARN if unknown == "warning" else Mode.STRICT)
+                      tolerance=Mode.WARN if settings.unknown == "warning" else Mode.STRICT)
+    env.loop_iteration_limit = settings.loop_iterations
+    env.output_stream_limit = settings.output_bytes
+    env.local_namespace_limit = settings.variables_bytes
+    env.context_depth_limit = settings.include_depth
     for tag in JEKYLL_TAGS:
         env.add_tag(tag)
     for name, function in JEKYLL_FILTERS.items():
@@ -366,7 +372,9 @@ class DataFolder(Mapping):
         relpath = self._path(str(name))
         if relpath is None:
             raise KeyError(name)
-        return yaml.safe_load(self._render.read(relpath))
+        from generator.yamltext import parse_yaml
+
+        return parse_yaml(self._render.read(relpath), Path(relpath))
 
     def __iter__(self) -> Iterator[str]:
         folder = self._render.root / DATA_DIR
@@ -421,7 +429,10 @@ def render_liquid(text: str, env: Environment, render: Render, page: Mapping[str
                 output = env.from_string(text, name=str(render.source)).render(site=site, page=page)
             except LiquidError as exc:
                 message = exc.args[0] if exc.args else str(exc)
-                raise SiteError(f"Liquid: {message}", *render.locate(exc.token)) from None
+                raise SiteError(f"Liquid: {message}{_limit_named(exc, env)}", *render.locate(exc.token)) from None
+            except MemoryError:     # a value one filter makes (a string joined by itself, say)
+                raise SiteError("Liquid: out of memory; a filter made a value too large to hold",
+                                render.source) from None
         for found in caught:
             if issubclass(found.category, LiquidWarning):
                 _warned(render, found)
@@ -431,6 +442,20 @@ def render_liquid(text: str, env: Environment, render: Render, page: Mapping[str
         _current.reset(token)
         _include_sources.reset(includes)
     return LiquidResult(output, tuple(sorted(render.inputs.items())), tuple(render.warnings))
+
+
+LIMITS = {LoopIterationLimitError: ("loop_iterations", "loop_iteration_limit"),
+          OutputStreamLimitError: ("output_bytes", "output_stream_limit"),
+          LocalNamespaceLimitError: ("variables_bytes", "local_namespace_limit"),
+          ContextDepthError: ("include_depth", "context_depth_limit")}
+
+
+def _limit_named(exc: LiquidError, env: Environment) -> str:
+    """Which of site.yaml's ``liquid`` limits ``exc`` says was reached, and its value; else ""."""
+    for kind, (key, attribute) in LIMITS.items():
+        if isinstance(exc, kind):
+            return f" (site.yaml liquid.{key}: {getattr(env, attribute):,})"
+    return ""
 
 
 UNKNOWN = re.compile(r"^(unexpected tag|unknown filter) '[^']*'")

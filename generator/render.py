@@ -246,9 +246,10 @@ class Renderer:
                 continue
 
     def render(self, template: str, context: dict[str, Any], source: Path | None = None) -> str:
-        """Render ``template``; errors name the template line (and the source it was for)."""
+        """Render ``template``; errors name the template line (and the source it was for), and
+        a source's page larger than site.yaml's ``limits.max_output_bytes`` is one too."""
         try:
-            return self.env.get_template(template).render(context)
+            html = self.env.get_template(template).render(context)
         except jinja2.TemplateSyntaxError as exc:
             raise SiteError(f"template syntax error: {exc.message}",
                             self.shown(exc.name or template), exc.lineno) from None
@@ -263,6 +264,11 @@ class Renderer:
             if name is None:
                 raise SiteError(message, source) from None
             raise SiteError(message, self.shown(name), line) from None
+        limit = self.config.limits.max_output_bytes
+        if source is not None and len(html) > limit and len(html.encode("utf-8")) > limit:
+            raise SiteError(f"its page is {len(html.encode('utf-8')):,} bytes of HTML, more than site.yaml's "
+                            f"limits.max_output_bytes ({limit:,})", source)
+        return html
 
     def _template_frame(self, exc: BaseException) -> tuple[str | None, int | None]:
         """The innermost template file and line in ``exc``'s traceback."""

@@ -26,7 +26,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from generator import codec
 from generator.authors import Author, data_file, posts_by_author, read_people
-from generator.config import Config, SettingsView
+from generator.config import Config, LiquidSettings, SettingsView
 from generator.errors import SiteError
 from generator.files import NAME_BYTES
 from generator.headings import Heading
@@ -214,8 +214,9 @@ def _parse(source: Source, config: Config) -> Document:
         layout=str(meta.get("layout") or source.kind),
         content="",
         date=date,
-        authors=_string_list(meta.get("authors", meta.get("author")), source.path, "author"),
-        tags=_names(meta.get("tags"), source.path, "tags"),
+        authors=_at_most(_string_list(meta.get("authors", meta.get("author")), source.path, "author"),
+                         config, source.path, "author"),
+        tags=_at_most(_names(meta.get("tags"), source.path, "tags"), config, source.path, "tags"),
         categories=categories,
         draft=_flag(meta, "draft", False, source.path) or not _flag(meta, "published", True, source.path),
         redirect_from=_string_list(meta.get("redirect_from"), source.path, "redirect_from"),
@@ -271,7 +272,8 @@ def placement_of(source: Source, config: Config) -> tuple[datetime | None, str, 
         date = parse_date(meta.get("date", file_date), timezone_of(config), source.path)
     elif "date" in meta:     # the time zone only where there is a date: a page without one does not read it
         date = parse_date(meta["date"], timezone_of(config), source.path)
-    categories = _names(meta.get("categories", meta.get("category")), source.path, "categories")
+    categories = _at_most(_names(meta.get("categories", meta.get("category")), source.path, "categories"),
+                          config, source.path, "categories")
     return date, slug, categories, _permalink(meta, source, config, slug, date, categories)
 
 
@@ -318,14 +320,14 @@ class SiteSettings(Mapping):
 
 
 def liquid_environment(config: Config) -> Any:
-    return _liquid_environment(config.liquid.unknown)
+    return _liquid_environment(config.liquid)
 
 
 @functools.lru_cache(maxsize=8)
-def _liquid_environment(unknown: str) -> Any:
+def _liquid_environment(settings: LiquidSettings) -> Any:
     from generator import liquid
 
-    return liquid.environment(unknown)
+    return liquid.environment(settings)
 
 
 def _liquid_render(source: Source, config: Config) -> Any:
@@ -392,6 +394,15 @@ def _names(value: Any, path: Path, key: str) -> list[str]:
     if long is not None:
         raise SiteError(f"key '{key}': {long[:40]!r}... is too long to name its page "
                         f"({len(slugify(long).encode())} bytes, at most {most})", path)
+    return names
+
+
+def _at_most(names: list[str], config: Config, path: Path, key: str) -> list[str]:
+    """``names`` if there are no more of them than site.yaml's ``limits.max_tags``."""
+    limit = config.limits.max_tags
+    if len(names) > limit:
+        raise SiteError(f"key '{key}': {len(names):,} names, more than site.yaml's limits.max_tags "
+                        f"({limit:,})", path)
     return names
 
 

@@ -18,10 +18,10 @@ from generator.errors import SiteError
 
 SURROGATE = re.compile("[\ud800-\udfff]")
 MAX_NESTING = 64     # lists and mappings inside each other: far beyond any real site's
-# Values that aliases may add to a document beyond those written in it: an alias is a
-# reference, and eight levels of nine aliases each (a "billion laughs") expand a few hundred
-# bytes into 43 million values, for whatever walks them next (a cache, a dump, a page).
-MAX_ALIASED_VALUES = 1_000_000
+# What aliases may add to a file's value, in items and characters, each use counted in full:
+# a site reuses a block of defaults a few times; a "billion laughs" (nine lists of nine
+# aliases to the one before) would expand 300 bytes into gigabytes in every cache and copy.
+MAX_ALIAS_EXPANSION = 1_000_000
 
 
 def parse_yaml(text: str, path: Path, what: str = "invalid YAML", offset: int = 0) -> Any:
@@ -34,24 +34,13 @@ def parse_yaml(text: str, path: Path, what: str = "invalid YAML", offset: int = 
 
 
 class _Checks:
-    """Four more mistakes reported as YAML errors, at their line, whichever parser runs.
+    """Three more mistakes reported as YAML errors, at their line, whichever parser runs.
 
     An impossible date (``2020-02-30``) would raise ValueError from ``datetime``,
     and so would an integer of more digits than ``int()`` reads (4,300 by default);
     a NUL (``"\\0"``) would travel on to file names and pages (a lone
-    surrogate, ``"\\ud800"``, could not even be written). Aliases that would
-    expand into more than :data:`MAX_ALIASED_VALUES` values are refused before
-    anything is expanded.
+    surrogate, ``"\\ud800"``, could not even be written).
     """
-
-    def __init__(self, stream):
-        super().__init__(stream)
-        self.may_alias = not isinstance(stream, str) or "*" in stream    # no '*', no alias: no walk
-
-    def construct_document(self, node):
-        if self.may_alias:
-            _check_expansion(node)
-        return super().construct_document(node)
 
     def construct_yaml_timestamp(self, node):
         try:
@@ -81,11 +70,14 @@ class _Checks:
 
 class _Loader(_Checks, yaml.SafeLoader):
     """PyYAML's safe loader with the checks; deep nesting (RecursionError from the recursive
-    composer) and a list or mapping that holds itself (``&a [*a]``: no cache, feed or page
-    can write it out) are YAML errors too."""
+    composer), a list or mapping that holds itself (``&a [*a]``: no cache, feed or page
+    can write it out) and aliases that expand past :data:`MAX_ALIAS_EXPANSION` are YAML
+    errors too, at the alias that crossed it."""
 
     depth = 0
     open_anchors: tuple[str, ...] = ()    # of the lists and mappings being composed
+    sizes: _Measure | None = None         # of the nodes aliases named
+    expansion = 0                         # what the aliases so far add, each use in full
 
     def compose_node(self, parent, index):
         self.depth += 1
@@ -105,7 +97,15 @@ class _Loader(_Checks, yaml.SafeLoader):
                     return super().compose_node(parent, index)
                 finally:
                     self.open_anchors = self.open_anchors[:-1]
-            return super().compose_node(parent, index)
+            node = super().compose_node(parent, index)
+            if isinstance(event, yaml.AliasEvent):
+                self.sizes = self.sizes or _Measure()
+                self.expansion += self.sizes(node)[0]
+                if self.expansion > MAX_ALIAS_EXPANSION:
+                    raise yaml.composer.ComposerError(
+                        None, None, f"aliases expand this file past {MAX_ALIAS_EXPANSION:,} items and "
+                        f"characters (*{anchor} used too often: a YAML bomb?)", event.start_mark)
+            return node
         finally:
             self.depth -= 1
 
@@ -124,61 +124,66 @@ def load_yaml(text: str) -> Any:
     """``yaml.safe_load`` with every mistake in the text a :class:`yaml.YAMLError`, through
     libyaml when present.
 
-    Whatever libyaml refuses, or a document nested deeper than the limit (or
-    one it cannot tell), is read again by the pure-Python loader, so that an
-    error names the same problem and line whichever parser ran.
+    The document is measured before it is made into values: whatever libyaml
+    refuses, nests deeper than the limit, holds itself or expands past
+    :data:`MAX_ALIAS_EXPANSION` (or whatever it cannot tell) is read again by
+    the pure-Python loader, so that an error names the same problem and line
+    whichever parser ran.
     """
     if FAST_LOADER is not _Loader:
         try:
-            value = yaml.load(text, Loader=FAST_LOADER)
-            if _depth(value) <= MAX_NESTING:
-                return value
+            return _load(text, FAST_LOADER, check=True)
         except (yaml.YAMLError, RecursionError):
             pass
-    return yaml.load(text, Loader=_Loader)
+    return _load(text, _Loader, check=False)
 
 
-def _depth(value: Any, limit: int = MAX_NESTING + 1) -> int:
-    """How deeply lists and mappings nest in ``value`` (a scalar is 1), counted up to ``limit``."""
-    if limit <= 0:
-        return 1
-    if isinstance(value, dict):
-        return 1 + max((_depth(v, limit - 1) for kv in value.items() for v in kv), default=0)
-    if isinstance(value, list):
-        return 1 + max((_depth(v, limit - 1) for v in value), default=0)
-    return 1
+def _load(text: str, loader_class: type, check: bool) -> Any:
+    """The value of ``text``, its nodes composed and (``check``) measured before any value is made."""
+    loader = loader_class(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        if check:
+            measure = _Measure()
+            if measure(node)[1] > MAX_NESTING or measure.expansion > MAX_ALIAS_EXPANSION:
+                raise yaml.composer.ComposerError(None, None, "over a limit", node.start_mark)
+        return loader.construct_document(node)
+    finally:
+        loader.dispose()
 
 
-def _check_expansion(root: yaml.Node) -> None:
-    """Refuse a document whose aliases expand it by more than :data:`MAX_ALIASED_VALUES` values,
-    at the innermost value that does, counting each node once (linear in what was written)."""
-    written, todo = {id(root)}, [root]
-    while todo:
-        for child in _children(todo.pop()):
-            if id(child) not in written:
-                written.add(id(child))
-                todo.append(child)
-    limit, sizes = len(written) + MAX_ALIASED_VALUES, {}
+class _Measure:
+    """The size (an item or a character each, aliases expanded) and depth of composed YAML.
 
-    def expanded(node: yaml.Node) -> int:
-        if id(node) not in sizes:
-            size = 1 + sum(expanded(child) for child in _children(node))
-            if size > limit:
-                raise yaml.constructor.ConstructorError(
-                    None, None, f"aliases repeat this value into more than {MAX_ALIASED_VALUES:,} values "
-                    "(an alias bomb?)", node.start_mark)
-            sizes[id(node)] = size
-        return sizes[id(node)]
+    Each node is measured once, so the work is the text's, not the value's:
+    a node met again is an alias's use, and what it adds is summed in ``expansion``.
+    """
 
-    expanded(root)
+    def __init__(self) -> None:
+        self.seen: dict[int, tuple[int, int]] = {}
+        self.expansion = 0
 
-
-def _children(node: yaml.Node) -> list[yaml.Node]:
-    if isinstance(node, yaml.SequenceNode):
-        return node.value
-    if isinstance(node, yaml.MappingNode):
-        return [part for pair in node.value for part in pair]
-    return []
+    def __call__(self, node: yaml.Node, level: int = 1) -> tuple[int, int]:
+        known = self.seen.get(id(node))
+        if known is not None:
+            if known[1] < 0:     # met inside itself (libyaml composes ``&a [*a]``)
+                raise yaml.composer.ComposerError(None, None, "a value that holds itself", node.start_mark)
+            self.expansion += known[0]
+            return known
+        if level > MAX_NESTING:
+            raise yaml.composer.ComposerError(None, None, "nested too deep", node.start_mark)
+        if isinstance(node, yaml.ScalarNode):
+            found = (1 + len(node.value), 1)
+        else:
+            self.seen[id(node)] = (0, -1)
+            children = [part for pair in node.value for part in pair] \
+                if isinstance(node, yaml.MappingNode) else node.value
+            measured = [self(child, level + 1) for child in children]
+            found = (1 + sum(size for size, _ in measured), 1 + max((depth for _, depth in measured), default=0))
+        self.seen[id(node)] = found
+        return found
 
 
 def yaml_line(exc: yaml.YAMLError, offset: int = 0) -> int | None:

@@ -204,12 +204,13 @@ class _PageThatWarns(dict):
 def test_a_warning_from_elsewhere_is_not_taken_for_liquid(tmp_path: Path, unknown: str) -> None:
     """A ResourceWarning raised while a post renders (the GC closing another test's event loop, in
     CI) is passed on as it is; it neither fails the post nor becomes one of its warnings."""
+    from generator.config import LiquidSettings
     from generator.liquid import Render, environment, render_liquid
 
     render = Render(tmp_path, Path("content/posts/2020-01-01-x.md"), 4, True, unknown, lambda p: "/")
     with pytest.warns(ResourceWarning, match="unclosed event loop"):
         result = render_liquid("Hello {{ page.title }}{% nosuchtag %}" if unknown == "warning"
-                               else "Hello {{ page.title }}", environment(unknown), render,
+                               else "Hello {{ page.title }}", environment(LiquidSettings(unknown)), render,
                                _PageThatWarns(title="World"))
     assert result.text.startswith("Hello World")
     assert all("unclosed" not in w for w in result.warnings)

@@ -33,6 +33,7 @@ from generator.notebooks import FOLDER
 from generator.notebooks.rst import RstToMarkdown
 from generator.site import slugify
 from generator.sources import read_text
+from generator.yamltext import parse_yaml
 
 SUFFIXES = (".ipynb", ".py")
 PERCENT = re.compile(r"^# %%(?!%)(.*)$")
@@ -202,12 +203,7 @@ def _yaml_header(lines: list[str], path: Path) -> tuple[dict, int]:
     else:
         raise SiteError("the YAML header is not closed: end it with a line '# ---'", path, 1)
     text = "\n".join(_uncomment(line) for line in lines[1:end])
-    try:
-        metadata = yaml.safe_load(text) or {}
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        raise SiteError(f"invalid YAML header: {getattr(exc, 'problem', exc)}", path,
-                        mark.line + 2 if mark else 1) from None
+    metadata = parse_yaml(text, path, "invalid YAML header", offset=1) or {}
     if not isinstance(metadata, dict):
         raise SiteError("the YAML header must be a mapping of keys to values", path, 2)
     return metadata, end + 1
