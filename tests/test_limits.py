@@ -84,18 +84,14 @@ def test_aliases_a_real_site_uses_still_read():
 
 
 @pytest.mark.timeout(20)
-def test_the_bomb_is_refused_at_the_alias_that_crossed_the_limit_in_little_time():
-    import time
-
+def test_the_bomb_is_refused_at_the_alias_that_crossed_the_limit_before_expanding():
     import yaml
 
     from generator.yamltext import load_yaml
 
-    started = time.monotonic()
     with pytest.raises(yaml.YAMLError, match="aliases expand this file") as info:
-        load_yaml(yaml_bomb(12))                # 9**12 strings
+        load_yaml(yaml_bomb(12))                # 9**12 strings: expanded, they would not fit in memory
     assert info.value.problem_mark.line + 1 == 6        # a5: 9**6 strings of 3 characters
-    assert time.monotonic() - started < 1
 
 
 def write_post(site: Path, body: str, front: str = "title: x\n") -> str:
@@ -181,25 +177,12 @@ def test_a_page_past_max_output_bytes_stops_the_build_naming_file_and_key(basic_
     assert snapshot(basic_site / "_site") == before
 
 
-def inline_seconds(unit: str, size: int) -> float:
-    """CPU time to render a paragraph of ``unit`` repeated to ``size`` characters (best of two)."""
-    import time
+@pytest.mark.parametrize("unit", ["*a* ", "&amp; ", "<b>a</b> ", "\\* ", "[b](c) ", "`d` "])
+def test_a_long_paragraph_of_inline_markup_reads_as_python_markdown_reads_it(unit):
+    """The inline pass made linear (generator.inline joins the text once per element instead of
+    at each match) gives Python-Markdown's own output on a long paragraph of one construct; how
+    its time grows is measured by benchmarks/bench_inline.py, never asserted in a test."""
+    from tests.test_markdown_fast_paths import both
 
-    from generator.markdown import render_markdown
-
-    text = unit * (size // len(unit))
-    times = []
-    for _ in range(2):
-        started = time.process_time()
-        render_markdown(text)
-        times.append(time.process_time() - started)
-    return min(times)
-
-
-@pytest.mark.parametrize("unit", ["*a* ", "&amp; ", "<b>a</b> ", "\\* "])
-def test_a_long_paragraph_of_inline_markup_takes_time_in_proportion(unit):
-    """Python-Markdown copied the paragraph at each match, added each text to the one before and
-    took each element from the front of a list: a 1.6 MB paragraph took 195 s. Eight times the
-    text now takes about eight times as long (it took thirty times and more)."""
-    small, large = inline_seconds(unit, 25_000), inline_seconds(unit, 200_000)
-    assert large < 16 * small + 0.5, (unit, small, large)
+    fast, plain = both(unit * (20_000 // len(unit)))
+    assert fast == plain
