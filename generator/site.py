@@ -320,7 +320,12 @@ class SiteSettings(Mapping):
 
 
 def liquid_environment(config: Config) -> Any:
-    return _liquid_environment(config.liquid)
+    """The Liquid environment of these settings, made once: each of ``config.liquid``'s fields is
+    read (so a parse through a :class:`SettingsView` notes them) into a settings value that the
+    cache can know again, which a view, new for each parse, is not."""
+    section = config.liquid
+    return _liquid_environment(LiquidSettings(**{f.name: getattr(section, f.name)
+                                                 for f in dataclasses.fields(LiquidSettings)}))
 
 
 @functools.lru_cache(maxsize=8)
