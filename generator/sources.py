@@ -97,8 +97,18 @@ def refuse_links_outside(root: Path, names: Iterable[str], outside_allowed: bool
             if not outside_allowed:
                 raise SiteError(f"a symbolic link to {real}, outside the site: remove it, or set "
                                 "allow_symlinks_outside: true in site.yaml to publish it", name)
-        elif any(part in NEVER_READ for part in os.path.relpath(real, real_root).split(os.sep)):
-            raise SiteError("a symbolic link into the site's .git/ or .sitegen/, which sitegen never reads", name)
+        else:
+            parts = os.path.relpath(real, real_root).split(os.sep)
+            if any(part in NEVER_READ for part in parts):
+                raise SiteError("a symbolic link into the site's .git/ or .sitegen/, which sitegen never reads",
+                                name)
+            if _hidden(parts) - _hidden(name.split("/")):     # a link may not open a dot-file (.env)
+                raise SiteError(f"a symbolic link to {'/'.join(parts)}, a hidden file of the site, which "
+                                "sitegen reads only where site.yaml names it", name)
+
+
+def _hidden(parts: Iterable[str]) -> set[str]:
+    return {part for part in parts if part.startswith(".")}
 
 
 def read_text(path: Path, shown_as: Path | None = None) -> str:

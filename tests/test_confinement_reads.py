@@ -218,3 +218,15 @@ def test_no_content_or_asset_is_a_link_into_git(site, canary, capsys, link, targ
     code, err = build(site, canary, capsys)
     assert_refused(code, err, ".git/")
     assert not (site / "_site").exists()
+
+
+@pytest.mark.parametrize("link, target", [("assets/leak.txt", "../.env"), ("content/data/env.yml", "../../.env")])
+def test_no_content_or_asset_is_a_link_to_a_hidden_file(site, canary, capsys, link, target):
+    """A link inside the site to its ``.env`` passed (only .git/ and .sitegen/ were refused) and
+    the file was published."""
+    (site / ".env").write_text(f"token: {SECRET}\n")
+    (site / link).parent.mkdir(parents=True, exist_ok=True)
+    (site / link).symlink_to(target)
+    code, err = build(site, canary, capsys)
+    assert_refused(code, err, link, ".env")
+    assert not (site / "_site").exists()
