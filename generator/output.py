@@ -46,7 +46,7 @@ def safe_output_dir(config: Config) -> Path:
     """
     out = config.output_dir.resolve()
     root = config.root.resolve()
-    sources = [root / name for name in (*SOURCES, *config.static_paths)]
+    sources = [root / name for name in (*SOURCES, *config.static_paths, *config.theme_paths)]
     where = root / CONFIG_FILE
     if root.is_relative_to(out) or any(out.is_relative_to(s) for s in sources):
         raise SiteError(f"key 'output': {config.output!r} would overwrite the site's sources", where)

@@ -203,3 +203,15 @@ def test_the_output_directory_cannot_be_inside_a_static_folder(site: Path) -> No
     with pytest.raises(SiteError, match="key 'output': 'images/built' would overwrite the site's sources"):
         build(site, OPTIONS)
     assert not (site / "images/built").exists()
+
+
+def test_the_output_directory_cannot_be_the_sites_theme_folder(site: Path) -> None:
+    """A theme folder inside the site needs no marker to be built into: its templates would have
+    been strays to remove."""
+    (site / "mytheme/templates").mkdir(parents=True)
+    (site / "mytheme/templates/keep.html").write_text("{{ content }}")
+    with (site / "site.yaml").open("a") as config:
+        config.write("theme: mytheme\noutput: mytheme\n")
+    with pytest.raises(SiteError, match="key 'output': 'mytheme' would overwrite the site's sources"):
+        build(site, OPTIONS)
+    assert (site / "mytheme/templates/keep.html").read_text() == "{{ content }}"
