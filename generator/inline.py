@@ -38,7 +38,7 @@ import markdown
 from markdown import util
 from markdown.extensions import Extension
 from markdown.inlinepatterns import InlineProcessor as NewStylePattern
-from markdown.inlinepatterns import LinkInlineProcessor, ReferenceInlineProcessor
+from markdown.inlinepatterns import ImageInlineProcessor, LinkInlineProcessor, ReferenceInlineProcessor
 from markdown.treeprocessors import InlineProcessor
 
 try:
@@ -441,12 +441,14 @@ class LinkReader:
         return self._closers
 
     def text(self, pattern: LinkInlineProcessor, data: str, index: int) -> tuple[str, int, bool]:
-        """``LinkInlineProcessor.getText``: the text up to the ``]`` closing the ``[`` before ``index``."""
+        """``LinkInlineProcessor.getText``: the text up to the ``]`` closing the ``[`` before ``index``.
+        Of a ``[`` never closed, the text is not copied ("" for the rest of the text): the link
+        patterns' ``handleMatch`` (the only callers, :func:`quicker_links`) pass it over."""
         if index == 0 or data[index - 1] != "[":       # not after a bracket: counted as Python-Markdown counts
             return LinkInlineProcessor.getText(pattern, data, index)
         close = self.closers(data).square.get(index - 1)
         if close is None:
-            return data[index:], len(data), False
+            return "", len(data), False
         return data[index:close], close + 1, True
 
     def target(self, pattern: LinkInlineProcessor, data: str, index: int) -> tuple[str, str | None, int, bool]:
@@ -471,17 +473,23 @@ def _source_digest(method: Callable) -> str | None:
         return None
 
 
-# LinkReader reads links as these getText and getLink do (their source in Python-Markdown 3.11.3):
-# where the installed library's differ, its own are used.
-GET_TEXT_SHA256 = "7d0978a16aae3e5bcf046f83dbc99f98b2140103ae565a0bbd6680644647f9d6"
-GET_LINK_SHA256 = "fa42883beb8834a6ab82da2d17b48d0ea0dfbafec17a4773fb8251db5be4181f"
-READS_AS_PYTHON_MARKDOWN = (_source_digest(LinkInlineProcessor.getText) == GET_TEXT_SHA256 and
-                            _source_digest(LinkInlineProcessor.getLink) == GET_LINK_SHA256)
+# LinkReader reads links as these methods read them (their source in Python-Markdown 3.11.3, by
+# sha256): where the installed library's differ, its own are used.
+CHECKED_SOURCES = {
+    LinkInlineProcessor.getText: "7d0978a16aae3e5bcf046f83dbc99f98b2140103ae565a0bbd6680644647f9d6",
+    LinkInlineProcessor.getLink: "fa42883beb8834a6ab82da2d17b48d0ea0dfbafec17a4773fb8251db5be4181f",
+    LinkInlineProcessor.handleMatch: "ee8e0e843ea4b7ce64c0ba67ceea6f7583ce1e498b49349eaf4527455976905b",
+    ImageInlineProcessor.handleMatch: "508aa1917877b4746f85f54273e4280cdc44f3af54fdb4b0701b49831299e8b5",
+    ReferenceInlineProcessor.handleMatch: "a030528fb96718c2d51b63f8b01052b4009d0cd5beea5ac08a6cc3e6c115aca0",
+}
+READS_AS_PYTHON_MARKDOWN = all(_source_digest(method) == digest for method, digest in CHECKED_SOURCES.items())
+LINK_MATCHES = (LinkInlineProcessor.handleMatch, ImageInlineProcessor.handleMatch, ReferenceInlineProcessor.handleMatch)
 
 
 def quicker_links(pattern: Any, reader: LinkReader) -> None:
-    """Give a link or image pattern that reads links as Python-Markdown's own do ``reader``'s methods."""
-    if not READS_AS_PYTHON_MARKDOWN or not isinstance(pattern, LinkInlineProcessor):
+    """Give a link or image pattern that reads links as Python-Markdown's own do (its methods
+    theirs) ``reader``'s methods."""
+    if not READS_AS_PYTHON_MARKDOWN or type(pattern).handleMatch not in LINK_MATCHES:
         return
     if type(pattern).getText is LinkInlineProcessor.getText:
         pattern.getText = functools.partial(reader.text, pattern)

@@ -235,7 +235,10 @@ def test_links_are_read_as_python_markdown_reads_them(before, rest):
     assert "getText" in vars(link) and "getLink" in vars(link)      # the shortcuts are in place
     for data in (before + rest, before + "(" + rest):
         index = len(before)
-        assert link.getText(data, index) == LinkInlineProcessor.getText(link, data, index), data
+        text, end, handled = LinkInlineProcessor.getText(link, data, index)
+        # The text of a bracket never closed, which handleMatch passes over, is not copied.
+        unclosed = not handled and data[index - 1:index] == "["
+        assert link.getText(data, index) == ("" if unclosed else text, end, handled), data
         assert link.getLink(data, index) == LinkInlineProcessor.getLink(link, data, index), data
 
 
