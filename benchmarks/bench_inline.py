@@ -26,6 +26,7 @@ UNITS = {
     "nested-bracket": "[a [b] ",        # closed inside, the outer one never
     "open-image": "![a ",
     "open-target": "[a](b ",            # a link's target never closed
+    "adjacent-links": "[a](b)",         # each match makes the text again (the next one sees it)
 }
 ROUNDS = 3
 

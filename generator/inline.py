@@ -25,7 +25,6 @@ target are read from brackets matched once per text, not counted from each
 
 from __future__ import annotations
 
-import bisect
 import functools
 import hashlib
 import inspect
@@ -394,43 +393,50 @@ class SkippingInlineProcessor(InlineProcessor):
 
 
 class Closers:
-    """Where each ``[`` and ``(`` of one text is closed, as Python-Markdown's link patterns count
-    brackets (no escapes; an unmatched one: nowhere), and where its quotes are, read in one pass.
+    """Where the ``[`` and ``(`` of one text are closed, as Python-Markdown's link patterns count
+    brackets (no escapes; one never closed: None), each found once.
 
-    ``getText`` and ``getLink`` count from an opening to the end of the text each time: a
-    paragraph of unclosed ``[a `` took the square of its length (25,000 characters: 15 s)."""
+    ``getText`` and ``getLink`` count from an opening to its close, or to the end of the text, each
+    time: a paragraph of unclosed ``[a `` took the square of its length (25,000 characters: 15 s).
+    Here a count from an opening settles every opening it passes, so each is counted over once
+    for as long as the text is the same (a match after the one before it makes the text again)."""
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.square: dict[int, int] = {}
-        self.round: dict[int, int] = {}
-        self.quotes: list[int] = []
-        opened: dict[str, list[int]] = {"[": [], "(": []}
-        closes = {"]": ("[", self.square), ")": ("(", self.round)}
-        for match in BRACKETS_AND_QUOTES.finditer(text):
-            at, char = match.start(), match.group()
-            if char in opened:
-                opened[char].append(at)
-            elif char in closes:
-                opener, closed = closes[char]
-                if opened[opener]:
-                    closed[opened[opener].pop()] = at
-            else:
-                self.quotes.append(at)
+        self._closes: dict[str, dict[int, int | None]] = {"[": {}, "(": {}}
+        self._last_quote: int | None = None
 
-    def first_quote(self, at: int) -> int:
-        """The position of the first quote at or after ``at``; the text's length if none."""
-        found = bisect.bisect_left(self.quotes, at)
-        return self.quotes[found] if found < len(self.quotes) else len(self.text)
+    def close(self, at: int) -> int | None:
+        """The position of what closes the ``[`` or ``(`` at ``at``; None if nothing does."""
+        opener = self.text[at]
+        closes = self._closes[opener]
+        if at not in closes:
+            opened: list[int] = []
+            for match in BRACKETS[opener].finditer(self.text, at):
+                if match.group() == opener:
+                    opened.append(match.start())
+                else:
+                    closes[opened.pop()] = match.start()
+                    if not opened:
+                        break
+            for never_closed in opened:
+                closes[never_closed] = None
+        return closes[at]
+
+    def last_quote(self) -> int:
+        """The position of the text's last quote; -1 if it has none."""
+        if self._last_quote is None:
+            self._last_quote = max(self.text.rfind("'"), self.text.rfind('"'))
+        return self._last_quote
 
 
-BRACKETS_AND_QUOTES = re.compile(r"[][()'\"]")
+BRACKETS = {"[": re.compile(r"[][]"), "(": re.compile(r"[()]")}
 
 
 class LinkReader:
-    """``getText`` and ``getLink`` of Python-Markdown's link and image patterns in time linear in
-    a text's length, their results the same: the brackets of the text being read (the same
-    string, one pattern after the other) are matched once (:class:`Closers`)."""
+    """``getText`` and ``getLink`` of Python-Markdown's link and image patterns, their results the
+    same, each bracket of the text being read (the same string, one pattern after the other)
+    counted over once (:class:`Closers`)."""
 
     def __init__(self) -> None:
         self._closers: Closers | None = None
@@ -446,7 +452,7 @@ class LinkReader:
         patterns' ``handleMatch`` (the only callers, :func:`quicker_links`) pass it over."""
         if index == 0 or data[index - 1] != "[":       # not after a bracket: counted as Python-Markdown counts
             return LinkInlineProcessor.getText(pattern, data, index)
-        close = self.closers(data).square.get(index - 1)
+        close = self.closers(data).close(index - 1)
         if close is None:
             return "", len(data), False
         return data[index:close], close + 1, True
@@ -457,12 +463,13 @@ class LinkReader:
         brackets: it ends at that ``)`` with the text before it as the href and no title."""
         m = pattern.RE_LINK.match(data, pos=index)
         if m and not m.group(1):
-            closers = self.closers(data)
-            close = closers.round.get(index)
-            if closers.first_quote(m.end()) >= (len(data) if close is None else close):
-                if close is None:
+            closers, start = self.closers(data), m.end()
+            close = closers.close(index)
+            if close is None:
+                if closers.last_quote() < start:
                     return "", None, len(data), False
-                return pattern.unescape(data[m.end():close]).strip(), None, close + 1, True
+            elif data.find("'", start, close) == data.find('"', start, close) == -1:
+                return pattern.unescape(data[start:close]).strip(), None, close + 1, True
         return LinkInlineProcessor.getLink(pattern, data, index)
 
 
