@@ -18,12 +18,16 @@ leave each as it was, are not tried at all.
 The pass also takes time in proportion to a paragraph's length, where
 Python-Markdown's took the square of its elements (a 1.6 MB paragraph: 195 s):
 the text is not made again after each match, nor added to piece by piece, and
-elements wait in a deque (:class:`SkippingInlineProcessor`).
+elements wait in a deque (:class:`SkippingInlineProcessor`); a link's text and
+target are read from brackets matched once per text, not counted from each
+``[`` or ``(`` to the end (:class:`LinkReader`).
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
+import inspect
 import re
 import xml.etree.ElementTree as etree
 from collections import deque
@@ -33,7 +37,7 @@ import markdown
 from markdown import util
 from markdown.extensions import Extension
 from markdown.inlinepatterns import InlineProcessor as NewStylePattern
-from markdown.inlinepatterns import LinkInlineProcessor, ReferenceInlineProcessor
+from markdown.inlinepatterns import ImageInlineProcessor, LinkInlineProcessor, ReferenceInlineProcessor
 from markdown.treeprocessors import InlineProcessor
 
 try:
@@ -388,45 +392,125 @@ class SkippingInlineProcessor(InlineProcessor):
                 return data
 
 
-def link_text(pattern: LinkInlineProcessor, data: str, index: int) -> tuple[str, int, bool]:
-    """``LinkInlineProcessor.getText``: the text up to the ``]`` closing a link's ``[``. Most
-    link texts hold no bracket: the first ``]`` closes them, found without a loop per character."""
-    end = data.find("]", index)
-    if end != -1 and data.find("[", index, end) == -1:
-        return data[index:end], end + 1, True
-    return LinkInlineProcessor.getText(pattern, data, index)
+class Closers:
+    """Where the ``[`` and ``(`` of one text are closed, as Python-Markdown's link patterns count
+    brackets (no escapes; one never closed: None), each found once.
+
+    ``getText`` and ``getLink`` count from an opening to its close, or to the end of the text, each
+    time: a paragraph of unclosed ``[a `` took the square of its length (25,000 characters: 15 s).
+    Here a count from an opening settles every opening it passes, so each is counted over once
+    for as long as the text is the same (a match after the one before it makes the text again)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._closes: dict[str, dict[int, int | None]] = {"[": {}, "(": {}}
+        self._last_quote: int | None = None
+
+    def close(self, at: int) -> int | None:
+        """The position of what closes the ``[`` or ``(`` at ``at``; None if nothing does."""
+        opener = self.text[at]
+        closes = self._closes[opener]
+        if at not in closes:
+            opened: list[int] = []
+            for match in BRACKETS[opener].finditer(self.text, at):
+                if match.group() == opener:
+                    opened.append(match.start())
+                else:
+                    closes[opened.pop()] = match.start()
+                    if not opened:
+                        break
+            for never_closed in opened:
+                closes[never_closed] = None
+        return closes[at]
+
+    def last_quote(self) -> int:
+        """The position of the text's last quote; -1 if it has none."""
+        if self._last_quote is None:
+            self._last_quote = max(self.text.rfind("'"), self.text.rfind('"'))
+        return self._last_quote
 
 
-def link_target(pattern: LinkInlineProcessor, data: str, index: int) -> tuple[str, str | None, int, bool]:
-    """``LinkInlineProcessor.getLink``: a link's ``(href "title")``. Where no ``(`` or quote comes
-    before the first ``)``, Python-Markdown's loop ends at that ``)`` with the text before it as
-    the href and no title: taken here as that loop takes it, without the loop."""
-    m = pattern.RE_LINK.match(data, pos=index)
-    if m and not m.group(1):
-        start = m.end()
-        end = data.find(")", start)
-        if end != -1:
-            href = data[start:end]
-            if "(" not in href and "'" not in href and '"' not in href:
-                return pattern.unescape(href).strip(), None, end + 1, True
-    return LinkInlineProcessor.getLink(pattern, data, index)
+BRACKETS = {"[": re.compile(r"[][]"), "(": re.compile(r"[()]")}
 
 
-def quicker_links(pattern: Any) -> None:
-    """Give a link or image pattern that reads links as Python-Markdown's own do the shortcuts above."""
-    if isinstance(pattern, LinkInlineProcessor):
-        if type(pattern).getText is LinkInlineProcessor.getText:
-            pattern.getText = functools.partial(link_text, pattern)
-        if type(pattern).getLink is LinkInlineProcessor.getLink and \
-                type(pattern).RE_LINK is LinkInlineProcessor.RE_LINK:
-            pattern.getLink = functools.partial(link_target, pattern)
+class LinkReader:
+    """``getText`` and ``getLink`` of Python-Markdown's link and image patterns, their results the
+    same, each bracket of the text being read (the same string, one pattern after the other)
+    counted over once (:class:`Closers`)."""
+
+    def __init__(self) -> None:
+        self._closers: Closers | None = None
+
+    def closers(self, data: str) -> Closers:
+        if self._closers is None or self._closers.text is not data:
+            self._closers = Closers(data)
+        return self._closers
+
+    def text(self, pattern: LinkInlineProcessor, data: str, index: int) -> tuple[str, int, bool]:
+        """``LinkInlineProcessor.getText``: the text up to the ``]`` closing the ``[`` before ``index``.
+        Of a ``[`` never closed, the text is not copied ("" for the rest of the text): the link
+        patterns' ``handleMatch`` (the only callers, :func:`quicker_links`) pass it over."""
+        if index == 0 or data[index - 1] != "[":       # not after a bracket: counted as Python-Markdown counts
+            return LinkInlineProcessor.getText(pattern, data, index)
+        close = self.closers(data).close(index - 1)
+        if close is None:
+            return "", len(data), False
+        return data[index:close], close + 1, True
+
+    def target(self, pattern: LinkInlineProcessor, data: str, index: int) -> tuple[str, str | None, int, bool]:
+        """``LinkInlineProcessor.getLink``: a link's ``(href "title")``. Where no quote comes before
+        the ``)`` closing the ``(`` (or the end, if none does), Python-Markdown's loop only counts
+        brackets: it ends at that ``)`` with the text before it as the href and no title."""
+        m = pattern.RE_LINK.match(data, pos=index)
+        if m and not m.group(1):
+            closers, start = self.closers(data), m.end()
+            close = closers.close(index)
+            if close is None:
+                if closers.last_quote() < start:
+                    return "", None, len(data), False
+            elif data.find("'", start, close) == data.find('"', start, close) == -1:
+                return pattern.unescape(data[start:close]).strip(), None, close + 1, True
+        return LinkInlineProcessor.getLink(pattern, data, index)
+
+
+def _source_digest(method: Callable) -> str | None:
+    try:
+        return hashlib.sha256(inspect.getsource(method).encode()).hexdigest()
+    except (OSError, TypeError):
+        return None
+
+
+# LinkReader reads links as these methods read them (their source in Python-Markdown 3.11.3, by
+# sha256): where the installed library's differ, its own are used.
+CHECKED_SOURCES = {
+    LinkInlineProcessor.getText: "7d0978a16aae3e5bcf046f83dbc99f98b2140103ae565a0bbd6680644647f9d6",
+    LinkInlineProcessor.getLink: "fa42883beb8834a6ab82da2d17b48d0ea0dfbafec17a4773fb8251db5be4181f",
+    LinkInlineProcessor.handleMatch: "ee8e0e843ea4b7ce64c0ba67ceea6f7583ce1e498b49349eaf4527455976905b",
+    ImageInlineProcessor.handleMatch: "508aa1917877b4746f85f54273e4280cdc44f3af54fdb4b0701b49831299e8b5",
+    ReferenceInlineProcessor.handleMatch: "a030528fb96718c2d51b63f8b01052b4009d0cd5beea5ac08a6cc3e6c115aca0",
+}
+READS_AS_PYTHON_MARKDOWN = all(_source_digest(method) == digest for method, digest in CHECKED_SOURCES.items())
+LINK_MATCHES = (LinkInlineProcessor.handleMatch, ImageInlineProcessor.handleMatch, ReferenceInlineProcessor.handleMatch)
+
+
+def quicker_links(pattern: Any, reader: LinkReader) -> None:
+    """Give a link or image pattern that reads links as Python-Markdown's own do (its methods
+    theirs) ``reader``'s methods."""
+    if not READS_AS_PYTHON_MARKDOWN or type(pattern).handleMatch not in LINK_MATCHES:
+        return
+    if type(pattern).getText is LinkInlineProcessor.getText:
+        pattern.getText = functools.partial(reader.text, pattern)
+    if type(pattern).getLink is LinkInlineProcessor.getLink and \
+            type(pattern).RE_LINK is LinkInlineProcessor.RE_LINK:
+        pattern.getLink = functools.partial(reader.target, pattern)
 
 
 class SkippingInlineExtension(Extension):
     """Runs the inline pass as :class:`SkippingInlineProcessor` (load after the pattern-adding
-    extensions), links read by :func:`link_text` and :func:`link_target`."""
+    extensions), links read by a :class:`LinkReader`."""
 
     def extendMarkdown(self, md: markdown.Markdown) -> None:
         md.treeprocessors.register(SkippingInlineProcessor(md), "inline", 20)
+        reader = LinkReader()      # one per converter: its patterns read the same text in turn
         for pattern in md.inlinePatterns:
-            quicker_links(pattern)
+            quicker_links(pattern, reader)

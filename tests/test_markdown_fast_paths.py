@@ -17,6 +17,7 @@ from pathlib import Path
 import xml.etree.ElementTree as etree
 
 import markdown
+import pytest
 from markdown.blockprocessors import BlockProcessor
 from markdown.extensions.toc import remove_fnrefs, render_inner_html
 from markdown.inlinepatterns import LinkInlineProcessor
@@ -26,7 +27,7 @@ from hypothesis import strategies as st
 
 from generator.highlight import ReachableHighlight, lexer_for, reachable
 from generator.blocks import NEEDS, Guarded, ListedRegistry
-from generator.inline import openings
+from generator.inline import READS_AS_PYTHON_MARKDOWN, openings
 from generator.markdown import (EXTENSION_CONFIGS, EXTENSIONS, Highlighting, KramdownCompat, inner_html,
                                 markdown_converter, normalize_whitespace)
 from generator.sources import split_front_matter
@@ -234,8 +235,41 @@ def test_links_are_read_as_python_markdown_reads_them(before, rest):
     assert "getText" in vars(link) and "getLink" in vars(link)      # the shortcuts are in place
     for data in (before + rest, before + "(" + rest):
         index = len(before)
-        assert link.getText(data, index) == LinkInlineProcessor.getText(link, data, index), data
+        text, end, handled = LinkInlineProcessor.getText(link, data, index)
+        # The text of a bracket never closed, which handleMatch passes over, is not copied.
+        unclosed = not handled and data[index - 1:index] == "["
+        assert link.getText(data, index) == ("" if unclosed else text, end, handled), data
         assert link.getLink(data, index) == LinkInlineProcessor.getLink(link, data, index), data
+
+
+BRACKET_PIECES = st.sampled_from(["[", "]", "(", ")", "!", "a", " ", "\\", "`", "'", '"', "\n"])
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(BRACKET_PIECES, max_size=40).map("".join), st.booleans())
+def test_bracket_heavy_text_reads_as_with_smarty(text, with_reference):
+    """Brackets, parentheses and what escapes or quotes them, read by generator.inline.LinkReader
+    (its brackets matched once per text) as Python-Markdown's own counting reads them; with a
+    reference defined, the reference patterns (which read link texts too) are tried as well."""
+    fast, smarty = both(text + ("\n\n[a]: /u\n" if with_reference else ""))
+    assert fast == smarty
+
+
+@pytest.mark.parametrize("unit, after", [("[a ", ""), ("[a [b] ", ""), ("![a ", ""), ("[a](b ", ""),
+                                         ("[a](b 'c ", ""), ("[x] [a ", "\n\n[x]: /y\n")])
+def test_a_long_paragraph_of_unclosed_brackets_reads_as_with_smarty(unit, after):
+    """Twenty thousand characters of brackets left open (Python-Markdown counts from each to the
+    end: its time grows with the square of the length; benchmarks/bench_inline.py measures ours);
+    with a reference defined, the reference patterns read them too."""
+    fast, smarty = both(unit * (20_000 // len(unit)) + "x" + after)
+    assert fast == smarty
+
+
+def test_links_are_read_by_the_link_reader():
+    """The installed Python-Markdown's getText and getLink are those LinkReader was checked against."""
+    assert READS_AS_PYTHON_MARKDOWN
+    for name in ("link", "image_link", "reference", "image_reference", "short_reference"):
+        assert "getText" in vars(FAST.inlinePatterns[name]), name
 
 
 def test_openings_are_read_conservatively():
