@@ -183,5 +183,5 @@ def test_a_long_paragraph_of_inline_markup_reads_as_python_markdown_reads_it(uni
     its time grows is measured by benchmarks/bench_inline.py, never asserted in a test."""
     from tests.test_markdown_fast_paths import both
 
-    fast, plain = both(unit * (20_000 // len(unit)))
+    fast, plain = both(unit * (10_000 // len(unit)))
     assert fast == plain
