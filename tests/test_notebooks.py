@@ -387,6 +387,18 @@ def test_markdown_images_come_only_from_inside_the_tutorials_folder(tmp_path):
     assert not (site / "_site").exists()
 
 
+def test_markdown_images_are_never_dot_files_of_the_tutorials_folder(tmp_path):
+    site = make_site(tmp_path / "site")
+    (site / "notebooks/.private").mkdir()
+    (site / "notebooks/.private/key.png").write_bytes(PNG)
+    write(site, "pictures.ipynb", notebook(new_markdown_cell("# Pictures"),
+                                           new_markdown_cell("![k](.private/key.png)")))
+    with pytest.raises(SiteError) as error:
+        build(site, NOW)
+    assert error.value.path == "notebooks/pictures.ipynb"
+    assert "cell 2: image '.private/key.png' is not a file inside the tutorial's folder" in error.value.message
+
+
 # -- requirements: the seed notebook needs TVM and CUDA -------------------------------------
 
 def seed_site(root: Path, shared: Path, settings: str = "") -> Path:

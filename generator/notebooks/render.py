@@ -288,9 +288,10 @@ class NotebookRenderer:
             return target
         folder = self.tutorial.folder
         file = (folder / unquote(parts.path)).resolve()
-        if not file.is_relative_to(folder) or not file.is_file():
+        if not file.is_relative_to(folder) or not file.is_file() or _hidden(file.relative_to(folder)):
             raise BadImage(f"image {target!r} is not a file inside the tutorial's folder "
-                           f"{self.tutorial.path.parent}/ (symbolic links are followed)")
+                           f"{self.tutorial.path.parent}/ (symbolic links are followed), outside its "
+                           "dot-files")
         mime = next((m for m, suffix in IMAGE_SUFFIX.items() if suffix == file.suffix.lower()), None)
         data = file.read_bytes()
         if mime == "image/svg+xml":
@@ -542,3 +543,7 @@ def _apply_carriage_returns(text: str) -> str:
     return "\n".join(line.rsplit("\r", 1)[-1] for line in text.replace("\r\n", "\n").split("\n"))
 
 
+def _hidden(relative: Path) -> bool:
+    """Whether a path below the tutorial's folder passes through a dot-file or dot-folder (``.env``,
+    ``.git/``), which no page shows (generator.confine's rule)."""
+    return any(part.startswith(".") for part in relative.parts)
