@@ -286,11 +286,7 @@ class SkippingInlineProcessor(InlineProcessor):
         done = at = exact_from = 0   # data[done:] is still to copy; matches are sought from at
         expression = pattern.getCompiledRegExp()
         while True:
-            if opening is not None:
-                at = data.find(opening, at)
-            elif search is not None:
-                found = search(data, at)
-                at = -1 if found is None else found.start()
+            at = _next_start(data, at, opening, search)
             if at < 0:
                 break
             if at < exact_from:     # a match here could see the placeholder before it
@@ -380,16 +376,23 @@ class SkippingInlineProcessor(InlineProcessor):
         apply = self._InlineProcessor__applyPattern
         start = 0
         while True:
-            if opening is not None:
-                start = data.find(opening, start)
-            elif search is not None:
-                found = search(data, start)
-                start = -1 if found is None else found.start()
+            start = _next_start(data, start, opening, search)
             if start < 0:
                 return data
             data, matched, start = apply(pattern, data, index, start)
             if not matched:
                 return data
+
+
+def _next_start(data: str, at: int, opening: str | None, search) -> int:
+    """Where a pattern may match next from ``at`` (-1: nowhere): its opening's next place, or its
+    search's next match; ``at`` itself for a pattern that has neither."""
+    if opening is not None:
+        return data.find(opening, at)
+    if search is not None:
+        found = search(data, at)
+        return -1 if found is None else found.start()
+    return at
 
 
 class Closers:
