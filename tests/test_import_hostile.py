@@ -187,3 +187,21 @@ def test_a_large_config_has_each_key_noted_at_its_line(tmp_path) -> None:
     done = run_import(source, tmp_path / "site", timeout=300)
     assert done.returncode == 0, done.stderr
     assert "`_config.yml:20002`: `key_19999`" in (tmp_path / "site/IMPORT-REPORT.md").read_text()
+
+
+@pytest.mark.parametrize("setting, expected", [
+    ("paginate: lots", "key 'paginate': expected a whole number of posts per page, got 'lots'"),
+    ("defaults: [1, 2]", "key 'defaults': expected a list of entries, each with a 'scope' and 'values' mapping"),
+    ("defaults:\n  - scope: 3\n    values: x", "key 'defaults': expected a list of entries"),
+    ("plugins: 5", "key 'plugins': expected a list of plugin names, got 5"),
+    ("exclude: 3", "key 'exclude': expected a list of paths, got 3"),
+    ("kramdown: [a]", "key 'kramdown': expected a mapping of kramdown options"),
+])
+def test_a_setting_of_the_wrong_shape_is_one_line_naming_its_key(tmp_path, setting, expected) -> None:
+    """Each was a traceback (int() of 'lots', .get of an int, iterating an int)."""
+    source = jekyll_site(tmp_path / "jekyll", "{{ content }}")
+    (source / "_config.yml").write_text(f"title: T\n{setting}\n")
+    done = run_import(source, tmp_path / "site", timeout=60)
+    assert done.returncode == 1 and done.stderr.count("\n") == 1, done.stderr
+    assert f"_config.yml:2: {expected}" in done.stderr, done.stderr
+

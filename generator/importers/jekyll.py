@@ -22,6 +22,7 @@ import functools
 import html
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -98,6 +99,30 @@ def import_jekyll(src: str | Path, dest: str | Path) -> ImportResult:
     return _Importer(src, dest, config_path).run()
 
 
+def _paths(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(item, (str, int, float)) for item in value)
+
+
+def _defaults(value: Any) -> bool:
+    return isinstance(value, list) and all(
+        isinstance(entry, dict) and isinstance(entry.get("scope") or {}, dict)
+        and isinstance(entry.get("values") or {}, dict) for entry in value)
+
+
+# The settings the importer reads, and the shape Jekyll gives each: another shape is one line
+# naming the key (a traceback from deep in the import before).
+CONFIG_SHAPES: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "paginate": (lambda v: not isinstance(v, bool) and (isinstance(v, int) or isinstance(v, str) and v.isdigit()),
+                 "a whole number of posts per page"),
+    "exclude": (_paths, "a list of paths"),
+    "include": (_paths, "a list of paths"),
+    "plugins": (_paths, "a list of plugin names"),
+    "gems": (_paths, "a list of plugin names"),
+    "defaults": (_defaults, "a list of entries, each with a 'scope' and 'values' mapping"),
+    "kramdown": (lambda v: isinstance(v, dict), "a mapping of kramdown options"),
+}
+
+
 class _Importer:
     def __init__(self, src: Path, dest: Path, config_path: Path | None):
         self.src, self.dest = src, dest
@@ -109,6 +134,10 @@ class _Importer:
         if not isinstance(config, dict):
             raise SiteError("expected a mapping of settings", config_path)
         self.config: dict[str, Any] = config
+        for key, (fits, expected) in CONFIG_SHAPES.items():
+            if config.get(key) is not None and not fits(config[key]):
+                raise SiteError(f"key '{key}': expected {expected}, got {config[key]!r}"[:300], config_path,
+                                self.config_line(key))
         self.result = ImportResult(dest)
         self.excluded = DEFAULT_EXCLUDE + [str(e) for e in config.get("exclude") or []]
         self.included = [str(i) for i in config.get("include") or []]
