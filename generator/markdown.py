@@ -247,7 +247,7 @@ class KramdownBlocks(Preprocessor):
                 table = []
             if fence is not None:
                 out.append(line)
-                if re.match(rf"^\s*{re.escape(fence[0])}{{{len(fence)},}}\s*$", line):
+                if _closes_fence(fence, line, any_indent=True):
                     fence = None
                     if block == "fence":   # text right after the fence is a new paragraph
                         out.append("")
@@ -333,11 +333,14 @@ def _kramdown_lists(lines: list[str], blocks: Callable[[list[str]], list[str]]) 
         line = lines[i]
         item = LIST_ITEM_PARTS.match(line) if fence is None else None
         if item is None:
+            # A fence outside items: its two lines put at column 0, where superfences wants both.
             opening = FENCE.match(line)
             if fence is None and opening:
                 fence = opening.group(1)
-            elif fence is not None and re.match(rf"^\s*{re.escape(fence[0])}{{{len(fence)},}}\s*$", line):
+                line = line.lstrip(" ")
+            elif fence is not None and _closes_fence(fence, line):
                 fence = None
+                line = line.lstrip(" ")
             out.append(line)
             i += 1
             continue
@@ -372,6 +375,20 @@ def _kramdown_lists(lines: list[str], blocks: Callable[[list[str]], list[str]]) 
         out += [f"    {part}" if part else "" for part in inner[1 + len(first):]]
         out += [""] * trailing
     return out
+
+
+def _closes_fence(opening: str, line: str, any_indent: bool = False) -> bool:
+    """Whether ``line`` closes the fence opened by the run ``opening`` (```` ``` ```` or ``~~~``).
+
+    kramdown GFM closes it at a run of the same mark at least as long, alone on
+    its line and indented up to 3 spaces, whatever the opening's indent
+    (superfences wants the two indented alike). ``any_indent``: for an item's
+    fence, seen before the item's column is known.
+    """
+    if not any_indent and line.startswith("    "):
+        return False
+    run = line.strip()
+    return len(run) >= len(opening) and run == opening[0] * len(run)
 
 
 def _block_start(line: str) -> str | None:
