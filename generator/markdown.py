@@ -240,6 +240,8 @@ class KramdownBlocks(Preprocessor):
         out: list[str] = []
         block: str | None = None      # what the previous line belongs to: "para", "table", ...
         fence: str | None = None      # the opening of the fenced code we are in
+        listed = False                # whether an indented line may be a list item's (its column unknown)
+        item_fence = False            # whether that fence may be an item's
         table: list[str] = []
         for line in lines:
             if table and not TABLE_ROW.match(line):
@@ -247,7 +249,7 @@ class KramdownBlocks(Preprocessor):
                 table = []
             if fence is not None:
                 out.append(line)
-                if _closes_fence(fence, line, any_indent=True):
+                if _closes_fence(fence, line, any_indent=item_fence):
                     fence = None
                     if block == "fence":   # text right after the fence is a new paragraph
                         out.append("")
@@ -265,6 +267,8 @@ class KramdownBlocks(Preprocessor):
                 out.append(line)   # removed later; what follows still starts a block
                 continue
             starts = _block_start(line)
+            if starts == "list" or not line.startswith((" ", "\t")):
+                listed = starts == "list"
             first = block is None
             if first:
                 block = starts or "para"
@@ -276,7 +280,7 @@ class KramdownBlocks(Preprocessor):
                 continue
             opening = FENCE.match(line)
             if opening and block in ("fence", "list"):
-                fence = opening.group(1)
+                fence, item_fence = opening.group(1), listed
             out.append(line)
             if block == "para" and not first and STANDALONE_IAL.match(line):
                 out.append("")
@@ -333,14 +337,14 @@ def _kramdown_lists(lines: list[str], blocks: Callable[[list[str]], list[str]]) 
         line = lines[i]
         item = LIST_ITEM_PARTS.match(line) if fence is None else None
         if item is None:
-            # A fence outside items: its two lines put at column 0, where superfences wants both.
+            # A fence outside items: its two lines put at column 0 and the closing run made as long
+            # as the opening one, as superfences wants them.
             opening = FENCE.match(line)
             if fence is None and opening:
                 fence = opening.group(1)
                 line = line.lstrip(" ")
             elif fence is not None and _closes_fence(fence, line):
-                fence = None
-                line = line.lstrip(" ")
+                fence, line = None, fence
             out.append(line)
             i += 1
             continue
