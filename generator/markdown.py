@@ -137,6 +137,16 @@ class InlineMath(InlineProcessor):
         return span, m.start(0), m.end(0)
 
 
+class Strikethrough(InlineProcessor):
+    """GFM's ``~~struck~~``, by kramdown-parser-gfm's own expression (pymdownx.tilde's
+    emphasis-like rules pair the marks otherwise in text such as ``~~ a~~, b~~``)."""
+
+    def handleMatch(self, m: re.Match, data: str):
+        element = etree.Element("del")
+        element.text = m.group(1)
+        return element, m.start(0), m.end(0)
+
+
 class RawScriptAndStyle(HtmlInlineProcessor):
     """An inline ``<script>`` or ``<style>`` element kept whole, as raw HTML.
 
@@ -470,6 +480,44 @@ def _kramdown_table(rows: list[str]) -> list[str]:
     return ["|" + "|".join(first) + "|", "|" + "|".join(aligns) + "|", *body]
 
 
+class TaskLists(Treeprocessor):
+    """GFM task lists as kramdown-parser-gfm writes them (pymdownx.tasklist's markup differs).
+
+    An item whose text starts ``[ ]`` or ``[x]`` (any case) and a space opens
+    with a disabled checkbox; from the first such item on, every item of the
+    list is a ``task-list-item`` (kramdown's rule, checkbox or not), and the
+    list a ``task-list``. Run before the inline pass, on the item's raw text.
+    """
+
+    BOX = re.compile(r"\s*\[([ xX])\]\s+")
+
+    def run(self, root: etree.Element) -> None:
+        for listing in root.iter():
+            if listing.tag not in ("ul", "ol"):
+                continue
+            tasks = False
+            for item in listing.iterfind("li"):
+                tasks = self._check(item) or tasks
+                if tasks:
+                    item.set("class", " ".join(filter(None, [item.get("class"), "task-list-item"])))
+            if tasks:
+                listing.set("class", " ".join(filter(None, [listing.get("class"), "task-list"])))
+
+    def _check(self, item: etree.Element) -> bool:
+        """Put a checkbox first in ``item`` (or in its first paragraph) if its text asks for one."""
+        holder = item[0] if not (item.text or "").strip() and len(item) and item[0].tag == "p" else item
+        box = self.BOX.match(holder.text or "")
+        if box is None:
+            return False
+        checkbox = etree.Element("input", {"type": "checkbox", "class": "task-list-item-checkbox",
+                                           "disabled": "disabled"})
+        if box.group(1) != " ":
+            checkbox.set("checked", "checked")
+        checkbox.tail, holder.text = holder.text[box.end():], None
+        holder.insert(0, checkbox)
+        return True
+
+
 class HeaderlessTables(Treeprocessor):
     """Remove the header row :func:`_kramdown_table` gave a table that has none."""
 
@@ -652,8 +700,12 @@ class KramdownCompat(Extension):
         md.preprocessors.register(AttributeListDefinitions(md), "kramdown_ald", 36)
         # Above arithmatex (189.9), so that with $-math on, "$$x$$" is not read as "$" "$x$" "$".
         md.inlinePatterns.register(InlineMath(r"(?<!\\)\$\$(.+?)\$\$", md), "inline_math", 189.95)
+        # Above emphasis (60), so that each may hold the other.
+        md.inlinePatterns.register(Strikethrough(r"(?s)~~(?!\s|~)(.*?[^\s~])~~", md), "strikethrough", 65)
+        md.ESCAPED_CHARS.append("~")
         md.treeprocessors.register(HeaderIds(md, self.getConfig("header_ids")), "header_ids", 4)
         md.treeprocessors.register(HeaderlessTables(md), "headerless_tables", 3)
+        md.treeprocessors.register(TaskLists(md), "task_lists", 25)   # before the inline pass (20)
         md.treeprocessors.register(BlockIals(md), "block_ials", 7)   # after attr_list (8)
         # Below code spans (190), so that `<script>` in backticks stays code.
         md.inlinePatterns.register(RawScriptAndStyle(r"(?i)<(script|style)\b[^>]*>.*?</\1\s*>", md),
