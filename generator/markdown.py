@@ -137,6 +137,16 @@ class InlineMath(InlineProcessor):
         return span, m.start(0), m.end(0)
 
 
+class Strikethrough(InlineProcessor):
+    """GFM's ``~~struck~~``, by kramdown-parser-gfm's own expression (pymdownx.tilde's
+    emphasis-like rules pair the marks otherwise in text such as ``~~ a~~, b~~``)."""
+
+    def handleMatch(self, m: re.Match, data: str):
+        element = etree.Element("del")
+        element.text = m.group(1)
+        return element, m.start(0), m.end(0)
+
+
 class RawScriptAndStyle(HtmlInlineProcessor):
     """An inline ``<script>`` or ``<style>`` element kept whole, as raw HTML.
 
@@ -240,6 +250,8 @@ class KramdownBlocks(Preprocessor):
         out: list[str] = []
         block: str | None = None      # what the previous line belongs to: "para", "table", ...
         fence: str | None = None      # the opening of the fenced code we are in
+        listed = False                # whether an indented line may be a list item's (its column unknown)
+        item_fence = False            # whether that fence may be an item's
         table: list[str] = []
         for line in lines:
             if table and not TABLE_ROW.match(line):
@@ -247,7 +259,7 @@ class KramdownBlocks(Preprocessor):
                 table = []
             if fence is not None:
                 out.append(line)
-                if re.match(rf"^\s*{re.escape(fence[0])}{{{len(fence)},}}\s*$", line):
+                if _closes_fence(fence, line, any_indent=item_fence):
                     fence = None
                     if block == "fence":   # text right after the fence is a new paragraph
                         out.append("")
@@ -265,6 +277,8 @@ class KramdownBlocks(Preprocessor):
                 out.append(line)   # removed later; what follows still starts a block
                 continue
             starts = _block_start(line)
+            if starts == "list" or not line.startswith((" ", "\t")):
+                listed = starts == "list"
             first = block is None
             if first:
                 block = starts or "para"
@@ -276,7 +290,7 @@ class KramdownBlocks(Preprocessor):
                 continue
             opening = FENCE.match(line)
             if opening and block in ("fence", "list"):
-                fence = opening.group(1)
+                fence, item_fence = opening.group(1), listed
             out.append(line)
             if block == "para" and not first and STANDALONE_IAL.match(line):
                 out.append("")
@@ -333,11 +347,14 @@ def _kramdown_lists(lines: list[str], blocks: Callable[[list[str]], list[str]]) 
         line = lines[i]
         item = LIST_ITEM_PARTS.match(line) if fence is None else None
         if item is None:
+            # A fence outside items: its two lines put at column 0 and the closing run made as long
+            # as the opening one, as superfences wants them.
             opening = FENCE.match(line)
             if fence is None and opening:
                 fence = opening.group(1)
-            elif fence is not None and re.match(rf"^\s*{re.escape(fence[0])}{{{len(fence)},}}\s*$", line):
-                fence = None
+                line = line.lstrip(" ")
+            elif fence is not None and _closes_fence(fence, line):
+                fence, line = None, fence
             out.append(line)
             i += 1
             continue
@@ -372,6 +389,20 @@ def _kramdown_lists(lines: list[str], blocks: Callable[[list[str]], list[str]]) 
         out += [f"    {part}" if part else "" for part in inner[1 + len(first):]]
         out += [""] * trailing
     return out
+
+
+def _closes_fence(opening: str, line: str, any_indent: bool = False) -> bool:
+    """Whether ``line`` closes the fence opened by the run ``opening`` (```` ``` ```` or ``~~~``).
+
+    kramdown GFM closes it at a run of the same mark at least as long, alone on
+    its line and indented up to 3 spaces, whatever the opening's indent
+    (superfences wants the two indented alike). ``any_indent``: for an item's
+    fence, seen before the item's column is known.
+    """
+    if not any_indent and line.startswith("    "):
+        return False
+    run = line.strip()
+    return len(run) >= len(opening) and run == opening[0] * len(run)
 
 
 def _block_start(line: str) -> str | None:
@@ -447,6 +478,44 @@ def _kramdown_table(rows: list[str]) -> list[str]:
         first = [NO_HEADER]
     first = first + [" "] * (width - len(first))
     return ["|" + "|".join(first) + "|", "|" + "|".join(aligns) + "|", *body]
+
+
+class TaskLists(Treeprocessor):
+    """GFM task lists as kramdown-parser-gfm writes them (pymdownx.tasklist's markup differs).
+
+    An item whose text starts ``[ ]`` or ``[x]`` (any case) and a space opens
+    with a disabled checkbox; from the first such item on, every item of the
+    list is a ``task-list-item`` (kramdown's rule, checkbox or not), and the
+    list a ``task-list``. Run before the inline pass, on the item's raw text.
+    """
+
+    BOX = re.compile(r"\s*\[([ xX])\]\s+")
+
+    def run(self, root: etree.Element) -> None:
+        for listing in root.iter():
+            if listing.tag not in ("ul", "ol"):
+                continue
+            tasks = False
+            for item in listing.iterfind("li"):
+                tasks = self._check(item) or tasks
+                if tasks:
+                    item.set("class", " ".join(filter(None, [item.get("class"), "task-list-item"])))
+            if tasks:
+                listing.set("class", " ".join(filter(None, [listing.get("class"), "task-list"])))
+
+    def _check(self, item: etree.Element) -> bool:
+        """Put a checkbox first in ``item`` (or in its first paragraph) if its text asks for one."""
+        holder = item[0] if not (item.text or "").strip() and len(item) and item[0].tag == "p" else item
+        box = self.BOX.match(holder.text or "")
+        if box is None:
+            return False
+        checkbox = etree.Element("input", {"type": "checkbox", "class": "task-list-item-checkbox",
+                                           "disabled": "disabled"})
+        if box.group(1) != " ":
+            checkbox.set("checked", "checked")
+        checkbox.tail, holder.text = holder.text[box.end():], None
+        holder.insert(0, checkbox)
+        return True
 
 
 class HeaderlessTables(Treeprocessor):
@@ -631,8 +700,12 @@ class KramdownCompat(Extension):
         md.preprocessors.register(AttributeListDefinitions(md), "kramdown_ald", 36)
         # Above arithmatex (189.9), so that with $-math on, "$$x$$" is not read as "$" "$x$" "$".
         md.inlinePatterns.register(InlineMath(r"(?<!\\)\$\$(.+?)\$\$", md), "inline_math", 189.95)
+        # Above emphasis (60), so that each may hold the other.
+        md.inlinePatterns.register(Strikethrough(r"(?s)~~(?!\s|~)(.*?[^\s~])~~", md), "strikethrough", 65)
+        md.ESCAPED_CHARS.append("~")
         md.treeprocessors.register(HeaderIds(md, self.getConfig("header_ids")), "header_ids", 4)
         md.treeprocessors.register(HeaderlessTables(md), "headerless_tables", 3)
+        md.treeprocessors.register(TaskLists(md), "task_lists", 25)   # before the inline pass (20)
         md.treeprocessors.register(BlockIals(md), "block_ials", 7)   # after attr_list (8)
         # Below code spans (190), so that `<script>` in backticks stays code.
         md.inlinePatterns.register(RawScriptAndStyle(r"(?i)<(script|style)\b[^>]*>.*?</\1\s*>", md),

@@ -128,6 +128,35 @@ def measure(html: str) -> dict:
     }
 
 
+# Attributes whose difference a reader sees; the rest (a highlighter's wrappers and labels) are left out.
+DOM_ATTRIBUTES = ("id", "class", "href", "src", "alt", "type", "checked", "disabled")
+
+
+def dom(html: str) -> tuple:
+    """A body's element tree as ``(tag, attributes, text, children)``, whitespace aside.
+
+    Unlike :func:`measure`, a list item moved into another or a heading swallowed
+    by a code block changes it. A code block is ``("pre", {}, code)`` however it
+    is wrapped (Jekyll's Rouge divs, sitegen's Pygments ones): its text is compared,
+    not its highlighting; a code span's classes (Rouge's) are left out too.
+    """
+    return _dom(lxml.html.fromstring(f"<div>{html}</div>"))
+
+
+def _dom(element) -> tuple:
+    code = element.find(".//pre") if element.tag in ("div", "pre") else None
+    if element.tag == "pre" or (code is not None and "highlight" in element.get("class", "")):
+        return ("pre", {}, (code if code is not None else element).text_content().rstrip("\n"), ())
+    attributes = {name: element.get(name) for name in DOM_ATTRIBUTES
+                  if element.get(name) is not None and element.tag != "code"}
+    children, texts = [], [element.text or ""]
+    for child in element:
+        if isinstance(child.tag, str):
+            children.append(_dom(child))
+        texts.append(child.tail or "")
+    return (element.tag, attributes, " ".join(" ".join(texts).split()), tuple(children))
+
+
 LEFTOVER = re.compile(r"\{%|\{:|\{\{")
 
 

@@ -128,3 +128,53 @@ def test_header_ids_stay_unique_in_linear_time() -> None:
     rendered = render_markdown("".join(f"## Same\n\n" for _ in range(2000)))
     ids = [h.id for h in rendered.toc]
     assert ids[:3] == ["same", "same-1", "same-2"] and len(set(ids)) == 2000
+
+
+def _fences_closed_at_every_indent() -> str:
+    """A fence opened and closed at 0-3 spaces each, ``` and ~~~, each followed by a heading."""
+    return "\n".join(f"{' ' * opened}{mark}python\nx = {opened}{closed}\n  y\n{' ' * closed}{mark}\n\n"
+                     f"## After {mark[0]} {opened} {closed}\n\nText {opened}{closed}.\n"
+                     for mark in ("```", "~~~") for opened in range(4) for closed in range(4))
+
+
+def _fences_in_items() -> str:
+    """Fences in list items (and in a nested item) opened and closed at columns of their own."""
+    return "\n".join(f"1. item {opened}{closed}\n\n{' ' * opened}{mark}\n{' ' * opened}code\n"
+                     f"{' ' * closed}{mark}\n\n2. next\n\n   - deep\n\n{' ' * (opened + 2)}{mark}\n"
+                     f"{' ' * (opened + 2)}x\n{' ' * (opened + closed % 3)}{mark}\n\nPara {opened}{closed}.\n"
+                     for mark in ("```", "~~~") for opened in range(3, 7) for closed in range(7))
+
+
+# Compared with Jekyll by their whole element tree (tests/parity.py's dom), not by counts.
+DOM_CASES = {
+    "fence-closed-indented": "```python\nx = 1\n  ```\n\n## Next\n\nText.\n",
+    "fence-closing-indents": _fences_closed_at_every_indent(),
+    "fence-in-items": _fences_in_items(),
+    "fence-in-item-closed-elsewhere": "- item\n\n  ```\n  code\n   ```\n\n- two\n\n## After\n",
+    "fence-longer-closing": "Text\n\n   ~~~\n   a\n b\n    ~~~\n  ~~~~\n\n## End\n",
+    "strikethrough": ("A ~~gone~~ word, ~~two\nlines~~, ~~ not~~, ~one~, ~~~~x~~~~ and `~~code~~`.\n\n"
+                      "Escaped \\~~not struck~~ and **~~both~~** and ~~*em*~~.\n"),
+    "task-lists": ("- plain first\n- [ ] todo\n- [x] done **bold**\n- [X] upper\n- plain after\n- [ ]no space\n\n"
+                   "Between.\n\n1. [ ] loose\n\n   more\n\n2. [x] second\n\nAnd.\n\n- a\n\n  - [ ] nested\n  - b\n\n"
+                   "Last.\n\n* [ ] ~~struck~~ task\n"),
+}
+
+
+@pytest.fixture(scope="module")
+def dom_builds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """DOM_CASES as posts of one site, built by Jekyll and by sitegen."""
+    if not parity.jekyll_available():
+        pytest.skip("Jekyll is not installed (scripts/setup-test-tools installs it)")
+    work = tmp_path_factory.mktemp("dom")
+    site = work / "site"
+    (site / "_posts").mkdir(parents=True)
+    for name, text in DOM_CASES.items():
+        (site / "_posts" / f"2020-01-01-{name}.md").write_text(f"---\nlayout: post\ntitle: {name}\n---\n{text}")
+    return parity.jekyll_build(site, work), parity.sitegen_build(site, work)
+
+
+@pytest.mark.parametrize("name", DOM_CASES)
+def test_element_tree_matches_jekyll(name: str, dom_builds: tuple[Path, Path]) -> None:
+    jekyll, sitegen = (parity.dom((out / f"2020/01/01/{name}.html").read_text(encoding="utf-8"))
+                       for out in dom_builds)
+    assert sitegen == jekyll
