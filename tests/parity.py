@@ -128,6 +128,16 @@ def measure(html: str) -> dict:
     }
 
 
+def dom(html: str) -> str:
+    """``html`` as a normalised element tree (tags, attributes, text; whitespace around text
+    dropped), serialised: equal for two renderings whose DOM differs only in whitespace."""
+    tree = lxml.html.fromstring(f"<div>{html}</div>")
+    for element in tree.iter():
+        element.text = (element.text or "").strip() or None
+        element.tail = (element.tail or "").strip() or None
+    return lxml.html.tostring(tree, encoding="unicode")
+
+
 LEFTOVER = re.compile(r"\{%|\{:|\{\{")
 
 
