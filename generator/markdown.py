@@ -354,7 +354,7 @@ def _kramdown_lists(lines: list[str], blocks: Callable[[list[str]], list[str]]) 
             elif lead >= column:
                 content.append(line[column:])
                 blank = False
-            elif blank or LIST_ITEM.match(line) or HTML_CLOSE.match(line):
+            elif blank or _starts_item_like(line, marker) or HTML_CLOSE.match(line):
                 break
             else:                       # a lazy line: it belongs to the item's text
                 content.append(line.lstrip(" "))
@@ -367,11 +367,36 @@ def _kramdown_lists(lines: list[str], blocks: Callable[[list[str]], list[str]]) 
         # reads lines as the item's text, lazily; after it, an item's blocks are indented by four.
         first = list(itertools.takewhile(lambda part: part and not part.startswith("#"), inner[1:]))
         out += [part.lstrip(" ") for part in first]
-        if len(inner) > 1 + len(first) and inner[1 + len(first)]:
+        rest = inner[1 + len(first):]
+        if _nested_list_follows_text(content, len(first) + 1):
+            rest = rest[1:]      # the blank split() wrote in: Python-Markdown nests a list without it
+        elif rest and rest[0]:
             out.append("")
-        out += [f"    {part}" if part else "" for part in inner[1 + len(first):]]
+        out += [f"    {part}" if part else "" for part in rest]
         out += [""] * trailing
     return out
+
+
+def _starts_item_like(line: str, marker: str) -> bool:
+    """Whether ``line`` starts a list item of the kind ``marker`` starts (bullet or number).
+
+    kramdown ends an item at the next item of its own list; an item of the other kind
+    (``- b`` after ``1. a``), however little indented, is a lazy line of the item's text,
+    so it starts a list nested in the item.
+    """
+    item = LIST_ITEM.match(line)
+    return item is not None and item.group(1)[0].isdigit() == marker[0].isdigit()
+
+
+def _nested_list_follows_text(content: list[str], lines: int) -> bool:
+    """Whether an item's text (its first ``lines`` lines) is followed directly by a nested list.
+
+    kramdown keeps such an item tight (``<li>a<ul>...``) and the items after the nested
+    list in the outer list; Python-Markdown does the same only without a blank line
+    between the text and the nested list (with one, the text becomes a ``<p>`` and the
+    outer list's next items move into the nested one).
+    """
+    return len(content) > lines and all(content[:lines]) and bool(LIST_ITEM.match(content[lines]))
 
 
 def _block_start(line: str) -> str | None:

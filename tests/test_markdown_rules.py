@@ -128,3 +128,44 @@ def test_header_ids_stay_unique_in_linear_time() -> None:
     rendered = render_markdown("".join(f"## Same\n\n" for _ in range(2000)))
     ids = [h.id for h in rendered.toc]
     assert ids[:3] == ["same", "same-1", "same-2"] and len(set(ids)) == 2000
+
+
+# Lists nested in list items, compared with Jekyll by their whole element tree (issue 33):
+# a moved item or a <p> around an item's text changes no count that measure() makes.
+NESTED_LISTS = {
+    "bullets-2-spaces": "- a\n  - b\n  - c\n- d\n",
+    "bullets-3-spaces": "- a\n   - b\n   - c\n- d\n",
+    "bullets-4-spaces": "- a\n    - b\n    - c\n- d\n",
+    "numbers-2-spaces": "1. a\n  1. b\n  2. c\n2. d\n",
+    "numbers-3-spaces": "1. a\n   1. b\n   2. c\n2. d\n",
+    "numbers-4-spaces": "1. a\n    1. b\n    2. c\n2. d\n",
+    "bullets-in-numbers-2-spaces": "1. a\n  - b\n  - c\n2. d\n",
+    "bullets-in-numbers-3-spaces": "1. a\n   - b\n   - c\n2. d\n",
+    "bullets-in-numbers-unindented": "1. a\n- b\n- c\n2. d\n",
+    "numbers-in-bullets-unindented": "- a\n1. b\n- c\n",
+    "three-deep-2-spaces": "- a\n  - b\n    - c\n    - c2\n  - e\n- f\n",
+    "three-deep-3-spaces": "- a\n   - b\n      - c\n   - e\n- f\n",
+    "three-deep-4-spaces": "- a\n    - b\n        - c\n    - e\n- f\n",
+    "two-lines-of-text": "* a\n  more\n  * b\n* c\n",
+    "blank-before-nested": "- a\n\n  - b\n  - c\n\n- d\n",
+    "blank-before-nested-4-spaces": "- a\n\n    - b\n    - c\n\n- d\n",
+    "between-paragraphs": "Text\n\n- a\n  - b\n- c\n\nAfter\n",
+}
+
+
+@pytest.fixture(scope="module")
+def jekyll_nested_lists(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    if not parity.jekyll_available():
+        pytest.skip("Jekyll is not installed (scripts/setup-test-tools installs it)")
+    site = tmp_path_factory.mktemp("lists") / "site"
+    (site / "_posts").mkdir(parents=True)
+    for name, text in NESTED_LISTS.items():
+        (site / "_posts" / f"2020-01-01-{name}.md").write_text(f"---\ntitle: {name}\n---\n{text}")
+    return parity.jekyll_build(site, site.parent)
+
+
+@pytest.mark.parametrize("name", NESTED_LISTS)
+def test_nested_list_has_jekylls_element_tree(name: str, jekyll_nested_lists: Path) -> None:
+    url = parity.post_urls(jekyll_nested_lists)[name]
+    theirs = parity.dom((jekyll_nested_lists / url[1:]).read_text(encoding="utf-8"))
+    assert parity.dom(render_markdown(NESTED_LISTS[name]).html) == theirs
