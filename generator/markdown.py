@@ -328,6 +328,7 @@ def _kramdown_lists(lines: list[str], blocks: Callable[[list[str]], list[str]]) 
     """
     out: list[str] = []
     fence: str | None = None
+    tight = False     # whether the item read next is to be tight though Python-Markdown reads it loose
     i = 0
     while i < len(lines):
         line = lines[i]
@@ -342,6 +343,7 @@ def _kramdown_lists(lines: list[str], blocks: Callable[[list[str]], list[str]]) 
             i += 1
             continue
         indent, marker, gap, text = item.groups()
+        start = len(out)
         column = len(indent) + len(marker) + (4 if gap == "\t" else len(gap))
         content, i = [text], i + 1
         blank = False
@@ -361,20 +363,75 @@ def _kramdown_lists(lines: list[str], blocks: Callable[[list[str]], list[str]]) 
             i += 1
         trailing = len(content) - len(list(itertools.dropwhile(lambda x: not x, reversed(content))))
         content = content[:len(content) - trailing]
-        inner = blocks(content)
-        out.append(f"{indent}{marker} {inner[0] if inner else ''}")
+        inner = blocks(content) or [""]
         # Up to the first blank line (or heading, which would end the list there) Python-Markdown
         # reads lines as the item's text, lazily; after it, an item's blocks are indented by four.
         first = list(itertools.takewhile(lambda part: part and not part.startswith("#"), inner[1:]))
-        out += [part.lstrip(" ") for part in first]
         rest = inner[1 + len(first):]
+        text_then_block = len(content) > len(first) + 1 and bool(content[len(first) + 1])
+        tight = (tight or text_then_block) and _is_plain_text(inner[0])
+        out.append(f"{indent}{marker} {TIGHT if tight else ''}{inner[0]}")
+        out += [part.lstrip(" ") for part in first]
         if _nested_list_follows_text(content, len(first) + 1):
             rest = rest[1:]      # the blank split() wrote in: Python-Markdown nests a list without it
         elif rest and rest[0]:
             out.append("")
         out += [f"    {part}" if part else "" for part in rest]
         out += [""] * trailing
+        # Blocks after a blank line would take the next item in (Python-Markdown reads one block
+        # up to a blank line): a blank line ends them, and the next item, loose for
+        # Python-Markdown then, is made tight again, as kramdown has it without the blank.
+        tight = "" in out[start:] and not trailing and i < len(lines) and _starts_item_like(lines[i], marker)
+        if tight:
+            out.append("")
     return out
+
+
+# Written before the text of a list item that kramdown keeps tight (no <p> around its text) where
+# Python-Markdown would not; TightItems takes it out. A noncharacter: no text holds one.
+TIGHT = "\ufdd0"
+
+
+class TightItems(Treeprocessor):
+    """A list item marked :data:`TIGHT` gets its text out of its ``<p>``, as kramdown renders it:
+    its text directly followed by a heading (``- a\\n  ## H``), or it follows an item whose blocks
+    Python-Markdown needed a blank line to end. Runs before the inline pass (20)."""
+
+    def run(self, root: etree.Element) -> None:
+        for item in root.iter("li"):
+            if item.text and item.text.startswith(TIGHT):
+                item.text = item.text[1:]
+            elif (len(item) and item[0].tag == "p" and (item[0].text or "").startswith(TIGHT)
+                  and not (item.text or "").strip()):
+                _unwrap_first_paragraph(item)
+        for element in root.iter():
+            for attribute in ("text", "tail"):
+                value = getattr(element, attribute)
+                if value and TIGHT in value:
+                    setattr(element, attribute, value.replace(TIGHT, ""))
+
+
+NOT_PLAIN_TEXT = re.compile(r"#|\[[^\]]*\]:|\{:|\*\[|[-*_ ]+$|$")
+
+
+def _is_plain_text(line: str) -> bool:
+    """Whether ``line`` starts a paragraph (a marker written before it keeps it one): not another
+    block, a heading, a rule, a reference or abbreviation definition, or an attribute list."""
+    return _block_start(line) is None and not NOT_PLAIN_TEXT.match(line)
+
+
+def _unwrap_first_paragraph(item: etree.Element) -> None:
+    """``<li><p>a</p>...`` made ``<li>a...``, the marker before ``a`` taken out."""
+    paragraph = item[0]
+    item.remove(paragraph)
+    item.text = paragraph.text[1:]
+    for index, child in enumerate(list(paragraph)):
+        item.insert(index, child)
+    tail = paragraph.tail or ""
+    if len(paragraph):
+        paragraph[-1].tail = (paragraph[-1].tail or "") + tail
+    else:
+        item.text += tail
 
 
 def _starts_item_like(line: str, marker: str) -> bool:
@@ -656,6 +713,7 @@ class KramdownCompat(Extension):
         md.preprocessors.register(AttributeListDefinitions(md), "kramdown_ald", 36)
         # Above arithmatex (189.9), so that with $-math on, "$$x$$" is not read as "$" "$x$" "$".
         md.inlinePatterns.register(InlineMath(r"(?<!\\)\$\$(.+?)\$\$", md), "inline_math", 189.95)
+        md.treeprocessors.register(TightItems(md), "tight_items", 25)   # before the inline pass (20)
         md.treeprocessors.register(HeaderIds(md, self.getConfig("header_ids")), "header_ids", 4)
         md.treeprocessors.register(HeaderlessTables(md), "headerless_tables", 3)
         md.treeprocessors.register(BlockIals(md), "block_ials", 7)   # after attr_list (8)

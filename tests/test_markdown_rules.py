@@ -130,9 +130,9 @@ def test_header_ids_stay_unique_in_linear_time() -> None:
     assert ids[:3] == ["same", "same-1", "same-2"] and len(set(ids)) == 2000
 
 
-# Lists nested in list items, compared with Jekyll by their whole element tree (issue 33):
+# Lists and headings in list items, compared with Jekyll by their whole element tree (issue 33):
 # a moved item or a <p> around an item's text changes no count that measure() makes.
-NESTED_LISTS = {
+LIST_ITEMS = {
     "bullets-2-spaces": "- a\n  - b\n  - c\n- d\n",
     "bullets-3-spaces": "- a\n   - b\n   - c\n- d\n",
     "bullets-4-spaces": "- a\n    - b\n    - c\n- d\n",
@@ -150,22 +150,33 @@ NESTED_LISTS = {
     "blank-before-nested": "- a\n\n  - b\n  - c\n\n- d\n",
     "blank-before-nested-4-spaces": "- a\n\n    - b\n    - c\n\n- d\n",
     "between-paragraphs": "Text\n\n- a\n  - b\n- c\n\nAfter\n",
+    "blank-between-nested-items": "- a\n  - b\n\n  - c\n- d\n",
+    "blank-in-nested-item": "- a\n  - b\n\n    text\n  - c\n- d\n",
+    "heading-in-item": "- a\n  ## H\n- b\n",
+    "heading-in-item-unindented": "- a\n## H\n- b\n",
+    "heading-in-numbered-item": "1. a\n   ### H\n2. b\n",
+    "heading-then-text-in-item": "- a\n  ## H\n  text\n- b\n",
+    "heading-in-nested-item": "- a\n  - b\n    ## H\n  - c\n- d\n",
+    "headings-in-two-items": "- a\n  ## H\n- b\n  ## I\n- c\n",
+    "heading-then-list-in-item": "- a\n  ### H\n  - x\n- b\n",
+    "heading-after-two-lines": "* a\n  more\n  # H1\n* **b**\n* \"c\"\n",
+    "quote-in-item": "- a\n  > q\n- b\n",
 }
 
 
 @pytest.fixture(scope="module")
-def jekyll_nested_lists(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def jekyll_list_items(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if not parity.jekyll_available():
         pytest.skip("Jekyll is not installed (scripts/setup-test-tools installs it)")
     site = tmp_path_factory.mktemp("lists") / "site"
     (site / "_posts").mkdir(parents=True)
-    for name, text in NESTED_LISTS.items():
+    for name, text in LIST_ITEMS.items():
         (site / "_posts" / f"2020-01-01-{name}.md").write_text(f"---\ntitle: {name}\n---\n{text}")
     return parity.jekyll_build(site, site.parent)
 
 
-@pytest.mark.parametrize("name", NESTED_LISTS)
-def test_nested_list_has_jekylls_element_tree(name: str, jekyll_nested_lists: Path) -> None:
-    url = parity.post_urls(jekyll_nested_lists)[name]
-    theirs = parity.dom((jekyll_nested_lists / url[1:]).read_text(encoding="utf-8"))
-    assert parity.dom(render_markdown(NESTED_LISTS[name]).html) == theirs
+@pytest.mark.parametrize("name", LIST_ITEMS)
+def test_list_item_has_jekylls_element_tree(name: str, jekyll_list_items: Path) -> None:
+    url = parity.post_urls(jekyll_list_items)[name]
+    theirs = parity.dom((jekyll_list_items / url[1:]).read_text(encoding="utf-8"))
+    assert parity.dom(render_markdown(LIST_ITEMS[name]).html) == theirs
