@@ -328,7 +328,8 @@ def _kramdown_lists(lines: list[str], blocks: Callable[[list[str]], list[str]]) 
     """
     out: list[str] = []
     fence: str | None = None
-    tight = False     # whether the item read next is to be tight though Python-Markdown reads it loose
+    earlier = 0           # items of the current list read so far
+    earlier_tight = False  # whether one of them is tight or starts with no text
     i = 0
     while i < len(lines):
         line = lines[i]
@@ -343,7 +344,6 @@ def _kramdown_lists(lines: list[str], blocks: Callable[[list[str]], list[str]]) 
             i += 1
             continue
         indent, marker, gap, text = item.groups()
-        start = len(out)
         column = len(indent) + len(marker) + (4 if gap == "\t" else len(gap))
         content, i = [text], i + 1
         blank = False
@@ -368,10 +368,16 @@ def _kramdown_lists(lines: list[str], blocks: Callable[[list[str]], list[str]]) 
         # reads lines as the item's text, lazily; after it, an item's blocks are indented by four.
         first = list(itertools.takewhile(lambda part: part and not part.startswith("#"), inner[1:]))
         rest = inner[1 + len(first):]
-        text_then_block = len(content) > len(first) + 1 and bool(content[len(first) + 1])
-        tight = (tight or text_then_block) and _is_plain_text(inner[0])
-        out.append(f"{indent}{marker} {TIGHT if tight else ''}{inner[0]}")
+        last = not (i < len(lines) and _starts_item_like(lines[i], marker))
+        shape = ""
+        if _is_plain_text(inner[0]):
+            tight = _kramdown_tight(content, len(first) + 1, trailing, last, earlier == 0 or earlier_tight)
+            shape = TIGHT if tight else LOOSE
+        earlier_tight = (earlier_tight or shape != LOOSE) and not last   # a list ends at its last item
+        earlier = 0 if last else earlier + 1
+        out.append(f"{indent}{marker} {shape}{inner[0]}")
         out += [part.lstrip(" ") for part in first]
+        start = len(out)
         if _nested_list_follows_text(content, len(first) + 1):
             rest = rest[1:]      # the blank split() wrote in: Python-Markdown nests a list without it
         elif rest and rest[0]:
@@ -379,36 +385,58 @@ def _kramdown_lists(lines: list[str], blocks: Callable[[list[str]], list[str]]) 
         out += [f"    {part}" if part else "" for part in rest]
         out += [""] * trailing
         # Blocks after a blank line would take the next item in (Python-Markdown reads one block
-        # up to a blank line): a blank line ends them, and the next item, loose for
-        # Python-Markdown then, is made tight again, as kramdown has it without the blank.
-        tight = "" in out[start:] and not trailing and i < len(lines) and _starts_item_like(lines[i], marker)
-        if tight:
+        # up to a blank line): a blank line ends them; the next item's mark keeps it as kramdown has it.
+        if "" in out[start:] and not trailing and not last:
             out.append("")
     return out
 
 
-# Written before the text of a list item that kramdown keeps tight (no <p> around its text) where
-# Python-Markdown would not; TightItems takes it out. A noncharacter: no text holds one.
-TIGHT = "\ufdd0"
+def _kramdown_tight(content: list[str], text_lines: int, trailing: int, last: bool,
+                    may_be_last_tight: bool) -> bool:
+    """Whether kramdown renders a list item's text (its first ``text_lines`` of ``content``) without
+    a ``<p>``: unless a blank line follows it (within the item, or after an item of text alone,
+    though not after the list's last item); the last item of a list of two or more only if an
+    earlier one is tight or starts with no text (``may_be_last_tight``)."""
+    if len(content) > text_lines:
+        blank_after = not content[text_lines]
+    else:
+        blank_after = trailing > 0 and not last
+    return not blank_after and (not last or may_be_last_tight)
 
 
-class TightItems(Treeprocessor):
-    """A list item marked :data:`TIGHT` gets its text out of its ``<p>``, as kramdown renders it:
-    its text directly followed by a heading (``- a\\n  ## H``), or it follows an item whose blocks
-    Python-Markdown needed a blank line to end. Runs before the inline pass (20)."""
+# Written before the text of a list item, for :class:`ItemShapes`: whether kramdown keeps the
+# item tight (its text without a <p>) or loose. Noncharacters: no text holds one.
+TIGHT, LOOSE = "\ufdd0", "\ufdd1"
+
+
+class ItemShapes(Treeprocessor):
+    """Each list item's text in a ``<p>`` or not as its mark (:data:`TIGHT`, :data:`LOOSE`) says,
+    as kramdown decides; Python-Markdown decides otherwise (any blank line between items, or the
+    one ending an item's blocks, makes the items after it loose). Runs before the inline pass (20)."""
 
     def run(self, root: etree.Element) -> None:
         for item in root.iter("li"):
-            if item.text and item.text.startswith(TIGHT):
-                item.text = item.text[1:]
-            elif (len(item) and item[0].tag == "p" and (item[0].text or "").startswith(TIGHT)
+            if item.text and item.text[0] in (TIGHT, LOOSE):
+                mark, item.text = item.text[0], item.text[1:]
+                if mark == LOOSE:
+                    _wrap_text(item)
+            elif (len(item) and item[0].tag == "p" and (item[0].text or "")[:1] in (TIGHT, LOOSE)
                   and not (item.text or "").strip()):
-                _unwrap_first_paragraph(item)
+                mark, item[0].text = item[0].text[0], item[0].text[1:]
+                if mark == TIGHT:
+                    _unwrap_first_paragraph(item)
         for element in root.iter():
             for attribute in ("text", "tail"):
                 value = getattr(element, attribute)
-                if value and TIGHT in value:
-                    setattr(element, attribute, value.replace(TIGHT, ""))
+                if value and (TIGHT in value or LOOSE in value):
+                    setattr(element, attribute, value.replace(TIGHT, "").replace(LOOSE, ""))
+
+
+def _wrap_text(item: etree.Element) -> None:
+    """``<li>a...`` made ``<li><p>a</p>...``."""
+    paragraph = etree.Element("p")
+    paragraph.text, item.text = item.text, ""
+    item.insert(0, paragraph)
 
 
 NOT_PLAIN_TEXT = re.compile(r"#|\[[^\]]*\]:|\{:|\*\[|[-*_ ]+$|$")
@@ -421,10 +449,10 @@ def _is_plain_text(line: str) -> bool:
 
 
 def _unwrap_first_paragraph(item: etree.Element) -> None:
-    """``<li><p>a</p>...`` made ``<li>a...``, the marker before ``a`` taken out."""
+    """``<li><p>a</p>...`` made ``<li>a...``."""
     paragraph = item[0]
     item.remove(paragraph)
-    item.text = paragraph.text[1:]
+    item.text = paragraph.text
     for index, child in enumerate(list(paragraph)):
         item.insert(index, child)
     tail = paragraph.tail or ""
@@ -713,7 +741,7 @@ class KramdownCompat(Extension):
         md.preprocessors.register(AttributeListDefinitions(md), "kramdown_ald", 36)
         # Above arithmatex (189.9), so that with $-math on, "$$x$$" is not read as "$" "$x$" "$".
         md.inlinePatterns.register(InlineMath(r"(?<!\\)\$\$(.+?)\$\$", md), "inline_math", 189.95)
-        md.treeprocessors.register(TightItems(md), "tight_items", 25)   # before the inline pass (20)
+        md.treeprocessors.register(ItemShapes(md), "item_shapes", 25)   # before the inline pass (20)
         md.treeprocessors.register(HeaderIds(md, self.getConfig("header_ids")), "header_ids", 4)
         md.treeprocessors.register(HeaderlessTables(md), "headerless_tables", 3)
         md.treeprocessors.register(BlockIals(md), "block_ials", 7)   # after attr_list (8)

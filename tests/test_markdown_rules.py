@@ -161,6 +161,16 @@ LIST_ITEMS = {
     "heading-then-list-in-item": "- a\n  ### H\n  - x\n- b\n",
     "heading-after-two-lines": "* a\n  more\n  # H1\n* **b**\n* \"c\"\n",
     "quote-in-item": "- a\n  > q\n- b\n",
+    "heading-in-item-then-blank": "- a\n  ## H\n\n- b\n",
+    "blank-after-nested-items": "- a\n  - b\n\n  - c\n\n- d\n",
+    "blank-between-items": "- a\n- b\n\n- c\n- d\n",
+    "blank-after-first-item": "- a\n\n- b\n- c\n",
+    "blanks-between-numbers": "1. a\n2. b\n\n3. c\n\n4. d\n5. e\n",
+    "two-blanks-between-items": "- a\n- b\n\n\n- c\n",
+    "loose-items": "- a\n\n- b\n\n- c\n",
+    "list-then-paragraph": "- a\n- b\n\nText\n",
+    "loose-list-then-paragraph": "- a\n\n- b\n\nText\n",
+    "item-with-two-paragraphs": "- a\n\n  more\n- b\n",
 }
 
 
