@@ -30,7 +30,7 @@ from markdown.extensions.footnotes import FootnotePostprocessor
 from markdown.extensions.md_in_html import MarkdownInHTMLPostprocessor
 from markdown.extensions.toc import remove_fnrefs, render_inner_html
 from markdown.inlinepatterns import HtmlInlineProcessor, InlineProcessor
-from markdown.postprocessors import AndSubstitutePostprocessor, RawHtmlPostprocessor
+from markdown.postprocessors import AndSubstitutePostprocessor, Postprocessor, RawHtmlPostprocessor
 from markdown.preprocessors import NormalizeWhitespace, Preprocessor
 from markdown.treeprocessors import Treeprocessor, UnescapeTreeprocessor
 from markdown import util
@@ -113,7 +113,8 @@ PLAIN_TEXT_POSTPROCESSORS = (RawHtmlPostprocessor, MarkdownInHTMLPostprocessor, 
 
 def keeps_plain_text(md: markdown.Markdown) -> bool:
     """Whether each of ``md``'s postprocessors changes only placeholders (leaves plain text as it is)."""
-    return all(type(p) in PLAIN_TEXT_POSTPROCESSORS for p in md.postprocessors)
+    kept = (*PLAIN_TEXT_POSTPROCESSORS, ItemMarksOut)   # which takes out only marks, not in plain text
+    return all(type(p) in kept for p in md.postprocessors)
 
 
 def inner_html(el: etree.Element, md: markdown.Markdown, plain_kept: bool | None = None) -> str:
@@ -432,6 +433,14 @@ class ItemShapes(Treeprocessor):
                     setattr(element, attribute, value.replace(TIGHT, "").replace(LOOSE, ""))
 
 
+class ItemMarksOut(Postprocessor):
+    """The marks :class:`ItemShapes` did not reach taken out: those in HTML stashed before it ran
+    (an item's line that Python-Markdown read as code)."""
+
+    def run(self, text: str) -> str:
+        return text.replace(TIGHT, "").replace(LOOSE, "") if TIGHT in text or LOOSE in text else text
+
+
 def _wrap_text(item: etree.Element) -> None:
     """``<li>a...`` made ``<li><p>a</p>...``."""
     paragraph = etree.Element("p")
@@ -742,6 +751,7 @@ class KramdownCompat(Extension):
         # Above arithmatex (189.9), so that with $-math on, "$$x$$" is not read as "$" "$x$" "$".
         md.inlinePatterns.register(InlineMath(r"(?<!\\)\$\$(.+?)\$\$", md), "inline_math", 189.95)
         md.treeprocessors.register(ItemShapes(md), "item_shapes", 25)   # before the inline pass (20)
+        md.postprocessors.register(ItemMarksOut(md), "item_marks_out", 5)
         md.treeprocessors.register(HeaderIds(md, self.getConfig("header_ids")), "header_ids", 4)
         md.treeprocessors.register(HeaderlessTables(md), "headerless_tables", 3)
         md.treeprocessors.register(BlockIals(md), "block_ials", 7)   # after attr_list (8)

@@ -190,3 +190,10 @@ def test_list_item_has_jekylls_element_tree(name: str, jekyll_list_items: Path) 
     url = parity.post_urls(jekyll_list_items)[name]
     theirs = parity.dom((jekyll_list_items / url[1:]).read_text(encoding="utf-8"))
     assert parity.dom(render_markdown(LIST_ITEMS[name]).html) == theirs
+
+
+@pytest.mark.parametrize("text", ["- a\n   ## H\n1. n\n", "- a\n  - b\n\n  ## H\n- c\n", "* x\n\n    1. y\n"])
+def test_list_item_marks_never_show(text: str) -> None:
+    """The marks that say which items are tight are taken out, also where an item's line became code."""
+    rendered = render_markdown(text)
+    assert not {"\ufdd0", "\ufdd1"} & set(rendered.html + "".join(h.title for h in rendered.toc))
