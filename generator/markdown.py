@@ -30,7 +30,7 @@ from markdown.extensions.footnotes import FootnotePostprocessor
 from markdown.extensions.md_in_html import MarkdownInHTMLPostprocessor
 from markdown.extensions.toc import remove_fnrefs, render_inner_html
 from markdown.inlinepatterns import HtmlInlineProcessor, InlineProcessor
-from markdown.postprocessors import AndSubstitutePostprocessor, RawHtmlPostprocessor
+from markdown.postprocessors import AndSubstitutePostprocessor, Postprocessor, RawHtmlPostprocessor
 from markdown.preprocessors import NormalizeWhitespace, Preprocessor
 from markdown.treeprocessors import Treeprocessor, UnescapeTreeprocessor
 from markdown import util
@@ -113,7 +113,8 @@ PLAIN_TEXT_POSTPROCESSORS = (RawHtmlPostprocessor, MarkdownInHTMLPostprocessor, 
 
 def keeps_plain_text(md: markdown.Markdown) -> bool:
     """Whether each of ``md``'s postprocessors changes only placeholders (leaves plain text as it is)."""
-    return all(type(p) in PLAIN_TEXT_POSTPROCESSORS for p in md.postprocessors)
+    kept = (*PLAIN_TEXT_POSTPROCESSORS, ItemMarksOut)   # which takes out only marks, not in plain text
+    return all(type(p) in kept for p in md.postprocessors)
 
 
 def inner_html(el: etree.Element, md: markdown.Markdown, plain_kept: bool | None = None) -> str:
@@ -342,6 +343,8 @@ def _kramdown_lists(lines: list[str], blocks: Callable[[list[str]], list[str]]) 
     """
     out: list[str] = []
     fence: str | None = None
+    earlier = 0           # items of the current list read so far
+    earlier_tight = False  # whether one of them is tight or starts with no text
     i = 0
     while i < len(lines):
         line = lines[i]
@@ -371,23 +374,38 @@ def _kramdown_lists(lines: list[str], blocks: Callable[[list[str]], list[str]]) 
             elif lead >= column:
                 content.append(line[column:])
                 blank = False
-            elif blank or LIST_ITEM.match(line) or HTML_CLOSE.match(line):
+            elif blank or _starts_item_like(line, marker) or HTML_CLOSE.match(line):
                 break
             else:                       # a lazy line: it belongs to the item's text
                 content.append(line.lstrip(" "))
             i += 1
         trailing = len(content) - len(list(itertools.dropwhile(lambda x: not x, reversed(content))))
         content = content[:len(content) - trailing]
-        inner = blocks(content)
-        out.append(f"{indent}{marker} {inner[0] if inner else ''}")
+        inner = blocks(content) or [""]
         # Up to the first blank line (or heading, which would end the list there) Python-Markdown
         # reads lines as the item's text, lazily; after it, an item's blocks are indented by four.
         first = list(itertools.takewhile(lambda part: part and not part.startswith("#"), inner[1:]))
+        rest = inner[1 + len(first):]
+        last = not (i < len(lines) and _starts_item_like(lines[i], marker))
+        shape = ""
+        if _is_plain_text(inner[0]):
+            tight = _kramdown_tight(content, len(first) + 1, trailing, last, earlier == 0 or earlier_tight)
+            shape = TIGHT if tight else LOOSE
+        earlier_tight = (earlier_tight or shape != LOOSE) and not last   # a list ends at its last item
+        earlier = 0 if last else earlier + 1
+        out.append(f"{indent}{marker} {shape}{inner[0]}")
         out += [part.lstrip(" ") for part in first]
-        if len(inner) > 1 + len(first) and inner[1 + len(first)]:
+        start = len(out)
+        if _nested_list_follows_text(content, len(first) + 1):
+            rest = rest[1:]      # the blank split() wrote in: Python-Markdown nests a list without it
+        elif rest and rest[0]:
             out.append("")
-        out += [f"    {part}" if part else "" for part in inner[1 + len(first):]]
+        out += [f"    {part}" if part else "" for part in rest]
         out += [""] * trailing
+        # Blocks after a blank line would take the next item in (Python-Markdown reads one block
+        # up to a blank line): a blank line ends them; the next item's mark keeps it as kramdown has it.
+        if "" in out[start:] and not trailing and not last:
+            out.append("")
     return out
 
 
@@ -403,6 +421,107 @@ def _closes_fence(opening: str, line: str, any_indent: bool = False) -> bool:
         return False
     run = line.strip()
     return len(run) >= len(opening) and run == opening[0] * len(run)
+
+
+def _kramdown_tight(content: list[str], text_lines: int, trailing: int, last: bool,
+                    may_be_last_tight: bool) -> bool:
+    """Whether kramdown renders a list item's text (its first ``text_lines`` of ``content``) without
+    a ``<p>``: unless a blank line follows it (within the item, or after an item of text alone,
+    though not after the list's last item); the last item of a list of two or more only if an
+    earlier one is tight or starts with no text (``may_be_last_tight``)."""
+    if len(content) > text_lines:
+        blank_after = not content[text_lines]
+    else:
+        blank_after = trailing > 0 and not last
+    return not blank_after and (not last or may_be_last_tight)
+
+
+# Written before the text of a list item, for :class:`ItemShapes`: whether kramdown keeps the
+# item tight (its text without a <p>) or loose. Noncharacters: no text holds one.
+TIGHT, LOOSE = "\ufdd0", "\ufdd1"
+
+
+class ItemShapes(Treeprocessor):
+    """Each list item's text in a ``<p>`` or not as its mark (:data:`TIGHT`, :data:`LOOSE`) says,
+    as kramdown decides; Python-Markdown decides otherwise (any blank line between items, or the
+    one ending an item's blocks, makes the items after it loose). Runs before the inline pass (20)."""
+
+    def run(self, root: etree.Element) -> None:
+        for item in root.iter("li"):
+            if item.text and item.text[0] in (TIGHT, LOOSE):
+                mark, item.text = item.text[0], item.text[1:]
+                if mark == LOOSE:
+                    _wrap_text(item)
+            elif (len(item) and item[0].tag == "p" and (item[0].text or "")[:1] in (TIGHT, LOOSE)
+                  and not (item.text or "").strip()):
+                mark, item[0].text = item[0].text[0], item[0].text[1:]
+                if mark == TIGHT:
+                    _unwrap_first_paragraph(item)
+        for element in root.iter():
+            for attribute in ("text", "tail"):
+                value = getattr(element, attribute)
+                if value and (TIGHT in value or LOOSE in value):
+                    setattr(element, attribute, value.replace(TIGHT, "").replace(LOOSE, ""))
+
+
+class ItemMarksOut(Postprocessor):
+    """The marks :class:`ItemShapes` did not reach taken out: those in HTML stashed before it ran
+    (an item's line that Python-Markdown read as code)."""
+
+    def run(self, text: str) -> str:
+        return text.replace(TIGHT, "").replace(LOOSE, "") if TIGHT in text or LOOSE in text else text
+
+
+def _wrap_text(item: etree.Element) -> None:
+    """``<li>a...`` made ``<li><p>a</p>...``."""
+    paragraph = etree.Element("p")
+    paragraph.text, item.text = item.text, ""
+    item.insert(0, paragraph)
+
+
+NOT_PLAIN_TEXT = re.compile(r"#|\[[^\]]*\]:|\{:|\*\[|[-*_ ]+$|$")
+
+
+def _is_plain_text(line: str) -> bool:
+    """Whether ``line`` starts a paragraph (a marker written before it keeps it one): not another
+    block, a heading, a rule, a reference or abbreviation definition, or an attribute list."""
+    return _block_start(line) is None and not NOT_PLAIN_TEXT.match(line)
+
+
+def _unwrap_first_paragraph(item: etree.Element) -> None:
+    """``<li><p>a</p>...`` made ``<li>a...``."""
+    paragraph = item[0]
+    item.remove(paragraph)
+    item.text = paragraph.text
+    for index, child in enumerate(list(paragraph)):
+        item.insert(index, child)
+    tail = paragraph.tail or ""
+    if len(paragraph):
+        paragraph[-1].tail = (paragraph[-1].tail or "") + tail
+    else:
+        item.text += tail
+
+
+def _starts_item_like(line: str, marker: str) -> bool:
+    """Whether ``line`` starts a list item of the kind ``marker`` starts (bullet or number).
+
+    kramdown ends an item at the next item of its own list; an item of the other kind
+    (``- b`` after ``1. a``), however little indented, is a lazy line of the item's text,
+    so it starts a list nested in the item.
+    """
+    item = LIST_ITEM.match(line)
+    return item is not None and item.group(1)[0].isdigit() == marker[0].isdigit()
+
+
+def _nested_list_follows_text(content: list[str], lines: int) -> bool:
+    """Whether an item's text (its first ``lines`` lines) is followed directly by a nested list.
+
+    kramdown keeps such an item tight (``<li>a<ul>...``) and the items after the nested
+    list in the outer list; Python-Markdown does the same only without a blank line
+    between the text and the nested list (with one, the text becomes a ``<p>`` and the
+    outer list's next items move into the nested one).
+    """
+    return len(content) > lines and all(content[:lines]) and bool(LIST_ITEM.match(content[lines]))
 
 
 def _block_start(line: str) -> str | None:
@@ -703,6 +822,8 @@ class KramdownCompat(Extension):
         # Above emphasis (60), so that each may hold the other.
         md.inlinePatterns.register(Strikethrough(r"(?s)~~(?!\s|~)(.*?[^\s~])~~", md), "strikethrough", 65)
         md.ESCAPED_CHARS.append("~")
+        md.treeprocessors.register(ItemShapes(md), "item_shapes", 26)   # before task_lists (25), the inline pass (20)
+        md.postprocessors.register(ItemMarksOut(md), "item_marks_out", 5)
         md.treeprocessors.register(HeaderIds(md, self.getConfig("header_ids")), "header_ids", 4)
         md.treeprocessors.register(HeaderlessTables(md), "headerless_tables", 3)
         md.treeprocessors.register(TaskLists(md), "task_lists", 25)   # before the inline pass (20)
