@@ -62,16 +62,20 @@ def test_rule_gives_the_html_jekyll_gave(name: str) -> None:
         assert fragment in html
 
 
-@pytest.fixture(scope="module")
-def jekyll_snippets(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def jekyll_posts(tmp_path_factory: pytest.TempPathFactory, texts: dict[str, str]) -> Path:
+    """Each of ``texts`` as a post (named by its key) of one site, built by Jekyll."""
     if not parity.jekyll_available():
-        pytest.skip("Jekyll is not installed (scripts/setup-test-tools installs it): "
-                    "the rules were checked against the recorded HTML only")
-    site = tmp_path_factory.mktemp("snippets") / "site"
+        pytest.skip("Jekyll is not installed (scripts/setup-test-tools installs it)")
+    site = tmp_path_factory.mktemp("posts") / "site"
     (site / "_posts").mkdir(parents=True)
-    for name, (text, _) in CASES.items():
+    for name, text in texts.items():
         (site / "_posts" / f"2020-01-01-{name}.md").write_text(f"---\ntitle: {name}\n---\n{text}")
     return parity.jekyll_build(site, site.parent)
+
+
+@pytest.fixture(scope="module")
+def jekyll_snippets(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return jekyll_posts(tmp_path_factory, {name: text for name, (text, _) in CASES.items()})
 
 
 @pytest.mark.parametrize("name", CASES)
@@ -226,13 +230,7 @@ def test_element_tree_matches_jekyll(name: str, dom_builds: tuple[Path, Path]) -
 
 @pytest.fixture(scope="module")
 def jekyll_list_items(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    if not parity.jekyll_available():
-        pytest.skip("Jekyll is not installed (scripts/setup-test-tools installs it)")
-    site = tmp_path_factory.mktemp("lists") / "site"
-    (site / "_posts").mkdir(parents=True)
-    for name, text in LIST_ITEMS.items():
-        (site / "_posts" / f"2020-01-01-{name}.md").write_text(f"---\ntitle: {name}\n---\n{text}")
-    return parity.jekyll_build(site, site.parent)
+    return jekyll_posts(tmp_path_factory, LIST_ITEMS)
 
 
 @pytest.mark.parametrize("name", LIST_ITEMS)
