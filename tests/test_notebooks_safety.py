@@ -370,7 +370,7 @@ def test_broken_outputs_and_a_missing_image_are_errors_naming_file_cell_and_outp
     assert error.value.path == "notebooks/broken.ipynb"
     lines = str(error.value).split("\n")
     assert lines[0] == ("notebooks/broken.ipynb: cell 1: image 'pictures/gone.png' is not a file inside the "
-                        "tutorial's folder notebooks/ (symbolic links are followed) (set "
+                        "tutorial's folder notebooks/ (symbolic links are followed), outside its dot-files (set "
                         "notebooks.problems: warn in site.yaml to show a note instead)")
     assert lines[1:] == [
         "  notebooks/broken.ipynb: cell 2: output 1: its image/png data is not valid base64",
