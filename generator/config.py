@@ -255,9 +255,7 @@ class Limits:
     max_output_bytes: int = 50_000_000   # the page made of one post, page or docs page
 
     def validate(self, path: Path, prefix: str) -> None:
-        for name in ("max_source_bytes", "max_tags", "max_output_bytes"):
-            if getattr(self, name) < 1:
-                raise SiteError(f"key '{prefix}{name}': expected 1 or more, got {getattr(self, name)}", path)
+        _at_least_one(self, ("max_source_bytes", "max_tags", "max_output_bytes"), path, prefix)
 
 
 @dataclass(frozen=True)
@@ -284,9 +282,14 @@ class LiquidSettings:
     include_depth: int = 30            # includes inside includes
 
     def validate(self, path: Path, prefix: str) -> None:
-        for name in ("loop_iterations", "output_bytes", "variables_bytes", "include_depth"):
-            if getattr(self, name) < 1:
-                raise SiteError(f"key '{prefix}{name}': expected 1 or more, got {getattr(self, name)}", path)
+        _at_least_one(self, ("loop_iterations", "output_bytes", "variables_bytes", "include_depth"), path, prefix)
+
+
+def _at_least_one(section: Any, names: tuple[str, ...], path: Path, prefix: str) -> None:
+    """Refuse a limit below 1, naming its key: a limit of 0 would stop every document."""
+    for name in names:
+        if getattr(section, name) < 1:
+            raise SiteError(f"key '{prefix}{name}': expected 1 or more, got {getattr(section, name)}", path)
 
 
 @dataclass(frozen=True)
