@@ -118,10 +118,7 @@ def test_a_tampered_or_misplaced_entry_is_a_miss_with_a_warning_naming_it(publis
     tampered = entries(copy)[first_key]             # outputs edited, digest left as it was
     tampered.write_bytes(tampered.read_bytes().replace(b"firstfirst", b"forged!!!!"))
     misplaced = entries(copy)[second_key]           # another key's run, with a matching digest
-    import hashlib
-    other = json.dumps({**runs_by_key[first_key]}, indent=1, sort_keys=True).encode()
-    misplaced.write_bytes(other)
-    (misplaced.parent / f"{second_key}.sha256").write_text(hashlib.sha256(other).hexdigest())
+    forge(misplaced, second_key, json.dumps({**runs_by_key[first_key]}, indent=1, sort_keys=True).encode())
 
     before = len(runs(log))
     site = make_site(tmp_path / "site", f"cache: {copy.as_uri()}", **tutorials(log))
@@ -201,15 +198,11 @@ def test_an_entry_of_the_right_key_and_digest_but_the_wrong_shape_is_a_miss_with
         published, tmp_path, capsys, shape):
     """Issue 39.6: such an entry crashed every build, and kept doing so from the local copy
     until --refresh."""
-    import hashlib
-
     shared, log = published
     copy = tmp_path / "bucket"
     shutil.copytree(shared, copy)
     key, path = next((key, path) for key, path in entries(copy).items() if b"firstfirst" in path.read_bytes())
-    crafted = json.dumps({**json.loads(path.read_bytes()), **WRONG_SHAPES[shape]}).encode()
-    path.write_bytes(crafted)
-    (path.parent / f"{key}.sha256").write_text(hashlib.sha256(crafted).hexdigest())
+    forge(path, key, json.dumps({**json.loads(path.read_bytes()), **WRONG_SHAPES[shape]}).encode())
 
     before = len(runs(log))
     site = make_site(tmp_path / "site", f"cache: {copy.as_uri()}", **tutorials(log))
@@ -239,3 +232,12 @@ def test_a_local_entry_of_the_wrong_shape_is_a_miss_with_a_warning(tmp_path, cap
     assert result.reports["docs"].tutorials.ran == 1 and runs(log)[2:] == ["first"]
     assert f"warning: {path} is not a run; ignored" in capsys.readouterr().err
     assert "firstfirst" in page(site, "first")
+
+
+def forge(entry: Path, key: str, data: bytes) -> None:
+    """Write ``data`` as the shared cache's entry ``key``, with the digest that vouches for it."""
+    import hashlib
+
+    entry.write_bytes(data)
+    (entry.parent / f"{key}.sha256").write_text(hashlib.sha256(data).hexdigest())
+
