@@ -15,6 +15,20 @@ from generator import progress as reporting
 from generator.errors import SiteError
 
 
+USAGE = """\
+Build a project's website from Markdown posts and pages, docs per version and
+Jupyter tutorials, through Jinja templates, into a folder of static HTML."""
+
+START = """\
+a first site:
+  sitegen init mysite && cd mysite   a site.yaml, a post, a home and an about page
+  sitegen new post "Hello"           content/posts/YYYY-MM-DD-hello.md (a draft)
+  sitegen serve --drafts             preview at http://127.0.0.1:8000/, rebuilt on save
+  sitegen build && sitegen check     the site in _site/, then its links and HTML checked
+
+'sitegen COMMAND --help' tells more of each command."""
+
+
 def main(argv: list[str] | None = None) -> int:
     try:        # all of it: Ctrl-C while the arguments are read is no traceback either
         parser = make_parser()
@@ -36,7 +50,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def make_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="sitegen", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="sitegen", description=USAGE, epilog=START,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"sitegen {__version__}")
     parser.add_argument("-C", "--site", type=Path, default=Path("."),
                         help="the site's folder (holding site.yaml); default: here")
@@ -55,7 +71,8 @@ def make_parser() -> argparse.ArgumentParser:
     add_content_flags(serve)
     serve.add_argument("--host", default="127.0.0.1",
                        help="address to listen on (default 127.0.0.1: this machine only)")
-    serve.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
+    serve.add_argument("--port", type=port, default=8000,
+                       help="port to listen on (default 8000; 0: any free port)")
     serve.add_argument("--open", action="store_true", help="open the preview in a browser")
     add_removal_flag(serve)
     serve.set_defaults(run=run_serve)
@@ -228,6 +245,17 @@ def run_check(args: argparse.Namespace) -> int:
     print(report.summary(), file=sys.stderr if report.findings else sys.stdout)
     print(progress.summary(), file=sys.stderr)      # standard output lists the findings alone
     return 0 if report.ok else 1
+
+
+def port(text: str) -> int:
+    """A TCP port, checked here: a bad one is argparse's one-line error, not the socket's traceback."""
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= number <= 65535:
+        raise argparse.ArgumentTypeError(f"{number} is not a port: ports go from 0 to 65535")
+    return number
 
 
 def shard(text: str):
