@@ -21,7 +21,7 @@ Jupyter tutorials, through Jinja templates, into a folder of static HTML."""
 
 START = """\
 a first site:
-  sitegen init mysite && cd mysite   a site.yaml, a post, a home and an about page
+  sitegen init mysite && cd mysite   a blog, docs pages and a tutorial (see init --help)
   sitegen new post "Hello"           content/posts/YYYY-MM-DD-hello.md (a draft)
   sitegen serve --drafts             preview at http://127.0.0.1:8000/, rebuilt on save
   sitegen build && sitegen check     the site in _site/, then its links and HTML checked
@@ -89,6 +89,8 @@ def make_parser() -> argparse.ArgumentParser:
 
     init = commands.add_parser("init", help="start a new site in a new folder, with the default theme")
     init.add_argument("dest", type=Path, metavar="DIR", help="the new site's folder (new or empty)")
+    init.add_argument("--kind", choices=["project", "blog", "docs"], default="project",
+                      help="blog: posts; docs: docs pages and a tutorial; project (default): both")
     init.set_defaults(run=run_init)
 
     tutorials = commands.add_parser("tutorials", help="run tutorials into the cache, or list how their "
@@ -108,8 +110,8 @@ def make_parser() -> argparse.ArgumentParser:
                                                          "and where its run was made")
     status.set_defaults(run=run_tutorial_status)
 
-    new = commands.add_parser("new", help="start a new post")
-    new.add_argument("kind", choices=["post"])
+    new = commands.add_parser("new", help="start a new post (a draft), page, docs page or tutorial")
+    new.add_argument("kind", choices=["post", "page", "doc", "tutorial"])
     new.add_argument("title")
     new.set_defaults(run=run_new)
 
@@ -293,9 +295,9 @@ def run_tutorial_status(args: argparse.Namespace) -> int:
 
 
 def run_new(args: argparse.Namespace) -> int:
-    from generator.scaffold import new_post
+    from generator.scaffold import new_source
 
-    path = new_post(args.site, args.title)
+    path = new_source(args.site, args.kind, args.title)
     print(f"created {path}")
     return 0
 
@@ -303,7 +305,7 @@ def run_new(args: argparse.Namespace) -> int:
 def run_init(args: argparse.Namespace) -> int:
     from generator.scaffold import init_site
 
-    for path in init_site(args.dest):
+    for path in init_site(args.dest, kind=args.kind):
         print(f"created {args.dest / path}")
     print(f"next: cd {args.dest} && sitegen serve")
     return 0
