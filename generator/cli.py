@@ -26,7 +26,7 @@ a first site:
   sitegen serve --drafts             preview at http://127.0.0.1:8000/, rebuilt on save
   sitegen build && sitegen check     the site in _site/, then its links and HTML checked
 
-'sitegen COMMAND --help' tells more of each command."""
+'sitegen COMMAND --help' tells more of each command; 'sitegen help' is the user guide."""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -130,6 +130,10 @@ def make_parser() -> argparse.ArgumentParser:
     publish.add_argument("--built", type=Path, metavar="DIR",
                          help="publish this already-built site folder instead of building")
     publish.set_defaults(run=run_publish)
+
+    guide = commands.add_parser("help", help="read the user guide, offline: its topics, or one of them")
+    guide.add_argument("topic", nargs="*", help="a topic, or words of its title (e.g. 'tutorials')")
+    guide.set_defaults(run=run_help)
 
     imports = commands.add_parser("import", help="make a sitegen site from another generator's site")
     imports.add_argument("kind", choices=["jekyll"])
@@ -308,6 +312,14 @@ def run_init(args: argparse.Namespace) -> int:
     for path in init_site(args.dest, kind=args.kind):
         print(f"created {args.dest / path}")
     print(f"next: cd {args.dest} && sitegen serve")
+    return 0
+
+
+def run_help(args: argparse.Namespace) -> int:
+    from generator.guide import find_topic, guide_text, topic_list
+
+    text = guide_text()
+    print(find_topic(text, " ".join(args.topic)) if args.topic else topic_list(text), end="")
     return 0
 
 

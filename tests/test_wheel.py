@@ -46,10 +46,15 @@ def test_a_wheel_in_a_fresh_venv_starts_a_site_that_builds_checks_and_serves(tmp
     sitegen("init", "mysite", cwd=work)
     site = work / "mysite"
     files = {p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()}
-    assert {"site.yaml", "content/pages/index.md", "content/pages/about.md"} < files and len(files) == 4
+    assert {"site.yaml", "content/pages/index.md", "content/pages/about.md", "assets/favicon.svg",
+            "content/docs/index.md", "notebooks/first-steps.py"} < files and len(files) == 8
     sitegen("build", cwd=site)
     assert "no errors" in sitegen("check", cwd=site).stdout
     assert (site / "_site/assets/css/site.css").is_file()
+    assert "[0, 1, 4, 9, 16, 25]" in (site / "_site/docs/tutorials/first-steps.html").read_text()
+    # The user guide travels in the wheel's metadata: readable with no repository and no network.
+    assert "  Tutorials\n" in sitegen("help", cwd=work).stdout
+    assert sitegen("help", "versioned", cwd=work).stdout.startswith("Versioned docs\n==============\n")
 
     port = free_port()
     server = subprocess.Popen([bin_dir / "sitegen", "serve", "--port", str(port)], cwd=site, env=env,
