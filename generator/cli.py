@@ -309,8 +309,13 @@ def run_new(args: argparse.Namespace) -> int:
 def run_init(args: argparse.Namespace) -> int:
     from generator.scaffold import init_site
 
-    for path in init_site(args.dest, kind=args.kind):
+    from generator.notebooks.environment import EXTRA
+
+    made = init_site(args.dest, kind=args.kind)
+    for path in made:
         print(f"created {args.dest / path}")
+    if args.kind != "blog" and not any(path.suffix == ".py" for path in made):
+        print(f"no tutorial: running tutorials needs {EXTRA}")
     print(f"next: cd {args.dest} && sitegen serve")
     return 0
 

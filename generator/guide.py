@@ -13,7 +13,7 @@ from pathlib import Path
 
 from generator.errors import SiteError
 
-DISTRIBUTION = "sitegen"
+DISTRIBUTION = "sitegen-oss"
 
 
 def guide_text() -> str:

@@ -10,6 +10,7 @@ import yaml
 
 from generator.config import load_config
 from generator.errors import SiteError
+from generator.notebooks.environment import EXTRA, can_run
 from generator.site import slugify, timezone_of
 
 MAX_SLUG = 60
@@ -66,9 +67,11 @@ def _front_matter(front: dict) -> str:
     return "---\n" + yaml.safe_dump(front, sort_keys=False, allow_unicode=True, width=1_000_000) + "---\n"
 
 
-def init_site(dest: str | Path, now: datetime | None = None, kind: str = "project") -> list[Path]:
+def init_site(dest: str | Path, now: datetime | None = None, kind: str = "project",
+              tutorial: bool | None = None) -> list[Path]:
     """Start a site in ``dest`` (new or empty) with the default theme: site.yaml, a home and an
-    about page and a favicon; a blog adds a post, docs add docs pages and a tutorial.
+    about page and a favicon; a blog adds a post, docs add docs pages and a tutorial (by
+    default only where tutorials can run: the kernel stack is an extra).
 
     Nothing else is needed: templates and assets come from the theme inside the
     package until the site adds its own ``templates/`` or ``assets/`` files.
@@ -99,7 +102,10 @@ def init_site(dest: str | Path, now: datetime | None = None, kind: str = "projec
     if docs:
         files["content/docs/index.md"] = STARTER_DOCS
         files["content/docs/install.md"] = STARTER_INSTALL
-        files["notebooks/first-steps.py"] = TUTORIAL.format(title="First steps")
+        if can_run() if tutorial is None else tutorial:
+            files["notebooks/first-steps.py"] = TUTORIAL.format(title="First steps")
+        else:
+            files["content/docs/index.md"] = STARTER_DOCS.replace(TUTORIAL_LINK, NO_TUTORIAL)
     for rel, text in files.items():
         path = dest / rel
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -166,6 +172,8 @@ The docs live in `content/docs/`: each Markdown file is a page of this section, 
 `order:` in its front matter places it in the sidebar. Tutorials live in `notebooks/`:
 see [First steps](tutorials/first-steps.html). `sitegen new doc "A title"` starts a page.
 """
+TUTORIAL_LINK = "see [First steps](tutorials/first-steps.html)."
+NO_TUTORIAL = f"running them needs {EXTRA}."
 
 STARTER_INSTALL = """\
 ---
