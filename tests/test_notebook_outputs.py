@@ -133,6 +133,49 @@ def test_widgets_with_saved_state_are_views_of_a_sanitized_state(outputs_site):
     assert "embed.js" not in page(outputs_site, "kinds")
 
 
+# Colab saves the models directly under the MIME type, with no "state" level and no version (as in
+# the Hugging Face course's notebooks saved by Colab), and of ipywidgets 7 (controls 1.5.0, base 1.2.0).
+COLAB_STATE = {
+    "0a5c9e0b6f3d4e2c8f1a7b6d5e4c3b2a": {
+        "model_module": "@jupyter-widgets/controls", "model_module_version": "1.5.0",
+        "model_name": "FloatProgressModel",
+        "state": {"_model_module": "@jupyter-widgets/controls", "_model_module_version": "1.5.0",
+                  "_model_name": "FloatProgressModel", "bar_style": "success", "description": "Downloading",
+                  "layout": "IPY_MODEL_9f8e7d6c5b4a39281706f5e4d3c2b1a0", "max": 570, "min": 0, "value": 570}},
+    "9f8e7d6c5b4a39281706f5e4d3c2b1a0": {
+        "model_module": "@jupyter-widgets/base", "model_module_version": "1.2.0", "model_name": "LayoutModel",
+        "state": {"_model_module": "@jupyter-widgets/base", "_model_module_version": "1.2.0",
+                  "_model_name": "LayoutModel", "width": "auto"}},
+    "1b2c3d4e5f60718293a4b5c6d7e8f901": {
+        "model_module": "bqplot", "model_module_version": "^0.5", "model_name": "FigureModel",
+        "state": {"layout": "IPY_MODEL_9f8e7d6c5b4a39281706f5e4d3c2b1a0"}},
+}
+
+
+def test_colab_widget_state_without_its_state_level_is_drawn_and_notes_say_why_not(tmp_path):
+    nb = notebook(new_markdown_cell("# Colab"), code(view("0a5c9e0b6f3d4e2c8f1a7b6d5e4c3b2a", "FloatProgress()")),
+                  code(view("1b2c3d4e5f60718293a4b5c6d7e8f901", "Figure()")),
+                  code(view("ffffffffffffffffffffffffffffffff", "Label()")), execute="never")
+    nb.metadata["widgets"] = {"application/vnd.jupyter.widget-state+json": COLAB_STATE}
+    bare = notebook(new_markdown_cell("# Bare"), code(view("0a5c9e0b6f3d4e2c8f1a7b6d5e4c3b2a", "FloatProgress()")),
+                    execute="never")
+    site = make_site(tmp_path / "site", **{"colab.ipynb": nb, "bare.ipynb": bare})
+    build(site, NOW)
+    html = page(site, "colab")
+    views = re.findall(r'<script type="application/vnd.jupyter.widget-view\+json">(.*?)</script>', html)
+    assert [json.loads(v)["model_id"] for v in views] == ["0a5c9e0b6f3d4e2c8f1a7b6d5e4c3b2a"]
+    state = json.loads(re.search(r'<script type="application/vnd.jupyter.widget-state\+json">(.*?)</script>',
+                                 html).group(1))
+    assert set(state["state"]) == {"0a5c9e0b6f3d4e2c8f1a7b6d5e4c3b2a", "9f8e7d6c5b4a39281706f5e4d3c2b1a0"}
+    assert ("an interactive widget, not shown: it needs FigureModel of bqplot, which a static page cannot "
+            "load (only built-in ipywidgets are drawn)") in html
+    assert ("an interactive widget, not shown: the notebook&#39;s saved widget state has no model "
+            "ffffffffffffffffffffffffffffffff") in html
+    assert "no widget state" not in html
+    assert ("an interactive widget, not shown: the notebook holds no widget state (save it with the notebook: "
+            "Save Widget State)") in page(site, "bare")
+
+
 def test_widget_state_cannot_close_its_script_element(tmp_path):
     hostile = {"version_major": 2, "version_minor": 0, "state": {"s": {
         "model_name": "LabelModel", "model_module": "@jupyter-widgets/controls", "model_module_version": "2.0.0",

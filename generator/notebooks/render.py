@@ -378,7 +378,7 @@ class NotebookRenderer:
                 if self.widgets.shows(value):
                     self.widget_views += 1
                     return Output("widget", html=Markup(widgets.view_script(value)))
-                return self.widget_without_state(data)
+                return self.widget_without_state(data, value)
             if mime == "application/json":
                 return self.json_output(value)
             value = "".join(value) if isinstance(value, list) else value
@@ -414,14 +414,12 @@ class NotebookRenderer:
         rendered = rendered if self.trusted else sanitize.clean_html(rendered)
         return Output("latex", html=Markup(self.published_links(rendered, index)))
 
-    def widget_without_state(self, data: dict) -> Output:
-        """A widget whose state was not saved (or needs a package the page cannot load): its text."""
+    def widget_without_state(self, data: dict, view: object) -> Output:
+        """A widget the page cannot draw (no state saved for it, or of another package): its text."""
         text = data.get("text/plain", "")
         text, _ = self.limit("".join(text) if isinstance(text, list) else text)
         return Output("text" if text else "omitted", html=_terminal_html(text),
-                      note="an interactive widget, not shown: the notebook holds no state for it that "
-                           "a static page can draw (save it with the notebook's widget state, from "
-                           "built-in ipywidgets only)")
+                      note=f"an interactive widget, not shown: {self.widgets.why_not(view)}")
 
     def json_output(self, value: object) -> Output:
         """JSON data as JupyterLab shows it: the document, indented."""
