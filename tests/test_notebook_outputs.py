@@ -11,7 +11,7 @@ import json
 import re
 
 import pytest
-from nbformat.v4 import new_code_cell, new_markdown_cell, new_output
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_output, new_raw_cell
 
 from generator.build import build
 from test_notebooks import NOW, PNG, TUTORIALS, make_site, notebook, page, without_code
@@ -228,3 +228,36 @@ def test_what_an_output_widget_captured_is_sanitized_unless_trusted():
     assert cleaned == {"text/html": "<p>hi</p>", "text/plain": "hi"}
     kept = WidgetState.of(nb, trusted=True).models["out"]["state"]["outputs"][0]["data"]
     assert kept == captured[0]["data"]
+
+
+def raw(source: str, **metadata) -> dict:
+    return new_raw_cell(source, metadata=metadata)
+
+
+def test_raw_cells_are_shown_by_their_mime_type_and_the_others_named_in_warnings(tmp_path):
+    nb = notebook(
+        new_markdown_cell("# Raw"),
+        raw("<p class='lead'>Raw <b>HTML</b></p><script>alert(1)</script>", raw_mimetype="text/html"),
+        raw("Raw *Markdown* and $x^2$", raw_mimetype="text/markdown"),
+        raw("Raw reST\n--------\n\nWith ``code`` and :func:`numpy.sum`.", raw_mimetype="text/restructuredtext"),
+        raw("\\section{LaTeX only}", raw_mimetype="text/latex"),
+        raw("print('for nbconvert --to python')", format="text/x-python"),
+        raw("no type at all"),
+        raw("   "),
+        execute="never")
+    site = make_site(tmp_path / "site", **{"raw.ipynb": nb})
+    warnings = build(site, NOW).warnings
+    html = page(site, "raw")
+    assert "Raw <b>HTML</b>" in html and "alert(1)" not in html
+    assert "<p>Raw <em>Markdown</em> and <span class=\"arithmatex\">" in html
+    assert re.search(r'<h2 id="raw-rest">.*Raw reST</h2>', html) and "<code>code</code>" in html \
+        and "<code>numpy.sum</code>" in html
+    assert "LaTeX only" not in html and "for nbconvert" not in html and "no type at all" not in html
+    assert [w.split(": warning: ", 1)[1] for w in warnings] == [
+        "cell 5: a raw cell of text/latex is left out: a page shows raw cells of text/html, text/markdown "
+        "and text/restructuredtext only",
+        "cell 6: a raw cell of text/x-python is left out: a page shows raw cells of text/html, text/markdown "
+        "and text/restructuredtext only",
+        "cell 7: a raw cell with no raw_mimetype is left out: a page shows raw cells of text/html, "
+        "text/markdown and text/restructuredtext only"]
+    assert all(w.startswith("notebooks/raw.ipynb:") for w in warnings)

@@ -63,6 +63,7 @@ URL_ATTRIBUTE = re.compile(r"""(\s(?:src|href)\s*=\s*)(?:"([^"]*)"|'([^']*)'|([^
 TITLE = re.compile(r"^\s*#(?!#)\s*(.+?)\s*#*\s*$")
 H1 = re.compile(r"<(/?)h1\b")
 FIRST_PARAGRAPH = re.compile(r"<p>(.*?)</p>", re.S)
+RST_MIMES = ("text/restructuredtext", "text/x-rst")
 
 
 @dataclass
@@ -139,7 +140,10 @@ class NotebookRenderer:
         cells, found_title, first_markdown = [], None, True
         for index, cell in enumerate(notebook.cells[start:], start=start):
             tags = _display_tags(cell)
-            if "remove-cell" in tags or cell.cell_type == "raw":
+            if "remove-cell" in tags:
+                continue
+            if cell.cell_type == "raw":
+                cells += self.raw_cell(cell, index)
                 continue
             if cell.cell_type == "markdown":
                 source = cell.source
@@ -193,6 +197,26 @@ class NotebookRenderer:
         rendered = LINKING_TAG.sub(lambda tag: self.linking_tag(tag, cell, index), rendered)
         return Markup(self.published_links(rendered if self.trusted else sanitize.clean_markdown(rendered),
                                            index))
+
+    def raw_cell(self, cell: NotebookNode, index: int) -> list[Cell]:
+        """A raw cell, shown as its ``raw_mimetype`` says: HTML (sanitized like Markdown), Markdown,
+        reStructuredText. Others are text for other converters (LaTeX, a script) and are left out,
+        with a warning naming the cell."""
+        mime = cell.metadata.get("raw_mimetype") or cell.metadata.get("format") or ""
+        if not cell.source.strip():
+            return []
+        if mime == "text/html":
+            shown = H1.sub(r"<\1h2", cell.source)
+            shown = Markup(self.published_links(shown if self.trusted else sanitize.clean_markdown(shown), index))
+        elif mime == "text/markdown":
+            shown = self.markdown(cell.source, cell, index)
+        elif mime in RST_MIMES:
+            shown = self.markdown(rst.RstToMarkdown().convert(cell.source), cell, index)
+        else:
+            self.warn(index, f"a raw cell {f'of {mime}' if mime else 'with no raw_mimetype'} is left out: a page "
+                             f"shows raw cells of text/html, text/markdown and {RST_MIMES[0]} only")
+            return []
+        return [Cell("markdown", index + 1, html=shown)]
 
     def linking_tag(self, tag: re.Match, cell: NotebookNode, index: int) -> str:
         """An ``<img>`` or ``<a>`` of a Markdown cell pointing at what the site publishes.
