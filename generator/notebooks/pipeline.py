@@ -276,7 +276,7 @@ def render_pages(jobs: list[Job], config: Config, gallery_url: str, render: Call
         html = render(
             "tutorial.html", origin, page=_page(result.title, cards[n]["url"], result.description),
             content=Markup(result.html), heading=result.heading, run=run_view(job),
-            widgets=result.widgets,
+            widgets=result.widgets, styles=Markup(result.styles),
             downloads={"ipynb": f"{gallery_url}{slug}.ipynb", "py": f"{gallery_url}{slug}.py"},
             gallery_url=gallery_url, docs=docs, notebook=job.tutorial.path.as_posix(),
             previous=cards[n - 1] if n else None, next=cards[n + 1] if n + 1 < len(cards) else None,

@@ -38,7 +38,7 @@ from generator.config import Notebooks
 from generator.errors import SiteError
 from generator.highlight import highlight
 from generator.markdown import MarkdownProblem, kramdown_id, render_markdown
-from generator.notebooks import formulas, rst, sanitize, widgets
+from generator.notebooks import formulas, rst, sanitize, styles, widgets
 from generator.notebooks.anchors import PageIds, jupyter_id
 from generator.notebooks.sources import Tutorial
 from generator.text import plain_text, shorten
@@ -79,6 +79,7 @@ class Output:
     width: int | None = None
     height: int | None = None
     note: str = ""
+    id: str = ""        # the container's id, which the output's confined style sheet is scoped to
 
 
 @dataclass
@@ -103,6 +104,7 @@ class RenderedNotebook:
     heading: dict[str, str | None] = field(default_factory=dict)    # the title's id and Jupyter alias
     warnings: list[SiteError] = field(default_factory=list)
     widgets: bool = False           # it draws widgets: the page loads the widget manager
+    styles: str = ""                # the outputs' style sheets, confined to them, for the page's head
 
 
 class BadImage(ValueError):
@@ -125,6 +127,7 @@ class NotebookRenderer:
         self.thumbnail: str | None = None
         self.widgets = widgets.WidgetState({})
         self.widget_views = 0
+        self.styles: list[str] = []
         self.problems: list[SiteError] = []
         self.warnings: list[SiteError] = []
         self.macros: frozenset[str] = frozenset()     # commands the notebook's math defines
@@ -167,7 +170,7 @@ class NotebookRenderer:
         if self.widget_views:
             fragment += self.widgets.script() + "\n"
         return RenderedNotebook(fragment, self.files, title, description, self.thumbnail, heading,
-                                self.warnings, widgets=bool(self.widget_views))
+                                self.warnings, widgets=bool(self.widget_views), styles="\n".join(self.styles))
 
     # -- problems ------------------------------------------------------------------------
 
@@ -420,10 +423,27 @@ class NotebookRenderer:
             if mime == "text/markdown":
                 value = render_markdown(value, dollar_math=True).html
             kind = "markdown" if mime == "text/markdown" else "html"
-            value = value if trusted else sanitize.clean_html(value)
-            return Output(kind, html=Markup(self.published_links(value, index)))
+            if trusted:
+                return Output(kind, html=Markup(self.published_links(value, index)))
+            scope = f"nb-cell-{index + 1}-out-{number}"
+            value, styled = self.clean_output_html(value, scope, index, number)
+            return Output(kind, html=Markup(self.published_links(value, index)), id=scope if styled else "")
         return Output("omitted", note=f"an output of type {', '.join(sorted(data))}, which a static "
                                       "page cannot show" if data else "")
+
+    def clean_output_html(self, value: str, scope: str, index: int, number: int) -> tuple[str, bool]:
+        """Untrusted output HTML sanitized, with its style sheets confined to the element ``scope``
+        (see ``styles``); whether it has any. What they lose is a warning."""
+        confined = styles.confine(value, scope)
+        if confined.left_out:
+            self.warn(index, f"output {number}: left out of its style sheet, which may style only the output "
+                             f"and with safe properties: {'; '.join(dict.fromkeys(confined.left_out))}")
+        if confined.css:
+            self.styles.append(confined.css)
+        ids = confined.ids
+        cleaned = sanitize.clean_html(confined.html, lambda name: styles.prefixed(scope, name) if name in ids
+                                      else None)
+        return cleaned, bool(confined.css)
 
     def latex_output(self, value: str, index: int) -> Output:
         """A formula (``$x$``, ``$$x$$``, ``\\[x\\]``, an environment, bare TeX) as display math;
