@@ -38,7 +38,7 @@ from generator.config import Notebooks
 from generator.errors import SiteError
 from generator.highlight import highlight
 from generator.markdown import MarkdownProblem, kramdown_id, render_markdown
-from generator.notebooks import formulas, rst, sanitize, styles, widgets
+from generator.notebooks import embeds, formulas, rst, sanitize, styles, widgets
 from generator.notebooks.anchors import PageIds, jupyter_id
 from generator.notebooks.sources import Tutorial
 from generator.text import plain_text, shorten
@@ -198,8 +198,10 @@ class NotebookRenderer:
             return Markup(f'<p class="nb-note">{escape(self.problem(index, str(exc)))}</p>')
         rendered = formulas.typeset_html(rendered, lambda message: self.warn(index, message), self.macros)
         rendered = LINKING_TAG.sub(lambda tag: self.linking_tag(tag, cell, index), rendered)
-        return Markup(self.published_links(rendered if self.trusted else sanitize.clean_markdown(rendered),
-                                           index))
+        if not self.trusted:
+            frames = self.frames(rendered, index, "")
+            rendered = frames.restore(sanitize.clean_markdown(frames.html))
+        return Markup(self.published_links(rendered, index))
 
     def raw_cell(self, cell: NotebookNode, index: int) -> list[Cell]:
         """A raw cell, shown as its ``raw_mimetype`` says: HTML (sanitized like Markdown), Markdown,
@@ -433,8 +435,10 @@ class NotebookRenderer:
 
     def clean_output_html(self, value: str, scope: str, index: int, number: int) -> tuple[str, bool]:
         """Untrusted output HTML sanitized, with its style sheets confined to the element ``scope``
-        (see ``styles``); whether it has any. What they lose is a warning."""
-        confined = styles.confine(value, scope)
+        (see ``styles``) and its iframes kept or made links (see ``embeds``); whether it has
+        style rules. What they lose is a warning."""
+        frames = self.frames(value, index, f"output {number}: ")
+        confined = styles.confine(frames.html, scope)
         if confined.left_out:
             self.warn(index, f"output {number}: left out of its style sheet, which may style only the output "
                              f"and with safe properties: {'; '.join(dict.fromkeys(confined.left_out))}")
@@ -443,7 +447,14 @@ class NotebookRenderer:
         ids = confined.ids
         cleaned = sanitize.clean_html(confined.html, lambda name: styles.prefixed(scope, name) if name in ids
                                       else None)
-        return cleaned, bool(confined.css)
+        return frames.restore(cleaned), bool(confined.css)
+
+    def frames(self, value: str, index: int, where: str) -> embeds.Embeds:
+        """``value`` with its iframes taken out, to be put back kept or as links (see ``embeds``)."""
+        frames = embeds.take_out(value, self.settings.embeds)
+        for message in frames.warnings:
+            self.warn(index, where + message)
+        return frames
 
     def latex_output(self, value: str, index: int) -> Output:
         """A formula (``$x$``, ``$$x$$``, ``\\[x\\]``, an environment, bare TeX) as display math;
