@@ -14,6 +14,8 @@ import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_output, new_raw_cell
 
 from generator.build import build
+from generator.check import check_site
+from generator.config import load_config
 from test_notebooks import NOW, PNG, TUTORIALS, make_site, notebook, page, without_code
 
 SLIDER_STATE = {
@@ -261,3 +263,24 @@ def test_raw_cells_are_shown_by_their_mime_type_and_the_others_named_in_warnings
         "cell 7: a raw cell with no raw_mimetype is left out: a page shows raw cells of text/html, "
         "text/markdown and text/restructuredtext only"]
     assert all(w.startswith("notebooks/raw.ipynb:") for w in warnings)
+
+
+def test_footnotes_of_cells_outputs_and_the_title_link_both_ways_within_their_cell(tmp_path):
+    nb = notebook(
+        new_markdown_cell("# Notes[^t]\n\nA claim[^1], again[^1], another[^x].\n\n[^1]: One.\n[^x]: Ex.\n[^t]: Title's."),
+        new_markdown_cell("Later[^1].\n\n[^1]: Cell two's."),
+        code(display({"text/markdown": "Printed[^1].\n\n[^1]: The output's.", "text/plain": "md"})),
+        execute="never")
+    site = make_site(tmp_path / "site", **{"notes.ipynb": nb})
+    build(site, NOW)
+    html = page(site, "notes")
+    assert "<h1 id=\"notes\">" in html and "[^t]" not in html
+    for cell in re.findall(r'<div class="nb-cell [^"]*" id="nb-cell-\d+">.*?(?=<div class="nb-cell |<!-- /sitegen)',
+                           html, re.S):
+        ids = set(re.findall(r'\sid="([^"]+)"', cell))
+        links = re.findall(r'href="#(fn[^"]*)"', cell)
+        assert links and all(link in ids for link in links), (links, ids)     # in its own cell, both ways
+    notes = re.findall(r'<li id="(fn:[^"]+)">\s*<p>(.*?)&nbsp;', html)
+    assert [text for _, text in notes] == ["One.", "Ex.", "Title’s.", "Cell two’s.", "The output’s."]
+    report = check_site(load_config(site))
+    assert report.findings == [], report.findings

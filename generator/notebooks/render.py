@@ -64,6 +64,8 @@ TITLE = re.compile(r"^\s*#(?!#)\s*(.+?)\s*#*\s*$")
 H1 = re.compile(r"<(/?)h1\b")
 FIRST_PARAGRAPH = re.compile(r"<p>(.*?)</p>", re.S)
 RST_MIMES = ("text/restructuredtext", "text/x-rst")
+FOOTNOTE_REFERENCE = re.compile(r"\[\^[^\]\s]+\]")
+FOOTNOTE_ID = re.compile(r"^fn(ref\d*)?:")      # Python-Markdown's footnote ids: fn:1, fnref:1, fnref2:1
 
 
 @dataclass
@@ -428,15 +430,16 @@ class NotebookRenderer:
             if trusted:
                 return Output(kind, html=Markup(self.published_links(value, index)))
             scope = f"nb-cell-{index + 1}-out-{number}"
-            value, styled = self.clean_output_html(value, scope, index, number)
+            value, styled = self.clean_output_html(value, scope, index, number, footnotes=kind == "markdown")
             return Output(kind, html=Markup(self.published_links(value, index)), id=scope if styled else "")
         return Output("omitted", note=f"an output of type {', '.join(sorted(data))}, which a static "
                                       "page cannot show" if data else "")
 
-    def clean_output_html(self, value: str, scope: str, index: int, number: int) -> tuple[str, bool]:
+    def clean_output_html(self, value: str, scope: str, index: int, number: int,
+                          footnotes: bool = False) -> tuple[str, bool]:
         """Untrusted output HTML sanitized, with its style sheets confined to the element ``scope``
         (see ``styles``) and its iframes kept or made links (see ``embeds``); whether it has
-        style rules. What they lose is a warning."""
+        style rules. What they lose is a warning. A Markdown output keeps its footnotes' ids (``footnotes``)."""
         frames = self.frames(value, index, f"output {number}: ")
         confined = styles.confine(frames.html, scope)
         if confined.left_out:
@@ -446,7 +449,7 @@ class NotebookRenderer:
             self.styles.append(confined.css)
         ids = confined.ids
         cleaned = sanitize.clean_html(confined.html, lambda name: styles.prefixed(scope, name) if name in ids
-                                      else None)
+                                      else name if footnotes and FOOTNOTE_ID.match(name) else None)
         return frames.restore(cleaned), bool(confined.css)
 
     def frames(self, value: str, index: int, where: str) -> embeds.Embeds:
@@ -559,12 +562,18 @@ def _combined(problems: list[SiteError]) -> SiteError:
 
 
 def _split_title(source: str) -> tuple[str | None, str]:
-    """A Markdown cell's leading ``# Title`` line, and the cell without it."""
+    """A Markdown cell's leading ``# Title`` line, and the cell without it.
+
+    The title is plain text in the page's heading: a footnote reference in it moves to the
+    start of the cell, so that its note still has a reference to link back to.
+    """
     lines = source.lstrip("\n").split("\n")
     match = TITLE.match(lines[0]) if lines else None
     if not match:
         return None, source
-    return re.sub(r"[*_`]", "", match.group(1)), "\n".join(lines[1:])
+    notes = FOOTNOTE_REFERENCE.findall(match.group(1))
+    title = FOOTNOTE_REFERENCE.sub("", match.group(1)).strip()
+    return re.sub(r"[*_`]", "", title), "\n".join([" ".join(notes), ""] * bool(notes) + lines[1:])
 
 
 def _merge_streams(outputs: list[NotebookNode]) -> list[tuple[int, NotebookNode]]:
