@@ -10,12 +10,14 @@ import base64
 import json
 import re
 
+import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_output, new_raw_cell
 
 from generator.build import build
 from generator.check import check_site
 from generator.config import load_config
+from generator.errors import SiteError
 from test_notebooks import NOW, PNG, TUTORIALS, make_site, notebook, page, without_code
 
 SLIDER_STATE = {
@@ -285,3 +287,39 @@ def test_footnotes_of_cells_outputs_and_the_title_link_both_ways_within_their_ce
     assert [text for _, text in notes] == ["One.", "Ex.", "Title’s.", "Cell two’s.", "The output’s."]
     report = check_site(load_config(site))
     assert report.findings == [], report.findings
+
+
+def invalid_notebook() -> str:
+    """A notebook JSON that nbformat's schema refuses in three places (as a tool that writes its own
+    JSON might leave it)."""
+    nb = notebook(new_markdown_cell("# Invalid\n\nStill here."), code(display({"text/plain": "bad name"}),
+                                                                     display({"text/plain": "kept output"})),
+                  new_markdown_cell("A later cell."), execute="never")
+    data = json.loads(nbformat.writes(nb))
+    data["cells"][1]["outputs"][0]["output_type"] = "stream"
+    data["cells"][1]["outputs"][0].update(name=5, text="x")
+    data["cells"][1]["outputs"][0].pop("data")
+    data["cells"][1]["outputs"][0].pop("metadata")
+    data["cells"][1]["execution_count"] = "one"
+    data["cells"][2]["cell_type"] = "markdow"
+    return json.dumps(data, indent=1)
+
+
+def test_a_notebook_its_schema_refuses_names_cell_id_and_key_or_with_warn_is_shown_without_those_parts(tmp_path):
+    site = make_site(tmp_path / "site", **{"invalid.ipynb": invalid_notebook()})
+    with pytest.raises(SiteError) as error:
+        build(site, NOW)
+    assert str(error.value) == ("notebooks/invalid.ipynb: not a valid notebook: cell 2 (id 'c2'): outputs[0].name: "
+                                "5 is not of type 'string' (notebooks.problems: warn shows the rest of it)")
+    site = make_site(tmp_path / "warned", "problems: warn", **{"invalid.ipynb": invalid_notebook()})
+    warnings = build(site, NOW).warnings
+    assert warnings == [
+        "notebooks/invalid.ipynb: warning: not a valid notebook: cell 2 (id 'c2'): outputs[0].name: 5 is not of "
+        "type 'string': output 1 left out",
+        "notebooks/invalid.ipynb: warning: not a valid notebook: cell 2 (id 'c2'): execution_count: 'one' is not "
+        "of type 'integer', 'null': its execution count left out",
+        "notebooks/invalid.ipynb: warning: not a valid notebook: cell 3 (id 'c3'): the cell: cell_type 'markdow' "
+        "with keys cell_type, id, metadata, source is not one nbformat 4 knows: the cell left out"]
+    html = page(site, "invalid")
+    assert "Still here." in html and "kept output" in html and "bad name" not in html
+    assert "A cell is left out here: it is not valid to the notebook format." in html

@@ -118,7 +118,7 @@ def build_tutorials(config: Config, tree: Path, gallery_url: str, render: Callab
 
 def load_jobs(config: Config, tree: Path, version: str | None = None) -> list[Job]:
     """Every tutorial with its settings resolved; files a tutorial reads are not tutorials."""
-    tutorials = [load_tutorial(tree, path) for path in discover(tree)]
+    tutorials = [load_tutorial(tree, path, config.notebooks.problems) for path in discover(tree)]
     metas = [metadata_of(t) for t in tutorials]
     helpers = set().union(*(read_paths(t, m) for t, m in zip(tutorials, metas)))
     jobs = []

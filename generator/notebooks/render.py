@@ -131,7 +131,7 @@ class NotebookRenderer:
         self.widget_views = 0
         self.styles: list[str] = []
         self.problems: list[SiteError] = []
-        self.warnings: list[SiteError] = []
+        self.warnings = [SiteError(repair, tutorial.path) for repair in tutorial.repairs]
         self.macros: frozenset[str] = frozenset()     # commands the notebook's math defines
 
     def render(self, notebook: NotebookNode, title: str | None, description: str | None) -> RenderedNotebook:
