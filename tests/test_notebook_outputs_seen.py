@@ -1,4 +1,5 @@
-"""Style sheets of HTML outputs: pandas' Styler colours show, and no output restyles the page.
+"""Outputs as the reader sees them: pandas' Styler colours show, no output restyles the page, and
+widgets saved in Colab's form are drawn.
 
 The Styler's output comes from a real kernel running pandas at build time; what
 the reader sees is read in Chromium (Playwright) from the page ``sitegen serve``
@@ -17,6 +18,7 @@ from playwright.sync_api import Browser, sync_playwright
 
 from generator.build import build
 from generator.serve import Preview
+from test_notebook_outputs import COLAB_STATE, code, view
 from test_notebooks import NOW, make_site, notebook, page
 from test_notebooks_safety import CHROMIUM, CHROMIUM_ARGS
 
@@ -36,8 +38,11 @@ def site(tmp_path_factory) -> Path:
                        new_code_cell("hostile", outputs=[new_output(
                            "display_data", data={"text/html": HOSTILE, "text/plain": "hostile"})]),
                        execute="never")
+    colab = notebook(new_markdown_cell("# Colab"), code(view("0a5c9e0b6f3d4e2c8f1a7b6d5e4c3b2a", "FloatProgress()")),
+                     execute="never")
+    colab.metadata["widgets"] = {"application/vnd.jupyter.widget-state+json": COLAB_STATE}
     return make_site(tmp_path_factory.mktemp("styles") / "site", **{"styled.ipynb": styled,
-                                                                    "hostile.ipynb": hostile})
+                                                                    "hostile.ipynb": hostile, "colab.ipynb": colab})
 
 
 @pytest.fixture(scope="module")
@@ -105,3 +110,16 @@ def test_the_stylers_colour_shows_and_no_output_restyles_the_page(browser, serve
     assert seen["body"] != "none" and seen["own"] != "rgb(255, 0, 0)"
     assert seen == {**seen, "inside": "rgb(255, 0, 0)", "bold": "700", "position": "static"}
     assert not [url for url in requests if "evil.example" in url]
+
+
+def test_a_widget_saved_by_colab_is_drawn(browser, served):
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(f"{served}/docs/tutorials/colab.html", wait_until="load")
+    bar = page.locator(".nb-widget .widget-hprogress")
+    bar.wait_for()
+    drawn = {"label": bar.locator(".widget-label").inner_text(),
+             "success": bar.locator(".progress-bar-success").count(),
+             "width": bar.locator(".progress-bar").evaluate("(element) => element.style.width")}
+    context.close()
+    assert drawn == {"label": "Downloading", "success": 1, "width": "100%"}      # 570 of 570
