@@ -164,7 +164,9 @@ def test_colab_widget_state_without_its_state_level_is_drawn_and_notes_say_why_n
     bare = notebook(new_markdown_cell("# Bare"), code(view("0a5c9e0b6f3d4e2c8f1a7b6d5e4c3b2a", "FloatProgress()")),
                     execute="never")
     site = make_site(tmp_path / "site", **{"colab.ipynb": nb, "bare.ipynb": bare})
-    build(site, NOW)
+    warnings = build(site, NOW).warnings
+    assert "notebooks/colab.ipynb: warning: cell 3: output 1: an interactive widget, not shown: it needs " \
+           "FigureModel of bqplot, which a static page cannot load (only built-in ipywidgets are drawn)" in warnings
     html = page(site, "colab")
     views = re.findall(r'<script type="application/vnd.jupyter.widget-view\+json">(.*?)</script>', html)
     assert [json.loads(v)["model_id"] for v in views] == ["0a5c9e0b6f3d4e2c8f1a7b6d5e4c3b2a"]

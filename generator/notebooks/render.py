@@ -399,8 +399,8 @@ class NotebookRenderer:
         trusted = self.trusted
         if not trusted and "application/javascript" in data and set(data) <= {"application/javascript",
                                                                              "text/plain"}:
-            return Output("omitted", note="a JavaScript output, not run: this site does not trust "
-                                          "notebook outputs (notebooks.trusted)")
+            return self.not_shown(index, number, "a JavaScript output, not run: this site does not trust "
+                                                 "notebook outputs (notebooks.trusted)")
         for mime in PRIORITY:
             if mime not in data or (mime == "application/javascript" and not trusted):
                 continue
@@ -409,7 +409,7 @@ class NotebookRenderer:
                 if self.widgets.shows(value):
                     self.widget_views += 1
                     return Output("widget", html=Markup(widgets.view_script(value)))
-                return self.widget_without_state(data, value)
+                return self.widget_without_state(data, value, index, number)
             if mime == "application/json":
                 return self.json_output(value)
             value = "".join(value) if isinstance(value, list) else value
@@ -432,8 +432,17 @@ class NotebookRenderer:
             scope = f"nb-cell-{index + 1}-out-{number}"
             value, styled = self.clean_output_html(value, scope, index, number, footnotes=kind == "markdown")
             return Output(kind, html=Markup(self.published_links(value, index)), id=scope if styled else "")
-        return Output("omitted", note=f"an output of type {', '.join(sorted(data))}, which a static "
-                                      "page cannot show" if data else "")
+        if not data:
+            return Output("omitted")
+        return self.not_shown(index, number, f"an output of type {', '.join(sorted(data))}, which a static "
+                                             "page cannot show")
+
+    def not_shown(self, index: int, number: int, note: str, shown: Output | None = None) -> Output:
+        """An output left out (or shown only as ``shown``, its text): the note in its place, and a warning."""
+        self.warn(index, f"output {number}: {note}")
+        shown = shown or Output("omitted")
+        shown.note = note
+        return shown
 
     def clean_output_html(self, value: str, scope: str, index: int, number: int,
                           footnotes: bool = False) -> tuple[str, bool]:
@@ -472,12 +481,12 @@ class NotebookRenderer:
         rendered = rendered if self.trusted else sanitize.clean_html(rendered)
         return Output("latex", html=Markup(self.published_links(rendered, index)))
 
-    def widget_without_state(self, data: dict, view: object) -> Output:
+    def widget_without_state(self, data: dict, view: object, index: int, number: int) -> Output:
         """A widget the page cannot draw (no state saved for it, or of another package): its text."""
         text = data.get("text/plain", "")
         text, _ = self.limit("".join(text) if isinstance(text, list) else text)
-        return Output("text" if text else "omitted", html=_terminal_html(text),
-                      note=f"an interactive widget, not shown: {self.widgets.why_not(view)}")
+        return self.not_shown(index, number, f"an interactive widget, not shown: {self.widgets.why_not(view)}",
+                              Output("text" if text else "omitted", html=_terminal_html(text)))
 
     def json_output(self, value: object) -> Output:
         """JSON data as JupyterLab shows it: the document, indented."""
