@@ -251,6 +251,7 @@ def test_raw_cells_are_shown_by_their_mime_type_and_the_others_named_in_warnings
         raw("print('for nbconvert --to python')", format="text/x-python"),
         raw("no type at all"),
         raw("   "),
+        raw("<style>p { color: red }</style><p>Styled raw HTML</p>", raw_mimetype="text/html"),
         execute="never")
     site = make_site(tmp_path / "site", **{"raw.ipynb": nb})
     warnings = build(site, NOW).warnings
@@ -266,7 +267,9 @@ def test_raw_cells_are_shown_by_their_mime_type_and_the_others_named_in_warnings
         "cell 6: a raw cell of text/x-python is left out: a page shows raw cells of text/html, text/markdown "
         "and text/restructuredtext only",
         "cell 7: a raw cell with no raw_mimetype is left out: a page shows raw cells of text/html, "
-        "text/markdown and text/restructuredtext only"]
+        "text/markdown and text/restructuredtext only",
+        "cell 9: its <style> is left out: only an output's style sheet is kept (confined to it)"]
+    assert "<p>Styled raw HTML</p>" in html and "color: red" not in html
     assert all(w.startswith("notebooks/raw.ipynb:") for w in warnings)
 
 

@@ -12,6 +12,10 @@ A broken output or a missing image is a problem of its cell: an error naming
 the file, cell and output, or with ``notebooks.problems: warn`` a warning and
 a note on the page in its place.
 
+Raw cells are shown by their MIME type (HTML, Markdown, reST), others left out
+with a warning. An HTML output keeps its style sheets, confined to it
+(``styles``), and iframes of the hosts ``notebooks.embeds`` lists (``embeds``).
+
 Display-only tags shape the page and nothing else: ``remove-cell``,
 ``remove-input``, ``remove-output`` leave parts out; ``hide-input`` and
 ``hide-output`` fold them away (nbconvert's ``remove_cell`` spellings too).
@@ -200,10 +204,18 @@ class NotebookRenderer:
             return Markup(f'<p class="nb-note">{escape(self.problem(index, str(exc)))}</p>')
         rendered = formulas.typeset_html(rendered, lambda message: self.warn(index, message), self.macros)
         rendered = LINKING_TAG.sub(lambda tag: self.linking_tag(tag, cell, index), rendered)
-        if not self.trusted:
-            frames = self.frames(rendered, index, "")
-            rendered = frames.restore(sanitize.clean_markdown(frames.html))
-        return Markup(self.published_links(rendered, index))
+        return Markup(self.published_links(self.authors_html(rendered, index), index))
+
+    def authors_html(self, value: str, index: int) -> str:
+        """The HTML of a Markdown or raw cell as the page shows it: unless trusted, sanitized, its iframes
+        kept or made links (see ``embeds``); a style sheet, which could restyle the page, is left out
+        with a warning."""
+        if self.trusted:
+            return value
+        frames = self.frames(value, index, "")
+        if styles.STYLE.search(frames.html):
+            self.warn(index, "its <style> is left out: only an output's style sheet is kept (confined to it)")
+        return frames.restore(sanitize.clean_markdown(frames.html))
 
     def raw_cell(self, cell: NotebookNode, index: int) -> list[Cell]:
         """A raw cell, shown as its ``raw_mimetype`` says: HTML (sanitized like Markdown), Markdown,
@@ -213,8 +225,7 @@ class NotebookRenderer:
         if not cell.source.strip():
             return []
         if mime == "text/html":
-            shown = H1.sub(r"<\1h2", cell.source)
-            shown = Markup(self.published_links(shown if self.trusted else sanitize.clean_markdown(shown), index))
+            shown = Markup(self.published_links(self.authors_html(H1.sub(r"<\1h2", cell.source), index), index))
         elif mime == "text/markdown":
             shown = self.markdown(cell.source, cell, index)
         elif mime in RST_MIMES:
@@ -582,7 +593,8 @@ def _split_title(source: str) -> tuple[str | None, str]:
         return None, source
     notes = FOOTNOTE_REFERENCE.findall(match.group(1))
     title = FOOTNOTE_REFERENCE.sub("", match.group(1)).strip()
-    return re.sub(r"[*_`]", "", title), "\n".join([" ".join(notes), ""] * bool(notes) + lines[1:])
+    rest = [" ".join(notes), "", *lines[1:]] if notes else lines[1:]
+    return re.sub(r"[*_`]", "", title), "\n".join(rest)
 
 
 def _merge_streams(outputs: list[NotebookNode]) -> list[tuple[int, NotebookNode]]:
