@@ -11,8 +11,8 @@ itself or the web.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 
 import defusedxml.ElementTree as SafeET
 import nh3

@@ -64,7 +64,8 @@ class WidgetState:
         """Why a view that ``shows`` refuses is not drawn, for the note in its place."""
         if not self.saved:
             return "the notebook holds no widget state (save it with the notebook: Save Widget State)"
-        model_id, seen = view.get("model_id") if isinstance(view, dict) else None, set()
+        model_id = view.get("model_id") if isinstance(view, dict) else None
+        model_id, seen = model_id if isinstance(model_id, str) else None, set()
         while model_id in self.saved and model_id not in seen:    # down to the model that cannot be drawn
             seen.add(model_id)
             model = self.saved[model_id]
