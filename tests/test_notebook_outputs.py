@@ -328,3 +328,23 @@ def test_a_notebook_its_schema_refuses_names_cell_id_and_key_or_with_warn_is_sho
     html = page(site, "invalid")
     assert "Still here." in html and "kept output" in html and "bad name" not in html
     assert "A cell is left out here: it is not valid to the notebook format." in html
+
+
+def test_footnotes_defined_in_another_cell_move_to_the_cells_that_refer_to_them(tmp_path):
+    nb = notebook(new_markdown_cell("# Shared notes\n\nA claim[^a] and a second[^b]."),
+                  new_markdown_cell("Another cell[^a], and `[^b]` in code.\n\n```\n[^z]: in a fence\n```"),
+                  new_markdown_cell("## References\n\n[^a]: Alpha,\n    on two lines.\n[^b]: Beta.\n\n[^z]: Unused."),
+                  execute="never")
+    site = make_site(tmp_path / "site", **{"shared.ipynb": nb})
+    warnings = build(site, NOW).warnings
+    html = page(site, "shared")
+    cells = dict(re.findall(r'<div class="nb-cell [^"]*" id="(nb-cell-\d+)">(.*?)(?=<div class="nb-cell |<!-- /sit)',
+                            html, re.S))
+    assert re.findall(r'<li id="fn:(\w+)">', cells["nb-cell-1"]) == ["a", "b"]
+    assert re.findall(r'<li id="fn:(a-1)">', cells["nb-cell-2"]) == ["a-1"] and "[^z]: in a fence" in cells["nb-cell-2"]
+    assert "Alpha,\non two lines." in cells["nb-cell-1"] and "footnote" not in cells["nb-cell-3"]
+    assert "Unused" not in html
+    assert warnings == ["notebooks/shared.ipynb: warning: cell 3: the footnote [^z] is referred to by no cell: "
+                        "left out"]
+    report = check_site(load_config(site))
+    assert report.findings == [], report.findings

@@ -42,7 +42,7 @@ from generator.config import Notebooks
 from generator.errors import SiteError
 from generator.highlight import highlight
 from generator.markdown import MarkdownProblem, kramdown_id, render_markdown
-from generator.notebooks import embeds, formulas, rst, sanitize, styles, widgets
+from generator.notebooks import embeds, footnotes, formulas, rst, sanitize, styles, widgets
 from generator.notebooks.anchors import PageIds, jupyter_id
 from generator.notebooks.sources import Tutorial
 from generator.text import plain_text, shorten
@@ -146,6 +146,7 @@ class NotebookRenderer:
         self.widgets = widgets.WidgetState.of(notebook, self.trusted)
         start = 1 if self.tutorial.colab_cell else 0
         self.macros = formulas.defined_commands(_math_texts(notebook.cells))
+        texts = self.markdown_texts(notebook.cells)
         cells, found_title, first_markdown = [], None, True
         for index, cell in enumerate(notebook.cells[start:], start=start):
             tags = _display_tags(cell)
@@ -155,7 +156,7 @@ class NotebookRenderer:
                 cells += self.raw_cell(cell, index)
                 continue
             if cell.cell_type == "markdown":
-                source = cell.source
+                source = texts[index]
                 if first_markdown:
                     found_title, source = _split_title(source)
                     first_markdown = False
@@ -177,6 +178,15 @@ class NotebookRenderer:
             fragment += self.widgets.script() + "\n"
         return RenderedNotebook(fragment, self.files, title, description, self.thumbnail, heading,
                                 self.warnings, widgets=bool(self.widget_views), styles="\n".join(self.styles))
+
+    def markdown_texts(self, notebook_cells: list[NotebookNode]) -> dict[int, str]:
+        """Each Markdown cell's text (by index) with the footnotes it refers to, wherever they are
+        defined (see ``footnotes``)."""
+        indexes = [index for index, cell in enumerate(notebook_cells) if cell.cell_type == "markdown"]
+        texts, unused = footnotes.shared([notebook_cells[index].source for index in indexes])
+        for n, label in unused:
+            self.warn(indexes[n], f"the footnote [^{label}] is referred to by no cell: left out")
+        return dict(zip(indexes, texts))
 
     # -- problems ------------------------------------------------------------------------
 
