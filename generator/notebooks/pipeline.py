@@ -118,7 +118,7 @@ def build_tutorials(config: Config, tree: Path, gallery_url: str, render: Callab
 
 def load_jobs(config: Config, tree: Path, version: str | None = None) -> list[Job]:
     """Every tutorial with its settings resolved; files a tutorial reads are not tutorials."""
-    tutorials = [load_tutorial(tree, path) for path in discover(tree)]
+    tutorials = [load_tutorial(tree, path, config.notebooks.problems) for path in discover(tree)]
     metas = [metadata_of(t) for t in tutorials]
     helpers = set().union(*(read_paths(t, m) for t, m in zip(tutorials, metas)))
     jobs = []
@@ -276,7 +276,7 @@ def render_pages(jobs: list[Job], config: Config, gallery_url: str, render: Call
         html = render(
             "tutorial.html", origin, page=_page(result.title, cards[n]["url"], result.description),
             content=Markup(result.html), heading=result.heading, run=run_view(job),
-            widgets=result.widgets,
+            widgets=result.widgets, styles=Markup(result.styles),
             downloads={"ipynb": f"{gallery_url}{slug}.ipynb", "py": f"{gallery_url}{slug}.py"},
             gallery_url=gallery_url, docs=docs, notebook=job.tutorial.path.as_posix(),
             previous=cards[n - 1] if n else None, next=cards[n + 1] if n + 1 < len(cards) else None,
