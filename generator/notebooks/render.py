@@ -16,7 +16,8 @@ Display-only tags shape the page and nothing else: ``remove-cell``,
 ``remove-input``, ``remove-output`` leave parts out; ``hide-input`` and
 ``hide-output`` fold them away (nbconvert's ``remove_cell`` spellings too).
 Widgets whose state the notebook saved are drawn in the reader's browser by the
-self-hosted widget manager (see ``widgets``).
+self-hosted widget manager (see ``widgets``), and figures of Plotly, Altair/Vega
+and Bokeh from their data by the site's own copy of the library (see ``charts``).
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from generator.config import Notebooks
 from generator.errors import SiteError
 from generator.highlight import highlight
 from generator.markdown import MarkdownProblem, kramdown_id, render_markdown
-from generator.notebooks import formulas, rst, sanitize, widgets
+from generator.notebooks import charts, formulas, rst, sanitize, widgets
 from generator.notebooks.anchors import PageIds, jupyter_id
 from generator.notebooks.sources import Tutorial
 from generator.text import plain_text, shorten
@@ -69,7 +70,8 @@ FIRST_PARAGRAPH = re.compile(r"<p>(.*?)</p>", re.S)
 class Output:
     """One output as the templates see it; ``kind`` picks the partial's branch."""
 
-    kind: str           # stream, text, html, markdown, image, latex, json, widget, javascript, error, omitted
+    kind: str           # stream, text, html, markdown, image, latex, json, widget, chart, javascript, error,
+                        # omitted
     html: str = ""      # Markup for html/markdown/stream/error/javascript
     text: str = ""
     name: str = ""      # stdout or stderr, for streams
@@ -102,6 +104,7 @@ class RenderedNotebook:
     heading: dict[str, str | None] = field(default_factory=dict)    # the title's id and Jupyter alias
     warnings: list[SiteError] = field(default_factory=list)
     widgets: bool = False           # it draws widgets: the page loads the widget manager
+    charts: set[str] = field(default_factory=set)     # the chart libraries it draws with (``charts.SCRIPTS``)
 
 
 class BadImage(ValueError):
@@ -124,6 +127,7 @@ class NotebookRenderer:
         self.thumbnail: str | None = None
         self.widgets = widgets.WidgetState({})
         self.widget_views = 0
+        self.charts: set[str] = set()
         self.problems: list[SiteError] = []
         self.warnings: list[SiteError] = []
         self.macros: frozenset[str] = frozenset()     # commands the notebook's math defines
@@ -163,7 +167,7 @@ class NotebookRenderer:
         if self.widget_views:
             fragment += self.widgets.script() + "\n"
         return RenderedNotebook(fragment, self.files, title, description, self.thumbnail, heading,
-                                self.warnings, widgets=bool(self.widget_views))
+                                self.warnings, widgets=bool(self.widget_views), charts=self.charts)
 
     # -- problems ------------------------------------------------------------------------
 
@@ -366,6 +370,9 @@ class NotebookRenderer:
             return Output("error", html=_terminal_html(text), note=note)
         data = output.get("data", {})
         trusted = self.trusted
+        chart = charts.read(data, trusted)
+        if chart is not None:
+            return self.chart_output(chart, output, index, number)
         if not trusted and "application/javascript" in data and set(data) <= {"application/javascript",
                                                                              "text/plain"}:
             return Output("omitted", note="a JavaScript output, not run: this site does not trust "
@@ -413,6 +420,20 @@ class NotebookRenderer:
         rendered = render_markdown(tex, dollar_math=True).html
         rendered = rendered if self.trusted else sanitize.clean_html(rendered)
         return Output("latex", html=Markup(self.published_links(rendered, index)))
+
+    def chart_output(self, chart: charts.Chart, output: NotebookNode, index: int, number: int) -> Output:
+        """A figure drawn from its data; else its static forms, a note and a warning."""
+        if not chart.library:
+            return Output("omitted")
+        if not chart.problem:
+            self.charts.add(chart.library)
+            return Output("chart", html=chart.html(f"Chart of cell {index + 1}"))
+        shown = self.output(NotebookNode({**output, "data": chart.static}), index, number) if chart.static \
+            else Output("omitted")
+        instead = {"image": "its picture is shown instead", "text": "its text is shown instead"}.get(shown.kind, "")
+        self.warn(index, f"output {number}: {chart.problem}: not drawn" + (f", {instead}" if instead else ""))
+        shown.note = " ".join(filter(None, [shown.note, f"A chart not drawn: {chart.problem}."]))
+        return shown
 
     def widget_without_state(self, data: dict) -> Output:
         """A widget whose state was not saved (or needs a package the page cannot load): its text."""

@@ -1,0 +1,216 @@
+"""Figures of plotting libraries, drawn on the page from their data by the site's own scripts.
+
+Plotly, Altair/Vega-Lite, Vega and Bokeh save a figure as data (a JSON document,
+or one inside the script of an HTML or JavaScript output) beside code that
+would load the library from a CDN and draw it. The page keeps the data only,
+as inert JSON in a ``<script type="application/json">``; ``assets/js/charts.js``
+hands it to a copy of the library that the site serves itself (``vendor/``,
+pinned by ``scripts/vendor-charts``) and that is published only beside
+tutorials that draw such a figure. No script of the notebook runs.
+
+A figure that would load something from elsewhere (data at a URL, map tiles,
+a picture) or, unless the site trusts its notebooks, run code of its own
+(Bokeh's ``CustomJS``, HTML templates) is not drawn: its static forms
+(PNG, SVG, text) are shown instead, with a note, and the build warns.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from markupsafe import Markup, escape
+
+from generator.layout import DEFAULT_THEME
+from generator.notebooks.widgets import script_json
+
+VENDOR = DEFAULT_THEME / "vendor"       # not under assets/: published only where a page needs it
+PUBLISHED = "_charts/"                  # below the gallery's folder
+SCRIPTS = {"plotly": ("plotly/plotly.min.js",),
+           "vega": ("vega/vega.min.js", "vega/vega-lite.min.js", "vega/vega-embed.min.js"),
+           "bokeh": ("bokeh/bokeh.min.js",)}
+NAMES = {"plotly": "Plotly", "vega": "Vega", "bokeh": "Bokeh"}
+BOKEH_VERSION = (VENDOR / "bokeh" / "VERSION").read_text().strip().rsplit("@", 1)[1]
+
+PLOTLY_MIME = "application/vnd.plotly.v1+json"
+VEGA_MIME = re.compile(r"application/vnd\.(vega|vegalite)\.v(\d+)[+.]json")     # Altair 6 writes ".json"
+VEGA_MAJORS = {"vega": (5, 6), "vegalite": (4, 5, 6)}    # what vega 6 / vega-lite 6 draw as written
+BOKEH_EXEC = "application/vnd.bokehjs_exec.v0+json"
+BOKEH_LOAD = "application/vnd.bokehjs_load.v0+json"
+STATIC = ("image/svg+xml", "image/png", "image/jpeg", "image/gif", "text/plain")
+
+ALTAIR_HTML = re.compile(r'<div id="altair-viz-[^"]*"></div>\s*<script\b.*?\}\)\((?=\{)', re.S)
+BOKEH_PLACEHOLDER = re.compile(r'\s*<div id="[^"]*" data-root-id="[^"]*" style="display: contents;"></div>\s*')
+BOKEH_BANNER = 'class="bk-notebook-logo"'
+BOKEH_DOCS = re.compile(r"\b(?:const|var|let) docs_json = (?=\{)")
+BOKEH_ITEMS = re.compile(r"\b(?:const|var|let) render_items = (?=\[)")
+# Plotly traces drawn on maps fetch their geography or tiles from other hosts.
+PLOTLY_MAPS = {"scattergeo", "choropleth", "scattermapbox", "choroplethmapbox", "densitymapbox",
+               "scattermap", "choroplethmap", "densitymap"}
+BOKEH_LOADING = re.compile(r"TileSource$|^ImageURL$|^ImportedStyleSheet$|^GlobalImportedStyleSheet$")
+BOKEH_RUNNING = re.compile(r"^CustomJS|^(Div|Paragraph|PreText|HTML|HTMLLabel|HTMLLabelSet|HTMLTitle|"
+                           r"InlineStyleSheet|GlobalInlineStyleSheet|Template)$")
+
+
+@dataclass
+class Chart:
+    """What an output holds for the page: a figure to draw, or why it cannot be drawn.
+
+    ``library`` is empty for a library's scaffolding (Bokeh's loader, the empty
+    element its figure is drawn in), which shows nothing and needs nothing.
+    """
+
+    library: str
+    data: Any = None
+    problem: str = ""               # why it is not drawn; ``static`` is shown in its place
+    static: dict = field(default_factory=dict)
+    note: str = ""                  # said beside a figure that is drawn
+
+    def html(self, label: str) -> Markup:
+        """The figure's container: its data as inert JSON, and a word for readers without JavaScript."""
+        name = NAMES[self.library]
+        note = f'<p class="nb-note">{escape(self.note)}</p>' if self.note else ""
+        return Markup(f'<div class="nb-chart" data-chart="{self.library}" role="figure" aria-label="{escape(label)}">'
+                      f'<script type="application/json">{script_json(self.data)}</script>'
+                      f'<noscript><p class="nb-note">A {name} chart, drawn by JavaScript.</p></noscript></div>{note}')
+
+
+def read(data: dict, trusted: bool) -> Chart | None:
+    """The figure in an output's ``data`` (its MIME bundle), or None when it holds none."""
+    static = {mime: data[mime] for mime in STATIC if mime in data}
+    if PLOTLY_MIME in data:
+        return _checked(Chart("plotly", _plotly(data[PLOTLY_MIME]), static=static), _plotly_problem)
+    for mime in data:
+        vega = VEGA_MIME.fullmatch(mime)
+        if vega:
+            kind, major = vega.group(1), int(vega.group(2))
+            spec = data[mime]
+            if major not in VEGA_MAJORS[kind]:
+                label = "Vega-Lite" if kind == "vegalite" else "Vega"
+                return Chart("vega", problem=f"a {label} {major} chart, which this site's Vega"
+                             f"{'-Lite 6' if kind == 'vegalite' else ' 6'} does not draw", static=static)
+            return _checked(Chart("vega", {"spec": spec, "mode": "vega-lite" if kind == "vegalite" else "vega"},
+                                  static=static), _vega_problem)
+    if BOKEH_EXEC in data:
+        return _checked(_bokeh(data.get("application/javascript", ""), static),
+                        lambda doc: _bokeh_problem(doc, trusted))
+    if BOKEH_LOAD in data:
+        return Chart("")
+    html = data.get("text/html")
+    html = "".join(html) if isinstance(html, list) else html
+    if not isinstance(html, str):
+        return None
+    if BOKEH_PLACEHOLDER.fullmatch(html) or BOKEH_BANNER in html:
+        return Chart("")
+    altair = ALTAIR_HTML.search(html)
+    if altair:
+        spec, _ = json.JSONDecoder().raw_decode(html, altair.end())
+        return _checked(Chart("vega", {"spec": spec, "mode": "vega-lite"}, static=static), _vega_problem)
+    return None
+
+
+def publish(libraries: set[str]) -> Iterator[tuple[str, bytes]]:
+    """The files of ``libraries`` as published (below the gallery): scripts with their licences."""
+    for library in sorted(libraries):
+        folder = VENDOR / SCRIPTS[library][0].split("/")[0]
+        for path in sorted(folder.iterdir()):
+            yield PUBLISHED + f"{folder.name}/{path.name}", path.read_bytes()
+
+
+def scripts(libraries: set[str]) -> list[str]:
+    """The library scripts a page loads, in order, below the gallery's folder."""
+    return [PUBLISHED + script for library in sorted(libraries) for script in SCRIPTS[library]]
+
+
+def _checked(chart: Chart, problem_of) -> Chart:
+    if not chart.problem:
+        chart.problem = problem_of(chart.data)
+    return chart
+
+
+def _plotly(figure: Any) -> dict:
+    if isinstance(figure, str):         # some writers save the figure as a JSON string
+        figure = json.loads(figure)
+    if not isinstance(figure, dict) or not isinstance(figure.get("data", []), list):
+        raise ValueError("its Plotly figure is not a JSON object with a list of traces")
+    return {key: figure[key] for key in ("data", "layout", "frames") if key in figure}
+
+
+def _plotly_problem(figure: dict) -> str:
+    maps = sorted({trace.get("type") for trace in figure.get("data", [])
+                   if isinstance(trace, dict) and trace.get("type") in PLOTLY_MAPS})
+    if maps:
+        return f"a Plotly map ({', '.join(maps)}), whose geography would be loaded from another host"
+    images = figure.get("layout", {}).get("images", [])
+    for image in images if isinstance(images, list) else []:
+        source = image.get("source") if isinstance(image, dict) else None
+        if isinstance(source, str) and not source.startswith("data:"):
+            return f"a Plotly figure with a picture from {source[:80]}, which the page would load"
+    return ""
+
+
+def _vega_problem(chart: dict) -> str:
+    url = next(_values(chart["spec"], "url"), None)
+    if isinstance(url, str):
+        return f"a Vega chart whose data is at {url[:80]}, which the page would load"
+    return ""
+
+
+def _bokeh(script: str | list[str], static: dict) -> Chart:
+    """The Bokeh document that the script of ``show()`` embeds, and the root it draws."""
+    script = "".join(script) if isinstance(script, list) else script
+    docs, items = BOKEH_DOCS.search(script), BOKEH_ITEMS.search(script)
+    if not docs or not items:
+        return Chart("bokeh", problem="a Bokeh output without the document it draws", static=static)
+    decoder = json.JSONDecoder()
+    documents, _ = decoder.raw_decode(script, docs.end())
+    item = decoder.raw_decode(script, items.end())[0][0]
+    document = documents[item["docid"]]
+    version = str(document.get("version", ""))
+    if version.split(".")[0] != BOKEH_VERSION.split(".")[0]:
+        return Chart("bokeh", problem=f"a Bokeh {version or 'unknown'} plot, which this site's "
+                     f"BokehJS {BOKEH_VERSION} does not draw", static=static)
+    note = "" if version.split(".")[:2] == BOKEH_VERSION.split(".")[:2] else \
+        f"Made with Bokeh {version}, drawn with BokehJS {BOKEH_VERSION}."
+    return Chart("bokeh", {"doc": document, "root_id": item["root_ids"][0]}, static=static, note=note)
+
+
+def _bokeh_problem(chart: dict, trusted: bool) -> str:
+    names = {model.get("name") for model in _models(chart["doc"])}
+    loading = sorted(name for name in names if isinstance(name, str) and BOKEH_LOADING.search(name))
+    if loading or next(_values(chart["doc"], "url"), None):
+        return f"a Bokeh plot that would load from another host ({', '.join(loading) or 'a url'})"
+    running = sorted(name for name in names if isinstance(name, str) and BOKEH_RUNNING.search(name))
+    tooltips = any(model.get("name") == "HoverTool" and isinstance(model.get("attributes", {}).get("tooltips"), str)
+                   for model in _models(chart["doc"]))
+    if not trusted and (running or tooltips):
+        return (f"a Bokeh plot with code or HTML of its own ({', '.join(running) or 'an HTML tooltip'}), "
+                "not run: this site does not trust notebook outputs (notebooks.trusted)")
+    return ""
+
+
+def _models(value: Any) -> Iterator[dict]:
+    """Every Bokeh model (``{"type": "object", "name": ...}``) in a document."""
+    if isinstance(value, dict):
+        if value.get("type") == "object":
+            yield value
+        for item in value.values():
+            yield from _models(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _models(item)
+
+
+def _values(value: Any, key: str) -> Iterator[Any]:
+    """Every value under ``key`` at any depth."""
+    if isinstance(value, dict):
+        for name, item in value.items():
+            if name == key:
+                yield item
+            yield from _values(item, key)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _values(item, key)
