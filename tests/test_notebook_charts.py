@@ -37,11 +37,17 @@ MADE = [
     "plot = figure(width=300, height=200)\nplot.line([1, 2, 3], [3, 1, 2])\nshow(plot)",
 ]
 CUSTOM_JS = {"type": "object", "name": "CustomJS", "id": "p9", "attributes": {"code": "window.customRan = 1"}}
-BOKEH_DOC = {"d1": {"version": "3.9.2", "title": "Bokeh Application", "roots": [
-    {"type": "object", "name": "Figure", "id": "p1", "attributes": {"js_event_callbacks": {"tap": [CUSTOM_JS]}}}]}}
-BOKEH_SCRIPT = (f"(function(root) {{\n  function embed_document(root) {{\n  const docs_json = {json.dumps(BOKEH_DOC)};\n"
-                '  const render_items = [{"docid":"d1","roots":{"p1":"x"},"root_ids":["p1"]}];\n'
-                "  root.Bokeh.embed.embed_items_notebook(docs_json, render_items);\n  }\n})(window);")
+
+
+def bokeh(version: str, **attributes) -> dict:
+    """A Bokeh ``show()`` output as Bokeh writes it: a script embedding a document of one figure."""
+    doc = {"d1": {"version": version, "title": "Bokeh Application", "roots": [
+        {"type": "object", "name": "Figure", "id": "p1", "attributes": attributes}]}}
+    script = (f"(function(root) {{\n  function embed_document(root) {{\n  const docs_json = {json.dumps(doc)};\n"
+              '  const render_items = [{"docid":"d1","roots":{"p1":"x"},"root_ids":["p1"]}];\n'
+              "  root.Bokeh.embed.embed_items_notebook(docs_json, render_items);\n  }\n})(window);")
+    return display({"application/javascript": script, "application/vnd.bokehjs_exec.v0+json": ""},
+                   **{"application/vnd.bokehjs_exec.v0+json": {"id": "p1"}})
 RAN = "window.notebookScriptRan = true"
 
 
@@ -77,10 +83,13 @@ def site(tmp_path_factory) -> Path:
         stored(display({"application/vnd.vegalite.v2+json": {"mark": "bar"}, "text/plain": "alt.Chart(...)"})),
         stored(display({"application/vnd.vegalite.v5+json": {"data": {"url": "https://example.org/cars.json"},
                                                               "mark": "point"}})),
-        stored(display({"application/javascript": BOKEH_SCRIPT, "application/vnd.bokehjs_exec.v0+json": ""},
-                       **{"application/vnd.bokehjs_exec.v0+json": {"id": "p1"}})),
+        stored(bokeh("3.9.2", js_event_callbacks={"tap": [CUSTOM_JS]})),
+        stored(bokeh("2.4.3")),
+        stored(display({"application/vnd.plotly.v1+json": {"data": [{"type": "scatter", "y": list(range(5000))}]},
+                        "text/plain": "Figure(5000 points)"})),
         execute="never")
-    root = make_site(tmp_path_factory.mktemp("charts") / "site", **{"made.ipynb": made, "kept.ipynb": kept})
+    root = make_site(tmp_path_factory.mktemp("charts") / "site", "output_limit: 20000",
+                     **{"made.ipynb": made, "kept.ipynb": kept})
     warnings = build(root, NOW).warnings
     (root / "warnings.txt").write_text("\n".join(warnings))
     return root
@@ -89,12 +98,13 @@ def site(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def trusted_site(tmp_path_factory) -> Path:
     """A site that trusts its notebooks: a JavaScript output runs there, so the check that a
-    chart's own scripts do not can fail."""
+    chart's own scripts do not can fail. A Bokeh figure of another 3.x is drawn, with a note."""
     figure = {"data": [{"type": "bar", "x": ["a"], "y": [1]}], "layout": {}}
     nb = notebook(new_markdown_cell("# Trusted"),
                   stored(display({"application/vnd.plotly.v1+json": figure, "application/javascript": RAN,
                                   "text/html": f"<div></div><script>{RAN}</script>"})),
                   stored(display({"application/javascript": "window.controlRan = true"})),
+                  stored(bokeh("3.4.0", width=300, height=200)),
                   execute="never")
     root = make_site(tmp_path_factory.mktemp("trusted") / "site", "trusted: true", **{"trusted.ipynb": nb})
     build(root, NOW)
@@ -141,6 +151,10 @@ def test_a_figure_not_drawn_shows_its_static_form_or_a_note_and_warns(site):
     assert "cell 4: output 1: a Vega chart whose data is at https://example.org/cars.json" in warnings
     assert "a Bokeh plot with code or HTML of its own (CustomJS), not run" in html
     assert "cell 5: output 1: a Bokeh plot with code or HTML of its own (CustomJS)" in warnings
+    assert "Figure(5000 points)</pre>" in html and "a Plotly figure of 28,928 characters, over the limit of " \
+        "20,000 (notebooks.output_limit)" in html
+    assert "cell 7: output 1: a Plotly figure of 28,928 characters" in warnings
+    assert "A chart not drawn: a Bokeh 2.4.3 plot, which this site&#39;s BokehJS 3.9.2 does not draw." in html
     assert "customRan" not in html.split("</h1>", 1)[1].split('<div class="highlight"')[0]
 
 
@@ -165,11 +179,13 @@ def test_the_figures_are_drawn_in_a_browser_with_nothing_from_another_host(site,
 
 def test_no_script_of_the_notebook_runs_where_trusted_scripts_do(trusted_site, browser):
     html = page(trusted_site, "trusted")
-    assert [kind for kind, _ in charts(html)] == ["plotly"]
+    assert [kind for kind, _ in charts(html)] == ["plotly", "bokeh"]
+    assert '<p class="nb-note">Made with Bokeh 3.4.0, drawn with BokehJS 3.9.2.</p>' in html
     with served(trusted_site / "_site") as url:
         watched = Watched(browser, url, **DESKTOP)
         tab = watched.open(f"{url}/docs/tutorials/trusted.html")
-        drawing(tab, "plotly").first.wait_for(state="attached")
+        for kind in ("plotly", "bokeh"):
+            drawing(tab, kind).first.wait_for(state="attached")
         assert tab.evaluate("window.controlRan") is True             # a trusted JavaScript output runs
         assert tab.evaluate("window.notebookScriptRan") is None      # the chart's own scripts did not
         watched.close()

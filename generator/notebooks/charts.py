@@ -16,6 +16,7 @@ a picture) or, unless the site trusts its notebooks, run code of its own
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections.abc import Iterator
@@ -68,6 +69,15 @@ class Chart:
     problem: str = ""               # why it is not drawn; ``static`` is shown in its place
     static: dict = field(default_factory=dict)
     note: str = ""                  # said beside a figure that is drawn
+
+    def within(self, limit: int) -> Chart:
+        """This chart, or one not drawn when its data is over ``limit`` characters, as the
+        download leaves it out (``notebooks.output_limit``)."""
+        size = len(script_json(self.data)) if self.library and not self.problem else 0
+        if size <= limit:
+            return self
+        return dataclasses.replace(self, problem=f"a {NAMES[self.library]} figure of {size:,} characters, over "
+                                                 f"the limit of {limit:,} (notebooks.output_limit)")
 
     def html(self, label: str) -> Markup:
         """The figure's container: its data as inert JSON, and a word for readers without JavaScript."""

@@ -425,6 +425,7 @@ class NotebookRenderer:
         """A figure drawn from its data; else its static forms, a note and a warning."""
         if not chart.library:
             return Output("omitted")
+        chart = chart.within(self.settings.output_limit)
         if not chart.problem:
             self.charts.add(chart.library)
             return Output("chart", html=chart.html(f"Chart of cell {index + 1}"))
