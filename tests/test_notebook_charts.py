@@ -33,6 +33,8 @@ MADE = [
     # Altair 6's "mimetype" renderer spells its type "...v6.json", which nbformat refuses: its bundle instead.
     "from altair.utils.mimebundle import spec_to_mimebundle\nfrom IPython.display import display\n"
     "display(spec_to_mimebundle(chart.to_dict(), format='vega-lite', mode='vega-lite', vegalite_version=alt.VEGALITE_VERSION), raw=True)",
+    "fig = go.Figure(go.Scatter(y=[2, 1, 3]))\nfig.show(renderer='notebook_connected')",
+    "fig.show(renderer='notebook')",
     "from bokeh.plotting import figure, output_notebook, show\noutput_notebook()",
     "plot = figure(width=300, height=200)\nplot.line([1, 2, 3], [3, 1, 2])\nshow(plot)",
 ]
@@ -119,16 +121,19 @@ def charts(html: str) -> list[tuple[str, object]]:
 def test_each_figure_becomes_inert_data_for_the_sites_own_library(site):
     html = page(site, "made")
     found = charts(html)
-    assert [kind for kind, _ in found] == ["plotly", "vega", "vega", "bokeh"]
+    assert [kind for kind, _ in found] == ["plotly", "vega", "vega", "plotly", "plotly", "bokeh"]
     assert found[0][1]["data"][0]["y"] == [1, 3, 2]
     assert found[1][1]["mode"] == "vega-lite" and found[1][1]["spec"]["mark"]["type"] == "bar"
     assert found[2][1]["spec"]["encoding"] == found[1][1]["spec"]["encoding"]
-    assert found[3][1]["doc"]["version"] and found[3][1]["root_id"].startswith("p")
+    assert found[3][1]["data"] == found[4][1]["data"] == [{"y": [2, 1, 3], "type": "scatter"}]
+    assert found[3][1]["layout"]["template"] == found[0][1]["layout"]["template"]
+    assert found[5][1]["doc"]["version"] and found[5][1]["root_id"].startswith("p")
     scripts = re.findall(r'<script defer src="([^"]+)"></script>', html)
     assert scripts[-6:] == ["/docs/tutorials/_charts/bokeh/bokeh.min.js", "/docs/tutorials/_charts/plotly/plotly.min.js",
                             "/docs/tutorials/_charts/vega/vega.min.js", "/docs/tutorials/_charts/vega/vega-lite.min.js",
                             "/docs/tutorials/_charts/vega/vega-embed.min.js", "/assets/js/charts.js"]
     assert "cdn." not in html and "bokeh.org" not in html and "Loading BokehJS" not in html
+    assert "over the limit" not in html and "A chart not drawn" not in html   # nor Plotly's 4.8 MB set-up
     assert "<script>" not in html and 'type="text/javascript"' not in html
     published = site / TUTORIALS / "_charts"
     assert (published / "plotly/LICENSE").is_file() and (published / "vega/LICENSE.vega-embed").is_file()
@@ -171,7 +176,7 @@ def test_the_figures_are_drawn_in_a_browser_with_nothing_from_another_host(site,
         for kind in ("plotly", "vega", "bokeh"):
             drawing(tab, kind).first.wait_for(state="attached")
         assert tab.locator(".nb-chart .nb-note").count() == 0        # no library refused its figure
-        assert tab.locator('.nb-chart[data-chart="plotly"] .main-svg').count() > 0
+        assert tab.locator('.nb-chart[data-chart="plotly"] .plot-container').count() == 3
         assert tab.locator('.nb-chart[data-chart="vega"] svg.marks').count() == 2
         watched.close()
         assert watched.problems == []

@@ -2,7 +2,8 @@
 
 Plotly, Altair/Vega-Lite, Vega and Bokeh save a figure as data (a JSON document,
 or one inside the script of an HTML or JavaScript output) beside code that
-would load the library from a CDN and draw it. The page keeps the data only,
+would load the library from a CDN and draw it; the outputs that only load the
+library (Plotly's and Bokeh's notebook set-up) show nothing. The page keeps the data only,
 as inert JSON in a ``<script type="application/json">``; ``assets/js/charts.js``
 hands it to a copy of the library that the site serves itself (``vendor/``,
 pinned by ``scripts/vendor-charts``) and that is published only beside
@@ -44,6 +45,9 @@ BOKEH_LOAD = "application/vnd.bokehjs_load.v0+json"
 STATIC = ("image/svg+xml", "image/png", "image/jpeg", "image/gif", "text/plain")
 
 ALTAIR_HTML = re.compile(r'<div id="altair-viz-[^"]*"></div>\s*<script\b.*?\}\)\((?=\{)', re.S)
+PLOTLY_HTML = re.compile(r'<div id="([^"]+)" class="plotly-graph-div"[^>]*></div>\s*<script\b.*?'
+                         r'Plotly\.newPlot\(\s*"\1",\s*(?=\[)', re.S)
+PLOTLY_LOADER = "window.PlotlyConfig = {MathJaxConfig: 'local'};"
 BOKEH_PLACEHOLDER = re.compile(r'\s*<div id="[^"]*" data-root-id="[^"]*" style="display: contents;"></div>\s*')
 BOKEH_BANNER = 'class="bk-notebook-logo"'
 BOKEH_DOCS = re.compile(r"\b(?:const|var|let) docs_json = (?=\{)")
@@ -113,7 +117,10 @@ def read(data: dict, trusted: bool) -> Chart | None:
     html = "".join(html) if isinstance(html, list) else html
     if not isinstance(html, str):
         return None
-    if BOKEH_PLACEHOLDER.fullmatch(html) or BOKEH_BANNER in html:
+    plotly = PLOTLY_HTML.search(html)
+    if plotly:
+        return _checked(Chart("plotly", _plotly_call(html, plotly.end()), static=static), _plotly_problem)
+    if BOKEH_PLACEHOLDER.fullmatch(html) or BOKEH_BANNER in html or PLOTLY_LOADER in html:
         return Chart("")
     altair = ALTAIR_HTML.search(html)
     if altair:
@@ -147,6 +154,15 @@ def _plotly(figure: Any) -> dict:
     if not isinstance(figure, dict) or not isinstance(figure.get("data", []), list):
         raise ValueError("its Plotly figure is not a JSON object with a list of traces")
     return {key: figure[key] for key in ("data", "layout", "frames") if key in figure}
+
+
+def _plotly_call(html: str, start: int) -> dict:
+    """The figure of Plotly's HTML output: the traces and layout given to ``Plotly.newPlot``."""
+    decoder = json.JSONDecoder()
+    data, end = decoder.raw_decode(html, start)
+    comma = re.compile(r"\s*,\s*").match(html, end)
+    layout = decoder.raw_decode(html, comma.end())[0] if comma and html[comma.end():].startswith("{") else {}
+    return {"data": data, "layout": layout}
 
 
 def _plotly_problem(figure: dict) -> str:
