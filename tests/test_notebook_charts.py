@@ -23,6 +23,7 @@ import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_output
 
 from generator.build import build
+from generator.notebooks.charts import read
 from test_browser import DESKTOP, Watched, browser  # noqa: F401
 from test_notebooks import NOW, PNG, TUTORIALS, make_site, notebook, page
 
@@ -152,8 +153,8 @@ def test_a_figure_not_drawn_shows_its_static_form_or_a_note_and_warns(site):
     assert "alt.Chart(...)</pre>" in html
     assert "A chart not drawn: a Vega-Lite 2 chart, which this site&#39;s Vega-Lite 6 does not draw." in html
     assert "cell 3: output 1: a Vega-Lite 2 chart" in warnings and "its text is shown instead" in warnings
-    assert "a Vega chart whose data is at https://example.org/cars.json, which the page would load" in html
-    assert "cell 4: output 1: a Vega chart whose data is at https://example.org/cars.json" in warnings
+    assert "a Vega chart that loads https://example.org/cars.json, which the page would request" in html
+    assert "cell 4: output 1: a Vega chart that loads https://example.org/cars.json" in warnings
     assert "a Bokeh plot with code or HTML of its own (CustomJS), not run" in html
     assert "cell 5: output 1: a Bokeh plot with code or HTML of its own (CustomJS)" in warnings
     assert "Figure(5000 points)</pre>" in html and "a Plotly figure of 28,928 characters, over the limit of " \
@@ -195,3 +196,30 @@ def test_no_script_of_the_notebook_runs_where_trusted_scripts_do(trusted_site, b
         assert tab.evaluate("window.notebookScriptRan") is None      # the chart's own scripts did not
         watched.close()
         assert watched.problems == []
+
+
+def bokeh_data(*models: dict) -> dict:
+    return bokeh("3.9.2", renderers=list(models))["data"]
+
+
+VL = "application/vnd.vegalite.v5+json"
+PLOTLY = "application/vnd.plotly.v1+json"
+TILES = {"type": "object", "name": "WMTSTileSource", "id": "t1", "attributes": {"url": "https://tile.example/{Z}"}}
+HOVER = {"type": "object", "name": "HoverTool", "id": "h1", "attributes": {"tooltips": "<img src=x onerror=alert(1)>"}}
+
+
+@pytest.mark.parametrize("data, trusted, problem", [
+    ({PLOTLY: {"data": [], "layout": {"template": {"layout": {"images": [{"source": "https://x.example/a.png"}]}}}}},
+     False, "a Plotly figure with a picture from https://x.example/a.png"),
+    ({PLOTLY: {"data": [{"type": "image", "source": "data:image/png;base64,AAAA"}]}}, False, ""),
+    ({VL: {"datasets": {"d": [{"url": "https://x.example/"}]}, "data": {"name": "d"}, "mark": "point"}}, False, ""),
+    ({VL: {"data": {"values": [{"u": "a.png"}]}, "mark": "image", "encoding": {"url": {"field": "u"}}}}, False,
+     "a Vega chart that loads a URL"),
+    (bokeh_data(TILES), True, "a Bokeh plot that would load from another host (WMTSTileSource)"),
+    (bokeh_data(HOVER), False, "a Bokeh plot with code or HTML of its own (an HTML tooltip), not run"),
+    (bokeh_data(HOVER), True, ""),
+], ids=["plotly-template-picture", "plotly-image-data", "vega-url-column", "vega-image-urls", "bokeh-tiles",
+        "bokeh-html-tooltip", "bokeh-html-tooltip-trusted"])
+def test_what_a_figure_would_load_or_run_keeps_it_from_being_drawn(data, trusted, problem):
+    chart = read(data, trusted)
+    assert chart.library and (chart.problem.startswith(problem) if problem else chart.problem == "")

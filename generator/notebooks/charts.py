@@ -170,18 +170,19 @@ def _plotly_problem(figure: dict) -> str:
                    if isinstance(trace, dict) and trace.get("type") in PLOTLY_MAPS})
     if maps:
         return f"a Plotly map ({', '.join(maps)}), whose geography would be loaded from another host"
-    images = figure.get("layout", {}).get("images", [])
-    for image in images if isinstance(images, list) else []:
-        source = image.get("source") if isinstance(image, dict) else None
-        if isinstance(source, str) and not source.startswith("data:"):
-            return f"a Plotly figure with a picture from {source[:80]}, which the page would load"
+    # A picture's source (layout.images, a template's, a map layer's) is a URL unless it is data.
+    source = next((s for s in _values(figure, "source") if isinstance(s, str) and not s.startswith("data:")), None)
+    if source is not None:
+        return f"a Plotly figure with a picture from {source[:80]}, which the page would load"
     return ""
 
 
 def _vega_problem(chart: dict) -> str:
-    url = next(_values(chart["spec"], "url"), None)
-    if isinstance(url, str):
-        return f"a Vega chart whose data is at {url[:80]}, which the page would load"
+    # Data at a URL, or a picture's (an image mark's url, a value or a field): not the inline data's columns.
+    url = next(_values(chart["spec"], "url", skip=("datasets", "values")), None)
+    if url is not None:
+        where = url[:80] if isinstance(url, str) else "a URL"
+        return f"a Vega chart that loads {where}, which the page would request"
     return ""
 
 
@@ -230,13 +231,14 @@ def _models(value: Any) -> Iterator[dict]:
             yield from _models(item)
 
 
-def _values(value: Any, key: str) -> Iterator[Any]:
-    """Every value under ``key`` at any depth."""
+def _values(value: Any, key: str, skip: tuple[str, ...] = ()) -> Iterator[Any]:
+    """Every value under ``key`` at any depth, not looking below the keys in ``skip``."""
     if isinstance(value, dict):
         for name, item in value.items():
             if name == key:
                 yield item
-            yield from _values(item, key)
+            if name not in skip:
+                yield from _values(item, key, skip)
     elif isinstance(value, list):
         for item in value:
-            yield from _values(item, key)
+            yield from _values(item, key, skip)
