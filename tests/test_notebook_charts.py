@@ -223,3 +223,8 @@ HOVER = {"type": "object", "name": "HoverTool", "id": "h1", "attributes": {"tool
 def test_what_a_figure_would_load_or_run_keeps_it_from_being_drawn(data, trusted, problem):
     chart = read(data, trusted)
     assert chart.library and (chart.problem.startswith(problem) if problem else chart.problem == "")
+
+
+def test_a_vega_spec_that_is_not_an_object_is_refused_never_fetched():
+    with pytest.raises(ValueError, match="its application/vnd.vegalite.v5\\+json data is not a JSON object"):
+        read({VL: "https://x.example/spec.json"}, True)

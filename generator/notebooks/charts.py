@@ -3,8 +3,8 @@
 Plotly, Altair/Vega-Lite, Vega and Bokeh save a figure as data (a JSON document,
 or one inside the script of an HTML or JavaScript output) beside code that
 would load the library from a CDN and draw it; the outputs that only load the
-library (Plotly's and Bokeh's notebook set-up) show nothing. The page keeps the data only,
-as inert JSON in a ``<script type="application/json">``; ``assets/js/charts.js``
+library (Plotly's and Bokeh's notebook set-up) show nothing. The page keeps the
+data only, as inert JSON in a ``<script type="application/json">``; ``assets/js/charts.js``
 hands it to a copy of the library that the site serves itself (``vendor/``,
 pinned by ``scripts/vendor-charts``) and that is published only beside
 tutorials that draw such a figure. No script of the notebook runs.
@@ -20,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -102,6 +102,8 @@ def read(data: dict, trusted: bool) -> Chart | None:
         if vega:
             kind, major = vega.group(1), int(vega.group(2))
             spec = data[mime]
+            if not isinstance(spec, dict):      # vega-embed would fetch a string as the spec's URL
+                raise ValueError(f"its {mime} data is not a JSON object")
             if major not in VEGA_MAJORS[kind]:
                 label = "Vega-Lite" if kind == "vegalite" else "Vega"
                 return Chart("vega", problem=f"a {label} {major} chart, which this site's Vega"
@@ -142,10 +144,9 @@ def scripts(libraries: set[str]) -> list[str]:
     return [PUBLISHED + script for library in sorted(libraries) for script in SCRIPTS[library]]
 
 
-def _checked(chart: Chart, problem_of) -> Chart:
-    if not chart.problem:
-        chart.problem = problem_of(chart.data)
-    return chart
+def _checked(chart: Chart, problem_of: Callable[[Any], str]) -> Chart:
+    """``chart``, with the reason it must not be drawn when ``problem_of`` its data finds one."""
+    return dataclasses.replace(chart, problem=chart.problem or problem_of(chart.data))
 
 
 def _plotly(figure: Any) -> dict:
