@@ -26,10 +26,9 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from generator.layout import DEFAULT_THEME
+from generator.layout import VENDOR
 from generator.notebooks.widgets import script_json
 
-VENDOR = DEFAULT_THEME / "vendor"       # not under assets/: published only where a page needs it
 PUBLISHED = "_charts/"                  # below the gallery's folder
 SCRIPTS = {"plotly": ("plotly/plotly.min.js",),
            "vega": ("vega/vega.min.js", "vega/vega-lite.min.js", "vega/vega-embed.min.js"),
