@@ -105,7 +105,8 @@ def trusted_site(tmp_path_factory) -> Path:
     figure = {"data": [{"type": "bar", "x": ["a"], "y": [1]}], "layout": {}}
     nb = notebook(new_markdown_cell("# Trusted"),
                   stored(display({"application/vnd.plotly.v1+json": figure, "application/javascript": RAN,
-                                  "text/html": f"<div></div><script>{RAN}</script>"})),
+                                  "text/html": f"<div></div><script>{RAN}</script>",
+                                  "image/png": base64.b64encode(PNG).decode()})),
                   stored(display({"application/javascript": "window.controlRan = true"})),
                   stored(bokeh("3.4.0", width=300, height=200)),
                   execute="never")
@@ -187,6 +188,11 @@ def test_no_script_of_the_notebook_runs_where_trusted_scripts_do(trusted_site, b
     html = page(trusted_site, "trusted")
     assert [kind for kind, _ in charts(html)] == ["plotly", "bokeh"]
     assert '<p class="nb-note">Made with Bokeh 3.4.0, drawn with BokehJS 3.9.2.</p>' in html
+    picture = re.search(r'<noscript><img src="(/docs/tutorials/trusted/\w+\.png)" alt="Chart of cell 2"', html)
+    assert picture and (trusted_site / "_site" / picture.group(1).lstrip("/")).read_bytes() == PNG
+    gallery = (trusted_site / TUTORIALS / "index.html").read_text()
+    assert picture.group(1) in gallery                                 # the figure's picture is the card's
+    assert "<noscript><p class=\"nb-note\">A Bokeh chart, drawn by JavaScript.</p></noscript>" in html
     with served(trusted_site / "_site") as url:
         watched = Watched(browser, url, **DESKTOP)
         tab = watched.open(f"{url}/docs/tutorials/trusted.html")
@@ -196,6 +202,12 @@ def test_no_script_of_the_notebook_runs_where_trusted_scripts_do(trusted_site, b
         assert tab.evaluate("window.notebookScriptRan") is None      # the chart's own scripts did not
         watched.close()
         assert watched.problems == []
+        still = Watched(browser, url, **DESKTOP, java_script_enabled=False)      # its picture, without JavaScript
+        picture = still.open(f"{url}/docs/tutorials/trusted.html").locator(".nb-chart img")
+        picture.wait_for()
+        assert picture.evaluate("img => img.complete && img.naturalWidth") == 1
+        still.close()
+        assert still.problems == []
 
 
 def bokeh_data(*models: dict) -> dict:

@@ -82,13 +82,15 @@ class Chart:
         return dataclasses.replace(self, problem=f"a {NAMES[self.library]} figure of {size:,} characters, over "
                                                  f"the limit of {limit:,} (notebooks.output_limit)")
 
-    def html(self, label: str) -> Markup:
-        """The figure's container: its data as inert JSON, and a word for readers without JavaScript."""
-        name = NAMES[self.library]
+    def html(self, label: str, picture: str = "") -> Markup:
+        """The figure's container: its data as inert JSON, and for readers without JavaScript
+        its ``picture`` (a URL) or a word."""
+        still = (f'<img src="{escape(picture)}" alt="{escape(label)}" loading="lazy">' if picture else
+                 f'<p class="nb-note">A {NAMES[self.library]} chart, drawn by JavaScript.</p>')
         note = f'<p class="nb-note">{escape(self.note)}</p>' if self.note else ""
         return Markup(f'<div class="nb-chart" data-chart="{self.library}" role="figure" aria-label="{escape(label)}">'
                       f'<script type="application/json">{script_json(self.data)}</script>'
-                      f'<noscript><p class="nb-note">A {name} chart, drawn by JavaScript.</p></noscript></div>{note}')
+                      f'<noscript>{still}</noscript></div>{note}')
 
 
 def read(data: dict, trusted: bool) -> Chart | None:

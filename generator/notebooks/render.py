@@ -422,13 +422,18 @@ class NotebookRenderer:
         return Output("latex", html=Markup(self.published_links(rendered, index)))
 
     def chart_output(self, chart: charts.Chart, output: NotebookNode, index: int, number: int) -> Output:
-        """A figure drawn from its data; else its static forms, a note and a warning."""
+        """A figure drawn from its data (its picture for readers without JavaScript); else its
+        static forms, a note and a warning."""
         if not chart.library:
             return Output("omitted")
         chart = chart.within(self.settings.output_limit)
         if not chart.problem:
             self.charts.add(chart.library)
-            return Output("chart", html=chart.html(f"Chart of cell {index + 1}"))
+            # Its picture, if it has one, for readers without JavaScript and the gallery's card.
+            pictures = {mime: value for mime, value in chart.static.items() if mime in IMAGE_SUFFIX}
+            still = self.output(NotebookNode({**output, "data": pictures}), index, number) if pictures else None
+            src = self.renderer.relative_url(still.src) if still and still.kind == "image" else ""
+            return Output("chart", html=chart.html(f"Chart of cell {index + 1}", src))
         shown = self.output(NotebookNode({**output, "data": chart.static}), index, number) if chart.static \
             else Output("omitted")
         instead = {"image": "its picture is shown instead", "text": "its text is shown instead"}.get(shown.kind, "")
