@@ -38,6 +38,9 @@ MADE = [
     "fig.show(renderer='notebook')",
     "from bokeh.plotting import figure, output_notebook, show\noutput_notebook()",
     "plot = figure(width=300, height=200)\nplot.line([1, 2, 3], [3, 1, 2])\nshow(plot)",
+    "from bokeh.embed import components, file_html\nfrom bokeh.resources import CDN\nfrom IPython.display import HTML\n"
+    "HTML(file_html(plot, CDN))",
+    "HTML(''.join(components(plot)))",
 ]
 CUSTOM_JS = {"type": "object", "name": "CustomJS", "id": "p9", "attributes": {"code": "window.customRan = 1"}}
 
@@ -123,13 +126,14 @@ def charts(html: str) -> list[tuple[str, object]]:
 def test_each_figure_becomes_inert_data_for_the_sites_own_library(site):
     html = page(site, "made")
     found = charts(html)
-    assert [kind for kind, _ in found] == ["plotly", "vega", "vega", "plotly", "plotly", "bokeh"]
+    assert [kind for kind, _ in found] == ["plotly", "vega", "vega", "plotly", "plotly", "bokeh", "bokeh", "bokeh"]
     assert found[0][1]["data"][0]["y"] == [1, 3, 2]
     assert found[1][1]["mode"] == "vega-lite" and found[1][1]["spec"]["mark"]["type"] == "bar"
     assert found[2][1]["spec"]["encoding"] == found[1][1]["spec"]["encoding"]
     assert found[3][1]["data"] == found[4][1]["data"] == [{"y": [2, 1, 3], "type": "scatter"}]
     assert found[3][1]["layout"]["template"] == found[0][1]["layout"]["template"]
     assert found[5][1]["doc"]["version"] and found[5][1]["root_id"].startswith("p")
+    assert found[5][1]["doc"]["roots"] == found[6][1]["doc"]["roots"] == found[7][1]["doc"]["roots"]
     scripts = re.findall(r'<script defer src="([^"]+)"></script>', html)
     assert scripts[-6:] == ["/docs/tutorials/_charts/bokeh/bokeh.min.js", "/docs/tutorials/_charts/plotly/plotly.min.js",
                             "/docs/tutorials/_charts/vega/vega.min.js", "/docs/tutorials/_charts/vega/vega-lite.min.js",
@@ -180,6 +184,9 @@ def test_the_figures_are_drawn_in_a_browser_with_nothing_from_another_host(site,
         assert tab.locator(".nb-chart .nb-note").count() == 0        # no library refused its figure
         assert tab.locator('.nb-chart[data-chart="plotly"] .plot-container').count() == 3
         assert tab.locator('.nb-chart[data-chart="vega"] svg.marks').count() == 2
+        bokeh = tab.locator('.nb-chart[data-chart="bokeh"]')
+        for n in range(3):
+            bokeh.nth(n).locator("canvas").first.wait_for(state="attached")
         watched.close()
         assert watched.problems == []
 

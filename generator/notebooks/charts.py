@@ -18,6 +18,7 @@ a picture) or, unless the site trusts its notebooks, run code of its own
 from __future__ import annotations
 
 import dataclasses
+import html
 import json
 import re
 from collections.abc import Callable, Iterator
@@ -49,7 +50,9 @@ PLOTLY_HTML = re.compile(r'<div id="([^"]+)" class="plotly-graph-div"[^>]*></div
 PLOTLY_LOADER = "window.PlotlyConfig = {MathJaxConfig: 'local'};"
 BOKEH_PLACEHOLDER = re.compile(r'\s*<div id="[^"]*" data-root-id="[^"]*" style="display: contents;"></div>\s*')
 BOKEH_BANNER = 'class="bk-notebook-logo"'
-BOKEH_DOCS = re.compile(r"\b(?:const|var|let) docs_json = (?=\{)")
+BOKEH_DOCS = re.compile(r"\b(?:const|var|let) docs_json = (?:document\.getElementById\('([^']+)'\)\.textContent"
+                        r"|'([^']*)'|(?=\{))")
+BOKEH_EMBED = "Bokeh.embed.embed_items("
 BOKEH_ITEMS = re.compile(r"\b(?:const|var|let) render_items = (?=\[)")
 # Plotly traces drawn on maps fetch their geography or tiles from other hosts.
 PLOTLY_MAPS = {"scattergeo", "choropleth", "scattermapbox", "choroplethmapbox", "densitymapbox",
@@ -116,18 +119,20 @@ def read(data: dict, trusted: bool) -> Chart | None:
                         lambda doc: _bokeh_problem(doc, trusted))
     if BOKEH_LOAD in data:
         return Chart("")
-    html = data.get("text/html")
-    html = "".join(html) if isinstance(html, list) else html
-    if not isinstance(html, str):
+    page = data.get("text/html")
+    page = "".join(page) if isinstance(page, list) else page
+    if not isinstance(page, str):
         return None
-    plotly = PLOTLY_HTML.search(html)
+    plotly = PLOTLY_HTML.search(page)
     if plotly:
-        return _checked(Chart("plotly", _plotly_call(html, plotly.end()), static=static), _plotly_problem)
-    if BOKEH_PLACEHOLDER.fullmatch(html) or BOKEH_BANNER in html or PLOTLY_LOADER in html:
+        return _checked(Chart("plotly", _plotly_call(page, plotly.end()), static=static), _plotly_problem)
+    if BOKEH_EMBED in page:
+        return _checked(_bokeh(page, static), lambda doc: _bokeh_problem(doc, trusted))
+    if BOKEH_PLACEHOLDER.fullmatch(page) or BOKEH_BANNER in page or PLOTLY_LOADER in page:
         return Chart("")
-    altair = ALTAIR_HTML.search(html)
+    altair = ALTAIR_HTML.search(page)
     if altair:
-        spec, _ = json.JSONDecoder().raw_decode(html, altair.end())
+        spec, _ = json.JSONDecoder().raw_decode(page, altair.end())
         return _checked(Chart("vega", {"spec": spec, "mode": "vega-lite"}, static=static), _vega_problem)
     return None
 
@@ -158,12 +163,12 @@ def _plotly(figure: Any) -> dict:
     return {key: figure[key] for key in ("data", "layout", "frames") if key in figure}
 
 
-def _plotly_call(html: str, start: int) -> dict:
+def _plotly_call(page: str, start: int) -> dict:
     """The figure of Plotly's HTML output: the traces and layout given to ``Plotly.newPlot``."""
     decoder = json.JSONDecoder()
-    data, end = decoder.raw_decode(html, start)
-    comma = re.compile(r"\s*,\s*").match(html, end)
-    layout = decoder.raw_decode(html, comma.end())[0] if comma and html[comma.end():].startswith("{") else {}
+    data, end = decoder.raw_decode(page, start)
+    comma = re.compile(r"\s*,\s*").match(page, end)
+    layout = decoder.raw_decode(page, comma.end())[0] if comma and page[comma.end():].startswith("{") else {}
     return {"data": data, "layout": layout}
 
 
@@ -189,15 +194,29 @@ def _vega_problem(chart: dict) -> str:
 
 
 def _bokeh(script: str | list[str], static: dict) -> Chart:
-    """The Bokeh document that the script of ``show()`` embeds, and the root it draws."""
+    """The Bokeh document that a script of Bokeh's embeds, and the root it draws.
+
+    ``show()`` in a notebook writes the document into the script as JSON; an HTML
+    page of Bokeh's (``file_html``, ``components``, shown as HTML) holds it
+    HTML-escaped, in a ``<script type="application/json">`` or a JavaScript string.
+    """
     script = "".join(script) if isinstance(script, list) else script
     docs, items = BOKEH_DOCS.search(script), BOKEH_ITEMS.search(script)
     if not docs or not items:
-        return Chart("bokeh", problem="a Bokeh output without the document it draws", static=static)
+        return Chart("bokeh", problem="a Bokeh output whose document this site cannot read", static=static)
     decoder = json.JSONDecoder()
-    documents, _ = decoder.raw_decode(script, docs.end())
+    if docs.group(1):                               # in an element of the page: its text
+        element = re.search(rf'<script type="application/json" id="{re.escape(docs.group(1))}">\s*(.*?)</script>',
+                            script, re.S)
+        documents = json.loads(html.unescape(element.group(1))) if element else {}
+    elif docs.group(2) is not None:                 # a JavaScript string of escaped JSON
+        documents = json.loads(html.unescape(docs.group(2).replace("\\\\", "\\")))
+    else:
+        documents, _ = decoder.raw_decode(script, docs.end())
     item = decoder.raw_decode(script, items.end())[0][0]
-    document = documents[item["docid"]]
+    document = documents.get(item["docid"])
+    if not isinstance(document, dict):
+        return Chart("bokeh", problem="a Bokeh output whose document this site cannot read", static=static)
     version = str(document.get("version", ""))
     if version.split(".")[0] != BOKEH_VERSION.split(".")[0]:
         return Chart("bokeh", problem=f"a Bokeh {version or 'unknown'} plot, which this site's "
