@@ -93,6 +93,9 @@ def site(tmp_path_factory) -> Path:
         stored(bokeh("2.4.3")),
         stored(display({"application/vnd.plotly.v1+json": {"data": [{"type": "scatter", "y": list(range(5000))}]},
                         "text/plain": "Figure(5000 points)"})),
+        stored(display({"text/html": '<div id="map"></div><script src="https://cdn.example/maps.js"></script>'
+                                     "<script>L.map('map')</script>", "text/plain": "<Map>"})),
+        stored(display({"text/html": "<p>Text stays</p><script>void 0</script>"})),
         execute="never")
     root = make_site(tmp_path_factory.mktemp("charts") / "site", "output_limit: 20000",
                      **{"made.ipynb": made, "kept.ipynb": kept})
@@ -166,6 +169,10 @@ def test_a_figure_not_drawn_shows_its_static_form_or_a_note_and_warns(site):
         "20,000 (notebooks.output_limit)" in html
     assert "cell 7: output 1: a Plotly figure of 28,928 characters" in warnings
     assert "A chart not drawn: a Bokeh 2.4.3 plot, which this site&#39;s BokehJS 3.9.2 does not draw." in html
+    assert ('<p class="nb-note">an HTML output drawn by its own script, which this site does not run '
+            "(notebooks.trusted): nothing of it is shown</p>") in html
+    assert "cell 8: output 1: an HTML output drawn by its own script" in warnings
+    assert "<p>Text stays</p>" in html and "cell 9" not in warnings
     assert "customRan" not in html.split("</h1>", 1)[1].split('<div class="highlight"')[0]
 
 

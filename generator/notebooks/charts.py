@@ -29,6 +29,7 @@ from markupsafe import Markup, escape
 
 from generator.layout import VENDOR
 from generator.notebooks.widgets import script_json
+from generator.text import plain_text
 
 PUBLISHED = "_charts/"                  # below the gallery's folder
 SCRIPTS = {"plotly": ("plotly/plotly.min.js",),
@@ -47,6 +48,8 @@ STATIC = ("image/svg+xml", "image/png", "image/jpeg", "image/gif", "text/plain")
 ALTAIR_HTML = re.compile(r'<div id="altair-viz-[^"]*"></div>\s*<script\b.*?\}\)\((?=\{)', re.S)
 PLOTLY_HTML = re.compile(r'<div id="([^"]+)" class="plotly-graph-div"[^>]*></div>\s*<script\b.*?'
                          r'Plotly\.newPlot\(\s*"\1",\s*(?=\[)', re.S)
+SCRIPT = re.compile(r"<script\b", re.I)
+VISIBLE = re.compile(r"<(img|svg|video|audio|canvas|iframe|input|math)\b", re.I)
 PLOTLY_LOADER = "window.PlotlyConfig = {MathJaxConfig: 'local'};"
 BOKEH_PLACEHOLDER = re.compile(r'\s*<div id="[^"]*" data-root-id="[^"]*" style="display: contents;"></div>\s*')
 BOKEH_BANNER = 'class="bk-notebook-logo"'
@@ -135,6 +138,12 @@ def read(data: dict, trusted: bool) -> Chart | None:
         spec, _ = json.JSONDecoder().raw_decode(page, altair.end())
         return _checked(Chart("vega", {"spec": spec, "mode": "vega-lite"}, static=static), _vega_problem)
     return None
+
+
+def drawn_by_script(page: str, cleaned: str) -> bool:
+    """Whether an HTML output showed only what its scripts drew (a figure of a library this site
+    does not know), so that ``cleaned``, without them, shows nothing."""
+    return bool(SCRIPT.search(page)) and not plain_text(cleaned) and not VISIBLE.search(cleaned)
 
 
 def publish(libraries: set[str]) -> Iterator[tuple[str, bytes]]:

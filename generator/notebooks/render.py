@@ -403,8 +403,13 @@ class NotebookRenderer:
             if mime == "text/markdown":
                 value = render_markdown(value, dollar_math=True).html
             kind = "markdown" if mime == "text/markdown" else "html"
-            value = value if trusted else sanitize.clean_html(value)
-            return Output(kind, html=Markup(self.published_links(value, index)))
+            cleaned = value if trusted else sanitize.clean_html(value)
+            note = ""
+            if charts.drawn_by_script(value, cleaned):
+                note = ("an HTML output drawn by its own script, which this site does not run "
+                        "(notebooks.trusted): nothing of it is shown")
+                self.warn(index, f"output {number}: {note}")
+            return Output(kind, html=Markup(self.published_links(cleaned, index)), note=note)
         return Output("omitted", note=f"an output of type {', '.join(sorted(data))}, which a static "
                                       "page cannot show" if data else "")
 
