@@ -39,30 +39,32 @@ NAMES = {"plotly": "Plotly", "vega": "Vega", "bokeh": "Bokeh"}
 BOKEH_VERSION = (VENDOR / "bokeh" / "VERSION").read_text().strip().rsplit("@", 1)[1]
 
 PLOTLY_MIME = "application/vnd.plotly.v1+json"
-VEGA_MIME = re.compile(r"application/vnd\.(vega|vegalite)\.v(\d+)[+.]json")     # Altair 6 writes ".json"
-VEGA_MAJORS = {"vega": (5, 6), "vegalite": (4, 5, 6)}    # what vega 6 / vega-lite 6 draw as written
-BOKEH_EXEC = "application/vnd.bokehjs_exec.v0+json"
-BOKEH_LOAD = "application/vnd.bokehjs_load.v0+json"
-STATIC = ("image/svg+xml", "image/png", "image/jpeg", "image/gif", "text/plain")
-
-ALTAIR_HTML = re.compile(r'<div id="altair-viz-[^"]*"></div>\s*<script\b.*?\}\)\((?=\{)', re.S)
 PLOTLY_HTML = re.compile(r'<div id="([^"]+)" class="plotly-graph-div"[^>]*></div>\s*<script\b.*?'
                          r'Plotly\.newPlot\(\s*"\1",\s*(?=\[)', re.S)
-SCRIPT = re.compile(r"<script\b", re.I)
-VISIBLE = re.compile(r"<(img|svg|video|audio|canvas|iframe|input|math)\b", re.I)
 PLOTLY_LOADER = "window.PlotlyConfig = {MathJaxConfig: 'local'};"
+# Plotly traces drawn on maps fetch their geography or tiles from other hosts.
+PLOTLY_MAPS = {"scattergeo", "choropleth", "scattermapbox", "choroplethmapbox", "densitymapbox",
+               "scattermap", "choroplethmap", "densitymap"}
+
+VEGA_MIME = re.compile(r"application/vnd\.(vega|vegalite)\.v(\d+)[+.]json")     # Altair 6 writes ".json"
+VEGA_MAJORS = {"vega": (5, 6), "vegalite": (4, 5, 6)}    # what vega 6 / vega-lite 6 draw as written
+ALTAIR_HTML = re.compile(r'<div id="altair-viz-[^"]*"></div>\s*<script\b.*?\}\)\((?=\{)', re.S)
+
+BOKEH_EXEC = "application/vnd.bokehjs_exec.v0+json"
+BOKEH_LOAD = "application/vnd.bokehjs_load.v0+json"
+BOKEH_EMBED = "Bokeh.embed.embed_items("
 BOKEH_PLACEHOLDER = re.compile(r'\s*<div id="[^"]*" data-root-id="[^"]*" style="display: contents;"></div>\s*')
 BOKEH_BANNER = 'class="bk-notebook-logo"'
 BOKEH_DOCS = re.compile(r"\b(?:const|var|let) docs_json = (?:document\.getElementById\('([^']+)'\)\.textContent"
                         r"|'([^']*)'|(?=\{))")
-BOKEH_EMBED = "Bokeh.embed.embed_items("
 BOKEH_ITEMS = re.compile(r"\b(?:const|var|let) render_items = (?=\[)")
-# Plotly traces drawn on maps fetch their geography or tiles from other hosts.
-PLOTLY_MAPS = {"scattergeo", "choropleth", "scattermapbox", "choroplethmapbox", "densitymapbox",
-               "scattermap", "choroplethmap", "densitymap"}
 BOKEH_LOADING = re.compile(r"TileSource$|^ImageURL$|^ImportedStyleSheet$|^GlobalImportedStyleSheet$")
 BOKEH_RUNNING = re.compile(r"^CustomJS|^(Div|Paragraph|PreText|HTML|HTMLLabel|HTMLLabelSet|HTMLTitle|"
                            r"InlineStyleSheet|GlobalInlineStyleSheet|Template)$")
+
+STATIC = ("image/svg+xml", "image/png", "image/jpeg", "image/gif", "text/plain")
+SCRIPT = re.compile(r"<script\b", re.I)
+VISIBLE = re.compile(r"<(img|svg|video|audio|canvas|iframe|input|math)\b", re.I)
 
 
 @dataclass
