@@ -119,7 +119,10 @@ def test_the_core_install_builds_blogs_and_saved_notebooks_without_the_kernel_st
     (site / "notebooks/saved.py").unlink()
     saved = {"cells": [{"cell_type": "code", "execution_count": 1, "id": "c1", "metadata": {},
                         "source": "print('hi')",
-                        "outputs": [{"output_type": "stream", "name": "stdout", "text": "\x1b[31mred\x1b[0m\n"}]}],
+                        "outputs": [{"output_type": "stream", "name": "stdout", "text": "\x1b[31mred\x1b[0m\n"}]},
+                       {"cell_type": "code", "execution_count": 2, "id": "c2", "metadata": {}, "source": "fig",
+                        "outputs": [{"output_type": "display_data", "metadata": {}, "data": {
+                            "application/vnd.plotly.v1+json": {"data": [{"type": "bar", "y": [1, 2]}]}}}]}],
              "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
                           "sitegen": {"execute": "never"}},
              "nbformat": 4, "nbformat_minor": 5}
@@ -127,3 +130,7 @@ def test_the_core_install_builds_blogs_and_saved_notebooks_without_the_kernel_st
     built = sitegen("build", cwd=site)
     assert built.returncode == 0, built.stderr
     assert '<span class="ansi-red-fg">red</span>' in (site / "_site/docs/tutorials/saved.html").read_text()
+    charts = site / "_site/docs/tutorials/_charts/plotly"           # the chart library is in the package
+    vendored = REPO / "generator/themes/default/vendor/plotly"
+    assert (charts / "plotly.min.js").read_bytes() == (vendored / "plotly.min.js").read_bytes()
+    assert (charts / "LICENSE").is_file()

@@ -20,7 +20,8 @@ Display-only tags shape the page and nothing else: ``remove-cell``,
 ``remove-input``, ``remove-output`` leave parts out; ``hide-input`` and
 ``hide-output`` fold them away (nbconvert's ``remove_cell`` spellings too).
 Widgets whose state the notebook saved are drawn in the reader's browser by the
-self-hosted widget manager (see ``widgets``).
+self-hosted widget manager (see ``widgets``), and figures of Plotly, Altair/Vega
+and Bokeh from their data by the site's own copy of the library (see ``charts``).
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ from generator.config import Notebooks
 from generator.errors import SiteError
 from generator.highlight import highlight
 from generator.markdown import MarkdownProblem, kramdown_id, render_markdown
-from generator.notebooks import embeds, footnotes, formulas, rst, sanitize, styles, widgets
+from generator.notebooks import charts, embeds, footnotes, formulas, rst, sanitize, styles, widgets
 from generator.notebooks.ansi import ansi_to_html
 from generator.notebooks.anchors import PageIds, jupyter_id
 from generator.notebooks.sources import Tutorial
@@ -77,7 +78,8 @@ FOOTNOTE_ID = re.compile(r"^fn(ref\d*)?:")      # Python-Markdown's footnote ids
 class Output:
     """One output as the templates see it; ``kind`` picks the partial's branch."""
 
-    kind: str           # stream, text, html, markdown, image, latex, json, widget, javascript, error, omitted
+    kind: str           # stream, text, html, markdown, image, latex, json, widget, chart, javascript, error,
+                        # omitted
     html: str = ""      # Markup for html/markdown/stream/error/javascript
     text: str = ""
     name: str = ""      # stdout or stderr, for streams
@@ -112,6 +114,7 @@ class RenderedNotebook:
     warnings: list[SiteError] = field(default_factory=list)
     widgets: bool = False           # it draws widgets: the page loads the widget manager
     styles: str = ""                # the outputs' style sheets, confined to them, for the page's head
+    charts: set[str] = field(default_factory=set)     # the chart libraries it draws with (``charts.SCRIPTS``)
 
 
 class BadImage(ValueError):
@@ -135,6 +138,7 @@ class NotebookRenderer:
         self.widgets = widgets.WidgetState({})
         self.widget_views = 0
         self.styles: list[str] = []
+        self.charts: set[str] = set()
         self.problems: list[SiteError] = []
         self.warnings = [SiteError(repair, tutorial.path) for repair in tutorial.repairs]
         self.macros: frozenset[str] = frozenset()     # commands the notebook's math defines
@@ -178,7 +182,8 @@ class NotebookRenderer:
         if self.widget_views:
             fragment += self.widgets.script() + "\n"
         return RenderedNotebook(fragment, self.files, title, description, self.thumbnail, heading,
-                                self.warnings, widgets=bool(self.widget_views), styles="\n".join(self.styles))
+                                self.warnings, widgets=bool(self.widget_views), styles="\n".join(self.styles),
+                                charts=self.charts)
 
     def markdown_texts(self, notebook_cells: list[NotebookNode]) -> dict[int, str]:
         """Each Markdown cell's text (by index) with the footnotes it refers to, wherever they are
@@ -419,6 +424,9 @@ class NotebookRenderer:
             return Output("error", html=_terminal_html(text), note=note)
         data = output.get("data", {})
         trusted = self.trusted
+        chart = charts.read(data, trusted)
+        if chart is not None:
+            return self.chart_output(chart, output, index, number)
         if not trusted and "application/javascript" in data and set(data) <= {"application/javascript",
                                                                              "text/plain"}:
             return self.not_shown(index, number, "a JavaScript output, not run: this site does not trust "
@@ -452,8 +460,14 @@ class NotebookRenderer:
             if trusted:
                 return Output(kind, html=Markup(self.published_links(value, index)))
             scope = f"nb-cell-{index + 1}-out-{number}"
-            value, styled = self.clean_output_html(value, scope, index, number, footnotes=kind == "markdown")
-            return Output(kind, html=Markup(self.published_links(value, index)), id=scope if styled else "")
+            cleaned, styled = self.clean_output_html(value, scope, index, number, footnotes=kind == "markdown")
+            note = ""
+            if charts.drawn_by_script(value, cleaned):
+                note = ("an HTML output drawn by its own script, which this site does not run "
+                        "(notebooks.trusted): nothing of it is shown")
+                self.warn(index, f"output {number}: {note}")
+            return Output(kind, html=Markup(self.published_links(cleaned, index)), id=scope if styled else "",
+                          note=note)
         if not data:
             return Output("omitted")
         return self.not_shown(index, number, f"an output of type {', '.join(sorted(data))}, which a static "
@@ -502,6 +516,26 @@ class NotebookRenderer:
         rendered = render_markdown(tex, dollar_math=True).html
         rendered = rendered if self.trusted else sanitize.clean_html(rendered)
         return Output("latex", html=Markup(self.published_links(rendered, index)))
+
+    def chart_output(self, chart: charts.Chart, output: NotebookNode, index: int, number: int) -> Output:
+        """A figure drawn from its data (its picture for readers without JavaScript); else its
+        static forms, a note and a warning."""
+        if not chart.library:
+            return Output("omitted")
+        chart = chart.within(self.settings.output_limit)
+        if not chart.problem:
+            self.charts.add(chart.library)
+            # Its picture, if it has one, for readers without JavaScript and the gallery's card.
+            pictures = {mime: value for mime, value in chart.static.items() if mime in IMAGE_SUFFIX}
+            still = self.output(NotebookNode({**output, "data": pictures}), index, number) if pictures else None
+            src = self.renderer.relative_url(still.src) if still and still.kind == "image" else ""
+            return Output("chart", html=chart.html(f"Chart of cell {index + 1}", src))
+        shown = self.output(NotebookNode({**output, "data": chart.static}), index, number) if chart.static \
+            else Output("omitted")
+        instead = {"image": "its picture is shown instead", "text": "its text is shown instead"}.get(shown.kind, "")
+        self.warn(index, f"output {number}: {chart.problem}: not drawn" + (f", {instead}" if instead else ""))
+        shown.note = " ".join(filter(None, [shown.note, f"A chart not drawn: {chart.problem}."]))
+        return shown
 
     def widget_without_state(self, data: dict, view: object, index: int, number: int) -> Output:
         """A widget the page cannot draw (no state saved for it, or of another package): its text."""
