@@ -22,7 +22,7 @@ KEY = bytes(range(32))     # a checkout's key, for values packed outside a site
 
 
 def init_site(tmp_path: Path) -> Path:
-    subprocess.run([*SITEGEN, "init", "site"], cwd=tmp_path, check=True, capture_output=True)
+    subprocess.run([*SITEGEN, "init", "site", "--kind", "blog"], cwd=tmp_path, check=True, capture_output=True)
     return tmp_path / "site"
 
 
