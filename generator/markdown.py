@@ -29,7 +29,8 @@ from markdown.extensions import Extension
 from markdown.extensions.footnotes import FootnotePostprocessor
 from markdown.extensions.md_in_html import MarkdownInHTMLPostprocessor
 from markdown.extensions.toc import remove_fnrefs, render_inner_html
-from markdown.inlinepatterns import HtmlInlineProcessor, InlineProcessor
+from markdown.inlinepatterns import (BACKTICK_RE, BacktickInlineProcessor, HtmlInlineProcessor, InlineProcessor,
+                                     ReferenceInlineProcessor)
 from markdown.postprocessors import AndSubstitutePostprocessor, Postprocessor, RawHtmlPostprocessor
 from markdown.preprocessors import NormalizeWhitespace, Preprocessor
 from markdown.treeprocessors import Treeprocessor, UnescapeTreeprocessor
@@ -65,11 +66,24 @@ def kramdown_id(text: str) -> str:
 def gfm_id(text: str) -> str:
     """The id Jekyll's default input (kramdown's GFM parser) gives a header with this text.
 
-    Lower-cased; everything but word characters (any script's letters and
-    digits, and ``_``), dashes and spaces goes; each space becomes a dash:
-    ``1. Graph Annotation`` -> ``1-graph-annotation``.
+    Lower-cased; everything but word characters, dashes, spaces and tabs goes;
+    each space or tab becomes a dash: ``1. Graph Annotation`` -> ``1-graph-annotation``.
+    A word character is Ruby's ``\\p{Word}`` (:func:`_ruby_word`): an emoji's variation
+    selector (U+FE0F, a mark) stays, as in Jekyll's ids, and ``²`` goes.
     """
-    return re.sub(r"[^\w\- ]", "", text.lower()).replace(" ", "-")
+    text = text.lower()
+    kept = re.sub(r"[^\w\- \t]", "", text) if text.isascii() else "".join(
+        char for char in text if char in "- \t" or _ruby_word(char))
+    return kept.replace(" ", "-").replace("\t", "-")
+
+
+def _ruby_word(char: str) -> bool:
+    """Whether Ruby's ``\\p{Word}`` (letters, marks, decimal and letter numbers, connector
+    punctuation) holds ``char``; Python's ``\\w`` leaves marks out and takes other numbers in."""
+    return unicodedata.category(char) in RUBY_WORD_CATEGORIES or char.isalpha()
+
+
+RUBY_WORD_CATEGORIES = frozenset({"Mn", "Mc", "Me", "Nd", "Nl", "Pc"})
 
 
 HEADER_ID_RULES = {"gfm": gfm_id, "kramdown": kramdown_id}
@@ -146,6 +160,50 @@ class Strikethrough(InlineProcessor):
         element = etree.Element("del")
         element.text = m.group(1)
         return element, m.start(0), m.end(0)
+
+
+# kramdown's span HTML (parser/html.rb: HTML_TAG_RE, HTML_TAG_CLOSE_RE): a name as XML has it,
+# attributes each a name with, or without, a value (a word or a quoted string). Anything else
+# in angle brackets (``Dictionary<uint8, uint16>``, ``List<T?>``) is text, escaped; and ``<x>>``
+# is left to the angled quotes (``<<x>>``), as smarty's own pattern leaves it.
+XML_NAME = r"[A-Za-z_][\w.-]*(?::[A-Za-z_][\w.-]*)?"
+HTML_SPAN = (rf"(<{XML_NAME}(?:\s+{XML_NAME}(?:\s*=\s*(?:\w+|\"[^\"]*\"|'[^']*'))?)*\s*/?>"
+             rf"|</{XML_NAME}\s*>|<!--(?:(?!<!--|-->).)*-->)(?!>)")
+
+
+class KramdownCodeSpan(BacktickInlineProcessor):
+    """A code span as kramdown reads it (parser/kramdown/codespan.rb): between single backticks
+    its text is kept as written (`` `a ` `` keeps its space); between longer runs one space on
+    either side goes. Python-Markdown strips all of them."""
+
+    def handleMatch(self, m: re.Match, data: str):
+        element, begin, end = super().handleMatch(m, data)
+        if isinstance(element, etree.Element):
+            start, close = self.find_code_spans(begin, data)
+            code = data[start:close]
+            if start - begin > 1:
+                code = code[code.startswith(" "):len(code) - code.endswith(" ")]
+            element.text = AtomicString(util.code_escape(code))
+        return element, begin, end
+
+
+def _with_code_spans(pattern: ReferenceInlineProcessor, evaluate: Callable) -> Callable:
+    """``pattern``'s ``evalId`` that reads a code span in a link's label as written, backticks
+    and all, as kramdown does: ``[`COPY`][]`` is a reference to ``[`COPY`]: ...``. Python-Markdown
+    read the code span first, so the label held its placeholder and matched no definition."""
+    def code_as_written(m: re.Match) -> str:
+        node = pattern.md.treeprocessors["inline"].stashed_nodes.get(m.group(1))
+        if isinstance(node, etree.Element) and node.tag == "code":
+            return f"`{unescape(node.text or '').lower()}`"
+        return m.group(0)
+
+    def evalId(data: str, index: int, text: str):
+        label, end, handled = evaluate(data, index, text)
+        if label is not None and STX in label:
+            label = util.INLINE_PLACEHOLDER_RE.sub(code_as_written, label)
+        return label, end, handled
+
+    return evalId
 
 
 class RawScriptAndStyle(HtmlInlineProcessor):
@@ -394,7 +452,7 @@ def _kramdown_lists(lines: list[str], blocks: Callable[[list[str]], list[str]]) 
         earlier_tight = (earlier_tight or shape != LOOSE) and not last   # a list ends at its last item
         earlier = 0 if last else earlier + 1
         out.append(f"{indent}{marker} {shape}{inner[0]}")
-        out += [part.lstrip(" ") for part in first]
+        out += [_lazy_text(part) for part in first]
         start = len(out)
         if _nested_list_follows_text(content, len(first) + 1):
             rest = rest[1:]      # the blank split() wrote in: Python-Markdown nests a list without it
@@ -407,6 +465,14 @@ def _kramdown_lists(lines: list[str], blocks: Callable[[list[str]], list[str]]) 
         if "" in out[start:] and not trailing and not last:
             out.append("")
     return out
+
+
+def _lazy_text(line: str) -> str:
+    """A line of an item's text written from column 0, where Python-Markdown reads it as text;
+    a heading's ``#`` after spaces is left after them (kramdown GFM reads ``  ## H`` in an
+    item's text as text: a heading starts at its line's first column)."""
+    stripped = line.lstrip(" ")
+    return line if stripped.startswith("#") else stripped
 
 
 def _closes_fence(opening: str, line: str, any_indent: bool = False) -> bool:
@@ -817,6 +883,10 @@ class KramdownCompat(Extension):
         md.preprocessors.register(KramdownExtensions(md), "kramdown_extensions", 38)
         md.preprocessors.register(KramdownBlocks(md), "kramdown_blocks", 37)
         md.preprocessors.register(AttributeListDefinitions(md), "kramdown_ald", 36)
+        # kramdown starts a new list where the items' kind changes (a "1." after "- a" and a
+        # blank line); Python-Markdown continues the list above in either kind.
+        md.parser.blockprocessors["olist"].SIBLING_TAGS = ["ol"]
+        md.parser.blockprocessors["ulist"].SIBLING_TAGS = ["ul"]
         # Above arithmatex (189.9), so that with $-math on, "$$x$$" is not read as "$" "$x$" "$".
         md.inlinePatterns.register(InlineMath(r"(?<!\\)\$\$(.+?)\$\$", md), "inline_math", 189.95)
         # Above emphasis (60), so that each may hold the other.
@@ -829,6 +899,11 @@ class KramdownCompat(Extension):
         md.treeprocessors.register(TaskLists(md), "task_lists", 25)   # before the inline pass (20)
         md.treeprocessors.register(BlockIals(md), "block_ials", 7)   # after attr_list (8)
         # Below code spans (190), so that `<script>` in backticks stays code.
+        md.inlinePatterns.register(HtmlInlineProcessor(HTML_SPAN, md), "html", 90)
+        md.inlinePatterns.register(KramdownCodeSpan(BACKTICK_RE), "backtick", 190)
+        for name in ("reference", "image_reference", "short_reference", "short_image_ref"):
+            pattern = md.inlinePatterns[name]
+            pattern.evalId = _with_code_spans(pattern, pattern.evalId)
         md.inlinePatterns.register(RawScriptAndStyle(r"(?i)<(script|style)\b[^>]*>.*?</\1\s*>", md),
                                    "raw_script_style", 185)
         _linear_time(md)

@@ -245,3 +245,31 @@ def test_list_item_marks_never_show(text: str) -> None:
     """The marks that say which items are tight are taken out, also where an item's line became code."""
     rendered = render_markdown(text)
     assert not {"\ufdd0", "\ufdd1"} & set(rendered.html + "".join(h.title for h in rendered.toc))
+
+
+# Issue 33, item 3: what kramdown reads otherwise than Python-Markdown did, each compared with
+# Jekyll by its whole element tree (a code span's text exactly).
+KRAMDOWN_READINGS = {
+    "angle-brackets-not-html": ("`Dictionary<uint8, uint16>` and Dictionary<uint8, uint16>, IReadOnlyList<T?> "
+                                "and a <b c\n\nKept: <span>s</span> a<br/>b <!-- c --> <https://x.org> "
+                                "<a href=\"/y\" title='t'>y</a> <em>e</em> List<int>\n"),
+    "reference-label-with-code": ("See [`COPY`][], [`x`][ref] and [`Both` words][].\n\n"
+                                  "[`COPY`]: https://a.org/copy\n[ref]: https://b.org\n"
+                                  "[`both` words]: https://c.org\n"),
+    "emoji-in-heading-id": "## Hello ⚠️ warn\n\n## ❤️ Love\n\n## x² y\n",
+    "heading-line-in-item-text": "- a\n   ## H\n1. n\n",
+    "bullets-then-numbers": "- a\n- b\n\n1. c\n2. d\n\nText.\n\n1. e\n\n- f\n",
+    "code-span-spaces": "x `a ` y, `` b `` and ``` c  ``` z\n",
+}
+
+
+@pytest.fixture(scope="module")
+def jekyll_readings(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return jekyll_posts(tmp_path_factory, KRAMDOWN_READINGS)
+
+
+@pytest.mark.parametrize("name", KRAMDOWN_READINGS)
+def test_reading_has_jekylls_element_tree(name: str, jekyll_readings: Path) -> None:
+    url = parity.post_urls(jekyll_readings)[name]
+    theirs = parity.dom((jekyll_readings / url[1:]).read_text(encoding="utf-8"))
+    assert parity.dom(render_markdown(KRAMDOWN_READINGS[name]).html) == theirs
