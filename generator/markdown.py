@@ -837,6 +837,32 @@ class BlockIals(Treeprocessor):
                     parent.remove(child)
 
 
+class KramdownFootnotes(Treeprocessor):
+    """Footnotes in kramdown's markup, which Jekyll themes style: ``a.footnote`` in the text,
+    ``div.footnotes`` (no ``<hr>`` in it: a theme draws its own rule, or none) holding the notes,
+    each back link an ``a.reversefootnote``, with kramdown's roles. Runs after the footnotes
+    extension's tree processors (15 the last), which find its back links by their class."""
+
+    RENAMED = {"footnote-ref": "footnote", "footnote-backref": "reversefootnote"}
+    ROLES = {"footnote": "doc-noteref", "reversefootnote": "doc-backlink"}
+
+    def run(self, root: etree.Element) -> None:
+        for block in root.iterfind(".//div[@class='footnote']"):
+            block.attrib.update({"class": "footnotes", "role": "doc-endnotes"})
+            for rule in block.findall("hr"):
+                block.remove(rule)
+            for note in block.iterfind("ol/li"):
+                note.set("role", "doc-endnote")
+        for parent in root.iter():
+            for link in parent.iterfind("a[@class]"):
+                renamed = self.RENAMED.get(link.get("class"))
+                if renamed:
+                    link.set("class", renamed)
+                    (parent if renamed == "footnote" else link).set("role", self.ROLES[renamed])
+                    if renamed == "footnote":
+                        link.set("rel", "footnote")
+
+
 class BlockQueue(deque):
     """The block parser's list of blocks, as a deque.
 
@@ -898,6 +924,7 @@ class KramdownCompat(Extension):
         md.treeprocessors.register(HeaderlessTables(md), "headerless_tables", 3)
         md.treeprocessors.register(TaskLists(md), "task_lists", 25)   # before the inline pass (20)
         md.treeprocessors.register(BlockIals(md), "block_ials", 7)   # after attr_list (8)
+        md.treeprocessors.register(KramdownFootnotes(md), "kramdown_footnotes", 12)
         # Below code spans (190), so that `<script>` in backticks stays code.
         md.inlinePatterns.register(HtmlInlineProcessor(HTML_SPAN, md), "html", 90)
         md.inlinePatterns.register(KramdownCodeSpan(BACKTICK_RE), "backtick", 190)
