@@ -798,6 +798,38 @@ class KramdownExtensions(Preprocessor):
         return out
 
 
+class MarkdownInNestedHtml(Preprocessor):
+    """``markdown="1"`` on an element inside other HTML elements, honoured as kramdown honours it.
+
+    md_in_html reads Markdown in an element only if every element around it asks for it
+    too; kramdown reads it wherever the attribute is. So each element around one that
+    has it (a div-like element, its tag alone on its line) is given ``markdown="block"``:
+    its elements are then read as before, and the one with the attribute as Markdown.
+    """
+
+    OPEN = re.compile(r"^\s*<(div|section|article|aside|header|footer|main|nav|figure|details)\b"
+                      r"(?![^>]*\bmarkdown=)[^>]*>\s*$")
+
+    def run(self, lines: list[str]) -> list[str]:
+        around: list[int | None] = []     # the lines opening the elements we are in (None: not ours)
+        marked: set[int] = set()
+        fence = None
+        for number, line in enumerate(lines):
+            if fence is not None:           # HTML in fenced code is code
+                fence = None if _closes_fence(fence, line) else fence
+            elif opening := FENCE.match(line):
+                fence = opening.group(1)
+            elif self.OPEN.match(line):
+                around.append(number)
+            elif MARKDOWN_HTML.match(line):
+                marked.update(index for index in around if index is not None)
+                around.append(None)
+            elif HTML_CLOSE.match(line) and around:
+                around.pop()
+        return [line.replace(">", ' markdown="block">', 1) if number in marked else line
+                for number, line in enumerate(lines)]
+
+
 IAL_ONLY = re.compile(r"^\{:?\s*([^}\n]+)\}$")
 IAL_FIRST = re.compile(r"^\{:\s*([^}\n]+)\}[ \t]*")
 IAL_LINE_FIRST = re.compile(r"^\{:\s*([^}\n]+)\}[ \t]*\n[ \t]*")
@@ -907,6 +939,7 @@ class KramdownCompat(Extension):
 
     def extendMarkdown(self, md: markdown.Markdown) -> None:
         md.preprocessors.register(KramdownExtensions(md), "kramdown_extensions", 38)
+        md.preprocessors.register(MarkdownInNestedHtml(md), "markdown_in_nested_html", 37.5)
         md.preprocessors.register(KramdownBlocks(md), "kramdown_blocks", 37)
         md.preprocessors.register(AttributeListDefinitions(md), "kramdown_ald", 36)
         # kramdown starts a new list where the items' kind changes (a "1." after "- a" and a

@@ -50,6 +50,8 @@ CASES = {
                                     ['<ul class="outer">', '<h2 class="head" id="head">Head</h2>']),
     "parse-block-html": ('{::options parse_block_html="true" /}\n\n<div class="box">\n### Inside\n* a\n</div>\n',
                          ['<div class="box">\n<h3 id="inside">Inside</h3>']),
+    "markdown-attribute-in-code": ('```\n<div>\n<div markdown="1">\n*code*\n</div>\n</div>\n```\n',
+                                   ['<code>&lt;div&gt;\n&lt;div markdown="1"&gt;']),
     "kramdown-comment": ("Before.\n\n{::comment}\nhidden\n{:/comment}\n\nAfter.\n", ["<p>Before.</p>\n<p>After.</p>"]),
 }
 
@@ -259,6 +261,8 @@ KRAMDOWN_READINGS = {
     "emoji-in-heading-id": "## Hello ⚠️ warn\n\n## ❤️ Love\n\n## x² y\n",
     "heading-line-in-item-text": "- a\n   ## H\n1. n\n",
     "bullets-then-numbers": "- a\n- b\n\n1. c\n2. d\n\nText.\n\n1. e\n\n- f\n",
+    "markdown-in-nested-html": ('<div class="row">\n<div class="col" markdown="1">\n## Head\n\n* a **b**\n\n</div>\n'
+                                '<div class="col">\n<b>raw</b>\n</div>\n</div>\n\nAfter *y*\n'),
     "footnotes": "Text[^1] and[^n].\n\n[^1]: Note.\n[^n]: Two\n\n    paras.\n",
     "code-span-spaces": "x `a ` y, `` b `` and ``` c  ``` z\n",
 }
