@@ -288,10 +288,13 @@ class KramdownBlocks(Preprocessor):
     line, so the blank lines kramdown implies are written in. Tables led by
     ``|`` are rewritten into the form Python-Markdown reads (see
     :func:`_kramdown_table`), and list items re-indented from kramdown's rule
-    to Python-Markdown's (see :func:`_kramdown_lists`).
+    to Python-Markdown's (see :func:`_kramdown_lists`). Tabs are expanded first, to
+    columns of four, as kramdown reads them and as Python-Markdown would expand them after:
+    a tab-indented line of a list item is then at the item's column, as in kramdown.
     """
 
     def run(self, lines: list[str]) -> list[str]:
+        lines = [line.expandtabs(self.md.tab_length) if "\t" in line else line for line in lines]
         try:
             return self.blocks(lines)
         except ListsTooDeep:
@@ -303,10 +306,11 @@ class KramdownBlocks(Preprocessor):
         ``blocks`` of its own: one level of Python's stack per level of lists, so bounded."""
         if depth > MAX_LIST_NESTING:
             raise ListsTooDeep
-        return _kramdown_lists(self.split(lines), partial(self.blocks, depth=depth + 1))
+        return _kramdown_lists(self.split(lines, depth), partial(self.blocks, depth=depth + 1))
 
-    def split(self, lines: list[str]) -> list[str]:
+    def split(self, lines: list[str], depth: int = 0) -> list[str]:
         out: list[str] = []
+        quote: list[str] = []         # the lines of a block quote, read as blocks of their own
         block: str | None = None      # what the previous line belongs to: "para", "table", ...
         fence: str | None = None      # the opening of the fenced code we are in
         listed = False                # whether an indented line may be a list item's (its column unknown)
@@ -316,6 +320,9 @@ class KramdownBlocks(Preprocessor):
             if table and not TABLE_ROW.match(line):
                 out += _kramdown_table(table)
                 table = []
+            if quote and not BLOCK_QUOTE.match(line):
+                out += self.quoted(quote, depth)
+                quote = []
             if fence is not None:
                 out.append(line)
                 if _closes_fence(fence, line, any_indent=item_fence):
@@ -347,6 +354,9 @@ class KramdownBlocks(Preprocessor):
             if block == "table" and TABLE_ROW.match(line):
                 table.append(line)
                 continue
+            if block == "quote" and BLOCK_QUOTE.match(line):
+                quote.append(line)
+                continue
             opening = FENCE.match(line)
             if opening and block in ("fence", "list"):
                 fence, item_fence = opening.group(1), listed
@@ -356,7 +366,17 @@ class KramdownBlocks(Preprocessor):
                 block = None
         if table:
             out += _kramdown_table(table)
-        return out
+        return out + self.quoted(quote, depth)
+
+    def quoted(self, lines: list[str], depth: int) -> list[str]:
+        """A block quote's lines with its content split and re-indented as the page's are
+        (a fence right after a line of text starts a block there too), marked again."""
+        if depth >= MAX_LIST_NESTING:      # quotes in quotes beyond any page's: left as written
+            return lines
+        inner = self.blocks([QUOTE_MARK.sub("", line, count=1) for line in lines], depth + 1)
+        while inner and not inner[-1]:   # the quote ends with its last line, not a blank one
+            inner.pop()
+        return [f"> {line}" if line else ">" for line in inner]
 
 
 # Lists inside list items, far beyond any real page's; a thousand would take the recursion of
@@ -381,6 +401,7 @@ LIST_ITEM_PARTS = re.compile(r"^( {0,3})([*+-]|\d+\.)( {1,4}|\t)(?=\S)(.*)$")
 MARKDOWN_HTML = re.compile(r"^\s*<[a-zA-Z][^>]*\bmarkdown=\"1\"[^>]*>\s*$")
 HTML_CLOSE = re.compile(r"^\s*</(div|section|article|aside|header|footer|main|nav|figure|details)>\s*$")
 BLOCK_QUOTE = re.compile(r"^ {0,3}>")
+QUOTE_MARK = re.compile(r"^ {0,3}> ?")
 HTML_BLOCK = re.compile(r"^ {0,3}</?(address|article|aside|blockquote|center|details|div|dl|fieldset|"
                         r"figure|footer|form|h[1-6]|header|hr|iframe|main|nav|ol|p|pre|section|"
                         r"table|ul|video)(\s|/?>|$)", re.I)
@@ -946,6 +967,8 @@ class KramdownCompat(Extension):
         # blank line); Python-Markdown continues the list above in either kind.
         md.parser.blockprocessors["olist"].SIBLING_TAGS = ["ol"]
         md.parser.blockprocessors["ulist"].SIBLING_TAGS = ["ul"]
+        # kramdown ends a block quote at a blank line; Python-Markdown continued the quote above.
+        md.parser.blockprocessors["quote"].lastChild = lambda parent: None
         # Above arithmatex (189.9), so that with $-math on, "$$x$$" is not read as "$" "$x$" "$".
         md.inlinePatterns.register(InlineMath(r"(?<!\\)\$\$(.+?)\$\$", md), "inline_math", 189.95)
         # Above emphasis (60), so that each may hold the other.

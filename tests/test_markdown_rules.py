@@ -263,6 +263,11 @@ KRAMDOWN_READINGS = {
     "bullets-then-numbers": "- a\n- b\n\n1. c\n2. d\n\nText.\n\n1. e\n\n- f\n",
     "markdown-in-nested-html": ('<div class="row">\n<div class="col" markdown="1">\n## Head\n\n* a **b**\n\n</div>\n'
                                 '<div class="col">\n<b>raw</b>\n</div>\n</div>\n\nAfter *y*\n'),
+    "fences-in-quotes": ("> text\n> ```python\n> x = 1\n>   y\n> ```\n> after\n\n> ```\n> code\n> ```\n\n"
+                         "> ~~~\n> a\n>\n> b\n> ~~~\n\n> > deep\n> > ```\n> > z\n> > ```\n"),
+    "fences-indented-with-tabs": ("- a\n\n\t```\n\tcode\n\t\tx\n\t```\n\n1. b\n\t```\n\tcode\n\t```\n2. c\n\n"
+                                  "Text\n\n\t```python\n\tx = 1\n\t```\n"),
+    "list-in-quote": "> - a\n>   - b\n> - c\n>\n> Text\n> 1. one\n",
     "footnotes": "Text[^1] and[^n].\n\n[^1]: Note.\n[^n]: Two\n\n    paras.\n",
     "code-span-spaces": "x `a ` y, `` b `` and ``` c  ``` z\n",
 }
