@@ -453,7 +453,7 @@ def _kramdown_lists(lines: list[str], blocks: Callable[[list[str]], list[str]]) 
             elif lead >= column:
                 content.append(line[column:])
                 blank = False
-            elif blank or _starts_item_like(line, marker) or HTML_CLOSE.match(line):
+            elif blank or _starts_item_like(line, marker) or HTML_CLOSE.match(line) or STANDALONE_IAL.match(line):
                 break
             else:                       # a lazy line: it belongs to the item's text
                 content.append(line.lstrip(" "))
@@ -485,6 +485,11 @@ def _kramdown_lists(lines: list[str], blocks: Callable[[list[str]], list[str]]) 
         # up to a blank line): a blank line ends them; the next item's mark keeps it as kramdown has it.
         if "" in out[start:] and not trailing and not last:
             out.append("")
+        if i < len(lines) and STANDALONE_IAL.match(lines[i]) and lines[i - 1].strip():
+            # "{: .x}" right after the items (less indented than their text): kramdown ends the
+            # list there and gives it the attributes; marked for BlockIals, a paragraph of its own.
+            out += ["", LIST_IAL + lines[i].strip(), ""]
+            i += 1
     return out
 
 
@@ -526,6 +531,7 @@ def _kramdown_tight(content: list[str], text_lines: int, trailing: int, last: bo
 # Written before the text of a list item, for :class:`ItemShapes`: whether kramdown keeps the
 # item tight (its text without a <p>) or loose. Noncharacters: no text holds one.
 TIGHT, LOOSE = "\ufdd0", "\ufdd1"
+LIST_IAL = "\ufdd2"   # written before an attribute list that belongs to the list above it
 
 
 class ItemShapes(Treeprocessor):
@@ -552,11 +558,14 @@ class ItemShapes(Treeprocessor):
 
 
 class ItemMarksOut(Postprocessor):
-    """The marks :class:`ItemShapes` did not reach taken out: those in HTML stashed before it ran
-    (an item's line that Python-Markdown read as code)."""
+    """The marks :class:`ItemShapes` and :class:`BlockIals` did not reach taken out: those in
+    HTML stashed before they ran (an item's line that Python-Markdown read as code)."""
 
     def run(self, text: str) -> str:
-        return text.replace(TIGHT, "").replace(LOOSE, "") if TIGHT in text or LOOSE in text else text
+        for mark in (TIGHT, LOOSE, LIST_IAL):
+            if mark in text:
+                text = text.replace(mark, "")
+        return text
 
 
 def _wrap_text(item: etree.Element) -> None:
@@ -571,8 +580,13 @@ NOT_PLAIN_TEXT = re.compile(r"#|\[[^\]]*\]:|\{:|\*\[|[-*_ ]+$|$")
 
 def _is_plain_text(line: str) -> bool:
     """Whether ``line`` starts a paragraph (a marker written before it keeps it one): not another
-    block, a heading, a rule, a reference or abbreviation definition, or an attribute list."""
+    block, a heading, a rule, a reference or abbreviation definition, or an attribute list alone
+    (an item's IAL before its text, ``* {:.cls} text``, is the item's: the text is read after it)."""
+    line = ITEM_IAL.sub("", line, count=1)
     return _block_start(line) is None and not NOT_PLAIN_TEXT.match(line)
+
+
+ITEM_IAL = re.compile(r"^\{:[^}\n]*\}[ \t]+(?=\S)")
 
 
 def _unwrap_first_paragraph(item: etree.Element) -> None:
@@ -689,13 +703,14 @@ def _kramdown_table(rows: list[str]) -> list[str]:
 class TaskLists(Treeprocessor):
     """GFM task lists as kramdown-parser-gfm writes them (pymdownx.tasklist's markup differs).
 
-    An item whose text starts ``[ ]`` or ``[x]`` (any case) and a space opens
+    An item whose text starts ``[ ]`` or ``[x]`` (any case; after the item's IAL,
+    ``* {:.c} [ ] todo``, if it has one) and a space opens
     with a disabled checkbox; from the first such item on, every item of the
     list is a ``task-list-item`` (kramdown's rule, checkbox or not), and the
     list a ``task-list``. Run before the inline pass, on the item's raw text.
     """
 
-    BOX = re.compile(r"\s*\[([ xX])\]\s+")
+    BOX = re.compile(r"(\s*\{:[^}\n]*\}[ \t]*)?\s*\[([ xX])\]\s+")   # after the item's IAL, if any
 
     def run(self, root: etree.Element) -> None:
         for listing in root.iter():
@@ -717,9 +732,9 @@ class TaskLists(Treeprocessor):
             return False
         checkbox = etree.Element("input", {"type": "checkbox", "class": "task-list-item-checkbox",
                                            "disabled": "disabled"})
-        if box.group(1) != " ":
+        if box.group(2) != " ":
             checkbox.set("checked", "checked")
-        checkbox.tail, holder.text = holder.text[box.end():], None
+        checkbox.tail, holder.text = holder.text[box.end():], box.group(1)    # the IAL left for BlockIals
         holder.insert(0, checkbox)
         return True
 
@@ -859,7 +874,9 @@ IAL_LINE_FIRST = re.compile(r"^\{:\s*([^}\n]+)\}[ \t]*\n[ \t]*")
 class BlockIals(Treeprocessor):
     """kramdown's block IALs that attr_list leaves alone: a line ``{:.cls}`` on its own
     before a list or heading (it applies to that block), and ``* {:.cls} text``
-    at the start of a list item (it applies to the item)."""
+    at the start of a list item (it applies to the item; a paragraph it leaves empty
+    goes). A line ``{: .x}`` with no block after it in its item, quote or page applies
+    to nothing and goes, as kramdown drops it."""
 
     def run(self, root: etree.Element) -> None:
         attr_list = self.md.treeprocessors["attr_list"]
@@ -873,12 +890,23 @@ class BlockIals(Treeprocessor):
                     if match:
                         attr_list.assign_attrs(child, match.group(1))
                         holder.text = holder.text[match.end():].lstrip("\n")
+                        if holder is not child and not holder.text.strip() and not len(holder):
+                            child.remove(holder)
                 elif child.tag == "p" and (match := IAL_LINE_FIRST.match(child.text or "")):
                     attr_list.assign_attrs(child, match.group(1))   # "{:.cls}" on the line before
                     child.text = child.text[match.end():]
-                if child.tag != "p" or len(child) or i + 1 == len(children):
+                if child.tag != "p" or len(child):
                     continue
                 text = (child.text or "").strip()
+                if text.startswith(LIST_IAL):     # the list's above it (see _kramdown_lists)
+                    if i and children[i - 1].tag in ("ul", "ol"):
+                        attr_list.assign_attrs(children[i - 1], IAL_ONLY.match(text[1:]).group(1))
+                    parent.remove(child)
+                    continue
+                if i + 1 == len(children):
+                    if STANDALONE_IAL.match(text):
+                        parent.remove(child)
+                    continue
                 match = IAL_ONLY.match(text)
                 if (match or (not text and child.attrib)) and children[i + 1].tag != "p":
                     target = children[i + 1]

@@ -242,6 +242,15 @@ def test_list_item_has_jekylls_element_tree(name: str, jekyll_list_items: Path) 
     assert parity.dom(render_markdown(LIST_ITEMS[name]).html) == theirs
 
 
+@pytest.mark.parametrize("text", ["* {:.cls}\n\n  text\n* b\n", "* {:.cls}\n\n  - nested\n",
+                                  "1. {: .x}\n\n   ![i](/i.png)\n"])
+def test_an_items_attribute_list_leaves_no_empty_paragraph(text: str) -> None:
+    """The item's IAL taken out of its first paragraph leaves nothing of it (kramdown reads
+    these items otherwise still: it ends the list at the blank line, see README)."""
+    html = render_markdown(text).html
+    assert "<p></p>" not in html.replace("\n", "") and "{:" not in html
+
+
 @pytest.mark.parametrize("text", ["- a\n   ## H\n1. n\n", "- a\n  - b\n\n  ## H\n- c\n", "* x\n\n    1. y\n"])
 def test_list_item_marks_never_show(text: str) -> None:
     """The marks that say which items are tight are taken out, also where an item's line became code."""
@@ -268,6 +277,9 @@ KRAMDOWN_READINGS = {
     "fences-indented-with-tabs": ("- a\n\n\t```\n\tcode\n\t\tx\n\t```\n\n1. b\n\t```\n\tcode\n\t```\n2. c\n\n"
                                   "Text\n\n\t```python\n\tx = 1\n\t```\n"),
     "list-in-quote": "> - a\n>   - b\n> - c\n>\n> Text\n> 1. one\n",
+    "item-attribute-lists": ("* {:.cls} text\n\n* two\n\nPara.\n\n- a\n\n  {: .x}\n- b\n\nMore.\n\n"
+                             "- {:.c} [ ] task\n- [x] done\n\nEnd.\n\n- a\n- b\n{: .x}\n\nText\n\n"
+                             "1. c\n2. e\n{:.z}\n\nLast.\n\n{: .gone}\n"),
     "footnotes": "Text[^1] and[^n].\n\n[^1]: Note.\n[^n]: Two\n\n    paras.\n",
     "code-span-spaces": "x `a ` y, `` b `` and ``` c  ``` z\n",
 }
