@@ -27,7 +27,7 @@ import markdown
 from markdown.blockparser import BlockParser
 from markdown.extensions import Extension
 from markdown.extensions.footnotes import FootnotePostprocessor
-from markdown.extensions.md_in_html import MarkdownInHTMLPostprocessor
+from markdown.extensions.md_in_html import HtmlBlockPreprocessor, HTMLExtractorExtra, MarkdownInHTMLPostprocessor
 from markdown.extensions.toc import remove_fnrefs, render_inner_html
 from markdown.inlinepatterns import (BACKTICK_RE, BacktickInlineProcessor, HtmlInlineProcessor, InlineProcessor,
                                      ReferenceInlineProcessor)
@@ -174,9 +174,14 @@ HTML_SPAN = (rf"(<{XML_NAME}(?:\s+{XML_NAME}(?:\s*=\s*(?:\w+|\"[^\"]*\"|'[^']*')
 class KramdownCodeSpan(BacktickInlineProcessor):
     """A code span as kramdown reads it (parser/kramdown/codespan.rb): between single backticks
     its text is kept as written (`` `a ` `` keeps its space); between longer runs one space on
-    either side goes. Python-Markdown strips all of them."""
+    either side goes. Python-Markdown strips all of them. A single backtick with white space
+    (or the text's start) before it and white space after it is text, as in ``a ` b``."""
 
     def handleMatch(self, m: re.Match, data: str):
+        begin = m.start(0)
+        if (not m.group(1) and (begin == 0 or data[begin - 1].isspace())
+                and data[begin + 1:begin + 2].isspace()):
+            return None, begin, begin + 1
         element, begin, end = super().handleMatch(m, data)
         if isinstance(element, etree.Element):
             start, close = self.find_code_spans(begin, data)
@@ -944,6 +949,26 @@ class KramdownFootnotes(Treeprocessor):
                         link.set("rel", "footnote")
 
 
+class RawHtmlByItsTags(HTMLExtractorExtra):
+    """md_in_html's HTML reader, reading an element without Markdown inside a ``markdown="1"``
+    block by its tags alone, as kramdown reads it: there, a block tag indented four spaces
+    or more was taken for a span's, and its end tag closed the element around it (a
+    ``<ul>`` nested in a ``<ul>`` of a ``parse_block_html`` page ended the outer one)."""
+
+    def at_line_start(self) -> bool:
+        return bool(self.mdstate) and self.mdstate[-1] == "off" or super().at_line_start()
+
+
+class HtmlBlocks(HtmlBlockPreprocessor):
+    """md_in_html's preprocessor, its HTML read by :class:`RawHtmlByItsTags`."""
+
+    def run(self, lines: list[str]) -> list[str]:
+        parser = RawHtmlByItsTags(self.md)
+        parser.feed("\n".join(lines))
+        parser.close()
+        return "".join(parser.cleandoc).split("\n")
+
+
 class BlockQueue(deque):
     """The block parser's list of blocks, as a deque.
 
@@ -989,6 +1014,7 @@ class KramdownCompat(Extension):
     def extendMarkdown(self, md: markdown.Markdown) -> None:
         md.preprocessors.register(KramdownExtensions(md), "kramdown_extensions", 38)
         md.preprocessors.register(MarkdownInNestedHtml(md), "markdown_in_nested_html", 37.5)
+        md.preprocessors.register(HtmlBlocks(md), "html_block", 20)     # md_in_html's, replaced
         md.preprocessors.register(KramdownBlocks(md), "kramdown_blocks", 37)
         md.preprocessors.register(AttributeListDefinitions(md), "kramdown_ald", 36)
         # kramdown starts a new list where the items' kind changes (a "1." after "- a" and a

@@ -280,8 +280,12 @@ KRAMDOWN_READINGS = {
     "item-attribute-lists": ("* {:.cls} text\n\n* two\n\nPara.\n\n- a\n\n  {: .x}\n- b\n\nMore.\n\n"
                              "- {:.c} [ ] task\n- [x] done\n\nEnd.\n\n- a\n- b\n{: .x}\n\nText\n\n"
                              "1. c\n2. e\n{:.z}\n\nLast.\n\n{: .gone}\n"),
+    "nested-html-lists-parse-block-html": ('{::options parse_block_html="true" /}\n\n<div class="x">\n<ul>\n'
+                                           '    <li>a\n        <ul>\n            <li>b</li>\n        </ul>\n'
+                                           '    </li>\n</ul>\n</div>\n\n<div>\n  <ul>\n    <li><a href="/x">a</a>\n'
+                                           '      <ol>\n        <li>b</li>\n      </ol>\n    </li>\n  </ul>\n</div>\n'),
     "footnotes": "Text[^1] and[^n].\n\n[^1]: Note.\n[^n]: Two\n\n    paras.\n",
-    "code-span-spaces": "x `a ` y, `` b `` and ``` c  ``` z\n",
+    "code-span-spaces": "x `a ` y, `` b `` and ``` c  ``` z; a ` b` c, `d` ` e\n",
 }
 
 
