@@ -461,7 +461,7 @@ def _kramdown_lists(lines: list[str], blocks: Callable[[list[str]], list[str]]) 
             elif blank or _starts_item_like(line, marker) or HTML_CLOSE.match(line) or STANDALONE_IAL.match(line):
                 break
             else:                       # a lazy line: it belongs to the item's text
-                content.append(line.lstrip(" "))
+                content.append(_lazy_text(line))
             i += 1
         trailing = len(content) - len(list(itertools.dropwhile(lambda x: not x, reversed(content))))
         content = content[:len(content) - trailing]
@@ -500,8 +500,8 @@ def _kramdown_lists(lines: list[str], blocks: Callable[[list[str]], list[str]]) 
 
 def _lazy_text(line: str) -> str:
     """A line of an item's text written from column 0, where Python-Markdown reads it as text;
-    a heading's ``#`` after spaces is left after them (kramdown GFM reads ``  ## H`` in an
-    item's text as text: a heading starts at its line's first column)."""
+    a heading's ``#`` after spaces is left after them (kramdown GFM reads `` ## H`` in an
+    item's text as text, lazy or indented: a heading starts at its line's first column)."""
     stripped = line.lstrip(" ")
     return line if stripped.startswith("#") else stripped
 

@@ -268,7 +268,7 @@ KRAMDOWN_READINGS = {
                                   "[`COPY`]: https://a.org/copy\n[ref]: https://b.org\n"
                                   "[`both` words]: https://c.org\n"),
     "emoji-in-heading-id": "## Hello ⚠️ warn\n\n## ❤️ Love\n\n## x² y\n",
-    "heading-line-in-item-text": "- a\n   ## H\n1. n\n",
+    "heading-line-in-item-text": "- a\n   ## H\n1. n\n\nText.\n\n* a\n ## H\n* b\n\nMore.\n\n1. a\n  ## H\n2. b\n",
     "bullets-then-numbers": "- a\n- b\n\n1. c\n2. d\n\nText.\n\n1. e\n\n- f\n",
     "markdown-in-nested-html": ('<div class="row">\n<div class="col" markdown="1">\n## Head\n\n* a **b**\n\n</div>\n'
                                 '<div class="col">\n<b>raw</b>\n</div>\n</div>\n\nAfter *y*\n'),
