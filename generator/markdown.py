@@ -163,11 +163,12 @@ class Strikethrough(InlineProcessor):
 
 
 # kramdown's span HTML (parser/html.rb: HTML_TAG_RE, HTML_TAG_CLOSE_RE): a name as XML has it,
-# attributes each a name with, or without, a value (a word or a quoted string). Anything else
-# in angle brackets (``Dictionary<uint8, uint16>``, ``List<T?>``) is text, escaped; and ``<x>>``
+# attributes each a name with, or without, a value (quoted, or unquoted as HTML has it, which
+# kramdown narrows to a word: Jupyter's Markdown takes <img src=a/b.png>). Anything else in
+# angle brackets (``Dictionary<uint8, uint16>``, ``List<T?>``) is text, escaped; and ``<x>>``
 # is left to the angled quotes (``<<x>>``), as smarty's own pattern leaves it.
 XML_NAME = r"[A-Za-z_][\w.-]*(?::[A-Za-z_][\w.-]*)?"
-HTML_SPAN = (rf"(<{XML_NAME}(?:\s+{XML_NAME}(?:\s*=\s*(?:\w+|\"[^\"]*\"|'[^']*'))?)*\s*/?>"
+HTML_SPAN = (rf"(<{XML_NAME}(?:\s+{XML_NAME}(?:\s*=\s*(?:[^\s\"'=<>`]+|\"[^\"]*\"|'[^']*'))?)*\s*/?>"
              rf"|</{XML_NAME}\s*>|<!--(?:(?!<!--|-->).)*-->)(?!>)")
 
 
