@@ -930,24 +930,22 @@ class KramdownFootnotes(Treeprocessor):
     each back link an ``a.reversefootnote``, with kramdown's roles. Runs after the footnotes
     extension's tree processors (15 the last), which find its back links by their class."""
 
-    RENAMED = {"footnote-ref": "footnote", "footnote-backref": "reversefootnote"}
-    ROLES = {"footnote": "doc-noteref", "reversefootnote": "doc-backlink"}
-
     def run(self, root: etree.Element) -> None:
-        for block in root.iterfind(".//div[@class='footnote']"):
+        blocks = root.findall(".//div[@class='footnote']")
+        if not blocks:          # no notes, so no references to them either
+            return
+        for block in blocks:
             block.attrib.update({"class": "footnotes", "role": "doc-endnotes"})
             for rule in block.findall("hr"):
                 block.remove(rule)
             for note in block.iterfind("ol/li"):
                 note.set("role", "doc-endnote")
         for parent in root.iter():
-            for link in parent.iterfind("a[@class]"):
-                renamed = self.RENAMED.get(link.get("class"))
-                if renamed:
-                    link.set("class", renamed)
-                    (parent if renamed == "footnote" else link).set("role", self.ROLES[renamed])
-                    if renamed == "footnote":
-                        link.set("rel", "footnote")
+            for link in parent.iterfind("a[@class='footnote-ref']"):
+                link.attrib.update({"class": "footnote", "rel": "footnote"})
+                parent.set("role", "doc-noteref")
+            for link in parent.iterfind("a[@class='footnote-backref']"):
+                link.attrib.update({"class": "reversefootnote", "role": "doc-backlink"})
 
 
 class RawHtmlByItsTags(HTMLExtractorExtra):
