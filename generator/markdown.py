@@ -372,7 +372,7 @@ class KramdownBlocks(Preprocessor):
                 block = None
         if table:
             out += _kramdown_table(table)
-        return out + self.quoted(quote, depth)
+        return out + self.quoted(quote, depth) if quote else out
 
     def quoted(self, lines: list[str], depth: int) -> list[str]:
         """A block quote's lines with its content split and re-indented as the page's are
