@@ -27,9 +27,10 @@ import markdown
 from markdown.blockparser import BlockParser
 from markdown.extensions import Extension
 from markdown.extensions.footnotes import FootnotePostprocessor
-from markdown.extensions.md_in_html import MarkdownInHTMLPostprocessor
+from markdown.extensions.md_in_html import HtmlBlockPreprocessor, HTMLExtractorExtra, MarkdownInHTMLPostprocessor
 from markdown.extensions.toc import remove_fnrefs, render_inner_html
-from markdown.inlinepatterns import HtmlInlineProcessor, InlineProcessor
+from markdown.inlinepatterns import (BACKTICK_RE, BacktickInlineProcessor, HtmlInlineProcessor, InlineProcessor,
+                                     ReferenceInlineProcessor)
 from markdown.postprocessors import AndSubstitutePostprocessor, Postprocessor, RawHtmlPostprocessor
 from markdown.preprocessors import NormalizeWhitespace, Preprocessor
 from markdown.treeprocessors import Treeprocessor, UnescapeTreeprocessor
@@ -65,11 +66,24 @@ def kramdown_id(text: str) -> str:
 def gfm_id(text: str) -> str:
     """The id Jekyll's default input (kramdown's GFM parser) gives a header with this text.
 
-    Lower-cased; everything but word characters (any script's letters and
-    digits, and ``_``), dashes and spaces goes; each space becomes a dash:
-    ``1. Graph Annotation`` -> ``1-graph-annotation``.
+    Lower-cased; everything but word characters, dashes, spaces and tabs goes;
+    each space or tab becomes a dash: ``1. Graph Annotation`` -> ``1-graph-annotation``.
+    A word character is Ruby's ``\\p{Word}`` (:func:`_ruby_word`): an emoji's variation
+    selector (U+FE0F, a mark) stays, as in Jekyll's ids, and ``²`` goes.
     """
-    return re.sub(r"[^\w\- ]", "", text.lower()).replace(" ", "-")
+    text = text.lower()
+    kept = re.sub(r"[^\w\- \t]", "", text) if text.isascii() else "".join(
+        char for char in text if char in "- \t" or _ruby_word(char))
+    return kept.replace(" ", "-").replace("\t", "-")
+
+
+def _ruby_word(char: str) -> bool:
+    """Whether Ruby's ``\\p{Word}`` (letters, marks, decimal and letter numbers, connector
+    punctuation) holds ``char``; Python's ``\\w`` leaves marks out and takes other numbers in."""
+    return unicodedata.category(char) in RUBY_WORD_CATEGORIES or char.isalpha()
+
+
+RUBY_WORD_CATEGORIES = frozenset({"Mn", "Mc", "Me", "Nd", "Nl", "Pc"})
 
 
 HEADER_ID_RULES = {"gfm": gfm_id, "kramdown": kramdown_id}
@@ -146,6 +160,56 @@ class Strikethrough(InlineProcessor):
         element = etree.Element("del")
         element.text = m.group(1)
         return element, m.start(0), m.end(0)
+
+
+# kramdown's span HTML (parser/html.rb: HTML_TAG_RE, HTML_TAG_CLOSE_RE): a name as XML has it,
+# attributes each a name with, or without, a value (quoted, or unquoted as HTML has it, which
+# kramdown narrows to a word: Jupyter's Markdown takes <img src=a/b.png>). Anything else in
+# angle brackets (``Dictionary<uint8, uint16>``, ``List<T?>``) is text, escaped; and ``<x>>``
+# is left to the angled quotes (``<<x>>``), as smarty's own pattern leaves it.
+XML_NAME = r"[A-Za-z_][\w.-]*(?::[A-Za-z_][\w.-]*)?"
+HTML_SPAN = (rf"(<{XML_NAME}(?:\s+{XML_NAME}(?:\s*=\s*(?:[^\s\"'=<>`]+|\"[^\"]*\"|'[^']*'))?)*\s*/?>"
+             rf"|</{XML_NAME}\s*>|<!--(?:(?!<!--|-->).)*-->)(?!>)")
+
+
+class KramdownCodeSpan(BacktickInlineProcessor):
+    """A code span as kramdown reads it (parser/kramdown/codespan.rb): between single backticks
+    its text is kept as written (`` `a ` `` keeps its space); between longer runs one space on
+    either side goes. Python-Markdown strips all of them. A single backtick with white space
+    (or the text's start) before it and white space after it is text, as in ``a ` b``."""
+
+    def handleMatch(self, m: re.Match, data: str):
+        begin = m.start(0)
+        if (not m.group(1) and (begin == 0 or data[begin - 1].isspace())
+                and data[begin + 1:begin + 2].isspace()):
+            return None, begin, begin + 1
+        element, begin, end = super().handleMatch(m, data)
+        if isinstance(element, etree.Element):
+            start, close = self.find_code_spans(begin, data)
+            code = data[start:close]
+            if start - begin > 1:
+                code = code[code.startswith(" "):len(code) - code.endswith(" ")]
+            element.text = AtomicString(util.code_escape(code))
+        return element, begin, end
+
+
+def _with_code_spans(pattern: ReferenceInlineProcessor, evaluate: Callable) -> Callable:
+    """``pattern``'s ``evalId`` that reads a code span in a link's label as written, backticks
+    and all, as kramdown does: ``[`COPY`][]`` is a reference to ``[`COPY`]: ...``. Python-Markdown
+    read the code span first, so the label held its placeholder and matched no definition."""
+    def code_as_written(m: re.Match) -> str:
+        node = pattern.md.treeprocessors["inline"].stashed_nodes.get(m.group(1))
+        if isinstance(node, etree.Element) and node.tag == "code":
+            return f"`{unescape(node.text or '').lower()}`"
+        return m.group(0)
+
+    def evalId(data: str, index: int, text: str):
+        label, end, handled = evaluate(data, index, text)
+        if label is not None and STX in label:
+            label = util.INLINE_PLACEHOLDER_RE.sub(code_as_written, label)
+        return label, end, handled
+
+    return evalId
 
 
 class RawScriptAndStyle(HtmlInlineProcessor):
@@ -230,10 +294,13 @@ class KramdownBlocks(Preprocessor):
     line, so the blank lines kramdown implies are written in. Tables led by
     ``|`` are rewritten into the form Python-Markdown reads (see
     :func:`_kramdown_table`), and list items re-indented from kramdown's rule
-    to Python-Markdown's (see :func:`_kramdown_lists`).
+    to Python-Markdown's (see :func:`_kramdown_lists`). Tabs are expanded first, to
+    columns of four, as kramdown reads them and as Python-Markdown would expand them after:
+    a tab-indented line of a list item is then at the item's column, as in kramdown.
     """
 
     def run(self, lines: list[str]) -> list[str]:
+        lines = [line.expandtabs(self.md.tab_length) if "\t" in line else line for line in lines]
         try:
             return self.blocks(lines)
         except ListsTooDeep:
@@ -245,10 +312,11 @@ class KramdownBlocks(Preprocessor):
         ``blocks`` of its own: one level of Python's stack per level of lists, so bounded."""
         if depth > MAX_LIST_NESTING:
             raise ListsTooDeep
-        return _kramdown_lists(self.split(lines), partial(self.blocks, depth=depth + 1))
+        return _kramdown_lists(self.split(lines, depth), partial(self.blocks, depth=depth + 1))
 
-    def split(self, lines: list[str]) -> list[str]:
+    def split(self, lines: list[str], depth: int = 0) -> list[str]:
         out: list[str] = []
+        quote: list[str] = []         # the lines of a block quote, read as blocks of their own
         block: str | None = None      # what the previous line belongs to: "para", "table", ...
         fence: str | None = None      # the opening of the fenced code we are in
         listed = False                # whether an indented line may be a list item's (its column unknown)
@@ -258,6 +326,9 @@ class KramdownBlocks(Preprocessor):
             if table and not TABLE_ROW.match(line):
                 out += _kramdown_table(table)
                 table = []
+            if quote and not BLOCK_QUOTE.match(line):
+                out += self.quoted(quote, depth)
+                quote = []
             if fence is not None:
                 out.append(line)
                 if _closes_fence(fence, line, any_indent=item_fence):
@@ -289,6 +360,9 @@ class KramdownBlocks(Preprocessor):
             if block == "table" and TABLE_ROW.match(line):
                 table.append(line)
                 continue
+            if block == "quote" and BLOCK_QUOTE.match(line):
+                quote.append(line)
+                continue
             opening = FENCE.match(line)
             if opening and block in ("fence", "list"):
                 fence, item_fence = opening.group(1), listed
@@ -298,7 +372,17 @@ class KramdownBlocks(Preprocessor):
                 block = None
         if table:
             out += _kramdown_table(table)
-        return out
+        return out + self.quoted(quote, depth) if quote else out
+
+    def quoted(self, lines: list[str], depth: int) -> list[str]:
+        """A block quote's lines with its content split and re-indented as the page's are
+        (a fence right after a line of text starts a block there too), marked again."""
+        if depth >= MAX_LIST_NESTING:      # quotes in quotes beyond any page's: left as written
+            return lines
+        inner = self.blocks([QUOTE_MARK.sub("", line, count=1) for line in lines], depth + 1)
+        while inner and not inner[-1]:   # the quote ends with its last line, not a blank one
+            inner.pop()
+        return [f"> {line}" if line else ">" for line in inner]
 
 
 # Lists inside list items, far beyond any real page's; a thousand would take the recursion of
@@ -323,6 +407,7 @@ LIST_ITEM_PARTS = re.compile(r"^( {0,3})([*+-]|\d+\.)( {1,4}|\t)(?=\S)(.*)$")
 MARKDOWN_HTML = re.compile(r"^\s*<[a-zA-Z][^>]*\bmarkdown=\"1\"[^>]*>\s*$")
 HTML_CLOSE = re.compile(r"^\s*</(div|section|article|aside|header|footer|main|nav|figure|details)>\s*$")
 BLOCK_QUOTE = re.compile(r"^ {0,3}>")
+QUOTE_MARK = re.compile(r"^ {0,3}> ?")
 HTML_BLOCK = re.compile(r"^ {0,3}</?(address|article|aside|blockquote|center|details|div|dl|fieldset|"
                         r"figure|footer|form|h[1-6]|header|hr|iframe|main|nav|ol|p|pre|section|"
                         r"table|ul|video)(\s|/?>|$)", re.I)
@@ -374,10 +459,10 @@ def _kramdown_lists(lines: list[str], blocks: Callable[[list[str]], list[str]]) 
             elif lead >= column:
                 content.append(line[column:])
                 blank = False
-            elif blank or _starts_item_like(line, marker) or HTML_CLOSE.match(line):
+            elif blank or _starts_item_like(line, marker) or HTML_CLOSE.match(line) or STANDALONE_IAL.match(line):
                 break
             else:                       # a lazy line: it belongs to the item's text
-                content.append(line.lstrip(" "))
+                content.append(_lazy_text(line))
             i += 1
         trailing = len(content) - len(list(itertools.dropwhile(lambda x: not x, reversed(content))))
         content = content[:len(content) - trailing]
@@ -394,7 +479,7 @@ def _kramdown_lists(lines: list[str], blocks: Callable[[list[str]], list[str]]) 
         earlier_tight = (earlier_tight or shape != LOOSE) and not last   # a list ends at its last item
         earlier = 0 if last else earlier + 1
         out.append(f"{indent}{marker} {shape}{inner[0]}")
-        out += [part.lstrip(" ") for part in first]
+        out += [_lazy_text(part) for part in first]
         start = len(out)
         if _nested_list_follows_text(content, len(first) + 1):
             rest = rest[1:]      # the blank split() wrote in: Python-Markdown nests a list without it
@@ -406,7 +491,20 @@ def _kramdown_lists(lines: list[str], blocks: Callable[[list[str]], list[str]]) 
         # up to a blank line): a blank line ends them; the next item's mark keeps it as kramdown has it.
         if "" in out[start:] and not trailing and not last:
             out.append("")
+        if i < len(lines) and STANDALONE_IAL.match(lines[i]) and lines[i - 1].strip():
+            # "{: .x}" right after the items (less indented than their text): kramdown ends the
+            # list there and gives it the attributes; marked for BlockIals, a paragraph of its own.
+            out += ["", LIST_IAL + lines[i].strip(), ""]
+            i += 1
     return out
+
+
+def _lazy_text(line: str) -> str:
+    """A line of an item's text written from column 0, where Python-Markdown reads it as text;
+    a heading's ``#`` after spaces is left after them (kramdown GFM reads `` ## H`` in an
+    item's text as text, lazy or indented: a heading starts at its line's first column)."""
+    stripped = line.lstrip(" ")
+    return line if stripped.startswith("#") else stripped
 
 
 def _closes_fence(opening: str, line: str, any_indent: bool = False) -> bool:
@@ -439,6 +537,7 @@ def _kramdown_tight(content: list[str], text_lines: int, trailing: int, last: bo
 # Written before the text of a list item, for :class:`ItemShapes`: whether kramdown keeps the
 # item tight (its text without a <p>) or loose. Noncharacters: no text holds one.
 TIGHT, LOOSE = "\ufdd0", "\ufdd1"
+LIST_IAL = "\ufdd2"   # written before an attribute list that belongs to the list above it
 
 
 class ItemShapes(Treeprocessor):
@@ -465,11 +564,14 @@ class ItemShapes(Treeprocessor):
 
 
 class ItemMarksOut(Postprocessor):
-    """The marks :class:`ItemShapes` did not reach taken out: those in HTML stashed before it ran
-    (an item's line that Python-Markdown read as code)."""
+    """The marks :class:`ItemShapes` and :class:`BlockIals` did not reach taken out: those in
+    HTML stashed before they ran (an item's line that Python-Markdown read as code)."""
 
     def run(self, text: str) -> str:
-        return text.replace(TIGHT, "").replace(LOOSE, "") if TIGHT in text or LOOSE in text else text
+        for mark in (TIGHT, LOOSE, LIST_IAL):
+            if mark in text:
+                text = text.replace(mark, "")
+        return text
 
 
 def _wrap_text(item: etree.Element) -> None:
@@ -484,8 +586,13 @@ NOT_PLAIN_TEXT = re.compile(r"#|\[[^\]]*\]:|\{:|\*\[|[-*_ ]+$|$")
 
 def _is_plain_text(line: str) -> bool:
     """Whether ``line`` starts a paragraph (a marker written before it keeps it one): not another
-    block, a heading, a rule, a reference or abbreviation definition, or an attribute list."""
+    block, a heading, a rule, a reference or abbreviation definition, or an attribute list alone
+    (an item's IAL before its text, ``* {:.cls} text``, is the item's: the text is read after it)."""
+    line = ITEM_IAL.sub("", line, count=1)
     return _block_start(line) is None and not NOT_PLAIN_TEXT.match(line)
+
+
+ITEM_IAL = re.compile(r"^\{:[^}\n]*\}[ \t]+(?=\S)")
 
 
 def _unwrap_first_paragraph(item: etree.Element) -> None:
@@ -602,13 +709,14 @@ def _kramdown_table(rows: list[str]) -> list[str]:
 class TaskLists(Treeprocessor):
     """GFM task lists as kramdown-parser-gfm writes them (pymdownx.tasklist's markup differs).
 
-    An item whose text starts ``[ ]`` or ``[x]`` (any case) and a space opens
+    An item whose text starts ``[ ]`` or ``[x]`` (any case; after the item's IAL,
+    ``* {:.c} [ ] todo``, if it has one) and a space opens
     with a disabled checkbox; from the first such item on, every item of the
     list is a ``task-list-item`` (kramdown's rule, checkbox or not), and the
     list a ``task-list``. Run before the inline pass, on the item's raw text.
     """
 
-    BOX = re.compile(r"\s*\[([ xX])\]\s+")
+    BOX = re.compile(r"(\s*\{:[^}\n]*\}[ \t]*)?\s*\[([ xX])\]\s+")   # after the item's IAL, if any
 
     def run(self, root: etree.Element) -> None:
         for listing in root.iter():
@@ -630,9 +738,9 @@ class TaskLists(Treeprocessor):
             return False
         checkbox = etree.Element("input", {"type": "checkbox", "class": "task-list-item-checkbox",
                                            "disabled": "disabled"})
-        if box.group(1) != " ":
+        if box.group(2) != " ":
             checkbox.set("checked", "checked")
-        checkbox.tail, holder.text = holder.text[box.end():], None
+        checkbox.tail, holder.text = holder.text[box.end():], box.group(1)    # the IAL left for BlockIals
         holder.insert(0, checkbox)
         return True
 
@@ -732,6 +840,38 @@ class KramdownExtensions(Preprocessor):
         return out
 
 
+class MarkdownInNestedHtml(Preprocessor):
+    """``markdown="1"`` on an element inside other HTML elements, honoured as kramdown honours it.
+
+    md_in_html reads Markdown in an element only if every element around it asks for it
+    too; kramdown reads it wherever the attribute is. So each element around one that
+    has it (a div-like element, its tag alone on its line) is given ``markdown="block"``:
+    its elements are then read as before, and the one with the attribute as Markdown.
+    """
+
+    OPEN = re.compile(r"^\s*<(div|section|article|aside|header|footer|main|nav|figure|details)\b"
+                      r"(?![^>]*\bmarkdown=)[^>]*>\s*$")
+
+    def run(self, lines: list[str]) -> list[str]:
+        around: list[int | None] = []     # the lines opening the elements we are in (None: not ours)
+        marked: set[int] = set()
+        fence = None
+        for number, line in enumerate(lines):
+            if fence is not None:           # HTML in fenced code is code
+                fence = None if _closes_fence(fence, line) else fence
+            elif opening := FENCE.match(line):
+                fence = opening.group(1)
+            elif self.OPEN.match(line):
+                around.append(number)
+            elif MARKDOWN_HTML.match(line):
+                marked.update(index for index in around if index is not None)
+                around.append(None)
+            elif HTML_CLOSE.match(line) and around:
+                around.pop()
+        return [line.replace(">", ' markdown="block">', 1) if number in marked else line
+                for number, line in enumerate(lines)]
+
+
 IAL_ONLY = re.compile(r"^\{:?\s*([^}\n]+)\}$")
 IAL_FIRST = re.compile(r"^\{:\s*([^}\n]+)\}[ \t]*")
 IAL_LINE_FIRST = re.compile(r"^\{:\s*([^}\n]+)\}[ \t]*\n[ \t]*")
@@ -740,7 +880,9 @@ IAL_LINE_FIRST = re.compile(r"^\{:\s*([^}\n]+)\}[ \t]*\n[ \t]*")
 class BlockIals(Treeprocessor):
     """kramdown's block IALs that attr_list leaves alone: a line ``{:.cls}`` on its own
     before a list or heading (it applies to that block), and ``* {:.cls} text``
-    at the start of a list item (it applies to the item)."""
+    at the start of a list item (it applies to the item; a paragraph it leaves empty
+    goes). A line ``{: .x}`` with no block after it in its item, quote or page applies
+    to nothing and goes, as kramdown drops it."""
 
     def run(self, root: etree.Element) -> None:
         attr_list = self.md.treeprocessors["attr_list"]
@@ -754,12 +896,23 @@ class BlockIals(Treeprocessor):
                     if match:
                         attr_list.assign_attrs(child, match.group(1))
                         holder.text = holder.text[match.end():].lstrip("\n")
+                        if holder is not child and not holder.text.strip() and not len(holder):
+                            child.remove(holder)
                 elif child.tag == "p" and (match := IAL_LINE_FIRST.match(child.text or "")):
                     attr_list.assign_attrs(child, match.group(1))   # "{:.cls}" on the line before
                     child.text = child.text[match.end():]
-                if child.tag != "p" or len(child) or i + 1 == len(children):
+                if child.tag != "p" or len(child):
                     continue
                 text = (child.text or "").strip()
+                if text.startswith(LIST_IAL):     # the list's above it (see _kramdown_lists)
+                    if i and children[i - 1].tag in ("ul", "ol"):
+                        attr_list.assign_attrs(children[i - 1], IAL_ONLY.match(text[1:]).group(1))
+                    parent.remove(child)
+                    continue
+                if i + 1 == len(children):
+                    if STANDALONE_IAL.match(text):
+                        parent.remove(child)
+                    continue
                 match = IAL_ONLY.match(text)
                 if (match or (not text and child.attrib)) and children[i + 1].tag != "p":
                     target = children[i + 1]
@@ -769,6 +922,50 @@ class BlockIals(Treeprocessor):
                         joined = f"{target.get(key)} {value}" if key == "class" and target.get(key) else value
                         target.set(key, joined)
                     parent.remove(child)
+
+
+class KramdownFootnotes(Treeprocessor):
+    """Footnotes in kramdown's markup, which Jekyll themes style: ``a.footnote`` in the text,
+    ``div.footnotes`` (no ``<hr>`` in it: a theme draws its own rule, or none) holding the notes,
+    each back link an ``a.reversefootnote``, with kramdown's roles. Runs after the footnotes
+    extension's tree processors (15 the last), which find its back links by their class."""
+
+    def run(self, root: etree.Element) -> None:
+        blocks = root.findall(".//div[@class='footnote']")
+        if not blocks:          # no notes, so no references to them either
+            return
+        for block in blocks:
+            block.attrib.update({"class": "footnotes", "role": "doc-endnotes"})
+            for rule in block.findall("hr"):
+                block.remove(rule)
+            for note in block.iterfind("ol/li"):
+                note.set("role", "doc-endnote")
+        for parent in root.iter():
+            for link in parent.iterfind("a[@class='footnote-ref']"):
+                link.attrib.update({"class": "footnote", "rel": "footnote"})
+                parent.set("role", "doc-noteref")
+            for link in parent.iterfind("a[@class='footnote-backref']"):
+                link.attrib.update({"class": "reversefootnote", "role": "doc-backlink"})
+
+
+class RawHtmlByItsTags(HTMLExtractorExtra):
+    """md_in_html's HTML reader, reading an element without Markdown inside a ``markdown="1"``
+    block by its tags alone, as kramdown reads it: there, a block tag indented four spaces
+    or more was taken for a span's, and its end tag closed the element around it (a
+    ``<ul>`` nested in a ``<ul>`` of a ``parse_block_html`` page ended the outer one)."""
+
+    def at_line_start(self) -> bool:
+        return bool(self.mdstate) and self.mdstate[-1] == "off" or super().at_line_start()
+
+
+class HtmlBlocks(HtmlBlockPreprocessor):
+    """md_in_html's preprocessor, its HTML read by :class:`RawHtmlByItsTags`."""
+
+    def run(self, lines: list[str]) -> list[str]:
+        parser = RawHtmlByItsTags(self.md)
+        parser.feed("\n".join(lines))
+        parser.close()
+        return "".join(parser.cleandoc).split("\n")
 
 
 class BlockQueue(deque):
@@ -815,8 +1012,16 @@ class KramdownCompat(Extension):
 
     def extendMarkdown(self, md: markdown.Markdown) -> None:
         md.preprocessors.register(KramdownExtensions(md), "kramdown_extensions", 38)
+        md.preprocessors.register(MarkdownInNestedHtml(md), "markdown_in_nested_html", 37.5)
+        md.preprocessors.register(HtmlBlocks(md), "html_block", 20)     # md_in_html's, replaced
         md.preprocessors.register(KramdownBlocks(md), "kramdown_blocks", 37)
         md.preprocessors.register(AttributeListDefinitions(md), "kramdown_ald", 36)
+        # kramdown starts a new list where the items' kind changes (a "1." after "- a" and a
+        # blank line); Python-Markdown continues the list above in either kind.
+        md.parser.blockprocessors["olist"].SIBLING_TAGS = ["ol"]
+        md.parser.blockprocessors["ulist"].SIBLING_TAGS = ["ul"]
+        # kramdown ends a block quote at a blank line; Python-Markdown continued the quote above.
+        md.parser.blockprocessors["quote"].lastChild = lambda parent: None
         # Above arithmatex (189.9), so that with $-math on, "$$x$$" is not read as "$" "$x$" "$".
         md.inlinePatterns.register(InlineMath(r"(?<!\\)\$\$(.+?)\$\$", md), "inline_math", 189.95)
         # Above emphasis (60), so that each may hold the other.
@@ -828,7 +1033,13 @@ class KramdownCompat(Extension):
         md.treeprocessors.register(HeaderlessTables(md), "headerless_tables", 3)
         md.treeprocessors.register(TaskLists(md), "task_lists", 25)   # before the inline pass (20)
         md.treeprocessors.register(BlockIals(md), "block_ials", 7)   # after attr_list (8)
+        md.treeprocessors.register(KramdownFootnotes(md), "kramdown_footnotes", 12)
         # Below code spans (190), so that `<script>` in backticks stays code.
+        md.inlinePatterns.register(HtmlInlineProcessor(HTML_SPAN, md), "html", 90)
+        md.inlinePatterns.register(KramdownCodeSpan(BACKTICK_RE), "backtick", 190)
+        for name in ("reference", "image_reference", "short_reference", "short_image_ref"):
+            pattern = md.inlinePatterns[name]
+            pattern.evalId = _with_code_spans(pattern, pattern.evalId)
         md.inlinePatterns.register(RawScriptAndStyle(r"(?i)<(script|style)\b[^>]*>.*?</\1\s*>", md),
                                    "raw_script_style", 185)
         _linear_time(md)

@@ -425,7 +425,7 @@ def _first_paragraph(html: str) -> str:
     return _FOOTNOTE_REF.sub("", match.group(0)) if match else ""
 
 
-_FOOTNOTE_REF = re.compile(r'<sup id="fnref\d*:[^"]*"><a class="footnote-ref" href="#fn:[^"]*">[^<]*</a></sup>')
+_FOOTNOTE_REF = re.compile(r'<sup id="fnref\d*:[^"]*"[^>]*><a class="footnote" href="#fn:[^"]*"[^>]*>[^<]*</a></sup>')
 
 
 def archive_folder(url: str) -> str:

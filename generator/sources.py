@@ -19,7 +19,9 @@ from generator.confine import NEVER_READ
 from generator.errors import SiteError
 from generator.layout import SOURCE_FOLDERS
 
-POST_NAME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})-(.+)$")
+# A post's file name: its date, then its slug. Month and day of one or two digits
+# (``2021-11-8-slug.md``), as Jekyll 4's DATE_FILENAME_MATCHER takes them.
+POST_NAME = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})-(.+)$")
 DATA_SUFFIXES = (".yml", ".yaml")
 
 

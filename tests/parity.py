@@ -138,7 +138,8 @@ def dom(html: str) -> tuple:
     Unlike :func:`measure`, a list item moved into another or a heading swallowed
     by a code block changes it. A code block is ``("pre", {}, code)`` however it
     is wrapped (Jekyll's Rouge divs, sitegen's Pygments ones): its text is compared,
-    not its highlighting; a code span's classes (Rouge's) are left out too.
+    not its highlighting; a code span's classes (Rouge's) are left out too, and its text
+    is compared as it is, spaces and all (`` `a ` `` is not `` `a` ``).
     """
     return _dom(lxml.html.fromstring(f"<div>{html}</div>"))
 
@@ -154,7 +155,8 @@ def _dom(element) -> tuple:
         if isinstance(child.tag, str):
             children.append(_dom(child))
         texts.append(child.tail or "")
-    return (element.tag, attributes, " ".join(" ".join(texts).split()), tuple(children))
+    text = "".join(texts) if element.tag == "code" else " ".join(" ".join(texts).split())
+    return (element.tag, attributes, text, tuple(children))
 
 
 LEFTOVER = re.compile(r"\{%|\{:|\{\{")

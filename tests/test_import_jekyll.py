@@ -278,3 +278,24 @@ def test_kramdowns_input_is_carried_over_so_heading_ids_stay_jekylls(tmp_path, m
     jekyll_build(source, tmp_path / "old")
     theirs = re.findall(r'<h2 id="([^"]*)"', (tmp_path / "old/2020/01/02/hello-world.html").read_text())
     assert ours == theirs and len(ours) == 1
+
+
+@needs_jekyll
+def test_a_post_dated_with_one_digit_month_or_day_is_imported_built_and_linked_as_jekyll_does(tmp_path) -> None:
+    """Jekyll 4 takes ``2021-11-8-slug.md`` as a post (its DATE_FILENAME_MATCHER: month and day
+    of one or two digits); so do the import, the build and ``post_url`` / ``link``."""
+    source = small_site(tmp_path / "jekyll", files={
+        "_posts/2021-11-8-one-digit-day.md": "---\nlayout: default\ntitle: Day\n---\nDay {{ page.date | date: '%F' }}.\n",
+        "_posts/2021-1-15-one-digit-month.md": "---\nlayout: default\ntitle: Month\n---\nMonth.\n",
+        "links.md": ("---\nlayout: default\ntitle: Links\n---\n[day]({% post_url 2021-11-8-one-digit-day %}) "
+                     "[month]({% link _posts/2021-1-15-one-digit-month.md %})\n")})
+    jekyll_build(source, tmp_path / "old")
+    import_jekyll(source, tmp_path / "new")
+    assert (tmp_path / "new/content/posts/2021-11-8-one-digit-day.md").is_file()
+    build(tmp_path / "new")
+    out = tmp_path / "new/_site"
+    assert "/2021/11/08/one-digit-day.html" in url_list(tmp_path / "old", "")
+    assert url_list(out, "") == sorted(url_list(tmp_path / "old", "") + ["/404.html"])
+    for path in ("links/index.html", "2021/11/08/one-digit-day.html"):
+        path = path if (tmp_path / "old" / path).is_file() else path.replace("/index.html", ".html")
+        assert _tight((out / path).read_text()) == _tight((tmp_path / "old" / path).read_text()), path

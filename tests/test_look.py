@@ -393,3 +393,22 @@ def test_markdown_tables_keep_their_values_whole_on_a_phone(phone, base_url):
     assert len(cells) >= 8 and "1 x 16 x 16" in [cell.inner_text() for cell in cells]
     for cell in cells:
         assert cell.evaluate(ONE_LINE) == 1, cell.inner_text()
+
+
+def test_task_list_items_show_their_boxes_not_bullets(browser):
+    """A task list item (kramdown-parser-gfm's markup) has no bullet, as GitHub and Jekyll's
+    themes draw it, and its box stands in the list's margin where the bullet was; an item
+    of a plain list keeps its bullet."""
+    from generator.markdown import render_markdown
+
+    css = (REPO / "generator/themes/default/assets/css/site.css").read_text()
+    html = render_markdown("- [ ] todo\n- [x] done\n\nText.\n\n* plain\n").html
+    page = browser.new_page()
+    try:
+        page.set_content(f"<style>{css}</style><main>{html}</main>")
+        bullets = page.locator("li").evaluate_all("items => items.map(i => getComputedStyle(i).listStyleType)")
+        assert bullets == ["none", "none", "disc"]
+        box, text = (page.locator(selector).first.bounding_box() for selector in ("input", "ul.task-list li"))
+        assert box["x"] + box["width"] <= text["x"] + 2      # in the margin, before the item's text
+    finally:
+        page.close()

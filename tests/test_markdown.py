@@ -55,8 +55,8 @@ def test_real_post_image_attributes_and_named_attribute_lists(shared):
 
 def test_real_post_footnotes_and_blank_targets(shared):
     html = render_markdown(corpus_post(shared, "2020-09-26-bring-your-own-datatypes.md")).html
-    assert re.search(r'<sup id="fnref:\w+"><a class="footnote-ref" href="#fn:\w+">', html)
-    assert '<div class="footnote">' in html
+    assert re.search(r'<sup id="fnref:\w+" role="doc-noteref"><a class="footnote" href="#fn:\w+"', html)
+    assert '<div class="footnotes" role="doc-endnotes">' in html
     assert re.search(r'<a href="https?://[^"]+" target="_blank">', html)
 
 

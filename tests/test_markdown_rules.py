@@ -50,6 +50,8 @@ CASES = {
                                     ['<ul class="outer">', '<h2 class="head" id="head">Head</h2>']),
     "parse-block-html": ('{::options parse_block_html="true" /}\n\n<div class="box">\n### Inside\n* a\n</div>\n',
                          ['<div class="box">\n<h3 id="inside">Inside</h3>']),
+    "markdown-attribute-in-code": ('```\n<div>\n<div markdown="1">\n*code*\n</div>\n</div>\n```\n',
+                                   ['<code>&lt;div&gt;\n&lt;div markdown="1"&gt;']),
     "kramdown-comment": ("Before.\n\n{::comment}\nhidden\n{:/comment}\n\nAfter.\n", ["<p>Before.</p>\n<p>After.</p>"]),
 }
 
@@ -240,8 +242,60 @@ def test_list_item_has_jekylls_element_tree(name: str, jekyll_list_items: Path) 
     assert parity.dom(render_markdown(LIST_ITEMS[name]).html) == theirs
 
 
+@pytest.mark.parametrize("text", ["* {:.cls}\n\n  text\n* b\n", "* {:.cls}\n\n  - nested\n",
+                                  "1. {: .x}\n\n   ![i](/i.png)\n"])
+def test_an_items_attribute_list_leaves_no_empty_paragraph(text: str) -> None:
+    """The item's IAL taken out of its first paragraph leaves nothing of it (kramdown reads
+    these items otherwise still: it ends the list at the blank line, see README)."""
+    html = render_markdown(text).html
+    assert "<p></p>" not in html.replace("\n", "") and "{:" not in html
+
+
 @pytest.mark.parametrize("text", ["- a\n   ## H\n1. n\n", "- a\n  - b\n\n  ## H\n- c\n", "* x\n\n    1. y\n"])
 def test_list_item_marks_never_show(text: str) -> None:
     """The marks that say which items are tight are taken out, also where an item's line became code."""
     rendered = render_markdown(text)
     assert not {"\ufdd0", "\ufdd1"} & set(rendered.html + "".join(h.title for h in rendered.toc))
+
+
+# Issue 33, item 3: what kramdown reads otherwise than Python-Markdown did, each compared with
+# Jekyll by its whole element tree (a code span's text exactly).
+KRAMDOWN_READINGS = {
+    "angle-brackets-not-html": ("`Dictionary<uint8, uint16>` and Dictionary<uint8, uint16>, IReadOnlyList<T?> "
+                                "and a <b c\n\nKept: <span>s</span> a<br/>b <!-- c --> <https://x.org> "
+                                "<a href=\"/y\" title='t'>y</a> <em>e</em> List<int>\n"),
+    "reference-label-with-code": ("See [`COPY`][], [`x`][ref] and [`Both` words][].\n\n"
+                                  "[`COPY`]: https://a.org/copy\n[ref]: https://b.org\n"
+                                  "[`both` words]: https://c.org\n"),
+    "emoji-in-heading-id": "## Hello ⚠️ warn\n\n## ❤️ Love\n\n## x² y\n",
+    "heading-line-in-item-text": "- a\n   ## H\n1. n\n\nText.\n\n* a\n ## H\n* b\n\nMore.\n\n1. a\n  ## H\n2. b\n",
+    "bullets-then-numbers": "- a\n- b\n\n1. c\n2. d\n\nText.\n\n1. e\n\n- f\n",
+    "markdown-in-nested-html": ('<div class="row">\n<div class="col" markdown="1">\n## Head\n\n* a **b**\n\n</div>\n'
+                                '<div class="col">\n<b>raw</b>\n</div>\n</div>\n\nAfter *y*\n'),
+    "fences-in-quotes": ("> text\n> ```python\n> x = 1\n>   y\n> ```\n> after\n\n> ```\n> code\n> ```\n\n"
+                         "> ~~~\n> a\n>\n> b\n> ~~~\n\n> > deep\n> > ```\n> > z\n> > ```\n"),
+    "fences-indented-with-tabs": ("- a\n\n\t```\n\tcode\n\t\tx\n\t```\n\n1. b\n\t```\n\tcode\n\t```\n2. c\n\n"
+                                  "Text\n\n\t```python\n\tx = 1\n\t```\n"),
+    "list-in-quote": "> - a\n>   - b\n> - c\n>\n> Text\n> 1. one\n",
+    "item-attribute-lists": ("* {:.cls} text\n\n* two\n\nPara.\n\n- a\n\n  {: .x}\n- b\n\nMore.\n\n"
+                             "- {:.c} [ ] task\n- [x] done\n\nEnd.\n\n- a\n- b\n{: .x}\n\nText\n\n"
+                             "1. c\n2. e\n{:.z}\n\nLast.\n\n{: .gone}\n"),
+    "nested-html-lists-parse-block-html": ('{::options parse_block_html="true" /}\n\n<div class="x">\n<ul>\n'
+                                           '    <li>a\n        <ul>\n            <li>b</li>\n        </ul>\n'
+                                           '    </li>\n</ul>\n</div>\n\n<div>\n  <ul>\n    <li><a href="/x">a</a>\n'
+                                           '      <ol>\n        <li>b</li>\n      </ol>\n    </li>\n  </ul>\n</div>\n'),
+    "footnotes": "Text[^1] and[^n].\n\n[^1]: Note.\n[^n]: Two\n\n    paras.\n",
+    "code-span-spaces": "x `a ` y, `` b `` and ``` c  ``` z; a ` b` c, `d` ` e\n",
+}
+
+
+@pytest.fixture(scope="module")
+def jekyll_readings(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return jekyll_posts(tmp_path_factory, KRAMDOWN_READINGS)
+
+
+@pytest.mark.parametrize("name", KRAMDOWN_READINGS)
+def test_reading_has_jekylls_element_tree(name: str, jekyll_readings: Path) -> None:
+    url = parity.post_urls(jekyll_readings)[name]
+    theirs = parity.dom((jekyll_readings / url[1:]).read_text(encoding="utf-8"))
+    assert parity.dom(render_markdown(KRAMDOWN_READINGS[name]).html) == theirs
