@@ -34,7 +34,7 @@ from generator.config import Config
 from generator.errors import SiteError, warning_line
 from generator.notebooks import FOLDER, TutorialStats, Tutorials, environment
 from generator.notebooks.executors import Executor, executor_for
-from generator.notebooks.render import NotebookRenderer, RenderedNotebook
+from generator.notebooks.render import Gallery, NotebookRenderer, RenderedNotebook, markdown_sources
 from generator.notebooks.shared import open_store
 from generator.notebooks.sources import Tutorial, discover, load_tutorial, to_percent
 from generator.notebooks.spec import Metadata, Spec, metadata_of, read_paths, resolve
@@ -249,10 +249,14 @@ def render_pages(jobs: list[Job], config: Config, gallery_url: str, render: Call
     rendered: list[tuple[Job, NotebookNode, RenderedNotebook]] = []
     pages = {job.tutorial.folder / job.tutorial.path.name: f"{gallery_url}{job.tutorial.slug}.html"
              for job in jobs}
+    gallery = Gallery()
+    for job in jobs:
+        url = renderer.relative_url(f"{gallery_url}{job.tutorial.slug}.html")
+        gallery.add(job.tutorial, url, job.meta.title, markdown_sources(job.tutorial.notebook))
     for job in jobs:
         notebook = executed_notebook(job)
         page = NotebookRenderer(job.tutorial, config.notebooks, renderer, f"{gallery_url}{job.tutorial.slug}/",
-                                pages)
+                                pages, gallery)
         rendered.append((job, notebook, page.render(notebook, job.meta.title, job.meta.description)))
     tutorials = Tutorials(gallery_url)
     tutorials.warnings = [warning_line(w) for _, _, result in rendered for w in result.warnings]

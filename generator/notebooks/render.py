@@ -37,6 +37,7 @@ from nbformat import NotebookNode
 from generator.config import Notebooks
 from generator.errors import SiteError
 from generator.highlight import highlight
+from generator import myst
 from generator.markdown import MarkdownProblem, kramdown_id, render_markdown
 from generator.notebooks import formulas, rst, sanitize, widgets
 from generator.notebooks.anchors import PageIds, jupyter_id
@@ -112,13 +113,15 @@ class NotebookRenderer:
     """Renders the cells of one tutorial, collecting the image files they need."""
 
     def __init__(self, tutorial: Tutorial, settings: Notebooks, renderer: Renderer, asset_url: str,
-                 pages: dict[Path, str] | None = None):
+                 pages: dict[Path, str] | None = None, gallery: Gallery | None = None):
         self.tutorial = tutorial
         self.settings = settings
         self.trusted = settings.trusts(tutorial.path)
         self.renderer = renderer
         self.asset_url = asset_url          # e.g. /docs/v2/tutorials/scan/
         self.pages = pages or {}            # each tutorial's source file (absolute) -> its page's URL
+        self.gallery = gallery or Gallery()  # what MyST's {ref} and {doc} may point at in the others
+        self.myst = myst.Document()
         self.language = "python"
         self.files: dict[str, bytes] = {}
         self.thumbnail: str | None = None
@@ -136,6 +139,7 @@ class NotebookRenderer:
         self.widgets = widgets.WidgetState.of(notebook, self.trusted)
         start = 1 if self.tutorial.colab_cell else 0
         self.macros = formulas.defined_commands(_math_texts(notebook.cells))
+        self.myst = self.gallery.document(self.tutorial, markdown_sources(notebook))
         cells, found_title, first_markdown = [], None, True
         for index, cell in enumerate(notebook.cells[start:], start=start):
             tags = _display_tags(cell)
@@ -186,9 +190,12 @@ class NotebookRenderer:
     def markdown(self, source: str, cell: NotebookNode, index: int) -> Markup:
         # The page's title is its only h1; a notebook's other "# " sections sit below it.
         try:
-            rendered = H1.sub(r"<\1h2", render_markdown(rst.roles_to_markdown(source), dollar_math=True).html)
+            result = render_markdown(rst.roles_to_markdown(source), dollar_math=True, myst=self.myst)
         except MarkdownProblem as exc:
             return Markup(f'<p class="nb-note">{escape(self.problem(index, str(exc)))}</p>')
+        for line, message in result.warnings:
+            self.warn(index, f"line {line}: {message}")
+        rendered = H1.sub(r"<\1h2", result.html)
         rendered = formulas.typeset_html(rendered, lambda message: self.warn(index, message), self.macros)
         rendered = LINKING_TAG.sub(lambda tag: self.linking_tag(tag, cell, index), rendered)
         return Markup(self.published_links(rendered if self.trusted else sanitize.clean_markdown(rendered),
@@ -326,7 +333,8 @@ class NotebookRenderer:
 
     def code_cell(self, cell: NotebookNode, index: int, tags: set[str]) -> Cell:
         view = Cell("code", index + 1, execution_count=cell.get("execution_count"),
-                    fold_input="hide-input" in tags, fold_outputs="hide-output" in tags)
+                    fold_input=bool({"hide-input", "hide-cell"} & tags),
+                    fold_outputs=bool({"hide-output", "hide-cell"} & tags))
         if "remove-input" not in tags:
             view.input = Markup(highlight(cell.source, self.language))
         if "remove-output" not in tags:
@@ -465,6 +473,38 @@ class NotebookRenderer:
         name = hashlib.sha256(data).hexdigest()[:16] + (IMAGE_SUFFIX.get(mime or "", suffix))
         self.files[name] = data
         return self.asset_url + name
+
+
+def markdown_sources(notebook: NotebookNode) -> list[str]:
+    """The Markdown cells' text as the Markdown pipeline reads it."""
+    return [rst.roles_to_markdown(cell.source) for cell in notebook.cells if cell.cell_type == "markdown"]
+
+
+@dataclass
+class Gallery:
+    """The labels (``(label)=``, ``.. _label:``) of every tutorial, and each tutorial by name,
+    for the MyST roles of any of them: ``{ref}`` to a section of another tutorial, ``{doc}``."""
+
+    targets: dict[str, myst.Target] = field(default_factory=dict)
+    pages: dict[Path, myst.Target] = field(default_factory=dict)   # source without suffix -> its page
+
+    def add(self, tutorial: Tutorial, url: str, title: str | None, texts: list[str]) -> None:
+        """``tutorial``, at ``url``, titled ``title`` (else by its first heading)."""
+        for text in texts:
+            myst.scan(text, self.targets, url)
+        title = title or (_split_title(texts[0])[0] if texts else None) or tutorial.slug
+        self.pages[tutorial.folder / Path(tutorial.path.name).with_suffix("")] = myst.Target(url, title)
+
+    def document(self, tutorial: Tutorial, texts: list[str]) -> myst.Document:
+        """What the roles of ``tutorial`` (its Markdown ``texts``) point at: its own labels, then
+        the other tutorials' labels and pages, ``{doc}`` names relative to its folder."""
+        document = myst.Document.of(*texts)
+        for label, target in self.targets.items():
+            document.targets.setdefault(label, target)
+        for source, target in self.pages.items():
+            if source.is_relative_to(tutorial.folder):
+                document.pages[source.relative_to(tutorial.folder).as_posix()] = target
+        return document
 
 
 def _math_texts(cells: list[NotebookNode]) -> list[str]:
