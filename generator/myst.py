@@ -242,7 +242,7 @@ class Directives(Preprocessor):
 
     def figure(self, name: str, argument: str, options: dict[str, str], content: list[str], first: int) -> str:
         caption = self.markdown(content, first) if name == "figure" else ""
-        alt = options.get("alt") or re.sub(r"<[^>]+>", "", caption).strip()
+        alt = options.get("alt", "")    # a figure's caption is beside it
         size = ""
         for key in ("width", "height"):
             value = options.get(key, "")
@@ -250,7 +250,7 @@ class Directives(Preprocessor):
                 size += f' {key}="{value.removesuffix("px")}"'
             elif value:
                 size += f' style="{key}: {html.escape(value)}"'
-        image = f'<img src="{html.escape(argument)}" alt="{html.escape(html.unescape(alt))}"{size}>'
+        image = f'<img src="{html.escape(argument)}" alt="{html.escape(alt)}"{size}>'
         label = options.get("name")
         classes = " ".join(filter(None, ["figure", options.get("align") and f"align-{options['align']}",
                                          options.get("class")]))

@@ -80,11 +80,11 @@ def test_labelled_math_is_numbered_and_eq_refers_to_it():
 
 
 def test_figure_with_name_width_and_caption():
-    root = dom("```{figure} images/plot.png\n:name: fig-plot\n:width: 300px\n\nThe *plot* of it.\n```\n\n"
+    root = dom("```{figure} images/plot.png\n:name: fig-plot\n:width: 300px\n:alt: A plot\n\nThe *plot* of it.\n```\n\n"
                "As {ref}`fig-plot` shows.\n")
     [figure] = root.xpath("//figure[@id='fig-plot']")
     image = figure.xpath("img")[0]
-    assert (image.get("src"), image.get("width"), image.get("alt")) == ("images/plot.png", "300", "The plot of it.")
+    assert (image.get("src"), image.get("width"), image.get("alt")) == ("images/plot.png", "300", "A plot")
     assert figure.xpath("figcaption//em")[0].text == "plot"
     link = root.xpath("//a[@href='#fig-plot']")[0]
     assert text(link) == "The plot of it."

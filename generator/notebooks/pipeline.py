@@ -32,6 +32,7 @@ from nbformat import NotebookNode
 
 from generator.config import Config
 from generator.errors import SiteError, warning_line
+from generator.layout import CONFIG_FILE
 from generator.notebooks import FOLDER, TutorialStats, Tutorials, environment
 from generator.notebooks.executors import Executor, executor_for
 from generator.notebooks.render import Gallery, NotebookRenderer, RenderedNotebook, markdown_sources
@@ -119,7 +120,12 @@ def build_tutorials(config: Config, tree: Path, gallery_url: str, render: Callab
 def load_jobs(config: Config, tree: Path, version: str | None = None) -> list[Job]:
     """Every tutorial with its settings resolved; files a tutorial reads are not tutorials."""
     tutorials = [load_tutorial(tree, path) for path in discover(tree)]
-    metas = [metadata_of(t) for t in tutorials]
+    if version is None:     # a docs version's older tree may lack what a pattern names today
+        for pattern in config.notebooks.tutorials:
+            if not any(pattern in dict(config.notebooks.settings_for(t.path)) for t in tutorials):
+                raise SiteError(f"key 'notebooks.tutorials.{pattern}': matches no tutorial in {FOLDER}/ "
+                                "(patterns are matched against paths in it, e.g. tvm/*.py)", CONFIG_FILE)
+    metas = [metadata_of(t, config.notebooks) for t in tutorials]
     helpers = set().union(*(read_paths(t, m) for t, m in zip(tutorials, metas)))
     jobs = []
     for tutorial, meta in zip(tutorials, metas):

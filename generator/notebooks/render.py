@@ -242,7 +242,8 @@ class NotebookRenderer:
         its page, and one to anything else, which the site does not publish, keeps
         its text but loses its target, with a warning; a picture from a host that
         ``check.allow_hosts`` does not list becomes a link to it, with a warning,
-        as readers' browsers talk to this site only.
+        as readers' browsers talk to this site only (a Sphinx page would show it: list the
+        host to have it shown); the link reads as its alt text, else the file's name and host.
         """
         return LINKING_TAG.sub(lambda tag: self.published_link(tag.group(0), tag.group(1).lower(), index),
                                fragment)
@@ -263,7 +264,8 @@ class NotebookRenderer:
                              "shown as a link to it")
             alt = ALT.search(tag)
             text = html.unescape(next((g for g in alt.groups() if g is not None), "")) if alt else ""
-            return f'<a href="{escape(url)}">{escape(text or "image: " + url)}</a>'
+            name = unquote(parts.path.rstrip("/").rsplit("/", 1)[-1]) or parts.hostname
+            return f'<a href="{escape(url)}">{escape(text or f"image: {name} ({parts.hostname})")}</a>'
         if name == "a" and not (parts.scheme or parts.netloc or url.startswith(("/", "#"))):
             page = self.link_url(url)
             if page == url:
@@ -548,10 +550,13 @@ def _combined(problems: list[SiteError]) -> SiteError:
 def _split_title(source: str) -> tuple[str | None, str]:
     """A Markdown cell's leading ``# Title`` line, and the cell without it."""
     lines = source.lstrip("\n").split("\n")
-    match = TITLE.match(lines[0]) if lines else None
+    n = 0      # MyST targets (a sphinx-gallery label) before it stay, as the cell's start
+    while n + 1 < len(lines) and (myst.TARGET.match(lines[n]) or not lines[n].strip()):
+        n += 1
+    match = TITLE.match(lines[n]) if lines else None
     if not match:
         return None, source
-    return re.sub(r"[*_`]", "", match.group(1)), "\n".join(lines[1:])
+    return re.sub(r"[*_`]", "", match.group(1)), "\n".join(lines[:n] + lines[n + 1:])
 
 
 def _merge_streams(outputs: list[NotebookNode]) -> list[tuple[int, NotebookNode]]:
