@@ -13,8 +13,10 @@ the file, cell and output, or with ``notebooks.problems: warn`` a warning and
 a note on the page in its place.
 
 Display-only tags shape the page and nothing else: ``remove-cell``,
-``remove-input``, ``remove-output`` leave parts out; ``hide-input`` and
-``hide-output`` fold them away (nbconvert's ``remove_cell`` spellings too).
+``remove-input``, ``remove-output`` leave parts out; ``hide-input``,
+``hide-output`` and ``hide-cell`` fold them away (nbconvert's ``remove_cell`` spellings too).
+MyST's roles in any cell may point at the targets of all of them, and of the gallery's
+other tutorials (see :class:`Gallery`).
 Widgets whose state the notebook saved are drawn in the reader's browser by the
 self-hosted widget manager (see ``widgets``).
 """

@@ -12,6 +12,9 @@ script's YAML header), checked like site.yaml::
       reads: [data/input.csv, helpers.py]   # files whose contents it depends on
       execute: never                  # auto | never | always, else notebooks.execute
 
+site.yaml's ``notebooks.tutorials`` may set ``requires``, ``device``, ``timeout``
+and ``execute`` for the tutorials a pattern matches, over the file's own.
+
 The key covers exactly what determines the outputs: the code cells' sources
 in order, the kernel, the tags that change execution, the execution options,
 the requirements, the contents of the files it reads, and the cache format.
