@@ -33,7 +33,9 @@ FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 OPTION = re.compile(r"^:([\w-]+):[ \t]*(.*?)\s*$")
 TARGET = re.compile(r"^[ \t]*\((?P<label>[^()\s]+)\)=\s*$")
 HEADING = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]+(.+?)[ \t#]*$")
-ROLE = re.compile(r"\{(?P<name>[\w:.-]+)\}`(?P<text>[^`]+)`")
+# A role, or a code span (whose text is left alone: ``{ref}`x` `` shows the syntax).
+ROLE = re.compile(r"\{(?P<name>[\w:.-]+)\}`(?P<text>[^`]+)`|(?P<ticks>`+).+?(?P=ticks)")
+EMPHASIS = re.compile(r"(\*{1,3}|`+)(.+?)\1|(?<!\w)(_{1,3})(.+?)\3(?!\w)")
 MARK = re.compile("^([ \t]*)\x1amyst:(\\d+)\x1a$")
 EXPLICIT = re.compile(r"^(?P<title>.*?)\s*<(?P<target>[^<>]+)>$", re.S)
 
@@ -88,7 +90,7 @@ def scan(text: str, targets: dict[str, Target], page_url: str = "") -> None:
         if m := TARGET.match(line):
             after = next((l for l in lines[i + 1:] if l.strip()), "")
             heading = HEADING.match(after)
-            title = re.sub(r"[*_`]", "", heading.group(1)) if heading else m.group("label")
+            title = plain(heading.group(1)) if heading else m.group("label")
             targets.setdefault(m.group("label"), Target(f"{page_url}#{anchor(m.group('label'))}", title))
         elif (m := DIRECTIVE.match(line)) and m.group("name") in ("math", "figure"):
             options, body = _options(lines[i + 1:])
@@ -101,8 +103,13 @@ def scan(text: str, targets: dict[str, Target], page_url: str = "") -> None:
                 targets.setdefault(label, Target(f"{page_url}#equation-{anchor(label)}", f"({numbered})",
                                                  numbered))
             else:
-                caption = next((l.strip() for l in body if l.strip()), label)
+                caption = plain(next((l.strip() for l in body if l.strip()), label))
                 targets.setdefault(label, Target(f"{page_url}#{anchor(label)}", caption))
+
+
+def plain(markdown: str) -> str:
+    """A title's text without its emphasis and code marks (``Setting *up*``: ``Setting up``)."""
+    return EMPHASIS.sub(lambda m: m.group(2) or m.group(4), markdown)
 
 
 def anchor(label: str) -> str:
@@ -173,6 +180,8 @@ class Directives(Preprocessor):
         doc = self.extension.document
         for m in ROLE.finditer(line):
             name, text = m.group("name"), m.group("text")
+            if name is None:
+                continue
             if name not in ROLES:
                 doc.warnings.append((number, f"MyST role '{{{name}}}' is not supported: its text is shown "
                                              "as code"))
@@ -333,6 +342,8 @@ class Roles(InlineProcessor):
     def handleMatch(self, m: re.Match, data: str):
         name, text = m.group("name"), m.group("text")
         doc = self.extension.document
+        if name is None:       # a code span: the code pattern's
+            return None, None, None
         if name in ("sub", "sup", "kbd"):
             element = etree.Element(name)
             element.text = text
@@ -353,7 +364,8 @@ class Roles(InlineProcessor):
                 element.text = explicit.group("title") if explicit else label
             else:
                 element = etree.Element("a", {"href": found.url, "class": f"reference {name}"})
-                element.text = explicit.group("title") if explicit and name != "eq" else found.title
+                element.text = markdown.util.AtomicString(
+                    explicit.group("title") if explicit and name != "eq" else found.title)
         else:
             element = etree.Element("code", {"class": f"myst-role myst-{name}"})
             element.text = markdown.util.AtomicString(text)

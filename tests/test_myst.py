@@ -98,15 +98,18 @@ def test_code_cell_is_highlighted_code():
 
 
 def test_ref_to_a_target_shows_the_heading_title():
-    root = dom("(setup)=\n## Setting *up*\n\nText.\n\nBack to {ref}`setup`, or {ref}`here <setup>`.\n")
+    root = dom("(setup)=\n## Setting *up* tir_creation\n\nText.\n\nBack to {ref}`setup`, or {ref}`here <setup>`.\n")
     assert root.xpath("//div[@id='setup']/following-sibling::*[1]")[0].tag == "h2"
     links = [(a.get("href"), text(a)) for a in root.xpath("//a[contains(@class, 'reference')]")]
-    assert links == [("#setup", "Setting up"), ("#setup", "here")]
+    assert links == [("#setup", "Setting up tir_creation"), ("#setup", "here")]
 
 
-def test_sub_sup_and_kbd_roles():
-    root = dom("H{sub}`2`O, E = mc{sup}`2`, press {kbd}`Ctrl`.\n")
+def test_sub_sup_and_kbd_roles_but_not_in_code_spans():
+    rendered = render_markdown("H{sub}`2`O, E = mc{sup}`2`, press {kbd}`Ctrl`; write `` {sub}`x` `` or `{ref}`.\n")
+    root = lxml_html.fragment_fromstring(rendered.html, create_parent="div")
     assert [(e.tag, e.text) for e in root.xpath("//sub|//sup|//kbd")] == [("sub", "2"), ("sup", "2"), ("kbd", "Ctrl")]
+    assert [c.text for c in root.xpath("//code")] == ["{sub}`x`", "{ref}"]
+    assert rendered.warnings == ()
 
 
 def test_unknown_directive_and_role_are_warned_of_at_their_line_and_shown():
