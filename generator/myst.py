@@ -140,9 +140,10 @@ class Directives(Preprocessor):
     def __init__(self, md: markdown.Markdown, extension: MystExtension):
         super().__init__(md)
         self.extension = extension
+        self.blocks: list[str] = []      # this document's directives' HTML, for Stashed
 
     def run(self, lines: list[str]) -> list[str]:
-        self.blocks: list[str] = []
+        self.blocks = []
         if not any("{" in line or ")=" in line for line in lines):
             return lines
         out: list[str] = []
@@ -196,17 +197,17 @@ class Directives(Preprocessor):
         indent, name, argument = m.group("indent"), m.group("name"), m.group("argument")
         body = _dedent(body, len(indent.expandtabs(4)))
         options, content = _options(body)
+        first = number + 1 + len(body) - len(content)       # the line of the content's start
         if name in CODE:
             language = options.get("language") or argument or "python"
             language = "python" if language.startswith("ipython") else language
             fence = "`" * max([3, *(len(f) + 1 for f in re.findall(r"`{3,}", "\n".join(content)))])
             return [indent + fence + language, *(indent + l for l in _trim(content)), indent + fence]
-        rendered = self.render(name, argument, options, content, number)
+        rendered = self.render(name, argument, options, content, first)
         if rendered is None:
             self.extension.document.warnings.append(
                 (number, f"MyST directive '{{{name}}}' is not supported: its content is shown as a block"))
-            rendered = (f'<div class="myst-directive myst-{html.escape(name)}">'
-                        f"{self.markdown(content, number + len(body) - len(content))}</div>")
+            rendered = f'<div class="myst-directive myst-{html.escape(name)}">{self.markdown(content, first)}</div>'
         return ["", indent + self.block(rendered), ""]
 
     def block(self, html: str) -> str:
@@ -217,8 +218,8 @@ class Directives(Preprocessor):
 
 
     def render(self, name: str, argument: str, options: dict[str, str], content: list[str],
-               number: int) -> str | None:
-        first = number + 1 + (len(options) if options else 0)
+               first: int) -> str | None:
+        """A directive MyST here renders, as HTML (its content from line ``first``); else None."""
         if name in ADMONITIONS or name == "admonition":
             title = argument if name == "admonition" else ADMONITIONS[name]
             if name != "admonition" and argument:   # "{note} text": the text is the body's start

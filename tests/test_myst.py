@@ -189,3 +189,8 @@ def test_hide_cell_folds_input_and_output(myst_gallery):
     [cell] = root.xpath("//div[@id='nb-cell-3']")
     assert [text(s) for s in cell.xpath("details/summary")] == ["Show code", "Show output"]
     assert "folded" in text(cell.xpath("details")[1])
+
+
+def test_a_warning_in_an_unknown_directive_counts_lines_past_its_options():
+    rendered = render_markdown("```{tabbed} One\n:sync: a\n\nText {term}`x`.\n```\n")
+    assert [line for line, _ in rendered.warnings] == [1, 4]
