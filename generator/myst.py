@@ -33,8 +33,8 @@ FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 OPTION = re.compile(r"^:([\w-]+):[ \t]*(.*?)\s*$")
 TARGET = re.compile(r"^[ \t]*\((?P<label>[^()\s]+)\)=\s*$")
 HEADING = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]+(.+?)[ \t#]*$")
-# A role, or a code span (whose text is left alone: ``{ref}`x` `` shows the syntax).
-ROLE = re.compile(r"\{(?P<name>[\w:.-]+)\}`(?P<text>[^`]+)`|(?P<ticks>`+).+?(?P=ticks)")
+ROLE = re.compile(r"\{(?P<name>[\w:.-]+)\}`(?P<text>[^`]+)`")
+CODE_SPAN = re.compile(r"(`+).+?\1")     # where a role is only text: ``{ref}`x` `` shows the syntax
 EMPHASIS = re.compile(r"(\*{1,3}|`+)(.+?)\1|(?<!\w)(_{1,3})(.+?)\3(?!\w)")
 MARK = re.compile("^([ \t]*)\x1amyst:(\\d+)\x1a$")
 EXPLICIT = re.compile(r"^(?P<title>.*?)\s*<(?P<target>[^<>]+)>$", re.S)
@@ -157,19 +157,20 @@ class Directives(Preprocessor):
                 out.append(line)
                 i += 1
                 continue
-            directive = DIRECTIVE.match(line)
+            opening = line.lstrip()[:1] in ("`", "~", ":")       # what the expressions need, asked first
+            directive = opening and DIRECTIVE.match(line)
             if directive:
                 end = _closing(lines, i, directive.group("fence"))
                 block = self.directive(directive, lines[i + 1:end], i + 1)
                 out += block + [""] * (min(end + 1, len(lines)) - i - len(block))
                 i = end + 1
                 continue
-            if opened := FENCE.match(line):
+            if opening and (opened := FENCE.match(line)):
                 fence = opened.group(1)
-            elif target := TARGET.match(line):
+            elif ")=" in line and (target := TARGET.match(line)):
                 line = line[:len(line) - len(line.lstrip())] + \
                     self.block(f'<div id="{anchor(target.group("label"))}" class="myst-target"></div>')
-            else:
+            elif "}`" in line:
                 self.check_roles(line, i + 1)
             out.append(line)
             i += 1
@@ -181,7 +182,7 @@ class Directives(Preprocessor):
         doc = self.extension.document
         for m in ROLE.finditer(line):
             name, text = m.group("name"), m.group("text")
-            if name is None:
+            if _in_code(line, m.start()):
                 continue
             if name not in ROLES:
                 doc.warnings.append((number, f"MyST role '{{{name}}}' is not supported: its text is shown "
@@ -327,6 +328,16 @@ def _trim(lines: list[str]) -> list[str]:
     return lines[start:end]
 
 
+def _in_code(text: str, position: int) -> bool:
+    """Whether ``position`` of ``text`` lies inside a code span (asked only where a role is)."""
+    for span in CODE_SPAN.finditer(text):
+        if span.start() >= position:
+            return False
+        if position < span.end():
+            return True
+    return False
+
+
 def _label(text: str) -> str:
     explicit = EXPLICIT.match(text)
     return (explicit.group("target") if explicit else text).strip()
@@ -343,7 +354,7 @@ class Roles(InlineProcessor):
     def handleMatch(self, m: re.Match, data: str):
         name, text = m.group("name"), m.group("text")
         doc = self.extension.document
-        if name is None:       # a code span: the code pattern's
+        if _in_code(data, m.start()):       # the code pattern's
             return None, None, None
         if name in ("sub", "sup", "kbd"):
             element = etree.Element(name)
