@@ -61,13 +61,24 @@ class Document:
 
     ``targets`` holds the page's own labels (see :func:`scan`) and those of other
     pages (a gallery's, given by its builder); ``pages`` maps a ``{doc}`` path (as
-    written, without suffix) to a page's URL and title. Warnings are gathered as
+    written, without suffix; or an absolute path, found by its last part) to a page's
+    URL and title. Warnings are gathered as
     ``(line, message)``; ``line`` counts from the rendered text's first line.
     """
 
     targets: dict[str, Target] = field(default_factory=dict)
     pages: dict[str, Target] = field(default_factory=dict)
     warnings: list[tuple[int, str]] = field(default_factory=list)
+
+    def page(self, name: str) -> Target | None:
+        """The page ``{doc}`name``` names: by its path from this one, or, for a path from the
+        docs' root as Sphinx reads one (``/how_to/tutorials/x``), the only page of that name."""
+        name = re.sub(r"\.(md|ipynb|py|rst)$", "", name.strip())
+        if not name.startswith("/"):
+            return self.pages.get(name)
+        stem = name.rsplit("/", 1)[-1]
+        found = {target for key, target in self.pages.items() if key.startswith("/") and key.rsplit("/", 1)[-1] == stem}
+        return found.pop() if len(found) == 1 else None
 
     @classmethod
     def of(cls, *texts: str, targets: dict[str, Target] | None = None,
@@ -190,8 +201,8 @@ class Directives(Preprocessor):
             elif name in ("ref", "numref", "eq") and _label(text) not in doc.targets:
                 doc.warnings.append((number, f"{{{name}}}`{text}`: no target labelled "
                                              f"{_label(text)!r} on this page or in the gallery"))
-            elif name == "doc" and _label(text).removesuffix(".md").removesuffix(".ipynb") not in doc.pages:
-                doc.warnings.append((number, f"{{doc}}`{text}`: no page {_label(text)!r} beside this one"))
+            elif name == "doc" and doc.page(_label(text)) is None:
+                doc.warnings.append((number, f"{{doc}}`{text}`: no tutorial {_label(text)!r} in the gallery"))
 
     def directive(self, m: re.Match, body: list[str], number: int) -> list[str]:
         """The lines standing for one directive (its HTML's placeholder, or Markdown)."""
@@ -240,7 +251,32 @@ class Directives(Preprocessor):
             return self.math(options, content)
         if name in ("figure", "image"):
             return self.figure(name, argument, options, content, first)
+        if name == "list-table":
+            return self.list_table(argument, options, content, first)
         return None
+
+    def list_table(self, title: str, options: dict[str, str], content: list[str], first: int) -> str | None:
+        """A table written as a list of rows, each a list of cells (``* - a`` / ``  - b``);
+        None if the body is not such a list."""
+        rows = [_items(row) for row in _items(_trim(content))]
+        if not rows or not all(rows):
+            return None
+        heads = int(options["header-rows"]) if options.get("header-rows", "").isdigit() else 0
+        widths = options.get("widths", "").replace(",", " ").split()
+        columns = "".join(f'<col style="width: {int(w) * 100 // sum(map(int, widths))}%">' for w in widths) \
+            if widths and all(w.isdigit() for w in widths) and sum(map(int, widths)) else ""
+
+        def row(cells: list[list[str]], tag: str) -> str:
+            shown = (re.sub(r"^<p>(.*)</p>$", r"\1", self.markdown(cell, first).strip(), flags=re.S) for cell in cells)
+            return "<tr>" + "".join(f"<{tag}>{cell}</{tag}>" for cell in shown) + "</tr>"
+
+        head = "".join(row(cells, "th") for cells in rows[:heads])
+        body = "".join(row(cells, "td") for cells in rows[heads:])
+        classes = " ".join(filter(None, ["list-table", options.get("class")]))
+        caption = f"<caption>{self.inline(title)}</caption>" if title else ""
+        return (f'<table class="{html.escape(classes)}">{caption}'
+                + (f"<colgroup>{columns}</colgroup>" if columns else "")
+                + (f"<thead>{head}</thead>" if head else "") + f"<tbody>{body}</tbody></table>")
 
     def math(self, options: dict[str, str], content: list[str]) -> str:
         tex = html.escape("\n".join(_trim(content)), quote=False)
@@ -316,6 +352,22 @@ def _closing(lines: list[str], start: int, fence: str) -> int:
     return len(lines)
 
 
+def _items(lines: list[str]) -> list[list[str]]:
+    """The items of a bullet list (``*``, ``-`` or ``+`` at its left edge), each its lines with the
+    marker taken off and the rest dedented; empty if ``lines`` are not such a list."""
+    items: list[list[str]] = []
+    for line in lines:
+        marker = re.match(r"^[*+-]([ \t]+|$)", line)
+        if marker:
+            items.append([line[marker.end():]])
+        elif not items:
+            return [] if line.strip() else items
+        else:
+            items[-1].append(line)
+    return [[item[0], *_dedent(item[1:], min((len(l) - len(l.lstrip()) for l in item[1:] if l.strip()),
+                                              default=0))] for item in items]
+
+
 def _dedent(lines: list[str], indent: int) -> list[str]:
     return [l.expandtabs(4)[indent:] if l.expandtabs(4)[:indent].strip() == "" else l.lstrip() for l in lines]
 
@@ -369,8 +421,7 @@ class Roles(InlineProcessor):
         elif name in ("ref", "numref", "eq", "doc"):
             label = _label(text)
             explicit = EXPLICIT.match(text)
-            found = doc.pages.get(label.removesuffix(".md").removesuffix(".ipynb")) if name == "doc" \
-                else doc.targets.get(label)
+            found = doc.page(label) if name == "doc" else doc.targets.get(label)
             if found is None:
                 element = etree.Element("span", {"class": "myst-unresolved"})
                 element.text = explicit.group("title") if explicit else label

@@ -90,6 +90,18 @@ def test_figure_with_name_width_and_caption():
     assert text(link) == "The plot of it."
 
 
+def test_list_table_with_header_rows_widths_and_markdown_cells():
+    root = dom("```{list-table} Options\n:header-rows: 1\n:widths: 25 75\n\n* - Name\n  - Meaning\n"
+               "* - `max_trials`\n  - The *whole* budget, over\n    several lines.\n* - `op_names`\n  - Filters.\n```\n")
+    [table] = root.xpath("//table[@class='list-table']")
+    assert table.xpath("caption")[0].text == "Options"
+    assert [c.get("style") for c in table.xpath("colgroup/col")] == ["width: 25%", "width: 75%"]
+    assert [text(th) for th in table.xpath("thead/tr/th")] == ["Name", "Meaning"]
+    assert [[text(td) for td in tr.xpath("td")] for tr in table.xpath("tbody/tr")] == [
+        ["max_trials", "The whole budget, over several lines."], ["op_names", "Filters."]]
+    assert table.xpath("tbody/tr[1]/td[1]/code") and table.xpath("tbody/tr[1]/td[2]/em")
+
+
 def test_code_cell_is_highlighted_code():
     root = dom("```{code-cell} ipython3\n:tags: [hide-input]\nprint('hi')\n```\n")
     [block] = root.xpath("//div[contains(@class, 'highlight')]")

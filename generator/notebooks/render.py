@@ -506,6 +506,7 @@ class Gallery:
         for label, target in self.targets.items():
             document.targets.setdefault(label, target)
         for source, target in self.pages.items():
+            document.pages[source.as_posix()] = target      # for a {doc} path from the docs' root
             if source.is_relative_to(tutorial.folder):
                 document.pages[source.relative_to(tutorial.folder).as_posix()] = target
         return document
