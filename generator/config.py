@@ -13,6 +13,7 @@ a mistake stops the build before any work, whatever feature would use it.
 from __future__ import annotations
 
 import dataclasses
+import fnmatch
 import hashlib
 import re
 import string
@@ -72,6 +73,21 @@ Execute = Literal["auto", "never", "always"]
 
 
 @dataclass(frozen=True)
+class TutorialSettings:
+    """What site.yaml's ``notebooks.tutorials`` says of the tutorials a pattern matches: the
+    keys a notebook's own ``sitegen`` metadata may set, for files kept as upstream wrote them."""
+
+    requires: list[str] | None = None
+    device: str | None = None
+    timeout: int | None = None
+    execute: Execute | None = None
+
+    def validate(self, path: Path, prefix: str) -> None:
+        if self.timeout is not None and self.timeout <= 0:
+            raise SiteError(f"key '{prefix}timeout': expected a positive number of seconds, got {self.timeout}", path)
+
+
+@dataclass(frozen=True)
 class Notebooks:
     """How tutorials in ``notebooks/`` are executed and shown (see generator/notebooks/)."""
 
@@ -86,6 +102,8 @@ class Notebooks:
     execute: Execute = "auto"       # auto: run unless cached; never: show the stored outputs; always: run
     problems: Literal["error", "warn"] = "error"   # a broken output or missing image: stop, or note it
     embeds: list[str] = field(default_factory=list)    # hosts whose iframes outputs may show (sandboxed)
+    # path pattern in notebooks/ (fnmatch: "tvm/*.py") -> settings over the file's own, later patterns last
+    tutorials: dict[str, TutorialSettings] = field(default_factory=dict)
 
     def validate(self, path: Path, prefix: str) -> None:
         if self.workers < 0:
@@ -95,6 +113,12 @@ class Notebooks:
                                 host):
                 raise SiteError(f"key '{prefix}embeds[{i}]': expected a host name (www.youtube-nocookie.com), "
                                 f"got {host!r}", path)
+
+    def settings_for(self, path: Path) -> list[tuple[str, TutorialSettings]]:
+        """The ``tutorials`` entries (pattern, settings) that match the tutorial at ``path``, in order."""
+        name = path.relative_to(NOTEBOOKS).as_posix()
+        return [(pattern, settings) for pattern, settings in self.tutorials.items()
+                if fnmatch.fnmatchcase(name, pattern)]
 
     def trusts(self, path: Path) -> bool:
         """Whether the tutorial at ``path`` (``notebooks/x.ipynb``) is trusted."""

@@ -42,6 +42,7 @@ from generator.blocks import SkippingBlocksExtension
 from generator.headings import Heading
 from generator.highlight import HIGHLIGHT_CLASS, CachedHighlight, ReachableHighlight
 from generator.inline import SkippingInlineExtension
+from generator.myst import Document, MystExtension
 from generator.typography import TypographyExtension
 
 
@@ -49,6 +50,7 @@ from generator.typography import TypographyExtension
 class Rendered:
     html: str
     toc: tuple[Heading, ...]
+    warnings: tuple[tuple[int, str], ...] = ()    # (line, message): MyST that is not rendered
 
 
 def kramdown_id(text: str) -> str:
@@ -1105,7 +1107,8 @@ def markdown_converter(dollar_math: bool = False, header_ids: str = "gfm") -> ma
         configs = {**configs, "pymdownx.arithmatex": math}
     md = markdown.Markdown(extensions=[*EXTENSIONS, KramdownCompat(header_ids=header_ids),
                                        TypographyExtension(), Highlighting(), SkippingInlineExtension(),
-                                       SkippingBlocksExtension()],
+                                       SkippingBlocksExtension(),
+                                       MystExtension(partial(markdown_converter, dollar_math, header_ids))],
                            extension_configs=configs, output_format="html")
     # Each tag's answer kept: it is looked up in a list of some fifty (block_level_elements, which
     # the extensions here only read, once set up), and the serializer and tree processors ask of
@@ -1179,11 +1182,14 @@ class MarkdownRenderer:
     def __init__(self, dollar_math: bool = False, header_ids: str = "gfm") -> None:
         self._md = markdown_converter(dollar_math, header_ids)
 
-    def render(self, text: str) -> Rendered:
+    def render(self, text: str, myst: Document | None = None) -> Rendered:
         self._md.reset()
         self._md.toc_headings = ()
-        html = self._md.convert(_normalize(text))
-        return Rendered(html, self._md.toc_headings)
+        text = _normalize(text)
+        document = self._md.myst_extension.document = myst or Document.of(text)
+        document.warnings = []
+        html = self._md.convert(text)
+        return Rendered(html, self._md.toc_headings, tuple(document.warnings))
 
 
 def _normalize(text: str) -> str:
@@ -1193,14 +1199,16 @@ def _normalize(text: str) -> str:
 _shared: dict[tuple[bool, str], MarkdownRenderer] = {}
 
 
-def render_markdown(text: str, *, dollar_math: bool = False, header_ids: str = "gfm") -> Rendered:
+def render_markdown(text: str, *, dollar_math: bool = False, header_ids: str = "gfm",
+                    myst: Document | None = None) -> Rendered:
     """Render ``text`` with a renderer shared within this process.
 
     ``dollar_math`` also reads ``$x$`` as inline math, as Jupyter's Markdown
     cells do; kramdown (and so a post) only knows ``$$x$$``. ``header_ids``
     names the rule for heading ids: ``gfm`` (Jekyll's default) or ``kramdown``.
+    ``myst`` is what MyST's roles refer to (a notebook's cells share one), else ``text``'s own.
     """
     key = (dollar_math, header_ids)
     if key not in _shared:
         _shared[key] = MarkdownRenderer(dollar_math, header_ids)
-    return _shared[key].render(text)
+    return _shared[key].render(text, myst)

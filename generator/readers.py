@@ -24,10 +24,12 @@ from generator.sources import Source
 
 @dataclass(frozen=True)
 class Parsed:
-    """What a reader makes of a body: the HTML and its headings (for a table of contents)."""
+    """What a reader makes of a body: the HTML, its headings (for a table of contents) and
+    warnings of what it did not render (``file:line: warning: ...``)."""
 
     html: str
     toc: tuple[Heading, ...] = ()
+    warnings: tuple[str, ...] = ()
 
 
 class Reader(Protocol):
@@ -51,13 +53,15 @@ class MarkdownReader:
         return ("markdown", *versions, repr(config.markdown))
 
     def read(self, text: str, source: Source, config: Config) -> Parsed:
+        from generator.errors import warning
         from generator.markdown import MarkdownProblem, render_markdown   # loaded by the first parse
 
         try:
             rendered = render_markdown(text, header_ids=config.markdown.header_ids)
         except MarkdownProblem as exc:   # lines counted after Liquid ran: near, if Liquid added lines
             raise SiteError(str(exc), source.path, source.body_line + exc.line - 1) from None
-        return Parsed(rendered.html, rendered.toc)
+        return Parsed(rendered.html, rendered.toc, tuple(warning(message, source.path, source.body_line + line - 1)
+                                                         for line, message in rendered.warnings))
 
 
 class HtmlReader:

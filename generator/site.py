@@ -20,7 +20,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 
@@ -33,6 +33,9 @@ from generator.headings import Heading
 from generator.layout import CONFIG_FILE, PAGES, POSTS
 from generator.sources import Source, has_liquid, load_source, parse_date, post_name_parts
 from generator.text import plain_text, shorten
+
+if TYPE_CHECKING:
+    from generator.readers import Parsed
 
 # Liquid (python-liquid), Markdown and the readers are imported where a document is parsed or
 # rendered: a build with nothing to do loads none of them.
@@ -236,7 +239,8 @@ def _parse(source: Source, config: Config) -> Document:
             doc.deferred = (body, source.body_line)
             return doc
         body, doc.inputs, doc.warnings = result.text, result.inputs, result.warnings
-    doc.content, doc.toc = _to_html(body, source, config)
+    parsed = _to_html(body, source, config)
+    doc.content, doc.toc, doc.warnings = parsed.html, parsed.toc, doc.warnings + parsed.warnings
     doc.reading_time = reading_time(doc.content)
     excerpt = meta.get("excerpt")
     if excerpt:
@@ -251,12 +255,11 @@ def _parse(source: Source, config: Config) -> Document:
     return doc
 
 
-def _to_html(body: str, source: Source, config: Config) -> tuple[str, tuple[Heading, ...]]:
+def _to_html(body: str, source: Source, config: Config) -> Parsed:
     """The body (its Liquid already run) as HTML, by the reader of the source's suffix."""
     from generator.readers import reader_for
 
-    parsed = reader_for(source.path).read(body, source, config)
-    return parsed.html, parsed.toc
+    return reader_for(source.path).read(body, source, config)
 
 
 def placement_of(source: Source, config: Config) -> tuple[datetime | None, str, list[str], str]:
@@ -286,8 +289,8 @@ def render_deferred(doc: Document, config: Config, site: Any) -> tuple[str, tupl
     source = Source(doc.source, doc.kind, doc.meta, body, body_line, "")
     result = render_liquid(body, liquid_environment(config), _liquid_render(source, config),
                            liquid_page(doc), site=site)
-    return (_to_html(result.text, source, config)[0], tuple(name for name, _ in result.inputs),
-            result.warnings)
+    parsed = _to_html(result.text, source, config)
+    return parsed.html, tuple(name for name, _ in result.inputs), tuple(result.warnings) + parsed.warnings
 
 
 def liquid_page(doc: Document) -> dict[str, Any]:

@@ -212,7 +212,7 @@ def test_links_and_images_point_only_at_what_the_site_serves(tmp_path):
     assert "<a>the data</a>" in html and "<a>a sibling</a>" in html and "<a>mod.py</a>" in html
     assert 'href="/docs/tutorials/next-one.html#Part-2"' in html
     assert 'href="https://example.org/a%20b"' in html
-    assert '<a href="http://example.com/logo.png">image: http://example.com/logo.png</a>' in html
+    assert '<a href="http://example.com/logo.png">image: logo.png (example.com)</a>' in html
     assert '<img alt="" src="https://allowed.example/ok.png">' in html
     assert "notebooks/links.ipynb: warning: cell 1: the link 'data.csv' leads to nothing this site publishes" in warnings
     assert "cell 2: the link './mod.py'" in warnings and "'Other%20Notebook.ipynb'" in warnings

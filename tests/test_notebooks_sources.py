@@ -105,7 +105,7 @@ def test_sphinx_gallery_script_becomes_markdown_and_code():
     assert text.startswith("## Describe the scan")
     assert "[the docs](https://tvm.apache.org/docs)" in text and "`tvm.te.scan`" in text
     assert r"\(s_t = s_{t-1} + x_t\)" in text
-    assert "!!! note\n    Notes become admonitions." in text
+    assert "```{note}\nNotes become admonitions.\n```" in text
     assert "Example:\n\n```python\ns = scan(init, update)\n```" in text
     assert notebook.cells[4].source == "## Second block"
     assert lines[:2] == [3, 10]
@@ -127,7 +127,7 @@ def test_rst_section_levels_follow_the_order_of_adornments():
     assert rst.convert("Part\n----\n\nText") == "## Part\n\nText"
     assert rst.convert("Again\n=====") == "# Again"
     assert rst.convert(".. math::\n\n   a = b") == "$$\na = b\n$$"
-    assert rst.convert(".. _label:\n\nKept") == "Kept"
+    assert rst.convert(".. _label:\n\nKept") == "(label)=\n\nKept"
 
 
 def test_broken_sources_are_reported_at_their_file_and_line(tmp_path):

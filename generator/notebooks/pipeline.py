@@ -32,9 +32,10 @@ from nbformat import NotebookNode
 
 from generator.config import Config
 from generator.errors import SiteError, warning_line
+from generator.layout import CONFIG_FILE
 from generator.notebooks import FOLDER, TutorialStats, Tutorials, charts, environment
 from generator.notebooks.executors import Executor, executor_for
-from generator.notebooks.render import NotebookRenderer, RenderedNotebook
+from generator.notebooks.render import Gallery, NotebookRenderer, RenderedNotebook, markdown_sources
 from generator.notebooks.shared import open_store
 from generator.notebooks.sources import Tutorial, discover, load_tutorial, to_percent
 from generator.notebooks.spec import Metadata, Spec, metadata_of, read_paths, resolve
@@ -119,7 +120,12 @@ def build_tutorials(config: Config, tree: Path, gallery_url: str, render: Callab
 def load_jobs(config: Config, tree: Path, version: str | None = None) -> list[Job]:
     """Every tutorial with its settings resolved; files a tutorial reads are not tutorials."""
     tutorials = [load_tutorial(tree, path, config.notebooks.problems) for path in discover(tree)]
-    metas = [metadata_of(t) for t in tutorials]
+    if version is None:     # a docs version's older tree may lack what a pattern names today
+        for pattern in config.notebooks.tutorials:
+            if not any(pattern in dict(config.notebooks.settings_for(t.path)) for t in tutorials):
+                raise SiteError(f"key 'notebooks.tutorials.{pattern}': matches no tutorial in {FOLDER}/ "
+                                "(patterns are matched against paths in it, e.g. tvm/*.py)", CONFIG_FILE)
+    metas = [metadata_of(t, config.notebooks) for t in tutorials]
     helpers = set().union(*(read_paths(t, m) for t, m in zip(tutorials, metas)))
     jobs = []
     for tutorial, meta in zip(tutorials, metas):
@@ -249,10 +255,14 @@ def render_pages(jobs: list[Job], config: Config, gallery_url: str, render: Call
     rendered: list[tuple[Job, NotebookNode, RenderedNotebook]] = []
     pages = {job.tutorial.folder / job.tutorial.path.name: f"{gallery_url}{job.tutorial.slug}.html"
              for job in jobs}
+    gallery = Gallery()
+    for job in jobs:
+        url = renderer.relative_url(f"{gallery_url}{job.tutorial.slug}.html")
+        gallery.add(job.tutorial, url, job.meta.title, markdown_sources(job.tutorial.notebook))
     for job in jobs:
         notebook = executed_notebook(job)
         page = NotebookRenderer(job.tutorial, config.notebooks, renderer, f"{gallery_url}{job.tutorial.slug}/",
-                                pages)
+                                pages, gallery)
         rendered.append((job, notebook, page.render(notebook, job.meta.title, job.meta.description)))
     tutorials = Tutorials(gallery_url)
     tutorials.warnings = [warning_line(w) for _, _, result in rendered for w in result.warnings]

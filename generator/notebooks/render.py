@@ -17,8 +17,10 @@ with a warning. An HTML output keeps its style sheets, confined to it
 (``styles``), and iframes of the hosts ``notebooks.embeds`` lists (``embeds``).
 
 Display-only tags shape the page and nothing else: ``remove-cell``,
-``remove-input``, ``remove-output`` leave parts out; ``hide-input`` and
-``hide-output`` fold them away (nbconvert's ``remove_cell`` spellings too).
+``remove-input``, ``remove-output`` leave parts out; ``hide-input``,
+``hide-output`` and ``hide-cell`` fold them away (nbconvert's ``remove_cell`` spellings too).
+MyST's roles in any cell may point at the targets of all of them, and of the gallery's
+other tutorials (see :class:`Gallery`).
 Widgets whose state the notebook saved are drawn in the reader's browser by the
 self-hosted widget manager (see ``widgets``), and figures of Plotly, Altair/Vega
 and Bokeh from their data by the site's own copy of the library (see ``charts``).
@@ -42,6 +44,7 @@ from nbformat import NotebookNode
 from generator.config import Notebooks
 from generator.errors import SiteError
 from generator.highlight import highlight
+from generator import myst
 from generator.markdown import MarkdownProblem, kramdown_id, render_markdown
 from generator.notebooks import charts, embeds, footnotes, formulas, rst, sanitize, styles, widgets
 from generator.notebooks.ansi import ansi_to_html
@@ -125,13 +128,15 @@ class NotebookRenderer:
     """Renders the cells of one tutorial, collecting the image files they need."""
 
     def __init__(self, tutorial: Tutorial, settings: Notebooks, renderer: Renderer, asset_url: str,
-                 pages: dict[Path, str] | None = None):
+                 pages: dict[Path, str] | None = None, gallery: Gallery | None = None):
         self.tutorial = tutorial
         self.settings = settings
         self.trusted = settings.trusts(tutorial.path)
         self.renderer = renderer
         self.asset_url = asset_url          # e.g. /docs/v2/tutorials/scan/
         self.pages = pages or {}            # each tutorial's source file (absolute) -> its page's URL
+        self.gallery = gallery or Gallery()  # what MyST's {ref} and {doc} may point at in the others
+        self.myst = myst.Document()
         self.language = "python"
         self.files: dict[str, bytes] = {}
         self.thumbnail: str | None = None
@@ -152,6 +157,7 @@ class NotebookRenderer:
         start = 1 if self.tutorial.colab_cell else 0
         self.macros = formulas.defined_commands(_math_texts(notebook.cells))
         texts = self.markdown_texts(notebook.cells)
+        self.myst = self.gallery.document(self.tutorial, markdown_sources(notebook))
         cells, found_title, first_markdown = [], None, True
         for index, cell in enumerate(notebook.cells[start:], start=start):
             tags = _display_tags(cell)
@@ -215,9 +221,12 @@ class NotebookRenderer:
     def markdown(self, source: str, cell: NotebookNode, index: int) -> Markup:
         # The page's title is its only h1; a notebook's other "# " sections sit below it.
         try:
-            rendered = H1.sub(r"<\1h2", render_markdown(rst.roles_to_markdown(source), dollar_math=True).html)
+            result = render_markdown(rst.roles_to_markdown(source), dollar_math=True, myst=self.myst)
         except MarkdownProblem as exc:
             return Markup(f'<p class="nb-note">{escape(self.problem(index, str(exc)))}</p>')
+        for line, message in result.warnings:
+            self.warn(index, f"line {line}: {message}")
+        rendered = H1.sub(r"<\1h2", result.html)
         rendered = formulas.typeset_html(rendered, lambda message: self.warn(index, message), self.macros)
         rendered = LINKING_TAG.sub(lambda tag: self.linking_tag(tag, cell, index), rendered)
         return Markup(self.published_links(self.authors_html(rendered, index), index))
@@ -293,7 +302,8 @@ class NotebookRenderer:
         its page, and one to anything else, which the site does not publish, keeps
         its text but loses its target, with a warning; a picture from a host that
         ``check.allow_hosts`` does not list becomes a link to it, with a warning,
-        as readers' browsers talk to this site only.
+        as readers' browsers talk to this site only (a Sphinx page would show it: list the
+        host to have it shown); the link reads as its alt text, else the file's name and host.
         """
         return LINKING_TAG.sub(lambda tag: self.published_link(tag.group(0), tag.group(1).lower(), index),
                                fragment)
@@ -314,7 +324,8 @@ class NotebookRenderer:
                              "shown as a link to it")
             alt = ALT.search(tag)
             text = html.unescape(next((g for g in alt.groups() if g is not None), "")) if alt else ""
-            return f'<a href="{escape(url)}">{escape(text or "image: " + url)}</a>'
+            name = unquote(parts.path.rstrip("/").rsplit("/", 1)[-1]) or parts.hostname
+            return f'<a href="{escape(url)}">{escape(text or f"image: {name} ({parts.hostname})")}</a>'
         if name == "a" and not (parts.scheme or parts.netloc or url.startswith(("/", "#"))):
             page = self.link_url(url)
             if page == url:
@@ -384,7 +395,8 @@ class NotebookRenderer:
 
     def code_cell(self, cell: NotebookNode, index: int, tags: set[str]) -> Cell:
         view = Cell("code", index + 1, execution_count=cell.get("execution_count"),
-                    fold_input="hide-input" in tags, fold_outputs="hide-output" in tags)
+                    fold_input=bool({"hide-input", "hide-cell"} & tags),
+                    fold_outputs=bool({"hide-output", "hide-cell"} & tags))
         if "remove-input" not in tags:
             view.input = Markup(highlight(cell.source, self.language))
         if "remove-output" not in tags:
@@ -588,6 +600,39 @@ class NotebookRenderer:
         return self.asset_url + name
 
 
+def markdown_sources(notebook: NotebookNode) -> list[str]:
+    """The Markdown cells' text as the Markdown pipeline reads it."""
+    return [rst.roles_to_markdown(cell.source) for cell in notebook.cells if cell.cell_type == "markdown"]
+
+
+@dataclass
+class Gallery:
+    """The labels (``(label)=``, ``.. _label:``) of every tutorial, and each tutorial by name,
+    for the MyST roles of any of them: ``{ref}`` to a section of another tutorial, ``{doc}``."""
+
+    targets: dict[str, myst.Target] = field(default_factory=dict)
+    pages: dict[Path, myst.Target] = field(default_factory=dict)   # source without suffix -> its page
+
+    def add(self, tutorial: Tutorial, url: str, title: str | None, texts: list[str]) -> None:
+        """``tutorial``, at ``url``, titled ``title`` (else by its first heading)."""
+        for text in texts:
+            myst.scan(text, self.targets, url)
+        title = title or (_split_title(texts[0])[0] if texts else None) or tutorial.slug
+        self.pages[tutorial.folder / Path(tutorial.path.name).with_suffix("")] = myst.Target(url, title)
+
+    def document(self, tutorial: Tutorial, texts: list[str]) -> myst.Document:
+        """What the roles of ``tutorial`` (its Markdown ``texts``) point at: its own labels, then
+        the other tutorials' labels and pages, ``{doc}`` names relative to its folder."""
+        document = myst.Document.of(*texts)
+        for label, target in self.targets.items():
+            document.targets.setdefault(label, target)
+        for source, target in self.pages.items():
+            document.pages[source.as_posix()] = target      # for a {doc} path from the docs' root
+            if source.is_relative_to(tutorial.folder):
+                document.pages[source.relative_to(tutorial.folder).as_posix()] = target
+        return document
+
+
 def _math_texts(cells: list[NotebookNode]) -> list[str]:
     """Where a notebook's math may be: Markdown cells, and LaTeX and Markdown outputs."""
     texts = [cell.source for cell in cells if cell.cell_type == "markdown"]
@@ -633,12 +678,16 @@ def _split_title(source: str) -> tuple[str | None, str]:
     start of the cell, so that its note still has a reference to link back to.
     """
     lines = source.lstrip("\n").split("\n")
-    match = TITLE.match(lines[0]) if lines else None
+    n = 0      # MyST targets (a sphinx-gallery label) before it stay, as the cell's start
+    while n + 1 < len(lines) and (myst.TARGET.match(lines[n]) or not lines[n].strip()):
+        n += 1
+    match = TITLE.match(lines[n]) if lines else None
     if not match:
         return None, source
     notes = FOOTNOTE_REFERENCE.findall(match.group(1))
     title = FOOTNOTE_REFERENCE.sub("", match.group(1)).strip()
-    rest = [" ".join(notes), "", *lines[1:]] if notes else lines[1:]
+    after = lines[:n] + lines[n + 1:]
+    rest = [" ".join(notes), "", *after] if notes else after
     return re.sub(r"[*_`]", "", title), "\n".join(rest)
 
 

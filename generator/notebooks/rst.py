@@ -1,9 +1,14 @@
 """The reStructuredText of sphinx-gallery text blocks, as Markdown.
 
 Not a reST parser: a line-by-line translation of what tutorial prose uses —
-section titles, inline literals and roles, links, ``::`` literal blocks, code,
-math, image and admonition directives — into the Markdown our pipeline reads.
-A directive it does not know is dropped with its body rather than shown raw.
+section titles, inline literals and roles, links, ``::`` literal blocks and
+directives, at any depth (a ``code-block`` inside a list item) — into the
+Markdown our pipeline reads. Directives become MyST's (see generator.myst),
+which have the same names and options: an admonition, a figure, ``math`` with
+a ``:label:``; one that MyST here does not render is warned of there, at its
+cell. Labels (``.. _name:``) become MyST targets, ``:ref:`` and ``:doc:`` its
+roles, so they lead to the target's title. ``contents`` is left out: the page
+has its own outline.
 """
 
 from __future__ import annotations
@@ -11,15 +16,17 @@ from __future__ import annotations
 import re
 
 TITLE_CHARS = "=-~^\"'`*+#:."
-ADMONITIONS = {"note", "warning", "tip", "hint", "important", "caution", "danger",
-               "attention", "error", "seealso", "admonition"}
 CODE_DIRECTIVES = {"code", "code-block", "sourcecode"}
-DIRECTIVE = re.compile(r"^\.\.\s+([\w-]+)::\s*(.*)$")
+LEFT_OUT = {"contents"}
+DIRECTIVE = re.compile(r"^(\s*)\.\.\s+([\w:-]+)::\s*(.*)$")
+LABEL = re.compile(r"^(\s*)\.\.\s+_([^:`]+):\s*$")
 FIELD = re.compile(r"^:([\w-]+):\s*(.*)$")
+REFERENCE = re.compile(r":(ref|doc):`([^`]+)`")
 
 INLINE = [
     (re.compile(r"``(.+?)``"), lambda m: _code(m.group(1))),
     (re.compile(r":math:`(.+?)`"), lambda m: f"\\({m.group(1)}\\)"),
+    (REFERENCE, lambda m: f"{{{m.group(1)}}}`{m.group(2)}`"),
     (re.compile(r":[\w:.+-]+:`(?:([^`<]*?)\s*<[^`>]*>|~?([^`]+))`"),
      lambda m: _code(m.group(1) or m.group(2))),
     (re.compile(r"`([^`<]+?)\s*<([^`>]+)>`__?"), lambda m: f"[{m.group(1)}]({m.group(2)})"),
@@ -53,6 +60,8 @@ def _markdown_role(match: re.Match) -> str:
     role, text = match.group("role"), match.group("text")
     if role == ":math:":
         return f"${text}$"
+    if role in (":ref:", ":doc:"):
+        return f"{{{role.strip(':')}}}`{text}`"
     target = re.fullmatch(r"([^<]*?)\s*<[^>]*>", text)
     if target and target.group(1):
         return _code(target.group(1))
@@ -81,21 +90,28 @@ class RstToMarkdown:
                 heading, i = title
                 out += [heading, ""]
                 continue
+            indent = line[:len(line) - len(line.lstrip())]
             directive = DIRECTIVE.match(line)
             if directive:
-                body, i = _indented_block(lines, i + 1)
-                out += self._directive(directive.group(1).lower(), directive.group(2), body)
+                body, i = _indented_block(lines, i + 1, len(indent))
+                out += [indent + l if l else "" for l in
+                        self._directive(directive.group(2).lower(), directive.group(3), body)]
                 continue
-            if line.startswith(".."):        # a comment or a link target
-                _, i = _indented_block(lines, i + 1)
+            label = LABEL.match(line)
+            if label:
+                out += [f"{indent}({label.group(2).strip()})=", ""]
+                i += 1
+                continue
+            if line.lstrip().startswith(".."):        # a comment or a link target
+                _, i = _indented_block(lines, i + 1, len(indent))
                 continue
             if line.rstrip().endswith("::") and (i + 1 == len(lines) or not lines[i + 1].strip()):
-                body, end = _indented_block(lines, i + 1)
+                body, end = _indented_block(lines, i + 1, len(indent))
                 if body:
                     head = line.rstrip()[:-2].rstrip()
-                    if head:
+                    if head.strip():
                         out.append(self.inline(head + ":"))
-                    out += ["", "```python", *_dedent(body), "```"]
+                    out += ["", *(indent + l for l in ["```python", *_dedent(body), "```"])]
                     i = end
                     continue
             out.append(self.inline(line))
@@ -124,27 +140,24 @@ class RstToMarkdown:
         return "#" * level + " " + self.inline(lines[i].strip()), i + 2
 
     def _directive(self, name: str, argument: str, body: list[str]) -> list[str]:
-        fields = {}
+        """A directive as Markdown: code as a fence, anything else as MyST's directive of
+        its name, the body converted (but math's, which is TeX)."""
+        fields = []
         while body and FIELD.match(body[0].strip()):
-            key, value = FIELD.match(body[0].strip()).groups()
-            fields[key] = value
+            fields.append(body[0].strip())
             body = body[1:]
         content = _dedent(body)
         if name in CODE_DIRECTIVES:
-            return ["", f"```{argument.strip() or 'python'}", *_trim(content), "```", ""]
-        if name == "math":
+            language = (argument.strip() or "python").lower()
+            return ["", f"```{language}", *_trim(content), "```", ""]
+        if name in LEFT_OUT:
+            return []
+        if name == "math" and not fields:
             return ["", "$$", *([argument] if argument else []), *_trim(content), "$$", ""]
-        if name in ("image", "figure"):
-            alt = fields.get("alt", "")
-            caption = self.convert("\n".join(content)) if name == "figure" else ""
-            return ["", f"![{alt}]({argument.strip()})", *([""] + [caption] if caption else []), ""]
-        if name in ADMONITIONS:
-            title = argument if name == "admonition" else ""
-            kind = "note" if name in ("seealso", "admonition") else name
-            inner = self.convert("\n".join(([argument] if argument and not title else []) + content))
-            header = f'!!! {kind} "{title}"' if title else f"!!! {kind}"
-            return ["", header, *("    " + l if l else "" for l in inner.split("\n")), ""]
-        return []
+        inner = _trim(content) if name == "math" else self.convert("\n".join(content)).split("\n")
+        fence = "`" * max([3, *(len(f) + 1 for f in re.findall(r"^\s*(`{3,})", "\n".join(inner), re.M))])
+        head = f"{fence}{{{name}}} {argument.strip()}".rstrip()
+        return ["", head, *fields, *([""] if fields and inner else []), *inner, fence, ""]
 
 
 def _is_adornment(line: str) -> bool:
@@ -152,10 +165,11 @@ def _is_adornment(line: str) -> bool:
     return len(line) >= 3 and line[0] in TITLE_CHARS and line == line[0] * len(line)
 
 
-def _indented_block(lines: list[str], i: int) -> tuple[list[str], int]:
-    """The indented lines from ``i`` on (blank lines inside kept), and the index after them."""
+def _indented_block(lines: list[str], i: int, indent: int = 0) -> tuple[list[str], int]:
+    """The lines from ``i`` on indented deeper than ``indent`` (blank lines inside kept), and
+    the index after them."""
     block: list[str] = []
-    while i < len(lines) and (not lines[i].strip() or lines[i].startswith((" ", "\t"))):
+    while i < len(lines) and (not lines[i].strip() or len(lines[i]) - len(lines[i].lstrip()) > indent):
         block.append(lines[i])
         i += 1
     while block and not block[-1].strip():

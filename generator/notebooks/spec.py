@@ -12,6 +12,9 @@ script's YAML header), checked like site.yaml::
       reads: [data/input.csv, helpers.py]   # files whose contents it depends on
       execute: never                  # auto | never | always, else notebooks.execute
 
+site.yaml's ``notebooks.tutorials`` may set ``requires``, ``device``, ``timeout``
+and ``execute`` for the tutorials a pattern matches, over the file's own.
+
 The key covers exactly what determines the outputs: the code cells' sources
 in order, the kernel, the tags that change execution, the execution options,
 the requirements, the contents of the files it reads, and the cache format.
@@ -22,6 +25,7 @@ which decides whether a run happens, not what it gives.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from dataclasses import dataclass, field
@@ -30,6 +34,7 @@ from pathlib import Path
 from generator import codec
 from generator.config import Execute, Notebooks, load_section
 from generator.errors import SiteError
+from generator.layout import CONFIG_FILE
 from generator.notebooks.environment import DEVICES
 from generator.notebooks.sources import Tutorial
 
@@ -67,8 +72,17 @@ class Spec:
     execute: Execute = "auto"      # not part of the key: it decides whether to run, not the outputs
 
 
-def metadata_of(tutorial: Tutorial) -> Metadata:
-    return load_section(Metadata, tutorial.notebook.metadata.get("sitegen", {}), tutorial.path, "sitegen")
+def metadata_of(tutorial: Tutorial, settings: Notebooks | None = None) -> Metadata:
+    """The tutorial's ``sitegen`` metadata, with what site.yaml's ``notebooks.tutorials`` sets
+    for it on top (an upstream file need not be edited to say what it needs here)."""
+    meta = load_section(Metadata, tutorial.notebook.metadata.get("sitegen", {}), tutorial.path, "sitegen")
+    for pattern, entry in settings.settings_for(tutorial.path) if settings else ():
+        if entry.device is not None and entry.device not in DEVICES:
+            raise SiteError(f"key 'notebooks.tutorials.{pattern}.device': unknown device {entry.device!r} "
+                            f"(known: {', '.join(sorted(DEVICES))})", CONFIG_FILE)
+        meta = dataclasses.replace(meta, **{name: value for name, value in dataclasses.asdict(entry).items()
+                                            if value is not None})
+    return meta
 
 
 def resolve(tutorial: Tutorial, meta: Metadata, settings: Notebooks) -> Spec:

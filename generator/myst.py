@@ -1,0 +1,459 @@
+"""MyST's directives, roles and targets (Jupyter Book, MyST-NB) in the Python-Markdown pipeline.
+
+Notebooks written for Jupyter Book and Markdown pages use the same subset:
+fenced directives (```` ```{note} ````, ``:::{tip}``, nested with longer fences),
+``(label)=`` targets and roles (``{ref}`label```, ``{eq}`label```). myst-parser
+reads MyST with markdown-it-py and renders through docutils; sitegen keeps
+Python-Markdown and kramdown's rules for everything else, so the directives are
+one preprocessor here and the roles one inline pattern.
+
+A directive becomes HTML of its own (its body rendered by a converter of the
+same kind, so it nests) kept in the stash, in place of its lines, which stay
+as blank lines so the lines after it keep their numbers. Targets, equation
+numbers and figure captions are read from the whole :class:`Document` first
+(all the cells of a notebook), so a reference may come before its target.
+What is not rendered is warned of, at its line, and shown as a block.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import xml.etree.ElementTree as etree
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import markdown
+from markdown.extensions import Extension
+from markdown.inlinepatterns import InlineProcessor
+from markdown.preprocessors import Preprocessor
+
+DIRECTIVE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,}|:{3,})\{(?P<name>[\w:.-]+)\}[ \t]*(?P<argument>.*?)\s*$")
+FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
+OPTION = re.compile(r"^:([\w-]+):[ \t]*(.*?)\s*$")
+TARGET = re.compile(r"^[ \t]*\((?P<label>[^()\s]+)\)=\s*$")
+HEADING = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]+(.+?)[ \t#]*$")
+ROLE = re.compile(r"\{(?P<name>[\w:.-]+)\}`(?P<text>[^`]+)`")
+CODE_SPAN = re.compile(r"(`+).+?\1")     # where a role is only text: ``{ref}`x` `` shows the syntax
+EMPHASIS = re.compile(r"(\*{1,3}|`+)(.+?)\1|(?<!\w)(_{1,3})(.+?)\3(?!\w)")
+MARK = re.compile("^([ \t]*)\x1amyst:(\\d+)\x1a$")
+EXPLICIT = re.compile(r"^(?P<title>.*?)\s*<(?P<target>[^<>]+)>$", re.S)
+
+ADMONITIONS = {"note": "Note", "warning": "Warning", "tip": "Tip", "important": "Important",
+               "caution": "Caution", "danger": "Danger", "seealso": "See also", "hint": "Hint",
+               "attention": "Attention", "error": "Error"}
+CODE = {"code-cell", "code-block", "code", "sourcecode"}
+ROLES = {"ref", "doc", "eq", "numref", "sub", "sup", "math", "kbd", "abbr"}
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where a label leads, and the text a reference to it shows."""
+
+    url: str            # "#label" on the same page, a page's URL (and fragment) elsewhere
+    title: str
+    number: int | None = None     # an equation's
+
+
+@dataclass
+class Document:
+    """What the directives and roles of one page (or one notebook's cells) refer to.
+
+    ``targets`` holds the page's own labels (see :func:`scan`) and those of other
+    pages (a gallery's, given by its builder); ``pages`` maps a ``{doc}`` path (as
+    written, without suffix; or an absolute path, found by its last part) to a page's
+    URL and title. Warnings are gathered as
+    ``(line, message)``; ``line`` counts from the rendered text's first line.
+    """
+
+    targets: dict[str, Target] = field(default_factory=dict)
+    pages: dict[str, Target] = field(default_factory=dict)
+    warnings: list[tuple[int, str]] = field(default_factory=list)
+
+    def page(self, name: str) -> Target | None:
+        """The page ``{doc}`name``` names: by its path from this one, or, for a path from the
+        docs' root as Sphinx reads one (``/how_to/tutorials/x``), the only page of that name."""
+        name = re.sub(r"\.(md|ipynb|py|rst)$", "", name.strip())
+        if not name.startswith("/"):
+            return self.pages.get(name)
+        stem = name.rsplit("/", 1)[-1]
+        found = {target for key, target in self.pages.items() if key.startswith("/") and key.rsplit("/", 1)[-1] == stem}
+        return found.pop() if len(found) == 1 else None
+
+    @classmethod
+    def of(cls, *texts: str, targets: dict[str, Target] | None = None,
+           pages: dict[str, Target] | None = None) -> Document:
+        """The document made of ``texts`` (a page, or a notebook's Markdown cells), in order."""
+        own = {**(targets or {})}
+        for text in texts:
+            scan(text, own)
+        return cls(own, pages or {})
+
+
+def scan(text: str, targets: dict[str, Target], page_url: str = "") -> None:
+    """Add the labels ``text`` defines to ``targets``: ``(label)=`` (titled by the heading
+    after it), a figure's ``:name:`` (by its caption), an equation's ``:label:`` (numbered)."""
+    if ")=" not in text and "{math}" not in text and "{figure}" not in text:
+        return
+    lines = text.split("\n")
+    numbered = sum(1 for t in targets.values() if t.number is not None and t.url.startswith(page_url + "#"))
+    for i, line in enumerate(lines):
+        if m := TARGET.match(line):
+            after = next((l for l in lines[i + 1:] if l.strip()), "")
+            heading = HEADING.match(after)
+            title = plain(heading.group(1)) if heading else m.group("label")
+            targets.setdefault(m.group("label"), Target(f"{page_url}#{anchor(m.group('label'))}", title))
+        elif (m := DIRECTIVE.match(line)) and m.group("name") in ("math", "figure"):
+            options, body = _options(lines[i + 1:])
+            key = "label" if m.group("name") == "math" else "name"
+            label = options.get(key)
+            if not label:
+                continue
+            if m.group("name") == "math":
+                numbered += 1
+                targets.setdefault(label, Target(f"{page_url}#equation-{anchor(label)}", f"({numbered})",
+                                                 numbered))
+            else:
+                caption = plain(next((l.strip() for l in body if l.strip()), label))
+                targets.setdefault(label, Target(f"{page_url}#{anchor(label)}", caption))
+
+
+def plain(markdown: str) -> str:
+    """A title's text without its emphasis and code marks (``Setting *up*``: ``Setting up``)."""
+    return EMPHASIS.sub(lambda m: m.group(2) or m.group(4), markdown)
+
+
+def anchor(label: str) -> str:
+    """The id a label gives its target, as Sphinx makes it (``My_Label`` -> ``my-label``)."""
+    return re.sub(r"[^\w]+", "-", label.lower()).strip("-") or "target"
+
+
+def _options(lines: list[str]) -> tuple[dict[str, str], list[str]]:
+    """A directive's ``:key: value`` lines (or YAML between ``---`` lines) and the body after them."""
+    options: dict[str, str] = {}
+    if lines and lines[0].strip() == "---":
+        end = next((n for n in range(1, len(lines)) if lines[n].strip() == "---"), None)
+        if end is not None:
+            for line in lines[1:end]:
+                key, _, value = line.partition(":")
+                options[key.strip()] = value.strip().strip("'\"")
+            return options, lines[end + 1:]
+    n = 0
+    while n < len(lines) and (m := OPTION.match(lines[n].strip())):
+        options[m.group(1)] = m.group(2)
+        n += 1
+    return options, lines[n:]
+
+
+class Directives(Preprocessor):
+    """Each fenced MyST directive as stashed HTML, each ``(label)=`` as an anchor."""
+
+    def __init__(self, md: markdown.Markdown, extension: MystExtension):
+        super().__init__(md)
+        self.extension = extension
+        self.blocks: list[str] = []      # this document's directives' HTML, for Stashed
+
+    def run(self, lines: list[str]) -> list[str]:
+        self.blocks = []
+        if not any("{" in line or ")=" in line for line in lines):
+            return lines
+        out: list[str] = []
+        fence: str | None = None
+        i = 0
+        while i < len(lines):
+            line = lines[i]
+            if fence is not None:           # inside ordinary fenced code: left alone
+                if line.strip().startswith(fence) and not line.strip().strip(fence[0]):
+                    fence = None
+                out.append(line)
+                i += 1
+                continue
+            opening = line.lstrip()[:1] in ("`", "~", ":")       # what the expressions need, asked first
+            directive = opening and DIRECTIVE.match(line)
+            if directive:
+                end = _closing(lines, i, directive.group("fence"))
+                block = self.directive(directive, lines[i + 1:end], i + 1)
+                out += block + [""] * (min(end + 1, len(lines)) - i - len(block))
+                i = end + 1
+                continue
+            if opening and (opened := FENCE.match(line)):
+                fence = opened.group(1)
+            elif ")=" in line and (target := TARGET.match(line)):
+                line = line[:len(line) - len(line.lstrip())] + \
+                    self.block(f'<div id="{anchor(target.group("label"))}" class="myst-target"></div>')
+            elif "}`" in line:
+                self.check_roles(line, i + 1)
+            out.append(line)
+            i += 1
+        return out
+
+    def check_roles(self, line: str, number: int) -> None:
+        """Warn of the roles on ``line`` that will not render as meant (the inline pattern
+        does not know lines)."""
+        doc = self.extension.document
+        for m in ROLE.finditer(line):
+            name, text = m.group("name"), m.group("text")
+            if _in_code(line, m.start()):
+                continue
+            if name not in ROLES:
+                doc.warnings.append((number, f"MyST role '{{{name}}}' is not supported: its text is shown "
+                                             "as code"))
+            elif name in ("ref", "numref", "eq") and _label(text) not in doc.targets:
+                doc.warnings.append((number, f"{{{name}}}`{text}`: no target labelled "
+                                             f"{_label(text)!r} on this page or in the gallery"))
+            elif name == "doc" and doc.page(_label(text)) is None:
+                doc.warnings.append((number, f"{{doc}}`{text}`: no tutorial {_label(text)!r} in the gallery"))
+
+    def directive(self, m: re.Match, body: list[str], number: int) -> list[str]:
+        """The lines standing for one directive (its HTML's placeholder, or Markdown)."""
+        indent, name, argument = m.group("indent"), m.group("name"), m.group("argument")
+        body = _dedent(body, len(indent.expandtabs(4)))
+        options, content = _options(body)
+        first = number + 1 + len(body) - len(content)       # the line of the content's start
+        if name in CODE:
+            language = options.get("language") or argument or "python"
+            language = "python" if language.startswith("ipython") else language
+            fence = "`" * max([3, *(len(f) + 1 for f in re.findall(r"`{3,}", "\n".join(content)))])
+            return [indent + fence + language, *(indent + l for l in _trim(content)), indent + fence]
+        rendered = self.render(name, argument, options, content, first)
+        if rendered is None:
+            self.extension.document.warnings.append(
+                (number, f"MyST directive '{{{name}}}' is not supported: its content is shown as a block"))
+            rendered = f'<div class="myst-directive myst-{html.escape(name)}">{self.markdown(content, first)}</div>'
+        return ["", indent + self.block(rendered), ""]
+
+    def block(self, html: str) -> str:
+        """A line standing for ``html`` until :class:`Stashed` puts it in the stash (whose
+        placeholders Python-Markdown's whitespace pass would take apart)."""
+        self.blocks.append(html)
+        return f"\x1amyst:{len(self.blocks) - 1}\x1a"
+
+
+    def render(self, name: str, argument: str, options: dict[str, str], content: list[str],
+               first: int) -> str | None:
+        """A directive MyST here renders, as HTML (its content from line ``first``); else None."""
+        if name in ADMONITIONS or name == "admonition":
+            title = argument if name == "admonition" else ADMONITIONS[name]
+            if name != "admonition" and argument:   # "{note} text": the text is the body's start
+                content = [argument, *content]
+            classes = " ".join(filter(None, ["admonition", name if name != "admonition" else "",
+                                             options.get("class", "")]))
+            return (f'<div class="{html.escape(classes)}"><p class="admonition-title">'
+                    f"{self.inline(title)}</p>\n{self.markdown(content, first)}</div>")
+        if name == "dropdown":
+            return (f'<details class="admonition dropdown {html.escape(options.get("class", ""))}">'
+                    f"<summary>{self.inline(argument or 'Details')}</summary>\n"
+                    f"{self.markdown(content, first)}</details>")
+        if name in ("margin", "sidebar"):
+            title = f'<p class="admonition-title">{self.inline(argument)}</p>' if argument else ""
+            return f'<aside class="{name}">{title}\n{self.markdown(content, first)}</aside>'
+        if name == "math":
+            return self.math(options, content)
+        if name in ("figure", "image"):
+            return self.figure(name, argument, options, content, first)
+        if name == "list-table":
+            return self.list_table(argument, options, content, first)
+        return None
+
+    def list_table(self, title: str, options: dict[str, str], content: list[str], first: int) -> str | None:
+        """A table written as a list of rows, each a list of cells (``* - a`` / ``  - b``);
+        None if the body is not such a list."""
+        rows = [_items(row) for row in _items(_trim(content))]
+        if not rows or not all(rows):
+            return None
+        heads = int(options["header-rows"]) if options.get("header-rows", "").isdigit() else 0
+        widths = options.get("widths", "").replace(",", " ").split()
+        columns = "".join(f'<col style="width: {int(w) * 100 // sum(map(int, widths))}%">' for w in widths) \
+            if widths and all(w.isdigit() for w in widths) and sum(map(int, widths)) else ""
+
+        def row(cells: list[list[str]], tag: str) -> str:
+            shown = (re.sub(r"^<p>(.*)</p>$", r"\1", self.markdown(cell, first).strip(), flags=re.S) for cell in cells)
+            return "<tr>" + "".join(f"<{tag}>{cell}</{tag}>" for cell in shown) + "</tr>"
+
+        head = "".join(row(cells, "th") for cells in rows[:heads])
+        body = "".join(row(cells, "td") for cells in rows[heads:])
+        classes = " ".join(filter(None, ["list-table", options.get("class")]))
+        caption = f"<caption>{self.inline(title)}</caption>" if title else ""
+        return (f'<table class="{html.escape(classes)}">{caption}'
+                + (f"<colgroup>{columns}</colgroup>" if columns else "")
+                + (f"<thead>{head}</thead>" if head else "") + f"<tbody>{body}</tbody></table>")
+
+    def math(self, options: dict[str, str], content: list[str]) -> str:
+        tex = html.escape("\n".join(_trim(content)), quote=False)
+        label = options.get("label")
+        target = self.extension.document.targets.get(label) if label else None
+        if target is None or target.number is None:
+            return f'<div class="arithmatex">\\[{tex}\\]</div>'
+        return (f'<div class="math-equation" id="equation-{anchor(label)}">'
+                f'<div class="arithmatex">\\[{tex}\\]</div><span class="eqno">({target.number})</span></div>')
+
+    def figure(self, name: str, argument: str, options: dict[str, str], content: list[str], first: int) -> str:
+        caption = self.markdown(content, first) if name == "figure" else ""
+        alt = options.get("alt", "")    # a figure's caption is beside it
+        size = ""
+        for key in ("width", "height"):
+            value = options.get(key, "")
+            if value.isdigit() or value.endswith("px") and value[:-2].isdigit():
+                size += f' {key}="{value.removesuffix("px")}"'
+            elif value:
+                size += f' style="{key}: {html.escape(value)}"'
+        image = f'<img src="{html.escape(argument)}" alt="{html.escape(alt)}"{size}>'
+        label = options.get("name")
+        classes = " ".join(filter(None, ["figure", options.get("align") and f"align-{options['align']}",
+                                         options.get("class")]))
+        ident = f' id="{anchor(label)}"' if label else ""
+        if name == "image":
+            return f'<p class="{html.escape(classes)}"{ident}>{image}</p>'
+        shown = f"<figcaption>{caption}</figcaption>" if caption else ""
+        return f'<figure class="{html.escape(classes)}"{ident}>{image}{shown}</figure>'
+
+    def markdown(self, lines: list[str], first: int) -> str:
+        """``lines`` (a directive's body, from line ``first``) rendered by a converter of this
+        kind, its warnings taken into the document's at their lines here."""
+        child = self.extension.child()
+        inner = child.myst_extension
+        inner.document = Document(self.extension.document.targets, self.extension.document.pages)
+        child.reset()
+        rendered = child.convert("\n".join(lines))
+        self.extension.document.warnings += [(first + line - 1, message) for line, message in inner.document.warnings]
+        return rendered
+
+    def inline(self, text: str) -> str:
+        """A title's Markdown as inline HTML."""
+        rendered = self.markdown([text], 0)
+        return re.sub(r"^<p>(.*)</p>$", r"\1", rendered.strip(), flags=re.S)
+
+
+class Stashed(Preprocessor):
+    """The directives' HTML in Python-Markdown's stash, after its whitespace pass."""
+
+    def __init__(self, md: markdown.Markdown, directives: Directives):
+        super().__init__(md)
+        self.directives = directives
+
+    def run(self, lines: list[str]) -> list[str]:
+        if not self.directives.blocks:
+            return lines
+        blocks = self.directives.blocks
+
+        def stashed(m: re.Match) -> str:
+            return m.group(1) + self.md.htmlStash.store(blocks[int(m.group(2))])
+
+        return [MARK.sub(stashed, line) if "\x1a" in line else line for line in lines]
+
+
+def _closing(lines: list[str], start: int, fence: str) -> int:
+    """The line closing the directive opened at ``start`` (past the last line if none does:
+    the directive runs to the end, as in MyST)."""
+    for n in range(start + 1, len(lines)):
+        stripped = lines[n].strip()
+        if stripped and stripped == fence[0] * len(stripped) and len(stripped) >= len(fence):
+            return n
+    return len(lines)
+
+
+def _items(lines: list[str]) -> list[list[str]]:
+    """The items of a bullet list (``*``, ``-`` or ``+`` at its left edge), each its lines with the
+    marker taken off and the rest dedented; empty if ``lines`` are not such a list."""
+    items: list[list[str]] = []
+    for line in lines:
+        marker = re.match(r"^[*+-]([ \t]+|$)", line)
+        if marker:
+            items.append([line[marker.end():]])
+        elif not items:
+            return [] if line.strip() else items
+        else:
+            items[-1].append(line)
+    return [[item[0], *_dedent(item[1:], min((len(l) - len(l.lstrip()) for l in item[1:] if l.strip()),
+                                              default=0))] for item in items]
+
+
+def _dedent(lines: list[str], indent: int) -> list[str]:
+    return [l.expandtabs(4)[indent:] if l.expandtabs(4)[:indent].strip() == "" else l.lstrip() for l in lines]
+
+
+def _trim(lines: list[str]) -> list[str]:
+    start = next((i for i, l in enumerate(lines) if l.strip()), len(lines))
+    end = len(lines)
+    while end > start and not lines[end - 1].strip():
+        end -= 1
+    return lines[start:end]
+
+
+def _in_code(text: str, position: int) -> bool:
+    """Whether ``position`` of ``text`` lies inside a code span (asked only where a role is)."""
+    for span in CODE_SPAN.finditer(text):
+        if span.start() >= position:
+            return False
+        if position < span.end():
+            return True
+    return False
+
+
+def _label(text: str) -> str:
+    explicit = EXPLICIT.match(text)
+    return (explicit.group("target") if explicit else text).strip()
+
+
+class Roles(InlineProcessor):
+    """``{name}`text``` as the role renders it; an unknown role as code (warned of by line in
+    :meth:`Directives.check_roles`)."""
+
+    def __init__(self, pattern: str, md: markdown.Markdown, extension: MystExtension):
+        super().__init__(pattern, md)
+        self.extension = extension
+
+    def handleMatch(self, m: re.Match, data: str):
+        name, text = m.group("name"), m.group("text")
+        doc = self.extension.document
+        if _in_code(data, m.start()):       # the code pattern's
+            return None, None, None
+        if name in ("sub", "sup", "kbd"):
+            element = etree.Element(name)
+            element.text = text
+        elif name == "abbr":
+            explicit = re.match(r"^(.*?)\s*\((.*)\)$", text, re.S)
+            element = etree.Element("abbr", {"title": explicit.group(2)} if explicit else {})
+            element.text = explicit.group(1) if explicit else text
+        elif name == "math":
+            element = etree.Element("span", {"class": "arithmatex"})
+            element.text = markdown.util.AtomicString(f"\\({text}\\)")
+        elif name in ("ref", "numref", "eq", "doc"):
+            label = _label(text)
+            explicit = EXPLICIT.match(text)
+            found = doc.page(label) if name == "doc" else doc.targets.get(label)
+            if found is None:
+                element = etree.Element("span", {"class": "myst-unresolved"})
+                element.text = explicit.group("title") if explicit else label
+            else:
+                element = etree.Element("a", {"href": found.url, "class": f"reference {name}"})
+                element.text = markdown.util.AtomicString(
+                    explicit.group("title") if explicit and name != "eq" else found.title)
+        else:
+            element = etree.Element("code", {"class": f"myst-role myst-{name}"})
+            element.text = markdown.util.AtomicString(text)
+        return element, m.start(0), m.end(0)
+
+
+class MystExtension(Extension):
+    """MyST for one converter; ``child`` makes the converter that renders directives' bodies."""
+
+    def __init__(self, child: Callable[[], markdown.Markdown], **kwargs):
+        self.make_child = child
+        self.made: markdown.Markdown | None = None
+        self.document = Document()
+        super().__init__(**kwargs)
+
+    def child(self) -> markdown.Markdown:
+        if self.made is None:
+            self.made = self.make_child()
+        return self.made
+
+    def extendMarkdown(self, md: markdown.Markdown) -> None:
+        md.myst_extension = self
+        # Before kramdown's preprocessors (38 and below): a directive's lines are its own.
+        directives = Directives(md, self)
+        md.preprocessors.register(directives, "myst_directives", 39)
+        md.preprocessors.register(Stashed(md, directives), "myst_stashed", 29)   # after normalize_whitespace (30)
+        # Above code spans (190): the role's backticks are not a code span.
+        md.inlinePatterns.register(Roles(ROLE.pattern, md, self), "myst_roles", 195)

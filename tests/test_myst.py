@@ -1,0 +1,208 @@
+"""MyST (Jupyter Book's Markdown) in pages and notebooks: directives, roles, targets.
+
+The rendered HTML is read as a DOM (lxml), on Markdown rendered by the real
+pipeline and on pages of real builds.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from lxml import html as lxml_html
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_output
+
+from conftest import copy_site
+from generator.build import build
+from generator.markdown import render_markdown
+from test_notebooks import NOW, make_site, notebook, page
+
+
+def dom(markdown: str):
+    return lxml_html.fragment_fromstring(render_markdown(markdown).html, create_parent="div")
+
+
+def text(element) -> str:
+    return " ".join(element.text_content().split())
+
+
+@pytest.mark.parametrize("name, title", [
+    ("note", "Note"), ("warning", "Warning"), ("tip", "Tip"), ("important", "Important"),
+    ("caution", "Caution"), ("danger", "Danger"), ("seealso", "See also"), ("hint", "Hint"),
+    ("attention", "Attention"), ("error", "Error"),
+])
+def test_admonition_directives(name, title):
+    root = dom(f"Before.\n\n```{{{name}}}\nA **bold** body.\n```\n\nAfter.\n")
+    [box] = root.xpath(f"//div[contains(@class, 'admonition') and contains(@class, '{name}')]")
+    assert text(box.xpath("p[@class='admonition-title']")[0]) == title
+    assert box.xpath(".//strong")[0].text == "bold"
+    assert [text(p) for p in root.xpath("p")] == ["Before.", "After."]
+
+
+def test_admonition_with_title_and_class():
+    root = dom("```{admonition} Read *this*\n:class: tip\n\nThe body.\n```\n")
+    [box] = root.xpath("//div[contains(@class, 'admonition')]")
+    assert box.get("class").split() == ["admonition", "tip"]
+    assert box.xpath("p[@class='admonition-title']/em")[0].text == "this"
+    assert text(box.xpath("p")[1]) == "The body."
+
+
+def test_directives_nest_in_longer_fences_and_colon_fences():
+    root = dom("````{note}\nOuter.\n\n```{warning}\nInner.\n```\n````\n\n"
+               "::::{tip}\nColon.\n\n:::{hint}\nDeep.\n:::\n::::\n\n"
+               "```markdown\n```{note}\nshown as code\n```\n")
+    [inner] = root.xpath("//div[contains(@class, 'note')]/div[contains(@class, 'warning')]")
+    assert text(inner.xpath("p")[1]) == "Inner."
+    [deep] = root.xpath("//div[contains(@class, 'tip')]/div[contains(@class, 'hint')]")
+    assert text(deep.xpath("p")[1]) == "Deep."
+    assert len(root.xpath("//div[contains(@class, 'admonition')]")) == 4    # not the one in fenced code
+    assert "{note}" in text(root.xpath("//pre")[0])
+
+
+def test_margin_is_an_aside():
+    root = dom("```{margin}\nA *side* remark.\n```\n")
+    [aside] = root.xpath("//aside[@class='margin']")
+    assert aside.xpath(".//em")[0].text == "side"
+
+
+def test_labelled_math_is_numbered_and_eq_refers_to_it():
+    root = dom("See {eq}`second` and {eq}`first`.\n\n"
+               "```{math}\n:label: first\na^2 + b^2 = c^2\n```\n\n"
+               "```{math}\nx\n```\n\n"
+               "```{math}\n:label: second\ne^{i\\pi} = -1\n```\n")
+    numbers = {box.get("id"): text(box.xpath("span[@class='eqno']")[0])
+               for box in root.xpath("//div[@class='math-equation']")}
+    assert numbers == {"equation-first": "(1)", "equation-second": "(2)"}
+    assert root.xpath("//div[@id='equation-second']/div[@class='arithmatex']")[0].text == "\\[e^{i\\pi} = -1\\]"
+    refs = [(a.get("href"), a.text) for a in root.xpath("//a[contains(@class, 'eq')]")]
+    assert refs == [("#equation-second", "(2)"), ("#equation-first", "(1)")]
+    assert len(root.xpath("//div[@class='arithmatex']")) == 3     # the unlabelled one too, unnumbered
+
+
+def test_figure_with_name_width_and_caption():
+    root = dom("```{figure} images/plot.png\n:name: fig-plot\n:width: 300px\n:alt: A plot\n\nThe *plot* of it.\n```\n\n"
+               "As {ref}`fig-plot` shows.\n")
+    [figure] = root.xpath("//figure[@id='fig-plot']")
+    image = figure.xpath("img")[0]
+    assert (image.get("src"), image.get("width"), image.get("alt")) == ("images/plot.png", "300", "A plot")
+    assert figure.xpath("figcaption//em")[0].text == "plot"
+    link = root.xpath("//a[@href='#fig-plot']")[0]
+    assert text(link) == "The plot of it."
+
+
+def test_list_table_with_header_rows_widths_and_markdown_cells():
+    root = dom("```{list-table} Options\n:header-rows: 1\n:widths: 25 75\n\n* - Name\n  - Meaning\n"
+               "* - `max_trials`\n  - The *whole* budget, over\n    several lines.\n* - `op_names`\n  - Filters.\n```\n")
+    [table] = root.xpath("//table[@class='list-table']")
+    assert table.xpath("caption")[0].text == "Options"
+    assert [c.get("style") for c in table.xpath("colgroup/col")] == ["width: 25%", "width: 75%"]
+    assert [text(th) for th in table.xpath("thead/tr/th")] == ["Name", "Meaning"]
+    assert [[text(td) for td in tr.xpath("td")] for tr in table.xpath("tbody/tr")] == [
+        ["max_trials", "The whole budget, over several lines."], ["op_names", "Filters."]]
+    assert table.xpath("tbody/tr[1]/td[1]/code") and table.xpath("tbody/tr[1]/td[2]/em")
+
+
+def test_code_cell_is_highlighted_code():
+    root = dom("```{code-cell} ipython3\n:tags: [hide-input]\nprint('hi')\n```\n")
+    [block] = root.xpath("//div[contains(@class, 'highlight')]")
+    assert block.xpath(".//span[@class='nb']")[0].text == "print"
+    assert ":tags:" not in text(block)
+
+
+def test_ref_to_a_target_shows_the_heading_title():
+    root = dom("(setup)=\n## Setting *up* tir_creation\n\nText.\n\nBack to {ref}`setup`, or {ref}`here <setup>`.\n")
+    assert root.xpath("//div[@id='setup']/following-sibling::*[1]")[0].tag == "h2"
+    links = [(a.get("href"), text(a)) for a in root.xpath("//a[contains(@class, 'reference')]")]
+    assert links == [("#setup", "Setting up tir_creation"), ("#setup", "here")]
+
+
+def test_sub_sup_and_kbd_roles_but_not_in_code_spans():
+    rendered = render_markdown("H{sub}`2`O, E = mc{sup}`2`, press {kbd}`Ctrl`; write `` {sub}`x` `` or `{ref}`.\n")
+    root = lxml_html.fragment_fromstring(rendered.html, create_parent="div")
+    assert [(e.tag, e.text) for e in root.xpath("//sub|//sup|//kbd")] == [("sub", "2"), ("sup", "2"), ("kbd", "Ctrl")]
+    assert [c.text for c in root.xpath("//code")] == ["{sub}`x`", "{ref}"]
+    assert rendered.warnings == ()
+
+
+def test_unknown_directive_and_role_are_warned_of_at_their_line_and_shown():
+    rendered = render_markdown("# Title\n\n```{tabbed} One\nTab *content*.\n```\n\nA {term}`glossary` word "
+                               "and {ref}`nowhere`.\n")
+    root = lxml_html.fragment_fromstring(rendered.html, create_parent="div")
+    [block] = root.xpath("//div[contains(@class, 'myst-tabbed')]")
+    assert block.xpath(".//em")[0].text == "content"
+    assert root.xpath("//code[contains(@class, 'myst-term')]")[0].text == "glossary"
+    assert root.xpath("//span[@class='myst-unresolved']")[0].text == "nowhere"
+    assert rendered.warnings == (
+        (3, "MyST directive '{tabbed}' is not supported: its content is shown as a block"),
+        (7, "MyST role '{term}' is not supported: its text is shown as code"),
+        (7, "{ref}`nowhere`: no target labelled 'nowhere' on this page or in the gallery"),
+    )
+
+
+def test_a_warning_inside_a_directive_names_its_line_in_the_page():
+    rendered = render_markdown("Intro.\n\n````{note}\nFirst.\n\n```{unknown}\nx\n```\n````\n")
+    assert rendered.warnings == ((6, "MyST directive '{unknown}' is not supported: its content is shown as a block"),)
+
+
+def test_a_page_warns_of_unknown_myst_at_its_file_and_line(tmp_path: Path):
+    site = copy_site(tmp_path / "site", "basic")
+    (site / "content/pages/myst.md").write_text("---\ntitle: MyST\n---\n\nText.\n\n```{tabbed} One\nx\n```\n\n"
+                                                 "```{note}\nA note.\n```\n")
+    result = build(site, NOW)
+    assert "content/pages/myst.md:7: warning: MyST directive '{tabbed}' is not supported: its content is " \
+           "shown as a block" in result.warnings
+    shown = lxml_html.parse(str(site / "_site/myst.html"))
+    assert shown.xpath("//div[contains(@class, 'admonition') and contains(@class, 'note')]")
+
+
+# -- notebooks -------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def myst_gallery(tmp_path_factory):
+    first = notebook(
+        new_markdown_cell("# First steps\n\nAs {eq}`energy` says, read {ref}`later` and {doc}`second`.\n"),
+        new_markdown_cell("```{math}\n:label: energy\nE = mc^2\n```\n\n(later)=\n## Later on\n\n"
+                          "```{margin}\nIn the margin.\n```\n\n```{dropdown} More\nHidden *text*.\n```"),
+        new_code_cell("print('folded')", outputs=[new_output("stream", name="stdout", text="folded\n")],
+                      metadata={"tags": ["hide-cell"]}),
+        new_markdown_cell("Go to {ref}`other-part`.\n\n```{unknown}\nbody\n```"),
+        execute="never")
+    second = notebook(new_markdown_cell("# Second one\n\n(other-part)=\n## The other part\n\nText."),
+                      execute="never")
+    site = make_site(tmp_path_factory.mktemp("myst") / "site", **{"first.ipynb": first, "second.ipynb": second})
+    result = build(site, NOW)
+    return site, result
+
+
+def test_notebook_roles_resolve_within_the_notebook_and_across_the_gallery(myst_gallery):
+    site, _ = myst_gallery
+    root = lxml_html.fromstring(page(site, "first"))
+    links = {text(a): a.get("href") for a in root.xpath("//a[contains(@class, 'reference')]")}
+    assert links == {"(1)": "#equation-energy", "Later on": "#later", "Second one": "/docs/tutorials/second.html",
+                     "The other part": "/docs/tutorials/second.html#other-part"}
+    assert root.xpath("//div[@id='equation-energy']/span[@class='eqno']")[0].text == "(1)"
+    assert root.xpath("//aside[@class='margin']")
+    [dropdown] = root.xpath("//details[contains(@class, 'dropdown')]")
+    assert text(dropdown.xpath("summary")[0]) == "More"
+    second = lxml_html.fromstring(page(site, "second"))
+    assert second.xpath("//*[@id='other-part']")
+
+
+def test_notebook_myst_warnings_name_the_cell_and_line(myst_gallery):
+    _, result = myst_gallery
+    assert ("notebooks/first.ipynb: warning: cell 4: line 3: MyST directive '{unknown}' is not supported: "
+            "its content is shown as a block") in result.warnings
+
+
+def test_hide_cell_folds_input_and_output(myst_gallery):
+    site, _ = myst_gallery
+    root = lxml_html.fromstring(page(site, "first"))
+    [cell] = root.xpath("//div[@id='nb-cell-3']")
+    assert [text(s) for s in cell.xpath("details/summary")] == ["Show code", "Show output"]
+    assert "folded" in text(cell.xpath("details")[1])
+
+
+def test_a_warning_in_an_unknown_directive_counts_lines_past_its_options():
+    rendered = render_markdown("```{tabbed} One\n:sync: a\n\nText {term}`x`.\n```\n")
+    assert [line for line, _ in rendered.warnings] == [1, 4]
