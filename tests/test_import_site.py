@@ -204,6 +204,7 @@ def test_hosts_the_layouts_load_from_are_allowed_one_report_line_each(tmp_path) 
               '<link rel="canonical" href="https://small.example/">\n</head><body>{{ content }}\n'
               '<script src="https://code.example/jquery.js"></script>\n'
               '<script src="https://code.example/popper.js"></script>\n'
+              '<script src="//{{ site.cdn }}/app.js"></script>\n'
               '<a href="https://elsewhere.example/">a link is not loaded</a></body></html>\n')
     source = small_site(tmp_path / "jekyll", files={"_layouts/default.html": layout})
     import_jekyll(source, tmp_path / "site")
@@ -217,6 +218,17 @@ def test_hosts_the_layouts_load_from_are_allowed_one_report_line_each(tmp_path) 
     build(site)
     findings = check_site(load_config(site)).findings
     assert not [f for f in findings if f.problem.startswith("third-party")], findings
+
+
+def test_a_liquid_atom_feed_stays_at_its_url(tmp_path) -> None:
+    feed = "---\nlayout: null\n---\n<feed>{% for post in site.posts %}{{ post.title }}{% endfor %}</feed>\n"
+    source = small_site(tmp_path / "jekyll", files={"feed.xml": feed})
+    result = import_jekyll(source, tmp_path / "site")
+    settings = yaml.safe_load((tmp_path / "site/site.yaml").read_text())
+    assert settings["feeds"]["atom_urls"] == ["/feed.xml"]
+    assert not [n for n in result.notes if n.visible]
+    build(tmp_path / "site")
+    assert b"Hello" in (tmp_path / "site/_site/feed.xml").read_bytes()
 
 
 def test_the_report_starts_with_what_a_visitor_would_see(tmp_path) -> None:

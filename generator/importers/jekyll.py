@@ -162,6 +162,7 @@ class _Importer:
         self.static: list[str] = []
         self.hosts: dict[str, tuple[str, int, str]] = {}    # host -> where a layout first loads from it
         self.plugin_outputs: set[str] = set()   # plugins whose output the site made by hand
+        self.atom_urls: list[str] = []           # where the site's Atom feeds were
         sass = config.get("sass") or {}
         # Jekyll's load paths: sass.load_paths, then sass_dir; its style: jekyll-sass-converter 3's
         # default (2's, with sassc, was compact: the report says so).
@@ -275,8 +276,11 @@ class _Importer:
             return
         if rel in FEED_PAGES:
             self.feeds[FEED_PAGES[rel]] = True
-            moved = "" if rel in ("atom.xml", "rss.xml", "feed.json") else f" (it moves from /{rel} to /atom.xml)"
-            self.note(rel, 1, rel, f"a Liquid feed: sitegen makes its own feed from site.yaml feeds{moved}", visible=True)
+            if FEED_PAGES[rel] == "atom":
+                self.atom_urls.append(f"/{rel}")       # at its own URL
+            moved = f" (it moves from /{rel} to /rss.xml)" if rel == "feed.rss" else ""
+            self.note(rel, 1, rel, f"a Liquid feed: sitegen makes its own feed from site.yaml feeds{moved}",
+                      visible=bool(moved))
             return
         if rel in ("sitemap.xml", "sitemap.txt"):
             self.plugin_outputs.add("jekyll-sitemap")      # a sitemap the site made itself: sitegen's
@@ -313,7 +317,7 @@ class _Importer:
     def load_from(self, url: str, rel: str, line: int) -> None:
         """Allow, in site.yaml check.allow_hosts, a host the layouts load resources from."""
         match = re.match(r"(?:https?:)?//([^/:?#]+)", url.strip())
-        if match:
+        if match and re.fullmatch(r"[\w-]+(\.[\w-]+)+", match.group(1)):     # not a host Liquid writes in
             self.hosts.setdefault(match.group(1).lower(), (rel, line, url.strip()))
 
     def import_special(self) -> None:
@@ -608,7 +612,9 @@ class _Importer:
         feeds: dict[str, Any] = dict(self.feeds)
         if "jekyll-feed" in plugins:
             feeds["atom"] = True
-            feeds["atom_urls"] = ["/atom.xml", "/feed.xml"] if self.feeds["atom"] else ["/feed.xml"]
+            self.atom_urls += [] if "/feed.xml" in self.atom_urls else ["/feed.xml"]
+        if self.atom_urls and self.atom_urls != ["/atom.xml"]:
+            feeds["atom_urls"] = sorted(self.atom_urls)
         settings["feeds"] = feeds
         # Jekyll makes no archive pages: none is made, so every URL stays the site's own.
         settings["archives"] = {"blog": False, "history": False, "tags": False, "categories": False,
