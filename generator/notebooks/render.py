@@ -39,6 +39,7 @@ from generator.errors import SiteError
 from generator.highlight import highlight
 from generator.markdown import MarkdownProblem, kramdown_id, render_markdown
 from generator.notebooks import formulas, rst, sanitize, widgets
+from generator.notebooks.ansi import ansi_to_html
 from generator.notebooks.anchors import PageIds, jupyter_id
 from generator.notebooks.sources import Tutorial
 from generator.text import plain_text, shorten
@@ -532,10 +533,7 @@ def _terminal_html(text: str) -> Markup:
     """Terminal text as HTML, its ANSI colours as CSS classes."""
     if "\x1b" not in text:
         return escape(text)
-    # nbconvert takes a quarter of a second to import: only pay it for coloured text.
-    from nbconvert.filters.ansi import ansi2html
-
-    return Markup(ansi2html(text))
+    return ansi_to_html(text)
 
 
 def _apply_carriage_returns(text: str) -> str:
