@@ -64,7 +64,8 @@ HANDLED_KEYS = {"title", "url", "baseurl", "permalink", "timezone", "exclude", "
                 "livereload", "future", "show_drafts", "unpublished", "excerpt_separator", "sass"}
 SASS_SUFFIXES = (".scss", ".sass")
 # What each plugin sitegen has an equivalent for becomes.
-PLUGINS = {"jekyll-feed": "the Atom feed at /feed.xml, where jekyll-feed published it (site.yaml feeds.atom_urls)",
+PLUGINS = {"jekyll-feed": "the Atom feed at /feed.xml, where jekyll-feed published it (site.yaml feeds.atom_urls), "
+                          "of the latest feeds.entries posts (20; jekyll-feed's were 10)",
            "jekyll-sitemap": "sitegen's sitemap.xml (and sitemap.txt)",
            "jekyll-seo-tag": "{% seo %} in the layouts writes sitegen's meta tags (partials/meta.html)",
            "jekyll-redirect-from": "redirect_from in front matter and site.yaml redirects",
