@@ -41,12 +41,13 @@ from generator.cache import DataCache, digest, digest_after, hasher, local_key
 from generator.config import Config, load_config, setting_digest
 from generator.deps import LINKED_FIELDS, Key, KeyIndex, Resolver, Views, tracing, value_digest
 from generator.errors import SiteError, warning
-from generator.layout import DEFAULT_THEME, INPUTS, STAGING_DIR, STATE_DIR, STATE_FILE, SWAPPABLE, TEMPLATES, VENDOR
+from generator.layout import (CONFIG_FILE, DEFAULT_THEME, INPUTS, STAGING_DIR, STATE_DIR, STATE_FILE, SWAPPABLE,
+                              TEMPLATES, VENDOR)
 from generator.lock import site_lock
 from generator.options import BuildOptions
 from generator.output import (OutputFiles, Staging, check_outputs, delete_outputs, folder_stamps, mark_ours,
                               safe_output_dir)
-from generator.outputs import (Bundle, Derived, Phase, PlanContext, Planned, Registry, Remade, Report,
+from generator.outputs import (Bundle, Derived, Phase, PlanContext, Planned, Planner, Registry, Remade, Report,
                                default_registry, site_view, transient_paths)
 from generator.plan import Plan
 from generator.plugins import extensions
@@ -117,8 +118,8 @@ def plan_site(planners: Registry, ctx: PlanContext,
     plan, owners = Plan(), {}
     for planner in planners:
         before = len(plan)
-        if planner.phase is Phase.DERIVED:     # made from the others' bytes, once those are made
-            continue
+        if planner.phase is Phase.DERIVED or not switched_on(ctx.config, planner):
+            continue     # a derived planner's files are made from the others' bytes, once those are made
         if planner.phase is Phase.BUNDLE:
             for job in bundled[planner.name]:
                 plan.add(*job)
@@ -126,6 +127,20 @@ def plan_site(planners: Registry, ctx: PlanContext,
             planner.plan(ctx, plan)
         owners[planner.name] = list(itertools.islice(plan, before, None))
     return plan, owners
+
+
+def switched_on(config: Config, planner: Planner) -> bool:
+    """Is the output ``planner`` makes wanted (site.yaml ``outputs: {NAME: false}`` makes none)?"""
+    return config.outputs.get(planner.name, True)
+
+
+def check_output_names(config: Config, planners: Registry) -> None:
+    """site.yaml ``outputs`` names outputs there are: a typo would leave a file made."""
+    names = planners.names()
+    for name in config.outputs:
+        if name not in names:
+            raise SiteError(f"key 'outputs.{name}': no output is named {name!r} (known: {', '.join(names)})",
+                            config.root / CONFIG_FILE)
 
 
 def parse_documents(sources: list[Source], tree: Path, config: Config,
@@ -700,8 +715,9 @@ class Engine:
                           dict(scan.external))
         bundles, bundled, reports = {}, {}, {}
         ran = False
+        check_output_names(config, self.planners)
         for bundle in self.planners:
-            if isinstance(bundle, Bundle):
+            if isinstance(bundle, Bundle) and switched_on(config, bundle):
                 record, reports[bundle.name], bundled[bundle.name] = self.run_bundle(
                     bundle, ctx, moved, scan.tampered)
                 bundles[bundle.name] = record
@@ -752,7 +768,7 @@ class Engine:
         whole.unlisted = set(planned.plan.unlisted)
         derivation = Derivation(whole)
         for planner in self.planners:
-            if not isinstance(planner, Derived):
+            if not isinstance(planner, Derived) or not switched_on(scan.config, planner):
                 continue
             last, records, before = self.state.records.derived.get(planner.name, {}), {}, len(whole)
             for group, paths in groups_of(planner, scan.config, planned.plan).items():
@@ -863,8 +879,10 @@ class Engine:
     def reports(self, planned: PlanResult, derived: Derivation, made: dict[str, Any]) -> dict[str, Any]:
         """Planner name -> its report: a bundle's or derived planner's own, else how many files
         it has and made."""
+        overridden = planned.plan.overridden
         return {**{name: planned.reports[name] if name in planned.reports
-                   else Planned(len(paths), sum(path in made for path in paths))
+                   else Planned(len(paths), sum(path in made for path in paths),
+                                tuple(overridden[path] for path in paths if path in overridden))
                    for name, paths in planned.owners.items()}, **derived.reports}
 
     def run_bundle(self, bundle: Bundle, ctx: PlanContext, moved: dict[Key, str],

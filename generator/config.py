@@ -56,7 +56,10 @@ def check_link(url: str, key: str, path: Path) -> None:
 
 @dataclass(frozen=True)
 class Feeds:
-    atom: bool = True           # /atom.xml
+    atom: bool = True           # at atom_urls
+    # The Atom feed's URLs: the first is the one pages link; more serve the same feed where
+    # readers subscribed before (jekyll-feed's /feed.xml).
+    atom_urls: list[str] = field(default_factory=lambda: ["/atom.xml"])
     rss: bool = True            # /rss.xml
     json: bool = True           # /feed.json (JSON Feed 1.1)
     tags: bool = True           # an Atom feed beside each tag's page: /tags/NAME/atom.xml
@@ -67,6 +70,34 @@ class Feeds:
     def validate(self, path: Path, prefix: str) -> None:
         if self.entries < 1:
             raise SiteError(f"key '{prefix}entries': expected 1 or more, got {self.entries}", path)
+        if not self.atom_urls:
+            raise SiteError(f"key '{prefix}atom_urls': expected at least one URL (atom: false makes no feed)", path)
+        for i, url in enumerate(self.atom_urls):
+            if not _plain_path(url) or url.endswith("/"):
+                raise SiteError(f"key '{prefix}atom_urls[{i}]': expected a file's path starting with '/' "
+                                f"(no '.', '..' or empty segments), got {url!r}", path)
+
+
+def _plain_path(url: str) -> bool:
+    """A URL path naming a place inside the site: '/', no '.', '..' or empty segments."""
+    rest = url[1:].removesuffix("/")
+    return url.startswith("/") and "\0" not in url and (
+        url == "/" or not any(part in ("", ".", "..") for part in rest.split("/")))
+
+
+@dataclass(frozen=True)
+class SassSettings:
+    """How the ``.scss`` and ``.sass`` files of the static folders are compiled (generator/sass.py),
+    as Jekyll's ``sass:`` settings say: where ``@import`` looks, and the CSS's style."""
+
+    load_paths: list[str] = field(default_factory=list)    # folders of the site: Jekyll's sass_dir
+    style: Literal["expanded", "nested", "compact", "compressed"] = "expanded"
+
+    def validate(self, path: Path, prefix: str) -> None:
+        for i, name in enumerate(self.load_paths):
+            if name.startswith("/") or any(part in ("", ".", "..") for part in name.strip("/").split("/")):
+                raise SiteError(f"key '{prefix}load_paths[{i}]': expected a folder inside the site, got {name!r}",
+                                path)
 
 
 Execute = Literal["auto", "never", "always"]
@@ -386,6 +417,10 @@ class Config:
     liquid: LiquidSettings = field(default_factory=LiquidSettings)
     archives: Archives = field(default_factory=Archives)
     search: Search | Literal[False] = field(default_factory=Search)
+    sass: SassSettings = field(default_factory=SassSettings)
+    # Generated outputs switched off by name: {sitemap: false, robots: false, "404": false, ...}
+    # (the names of generator/outputs' planners; feeds, search and archives have their own keys too).
+    outputs: dict[str, bool] = field(default_factory=dict)
     social: Social = field(default_factory=Social)
     repository: Repository = field(default_factory=Repository)
     static: list[str] = field(default_factory=list)   # folders (or files) published at their own URLs
@@ -401,8 +436,7 @@ class Config:
         for old in sorted(self.redirects):
             if not old.startswith("/"):
                 raise SiteError(f"key 'redirects': redirect {old!r} must be a path starting with '/'", path)
-            rest = old[1:].removesuffix("/")
-            if old != "/" and ("\0" in old or any(part in ("", ".", "..") for part in rest.split("/"))):
+            if not _plain_path(old):
                 raise SiteError(f"key 'redirects': redirect {old!r} is not a plain path inside the site "
                                 "(no '.', '..' or empty segments)", path)
         _check_versions(self.versions, path)

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from generator.errors import SiteError
+from generator.errors import SiteError, warning
 from generator.files import check_output_path
 
 
@@ -29,20 +29,37 @@ class Job(NamedTuple):
 
 
 class Plan(dict):
-    """Output path -> :class:`Job`, refusing a second claim on a path (naming both)."""
+    """Output path -> :class:`Job`, refusing a second claim on a path (naming both), unless one
+    of the two is a file sitegen generates (a feed, the sitemap): the site's own file wins,
+    as a Jekyll site's own ``feed.xml`` wins over jekyll-feed's, and the build says so."""
 
     def __init__(self) -> None:
         super().__init__()
         self.unlisted: set[str] = set()     # pages kept out of the sitemap
+        self.generated: dict[str, tuple[str, str]] = {}   # path -> (origin, setting) of a generated job
+        self.overridden: dict[str, str] = {}   # path -> the warning saying whose file won
 
     def add(self, path: str, origin: str | Path, make: Callable[[], bytes | str],
-            inputs: Any = None, listed: bool = True) -> None:
+            inputs: Any = None, listed: bool = True, generated: str = "") -> None:
+        """``generated``: the setting that switches this generated file off (``outputs.sitemap``);
+        such a job gives way to a file of the site at the same path."""
         check_output_path(path, origin)
         if path in self:
-            raise SiteError(f"/{path} is claimed by both {self[path].origin} and {origin}", origin)
+            if bool(generated) == (path in self.generated):
+                raise SiteError(f"/{path} is claimed by both {self[path].origin} and {origin}", origin)
+            own = self[path].origin if generated else str(origin)
+            maker, setting = (str(origin), generated) if generated else self.generated[path]
+            self.overridden[path] = warning(f"/{path}: the site's own file is published, not the one sitegen "
+                                            f"makes ({maker}; site.yaml {setting}: false makes none)", own)
+            if generated:
+                return
+            del self.generated[path]
         self[path] = Job(path, str(origin), make, inputs)
+        self.unlisted.discard(path)
         if not listed:
             self.unlisted.add(path)
+        if generated:
+            self.generated[path] = (str(origin), generated)
 
     def add_all(self, jobs: list[Job]) -> None:
         """Add many jobs at once (thousands of documents); the same checks as :meth:`add`."""

@@ -306,10 +306,14 @@ def watched(root: Path) -> tuple[list[Path], list[Path]]:
 
 @functools.lru_cache(maxsize=4)
 def _static_paths(root: Path, config_stamp: Stamp | None) -> tuple[str, ...]:
-    """site.yaml's static paths and theme folder, read again only when its stamp moves."""
+    """site.yaml's static paths, theme folder and what the outputs read besides (Sass load
+    paths), read again only when its stamp moves."""
+    from generator.outputs import default_registry
+
     try:
         config = load_config(root)
-        return config.static_paths + config.theme_paths
+        return (config.static_paths + config.theme_paths
+                + tuple(path for planner in default_registry() for path in planner.watches(config)))
     except SiteError:
         return (ASSETS,)
 

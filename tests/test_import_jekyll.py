@@ -211,11 +211,11 @@ def test_feeds_plugins_data_and_reserved_names(tmp_path) -> None:
     result = import_jekyll(source, tmp_path / "new")
     site = tmp_path / "new"
     config_out = yaml.safe_load((site / "site.yaml").read_text())
-    assert config_out["feeds"] == {"atom": True, "rss": True, "json": False}
+    assert config_out["feeds"] == {"atom": True, "rss": True, "json": False, "atom_urls": ["/feed.xml"]}
     assert config_out["permalink"] == "/:categories/:year/:month/:day/:title.html"
     assert yaml.safe_load((site / "content/data/people.yml").read_text()) == [{"name": "Ann"}]
     notes = {(n.path, n.construct): n.action for n in result.notes}
-    assert "jekyll-seo-tag" in {construct for _, construct in notes}
+    assert any(line.startswith("`jekyll-seo-tag` (_config.yml:3): ") for line in result.plugins)
     assert any(path == "_config.yml" and ":i_month" in action for (path, _), action in notes.items())
     assert ("_data/table.csv", "_data/table.csv") in notes
     assert ("content/notes.txt", "content/notes.txt") in notes and not (site / "content/notes.txt").exists()

@@ -32,6 +32,7 @@ import yaml
 from generator.errors import SiteError
 from generator.importers.liquid import Note, block_name, convert_template
 from generator.layout import RESERVED
+from generator.scan import scan_css, scan_html
 from generator.site import slugify
 from generator.sources import POST_NAME, read_text
 from generator.yamltext import load_yaml, parse_yaml, yaml_line, yaml_problem
@@ -60,7 +61,17 @@ THIRD_PARTY = re.compile(r"""<(?:img|iframe|script|video|audio|source|embed)\b[^
 HANDLED_KEYS = {"title", "url", "baseurl", "permalink", "timezone", "exclude", "include", "defaults",
                 "description", "author", "lang", "markdown", "kramdown", "highlighter", "plugins", "gems",
                 "paginate", "source", "destination", "encoding", "safe", "incremental", "port", "host",
-                "livereload", "future", "show_drafts", "unpublished", "excerpt_separator"}
+                "livereload", "future", "show_drafts", "unpublished", "excerpt_separator", "sass"}
+SASS_SUFFIXES = (".scss", ".sass")
+# What each plugin sitegen has an equivalent for becomes.
+PLUGINS = {"jekyll-feed": "the Atom feed at /feed.xml, where jekyll-feed published it (site.yaml feeds.atom_urls), "
+                          "of the latest feeds.entries posts (20; jekyll-feed's were 10)",
+           "jekyll-sitemap": "sitegen's sitemap.xml (and sitemap.txt)",
+           "jekyll-seo-tag": "{% seo %} in the layouts writes sitegen's meta tags (partials/meta.html)",
+           "jekyll-redirect-from": "redirect_from in front matter and site.yaml redirects",
+           "jekyll-paginate": "sitegen's blog pages (archives.blog): see the note on paginate"}
+# The outputs sitegen makes that a Jekyll site made only with a plugin, or not at all.
+GENERATED = {"sitemap": "jekyll-sitemap", "robots": None, "search": None}
 
 
 @dataclass
@@ -74,6 +85,9 @@ class ImportResult:
     static: list[str] = field(default_factory=list)
     notes: list[Note] = field(default_factory=list)
     settings: list[str] = field(default_factory=list)   # to carry into site.yaml by hand (for now)
+    settings_taken: list[str] = field(default_factory=list)   # site.yaml values found elsewhere than Jekyll's key
+    plugins: list[str] = field(default_factory=list)    # what each plugin sitegen has became
+    hosts: dict[str, tuple[str, int, str]] = field(default_factory=dict)   # allowed host -> (file, line, url)
 
     def summary(self) -> str:
         static = ", ".join(self.static) or "none"
@@ -118,6 +132,7 @@ CONFIG_SHAPES: dict[str, tuple[Callable[[Any], bool], str]] = {
     "include": (_paths, "a list of paths"),
     "plugins": (_paths, "a list of plugin names"),
     "gems": (_paths, "a list of plugin names"),
+    "sass": (lambda v: isinstance(v, dict), "a mapping of Sass options (sass_dir, style)"),
     "defaults": (_defaults, "a list of entries, each with a 'scope' and 'values' mapping"),
     "kramdown": (lambda v: isinstance(v, dict), "a mapping of kramdown options"),
 }
@@ -146,9 +161,18 @@ class _Importer:
         self.layouts_used: set[str] = set()
         self.has_404 = False
         self.static: list[str] = []
+        self.hosts: dict[str, tuple[str, int, str]] = {}    # host -> where a layout first loads from it
+        self.plugin_outputs: set[str] = set()   # plugins whose output the site made by hand
+        self.atom_urls: list[str] = []           # where the site's Atom feeds were
+        sass = config.get("sass") or {}
+        # Jekyll's load paths: sass.load_paths, then sass_dir; its style: jekyll-sass-converter 3's
+        # default (2's, with sassc, was compact: the report says so).
+        self.sass_paths = [str(p).strip("/") for p in sass.get("load_paths") or []] + [
+            str(sass.get("sass_dir") or "_sass").strip("/")]
+        self.sass_style = str(sass.get("style") or "expanded").lstrip(":")
 
-    def note(self, path: str, line: int, construct: str, action: str) -> None:
-        self.result.notes.append(Note(path, line, construct, action))
+    def note(self, path: str, line: int, construct: str, action: str, visible: bool = False) -> None:
+        self.result.notes.append(Note(path, line, construct, action, visible=visible))
 
     def config_line(self, key: Any) -> int:
         return self.config_lines.get(str(key), 1)
@@ -237,29 +261,65 @@ class _Importer:
         if not re.match(rb"---[ \t]*\r?\n", data):
             if top in RESERVED or top == "IMPORT-REPORT.md":
                 self.note(rel, 1, rel, f"sitegen uses the name '{top}' for its own sources: rename it "
-                                       f"and the links to it, then copy it into the site")
+                                       f"and the links to it, then copy it into the site", visible=True)
                 return
             self.copy(data, rel)
-            if top != "assets" and top not in self.static:
-                self.static.append(top)
+            self.publish(top)
+            if rel.endswith(SASS_SUFFIXES) and not rel.rsplit("/", 1)[-1].startswith("_"):
+                self.note(rel, 1, rel, f"Jekyll published this Sass file as it is (it has no front matter); "
+                                       f"sitegen compiles every .scss and .sass of a static folder, into "
+                                       f"{rel.rsplit('.', 1)[0]}.css: rename it _{rel.rsplit('/', 1)[-1]} if "
+                                       f"stylesheets only import it")
             return
         name = rel.rsplit("/", 1)[-1]
+        if name.endswith(SASS_SUFFIXES):
+            self.import_sass_page(data, rel, top)
+            return
         if rel in FEED_PAGES:
             self.feeds[FEED_PAGES[rel]] = True
-            moved = "" if rel in ("atom.xml", "rss.xml", "feed.json") else f" (it moves from /{rel} to /atom.xml)"
-            self.note(rel, 1, rel, f"a Liquid feed: sitegen makes its own feed from site.yaml feeds{moved}")
+            if FEED_PAGES[rel] == "atom":
+                self.atom_urls.append(f"/{rel}")       # at its own URL
+            moved = f" (it moves from /{rel} to /rss.xml)" if rel == "feed.rss" else ""
+            self.note(rel, 1, rel, f"a Liquid feed: sitegen makes its own feed from site.yaml feeds{moved}",
+                      visible=bool(moved))
             return
-        if rel == "sitemap.xml":
-            self.note(rel, 1, rel, "sitegen makes sitemap.xml (and sitemap.txt) itself: nothing to do")
+        if rel in ("sitemap.xml", "sitemap.txt"):
+            self.plugin_outputs.add("jekyll-sitemap")      # a sitemap the site made itself: sitegen's
+            self.note(rel, 1, rel, "sitegen makes sitemap.xml and sitemap.txt itself: nothing to do")
             return
         if not name.endswith(PAGE_SUFFIXES):
             self.note(rel, 1, rel, "a page that is not Markdown or HTML (Liquid producing "
                                    f"{name.rsplit('.', 1)[-1]}): sitegen does not make such pages; "
-                                   f"write the file as it should be served into a static folder")
+                                   f"write the file as it should be served into a static folder", visible=True)
             return
         self.has_404 = self.has_404 or rel in ("404.html", "404.md")
         self.write_document(data, rel, f"content/pages/{rel}", "pages")
         self.result.pages += 1
+
+    def publish(self, top: str) -> None:
+        if top != "assets" and top not in self.static:
+            self.static.append(top)
+
+    def import_sass_page(self, data: bytes, rel: str, top: str) -> None:
+        """A Sass page (front matter, then Sass): the Sass, compiled by the build into a .css
+        beside it, as Jekyll compiled it; the stylesheets it loads from other hosts are allowed."""
+        text = data.decode("utf-8", errors="replace")
+        body = re.sub(r"\A---[ \t]*\r?\n.*?^---[ \t]*(?:\r?\n|\Z)", "", text, count=1, flags=re.S | re.M)
+        if re.search(r"\{\{|\{%", body):
+            self.note(rel, 1, rel, "Liquid in a Sass page: sitegen compiles the Sass as it is: write the values "
+                                   "in", visible=True)
+        self.copy(body.encode("utf-8"), rel)
+        self.publish(top)
+        offset = text[:len(text) - len(body)].count("\n")
+        for ref in scan_css(body):
+            if ref.fetched:
+                self.load_from(ref.url, rel, ref.line + offset)
+
+    def load_from(self, url: str, rel: str, line: int) -> None:
+        """Allow, in site.yaml check.allow_hosts, a host the layouts load resources from."""
+        match = re.match(r"(?:https?:)?//([^/:?#]+)", url.strip())
+        if match and re.fullmatch(r"[\w-]+(\.[\w-]+)+", match.group(1)):     # not a host Liquid writes in
+            self.hosts.setdefault(match.group(1).lower(), (rel, line, url.strip()))
 
     def import_special(self) -> None:
         posts = self.src / "_posts"
@@ -269,7 +329,7 @@ class _Importer:
                 continue
             if not POST_NAME.match(path.stem) or not path.name.endswith(PAGE_SUFFIXES):
                 self.note(rel, 1, rel, "Jekyll does not publish this (a post's name is YYYY-MM-DD-title.md): "
-                                       "it was left out")
+                                       "it was left out", visible=True)
                 continue
             data = self.read(path)
             if data is not None:
@@ -278,12 +338,15 @@ class _Importer:
         if (self.src / "_drafts").is_dir():
             self.note("_drafts", 1, "_drafts", "drafts have no date: give each one a dated name and "
                                                "'draft: true', in content/posts/")
-        for name in ("_sass", "_plugins"):
-            if (self.src / name).is_dir():
-                self.note(name, 1, name, {"_sass": "sitegen does not compile Sass: compile it into a .css "
-                                                   "file in a static folder",
-                                          "_plugins": "Ruby plugins do not run in sitegen: do what they did "
-                                                      "in templates or content"}[name])
+        for name in self.sass_paths:      # folders the site does not publish: copied for the build's Sass
+            sass = self.src / name
+            for path in sorted(sass.rglob("*")) if self.skipped(name) and self.folder(sass) else []:
+                data = self.read(path) if path.is_file() else None
+                if data is not None:
+                    self.copy(data, path.relative_to(self.src).as_posix())
+        if (self.src / "_plugins").is_dir():
+            self.note("_plugins", 1, "_plugins", "Ruby plugins do not run in sitegen: do what they did "
+                                                 "in templates or content", visible=True)
         self.import_data()
         self.import_includes_and_layouts()
 
@@ -345,7 +408,7 @@ class _Importer:
         self.note_third_party(rel, text)
         if "redirect_to" in merged:
             self.note(rel, 1, "redirect_to", "sitegen has no redirect_to: put this page's URL in the "
-                                             "target page's redirect_from, or in site.yaml redirects")
+                                             "target page's redirect_from, or in site.yaml redirects", visible=True)
         body_start = match.end()
         front = match.group(1) + "".join(_yaml_line(key, value) for key, value in changes.items())
         self.write(f"---\n{front}---\n{text[body_start:]}", target)
@@ -404,6 +467,8 @@ class _Importer:
                         if p.is_file()} if self.folder(layouts) else {}
         layout_files = {p.stem: p for p, text in layout_texts.items() if text is not None}
         parsed = {name: self.split_layout(layout_texts[path], path) for name, path in layout_files.items()}
+        for name, (_, body, offset) in parsed.items():
+            self.note_hosts(body, f"_layouts/{layout_files[name].name}", offset)
         parents = {name: str(meta.get("layout")) for name, (meta, _, _) in parsed.items()
                    if meta.get("layout") not in (None, "null", "none", False, "")}
         for name, (meta, body, offset) in parsed.items():
@@ -425,7 +490,7 @@ class _Importer:
         missing = self.layouts_used - set(layout_files) - {NO_LAYOUT}
         for name in sorted(missing):
             self.note(self.config_name, 1, f"layout: {name}", f"documents use the layout '{name}', which "
-                                                              f"_layouts/ does not have: add templates/{name}.html")
+                                                              f"_layouts/ does not have: add templates/{name}.html", visible=True)
         # The includes layouts use (and those they include), as Jinja partials.
         todo = [body for _, body, _ in parsed.values()]
         converted: set[str] = set()
@@ -437,11 +502,18 @@ class _Importer:
                 text = self.read_template(includes / name)
                 if text is None:
                     continue
+                self.note_hosts(text, f"_includes/{name}")
                 jinja, notes = convert_template(text, f"_includes/{name}", self.config, lenient=True,
                                                 includes=set(include_files))
                 self.result.notes += notes
                 self.write(jinja, f"templates/partials/{name}")
                 todo.append(text)
+
+    def note_hosts(self, text: str, rel: str, offset: int = 0) -> None:
+        """The hosts a template makes readers' browsers load from (scripts, stylesheets, fonts)."""
+        for ref in scan_html(text).references:
+            if ref.fetched:
+                self.load_from(ref.url, rel, ref.line + offset)
 
     def folder(self, path: Path) -> bool:
         """Is ``path`` a folder of the Jekyll site to read (noted if a link takes it outside)?"""
@@ -484,6 +556,36 @@ class _Importer:
             return PERMALINK_STYLES["date"].replace(":output_ext", ".html")
         return pattern
 
+    def site_url(self) -> str:
+        """``url``, else where the site says it is published (``production_url``, Jekyll-Bootstrap's
+        ``JB.BASE_PATH``), said in the report; else a placeholder to replace."""
+        config, jb = self.config, self.config.get("JB")
+        if config.get("url"):
+            return str(config["url"])
+        for key, value in (("production_url", config.get("production_url")),
+                           ("JB.BASE_PATH", jb.get("BASE_PATH") if isinstance(jb, dict) else None)):
+            if isinstance(value, str) and re.match(r"https?://[^/\s]+", value):
+                url = value.rstrip("/")
+                self.result.settings_taken.append(f"`url: {url}`, from `{key}` ({self.config_name} has no "
+                                                  f"`url`): feeds, the sitemap and canonical links use it")
+                return url
+        self.note(self.config_name, 1, "url", "no url: site.yaml says https://example.org; set the "
+                                              "production URL (feeds, sitemap and the check use it)", visible=True)
+        return "https://example.org"
+
+    def plugins(self) -> dict[str, tuple[str, int]]:
+        """The plugins Jekyll loads, and where each is named: ``_config.yml``'s ``plugins`` (or the
+        older ``gems``) and the Gemfile's ``jekyll_plugins`` group, which Bundler loads too."""
+        found: dict[str, tuple[str, int]] = {}
+        for key in ("plugins", "gems"):
+            for name in self.config.get(key) or []:
+                found.setdefault(str(name), (self.config_name, self.config_line(key)))
+        gemfile = self.src / "Gemfile"
+        if gemfile.is_file() and self.inside(gemfile):
+            for name, line in gemfile_plugins(read_text(gemfile)):
+                found.setdefault(name, ("Gemfile", line))
+        return found
+
     def write_config(self) -> None:
         config = self.config
         author = config.get("author")
@@ -492,12 +594,7 @@ class _Importer:
         settings: dict[str, Any] = {"title": str(config.get("title") or self.src.name)}
         if not config.get("title"):
             self.note(self.config_name, 1, "title", "no title: site.yaml uses the folder's name; set yours")
-        url = config.get("url")
-        if not url:
-            url = "https://example.org"
-            self.note(self.config_name, 1, "url", "no url: site.yaml says https://example.org; set the "
-                                                  "production URL (feeds, sitemap and the check use it)")
-        settings["url"] = str(url)
+        settings["url"] = self.site_url()
         settings["baseurl"] = str(config.get("baseurl") or "")
         for key, target in (("description", "description"), ("lang", "language")):
             if config.get(key):
@@ -512,22 +609,42 @@ class _Importer:
         settings["permalink"] = self.permalink
         if config.get("paginate"):
             settings["posts_per_page"] = int(config["paginate"])
-        plugins = [str(p) for p in (config.get("plugins") or config.get("gems") or [])]
+        plugins = self.plugins()
+        feeds: dict[str, Any] = dict(self.feeds)
         if "jekyll-feed" in plugins:
-            self.feeds["atom"] = True
-            self.note(self.config_name, self.config_line("plugins"), "jekyll-feed",
-                      "sitegen's Atom feed is /atom.xml, not /feed.xml: add a redirect in site.yaml if "
-                      "readers subscribed to /feed.xml")
-        settings["feeds"] = dict(self.feeds)
+            feeds["atom"] = True
+            self.atom_urls += [] if "/feed.xml" in self.atom_urls else ["/feed.xml"]
+        if self.atom_urls and self.atom_urls != ["/atom.xml"]:
+            feeds["atom_urls"] = sorted(self.atom_urls)
+        settings["feeds"] = feeds
         # Jekyll makes no archive pages: none is made, so every URL stays the site's own.
         settings["archives"] = {"blog": False, "history": False, "tags": False, "categories": False,
                                 "authors": False}   # and _data/authors.yml stays plain data
         settings["static"] = self.static
         self.result.static = list(self.static)
-        for plugin in plugins:
-            if plugin not in ("jekyll-feed", "jekyll-sitemap", "jekyll-redirect-from", "jekyll-paginate"):
-                self.note(self.config_name, self.config_line("plugins"), plugin,
-                          "a plugin sitegen does not have: do what it did in templates or content")
+        load_paths = [name for name in self.sass_paths if (self.dest / name).is_dir()]
+        if load_paths or self.sass_style != "expanded":
+            settings["sass"] = {"load_paths": load_paths, "style": self.sass_style}
+            self.result.settings_taken.append(
+                f"`sass: {{load_paths: {load_paths}, style: {self.sass_style}}}`: .scss and .sass files of the "
+                f"static folders are compiled by the build" + ("" if "style" in (config.get("sass") or {}) else
+                "; expanded is jekyll-sass-converter 3's style (2, with sassc, wrote compact: set "
+                "sass.style: compact if the site's CSS must stay as it was)"))
+        if self.hosts:
+            settings["check"] = {"allow_hosts": sorted(self.hosts)}
+            self.result.hosts = dict(self.hosts)
+        for plugin, (path, line) in plugins.items():
+            if plugin in PLUGINS:
+                self.result.plugins.append(f"`{plugin}` ({path}:{line}): {PLUGINS[plugin]}")
+            else:
+                self.note(path, line, plugin, "a plugin sitegen does not have: do what it did in templates "
+                                              "or content", visible=True)
+        outputs = {name: False for name, plugin in GENERATED.items()
+                   if plugin not in plugins and plugin not in self.plugin_outputs}
+        if outputs:
+            settings["outputs"] = outputs
+            self.result.plugins.append(f"switched off in site.yaml `outputs`, as Jekyll made none: "
+                                       f"{', '.join(outputs)} (set one true to have it)")
         if config.get("paginate"):
             self.note(self.config_name, self.config_line("paginate"), "paginate",
                       "the blog index is paginated by sitegen's archives.blog (off after the import): "
@@ -563,14 +680,26 @@ class _Importer:
                  f"(content/includes/, and templates/partials/ for those layouts use)",
                  f"- static folders and files, published as they are: {', '.join(result.static) or 'none'}", "",
                  "Check the result with `sitegen build` and `sitegen check --against <the old site's "
-                 "sitemap>`: it names every URL that moved.", "",
-                 "## Neutralised", "",
+                 "sitemap>`: it names every URL that moved.", ""]
+        notes = sorted(result.notes, key=lambda n: (n.path, n.line))
+        lines += ["## What a visitor would see", "",
+                  "Pages, styles, feeds or parts of pages that are missing or moved until these are done:", ""]
+        lines += [_note_line(n) for n in notes if n.visible] or ["Nothing."]
+        lines += ["", "## Settings and plugins carried over", ""]
+        lines += [f"- {line}" for line in result.settings_taken + result.plugins] or ["Nothing besides the "
+                                                                                     "usual settings."]
+        lines += ["", "## Hosts the layouts load from", "",
+                  "Readers' browsers fetch these from other hosts, as the Jekyll site had them do; each is in "
+                  "site.yaml `check.allow_hosts` so that `sitegen check` accepts it. Copy a file into a static "
+                  "folder and remove its host to stop that:", ""]
+        lines += [f"- `{host}`: `{url}` (`{path}:{line}`)" for host, (path, line, url) in sorted(result.hosts.items())
+                  ] or ["None."]
+        lines += ["", "## Neutralised", "",
                  "What the converted templates would have run as code, or reached Python's internals "
                  "with, was left out or written as text:", ""]
-        notes = sorted(result.notes, key=lambda n: (n.path, n.line))
         lines += [_note_line(n) for n in notes if n.neutralised] or ["Nothing."]
         lines += ["", "## To do by hand", ""]
-        lines += [_note_line(n) for n in notes if not n.neutralised] or ["Nothing."]
+        lines += [_note_line(n) for n in notes if not (n.neutralised or n.visible)] or ["Nothing."]
         lines += ["", "## Markdown settings to carry over", ""]
         if result.settings:
             lines += ["`kramdown.input` is carried over as site.yaml `markdown.header_ids`. These other "
@@ -601,6 +730,24 @@ class _Importer:
             raise SiteError(f"refusing to write {rel} outside the destination", self.dest)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(data)
+
+
+def gemfile_plugins(text: str) -> list[tuple[str, int]]:
+    """The gems of a Gemfile's ``group :jekyll_plugins do ... end`` (or ``group: :jekyll_plugins``
+    on a gem's line), with their lines."""
+    found, depth = [], 0      # depth: blocks open inside the group (0: not in it)
+    for number, line in enumerate(text.split("\n"), 1):
+        code = line.split("#", 1)[0].strip()
+        opens = bool(re.search(r"\bdo(\s*\|[^|]*\|)?$", code))
+        if depth:
+            depth += opens - (code == "end")
+        elif opens and re.match(r"group\b.*:jekyll_plugins\b", code):
+            depth = 1
+            continue
+        gem = re.match(r"""gem\s+["']([\w.-]+)["'](.*)""", code)
+        if gem and (depth or re.search(r"group:\s*\[?\s*:jekyll_plugins|:group\s*=>\s*:jekyll_plugins", gem.group(2))):
+            found.append((gem.group(1), number))
+    return found
 
 
 def _note_line(note: Note) -> str:

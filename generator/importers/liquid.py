@@ -85,6 +85,7 @@ class Note:
     construct: str
     action: str
     neutralised: bool = False      # left out because it could run code, not merely unconverted
+    visible: bool = False          # a visitor would see it: a page, style or feed missing or moved
 
     def __str__(self) -> str:
         return f"{self.path}:{self.line}: `{self.construct}`: {self.action}"
@@ -296,6 +297,8 @@ class _Converter:
             return wrap("endset")
         if name == "include":
             return self.include(args, wrap)
+        if name in PLUGIN_TAGS and not args.replace("title=false", "").strip():
+            return PLUGIN_TAGS[name].replace("{TITLE}", "" if "title=false" in args else SEO_TITLE)
         raise Unconvertible(UNSUPPORTED.get(name, f"the Liquid tag '{name}' has no Jinja equivalent in "
                                                   f"sitegen: rewrite this part of the template in Jinja"))
 
@@ -528,12 +531,20 @@ class _Converter:
         return base
 
 
+# jekyll-seo-tag's and jekyll-feed's tags, as what sitegen's default theme writes in a page's head.
+SEO_TITLE = ("<title>{% if page.title and page.url != '/' %}{{ page.title }} | {% endif %}{{ site.title }}</title>\n")
+PLUGIN_TAGS = {
+    "seo": '{TITLE}{% set canonical = page.url | absolute_url %}{% include "partials/meta.html" %}\n'
+           '<link rel="canonical" href="{{ canonical }}">',
+    "feed_meta": '<link type="application/atom+xml" rel="alternate" href="{{ site.feeds.atom_urls[0] | '
+                 'relative_url }}" title="{{ site.title }}">',
+}
+
 UNSUPPORTED = {
     "highlight": "highlight code in the content (Markdown fences), not in a layout",
     "post_url": "write the post's URL in (its permalink), or link it from the content",
     "link": "write the page's URL in",
-    "seo": "jekyll-seo-tag: write the <meta> tags it made into the layout",
-    "feed_meta": "jekyll-feed: write <link rel=\"alternate\" href=\"/atom.xml\"> into the layout",
+    "seo": "jekyll-seo-tag: only {% seo %} and {% seo title=false %} are converted: write the <meta> tags in",
     "include_relative": "move the file into _includes and include it by name",
     "cycle": "use loop.cycle(...) in the Jinja for loop",
     "tablerow": "write the table with a Jinja for loop",

@@ -184,10 +184,12 @@ class Remade:
 @codec.record
 @dataclass(frozen=True)
 class Planned:
-    """The report of a planner that is not a bundle: how many files it has, how many were made."""
+    """The report of a planner that is not a bundle: how many files it has, how many were made,
+    and the warnings of its files that won over generated ones (a site's own feed.xml)."""
 
     files: int = 0
     made: int = 0
+    warnings: tuple[str, ...] = ()
 
     def summary(self) -> str:
         return ""

@@ -22,15 +22,17 @@ class Feeds(Planner):
         config, absolute = ctx.config, ctx.renderer.absolute_url
         person, entries = ctx.site_view["authors"].of, config.feeds.entries
         latest = ctx.views.sequence(("posts",))[:entries]
-        if config.feeds.atom:
-            blog = Channel(config.title, "/atom.xml", "/")
-            plan.add("atom.xml", "feeds", partial(feeds.atom_feed, config, latest, absolute, blog, person), "atom")
+        for url in config.feeds.atom_urls if config.feeds.atom else ():
+            blog = Channel(config.title, url, "/")
+            plan.add(output_path(url), "feeds", partial(feeds.atom_feed, config, latest, absolute, blog, person),
+                     ("atom", url), generated="feeds.atom")
         if config.feeds.rss:
-            plan.add("rss.xml", "feeds", partial(feeds.rss_feed, config, latest, absolute), "rss")
+            plan.add("rss.xml", "feeds", partial(feeds.rss_feed, config, latest, absolute), "rss",
+                     generated="feeds.rss")
         if config.feeds.json:
             blog = Channel(config.title, JSON_FEED, config.archives.blog or "/")
             plan.add(output_path(JSON_FEED), "feeds", partial(
-                feeds.json_feed, config, latest, absolute, blog, person), "json feed")
+                feeds.json_feed, config, latest, absolute, blog, person), "json feed", generated="feeds.json")
         for kind, plural in (("tag", "tags"), ("category", "categories")):
             index_url = getattr(config.archives, plural)
             if not (index_url and getattr(config.feeds, plural)):

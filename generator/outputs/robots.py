@@ -1,4 +1,4 @@
-"""``robots.txt``, naming the sitemap, unless the site publishes its own (as a static file)."""
+"""``robots.txt``, naming the sitemap, unless the site publishes its own (as a static file: it wins)."""
 
 from __future__ import annotations
 
@@ -15,9 +15,8 @@ class Robots(Planner):
     phase = Phase.LATE      # it must see a robots.txt the site publishes itself
 
     def plan(self, ctx: PlanContext, plan: Plan) -> None:
-        if ROBOTS not in plan:
-            sitemap = ctx.renderer.absolute_url("/sitemap.xml")
-            plan.add(ROBOTS, "robots", partial(robots_txt, sitemap), ("robots", sitemap))
+        sitemap = ctx.renderer.absolute_url("/sitemap.xml")
+        plan.add(ROBOTS, "robots", partial(robots_txt, sitemap), ("robots", sitemap), generated="outputs.robots")
 
 
 def robots_txt(sitemap: str) -> str:

@@ -19,8 +19,10 @@ class Sitemap(Planner):
 
         listed, absolute = sitemap_urls(ctx.site, plan), ctx.renderer.absolute_url
         inputs = ("sitemap", listed)
-        plan.add("sitemap.xml", "sitemap", partial(feeds.sitemap_xml, listed, absolute), inputs)
-        plan.add("sitemap.txt", "sitemap", partial(feeds.sitemap_txt, listed, absolute), inputs)
+        plan.add("sitemap.xml", "sitemap", partial(feeds.sitemap_xml, listed, absolute), inputs,
+                 generated="outputs.sitemap")
+        plan.add("sitemap.txt", "sitemap", partial(feeds.sitemap_txt, listed, absolute), inputs,
+                 generated="outputs.sitemap")
 
 
 def sitemap_urls(site: Site, plan: Plan) -> list[tuple[str, datetime | None]]:

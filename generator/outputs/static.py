@@ -1,11 +1,13 @@
-"""Files copied as they are (``assets/``, site.yaml ``static``) and the Pygments stylesheet."""
+"""Files copied as they are (``assets/``, site.yaml ``static``), their Sass compiled, and the
+Pygments stylesheet."""
 
 from __future__ import annotations
 
 from functools import partial
 from pathlib import Path
 
-from generator.config import CodeStyles
+from generator import sass
+from generator.config import CodeStyles, Config
 from generator.deps import record
 from generator.layout import DEFAULT_THEME
 from generator.outputs import PlanContext, Planner
@@ -34,11 +36,15 @@ class Assets(Planner):
     """``assets/`` and the ``static`` folders and files, at their own URLs, then the theme's
     ``assets/`` that the site's own do not replace.
 
-    Hidden files in them (``.DS_Store``, ``.gitkeep``) stay behind. A page that claims
-    the same URL is refused by the plan, naming both.
+    Hidden files in them (``.DS_Store``, ``.gitkeep``) stay behind. A Sass stylesheet
+    (``css/site.scss``) is published compiled (``css/site.css``), its partials (``_*.scss``)
+    not at all. A page that claims the same URL is refused by the plan, naming both.
     """
 
     name = "assets"
+
+    def watches(self, config: Config) -> tuple[str, ...]:
+        return tuple(config.sass.load_paths)     # what Sass stylesheets import
 
     def plan(self, ctx: PlanContext, plan: Plan) -> None:
         from generator.render import theme_dirs
@@ -50,7 +56,13 @@ class Assets(Planner):
             for path in found:
                 rel = path.relative_to(root).as_posix()
                 inside = path.relative_to(top).parts    # a listed file may be hidden (.htaccess)
-                if path.is_file() and not any(part.startswith(".") for part in inside):
+                if not path.is_file() or any(part.startswith(".") for part in inside):
+                    continue
+                if rel.endswith(sass.SUFFIXES):
+                    if sass.is_sass(rel):
+                        plan.add(sass.css_path(rel), rel, partial(sass.compile_sass, root, rel, ctx.config.sass),
+                                 "sass")
+                else:
                     plan.add(rel, rel, partial(copy_file, path, rel), "asset")
         for folder in theme_dirs(ctx.config)[1:]:     # the theme's assets, unless the site has its own
             top = folder / "assets"
