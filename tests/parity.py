@@ -10,6 +10,7 @@ Run as a script for the parity table (``python -m tests.parity [SITE]``).
 from __future__ import annotations
 
 import difflib
+import json
 import re
 import shutil
 import subprocess
@@ -138,12 +139,15 @@ def dom(html: str) -> tuple:
     Unlike :func:`measure`, a list item moved into another or a heading swallowed
     by a code block changes it. A code block is ``("pre", {}, code)`` however it
     is wrapped (Jekyll's Rouge divs, sitegen's Pygments ones): its text is compared,
-    not its highlighting; a code span's classes (Rouge's) are left out too.
+    not its highlighting; a code span's classes (Rouge's) are left out too, and so
+    is the scrolling frame sitegen puts around a table (``div.table-wrap``).
     """
     return _dom(lxml.html.fromstring(f"<div>{html}</div>"))
 
 
 def _dom(element) -> tuple:
+    if "table-wrap" in element.get("class", "").split() and len(element) == 1:
+        element = element[0]
     code = element.find(".//pre") if element.tag in ("div", "pre") else None
     if element.tag == "pre" or (code is not None and "highlight" in element.get("class", "")):
         return ("pre", {}, (code if code is not None else element).text_content().rstrip("\n"), ())
@@ -155,6 +159,73 @@ def _dom(element) -> tuple:
             children.append(_dom(child))
         texts.append(child.tail or "")
     return (element.tag, attributes, " ".join(" ".join(texts).split()), tuple(children))
+
+
+def first_difference(mine: tuple, theirs: tuple, path: str = "") -> str | None:
+    """Where two :func:`dom` trees first part, as one readable paragraph; None when equal."""
+    tag, attributes, text, children = mine
+    where = f"{path}/{theirs[0]}"
+    if tag != theirs[0] or attributes != theirs[1] or text != theirs[2]:
+        return (f"at {where}:\n  sitegen: {tag} {attributes} {text!r}\n"
+                f"  jekyll:  {theirs[0]} {theirs[1]} {theirs[2]!r}")
+    for number, (child, their_child) in enumerate(zip(children, theirs[3])):
+        found = first_difference(child, their_child, f"{where}[{number}]")
+        if found:
+            return found
+    if len(children) != len(theirs[3]):
+        return (f"at {where}: sitegen has {len(children)} children, jekyll {len(theirs[3])}:\n"
+                f"  sitegen: {[c[0] for c in children]}\n  jekyll:  {[c[0] for c in theirs[3]]}")
+    return None
+
+
+# Jekyll's own Markdown converter (kramdown, GFM input, Jekyll's defaults), kept running:
+# a document is one JSON line in and one out, so thousands cost one Jekyll start-up.
+CONVERTER = r"""
+require "jekyll"
+require "json"
+$stdout.sync = true
+site = Jekyll::Site.new(Jekyll.configuration(
+  "quiet" => true, "safe" => true, "source" => ARGV[0], "destination" => ARGV[0] + "/_site"))
+markdown = site.find_converter_instance(Jekyll::Converters::Markdown)
+$stdin.each_line do |line|
+  begin
+    puts JSON.generate({"html" => markdown.convert(JSON.parse(line))})
+  rescue StandardError => error
+    puts JSON.generate({"error" => error.message})
+  end
+end
+"""
+
+
+class JekyllMarkdown:
+    """Jekyll's Markdown converter in one long-lived Ruby process: the oracle for many snippets.
+
+    It is the converter ``jekyll build`` runs on a post's body after Liquid, set up
+    from the same defaults, so it answers what a post's body becomes.
+    """
+
+    def __init__(self, workdir: Path):
+        workdir.mkdir(parents=True, exist_ok=True)
+        self._process = subprocess.Popen(["ruby", "-e", CONVERTER, str(workdir)], stdin=subprocess.PIPE,
+                                         stdout=subprocess.PIPE, text=True, encoding="utf-8")
+
+    def convert(self, text: str) -> str:
+        self._process.stdin.write(json.dumps(text) + "\n")
+        self._process.stdin.flush()
+        answer = json.loads(self._process.stdout.readline())
+        if "error" in answer:
+            raise ValueError(f"Jekyll cannot convert this document: {answer['error']}")
+        return answer["html"]
+
+    def close(self) -> None:
+        self._process.stdin.close()
+        self._process.wait()
+
+    def __enter__(self) -> JekyllMarkdown:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
 
 LEFTOVER = re.compile(r"\{%|\{:|\{\{")
