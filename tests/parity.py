@@ -15,6 +15,7 @@ import re
 import shutil
 import subprocess
 import sys
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -161,21 +162,65 @@ def _dom(element) -> tuple:
     return (element.tag, attributes, " ".join(" ".join(texts).split()), tuple(children))
 
 
-def first_difference(mine: tuple, theirs: tuple, path: str = "") -> str | None:
-    """Where two :func:`dom` trees first part, as one readable paragraph; None when equal."""
-    tag, attributes, text, children = mine
+def _parting(mine: tuple, theirs: tuple, path: str = ""):
+    """``(path, mine, theirs)`` of the first elements where two :func:`dom` trees part, else None.
+
+    The pair is the parent when the two have their children in different numbers.
+    """
     where = f"{path}/{theirs[0]}"
-    if tag != theirs[0] or attributes != theirs[1] or text != theirs[2]:
-        return (f"at {where}:\n  sitegen: {tag} {attributes} {text!r}\n"
-                f"  jekyll:  {theirs[0]} {theirs[1]} {theirs[2]!r}")
-    for number, (child, their_child) in enumerate(zip(children, theirs[3])):
-        found = first_difference(child, their_child, f"{where}[{number}]")
+    if mine[:3] != theirs[:3]:
+        return where, mine, theirs
+    for number, (child, their_child) in enumerate(zip(mine[3], theirs[3])):
+        found = _parting(child, their_child, f"{where}[{number}]")
         if found:
             return found
-    if len(children) != len(theirs[3]):
-        return (f"at {where}: sitegen has {len(children)} children, jekyll {len(theirs[3])}:\n"
-                f"  sitegen: {[c[0] for c in children]}\n  jekyll:  {[c[0] for c in theirs[3]]}")
-    return None
+    return (where, mine, theirs) if len(mine[3]) != len(theirs[3]) else None
+
+
+def first_difference(mine: tuple, theirs: tuple) -> str | None:
+    """Where two :func:`dom` trees first part, as one readable paragraph; None when equal."""
+    found = _parting(mine, theirs)
+    if found is None:
+        return None
+    where, mine, theirs = found
+    if mine[:3] != theirs[:3]:
+        return (f"at {where}:\n  sitegen: {mine[0]} {mine[1]} {mine[2]!r}\n"
+                f"  jekyll:  {theirs[0]} {theirs[1]} {theirs[2]!r}")
+    return (f"at {where}: sitegen has {len(mine[3])} children, jekyll {len(theirs[3])}:\n"
+            f"  sitegen: {[c[0] for c in mine[3]]}\n  jekyll:  {[c[0] for c in theirs[3]]}")
+
+
+KINDS = {"list": {"ul", "ol", "li"}, "code": {"pre", "code"}, "table": {"table", "thead", "tbody", "tr", "td", "th"},
+         "heading": {"h1", "h2", "h3", "h4", "h5", "h6"}, "blockquote": {"blockquote"}, "link": {"a"},
+         "image": {"img"}, "emphasis": {"em", "strong", "del"}, "definition list": {"dl", "dt", "dd"},
+         "rule": {"hr"}, "line break": {"br"}, "paragraph": {"p"}, "math": {"script", "span"}}
+
+
+def divergence_kind(mine: tuple, theirs: tuple) -> str | None:
+    """The construct where two :func:`dom` trees first part (list, code, table, heading id...)."""
+    found = _parting(mine, theirs)
+    if found is None:
+        return None
+    _, mine, theirs = found
+    footnote = {"footnote", "footnotes", "footnote-ref", "footnote-backref", "reversefootnote"}
+    if footnote & set(" ".join(str(node[1].get("class", "")) for node in (mine, theirs)).split()):
+        return "footnote"
+    if mine[0] == theirs[0] and mine[0] in KINDS["heading"] and mine[1].get("id") != theirs[1].get("id"):
+        return "heading id"
+    if mine[0] == theirs[0] and mine[1] != theirs[1]:
+        return f"attributes ({mine[0]})"
+    tags = (theirs[0], mine[0])
+    if mine[:2] == theirs[:2]:  # the same element holding different things: named by what differs
+        extra = Counter(c[0] for c in theirs[3]) - Counter(c[0] for c in mine[3]) or \
+            Counter(c[0] for c in mine[3]) - Counter(c[0] for c in theirs[3])
+        if not extra:
+            return "text (escapes, typography, entities)"
+        tags = tuple(extra)
+    for tag in tags:
+        for kind, tags in KINDS.items():
+            if tag in tags:
+                return kind
+    return "html"
 
 
 # Jekyll's own Markdown converter (kramdown, GFM input, Jekyll's defaults), kept running:
