@@ -32,6 +32,7 @@ INLINE = {
     "hard-break": lambda w: f"{w}  \nbreak",
     "inline-html": lambda w: f"<span>{w}</span>",
     "ial-span": lambda w: f"*{w}*{{: .mark}}",
+    "math-inline": lambda w: f"$$x^{len(w)} + y$$",
 }
 
 BLOCK_IALS = ("{: .note}", "{: #anchor}", '{: style="color: red"}')
@@ -43,7 +44,7 @@ BLOCKS = (
     "html-block", "html-block-markdown", "blockquote", "blockquote-list", "table", "table-aligned",
     "list-bullet", "list-numbered", "list-loose", "list-indent-2", "list-indent-3", "list-indent-4",
     "list-code", "list-quote", "task-list", "ial-paragraph", "ial-list", "ial-heading",
-    "definition-list", "footnote-unreferenced", "reference-definition",
+    "definition-list", "footnote-unreferenced", "reference-definition", "math-block",
 )
 
 # How a block follows the one before: a blank line, or (for some) straight after a text line.
@@ -52,7 +53,7 @@ RIGHT_AFTER = frozenset({"list-bullet", "list-numbered", "fence-backtick", "bloc
 # Constructs of how blocks meet or what a text starts with, rather than of one block.
 JOINS = frozenset({"right-after-paragraph", "list-after-list", "blockquote-after-blockquote", "item-dashes",
                    "footnote", "definition-after-list", "table-broken-row", "heading-image", "dash-rule",
-                   "code-after-definition-list", "table-dash-cell"})
+                   "code-after-definition-list", "table-dash-cell", "math-paragraph"})
 
 CONSTRUCTS = frozenset(INLINE) | frozenset(BLOCKS) | JOINS
 
@@ -96,6 +97,11 @@ class _Writer:
                 parts.append(self.word())
         if "footnote" in self.allowed and self.draw(st.integers(0, 3)) == 0:
             parts.append(self.footnote())
+        if parts[0].startswith("$$") and parts[-1].endswith("$$"):  # a math block to kramdown only when alone
+            if "math-paragraph" in self.allowed:
+                self.used.add("math-paragraph")
+            else:
+                parts.insert(0, "x")
         return " ".join(parts)
 
     def footnote(self) -> str:
@@ -199,6 +205,8 @@ class _Writer:
             return f"{self.word()}\n: {text(2)}"
         if kind == "footnote-unreferenced":
             return f"[^unused]: {text(3)}"
+        if kind == "math-block":
+            return "$$\n\\frac{a}{b} = c\n$$"
         if kind == "reference-definition":
             return "[ref]: https://example.org/ref"
         raise ValueError(kind)
@@ -263,6 +271,7 @@ _FORCED = {
     "definition-after-list": lambda writer: f"- {writer.word()}\n\n[ref]: https://example.org/\n\n    code",
     "code-after-definition-list": lambda writer: f"{writer.word()}\n: {writer.word()}\n\n    code",
     "dash-rule": lambda writer: f"- {writer.word()}\n\n- - -\n\n    code",
+    "math-paragraph": lambda writer: "$$a$$ and $$b$$",
     "table-dash-cell": lambda writer: f"| {writer.word()} |\n|---|\n| -- |",
     "heading-image": lambda writer: f"## ![{writer.word()}](/images/h.png) {writer.word()}",
     "table-broken-row": lambda writer: f"| {writer.word()} | a  \nb |\n|---|---|\n| c | d |",

@@ -65,8 +65,8 @@ def jekyll_build(site: Path, work: Path, config: str = "") -> Path:
     return out
 
 
-def sitegen_site(site: Path, work: Path) -> Path:
-    """The Jekyll site ``site`` laid out as a sitegen site, with body-only layouts."""
+def sitegen_site(site: Path, work: Path, config: str = "") -> Path:
+    """The Jekyll site ``site`` laid out as a sitegen site, with body-only layouts; ``config``: more of site.yaml."""
     root = work / "sitegen-src"
     (root / "content").mkdir(parents=True)
     shutil.copytree(site / "_posts", root / "content" / "posts")
@@ -77,20 +77,22 @@ def sitegen_site(site: Path, work: Path) -> Path:
     for path in site.iterdir():
         if path.is_file() and path.suffix in (".md", ".markdown", ".html") and path.name != "SOURCE.md":
             shutil.copy2(path, pages / path.name)
+    if (site / "_includes").is_dir():
+        shutil.copytree(site / "_includes", root / "content" / "includes")
     for name, text in INCLUDES.items():
         (root / "content" / "includes" / name).parent.mkdir(parents=True, exist_ok=True)
         (root / "content" / "includes" / name).write_text(text)
     shutil.copytree(REPO / "templates", root / "templates")
     for layout in _layouts(site):
         (root / "templates" / f"{layout}.html").write_text(BODY_LAYOUT)
-    (root / "site.yaml").write_text(SITEGEN_CONFIG)
+    (root / "site.yaml").write_text(SITEGEN_CONFIG + config)
     return root
 
 
-def sitegen_build(site: Path, work: Path) -> Path:
+def sitegen_build(site: Path, work: Path, config: str = "") -> Path:
     from generator.build import build  # imported late: the script may run without the package on path
 
-    root = sitegen_site(site, work)
+    root = sitegen_site(site, work, config)
     build(root)
     return root / "_site"
 
@@ -141,15 +143,23 @@ def dom(html: str) -> tuple:
     by a code block changes it. A code block is ``("pre", {}, code)`` however it
     is wrapped (Jekyll's Rouge divs, sitegen's Pygments ones): its text is compared,
     not its highlighting; a code span's classes (Rouge's) are left out too, and so
-    is the scrolling frame sitegen puts around a table (``div.table-wrap``).
+    is the scrolling frame sitegen puts around a table (``div.table-wrap``), and the
+    element arithmatex puts around math, which kramdown leaves as text.
     """
-    return _dom(lxml.html.fromstring(f"<div>{html}</div>"))
+    return _dom(lxml.html.fromstring(f"<div>{MATH.sub(_bare_math, html)}</div>"))
+
+
+MATH = re.compile(r'<(span|div) class="arithmatex">(\\[\[(])\s*(.*?)\s*(\\[\])])</\1>', re.S)
+
+
+def _bare_math(match: re.Match) -> str:
+    return match.group(2) + match.group(3) + match.group(4)
 
 
 def _dom(element) -> tuple:
     if "table-wrap" in element.get("class", "").split() and len(element) == 1:
         element = element[0]
-    code = element.find(".//pre") if element.tag in ("div", "pre") else None
+    code = element.find(".//pre") if element.tag in ("div", "pre", "figure") else None
     if element.tag == "pre" or (code is not None and "highlight" in element.get("class", "")):
         return ("pre", {}, (code if code is not None else element).text_content().rstrip("\n"), ())
     attributes = {name: element.get(name) for name in DOM_ATTRIBUTES

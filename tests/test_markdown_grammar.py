@@ -31,6 +31,8 @@ KNOWN = {
     "table-broken-row": "a header row broken by a hard line break loses <thead> ('| a | b  \\nc |\\n|---|---|')",
     "table-dash-cell": "a body row whose one cell is '--' keeps the table; kramdown reads the whole table as "
                        "a paragraph ('| g |\\n|---|\\n| -- |')",
+    "math-paragraph": "a paragraph that starts and ends with inline math becomes one math block from the first "
+                      "$$ to the last; kramdown keeps two formulas in a paragraph ('$$a$$ and $$b$$')",
     "heading-image": "an image in a heading leaves no mark in its GFM id, where kramdown keeps its space as a "
                      "dash ('## a ![i](/i.png)': a, not a-)",
     "dash-rule": "a '- - -' rule is read as a list's marker: a blank line after a list it is an empty item "
