@@ -31,7 +31,15 @@ MANIFEST = Path(__file__).with_name("parity_sites.toml")
 # Front-matter keys that would move, hide or re-layout a post: the comparison wants each at its name's URL.
 DROPPED_KEYS = ("date", "permalink", "slug", "published", "draft", "layout", "categories", "category")
 SITEGEN_CONFIG = "liquid:\n  unknown: warning\n"
+JEKYLL_CONFIG = "url: https://example.org\n"  # sitegen's (parity.SITEGEN_CONFIG), for {{ site.url }}
 MAX_RETRIES = 10
+# Liquid tags a plain `jekyll build --safe` knows; `link` and `post_url` are left out too,
+# for they name other posts by paths this comparison renames.
+KNOWN_TAGS = {"if", "elsif", "else", "endif", "unless", "endunless", "case", "when", "endcase", "for", "endfor",
+              "break", "continue", "cycle", "assign", "capture", "endcapture", "comment", "endcomment", "raw",
+              "endraw", "increment", "decrement", "tablerow", "endtablerow", "highlight", "endhighlight",
+              "include", "include_relative", "liquid", "echo"}
+TAG = re.compile(r"\{%-?\s*(\w+)")
 
 
 @dataclass
@@ -83,15 +91,17 @@ def culprit(message: str) -> str | None:
 
 def build_both(site_dir: Path, work: Path, names: dict[str, str], result: SiteResult) -> tuple[Path, Path]:
     """Jekyll's build, then sitegen's, each leaving out (and reporting) a document that stops it."""
-    jekyll = _build_until_done(lambda: parity.jekyll_build(site_dir, work), "Jekyll", site_dir, names, result)
+    jekyll = _build_until_done(lambda: parity.jekyll_build(site_dir, work, JEKYLL_CONFIG), "Jekyll",
+                               ("jekyll-src", "jekyll-out"), site_dir, names, result)
     sitegen = _build_until_done(lambda: parity.sitegen_build(site_dir, work, SITEGEN_CONFIG), "sitegen",
-                                site_dir, names, result)
+                                ("sitegen-src",), site_dir, names, result)
     return jekyll, sitegen
 
 
-def _build_until_done(build, who: str, site_dir: Path, names: dict[str, str], result: SiteResult) -> Path:
+def _build_until_done(build, who: str, outputs: tuple[str, ...], site_dir: Path, names: dict[str, str],
+                      result: SiteResult) -> Path:
     for _ in range(MAX_RETRIES):
-        for stale in ("jekyll-src", "jekyll-out", "sitegen-src"):
+        for stale in outputs:
             shutil.rmtree(site_dir.parent / stale, ignore_errors=True)
         try:
             return build()
@@ -126,6 +136,10 @@ def compare_site(mirror_root: Path, site: dict, work: Path) -> SiteResult:
         post = as_post((raw / path).read_text(encoding="utf-8", errors="replace"), name)
         if post is None:
             result.refused[path] = "no readable front matter"
+            continue
+        unknown = sorted({tag for tag in TAG.findall(post) if tag not in KNOWN_TAGS})
+        if unknown:
+            result.refused[path] = f"Liquid tags a plain Jekyll site lacks: {', '.join(unknown)}"
             continue
         (site_dir / "_posts" / f"2000-01-01-{name}.md").write_text(post, encoding="utf-8")
         names[name], texts[name] = path, post

@@ -224,7 +224,7 @@ def divergence_kind(mine: tuple, theirs: tuple) -> str | None:
         extra = Counter(c[0] for c in theirs[3]) - Counter(c[0] for c in mine[3]) or \
             Counter(c[0] for c in mine[3]) - Counter(c[0] for c in theirs[3])
         if not extra:
-            return "text (escapes, typography, entities)"
+            return "code" if mine[0] == "pre" else "text (escapes, typography, entities)"
         tags = tuple(extra)
     for tag in tags:
         for kind, tags in KINDS.items():
