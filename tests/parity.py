@@ -10,10 +10,12 @@ Run as a script for the parity table (``python -m tests.parity [SITE]``).
 from __future__ import annotations
 
 import difflib
+import json
 import re
 import shutil
 import subprocess
 import sys
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -63,8 +65,8 @@ def jekyll_build(site: Path, work: Path, config: str = "") -> Path:
     return out
 
 
-def sitegen_site(site: Path, work: Path) -> Path:
-    """The Jekyll site ``site`` laid out as a sitegen site, with body-only layouts."""
+def sitegen_site(site: Path, work: Path, config: str = "") -> Path:
+    """The Jekyll site ``site`` laid out as a sitegen site, with body-only layouts; ``config``: more of site.yaml."""
     root = work / "sitegen-src"
     (root / "content").mkdir(parents=True)
     shutil.copytree(site / "_posts", root / "content" / "posts")
@@ -75,20 +77,22 @@ def sitegen_site(site: Path, work: Path) -> Path:
     for path in site.iterdir():
         if path.is_file() and path.suffix in (".md", ".markdown", ".html") and path.name != "SOURCE.md":
             shutil.copy2(path, pages / path.name)
+    if (site / "_includes").is_dir():
+        shutil.copytree(site / "_includes", root / "content" / "includes")
     for name, text in INCLUDES.items():
         (root / "content" / "includes" / name).parent.mkdir(parents=True, exist_ok=True)
         (root / "content" / "includes" / name).write_text(text)
     shutil.copytree(REPO / "templates", root / "templates")
     for layout in _layouts(site):
         (root / "templates" / f"{layout}.html").write_text(BODY_LAYOUT)
-    (root / "site.yaml").write_text(SITEGEN_CONFIG)
+    (root / "site.yaml").write_text(SITEGEN_CONFIG + config)
     return root
 
 
-def sitegen_build(site: Path, work: Path) -> Path:
+def sitegen_build(site: Path, work: Path, config: str = "") -> Path:
     from generator.build import build  # imported late: the script may run without the package on path
 
-    root = sitegen_site(site, work)
+    root = sitegen_site(site, work, config)
     build(root)
     return root / "_site"
 
@@ -139,13 +143,24 @@ def dom(html: str) -> tuple:
     by a code block changes it. A code block is ``("pre", {}, code)`` however it
     is wrapped (Jekyll's Rouge divs, sitegen's Pygments ones): its text is compared,
     not its highlighting; a code span's classes (Rouge's) are left out too, and its text
-    is compared as it is, spaces and all (`` `a ` `` is not `` `a` ``).
+    is compared as it is, spaces and all (`` `a ` `` is not `` `a` ``); so is the
+    scrolling frame sitegen puts around a table (``div.table-wrap``), and the element
+    arithmatex puts around math, which kramdown leaves as text.
     """
-    return _dom(lxml.html.fromstring(f"<div>{html}</div>"))
+    return _dom(lxml.html.fromstring(f"<div>{MATH.sub(_bare_math, html)}</div>"))
+
+
+MATH = re.compile(r'<(span|div) class="arithmatex">(\\[\[(])\s*(.*?)\s*(\\[\])])</\1>', re.S)
+
+
+def _bare_math(match: re.Match) -> str:
+    return match.group(2) + match.group(3) + match.group(4)
 
 
 def _dom(element) -> tuple:
-    code = element.find(".//pre") if element.tag in ("div", "pre") else None
+    if "table-wrap" in element.get("class", "").split() and len(element) == 1:
+        element = element[0]
+    code = element.find(".//pre") if element.tag in ("div", "pre", "figure") else None
     if element.tag == "pre" or (code is not None and "highlight" in element.get("class", "")):
         return ("pre", {}, (code if code is not None else element).text_content().rstrip("\n"), ())
     attributes = {name: element.get(name) for name in DOM_ATTRIBUTES
@@ -157,6 +172,117 @@ def _dom(element) -> tuple:
         texts.append(child.tail or "")
     text = "".join(texts) if element.tag == "code" else " ".join(" ".join(texts).split())
     return (element.tag, attributes, text, tuple(children))
+
+
+def _parting(mine: tuple, theirs: tuple, path: str = ""):
+    """``(path, mine, theirs)`` of the first elements where two :func:`dom` trees part, else None.
+
+    The pair is the parent when the two have their children in different numbers.
+    """
+    where = f"{path}/{theirs[0]}"
+    if mine[:3] != theirs[:3]:
+        return where, mine, theirs
+    for number, (child, their_child) in enumerate(zip(mine[3], theirs[3])):
+        found = _parting(child, their_child, f"{where}[{number}]")
+        if found:
+            return found
+    return (where, mine, theirs) if len(mine[3]) != len(theirs[3]) else None
+
+
+def first_difference(mine: tuple, theirs: tuple) -> str | None:
+    """Where two :func:`dom` trees first part, as one readable paragraph; None when equal."""
+    found = _parting(mine, theirs)
+    if found is None:
+        return None
+    where, mine, theirs = found
+    if mine[:3] != theirs[:3]:
+        return (f"at {where}:\n  sitegen: {mine[0]} {mine[1]} {mine[2]!r}\n"
+                f"  jekyll:  {theirs[0]} {theirs[1]} {theirs[2]!r}")
+    return (f"at {where}: sitegen has {len(mine[3])} children, jekyll {len(theirs[3])}:\n"
+            f"  sitegen: {[c[0] for c in mine[3]]}\n  jekyll:  {[c[0] for c in theirs[3]]}")
+
+
+KINDS = {"list": {"ul", "ol", "li"}, "code": {"pre", "code"}, "table": {"table", "thead", "tbody", "tr", "td", "th"},
+         "heading": {"h1", "h2", "h3", "h4", "h5", "h6"}, "blockquote": {"blockquote"}, "link": {"a"},
+         "image": {"img"}, "emphasis": {"em", "strong", "del"}, "definition list": {"dl", "dt", "dd"},
+         "rule": {"hr"}, "line break": {"br"}, "paragraph": {"p"}, "math": {"script", "span"}}
+
+
+def divergence_kind(mine: tuple, theirs: tuple) -> str | None:
+    """The construct where two :func:`dom` trees first part (list, code, table, heading id...)."""
+    found = _parting(mine, theirs)
+    if found is None:
+        return None
+    _, mine, theirs = found
+    footnote = {"footnote", "footnotes", "footnote-ref", "footnote-backref", "reversefootnote"}
+    if footnote & set(" ".join(str(node[1].get("class", "")) for node in (mine, theirs)).split()):
+        return "footnote"
+    if mine[0] == theirs[0] and mine[0] in KINDS["heading"] and mine[1].get("id") != theirs[1].get("id"):
+        return "heading id"
+    if mine[0] == theirs[0] and mine[1] != theirs[1]:
+        return f"attributes ({mine[0]})"
+    tags = (theirs[0], mine[0])
+    if mine[:2] == theirs[:2]:  # the same element holding different things: named by what differs
+        extra = Counter(c[0] for c in theirs[3]) - Counter(c[0] for c in mine[3]) or \
+            Counter(c[0] for c in mine[3]) - Counter(c[0] for c in theirs[3])
+        if not extra:
+            return "code" if mine[0] == "pre" else "text (escapes, typography, entities)"
+        tags = tuple(extra)
+    for tag in tags:
+        for kind, tags in KINDS.items():
+            if tag in tags:
+                return kind
+    return "html"
+
+
+# Jekyll's own Markdown converter (kramdown, GFM input, Jekyll's defaults), kept running:
+# a document is one JSON line in and one out, so thousands cost one Jekyll start-up.
+CONVERTER = r"""
+require "jekyll"
+require "json"
+$stdout.sync = true
+site = Jekyll::Site.new(Jekyll.configuration(
+  "quiet" => true, "safe" => true, "source" => ARGV[0], "destination" => ARGV[0] + "/_site"))
+markdown = site.find_converter_instance(Jekyll::Converters::Markdown)
+$stdin.each_line do |line|
+  begin
+    puts JSON.generate({"html" => markdown.convert(JSON.parse(line))})
+  rescue StandardError => error
+    puts JSON.generate({"error" => error.message})
+  end
+end
+"""
+
+
+class JekyllMarkdown:
+    """Jekyll's Markdown converter in one long-lived Ruby process: the oracle for many snippets.
+
+    It is the converter ``jekyll build`` runs on a post's body after Liquid, set up
+    from the same defaults, so it answers what a post's body becomes.
+    """
+
+    def __init__(self, workdir: Path):
+        workdir.mkdir(parents=True, exist_ok=True)
+        self._process = subprocess.Popen(["ruby", "-e", CONVERTER, str(workdir)], stdin=subprocess.PIPE,
+                                         stdout=subprocess.PIPE, text=True, encoding="utf-8")
+
+    def convert(self, text: str) -> str:
+        self._process.stdin.write(json.dumps(text) + "\n")
+        self._process.stdin.flush()
+        answer = json.loads(self._process.stdout.readline())
+        if "error" in answer:
+            raise ValueError(f"Jekyll cannot convert this document: {answer['error']}")
+        return answer["html"]
+
+    def close(self) -> None:
+        self._process.stdin.close()
+        self._process.wait()
+
+    def __enter__(self) -> JekyllMarkdown:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
 
 LEFTOVER = re.compile(r"\{%|\{:|\{\{")
