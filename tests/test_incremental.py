@@ -560,6 +560,42 @@ def test_a_settings_change_rebuilds_everything_it_affects(site: Path) -> None:
     assert_same_as_full_build(site)
 
 
+def test_a_settings_edit_makes_again_only_the_outputs_that_read_it(site: Path) -> None:
+    """Renders and planners note the settings they read (issue 35): a new ``posts_per_page``
+    makes the paginated lists again (and the sitemap, which gains a page), not the posts, pages
+    and feeds; a new description only the pages that show it."""
+    build(site, OPTIONS)
+    config = site / "site.yaml"
+    config.write_text(config.read_text().replace("posts_per_page: 2", "posts_per_page: 1"))
+    result = build(site, OPTIONS)
+    assert pages_made(result) == {"blog.html", "blog/page2.html", "blog/page3.html", "tags.html", "tags/compilers.html",
+                                  "tags/compilers/page2.html", "tags/performance.html", "tags/release.html",
+                                  "categories.html", "categories/news.html", "sitemap.txt", "sitemap.xml"}
+    assert_same_as_full_build(site)
+    config.write_text(config.read_text().replace("description: A small site for tests.", "description: Other."))
+    made = pages_made(build(site, OPTIONS))
+    assert {"index.html", "blog.html", "atom.xml"} <= made
+    assert not made & {"2019/03/18/first-post.html", "2020/05/01/second.html", "about.html", "sitemap.xml"}
+    assert_same_as_full_build(site)
+
+
+def test_a_template_reading_the_baseurl_only_through_a_constant_link_follows_it(site: Path) -> None:
+    """Jinja computes a filter of constants once, when it compiles a template (for the first
+    page that uses it); ``relative_url`` runs at each render instead, so that every page
+    notes that it read the baseurl."""
+    (site / "templates/plain.html").write_text('<a href="{{ "/about.html" | relative_url }}">{{ page.title }}</a>\n')
+    for name in ("one", "two"):
+        (site / f"content/pages/{name}.md").write_text(f"---\ntitle: {name}\nlayout: plain\n---\n")
+    build(site, OPTIONS)
+    config = site / "site.yaml"
+    config.write_text(config.read_text().replace("title: Test Site", "title: Renamed Site"))
+    assert not {"one.html", "two.html"} & set(build(site, OPTIONS).outputs)
+    config.write_text(config.read_text() + "baseurl: /sub\n")
+    assert {"one.html", "two.html"} <= set(build(site, OPTIONS).outputs)
+    assert (site / "_site/two.html").read_text() == '<a href="/sub/about.html">two</a>\n'
+    assert_same_as_full_build(site)
+
+
 
 LIQUID_READING_SETTINGS = "[about]({{ '/about.html' | relative_url }}) and {{ site.title }}"
 
