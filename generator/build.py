@@ -5,7 +5,8 @@ make, derive, write, record. It plans every file the site has through the
 planners of :mod:`generator.outputs`, whose names it does not know, then makes
 only the jobs whose inputs changed since the last build, and last the files
 derived from the bytes of the others where those bytes changed. Each render is traced
-(:mod:`generator.deps`); the keys it read are saved with its output, and the
+(:mod:`generator.deps`); the keys it read (documents, collections, templates, data,
+settings) are saved with its output, and the
 output is made again only when its plan's inputs differ or one of those keys
 resolves to something new. A build with nothing changed stops after comparing
 file stamps (:mod:`generator.state`).
@@ -39,7 +40,7 @@ from generator import __version__, installed, parallel
 from generator import progress as reporting
 from generator.cache import DataCache, digest, digest_after, hasher, local_key
 from generator.config import Config, load_config, setting_digest
-from generator.deps import LINKED_FIELDS, Key, KeyIndex, Resolver, Views, tracing, value_digest
+from generator.deps import LINKED_FIELDS, Key, KeyIndex, Resolver, Settings, Views, tracing, value_digest
 from generator.errors import SiteError, warning
 from generator.layout import (CONFIG_FILE, DEFAULT_THEME, INPUTS, STAGING_DIR, STATE_DIR, STATE_FILE, SWAPPABLE,
                               TEMPLATES, VENDOR)
@@ -58,6 +59,9 @@ from generator.state import (OUT_OF_DATE, BuildState, BundleRecord, DerivedRecor
                              Stamp, files_read)
 
 CONTENT_FIELDS = [f.name for f in dataclasses.fields(Document) if f.name not in LINKED_FIELDS]
+# The settings that decide which files are inputs and where the outputs go: an edit of one is
+# a build from nothing. Any other setting is a dependency key of the outputs that read it.
+STRUCTURE = ("output", "theme", "static", "versions", "allow_symlinks_outside")
 
 
 @dataclass(frozen=True)
@@ -111,10 +115,15 @@ def render_site(config: Config, options: BuildOptions = BuildOptions(),
     return Engine(config.root, options, planners, saved=False).render()
 
 
-def plan_site(planners: Registry, ctx: PlanContext,
+def plan_site(planners: Registry, ctx: PlanContext, config: Config,
               bundled: dict[str, list[tuple]]) -> tuple[Plan, dict[str, list[str]]]:
     """The plan, from every planner in phase order (a bundle's files as ``bundled`` holds them);
-    and the paths each planner planned."""
+    and the paths each planner planned.
+
+    What a planner read of the settings (``ctx.config``) while planning, its
+    jobs may hold (a page's posts, by ``posts_per_page``): those settings'
+    digests join each of its jobs' inputs, so an edit of one makes them again.
+    """
     plan, owners = Plan(), {}
     for planner in planners:
         before = len(plan)
@@ -124,7 +133,13 @@ def plan_site(planners: Registry, ctx: PlanContext,
             for job in bundled[planner.name]:
                 plan.add(*job)
         else:
-            planner.plan(ctx, plan)
+            with tracing() as trace:
+                planner.plan(ctx, plan)
+            read = tuple(sorted((key[1], setting_digest(config, key[1])) for key in trace.reads
+                                if key[0] == "setting"))
+            if read:
+                for path in list(itertools.islice(plan, before, None)):
+                    plan[path] = plan[path]._replace(inputs=(plan[path].inputs, read))
         owners[planner.name] = list(itertools.islice(plan, before, None))
     return plan, owners
 
@@ -372,7 +387,7 @@ class Scan:
 
     config: Config
     out_dir: Path
-    world: str                      # config, options and code: all recorded work depends on it
+    world: str                      # the site's structure, options and code: all recorded work depends on it
     fresh: bool                     # nothing recorded applies
     index: FileIndex
     changed: set[str]               # input files that changed since the last build
@@ -575,9 +590,10 @@ class Engine:
         config = load_config(self.root)
         out_dir = safe_output_dir(config)
         warm = warm and out_dir.is_dir()   # deleted under a running preview: check every output
-        world = digest(repr(config), repr((self.options.drafts, self.options.future)), code_digest())
+        world = digest(*(repr(getattr(config, name)) for name in STRUCTURE),
+                       repr((self.options.drafts, self.options.future)), code_digest())
         fresh = self.options.refresh or bool(self.options.rerun) or world != self.state.world
-        if fresh:                       # settings or code changed, or a rerun: nothing recorded applies
+        if fresh:                       # structure or code changed, or a rerun: nothing recorded applies
             self.state, self._keys = BuildState(saved=Records()), KeyIndex()
         state = self.state
         hint = changed if warm and not fresh else None
@@ -619,11 +635,13 @@ class Engine:
         return documents
 
     def ready_renderer(self, scan: Scan) -> None:
-        """A renderer of the templates as they are now (made only by a build with work to do)."""
-        if scan.fresh or self.renderer is None:
+        """A renderer of the templates as they are now (made only by a build with work to do),
+        reading the settings through a recording view."""
+        compiler = digest(scan.world, repr(scan.config))     # code, settings, options
+        if scan.fresh or self.renderer is None or self.renderer.compiler != compiler:
             from generator.render import Renderer
 
-            self.renderer = Renderer(scan.config, compiler=scan.world)     # code, settings, options
+            self.renderer = Renderer(Settings(scan.config), compiler=compiler)
         elif any(within(name, (TEMPLATES, *scan.config.theme_paths)) for name in scan.changed):
             self.renderer.env.cache.clear()  # the loader takes cached templates to be current
 
@@ -643,17 +661,19 @@ class Engine:
 
     def load(self, scan: Scan, ready: Mapping[str, Document] = {}
              ) -> tuple[tuple[list[Listed], dict[str, Parsed], dict[str, Any]], DocumentStats]:
-        """The sources, each document (kept from the last build if its bytes are the same, and
-        those of the files its Liquid read; in ``ready`` if parsed ahead), the data; and how many
-        documents were parsed."""
+        """The sources, each document (kept from the last build if its bytes, the files its
+        Liquid read and the settings its parse read are as they were; in ``ready`` if parsed
+        ahead), the data; and how many documents were parsed."""
         last, index = self.last, scan.index
         listing = last.listing if last is not None else None
         if scan.fresh or listing is None or index.listing_changed:
             listing = list(map(Listed._make, discover_named(self.root, index.current)))
         sources = [(s.kind, s.path, index.digest(s.name)) for s in listing]
         kept = {} if scan.fresh or self.options.refresh or last is None else last.parsed
+        setting_now = functools.cache(partial(setting_digest, scan.config))
         todo = [s for s in sources if s[0] != "data" and ((held := kept.get(str(s[1]))) is None
-                or held.digest != s[2] or _inputs_moved(held.document, index.digest))]
+                or held.digest != s[2] or _inputs_moved(held.document, index.digest)
+                or _settings_moved(held.document, setting_now))]
         loaded, count = load_documents(scan.config, todo, self.options.refresh,
                                        summaries={} if scan.fresh else self.state.records.summaries, ready=ready)
         parsed = {str(path): Parsed(source_digest, *loaded[str(path)]) if str(path) in loaded
@@ -709,8 +729,8 @@ class Engine:
         ran, the plan is the last one.
         """
         config, site = scan.config, assembled.site
-        ctx = PlanContext(config, site, assembled.views, assembled.site_view, self.renderer, self.options,
-                          partial(self.parse, config),
+        ctx = PlanContext(assembled.views.settings, site, assembled.views, assembled.site_view, self.renderer,
+                          self.options, partial(self.parse, config),
                           scan.index.tree_digest, partial(site_digest, assembled.listing, scan.index, site),
                           dict(scan.external))
         bundles, bundled, reports = {}, {}, {}
@@ -719,13 +739,13 @@ class Engine:
         for bundle in self.planners:
             if isinstance(bundle, Bundle) and switched_on(config, bundle):
                 record, reports[bundle.name], bundled[bundle.name] = self.run_bundle(
-                    bundle, ctx, moved, scan.tampered)
+                    bundle, dataclasses.replace(ctx, config=config), moved, scan.tampered)
                 bundles[bundle.name] = record
                 ran = ran or record is not self.state.records.bundles.get(bundle.name)
         last = self.last_plan
         if reuse and last is not None and not ran:
             return PlanResult(last.plan, last.owners, bundles, reports, ctx)
-        plan, owners = plan_site(self.planners, ctx, bundled)
+        plan, owners = plan_site(self.planners, ctx, config, bundled)
         return PlanResult(plan, owners, bundles, reports, ctx)
 
     def make(self, plan: Plan, paths: Iterable[str], staging: Staging | None = None) -> dict[str, Made]:
@@ -772,7 +792,8 @@ class Engine:
                 continue
             last, records, before = self.state.records.derived.get(planner.name, {}), {}, len(whole)
             for group, paths in groups_of(planner, scan.config, planned.plan).items():
-                inputs = digest(*(part for path in paths for part in (path, self.digest_of(path, made))))
+                inputs = digest(setting_digest(scan.config, ""),    # its settings: unrecorded
+                                *(part for path in paths for part in (path, self.digest_of(path, made))))
                 records[group] = self.derive_group(planner, group, paths, inputs, last.get(group), remake,
                                                    planned.ctx, scan, OutputBytes(paths, made, scan.out_dir, staging),
                                                    whole)
@@ -891,9 +912,11 @@ class Engine:
         its report, and its files as arguments of :meth:`Plan.add`.
 
         A bundle may reuse some of its own earlier work (docs versions): unless
-        what it read changed, what it read for that work still counts.
+        what it read changed, what it read for that work still counts. It reads
+        the settings unrecorded (``ctx.config``: the docs versions copy them), so
+        all of them are among its inputs.
         """
-        inputs = bundle.inputs(ctx)
+        inputs = (bundle.inputs(ctx), setting_digest(ctx.config, ""))
         last = self.state.records.bundles.get(bundle.name)
         if last is not None and last.inputs == inputs and last.reads.isdisjoint(moved) \
                 and last.report.reusable \

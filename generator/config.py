@@ -466,6 +466,9 @@ class Config:
         return (self.theme.strip("/"),) if self.theme else ()
 
 
+KIND = ":kind"     # a section's name with this names what it is (a section, or ``false``)
+
+
 class SettingsView:
     """The settings as one parse sees them: each read is noted, by its dotted name (``title``,
     ``liquid.unknown``) and a digest of its value, as renders note the documents they read.
@@ -479,7 +482,7 @@ class SettingsView:
 
     __slots__ = ("_section", "_prefix", "_read")
 
-    def __init__(self, section: Any, read: dict[str, str], prefix: str = ""):
+    def __init__(self, section: Any, read: dict[str, str] | None = None, prefix: str = ""):
         """``read`` (name -> digest) is where the reads are noted: the caller's."""
         self._section, self._read, self._prefix = section, read, prefix
 
@@ -490,24 +493,29 @@ class SettingsView:
         if name == "root" and not self._prefix:
             return value
         if dataclasses.is_dataclass(value) and not isinstance(value, type):
-            return SettingsView(value, self._read, f"{self._prefix}{name}.")
-        self._read.setdefault(self._prefix + name, _value_digest(value))
+            self._note(f"{self._prefix}{name}{KIND}", type(value).__qualname__)   # not ``false`` (search)
+            return type(self)(value, self._read, f"{self._prefix}{name}.")
+        self._note(self._prefix + name, value)
         return value
 
     def __repr__(self) -> str:
-        self._read.setdefault(self._prefix.rstrip("."), _value_digest(self._section))
+        self._note(self._prefix.rstrip("."), self._section)
         return repr(self._section)
+
+    def _note(self, name: str, value: Any) -> None:
+        self._read.setdefault(name, _value_digest(value))
 
 
 def setting_digest(config: Config, name: str) -> str:
     """The digest of a setting named as :class:`SettingsView` notes it; "" if there is none."""
     value: Any = config
+    path = name.removesuffix(KIND)
     try:
-        for part in filter(None, name.split(".")):
+        for part in filter(None, path.split(".")):
             value = getattr(value, part)
     except AttributeError:
         return ""
-    return _value_digest(value)
+    return _value_digest(type(value).__qualname__ if path != name else value)
 
 
 def _value_digest(value: Any) -> str:

@@ -5,7 +5,9 @@ template records a *key* naming that input: the template loader
 (``("template", "base.html")``), ``site.data`` (``("data", "team")``), and the
 views below, which stand in for documents and collections and record each
 read (``("doc", "content/posts/a.md", "title")``, ``("seq", ("posts",), "slice", 0, 5,
-None)``). A key names an input, not its value; a :class:`Resolver` gives the
+None)``), and :class:`Settings` for the config (``("setting",
+"posts_per_page")``: a site.yaml edit makes again only the outputs that read
+what it changed). A key names an input, not its value; a :class:`Resolver` gives the
 value's digest against a given site. If every key an output read resolves to
 the same digest after an edit, rendering it again would give the same bytes,
 so the builder skips it (a "verifying trace": dependencies are whatever the
@@ -25,6 +27,7 @@ from typing import Any, Protocol
 
 from generator.authors import DATA_NAME as AUTHORS, Author, data_file, directory
 from generator.cache import digest
+from generator.config import SettingsView, setting_digest
 from generator.site import Document, Site, author_url
 
 Key = tuple
@@ -71,6 +74,16 @@ def tracing() -> Iterator[Trace]:
         _trace.reset(token)
 
 
+class Settings(SettingsView):
+    """The config as renders and planners see it: each setting read is a key,
+    ``("setting", "archives.tags")``, resolved by :func:`generator.config.setting_digest`."""
+
+    __slots__ = ()
+
+    def _note(self, name: str, value: Any) -> None:
+        record(("setting", name))
+
+
 def value_digest(value: Any) -> str:
     """A digest of a plain value (text, numbers, dates, lists and dicts of them)."""
     if isinstance(value, str):
@@ -96,6 +109,7 @@ class Views:
 
     def __init__(self, site: Site):
         self.site = site
+        self.settings = Settings(site.config)
         self._documents: dict[int, DocumentView] = {}
 
     def document(self, doc: Document) -> DocumentView:
@@ -236,7 +250,8 @@ class GroupsView(Mapping):
 class AuthorsView(Mapping):
     """``site.authors``: key -> the person of content/data/authors.yml, in the file's order;
     ``of(name)`` is the person a post's ``author`` names by key or name, or None. What the
-    file says is one key (``("data", "authors")``), each person's posts a collection."""
+    file says is one key (``("data", "authors")``), with the setting that switches author pages
+    on (without them there are none), each person's posts a collection."""
 
     def __init__(self, site: Site, views: Views):
         self._site = site
@@ -244,21 +259,26 @@ class AuthorsView(Mapping):
         self._known = directory(site.people, data_file(site.config)) if site.people else {}
 
     def of(self, name: str) -> PersonView | None:
-        record(("data", AUTHORS))
+        self._read()
         key = self._known.get(str(name))
         return None if key is None else self[key]
 
     def __getitem__(self, key: str) -> PersonView:
-        record(("data", AUTHORS))
-        return PersonView(self._site.people[key], author_url(self._site.config, key), self._views)
+        self._read()
+        return PersonView(self._site.people[key], author_url(self._views.settings, key), self._views)
 
     def __iter__(self) -> Iterator[str]:
-        record(("data", AUTHORS))
+        self._read()
         return iter(self._site.people)
 
     def __len__(self) -> int:
-        record(("data", AUTHORS))
+        self._read()
         return len(self._site.people)
+
+    def _read(self) -> None:
+        """Note the file, and the setting without which no one is in it."""
+        record(("data", AUTHORS))
+        record(("setting", "archives.authors"))
 
 
 class PersonView:
@@ -381,6 +401,8 @@ class Resolver:
         if head == "data":
             data = self.site.data
             return value_digest(data[key[1]]) if key[1] in data else MISSING
+        if head == "setting":
+            return setting_digest(self.site.config, key[1])
         raise ValueError(f"unknown dependency key {key!r}")
 
     def identities(self, name: Key) -> tuple:

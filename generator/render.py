@@ -147,7 +147,7 @@ class Renderer:
     def __init__(self, config: Config, required: tuple[str, ...] = REQUIRED_TEMPLATES, compiler: str = ""):
         """``compiler`` names what compiles the templates (sitegen's code and the site's settings):
         if given, compiled templates are kept between processes under it (:class:`CompiledTemplates`)."""
-        self.config = config
+        self.config, self.compiler = config, compiler
         self.folders = template_dirs(config)
         missing = missing_templates(self.folders, required)
         if missing:
@@ -164,9 +164,9 @@ class Renderer:
             bytecode_cache=CompiledTemplates.under(compiler) if compiler else None,
         )
         self.env.filters.update(
-            relative_url=self.relative_url,
-            absolute_url=self.absolute_url,
-            date=self.format_date,
+            relative_url=at_render(self.relative_url),
+            absolute_url=at_render(self.absolute_url),
+            date=at_render(self.format_date),
             slugify=slugify,
             safe_html=Markup,
             item=item,
@@ -283,6 +283,12 @@ class Renderer:
                     break
             tb = tb.tb_next
         return found
+
+
+def at_render(function: Callable[..., Any]) -> Callable[..., Any]:
+    """A filter that reads the settings, run when a page renders and never when its template
+    compiles (Jinja runs a filter of constants then): the render must note the settings it read."""
+    return jinja2.pass_context(lambda _context, *args, **kwargs: function(*args, **kwargs))
 
 
 @jinja2.pass_environment

@@ -777,7 +777,7 @@ class BuildState:
     reads alone (stamps, what decides whether anything is to do), and its :class:`Records`,
     read on first use (:attr:`records`)."""
 
-    world: str = ""                                            # config, options, code
+    world: str = ""                                            # the site's structure, options, code
     files: dict[str, FileRecord] = field(default_factory=dict)
     stamps: dict[str, Stamp] = field(default_factory=dict)     # each output as the last build left it
     folders: dict[str, int] | None = None   # the output's folders, modification times (None: unknown)

@@ -265,6 +265,7 @@ def test_compiled_templates_are_kept_between_renderers_of_the_same_compiler(basi
     import jinja2
 
     from generator.build import Engine
+    from generator.cache import digest
     from generator.config import load_config
     from generator.render import Renderer
 
@@ -288,7 +289,8 @@ def test_compiled_templates_are_kept_between_renderers_of_the_same_compiler(basi
     assert render(compiler) == "B 4" and compiled == ["extra.html"] * 3
     engine = Engine(basic_site, BuildOptions())
     engine.build()
-    assert engine.renderer.env.bytecode_cache.pattern.startswith(engine.state.world[:32])
+    named = digest(engine.state.world, repr(config))     # the code, options and site structure, the settings
+    assert engine.renderer.env.bytecode_cache.pattern.startswith(named[:32])
 
 
 def test_templates_compiled_for_other_settings_are_not_used(basic_site: Path) -> None:

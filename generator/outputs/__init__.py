@@ -53,9 +53,11 @@ The rule that keeps incremental builds right: a job's bytes must be a
 function of its ``inputs`` (given at plan time, compared with ``==``), of
 what it reads while it runs through the recording views (``ctx.views``,
 ``ctx.site_view``, templates through ``ctx.render``, files through
-:func:`generator.deps.record` of ``("file", path)``), and of the config and
-code (a change to either rebuilds everything). Planning itself may look at
-the site's *structure* only (``ctx.site``: which documents exist, where they
+:func:`generator.deps.record` of ``("file", path)``, settings through
+``ctx.config``: what a planner reads of them while planning counts for each
+of its jobs), and of the code (a change rebuilds everything). A bundle's and
+a derived planner's files are made again when any setting changes. Planning
+itself may look at the site's *structure* only (``ctx.site``: which documents exist, where they
 are published, which collections list them): the plan is made again
 whenever that changes, but a job that reads a document's content without a
 view would not be made again when the content changes.
@@ -64,6 +66,7 @@ view would not be made again when the content changes.
 from __future__ import annotations
 
 import enum
+from collections import ChainMap
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -97,7 +100,7 @@ class PlanContext:
     config: Config
     site: Site                          # its structure, for planning (see the module's docstring)
     views: Views                        # recording stand-ins for documents and collections
-    site_view: dict[str, Any]           # what templates see as ``site``
+    site_view: Mapping[str, Any]        # what templates see as ``site``
     renderer: Renderer
     options: BuildOptions
     parse: Callable[[list[Source], Path], list[Document]]   # sources of a tree -> documents, parse cache
@@ -244,19 +247,13 @@ def generated_page(title: str, url: str, kind: str = "generated", description: s
             "description": description, "date": None}
 
 
-def site_view(site: Site, views: Views) -> dict[str, Any]:
-    """What templates see as ``site``: the config's public values and (recording) collections."""
-    from generator.outputs.search import search_view
+def site_view(site: Site, views: Views) -> Mapping[str, Any]:
+    """What templates see as ``site``: the (recording) collections, and the config's public
+    values, each read from the recording settings when asked for (so a render notes those it
+    used, not every one)."""
     from generator.render import DataFiles
 
-    config = site.config
-    return {
-        **SiteSettings(config),
-        "nav": config.nav,
-        "archives": config.archives,
-        "feeds": config.feeds,
-        "search": search_view(config),
-        "social": config.social,
+    collections = {
         "data": DataFiles(site.data),
         "posts": views.sequence(("posts",)),
         "pages": views.sequence(("pages",)),
@@ -265,3 +262,28 @@ def site_view(site: Site, views: Views) -> dict[str, Any]:
         "authors": views.authors(),
         "years": views.sequence(("years",)),
     }
+    return ChainMap(collections, Sections(views.settings), SiteSettings(views.settings))
+
+
+class Sections(Mapping):
+    """The sections of site.yaml that templates see under ``site``, read when asked for."""
+
+    NAMES = ("nav", "archives", "feeds", "search", "social")
+
+    def __init__(self, config: Config):
+        self._config = config
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in self.NAMES:
+            raise KeyError(name)
+        if name == "search":
+            from generator.outputs.search import search_view
+
+            return search_view(self._config)
+        return getattr(self._config, name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.NAMES)
+
+    def __len__(self) -> int:
+        return len(self.NAMES)
