@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generator import codec, notebooks
-from generator.config import Config
+from generator.config import ApiInventory, Config
 from generator.confine import site_path
 from generator.docs import DOCS_DIR
 from generator.outputs import Bundle, PlanContext
@@ -62,8 +62,11 @@ class DocsSection(Bundle):
     name = "docs"
 
     def watches(self, config: Config) -> tuple[str, ...]:
-        """The archives of the site (one elsewhere is refused when the versions are resolved, unread)."""
-        return tuple(v.archive for v in config.versions if v.archive and site_path(config.root, v.archive, named=True))
+        """The archives of the site (one elsewhere is refused when the versions are resolved, unread),
+        the API reference's packages and the inventories it reads."""
+        return (*(v.archive for v in config.versions if v.archive and site_path(config.root, v.archive, named=True)),
+                *(spec.folder for spec in config.api),
+                *(i.file for i in config.api_inventories.values() if isinstance(i, ApiInventory)))
 
     def external(self, config: Config) -> Any:
         """What each docs version's source resolves to now (git refs can move without a file changing)."""

@@ -1,0 +1,155 @@
+"""A package's API as griffe reads it from a tree of files: statically, never imported.
+
+:func:`collect` loads the package under a docs version's tree and decides
+what is documented (public or all members, less site.yaml's ``exclude``
+globs), which page each object is shown on, and which modules griffe could
+not parse (each one warning, at its file and line; the rest is documented).
+"""
+
+from __future__ import annotations
+
+import ast
+import fnmatch
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import griffe
+
+from generator.config import ApiPackage
+
+API_DIR = "api/"                   # a version's reference, below its docs prefix
+KINDS = ("modules", "classes", "functions", "attributes")    # how a page groups members
+
+logging.getLogger("griffe").setLevel(logging.ERROR)   # its notes on docstrings are not the reader's
+
+
+@dataclass
+class Package:
+    """One documented package of one docs version."""
+
+    spec: ApiPackage
+    tree: Path
+    root: griffe.Module
+    modules: list[griffe.Module] = field(default_factory=list)   # documented, the package first
+    split: set[str] = field(default_factory=set)    # modules whose classes have pages of their own
+    warnings: list[str] = field(default_factory=list)
+
+    def source(self, obj: Any) -> str:
+        """The file defining ``obj``, relative to the tree (and so to the site)."""
+        return Path(obj.filepath).relative_to(self.tree).as_posix()
+
+    def documented(self, obj: Any) -> bool:
+        """Whether ``obj`` gets an entry: public (or any, with ``members: all``) and not excluded."""
+        if any(fnmatch.fnmatchcase(obj.path, glob) for glob in self.spec.exclude):
+            return False
+        return self.spec.members == "all" or obj.is_public
+
+    def members(self, obj: Any) -> dict[str, list[Any]]:
+        """``obj``'s documented members by kind (:data:`KINDS`), in source order; an alias
+        (a re-export) counts as what it names and only when that can be found."""
+        grouped: dict[str, list[Any]] = {kind: [] for kind in KINDS}
+        for member in obj.members.values():
+            if not self.documented(member) or (member.is_alias and target(member) is None):
+                continue
+            kind = _kind(target(member) if member.is_alias else member)
+            if kind:
+                grouped[kind].append(member)
+        for kind in ("classes", "functions", "attributes"):
+            grouped[kind].sort(key=lambda m: (m.is_alias, m.lineno or 0))
+        return grouped
+
+    def inherited(self, cls: Any) -> list[Any]:
+        """The documented members ``cls`` takes from its bases, as aliases to their definitions."""
+        try:
+            found = cls.inherited_members
+        except Exception:          # a base griffe cannot find: nothing to show as inherited
+            return []
+        return [m for name, m in sorted(found.items()) if name not in cls.members
+                and self.documented(m) and target(m) is not None and self.page_of(target(m)) is not None]
+
+    def page_of(self, obj: Any) -> str | None:
+        """The page (below the reference's folder) showing ``obj``, if this package documents it."""
+        module = obj if obj.is_module else obj.module
+        if module.path not in self._module_paths:
+            return None
+        if obj.is_class and module.path in self.split and obj.parent is module:
+            return obj.path + ".html"
+        parent = obj.parent
+        if parent is not None and parent.is_class:
+            return self.page_of(parent)
+        return module.path + ".html"
+
+    @property
+    def _module_paths(self) -> set[str]:
+        return {m.path for m in self.modules}
+
+
+def collect(tree: Path, spec: ApiPackage) -> Package:
+    """``spec``'s package as found in ``tree`` (a docs version's files)."""
+    search = tree / spec.path
+    try:
+        root = griffe.load(spec.package, search_paths=[search], docstring_parser=spec.docstrings,
+                           allow_inspection=False, resolve_aliases=True, resolve_external=False)
+    except ModuleNotFoundError:
+        from generator.errors import SiteError
+
+        raise SiteError(f"key 'api': package {spec.package!r} is not in {spec.path!r}", "site.yaml") from None
+    package = Package(spec, tree, root)
+    _walk(package, root)
+    package.split = {m.path for m in package.modules if spec.class_pages
+                     and sum(map(len, package.members(m).values())) > spec.class_pages}
+    package.warnings = _unparsed(package, Path(root.filepath if not isinstance(root.filepath, list)
+                                               else root.filepath[0]).parent, search)
+    return package
+
+
+def _walk(package: Package, module: griffe.Module) -> None:
+    package.modules.append(module)
+    for sub in sorted(module.modules.values(), key=lambda m: m.name):
+        if not sub.is_alias and package.documented(sub):
+            _walk(package, sub)
+
+
+def _unparsed(package: Package, folder: Path, search: Path) -> list[str]:
+    """One warning per file of the package that griffe left out because it is not Python it parses."""
+    loaded = {Path(m.filepath) for m in _all_modules(package.root) if isinstance(m.filepath, Path)}
+    warnings = []
+    files = sorted(folder.rglob("*.py")) if folder.name != search.name or folder != search else []
+    for path in files:
+        if path in loaded or any(part.startswith(".") for part in path.relative_to(search).parts):
+            continue
+        try:
+            ast.parse(path.read_bytes(), filename=str(path))
+        except (SyntaxError, ValueError) as exc:
+            line = getattr(exc, "lineno", None) or 1
+            warnings.append(f"{path.relative_to(package.tree).as_posix()}:{line}: warning: the API "
+                            f"reference leaves this module out: Python cannot parse it ({getattr(exc, 'msg', exc)})")
+    return warnings
+
+
+def _all_modules(module: griffe.Module):
+    yield module
+    for sub in module.modules.values():
+        if not sub.is_alias:
+            yield from _all_modules(sub)
+
+
+def target(alias: Any) -> Any:
+    try:
+        return alias.final_target
+    except Exception:        # griffe's alias errors: the name leads outside what was loaded
+        return None
+
+
+def _kind(obj: Any) -> str | None:
+    if obj.is_module:
+        return "modules"
+    if obj.is_class:
+        return "classes"
+    if obj.is_function:
+        return "functions"
+    if obj.is_attribute:
+        return "attributes"
+    return None
