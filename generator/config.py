@@ -342,9 +342,10 @@ class ApiPackage:
 
     @property
     def folder(self) -> str:
-        """The package's folder below the site: what a version's tree must hold."""
+        """The folder of the package's top-level package below the site: what a version's tree
+        must hold (griffe reads a subpackage from its whole package)."""
         base = self.path.strip("/")
-        return "/".join(part for part in (base, *self.package.split(".")) if part not in ("", "."))
+        return "/".join(part for part in (base, self.package.split(".")[0]) if part not in ("", "."))
 
     def validate(self, path: Path, prefix: str) -> None:
         if not PACKAGE_NAME.match(self.package):

@@ -83,7 +83,9 @@ def build_reference(config: Config, tree: Path, prefix: str, version: str = "") 
         return None
     base = config.baseurl.rstrip("/") + prefix
     index = xref.Index(external=_inventories(config))
-    packages = [collect(tree, spec) for spec in config.api]
+    packages = [package for spec in config.api if (package := collect(tree, spec)) is not None]
+    if not packages:
+        return None
     index.canonical = partial(_canonical, packages)
     reference = Reference(index)
     objects: list[tuple[str, str, str]] = []
@@ -93,12 +95,13 @@ def build_reference(config: Config, tree: Path, prefix: str, version: str = "") 
             index.add(obj.path, base + rel)
             objects.append((obj.path, _role(obj), rel))
             if not obj.is_module and obj.lineno:
-                reference.listings.setdefault(package.source(obj), []).append((obj.lineno, obj.endlineno or obj.lineno))
+                reference.listings.setdefault(package.source(obj), []).append(package.lines(obj))
         for module in package.modules:          # re-exports: jinja2.Environment
             for alias in (m for m in module.members.values() if m.is_alias and package.documented(m)):
                 found = target(alias)
                 if found is not None and (url := index.own.get(found.path)):
                     index.add(alias.path, url)
+                    objects.append((alias.path, _role(found), url.removeprefix(base)))
         reference.collect_warnings += package.warnings
         reference.nav += _nav(package, prefix)
     reference.objects = len(objects)
@@ -125,6 +128,8 @@ def _documented(package: Package):
             yield from walk(member)
     for module in package.modules:
         yield from walk(module)
+    for defined in package.adopted.values():
+        yield from walk(target(defined))
 
 
 def _canonical(packages: list[Package], name: str) -> str | None:

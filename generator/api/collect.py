@@ -34,6 +34,9 @@ class Package:
     root: griffe.Module
     modules: list[griffe.Module] = field(default_factory=list)   # documented, the package first
     split: set[str] = field(default_factory=set)    # modules whose classes have pages of their own
+    # objects of undocumented (private) modules that a documented one re-exports, by path ->
+    # that re-export: documented there, under its public name (numpy.linalg.norm)
+    adopted: dict[str, Any] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
 
     def source(self, obj: Any) -> str:
@@ -44,7 +47,25 @@ class Package:
         """Whether ``obj`` gets an entry: public (or any, with ``members: all``) and not excluded."""
         if any(fnmatch.fnmatchcase(obj.path, glob) for glob in self.spec.exclude):
             return False
-        return self.spec.members == "all" or obj.is_public
+        return self.spec.members == "all" or obj.is_public or self._reexported(obj)
+
+    def _reexported(self, obj: Any) -> bool:
+        """A public name a package's ``__init__`` imports from inside the package (``from
+        .environment import Environment``): a re-export, ``__all__`` or not."""
+        if not obj.is_alias or obj.name.startswith("_") or not obj.parent.is_init_module:
+            return False
+        return obj.target_path.startswith(self.root.package.path + ".")
+
+    def lines(self, obj: Any) -> tuple[int, int]:
+        """The lines defining ``obj`` in its file, from its ``def`` or ``class`` line (below
+        its decorators) to its last."""
+        start, end = obj.lineno, obj.endlineno or obj.lineno
+        if obj.is_function or obj.is_class:
+            keyword = ("def ", "async def ") if obj.is_function else ("class ",)
+            for offset, line in enumerate(obj.lines):
+                if line.lstrip().startswith(keyword):
+                    return start + offset, end
+        return start, end
 
     def members(self, obj: Any) -> dict[str, list[Any]]:
         """``obj``'s documented members by kind (:data:`KINDS`), in source order; an alias
@@ -73,7 +94,11 @@ class Package:
         """The page (below the reference's folder) showing ``obj``, if this package documents it."""
         module = obj if obj.is_module else obj.module
         if module.path not in self._module_paths:
-            return None
+            top = obj
+            while top.parent is not None and not top.parent.is_module:
+                top = top.parent
+            alias = self.adopted.get(top.path)
+            return None if alias is None or obj.is_module else alias.parent.path + ".html"
         if obj.is_class and module.path in self.split and obj.parent is module:
             return obj.path + ".html"
         parent = obj.parent
@@ -86,23 +111,39 @@ class Package:
         return {m.path for m in self.modules}
 
 
-def collect(tree: Path, spec: ApiPackage) -> Package:
-    """``spec``'s package as found in ``tree`` (a docs version's files)."""
+def collect(tree: Path, spec: ApiPackage) -> Package | None:
+    """``spec``'s package as found in ``tree`` (a docs version's files); None if that version
+    has no such package (it predates it)."""
     search = tree / spec.path
+    if not (tree / spec.folder).exists() and not (tree / (spec.folder + ".py")).is_file():
+        return None
     try:
         root = griffe.load(spec.package, search_paths=[search], docstring_parser=spec.docstrings,
                            allow_inspection=False, resolve_aliases=True, resolve_external=False)
-    except ModuleNotFoundError:
-        from generator.errors import SiteError
-
-        raise SiteError(f"key 'api': package {spec.package!r} is not in {spec.path!r}", "site.yaml") from None
+    except (ModuleNotFoundError, KeyError):    # the top package is there, not this part of it
+        return None
     package = Package(spec, tree, root)
     _walk(package, root)
+    package.adopted = _adopted(package)
     package.split = {m.path for m in package.modules if spec.class_pages
                      and sum(map(len, package.members(m).values())) > spec.class_pages}
-    package.warnings = _unparsed(package, Path(root.filepath if not isinstance(root.filepath, list)
-                                               else root.filepath[0]).parent, search)
+    package.warnings = _unparsed(package, search)
     return package
+
+
+def _adopted(package: Package) -> dict[str, Any]:
+    """What documented modules re-export from modules that are not documented (see ``Package.adopted``)."""
+    documented = {m.path for m in package.modules}
+    found: dict[str, Any] = {}
+    for module in package.modules:
+        for alias in module.members.values():
+            if not alias.is_alias or not package.documented(alias):
+                continue
+            defined = target(alias)
+            if defined is not None and not defined.is_module and defined.module.path not in documented \
+                    and defined.module.path.startswith(package.root.path + "."):
+                found.setdefault(defined.path, alias)
+    return found
 
 
 def _walk(package: Package, module: griffe.Module) -> None:
@@ -112,12 +153,14 @@ def _walk(package: Package, module: griffe.Module) -> None:
             _walk(package, sub)
 
 
-def _unparsed(package: Package, folder: Path, search: Path) -> list[str]:
-    """One warning per file of the package that griffe left out because it is not Python it parses."""
-    loaded = {Path(m.filepath) for m in _all_modules(package.root) if isinstance(m.filepath, Path)}
+def _unparsed(package: Package, search: Path) -> list[str]:
+    """One warning per file of the package that griffe left out because Python cannot parse it."""
+    loaded = {Path(m.filepath) for m in _all_modules(package.root.package) if isinstance(m.filepath, Path)}
+    top = package.root.package.filepath
+    if not isinstance(top, Path) or top.name != "__init__.py":
+        return []                      # a module of one file (griffe read it), or a namespace package
     warnings = []
-    files = sorted(folder.rglob("*.py")) if folder.name != search.name or folder != search else []
-    for path in files:
+    for path in sorted(top.parent.rglob("*.py")):
         if path in loaded or any(part.startswith(".") for part in path.relative_to(search).parts):
             continue
         try:

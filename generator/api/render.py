@@ -56,7 +56,8 @@ class Renderer:
         for module in self.package.modules:
             made.append(self.module_page(module))
             if module.path in self.package.split:
-                made += [self.class_page(cls) for cls in self.package.members(module)["classes"] if not cls.is_alias]
+                made += [self.class_page(cls) for cls in self.package.members(module)["classes"]
+                         if not cls.is_alias]
         return made
 
     def module_page(self, module: Any) -> Page:
@@ -67,11 +68,21 @@ class Renderer:
                 continue
             parts.append(f'<h2 id="{kind}">{TITLES[kind]}</h2>')
             for member in members:
-                if member.is_alias or kind == "modules" or (split and kind == "classes"):
+                shown = self.adopted(member)
+                if shown is not None and not (split and kind == "classes"):
+                    parts.append(self.entry(shown, 3, member.path))
+                elif member.is_alias or kind == "modules" or (split and kind == "classes"):
                     parts.append(self.summary(member))
                 else:
                     parts.append(self.entry(member, 3))
         return Page(self.package.page_of(module), module.path, "\n".join(parts), self.package.source(module), "module")
+
+    def adopted(self, member: Any) -> Any:
+        """What ``member`` re-exports here from a module that is not documented, if so."""
+        if not member.is_alias:
+            return None
+        shown = target(member)
+        return shown if shown is not None and self.package.adopted.get(shown.path) is member else None
 
     def class_page(self, cls: Any) -> Page:
         return Page(self.package.page_of(cls), cls.path, self.entry(cls, 2), self.package.source(cls), "class")
@@ -85,10 +96,11 @@ class Renderer:
         return (f'<p class="api-summary" id="{escape(member.path)}"><a href="{escape(link)}"><code>'
                 f'{escape(member.name)}</code></a>{also}{" — " + escape(first) if first else ""}</p>')
 
-    def entry(self, obj: Any, level: int) -> str:
-        """An object's entry: heading, signature, source link, docstring, and a class's members."""
+    def entry(self, obj: Any, level: int, public: str = "") -> str:
+        """An object's entry: heading, signature, source link, docstring, and a class's members.
+        ``public``: the name it is documented under, where a module re-exports it."""
         kind = "class" if obj.is_class else "function" if obj.is_function else "attribute"
-        name = obj.path if level <= 3 and not obj.parent.is_class else f"{obj.parent.name}.{obj.name}"
+        name = public or (obj.path if not obj.parent.is_class else f"{obj.parent.name}.{obj.name}")
         heading = (f'<h{level} class="api-name" id="{escape(obj.path)}" data-pagefind-weight="10">'
                    f'<code>{escape(name)}</code>{self.source_link(obj)}</h{level}>')
         parts = [f'<section class="api-entry api-{kind}">', heading, self.signature(obj)]
@@ -118,7 +130,7 @@ class Renderer:
     def source_link(self, obj: Any) -> str:
         if not obj.lineno:
             return ""
-        start, end = obj.lineno, obj.endlineno or obj.lineno
+        start, end = self.package.lines(obj)
         url = self.listing_url(self.package.source(obj))
         return f' <a class="api-source" href="{escape(url)}#L{start}-L{end}" data-pagefind-ignore>source</a>'
 
@@ -171,8 +183,7 @@ class Renderer:
             elif kind in ("parameters", "other parameters", "attributes"):
                 title = {"parameters": "Parameters", "other parameters": "Other parameters"}.get(kind, "Attributes")
                 rows = [(f"<code>{escape(p.name)}</code>", self.annotation(p.annotation),
-                         self.text(p.description, where, scope), f"<code>{escape(str(p.default))}</code>"
-                         if getattr(p, "default", None) is not None else "") for p in section.value]
+                         self.text(p.description, where, scope), _default(obj, p)) for p in section.value]
                 parts.append(_table(title, ("Name", "Type", "Description", "Default"), rows))
             elif kind in ("returns", "yields", "receives"):
                 rows = [(f"<code>{escape(r.name)}</code>" if r.name else "", self.annotation(r.annotation),
@@ -344,6 +355,16 @@ def _call(prefix: str, name: str, parameters: list[Any], returns: str) -> str:
     one_line = f"{prefix}{name}({', '.join(params)}){returns}"
     return one_line if len(one_line) <= WIDTH else (
         f"{prefix}{name}(\n" + "".join(f"    {p},\n" for p in params) + f"){returns}")
+
+
+def _default(obj: Any, documented: Any) -> str:
+    """A parameter's default as the signature gives it (a docstring's guess otherwise)."""
+    signature = _init(obj) if obj.is_class else obj if obj.is_function else None
+    if signature is not None and documented.name in {p.name for p in signature.parameters}:
+        value = signature.parameters[documented.name].default
+    else:
+        value = getattr(documented, "default", None)
+    return f"<code>{escape(str(value))}</code>" if value is not None else ""
 
 
 def _canonical(name: Any) -> str:
