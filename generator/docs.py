@@ -104,8 +104,9 @@ def render_section(tree: Path, prefix: str, render: Render, parse: Parse,
 
 
 def _text(tree: Path, source: str | Path) -> str:
-    """A source's text, to find the line of what it wrote."""
-    return (tree / source).read_text("utf-8", errors="replace")
+    """A source's text, to find the line of what it wrote ("" for a page made from a template)."""
+    path = tree / source
+    return path.read_text("utf-8", errors="replace") if path.is_file() else ""
 
 
 def neighbours(pages: list[dict[str, str]], url: str) -> dict[str, dict[str, str] | None]:

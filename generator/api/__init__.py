@@ -83,7 +83,8 @@ def build_reference(config: Config, tree: Path, prefix: str, version: str = "") 
         return None
     base = config.baseurl.rstrip("/") + prefix
     index = xref.Index(external=_inventories(config))
-    packages = [package for spec in config.api if (package := collect(tree, spec)) is not None]
+    loaded: dict[tuple, Any] = {}
+    packages = [package for spec in config.api if (package := collect(tree, spec, loaded)) is not None]
     if not packages:
         return None
     index.canonical = partial(_canonical, packages)

@@ -111,16 +111,30 @@ class Package:
         return {m.path for m in self.modules}
 
 
-def collect(tree: Path, spec: ApiPackage) -> Package | None:
+def collect(tree: Path, spec: ApiPackage, loaded: dict[tuple, Any] | None = None) -> Package | None:
     """``spec``'s package as found in ``tree`` (a docs version's files); None if that version
-    has no such package (it predates it)."""
+    has no such package (it predates it). ``loaded`` keeps the top-level packages griffe read,
+    for the other parts of one package that site.yaml names."""
     search = tree / spec.path
     if not (tree / spec.folder).exists() and not (tree / (spec.folder + ".py")).is_file():
         return None
+    top, _, rest = spec.package.partition(".")
+    key = (search, top, spec.docstrings)
+    if loaded is None or key not in loaded:
+        loader = griffe.GriffeLoader(search_paths=[search], docstring_parser=spec.docstrings,
+                                     allow_inspection=False)
+        try:       # only in the tree: never a folder of the current directory, nor an installed one
+            found = loader.load(top, try_relative_path=False)
+        except ModuleNotFoundError:
+            return None
+        loader.resolve_aliases(implicit=False, external=False)
+        if loaded is not None:
+            loaded[key] = found
+    else:
+        found = loaded[key]
     try:
-        root = griffe.load(spec.package, search_paths=[search], docstring_parser=spec.docstrings,
-                           allow_inspection=False, resolve_aliases=True, resolve_external=False)
-    except (ModuleNotFoundError, KeyError):    # the top package is there, not this part of it
+        root = found[rest] if rest else found
+    except KeyError:          # the top package is there, not this part of it
         return None
     package = Package(spec, tree, root)
     _walk(package, root)
