@@ -81,6 +81,7 @@ class Docs(Files):
         self.report: dict[str, str] = {}        # version -> "built", "reused" or "archived"
         self.tutorials = notebooks.TutorialStats()   # of the sections built
         self.warnings: list[str] = []                # of the sections built
+        self.api_modules = [0, 0]                    # API reference modules rendered, kept (generator.api)
 
 
 def tree_dirs(config: Config) -> tuple[str, ...]:
@@ -205,8 +206,10 @@ class VersionedDocs:
         if self.config.api:
             from generator.api import build_reference     # griffe, for a site with an API reference
 
-            reference = build_reference(self.config, tree, prefix, version["title"] if version else "")
+            reference = build_reference(self.config, tree, prefix, version["title"] if version else "", name or "")
         section = render_section(tree, prefix, self.render, self.parse, version, tutorials, editable, reference)
+        if reference:
+            docs.api_modules = [docs.api_modules[0] + reference.rendered, docs.api_modules[1] + reference.reused]
         docs.tutorials += section.tutorials
         docs.warnings += [f"{w} (docs version '{name}')" if name else w for w in section.warnings]
         return section

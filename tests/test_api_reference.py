@@ -297,7 +297,7 @@ def test_api_settings_are_checked_naming_the_key(tmp_path, entry, message):
     assert caught.value.message == message
 
 
-def test_a_docstring_edit_shows_in_the_next_build_and_each_version_keeps_its_own(tmp_path):
+def test_a_docstring_edit_renders_that_module_again_and_each_version_keeps_its_own(tmp_path):
     repo = tmp_path / "repo"
     site = repo
     (site / "content" / "docs").mkdir(parents=True)
@@ -318,6 +318,7 @@ def test_a_docstring_edit_shows_in_the_next_build_and_each_version_keeps_its_own
     other = (out / "dev/api/pkg.other.html").stat().st_mtime_ns
     (site / "pkg" / "mod.py").write_text('def f():\n    """Third words."""\n')
     result = build(site)
+    assert result.reports["docs"].api_modules == (1, 2)       # pkg.mod rendered; pkg and pkg.other kept
     assert "Third words." in (out / "dev/api/pkg.mod.html").read_text()
     assert "docs/dev/api/pkg.mod.html" in result.written
     assert "docs/dev/api/pkg.other.html" not in result.written      # same bytes: not written again

@@ -11,6 +11,7 @@ its pages and tutorials through :meth:`Reference.link`.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -18,12 +19,14 @@ from typing import Any, Iterator
 
 from markupsafe import Markup
 
+from generator import __version__, codec
 from generator.api import inventory, xref
 from generator.api.collect import API_DIR, Package, collect, target
 from generator.api.render import Page, Renderer
 from generator.config import ApiInventory, Config
 from generator.highlight import SourceLine, source_lines
-from generator.layout import STATE_DIR
+from generator.cache import digest, local_key, write_atomic
+from generator.layout import STATE_DIR, VERSIONS_DIR
 from generator.outputs import generated_page
 
 LISTINGS_DIR = API_DIR + "_source/"        # the packages' files, line-numbered
@@ -41,6 +44,9 @@ class Reference:
     nav: list[dict[str, Any]] = field(default_factory=list)
     inventory: bytes = b""
     objects: int = 0
+    rendered: int = 0         # modules whose pages were rendered, and those kept from the last build
+    reused: int = 0
+    saved: dict[str, Any] = field(default_factory=dict)
     collect_warnings: list[str] = field(default_factory=list)
 
     @property
@@ -77,8 +83,13 @@ class Reference:
         return xref.resolve_markdown(html, self.index, xref.locator(where, source_text))
 
 
-def build_reference(config: Config, tree: Path, prefix: str, version: str = "") -> Reference | None:
-    """The reference of the packages in ``tree`` for the docs section at ``prefix``; None without ``api``."""
+def build_reference(config: Config, tree: Path, prefix: str, version: str = "",
+                    version_name: str = "") -> Reference | None:
+    """The reference of the packages in ``tree`` for the docs section at ``prefix``; None without ``api``.
+
+    A module's pages are rendered again only when a file they show changed (its own, those
+    of its bases and re-exports) or the index of names did; else the last build's are kept.
+    """
     if not config.api:
         return None
     base = config.baseurl.rstrip("/") + prefix
@@ -106,12 +117,60 @@ def build_reference(config: Config, tree: Path, prefix: str, version: str = "") 
         reference.collect_warnings += package.warnings
         reference.nav += _nav(package, prefix)
     reference.objects = len(objects)
+    last = LastPages(config.state_dir / VERSIONS_DIR / f"api-{version_name or 'docs'}.msgpack",
+                     local_key(config.state_dir))
+    kept = last.get()
+    fingerprint = digest(__version__, str(codec.VERSIONS["api-pages"]), repr(config.api), base,
+                         *(part for name in sorted(index.own) for part in (name, index.own[name])),
+                         repr(sorted(index.external.items())))
+    files = _file_digests(tree, packages)
     for package in packages:
         renderer = Renderer(package, index, lambda file: base + listing_path(file))
-        for page in renderer.pages():
-            reference.pages[API_DIR + page.rel] = page
+        for module in package.modules:
+            key = digest(fingerprint, *package.summaries(module), *(
+                part for file in sorted(package.reads(module))
+                for part in (file, files.get(file) or digest((tree / file).read_bytes()))))
+            again = kept.get(module.path)
+            if again is not None and again[0] == key:
+                pages = [Page(*fields) for fields in again[1]]
+                reference.reused += 1
+            else:
+                pages = renderer.module_pages(module)
+                reference.rendered += 1
+            reference.saved[module.path] = [key, [list(dataclasses.astuple(p)) for p in pages]]
+            for page in pages:
+                reference.pages[API_DIR + page.rel] = page
+    last.put(reference.saved)
     reference.inventory = inventory.write(config.title, version, objects)
     return reference
+
+
+class LastPages:
+    """A version's reference pages as last rendered, by module: (key, pages)."""
+
+    def __init__(self, path: Path, key: bytes):
+        self.path, self.key = path, key
+
+    def get(self) -> dict[str, Any]:
+        try:
+            found = codec.loads("api-pages", self.path.read_bytes(), self.key)
+        except (OSError, codec.Garbled, ValueError, TypeError):
+            return {}
+        if not isinstance(found, dict) or not all(
+                isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], str) and all(
+                    isinstance(page, list) and len(page) == 5 and all(isinstance(f, str) for f in page)
+                    for page in entry[1]) for entry in found.values()):
+            return {}
+        return found
+
+    def put(self, pages: dict[str, Any]) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(self.path, codec.dumps("api-pages", pages, self.key))
+
+
+def _file_digests(tree: Path, packages: list[Package]) -> dict[str, str]:
+    files = {package.source(m) for package in packages for m in package.all_modules()}
+    return {file: digest((tree / file).read_bytes()) for file in files}
 
 
 def listing_path(file: str) -> str:

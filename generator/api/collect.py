@@ -90,6 +90,28 @@ class Package:
         return [m for name, m in sorted(found.items()) if name not in cls.members
                 and self.documented(m) and target(m) is not None and self.page_of(target(m)) is not None]
 
+    def all_modules(self) -> list[Any]:
+        """Every module griffe read of the package, documented or not."""
+        return list(_all_modules(self.root.package))
+
+    def reads(self, module: Any) -> set[str]:
+        """The files whose text a module's pages show: its own, the definitions it re-exports,
+        and the files of its classes' bases (their inherited members)."""
+        shown = [target(m) if m.is_alias else m for m in module.members.values()]
+        shown = [obj for obj in shown if obj is not None and not obj.is_module]   # a submodule: see ``summaries``
+        for cls in [obj for obj in shown if obj is not None and obj.is_class]:
+            try:
+                shown += cls.mro()
+            except Exception:          # a base griffe cannot find: nothing inherited is shown
+                pass
+        return {self.source(module), *(self.source(obj) for obj in shown if obj is not None
+                                       and isinstance(obj.filepath, Path) and obj.filepath.is_relative_to(self.tree))}
+
+    def summaries(self, module: Any) -> list[str]:
+        """What a module's page shows of its submodules: their docstrings' first lines."""
+        return [sub.docstring.value.strip().split("\n", 1)[0] if sub.docstring else ""
+                for sub in module.modules.values() if not sub.is_alias]
+
     def page_of(self, obj: Any) -> str | None:
         """The page (below the reference's folder) showing ``obj``, if this package documents it."""
         module = obj if obj.is_module else obj.module

@@ -51,13 +51,11 @@ class Renderer:
         self.listing_url = listing_url      # (file relative to the tree) -> URL of its listing
         self.markdown = package.spec.docstrings in ("google", "auto")
 
-    def pages(self) -> list[Page]:
-        made = []
-        for module in self.package.modules:
-            made.append(self.module_page(module))
-            if module.path in self.package.split:
-                made += [self.class_page(cls) for cls in self.package.members(module)["classes"]
-                         if not cls.is_alias]
+    def module_pages(self, module: Any) -> list[Page]:
+        """A module's page, and its classes' where they have their own."""
+        made = [self.module_page(module)]
+        if module.path in self.package.split:
+            made += [self.class_page(cls) for cls in self.package.members(module)["classes"] if not cls.is_alias]
         return made
 
     def module_page(self, module: Any) -> Page:

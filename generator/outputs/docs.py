@@ -28,6 +28,7 @@ class DocsReport:
     versions: dict[str, str] = field(default_factory=dict)  # name -> "built", "reused", "archived"
     tutorials: notebooks.TutorialStats = field(default_factory=notebooks.TutorialStats)
     warnings: tuple[str, ...] = ()      # of the pages and tutorials built (a reused version warned when built)
+    api_modules: tuple[int, int] = (0, 0)   # API reference modules rendered, and kept as last rendered
 
     @property
     def reusable(self) -> bool:
@@ -47,6 +48,8 @@ class DocsReport:
 
     def summary(self) -> str:
         lines = [self.tutorials.summary()] if self.tutorials.total else []
+        if any(self.api_modules):
+            lines.append(f"API reference: {self.api_modules[0]} modules rendered, {self.api_modules[1]} as last built")
         by_outcome: dict[str, list[str]] = {}
         for name, outcome in self.versions.items():
             by_outcome.setdefault(outcome, []).append(name)
@@ -88,4 +91,4 @@ class DocsSection(Bundle):
         options = ctx.options
         docs = VersionedDocs(ctx.config, ctx.renderer, ctx.site_view, ctx.parse).build(
             ctx.site_key(), options.refresh, options.rerun)
-        return docs, DocsReport(docs.report, docs.tutorials, tuple(docs.warnings))
+        return docs, DocsReport(docs.report, docs.tutorials, tuple(docs.warnings), tuple(docs.api_modules))
