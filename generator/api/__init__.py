@@ -74,7 +74,7 @@ class Reference:
                      for line in source_lines((tree / file).read_text("utf-8", errors="replace"), file)]
             shown = {**generated_page(file, prefix + listing_path(file), kind="source"),
                      "source": file if editable else None}
-            html = render("source.html", Path(file), page=shown, content=Markup(""), filename=file, lines=lines)
+            html = render("api_source.html", Path(file), page=shown, filename=file, lines=lines, docs=docs)
             yield listing_path(file), html.encode("utf-8"), file
         yield INVENTORY, self.inventory, "site.yaml"
 
@@ -224,7 +224,9 @@ def _nav(package: Package, prefix: str) -> list[dict[str, Any]]:
     items: dict[str, dict[str, Any]] = {}
     roots = []
     for module in package.modules:
-        item = {"title": module.name, "url": prefix + API_DIR + package.page_of(module), "children": []}
+        top = module is package.root
+        item = {"title": module.path if top else module.name, "url": prefix + API_DIR + package.page_of(module),
+                "children": []}
         items[module.path] = item
         parent = items.get(module.parent.path) if module.parent is not None else None
         (parent["children"] if parent else roots).append(item)
