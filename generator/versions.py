@@ -148,7 +148,7 @@ class VersionedDocs:
         docs = Docs()
         if not self.config.versions:
             root = self.config.root
-            if any((root / folder).is_dir() for folder in TREE_DIRS):
+            if any((root / folder).is_dir() for folder in tree_dirs(self.config)):
                 section = self._section(root, "/docs/", refresh, docs, rerun=rerun)
                 for rel, data in section.items():
                     if rel.endswith(".html"):

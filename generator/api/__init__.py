@@ -88,7 +88,8 @@ def build_reference(config: Config, tree: Path, prefix: str, version: str = "",
     """The reference of the packages in ``tree`` for the docs section at ``prefix``; None without ``api``.
 
     A module's pages are rendered again only when a file they show changed (its own, those
-    of its bases and re-exports) or the index of names did; else the last build's are kept.
+    it re-exports from), its submodules' summaries or the index of names did; else the last
+    build's are kept.
     """
     if not config.api:
         return None

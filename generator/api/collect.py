@@ -95,16 +95,10 @@ class Package:
         return list(_all_modules(self.root.package))
 
     def reads(self, module: Any) -> set[str]:
-        """The files whose text a module's pages show: its own, the definitions it re-exports,
-        and the files of its classes' bases (their inherited members)."""
-        shown = [target(m) if m.is_alias else m for m in module.members.values()]
-        shown = [obj for obj in shown if obj is not None and not obj.is_module]   # a submodule: see ``summaries``
-        for cls in [obj for obj in shown if obj is not None and obj.is_class]:
-            try:
-                shown += cls.mro()
-            except Exception:          # a base griffe cannot find: nothing inherited is shown
-                pass
-        return {self.source(module), *(self.source(obj) for obj in shown if obj is not None
+        """The files whose text a module's pages show: its own and those of the definitions it
+        re-exports (what a class inherits is shown by name: the index of names has it)."""
+        shown = [target(m) for m in module.members.values() if m.is_alias]
+        return {self.source(module), *(self.source(obj) for obj in shown if obj is not None and not obj.is_module
                                        and isinstance(obj.filepath, Path) and obj.filepath.is_relative_to(self.tree))}
 
     def summaries(self, module: Any) -> list[str]:
