@@ -305,13 +305,14 @@ def test_a_docstring_edit_renders_that_module_again_and_each_version_keeps_its_o
     (site / "pkg").mkdir()
     (site / "pkg" / "__init__.py").write_text('"""A package."""\n')
     (site / "pkg" / "mod.py").write_text('def f():\n    """First words."""\n')
-    (site / "pkg" / "other.py").write_text('def g():\n    """Other words."""\n')
+    (site / "pkg" / "other.py").write_text('def g():\n    """Other words, see [pkg.nowhere][]."""\n')
     git(tmp_path, "init", "-q", "-b", "main", str(repo))
     commit_and_tag(repo, "v1")
     (site / "site.yaml").write_text("title: T\nurl: https://example.org\napi:\n  - {package: pkg, docstrings: google}\n"
                                     "versions:\n  - {name: dev, worktree: true}\n  - {name: v1, ref: v1, default: true}\n")
     (site / "pkg" / "mod.py").write_text('def f():\n    """Second words."""\n')
-    build(site)
+    assert sorted(build(site).warnings) == [f"pkg/other.py:2: warning: unknown API reference 'pkg.nowhere' "
+                                            f"(docs version '{name}')" for name in ("dev", "v1")]
     out = site / "_site" / "docs"
     assert "Second words." in (out / "dev/api/pkg.mod.html").read_text()
     assert "First words." in (out / "v1/api/pkg.mod.html").read_text()
@@ -319,6 +320,7 @@ def test_a_docstring_edit_renders_that_module_again_and_each_version_keeps_its_o
     (site / "pkg" / "mod.py").write_text('def f():\n    """Third words."""\n')
     result = build(site)
     assert result.reports["docs"].api_modules == (1, 2)       # pkg.mod rendered; pkg and pkg.other kept
+    assert result.warnings == ["pkg/other.py:2: warning: unknown API reference 'pkg.nowhere' (docs version 'dev')"]
     assert "Third words." in (out / "dev/api/pkg.mod.html").read_text()
     assert "docs/dev/api/pkg.mod.html" in result.written
     assert "docs/dev/api/pkg.other.html" not in result.written      # same bytes: not written again

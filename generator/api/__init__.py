@@ -101,7 +101,19 @@ def build_reference(config: Config, tree: Path, prefix: str, version: str = "",
         return None
     index.canonical = partial(_canonical, packages)
     reference = Reference(index)
-    objects: list[tuple[str, str, str]] = []
+    objects = _index(reference, packages, base, prefix)
+    reference.objects = len(objects)
+    _render(reference, packages, tree, base, LastPages(
+        config.state_dir / VERSIONS_DIR / f"api-{version_name or 'docs'}.msgpack", local_key(config.state_dir)),
+        digest(__version__, str(codec.VERSIONS["api-pages"]), repr(config.api), base))
+    reference.inventory = inventory.write(config.title, version, objects)
+    return reference
+
+
+def _index(reference: Reference, packages: list[Package], base: str, prefix: str) -> list[tuple[str, str, str]]:
+    """Every documented object's URL into the index, its lines into the listings; the
+    inventory's objects: (name, role, URI below the section)."""
+    index, objects = reference.index, []
     for package in packages:
         for obj in _documented(package):
             rel = API_DIR + package.page_of(obj) + ("" if obj.is_module else "#" + obj.path)
@@ -117,37 +129,42 @@ def build_reference(config: Config, tree: Path, prefix: str, version: str = "",
                     objects.append((alias.path, _role(found), url.removeprefix(base)))
         reference.collect_warnings += package.warnings
         reference.nav += _nav(package, prefix)
-    reference.objects = len(objects)
-    last = LastPages(config.state_dir / VERSIONS_DIR / f"api-{version_name or 'docs'}.msgpack",
-                     local_key(config.state_dir))
+    return objects
+
+
+def _render(reference: Reference, packages: list[Package], tree: Path, base: str, last: LastPages,
+            settings: str) -> None:
+    """Each module's pages: rendered, or as the last build rendered them (with the warnings
+    it gave then) while their key is the same."""
+    index = reference.index
     kept = last.get()
-    fingerprint = digest(__version__, str(codec.VERSIONS["api-pages"]), repr(config.api), base,
-                         *(part for name in sorted(index.own) for part in (name, index.own[name])),
-                         repr(sorted(index.external.items())))
+    names = digest(settings, *(part for name in sorted(index.own) for part in (name, index.own[name])),
+                   repr(sorted(index.external.items())))
     files = _file_digests(tree, packages)
     for package in packages:
         renderer = Renderer(package, index, lambda file: base + listing_path(file))
         for module in package.modules:
-            key = digest(fingerprint, *package.summaries(module), *(
+            key = digest(names, *package.summaries(module), *(
                 part for file in sorted(package.reads(module))
                 for part in (file, files.get(file) or digest((tree / file).read_bytes()))))
             again = kept.get(module.path)
             if again is not None and again[0] == key:
-                pages = [Page(*fields) for fields in again[1]]
+                pages, warned = [Page(*fields) for fields in again[1]], list(again[2])
+                index.unresolved += warned
                 reference.reused += 1
             else:
+                before = len(index.unresolved)
                 pages = renderer.module_pages(module)
+                warned = index.unresolved[before:]
                 reference.rendered += 1
-            reference.saved[module.path] = [key, [list(dataclasses.astuple(p)) for p in pages]]
+            reference.saved[module.path] = [key, [list(dataclasses.astuple(p)) for p in pages], warned]
             for page in pages:
                 reference.pages[API_DIR + page.rel] = page
     last.put(reference.saved)
-    reference.inventory = inventory.write(config.title, version, objects)
-    return reference
 
 
 class LastPages:
-    """A version's reference pages as last rendered, by module: (key, pages)."""
+    """A version's reference pages as last rendered, by module: [key, pages, warnings]."""
 
     def __init__(self, path: Path, key: bytes):
         self.path, self.key = path, key
@@ -158,9 +175,9 @@ class LastPages:
         except (OSError, codec.Garbled, ValueError, TypeError):
             return {}
         if not isinstance(found, dict) or not all(
-                isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], str) and all(
+                isinstance(entry, list) and len(entry) == 3 and isinstance(entry[0], str) and all(
                     isinstance(page, list) and len(page) == 5 and all(isinstance(f, str) for f in page)
-                    for page in entry[1]) for entry in found.values()):
+                    for page in entry[1]) and all(isinstance(w, str) for w in entry[2]) for entry in found.values()):
             return {}
         return found
 
