@@ -326,3 +326,29 @@ def test_a_docstring_edit_renders_that_module_again_and_each_version_keeps_its_o
     assert "docs/dev/api/pkg.other.html" not in result.written      # same bytes: not written again
     assert (out / "dev/api/pkg.other.html").stat().st_mtime_ns == other
     assert "First words." in (out / "v1/api/pkg.mod.html").read_text()
+
+
+def test_a_large_module_gives_each_class_a_page_of_its_own(tmp_path):
+    site = tmp_path / "site"
+    (site / "content" / "docs").mkdir(parents=True)
+    (site / "content" / "docs" / "index.md").write_text("---\ntitle: Docs\n---\nSee [pkg.mod.A.run][].\n")
+    (site / "site.yaml").write_text("title: T\nurl: https://example.org\n"
+                                    "api:\n  - {package: pkg, docstrings: google, class_pages: 2}\n")
+    (site / "pkg").mkdir()
+    (site / "pkg" / "__init__.py").write_text('"""A package."""\n')
+    (site / "pkg" / "mod.py").write_text('"""Three members."""\n\n\nclass A:\n    """First."""\n\n'
+                                         '    def run(self) -> "B":\n        """Run."""\n\n\n'
+                                         'class B:\n    """Second."""\n\n\ndef f() -> A:\n    """A function."""\n')
+    (site / "pkg" / "small.py").write_text('"""Two members."""\n\n\nclass C:\n    """Third."""\n\n\nx = 1\n')
+    assert build(site).warnings == []
+    api = site / "_site" / "docs" / "api"
+    assert sorted(p.name for p in api.glob("*.html")) == ["pkg.html", "pkg.mod.A.html", "pkg.mod.B.html",
+                                                          "pkg.mod.html", "pkg.small.html"]
+    module = html_of(site, "docs/api/pkg.mod.html")
+    assert [a.get("href") for a in module.cssselect("p.api-summary a")] == ["/docs/api/pkg.mod.A.html#pkg.mod.A",
+                                                                           "/docs/api/pkg.mod.B.html#pkg.mod.B"]
+    signature = module.get_element_by_id("pkg.mod.f").getparent().cssselect(".api-signature a.xref")
+    assert [a.get("href") for a in signature] == ["/docs/api/pkg.mod.A.html#pkg.mod.A"]
+    page = html_of(site, "docs/api/pkg.mod.A.html")
+    assert page.get_element_by_id("pkg.mod.A.run") is not None
+    assert html_of(site, "docs/index.html").cssselect("a.xref")[0].get("href") == "/docs/api/pkg.mod.A.html#pkg.mod.A.run"

@@ -97,7 +97,7 @@ class Package:
     def reads(self, module: Any) -> set[str]:
         """The files whose text a module's pages show: its own and those of the definitions it
         re-exports (what a class inherits is shown by name: the index of names has it)."""
-        shown = [target(m) for m in module.members.values() if m.is_alias]
+        shown = [target(m) for m in module.members.values() if m.is_alias and self.documented(m)]
         return {self.source(module), *(self.source(obj) for obj in shown if obj is not None and not obj.is_module
                                        and isinstance(obj.filepath, Path) and obj.filepath.is_relative_to(self.tree))}
 
