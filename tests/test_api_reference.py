@@ -12,8 +12,6 @@ from __future__ import annotations
 import ast
 import re
 import shutil
-import subprocess
-import zlib
 from pathlib import Path
 
 import jinja2

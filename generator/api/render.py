@@ -19,7 +19,7 @@ from pygments.lexers import PythonLexer
 from pygments.token import STANDARD_TYPES
 
 from generator.api import xref
-from generator.api.collect import KINDS, Package, target
+from generator.api.collect import Package, target
 from generator.highlight import highlight
 from generator.markdown import render_markdown
 

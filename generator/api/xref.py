@@ -1,12 +1,12 @@
 """Cross-references: dotted names to the URLs documenting them.
 
 An :class:`Index` knows every object the site's reference documents (and,
-through Sphinx inventories, other projects'). References come in three
-shapes, all resolved here once HTML is made: ``[tvm.build][]`` and
-``[`build`][tvm.build]`` in Markdown (left as text by Markdown, as links
-without a definition are), Sphinx roles in docstrings (``:func:`name```),
-and the links the reference's own renderer marks with :data:`SCHEME`. A
-name that leads nowhere is a warning at its file and line, and stays text.
+through Sphinx inventories, other projects'). References are resolved once
+HTML is made: ``[tvm.build][]`` and ``[`build`][tvm.build]`` in Markdown
+(left as text by Markdown, as links without a definition are), and Sphinx
+roles in reST docstrings (``:func:`name```, made links marked with
+:data:`SCHEME` until then). A name that leads nowhere is a warning at its
+file and line, and stays text.
 """
 
 from __future__ import annotations
@@ -33,7 +33,6 @@ class Index:
 
     own: dict[str, str] = field(default_factory=dict)
     external: dict[str, str] = field(default_factory=dict)
-    resolved: int = 0
     unresolved: list[str] = field(default_factory=list)    # ``file:line: warning: ...``
     canonical: Callable[[str], str | None] = lambda name: None    # a re-exported name -> its definition's
     _by_last: dict[str, list[str]] | None = None
@@ -74,7 +73,6 @@ class Index:
         if url is None:
             self.unresolved.append(f"{where}: warning: unknown API reference {name.lstrip('~')!r}")
             return html
-        self.resolved += 1
         return f'<a class="xref" href="{escape(url)}">{html}</a>'
 
 
@@ -99,13 +97,8 @@ def _marked(name: str, title: str) -> str:
     return f'<a href="{SCHEME}{escape(name)}"><code>{escape(title)}</code></a>'
 
 
-def marked(name: str, html: str) -> str:
-    """A link to ``name``'s entry, resolved later by :func:`resolve_marked` (``html`` is its text)."""
-    return f'<a href="{SCHEME}{escape(name)}">{html}</a>'
-
-
 def resolve_marked(html: str, index: Index, locate: Locate, scope: str = "") -> str:
-    """Every link :func:`marked` made in ``html``, resolved (``locate``: name -> ``file:line``)."""
+    """Every link :func:`roles` made in ``html``, resolved (``locate``: name -> ``file:line``)."""
     return MARKED.sub(lambda m: index.link(unescape(m.group(1)), m.group(2), locate(unescape(m.group(1))), scope),
                       html)
 
