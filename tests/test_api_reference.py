@@ -350,3 +350,46 @@ def test_a_large_module_gives_each_class_a_page_of_its_own(tmp_path):
     page = html_of(site, "docs/api/pkg.mod.A.html")
     assert page.get_element_by_id("pkg.mod.A.run") is not None
     assert html_of(site, "docs/index.html").cssselect("a.xref")[0].get("href") == "/docs/api/pkg.mod.A.html#pkg.mod.A.run"
+
+
+def test_an_inventory_at_a_url_is_fetched_once_and_kept_under_sitegen(tmp_path):
+    import threading
+    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
+    inventory = sphobjinv.Inventory()
+    inventory.project, inventory.version = "Python", "3.11"
+    inventory.objects.append(sphobjinv.DataObjStr(name="json.dumps", domain="py", role="function", priority="1",
+                                                  uri="library/json.html#$", dispname="-"))
+    served = tmp_path / "served"
+    served.mkdir()
+    (served / "objects.inv").write_bytes(sphobjinv.compress(inventory.data_file()))
+    asked = []
+
+    class Handler(SimpleHTTPRequestHandler):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, directory=str(served), **kwargs)
+
+        def log_message(self, *args):
+            asked.append(self.path)
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/objects.inv"
+        site = tmp_path / "site"
+        (site / "content" / "docs").mkdir(parents=True)
+        (site / "content" / "docs" / "index.md").write_text("---\ntitle: Docs\n---\nSee [json.dumps][].\n")
+        (site / "site.yaml").write_text(f"title: T\nurl: https://example.org\napi_inventories:\n  python: {url}\n"
+                                        "api:\n  - {package: pkg}\n")
+        (site / "pkg").mkdir()
+        (site / "pkg" / "__init__.py").write_text('"""Uses :func:`json.dumps`."""\n')
+        assert build(site).warnings == []
+        (site / "pkg" / "__init__.py").write_text('"""Uses json.dumps: :func:`json.dumps`."""\n')
+        assert build(site).warnings == []
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert asked == ["/objects.inv"]          # once: the second build read the kept copy
+    assert len(list((site / ".sitegen" / "inventories").glob("*.inv"))) == 1
+    link = html_of(site, "docs/index.html").cssselect("a.xref")[0].get("href")
+    assert link == f"http://127.0.0.1:{server.server_address[1]}/library/json.html#json.dumps"
