@@ -393,3 +393,22 @@ def test_an_inventory_at_a_url_is_fetched_once_and_kept_under_sitegen(tmp_path):
     assert len(list((site / ".sitegen" / "inventories").glob("*.inv"))) == 1
     link = html_of(site, "docs/index.html").cssselect("a.xref")[0].get("href")
     assert link == f"http://127.0.0.1:{server.server_address[1]}/library/json.html#json.dumps"
+
+
+def test_a_tutorials_text_links_references_and_names_an_unknown_one_at_its_line(tmp_path):
+    site = tmp_path / "site"
+    (site / "content" / "docs").mkdir(parents=True)
+    (site / "content" / "docs" / "index.md").write_text("---\ntitle: Docs\n---\nThe docs.\n")
+    (site / "site.yaml").write_text("title: T\nurl: https://example.org\napi:\n  - {package: pkg, docstrings: google}\n")
+    (site / "pkg").mkdir()
+    (site / "pkg" / "__init__.py").write_text('"""A package."""\n\n\ndef f() -> int:\n    """One."""\n    return 1\n')
+    (site / "notebooks").mkdir()
+    (site / "notebooks" / "intro.py").write_text('"""\nIntro\n=====\n\nCall [pkg.f][] first.\n\n'
+                                                 'Then [pkg.g][].\n"""\n\nx = [1][0]  # [pkg.f][] in code\n')
+    result = build(site)
+    assert result.warnings == ["notebooks/intro.py:7: warning: unknown API reference 'pkg.g'"]
+    tutorial = html_of(site, "docs/tutorials/intro.html")
+    assert [a.get("href") for a in tutorial.cssselect("a.xref")] == ["/docs/api/pkg.html#pkg.f"]
+    description = tutorial.cssselect('meta[name="description"]')[0].get("content")
+    assert description.startswith("Call [pkg.f][] first.")       # an attribute keeps its text
+    assert "# [pkg.f][] in code" in tutorial.cssselect("pre")[0].text_content()

@@ -22,7 +22,7 @@ MARKED = re.compile(r'<a href="sitegen-xref:([^"]*)">(.*?)</a>', re.S)
 # Markdown's leftovers: [name][] and [text][name], in text (not in code blocks)
 MARKDOWN_REF = re.compile(r"\[(<code>[^<\]]*</code>|[^\[\]<>]+)\]\[([A-Za-z_][\w.]*)?\]")
 NAME = re.compile(r"~?\.?[A-Za-z_][\w.]*\Z")
-PRE = re.compile(r"(<pre\b.*?</pre>)", re.S)
+PRE = re.compile(r"<(pre|script|style|textarea)\b.*?</\1>", re.S | re.I)   # no references in these
 ROLE = re.compile(r":(?:py:)?(?:func|class|meth|attr|mod|obj|exc|data|const):`([^`]+)`")
 DOC_ROLE = re.compile(r":(?:ref|doc|term|any|envvar|option):`(?:([^`<]*?)\s*<[^`>]*>|([^`]*))`")   # the prose's, not the API's
 
@@ -111,8 +111,16 @@ def resolve_markdown(html: str, index: Index, locate: Locate, scope: str = "") -
         if not NAME.match(target):
             return match.group(0)
         return index.link(target, text, locate(target), scope)
-    return "".join(part if part.startswith("<pre") else MARKDOWN_REF.sub(link, part)
-                   for part in PRE.split(html))
+    def in_text(match: re.Match[str]) -> str:
+        before = match.string[:match.start()]
+        if before.rfind("<") > before.rfind(">") or before.rfind("<code") > before.rfind("</code>"):
+            return match.group(0)         # in a tag's attribute (a page's description), or in code
+        return link(match)
+    pieces, at = [], 0
+    for block in PRE.finditer(html):
+        pieces += [MARKDOWN_REF.sub(in_text, html[at:block.start()]), block.group(0)]
+        at = block.end()
+    return "".join(pieces) + MARKDOWN_REF.sub(in_text, html[at:])
 
 
 def locator(file: str, text: str, first_line: int = 1) -> Locate:
