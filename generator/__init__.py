@@ -3,4 +3,4 @@
 from generator.installed import version
 
 # pyproject.toml's, as the installed distribution records it; a checkout never installed has none
-__version__ = version("sitegen") or "0+unknown"
+__version__ = version("sitegen-oss") or "0+unknown"

@@ -41,7 +41,7 @@ from generator.cache import DataCache, digest, digest_after, hasher, local_key
 from generator.config import Config, load_config, setting_digest
 from generator.deps import LINKED_FIELDS, Key, KeyIndex, Resolver, Views, tracing, value_digest
 from generator.errors import SiteError, warning
-from generator.layout import DEFAULT_THEME, INPUTS, STAGING_DIR, STATE_DIR, STATE_FILE, SWAPPABLE, TEMPLATES
+from generator.layout import DEFAULT_THEME, INPUTS, STAGING_DIR, STATE_DIR, STATE_FILE, SWAPPABLE, TEMPLATES, VENDOR
 from generator.lock import site_lock
 from generator.options import BuildOptions
 from generator.output import (OutputFiles, Staging, check_outputs, delete_outputs, folder_stamps, mark_ours,
@@ -311,7 +311,10 @@ def code_digest() -> str:
     for the stylesheet.
     """
     package = Path(__file__).parent
-    theme = [path for path in DEFAULT_THEME.rglob("*") if path.is_file()]   # its files stand for themselves
+    # Its files stand for themselves, but for the chart libraries (megabytes, read by every
+    # build): each folder's VERSION, which scripts/vendor-charts writes with them, stands for those.
+    theme = [path for path in DEFAULT_THEME.rglob("*") if path.is_file()
+             and not (path.suffix == ".js" and path.is_relative_to(VENDOR))]
     parts = [path.read_bytes() for path in sorted([*package.rglob("*.py"), *theme])]
     # By their installed versions, not by importing them: a build with nothing to do loads neither.
     versions = [installed.version(name) or "" for name in ("Jinja2", "Pygments", "PyYAML")]

@@ -11,11 +11,14 @@ reports, one :class:`Finding` per fault, at the page and line that has it:
 - ``#fragments`` that no ``id`` (or ``<a name>``) on the target page carries;
 - resources the browser would fetch from another host (scripts, stylesheets,
   images, frames, media, fonts, preconnect hints) whose host is not in
-  ``check.allow_hosts``: a project site must not hand its readers to third parties;
+  ``check.allow_hosts``: a project site must not hand its readers to third parties
+  (frames may also come from the hosts ``notebooks.embeds`` lists for tutorials' iframes);
 - malformed external URLs (they are not fetched: there may be no network);
 - with ``check.html``, every error the Nu Html Checker finds, except those
-  ``check.allow_html`` allows on a page (legacy markup browsers accept), which
-  are listed as warnings;
+  ``check.allow_html`` allows on a page (legacy markup browsers accept) and those
+  in a notebook's own content on a tutorial page (between the template's
+  ``sitegen:notebook`` marks: the author's Markdown and what the code printed,
+  which the site does not write), which are listed as warnings;
 - with ``against``, every URL published before that no longer resolves.
 
 Links into trees the publish branch keeps (``publish.keep``, a ``docs/`` built
@@ -44,6 +47,8 @@ from generator.urls import candidates
 KNOWN_SCHEMES = {"http", "https", "mailto", "tel", "ftp", "irc", "ircs", "git", "ssh",
                  "news", "xmpp", "data", "javascript", "about"}
 HOSTED_SCHEMES = {"http", "https", "ftp", "irc", "ircs", "git", "ssh"}
+# The tutorial template's marks around a notebook's own content (see NotebookLines).
+NOTEBOOK_START, NOTEBOOK_END = "<!-- sitegen:notebook -->", "<!-- /sitegen:notebook -->"
 _HOST_LABEL = re.compile(r"(?!-)[^\W_](?:[\w-]{0,61}[^\W_])?$")
 _IPV6 = re.compile(r"[0-9a-fA-F:.]+$")
 
@@ -97,7 +102,7 @@ def check_site(config: Config, against: str | None = None, out_dir: Path | None 
     if not out.is_dir():
         raise SiteError(f"no built site in {out}: run 'sitegen build' first", config.root / CONFIG_FILE)
     site = BuiltSite(out, config, kept_tree(config, against))
-    checker = LinkChecker(site, config.check.allow_hosts)
+    checker = LinkChecker(site, config.check.allow_hosts, config.notebooks.embeds)
     with reporting.current().stage("checking links"):
         findings, warnings, skipped = checker.check(), checker.warnings, []
     if config.check.html:
@@ -111,13 +116,41 @@ def check_site(config: Config, against: str | None = None, out_dir: Path | None 
         else:
             with reporting.current().stage("validating HTML"):
                 messages = vnu.validate(out, html_checker)
+            notebook_lines = NotebookLines(out)
             for m in messages:
+                if notebook_lines.holds(m.page, m.line):
+                    warnings.append(Finding(m.page, m.line, f"invalid HTML in a notebook's content: {m.message}",
+                                            m.extract))
+                    continue
                 finding = Finding(m.page, m.line, f"invalid HTML: {m.message}", m.extract)
                 (warnings if html_allowed(config, m.page, m.message) else findings).append(finding)
     if against is not None:
         findings += check_against(site, read_url_list(against, config))
     return Report(len(site.pages) + len(site.stylesheets), sorted(set(findings)), sorted(set(warnings)),
                   skipped)
+
+
+class NotebookLines:
+    """The lines of each built page that hold a notebook's own content (``tutorial.html``'s marks)."""
+
+    def __init__(self, out: Path):
+        self.out = out
+        self.ranges: dict[str, list[tuple[int, int]]] = {}
+
+    def holds(self, page: str, line: int) -> bool:
+        if page not in self.ranges:
+            self.ranges[page] = self._ranges(self.out / page)
+        return any(start < line < end for start, end in self.ranges[page])
+
+    @staticmethod
+    def _ranges(path: Path) -> list[tuple[int, int]]:
+        try:
+            lines = path.read_text(encoding="utf-8", errors="replace").split("\n")
+        except OSError:
+            return []
+        starts = [n for n, text in enumerate(lines, start=1) if text.strip() == NOTEBOOK_START]
+        ends = [n for n, text in enumerate(lines, start=1) if text.strip() == NOTEBOOK_END]
+        return list(zip(starts, ends))
 
 
 def html_allowed(config: Config, page: str, message: str) -> bool:
@@ -217,9 +250,10 @@ class BuiltSite:
 class LinkChecker:
     """Applies the rules to every reference of a built site."""
 
-    def __init__(self, site: BuiltSite, allow_hosts: list[str]):
+    def __init__(self, site: BuiltSite, allow_hosts: list[str], frame_hosts: list[str]):
         self.site = site
         self.allow_hosts = {h.lower() for h in allow_hosts}
+        self.frame_hosts = self.allow_hosts | {h.lower() for h in frame_hosts}
         self.warnings: list[Finding] = []
 
     def check(self) -> list[Finding]:
@@ -241,7 +275,8 @@ class LinkChecker:
         parts = urlsplit(url)
         if (parts.scheme or parts.netloc) and not self.site.is_own(parts):
             host = (parts.hostname or "").lower()  # none for data:, mailto:, about:...
-            if ref.fetched and host and host not in self.allow_hosts:
+            allowed = self.frame_hosts if ref.kind == "frame" else self.allow_hosts
+            if ref.fetched and host and host not in allowed:
                 return f"third-party {ref.kind} ({host} is not in check.allow_hosts)"
             return None
         if ref.kind in ORIGIN_KINDS:

@@ -15,6 +15,20 @@ from generator import progress as reporting
 from generator.errors import SiteError
 
 
+USAGE = """\
+Build a project's website from Markdown posts and pages, docs per version and
+Jupyter tutorials, through Jinja templates, into a folder of static HTML."""
+
+START = """\
+a first site:
+  sitegen init mysite && cd mysite   a blog, docs pages and a tutorial (see init --help)
+  sitegen new post "Hello"           content/posts/YYYY-MM-DD-hello.md (a draft)
+  sitegen serve --drafts             preview at http://127.0.0.1:8000/, rebuilt on save
+  sitegen build && sitegen check     the site in _site/, then its links and HTML checked
+
+'sitegen COMMAND --help' tells more of each command; 'sitegen help' is the user guide."""
+
+
 def main(argv: list[str] | None = None) -> int:
     try:        # all of it: Ctrl-C while the arguments are read is no traceback either
         parser = make_parser()
@@ -36,7 +50,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def make_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="sitegen", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="sitegen", description=USAGE, epilog=START,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"sitegen {__version__}")
     parser.add_argument("-C", "--site", type=Path, default=Path("."),
                         help="the site's folder (holding site.yaml); default: here")
@@ -55,7 +71,8 @@ def make_parser() -> argparse.ArgumentParser:
     add_content_flags(serve)
     serve.add_argument("--host", default="127.0.0.1",
                        help="address to listen on (default 127.0.0.1: this machine only)")
-    serve.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
+    serve.add_argument("--port", type=port, default=8000,
+                       help="port to listen on (default 8000; 0: any free port)")
     serve.add_argument("--open", action="store_true", help="open the preview in a browser")
     add_removal_flag(serve)
     serve.set_defaults(run=run_serve)
@@ -72,6 +89,8 @@ def make_parser() -> argparse.ArgumentParser:
 
     init = commands.add_parser("init", help="start a new site in a new folder, with the default theme")
     init.add_argument("dest", type=Path, metavar="DIR", help="the new site's folder (new or empty)")
+    init.add_argument("--kind", choices=["project", "blog", "docs"], default="project",
+                      help="blog: posts; docs: docs pages and a tutorial; project (default): both")
     init.set_defaults(run=run_init)
 
     tutorials = commands.add_parser("tutorials", help="run tutorials into the cache, or list how their "
@@ -91,8 +110,8 @@ def make_parser() -> argparse.ArgumentParser:
                                                          "and where its run was made")
     status.set_defaults(run=run_tutorial_status)
 
-    new = commands.add_parser("new", help="start a new post")
-    new.add_argument("kind", choices=["post"])
+    new = commands.add_parser("new", help="start a new post (a draft), page, docs page or tutorial")
+    new.add_argument("kind", choices=["post", "page", "doc", "tutorial"])
     new.add_argument("title")
     new.set_defaults(run=run_new)
 
@@ -111,6 +130,10 @@ def make_parser() -> argparse.ArgumentParser:
     publish.add_argument("--built", type=Path, metavar="DIR",
                          help="publish this already-built site folder instead of building")
     publish.set_defaults(run=run_publish)
+
+    guide = commands.add_parser("help", help="read the user guide, offline: its topics, or one of them")
+    guide.add_argument("topic", nargs="*", help="a topic, or words of its title (e.g. 'tutorials')")
+    guide.set_defaults(run=run_help)
 
     imports = commands.add_parser("import", help="make a sitegen site from another generator's site")
     imports.add_argument("kind", choices=["jekyll"])
@@ -230,6 +253,17 @@ def run_check(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
+def port(text: str) -> int:
+    """A TCP port, checked here: a bad one is argparse's one-line error, not the socket's traceback."""
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= number <= 65535:
+        raise argparse.ArgumentTypeError(f"{number} is not a port: ports go from 0 to 65535")
+    return number
+
+
 def shard(text: str):
     from generator.notebooks.runs import Shard
 
@@ -265,9 +299,9 @@ def run_tutorial_status(args: argparse.Namespace) -> int:
 
 
 def run_new(args: argparse.Namespace) -> int:
-    from generator.scaffold import new_post
+    from generator.scaffold import new_source
 
-    path = new_post(args.site, args.title)
+    path = new_source(args.site, args.kind, args.title)
     print(f"created {path}")
     return 0
 
@@ -275,9 +309,22 @@ def run_new(args: argparse.Namespace) -> int:
 def run_init(args: argparse.Namespace) -> int:
     from generator.scaffold import init_site
 
-    for path in init_site(args.dest):
+    from generator.notebooks.environment import EXTRA
+
+    made = init_site(args.dest, kind=args.kind)
+    for path in made:
         print(f"created {args.dest / path}")
+    if args.kind != "blog" and not any(path.suffix == ".py" for path in made):
+        print(f"no tutorial: running tutorials needs {EXTRA}")
     print(f"next: cd {args.dest} && sitegen serve")
+    return 0
+
+
+def run_help(args: argparse.Namespace) -> int:
+    from generator.guide import find_topic, guide_text, topic_list
+
+    text = guide_text()
+    print(find_topic(text, " ".join(args.topic)) if args.topic else topic_list(text), end="")
     return 0
 
 

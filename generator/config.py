@@ -85,10 +85,16 @@ class Notebooks:
     output_limit: int = 100_000     # characters of one text output before it is cut
     execute: Execute = "auto"       # auto: run unless cached; never: show the stored outputs; always: run
     problems: Literal["error", "warn"] = "error"   # a broken output or missing image: stop, or note it
+    embeds: list[str] = field(default_factory=list)    # hosts whose iframes outputs may show (sandboxed)
 
     def validate(self, path: Path, prefix: str) -> None:
         if self.workers < 0:
             raise SiteError(f"key '{prefix}workers': expected 0 (one per core) or more, got {self.workers}", path)
+        for i, host in enumerate(self.embeds):
+            if not re.fullmatch(r"[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*",
+                                host):
+                raise SiteError(f"key '{prefix}embeds[{i}]': expected a host name (www.youtube-nocookie.com), "
+                                f"got {host!r}", path)
 
     def trusts(self, path: Path) -> bool:
         """Whether the tutorial at ``path`` (``notebooks/x.ipynb``) is trusted."""

@@ -43,5 +43,6 @@ WATCHED = (CONTENT, NOTEBOOKS, TEMPLATES)
 SOURCES = (CONTENT, TEMPLATES, NOTEBOOKS, "generator", ".git", STATE_DIR)
 RESERVED = (CONFIG_FILE, *SOURCES)
 
-# The default theme, inside the package (no site's file): templates/ and assets/ under it.
+# The default theme, inside the package (no site's file): templates/ and assets/ under it, and vendor/.
 DEFAULT_THEME = Path(__file__).parent / "themes" / "default"
+VENDOR = DEFAULT_THEME / "vendor"         # the chart libraries, published only where a page draws with them

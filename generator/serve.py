@@ -115,6 +115,7 @@ class Preview:
         self.watching = threading.Event()      # set once edits are being watched
         self.builds = 0
         self.warned: set[str] = set()     # the warnings shown since the last change to them
+        self.hidden_drafts = 0            # as last reported
         if not is_loopback(host):
             self._report(f"warning: serving on {host}: anyone who can reach this machine can read "
                          "the preview, drafts included")
@@ -197,9 +198,19 @@ class Preview:
                 if warning not in self.warned:
                     self._report(warning)
             self.warned = set(result.warnings)
+            self._report_drafts(result.site.hidden_drafts)
         self.news.publish("change", {"paths": changed})   # also clears a shown error
         settle_memory()
         return result
+
+    def _report_drafts(self, hidden: int) -> None:
+        """Say how many drafts the preview leaves out, once per change of that number: a new
+        post starts as a draft, and a preview that silently lacks it looks broken."""
+        if hidden != self.hidden_drafts and (hidden or self.hidden_drafts):
+            plural = "draft is" if hidden == 1 else "drafts are"
+            self._report(f"{hidden} {plural} hidden: 'sitegen serve --drafts' shows them" if hidden
+                         else "no drafts are hidden now")
+        self.hidden_drafts = hidden
 
     def stop(self) -> None:
         """Stop watching and serving; wait for every thread; save the build state.
@@ -333,11 +344,11 @@ class PreviewServer(http.server.ThreadingHTTPServer):
         self.preview = preview
         if ":" in address[0]:
             self.address_family = socket.AF_INET6
-        super().__init__(address, PreviewHandler)
         self.host = address[0].lower()
         self.slots = threading.BoundedSemaphore(CONNECTIONS)
         self.connections: set[socket.socket] = set()     # open, for server_close() to end
-        self.connections_lock = threading.Lock()
+        self.connections_lock = threading.Lock()         # before binding: a failed bind closes the server
+        super().__init__(address, PreviewHandler)
 
     def serve_until(self, stopping: threading.Event) -> None:
         """Serve until ``stopping`` is set, even if it was set before this began (unlike

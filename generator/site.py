@@ -484,6 +484,7 @@ class Site:
     years: list[tuple[int, list[Document]]]      # newest year first
     people: dict[str, Author] = field(default_factory=dict)       # content/data/authors.yml, by key
     authors: dict[str, list[Document]] = field(default_factory=dict)   # key -> the posts naming them
+    hidden_drafts: int = 0                      # left out for want of --drafts: the preview says so
 
     @property
     def documents(self) -> list[Document]:
@@ -494,8 +495,10 @@ def assemble(documents: list[Document], data: dict[str, Any], config: Config, *,
              now: datetime, drafts: bool = False, future: bool = False) -> Site:
     """Select what is published and build the collections."""
     posts, pages = [], []
+    hidden_drafts = 0
     for doc in documents:
         if doc.draft and not drafts:
+            hidden_drafts += 1
             continue
         if doc.kind == "post":
             if doc.date > now and not future:
@@ -532,6 +535,7 @@ def assemble(documents: list[Document], data: dict[str, Any], config: Config, *,
         years=sorted(by_year.items(), reverse=True),
         people=people,
         authors=posts_by_author(posts, people, data_file(config)) if people else {},
+        hidden_drafts=hidden_drafts,
     )
 
 

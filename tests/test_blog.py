@@ -362,6 +362,6 @@ def test_version_is_the_installed_distributions():
     done = subprocess.run([sys.executable, "-m", "generator", "--version"], capture_output=True, text=True,
                           cwd=REPO)
     assert done.returncode == 0, done.stderr
-    installed = importlib.metadata.version("sitegen")
+    installed = importlib.metadata.version("sitegen-oss")
     assert done.stdout == f"sitegen {installed}\n"
     assert installed == tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["version"]

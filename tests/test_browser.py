@@ -261,7 +261,7 @@ def results(page: Page, word: str) -> list[str]:
     """Type ``word`` into the focused box; the result links, once they are shown."""
     page.keyboard.type(word)
     page.locator(".site-search-status").filter(has_text=f"for “{word}”").wait_for(timeout=15_000)
-    return [a.get_attribute("href") for a in page.locator(".site-search-list a").all()]
+    return [a.get_attribute("href").split("?")[0] for a in page.locator(".site-search-list a").all()]
 
 
 def test_search_reaches_a_post_by_a_word_only_it_has_with_the_keyboard_alone(desktop, base_url):
@@ -271,9 +271,10 @@ def test_search_reaches_a_post_by_a_word_only_it_has_with_the_keyboard_alone(des
     assert results(page, "annealing")[0] == "/2017/12/05/learning-to-tune-operators.html"
     screenshot(page, "search-desktop")
     page.keyboard.press("ArrowDown")                       # into the results
-    assert page.evaluate("document.activeElement.getAttribute('href')") == "/2017/12/05/learning-to-tune-operators.html"
+    assert page.evaluate("document.activeElement.getAttribute('href')") == (
+        "/2017/12/05/learning-to-tune-operators.html?highlight=annealing")
     page.keyboard.press("Enter")
-    page.wait_for_url(lambda url: url.endswith("/2017/12/05/learning-to-tune-operators.html"))
+    page.wait_for_url(lambda url: url.endswith("/2017/12/05/learning-to-tune-operators.html?highlight=annealing"))
     assert page.locator("h1").inner_text() == "Learning to Tune Operators Automatically"
 
 
@@ -284,7 +285,7 @@ def test_search_reaches_a_tutorial_by_a_word_only_it_has(desktop, base_url):
     # The tutorial is in both docs versions; a page outside the docs searches the default one's.
     assert results(page, "exponential") == ["/docs/v0.18/tutorials/smoothing_plot.html"]
     page.keyboard.press("Enter")                           # the first result
-    page.wait_for_url(lambda url: url.endswith("/docs/v0.18/tutorials/smoothing_plot.html"))
+    page.wait_for_url(lambda url: url.endswith("/docs/v0.18/tutorials/smoothing_plot.html?highlight=exponential"))
     assert page.locator("h1").inner_text().strip()
 
 
@@ -296,6 +297,32 @@ def test_a_docs_search_gives_the_version_being_read(desktop, base_url, reading, 
     page.keyboard.press("/")
     docs = [href for href in results(page, "microcontrollers") if href.startswith("/docs/")]
     assert docs and all(href.startswith(found) for href in docs), docs
+
+
+def test_search_filters_by_section_shows_more_on_demand_and_marks_the_words_on_the_page(desktop, base_url):
+    page = desktop.open(base_url + "/about.html")
+    page.keyboard.press("/")
+    first = results(page, "compiler")
+    assert len(first) == 8
+    chips = page.locator(".site-search-filters button")
+    labels = chips.all_inner_texts()
+    assert labels[0].startswith("All (") and any(label.startswith("Blog (") for label in labels)
+    assert any(label.startswith(("Docs (", "Tutorials (", "Pages (")) for label in labels), labels
+    # More results, by keyboard: the button is one of the stops of the arrow keys.
+    page.locator(".site-search-more").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.querySelectorAll('.site-search-list li').length > 8")
+    assert page.evaluate("document.activeElement.closest('li') !== null")    # on the first new result
+    # One section: every result is a post, and the status says where it looked.
+    chips.filter(has_text="Blog (").click()
+    page.locator(".site-search-status").filter(has_text="in Blog").wait_for()
+    blog = [a.get_attribute("href") for a in page.locator(".site-search-list a").all()]
+    assert blog and all(href.startswith("/20") for href in blog), blog
+    assert chips.filter(has_text="Blog (").get_attribute("aria-pressed") == "true"
+    page.locator(".site-search-list a").first.click()
+    page.wait_for_url(lambda url: "?highlight=compiler" in url)
+    marks = page.locator("mark.search-highlight").all_inner_texts()
+    assert marks and all(mark.lower() == "compiler" for mark in marks), marks
 
 
 def test_search_results_close_with_escape_and_work_on_a_phone(phone, base_url):
@@ -326,7 +353,7 @@ def test_search_finds_pages_whose_urls_hold_percent_signs_and_links_each_right(b
         assert sorted(results(page, "zanzibar")) == ["/50%25-off.html", "/caf%C3%A9%20100%2525.html"]
         assert sorted(page.locator(".site-search-url").all_inner_texts()) == ["/50%-off.html", "/café 100%25.html"]
         page.locator(".site-search-list a", has_text="Café").click()
-        page.wait_for_url(lambda url: url.endswith("/caf%C3%A9%20100%2525.html"))
+        page.wait_for_url(lambda url: url.endswith("/caf%C3%A9%20100%2525.html?highlight=zanzibar"))
         assert page.locator("h1").inner_text() == "Café"
     finally:
         watched.close()

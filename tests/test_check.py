@@ -396,3 +396,21 @@ def test_the_checker_resolves_every_url_as_the_preview_server_does(basic_site: P
         expected = served.relative_to(out.resolve()).as_posix() if served is not None else None
         assert built.resolve(url) == expected, url
     assert built.resolve("/about") == "about.html" and built.resolve("/missing") is None
+
+
+def test_the_html_checkers_messages_about_a_notebooks_own_content_are_warnings(tmp_path):
+    from nbformat.v4 import new_markdown_cell
+
+    from test_notebooks import NOW, make_site, notebook
+
+    text = "# Skipping\n\nIntro.\n\n#### A heading that skips two levels"
+    site = make_site(tmp_path / "site", **{"skips.ipynb": notebook(new_markdown_cell(text), execute="never")})
+    build(site, NOW)
+    report = check_site(load_config(site, check={"html": True}))
+    assert report.findings == [], report.findings
+    assert [(w.page, w.problem) for w in report.warnings] == [
+        ("docs/tutorials/skips.html", "invalid HTML in a notebook's content: The heading “h4” (with computed "
+                                      "level 4) follows the heading “h1” (with computed level 1), skipping 2 "
+                                      "heading levels.")]
+    page = (site / "_site/docs/tutorials/skips.html").read_text().split("\n")
+    assert "A heading that skips two levels</h4>" in page[report.warnings[0].line - 1]

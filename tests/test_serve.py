@@ -452,3 +452,36 @@ def test_in_a_browser_pages_reload_stylesheets_swap_and_errors_overlay(preview: 
     page.wait_for_function("window.kept === undefined", timeout=WAIT * 1000)  # reloaded
     page.wait_for_selector("text=Third body, live.")
     assert page.query_selector("#sitegen-error") is None
+
+
+def test_the_preview_says_how_many_drafts_it_hides_and_how_to_show_them(site: Path, capfd) -> None:
+    (site / "content/posts/2021-06-02-second-draft.md").write_text("---\ntitle: Two\ndraft: true\n---\nx\n")
+    preview = Preview(site, OPTIONS, port=0).start(watch=False)
+    preview.stop()
+    assert "2 drafts are hidden: 'sitegen serve --drafts' shows them" in capfd.readouterr().err
+    preview = Preview(site, BuildOptions(drafts=True, now=OPTIONS.now), port=0).start(watch=False)
+    preview.stop()
+    assert "hidden" not in capfd.readouterr().err
+
+
+@pytest.mark.parametrize("port, why", [("99999", "99999 is not a port: ports go from 0 to 65535"),
+                                       ("http", "'http' is not a port number")])
+def test_a_bad_port_is_one_line_naming_it(site: Path, port: str, why: str) -> None:
+    done = subprocess.run([sys.executable, "-m", "generator", "-C", str(site), "serve", "--port", port],
+                          cwd=REPO, capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[-1] == f"sitegen serve: error: argument --port: {why}"
+    assert "Traceback" not in done.stderr
+
+
+def test_a_port_in_use_is_one_line_and_no_traceback(site: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run([sys.executable, "-m", "generator", "-C", str(site), "serve", "--port", str(port)],
+                              cwd=REPO, capture_output=True, text=True, timeout=120,
+                              env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert done.returncode == 1
+    assert done.stderr.strip() == f"error: cannot listen on 127.0.0.1:{port}: Address already in use"

@@ -15,8 +15,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from jupyter_client.kernelspec import KernelSpecManager, NoSuchKernel
 
+EXTRA = "sitegen's 'execute' extra (pip install 'sitegen-oss[execute]')"
 FIND_MODULES = """
 import importlib.util, sys
 def found(name):
@@ -42,6 +42,8 @@ DEVICES = {
 
 def missing(kernel: str, modules: tuple[str, ...], device: str | None) -> list[str]:
     """What a tutorial needs that is not here, e.g. ``["module tvm", "device cuda"]``."""
+    if not can_run():
+        return [EXTRA]
     argv = kernel_argv(kernel)
     if argv is None:
         return [f"kernel {kernel}"]
@@ -51,7 +53,21 @@ def missing(kernel: str, modules: tuple[str, ...], device: str | None) -> list[s
     return lacking
 
 
+def can_run() -> bool:
+    """Whether Jupyter's kernel stack is installed: it is an extra, which a blog never needs."""
+    try:
+        import jupyter_client  # noqa: F401
+        import nbclient  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
 def kernel_argv(name: str) -> tuple[str, ...] | None:
+    try:
+        from jupyter_client.kernelspec import KernelSpecManager, NoSuchKernel
+    except ImportError:         # no kernel stack, so no kernel
+        return None
     try:
         spec = KernelSpecManager().get_kernel_spec(name)
     except NoSuchKernel:

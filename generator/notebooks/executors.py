@@ -28,17 +28,18 @@ import uuid
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
 
 from generator.config import Config
 from generator.errors import SiteError
 from generator.notebooks import environment
-from generator.notebooks.execute import execute
-from generator.notebooks.processes import KernelProcesses
 from generator.notebooks.progress import Progress
 from generator.notebooks.sources import Tutorial
 from generator.notebooks.spec import Spec
 from generator.notebooks.store import Run
+
+if TYPE_CHECKING:     # running needs the 'execute' extra, imported where a tutorial runs
+    from generator.notebooks.processes import KernelProcesses
 
 # What distributed.Client can connect to: a scheme with a network under it, a host and a port
 # (an "inproc://" address names a scheduler in this very process, which a build never has).
@@ -118,6 +119,9 @@ class LocalExecutor:
     def run(self, tasks: Sequence[Task], finished: Finished) -> list[SiteError]:
         if not tasks:
             return []
+        from generator.notebooks.execute import execute
+        from generator.notebooks.processes import KernelProcesses
+
         errors: list[SiteError] = []
         running: list[KernelProcesses] = []
         interrupted = threading.Event()
@@ -373,6 +377,8 @@ def run_on_worker(tutorial: Tutorial, spec: Spec, files: dict[str, bytes], topic
     files the tutorial declares it reads.
     """
     from distributed import get_worker
+
+    from generator.notebooks.execute import execute
 
     worker = get_worker()
     worker.log_event(topic, {"id": task_id, "worker": worker.address, "host": platform.node()})

@@ -32,7 +32,7 @@ from nbformat import NotebookNode
 
 from generator.config import Config
 from generator.errors import SiteError, warning_line
-from generator.notebooks import FOLDER, TutorialStats, Tutorials, environment
+from generator.notebooks import FOLDER, TutorialStats, Tutorials, charts, environment
 from generator.notebooks.executors import Executor, executor_for
 from generator.notebooks.render import NotebookRenderer, RenderedNotebook
 from generator.notebooks.shared import open_store
@@ -118,7 +118,7 @@ def build_tutorials(config: Config, tree: Path, gallery_url: str, render: Callab
 
 def load_jobs(config: Config, tree: Path, version: str | None = None) -> list[Job]:
     """Every tutorial with its settings resolved; files a tutorial reads are not tutorials."""
-    tutorials = [load_tutorial(tree, path) for path in discover(tree)]
+    tutorials = [load_tutorial(tree, path, config.notebooks.problems) for path in discover(tree)]
     metas = [metadata_of(t) for t in tutorials]
     helpers = set().union(*(read_paths(t, m) for t, m in zip(tutorials, metas)))
     jobs = []
@@ -262,6 +262,8 @@ def render_pages(jobs: list[Job], config: Config, gallery_url: str, render: Call
     tutorials.pages = [{"title": card["title"], "url": card["url"]} for card in cards]
     docs = {"version": None, "root": "", "pages": [], "editable": True, **(docs or {}),
             "tutorials": gallery_url, "tutorial_pages": tutorials.pages}
+    for name, data in charts.publish(set().union(*(result.charts for _, _, result in rendered))):
+        tutorials.add(name, data, "<default theme>/vendor")
     for n, (job, notebook, result) in enumerate(rendered):
         slug, origin = job.tutorial.slug, job.tutorial.path
         try:
@@ -276,7 +278,8 @@ def render_pages(jobs: list[Job], config: Config, gallery_url: str, render: Call
         html = render(
             "tutorial.html", origin, page=_page(result.title, cards[n]["url"], result.description),
             content=Markup(result.html), heading=result.heading, run=run_view(job),
-            widgets=result.widgets,
+            widgets=result.widgets, styles=Markup(result.styles),
+            charts=[f"{gallery_url}{script}" for script in charts.scripts(result.charts)],
             downloads={"ipynb": f"{gallery_url}{slug}.ipynb", "py": f"{gallery_url}{slug}.py"},
             gallery_url=gallery_url, docs=docs, notebook=job.tutorial.path.as_posix(),
             previous=cards[n - 1] if n else None, next=cards[n + 1] if n + 1 < len(cards) else None,

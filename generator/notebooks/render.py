@@ -12,11 +12,16 @@ A broken output or a missing image is a problem of its cell: an error naming
 the file, cell and output, or with ``notebooks.problems: warn`` a warning and
 a note on the page in its place.
 
+Raw cells are shown by their MIME type (HTML, Markdown, reST), others left out
+with a warning. An HTML output keeps its style sheets, confined to it
+(``styles``), and iframes of the hosts ``notebooks.embeds`` lists (``embeds``).
+
 Display-only tags shape the page and nothing else: ``remove-cell``,
 ``remove-input``, ``remove-output`` leave parts out; ``hide-input`` and
 ``hide-output`` fold them away (nbconvert's ``remove_cell`` spellings too).
 Widgets whose state the notebook saved are drawn in the reader's browser by the
-self-hosted widget manager (see ``widgets``).
+self-hosted widget manager (see ``widgets``), and figures of Plotly, Altair/Vega
+and Bokeh from their data by the site's own copy of the library (see ``charts``).
 """
 
 from __future__ import annotations
@@ -38,7 +43,8 @@ from generator.config import Notebooks
 from generator.errors import SiteError
 from generator.highlight import highlight
 from generator.markdown import MarkdownProblem, kramdown_id, render_markdown
-from generator.notebooks import formulas, rst, sanitize, widgets
+from generator.notebooks import charts, embeds, footnotes, formulas, rst, sanitize, styles, widgets
+from generator.notebooks.ansi import ansi_to_html
 from generator.notebooks.anchors import PageIds, jupyter_id
 from generator.notebooks.sources import Tutorial
 from generator.text import plain_text, shorten
@@ -63,13 +69,17 @@ URL_ATTRIBUTE = re.compile(r"""(\s(?:src|href)\s*=\s*)(?:"([^"]*)"|'([^']*)'|([^
 TITLE = re.compile(r"^\s*#(?!#)\s*(.+?)\s*#*\s*$")
 H1 = re.compile(r"<(/?)h1\b")
 FIRST_PARAGRAPH = re.compile(r"<p>(.*?)</p>", re.S)
+RST_MIMES = ("text/restructuredtext", "text/x-rst")
+FOOTNOTE_REFERENCE = re.compile(r"\[\^[^\]\s]+\]")
+FOOTNOTE_ID = re.compile(r"^fn(ref\d*)?:")      # Python-Markdown's footnote ids: fn:1, fnref:1, fnref2:1
 
 
 @dataclass
 class Output:
     """One output as the templates see it; ``kind`` picks the partial's branch."""
 
-    kind: str           # stream, text, html, markdown, image, latex, json, widget, javascript, error, omitted
+    kind: str           # stream, text, html, markdown, image, latex, json, widget, chart, javascript, error,
+                        # omitted
     html: str = ""      # Markup for html/markdown/stream/error/javascript
     text: str = ""
     name: str = ""      # stdout or stderr, for streams
@@ -78,6 +88,7 @@ class Output:
     width: int | None = None
     height: int | None = None
     note: str = ""
+    id: str = ""        # the container's id, which the output's confined style sheet is scoped to
 
 
 @dataclass
@@ -102,6 +113,8 @@ class RenderedNotebook:
     heading: dict[str, str | None] = field(default_factory=dict)    # the title's id and Jupyter alias
     warnings: list[SiteError] = field(default_factory=list)
     widgets: bool = False           # it draws widgets: the page loads the widget manager
+    styles: str = ""                # the outputs' style sheets, confined to them, for the page's head
+    charts: set[str] = field(default_factory=set)     # the chart libraries it draws with (``charts.SCRIPTS``)
 
 
 class BadImage(ValueError):
@@ -124,8 +137,10 @@ class NotebookRenderer:
         self.thumbnail: str | None = None
         self.widgets = widgets.WidgetState({})
         self.widget_views = 0
+        self.styles: list[str] = []
+        self.charts: set[str] = set()
         self.problems: list[SiteError] = []
-        self.warnings: list[SiteError] = []
+        self.warnings = [SiteError(repair, tutorial.path) for repair in tutorial.repairs]
         self.macros: frozenset[str] = frozenset()     # commands the notebook's math defines
 
     def render(self, notebook: NotebookNode, title: str | None, description: str | None) -> RenderedNotebook:
@@ -136,13 +151,17 @@ class NotebookRenderer:
         self.widgets = widgets.WidgetState.of(notebook, self.trusted)
         start = 1 if self.tutorial.colab_cell else 0
         self.macros = formulas.defined_commands(_math_texts(notebook.cells))
+        texts = self.markdown_texts(notebook.cells)
         cells, found_title, first_markdown = [], None, True
         for index, cell in enumerate(notebook.cells[start:], start=start):
             tags = _display_tags(cell)
-            if "remove-cell" in tags or cell.cell_type == "raw":
+            if "remove-cell" in tags:
+                continue
+            if cell.cell_type == "raw":
+                cells += self.raw_cell(cell, index)
                 continue
             if cell.cell_type == "markdown":
-                source = cell.source
+                source = texts[index]
                 if first_markdown:
                     found_title, source = _split_title(source)
                     first_markdown = False
@@ -163,7 +182,17 @@ class NotebookRenderer:
         if self.widget_views:
             fragment += self.widgets.script() + "\n"
         return RenderedNotebook(fragment, self.files, title, description, self.thumbnail, heading,
-                                self.warnings, widgets=bool(self.widget_views))
+                                self.warnings, widgets=bool(self.widget_views), styles="\n".join(self.styles),
+                                charts=self.charts)
+
+    def markdown_texts(self, notebook_cells: list[NotebookNode]) -> dict[int, str]:
+        """Each Markdown cell's text (by index) with the footnotes it refers to, wherever they are
+        defined (see ``footnotes``)."""
+        indexes = [index for index, cell in enumerate(notebook_cells) if cell.cell_type == "markdown"]
+        texts, unused = footnotes.shared([notebook_cells[index].source for index in indexes])
+        for n, label in unused:
+            self.warn(indexes[n], f"the footnote [^{label}] is referred to by no cell: left out")
+        return dict(zip(indexes, texts))
 
     # -- problems ------------------------------------------------------------------------
 
@@ -191,8 +220,37 @@ class NotebookRenderer:
             return Markup(f'<p class="nb-note">{escape(self.problem(index, str(exc)))}</p>')
         rendered = formulas.typeset_html(rendered, lambda message: self.warn(index, message), self.macros)
         rendered = LINKING_TAG.sub(lambda tag: self.linking_tag(tag, cell, index), rendered)
-        return Markup(self.published_links(rendered if self.trusted else sanitize.clean_markdown(rendered),
-                                           index))
+        return Markup(self.published_links(self.authors_html(rendered, index), index))
+
+    def authors_html(self, value: str, index: int) -> str:
+        """The HTML of a Markdown or raw cell as the page shows it: unless trusted, sanitized, its iframes
+        kept or made links (see ``embeds``); a style sheet, which could restyle the page, is left out
+        with a warning."""
+        if self.trusted:
+            return value
+        frames = self.frames(value, index, "")
+        if styles.STYLE.search(frames.html):
+            self.warn(index, "its <style> is left out: only an output's style sheet is kept (confined to it)")
+        return frames.restore(sanitize.clean_markdown(frames.html))
+
+    def raw_cell(self, cell: NotebookNode, index: int) -> list[Cell]:
+        """A raw cell, shown as its ``raw_mimetype`` says: HTML (sanitized like Markdown), Markdown,
+        reStructuredText. Others are text for other converters (LaTeX, a script) and are left out,
+        with a warning naming the cell."""
+        mime = cell.metadata.get("raw_mimetype") or cell.metadata.get("format") or ""
+        if not cell.source.strip():
+            return []
+        if mime == "text/html":
+            shown = Markup(self.published_links(self.authors_html(H1.sub(r"<\1h2", cell.source), index), index))
+        elif mime == "text/markdown":
+            shown = self.markdown(cell.source, cell, index)
+        elif mime in RST_MIMES:
+            shown = self.markdown(rst.RstToMarkdown().convert(cell.source), cell, index)
+        else:
+            self.warn(index, f"a raw cell {f'of {mime}' if mime else 'with no raw_mimetype'} is left out: a page "
+                             f"shows raw cells of text/html, text/markdown and {RST_MIMES[0]} only")
+            return []
+        return [Cell("markdown", index + 1, html=shown)]
 
     def linking_tag(self, tag: re.Match, cell: NotebookNode, index: int) -> str:
         """An ``<img>`` or ``<a>`` of a Markdown cell pointing at what the site publishes.
@@ -366,10 +424,13 @@ class NotebookRenderer:
             return Output("error", html=_terminal_html(text), note=note)
         data = output.get("data", {})
         trusted = self.trusted
+        chart = charts.read(data, trusted)
+        if chart is not None:
+            return self.chart_output(chart, output, index, number)
         if not trusted and "application/javascript" in data and set(data) <= {"application/javascript",
                                                                              "text/plain"}:
-            return Output("omitted", note="a JavaScript output, not run: this site does not trust "
-                                          "notebook outputs (notebooks.trusted)")
+            return self.not_shown(index, number, "a JavaScript output, not run: this site does not trust "
+                                                 "notebook outputs (notebooks.trusted)")
         for mime in PRIORITY:
             if mime not in data or (mime == "application/javascript" and not trusted):
                 continue
@@ -378,7 +439,7 @@ class NotebookRenderer:
                 if self.widgets.shows(value):
                     self.widget_views += 1
                     return Output("widget", html=Markup(widgets.view_script(value)))
-                return self.widget_without_state(data)
+                return self.widget_without_state(data, value, index, number)
             if mime == "application/json":
                 return self.json_output(value)
             value = "".join(value) if isinstance(value, list) else value
@@ -396,10 +457,52 @@ class NotebookRenderer:
             if mime == "text/markdown":
                 value = render_markdown(value, dollar_math=True).html
             kind = "markdown" if mime == "text/markdown" else "html"
-            value = value if trusted else sanitize.clean_html(value)
-            return Output(kind, html=Markup(self.published_links(value, index)))
-        return Output("omitted", note=f"an output of type {', '.join(sorted(data))}, which a static "
-                                      "page cannot show" if data else "")
+            if trusted:
+                return Output(kind, html=Markup(self.published_links(value, index)))
+            scope = f"nb-cell-{index + 1}-out-{number}"
+            cleaned, styled = self.clean_output_html(value, scope, index, number, footnotes=kind == "markdown")
+            note = ""
+            if charts.drawn_by_script(value, cleaned):
+                note = ("an HTML output drawn by its own script, which this site does not run "
+                        "(notebooks.trusted): nothing of it is shown")
+                self.warn(index, f"output {number}: {note}")
+            return Output(kind, html=Markup(self.published_links(cleaned, index)), id=scope if styled else "",
+                          note=note)
+        if not data:
+            return Output("omitted")
+        return self.not_shown(index, number, f"an output of type {', '.join(sorted(data))}, which a static "
+                                             "page cannot show")
+
+    def not_shown(self, index: int, number: int, note: str, shown: Output | None = None) -> Output:
+        """An output left out (or shown only as ``shown``, its text): the note in its place, and a warning."""
+        self.warn(index, f"output {number}: {note}")
+        shown = shown or Output("omitted")
+        shown.note = note
+        return shown
+
+    def clean_output_html(self, value: str, scope: str, index: int, number: int,
+                          footnotes: bool = False) -> tuple[str, bool]:
+        """Untrusted output HTML sanitized, with its style sheets confined to the element ``scope``
+        (see ``styles``) and its iframes kept or made links (see ``embeds``); whether it has
+        style rules. What they lose is a warning. A Markdown output keeps its footnotes' ids (``footnotes``)."""
+        frames = self.frames(value, index, f"output {number}: ")
+        confined = styles.confine(frames.html, scope)
+        if confined.left_out:
+            self.warn(index, f"output {number}: left out of its style sheet, which may style only the output "
+                             f"and with safe properties: {'; '.join(dict.fromkeys(confined.left_out))}")
+        if confined.css:
+            self.styles.append(confined.css)
+        ids = confined.ids
+        cleaned = sanitize.clean_html(confined.html, lambda name: styles.prefixed(scope, name) if name in ids
+                                      else name if footnotes and FOOTNOTE_ID.match(name) else None)
+        return frames.restore(cleaned), bool(confined.css)
+
+    def frames(self, value: str, index: int, where: str) -> embeds.Embeds:
+        """``value`` with its iframes taken out, to be put back kept or as links (see ``embeds``)."""
+        frames = embeds.take_out(value, self.settings.embeds)
+        for message in frames.warnings:
+            self.warn(index, where + message)
+        return frames
 
     def latex_output(self, value: str, index: int) -> Output:
         """A formula (``$x$``, ``$$x$$``, ``\\[x\\]``, an environment, bare TeX) as display math;
@@ -414,14 +517,32 @@ class NotebookRenderer:
         rendered = rendered if self.trusted else sanitize.clean_html(rendered)
         return Output("latex", html=Markup(self.published_links(rendered, index)))
 
-    def widget_without_state(self, data: dict) -> Output:
-        """A widget whose state was not saved (or needs a package the page cannot load): its text."""
+    def chart_output(self, chart: charts.Chart, output: NotebookNode, index: int, number: int) -> Output:
+        """A figure drawn from its data (its picture for readers without JavaScript); else its
+        static forms, a note and a warning."""
+        if not chart.library:
+            return Output("omitted")
+        chart = chart.within(self.settings.output_limit)
+        if not chart.problem:
+            self.charts.add(chart.library)
+            # Its picture, if it has one, for readers without JavaScript and the gallery's card.
+            pictures = {mime: value for mime, value in chart.static.items() if mime in IMAGE_SUFFIX}
+            still = self.output(NotebookNode({**output, "data": pictures}), index, number) if pictures else None
+            src = self.renderer.relative_url(still.src) if still and still.kind == "image" else ""
+            return Output("chart", html=chart.html(f"Chart of cell {index + 1}", src))
+        shown = self.output(NotebookNode({**output, "data": chart.static}), index, number) if chart.static \
+            else Output("omitted")
+        instead = {"image": "its picture is shown instead", "text": "its text is shown instead"}.get(shown.kind, "")
+        self.warn(index, f"output {number}: {chart.problem}: not drawn" + (f", {instead}" if instead else ""))
+        shown.note = " ".join(filter(None, [shown.note, f"A chart not drawn: {chart.problem}."]))
+        return shown
+
+    def widget_without_state(self, data: dict, view: object, index: int, number: int) -> Output:
+        """A widget the page cannot draw (no state saved for it, or of another package): its text."""
         text = data.get("text/plain", "")
         text, _ = self.limit("".join(text) if isinstance(text, list) else text)
-        return Output("text" if text else "omitted", html=_terminal_html(text),
-                      note="an interactive widget, not shown: the notebook holds no state for it that "
-                           "a static page can draw (save it with the notebook's widget state, from "
-                           "built-in ipywidgets only)")
+        return self.not_shown(index, number, f"an interactive widget, not shown: {self.widgets.why_not(view)}",
+                              Output("text" if text else "omitted", html=_terminal_html(text)))
 
     def json_output(self, value: object) -> Output:
         """JSON data as JupyterLab shows it: the document, indented."""
@@ -506,12 +627,19 @@ def _combined(problems: list[SiteError]) -> SiteError:
 
 
 def _split_title(source: str) -> tuple[str | None, str]:
-    """A Markdown cell's leading ``# Title`` line, and the cell without it."""
+    """A Markdown cell's leading ``# Title`` line, and the cell without it.
+
+    The title is plain text in the page's heading: a footnote reference in it moves to the
+    start of the cell, so that its note still has a reference to link back to.
+    """
     lines = source.lstrip("\n").split("\n")
     match = TITLE.match(lines[0]) if lines else None
     if not match:
         return None, source
-    return re.sub(r"[*_`]", "", match.group(1)), "\n".join(lines[1:])
+    notes = FOOTNOTE_REFERENCE.findall(match.group(1))
+    title = FOOTNOTE_REFERENCE.sub("", match.group(1)).strip()
+    rest = [" ".join(notes), "", *lines[1:]] if notes else lines[1:]
+    return re.sub(r"[*_`]", "", title), "\n".join(rest)
 
 
 def _merge_streams(outputs: list[NotebookNode]) -> list[tuple[int, NotebookNode]]:
@@ -532,10 +660,7 @@ def _terminal_html(text: str) -> Markup:
     """Terminal text as HTML, its ANSI colours as CSS classes."""
     if "\x1b" not in text:
         return escape(text)
-    # nbconvert takes a quarter of a second to import: only pay it for coloured text.
-    from nbconvert.filters.ansi import ansi2html
-
-    return Markup(ansi2html(text))
+    return ansi_to_html(text)
 
 
 def _apply_carriage_returns(text: str) -> str:

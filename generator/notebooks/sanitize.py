@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 
 import defusedxml.ElementTree as SafeET
 import nh3
@@ -35,10 +36,15 @@ STYLE_PROPERTIES = {"text-align", "vertical-align", "color", "background-color",
                     "margin-left", "margin-right", "display"}
 
 
-def clean_html(html: str) -> str:
+def clean_html(html: str, ids: Callable[[str], str | None] | None = None) -> str:
+    """Output HTML through the allow-list; ``ids`` gives the id an element keeps (None: it keeps none),
+    for the ids an output's confined style sheet names (see ``styles``)."""
     # No rel="noopener noreferrer" on every link: no target is allowed, and on an <a> whose
     # javascript: href was removed it makes invalid HTML (rel needs href).
-    return nh3.clean(html, attributes=HTML_ATTRIBUTES, link_rel=None)
+    if ids is None:
+        return nh3.clean(html, attributes=HTML_ATTRIBUTES, link_rel=None)
+    return nh3.clean(html, attributes={**HTML_ATTRIBUTES, "*": HTML_ATTRIBUTES["*"] | {"id"}}, link_rel=None,
+                     attribute_filter=lambda _element, name, value: ids(value) if name == "id" else value)
 
 
 def clean_markdown(html: str) -> str:

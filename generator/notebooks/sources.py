@@ -18,7 +18,7 @@ import hashlib
 import json
 import re
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Collection
 
@@ -58,6 +58,7 @@ class Tutorial:
     slug: str                   # its page is <slug>.html in the gallery's folder
     notebook: NotebookNode
     lines: list[int] | None     # first line of each cell in a .py source
+    repairs: list[str] = field(default_factory=list)    # what was left out of a notebook not valid to its schema
 
     @property
     def colab_cell(self) -> bool:
@@ -99,15 +100,17 @@ def discover(root: Path) -> list[Path]:
     return found
 
 
-def load_tutorial(root: Path, relpath: Path) -> Tutorial:
-    """Read one tutorial file into a :class:`Tutorial`."""
+def load_tutorial(root: Path, relpath: Path, problems: str = "error") -> Tutorial:
+    """Read one tutorial file into a :class:`Tutorial`; with ``problems: warn``, a notebook that is
+    not valid to its schema loses what is not, each part named in its ``repairs``."""
     path = root / relpath
     text = read_text(path, relpath)
+    repairs: list[str] = []
     if relpath.suffix == ".ipynb":
-        notebook, lines = read_ipynb(text, relpath), None
+        notebook, lines = read_ipynb(text, relpath, repairs if problems == "warn" else None), None
     else:
         notebook, lines = read_script(text, relpath)
-    return Tutorial(relpath, path.parent.resolve(), slug_of(relpath), notebook, lines)
+    return Tutorial(relpath, path.parent.resolve(), slug_of(relpath), notebook, lines, repairs)
 
 
 def slug_of(relpath: Path) -> str:
@@ -123,7 +126,10 @@ def names_of(relpath: Path) -> set[str]:
     return {rel.as_posix(), rel.with_suffix("").as_posix(), slug_of(relpath), relpath.as_posix()}
 
 
-def read_ipynb(text: str, path: Path) -> NotebookNode:
+def read_ipynb(text: str, path: Path, repairs: list[str] | None = None) -> NotebookNode:
+    """The notebook in ``text``. One not valid to nbformat's schema is an error naming the cell (its
+    number and id) and the failing key, or, given ``repairs``, loses the failing output, cell or
+    metadata key and is read on, each loss added to ``repairs``."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -135,9 +141,8 @@ def read_ipynb(text: str, path: Path) -> NotebookNode:
             warnings.simplefilter("ignore", DuplicateCellId)
             warnings.simplefilter("ignore", MissingIDFieldWarning)
             notebook = nbformat.reads(text, as_version=4)    # joins line lists, upgrades old versions
-            nbformat.validate(notebook)
-    except (nbformat.ValidationError, nbformat.reader.NotJSONError, AttributeError, KeyError,
-            TypeError) as exc:
+            _validate(notebook, path, repairs)
+    except (nbformat.reader.NotJSONError, AttributeError, KeyError, TypeError) as exc:
         message = getattr(exc, "message", None) or str(exc)
         raise SiteError(f"not a valid notebook: {message.splitlines()[0]}", path) from None
     written = [cell.get("id") if isinstance(cell, dict) else None
@@ -145,6 +150,68 @@ def read_ipynb(text: str, path: Path) -> NotebookNode:
     if notebook.nbformat_minor >= 5:         # a version with cell ids, or upgraded to one
         _stable_ids(notebook, written)
     return notebook
+
+
+def _validate(notebook: NotebookNode, path: Path, repairs: list[str] | None) -> None:
+    for _ in range(10_000):
+        try:
+            nbformat.validate(notebook)
+            return
+        except nbformat.ValidationError as exc:
+            where = list(getattr(exc, "absolute_path", ()))
+            message = f"{_schema_place(notebook, where)}: {_schema_message(exc.message, getattr(exc, 'instance', None))}"
+            left_out = _leave_out(notebook, where) if repairs is not None else None
+            if left_out is None:
+                more = "" if repairs is not None else " (notebooks.problems: warn shows the rest of it)"
+                raise SiteError(f"not a valid notebook: {message}{more}", path) from None
+            repairs.append(f"not a valid notebook: {message}: {left_out} left out")
+    raise SiteError("not a valid notebook: too many parts of it are not", path)
+
+
+def _schema_message(message: str, instance: object) -> str:
+    """The schema's complaint, short: a cell of no known type says so, not the whole cell."""
+    if isinstance(instance, dict) and "is not valid under any of the given schemas" in message:
+        kind = instance.get("cell_type", instance.get("output_type"))
+        key = "cell_type" if "cell_type" in instance else "output_type"
+        return f"{key} {kind!r} with keys {', '.join(sorted(map(str, instance)))} is not one nbformat 4 knows"
+    first = message.splitlines()[0] if message else "not valid"
+    return first if len(first) <= 200 else first[:197] + "..."
+
+
+def _schema_place(notebook: NotebookNode, where: list) -> str:
+    """Where in a notebook a schema error is: ``cell 3 (id 'run'): outputs[0].name``."""
+    key = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in where)
+    if len(where) >= 2 and where[0] == "cells" and isinstance(where[1], int):
+        cell = notebook.cells[where[1]] if where[1] < len(notebook.cells) else {}
+        own = cell.get("id") if isinstance(cell, dict) else None
+        key = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in where[2:]).lstrip(".")
+        return f"cell {where[1] + 1}{f' (id {own!r})' if isinstance(own, str) else ''}: {key or 'the cell'}"
+    return key.lstrip(".") or "the notebook"
+
+
+def _leave_out(notebook: NotebookNode, where: list) -> str | None:
+    """Remove the smallest whole part that holds a schema error: the output, the cell (a note takes its
+    place, keeping the cells' numbers), or the notebook metadata key (a cell's bad ``execution_count`` is
+    only forgotten); what it was, or None."""
+    if len(where) >= 3 and where[0] == "cells" and where[2] == "execution_count":
+        notebook.cells[where[1]]["execution_count"] = None
+        return "its execution count"
+    if len(where) >= 4 and where[0] == "cells" and where[2] == "outputs" and isinstance(where[3], int):
+        del notebook.cells[where[1]]["outputs"][where[3]]
+        return f"output {where[3] + 1}"
+    if len(where) >= 2 and where[0] == "cells" and isinstance(where[1], int):
+        own = notebook.cells[where[1]].get("id") if isinstance(notebook.cells[where[1]], dict) else None
+        note = new_markdown_cell("*A cell is left out here: it is not valid to the notebook format.*")
+        if notebook.nbformat_minor < 5:         # no cell ids in this version
+            del note["id"]
+        elif isinstance(own, str) and re.fullmatch(r"[a-zA-Z0-9-_]{1,64}", own):
+            note.id = own
+        notebook.cells[where[1]] = note
+        return "the cell"
+    if len(where) >= 2 and where[0] == "metadata":
+        del notebook.metadata[where[1]]
+        return f"the metadata key {where[1]!r}"
+    return None
 
 
 def _stable_ids(notebook: NotebookNode, written: list[str | None]) -> None:

@@ -1,8 +1,9 @@
 """A notebook's saved widget state, made fit for a static page.
 
 Jupyter saves the state of a notebook's widgets in its metadata (``widgets`` ->
-``application/vnd.jupyter.widget-state+json``), and each widget output is a
-view of one model in it. The vendored ``@jupyter-widgets/html-manager``
+``application/vnd.jupyter.widget-state+json`` -> ``state``, by model id); Colab
+saves the models there directly, without the ``state`` level. Each widget
+output is a view of one model. The vendored ``@jupyter-widgets/html-manager``
 (``assets/vendor/jupyter-widgets``) draws those views in the reader's browser,
 offline. Its bundle knows only the built-in widgets and would fetch any other
 package from a CDN, so models of other packages are left out here, with every
@@ -18,7 +19,7 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from nbformat import NotebookNode
@@ -36,20 +37,16 @@ SAFE_OUTPUT_DATA = ("text/html", "text/markdown", "text/latex", "text/plain", "i
 
 @dataclass(frozen=True)
 class WidgetState:
-    """The models a page can draw, by id."""
+    """The models a page can draw, by id, and every model the notebook saved (to say why one is not drawn)."""
 
     models: dict[str, dict]
+    saved: dict[str, dict] = field(default_factory=dict)
 
     @classmethod
     def of(cls, notebook: NotebookNode, trusted: bool) -> WidgetState:
-        saved = notebook.metadata.get("widgets", {})
-        saved = saved.get(STATE_MIME) if isinstance(saved, dict) else None
-        state = saved.get("state") if isinstance(saved, dict) else None
-        if not isinstance(state, dict):
-            return cls({})
-        models = {key: copy.deepcopy(dict(model)) for key, model in state.items()
-                  if isinstance(model, dict) and model.get("model_module") in BUILT_IN
-                  and isinstance(model.get("state"), dict)}
+        saved = _saved_models(notebook.metadata.get("widgets"))
+        models = {key: copy.deepcopy(dict(model)) for key, model in saved.items()
+                  if model.get("model_module") in BUILT_IN and isinstance(model.get("state"), dict)}
         while broken := {key for key, model in models.items()
                          if any(ref not in models for ref in _references(model["state"]))}:
             for key in broken:
@@ -57,16 +54,42 @@ class WidgetState:
         if not trusted:
             for model in models.values():
                 _clean(model)
-        return cls(models)
+        return cls(models, saved)
 
     def shows(self, view: Any) -> bool:
         """Whether a widget output's view (``{"model_id": ...}``) can be drawn from this state."""
         return isinstance(view, dict) and view.get("model_id") in self.models
 
+    def why_not(self, view: Any) -> str:
+        """Why a view that ``shows`` refuses is not drawn, for the note in its place."""
+        if not self.saved:
+            return "the notebook holds no widget state (save it with the notebook: Save Widget State)"
+        model_id = view.get("model_id") if isinstance(view, dict) else None
+        model_id, seen = model_id if isinstance(model_id, str) else None, set()
+        while model_id in self.saved and model_id not in seen:    # down to the model that cannot be drawn
+            seen.add(model_id)
+            model = self.saved[model_id]
+            if model.get("model_module") not in BUILT_IN:
+                return (f"it needs {model.get('model_name')} of {model.get('model_module')}, which a static "
+                        "page cannot load (only built-in ipywidgets are drawn)")
+            model_id = next((ref for ref in _references(model.get("state")) if ref not in self.models), None)
+        if model_id is None or model_id in self.saved:
+            return "its saved state is not one a page can draw"
+        return f"the notebook's saved widget state has no model {model_id}"
+
     def script(self) -> str:
         """The state as the page carries it, for the widget manager to find."""
         state = {"version_major": 2, "version_minor": 0, "state": self.models}
         return f'<script type="{STATE_MIME}">{script_json(state)}</script>'
+
+
+def _saved_models(widgets: Any) -> dict[str, dict]:
+    """The models of a notebook's ``widgets`` metadata, in Jupyter's form or Colab's."""
+    saved = widgets.get(STATE_MIME) if isinstance(widgets, dict) else None
+    if not isinstance(saved, dict):
+        return {}
+    models = saved["state"] if isinstance(saved.get("state"), dict) else saved     # Colab: no "state" level
+    return {key: model for key, model in models.items() if isinstance(model, dict) and "model_name" in model}
 
 
 def view_script(view: dict) -> str:

@@ -4,17 +4,24 @@
 // searches the site's index and its own version's; other pages the default version's.
 //
 // Keyboard: "/" focuses the box; typing lists results; Enter opens the first (or the one
-// focused); the arrow keys move between the box and the results, Tab too; Escape closes.
+// focused); the arrow keys move between the box, the results and "More results", Tab too, and
+// Tab reaches the section filters; Escape closes. A result opens with the words searched for marked on its
+// page (?highlight=...), as MkDocs Material and Docusaurus do.
 const box = document.querySelector("[data-search]");
-const SHOWN = 8;
+const SHOWN = 8;          // results at first, and more each time "More results" is pressed
+const HIGHLIGHT = "highlight";
 
 if (box) {
   const input = box.querySelector(".site-search-input");
   const panel = box.querySelector(".site-search-results");
   const status = box.querySelector(".site-search-status");
   const list = box.querySelector(".site-search-list");
+  const filters = box.querySelector(".site-search-filters");
+  const more = box.querySelector(".site-search-more");
   let loading = null;
   let asked = "";
+  let section = null;       // the section filter chosen, or null for all
+  let results = [];         // the current search's results, for "More results"
 
   const load = () => loading ??= (async () => {
     const pagefind = await import(box.dataset.bundle + "pagefind.js");
@@ -23,10 +30,11 @@ if (box) {
       await pagefind.mergeIndex(box.dataset.docs, { baseUrl: box.dataset.baseurl });
     }
     await pagefind.init();
+    await pagefind.filters();       // loads the section filters: until then results count none
     return pagefind;
   })();
 
-  const links = () => [...list.querySelectorAll("a")];
+  const links = () => [...list.querySelectorAll("a"), ...(more.hidden ? [] : [more])];
   const open = (shown) => { panel.hidden = !shown; };
 
   // Pagefind's excerpt is the page's text with the matched words in <mark>: keep exactly that.
@@ -54,7 +62,7 @@ if (box) {
 
   const item = (data) => {
     const link = document.createElement("a");
-    link.href = href(data.url);
+    link.href = href(data.url) + "?" + new URLSearchParams({ [HIGHLIGHT]: asked });
     const title = document.createElement("span");
     title.className = "site-search-title";
     title.textContent = data.meta.title || data.url;
@@ -67,11 +75,46 @@ if (box) {
     return li;
   };
 
+  const chip = (label, count, value) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = `${label} (${count})`;
+    button.setAttribute("aria-pressed", String(section === value));
+    button.addEventListener("click", () => { section = value; show(); button.focus(); });
+    return button;
+  };
+
+  // The sections the query finds pages in, as buttons; none when all results are of one section.
+  const showFilters = (counts, total) => {
+    const found = Object.entries(counts).filter(([, count]) => count > 0);
+    if (found.length < 2 && section === null) {
+      filters.hidden = true;
+      filters.replaceChildren();
+      return;
+    }
+    filters.replaceChildren(chip("All", total, null), ...found.map(([name, count]) => chip(name, count, name)));
+    filters.hidden = false;
+  };
+
+  const showMore = async () => {
+    const query = asked;
+    const next = await Promise.all(results.slice(list.children.length, list.children.length + SHOWN)
+      .map((result) => result.data()));
+    if (query !== asked) return;
+    const first = list.children.length;
+    list.append(...next.map(item));
+    more.hidden = list.children.length >= results.length;
+    status.textContent = `${results.length} results for “${query}”, the first ${list.children.length}:`;
+    return list.children[first]?.querySelector("a");
+  };
+
   const show = async () => {
     const query = input.value.trim();
+    if (query !== asked) section = null;    // a new query starts over in all sections
     asked = query;
     if (!query) {
       list.replaceChildren();
+      filters.hidden = more.hidden = true;
       open(false);
       return;
     }
@@ -84,14 +127,20 @@ if (box) {
       loading = null;
       return;
     }
-    const search = await pagefind.debouncedSearch(query, {}, 150);
-    if (search === null || query !== asked) return;     // a newer query is on its way
-    const found = await Promise.all(search.results.slice(0, SHOWN).map((result) => result.data()));
-    if (query !== asked) return;
+    const chosen = section;
+    const search = await pagefind.debouncedSearch(query, chosen ? { filters: { section: chosen } } : {}, 150);
+    if (search === null || query !== asked || chosen !== section) return;     // a newer query is on its way
+    results = search.results;
+    const found = await Promise.all(results.slice(0, SHOWN).map((result) => result.data()));
+    if (query !== asked || chosen !== section) return;
     list.replaceChildren(...found.map(item));
-    const count = search.results.length;
-    status.textContent = count === 0 ? `No results for “${query}”.`
-      : `${count} ${count === 1 ? "result" : "results"} for “${query}”` + (count > SHOWN ? `, the first ${SHOWN}:` : ":");
+    const counts = search.totalFilters?.section ?? {};
+    showFilters(counts, Object.values(counts).reduce((sum, count) => sum + count, 0));
+    more.hidden = results.length <= SHOWN;
+    const count = results.length;
+    const where = chosen ? ` in ${chosen}` : "";
+    status.textContent = count === 0 ? `No results for “${query}”${where}.`
+      : `${count} ${count === 1 ? "result" : "results"} for “${query}”${where}` + (count > SHOWN ? `, the first ${SHOWN}:` : ":");
     open(true);
   };
 
@@ -102,6 +151,7 @@ if (box) {
     else if (at < all.length) all[at].focus();
   };
 
+  more.addEventListener("click", async () => { (await showMore())?.focus(); });
   box.hidden = false;
   input.addEventListener("focus", () => { load().catch(() => {}); if (input.value.trim()) open(true); });
   input.addEventListener("input", show);
@@ -112,7 +162,7 @@ if (box) {
       input.focus();
     } else if (event.key === "Enter" && event.target === input) {
       event.preventDefault();
-      const first = links()[0];
+      const first = list.querySelector("a");
       if (first) first.click();
     } else if (event.key === "ArrowDown" || event.key === "ArrowUp") {
       event.preventDefault();
@@ -135,3 +185,40 @@ if (box) {
     }
   });
 }
+
+// The words a search result was opened for, marked in the page's text (the part search
+// indexes, else <main>), the first scrolled into view. Only text nodes are split: no markup
+// from the address reaches the page.
+const highlight = () => {
+  const words = (new URLSearchParams(location.search).get(HIGHLIGHT) || "").split(/\s+/).filter(Boolean);
+  const root = document.querySelector("[data-pagefind-body]") || document.querySelector("main");
+  if (!words.length || !root) return;
+  const escaped = words.map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])(?:${escaped.join("|")})`, "giu");
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT, {
+    acceptNode: (node) => node.parentElement.closest("script, style, textarea, [data-pagefind-ignore]")
+      ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT,
+  });
+  const nodes = [];
+  while (walker.nextNode()) nodes.push(walker.currentNode);
+  for (const node of nodes) {
+    const text = node.nodeValue;
+    const parts = [];
+    let at = 0;
+    for (const match of text.matchAll(pattern)) {
+      parts.push(document.createTextNode(text.slice(at, match.index)));
+      const mark = document.createElement("mark");
+      mark.className = "search-highlight";
+      mark.textContent = match[0];
+      parts.push(mark);
+      at = match.index + match[0].length;
+    }
+    if (parts.length) {
+      parts.push(document.createTextNode(text.slice(at)));
+      node.replaceWith(...parts);
+    }
+  }
+  document.querySelector("mark.search-highlight")?.scrollIntoView({ block: "center" });
+};
+
+highlight();

@@ -1,0 +1,125 @@
+"""Outputs as the reader sees them: pandas' Styler colours show, no output restyles the page, and
+widgets saved in Colab's form are drawn.
+
+The Styler's output comes from a real kernel running pandas at build time; what
+the reader sees is read in Chromium (Playwright) from the page ``sitegen serve``
+serves.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_output
+from playwright.sync_api import Browser, sync_playwright
+
+from generator.build import build
+from generator.serve import Preview
+from test_notebook_outputs import COLAB_STATE, code, view
+from test_notebooks import NOW, make_site, notebook, page
+from test_notebooks_safety import CHROMIUM, CHROMIUM_ARGS
+
+STYLED = """import pandas as pd
+frame = pd.DataFrame({"a": [1, 5], "b": [3, 2]})
+frame.style.set_uuid("sales").highlight_max(color="#ffd700")"""
+HOSTILE = ("<style>body { display: none } * { color: rgb(255, 0, 0) } ~ p { color: blue }\n"
+           "@import url(https://evil.example/x.css);\n"
+           "p { position: fixed; background: url(https://evil.example/x.png); font-weight: bold }</style>"
+           "<p id='inside'>Inside the hostile output.</p>")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    styled = notebook(new_markdown_cell("# Styled"), new_code_cell(STYLED), execute="always")
+    hostile = notebook(new_markdown_cell("# Hostile\n\nThe page's own text."),
+                       new_code_cell("hostile", outputs=[new_output(
+                           "display_data", data={"text/html": HOSTILE, "text/plain": "hostile"})]),
+                       execute="never")
+    colab = notebook(new_markdown_cell("# Colab"), code(view("0a5c9e0b6f3d4e2c8f1a7b6d5e4c3b2a", "FloatProgress()")),
+                     execute="never")
+    colab.metadata["widgets"] = {"application/vnd.jupyter.widget-state+json": COLAB_STATE}
+    return make_site(tmp_path_factory.mktemp("styles") / "site", **{"styled.ipynb": styled,
+                                                                    "hostile.ipynb": hostile, "colab.ipynb": colab})
+
+
+@pytest.fixture(scope="module")
+def built(site) -> tuple[Path, list[str]]:
+    return site, build(site, NOW).warnings
+
+
+@pytest.fixture(scope="module")
+def served(built) -> Iterator[str]:
+    running = Preview(built[0], NOW, port=0).start()
+    yield running.url.rstrip("/")
+    running.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: run scripts/setup-test-tools")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+def test_a_stylers_rules_are_scoped_to_its_output_and_its_ids_prefixed(built):
+    site, _ = built
+    html = page(site, "styled")
+    head = html.split("</head>")[0]
+    assert ("#nb-cell-2-out-1 #nb-cell-2-out-1-T_sales_row0_col1, #nb-cell-2-out-1 "
+            "#nb-cell-2-out-1-T_sales_row1_col0 { background-color: #ffd700 }") in head
+    assert re.search(r'<div class="nb-output nb-html" id="nb-cell-2-out-1">', html)
+    assert '<td id="nb-cell-2-out-1-T_sales_row1_col0" class="data row1 col0">5</td>' in html
+    assert "<style" not in html.split("</head>")[1]
+
+
+def test_what_a_hostile_sheet_cannot_keep_is_named_in_a_warning(built):
+    site, warnings = built
+    head = page(site, "hostile").split("</head>")[0]
+    assert "evil.example" not in head and "fixed" not in head and "~ p" not in head
+    assert "#nb-cell-2-out-1 body { display: none }" in head        # matches nothing: body is no descendant
+    assert warnings == [
+        "notebooks/hostile.ipynb: warning: cell 2: output 1: left out of its style sheet, which may style only "
+        "the output and with safe properties: the selector '~ p', which would reach past the output; @import; "
+        "position: fixed; background: url(https://evil.example/x.png)"]
+
+
+def test_the_stylers_colour_shows_and_no_output_restyles_the_page(browser, served):
+    context = browser.new_context()
+    page = context.new_page()
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url))
+    page.goto(f"{served}/docs/tutorials/styled.html", wait_until="load")
+    colours = page.evaluate("""() => [0, 1].map((row) => getComputedStyle(
+        document.querySelector(`#nb-cell-2-out-1 td.row${row}.col0`)).backgroundColor)""")
+    page.goto(f"{served}/docs/tutorials/hostile.html", wait_until="load")
+    seen = page.evaluate("""() => {
+        const style = (element) => getComputedStyle(element);
+        const own = [...document.querySelectorAll(".nb-markdown p")].find((p) => p.textContent.includes("own text"));
+        const inside = document.querySelector("#nb-cell-2-out-1 p");
+        return {body: style(document.body).display, own: style(own).color, inside: style(inside).color,
+                bold: style(inside).fontWeight, position: style(inside).position};
+    }""")
+    context.close()
+    assert colours[1] == "rgb(255, 215, 0)" and colours[0] != colours[1]     # 5 is column a's maximum
+    assert seen["body"] != "none" and seen["own"] != "rgb(255, 0, 0)"
+    assert seen == {**seen, "inside": "rgb(255, 0, 0)", "bold": "700", "position": "static"}
+    assert not [url for url in requests if "evil.example" in url]
+
+
+def test_a_widget_saved_by_colab_is_drawn(browser, served):
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(f"{served}/docs/tutorials/colab.html", wait_until="load")
+    bar = page.locator(".nb-widget .widget-hprogress")
+    bar.wait_for()
+    drawn = {"label": bar.locator(".widget-label").inner_text(),
+             "success": bar.locator(".progress-bar-success").count(),
+             "width": bar.locator(".progress-bar").evaluate("(element) => element.style.width")}
+    context.close()
+    assert drawn == {"label": "Downloading", "success": 1, "width": "100%"}      # 570 of 570

@@ -1,0 +1,64 @@
+"""`sitegen init --kind` and `sitegen new KIND` start what they say, and it builds and checks clean."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from generator.build import BuildOptions, build
+from generator.check import check_site
+from generator.config import load_config
+from generator.errors import SiteError
+from generator.scaffold import init_site, new_source
+
+NOW = datetime(2030, 5, 4, 12, 0, tzinfo=timezone.utc)
+OPTIONS = BuildOptions(now=NOW)
+
+
+@pytest.mark.parametrize("kind, present, absent", [
+    ("project", ["2030/05/04/welcome.html", "docs/install.html", "docs/tutorials/first-steps.html"], []),
+    ("blog", ["2030/05/04/welcome.html"], ["docs/install.html", "docs/tutorials/first-steps.html"]),
+    ("docs", ["docs/install.html", "docs/tutorials/first-steps.html"], ["2030/05/04/welcome.html"]),
+])
+def test_each_kind_of_new_site_builds_and_checks_clean(tmp_path: Path, kind: str, present: list[str],
+                                                        absent: list[str]) -> None:
+    site = tmp_path / "my-project"
+    init_site(site, now=NOW, kind=kind)
+    build(site, OPTIONS)
+    out = site / "_site"
+    for url in present:
+        assert (out / url).is_file(), url
+    for url in absent:
+        assert not (out / url).exists(), url
+    home = (out / "index.html").read_text()
+    assert '<link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">' in home
+    assert ">M</text>" in (out / "assets/favicon.svg").read_text()     # the site's own, not the theme's
+    if "docs/tutorials/first-steps.html" in present:    # run by a real kernel, its output on the page
+        assert "[0, 1, 4, 9, 16, 25]" in (out / "docs/tutorials/first-steps.html").read_text()
+    report = check_site(load_config(site))
+    assert report.ok, report.findings
+
+
+def test_an_unknown_kind_is_refused_by_name(tmp_path: Path) -> None:
+    with pytest.raises(SiteError, match="--kind wiki: choose one of project, blog, docs"):
+        init_site(tmp_path / "x", kind="wiki")
+
+
+def test_new_starts_each_kind_where_the_build_publishes_it(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    init_site(site, now=NOW, kind="project")
+    made = {kind: new_source(site, kind, f"A {kind} here", now=NOW) for kind in ("post", "page", "doc", "tutorial")}
+    assert made == {"post": Path("content/posts/2030-05-04-a-post-here.md"),
+                    "page": Path("content/pages/a-page-here.md"),
+                    "doc": Path("content/docs/a-doc-here.md"),
+                    "tutorial": Path("notebooks/a-tutorial-here.py")}
+    build(site, OPTIONS)
+    out = site / "_site"
+    assert not (out / "2030/05/04/a-post-here.html").exists()      # a post starts as a draft
+    for url, title in [("a-page-here.html", "A page here"), ("docs/a-doc-here.html", "A doc here"),
+                       ("docs/tutorials/a-tutorial-here.html", "A tutorial here")]:
+        assert f"<h1>{title}</h1>" in (out / url).read_text() or f"{title}</h1>" in (out / url).read_text(), url
+    with pytest.raises(SiteError, match="already exists: refusing to overwrite it"):
+        new_source(site, "doc", "A doc here")
