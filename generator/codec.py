@@ -31,6 +31,7 @@ VERSIONS = {
     "records-changes": 1,  # an entry of .sitegen/records.journal (generator.state.Records.changes)
     "document": 8,       # .sitegen/cache/documents/ (generator.site.Document, by parse key)
     "version-files": 2,  # .sitegen/versions/ (a docs version's files, tutorials included, as last built)
+    "api-pages": 1,      # .sitegen/versions/api-*.msgpack (a version's API reference pages, as last rendered)
     "site-yaml": 1,      # .sitegen/site-yaml.msgpack (site.yaml's YAML, parsed: generator.config)
     "data-yaml": 1,      # .sitegen/cache/data/ (a data file's YAML, parsed, by its bytes: generator.build)
     "notebook-run": 1,   # <notebooks.cache_dir>/notebooks/ (JSON runs, shared between machines: part of their key)

@@ -390,6 +390,48 @@ VERSION_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]*\Z")
 
 
 @dataclass(frozen=True)
+class ApiPackage:
+    """A Python package documented from its docstrings in each docs version (generator/api/):
+    read by griffe from that version's tree, never imported."""
+
+    package: str                      # its dotted name: ``jinja2``
+    path: str = "."                   # the folder of the site (of each version's tree) holding it
+    docstrings: Literal["numpy", "google", "sphinx", "auto"] = "auto"
+    members: Literal["public", "all"] = "public"
+    exclude: list[str] = field(default_factory=list)    # globs of dotted names left out: "jinja2.ext.*"
+    class_pages: int = 0              # a module of more members than this gets a page per class; 0: never
+
+    @property
+    def folder(self) -> str:
+        """The folder of the package's top-level package below the site: what a version's tree
+        must hold (griffe reads a subpackage from its whole package)."""
+        base = self.path.strip("/")
+        return "/".join(part for part in (base, self.package.split(".")[0]) if part not in ("", "."))
+
+    def validate(self, path: Path, prefix: str) -> None:
+        if not PACKAGE_NAME.match(self.package):
+            raise SiteError(f"key '{prefix}package': expected a dotted Python name such as 'tvm', "
+                            f"got {self.package!r}", path)
+        parts = self.path.strip("/").split("/")
+        if self.path.startswith("/") or any(part in ("", "..") for part in parts) or parts[0] in NEVER_READ:
+            raise SiteError(f"key '{prefix}path': expected a folder inside the site, like 'python/', "
+                            f"got {self.path!r}", path)
+        if self.class_pages < 0:
+            raise SiteError(f"key '{prefix}class_pages': expected 0 (never) or more, got {self.class_pages}", path)
+
+
+PACKAGE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*\Z")
+
+
+@dataclass(frozen=True)
+class ApiInventory:
+    """A Sphinx inventory kept in the site (``file``), whose objects live under ``url``."""
+
+    file: str
+    url: str
+
+
+@dataclass(frozen=True)
 class Config:
     """The whole of site.yaml. ``root`` is the site's folder, not a key."""
 
@@ -425,6 +467,9 @@ class Config:
     repository: Repository = field(default_factory=Repository)
     static: list[str] = field(default_factory=list)   # folders (or files) published at their own URLs
     versions: list[Version] = field(default_factory=list)
+    api: list[ApiPackage] = field(default_factory=list)
+    # name -> the URL of an objects.inv (its objects under the same folder), or a file of the site
+    api_inventories: dict[str, str | ApiInventory] = field(default_factory=dict)
     root: Path = field(default=Path("."), metadata={"internal": True})
     plugins: dict[str, Any] = field(default_factory=dict, metadata={"internal": True})  # plugins' sections
 
@@ -440,6 +485,10 @@ class Config:
                 raise SiteError(f"key 'redirects': redirect {old!r} is not a plain path inside the site "
                                 "(no '.', '..' or empty segments)", path)
         _check_versions(self.versions, path)
+        for name, inventory in self.api_inventories.items():
+            url = inventory.url if isinstance(inventory, ApiInventory) else inventory
+            if urlsplit(url).scheme not in ("http", "https"):
+                raise SiteError(f"key 'api_inventories.{name}': expected an http(s) URL, got {url!r}", path)
 
     @property
     def code_styles(self) -> CodeStyles:
@@ -621,6 +670,11 @@ def _check_places(config: Config, path: Path) -> None:
             raise SiteError(f"key '{key}': {clean!r} leads out of the site or into its .git/ or .sitegen/", path)
         if not (config.root / clean).exists():
             raise SiteError(f"key '{key}': there is no {clean!r} in {config.root}", path)
+    for name, inventory in config.api_inventories.items():
+        if isinstance(inventory, ApiInventory) and (site_path(config.root, inventory.file, named=True) is None
+                                                    or not (config.root / inventory.file).is_file()):
+            raise SiteError(f"key 'api_inventories.{name}.file': {inventory.file!r} is not a file inside the site "
+                            "(outside its .git/ and .sitegen/)", path)
 
 
 def _confined(config: Config, name: str) -> bool:

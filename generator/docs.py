@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from markupsafe import Markup
 
@@ -25,6 +25,9 @@ from generator.notebooks import TutorialStats, Tutorials
 from generator.readers import suffixes
 from generator.site import Document, output_path
 from generator.sources import Source, load_source
+
+if TYPE_CHECKING:          # griffe is loaded only for a site with an API reference
+    from generator.api import Reference
 
 DOCS_DIR = DOCS
 TUTORIALS_DIR = "tutorials/"      # a section's tutorials, below its prefix
@@ -50,7 +53,7 @@ def gallery_url(prefix: str) -> str:
 def render_section(tree: Path, prefix: str, render: Render, parse: Parse,
                    version: dict[str, Any] | None = None,
                    tutorials: Callable[[dict[str, Any]], Tutorials] | None = None,
-                   editable: bool = True) -> Section:
+                   editable: bool = True, reference: Reference | None = None) -> Section:
     """Every file of the docs section in ``tree`` (its pages and ``tutorials``) below ``prefix``.
 
     ``version`` (name, title, status) is what templates see as ``docs.version``;
@@ -58,6 +61,8 @@ def render_section(tree: Path, prefix: str, render: Render, parse: Parse,
     tutorials given what the docs templates see as ``docs`` (the pages, for
     their sidebar). ``editable``: the tree is the author's, so pages link
     their source in the repository (a version from a git ref is not).
+    ``reference``: the tree's API reference (:mod:`generator.api`), published with the
+    pages, which link their ``[name][]`` references through it.
     """
     base = tree / DOCS_DIR
     sources, others = [], []
@@ -72,21 +77,36 @@ def render_section(tree: Path, prefix: str, render: Render, parse: Parse,
     documents = [_place(doc, prefix) for doc in parse(sources, tree)]
     pages = table_of_contents(documents, prefix)
     context = {"version": version, "root": prefix, "pages": pages, "editable": editable,
-               "tutorials": None, "tutorial_pages": []}
+               "tutorials": None, "tutorial_pages": [], "api": reference.nav if reference else []}
     made = tutorials(context) if tutorials else Tutorials()
     section = Section(prefix, tutorials=made.stats)
-    section.warnings = [*made.warnings, *(w for doc in documents for w in doc.reported)]
     for rel, data in made.items():
-        section.add(TUTORIALS_DIR + rel, data, made.origins[rel])
+        origin = made.origins[rel]
+        if reference and rel.endswith(".html"):
+            data = reference.link(data.decode("utf-8"), origin, _text(tree, origin)).encode("utf-8")
+        section.add(TUTORIALS_DIR + rel, data, origin)
     for rel, path in others:
         section.add(rel, path.read_bytes(), path.relative_to(tree))
     if made:
         context = {**context, "tutorials": gallery_url(prefix), "tutorial_pages": made.pages}
     for doc in documents:
-        html = render(f"{doc.layout}.html", doc.source, page=doc, content=Markup(doc.content),
+        content = doc.content if reference is None else \
+            reference.link(doc.content, doc.source.as_posix(), _text(tree, doc.source))
+        html = render(f"{doc.layout}.html", doc.source, page=doc, content=Markup(content),
                       docs={**context, **neighbours(pages, doc.url)})
         section.add(output_path(doc.url).removeprefix(prefix.lstrip("/")), html.encode("utf-8"), doc.source)
+    if reference:
+        for rel, data, origin in reference.files(tree, prefix, render, context):
+            section.add(rel, data, origin)
+    section.warnings = [*made.warnings, *(w for doc in documents for w in doc.reported),
+                        *(reference.warnings if reference else ())]
     return section
+
+
+def _text(tree: Path, source: str | Path) -> str:
+    """A source's text, to find the line of what it wrote ("" for a page made from a template)."""
+    path = tree / source
+    return path.read_text("utf-8", errors="replace") if path.is_file() else ""
 
 
 def neighbours(pages: list[dict[str, str]], url: str) -> dict[str, dict[str, str] | None]:

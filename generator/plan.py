@@ -41,8 +41,20 @@ class Plan(dict):
 
     def add(self, path: str, origin: str | Path, make: Callable[[], bytes | str],
             inputs: Any = None, listed: bool = True, generated: str = "") -> None:
-        """``generated``: the setting that switches this generated file off (``outputs.sitemap``);
-        such a job gives way to a file of the site at the same path."""
+        """Plan one file: the plugin interface's way to claim an output path.
+
+        Args:
+            path: The output path, relative to the output folder (``titles.json``).
+            origin: What the file comes from, named in messages (a source file, or ``plugin NAME``).
+            make: Makes the file's bytes; it reads the site through the recording views only.
+            inputs: A small value handed to the job, compared with ``==`` between builds.
+            listed: Whether the file belongs in the sitemap.
+            generated: The setting that switches this generated file off (``outputs.sitemap``);
+                such a job gives way to a file of the site at the same path.
+
+        Raises:
+            SiteError: Another job claimed ``path``, or it leaves the output folder.
+        """
         check_output_path(path, origin)
         if path in self:
             if bool(generated) == (path in self.generated):

@@ -45,7 +45,7 @@ SLOT_SWITCHER = "<!-- sitegen:version-switcher -->"
 SWITCHER_TEMPLATE = "partials/version_switcher.html"
 BANNER_TEMPLATE = "partials/version_banner.html"
 REDIRECT_TEMPLATE = "redirect.html"
-TREE_DIRS = (DOCS_DIR, notebooks.FOLDER)  # what a version's docs are built from
+TREE_DIRS = (DOCS_DIR, notebooks.FOLDER)  # what a version's docs are built from, with its API packages
 
 BODY_OPEN = re.compile(r"<body\b[^>]*>", re.I)
 HEAD_CLOSE = re.compile(r"</head\s*>", re.I)
@@ -81,6 +81,12 @@ class Docs(Files):
         self.report: dict[str, str] = {}        # version -> "built", "reused" or "archived"
         self.tutorials = notebooks.TutorialStats()   # of the sections built
         self.warnings: list[str] = []                # of the sections built
+        self.api_modules = [0, 0]                    # API reference modules rendered, kept (generator.api)
+
+
+def tree_dirs(config: Config) -> tuple[str, ...]:
+    """The folders a version's docs are built from: the docs, the tutorials, the API's packages."""
+    return (*TREE_DIRS, *dict.fromkeys(spec.folder for spec in config.api))
 
 
 def resolve_versions(config: Config) -> list[Resolved]:
@@ -113,7 +119,7 @@ def _resolve(config: Config, version: Version) -> Resolved:
                             f"`git fetch origin tag {ref}`)", where)
         raise SiteError(f"version '{version.name}': unknown git ref '{ref}' "
                         "(not a branch, tag or commit of this repository)", where)
-    trees = tuple((folder, tree) for folder in TREE_DIRS
+    trees = tuple((folder, tree) for folder in tree_dirs(config)
                   if (tree := git.tree_id(root, commit, prefix + folder)) is not None)
     if not trees or trees[0][0] != DOCS_DIR:
         raise SiteError(f"version '{version.name}': ref '{ref}' (commit {commit[:12]}) "
@@ -142,7 +148,7 @@ class VersionedDocs:
         docs = Docs()
         if not self.config.versions:
             root = self.config.root
-            if any((root / folder).is_dir() for folder in TREE_DIRS):
+            if any((root / folder).is_dir() for folder in tree_dirs(self.config)):
                 section = self._section(root, "/docs/", refresh, docs, rerun=rerun)
                 for rel, data in section.items():
                     if rel.endswith(".html"):
@@ -196,14 +202,21 @@ class VersionedDocs:
             return notebooks.render_tutorials(self.config, tree, gallery_url(prefix), self.render,
                                               self.renderer, refresh, name, rerun, context)
 
-        section = render_section(tree, prefix, self.render, self.parse, version, tutorials, editable)
+        reference = None
+        if self.config.api:
+            from generator.api import build_reference     # griffe, for a site with an API reference
+
+            reference = build_reference(self.config, tree, prefix, version["title"] if version else "", name or "")
+        section = render_section(tree, prefix, self.render, self.parse, version, tutorials, editable, reference)
+        if reference:
+            docs.api_modules = [docs.api_modules[0] + reference.rendered, docs.api_modules[1] + reference.reused]
         docs.tutorials += section.tutorials
         docs.warnings += [f"{w} (docs version '{name}')" if name else w for w in section.warnings]
         return section
 
     def _tree_key(self, resolved: Resolved) -> str:
         if resolved.version.worktree:
-            return _folders_digest(self.config.root, TREE_DIRS)
+            return _folders_digest(self.config.root, tree_dirs(self.config))
         return digest(*(part for pair in resolved.trees for part in pair))
 
     @contextlib.contextmanager

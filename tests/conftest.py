@@ -59,7 +59,7 @@ def copy_site(destination: Path, fixture: str | None = None) -> Path:
         if (REPO / ".git").exists():
             subprocess.run(["git", "clone", "--quiet", "--no-checkout", "--shared", str(REPO), str(destination)],
                            check=True, capture_output=True)
-        for name in ("site.yaml", "content", "templates", "assets", "notebooks"):
+        for name in ("site.yaml", "content", "templates", "assets", "notebooks", "generator"):   # generator: its API
             source = REPO / name
             if source.is_dir():
                 shutil.copytree(source, destination / name)

@@ -179,6 +179,31 @@ def test_a_docs_page_and_the_version_switcher(desktop, base_url):
     assert page.locator(".version-banner").count() == 0  # 0.18 is the current version
 
 
+def test_an_api_reference_page_shows_signature_parameters_and_working_links(desktop, base_url):
+    page = desktop.open(base_url + "/docs/dev/api.html")
+    page.get_by_role("link", name="Planner").click()          # a [`Planner`][generator.outputs.Planner] reference
+    page.wait_for_url(lambda url: url.endswith("/docs/dev/api/generator.outputs.html#generator.outputs.Planner"))
+    heading = page.locator('[id="generator.outputs.Planner"]')
+    assert heading.is_visible() and heading.evaluate("h => h.getBoundingClientRect().top") < 100
+    sidebar = page.get_by_role("navigation", name="Documentation pages")
+    assert sidebar.get_by_role("link", name="generator.plan", exact=True).is_visible()   # the packages
+    page = desktop.open(base_url + "/docs/dev/api/generator.plan.html")
+    entry = page.locator('[id="generator.plan.Plan.add"]').locator("xpath=..")     # its section
+    signature = entry.locator(".api-signature").first
+    assert signature.is_visible() and signature.inner_text().startswith("def add(")
+    assert signature.locator(".nf").inner_text() == "add"          # highlighted by Pygments
+    table = entry.get_by_role("region", name="Parameters").locator("table")
+    assert table.is_visible()
+    assert table.locator("tbody tr td:first-child").all_inner_texts() == ["path", "origin", "make", "inputs", "listed"]
+    screenshot(page, "api-page")
+    entry.get_by_role("link", name="source").first.click()
+    page.wait_for_url(lambda url: "/docs/dev/api/_source/generator/plan.py.html#L" in url)
+    start = int(page.url.rsplit("#L", 1)[1].split("-")[0])
+    row = page.locator(f'tr[id="L{start}"] td.line-code')
+    assert row.inner_text().strip().startswith("def add(") and row.is_visible()
+    screenshot(page, "api-source")
+
+
 def test_screenshots_at_desktop_and_phone_widths(browser, base_url, desktop, phone):
     post = desktop.open(base_url + "/blog.html").locator("article.post-summary h2 a").first.get_attribute("href")
     tutorial = desktop.open(base_url + "/docs/tutorials/").locator("main h2 a").first.get_attribute("href")

@@ -969,3 +969,37 @@ def test_incremental_output_always_equals_a_clean_full_build(steps: list[tuple[O
             assert ("pagefind/site/pagefind.js" in actual) == ("search: false" not in (root / "site.yaml").read_text())
             assert [p for p in expected if actual[p] != expected[p]] == []
             assert engine.build(now=model.now).written == []
+
+
+API_FILES = {   # a package whose pages show each other's text: a base class, re-exports, summaries
+    "pkg/__init__.py": '"""The package."""\nfrom pkg.base import Base\n',
+    "pkg/base.py": '"""Bases: the first line."""\n\n\nclass Base:\n    """A base."""\n\n'
+                   '    def inherited(self) -> int:\n        """Inherited, by Child."""\n',
+    "pkg/child.py": '"""Children."""\nimport pkg.base\n\n\nclass Child(pkg.base.Base):\n    """See [pkg.base.Base][]."""\n',
+}
+API_EDITS = st.sampled_from([
+    ("pkg/base.py", "Bases: the first line.", "Bases: a new first line."),     # the package page's summary
+    ("pkg/base.py", "Inherited, by Child.", "Inherited, edited."),
+    ("pkg/base.py", "def inherited(", "def renamed("),                         # Child's inherited list
+    ("pkg/child.py", "See [pkg.base.Base][].", "See [pkg.child.Child][]."),
+    ("pkg/__init__.py", "from pkg.base import Base\n", ""),                    # a re-export gone
+])
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(API_EDITS, min_size=1, max_size=3))
+@example([("pkg/base.py", "def inherited(", "def renamed(")])
+@example([("pkg/base.py", "Bases: the first line.", "Bases: a new first line.")])
+def test_docstring_edits_build_the_api_reference_a_full_build_makes(tmp_path_factory, edits) -> None:
+    site = make_site(tmp_path_factory.mktemp("api") / "site")
+    with open(site / "site.yaml", "a") as config:
+        config.write("api:\n  - {package: pkg, docstrings: google}\n")
+    for rel, text in API_FILES.items():
+        (site / rel).parent.mkdir(exist_ok=True)
+        (site / rel).write_text(text)
+    build(site, OPTIONS)
+    for rel, old, new in edits:
+        path = site / rel
+        path.write_text(path.read_text().replace(old, new))
+        build(site, OPTIONS)
+        assert_same_as_full_build(site)

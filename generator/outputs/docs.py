@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generator import codec, notebooks
-from generator.config import Config
+from generator.config import ApiInventory, Config
 from generator.confine import site_path
 from generator.docs import DOCS_DIR
 from generator.outputs import Bundle, PlanContext
@@ -28,6 +28,7 @@ class DocsReport:
     versions: dict[str, str] = field(default_factory=dict)  # name -> "built", "reused", "archived"
     tutorials: notebooks.TutorialStats = field(default_factory=notebooks.TutorialStats)
     warnings: tuple[str, ...] = ()      # of the pages and tutorials built (a reused version warned when built)
+    api_modules: tuple[int, int] = (0, 0)   # API reference modules rendered, and kept as last rendered
 
     @property
     def reusable(self) -> bool:
@@ -47,6 +48,8 @@ class DocsReport:
 
     def summary(self) -> str:
         lines = [self.tutorials.summary()] if self.tutorials.total else []
+        if any(self.api_modules):
+            lines.append(f"API reference: {self.api_modules[0]} modules rendered, {self.api_modules[1]} as last built")
         by_outcome: dict[str, list[str]] = {}
         for name, outcome in self.versions.items():
             by_outcome.setdefault(outcome, []).append(name)
@@ -62,8 +65,11 @@ class DocsSection(Bundle):
     name = "docs"
 
     def watches(self, config: Config) -> tuple[str, ...]:
-        """The archives of the site (one elsewhere is refused when the versions are resolved, unread)."""
-        return tuple(v.archive for v in config.versions if v.archive and site_path(config.root, v.archive, named=True))
+        """The archives of the site (one elsewhere is refused when the versions are resolved, unread),
+        the API reference's packages and the inventories it reads."""
+        return (*(v.archive for v in config.versions if v.archive and site_path(config.root, v.archive, named=True)),
+                *dict.fromkeys(spec.folder for spec in config.api),
+                *(i.file for i in config.api_inventories.values() if isinstance(i, ApiInventory)))
 
     def external(self, config: Config) -> Any:
         """What each docs version's source resolves to now (git refs can move without a file changing)."""
@@ -85,4 +91,4 @@ class DocsSection(Bundle):
         options = ctx.options
         docs = VersionedDocs(ctx.config, ctx.renderer, ctx.site_view, ctx.parse).build(
             ctx.site_key(), options.refresh, options.rerun)
-        return docs, DocsReport(docs.report, docs.tutorials, tuple(docs.warnings))
+        return docs, DocsReport(docs.report, docs.tutorials, tuple(docs.warnings), tuple(docs.api_modules))

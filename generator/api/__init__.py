@@ -1,0 +1,262 @@
+"""The API reference of a docs version, from the docstrings of the packages site.yaml's
+``api`` names (read statically by griffe: nothing is imported).
+
+:func:`build_reference` collects each package from the version's tree
+(:mod:`.collect`), indexes every documented object's URL (:mod:`.xref`),
+renders one page per module (:mod:`.render`) and an ``objects.inv``
+(:mod:`.inventory`). The docs section (:mod:`generator.docs`) puts the pages
+in its layout, lists the package in its sidebar, and links the references of
+its pages and tutorials through :meth:`Reference.link`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import Any, Iterator
+
+from markupsafe import Markup
+
+from generator import __version__, codec
+from generator.api import inventory, xref
+from generator.api.collect import API_DIR, Package, collect, target
+from generator.api.render import Page, Renderer
+from generator.config import ApiInventory, Config
+from generator.highlight import SourceLine, source_lines
+from generator.cache import digest, local_key, write_atomic
+from generator.layout import STATE_DIR, VERSIONS_DIR
+from generator.outputs import generated_page
+
+LISTINGS_DIR = API_DIR + "_source/"        # the packages' files, line-numbered
+INVENTORY = "objects.inv"
+
+
+@dataclass
+class Reference:
+    """A version's reference: its pages (by path below the section), the listings of its
+    files, the sidebar's tree of modules, and the index its references resolve through."""
+
+    index: xref.Index
+    pages: dict[str, Page] = field(default_factory=dict)
+    listings: dict[str, list[tuple[int, int]]] = field(default_factory=dict)   # file -> objects' line ranges
+    nav: list[dict[str, Any]] = field(default_factory=list)
+    inventory: bytes = b""
+    objects: int = 0
+    rendered: int = 0         # modules whose pages were rendered, and those kept from the last build
+    reused: int = 0
+    saved: dict[str, Any] = field(default_factory=dict)
+    collect_warnings: list[str] = field(default_factory=list)
+
+    @property
+    def warnings(self) -> list[str]:
+        return [*self.collect_warnings, *self.index.unresolved]
+
+    def files(self, tree: Path, prefix: str, render: Any, docs: dict[str, Any]) -> Iterator[tuple[str, bytes, str]]:
+        """The reference's files below the section at ``prefix``: (path, bytes, origin).
+
+        Pages take the docs layout (``docs`` is what it sees, the sidebar's
+        pages and tree); a listing takes the ``source`` layout, each object's
+        lines marked ``#Lstart-Lend``.
+        """
+        editable = docs.get("editable")
+        for rel, page in self.pages.items():
+            shown = {**generated_page(page.title, prefix + rel, kind="api"), "source": page.source if editable else None}
+            html = render("docs.html", Path(page.source), page=shown, content=Markup(page.html),
+                          docs={**docs, "previous": None, "next": None})
+            yield rel, html.encode("utf-8"), page.source
+        for file, ranges in sorted(self.listings.items()):
+            marks: dict[int, str] = {}
+            for start, end in sorted(set(ranges)):
+                marks[start] = marks.get(start, "") + f'<span id="L{start}-L{end}"></span>'
+            lines = [SourceLine(line.number, marks.get(line.number, "") + line.html)
+                     for line in source_lines((tree / file).read_text("utf-8", errors="replace"), file)]
+            shown = {**generated_page(file, prefix + listing_path(file), kind="source"),
+                     "source": file if editable else None}
+            html = render("api_source.html", Path(file), page=shown, filename=file, lines=lines, docs=docs)
+            yield listing_path(file), html.encode("utf-8"), file
+        yield INVENTORY, self.inventory, "site.yaml"
+
+    def link(self, html: str, where: str, source_text: str) -> str:
+        """A docs page's (or tutorial's) HTML with its ``[name][]`` references linked."""
+        return xref.resolve_markdown(html, self.index, xref.locator(where, source_text))
+
+
+def build_reference(config: Config, tree: Path, prefix: str, version: str = "",
+                    version_name: str = "") -> Reference | None:
+    """The reference of the packages in ``tree`` for the docs section at ``prefix``; None without ``api``.
+
+    A module's pages are rendered again only when a file they show changed (its own, those
+    it re-exports from), its submodules' summaries or the index of names did; else the last
+    build's are kept.
+    """
+    if not config.api:
+        return None
+    base = config.baseurl.rstrip("/") + prefix
+    index = xref.Index(external=_inventories(config))
+    loaded: dict[tuple, Any] = {}
+    packages = [package for spec in config.api if (package := collect(tree, spec, loaded)) is not None]
+    if not packages:
+        return None
+    index.canonical = partial(_canonical, packages)
+    reference = Reference(index)
+    objects = _index(reference, packages, base, prefix)
+    reference.objects = len(objects)
+    _render(reference, packages, tree, base, LastPages(
+        config.state_dir / VERSIONS_DIR / f"api-{version_name or 'docs'}.msgpack", local_key(config.state_dir)),
+        digest(__version__, str(codec.VERSIONS["api-pages"]), repr(config.api), base))
+    reference.inventory = inventory.write(config.title, version, objects)
+    return reference
+
+
+def _index(reference: Reference, packages: list[Package], base: str, prefix: str) -> list[tuple[str, str, str]]:
+    """Every documented object's URL into the index, its lines into the listings; the
+    inventory's objects: (name, role, URI below the section)."""
+    index, objects = reference.index, []
+    for package in packages:
+        for obj in _documented(package):
+            rel = API_DIR + package.page_of(obj) + ("" if obj.is_module else "#" + obj.path)
+            index.add(obj.path, base + rel)
+            objects.append((obj.path, _role(obj), rel))
+            if not obj.is_module and obj.lineno:
+                reference.listings.setdefault(package.source(obj), []).append(package.lines(obj))
+        for module in package.modules:          # re-exports: jinja2.Environment
+            for alias in (m for m in module.members.values() if m.is_alias and package.documented(m)):
+                found = target(alias)
+                if found is not None and (url := index.own.get(found.path)):
+                    index.add(alias.path, url)
+                    objects.append((alias.path, _role(found), url.removeprefix(base)))
+        reference.collect_warnings += package.warnings
+        reference.nav += _nav(package, prefix)
+    return objects
+
+
+def _render(reference: Reference, packages: list[Package], tree: Path, base: str, last: LastPages,
+            settings: str) -> None:
+    """Each module's pages: rendered, or as the last build rendered them (with the warnings
+    it gave then) while their key is the same."""
+    index = reference.index
+    kept = last.get()
+    names = digest(settings, *(part for name in sorted(index.own) for part in (name, index.own[name])),
+                   repr(sorted(index.external.items())))
+    files = _file_digests(tree, packages)
+    for package in packages:
+        renderer = Renderer(package, index, lambda file: base + listing_path(file))
+        for module in package.modules:
+            key = digest(names, *package.summaries(module), *(
+                part for file in sorted(package.reads(module))
+                for part in (file, files.get(file) or digest((tree / file).read_bytes()))))
+            again = kept.get(module.path)
+            if again is not None and again[0] == key:
+                pages, warned = [Page(*fields) for fields in again[1]], list(again[2])
+                index.unresolved += warned
+                reference.reused += 1
+            else:
+                before = len(index.unresolved)
+                pages = renderer.module_pages(module)
+                warned = index.unresolved[before:]
+                reference.rendered += 1
+            reference.saved[module.path] = [key, [list(dataclasses.astuple(p)) for p in pages], warned]
+            for page in pages:
+                reference.pages[API_DIR + page.rel] = page
+    last.put(reference.saved)
+
+
+class LastPages:
+    """A version's reference pages as last rendered, by module: [key, pages, warnings]."""
+
+    def __init__(self, path: Path, key: bytes):
+        self.path, self.key = path, key
+
+    def get(self) -> dict[str, Any]:
+        try:
+            found = codec.loads("api-pages", self.path.read_bytes(), self.key)
+        except (OSError, codec.Garbled, ValueError, TypeError):
+            return {}
+        if not isinstance(found, dict) or not all(
+                isinstance(entry, list) and len(entry) == 3 and isinstance(entry[0], str) and all(
+                    isinstance(page, list) and len(page) == 5 and all(isinstance(f, str) for f in page)
+                    for page in entry[1]) and all(isinstance(w, str) for w in entry[2]) for entry in found.values()):
+            return {}
+        return found
+
+    def put(self, pages: dict[str, Any]) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(self.path, codec.dumps("api-pages", pages, self.key))
+
+
+def _file_digests(tree: Path, packages: list[Package]) -> dict[str, str]:
+    files = {package.source(m) for package in packages for m in package.all_modules()}
+    return {file: digest((tree / file).read_bytes()) for file in files}
+
+
+def listing_path(file: str) -> str:
+    """Where the listing of ``file`` (relative to the tree) is published, below the section."""
+    return LISTINGS_DIR + file + ".html"
+
+
+def _documented(package: Package):
+    """Every object the package documents, each once (re-exports are not definitions)."""
+    def walk(obj: Any):
+        yield obj
+        for member in obj.members.values():
+            if member.is_alias or member.is_module or not package.documented(member):
+                continue
+            yield from walk(member)
+    for module in package.modules:
+        yield from walk(module)
+    for defined in package.adopted.values():
+        yield from walk(target(defined))
+
+
+def _canonical(packages: list[Package], name: str) -> str | None:
+    """The path of the object ``name`` leads to through re-exports (``jinja2.Environment`` ->
+    ``jinja2.environment.Environment``), if one of ``packages`` has it."""
+    for package in packages:
+        top = package.root.path
+        if name != top and not name.startswith(top + "."):
+            continue
+        try:
+            found = package.root[name[len(top) + 1:]] if name != top else package.root
+            return (target(found) if found.is_alias else found).path
+        except Exception:     # no such member, or a re-export griffe cannot follow
+            return None
+    return None
+
+
+def _role(obj: Any) -> str:
+    if obj.is_module:
+        return "py:module"
+    if obj.is_class:
+        return "py:class"
+    in_class = obj.parent is not None and obj.parent.is_class
+    if obj.is_function:
+        return "py:method" if in_class else "py:function"
+    return "py:attribute" if in_class else "py:data"
+
+
+def _nav(package: Package, prefix: str) -> list[dict[str, Any]]:
+    """The package's modules as a tree: each item's title, URL (below the base URL, as the
+    sidebar's other links) and children."""
+    items: dict[str, dict[str, Any]] = {}
+    roots = []
+    for module in package.modules:
+        top = module is package.root
+        item = {"title": module.path if top else module.name, "url": prefix + API_DIR + package.page_of(module),
+                "children": []}
+        items[module.path] = item
+        parent = items.get(module.parent.path) if module.parent is not None else None
+        (parent["children"] if parent else roots).append(item)
+    return roots
+
+
+def _inventories(config: Config) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for name, source in config.api_inventories.items():
+        where = f"site.yaml: api_inventories.{name}"
+        if isinstance(source, ApiInventory):
+            found.update(inventory.load(source.file, source.url, config.root, Path(), where))
+        else:
+            found.update(inventory.load(source, None, config.root, config.root / STATE_DIR / "inventories", where))
+    return found

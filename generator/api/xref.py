@@ -1,0 +1,131 @@
+"""Cross-references: dotted names to the URLs documenting them.
+
+An :class:`Index` knows every object the site's reference documents (and,
+through Sphinx inventories, other projects'). References are resolved once
+HTML is made: ``[tvm.build][]`` and ``[`build`][tvm.build]`` in Markdown
+(left as text by Markdown, as links without a definition are), and Sphinx
+roles in reST docstrings (``:func:`name```, made links marked with
+:data:`SCHEME` until then). A name that leads nowhere is a warning at its
+file and line, and stays text.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from html import escape, unescape
+from typing import Callable
+
+Locate = Callable[[str], str]      # a reference's name -> ``file:line`` where it is written
+SCHEME = "sitegen-xref:"           # href of a link to resolve: sitegen-xref:NAME
+MARKED = re.compile(r'<a href="sitegen-xref:([^"]*)">(.*?)</a>', re.S)
+# Markdown's leftovers: [name][] and [text][name], in text (not in code blocks)
+MARKDOWN_REF = re.compile(r"\[(<code>[^<\]]*</code>|[^\[\]<>]+)\]\[([A-Za-z_][\w.]*)?\]")
+NAME = re.compile(r"~?\.?[A-Za-z_][\w.]*\Z")
+PRE = re.compile(r"<(pre|script|style|textarea)\b.*?</\1>", re.S | re.I)   # no references in these
+ROLE = re.compile(r":(?:py:)?(?:func|class|meth|attr|mod|obj|exc|data|const):`([^`]+)`")
+DOC_ROLE = re.compile(r":(?:ref|doc|term|any|envvar|option):`(?:([^`<]*?)\s*<[^`>]*>|([^`]*))`")   # the prose's, not the API's
+
+
+@dataclass
+class Index:
+    """Dotted name -> URL, the site's own objects first, then the inventories' ones."""
+
+    own: dict[str, str] = field(default_factory=dict)
+    external: dict[str, str] = field(default_factory=dict)
+    unresolved: list[str] = field(default_factory=list)    # ``file:line: warning: ...``
+    canonical: Callable[[str], str | None] = lambda name: None    # a re-exported name -> its definition's
+    _by_last: dict[str, list[str]] | None = None
+
+    def add(self, name: str, url: str) -> None:
+        self.own.setdefault(name, url)
+        self._by_last = None
+
+    def url(self, name: str, scope: str = "") -> str | None:
+        """Where ``name`` is documented: as written, inside ``scope`` (a dotted name) and its
+        parents, in an inventory, or as the one documented object whose name ends so."""
+        name = name.lstrip("~").removesuffix("()")
+        if name.startswith("."):
+            name = name.lstrip(".")
+        for prefix in _scopes(scope):
+            if (found := self.own.get(prefix + name)) is not None:
+                return found
+            if (defined := self.canonical(prefix + name)) and (found := self.own.get(defined)) is not None:
+                return found
+        if (found := self.external.get(name)) is not None:
+            return found
+        if self._by_last is None:
+            self._by_last = {}
+            for full in self.own:
+                self._by_last.setdefault(full.rsplit(".", 1)[-1], []).append(full)
+        last = name.rsplit(".", 1)[-1]
+        fits = [full for full in self._by_last.get(last, ()) if full == name or full.endswith("." + name)]
+        urls = {self.own[full] for full in fits}
+        return urls.pop() if len(urls) == 1 else None
+
+    def exact(self, name: str) -> str | None:
+        """Where ``name``, written in full (an annotation's), is documented; no guessing."""
+        return self.own.get(name) or self.external.get(name)
+
+    def link(self, name: str, html: str, where: str, scope: str = "") -> str:
+        """``html`` linked to ``name``'s entry; else left as it is, with a warning at ``where``."""
+        url = self.url(name, scope)
+        if url is None:
+            self.unresolved.append(f"{where}: warning: unknown API reference {name.lstrip('~')!r}")
+            return html
+        return f'<a class="xref" href="{escape(url)}">{html}</a>'
+
+
+def _scopes(scope: str) -> list[str]:
+    parts = scope.split(".") if scope else []
+    return ["".join(p + "." for p in parts[:i]) for i in range(len(parts), -1, -1)]
+
+
+def roles(text: str) -> str:
+    """Sphinx roles of escaped docstring text as links to resolve (``:func:`~a.b``` shows ``b``)."""
+    def link(match: re.Match[str]) -> str:
+        inner = unescape(match.group(1))
+        title, _, target = inner.partition("<")
+        if target:
+            return _marked(target.rstrip(">").strip(), title.strip())
+        shown = inner.rsplit(".", 1)[-1] if inner.startswith("~") else inner
+        return _marked(inner, shown)
+    return DOC_ROLE.sub(lambda m: f"<em>{m.group(1) or m.group(2)}</em>", ROLE.sub(link, text))
+
+
+def _marked(name: str, title: str) -> str:
+    return f'<a href="{SCHEME}{escape(name)}"><code>{escape(title)}</code></a>'
+
+
+def resolve_marked(html: str, index: Index, locate: Locate, scope: str = "") -> str:
+    """Every link :func:`roles` made in ``html``, resolved (``locate``: name -> ``file:line``)."""
+    return MARKED.sub(lambda m: index.link(unescape(m.group(1)), m.group(2), locate(unescape(m.group(1))), scope),
+                      html)
+
+
+def resolve_markdown(html: str, index: Index, locate: Locate, scope: str = "") -> str:
+    """``[name][]`` and ``[text][name]`` left by Markdown in ``html`` (outside code blocks), linked."""
+    def link(match: re.Match[str]) -> str:
+        text, name = match.group(1), match.group(2)
+        target = name or unescape(re.sub(r"</?code>", "", text))
+        if not NAME.match(target):
+            return match.group(0)
+        return index.link(target, text, locate(target), scope)
+    def in_text(match: re.Match[str]) -> str:
+        before = match.string[:match.start()]
+        if before.rfind("<") > before.rfind(">") or before.rfind("<code") > before.rfind("</code>"):
+            return match.group(0)         # in a tag's attribute (a page's description), or in code
+        return link(match)
+    pieces, at = [], 0
+    for block in PRE.finditer(html):
+        pieces += [MARKDOWN_REF.sub(in_text, html[at:block.start()]), block.group(0)]
+        at = block.end()
+    return "".join(pieces) + MARKDOWN_REF.sub(in_text, html[at:])
+
+
+def locator(file: str, text: str, first_line: int = 1) -> Locate:
+    """name -> ``file:line`` of its first mention in ``text``, which starts at ``first_line`` of ``file``."""
+    def locate(name: str) -> str:
+        at = text.find(name.lstrip("~"))
+        return f"{file}:{first_line + (text.count(chr(10), 0, at) if at >= 0 else 0)}"
+    return locate
