@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import example, HealthCheck, Phase, given, settings
 
 from generator.markdown import render_markdown
 from tests import parity
@@ -20,10 +20,12 @@ from tests.markdown_grammar import CONSTRUCTS, Document, documents
 
 # Construct -> how sitegen differs from Jekyll, with the smallest document that shows it.
 KNOWN = {
+    "list-quote": "a quote a blank line after an item's text is read as the item's text ('- a\\n\\n  > b'), "
+                  "kramdown keeps the quote (since the merge of the block-quote rules)",
+    "footnote": "a footnote reference in a heading leaves no dash in its GFM id; kramdown keeps its "
+                "space as one ('# a [^n]': a, not a-)",
     "blockquote-after-blockquote": "two block quotes a blank line apart become one ('> a\\n\\n> b')",
-    "list-after-list": "a list of the other kind, a blank line after a list, joins it ('- a\\n\\n1. b')",
     "item-dashes": "an item whose text is '--' ends the list ('- a\\n- --')",
-    "footnote": "a footnote reference's link has class footnote-ref, kramdown's has footnote ('a[^n]')",
     "footnote-unreferenced": "a footnote nothing refers to is listed; kramdown drops it ('[^n]: x')",
     "ial-heading": "an attribute list under a heading is not applied to it ('## a\\n{: .c}')",
     "definition-after-list": "an indented block after a list and a link definition joins the item "
@@ -41,7 +43,7 @@ KNOWN = {
     "code-after-definition-list": "indented code after a definition empties the definition ('a\\n: b\\n\\n    code')",
 }
 
-SAMPLE = settings(max_examples=300, derandomize=True, database=None, deadline=None,
+SAMPLE = settings(max_examples=400, derandomize=True, database=None, deadline=None,
                   suppress_health_check=list(HealthCheck))
 
 
@@ -64,6 +66,7 @@ def test_documents_render_as_jekyll_renders_them(jekyll: parity.JekyllMarkdown) 
 
     @SAMPLE
     @given(documents(allowed=CONSTRUCTS - set(KNOWN)))
+    @example(Document(text="alpha  \nbreak\n", constructs=frozenset({"hard-break"})))   # rare in this sample
     def check(document: Document) -> None:
         seen.update(document.constructs)
         assert_same_as_jekyll(document, jekyll)

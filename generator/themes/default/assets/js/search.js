@@ -4,8 +4,8 @@
 // searches the site's index and its own version's; other pages the default version's.
 //
 // Keyboard: "/" focuses the box; typing lists results; Enter opens the first (or the one
-// focused); the arrow keys move between the box, the results and "More results", Tab too, and
-// Tab reaches the section filters; Escape closes. A result opens with the words searched for marked on its
+// focused); the arrow keys move between the box, the results and "More results", Tab too; Escape
+// closes. A result opens with the words searched for marked on its
 // page (?highlight=...), as MkDocs Material and Docusaurus do.
 const box = document.querySelector("[data-search]");
 const SHOWN = 8;          // results at first, and more each time "More results" is pressed
@@ -16,11 +16,9 @@ if (box) {
   const panel = box.querySelector(".site-search-results");
   const status = box.querySelector(".site-search-status");
   const list = box.querySelector(".site-search-list");
-  const filters = box.querySelector(".site-search-filters");
   const more = box.querySelector(".site-search-more");
   let loading = null;
   let asked = "";
-  let section = null;       // the section filter chosen, or null for all
   let results = [];         // the current search's results, for "More results"
 
   const load = () => loading ??= (async () => {
@@ -30,7 +28,6 @@ if (box) {
       await pagefind.mergeIndex(box.dataset.docs, { baseUrl: box.dataset.baseurl });
     }
     await pagefind.init();
-    await pagefind.filters();       // loads the section filters: until then results count none
     return pagefind;
   })();
 
@@ -75,27 +72,6 @@ if (box) {
     return li;
   };
 
-  const chip = (label, count, value) => {
-    const button = document.createElement("button");
-    button.type = "button";
-    button.textContent = `${label} (${count})`;
-    button.setAttribute("aria-pressed", String(section === value));
-    button.addEventListener("click", () => { section = value; show(); button.focus(); });
-    return button;
-  };
-
-  // The sections the query finds pages in, as buttons; none when all results are of one section.
-  const showFilters = (counts, total) => {
-    const found = Object.entries(counts).filter(([, count]) => count > 0);
-    if (found.length < 2 && section === null) {
-      filters.hidden = true;
-      filters.replaceChildren();
-      return;
-    }
-    filters.replaceChildren(chip("All", total, null), ...found.map(([name, count]) => chip(name, count, name)));
-    filters.hidden = false;
-  };
-
   const showMore = async () => {
     const query = asked;
     const next = await Promise.all(results.slice(list.children.length, list.children.length + SHOWN)
@@ -110,11 +86,10 @@ if (box) {
 
   const show = async () => {
     const query = input.value.trim();
-    if (query !== asked) section = null;    // a new query starts over in all sections
     asked = query;
     if (!query) {
       list.replaceChildren();
-      filters.hidden = more.hidden = true;
+      more.hidden = true;
       open(false);
       return;
     }
@@ -127,20 +102,16 @@ if (box) {
       loading = null;
       return;
     }
-    const chosen = section;
-    const search = await pagefind.debouncedSearch(query, chosen ? { filters: { section: chosen } } : {}, 150);
-    if (search === null || query !== asked || chosen !== section) return;     // a newer query is on its way
+    const search = await pagefind.debouncedSearch(query, {}, 150);
+    if (search === null || query !== asked) return;     // a newer query is on its way
     results = search.results;
     const found = await Promise.all(results.slice(0, SHOWN).map((result) => result.data()));
-    if (query !== asked || chosen !== section) return;
+    if (query !== asked) return;
     list.replaceChildren(...found.map(item));
-    const counts = search.totalFilters?.section ?? {};
-    showFilters(counts, Object.values(counts).reduce((sum, count) => sum + count, 0));
     more.hidden = results.length <= SHOWN;
     const count = results.length;
-    const where = chosen ? ` in ${chosen}` : "";
-    status.textContent = count === 0 ? `No results for “${query}”${where}.`
-      : `${count} ${count === 1 ? "result" : "results"} for “${query}”${where}` + (count > SHOWN ? `, the first ${SHOWN}:` : ":");
+    status.textContent = count === 0 ? `No results for “${query}”.`
+      : `${count} ${count === 1 ? "result" : "results"} for “${query}”` + (count > SHOWN ? `, the first ${SHOWN}:` : ":");
     open(true);
   };
 
