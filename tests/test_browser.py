@@ -194,7 +194,7 @@ def test_an_api_reference_page_shows_signature_parameters_and_working_links(desk
     assert signature.locator(".nf").inner_text() == "add"          # highlighted by Pygments
     table = entry.get_by_role("region", name="Parameters").locator("table")
     assert table.is_visible()
-    assert table.locator("tbody tr td:first-child").all_inner_texts() == ["path", "origin", "make", "inputs", "listed"]
+    assert table.locator("tbody tr td:first-child").all_inner_texts() == ["path", "origin", "make", "inputs", "listed", "generated"]
     screenshot(page, "api-page")
     entry.get_by_role("link", name="source").first.click()
     page.wait_for_url(lambda url: "/docs/dev/api/_source/generator/plan.py.html#L" in url)

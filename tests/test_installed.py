@@ -19,7 +19,7 @@ from generator import installed
 
 def test_every_installed_distributions_version_is_the_one_importlib_metadata_gives():
     names = {dist.metadata["Name"] for dist in metadata.distributions()}
-    assert {"jinja2", "pygments", "pyyaml", "sitegen"} <= {name.lower() for name in names}
+    assert {"jinja2", "pygments", "pyyaml", "sitegen-oss"} <= {name.lower() for name in names}
     assert {name: installed.version(name) for name in names} == {name: metadata.version(name) for name in names}
     assert installed.version("no-such-distribution-here") is None
 
