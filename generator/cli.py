@@ -307,9 +307,8 @@ def run_new(args: argparse.Namespace) -> int:
 
 
 def run_init(args: argparse.Namespace) -> int:
-    from generator.scaffold import init_site
-
     from generator.notebooks.environment import EXTRA
+    from generator.scaffold import init_site
 
     made = init_site(args.dest, kind=args.kind)
     for path in made:

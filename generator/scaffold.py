@@ -58,11 +58,6 @@ def new_source(root: str | Path, kind: str, title: str, now: datetime | None = N
     return Path(rel)
 
 
-def new_post(root: str | Path, title: str, now: datetime | None = None) -> Path:
-    """Create ``content/posts/YYYY-MM-DD-slug.md`` for ``title``; never overwrite."""
-    return new_source(root, "post", title, now)
-
-
 def _front_matter(front: dict) -> str:
     return "---\n" + yaml.safe_dump(front, sort_keys=False, allow_unicode=True, width=1_000_000) + "---\n"
 

@@ -4,9 +4,9 @@
 // searches the site's index and its own version's; other pages the default version's.
 //
 // Keyboard: "/" focuses the box; typing lists results; Enter opens the first (or the one
-// focused); the arrow keys move between the box, the results and "More results", Tab too; Escape
-// closes. A result opens with the words searched for marked on its
-// page (?highlight=...), as MkDocs Material and Docusaurus do.
+// focused); the arrow keys move between the box, the results and "More results", Tab too;
+// Escape closes. A result opens with the words searched for marked on its page
+// (?highlight=...), as MkDocs Material and Docusaurus do.
 const box = document.querySelector("[data-search]");
 const SHOWN = 8;          // results at first, and more each time "More results" is pressed
 const HIGHLIGHT = "highlight";
@@ -72,6 +72,9 @@ if (box) {
     return li;
   };
 
+  const describe = (query, count, shown) => count === 0 ? `No results for “${query}”.`
+    : `${count} ${count === 1 ? "result" : "results"} for “${query}”` + (count > shown ? `, the first ${shown}:` : ":");
+
   const showMore = async () => {
     const query = asked;
     const next = await Promise.all(results.slice(list.children.length, list.children.length + SHOWN)
@@ -80,7 +83,7 @@ if (box) {
     const first = list.children.length;
     list.append(...next.map(item));
     more.hidden = list.children.length >= results.length;
-    status.textContent = `${results.length} results for “${query}”, the first ${list.children.length}:`;
+    status.textContent = describe(query, results.length, list.children.length);
     return list.children[first]?.querySelector("a");
   };
 
@@ -109,9 +112,7 @@ if (box) {
     if (query !== asked) return;
     list.replaceChildren(...found.map(item));
     more.hidden = results.length <= SHOWN;
-    const count = results.length;
-    status.textContent = count === 0 ? `No results for “${query}”.`
-      : `${count} ${count === 1 ? "result" : "results"} for “${query}”` + (count > SHOWN ? `, the first ${SHOWN}:` : ":");
+    status.textContent = describe(query, results.length, SHOWN);
     open(true);
   };
 
