@@ -430,10 +430,10 @@ class NotebookRenderer:
         kind = output.output_type
         if kind == "stream":
             text, note = self.limit(_apply_carriage_returns(output.text))
-            return Output("stream", html=_terminal_html(text), name=output.name, note=note)
+            return Output("stream", html=ansi_to_html(text), name=output.name, note=note)
         if kind == "error":
             text, note = self.limit("\n".join(output.traceback))
-            return Output("error", html=_terminal_html(text), note=note)
+            return Output("error", html=ansi_to_html(text), note=note)
         data = output.get("data", {})
         trusted = self.trusted
         chart = charts.read(data, trusted)
@@ -459,7 +459,7 @@ class NotebookRenderer:
                 return self.image_output(output, mime, value, index, number)
             if mime == "text/plain":
                 text, note = self.limit(value)
-                return Output("text", html=_terminal_html(text), note=note)
+                return Output("text", html=ansi_to_html(text), note=note)
             if len(value) > self.settings.output_limit:
                 return self.omitted(f"{mime} output of {len(value):,} characters", data)
             if mime == "application/javascript":
@@ -554,7 +554,7 @@ class NotebookRenderer:
         text = data.get("text/plain", "")
         text, _ = self.limit("".join(text) if isinstance(text, list) else text)
         return self.not_shown(index, number, f"an interactive widget, not shown: {self.widgets.why_not(view)}",
-                              Output("text" if text else "omitted", html=_terminal_html(text)))
+                              Output("text" if text else "omitted", html=ansi_to_html(text)))
 
     def json_output(self, value: object) -> Output:
         """JSON data as JupyterLab shows it: the document, indented."""
@@ -582,7 +582,7 @@ class NotebookRenderer:
         note = f"{what}, over the limit of {limit:,} (notebooks.output_limit), not shown"
         if text:
             text, _ = self.limit("".join(text) if isinstance(text, list) else text)
-            return Output("text", html=_terminal_html(text), note=note)
+            return Output("text", html=ansi_to_html(text), note=note)
         return Output("omitted", note=note)
 
     def limit(self, text: str) -> tuple[str, str]:
@@ -703,13 +703,6 @@ def _merge_streams(outputs: list[NotebookNode]) -> list[tuple[int, NotebookNode]
         else:
             merged.append((number, output))
     return merged
-
-
-def _terminal_html(text: str) -> Markup:
-    """Terminal text as HTML, its ANSI colours as CSS classes."""
-    if "\x1b" not in text:
-        return escape(text)
-    return ansi_to_html(text)
 
 
 def _apply_carriage_returns(text: str) -> str:
