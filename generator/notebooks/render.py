@@ -229,18 +229,18 @@ class NotebookRenderer:
         rendered = H1.sub(r"<\1h2", result.html)
         rendered = formulas.typeset_html(rendered, lambda message: self.warn(index, message), self.macros)
         rendered = LINKING_TAG.sub(lambda tag: self.linking_tag(tag, cell, index), rendered)
-        return Markup(self.published_links(self.authors_html(rendered, index), index))
+        return self.authors_html(rendered, index)
 
-    def authors_html(self, value: str, index: int) -> str:
+    def authors_html(self, value: str, index: int) -> Markup:
         """The HTML of a Markdown or raw cell as the page shows it: unless trusted, sanitized, its iframes
-        kept or made links (see ``embeds``); a style sheet, which could restyle the page, is left out
-        with a warning."""
-        if self.trusted:
-            return value
-        frames = self.frames(value, index, "")
-        if styles.STYLE.search(frames.html):
-            self.warn(index, "its <style> is left out: only an output's style sheet is kept (confined to it)")
-        return frames.restore(sanitize.clean_markdown(frames.html))
+        kept or made links (see ``embeds``), a style sheet, which could restyle the page, left out
+        with a warning; its links and images as the site serves them (``published_links``)."""
+        if not self.trusted:
+            frames = self.frames(value, index, "")
+            if styles.STYLE.search(frames.html):
+                self.warn(index, "its <style> is left out: only an output's style sheet is kept (confined to it)")
+            value = frames.restore(sanitize.clean_markdown(frames.html))
+        return Markup(self.published_links(value, index))
 
     def raw_cell(self, cell: NotebookNode, index: int) -> list[Cell]:
         """A raw cell, shown as its ``raw_mimetype`` says: HTML (sanitized like Markdown), Markdown,
@@ -250,7 +250,7 @@ class NotebookRenderer:
         if not cell.source.strip():
             return []
         if mime == "text/html":
-            shown = Markup(self.published_links(self.authors_html(H1.sub(r"<\1h2", cell.source), index), index))
+            shown = self.authors_html(H1.sub(r"<\1h2", cell.source), index)
         elif mime == "text/markdown":
             shown = self.markdown(cell.source, cell, index)
         elif mime in RST_MIMES:
