@@ -681,7 +681,7 @@ def _split_title(source: str) -> tuple[str | None, str]:
     n = 0      # MyST targets (a sphinx-gallery label) before it stay, as the cell's start
     while n + 1 < len(lines) and (myst.TARGET.match(lines[n]) or not lines[n].strip()):
         n += 1
-    match = TITLE.match(lines[n]) if lines else None
+    match = TITLE.match(lines[n])       # split() gives at least one line
     if not match:
         return None, source
     notes = FOOTNOTE_REFERENCE.findall(match.group(1))
