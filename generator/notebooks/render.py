@@ -472,7 +472,7 @@ class NotebookRenderer:
             if trusted:
                 return Output(kind, html=Markup(self.published_links(value, index)))
             scope = f"nb-cell-{index + 1}-out-{number}"
-            cleaned, styled = self.clean_output_html(value, scope, index, number, footnotes=kind == "markdown")
+            cleaned, styled = self.clean_output_html(value, scope, index, number, keep_footnotes=kind == "markdown")
             note = ""
             if charts.drawn_by_script(value, cleaned):
                 note = ("an HTML output drawn by its own script, which this site does not run "
@@ -493,10 +493,10 @@ class NotebookRenderer:
         return shown
 
     def clean_output_html(self, value: str, scope: str, index: int, number: int,
-                          footnotes: bool = False) -> tuple[str, bool]:
+                          keep_footnotes: bool = False) -> tuple[str, bool]:
         """Untrusted output HTML sanitized, with its style sheets confined to the element ``scope``
         (see ``styles``) and its iframes kept or made links (see ``embeds``); whether it has
-        style rules. What they lose is a warning. A Markdown output keeps its footnotes' ids (``footnotes``)."""
+        style rules. What they lose is a warning. A Markdown output keeps its footnotes' ids (``keep_footnotes``)."""
         frames = self.frames(value, index, f"output {number}: ")
         confined = styles.confine(frames.html, scope)
         if confined.left_out:
@@ -506,7 +506,7 @@ class NotebookRenderer:
             self.styles.append(confined.css)
         ids = confined.ids
         cleaned = sanitize.clean_html(confined.html, lambda name: styles.prefixed(scope, name) if name in ids
-                                      else name if footnotes and FOOTNOTE_ID.match(name) else None)
+                                      else name if keep_footnotes and FOOTNOTE_ID.match(name) else None)
         return frames.restore(cleaned), bool(confined.css)
 
     def frames(self, value: str, index: int, where: str) -> embeds.Embeds:
