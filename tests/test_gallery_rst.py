@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import pytest
 from lxml import html as lxml_html
+from nbformat.v4 import new_markdown_cell
 
 from generator.build import build
 from generator.errors import SiteError
 from generator.markdown import render_markdown
 from generator.notebooks.rst import RstToMarkdown
-from test_notebooks import NOW, make_site, page
+from test_notebooks import NOW, make_site, notebook, page
 
 FIRST = '''"""
 .. _first_steps:
@@ -128,6 +129,21 @@ def test_ref_and_doc_lead_to_the_targets_title(gallery):
     assert back == [("First Steps", "/docs/tutorials/tvm/first.html#first_steps"),      # a path from the
                     ("First Steps", "/docs/tutorials/tvm/first.html")]                  # docs' root: by its name
     assert second.xpath("//*[@id='second_part']/following-sibling::*[1]")[0].tag == "h2"
+
+
+def test_doc_and_ref_know_only_what_a_notebooks_page_shows(tmp_path):
+    """A cell tagged remove-cell (a draft title, a badge) is not on the page: {doc} names the page by the
+    title it shows, and a label in the removed cell is no target."""
+    second = notebook(new_markdown_cell("# Draft title\n\n(draft)=\nNot shown.", metadata={"tags": ["remove-cell"]}),
+                      new_markdown_cell("# Second one\n\nText."), execute="never")
+    first = notebook(new_markdown_cell("# First\n\nRead {doc}`second`, not {ref}`draft`."), execute="never")
+    site = make_site(tmp_path / "site", **{"first.ipynb": first, "second.ipynb": second})
+    warnings = build(site, NOW).warnings
+    assert lxml_html.fromstring(page(site, "second")).xpath("//h1")[0].text_content().strip() == "Second one"
+    links = lxml_html.fromstring(page(site, "first")).xpath("//a[contains(@class, 'reference')]")
+    assert [(a.text_content(), a.get("href")) for a in links] == [("Second one", "/docs/tutorials/second.html")]
+    assert warnings == ["notebooks/first.ipynb: warning: cell 1: line 2: {ref}`draft`: no target labelled 'draft' "
+                        "on this page or in the gallery"]
 
 
 def test_nested_code_blocks_are_highlighted_in_their_items(gallery):

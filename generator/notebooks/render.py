@@ -601,8 +601,10 @@ class NotebookRenderer:
 
 
 def markdown_sources(notebook: NotebookNode) -> list[str]:
-    """The Markdown cells' text as the Markdown pipeline reads it."""
-    return [rst.roles_to_markdown(cell.source) for cell in notebook.cells if cell.cell_type == "markdown"]
+    """The text of the Markdown cells the page shows (not those tagged ``remove-cell``) as the Markdown
+    pipeline reads it: the first one's title is the page's, and only their labels are targets."""
+    return [rst.roles_to_markdown(cell.source) for cell in notebook.cells
+            if cell.cell_type == "markdown" and "remove-cell" not in _display_tags(cell)]
 
 
 @dataclass
