@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import pytest
 from lxml import html as lxml_html
+from nbformat.v4 import new_markdown_cell
 
 from generator.build import build
 from generator.errors import SiteError
 from generator.markdown import render_markdown
 from generator.notebooks.rst import RstToMarkdown
-from test_notebooks import NOW, make_site, page
+from test_notebooks import NOW, make_site, notebook, page
 
 FIRST = '''"""
 .. _first_steps:
@@ -130,6 +131,21 @@ def test_ref_and_doc_lead_to_the_targets_title(gallery):
     assert second.xpath("//*[@id='second_part']/following-sibling::*[1]")[0].tag == "h2"
 
 
+def test_doc_and_ref_know_only_what_a_notebooks_page_shows(tmp_path):
+    """A cell tagged remove-cell (a draft title, a badge) is not on the page: {doc} names the page by the
+    title it shows, and a label in the removed cell is no target."""
+    second = notebook(new_markdown_cell("# Draft title\n\n(draft)=\nNot shown.", metadata={"tags": ["remove-cell"]}),
+                      new_markdown_cell("# Second one\n\nText."), execute="never")
+    first = notebook(new_markdown_cell("# First\n\nRead {doc}`second`, not {ref}`draft`."), execute="never")
+    site = make_site(tmp_path / "site", **{"first.ipynb": first, "second.ipynb": second})
+    warnings = build(site, NOW).warnings
+    assert lxml_html.fromstring(page(site, "second")).xpath("//h1")[0].text_content().strip() == "Second one"
+    links = lxml_html.fromstring(page(site, "first")).xpath("//a[contains(@class, 'reference')]")
+    assert [(a.text_content(), a.get("href")) for a in links] == [("Second one", "/docs/tutorials/second.html")]
+    assert warnings == ["notebooks/first.ipynb: warning: cell 1: line 2: {ref}`draft`: no target labelled 'draft' "
+                        "on this page or in the gallery"]
+
+
 def test_nested_code_blocks_are_highlighted_in_their_items(gallery):
     site, _ = gallery
     root = lxml_html.fromstring(page(site, "tvm/first"))
@@ -184,44 +200,46 @@ time.sleep(30)
 '''
 
 
-def test_site_yaml_timeout_applies_to_the_matching_tutorial_in_a_real_kernel(tmp_path):
-    site = make_site(tmp_path / "site", "tutorials:\n  'slow*.py': {timeout: 1}")
-    (site / "notebooks/slow.py").write_text(SLOW)
+def build_error(tmp_path, settings: str, scripts: dict[str, str]) -> SiteError:
+    """The error that stops the build of a site with ``settings`` (site.yaml's ``notebooks``) and
+    these gallery ``scripts`` (file name -> text) in its notebooks folder."""
+    site = make_site(tmp_path / "site", settings)
+    for name, text in scripts.items():
+        (site / "notebooks" / name).write_text(text)
     with pytest.raises(SiteError) as error:
         build(site, NOW)
-    assert "cell 2 timed out: the cell ran longer than its timeout of 1 s" in error.value.message
+    return error.value
+
+
+NEEDS = '"""\nNeeds\n=====\n"""\n\nprint(1)\n'
+
+
+def test_site_yaml_timeout_applies_to_the_matching_tutorial_in_a_real_kernel(tmp_path):
+    error = build_error(tmp_path, "tutorials:\n  'slow*.py': {timeout: 1}", {"slow.py": SLOW})
+    assert "cell 2 timed out: the cell ran longer than its timeout of 1 s" in error.message
 
 
 def test_site_yaml_requires_and_device_apply_over_the_files_own(tmp_path):
-    site = make_site(tmp_path / "site", "tutorials:\n  'needs.py': {requires: [no_such_module_here], device: cuda}")
-    (site / "notebooks/needs.py").write_text('"""\nNeeds\n=====\n"""\n\nprint(1)\n')
-    with pytest.raises(SiteError) as error:
-        build(site, NOW)
-    assert error.value.path == "notebooks/needs.py"
-    assert "module no_such_module_here" in error.value.message
+    error = build_error(tmp_path, "tutorials:\n  'needs.py': {requires: [no_such_module_here], device: cuda}",
+                        {"needs.py": NEEDS})
+    assert error.path == "notebooks/needs.py"
+    assert "module no_such_module_here" in error.message
 
 
 def test_site_yaml_device_is_checked_by_name(tmp_path):
-    site = make_site(tmp_path / "site", "tutorials:\n  'needs.py': {device: tpu9}")
-    (site / "notebooks/needs.py").write_text('"""\nNeeds\n=====\n"""\n\nprint(1)\n')
-    with pytest.raises(SiteError) as error:
-        build(site, NOW)
-    assert (error.value.path, error.value.message.split(" (")[0]) == \
+    error = build_error(tmp_path, "tutorials:\n  'needs.py': {device: tpu9}", {"needs.py": NEEDS})
+    assert (error.path, error.message.split(" (")[0]) == \
         ("site.yaml", "key 'notebooks.tutorials.needs.py.device': unknown device 'tpu9'")
 
 
 def test_a_pattern_matching_no_tutorial_is_an_error(tmp_path):
-    site = make_site(tmp_path / "site", "tutorials:\n  'gallery/*.py': {execute: never}")
-    (site / "notebooks/one.py").write_text('"""\nOne\n=====\n"""\n\nprint(1)\n')
-    with pytest.raises(SiteError) as error:
-        build(site, NOW)
-    assert error.value.path == "site.yaml"
-    assert error.value.message.startswith("key 'notebooks.tutorials.gallery/*.py': matches no tutorial in notebooks/")
+    error = build_error(tmp_path, "tutorials:\n  'gallery/*.py': {execute: never}",
+                        {"one.py": '"""\nOne\n=====\n"""\n\nprint(1)\n'})
+    assert error.path == "site.yaml"
+    assert error.message.startswith("key 'notebooks.tutorials.gallery/*.py': matches no tutorial in notebooks/")
 
 
 def test_site_yaml_timeout_must_be_positive(tmp_path):
-    site = make_site(tmp_path / "site", "tutorials:\n  'one.py': {timeout: 0}")
-    with pytest.raises(SiteError) as error:
-        build(site, NOW)
-    assert error.value.message == ("key 'notebooks.tutorials.one.py.timeout': expected a positive number of "
-                                   "seconds, got 0")
+    error = build_error(tmp_path, "tutorials:\n  'one.py': {timeout: 0}", {})
+    assert error.message == ("key 'notebooks.tutorials.one.py.timeout': expected a positive number of "
+                             "seconds, got 0")

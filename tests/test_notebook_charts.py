@@ -10,13 +10,8 @@ request to another host, and no script of the notebook runs.
 from __future__ import annotations
 
 import base64
-import contextlib
-import functools
-import http.server
 import json
 import re
-import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -26,6 +21,7 @@ from generator.build import build
 from generator.notebooks.charts import read
 from test_browser import DESKTOP, Watched, browser  # noqa: F401
 from test_notebooks import NOW, PNG, TUTORIALS, make_site, notebook, page
+from test_versions import serve
 
 MADE = [
     "import plotly.graph_objects as go\ngo.Figure(go.Bar(x=['a', 'b', 'c'], y=[1, 3, 2]))",
@@ -64,20 +60,6 @@ def display(data: dict, **metadata) -> dict:
 
 def stored(*outputs: dict) -> dict:
     return new_code_cell("shown()", outputs=list(outputs))
-
-
-@contextlib.contextmanager
-def served(folder: Path) -> Iterator[str]:
-    """``folder`` over HTTP on 127.0.0.1, as a static host serves a built site."""
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(folder))
-    handler.func.log_message = lambda *args: None
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 @pytest.fixture(scope="module")
@@ -184,7 +166,7 @@ def drawing(tab, kind: str):
 
 
 def test_the_figures_are_drawn_in_a_browser_with_nothing_from_another_host(site, browser):
-    with served(site / "_site") as url:
+    with serve(site / "_site") as url:
         watched = Watched(browser, url, **DESKTOP)
         tab = watched.open(f"{url}/docs/tutorials/made.html")
         for kind in ("plotly", "vega", "bokeh"):
@@ -208,7 +190,7 @@ def test_no_script_of_the_notebook_runs_where_trusted_scripts_do(trusted_site, b
     gallery = (trusted_site / TUTORIALS / "index.html").read_text()
     assert picture.group(1) in gallery                                 # the figure's picture is the card's
     assert "<noscript><p class=\"nb-note\">A Bokeh chart, drawn by JavaScript.</p></noscript>" in html
-    with served(trusted_site / "_site") as url:
+    with serve(trusted_site / "_site") as url:
         watched = Watched(browser, url, **DESKTOP)
         tab = watched.open(f"{url}/docs/tutorials/trusted.html")
         for kind in ("plotly", "bokeh"):

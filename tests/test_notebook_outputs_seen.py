@@ -14,13 +14,12 @@ from pathlib import Path
 
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_output
-from playwright.sync_api import Browser, sync_playwright
 
 from generator.build import build
 from generator.serve import Preview
 from test_notebook_outputs import COLAB_STATE, code, view
 from test_notebooks import NOW, make_site, notebook, page
-from test_notebooks_safety import CHROMIUM, CHROMIUM_ARGS
+from test_browser import browser  # noqa: F401 - a fixture
 
 STYLED = """import pandas as pd
 frame = pd.DataFrame({"a": [1, 5], "b": [3, 2]})
@@ -55,16 +54,6 @@ def served(built) -> Iterator[str]:
     running = Preview(built[0], NOW, port=0).start()
     yield running.url.rstrip("/")
     running.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: run scripts/setup-test-tools")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 def test_a_stylers_rules_are_scoped_to_its_output_and_its_ids_prefixed(built):

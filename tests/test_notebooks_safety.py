@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser
 
 from conftest import DATA
 from generator.build import build, render_site
@@ -30,13 +30,11 @@ from generator.notebooks.formulas import KATEX_ENVIRONMENTS, defined_commands, f
 from generator.notebooks.katex_commands import KATEX_COMMANDS
 from generator.serve import Preview
 from site_checks import assert_html5_parses, assert_internal_links_and_anchors
+from test_browser import browser  # noqa: F401 - a fixture
 from test_notebooks import NOW, PNG, TUTORIALS, make_site, notebook, page, without_code
 from test_notebooks_sources import NBFORMAT_3
 
 REPO = Path(__file__).resolve().parents[1]
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 # Every payload reports itself twice: a dialog and a console message, both watched in Chromium.
 RUN = "alert('{0}'),console.log('ran:{0}')"
@@ -263,16 +261,6 @@ def served(site) -> Iterator[str]:
     running = Preview(site, NOW, port=0).start()
     yield running.url.rstrip("/")
     running.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: run scripts/setup-test-tools")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 def visit(browser: Browser, url: str) -> tuple[object, list[str]]:

@@ -18,6 +18,7 @@ a picture) or, unless the site trusts its notebooks, run code of its own
 from __future__ import annotations
 
 import dataclasses
+import functools
 import html
 import json
 import re
@@ -81,10 +82,15 @@ class Chart:
     static: dict = field(default_factory=dict)
     note: str = ""                  # said beside a figure that is drawn
 
+    @functools.cached_property
+    def json(self) -> str:
+        """The data as the page holds it (measured against the limit, then written once)."""
+        return script_json(self.data)
+
     def within(self, limit: int) -> Chart:
         """This chart, or one not drawn when its data is over ``limit`` characters, as the
         download leaves it out (``notebooks.output_limit``)."""
-        size = len(script_json(self.data)) if self.library and not self.problem else 0
+        size = len(self.json) if self.library and not self.problem else 0
         if size <= limit:
             return self
         return dataclasses.replace(self, problem=f"a {NAMES[self.library]} figure of {size:,} characters, over "
@@ -97,7 +103,7 @@ class Chart:
                  f'<p class="nb-note">A {NAMES[self.library]} chart, drawn by JavaScript.</p>')
         note = f'<p class="nb-note">{escape(self.note)}</p>' if self.note else ""
         return Markup(f'<div class="nb-chart" data-chart="{self.library}" role="figure" aria-label="{escape(label)}">'
-                      f'<script type="application/json">{script_json(self.data)}</script>'
+                      f'<script type="application/json">{self.json}</script>'
                       f'<noscript>{still}</noscript></div>{note}')
 
 

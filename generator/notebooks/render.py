@@ -229,18 +229,18 @@ class NotebookRenderer:
         rendered = H1.sub(r"<\1h2", result.html)
         rendered = formulas.typeset_html(rendered, lambda message: self.warn(index, message), self.macros)
         rendered = LINKING_TAG.sub(lambda tag: self.linking_tag(tag, cell, index), rendered)
-        return Markup(self.published_links(self.authors_html(rendered, index), index))
+        return self.authors_html(rendered, index)
 
-    def authors_html(self, value: str, index: int) -> str:
+    def authors_html(self, value: str, index: int) -> Markup:
         """The HTML of a Markdown or raw cell as the page shows it: unless trusted, sanitized, its iframes
-        kept or made links (see ``embeds``); a style sheet, which could restyle the page, is left out
-        with a warning."""
-        if self.trusted:
-            return value
-        frames = self.frames(value, index, "")
-        if styles.STYLE.search(frames.html):
-            self.warn(index, "its <style> is left out: only an output's style sheet is kept (confined to it)")
-        return frames.restore(sanitize.clean_markdown(frames.html))
+        kept or made links (see ``embeds``), a style sheet, which could restyle the page, left out
+        with a warning; its links and images as the site serves them (``published_links``)."""
+        if not self.trusted:
+            frames = self.frames(value, index, "")
+            if styles.STYLE.search(frames.html):
+                self.warn(index, "its <style> is left out: only an output's style sheet is kept (confined to it)")
+            value = frames.restore(sanitize.clean_markdown(frames.html))
+        return Markup(self.published_links(value, index))
 
     def raw_cell(self, cell: NotebookNode, index: int) -> list[Cell]:
         """A raw cell, shown as its ``raw_mimetype`` says: HTML (sanitized like Markdown), Markdown,
@@ -250,7 +250,7 @@ class NotebookRenderer:
         if not cell.source.strip():
             return []
         if mime == "text/html":
-            shown = Markup(self.published_links(self.authors_html(H1.sub(r"<\1h2", cell.source), index), index))
+            shown = self.authors_html(H1.sub(r"<\1h2", cell.source), index)
         elif mime == "text/markdown":
             shown = self.markdown(cell.source, cell, index)
         elif mime in RST_MIMES:
@@ -430,10 +430,10 @@ class NotebookRenderer:
         kind = output.output_type
         if kind == "stream":
             text, note = self.limit(_apply_carriage_returns(output.text))
-            return Output("stream", html=_terminal_html(text), name=output.name, note=note)
+            return Output("stream", html=ansi_to_html(text), name=output.name, note=note)
         if kind == "error":
             text, note = self.limit("\n".join(output.traceback))
-            return Output("error", html=_terminal_html(text), note=note)
+            return Output("error", html=ansi_to_html(text), note=note)
         data = output.get("data", {})
         trusted = self.trusted
         chart = charts.read(data, trusted)
@@ -459,7 +459,7 @@ class NotebookRenderer:
                 return self.image_output(output, mime, value, index, number)
             if mime == "text/plain":
                 text, note = self.limit(value)
-                return Output("text", html=_terminal_html(text), note=note)
+                return Output("text", html=ansi_to_html(text), note=note)
             if len(value) > self.settings.output_limit:
                 return self.omitted(f"{mime} output of {len(value):,} characters", data)
             if mime == "application/javascript":
@@ -472,7 +472,7 @@ class NotebookRenderer:
             if trusted:
                 return Output(kind, html=Markup(self.published_links(value, index)))
             scope = f"nb-cell-{index + 1}-out-{number}"
-            cleaned, styled = self.clean_output_html(value, scope, index, number, footnotes=kind == "markdown")
+            cleaned, styled = self.clean_output_html(value, scope, index, number, keep_footnotes=kind == "markdown")
             note = ""
             if charts.drawn_by_script(value, cleaned):
                 note = ("an HTML output drawn by its own script, which this site does not run "
@@ -493,10 +493,10 @@ class NotebookRenderer:
         return shown
 
     def clean_output_html(self, value: str, scope: str, index: int, number: int,
-                          footnotes: bool = False) -> tuple[str, bool]:
+                          keep_footnotes: bool = False) -> tuple[str, bool]:
         """Untrusted output HTML sanitized, with its style sheets confined to the element ``scope``
         (see ``styles``) and its iframes kept or made links (see ``embeds``); whether it has
-        style rules. What they lose is a warning. A Markdown output keeps its footnotes' ids (``footnotes``)."""
+        style rules. What they lose is a warning. A Markdown output keeps its footnotes' ids (``keep_footnotes``)."""
         frames = self.frames(value, index, f"output {number}: ")
         confined = styles.confine(frames.html, scope)
         if confined.left_out:
@@ -506,7 +506,7 @@ class NotebookRenderer:
             self.styles.append(confined.css)
         ids = confined.ids
         cleaned = sanitize.clean_html(confined.html, lambda name: styles.prefixed(scope, name) if name in ids
-                                      else name if footnotes and FOOTNOTE_ID.match(name) else None)
+                                      else name if keep_footnotes and FOOTNOTE_ID.match(name) else None)
         return frames.restore(cleaned), bool(confined.css)
 
     def frames(self, value: str, index: int, where: str) -> embeds.Embeds:
@@ -554,7 +554,7 @@ class NotebookRenderer:
         text = data.get("text/plain", "")
         text, _ = self.limit("".join(text) if isinstance(text, list) else text)
         return self.not_shown(index, number, f"an interactive widget, not shown: {self.widgets.why_not(view)}",
-                              Output("text" if text else "omitted", html=_terminal_html(text)))
+                              Output("text" if text else "omitted", html=ansi_to_html(text)))
 
     def json_output(self, value: object) -> Output:
         """JSON data as JupyterLab shows it: the document, indented."""
@@ -582,7 +582,7 @@ class NotebookRenderer:
         note = f"{what}, over the limit of {limit:,} (notebooks.output_limit), not shown"
         if text:
             text, _ = self.limit("".join(text) if isinstance(text, list) else text)
-            return Output("text", html=_terminal_html(text), note=note)
+            return Output("text", html=ansi_to_html(text), note=note)
         return Output("omitted", note=note)
 
     def limit(self, text: str) -> tuple[str, str]:
@@ -601,8 +601,10 @@ class NotebookRenderer:
 
 
 def markdown_sources(notebook: NotebookNode) -> list[str]:
-    """The Markdown cells' text as the Markdown pipeline reads it."""
-    return [rst.roles_to_markdown(cell.source) for cell in notebook.cells if cell.cell_type == "markdown"]
+    """The text of the Markdown cells the page shows (not those tagged ``remove-cell``) as the Markdown
+    pipeline reads it: the first one's title is the page's, and only their labels are targets."""
+    return [rst.roles_to_markdown(cell.source) for cell in notebook.cells
+            if cell.cell_type == "markdown" and "remove-cell" not in _display_tags(cell)]
 
 
 @dataclass
@@ -681,7 +683,7 @@ def _split_title(source: str) -> tuple[str | None, str]:
     n = 0      # MyST targets (a sphinx-gallery label) before it stay, as the cell's start
     while n + 1 < len(lines) and (myst.TARGET.match(lines[n]) or not lines[n].strip()):
         n += 1
-    match = TITLE.match(lines[n]) if lines else None
+    match = TITLE.match(lines[n])       # split() gives at least one line
     if not match:
         return None, source
     notes = FOOTNOTE_REFERENCE.findall(match.group(1))
@@ -703,13 +705,6 @@ def _merge_streams(outputs: list[NotebookNode]) -> list[tuple[int, NotebookNode]
         else:
             merged.append((number, output))
     return merged
-
-
-def _terminal_html(text: str) -> Markup:
-    """Terminal text as HTML, its ANSI colours as CSS classes."""
-    if "\x1b" not in text:
-        return escape(text)
-    return ansi_to_html(text)
 
 
 def _apply_carriage_returns(text: str) -> str:

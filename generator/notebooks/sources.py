@@ -180,13 +180,16 @@ def _schema_message(message: str, instance: object) -> str:
 
 def _schema_place(notebook: NotebookNode, where: list) -> str:
     """Where in a notebook a schema error is: ``cell 3 (id 'run'): outputs[0].name``."""
-    key = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in where)
     if len(where) >= 2 and where[0] == "cells" and isinstance(where[1], int):
         cell = notebook.cells[where[1]] if where[1] < len(notebook.cells) else {}
         own = cell.get("id") if isinstance(cell, dict) else None
-        key = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in where[2:]).lstrip(".")
-        return f"cell {where[1] + 1}{f' (id {own!r})' if isinstance(own, str) else ''}: {key or 'the cell'}"
-    return key.lstrip(".") or "the notebook"
+        return f"cell {where[1] + 1}{f' (id {own!r})' if isinstance(own, str) else ''}: {_key(where[2:]) or 'the cell'}"
+    return _key(where) or "the notebook"
+
+
+def _key(where: list) -> str:
+    """A path in the notebook's JSON as written in code: ``outputs[0].name``."""
+    return "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in where).lstrip(".")
 
 
 def _leave_out(notebook: NotebookNode, where: list) -> str | None:
