@@ -38,6 +38,8 @@ CODE_SPAN = re.compile(r"(`+).+?\1")     # where a role is only text: ``{ref}`x`
 EMPHASIS = re.compile(r"(\*{1,3}|`+)(.+?)\1|(?<!\w)(_{1,3})(.+?)\3(?!\w)")
 MARK = re.compile("^([ \t]*)\x1amyst:(\\d+)\x1a$")
 EXPLICIT = re.compile(r"^(?P<title>.*?)\s*<(?P<target>[^<>]+)>$", re.S)
+# Where any of them may be: a directive's fence and "{", a target's ")=", a role's "}`".
+CONSTRUCT = re.compile(r"[`~:]\{|\)=|\}`")
 
 ADMONITIONS = {"note": "Note", "warning": "Warning", "tip": "Tip", "important": "Important",
                "caution": "Caution", "danger": "Danger", "seealso": "See also", "hint": "Hint",
@@ -155,7 +157,7 @@ class Directives(Preprocessor):
 
     def run(self, lines: list[str]) -> list[str]:
         self.blocks = []
-        if not any("{" in line or ")=" in line for line in lines):
+        if not CONSTRUCT.search("\n".join(lines)):
             return lines
         out: list[str] = []
         fence: str | None = None
@@ -163,7 +165,7 @@ class Directives(Preprocessor):
         while i < len(lines):
             line = lines[i]
             if fence is not None:           # inside ordinary fenced code: left alone
-                if line.strip().startswith(fence) and not line.strip().strip(fence[0]):
+                if _closes(fence, line):
                     fence = None
                 out.append(line)
                 i += 1
@@ -227,7 +229,6 @@ class Directives(Preprocessor):
         placeholders Python-Markdown's whitespace pass would take apart)."""
         self.blocks.append(html)
         return f"\x1amyst:{len(self.blocks) - 1}\x1a"
-
 
     def render(self, name: str, argument: str, options: dict[str, str], content: list[str],
                first: int) -> str | None:
@@ -345,11 +346,13 @@ class Stashed(Preprocessor):
 def _closing(lines: list[str], start: int, fence: str) -> int:
     """The line closing the directive opened at ``start`` (past the last line if none does:
     the directive runs to the end, as in MyST)."""
-    for n in range(start + 1, len(lines)):
-        stripped = lines[n].strip()
-        if stripped and stripped == fence[0] * len(stripped) and len(stripped) >= len(fence):
-            return n
-    return len(lines)
+    return next((n for n in range(start + 1, len(lines)) if _closes(fence, lines[n])), len(lines))
+
+
+def _closes(fence: str, line: str) -> bool:
+    """Whether ``line`` is a run of ``fence``'s mark at least as long, alone on its line."""
+    run = line.strip()
+    return len(run) >= len(fence) and run == fence[0] * len(run)
 
 
 def _items(lines: list[str]) -> list[list[str]]:
