@@ -28,6 +28,8 @@ from markdown.extensions import Extension
 from markdown.inlinepatterns import InlineProcessor
 from markdown.preprocessors import Preprocessor
 
+from generator.text import trim_blank_lines
+
 DIRECTIVE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,}|:{3,})\{(?P<name>[\w:.-]+)\}[ \t]*(?P<argument>.*?)\s*$")
 FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 OPTION = re.compile(r"^:([\w-]+):[ \t]*(.*?)\s*$")
@@ -216,7 +218,7 @@ class Directives(Preprocessor):
             language = options.get("language") or argument or "python"
             language = "python" if language.startswith("ipython") else language
             fence = "`" * max([3, *(len(f) + 1 for f in re.findall(r"`{3,}", "\n".join(content)))])
-            return [indent + fence + language, *(indent + l for l in _trim(content)), indent + fence]
+            return [indent + fence + language, *(indent + l for l in trim_blank_lines(content)), indent + fence]
         rendered = self.render(name, argument, options, content, first)
         if rendered is None:
             self.extension.document.warnings.append(
@@ -259,7 +261,7 @@ class Directives(Preprocessor):
     def list_table(self, title: str, options: dict[str, str], content: list[str], first: int) -> str | None:
         """A table written as a list of rows, each a list of cells (``* - a`` / ``  - b``);
         None if the body is not such a list."""
-        rows = [_items(row) for row in _items(_trim(content))]
+        rows = [_items(row) for row in _items(trim_blank_lines(content))]
         if not rows or not all(rows):
             return None
         heads = int(options["header-rows"]) if options.get("header-rows", "").isdigit() else 0
@@ -280,7 +282,7 @@ class Directives(Preprocessor):
                 + (f"<thead>{head}</thead>" if head else "") + f"<tbody>{body}</tbody></table>")
 
     def math(self, options: dict[str, str], content: list[str]) -> str:
-        tex = html.escape("\n".join(_trim(content)), quote=False)
+        tex = html.escape("\n".join(trim_blank_lines(content)), quote=False)
         label = options.get("label")
         target = self.extension.document.targets.get(label) if label else None
         if target is None or target.number is None:
@@ -373,14 +375,6 @@ def _items(lines: list[str]) -> list[list[str]]:
 
 def _dedent(lines: list[str], indent: int) -> list[str]:
     return [l.expandtabs(4)[indent:] if l.expandtabs(4)[:indent].strip() == "" else l.lstrip() for l in lines]
-
-
-def _trim(lines: list[str]) -> list[str]:
-    start = next((i for i, l in enumerate(lines) if l.strip()), len(lines))
-    end = len(lines)
-    while end > start and not lines[end - 1].strip():
-        end -= 1
-    return lines[start:end]
 
 
 def _in_code(text: str, position: int) -> bool:
