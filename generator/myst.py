@@ -270,7 +270,7 @@ class Directives(Preprocessor):
             if widths and all(w.isdigit() for w in widths) and sum(map(int, widths)) else ""
 
         def row(cells: list[list[str]], tag: str) -> str:
-            shown = (re.sub(r"^<p>(.*)</p>$", r"\1", self.markdown(cell, first).strip(), flags=re.S) for cell in cells)
+            shown = (self.inline(cell, first) for cell in cells)
             return "<tr>" + "".join(f"<{tag}>{cell}</{tag}>" for cell in shown) + "</tr>"
 
         head = "".join(row(cells, "th") for cells in rows[:heads])
@@ -321,9 +321,10 @@ class Directives(Preprocessor):
         self.extension.document.warnings += [(first + line - 1, message) for line, message in inner.document.warnings]
         return rendered
 
-    def inline(self, text: str) -> str:
-        """A title's Markdown as inline HTML."""
-        rendered = self.markdown([text], 0)
+    def inline(self, text: str | list[str], first: int = 0) -> str:
+        """A title's Markdown (or a table cell's lines, from line ``first``) as HTML, without
+        the ``<p>`` it opens with and the ``</p>`` it closes with."""
+        rendered = self.markdown([text] if isinstance(text, str) else text, first)
         return re.sub(r"^<p>(.*)</p>$", r"\1", rendered.strip(), flags=re.S)
 
 
