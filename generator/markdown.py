@@ -855,6 +855,8 @@ class MarkdownInNestedHtml(Preprocessor):
                       r"(?![^>]*\bmarkdown=)[^>]*>\s*$")
 
     def run(self, lines: list[str]) -> list[str]:
+        if not any('markdown="1"' in line for line in lines):    # most pages: nothing to honour
+            return lines
         around: list[int | None] = []     # the lines opening the elements we are in (None: not ours)
         marked: set[int] = set()
         fence = None
@@ -933,8 +935,10 @@ class KramdownFootnotes(Treeprocessor):
     extension's tree processors (15 the last), which find its back links by their class."""
 
     def run(self, root: etree.Element) -> None:
+        if not self.md.treeprocessors["footnote"].footnotes.footnotes:   # no notes, no references
+            return
         blocks = root.findall(".//div[@class='footnote']")
-        if not blocks:          # no notes, so no references to them either
+        if not blocks:
             return
         for block in blocks:
             block.attrib.update({"class": "footnotes", "role": "doc-endnotes"})

@@ -28,6 +28,8 @@ from markdown.extensions import Extension
 from markdown.inlinepatterns import InlineProcessor
 from markdown.preprocessors import Preprocessor
 
+from generator.text import trim_blank_lines
+
 DIRECTIVE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,}|:{3,})\{(?P<name>[\w:.-]+)\}[ \t]*(?P<argument>.*?)\s*$")
 FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 OPTION = re.compile(r"^:([\w-]+):[ \t]*(.*?)\s*$")
@@ -38,6 +40,8 @@ CODE_SPAN = re.compile(r"(`+).+?\1")     # where a role is only text: ``{ref}`x`
 EMPHASIS = re.compile(r"(\*{1,3}|`+)(.+?)\1|(?<!\w)(_{1,3})(.+?)\3(?!\w)")
 MARK = re.compile("^([ \t]*)\x1amyst:(\\d+)\x1a$")
 EXPLICIT = re.compile(r"^(?P<title>.*?)\s*<(?P<target>[^<>]+)>$", re.S)
+# Where any of them may be: a directive's fence and "{", a target's ")=", a role's "}`".
+CONSTRUCT = re.compile(r"[`~:]\{|\)=|\}`")
 
 ADMONITIONS = {"note": "Note", "warning": "Warning", "tip": "Tip", "important": "Important",
                "caution": "Caution", "danger": "Danger", "seealso": "See also", "hint": "Hint",
@@ -155,7 +159,7 @@ class Directives(Preprocessor):
 
     def run(self, lines: list[str]) -> list[str]:
         self.blocks = []
-        if not any("{" in line or ")=" in line for line in lines):
+        if not CONSTRUCT.search("\n".join(lines)):
             return lines
         out: list[str] = []
         fence: str | None = None
@@ -163,7 +167,7 @@ class Directives(Preprocessor):
         while i < len(lines):
             line = lines[i]
             if fence is not None:           # inside ordinary fenced code: left alone
-                if line.strip().startswith(fence) and not line.strip().strip(fence[0]):
+                if _closes(fence, line):
                     fence = None
                 out.append(line)
                 i += 1
@@ -214,7 +218,7 @@ class Directives(Preprocessor):
             language = options.get("language") or argument or "python"
             language = "python" if language.startswith("ipython") else language
             fence = "`" * max([3, *(len(f) + 1 for f in re.findall(r"`{3,}", "\n".join(content)))])
-            return [indent + fence + language, *(indent + l for l in _trim(content)), indent + fence]
+            return [indent + fence + language, *(indent + l for l in trim_blank_lines(content)), indent + fence]
         rendered = self.render(name, argument, options, content, first)
         if rendered is None:
             self.extension.document.warnings.append(
@@ -227,7 +231,6 @@ class Directives(Preprocessor):
         placeholders Python-Markdown's whitespace pass would take apart)."""
         self.blocks.append(html)
         return f"\x1amyst:{len(self.blocks) - 1}\x1a"
-
 
     def render(self, name: str, argument: str, options: dict[str, str], content: list[str],
                first: int) -> str | None:
@@ -258,7 +261,7 @@ class Directives(Preprocessor):
     def list_table(self, title: str, options: dict[str, str], content: list[str], first: int) -> str | None:
         """A table written as a list of rows, each a list of cells (``* - a`` / ``  - b``);
         None if the body is not such a list."""
-        rows = [_items(row) for row in _items(_trim(content))]
+        rows = [_items(row) for row in _items(trim_blank_lines(content))]
         if not rows or not all(rows):
             return None
         heads = int(options["header-rows"]) if options.get("header-rows", "").isdigit() else 0
@@ -267,7 +270,7 @@ class Directives(Preprocessor):
             if widths and all(w.isdigit() for w in widths) and sum(map(int, widths)) else ""
 
         def row(cells: list[list[str]], tag: str) -> str:
-            shown = (re.sub(r"^<p>(.*)</p>$", r"\1", self.markdown(cell, first).strip(), flags=re.S) for cell in cells)
+            shown = (self.inline(cell, first) for cell in cells)
             return "<tr>" + "".join(f"<{tag}>{cell}</{tag}>" for cell in shown) + "</tr>"
 
         head = "".join(row(cells, "th") for cells in rows[:heads])
@@ -279,7 +282,7 @@ class Directives(Preprocessor):
                 + (f"<thead>{head}</thead>" if head else "") + f"<tbody>{body}</tbody></table>")
 
     def math(self, options: dict[str, str], content: list[str]) -> str:
-        tex = html.escape("\n".join(_trim(content)), quote=False)
+        tex = html.escape("\n".join(trim_blank_lines(content)), quote=False)
         label = options.get("label")
         target = self.extension.document.targets.get(label) if label else None
         if target is None or target.number is None:
@@ -318,9 +321,10 @@ class Directives(Preprocessor):
         self.extension.document.warnings += [(first + line - 1, message) for line, message in inner.document.warnings]
         return rendered
 
-    def inline(self, text: str) -> str:
-        """A title's Markdown as inline HTML."""
-        rendered = self.markdown([text], 0)
+    def inline(self, text: str | list[str], first: int = 0) -> str:
+        """A title's Markdown (or a table cell's lines, from line ``first``) as HTML, without
+        the ``<p>`` it opens with and the ``</p>`` it closes with."""
+        rendered = self.markdown([text] if isinstance(text, str) else text, first)
         return re.sub(r"^<p>(.*)</p>$", r"\1", rendered.strip(), flags=re.S)
 
 
@@ -345,11 +349,13 @@ class Stashed(Preprocessor):
 def _closing(lines: list[str], start: int, fence: str) -> int:
     """The line closing the directive opened at ``start`` (past the last line if none does:
     the directive runs to the end, as in MyST)."""
-    for n in range(start + 1, len(lines)):
-        stripped = lines[n].strip()
-        if stripped and stripped == fence[0] * len(stripped) and len(stripped) >= len(fence):
-            return n
-    return len(lines)
+    return next((n for n in range(start + 1, len(lines)) if _closes(fence, lines[n])), len(lines))
+
+
+def _closes(fence: str, line: str) -> bool:
+    """Whether ``line`` is a run of ``fence``'s mark at least as long, alone on its line."""
+    run = line.strip()
+    return len(run) >= len(fence) and run == fence[0] * len(run)
 
 
 def _items(lines: list[str]) -> list[list[str]]:
@@ -370,14 +376,6 @@ def _items(lines: list[str]) -> list[list[str]]:
 
 def _dedent(lines: list[str], indent: int) -> list[str]:
     return [l.expandtabs(4)[indent:] if l.expandtabs(4)[:indent].strip() == "" else l.lstrip() for l in lines]
-
-
-def _trim(lines: list[str]) -> list[str]:
-    start = next((i for i, l in enumerate(lines) if l.strip()), len(lines))
-    end = len(lines)
-    while end > start and not lines[end - 1].strip():
-        end -= 1
-    return lines[start:end]
 
 
 def _in_code(text: str, position: int) -> bool:

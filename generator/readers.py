@@ -16,7 +16,7 @@ from typing import Protocol
 
 from generator import installed
 from generator.config import Config
-from generator.errors import SiteError
+from generator.errors import SiteError, warning
 from generator.headings import Heading
 from generator.plugins import extensions
 from generator.sources import Source
@@ -53,7 +53,6 @@ class MarkdownReader:
         return ("markdown", *versions, repr(config.markdown))
 
     def read(self, text: str, source: Source, config: Config) -> Parsed:
-        from generator.errors import warning
         from generator.markdown import MarkdownProblem, render_markdown   # loaded by the first parse
 
         try:

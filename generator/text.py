@@ -1,4 +1,5 @@
-"""Plain text from HTML, for the places that take no markup: meta descriptions, share cards, cards."""
+"""Plain text from HTML, for the places that take no markup: meta descriptions, share cards, cards;
+and the lines of a block without its blank lines around."""
 
 from __future__ import annotations
 
@@ -19,3 +20,12 @@ def shorten(text: str, limit: int) -> str:
     if len(text) <= limit:
         return text
     return text[:limit].rsplit(" ", 1)[0].rstrip(",;:") + "…"
+
+
+def trim_blank_lines(lines: list[str]) -> list[str]:
+    """``lines`` without the blank (or white-space) lines at their start and end."""
+    start = next((i for i, line in enumerate(lines) if line.strip()), len(lines))
+    end = len(lines)
+    while end > start and not lines[end - 1].strip():
+        end -= 1
+    return lines[start:end]

@@ -237,9 +237,13 @@ def jekyll_list_items(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.mark.parametrize("name", LIST_ITEMS)
 def test_list_item_has_jekylls_element_tree(name: str, jekyll_list_items: Path) -> None:
-    url = parity.post_urls(jekyll_list_items)[name]
-    theirs = parity.dom((jekyll_list_items / url[1:]).read_text(encoding="utf-8"))
-    assert parity.dom(render_markdown(LIST_ITEMS[name]).html) == theirs
+    assert parity.dom(render_markdown(LIST_ITEMS[name]).html) == jekylls_tree(jekyll_list_items, name)
+
+
+def jekylls_tree(built: Path, name: str) -> tuple:
+    """The element tree (:func:`parity.dom`) of the post ``name`` in a site built by :func:`jekyll_posts`."""
+    url = parity.post_urls(built)[name]
+    return parity.dom((built / url[1:]).read_text(encoding="utf-8"))
 
 
 @pytest.mark.parametrize("text", ["* {:.cls}\n\n  text\n* b\n", "* {:.cls}\n\n  - nested\n",
@@ -296,6 +300,4 @@ def jekyll_readings(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.mark.parametrize("name", KRAMDOWN_READINGS)
 def test_reading_has_jekylls_element_tree(name: str, jekyll_readings: Path) -> None:
-    url = parity.post_urls(jekyll_readings)[name]
-    theirs = parity.dom((jekyll_readings / url[1:]).read_text(encoding="utf-8"))
-    assert parity.dom(render_markdown(KRAMDOWN_READINGS[name]).html) == theirs
+    assert parity.dom(render_markdown(KRAMDOWN_READINGS[name]).html) == jekylls_tree(jekyll_readings, name)

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import re
 
+from generator.text import trim_blank_lines
+
 TITLE_CHARS = "=-~^\"'`*+#:."
 CODE_DIRECTIVES = {"code", "code-block", "sourcecode"}
 LEFT_OUT = {"contents"}
@@ -149,12 +151,12 @@ class RstToMarkdown:
         content = _dedent(body)
         if name in CODE_DIRECTIVES:
             language = (argument.strip() or "python").lower()
-            return ["", f"```{language}", *_trim(content), "```", ""]
+            return ["", f"```{language}", *trim_blank_lines(content), "```", ""]
         if name in LEFT_OUT:
             return []
         if name == "math" and not fields:
-            return ["", "$$", *([argument] if argument else []), *_trim(content), "$$", ""]
-        inner = _trim(content) if name == "math" else self.convert("\n".join(content)).split("\n")
+            return ["", "$$", *([argument] if argument else []), *trim_blank_lines(content), "$$", ""]
+        inner = trim_blank_lines(content) if name == "math" else self.convert("\n".join(content)).split("\n")
         fence = "`" * max([3, *(len(f) + 1 for f in re.findall(r"^\s*(`{3,})", "\n".join(inner), re.M))])
         head = f"{fence}{{{name}}} {argument.strip()}".rstrip()
         return ["", head, *fields, *([""] if fields and inner else []), *inner, fence, ""]
@@ -180,12 +182,4 @@ def _indented_block(lines: list[str], i: int, indent: int = 0) -> tuple[list[str
 
 def _dedent(lines: list[str]) -> list[str]:
     indent = min((len(l) - len(l.lstrip()) for l in lines if l.strip()), default=0)
-    return [l[indent:] for l in _trim(lines)]
-
-
-def _trim(lines: list[str]) -> list[str]:
-    start = next((i for i, l in enumerate(lines) if l.strip()), len(lines))
-    end = len(lines)
-    while end > start and not lines[end - 1].strip():
-        end -= 1
-    return lines[start:end]
+    return [l[indent:] for l in trim_blank_lines(lines)]
