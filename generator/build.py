@@ -127,7 +127,7 @@ def plan_site(planners: Registry, ctx: PlanContext, config: Config,
     plan, owners = Plan(), {}
     for planner in planners:
         before = len(plan)
-        if planner.phase is Phase.DERIVED or not switched_on(ctx.config, planner):
+        if planner.phase is Phase.DERIVED or not switched_on(config, planner):
             continue     # a derived planner's files are made from the others' bytes, once those are made
         if planner.phase is Phase.BUNDLE:
             for job in bundled[planner.name]:
@@ -787,12 +787,13 @@ class Engine:
         whole.update(planned.plan)
         whole.unlisted = set(planned.plan.unlisted)
         derivation = Derivation(whole)
+        settings = setting_digest(scan.config, "")     # all of them: a derived planner reads them unrecorded
         for planner in self.planners:
             if not isinstance(planner, Derived) or not switched_on(scan.config, planner):
                 continue
             last, records, before = self.state.records.derived.get(planner.name, {}), {}, len(whole)
             for group, paths in groups_of(planner, scan.config, planned.plan).items():
-                inputs = digest(setting_digest(scan.config, ""),    # its settings: unrecorded
+                inputs = digest(settings,
                                 *(part for path in paths for part in (path, self.digest_of(path, made))))
                 records[group] = self.derive_group(planner, group, paths, inputs, last.get(group), remake,
                                                    planned.ctx, scan, OutputBytes(paths, made, scan.out_dir, staging),

@@ -529,30 +529,42 @@ class SettingsView:
     ``plugins``). ``root`` is where the site lies, not a setting: not noted.
     """
 
-    __slots__ = ("_section", "_prefix", "_read")
+    __slots__ = ("_section", "_prefix", "_read", "_known")
 
     def __init__(self, section: Any, read: dict[str, str] | None = None, prefix: str = ""):
         """``read`` (name -> digest) is where the reads are noted: the caller's."""
         self._section, self._read, self._prefix = section, read, prefix
+        self._known: dict[str, tuple[str, Any, Any]] = {}    # name -> what a read notes, and returns
 
     def __getattr__(self, name: str) -> Any:
+        known = self._known.get(name)
+        if known is None:       # the settings are frozen: each name is looked into once per view
+            known = self._known[name] = self._look_up(name)
+        noted, value, result = known
+        if noted:
+            self._note(noted, value)
+        return result
+
+    def _look_up(self, name: str) -> tuple[str, Any, Any]:
+        """What reading ``name`` notes (a dotted name, "" for none), the value noted, and what it returns."""
         value = getattr(self._section, name)
         if isinstance(value, types.MethodType):       # its own reads go through the view
-            return types.MethodType(value.__func__, self)
+            return "", None, types.MethodType(value.__func__, self)
         if name == "root" and not self._prefix:
-            return value
+            return "", None, value
         if dataclasses.is_dataclass(value) and not isinstance(value, type):
-            self._note(f"{self._prefix}{name}{KIND}", type(value).__qualname__)   # not ``false`` (search)
-            return type(self)(value, self._read, f"{self._prefix}{name}.")
-        self._note(self._prefix + name, value)
-        return value
+            # noted as a section of its kind, not ``false`` (search)
+            return (f"{self._prefix}{name}{KIND}", type(value).__qualname__,
+                    type(self)(value, self._read, f"{self._prefix}{name}."))
+        return self._prefix + name, value, value
 
     def __repr__(self) -> str:
         self._note(self._prefix.rstrip("."), self._section)
         return repr(self._section)
 
     def _note(self, name: str, value: Any) -> None:
-        self._read.setdefault(name, _value_digest(value))
+        if name not in self._read:     # a value's digest (its repr hashed) once per parse, not per read
+            self._read[name] = _value_digest(value)
 
 
 def setting_digest(config: Config, name: str) -> str:

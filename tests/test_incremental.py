@@ -748,6 +748,15 @@ operations = st.one_of(
 )
 
 
+def write_or_delete(path: Path, text: str | None) -> None:
+    """Write ``text`` at ``path`` (making its folder), or delete the file where there is no text."""
+    if text:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    else:
+        path.unlink(missing_ok=True)
+
+
 class SiteModel:
     """The site's posts as data, written out after each operation."""
 
@@ -818,12 +827,7 @@ class SiteModel:
         elif kind == "include":
             (self.root / "content/includes/note.html").write_text(f"<em>{args[0]}</em>\n")
         elif kind == "static":
-            path = self.root / args[0]
-            if args[1]:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_text(f"{args[1]}\n")
-            else:
-                path.unlink(missing_ok=True)
+            write_or_delete(self.root / args[0], args[1] and f"{args[1]}\n")
         elif kind == "notebook":    # saved outputs, never run: its metadata and cells are what it shows
             title, description = args
             nbformat.write(new_notebook(cells=[
@@ -841,20 +845,13 @@ class SiteModel:
             git(self.root, "commit", "-q", "--allow-empty", "-m", f"docs: {args[0]}")
             git(self.root, "tag", "-f", "v1")
         elif kind == "text page":
-            path = self.root / "content/pages/notes.txt"
-            if args[0]:
-                path.write_text(f"---\ntitle: Notes {args[0]}\nmood: {args[0]}\n---\n{args[0]}\n\nmore.\n")
-            else:
-                path.unlink(missing_ok=True)
+            write_or_delete(self.root / "content/pages/notes.txt",
+                            args[0] and f"---\ntitle: Notes {args[0]}\nmood: {args[0]}\n---\n{args[0]}\n\nmore.\n")
         elif kind == "page":
             (self.root / "content/pages/about.md").write_text(f"---\ntitle: About {args[0]}\n---\n{args[0]}\n")
         elif kind == "docs":   # the (unversioned) docs section, a bundle of its own
-            path = self.root / "content/docs" / args[0]
-            if args[1]:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_text(f"---\ntitle: {args[1].title()}\n---\nAbout {args[1]}.\n")
-            else:
-                path.unlink(missing_ok=True)
+            write_or_delete(self.root / "content/docs" / args[0],
+                            args[1] and f"---\ntitle: {args[1].title()}\n---\nAbout {args[1]}.\n")
         elif kind in ("per page", "search", "setting"):
             key, value = {"per page": ("posts_per_page", args[0]), "setting": tuple(args),
                           "search": ("search", "{}" if args[0] else "false")}[kind]
@@ -862,22 +859,13 @@ class SiteModel:
             lines = [ln for ln in config.read_text().splitlines() if not ln.startswith(key + ":")]
             config.write_text("\n".join(lines + [f"{key}: {value}"]) + "\n")
         elif kind == "asset":
-            path = self.root / args[0]
-            if args[1]:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_text(f"/* {args[1]} */\n")
-            else:
-                path.unlink(missing_ok=True)
+            write_or_delete(self.root / args[0], args[1] and f"/* {args[1]} */\n")
         elif kind == "team":
             (self.root / "content/data/team.yml").write_text(f"members: [{', '.join(args[0])}]\n")
         elif kind == "time":
             self.now = NOW + timedelta(days=args[0])
         elif kind == "authors file":
-            path = self.root / "content/data/authors.yml"
-            if args[0]:
-                path.write_text(args[0])
-            else:
-                path.unlink(missing_ok=True)
+            write_or_delete(self.root / "content/data/authors.yml", args[0])
         elif names:
             name = names[args[0] % len(names)]
             post = self.posts[name]

@@ -32,9 +32,10 @@ import yaml
 from generator.errors import SiteError
 from generator.importers.liquid import Note, block_name, convert_template
 from generator.layout import RESERVED
+from generator.sass import SUFFIXES as SASS_SUFFIXES, css_path, is_sass
 from generator.scan import scan_css, scan_html
 from generator.site import slugify
-from generator.sources import POST_NAME, read_text
+from generator.sources import FRONT_MATTER, POST_NAME, has_liquid, read_text
 from generator.yamltext import load_yaml, parse_yaml, yaml_line, yaml_problem
 
 REPORT_FILE = "IMPORT-REPORT.md"
@@ -62,7 +63,6 @@ HANDLED_KEYS = {"title", "url", "baseurl", "permalink", "timezone", "exclude", "
                 "description", "author", "lang", "markdown", "kramdown", "highlighter", "plugins", "gems",
                 "paginate", "source", "destination", "encoding", "safe", "incremental", "port", "host",
                 "livereload", "future", "show_drafts", "unpublished", "excerpt_separator", "sass"}
-SASS_SUFFIXES = (".scss", ".sass")
 # What each plugin sitegen has an equivalent for becomes.
 PLUGINS = {"jekyll-feed": "the Atom feed at /feed.xml, where jekyll-feed published it (site.yaml feeds.atom_urls), "
                           "of the latest feeds.entries posts (20; jekyll-feed's were 10)",
@@ -265,10 +265,10 @@ class _Importer:
                 return
             self.copy(data, rel)
             self.publish(top)
-            if rel.endswith(SASS_SUFFIXES) and not rel.rsplit("/", 1)[-1].startswith("_"):
+            if is_sass(rel):
                 self.note(rel, 1, rel, f"Jekyll published this Sass file as it is (it has no front matter); "
                                        f"sitegen compiles every .scss and .sass of a static folder, into "
-                                       f"{rel.rsplit('.', 1)[0]}.css: rename it _{rel.rsplit('/', 1)[-1]} if "
+                                       f"{css_path(rel)}: rename it _{rel.rsplit('/', 1)[-1]} if "
                                        f"stylesheets only import it")
             return
         name = rel.rsplit("/", 1)[-1]
@@ -304,8 +304,9 @@ class _Importer:
         """A Sass page (front matter, then Sass): the Sass, compiled by the build into a .css
         beside it, as Jekyll compiled it; the stylesheets it loads from other hosts are allowed."""
         text = data.decode("utf-8", errors="replace")
-        body = re.sub(r"\A---[ \t]*\r?\n.*?^---[ \t]*(?:\r?\n|\Z)", "", text, count=1, flags=re.S | re.M)
-        if re.search(r"\{\{|\{%", body):
+        front = FRONT_MATTER.match(text)
+        body = text[front.end():] if front else text
+        if has_liquid(body):
             self.note(rel, 1, rel, "Liquid in a Sass page: sitegen compiles the Sass as it is: write the values "
                                    "in", visible=True)
         self.copy(body.encode("utf-8"), rel)

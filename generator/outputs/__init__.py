@@ -66,7 +66,6 @@ view would not be made again when the content changes.
 from __future__ import annotations
 
 import enum
-from collections import ChainMap
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -262,28 +261,32 @@ def site_view(site: Site, views: Views) -> Mapping[str, Any]:
         "authors": views.authors(),
         "years": views.sequence(("years",)),
     }
-    return ChainMap(collections, Sections(views.settings), SiteSettings(views.settings))
+    return SiteView(collections, views.settings)
 
 
-class Sections(Mapping):
-    """The sections of site.yaml that templates see under ``site``, read when asked for."""
+class SiteView(Mapping):
+    """``site`` in templates: the collections, then the sections of site.yaml (``nav``,
+    ``feeds``...) and its public values, read from the (recording) settings when asked for.
+    Each name is looked up where it lives: a template reads ``site`` on every page."""
 
-    NAMES = ("nav", "archives", "feeds", "search", "social")
+    SECTIONS = ("nav", "archives", "feeds", "search", "social")
 
-    def __init__(self, config: Config):
-        self._config = config
+    def __init__(self, collections: dict[str, Any], config: Config):
+        self._collections, self._config, self._settings = collections, config, SiteSettings(config)
 
     def __getitem__(self, name: str) -> Any:
-        if name not in self.NAMES:
-            raise KeyError(name)
+        if name in self._collections:
+            return self._collections[name]
         if name == "search":
             from generator.outputs.search import search_view
 
             return search_view(self._config)
-        return getattr(self._config, name)
+        if name in self.SECTIONS:
+            return getattr(self._config, name)
+        return self._settings[name]     # a public value, else KeyError
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self.NAMES)
+        return iter(dict.fromkeys([*self._settings, *self.SECTIONS, *self._collections]))
 
     def __len__(self) -> int:
-        return len(self.NAMES)
+        return sum(1 for _ in self)
