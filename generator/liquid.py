@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any, TextIO
 from urllib.parse import quote, quote_plus
 
-from liquid import Environment, Mode, Undefined
+from liquid import BoundTemplate, Environment, Mode, RenderContext, Undefined
 from liquid.ast import BlockNode, Node
 from liquid.exceptions import (ContextDepthError, LiquidError, LiquidWarning, LocalNamespaceLimitError,
                                LoopIterationLimitError, OutputStreamLimitError)
@@ -112,6 +112,25 @@ class JekyllUndefined(Undefined):
         if self.hint and self.hint.startswith("site."):
             return current().unknown_found(f"Liquid: unknown variable {self.hint.split()[0]}", self.token)
         return ""
+
+
+class JekyllContext(RenderContext):
+    """Jekyll's ``post.KEY``: a document of ``site.posts`` or ``site.pages`` shows its front
+    matter beside its own fields, as ``page`` does (templates read it as ``post.meta.KEY``)."""
+
+    def get_item(self, obj: Any, key: Any) -> Any:
+        try:
+            return super().get_item(obj, key)
+        except KeyError:
+            from generator.deps import DocumentView
+
+            if isinstance(obj, DocumentView) and isinstance(key, str):
+                return obj["meta"][key]
+            raise
+
+
+class JekyllTemplate(BoundTemplate):
+    context_class = JekyllContext
 
 
 def _raw_expression(stream: Any, eat: bool = False) -> str:
@@ -325,6 +344,7 @@ def environment(settings: LiquidSettings = LiquidSettings()) -> Environment:
     """
     env = Environment(undefined=JekyllUndefined, strict_filters=True,
                       tolerance=Mode.WARN if settings.unknown == "warning" else Mode.STRICT)
+    env.template_class = JekyllTemplate
     env.loop_iteration_limit = settings.loop_iterations
     env.output_stream_limit = settings.output_bytes
     env.local_namespace_limit = settings.variables_bytes

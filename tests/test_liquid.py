@@ -83,6 +83,15 @@ def test_a_page_loops_over_site_posts_and_data(site: Path) -> None:
     assert "<i>Ada</i><i>Grace</i>" in html and "{%" not in html
 
 
+def test_a_post_in_site_posts_shows_its_front_matter_as_jekyll_does(site: Path) -> None:
+    # Found on Apache Calcite's downloads page: {{ post.version }} of each release post.
+    post(site, "2021-02-01-release", "Released.\n", front="version: 1.2.0\ncategories: [release]\n")
+    write(site, "content/pages/releases.html", "---\ntitle: Releases\n---\n"
+          "{% for p in site.categories.release %}<b>{{ p.version }}|{{ p.title }}</b>{% endfor %}\n")
+    build(site, OPTIONS)
+    assert "<b>1.2.0|2021-02-01-release</b>" in built(site, "releases.html")
+
+
 @pytest.mark.parametrize("body, line, message", [
     ("Fine.\n\n{% gallery x %}\n", 7, "unexpected tag 'gallery'"),
     ("Fine.\n{{ page.title | shout }}\n", 6, "unknown filter 'shout'"),
