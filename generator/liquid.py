@@ -144,7 +144,18 @@ def _raw_expression(stream: Any, eat: bool = False) -> str:
     return (next(stream) if eat else stream.current).value.strip()
 
 
-class HighlightNode(Node):
+class OutputNode(Node):
+    """A Jekyll tag that writes text: never "blank", so that python-liquid does not drop what it
+    writes inside a ``for`` or ``if`` holding nothing else (Ruby Liquid keeps it)."""
+
+    __slots__ = ()
+
+    def __init__(self, token: Token):
+        super().__init__(token)
+        self.blank = False
+
+
+class HighlightNode(OutputNode):
     __slots__ = ("language", "linenos", "block")
 
     def __init__(self, token: Token, language: str, linenos: bool, block: BlockNode):
@@ -180,7 +191,7 @@ class HighlightTag(Tag):
         return HighlightNode(token, language, linenos, block)
 
 
-class IncludeNode(Node):
+class IncludeNode(OutputNode):
     __slots__ = ("path", "params")
 
     def __init__(self, token: Token, path: str, params: list[tuple[str, str]]):
@@ -229,7 +240,7 @@ class IncludeTag(Tag):
         return IncludeNode(token, path, INCLUDE_PARAMETER.findall(rest))
 
 
-class PostUrlNode(Node):
+class PostUrlNode(OutputNode):
     __slots__ = ("name",)
 
     def __init__(self, token: Token, name: str):
@@ -258,7 +269,7 @@ class PostUrlTag(Tag):
         return PostUrlNode(token, _raw_expression(stream))
 
 
-class LinkNode(Node):
+class LinkNode(OutputNode):
     __slots__ = ("path",)
 
     def __init__(self, token: Token, path: str):
