@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any, TextIO
 from urllib.parse import quote, quote_plus
 
-from liquid import Environment, Mode, Undefined
+from liquid import BoundTemplate, Environment, Mode, RenderContext, Undefined
 from liquid.ast import BlockNode, Node
 from liquid.exceptions import (ContextDepthError, LiquidError, LiquidWarning, LocalNamespaceLimitError,
                                LoopIterationLimitError, OutputStreamLimitError)
@@ -114,6 +114,25 @@ class JekyllUndefined(Undefined):
         return ""
 
 
+class JekyllContext(RenderContext):
+    """Jekyll's ``post.KEY``: a document of ``site.posts`` or ``site.pages`` shows its front
+    matter beside its own fields, as ``page`` does (templates read it as ``post.meta.KEY``)."""
+
+    def get_item(self, obj: Any, key: Any) -> Any:
+        try:
+            return super().get_item(obj, key)
+        except KeyError:
+            from generator.deps import DocumentView
+
+            if isinstance(obj, DocumentView) and isinstance(key, str):
+                return obj["meta"][key]
+            raise
+
+
+class JekyllTemplate(BoundTemplate):
+    context_class = JekyllContext
+
+
 def _raw_expression(stream: Any, eat: bool = False) -> str:
     """The text of a tag's expression, as written (``Plain Text``, ``JB/setup``).
 
@@ -125,7 +144,18 @@ def _raw_expression(stream: Any, eat: bool = False) -> str:
     return (next(stream) if eat else stream.current).value.strip()
 
 
-class HighlightNode(Node):
+class OutputNode(Node):
+    """A Jekyll tag that writes text: never "blank", so that python-liquid does not drop what it
+    writes inside a ``for`` or ``if`` holding nothing else (Ruby Liquid keeps it)."""
+
+    __slots__ = ()
+
+    def __init__(self, token: Token):
+        super().__init__(token)
+        self.blank = False
+
+
+class HighlightNode(OutputNode):
     __slots__ = ("language", "linenos", "block")
 
     def __init__(self, token: Token, language: str, linenos: bool, block: BlockNode):
@@ -161,7 +191,7 @@ class HighlightTag(Tag):
         return HighlightNode(token, language, linenos, block)
 
 
-class IncludeNode(Node):
+class IncludeNode(OutputNode):
     __slots__ = ("path", "params")
 
     def __init__(self, token: Token, path: str, params: list[tuple[str, str]]):
@@ -210,7 +240,7 @@ class IncludeTag(Tag):
         return IncludeNode(token, path, INCLUDE_PARAMETER.findall(rest))
 
 
-class PostUrlNode(Node):
+class PostUrlNode(OutputNode):
     __slots__ = ("name",)
 
     def __init__(self, token: Token, name: str):
@@ -239,7 +269,7 @@ class PostUrlTag(Tag):
         return PostUrlNode(token, _raw_expression(stream))
 
 
-class LinkNode(Node):
+class LinkNode(OutputNode):
     __slots__ = ("path",)
 
     def __init__(self, token: Token, path: str):
@@ -325,6 +355,7 @@ def environment(settings: LiquidSettings = LiquidSettings()) -> Environment:
     """
     env = Environment(undefined=JekyllUndefined, strict_filters=True,
                       tolerance=Mode.WARN if settings.unknown == "warning" else Mode.STRICT)
+    env.template_class = JekyllTemplate
     env.loop_iteration_limit = settings.loop_iterations
     env.output_stream_limit = settings.output_bytes
     env.local_namespace_limit = settings.variables_bytes

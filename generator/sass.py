@@ -18,6 +18,7 @@ from generator.errors import SiteError
 
 SUFFIXES = (".scss", ".sass")
 _WHERE = re.compile(r"on line (\d+)(?::\d+)? of ([^,\n]+)")
+_MODULE_RULE = re.compile(r"^[ \t]*@(use|forward)\b", re.M)
 
 
 def is_sass(rel: str) -> bool:
@@ -43,8 +44,8 @@ def compile_sass(root: Path, rel: str, settings: SassSettings) -> str:
                 record(("file", path.relative_to(root).as_posix()))
     record(("file", rel))
     try:
-        return sass.compile(filename=str(root / rel), include_paths=[str(p) for p in load_paths],
-                            output_style=settings.style)
+        css = sass.compile(filename=str(root / rel), include_paths=[str(p) for p in load_paths],
+                           output_style=settings.style)
     except sass.CompileError as exc:
         message = str(exc).strip()
         where = _WHERE.search(message)
@@ -54,3 +55,13 @@ def compile_sass(root: Path, rel: str, settings: SassSettings) -> str:
         path = Path(os.path.normpath(Path.cwd() / where.group(2).strip()))   # named from the working folder
         shown = path.relative_to(root) if path.is_relative_to(root) else rel
         raise SiteError(f"Sass: {first}", shown, int(where.group(1))) from None
+    module = _MODULE_RULE.search(css)
+    if module:
+        # libsass writes a rule it does not know into the CSS as it is: a stylesheet of
+        # @use lines, which browsers ignore, would be published unstyled without a word.
+        text = (root / rel).read_text(encoding="utf-8", errors="replace")
+        here = _MODULE_RULE.search(text)       # else the rule is in a partial it imports
+        raise SiteError(f"Sass: @{module.group(1)} is Dart Sass's module system, which libsass (sitegen's "
+                        f"Sass) does not have: write @import instead", rel,
+                        text.count("\n", 0, here.start()) + 1 if here else None)
+    return css

@@ -74,6 +74,33 @@ def test_a_sass_error_is_one_line_naming_file_and_line(tmp_path, capsys) -> None
     assert "error: css/main.scss:2: Sass: Undefined variable" in capsys.readouterr().err
 
 
+def test_a_published_collection_left_out_is_said_where_a_visitor_would_miss_it(tmp_path) -> None:
+    # Found on Apache Calcite's site: its 31 _docs pages were left out with only a line on
+    # site.collections among the things to do by hand.
+    source = small_site(tmp_path / "jekyll", "title: Small\ncollections:\n  docs:\n    output: true\n  notes: {}\n",
+                        {"_docs/index.md": "---\ntitle: Docs\n---\nA.\n", "_docs/api/a.md": "---\n---\nB.\n",
+                         "_docs/logo.png": "", "_notes/n.md": "---\n---\nC.\n"})
+    import_jekyll(source, tmp_path / "site")
+    report = (tmp_path / "site/IMPORT-REPORT.md").read_text()
+    seen = report.split("## What a visitor would see")[1].split("## ")[0]
+    assert "- `_docs:1`: `collections.docs`: Jekyll published this collection's 2 documents as pages" in seen
+    assert "_notes" not in report
+
+
+def test_dart_sass_modules_stop_the_build_rather_than_publish_them_uncompiled(tmp_path, capsys) -> None:
+    # Found on Apache Calcite's site: css/screen.scss is @use lines, which libsass writes into the CSS as
+    # they are, and the site was published unstyled.
+    _, site = imported_sass_site(tmp_path)
+    (site / "css/main.scss").write_text("// the site's styles\n@use \"colours\";\nbody { color: red; }\n")
+    assert main(["-C", str(site), "build"]) == 1
+    assert capsys.readouterr().err.strip() == ("error: css/main.scss:2: Sass: @use is Dart Sass's module system, "
+                                               "which libsass (sitegen's Sass) does not have: write @import instead")
+    (site / "css/main.scss").write_text("@import \"colours\";\n")
+    (site / "_sass/_colours.scss").write_text("@forward \"layout/grid\";\n")
+    assert main(["-C", str(site), "build"]) == 1
+    assert "error: css/main.scss: Sass: @forward is Dart Sass's" in capsys.readouterr().err
+
+
 def test_an_edited_partial_recompiles_the_stylesheet_in_build_and_preview(tmp_path) -> None:
     from generator.serve import Preview
 

@@ -83,6 +83,32 @@ def test_a_page_loops_over_site_posts_and_data(site: Path) -> None:
     assert "<i>Ada</i><i>Grace</i>" in html and "{%" not in html
 
 
+def test_a_post_in_site_posts_shows_its_front_matter_as_jekyll_does(site: Path) -> None:
+    # Found on Apache Calcite's downloads page: {{ post.version }} of each release post.
+    post(site, "2021-02-01-release", "Released.\n", front="version: 1.2.0\ncategories: [release]\n")
+    write(site, "content/pages/releases.html", "---\ntitle: Releases\n---\n"
+          "{% for p in site.categories.release %}<b>{{ p.version }}|{{ p.title }}</b>{% endfor %}\n")
+    build(site, OPTIONS)
+    assert "<b>1.2.0|2021-02-01-release</b>" in built(site, "releases.html")
+
+
+@pytest.mark.parametrize("tag, written", [
+    ("{% include item.html %}", "<b>item</b>"),
+    ("{% post_url 2021-01-02-third %}", "/2021/01/02/third.html"),
+    ("{% link about.md %}", "/about.html"),
+    ("{% highlight python %}\nx = 1\n{% endhighlight %}", '<span class="n">x</span>'),
+])
+def test_a_jekyll_tag_alone_in_a_loop_or_condition_is_written(site: Path, tag: str, written: str) -> None:
+    # Found on Apache Calcite's news pages: {% for post in ... %} {% include news_item.html %} {% endfor %}
+    # came out empty, python-liquid taking the tag for one that writes nothing.
+    write(site, "content/includes/item.html", "<b>item</b>")
+    write(site, "content/pages/blank.html", f"---\ntitle: Blank\n---\n<section>{{% for i in (1..2) %}}\n  {tag}\n"
+          f"{{% endfor %}}{{% if true %}}\n  {tag}\n{{% endif %}}</section>\n")
+    build(site, OPTIONS)
+    section = built(site, "blank.html").split("<section>")[1].split("</section>")[0]
+    assert section.count(written) == 3
+
+
 @pytest.mark.parametrize("body, line, message", [
     ("Fine.\n\n{% gallery x %}\n", 7, "unexpected tag 'gallery'"),
     ("Fine.\n{{ page.title | shout }}\n", 6, "unknown filter 'shout'"),

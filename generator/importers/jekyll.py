@@ -345,11 +345,26 @@ class _Importer:
                 data = self.read(path) if path.is_file() else None
                 if data is not None:
                     self.copy(data, path.relative_to(self.src).as_posix())
+        self.note_collections()
         if (self.src / "_plugins").is_dir():
             self.note("_plugins", 1, "_plugins", "Ruby plugins do not run in sitegen: do what they did "
                                                  "in templates or content", visible=True)
         self.import_data()
         self.import_includes_and_layouts()
+
+    def note_collections(self) -> None:
+        """A collection Jekyll published (``output: true``) is pages sitegen does not make: said
+        where a visitor would miss them, with how many there are."""
+        collections = self.config.get("collections") or {}
+        for name, settings in collections.items() if isinstance(collections, dict) else ():
+            folder = self.src / f"_{name}"
+            if name == "posts" or not (isinstance(settings, dict) and settings.get("output")) \
+                    or not self.folder(folder):
+                continue
+            count = sum(name.endswith(PAGE_SUFFIXES) for _, _, files in os.walk(folder) for name in files)
+            self.note(f"_{name}", 1, f"collections.{name}", f"Jekyll published this collection's {count} "
+                      f"documents as pages; sitegen has no collections, so they were left out: move them "
+                      f"into content/pages/{name}/ (or content/docs/) with the permalinks they had", visible=True)
 
     def import_data(self) -> None:
         data = self.src / "_data"
