@@ -82,6 +82,19 @@ def built(tmp_path_factory):
     return site, result
 
 
+def pkg_site(root: Path, docs: str, files: dict[str, str], api: str = "{package: pkg, docstrings: google}",
+             settings: str = "") -> Path:
+    """A small site: a docs page saying ``docs``, site.yaml documenting ``api`` (after
+    ``settings``), and ``files`` (path -> text: the package, tutorials)."""
+    (root / "content" / "docs").mkdir(parents=True)
+    (root / "content" / "docs" / "index.md").write_text(f"---\ntitle: Docs\n---\n{docs}\n")
+    (root / "site.yaml").write_text(f"title: T\nurl: https://example.org\n{settings}api:\n  - {api}\n")
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    return root
+
+
 def html_of(site: Path, rel: str):
     return lxml.html.fromstring((site / "_site" / rel).read_bytes())
 
@@ -261,15 +274,11 @@ def test_inventories_of_other_projects_link_out(tmp_path):
 
 
 def test_a_module_python_cannot_parse_is_one_warning_and_the_rest_documented(tmp_path):
-    site = tmp_path / "site"
-    (site / "content" / "docs").mkdir(parents=True)
-    (site / "content" / "docs" / "index.md").write_text("---\ntitle: Docs\n---\nSee [pkg.good.add][].\n")
-    (site / "site.yaml").write_text("title: T\nurl: https://example.org\napi:\n  - {package: pkg, docstrings: google}\n")
-    (site / "pkg").mkdir()
-    (site / "pkg" / "__init__.py").write_text('"""A package."""\n')
-    (site / "pkg" / "good.py").write_text('def add(a: int, b: int = 1) -> int:\n    """Add.\n\n    Args:\n'
-                                          '        a: The first.\n        b: The second.\n    """\n    return a + b\n')
-    (site / "pkg" / "bad.py").write_text('"""Broken."""\n\ndef broken(:\n    pass\n')
+    site = pkg_site(tmp_path / "site", "See [pkg.good.add][].", {
+        "pkg/__init__.py": '"""A package."""\n',
+        "pkg/good.py": 'def add(a: int, b: int = 1) -> int:\n    """Add.\n\n    Args:\n'
+                       '        a: The first.\n        b: The second.\n    """\n    return a + b\n',
+        "pkg/bad.py": '"""Broken."""\n\ndef broken(:\n    pass\n'})
     result = build(site)
     assert [w for w in result.warnings] == ["pkg/bad.py:3: warning: the API reference leaves this module out: "
                                             "Python cannot parse it (invalid syntax)"]
@@ -327,17 +336,13 @@ def test_a_docstring_edit_renders_that_module_again_and_each_version_keeps_its_o
 
 
 def test_a_large_module_gives_each_class_a_page_of_its_own(tmp_path):
-    site = tmp_path / "site"
-    (site / "content" / "docs").mkdir(parents=True)
-    (site / "content" / "docs" / "index.md").write_text("---\ntitle: Docs\n---\nSee [pkg.mod.A.run][].\n")
-    (site / "site.yaml").write_text("title: T\nurl: https://example.org\n"
-                                    "api:\n  - {package: pkg, docstrings: google, class_pages: 2}\n")
-    (site / "pkg").mkdir()
-    (site / "pkg" / "__init__.py").write_text('"""A package."""\n')
-    (site / "pkg" / "mod.py").write_text('"""Three members."""\n\n\nclass A:\n    """First."""\n\n'
-                                         '    def run(self) -> "B":\n        """Run."""\n\n\n'
-                                         'class B:\n    """Second."""\n\n\ndef f() -> A:\n    """A function."""\n')
-    (site / "pkg" / "small.py").write_text('"""Two members."""\n\n\nclass C:\n    """Third."""\n\n\nx = 1\n')
+    site = pkg_site(tmp_path / "site", "See [pkg.mod.A.run][].", {
+        "pkg/__init__.py": '"""A package."""\n',
+        "pkg/mod.py": '"""Three members."""\n\n\nclass A:\n    """First."""\n\n'
+                      '    def run(self) -> "B":\n        """Run."""\n\n\n'
+                      'class B:\n    """Second."""\n\n\ndef f() -> A:\n    """A function."""\n',
+        "pkg/small.py": '"""Two members."""\n\n\nclass C:\n    """Third."""\n\n\nx = 1\n'},
+        api="{package: pkg, docstrings: google, class_pages: 2}")
     assert build(site).warnings == []
     api = site / "_site" / "docs" / "api"
     assert sorted(p.name for p in api.glob("*.html")) == ["pkg.html", "pkg.mod.A.html", "pkg.mod.B.html",
@@ -376,13 +381,8 @@ def test_an_inventory_at_a_url_is_fetched_once_and_kept_under_sitegen(tmp_path):
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         url = f"http://127.0.0.1:{server.server_address[1]}/objects.inv"
-        site = tmp_path / "site"
-        (site / "content" / "docs").mkdir(parents=True)
-        (site / "content" / "docs" / "index.md").write_text("---\ntitle: Docs\n---\nSee [json.dumps][].\n")
-        (site / "site.yaml").write_text(f"title: T\nurl: https://example.org\napi_inventories:\n  python: {url}\n"
-                                        "api:\n  - {package: pkg}\n")
-        (site / "pkg").mkdir()
-        (site / "pkg" / "__init__.py").write_text('"""Uses :func:`json.dumps`."""\n')
+        site = pkg_site(tmp_path / "site", "See [json.dumps][].", {"pkg/__init__.py": '"""Uses :func:`json.dumps`."""\n'},
+                        api="{package: pkg}", settings=f"api_inventories:\n  python: {url}\n")
         assert build(site).warnings == []
         (site / "pkg" / "__init__.py").write_text('"""Uses json.dumps: :func:`json.dumps`."""\n')
         assert build(site).warnings == []
@@ -396,15 +396,10 @@ def test_an_inventory_at_a_url_is_fetched_once_and_kept_under_sitegen(tmp_path):
 
 
 def test_a_tutorials_text_links_references_and_names_an_unknown_one_at_its_line(tmp_path):
-    site = tmp_path / "site"
-    (site / "content" / "docs").mkdir(parents=True)
-    (site / "content" / "docs" / "index.md").write_text("---\ntitle: Docs\n---\nThe docs.\n")
-    (site / "site.yaml").write_text("title: T\nurl: https://example.org\napi:\n  - {package: pkg, docstrings: google}\n")
-    (site / "pkg").mkdir()
-    (site / "pkg" / "__init__.py").write_text('"""A package."""\n\n\ndef f() -> int:\n    """One."""\n    return 1\n')
-    (site / "notebooks").mkdir()
-    (site / "notebooks" / "intro.py").write_text('"""\nIntro\n=====\n\nCall [pkg.f][] first.\n\n'
-                                                 'Then [pkg.g][].\n"""\n\nx = [1][0]  # [pkg.f][] in code\n')
+    site = pkg_site(tmp_path / "site", "The docs.", {
+        "pkg/__init__.py": '"""A package."""\n\n\ndef f() -> int:\n    """One."""\n    return 1\n',
+        "notebooks/intro.py": '"""\nIntro\n=====\n\nCall [pkg.f][] first.\n\n'
+                              'Then [pkg.g][].\n"""\n\nx = [1][0]  # [pkg.f][] in code\n'})
     result = build(site)
     assert result.warnings == ["notebooks/intro.py:7: warning: unknown API reference 'pkg.g'"]
     tutorial = html_of(site, "docs/tutorials/intro.html")
