@@ -395,6 +395,37 @@ def test_an_inventory_at_a_url_is_fetched_once_and_kept_under_sitegen(tmp_path):
     assert link == f"http://127.0.0.1:{server.server_address[1]}/library/json.html#json.dumps"
 
 
+def test_an_inventory_whose_download_breaks_off_is_one_error_and_nothing_kept(tmp_path):
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class Handler(BaseHTTPRequestHandler):      # promises 1000 bytes, sends a few and hangs up
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Length", "1000")
+            self.end_headers()
+            self.wfile.write(b"# Sphinx inventory version 2\n")
+            self.close_connection = True
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/objects.inv"
+        site = pkg_site(tmp_path / "site", "See [json.dumps][].", {"pkg/__init__.py": '"""A package."""\n'},
+                        api="{package: pkg}", settings=f"api_inventories:\n  python: {url}\n")
+        with pytest.raises(SiteError) as caught:
+            build(site)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert caught.value.message.startswith(f"site.yaml: api_inventories.python: could not fetch {url} (")
+    assert "\n" not in caught.value.message
+    assert not list((site / ".sitegen").glob("inventories/*"))
+
+
 def test_a_tutorials_text_links_references_and_names_an_unknown_one_at_its_line(tmp_path):
     site = pkg_site(tmp_path / "site", "The docs.", {
         "pkg/__init__.py": '"""A package."""\n\n\ndef f() -> int:\n    """One."""\n    return 1\n',

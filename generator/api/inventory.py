@@ -8,6 +8,7 @@ name, ``-`` as the display for the name), the format intersphinx reads.
 
 from __future__ import annotations
 
+import http.client
 import re
 import urllib.request
 import zlib
@@ -62,7 +63,7 @@ def load(source: str, base: str | None, root: Path, cache: Path, where: str) -> 
         try:
             with urllib.request.urlopen(source, timeout=FETCH_TIMEOUT) as response:
                 data = response.read()
-        except OSError as exc:
+        except (OSError, http.client.HTTPException) as exc:     # a refusal, a timeout, a body cut short
             raise SiteError(f"{where}: could not fetch {source} ({exc})") from None
         read(data, source, where)          # a page that is not an inventory is not kept
         cache.mkdir(parents=True, exist_ok=True)
