@@ -26,7 +26,7 @@ from generator.api.render import Page, Renderer
 from generator.config import ApiInventory, Config
 from generator.highlight import SourceLine, source_lines
 from generator.cache import digest, local_key, write_atomic
-from generator.layout import STATE_DIR, VERSIONS_DIR
+from generator.layout import VERSIONS_DIR
 from generator.outputs import generated_page
 
 LISTINGS_DIR = API_DIR + "_source/"        # the packages' files, line-numbered
@@ -258,5 +258,5 @@ def _inventories(config: Config) -> dict[str, str]:
         if isinstance(source, ApiInventory):
             found.update(inventory.load(source.file, source.url, config.root, Path(), where))
         else:
-            found.update(inventory.load(source, None, config.root, config.root / STATE_DIR / "inventories", where))
+            found.update(inventory.load(source, None, config.root, config.state_dir / "inventories", where))
     return found
