@@ -84,8 +84,9 @@ class Reference:
 
 
 def build_reference(config: Config, tree: Path, prefix: str, version: str = "",
-                    version_name: str = "") -> Reference | None:
+                    version_name: str = "", external: dict[str, str] | None = None) -> Reference | None:
     """The reference of the packages in ``tree`` for the docs section at ``prefix``; None without ``api``.
+    ``external``: the inventories' objects (:func:`inventories`), read once for every version.
 
     A module's pages are rendered again only when a file they show changed (its own, those
     it re-exports from), its submodules' summaries or the index of names did; else the last
@@ -94,7 +95,7 @@ def build_reference(config: Config, tree: Path, prefix: str, version: str = "",
     if not config.api:
         return None
     base = config.baseurl.rstrip("/") + prefix
-    index = xref.Index(external=_inventories(config))
+    index = xref.Index(external=inventories(config) if external is None else external)
     loaded: dict[tuple, Any] = {}
     packages = [package for spec in config.api if (package := collect(tree, spec, loaded)) is not None]
     if not packages:
@@ -251,7 +252,8 @@ def _nav(package: Package, prefix: str) -> list[dict[str, Any]]:
     return roots
 
 
-def _inventories(config: Config) -> dict[str, str]:
+def inventories(config: Config) -> dict[str, str]:
+    """The objects of site.yaml's ``api_inventories`` -> their URLs."""
     found: dict[str, str] = {}
     for name, source in config.api_inventories.items():
         where = f"site.yaml: api_inventories.{name}"
