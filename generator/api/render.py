@@ -288,11 +288,8 @@ def _dedent(text: str) -> str:
 
 
 def _markdown_ref(inner: str) -> str:
-    title, _, target = inner.partition("<")
-    if target:
-        return f"[`{title.strip()}`][{target.rstrip('>').strip()}]"
-    shown = inner.rsplit(".", 1)[-1] if inner.startswith("~") else inner
-    return f"[`{shown}`][{inner.lstrip('~')}]"
+    name, shown = xref.role_target(inner)
+    return f"[`{shown}`][{name}]"
 
 
 def _annotations(obj: Any) -> list[Any]:
