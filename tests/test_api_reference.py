@@ -10,8 +10,11 @@ files, and with sphobjinv (Sphinx's inventory format) over the ``objects.inv`` w
 from __future__ import annotations
 
 import ast
+import json
 import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import jinja2
@@ -302,6 +305,21 @@ def test_api_settings_are_checked_naming_the_key(tmp_path, entry, message):
     with pytest.raises(SiteError) as caught:
         load_config(tmp_path)
     assert caught.value.message == message
+
+
+def test_a_docs_site_without_api_builds_its_docs_without_loading_griffe(tmp_path):
+    # A fresh process, as a user runs a build: only a site with ``api`` pays for griffe.
+    site = tmp_path / "site"
+    (site / "content" / "docs").mkdir(parents=True)
+    (site / "site.yaml").write_text("title: T\nurl: https://example.org\n")
+    (site / "content" / "docs" / "index.md").write_text("---\ntitle: Docs\n---\nSee [pkg.f][].\n")
+    probe = ("import json, sys; from generator.cli import main; code = main(['build']); "
+             "print(json.dumps([code, 'generator.versions' in sys.modules, sorted(m for m in sys.modules "
+             "if m.split('.')[0] == 'griffe' or m.startswith('generator.api'))]))")
+    ran = subprocess.run([sys.executable, "-c", probe], cwd=site, capture_output=True, text=True)
+    assert ran.returncode == 0, ran.stderr
+    assert json.loads(ran.stdout.splitlines()[-1]) == [0, True, []]      # the docs built, no API work
+    assert (site / "_site" / "docs" / "index.html").is_file()
 
 
 def test_a_docstring_edit_renders_that_module_again_and_each_version_keeps_its_own(tmp_path):
