@@ -78,9 +78,14 @@ class Reference:
             yield listing_path(file), html.encode("utf-8"), file
         yield INVENTORY, self.inventory, "site.yaml"
 
-    def link(self, html: str, where: str, source_text: str) -> str:
-        """A docs page's (or tutorial's) HTML with its ``[name][]`` references linked."""
-        return xref.resolve_markdown(html, self.index, xref.locator(where, source_text))
+    def link(self, html: str, tree: Path, where: str) -> str:
+        """A docs page's (or tutorial's) HTML with its ``[name][]`` references linked; ``where``,
+        its source in ``tree``, is read (to name a reference's line) only when it has any."""
+        if not xref.MARKDOWN_REF.search(html):
+            return html
+        path = tree / where           # none for a page made from a template
+        text = path.read_text("utf-8", errors="replace") if path.is_file() else ""
+        return xref.resolve_markdown(html, self.index, xref.locator(where, text))
 
 
 def build_reference(config: Config, tree: Path, prefix: str, version: str = "",
