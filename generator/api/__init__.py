@@ -43,10 +43,8 @@ class Reference:
     listings: dict[str, list[tuple[int, int]]] = field(default_factory=dict)   # file -> objects' line ranges
     nav: list[dict[str, Any]] = field(default_factory=list)
     inventory: bytes = b""
-    objects: int = 0
     rendered: int = 0         # modules whose pages were rendered, and those kept from the last build
     reused: int = 0
-    saved: dict[str, Any] = field(default_factory=dict)
     collect_warnings: list[str] = field(default_factory=list)
 
     @property
@@ -108,7 +106,6 @@ def build_reference(config: Config, tree: Path, prefix: str, version: str = "",
     index.canonical = partial(_canonical, packages)
     reference = Reference(index)
     objects = _index(reference, packages, base, prefix)
-    reference.objects = len(objects)
     _render(reference, packages, tree, base, LastPages(
         config.state_dir / VERSIONS_DIR / f"api-{version_name or 'docs'}.msgpack", local_key(config.state_dir)),
         digest(__version__, str(codec.VERSIONS["api-pages"]), repr(config.api), base))
@@ -147,6 +144,7 @@ def _render(reference: Reference, packages: list[Package], tree: Path, base: str
     names = digest(settings, *(part for name in sorted(index.own) for part in (name, index.own[name])),
                    repr(sorted(index.external.items())))
     files = _file_digests(tree, packages)
+    saved: dict[str, Any] = {}
     for package in packages:
         renderer = Renderer(package, index, lambda file: base + listing_path(file))
         for module in package.modules:
@@ -163,10 +161,10 @@ def _render(reference: Reference, packages: list[Package], tree: Path, base: str
                 pages = renderer.module_pages(module)
                 warned = index.unresolved[before:]
                 reference.rendered += 1
-            reference.saved[module.path] = [key, [list(dataclasses.astuple(p)) for p in pages], warned]
+            saved[module.path] = [key, [list(dataclasses.astuple(p)) for p in pages], warned]
             for page in pages:
                 reference.pages[API_DIR + page.rel] = page
-    last.put(reference.saved)
+    last.put(saved)
 
 
 class LastPages:
