@@ -86,7 +86,7 @@ class Docs(Files):
 
 def tree_dirs(config: Config) -> tuple[str, ...]:
     """The folders a version's docs are built from: the docs, the tutorials, the API's packages."""
-    return (*TREE_DIRS, *dict.fromkeys(spec.folder for spec in config.api))
+    return (*TREE_DIRS, *config.api_folders)
 
 
 def resolve_versions(config: Config) -> list[Resolved]:
