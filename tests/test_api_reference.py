@@ -10,12 +10,16 @@ files, and with sphobjinv (Sphinx's inventory format) over the ``objects.inv`` w
 from __future__ import annotations
 
 import ast
+import contextlib
 import json
 import re
 import shutil
 import subprocess
 import sys
+import threading
+from http.server import BaseHTTPRequestHandler, SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Iterator
 
 import jinja2
 import lxml.html
@@ -375,10 +379,19 @@ def test_a_large_module_gives_each_class_a_page_of_its_own(tmp_path):
     assert html_of(site, "docs/index.html").cssselect("a.xref")[0].get("href") == "/docs/api/pkg.mod.A.html#pkg.mod.A.run"
 
 
-def test_an_inventory_at_a_url_is_fetched_once_and_kept_under_sitegen(tmp_path):
-    import threading
-    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+@contextlib.contextmanager
+def serving(handler: type) -> Iterator[str]:
+    """``handler`` answering on a free local port, for the while: the URL of its objects.inv."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/objects.inv"
+    finally:
+        server.shutdown()
+        server.server_close()
 
+
+def test_an_inventory_at_a_url_is_fetched_once_and_kept_under_sitegen(tmp_path):
     inventory = sphobjinv.Inventory()
     inventory.project, inventory.version = "Python", "3.11"
     inventory.objects.append(sphobjinv.DataObjStr(name="json.dumps", domain="py", role="function", priority="1",
@@ -395,28 +408,19 @@ def test_an_inventory_at_a_url_is_fetched_once_and_kept_under_sitegen(tmp_path):
         def log_message(self, *args):
             asked.append(self.path)
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        url = f"http://127.0.0.1:{server.server_address[1]}/objects.inv"
+    with serving(Handler) as url:
         site = pkg_site(tmp_path / "site", "See [json.dumps][].", {"pkg/__init__.py": '"""Uses :func:`json.dumps`."""\n'},
                         api="{package: pkg}", settings=f"api_inventories:\n  python: {url}\n")
         assert build(site).warnings == []
         (site / "pkg" / "__init__.py").write_text('"""Uses json.dumps: :func:`json.dumps`."""\n')
         assert build(site).warnings == []
-    finally:
-        server.shutdown()
-        server.server_close()
     assert asked == ["/objects.inv"]          # once: the second build read the kept copy
     assert len(list((site / ".sitegen" / "inventories").glob("*.inv"))) == 1
     link = html_of(site, "docs/index.html").cssselect("a.xref")[0].get("href")
-    assert link == f"http://127.0.0.1:{server.server_address[1]}/library/json.html#json.dumps"
+    assert link == url.removesuffix("objects.inv") + "library/json.html#json.dumps"
 
 
 def test_an_inventory_whose_download_breaks_off_is_one_error_and_nothing_kept(tmp_path):
-    import threading
-    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
     class Handler(BaseHTTPRequestHandler):      # promises 1000 bytes, sends a few and hangs up
         def do_GET(self):
             self.send_response(200)
@@ -428,17 +432,11 @@ def test_an_inventory_whose_download_breaks_off_is_one_error_and_nothing_kept(tm
         def log_message(self, *args):
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        url = f"http://127.0.0.1:{server.server_address[1]}/objects.inv"
+    with serving(Handler) as url:
         site = pkg_site(tmp_path / "site", "See [json.dumps][].", {"pkg/__init__.py": '"""A package."""\n'},
                         api="{package: pkg}", settings=f"api_inventories:\n  python: {url}\n")
         with pytest.raises(SiteError) as caught:
             build(site)
-    finally:
-        server.shutdown()
-        server.server_close()
     assert caught.value.message.startswith(f"site.yaml: api_inventories.python: could not fetch {url} (")
     assert "\n" not in caught.value.message
     assert not list((site / ".sitegen").glob("inventories/*"))
