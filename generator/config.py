@@ -497,6 +497,11 @@ class Config:
         return CodeStyles(style, style) if isinstance(style, str) else style
 
     @property
+    def api_folders(self) -> tuple[str, ...]:
+        """The folders of the packages ``api`` documents, each once (see :attr:`ApiPackage.folder`)."""
+        return tuple(dict.fromkeys(spec.folder for spec in self.api))
+
+    @property
     def output_dir(self) -> Path:
         return self.root / self.output
 

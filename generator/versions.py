@@ -86,7 +86,7 @@ class Docs(Files):
 
 def tree_dirs(config: Config) -> tuple[str, ...]:
     """The folders a version's docs are built from: the docs, the tutorials, the API's packages."""
-    return (*TREE_DIRS, *dict.fromkeys(spec.folder for spec in config.api))
+    return (*TREE_DIRS, *config.api_folders)
 
 
 def resolve_versions(config: Config) -> list[Resolved]:
@@ -138,6 +138,7 @@ class VersionedDocs:
         self.site = site
         self.parse = parse
         self.last = LastBuilds(config.state_dir / VERSIONS_DIR, local_key(config.state_dir))
+        self.inventories: dict[str, str] | None = None     # of the API reference: read once for all versions
 
     def render(self, template: str, source: Path | None = None, **context: Any) -> str:
         return self.renderer.render(template, {"site": self.site, **context}, source)
@@ -204,9 +205,12 @@ class VersionedDocs:
 
         reference = None
         if self.config.api:
-            from generator.api import build_reference     # griffe, for a site with an API reference
+            from generator.api import build_reference, inventories     # griffe, for a site with an API reference
 
-            reference = build_reference(self.config, tree, prefix, version["title"] if version else "", name or "")
+            if self.inventories is None:
+                self.inventories = inventories(self.config)
+            reference = build_reference(self.config, tree, prefix, version["title"] if version else "", name or "",
+                                        self.inventories)
         section = render_section(tree, prefix, self.render, self.parse, version, tutorials, editable, reference)
         if reference:
             docs.api_modules = [docs.api_modules[0] + reference.rendered, docs.api_modules[1] + reference.reused]

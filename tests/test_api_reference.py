@@ -10,9 +10,16 @@ files, and with sphobjinv (Sphinx's inventory format) over the ``objects.inv`` w
 from __future__ import annotations
 
 import ast
+import contextlib
+import json
 import re
 import shutil
+import subprocess
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Iterator
 
 import jinja2
 import lxml.html
@@ -80,6 +87,19 @@ def built(tmp_path_factory):
     site = make_site(tmp_path_factory.mktemp("api") / "site")
     result = build(site)
     return site, result
+
+
+def pkg_site(root: Path, docs: str, files: dict[str, str], api: str = "{package: pkg, docstrings: google}",
+             settings: str = "") -> Path:
+    """A small site: a docs page saying ``docs``, site.yaml documenting ``api`` (after
+    ``settings``), and ``files`` (path -> text: the package, tutorials)."""
+    (root / "content" / "docs").mkdir(parents=True)
+    (root / "content" / "docs" / "index.md").write_text(f"---\ntitle: Docs\n---\n{docs}\n")
+    (root / "site.yaml").write_text(f"title: T\nurl: https://example.org\n{settings}api:\n  - {api}\n")
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    return root
 
 
 def html_of(site: Path, rel: str):
@@ -261,15 +281,11 @@ def test_inventories_of_other_projects_link_out(tmp_path):
 
 
 def test_a_module_python_cannot_parse_is_one_warning_and_the_rest_documented(tmp_path):
-    site = tmp_path / "site"
-    (site / "content" / "docs").mkdir(parents=True)
-    (site / "content" / "docs" / "index.md").write_text("---\ntitle: Docs\n---\nSee [pkg.good.add][].\n")
-    (site / "site.yaml").write_text("title: T\nurl: https://example.org\napi:\n  - {package: pkg, docstrings: google}\n")
-    (site / "pkg").mkdir()
-    (site / "pkg" / "__init__.py").write_text('"""A package."""\n')
-    (site / "pkg" / "good.py").write_text('def add(a: int, b: int = 1) -> int:\n    """Add.\n\n    Args:\n'
-                                          '        a: The first.\n        b: The second.\n    """\n    return a + b\n')
-    (site / "pkg" / "bad.py").write_text('"""Broken."""\n\ndef broken(:\n    pass\n')
+    site = pkg_site(tmp_path / "site", "See [pkg.good.add][].", {
+        "pkg/__init__.py": '"""A package."""\n',
+        "pkg/good.py": 'def add(a: int, b: int = 1) -> int:\n    """Add.\n\n    Args:\n'
+                       '        a: The first.\n        b: The second.\n    """\n    return a + b\n',
+        "pkg/bad.py": '"""Broken."""\n\ndef broken(:\n    pass\n'})
     result = build(site)
     assert [w for w in result.warnings] == ["pkg/bad.py:3: warning: the API reference leaves this module out: "
                                             "Python cannot parse it (invalid syntax)"]
@@ -293,6 +309,21 @@ def test_api_settings_are_checked_naming_the_key(tmp_path, entry, message):
     with pytest.raises(SiteError) as caught:
         load_config(tmp_path)
     assert caught.value.message == message
+
+
+def test_a_docs_site_without_api_builds_its_docs_without_loading_griffe(tmp_path):
+    # A fresh process, as a user runs a build: only a site with ``api`` pays for griffe.
+    site = tmp_path / "site"
+    (site / "content" / "docs").mkdir(parents=True)
+    (site / "site.yaml").write_text("title: T\nurl: https://example.org\n")
+    (site / "content" / "docs" / "index.md").write_text("---\ntitle: Docs\n---\nSee [pkg.f][].\n")
+    probe = ("import json, sys; from generator.cli import main; code = main(['build']); "
+             "print(json.dumps([code, 'generator.versions' in sys.modules, sorted(m for m in sys.modules "
+             "if m.split('.')[0] == 'griffe' or m.startswith('generator.api'))]))")
+    ran = subprocess.run([sys.executable, "-c", probe], cwd=site, capture_output=True, text=True)
+    assert ran.returncode == 0, ran.stderr
+    assert json.loads(ran.stdout.splitlines()[-1]) == [0, True, []]      # the docs built, no API work
+    assert (site / "_site" / "docs" / "index.html").is_file()
 
 
 def test_a_docstring_edit_renders_that_module_again_and_each_version_keeps_its_own(tmp_path):
@@ -327,17 +358,13 @@ def test_a_docstring_edit_renders_that_module_again_and_each_version_keeps_its_o
 
 
 def test_a_large_module_gives_each_class_a_page_of_its_own(tmp_path):
-    site = tmp_path / "site"
-    (site / "content" / "docs").mkdir(parents=True)
-    (site / "content" / "docs" / "index.md").write_text("---\ntitle: Docs\n---\nSee [pkg.mod.A.run][].\n")
-    (site / "site.yaml").write_text("title: T\nurl: https://example.org\n"
-                                    "api:\n  - {package: pkg, docstrings: google, class_pages: 2}\n")
-    (site / "pkg").mkdir()
-    (site / "pkg" / "__init__.py").write_text('"""A package."""\n')
-    (site / "pkg" / "mod.py").write_text('"""Three members."""\n\n\nclass A:\n    """First."""\n\n'
-                                         '    def run(self) -> "B":\n        """Run."""\n\n\n'
-                                         'class B:\n    """Second."""\n\n\ndef f() -> A:\n    """A function."""\n')
-    (site / "pkg" / "small.py").write_text('"""Two members."""\n\n\nclass C:\n    """Third."""\n\n\nx = 1\n')
+    site = pkg_site(tmp_path / "site", "See [pkg.mod.A.run][].", {
+        "pkg/__init__.py": '"""A package."""\n',
+        "pkg/mod.py": '"""Three members."""\n\n\nclass A:\n    """First."""\n\n'
+                      '    def run(self) -> "B":\n        """Run."""\n\n\n'
+                      'class B:\n    """Second."""\n\n\ndef f() -> A:\n    """A function."""\n',
+        "pkg/small.py": '"""Two members."""\n\n\nclass C:\n    """Third."""\n\n\nx = 1\n'},
+        api="{package: pkg, docstrings: google, class_pages: 2}")
     assert build(site).warnings == []
     api = site / "_site" / "docs" / "api"
     assert sorted(p.name for p in api.glob("*.html")) == ["pkg.html", "pkg.mod.A.html", "pkg.mod.B.html",
@@ -352,10 +379,19 @@ def test_a_large_module_gives_each_class_a_page_of_its_own(tmp_path):
     assert html_of(site, "docs/index.html").cssselect("a.xref")[0].get("href") == "/docs/api/pkg.mod.A.html#pkg.mod.A.run"
 
 
-def test_an_inventory_at_a_url_is_fetched_once_and_kept_under_sitegen(tmp_path):
-    import threading
-    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+@contextlib.contextmanager
+def serving(handler: type) -> Iterator[str]:
+    """``handler`` answering on a free local port, for the while: the URL of its objects.inv."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/objects.inv"
+    finally:
+        server.shutdown()
+        server.server_close()
 
+
+def test_an_inventory_at_a_url_is_fetched_once_and_kept_under_sitegen(tmp_path):
     inventory = sphobjinv.Inventory()
     inventory.project, inventory.version = "Python", "3.11"
     inventory.objects.append(sphobjinv.DataObjStr(name="json.dumps", domain="py", role="function", priority="1",
@@ -372,39 +408,45 @@ def test_an_inventory_at_a_url_is_fetched_once_and_kept_under_sitegen(tmp_path):
         def log_message(self, *args):
             asked.append(self.path)
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        url = f"http://127.0.0.1:{server.server_address[1]}/objects.inv"
-        site = tmp_path / "site"
-        (site / "content" / "docs").mkdir(parents=True)
-        (site / "content" / "docs" / "index.md").write_text("---\ntitle: Docs\n---\nSee [json.dumps][].\n")
-        (site / "site.yaml").write_text(f"title: T\nurl: https://example.org\napi_inventories:\n  python: {url}\n"
-                                        "api:\n  - {package: pkg}\n")
-        (site / "pkg").mkdir()
-        (site / "pkg" / "__init__.py").write_text('"""Uses :func:`json.dumps`."""\n')
+    with serving(Handler) as url:
+        site = pkg_site(tmp_path / "site", "See [json.dumps][].", {"pkg/__init__.py": '"""Uses :func:`json.dumps`."""\n'},
+                        api="{package: pkg}", settings=f"api_inventories:\n  python: {url}\n")
         assert build(site).warnings == []
         (site / "pkg" / "__init__.py").write_text('"""Uses json.dumps: :func:`json.dumps`."""\n')
         assert build(site).warnings == []
-    finally:
-        server.shutdown()
-        server.server_close()
     assert asked == ["/objects.inv"]          # once: the second build read the kept copy
     assert len(list((site / ".sitegen" / "inventories").glob("*.inv"))) == 1
     link = html_of(site, "docs/index.html").cssselect("a.xref")[0].get("href")
-    assert link == f"http://127.0.0.1:{server.server_address[1]}/library/json.html#json.dumps"
+    assert link == url.removesuffix("objects.inv") + "library/json.html#json.dumps"
+
+
+def test_an_inventory_whose_download_breaks_off_is_one_error_and_nothing_kept(tmp_path):
+    class Handler(BaseHTTPRequestHandler):      # promises 1000 bytes, sends a few and hangs up
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Length", "1000")
+            self.end_headers()
+            self.wfile.write(b"# Sphinx inventory version 2\n")
+            self.close_connection = True
+
+        def log_message(self, *args):
+            pass
+
+    with serving(Handler) as url:
+        site = pkg_site(tmp_path / "site", "See [json.dumps][].", {"pkg/__init__.py": '"""A package."""\n'},
+                        api="{package: pkg}", settings=f"api_inventories:\n  python: {url}\n")
+        with pytest.raises(SiteError) as caught:
+            build(site)
+    assert caught.value.message.startswith(f"site.yaml: api_inventories.python: could not fetch {url} (")
+    assert "\n" not in caught.value.message
+    assert not list((site / ".sitegen").glob("inventories/*"))
 
 
 def test_a_tutorials_text_links_references_and_names_an_unknown_one_at_its_line(tmp_path):
-    site = tmp_path / "site"
-    (site / "content" / "docs").mkdir(parents=True)
-    (site / "content" / "docs" / "index.md").write_text("---\ntitle: Docs\n---\nThe docs.\n")
-    (site / "site.yaml").write_text("title: T\nurl: https://example.org\napi:\n  - {package: pkg, docstrings: google}\n")
-    (site / "pkg").mkdir()
-    (site / "pkg" / "__init__.py").write_text('"""A package."""\n\n\ndef f() -> int:\n    """One."""\n    return 1\n')
-    (site / "notebooks").mkdir()
-    (site / "notebooks" / "intro.py").write_text('"""\nIntro\n=====\n\nCall [pkg.f][] first.\n\n'
-                                                 'Then [pkg.g][].\n"""\n\nx = [1][0]  # [pkg.f][] in code\n')
+    site = pkg_site(tmp_path / "site", "The docs.", {
+        "pkg/__init__.py": '"""A package."""\n\n\ndef f() -> int:\n    """One."""\n    return 1\n',
+        "notebooks/intro.py": '"""\nIntro\n=====\n\nCall [pkg.f][] first.\n\n'
+                              'Then [pkg.g][].\n"""\n\nx = [1][0]  # [pkg.f][] in code\n'})
     result = build(site)
     assert result.warnings == ["notebooks/intro.py:7: warning: unknown API reference 'pkg.g'"]
     tutorial = html_of(site, "docs/tutorials/intro.html")

@@ -26,7 +26,7 @@ from generator.api.render import Page, Renderer
 from generator.config import ApiInventory, Config
 from generator.highlight import SourceLine, source_lines
 from generator.cache import digest, local_key, write_atomic
-from generator.layout import STATE_DIR, VERSIONS_DIR
+from generator.layout import VERSIONS_DIR
 from generator.outputs import generated_page
 
 LISTINGS_DIR = API_DIR + "_source/"        # the packages' files, line-numbered
@@ -43,10 +43,8 @@ class Reference:
     listings: dict[str, list[tuple[int, int]]] = field(default_factory=dict)   # file -> objects' line ranges
     nav: list[dict[str, Any]] = field(default_factory=list)
     inventory: bytes = b""
-    objects: int = 0
     rendered: int = 0         # modules whose pages were rendered, and those kept from the last build
     reused: int = 0
-    saved: dict[str, Any] = field(default_factory=dict)
     collect_warnings: list[str] = field(default_factory=list)
 
     @property
@@ -78,14 +76,20 @@ class Reference:
             yield listing_path(file), html.encode("utf-8"), file
         yield INVENTORY, self.inventory, "site.yaml"
 
-    def link(self, html: str, where: str, source_text: str) -> str:
-        """A docs page's (or tutorial's) HTML with its ``[name][]`` references linked."""
-        return xref.resolve_markdown(html, self.index, xref.locator(where, source_text))
+    def link(self, html: str, tree: Path, where: str) -> str:
+        """A docs page's (or tutorial's) HTML with its ``[name][]`` references linked; ``where``,
+        its source in ``tree``, is read (to name a reference's line) only when it has any."""
+        if not xref.MARKDOWN_REF.search(html):
+            return html
+        path = tree / where           # none for a page made from a template
+        text = path.read_text("utf-8", errors="replace") if path.is_file() else ""
+        return xref.resolve_markdown(html, self.index, xref.locator(where, text))
 
 
 def build_reference(config: Config, tree: Path, prefix: str, version: str = "",
-                    version_name: str = "") -> Reference | None:
+                    version_name: str = "", external: dict[str, str] | None = None) -> Reference | None:
     """The reference of the packages in ``tree`` for the docs section at ``prefix``; None without ``api``.
+    ``external``: the inventories' objects (:func:`inventories`), read once for every version.
 
     A module's pages are rendered again only when a file they show changed (its own, those
     it re-exports from), its submodules' summaries or the index of names did; else the last
@@ -94,7 +98,7 @@ def build_reference(config: Config, tree: Path, prefix: str, version: str = "",
     if not config.api:
         return None
     base = config.baseurl.rstrip("/") + prefix
-    index = xref.Index(external=_inventories(config))
+    index = xref.Index(external=inventories(config) if external is None else external)
     loaded: dict[tuple, Any] = {}
     packages = [package for spec in config.api if (package := collect(tree, spec, loaded)) is not None]
     if not packages:
@@ -102,7 +106,6 @@ def build_reference(config: Config, tree: Path, prefix: str, version: str = "",
     index.canonical = partial(_canonical, packages)
     reference = Reference(index)
     objects = _index(reference, packages, base, prefix)
-    reference.objects = len(objects)
     _render(reference, packages, tree, base, LastPages(
         config.state_dir / VERSIONS_DIR / f"api-{version_name or 'docs'}.msgpack", local_key(config.state_dir)),
         digest(__version__, str(codec.VERSIONS["api-pages"]), repr(config.api), base))
@@ -141,6 +144,7 @@ def _render(reference: Reference, packages: list[Package], tree: Path, base: str
     names = digest(settings, *(part for name in sorted(index.own) for part in (name, index.own[name])),
                    repr(sorted(index.external.items())))
     files = _file_digests(tree, packages)
+    saved: dict[str, Any] = {}
     for package in packages:
         renderer = Renderer(package, index, lambda file: base + listing_path(file))
         for module in package.modules:
@@ -157,10 +161,10 @@ def _render(reference: Reference, packages: list[Package], tree: Path, base: str
                 pages = renderer.module_pages(module)
                 warned = index.unresolved[before:]
                 reference.rendered += 1
-            reference.saved[module.path] = [key, [list(dataclasses.astuple(p)) for p in pages], warned]
+            saved[module.path] = [key, [list(dataclasses.astuple(p)) for p in pages], warned]
             for page in pages:
                 reference.pages[API_DIR + page.rel] = page
-    last.put(reference.saved)
+    last.put(saved)
 
 
 class LastPages:
@@ -251,12 +255,13 @@ def _nav(package: Package, prefix: str) -> list[dict[str, Any]]:
     return roots
 
 
-def _inventories(config: Config) -> dict[str, str]:
+def inventories(config: Config) -> dict[str, str]:
+    """The objects of site.yaml's ``api_inventories`` -> their URLs."""
     found: dict[str, str] = {}
     for name, source in config.api_inventories.items():
         where = f"site.yaml: api_inventories.{name}"
         if isinstance(source, ApiInventory):
             found.update(inventory.load(source.file, source.url, config.root, Path(), where))
         else:
-            found.update(inventory.load(source, None, config.root, config.root / STATE_DIR / "inventories", where))
+            found.update(inventory.load(source, None, config.root, config.state_dir / "inventories", where))
     return found

@@ -103,8 +103,7 @@ class Package:
 
     def summaries(self, module: Any) -> list[str]:
         """What a module's page shows of its submodules: their docstrings' first lines."""
-        return [sub.docstring.value.strip().split("\n", 1)[0] if sub.docstring else ""
-                for sub in module.modules.values() if not sub.is_alias]
+        return [first_line(sub) for sub in module.modules.values() if not sub.is_alias]
 
     def page_of(self, obj: Any) -> str | None:
         """The page (below the reference's folder) showing ``obj``, if this package documents it."""
@@ -207,6 +206,11 @@ def _all_modules(module: griffe.Module):
     for sub in module.modules.values():
         if not sub.is_alias:
             yield from _all_modules(sub)
+
+
+def first_line(obj: Any) -> str:
+    """The first line of ``obj``'s docstring ("" without one): what a summary of it shows."""
+    return obj.docstring.value.strip().split("\n", 1)[0] if obj.docstring else ""
 
 
 def target(alias: Any) -> Any:

@@ -8,6 +8,7 @@ name, ``-`` as the display for the name), the format intersphinx reads.
 
 from __future__ import annotations
 
+import http.client
 import re
 import urllib.request
 import zlib
@@ -58,13 +59,14 @@ def load(source: str, base: str | None, root: Path, cache: Path, where: str) -> 
     if base is not None:
         return read((root / source).read_bytes(), base, where)
     kept = cache / (digest(source)[:32] + ".inv")
-    if not kept.is_file():
-        try:
-            with urllib.request.urlopen(source, timeout=FETCH_TIMEOUT) as response:
-                data = response.read()
-        except OSError as exc:
-            raise SiteError(f"{where}: could not fetch {source} ({exc})") from None
-        read(data, source, where)          # a page that is not an inventory is not kept
-        cache.mkdir(parents=True, exist_ok=True)
-        write_atomic(kept, data)
-    return read(kept.read_bytes(), source, where)
+    if kept.is_file():
+        return read(kept.read_bytes(), source, where)
+    try:
+        with urllib.request.urlopen(source, timeout=FETCH_TIMEOUT) as response:
+            data = response.read()
+    except (OSError, http.client.HTTPException) as exc:     # a refusal, a timeout, a body cut short
+        raise SiteError(f"{where}: could not fetch {source} ({exc})") from None
+    found = read(data, source, where)          # a page that is not an inventory is not kept
+    cache.mkdir(parents=True, exist_ok=True)
+    write_atomic(kept, data)
+    return found

@@ -19,7 +19,7 @@ from pygments.lexers import PythonLexer
 from pygments.token import STANDARD_TYPES
 
 from generator.api import xref
-from generator.api.collect import Package, target
+from generator.api.collect import Package, first_line, target
 from generator.highlight import highlight
 from generator.markdown import render_markdown
 
@@ -89,7 +89,7 @@ class Renderer:
         """A line for a member documented elsewhere: a submodule, a re-export, a class's own page."""
         shown = target(member) if member.is_alias else member
         link = self.index.url(shown.path) or "#"
-        first = _first_line(shown)
+        first = first_line(shown)
         also = f" (from <code>{escape(shown.parent.path)}</code>)" if member.is_alias and shown.parent else ""
         return (f'<p class="api-summary" id="{escape(member.path)}"><a href="{escape(link)}"><code>'
                 f'{escape(member.name)}</code></a>{also}{" — " + escape(first) if first else ""}</p>')
@@ -288,11 +288,8 @@ def _dedent(text: str) -> str:
 
 
 def _markdown_ref(inner: str) -> str:
-    title, _, target = inner.partition("<")
-    if target:
-        return f"[`{title.strip()}`][{target.rstrip('>').strip()}]"
-    shown = inner.rsplit(".", 1)[-1] if inner.startswith("~") else inner
-    return f"[`{shown}`][{inner.lstrip('~')}]"
+    name, shown = xref.role_target(inner)
+    return f"[`{shown}`][{name}]"
 
 
 def _annotations(obj: Any) -> list[Any]:
@@ -376,10 +373,6 @@ def _css_class(ttype: Any) -> str:
     while ttype not in STANDARD_TYPES:
         ttype = ttype.parent
     return STANDARD_TYPES[ttype]
-
-
-def _first_line(obj: Any) -> str:
-    return obj.docstring.value.strip().split("\n", 1)[0] if obj.docstring else ""
 
 
 def _table(title: str, headers: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:

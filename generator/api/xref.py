@@ -83,14 +83,16 @@ def _scopes(scope: str) -> list[str]:
 
 def roles(text: str) -> str:
     """Sphinx roles of escaped docstring text as links to resolve (``:func:`~a.b``` shows ``b``)."""
-    def link(match: re.Match[str]) -> str:
-        inner = unescape(match.group(1))
-        title, _, target = inner.partition("<")
-        if target:
-            return _marked(target.rstrip(">").strip(), title.strip())
-        shown = inner.rsplit(".", 1)[-1] if inner.startswith("~") else inner
-        return _marked(inner, shown)
-    return DOC_ROLE.sub(lambda m: f"<em>{m.group(1) or m.group(2)}</em>", ROLE.sub(link, text))
+    linked = ROLE.sub(lambda m: _marked(*role_target(unescape(m.group(1)))), text)
+    return DOC_ROLE.sub(lambda m: f"<em>{m.group(1) or m.group(2)}</em>", linked)
+
+
+def role_target(inner: str) -> tuple[str, str]:
+    """A role's text (``name``, ``~a.b``, ``title <name>``): the name it links, the text it shows."""
+    title, _, target = inner.partition("<")
+    if target:
+        return target.rstrip(">").strip(), title.strip()
+    return inner.lstrip("~"), inner.rsplit(".", 1)[-1] if inner.startswith("~") else inner
 
 
 def _marked(name: str, title: str) -> str:

@@ -68,7 +68,7 @@ class DocsSection(Bundle):
         """The archives of the site (one elsewhere is refused when the versions are resolved, unread),
         the API reference's packages and the inventories it reads."""
         return (*(v.archive for v in config.versions if v.archive and site_path(config.root, v.archive, named=True)),
-                *dict.fromkeys(spec.folder for spec in config.api),
+                *config.api_folders,
                 *(i.file for i in config.api_inventories.values() if isinstance(i, ApiInventory)))
 
     def external(self, config: Config) -> Any:
