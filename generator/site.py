@@ -13,8 +13,10 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
+import itertools
 import operator
 import re
+import string
 from collections import defaultdict
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -442,13 +444,6 @@ def group_url(index_url: str, name: str) -> str:
     return f"{archive_folder(index_url)}/{slugify(name)}.html"
 
 
-def group_feed_url(index_url: str, name: str) -> str:
-    """The Atom feed of one tag (or category), in the folder of its further pages:
-    ``/tags.html``, "Deep Learning" -> ``/tags/deep-learning/atom.xml`` (Hugo's feed of a
-    term is ``/tags/deep-learning/index.xml``)."""
-    return f"{archive_folder(index_url)}/{slugify(name)}/atom.xml"
-
-
 def author_url(config: Config, key: str) -> str:
     """The page of one author of content/data/authors.yml: ``/authors/KEY.html`` beside the
     index site.yaml ``archives.authors`` names."""
@@ -487,11 +482,16 @@ class Site:
     years: list[tuple[int, list[Document]]]      # newest year first
     people: dict[str, Author] = field(default_factory=dict)       # content/data/authors.yml, by key
     authors: dict[str, list[Document]] = field(default_factory=dict)   # key -> the posts naming them
+    classified: dict[str, dict[str, list[Document]]] = field(default_factory=dict)  # site.yaml taxonomies
     hidden_drafts: int = 0                      # left out for want of --drafts: the preview says so
 
     @property
     def documents(self) -> list[Document]:
         return self.posts + self.pages
+
+    def collection(self, name: str) -> Any:
+        """A collection by the name templates know it by: ``posts``, ``tags``, a taxonomy's..."""
+        return self.classified[name] if name in self.classified else getattr(self, name)
 
 
 def assemble(documents: list[Document], data: dict[str, Any], config: Config, *,
@@ -516,14 +516,8 @@ def assemble(documents: list[Document], data: dict[str, Any], config: Config, *,
     for newer, older in zip(posts, posts[1:]):
         newer.previous, older.next = older, newer
 
-    tags: dict[str, list[Document]] = defaultdict(list)
-    categories: dict[str, list[Document]] = defaultdict(list)
     by_year: dict[int, list[Document]] = defaultdict(list)
     for post in posts:
-        for tag in post.tags:
-            tags[tag].append(post)
-        for category in post.categories:
-            categories[category].append(post)
         by_year[post.date.year].append(post)
 
     check_unique_urls(posts + pages)
@@ -533,13 +527,26 @@ def assemble(documents: list[Document], data: dict[str, Any], config: Config, *,
         posts=posts,
         pages=pages,
         data=data,
-        tags=dict(sorted(tags.items(), key=lambda kv: kv[0].lower())),
-        categories=dict(sorted(categories.items(), key=lambda kv: kv[0].lower())),
+        tags=classify(posts, "{tags}"),
+        categories=classify(posts, "{categories}"),
         years=sorted(by_year.items(), reverse=True),
         people=people,
         authors=posts_by_author(posts, people, data_file(config)) if people else {},
         hidden_drafts=hidden_drafts,
+        classified={taxonomy.name: classify(posts, taxonomy.key, taxonomy.order) for taxonomy in config.taxonomies},
     )
+
+
+def classify(posts: list[Document], key: str, order: str = "name") -> dict[str, list[Document]]:
+    """Key -> its posts (newest first) for a taxonomy's ``key`` pattern (see
+    :class:`generator.config.Taxonomy`); keys by name, or by their newest post."""
+    fields = [name for _, name, _, _ in string.Formatter().parse(key) if name is not None]
+    lists = [name for name in dict.fromkeys(fields) if name != "date"]     # one key per item of each
+    groups: dict[str, list[Document]] = defaultdict(list)
+    for post in posts:
+        for items in itertools.product(*(getattr(post, name) for name in lists)):
+            groups[key.format(date=post.date, **dict(zip(lists, items)))].append(post)
+    return dict(groups) if order == "newest" else dict(sorted(groups.items(), key=lambda kv: kv[0].lower()))
 
 
 def check_unique_urls(documents: list[Document]) -> None:
