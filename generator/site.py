@@ -469,6 +469,9 @@ def slugify(text: str) -> str:
     return slug or hashlib.sha256(text.encode("utf-8")).hexdigest()[:10]
 
 
+OWN_COLLECTIONS = ("posts", "pages", "tags", "categories", "years", "authors")
+
+
 @dataclass
 class Site:
     """Everything the templates see, assembled once per build."""
@@ -490,8 +493,11 @@ class Site:
         return self.posts + self.pages
 
     def collection(self, name: str) -> Any:
-        """A collection by the name templates know it by: ``posts``, ``tags``, a taxonomy's..."""
-        return self.classified[name] if name in self.classified else getattr(self, name)
+        """A collection by the name templates know it by: ``posts``, ``tags``, a taxonomy's...
+        (an empty one for a taxonomy site.yaml no longer has, which the last build read)."""
+        if name in self.classified:
+            return self.classified[name]
+        return getattr(self, name) if name in OWN_COLLECTIONS else {}
 
 
 def assemble(documents: list[Document], data: dict[str, Any], config: Config, *,

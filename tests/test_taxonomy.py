@@ -73,7 +73,7 @@ def test_a_template_sees_a_taxonomy_as_site_name(site: Path) -> None:
     assert (site / "_site/years.html").read_text() == "2021=1;2020=1;2019=1;2018=3;"
 
 
-def test_adding_a_taxonomy_and_moving_a_post_to_another_year_build_as_a_clean_build(site: Path) -> None:
+def test_adding_a_taxonomy_moving_a_post_to_another_year_and_removing_it_build_as_a_clean_build(site: Path) -> None:
     build(site, OPTIONS)
     build(with_years(site), OPTIONS)
     assert listed(site / "_site/archive/2021.html") == ["Third post"]
@@ -84,6 +84,10 @@ def test_adding_a_taxonomy_and_moving_a_post_to_another_year_build_as_a_clean_bu
     assert not (site / "_site/archive/2021.html").exists()
     assert listed(site / "_site/archive/2018.html") == ["Third post", "Winter 5"]
     assert listed(site / "_site/archive/2018/page2.html") == ["Winter 4", "Winter 3"]
+    assert_same_as_full_build(site)
+    (site / "site.yaml").write_text((site / "site.yaml").read_text().replace(YEARS, ""))
+    build(site, OPTIONS)
+    assert not (site / "_site/archive").exists() and not (site / "_site/archive.html").exists()
     assert_same_as_full_build(site)
 
 
