@@ -323,6 +323,10 @@ class SiteSettings(Mapping):
     def __len__(self) -> int:
         return len(SITE_SETTINGS)
 
+    def is_taxonomy(self, name: str) -> bool:
+        """Whether ``site.NAME`` is a taxonomy of site.yaml: a collection, as ``site.tags`` is."""
+        return any(taxonomy.name == name for taxonomy in self._config.taxonomies)
+
 
 def liquid_environment(config: Config) -> Any:
     """The Liquid environment of these settings, made once: each of ``config.liquid``'s fields is

@@ -73,6 +73,13 @@ def test_a_template_sees_a_taxonomy_as_site_name(site: Path) -> None:
     assert (site / "_site/years.html").read_text() == "2021=1;2020=1;2019=1;2018=3;"
 
 
+def test_a_pages_liquid_sees_a_taxonomy_once_every_post_is_parsed(site: Path) -> None:
+    (site / "content/pages/count.md").write_text(
+        '---\ntitle: Count\n---\nPosts of 2018: {{ site.by_year["2018"] | size }}.\n')
+    build(with_years(site), OPTIONS)
+    assert "<p>Posts of 2018: 3.</p>" in (site / "_site/count.html").read_text()
+
+
 def test_adding_a_taxonomy_moving_a_post_to_another_year_and_removing_it_build_as_a_clean_build(site: Path) -> None:
     build(site, OPTIONS)
     build(with_years(site), OPTIONS)
