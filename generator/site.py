@@ -550,13 +550,29 @@ def assemble(documents: list[Document], data: dict[str, Any], config: Config, *,
 def classify(posts: list[Document], key: str, order: str = "name") -> dict[str, list[Document]]:
     """Key -> its posts (newest first) for a taxonomy's ``key`` pattern (see
     :class:`generator.config.Taxonomy`); keys by name, or by their newest post."""
-    fields = [name for _, name, _, _ in string.Formatter().parse(key) if name is not None]
-    lists = [name for name in dict.fromkeys(fields) if name != "date"]     # one key per item of each
     groups: dict[str, list[Document]] = defaultdict(list)
     for post in posts:
-        for items in itertools.product(*(getattr(post, name) for name in lists)):
-            groups[key.format(date=post.date, **dict(zip(lists, items)))].append(post)
+        for name in _keys_of(post, key):
+            groups[name].append(post)
     return dict(groups) if order == "newest" else dict(sorted(groups.items(), key=lambda kv: kv[0].lower()))
+
+
+WHOLE_FIELDS = ("{tags}", "{categories}", "{authors}")
+
+
+def _keys_of(post: Document, key: str) -> Iterator[str]:
+    """A post's keys: one for each item of each list field the pattern names (none if one is empty)."""
+    if key in WHOLE_FIELDS:     # the pattern is one list field: its items, as they are
+        return iter(getattr(post, key[1:-1]))
+    lists = _list_fields(key)
+    return (key.format(date=post.date, **dict(zip(lists, items)))
+            for items in itertools.product(*(getattr(post, name) for name in lists)))
+
+
+@functools.lru_cache(maxsize=32)
+def _list_fields(key: str) -> tuple[str, ...]:
+    fields = (name for _, name, _, _ in string.Formatter().parse(key) if name is not None)
+    return tuple(name for name in dict.fromkeys(fields) if name != "date")
 
 
 def check_unique_urls(documents: list[Document]) -> None:
