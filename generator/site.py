@@ -4,8 +4,9 @@
 nothing but that source, the settings it reads and the files its Liquid reads
 (both noted in the document), so it can be cached and run in parallel.
 ``assemble`` then sees all documents at once: it drops drafts and future
-posts, orders the blog, links neighbours, groups tags, categories and years,
-and refuses two documents that claim one URL.
+posts, orders the blog, links neighbours, groups the posts by year and by each
+taxonomy (tags, categories, site.yaml's own), and refuses two documents that claim
+one URL.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from generator import codec
 from generator.authors import Author, data_file, posts_by_author, read_people
-from generator.config import Config, LiquidSettings, SettingsView
+from generator.config import SITE_COLLECTIONS, Config, LiquidSettings, SettingsView
 from generator.errors import SiteError
 from generator.files import NAME_BYTES
 from generator.headings import Heading
@@ -473,9 +474,6 @@ def slugify(text: str) -> str:
     return slug or hashlib.sha256(text.encode("utf-8")).hexdigest()[:10]
 
 
-OWN_COLLECTIONS = ("posts", "pages", "tags", "categories", "years", "authors")
-
-
 @dataclass
 class Site:
     """Everything the templates see, assembled once per build."""
@@ -501,7 +499,7 @@ class Site:
         (an empty one for a taxonomy site.yaml no longer has, which the last build read)."""
         if name in self.classified:
             return self.classified[name]
-        return getattr(self, name) if name in OWN_COLLECTIONS else {}
+        return getattr(self, name) if name in SITE_COLLECTIONS else {}
 
 
 def assemble(documents: list[Document], data: dict[str, Any], config: Config, *,
