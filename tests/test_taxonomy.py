@@ -80,7 +80,7 @@ def test_a_pages_liquid_sees_a_taxonomy_once_every_post_is_parsed(site: Path) ->
     assert "<p>Posts of 2018: 3.</p>" in (site / "_site/count.html").read_text()
 
 
-def test_adding_a_taxonomy_moving_a_post_to_another_year_and_removing_it_build_as_a_clean_build(site: Path) -> None:
+def test_adding_a_taxonomy_moving_a_post_changing_its_heading_and_removing_it_build_as_a_clean_build(site: Path) -> None:
     build(site, OPTIONS)
     build(with_years(site), OPTIONS)
     assert listed(site / "_site/archive/2021.html") == ["Third post"]
@@ -92,7 +92,12 @@ def test_adding_a_taxonomy_moving_a_post_to_another_year_and_removing_it_build_a
     assert listed(site / "_site/archive/2018.html") == ["Third post", "Winter 5"]
     assert listed(site / "_site/archive/2018/page2.html") == ["Winter 4", "Winter 3"]
     assert_same_as_full_build(site)
-    (site / "site.yaml").write_text((site / "site.yaml").read_text().replace(YEARS, ""))
+    renamed = YEARS.replace("kind: year,", "kind: year, heading: Written in,")
+    (site / "site.yaml").write_text((site / "site.yaml").read_text().replace(YEARS, renamed))
+    build(site, OPTIONS)
+    assert "Written in “2018”" in (site / "_site/archive/2018/page2.html").read_text()
+    assert_same_as_full_build(site)
+    (site / "site.yaml").write_text((site / "site.yaml").read_text().replace(renamed, ""))
     build(site, OPTIONS)
     assert not (site / "_site/archive").exists() and not (site / "_site/archive.html").exists()
     assert_same_as_full_build(site)
