@@ -80,7 +80,7 @@ def test_a_pages_liquid_sees_a_taxonomy_once_every_post_is_parsed(site: Path) ->
     assert "<p>Posts of 2018: 3.</p>" in (site / "_site/count.html").read_text()
 
 
-def test_adding_a_taxonomy_moving_a_post_changing_its_heading_and_removing_it_build_as_a_clean_build(site: Path) -> None:
+def test_adding_a_taxonomy_moving_a_post_editing_and_removing_it_build_as_a_clean_build(site: Path) -> None:
     build(site, OPTIONS)
     build(with_years(site), OPTIONS)
     assert listed(site / "_site/archive/2021.html") == ["Third post"]

@@ -67,9 +67,9 @@ view would not be made again when the content changes.
 from __future__ import annotations
 
 import enum
-from functools import partial
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 

@@ -41,5 +41,5 @@ class Feeds(Planner):
                 url = feed_url(taxonomy, name)     # titled as group.html heads its page
                 channel = Channel(f"{config.title}: {taxonomy.heading} “{name}”", url, key_url(taxonomy, name))
                 posts = ctx.views.sequence((taxonomy.name, name))[:entries]
-                plan.add(output_path(url), f"{taxonomy.singular} {name!r}", partial(feeds.atom_feed, config, posts, absolute, channel, person),
-                         ("group feed", taxonomy.singular, name))
+                plan.add(output_path(url), f"{taxonomy.singular} {name!r}", partial(
+                    feeds.atom_feed, config, posts, absolute, channel, person), ("group feed", taxonomy.singular, name))
