@@ -201,6 +201,60 @@ class Archives:
     paginate_groups: bool = True
 
 
+# What a taxonomy's key may name of a post: fields that decide where it is listed (a
+# change to them assembles the site anew); a list field gives one key per item.
+TAXONOMY_FIELDS = ("date", "tags", "categories", "authors")
+# Names ``site`` already has in templates: a taxonomy's collection may not hide one.
+SITE_COLLECTIONS = ("posts", "pages", "data", "tags", "categories", "authors", "years")
+
+
+@dataclass(frozen=True)
+class Taxonomy:
+    """One classification of the posts (Nikola's taxonomies): each post's keys, a page of
+    each key's posts (paginated as the blog), an index of the keys, a feed of each key.
+
+    ``key`` is a pattern of the post's fields (``TAXONOMY_FIELDS``): ``"{date:%Y}"``
+    files posts by year, ``"{tags}"`` under each of their tags. ``url`` places each
+    key's page, ``{key}`` being the key slugified. Tags and categories are two of these,
+    made from ``archives``; a per-year archive is one entry of site.yaml ``taxonomies``.
+    """
+
+    name: str                               # site.NAME in templates: key -> its posts
+    key: str
+    url: str                                # "/archive/{key}.html"; page N at /archive/KEY/pageN.html
+    index: str | Literal[False] = False     # the page listing every key
+    kind: str = ""                          # what one key is ("year"): "Year: 2024", "Pages of this year"
+    title: str = ""                         # the index page's title; default: the name, capitalized
+    heading: str = "Posts in"               # a key's page is headed "Posts in “2024”"
+    order: Literal["name", "newest"] = "name"   # keys by name, or by their newest post (years)
+    feed: bool = False                      # an Atom feed beside each key's page: /archive/KEY/atom.xml
+    paginate: bool = True                   # posts_per_page to a page; false: all on one
+
+    @property
+    def singular(self) -> str:
+        return self.kind or self.name
+
+    def validate(self, path: Path, prefix: str) -> None:
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", self.name) or self.name in SITE_COLLECTIONS \
+                or self.name in Config.__dataclass_fields__:
+            raise SiteError(f"key '{prefix}name': expected a name of letters, digits and '_' that site does "
+                            f"not already have (not {', '.join(SITE_COLLECTIONS)} or a site.yaml key), "
+                            f"got {self.name!r}", path)
+        try:
+            fields = [name for _, name, _, _ in string.Formatter().parse(self.key) if name is not None]
+        except ValueError as exc:
+            raise SiteError(f"key '{prefix}key': {exc} in {self.key!r}", path) from None
+        if not fields or any(name not in TAXONOMY_FIELDS for name in fields):
+            raise SiteError(f"key '{prefix}key': expected a pattern of {', '.join(TAXONOMY_FIELDS)} "
+                            f"such as '{{date:%Y}}', got {self.key!r}", path)
+        if "{key}" not in self.url or not _plain_path(self.url.replace("{key}", "k").removesuffix("/")):
+            raise SiteError(f"key '{prefix}url': expected a path starting with '/' holding {{key}} "
+                            f"(/archive/{{key}}.html), got {self.url!r}", path)
+        if self.index is not False and not _plain_path(self.index):
+            raise SiteError(f"key '{prefix}index': expected a path starting with '/' (or false to make "
+                            f"no index), got {self.index!r}", path)
+
+
 @dataclass(frozen=True)
 class Social:
     """How pages look where a link to them is shared: their OpenGraph and Twitter card."""
@@ -458,6 +512,7 @@ class Config:
     markdown: MarkdownSettings = field(default_factory=MarkdownSettings)
     liquid: LiquidSettings = field(default_factory=LiquidSettings)
     archives: Archives = field(default_factory=Archives)
+    taxonomies: list[Taxonomy] = field(default_factory=list)    # more classifications: a per-year archive
     search: Search | Literal[False] = field(default_factory=Search)
     sass: SassSettings = field(default_factory=SassSettings)
     # Generated outputs switched off by name: {sitemap: false, robots: false, "404": false, ...}
@@ -485,6 +540,10 @@ class Config:
                 raise SiteError(f"key 'redirects': redirect {old!r} is not a plain path inside the site "
                                 "(no '.', '..' or empty segments)", path)
         _check_versions(self.versions, path)
+        names = [taxonomy.name for taxonomy in self.taxonomies]
+        for i, name in enumerate(names):
+            if name in names[:i]:
+                raise SiteError(f"key 'taxonomies[{i}].name': {name!r} names an earlier taxonomy too", path)
         for name, inventory in self.api_inventories.items():
             url = inventory.url if isinstance(inventory, ApiInventory) else inventory
             if urlsplit(url).scheme not in ("http", "https"):

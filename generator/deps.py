@@ -102,7 +102,7 @@ class Views:
 
     Keys of collections: ``("seq", name, read, *args)`` where ``name`` is
     ``("posts",)``, ``("pages",)``, ``("years",)``, ``("years", 2019)``,
-    ``("tags", "gpu")`` or ``("categories", "news")`` and ``read`` one of
+    ``("tags", "gpu")``, ``("categories", "news")`` (or a taxonomy's) and ``read`` one of
     ``len``, ``all``, ``at`` (an index) or ``slice`` (start, stop, step);
     ``("names", "tags")`` is the list of tag names (``"data"``: of data files).
     """
@@ -123,7 +123,7 @@ class Views:
         return SequenceView(name, _sequence(name, self.site), wrap)
 
     def groups(self, kind: str) -> GroupsView:
-        return GroupsView(kind, getattr(self.site, kind), self)
+        return GroupsView(kind, self.site.collection(kind), self)
 
     def authors(self) -> AuthorsView:
         return AuthorsView(self.site, self)
@@ -225,7 +225,7 @@ class SequenceView(Sequence):
 
 
 class GroupsView(Mapping):
-    """``site.tags`` or ``site.categories``: name -> posts; the names are one key."""
+    """``site.tags``, ``site.categories`` or a taxonomy's: name -> posts; the names are one key."""
 
     def __init__(self, kind: str, groups: dict[str, list[Document]], views: Views):
         self._kind = kind
@@ -393,7 +393,7 @@ class Resolver:
         if head == "seq":
             return self._replay(key[1], key[2], key[3:])
         if head == "names":
-            return tuple(getattr(self.site, key[1]))
+            return tuple(self.site.collection(key[1]))
         if head == "template":
             return self.template_digest(key[1]) or MISSING
         if head == "file":
@@ -436,5 +436,5 @@ def _sequence(name: Key, site: Site) -> list:
     kind = name[0]
     if kind == "years":
         return site.years if len(name) == 1 else dict(site.years).get(name[1], [])
-    collection = getattr(site, kind)
+    collection = site.collection(kind)
     return collection if len(name) == 1 else collection.get(name[1], [])

@@ -11,9 +11,9 @@ A document's Liquid runs when the document is parsed, with ``page``, the
 site's settings, ``site.data`` and the includes folder. What it read besides
 its own source (include files, data files, posts named by ``post_url``) is
 returned with the output, so that the build parses the document again when one
-of those files changes. ``site.posts``, ``site.pages``, ``site.tags`` and
-``site.categories`` exist only once every document is parsed: a page that
-reads them is rendered again when its layout is (:class:`NeedsSite`).
+of those files changes. ``site.posts``, ``site.pages``, ``site.tags``,
+``site.categories`` and site.yaml's taxonomies exist only once every document is
+parsed: a page that reads them is rendered again when its layout is (:class:`NeedsSite`).
 """
 
 from __future__ import annotations
@@ -45,6 +45,7 @@ from generator.config import LiquidSettings
 from generator.errors import SiteError, warning
 from generator.highlight import highlight
 from generator.layout import DATA, INCLUDES, PAGES, POSTS
+from generator.site import SiteSettings
 
 INCLUDES_DIR, DATA_DIR, POSTS_DIR, PAGES_DIR = INCLUDES, DATA, POSTS, PAGES
 SITE_COLLECTIONS = ("posts", "pages", "tags", "categories")
@@ -425,7 +426,14 @@ class ParseTimeSite(Mapping):
     def __getitem__(self, name: str) -> Any:
         if name in SITE_COLLECTIONS:
             raise NeedsSite(name)
-        return self._data if name == "data" else self._settings[name]
+        if name == "data":
+            return self._data
+        try:
+            return self._settings[name]
+        except KeyError:
+            if isinstance(self._settings, SiteSettings) and self._settings.is_taxonomy(name):
+                raise NeedsSite(name) from None
+            raise
 
     def __iter__(self) -> Iterator[str]:
         return iter((*self._settings, "data"))

@@ -31,13 +31,6 @@ from generator.site import group_url, slugify, timezone_of
 from generator.sources import parse_date
 
 TEMPLATES_DIR = TEMPLATES
-# The templates the engine renders by name: every theme chain must have them all.
-REQUIRED_TEMPLATES = (
-    "post.html", "page.html", "blog.html", "groups.html", "group.html", "history.html", "author.html",
-    "authors.html", "404.html",
-    "redirect.html", "docs.html", "tutorial.html", "tutorials.html", "notebook/cells.html",
-    "partials/version_switcher.html", "partials/version_banner.html",
-)
 
 
 def theme_dirs(config: Config) -> list[Path]:
@@ -144,11 +137,17 @@ def _private_folder(path: Path) -> Path | None:
 class Renderer:
     """Renders named templates of one site."""
 
-    def __init__(self, config: Config, required: tuple[str, ...] = REQUIRED_TEMPLATES, compiler: str = ""):
-        """``compiler`` names what compiles the templates (sitegen's code and the site's settings):
-        if given, compiled templates are kept between processes under it (:class:`CompiledTemplates`)."""
+    def __init__(self, config: Config, required: tuple[str, ...] | None = None, compiler: str = ""):
+        """``required``: the templates every theme must have (by default those the planners of
+        :func:`generator.outputs.default_registry` name). ``compiler`` names what compiles the
+        templates (sitegen's code and the site's settings): if given, compiled templates are kept
+        between processes under it (:class:`CompiledTemplates`)."""
         self.config, self.compiler = config, compiler
         self.folders = template_dirs(config)
+        if required is None:
+            from generator.outputs import required_templates
+
+            required = required_templates()
         missing = missing_templates(self.folders, required)
         if missing:
             raise SiteError(f"the theme lacks the templates {', '.join(missing)}: add them to templates/"

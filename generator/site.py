@@ -4,8 +4,9 @@
 nothing but that source, the settings it reads and the files its Liquid reads
 (both noted in the document), so it can be cached and run in parallel.
 ``assemble`` then sees all documents at once: it drops drafts and future
-posts, orders the blog, links neighbours, groups tags, categories and years,
-and refuses two documents that claim one URL.
+posts, orders the blog, links neighbours, groups the posts by year and by each
+taxonomy (tags, categories, site.yaml's own), and refuses two documents that claim
+one URL.
 """
 
 from __future__ import annotations
@@ -13,8 +14,10 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
+import itertools
 import operator
 import re
+import string
 from collections import defaultdict
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -26,7 +29,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from generator import codec
 from generator.authors import Author, data_file, posts_by_author, read_people
-from generator.config import Config, LiquidSettings, SettingsView
+from generator.config import SITE_COLLECTIONS, Config, LiquidSettings, SettingsView
 from generator.errors import SiteError
 from generator.files import NAME_BYTES
 from generator.headings import Heading
@@ -321,6 +324,10 @@ class SiteSettings(Mapping):
     def __len__(self) -> int:
         return len(SITE_SETTINGS)
 
+    def is_taxonomy(self, name: str) -> bool:
+        """Whether ``site.NAME`` is a taxonomy of site.yaml: a collection, as ``site.tags`` is."""
+        return any(taxonomy.name == name for taxonomy in self._config.taxonomies)
+
 
 def liquid_environment(config: Config) -> Any:
     """The Liquid environment of these settings, made once: each of ``config.liquid``'s fields is
@@ -442,13 +449,6 @@ def group_url(index_url: str, name: str) -> str:
     return f"{archive_folder(index_url)}/{slugify(name)}.html"
 
 
-def group_feed_url(index_url: str, name: str) -> str:
-    """The Atom feed of one tag (or category), in the folder of its further pages:
-    ``/tags.html``, "Deep Learning" -> ``/tags/deep-learning/atom.xml`` (Hugo's feed of a
-    term is ``/tags/deep-learning/index.xml``)."""
-    return f"{archive_folder(index_url)}/{slugify(name)}/atom.xml"
-
-
 def author_url(config: Config, key: str) -> str:
     """The page of one author of content/data/authors.yml: ``/authors/KEY.html`` beside the
     index site.yaml ``archives.authors`` names."""
@@ -487,11 +487,19 @@ class Site:
     years: list[tuple[int, list[Document]]]      # newest year first
     people: dict[str, Author] = field(default_factory=dict)       # content/data/authors.yml, by key
     authors: dict[str, list[Document]] = field(default_factory=dict)   # key -> the posts naming them
+    classified: dict[str, dict[str, list[Document]]] = field(default_factory=dict)  # site.yaml taxonomies
     hidden_drafts: int = 0                      # left out for want of --drafts: the preview says so
 
     @property
     def documents(self) -> list[Document]:
         return self.posts + self.pages
+
+    def collection(self, name: str) -> Any:
+        """A collection by the name templates know it by: ``posts``, ``tags``, a taxonomy's...
+        (an empty one for a taxonomy site.yaml no longer has, which the last build read)."""
+        if name in self.classified:
+            return self.classified[name]
+        return getattr(self, name) if name in SITE_COLLECTIONS else {}
 
 
 def assemble(documents: list[Document], data: dict[str, Any], config: Config, *,
@@ -516,14 +524,8 @@ def assemble(documents: list[Document], data: dict[str, Any], config: Config, *,
     for newer, older in zip(posts, posts[1:]):
         newer.previous, older.next = older, newer
 
-    tags: dict[str, list[Document]] = defaultdict(list)
-    categories: dict[str, list[Document]] = defaultdict(list)
     by_year: dict[int, list[Document]] = defaultdict(list)
     for post in posts:
-        for tag in post.tags:
-            tags[tag].append(post)
-        for category in post.categories:
-            categories[category].append(post)
         by_year[post.date.year].append(post)
 
     check_unique_urls(posts + pages)
@@ -533,13 +535,42 @@ def assemble(documents: list[Document], data: dict[str, Any], config: Config, *,
         posts=posts,
         pages=pages,
         data=data,
-        tags=dict(sorted(tags.items(), key=lambda kv: kv[0].lower())),
-        categories=dict(sorted(categories.items(), key=lambda kv: kv[0].lower())),
+        tags=classify(posts, "{tags}"),
+        categories=classify(posts, "{categories}"),
         years=sorted(by_year.items(), reverse=True),
         people=people,
         authors=posts_by_author(posts, people, data_file(config)) if people else {},
         hidden_drafts=hidden_drafts,
+        classified={taxonomy.name: classify(posts, taxonomy.key, taxonomy.order) for taxonomy in config.taxonomies},
     )
+
+
+def classify(posts: list[Document], key: str, order: str = "name") -> dict[str, list[Document]]:
+    """Key -> its posts (newest first) for a taxonomy's ``key`` pattern (see
+    :class:`generator.config.Taxonomy`); keys by name, or by their newest post."""
+    groups: dict[str, list[Document]] = defaultdict(list)
+    for post in posts:
+        for name in _keys_of(post, key):
+            groups[name].append(post)
+    return dict(groups) if order == "newest" else dict(sorted(groups.items(), key=lambda kv: kv[0].lower()))
+
+
+WHOLE_FIELDS = ("{tags}", "{categories}", "{authors}")
+
+
+def _keys_of(post: Document, key: str) -> Iterator[str]:
+    """A post's keys: one for each item of each list field the pattern names (none if one is empty)."""
+    if key in WHOLE_FIELDS:     # the pattern is one list field: its items, as they are
+        return iter(getattr(post, key[1:-1]))
+    lists = _list_fields(key)
+    return (key.format(date=post.date, **dict(zip(lists, items)))
+            for items in itertools.product(*(getattr(post, name) for name in lists)))
+
+
+@functools.lru_cache(maxsize=32)
+def _list_fields(key: str) -> tuple[str, ...]:
+    fields = (name for _, name, _, _ in string.Formatter().parse(key) if name is not None)
+    return tuple(name for name in dict.fromkeys(fields) if name != "date")
 
 
 def check_unique_urls(documents: list[Document]) -> None:

@@ -20,7 +20,8 @@ from generator.build import BuildOptions, build
 from generator.cli import main
 from generator.config import load_config
 from generator.errors import SiteError
-from generator.render import DEFAULT_THEME, REQUIRED_TEMPLATES, Renderer, missing_templates
+from generator.outputs import required_templates
+from generator.render import DEFAULT_THEME, Renderer, missing_templates
 
 NOW = BuildOptions(now=datetime(2026, 1, 1, tzinfo=timezone.utc))
 FIRST = "content/posts/2019-03-18-first-post.md"
@@ -101,12 +102,13 @@ def test_a_theme_that_is_not_a_folder_of_the_site_is_refused(basic_site):
 def test_missing_required_templates_are_listed_together_at_load(basic_site, tmp_path):
     config = load_config(basic_site)
     with pytest.raises(SiteError) as raised:
-        Renderer(config, required=(*REQUIRED_TEMPLATES, "search.html", "partials/search_box.html"))
+        Renderer(config, required=(*required_templates(), "search.html", "partials/search_box.html"))
     assert "lacks the templates search.html, partials/search_box.html" in str(raised.value)
     partial = tmp_path / "partial-theme"
     (partial / "partials").mkdir(parents=True)
     (partial / "post.html").write_text("x")
-    assert missing_templates([partial], REQUIRED_TEMPLATES) == [n for n in REQUIRED_TEMPLATES if n != "post.html"]
+    required = required_templates()
+    assert missing_templates([partial], required) == [n for n in required if n != "post.html"]
 
 
 def test_a_plugin_adds_a_reader_a_filter_a_config_section_and_front_matter_keys(basic_site, demo_plugin):

@@ -5,7 +5,8 @@ planners of a :class:`Registry` in phase order and makes the jobs they plan.
 Public interface, for the built-in outputs and for plug-ins:
 
 ``Planner``
-    ``name`` (unique in a registry), ``phase`` and ``plan(ctx, plan)``, which
+    ``name`` (unique in a registry), ``phase``, ``templates`` (the names it renders:
+    every theme must have them, checked before any work) and ``plan(ctx, plan)``, which
     adds :class:`~generator.plan.Job`\\ s to the :class:`~generator.plan.Plan`
     (``plan.add(path, origin, make, inputs, listed=True)``). ``watches(config)``
     names files or folders of the site it reads beyond the usual inputs
@@ -68,6 +69,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -116,6 +118,7 @@ class Planner:
 
     name: str = ""
     phase: Phase = Phase.EARLY
+    templates: tuple[str, ...] = ()
 
     def watches(self, config: Config) -> tuple[str, ...]:
         return ()
@@ -225,14 +228,21 @@ def default_registry() -> Registry:
     from generator.plugins import extensions
 
     return Registry([
-        pages.Documents(), archives.Blog(), archives.Taxonomy("tag", "tags"),
-        archives.Taxonomy("category", "categories"), archives.History(), redirects.Redirects(),
+        pages.Documents(), archives.Blog(), archives.Classification("tags", partial(archives.built_in, plural="tags")),
+        archives.Classification("categories", partial(archives.built_in, plural="categories")), archives.History(),
+        archives.Classification("taxonomies", lambda config: config.taxonomies), redirects.Redirects(),
         feeds.Feeds(), static.PygmentsCss(), static.Assets(),
         docs.DocsSection(),
         authors.Authors(), notfound.NotFound(), sitemap.Sitemap(), robots.Robots(),
         search.SearchIndex(),
         *extensions().planners,
     ])
+
+
+def required_templates(planners: Iterable[Planner] | None = None) -> tuple[str, ...]:
+    """The templates the planners render by name, each once: every theme chain must have them."""
+    names = (name for planner in planners or default_registry() for name in getattr(planner, "templates", ()))
+    return tuple(dict.fromkeys(names))
 
 
 def transient_paths(config: Config, planners: Iterable[Planner] | None = None) -> tuple[str, ...]:
@@ -260,6 +270,7 @@ def site_view(site: Site, views: Views) -> Mapping[str, Any]:
         "categories": views.groups("categories"),
         "authors": views.authors(),
         "years": views.sequence(("years",)),
+        **{name: views.groups(name) for name in site.classified},     # site.yaml taxonomies
     }
     return SiteView(collections, views.settings)
 

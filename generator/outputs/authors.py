@@ -18,6 +18,7 @@ from generator.site import author_url, output_path
 
 class Authors(Planner):
     name = "authors"
+    templates = ("author.html", "authors.html")
     phase = Phase.LATE      # it checks the avatars against every file planned
 
     def plan(self, ctx: PlanContext, plan: Plan) -> None:
@@ -31,7 +32,8 @@ class Authors(Planner):
             "authors")
         for key, person in people.items():
             posts = ctx.views.sequence(("authors", key))
-            pages = group_pages(ctx, posts, len(ctx.site.authors[key]), author_url(ctx.config, key))
+            pages = group_pages(ctx, posts, len(ctx.site.authors[key]), author_url(ctx.config, key),
+                                ctx.config.archives.paginate_groups)
             for n, url, paginator, inputs in pages:
                 title = person.name + (f", page {n}" if n > 1 else "")
                 plan.add(output_path(url), f"author {key!r} of {data_file(ctx.config)}", partial(

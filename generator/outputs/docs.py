@@ -63,6 +63,8 @@ class DocsSection(Bundle):
     """The docs section (tutorials included), once per version."""
 
     name = "docs"
+    templates = ("docs.html", "tutorial.html", "tutorials.html", "notebook/cells.html",
+                 "partials/version_switcher.html", "partials/version_banner.html")
 
     def watches(self, config: Config) -> tuple[str, ...]:
         """The archives of the site (one elsewhere is refused when the versions are resolved, unread),

@@ -1,13 +1,14 @@
 """The feeds of the latest posts (site.yaml ``feeds``): Atom, RSS and JSON Feed of the blog,
-and an Atom feed of each tag and category beside its page."""
+and an Atom feed of each tag, category (and key of a taxonomy with ``feed: true``) beside its page."""
 
 from __future__ import annotations
 
 from functools import partial
 
 from generator.outputs import PlanContext, Planner
+from generator.outputs.archives import feed_url, key_url, taxonomies
 from generator.plan import Plan
-from generator.site import group_feed_url, group_url, output_path
+from generator.site import output_path
 
 JSON_FEED = "/feed.json"
 
@@ -33,14 +34,12 @@ class Feeds(Planner):
             blog = Channel(config.title, JSON_FEED, config.archives.blog or "/")
             plan.add(output_path(JSON_FEED), "feeds", partial(
                 feeds.json_feed, config, latest, absolute, blog, person), "json feed", generated="feeds.json")
-        for kind, plural in (("tag", "tags"), ("category", "categories")):
-            index_url = getattr(config.archives, plural)
-            if not (index_url and getattr(config.feeds, plural)):
-                continue    # a feed beside each page: no pages, no feeds
-            heading = "Posts tagged" if kind == "tag" else "Posts in"     # as group.html heads its page
-            for name in getattr(ctx.site, plural):
-                url = group_feed_url(index_url, name)
-                channel = Channel(f"{config.title}: {heading} “{name}”", url, group_url(index_url, name))
-                posts = ctx.views.sequence((plural, name))[:entries]
-                plan.add(output_path(url), f"{kind} {name!r}", partial(
-                    feeds.atom_feed, config, posts, absolute, channel, person), ("group feed", kind, name))
+        for taxonomy in taxonomies(config):
+            if not taxonomy.feed:
+                continue
+            for name in ctx.site.collection(taxonomy.name):
+                url = feed_url(taxonomy, name)     # titled as group.html heads its page
+                channel = Channel(f"{config.title}: {taxonomy.heading} “{name}”", url, key_url(taxonomy, name))
+                posts = ctx.views.sequence((taxonomy.name, name))[:entries]
+                plan.add(output_path(url), f"{taxonomy.singular} {name!r}", partial(
+                    feeds.atom_feed, config, posts, absolute, channel, person), ("group feed", taxonomy.singular, name))

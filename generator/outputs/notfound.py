@@ -10,6 +10,7 @@ from generator.plan import Plan
 
 class NotFound(Planner):
     name = "404"
+    templates = ("404.html",)
     phase = Phase.LATE      # it must see every other claim on 404.html
 
     def plan(self, ctx: PlanContext, plan: Plan) -> None:

@@ -20,6 +20,7 @@ from generator.sources import read_text
 
 class Documents(Planner):
     name = "documents"
+    templates = ("post.html", "page.html")      # the layouts of posts and pages by default
 
     def plan(self, ctx: PlanContext, plan: Plan) -> None:
         plan.add_all([Job(doc.output_path, str(doc.source), partial(render_document, ctx, doc),

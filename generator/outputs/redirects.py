@@ -19,6 +19,7 @@ class Redirects(Planner):
     canonical link names the production host. Kept out of the sitemap."""
 
     name = "redirects"
+    templates = ("redirect.html",)
 
     def plan(self, ctx: PlanContext, plan: Plan) -> None:
         moves = [(old, doc.url, doc.source, "redirect_from")
