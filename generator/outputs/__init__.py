@@ -221,7 +221,7 @@ class Registry:
 def default_registry() -> Registry:
     """The site's outputs: the built-in planners, then the installed plugins'."""
     from generator.outputs import (archives, authors, docs, feeds, notfound, pages, redirects, robots, search,
-                                   sitemap, static)
+                                   sitemap, static, vendor)
     from generator.plugins import extensions
 
     return Registry([
@@ -230,7 +230,7 @@ def default_registry() -> Registry:
         feeds.Feeds(), static.PygmentsCss(), static.Assets(),
         docs.DocsSection(),
         authors.Authors(), notfound.NotFound(), sitemap.Sitemap(), robots.Robots(),
-        search.SearchIndex(),
+        search.SearchIndex(), vendor.Vendored(),
         *extensions().planners,
     ])
 
