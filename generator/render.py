@@ -152,7 +152,7 @@ class Renderer:
         missing = missing_templates(self.folders, required)
         if missing:
             raise SiteError(f"the theme lacks the templates {', '.join(missing)}: add them to templates/"
-                            + (f" or to {config.theme}/templates/" if config.theme else ""), config.root)
+                            + "".join(f" or to {name}/templates/" for name in config.theme_paths), config.root)
         self.env = jinja2.Environment(
             loader=RecordingLoader(self.folders),
             auto_reload=True,  # RecordingLoader relies on Jinja asking whether a cached template is current

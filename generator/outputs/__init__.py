@@ -269,7 +269,7 @@ class SiteView(Mapping):
     ``feeds``...) and its public values, read from the (recording) settings when asked for.
     Each name is looked up where it lives: a template reads ``site`` on every page."""
 
-    SECTIONS = ("nav", "archives", "feeds", "search", "social")
+    SECTIONS = ("nav", "archives", "feeds", "search", "social", "branding")
 
     def __init__(self, collections: dict[str, Any], config: Config):
         self._collections, self._config, self._settings = collections, config, SiteSettings(config)
