@@ -308,9 +308,11 @@ class Theme:
     colors: Colors = field(default_factory=Colors)
     announcement: Announcement | None = None
     analytics: Analytics | None = None
+    social_cards: bool = False  # a card for each post and page, for link previews (outputs/social.py)
+    social_card: str = ""       # the cards' background picture (default: the header's colour)
 
     def validate(self, path: Path, prefix: str) -> None:
-        for name in ("logo", "favicon"):
+        for name in ("logo", "favicon", "social_card"):
             value = getattr(self, name)
             if value and (not value.startswith("/") or value.startswith("//") or "/../" in value + "/"):
                 raise SiteError(f"key '{prefix}{name}': expected a path in the site starting with '/', "

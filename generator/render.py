@@ -26,6 +26,7 @@ from generator.deps import record
 from generator.errors import SiteError
 from generator.files import is_file
 from generator.layout import DEFAULT_THEME, TEMPLATES
+from generator.outputs.social import card_url as social_card_url
 from generator.plugins import extensions
 from generator.site import group_url, slugify, timezone_of
 from generator.sources import parse_date
@@ -170,6 +171,7 @@ class Renderer:
             slugify=slugify,
             safe_html=Markup,
             item=item,
+            social_card=social_card_url,
         )
         self.env.filters.update(extensions().filters)
         self.env.globals.update(

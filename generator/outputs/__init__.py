@@ -221,13 +221,13 @@ class Registry:
 def default_registry() -> Registry:
     """The site's outputs: the built-in planners, then the installed plugins'."""
     from generator.outputs import (archives, authors, docs, feeds, notfound, pages, redirects, robots, search,
-                                   sitemap, static, vendor)
+                                   sitemap, social, static, vendor)
     from generator.plugins import extensions
 
     return Registry([
         pages.Documents(), archives.Blog(), archives.Taxonomy("tag", "tags"),
         archives.Taxonomy("category", "categories"), archives.History(), redirects.Redirects(),
-        feeds.Feeds(), static.PygmentsCss(), static.Assets(),
+        feeds.Feeds(), static.PygmentsCss(), static.Assets(), social.SocialCards(),
         docs.DocsSection(),
         authors.Authors(), notfound.NotFound(), sitemap.Sitemap(), robots.Robots(),
         search.SearchIndex(), vendor.Vendored(),
