@@ -92,3 +92,12 @@ def test_a_new_site_has_a_social_card(tmp_path: Path) -> None:
     card = Image.open(site / "assets/social-card.png")
     assert card.size == (1200, 630) and colours((site / "assets/social-card.png").read_bytes()) > 2
     assert load_config(site).social.image == "/assets/social-card.png"
+
+
+def test_letters_the_cards_font_lacks_are_a_warning_naming_the_page(tmp_path: Path) -> None:
+    site = make_site(tmp_path / "site", "theme: {social_cards: true}\n")
+    post = site / "content/posts/2022-02-02-tokyo.md"
+    post.write_text("---\ntitle: 東京 meetup, café\n---\nHi.\n")
+    result = build(site, OPTIONS)
+    assert [w for w in result.warnings if "social card" in w] == [
+        "content/posts/2022-02-02-tokyo.md: warning: the social card shows '京東' as boxes: its font draws Latin, Greek and Cyrillic letters"]

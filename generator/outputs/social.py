@@ -15,7 +15,8 @@ from __future__ import annotations
 import io
 from functools import cache, partial
 
-from generator.deps import record
+from generator.deps import record, warn
+from generator.errors import warning
 from generator.layout import ASSETS, DEFAULT_THEME
 from generator.outputs import PlanContext, Planner
 from generator.plan import Plan
@@ -26,6 +27,9 @@ MARGIN = 80
 FONT = DEFAULT_THEME / "fonts" / "DejaVuSans-Bold.ttf"
 DEFAULT_BACKGROUND = "#1d2330"         # the theme's --header
 FOLDER = f"{ASSETS}/social"
+# What the font draws (the subset of fonts/README.md): other characters show as boxes.
+DRAWN = ((0x20, 0x7E), (0xA0, 0x17F), (0x370, 0x3FF), (0x400, 0x45F), (0x2010, 0x2027), (0x2030, 0x203A),
+         (0x20AC, 0x20AC), (0x2122, 0x2122))
 
 
 def card_url(url: str) -> str:
@@ -56,7 +60,16 @@ def make_card(ctx: PlanContext, doc: Document) -> bytes:
         record(("file", rel))
         background = (ctx.config.root / rel).read_bytes()
     color = branding.colors.accent or DEFAULT_BACKGROUND
-    return draw(ctx.views.document(doc).title or ctx.site_view["title"], ctx.site_view["title"], background, color)
+    title, site_name = ctx.views.document(doc).title or ctx.site_view["title"], ctx.site_view["title"]
+    missing = "".join(sorted({c for c in title + site_name if not c.isspace() and not drawn(c)}))
+    if missing:
+        warn(warning(f"the social card shows {missing!r} as boxes: its font draws Latin, "
+                     "Greek and Cyrillic letters", doc.source))
+    return draw(title, site_name, background, color)
+
+
+def drawn(char: str) -> bool:
+    return any(low <= ord(char) <= high for low, high in DRAWN)
 
 
 def draw(title: str, site_name: str, background: bytes | None, color: str) -> bytes:
