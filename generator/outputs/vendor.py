@@ -10,7 +10,7 @@ build does: the first page with math brings KaTeX, removing the last one removes
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from generator.config import Config
 from generator.files import Files
@@ -31,16 +31,24 @@ class Vendored(Derived):
     def make(self, ctx: PlanContext, group: str, files: Mapping[str, bytes]) -> Files:
         """The folders of the libraries some page refers to (``assets/vendor/katex/``), but the
         files the site's own ``assets/`` holds at the same place: those are published as they are."""
-        wanted = [name for name in LIBRARIES
-                  if any(f"{FOLDER}/{name}/".encode() in data for data in files.values())]
         out = Files()
-        for name in wanted:
+        for name in used(files.values()):
             top = DEFAULT_THEME / FOLDER / name
             for path in sorted(p for p in top.rglob("*") if p.is_file()):
                 rel = f"{FOLDER}/{name}/{path.relative_to(top).as_posix()}"
                 if not (ctx.config.root / rel).exists():
                     out.add(rel, path.read_bytes(), f"<default theme>/{rel}")
         return out
+
+
+def used(pages: Iterable[bytes]) -> list[str]:
+    """The libraries some of ``pages`` refer to, each page read once (until all are found)."""
+    markers, found = {name: f"{FOLDER}/{name}/".encode() for name in LIBRARIES}, set()
+    for data in pages:
+        found.update(name for name, marker in markers.items() if name not in found and marker in data)
+        if len(found) == len(markers):
+            break
+    return [name for name in LIBRARIES if name in found]
 
 
 def vendored(path: str) -> bool:
