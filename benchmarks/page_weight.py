@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/page_weight.py _site [other/_site ...]
 
 Each site's folder is served on 127.0.0.1; Chromium (headless, cache empty, 1280 wide) opens
-one page of each kind, scrolls to the end so lazy images load, and counts every response and
+one page of each kind (and an API page), scrolls to the end so lazy images load, and counts every response and
 its body's bytes. The page kinds are those of tests/test_look.py. A last row counts what the
 search box fetches when it is first used on the home page (focus, type a word, results
 shown), on top of the page itself; "-" for a site without the box.
@@ -20,7 +20,9 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from test_look import PAGE_KINDS  # noqa: E402
+from test_look import PAGE_KINDS as LOOK_KINDS  # noqa: E402
+
+PAGE_KINDS = {**LOOK_KINDS, "api": "/docs/dev/api/generator.plan.html"}     # and an API reference page
 
 
 def serve(folder: str) -> tuple[http.server.ThreadingHTTPServer, str]:

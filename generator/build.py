@@ -347,7 +347,7 @@ def code_digest() -> str:
              and not (path.suffix == ".js" and path.is_relative_to(VENDOR))]
     parts = [path.read_bytes() for path in sorted([*package.rglob("*.py"), *theme])]
     # By their installed versions, not by importing them: a build with nothing to do loads neither.
-    versions = [installed.version(name) or "" for name in ("Jinja2", "Pygments", "PyYAML")]
+    versions = [installed.version(name) or "" for name in ("Jinja2", "Pygments", "PyYAML", "Pillow")]
     return digest(__version__, *versions, *parts, *extensions().fingerprint)
 
 

@@ -12,6 +12,7 @@ reports, one :class:`Finding` per fault, at the page and line that has it:
 - resources the browser would fetch from another host (scripts, stylesheets,
   images, frames, media, fonts, preconnect hints) whose host is not in
   ``check.allow_hosts``: a project site must not hand its readers to third parties
+  (the host of ``theme.analytics``, which the site chose, is allowed too)
   (frames may also come from the hosts ``notebooks.embeds`` lists for tutorials' iframes);
 - malformed external URLs (they are not fetched: there may be no network);
 - with ``check.html``, every error the Nu Html Checker finds, except those
@@ -102,7 +103,9 @@ def check_site(config: Config, against: str | None = None, out_dir: Path | None 
     if not out.is_dir():
         raise SiteError(f"no built site in {out}: run 'sitegen build' first", config.root / CONFIG_FILE)
     site = BuiltSite(out, config, kept_tree(config, against))
-    checker = LinkChecker(site, config.check.allow_hosts, config.notebooks.embeds)
+    analytics = config.branding.analytics
+    allowed = [*config.check.allow_hosts, *([analytics.script_host.split(":")[0]] if analytics else [])]
+    checker = LinkChecker(site, allowed, config.notebooks.embeds)
     with reporting.current().stage("checking links"):
         findings, warnings, skipped = checker.check(), checker.warnings, []
     if config.check.html:

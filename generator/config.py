@@ -271,6 +271,108 @@ class Social:
                             f"got {self.twitter!r}", path)
 
 
+ANALYTICS_HOSTS = {"plausible": "plausible.io", "google": "www.googletagmanager.com"}   # matomo: its own
+ANALYTICS_IDS = {"plausible": (r"[\w.-]+\.[a-z]{2,}", "the site's domain, as example.org"),
+                 "matomo": (r"\d{1,9}", "the site's number in Matomo, as 1"),
+                 "google": (r"G-[A-Z0-9]{4,20}", "a measurement ID, as G-ABC123XYZ")}
+HOST = re.compile(r"[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+(:\d{1,5})?")
+
+
+@dataclass(frozen=True)
+class Colors:
+    """The theme's colours: ``primary`` of links, ``accent`` of the header bar (see generator/branding.py)."""
+
+    primary: str = ""
+    accent: str = ""
+
+    def validate(self, path: Path, prefix: str) -> None:
+        from generator.branding import problem
+
+        for name in ("primary", "accent"):
+            why = getattr(self, name) and problem(name, getattr(self, name))
+            if why:
+                raise SiteError(f"key '{prefix}{name}': {why}", path)
+
+    @property
+    def css(self) -> str:
+        """The colour variables, light and dark, that a page's head sets over the theme's stylesheet."""
+        from generator.branding import stylesheet
+
+        return stylesheet(self.primary, self.accent)
+
+
+@dataclass(frozen=True)
+class Announcement:
+    """A banner above every page's header; a closed one stays closed until its ``id`` changes."""
+
+    text: str                   # Markdown, one paragraph
+    id: str = ""                # default: one made from the text, so a new text shows again
+    dismissible: bool = True    # a close button, remembered in the reader's browser
+
+    def validate(self, path: Path, prefix: str) -> None:
+        if not self.text.strip() or "\n\n" in self.text.strip():
+            raise SiteError(f"key '{prefix}text': expected one paragraph of Markdown, got {self.text!r}", path)
+        if self.id and not re.fullmatch(r"[\w-]{1,64}", self.id, re.ASCII):
+            raise SiteError(f"key '{prefix}id': expected letters, digits, '-' or '_', got {self.id!r}", path)
+
+    @property
+    def key(self) -> str:
+        return self.id or "a" + digest(self.text)[:12]
+
+    @property
+    def html(self) -> str:
+        from generator.markdown import render_markdown
+
+        html = render_markdown(self.text.strip()).html.strip()
+        return html.removeprefix("<p>").removesuffix("</p>")
+
+
+@dataclass(frozen=True)
+class Analytics:
+    """A visitor counter's script on every page; without this setting, pages load none."""
+
+    provider: Literal["plausible", "matomo", "google"]
+    id: str
+    host: str = ""      # the server the script comes from: Matomo's (required), a self-hosted Plausible
+
+    def validate(self, path: Path, prefix: str) -> None:
+        pattern, what = ANALYTICS_IDS[self.provider]
+        if not re.fullmatch(pattern, self.id):
+            raise SiteError(f"key '{prefix}id': expected {what} for {self.provider}, got {self.id!r}", path)
+        if self.host and (self.provider == "google" or not HOST.fullmatch(self.host)):
+            raise SiteError(f"key '{prefix}host': expected a host name such as stats.example.org"
+                            + (" (not for google)" if self.provider == "google" else "") + f", got {self.host!r}",
+                            path)
+        if self.provider == "matomo" and not self.host:
+            raise SiteError(f"missing required key '{prefix}host' (the Matomo server, such as stats.example.org)",
+                            path)
+
+    @property
+    def script_host(self) -> str:
+        return self.host or ANALYTICS_HOSTS[self.provider]
+
+
+@dataclass(frozen=True)
+class Theme:
+    """``theme`` as a mapping: the theme folder (what a plain ``theme: NAME`` names) and the branding."""
+
+    folder: str = ""            # a folder in the site with templates/ and assets/, over the default theme
+    logo: str = ""              # a picture of the site, beside its title in the header
+    favicon: str = ""           # the browser tab's icon (default: /assets/favicon.svg)
+    colors: Colors = field(default_factory=Colors)
+    announcement: Announcement | None = None
+    analytics: Analytics | None = None
+    social_cards: bool = False  # a card for each post and page, for link previews (outputs/social.py)
+    social_card: str = ""       # the cards' background picture (default: the header's colour)
+
+    def validate(self, path: Path, prefix: str) -> None:
+        for name in ("logo", "favicon", "social_card"):
+            value = getattr(self, name)
+            if value and (not value.startswith("/") or value.startswith("//") or "/../" in value + "/"):
+                raise SiteError(f"key '{prefix}{name}': expected a path in the site starting with '/', "
+                                f"got {value!r}", path)
+
+
 @dataclass(frozen=True)
 class Search:
     """The site's search (generator/outputs/search.py): a Pagefind index of its pages, searched
@@ -500,7 +602,7 @@ class Config:
     posts_per_page: int = 10
     output: str = "_site"
     pygments_style: str | CodeStyles = field(default_factory=CodeStyles)
-    theme: str = ""           # a folder in the site with templates/ and assets/, over the default theme
+    theme: str | Theme = ""   # a folder in the site with templates/ and assets/, or a Theme: that and branding
     nav: list[NavItem] = field(default_factory=list)
     redirects: dict[str, str] = field(default_factory=dict)
     feeds: Feeds = field(default_factory=Feeds)
@@ -574,9 +676,15 @@ class Config:
         return (ASSETS, *(name.strip("/") for name in self.static))
 
     @property
+    def branding(self) -> Theme:
+        """``theme`` as a mapping, whichever way site.yaml wrote it."""
+        return Theme(folder=self.theme) if isinstance(self.theme, str) else self.theme
+
+    @property
     def theme_paths(self) -> tuple[str, ...]:
         """The theme folder, when the site has one: an input like templates/."""
-        return (self.theme.strip("/"),) if self.theme else ()
+        folder = self.branding.folder
+        return (folder.strip("/"),) if folder else ()
 
 
 KIND = ":kind"     # a section's name with this names what it is (a section, or ``false``)
@@ -725,12 +833,13 @@ def _check_places(config: Config, path: Path) -> None:
         if url is not False and (not url.startswith("/") or url.startswith("//") or "/../" in url + "/"):
             raise SiteError(f"key 'archives.{name}': expected a path starting with '/' "
                             f"(or false to make no such page), got {url!r}", path)
-    if config.theme:
-        theme = config.theme.strip("/")
-        if config.theme.startswith("/") or any(p in ("", ".", "..") for p in theme.split("/")) \
+    folder = config.branding.folder
+    if folder:
+        theme, key = folder.strip("/"), "theme" if isinstance(config.theme, str) else "theme.folder"
+        if folder.startswith("/") or any(p in ("", ".", "..") for p in theme.split("/")) \
                 or not _confined(config, theme) or not (config.root / theme).is_dir():
-            raise SiteError(f"key 'theme': expected a folder inside the site holding templates/ "
-                            f"(and assets/), got {config.theme!r}", path)
+            raise SiteError(f"key '{key}': expected a folder inside the site holding templates/ "
+                            f"(and assets/), got {folder!r}", path)
     reserved = {*RESERVED, config.output.strip("/"), ASSETS, *config.theme_paths}
     for i, name in enumerate(config.static):
         key, clean = f"static[{i}]", name.strip("/")

@@ -26,6 +26,7 @@ from generator.deps import record
 from generator.errors import SiteError
 from generator.files import is_file
 from generator.layout import DEFAULT_THEME, TEMPLATES
+from generator.outputs.social import card_url as social_card_url
 from generator.plugins import extensions
 from generator.site import group_url, slugify, timezone_of
 from generator.sources import parse_date
@@ -151,7 +152,7 @@ class Renderer:
         missing = missing_templates(self.folders, required)
         if missing:
             raise SiteError(f"the theme lacks the templates {', '.join(missing)}: add them to templates/"
-                            + (f" or to {config.theme}/templates/" if config.theme else ""), config.root)
+                            + "".join(f" or to {name}/templates/" for name in config.theme_paths), config.root)
         self.env = jinja2.Environment(
             loader=RecordingLoader(self.folders),
             auto_reload=True,  # RecordingLoader relies on Jinja asking whether a cached template is current
@@ -169,6 +170,7 @@ class Renderer:
             slugify=slugify,
             safe_html=Markup,
             item=item,
+            social_card=social_card_url,
         )
         self.env.filters.update(extensions().filters)
         self.env.globals.update(

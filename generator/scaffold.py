@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import colorsys
 from datetime import datetime
 from html import escape
 from pathlib import Path
@@ -90,6 +91,7 @@ def init_site(dest: str | Path, now: datetime | None = None, kind: str = "projec
                                              *(["the [docs](/docs/) begin here"] if docs else [])])),
         "content/pages/about.md": STARTER_ABOUT,
         "assets/favicon.svg": favicon(title),
+        "assets/social-card.png": social_card(title),
     }
     if blog:
         files[f"content/posts/{now:%Y-%m-%d}-welcome.md"] = STARTER_POST.format(
@@ -101,10 +103,10 @@ def init_site(dest: str | Path, now: datetime | None = None, kind: str = "projec
             files["notebooks/first-steps.py"] = TUTORIAL.format(title="First steps")
         else:
             files["content/docs/index.md"] = STARTER_DOCS.replace(TUTORIAL_LINK, NO_TUTORIAL)
-    for rel, text in files.items():
+    for rel, data in files.items():
         path = dest / rel
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+        path.write_bytes(data if isinstance(data, bytes) else data.encode("utf-8"))
     return [Path(rel) for rel in files]
 
 
@@ -112,11 +114,24 @@ def favicon(title: str) -> str:
     """The site's first letter on a square of a colour drawn from its name: a tab tells the
     site apart from the first build, and the browser's request for an icon finds one."""
     letter = next((c for c in title if c.isalnum()), "S").upper()
-    hue = sum(title.encode()) * 47 % 360
+    hue = site_hue(title)
     return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64">'
             f'<rect width="64" height="64" rx="12" fill="hsl({hue}, 55%, 32%)"/>'
             f'<text x="32" y="45" font-family="sans-serif" font-size="38" font-weight="bold" '
             f'fill="#fff" text-anchor="middle">{escape(letter)}</text></svg>\n')
+
+
+def site_hue(title: str) -> int:
+    """The hue of the site's icon and card, drawn from its name."""
+    return sum(title.encode()) * 47 % 360
+
+
+def social_card(title: str) -> bytes:
+    """The picture of the site's shared links (site.yaml social.image): its title on the icon's colour."""
+    from generator.branding import to_hex
+    from generator.outputs.social import draw
+
+    return draw(title, "A site made with sitegen", None, to_hex(colorsys.hls_to_rgb(site_hue(title) / 360, 0.32, 0.55)))
 
 
 STARTER_CONFIG = """\
@@ -126,6 +141,8 @@ url: https://example.org
 description: A site made with sitegen.
 author: ""
 timezone: UTC
+social:
+  image: /assets/social-card.png     # the picture of shared links (theme.social_cards draws one per page)
 nav:
 {nav}
 """

@@ -51,7 +51,7 @@ def test_a_late_planner_sees_every_path_and_the_sitemap_lists_plugin_pages(site:
     assert "https://example.org/plugin/" in (site / "_site/sitemap.txt").read_text().splitlines()
     assert [p.phase for p in default_registry() if p.name in ("404", "sitemap")] == [Phase.LATE] * 2
     # By phase, then as registered; derived planners (the search index) last of all.
-    assert with_plugins().names()[-5:] == ["404", "sitemap", "robots", "manifest", "search"]
+    assert with_plugins().names()[-6:] == ["404", "sitemap", "robots", "manifest", "search", "vendor"]
 
 
 def test_every_planner_reports_what_it_did(site: Path) -> None:

@@ -224,17 +224,17 @@ class Registry:
 def default_registry() -> Registry:
     """The site's outputs: the built-in planners, then the installed plugins'."""
     from generator.outputs import (archives, authors, docs, feeds, notfound, pages, redirects, robots, search,
-                                   sitemap, static)
+                                   sitemap, social, static, vendor)
     from generator.plugins import extensions
 
     return Registry([
         pages.Documents(), archives.Blog(), archives.Classification("tags", partial(archives.built_in, plural="tags")),
         archives.Classification("categories", partial(archives.built_in, plural="categories")), archives.History(),
         archives.Classification("taxonomies", lambda config: config.taxonomies), redirects.Redirects(),
-        feeds.Feeds(), static.PygmentsCss(), static.Assets(),
+        feeds.Feeds(), static.PygmentsCss(), static.Assets(), social.SocialCards(),
         docs.DocsSection(),
         authors.Authors(), notfound.NotFound(), sitemap.Sitemap(), robots.Robots(),
-        search.SearchIndex(),
+        search.SearchIndex(), vendor.Vendored(),
         *extensions().planners,
     ])
 
@@ -280,7 +280,7 @@ class SiteView(Mapping):
     ``feeds``...) and its public values, read from the (recording) settings when asked for.
     Each name is looked up where it lives: a template reads ``site`` on every page."""
 
-    SECTIONS = ("nav", "archives", "feeds", "search", "social")
+    SECTIONS = ("nav", "archives", "feeds", "search", "social", "branding")
 
     def __init__(self, collections: dict[str, Any], config: Config):
         self._collections, self._config, self._settings = collections, config, SiteSettings(config)

@@ -11,6 +11,7 @@ from generator.config import CodeStyles, Config
 from generator.deps import record
 from generator.layout import DEFAULT_THEME
 from generator.outputs import PlanContext, Planner
+from generator.outputs.vendor import vendored
 from generator.plan import Plan
 
 PYGMENTS_CSS = "assets/css/pygments.css"
@@ -34,7 +35,8 @@ def pygments_stylesheet(styles: CodeStyles) -> str:
 
 class Assets(Planner):
     """``assets/`` and the ``static`` folders and files, at their own URLs, then the theme's
-    ``assets/`` that the site's own do not replace.
+    ``assets/`` that the site's own do not replace (its vendored libraries but where a page uses
+    them: see :mod:`generator.outputs.vendor`).
 
     Hidden files in them (``.DS_Store``, ``.gitkeep``) stay behind. A Sass stylesheet
     (``css/site.scss``) is published compiled (``css/site.css``), its partials (``_*.scss``)
@@ -71,6 +73,8 @@ class Assets(Planner):
                 out = "assets/" + "/".join(inside)
                 if path.is_file() and out not in plan and not any(part.startswith(".") for part in inside):
                     if path.is_relative_to(DEFAULT_THEME):   # part of sitegen: its fingerprint covers it
+                        if vendored(out):       # published where a page uses it (outputs/vendor.py)
+                            continue
                         plan.add(out, f"<default theme>/{out}", partial(path.read_bytes), ("theme asset", out))
                     else:
                         rel = path.relative_to(root).as_posix()

@@ -11,6 +11,10 @@
   try { chosen = localStorage.getItem(KEY); } catch (e) { /* storage blocked: follow the system */ }
   if (chosen === "light" || chosen === "dark") root.dataset.theme = chosen;
 
+  // The announcement the reader closed (its id): hidden by the page's style before it is drawn.
+  var CLOSED = "sitegen-announcement-closed";
+  try { root.dataset.announcementClosed = localStorage.getItem(CLOSED) || ""; } catch (e) { /* shown */ }
+
   function dark() { return root.dataset.theme ? root.dataset.theme === "dark" : system.matches; }
 
   function choose(theme) {
@@ -22,6 +26,13 @@
   }
 
   document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("[data-announcement-close]").forEach(function (button) {
+      button.addEventListener("click", function () {
+        var id = button.closest("[data-announcement]").dataset.announcement;
+        root.dataset.announcementClosed = id;
+        try { localStorage.setItem(CLOSED, id); } catch (e) { /* closed on this page only */ }
+      });
+    });
     document.querySelectorAll("[data-theme-toggle]").forEach(function (button) {
       function show() { button.setAttribute("aria-pressed", String(dark())); }
       button.addEventListener("click", function () { choose(dark() ? "light" : "dark"); show(); });

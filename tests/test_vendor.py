@@ -1,0 +1,85 @@
+"""Vendored libraries (KaTeX, the Jupyter widget manager) are published only in sites whose pages use them."""
+
+from __future__ import annotations
+
+import shutil
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from generator.build import BuildOptions, build
+from generator.check import check_site
+from generator.config import load_config
+from generator.layout import DEFAULT_THEME
+
+from test_incremental import assert_same_as_full_build
+
+REPO = Path(__file__).resolve().parents[1]
+OPTIONS = BuildOptions(now=datetime(2030, 1, 1, tzinfo=timezone.utc))
+KATEX = "assets/vendor/katex"
+WIDGETS = "assets/vendor/jupyter-widgets"
+MATH_POST = "---\ntitle: Euler\n---\nThe identity $$e^{i\\pi} + 1 = 0$$ holds.\n"
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Path:
+    folder = tmp_path / "site"
+    shutil.copytree(REPO / "tests" / "data" / "basic", folder)
+    shutil.copytree(REPO / "templates", folder / "templates")
+    return folder
+
+
+def published(site: Path, folder: str) -> set[str]:
+    top = site / "_site" / folder
+    return {p.relative_to(top).as_posix() for p in top.rglob("*") if p.is_file()}
+
+
+def theme_files(folder: str) -> set[str]:
+    top = DEFAULT_THEME / folder
+    return {p.relative_to(top).as_posix() for p in top.rglob("*") if p.is_file()}
+
+
+def test_a_site_without_math_or_widgets_carries_neither_library(site: Path) -> None:
+    build(site, OPTIONS)
+    assert not (site / "_site/assets/vendor").exists()
+    assert (site / "_site/assets/js/theme.js").is_file()         # the theme's other assets are there
+
+
+def test_math_added_later_brings_katex_and_removing_it_takes_katex_away(site: Path) -> None:
+    build(site, OPTIONS)
+    post = site / "content/posts/2022-02-02-euler.md"
+    post.write_text(MATH_POST)
+    result = build(site, OPTIONS)
+    assert published(site, KATEX) == theme_files(KATEX)
+    assert "katex.min.js" in (site / "_site/2022/02/02/euler.html").read_text()
+    assert not (site / f"_site/{WIDGETS}").exists()
+    assert any(path.startswith(KATEX) for path in result.written)
+    assert_same_as_full_build(site, OPTIONS)
+    assert check_site(load_config(site)).ok
+
+    post.write_text("---\ntitle: Euler\n---\nNo math any more.\n")
+    build(site, OPTIONS)
+    assert not (site / f"_site/{KATEX}").exists()
+    assert_same_as_full_build(site, OPTIONS)
+
+
+def test_a_sites_own_copy_of_a_vendored_file_is_published_instead(site: Path) -> None:
+    (site / "assets/vendor/katex").mkdir(parents=True)
+    (site / "assets/vendor/katex/katex.min.css").write_text("/* the site's own */\n")
+    (site / "content/posts/2022-02-02-euler.md").write_text(MATH_POST)
+    build(site, OPTIONS)
+    assert (site / f"_site/{KATEX}/katex.min.css").read_text() == "/* the site's own */\n"
+    assert (site / f"_site/{KATEX}/katex.min.js").is_file()
+
+
+def test_a_page_with_widgets_brings_the_widget_manager(site: Path) -> None:
+    page = site / "content/pages/widget.html"
+    page.write_text('---\ntitle: Widget\n---\n<script defer src="/assets/vendor/jupyter-widgets/embed.js"></script>\n')
+    build(site, OPTIONS)
+    assert published(site, WIDGETS) == theme_files(WIDGETS)
+    assert not (site / f"_site/{KATEX}").exists()
+    page.unlink()
+    build(site, OPTIONS)
+    assert not (site / "_site/assets/vendor").exists()
+    assert_same_as_full_build(site, OPTIONS)
