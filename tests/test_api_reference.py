@@ -29,6 +29,8 @@ import pytest
 import sphobjinv
 
 from generator.build import build
+from generator.cache import local_key
+from generator.options import BuildOptions
 from generator.config import load_config
 from generator.errors import SiteError
 
@@ -415,9 +417,77 @@ def test_an_inventory_at_a_url_is_fetched_once_and_kept_under_sitegen(tmp_path):
         (site / "pkg" / "__init__.py").write_text('"""Uses json.dumps: :func:`json.dumps`."""\n')
         assert build(site).warnings == []
     assert asked == ["/objects.inv"]          # once: the second build read the kept copy
-    assert len(list((site / ".sitegen" / "inventories").glob("*.inv"))) == 1
+    assert len(list((site / ".sitegen" / "inventories").glob("*.msgpack"))) == 1
     link = html_of(site, "docs/index.html").cssselect("a.xref")[0].get("href")
     assert link == url.removesuffix("objects.inv") + "library/json.html#json.dumps"
+
+
+def _inventory_server(tmp_path: Path, uri: str = "library/json.html#$"):
+    """A folder served with an objects.inv documenting json.dumps at ``uri``, and the paths asked of it."""
+    inventory = sphobjinv.Inventory()
+    inventory.project, inventory.version = "Python", "3.11"
+    inventory.objects.append(sphobjinv.DataObjStr(name="json.dumps", domain="py", role="function", priority="1",
+                                                  uri=uri, dispname="-"))
+    served = tmp_path / "served"
+    served.mkdir(exist_ok=True)
+    (served / "objects.inv").write_bytes(sphobjinv.compress(inventory.data_file()))
+    asked = []
+
+    class Handler(SimpleHTTPRequestHandler):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, directory=str(served), **kwargs)
+
+        def log_message(self, *args):
+            asked.append(self.path)
+    return Handler, asked
+
+
+def test_a_kept_inventory_tampered_with_is_refused_and_fetched_again(tmp_path):
+    from generator import codec
+
+    handler, asked = _inventory_server(tmp_path)
+    with serving(handler) as url:
+        site = pkg_site(tmp_path / "site", "See [json.dumps][].", {"pkg/__init__.py": '"""A package."""\n'},
+                        api="{package: pkg}", settings=f"api_inventories:\n  python: {url}\n")
+        assert build(site).warnings == []
+        [kept] = (site / ".sitegen" / "inventories").glob("*.msgpack")
+        fresh = kept.read_bytes()
+        # One bit of the kept inventory changed; then one sealed with another checkout's key.
+        for tampered in (fresh[:-1] + bytes([fresh[-1] ^ 1]),
+                         codec.dumps("api-inventory", codec.loads("api-inventory", fresh, local_key(site / ".sitegen")),
+                                     b"another checkout's key".ljust(32))):
+            kept.write_bytes(tampered)
+            assert build(site).warnings == []
+            assert kept.read_bytes() != tampered
+        assert build(site).warnings == []        # the copy fetched again is kept
+    assert asked == ["/objects.inv"] * 3         # fetched at first, and again after each tampering
+    link = html_of(site, "docs/index.html").cssselect("a.xref")[0].get("href")
+    assert link == url.removesuffix("objects.inv") + "library/json.html#json.dumps"
+
+
+def test_an_expired_inventory_is_fetched_again_and_refresh_fetches_it_whatever_its_age(tmp_path):
+    from generator import codec
+
+    handler, asked = _inventory_server(tmp_path)
+    with serving(handler) as url:
+        site = pkg_site(tmp_path / "site", "See [json.dumps][].", {"pkg/__init__.py": '"""A package."""\n'},
+                        api="{package: pkg}", settings=f"api_inventory_days: 2\napi_inventories:\n  python: {url}\n")
+        assert build(site).warnings == []
+        assert build(site).warnings == []
+        assert asked == ["/objects.inv"]
+        [kept] = (site / ".sitegen" / "inventories").glob("*.msgpack")
+        key = local_key(site / ".sitegen")
+        entry = codec.loads("api-inventory", kept.read_bytes(), key)
+        entry["fetched"] -= 3 * 86400.0           # fetched three days ago: older than api_inventory_days
+        kept.write_bytes(codec.dumps("api-inventory", entry, key))
+        _inventory_server(tmp_path, "library/json2.html#$")       # the project's inventory moved meanwhile
+        assert build(site).warnings == []       # no file of the site changed: the expired copy was fetched again
+        assert asked == ["/objects.inv"] * 2
+        assert html_of(site, "docs/index.html").cssselect("a.xref")[0].get("href").endswith("/json2.html#json.dumps")
+        assert build(site).warnings == []       # fresh again: kept
+        assert asked == ["/objects.inv"] * 2
+        assert build(site, BuildOptions(refresh=True)).warnings == []
+        assert asked == ["/objects.inv"] * 3
 
 
 def test_an_inventory_whose_download_breaks_off_is_one_error_and_nothing_kept(tmp_path):

@@ -255,13 +255,14 @@ def _nav(package: Package, prefix: str) -> list[dict[str, Any]]:
     return roots
 
 
-def inventories(config: Config) -> dict[str, str]:
-    """The objects of site.yaml's ``api_inventories`` -> their URLs."""
+def inventories(config: Config, refresh: bool = False) -> dict[str, str]:
+    """The objects of site.yaml's ``api_inventories`` -> their URLs (``refresh``: those at a URL
+    fetched again, whatever their age)."""
     found: dict[str, str] = {}
     for name, source in config.api_inventories.items():
         where = f"site.yaml: api_inventories.{name}"
         if isinstance(source, ApiInventory):
-            found.update(inventory.load(source.file, source.url, config.root, Path(), where))
+            found.update(inventory.load(source.file, source.url, config.root, where))
         else:
-            found.update(inventory.load(source, None, config.root, config.state_dir / "inventories", where))
+            found.update(inventory.fetch(source, config.state_dir, config.api_inventory_days, where, refresh))
     return found
