@@ -524,3 +524,34 @@ def test_a_tutorials_text_links_references_and_names_an_unknown_one_at_its_line(
     description = tutorial.cssselect('meta[name="description"]')[0].get("content")
     assert description.startswith("Call [pkg.f][] first.")       # an attribute keeps its text
     assert "# [pkg.f][] in code" in tutorial.cssselect("pre")[0].text_content()
+
+
+def test_source_listings_are_highlighted_once_per_file_content_and_the_kept_ones_are_the_fresh_ones(tmp_path):
+    repo = tmp_path / "repo"
+    (repo / "content" / "docs").mkdir(parents=True)
+    (repo / "content" / "docs" / "index.md").write_text("---\ntitle: Docs\n---\nSee [pkg.mod.f][].\n")
+    (repo / "pkg").mkdir()
+    (repo / "pkg" / "__init__.py").write_text('"""A package."""\n')
+    (repo / "pkg" / "mod.py").write_text('def f():\n    """First words."""\n    return """a\nlong string"""\n')
+    (repo / "pkg" / "other.py").write_text('class G:\n    """Other words."""\n\n    def run(self) -> int:\n'
+                                           '        return 1  # one\n')
+    git(tmp_path, "init", "-q", "-b", "main", str(repo))
+    commit_and_tag(repo, "v1")
+    (repo / "site.yaml").write_text("title: T\nurl: https://example.org\napi:\n  - {package: pkg, docstrings: google}\n"
+                                    "versions:\n  - {name: dev, worktree: true}\n  - {name: v1, ref: v1, default: true}\n")
+    assert build(repo).warnings == []
+    kept = repo / ".sitegen" / "cache" / "listings"
+    entries = {p: p.stat().st_mtime_ns for p in kept.rglob("*.msgpack")}
+    assert len(entries) == 2          # mod.py and other.py (__init__.py defines nothing): once for both versions
+    (repo / "pkg" / "mod.py").write_text('def f():\n    """Second words."""\n    return """a\nlong string"""\n')
+    assert build(repo).warnings == []
+    again = {p: p.stat().st_mtime_ns for p in kept.rglob("*.msgpack")}
+    assert len(again) == 3 and {p: again[p] for p in entries} == entries      # only the edited file highlighted
+    # The listings made from kept lines are those a build without any cache makes.
+    fresh = tmp_path / "fresh"
+    shutil.copytree(repo, fresh, ignore=shutil.ignore_patterns(".sitegen", "_site"))
+    assert build(fresh).warnings == []
+    listings = sorted(p.relative_to(repo / "_site") for p in (repo / "_site").rglob("_source/**/*.html"))
+    assert len(listings) == 4
+    for rel in listings:
+        assert (repo / "_site" / rel).read_bytes() == (fresh / "_site" / rel).read_bytes()

@@ -17,6 +17,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Iterator
 
+import pygments
 from markupsafe import Markup
 
 from generator import __version__, codec
@@ -25,7 +26,7 @@ from generator.api.collect import API_DIR, Package, collect, target
 from generator.api.render import Page, Renderer
 from generator.config import ApiInventory, Config
 from generator.highlight import SourceLine, source_lines
-from generator.cache import digest, local_key, write_atomic
+from generator.cache import DataCache, digest, local_key, write_atomic
 from generator.layout import VERSIONS_DIR
 from generator.outputs import generated_page
 
@@ -46,6 +47,7 @@ class Reference:
     rendered: int = 0         # modules whose pages were rendered, and those kept from the last build
     reused: int = 0
     collect_warnings: list[str] = field(default_factory=list)
+    highlighted: Listings = field(default_factory=lambda: Listings(None))    # the listings' lines
 
     @property
     def warnings(self) -> list[str]:
@@ -69,7 +71,7 @@ class Reference:
             for start, end in sorted(set(ranges)):
                 marks[start] = marks.get(start, "") + f'<span id="L{start}-L{end}"></span>'
             lines = [SourceLine(line.number, marks.get(line.number, "") + line.html)
-                     for line in source_lines((tree / file).read_text("utf-8", errors="replace"), file)]
+                     for line in self.highlighted.lines(tree, file)]
             shown = {**generated_page(file, prefix + listing_path(file), kind="source"),
                      "source": file if editable else None}
             html = render("api_source.html", Path(file), page=shown, filename=file, lines=lines, docs=docs)
@@ -104,7 +106,7 @@ def build_reference(config: Config, tree: Path, prefix: str, version: str = "",
     if not packages:
         return None
     index.canonical = partial(_canonical, packages)
-    reference = Reference(index)
+    reference = Reference(index, highlighted=Listings(config.state_dir))
     objects = _index(reference, packages, base, prefix)
     _render(reference, packages, tree, base, LastPages(
         config.state_dir / VERSIONS_DIR / f"api-{version_name or 'docs'}.msgpack", local_key(config.state_dir)),
@@ -188,6 +190,32 @@ class LastPages:
     def put(self, pages: dict[str, Any]) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         write_atomic(self.path, codec.dumps("api-pages", pages, self.key))
+
+
+class Listings:
+    """Files highlighted line by line, kept by their bytes: a version built again (or another
+    version holding the same file) highlights only the files that changed."""
+
+    def __init__(self, state_dir: Path | None):
+        self.cache = None if state_dir is None else DataCache(
+            state_dir / "cache" / "listings", "api-listing", local_key(state_dir), _well_formed)
+
+    def lines(self, tree: Path, file: str) -> list[SourceLine]:
+        data = (tree / file).read_bytes()
+        key = digest(__version__, pygments.__version__, file, data)
+        kept = self.cache.get(key) if self.cache else None
+        if kept is not None:
+            return [SourceLine(number, html) for number, html in kept]
+        lines = source_lines(data.decode("utf-8", errors="replace"), file)
+        if self.cache:
+            self.cache.put(key, [[line.number, line.html] for line in lines])
+        return lines
+
+
+def _well_formed(value: Any) -> bool:
+    return isinstance(value, list) and all(
+        isinstance(line, list) and len(line) == 2 and isinstance(line[0], int) and isinstance(line[1], str)
+        for line in value)
 
 
 def _file_digests(tree: Path, packages: list[Package]) -> dict[str, str]:
