@@ -555,3 +555,57 @@ def test_source_listings_are_highlighted_once_per_file_content_and_the_kept_ones
     assert len(listings) == 4
     for rel in listings:
         assert (repo / "_site" / rel).read_bytes() == (fresh / "_site" / rel).read_bytes()
+
+
+GALLERY = '''"""
+Templates
+=========
+
+Render one.
+"""
+
+import jinja2
+from jinja2 import Template as T
+from jinja2.utils import pass_context as pc
+
+env = jinja2.Environment(autoescape=True)
+print(T("{{ x }}").render(x=1), len("Environment"), jinja2.environment.os.sep, pc)
+Environment = None
+'''
+
+NOTEBOOK = {"nbformat": 4, "nbformat_minor": 5, "metadata": {"title": "Sandbox"}, "cells": [
+    {"cell_type": "markdown", "id": "a", "metadata": {}, "source": "# Sandbox\n\nText."},
+    {"cell_type": "code", "id": "b", "metadata": {}, "execution_count": None, "outputs": [],
+     "source": "%time x = 1\nimport jinja2.sandbox as sb"},
+    {"cell_type": "code", "id": "c", "metadata": {}, "execution_count": None, "outputs": [],
+     "source": "sb.SandboxedEnvironment().from_string('{{ 1 }}').render()"}]}
+
+
+def test_names_in_tutorials_code_cells_link_their_entries_through_the_cells_imports(tmp_path):
+    site = pkg_site(tmp_path / "site", "The docs.", {"notebooks/templates.py": GALLERY,
+                                                     "notebooks/sandbox.ipynb": json.dumps(NOTEBOOK)},
+                    api="{package: jinja2, path: python/, docstrings: sphinx}")
+    shutil.copytree(Path(jinja2.__file__).parent, site / "python" / "jinja2",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    warnings = build(site).warnings
+    assert not [w for w in warnings if not w.startswith("python/jinja2/")]   # a name nobody documents: unwarned
+
+    def links(rel):
+        page = html_of(site, rel)
+        return [(a.text_content(), a.get("href")) for a in page.cssselect(".nb-input a.xref")]
+    api = "/docs/api/"
+    environment = api + "jinja2.environment.html#jinja2.environment."
+    assert links("docs/tutorials/templates.html") == [
+        ("jinja2", api + "jinja2.html"),
+        ("jinja2", api + "jinja2.html"), ("T", environment + "Template"),
+        ("jinja2.utils", api + "jinja2.utils.html"), ("pc", api + "jinja2.utils.html#jinja2.utils.pass_context"),
+        ("jinja2", api + "jinja2.html"), ("Environment", environment + "Environment"),
+        ("T", environment + "Template"),
+        ("jinja2", api + "jinja2.html"), ("environment", api + "jinja2.environment.html"),   # not os: jinja2's import
+        ("pc", api + "jinja2.utils.html#jinja2.utils.pass_context")]
+    assert links("docs/tutorials/sandbox.html") == [
+        ("jinja2.sandbox", api + "jinja2.sandbox.html"),
+        ("sb", api + "jinja2.sandbox.html"), ("SandboxedEnvironment", api + "jinja2.sandbox.html#jinja2.sandbox.SandboxedEnvironment")]
+    # The code reads as it did: only links were added around the token spans.
+    code = html_of(site, "docs/tutorials/templates.html").cssselect(".nb-input pre")[0].text_content()
+    assert 'env = jinja2.Environment(autoescape=True)' in code and "Environment = None" in code

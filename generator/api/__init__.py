@@ -22,6 +22,7 @@ from markupsafe import Markup
 
 from generator import __version__, codec
 from generator.api import inventory, xref
+from generator.api.codelinks import link_cells
 from generator.api.collect import API_DIR, Package, collect, target
 from generator.api.render import Page, Renderer
 from generator.config import ApiInventory, Config
@@ -79,8 +80,10 @@ class Reference:
         yield INVENTORY, self.inventory, "site.yaml"
 
     def link(self, html: str, tree: Path, where: str) -> str:
-        """A docs page's (or tutorial's) HTML with its ``[name][]`` references linked; ``where``,
-        its source in ``tree``, is read (to name a reference's line) only when it has any."""
+        """A docs page's (or tutorial's) HTML with its ``[name][]`` references linked, and the
+        imported names of its code cells; ``where``, its source in ``tree``, is read (to name a
+        reference's line) only when it has any."""
+        html = link_cells(html, self.index.full)
         if not xref.MARKDOWN_REF.search(html):
             return html
         path = tree / where           # none for a page made from a template

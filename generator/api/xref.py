@@ -67,6 +67,12 @@ class Index:
         """Where ``name``, written in full (an annotation's), is documented; no guessing."""
         return self.own.get(name) or self.external.get(name)
 
+    def full(self, name: str) -> str | None:
+        """Where ``name``, a full dotted path (a code cell's), is documented, under that name or
+        through re-exports to its definition's; no guessing."""
+        defined = self.canonical(name)
+        return self.exact(name) or (self.own.get(defined) if defined else None)
+
     def link(self, name: str, html: str, where: str, scope: str = "") -> str:
         """``html`` linked to ``name``'s entry; else left as it is, with a warning at ``where``."""
         url = self.url(name, scope)
