@@ -609,3 +609,71 @@ def test_names_in_tutorials_code_cells_link_their_entries_through_the_cells_impo
     # The code reads as it did: only links were added around the token spans.
     code = html_of(site, "docs/tutorials/templates.html").cssselect(".nb-input pre")[0].text_content()
     assert 'env = jinja2.Environment(autoescape=True)' in code and "Environment = None" in code
+
+
+TABLES = '''"""Tables.
+
+A grid table:
+
++--------+-------------------+
+| Mode   | Meaning           |
++========+===================+
+| ``r``  | read, see         |
+|        | :func:`pkg.f`     |
++--------+-------------------+
+| both columns, spanned      |
++----------------------------+
+
+A simple table:
+
+=====  =====
+A      B
+=====  =====
+1      <x>
+=====  =====
+
+A broken one:
+
++-----+----+
+| a | b  |
++-----+----+
+
+Install it first: :ref:`install`; then :ref:`Start here <getting-started>`,
+:ref:`the tutorial <tut-label>`, and :ref:`nowhere`.
+"""
+
+
+def f():
+    """One."""
+'''
+
+GOOGLE = '''"""Google style: read :ref:`install` and :ref:`nothing-here`."""
+'''
+
+
+def test_rest_tables_render_as_tables_and_refs_resolve_to_the_docs_labels_or_warn_at_their_line(tmp_path):
+    site = pkg_site(tmp_path / "site", "(install)=\n## Installing it\n\nText.\n\n## Getting started\n\nMore.", {
+        "pkg/__init__.py": TABLES, "gpkg/__init__.py": GOOGLE,
+        "notebooks/tut.py": '"""\n.. _tut-label:\n\nThe tutorial\n============\n\nText.\n"""\n\nx = 1\n'},
+        api="{package: pkg, docstrings: sphinx}\n  - {package: gpkg, docstrings: google}")
+    result = build(site)
+    assert sorted(result.warnings) == [
+        "gpkg/__init__.py:1: warning: unknown label 'nothing-here' (a :ref: names a label or heading of the docs)",
+        "pkg/__init__.py:24: warning: a reST table docutils cannot read, shown as written (its lines are not "
+        "all as wide as its border)",
+        "pkg/__init__.py:29: warning: unknown label 'nowhere' (a :ref: names a label or heading of the docs)"]
+    page = html_of(site, "docs/api/pkg.html")
+    grid, simple = page.cssselect("table.api-table")[:2]
+    assert [[c.text_content().strip() for c in row] for row in grid.cssselect("tr")] == [
+        ["Mode", "Meaning"], ["r", "read, see\npkg.f"], ["both columns, spanned"]]
+    assert grid.cssselect("tr")[2][0].get("colspan") == "2"
+    assert grid.cssselect("a.xref")[0].get("href") == "/docs/api/pkg.html#pkg.f"
+    assert [[c.text_content() for c in row] for row in simple.cssselect("tr")] == [["A", "B"], ["1", "<x>"]]
+    assert [pre.text_content() for pre in page.cssselect("pre") if "| a |" in pre.text_content()] == [
+        "+-----+----+\n| a | b  |\n+-----+----+"]      # the broken one, as written
+    refs = {a.text_content(): a.get("href") for a in page.cssselect("a.xref") if "api" not in a.get("href")}
+    assert refs == {"Installing it": "/docs/#install", "Start here": "/docs/#getting-started",
+                    "the tutorial": "/docs/tutorials/tut.html#tut-label"}
+    assert [e.text_content() for e in page.cssselect("p em")] == ["nowhere"]
+    google = html_of(site, "docs/api/gpkg.html")
+    assert [(a.text_content(), a.get("href")) for a in google.cssselect("a.xref")] == [("Installing it", "/docs/#install")]

@@ -49,6 +49,8 @@ class Reference:
     reused: int = 0
     collect_warnings: list[str] = field(default_factory=list)
     highlighted: Listings = field(default_factory=lambda: Listings(None))    # the listings' lines
+    baseurl: str = ""
+    labels: dict[str, tuple[str, str]] = field(default_factory=dict)    # of the version's pages: id -> URL, title
 
     @property
     def warnings(self) -> list[str]:
@@ -64,7 +66,8 @@ class Reference:
         editable = docs.get("editable")
         for rel, page in self.pages.items():
             shown = {**generated_page(page.title, prefix + rel, kind="api"), "source": page.source if editable else None}
-            html = render("docs.html", Path(page.source), page=shown, content=Markup(page.html),
+            body = xref.resolve_labels(page.html, self.labels, self.index.unresolved)
+            html = render("docs.html", Path(page.source), page=shown, content=Markup(body),
                           docs={**docs, "previous": None, "next": None})
             yield rel, html.encode("utf-8"), page.source
         for file, ranges in sorted(self.listings.items()):
@@ -79,10 +82,14 @@ class Reference:
             yield listing_path(file), html.encode("utf-8"), file
         yield INVENTORY, self.inventory, "site.yaml"
 
-    def link(self, html: str, tree: Path, where: str) -> str:
+    def link(self, html: str, tree: Path, where: str, url: str = "") -> str:
         """A docs page's (or tutorial's) HTML with its ``[name][]`` references linked, and the
         imported names of its code cells; ``where``, its source in ``tree``, is read (to name a
-        reference's line) only when it has any."""
+        reference's line) only when it has any. The page's labels and headings, at ``url``, are
+        kept for the docstrings' ``:ref:`` (the pages are linked before :meth:`files` is read)."""
+        if url:
+            for ident, (to, title) in xref.labels_of(html, self.baseurl + url).items():
+                self.labels.setdefault(ident, (to, title))
         html = link_cells(html, self.index.full)
         if not xref.MARKDOWN_REF.search(html):
             return html
@@ -109,7 +116,7 @@ def build_reference(config: Config, tree: Path, prefix: str, version: str = "",
     if not packages:
         return None
     index.canonical = partial(_canonical, packages)
-    reference = Reference(index, highlighted=Listings(config.state_dir))
+    reference = Reference(index, highlighted=Listings(config.state_dir), baseurl=config.baseurl.rstrip("/"))
     objects = _index(reference, packages, base, prefix)
     _render(reference, packages, tree, base, LastPages(
         config.state_dir / VERSIONS_DIR / f"api-{version_name or 'docs'}.msgpack", local_key(config.state_dir)),

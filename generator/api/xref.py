@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from html import escape, unescape
 from typing import Callable
 
+from generator.myst import anchor
+
 Locate = Callable[[str], str]      # a reference's name -> ``file:line`` where it is written
 SCHEME = "sitegen-xref:"           # href of a link to resolve: sitegen-xref:NAME
 MARKED = re.compile(r'<a href="sitegen-xref:([^"]*)">(.*?)</a>', re.S)
@@ -24,7 +26,11 @@ MARKDOWN_REF = re.compile(r"\[(<code>[^<\]]*</code>|[^\[\]<>]+)\]\[([A-Za-z_][\w
 NAME = re.compile(r"~?\.?[A-Za-z_][\w.]*\Z")
 PRE = re.compile(r"<(pre|script|style|textarea)\b.*?</\1>", re.S | re.I)   # no references in these
 ROLE = re.compile(r":(?:py:)?(?:func|class|meth|attr|mod|obj|exc|data|const):`([^`]+)`")
-DOC_ROLE = re.compile(r":(?:ref|doc|term|any|envvar|option):`(?:([^`<]*?)\s*<[^`>]*>|([^`]*))`")   # the prose's, not the API's
+DOC_ROLE = re.compile(r":(?:doc|term|any|envvar|option):`(?:([^`<]*?)\s*<[^`>]*>|([^`]*))`")   # the prose's, not the API's
+REF_ROLE = re.compile(r":(?:std:)?ref:`([^`]+)`")        # a label of the docs' prose
+LABEL_SCHEME = "sitegen-ref:"     # href of a :ref: until the version's labels are known: sitegen-ref:LABEL
+REF_MARKED = re.compile(r'<a href="sitegen-ref:([^"]*)">(.*?)</a>', re.S)
+REF_PLACED = re.compile(r'<a href="sitegen-ref:([^"]*)" data-sitegen-at="([^"]*)">(.*?)</a>', re.S)
 
 
 @dataclass
@@ -88,9 +94,61 @@ def _scopes(scope: str) -> list[str]:
 
 
 def roles(text: str) -> str:
-    """Sphinx roles of escaped docstring text as links to resolve (``:func:`~a.b``` shows ``b``)."""
+    """Sphinx roles of escaped docstring text as links to resolve (``:func:`~a.b``` shows ``b``;
+    ``:ref:`label``` waits for the labels of the version's pages, see :func:`resolve_labels`)."""
     linked = ROLE.sub(lambda m: _marked(*role_target(unescape(m.group(1)))), text)
+    linked = REF_ROLE.sub(lambda m: '<a href="{}{}">{}</a>'.format(
+        LABEL_SCHEME, *map(escape, _label(unescape(m.group(1))))), linked)
     return DOC_ROLE.sub(lambda m: f"<em>{m.group(1) or m.group(2)}</em>", linked)
+
+
+def markdown_labels(text: str) -> str:
+    """``:ref:`` roles of Markdown docstring text as links to resolve (see :func:`roles`)."""
+    return REF_ROLE.sub(lambda m: "[{1}]({0}{2})".format(LABEL_SCHEME, *reversed(_label(m.group(1)))), text)
+
+
+def _label(inner: str) -> tuple[str, str]:
+    """A ``:ref:``'s text (``label``, ``title <label>``): the label, the title it shows ("": the target's)."""
+    title, _, label = inner.partition("<")
+    return (label.rstrip(">").strip(), title.strip()) if label else (inner.strip(), "")
+
+
+def place_labels(html: str, locate: Locate) -> str:
+    """Each ``:ref:`` link of ``html`` told where it is written (``file:line``), for its warning."""
+    return REF_MARKED.sub(lambda m: f'<a href="{LABEL_SCHEME}{m.group(1)}" data-sitegen-at="'
+                                    f'{escape(locate(unescape(m.group(1))))}">{m.group(2)}</a>', html)
+
+
+def resolve_labels(html: str, labels: dict[str, tuple[str, str]], warnings: list[str]) -> str:
+    """Each ``:ref:`` link of ``html`` to its label's target (``labels``: id -> URL, title; a
+    label is found by the id its target gets, as Sphinx, whose labels ignore case); an unknown
+    one is its text, emphasized, and a warning at its docstring's line."""
+    def link(match: re.Match[str]) -> str:
+        label, at, text = unescape(match.group(1)), unescape(match.group(2)), match.group(3)
+        found = labels.get(anchor(label))
+        if found is None:
+            warnings.append(f"{at}: warning: unknown label {label!r} (a :ref: names a label or heading of the docs)")
+            return f"<em>{text or escape(label)}</em>"
+        return f'<a class="xref" href="{escape(found[0])}">{text or escape(found[1])}</a>'
+    return REF_PLACED.sub(link, html) if LABEL_SCHEME in html else html
+
+
+TARGET_DIV = re.compile(r'<div id="([^"]+)" class="myst-target"></div>')
+HEADING = re.compile(r'<h([1-6])\b[^>]*\bid="([^"]+)"[^>]*>(.*?)</h\1>', re.S)
+
+
+def labels_of(html: str, url: str) -> dict[str, tuple[str, str]]:
+    """The targets of a page at ``url``: its labels (titled by the heading after them) and its
+    headings, by id -> (URL, title)."""
+    found: dict[str, tuple[str, str]] = {}
+    headings = [(m.start(), m.group(2), unescape(re.sub(r"<[^>]+>", "", m.group(3))).strip())
+                for m in HEADING.finditer(html)]
+    for target in TARGET_DIV.finditer(html):
+        title = next((t for at, _, t in headings if at > target.end()), target.group(1))
+        found.setdefault(unescape(target.group(1)), (f"{url}#{target.group(1)}", title))
+    for _, ident, title in headings:
+        found.setdefault(unescape(ident), (f"{url}#{ident}", title))
+    return found
 
 
 def role_target(inner: str) -> tuple[str, str]:
