@@ -471,6 +471,7 @@ class Config:
     # name -> the URL of an objects.inv (its objects under the same folder), or a file of the site
     api_inventories: dict[str, str | ApiInventory] = field(default_factory=dict)
     api_inventory_days: float = 7     # a fetched inventory is fetched again once this old
+    api_link_code: bool = False       # a code span naming an entry in full (`tvm.build`) links it
     root: Path = field(default=Path("."), metadata={"internal": True})
     plugins: dict[str, Any] = field(default_factory=dict, metadata={"internal": True})  # plugins' sections
 

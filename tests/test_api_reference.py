@@ -677,3 +677,19 @@ def test_rest_tables_render_as_tables_and_refs_resolve_to_the_docs_labels_or_war
     assert [e.text_content() for e in page.cssselect("p em")] == ["nowhere"]
     google = html_of(site, "docs/api/gpkg.html")
     assert [(a.text_content(), a.get("href")) for a in google.cssselect("a.xref")] == [("Installing it", "/docs/#install")]
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_plain_code_spans_naming_an_entry_link_it_where_site_yaml_enables_it(tmp_path, enabled):
+    site = pkg_site(tmp_path / "site", "Call `pkg.f` or `pkg.f()`, not `pkg.nowhere` nor `f`; "
+                    "[`pkg.f`][pkg.f] once.\n\n```python\npkg.f()\n```\n\n`json.dumps`", {
+                        "pkg/__init__.py": '"""A package."""\n\n\ndef f() -> int:\n    """One."""\n    return 1\n',
+                        "notebooks/intro.py": '"""\nIntro\n=====\n\nSee `pkg.f`.\n"""\n\nx = "pkg.f"\n'},
+                    settings=f"api_link_code: {str(enabled).lower()}\n")
+    assert build(site).warnings == []          # a code span that is no entry is not a reference: unwarned
+    docs = html_of(site, "docs/index.html")
+    links = [(a.text_content(), a.get("href")) for a in docs.cssselect(".docs-page a.xref, article a.xref")]
+    entry = "/docs/api/pkg.html#pkg.f"
+    assert links == ([("pkg.f", entry), ("pkg.f()", entry)] if enabled else []) + [("pkg.f", entry)]
+    tutorial = html_of(site, "docs/tutorials/intro.html")
+    assert [a.get("href") for a in tutorial.cssselect("a.xref")] == ([entry] if enabled else [])

@@ -50,6 +50,7 @@ class Reference:
     collect_warnings: list[str] = field(default_factory=list)
     highlighted: Listings = field(default_factory=lambda: Listings(None))    # the listings' lines
     baseurl: str = ""
+    link_code: bool = False      # site.yaml api_link_code: `tvm.build` in prose links its entry
     labels: dict[str, tuple[str, str]] = field(default_factory=dict)    # of the version's pages: id -> URL, title
 
     @property
@@ -91,6 +92,8 @@ class Reference:
             for ident, (to, title) in xref.labels_of(html, self.baseurl + url).items():
                 self.labels.setdefault(ident, (to, title))
         html = link_cells(html, self.index.full)
+        if self.link_code:
+            html = xref.resolve_code(html, self.index.full)
         if not xref.MARKDOWN_REF.search(html):
             return html
         path = tree / where           # none for a page made from a template
@@ -116,7 +119,8 @@ def build_reference(config: Config, tree: Path, prefix: str, version: str = "",
     if not packages:
         return None
     index.canonical = partial(_canonical, packages)
-    reference = Reference(index, highlighted=Listings(config.state_dir), baseurl=config.baseurl.rstrip("/"))
+    reference = Reference(index, highlighted=Listings(config.state_dir), baseurl=config.baseurl.rstrip("/"),
+                          link_code=config.api_link_code)
     objects = _index(reference, packages, base, prefix)
     _render(reference, packages, tree, base, LastPages(
         config.state_dir / VERSIONS_DIR / f"api-{version_name or 'docs'}.msgpack", local_key(config.state_dir)),

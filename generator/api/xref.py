@@ -189,6 +189,26 @@ def resolve_markdown(html: str, index: Index, locate: Locate, scope: str = "") -
     return "".join(pieces) + MARKDOWN_REF.sub(in_text, html[at:])
 
 
+CODE_NAME = re.compile(r"<code>([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(\(\))?</code>")
+
+
+def resolve_code(html: str, resolve: Callable[[str], str | None]) -> str:
+    """Code spans of ``html`` (outside code blocks and links) that are a documented dotted name,
+    in full (``tvm.build``, ``tvm.build()``), linked to its entry; any other stays as it is,
+    unwarned: a code span is not written as a reference."""
+    def link(match: re.Match[str]) -> str:
+        before = match.string[:match.start()]
+        url = resolve(match.group(1))
+        if url is None or before.rfind("<a ") > before.rfind("</a>"):
+            return match.group(0)
+        return f'<a class="xref" href="{escape(url)}">{match.group(0)}</a>'
+    pieces, at = [], 0
+    for block in PRE.finditer(html):
+        pieces += [CODE_NAME.sub(link, html[at:block.start()]), block.group(0)]
+        at = block.end()
+    return "".join(pieces) + CODE_NAME.sub(link, html[at:])
+
+
 def locator(file: str, text: str, first_line: int = 1) -> Locate:
     """name -> ``file:line`` of its first mention in ``text``, which starts at ``first_line`` of ``file``."""
     def locate(name: str) -> str:
