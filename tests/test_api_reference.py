@@ -183,6 +183,35 @@ def test_parameters_documented_in_tables(built):
     assert norm.cssselect("div.admonition.seealso li")
 
 
+def test_sidebar_tree_search_weight_and_inherited_members(built):
+    site, _ = built
+    page = html_of(site, "docs/api/jinja2.sandbox.html")
+    # The sidebar: each package's tree of documented modules, linking their pages.
+    tops = page.cssselect("li.docs-nav-api > ul > li")
+    assert [li.cssselect("a")[0].text for li in tops] == ["jinja2", "numpy.linalg", "pygments"]
+    children = [a.text for a in tops[0].cssselect(":scope > ul > li > a")]
+    assert children == sorted(m.split(".", 1)[1] for m in public_modules(site / "python/jinja2", "jinja2")
+                              if m != "jinja2")
+    assert tops[0].cssselect('a[aria-current="page"]')[0].get("href") == "/docs/api/jinja2.sandbox.html"
+    # Every entry's heading, its full name, weighs ten times in search.
+    headings = page.cssselect(".api-name")
+    assert headings and all(h.get("data-pagefind-weight") == "10" for h in headings)
+    # Inherited members: what SandboxedEnvironment takes from Environment, marked and linked.
+    environment = ast.parse((site / "python/jinja2/environment.py").read_text())
+    sandbox = ast.parse((site / "python/jinja2/sandbox.py").read_text())
+
+    def methods(tree, name):
+        cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == name)
+        return {n.name for n in cls.body if isinstance(n, ast.FunctionDef) and not n.name.startswith("_")}
+    expected = methods(environment, "Environment") - methods(sandbox, "SandboxedEnvironment")
+    entry = page.get_element_by_id("jinja2.sandbox.SandboxedEnvironment").getparent()
+    inherited = {li.cssselect("code")[0].text: (li.cssselect("a")[0].get("href"), li.cssselect("code")[1].text)
+                 for li in entry.cssselect(":scope > .api-inherited-members li.api-inherited")}
+    assert expected <= set(inherited)
+    assert inherited["get_template"] == ("/docs/api/jinja2.environment.html#jinja2.environment.Environment.get_template",
+                                         "jinja2.environment.Environment")
+
+
 def _public_names(init: Path) -> list[str]:
     found = re.search(r"__all__ = \[(.*?)\]", init.read_text(), re.S)
     return re.findall(r"['\"](\w+)['\"]", found.group(1)) if found else []
