@@ -722,3 +722,32 @@ def test_plain_code_spans_naming_an_entry_link_it_where_site_yaml_enables_it(tmp
     assert links == ([("pkg.f", entry), ("pkg.f()", entry)] if enabled else []) + [("pkg.f", entry)]
     tutorial = html_of(site, "docs/tutorials/intro.html")
     assert [a.get("href") for a in tutorial.cssselect("a.xref")] == ([entry] if enabled else [])
+
+
+def test_html_in_rest_docstrings_is_shown_as_text_in_text_tables_parameters_and_refs(tmp_path):
+    hostile = '<script>alert(1)</script><img src=x onerror="alert(2)">'
+    site = pkg_site(tmp_path / "site", "(install)=\n## Installing", {"pkg/__init__.py": f'''"""Text {hostile}.
+
+=====  ==========================================================
+A      B
+=====  ==========================================================
+1      {hostile}
+=====  ==========================================================
+
+See :ref:`a&b "q" <install>` and :func:`{hostile} <pkg.f>`.
+"""
+
+
+def f(x):
+    """One.
+
+    :param x: {hostile}
+    """
+'''}, api="{package: pkg, docstrings: sphinx}")
+    assert build(site).warnings == []
+    page = html_of(site, "docs/api/pkg.html")
+    assert not page.cssselect(".docs-page script, .docs-page img, article script, article img")
+    text = page.text_content()
+    assert text.count(hostile) == 4        # the text, the table cell, the role title, the parameter
+    assert {a.text_content(): a.get("href") for a in page.cssselect("a.xref")} == {
+        'a&b "q"': "/docs/#install", hostile: "/docs/api/pkg.html#pkg.f"}

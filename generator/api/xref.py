@@ -109,8 +109,9 @@ def markdown_labels(text: str) -> str:
 
 def _label(inner: str) -> tuple[str, str]:
     """A ``:ref:``'s text (``label``, ``title <label>``): the label, the title it shows ("": the target's)."""
-    title, _, label = inner.partition("<")
-    return (label.rstrip(">").strip(), title.strip()) if label else (inner.strip(), "")
+    if explicit := EXPLICIT.match(inner.strip()):
+        return explicit.group(2).strip(), explicit.group(1).strip()
+    return inner.strip(), ""
 
 
 def place_labels(html: str, locate: Locate) -> str:
@@ -151,11 +152,13 @@ def labels_of(html: str, url: str) -> dict[str, tuple[str, str]]:
     return found
 
 
+EXPLICIT = re.compile(r"(.*?)\s*<([^<>]+)>\Z", re.S)      # a role's ``title <target>``: the last <...>
+
+
 def role_target(inner: str) -> tuple[str, str]:
     """A role's text (``name``, ``~a.b``, ``title <name>``): the name it links, the text it shows."""
-    title, _, target = inner.partition("<")
-    if target:
-        return target.rstrip(">").strip(), title.strip()
+    if explicit := EXPLICIT.match(inner.strip()):
+        return explicit.group(2).strip(), explicit.group(1).strip()
     return inner.lstrip("~"), inner.rsplit(".", 1)[-1] if inner.startswith("~") else inner
 
 
