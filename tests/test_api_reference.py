@@ -422,35 +422,6 @@ def serving(handler: type) -> Iterator[str]:
         server.server_close()
 
 
-def test_an_inventory_at_a_url_is_fetched_once_and_kept_under_sitegen(tmp_path):
-    inventory = sphobjinv.Inventory()
-    inventory.project, inventory.version = "Python", "3.11"
-    inventory.objects.append(sphobjinv.DataObjStr(name="json.dumps", domain="py", role="function", priority="1",
-                                                  uri="library/json.html#$", dispname="-"))
-    served = tmp_path / "served"
-    served.mkdir()
-    (served / "objects.inv").write_bytes(sphobjinv.compress(inventory.data_file()))
-    asked = []
-
-    class Handler(SimpleHTTPRequestHandler):
-        def __init__(self, *args, **kwargs):
-            super().__init__(*args, directory=str(served), **kwargs)
-
-        def log_message(self, *args):
-            asked.append(self.path)
-
-    with serving(Handler) as url:
-        site = pkg_site(tmp_path / "site", "See [json.dumps][].", {"pkg/__init__.py": '"""Uses :func:`json.dumps`."""\n'},
-                        api="{package: pkg}", settings=f"api_inventories:\n  python: {url}\n")
-        assert build(site).warnings == []
-        (site / "pkg" / "__init__.py").write_text('"""Uses json.dumps: :func:`json.dumps`."""\n')
-        assert build(site).warnings == []
-    assert asked == ["/objects.inv"]          # once: the second build read the kept copy
-    assert len(list((site / ".sitegen" / "inventories").glob("*.msgpack"))) == 1
-    link = html_of(site, "docs/index.html").cssselect("a.xref")[0].get("href")
-    assert link == url.removesuffix("objects.inv") + "library/json.html#json.dumps"
-
-
 def _inventory_server(tmp_path: Path, uri: str = "library/json.html#$"):
     """A folder served with an objects.inv documenting json.dumps at ``uri``, and the paths asked of it."""
     inventory = sphobjinv.Inventory()
@@ -471,13 +442,32 @@ def _inventory_server(tmp_path: Path, uri: str = "library/json.html#$"):
     return Handler, asked
 
 
+def _linking_site(tmp_path: Path, url: str, settings: str = "") -> Path:
+    """A site whose docs page links json.dumps, known from the inventory at ``url``."""
+    return pkg_site(tmp_path / "site", "See [json.dumps][].", {"pkg/__init__.py": '"""A package."""\n'},
+                    api="{package: pkg}", settings=f"{settings}api_inventories:\n  python: {url}\n")
+
+
+def test_an_inventory_at_a_url_is_fetched_once_and_kept_under_sitegen(tmp_path):
+    handler, asked = _inventory_server(tmp_path)
+    with serving(handler) as url:
+        site = pkg_site(tmp_path / "site", "See [json.dumps][].", {"pkg/__init__.py": '"""Uses :func:`json.dumps`."""\n'},
+                        api="{package: pkg}", settings=f"api_inventories:\n  python: {url}\n")
+        assert build(site).warnings == []
+        (site / "pkg" / "__init__.py").write_text('"""Uses json.dumps: :func:`json.dumps`."""\n')
+        assert build(site).warnings == []
+    assert asked == ["/objects.inv"]          # once: the second build read the kept copy
+    assert len(list((site / ".sitegen" / "inventories").glob("*.msgpack"))) == 1
+    link = html_of(site, "docs/index.html").cssselect("a.xref")[0].get("href")
+    assert link == url.removesuffix("objects.inv") + "library/json.html#json.dumps"
+
+
 def test_a_kept_inventory_tampered_with_is_refused_and_fetched_again(tmp_path):
     from generator import codec
 
     handler, asked = _inventory_server(tmp_path)
     with serving(handler) as url:
-        site = pkg_site(tmp_path / "site", "See [json.dumps][].", {"pkg/__init__.py": '"""A package."""\n'},
-                        api="{package: pkg}", settings=f"api_inventories:\n  python: {url}\n")
+        site = _linking_site(tmp_path, url)
         assert build(site).warnings == []
         [kept] = (site / ".sitegen" / "inventories").glob("*.msgpack")
         fresh = kept.read_bytes()
@@ -499,8 +489,7 @@ def test_an_expired_inventory_is_fetched_again_and_refresh_fetches_it_whatever_i
 
     handler, asked = _inventory_server(tmp_path)
     with serving(handler) as url:
-        site = pkg_site(tmp_path / "site", "See [json.dumps][].", {"pkg/__init__.py": '"""A package."""\n'},
-                        api="{package: pkg}", settings=f"api_inventory_days: 2\napi_inventories:\n  python: {url}\n")
+        site = _linking_site(tmp_path, url, "api_inventory_days: 2\n")
         assert build(site).warnings == []
         assert build(site).warnings == []
         assert asked == ["/objects.inv"]
@@ -532,8 +521,7 @@ def test_an_inventory_whose_download_breaks_off_is_one_error_and_nothing_kept(tm
             pass
 
     with serving(Handler) as url:
-        site = pkg_site(tmp_path / "site", "See [json.dumps][].", {"pkg/__init__.py": '"""A package."""\n'},
-                        api="{package: pkg}", settings=f"api_inventories:\n  python: {url}\n")
+        site = _linking_site(tmp_path, url)
         with pytest.raises(SiteError) as caught:
             build(site)
     assert caught.value.message.startswith(f"site.yaml: api_inventories.python: could not fetch {url} (")
