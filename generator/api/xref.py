@@ -5,8 +5,11 @@ through Sphinx inventories, other projects'). References are resolved once
 HTML is made: ``[tvm.build][]`` and ``[`build`][tvm.build]`` in Markdown
 (left as text by Markdown, as links without a definition are), and Sphinx
 roles in reST docstrings (``:func:`name```, made links marked with
-:data:`SCHEME` until then). A name that leads nowhere is a warning at its
-file and line, and stays text.
+:data:`SCHEME` until then), and, where site.yaml asks, code spans naming an
+entry in full. A name that leads nowhere is a warning at its file and line,
+and stays text. A docstring's ``:ref:`` names a label of the version's prose:
+it stays marked (:data:`LABEL_SCHEME`) until the version's pages and
+tutorials have given their labels and headings (:func:`labels_of`).
 """
 
 from __future__ import annotations
@@ -31,6 +34,10 @@ REF_ROLE = re.compile(r":(?:std:)?ref:`([^`]+)`")        # a label of the docs' 
 LABEL_SCHEME = "sitegen-ref:"     # href of a :ref: until the version's labels are known: sitegen-ref:LABEL
 REF_MARKED = re.compile(r'<a href="sitegen-ref:([^"]*)">(.*?)</a>', re.S)
 REF_PLACED = re.compile(r'<a href="sitegen-ref:([^"]*)" data-sitegen-at="([^"]*)">(.*?)</a>', re.S)
+EXPLICIT = re.compile(r"(.*?)\s*<([^<>]+)>\Z", re.S)      # a role's ``title <target>``: the last <...>
+TARGET_DIV = re.compile(r'<div id="([^"]+)" class="myst-target"></div>')   # a page's label
+HEADING = re.compile(r'<h([1-6])\b[^>]*\bid="([^"]+)"[^>]*>(.*?)</h\1>', re.S)
+CODE_NAME = re.compile(r"<code>([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(\(\))?</code>")    # `a.b` or `a.b()`
 
 
 @dataclass
@@ -134,10 +141,6 @@ def resolve_labels(html: str, labels: dict[str, tuple[str, str]], warnings: list
     return REF_PLACED.sub(link, html) if LABEL_SCHEME in html else html
 
 
-TARGET_DIV = re.compile(r'<div id="([^"]+)" class="myst-target"></div>')
-HEADING = re.compile(r'<h([1-6])\b[^>]*\bid="([^"]+)"[^>]*>(.*?)</h\1>', re.S)
-
-
 def labels_of(html: str, url: str) -> dict[str, tuple[str, str]]:
     """The targets of a page at ``url``: its labels (titled by the heading after them) and its
     headings, by id -> (URL, title)."""
@@ -150,9 +153,6 @@ def labels_of(html: str, url: str) -> dict[str, tuple[str, str]]:
     for _, ident, title in headings:
         found.setdefault(unescape(ident), (f"{url}#{ident}", title))
     return found
-
-
-EXPLICIT = re.compile(r"(.*?)\s*<([^<>]+)>\Z", re.S)      # a role's ``title <target>``: the last <...>
 
 
 def role_target(inner: str) -> tuple[str, str]:
@@ -190,9 +190,6 @@ def resolve_markdown(html: str, index: Index, locate: Locate, scope: str = "") -
         pieces += [MARKDOWN_REF.sub(in_text, html[at:block.start()]), block.group(0)]
         at = block.end()
     return "".join(pieces) + MARKDOWN_REF.sub(in_text, html[at:])
-
-
-CODE_NAME = re.compile(r"<code>([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(\(\))?</code>")
 
 
 def resolve_code(html: str, resolve: Callable[[str], str | None]) -> str:
