@@ -48,7 +48,8 @@ def counts(root: Path, result) -> dict[str, int]:
     inventory = (root / "_site" / "docs" / "objects.inv").read_bytes().split(b"\n", 4)[4]
     links = sum(len(lxml.html.fromstring(p.read_bytes()).cssselect(".docs-page a.xref")) for p in api.glob("*.html"))
     return {"pages": len(list(api.glob("*.html"))), "objects": zlib.decompress(inventory).count(b"\n"),
-            "resolved": links, "unknown": sum("unknown API reference" in w for w in result.warnings)}
+            "resolved": links, "unknown": sum("unknown API reference" in w for w in result.warnings),
+            "unknown labels": sum("unknown label" in w for w in result.warnings)}
 
 
 def edit_docstring(path: Path, round_: int) -> None:

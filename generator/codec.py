@@ -32,6 +32,8 @@ VERSIONS = {
     "document": 8,       # .sitegen/cache/documents/ (generator.site.Document, by parse key)
     "version-files": 2,  # .sitegen/versions/ (a docs version's files, tutorials included, as last built)
     "api-pages": 1,      # .sitegen/versions/api-*.msgpack (a version's API reference pages, as last rendered)
+    "api-listing": 1,    # .sitegen/cache/listings/ (a file of an API reference, highlighted line by line, by its bytes)
+    "api-inventory": 1,  # .sitegen/inventories/ (a Sphinx inventory fetched from a URL: generator.api.inventory)
     "site-yaml": 1,      # .sitegen/site-yaml.msgpack (site.yaml's YAML, parsed: generator.config)
     "data-yaml": 1,      # .sitegen/cache/data/ (a data file's YAML, parsed, by its bytes: generator.build)
     "notebook-run": 1,   # <notebooks.cache_dir>/notebooks/ (JSON runs, shared between machines: part of their key)

@@ -627,6 +627,8 @@ class Config:
     api: list[ApiPackage] = field(default_factory=list)
     # name -> the URL of an objects.inv (its objects under the same folder), or a file of the site
     api_inventories: dict[str, str | ApiInventory] = field(default_factory=dict)
+    api_inventory_days: float = 7     # a fetched inventory is fetched again once this old
+    api_link_code: bool = False       # a code span naming an entry in full (`tvm.build`) links it
     root: Path = field(default=Path("."), metadata={"internal": True})
     plugins: dict[str, Any] = field(default_factory=dict, metadata={"internal": True})  # plugins' sections
 
@@ -650,6 +652,9 @@ class Config:
             url = inventory.url if isinstance(inventory, ApiInventory) else inventory
             if urlsplit(url).scheme not in ("http", "https"):
                 raise SiteError(f"key 'api_inventories.{name}': expected an http(s) URL, got {url!r}", path)
+        if self.api_inventory_days < 0:
+            raise SiteError(f"key 'api_inventory_days': expected 0 (fetch every build) or more, "
+                            f"got {self.api_inventory_days}", path)
 
     @property
     def code_styles(self) -> CodeStyles:

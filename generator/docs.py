@@ -83,7 +83,7 @@ def render_section(tree: Path, prefix: str, render: Render, parse: Parse,
     for rel, data in made.items():
         origin = made.origins[rel]
         if reference and rel.endswith(".html"):
-            data = reference.link(data.decode("utf-8"), tree, origin).encode("utf-8")
+            data = reference.link(data.decode("utf-8"), tree, origin, gallery_url(prefix) + rel).encode("utf-8")
         section.add(TUTORIALS_DIR + rel, data, origin)
     for rel, path in others:
         section.add(rel, path.read_bytes(), path.relative_to(tree))
@@ -91,7 +91,7 @@ def render_section(tree: Path, prefix: str, render: Render, parse: Parse,
         context = {**context, "tutorials": gallery_url(prefix), "tutorial_pages": made.pages}
     for doc in documents:
         content = doc.content if reference is None else \
-            reference.link(doc.content, tree, doc.source.as_posix())
+            reference.link(doc.content, tree, doc.source.as_posix(), doc.url)
         html = render(f"{doc.layout}.html", doc.source, page=doc, content=Markup(content),
                       docs={**context, **neighbours(pages, doc.url)})
         section.add(output_path(doc.url).removeprefix(prefix.lstrip("/")), html.encode("utf-8"), doc.source)

@@ -158,7 +158,8 @@ class VersionedDocs:
             return docs
         versions = resolve_versions(self.config)
         fingerprint = digest(str(codec.VERSIONS["version-files"]), __version__, site_key, self._templates_digest(),
-                             repr(dataclasses.replace(self.config, versions=[])))
+                             repr(dataclasses.replace(self.config, versions=[])),
+                             *(part for item in sorted(self._inventories(refresh).items()) for part in item))
         files = {}
         for resolved in versions:
             try:
@@ -205,18 +206,26 @@ class VersionedDocs:
 
         reference = None
         if self.config.api:
-            from generator.api import build_reference, inventories     # griffe, for a site with an API reference
+            from generator.api import build_reference     # griffe, for a site with an API reference
 
-            if self.inventories is None:
-                self.inventories = inventories(self.config)
             reference = build_reference(self.config, tree, prefix, version["title"] if version else "", name or "",
-                                        self.inventories)
+                                        self._inventories(refresh))
         section = render_section(tree, prefix, self.render, self.parse, version, tutorials, editable, reference)
         if reference:
             docs.api_modules = [docs.api_modules[0] + reference.rendered, docs.api_modules[1] + reference.reused]
         docs.tutorials += section.tutorials
         docs.warnings += [f"{w} (docs version '{name}')" if name else w for w in section.warnings]
         return section
+
+    def _inventories(self, refresh: bool) -> dict[str, str]:
+        """The objects of the API reference's inventories, read (or fetched) once for all versions."""
+        if self.inventories is None:
+            self.inventories = {}
+            if self.config.api:
+                from generator.api import inventories
+
+                self.inventories = inventories(self.config, refresh)
+        return self.inventories
 
     def _tree_key(self, resolved: Resolved) -> str:
         if resolved.version.worktree:

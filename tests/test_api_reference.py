@@ -29,6 +29,8 @@ import pytest
 import sphobjinv
 
 from generator.build import build
+from generator.cache import local_key
+from generator.options import BuildOptions
 from generator.config import load_config
 from generator.errors import SiteError
 
@@ -179,6 +181,35 @@ def test_parameters_documented_in_tables(built):
     # examples are highlighted doctest blocks; See also links are there
     assert norm.cssselect("div.highlight .gp")          # the >>> prompt, as Pygments' pycon marks it
     assert norm.cssselect("div.admonition.seealso li")
+
+
+def test_sidebar_tree_search_weight_and_inherited_members(built):
+    site, _ = built
+    page = html_of(site, "docs/api/jinja2.sandbox.html")
+    # The sidebar: each package's tree of documented modules, linking their pages.
+    tops = page.cssselect("li.docs-nav-api > ul > li")
+    assert [li.cssselect("a")[0].text for li in tops] == ["jinja2", "numpy.linalg", "pygments"]
+    children = [a.text for a in tops[0].cssselect(":scope > ul > li > a")]
+    assert children == sorted(m.split(".", 1)[1] for m in public_modules(site / "python/jinja2", "jinja2")
+                              if m != "jinja2")
+    assert tops[0].cssselect('a[aria-current="page"]')[0].get("href") == "/docs/api/jinja2.sandbox.html"
+    # Every entry's heading, its full name, weighs ten times in search.
+    headings = page.cssselect(".api-name")
+    assert headings and all(h.get("data-pagefind-weight") == "10" for h in headings)
+    # Inherited members: what SandboxedEnvironment takes from Environment, marked and linked.
+    environment = ast.parse((site / "python/jinja2/environment.py").read_text())
+    sandbox = ast.parse((site / "python/jinja2/sandbox.py").read_text())
+
+    def methods(tree, name):
+        cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == name)
+        return {n.name for n in cls.body if isinstance(n, ast.FunctionDef) and not n.name.startswith("_")}
+    expected = methods(environment, "Environment") - methods(sandbox, "SandboxedEnvironment")
+    entry = page.get_element_by_id("jinja2.sandbox.SandboxedEnvironment").getparent()
+    inherited = {li.cssselect("code")[0].text: (li.cssselect("a")[0].get("href"), li.cssselect("code")[1].text)
+                 for li in entry.cssselect(":scope > .api-inherited-members li.api-inherited")}
+    assert expected <= set(inherited)
+    assert inherited["get_template"] == ("/docs/api/jinja2.environment.html#jinja2.environment.Environment.get_template",
+                                         "jinja2.environment.Environment")
 
 
 def _public_names(init: Path) -> list[str]:
@@ -391,13 +422,14 @@ def serving(handler: type) -> Iterator[str]:
         server.server_close()
 
 
-def test_an_inventory_at_a_url_is_fetched_once_and_kept_under_sitegen(tmp_path):
+def _inventory_server(tmp_path: Path, uri: str = "library/json.html#$"):
+    """A folder served with an objects.inv documenting json.dumps at ``uri``, and the paths asked of it."""
     inventory = sphobjinv.Inventory()
     inventory.project, inventory.version = "Python", "3.11"
     inventory.objects.append(sphobjinv.DataObjStr(name="json.dumps", domain="py", role="function", priority="1",
-                                                  uri="library/json.html#$", dispname="-"))
+                                                  uri=uri, dispname="-"))
     served = tmp_path / "served"
-    served.mkdir()
+    served.mkdir(exist_ok=True)
     (served / "objects.inv").write_bytes(sphobjinv.compress(inventory.data_file()))
     asked = []
 
@@ -407,17 +439,73 @@ def test_an_inventory_at_a_url_is_fetched_once_and_kept_under_sitegen(tmp_path):
 
         def log_message(self, *args):
             asked.append(self.path)
+    return Handler, asked
 
-    with serving(Handler) as url:
+
+def _linking_site(tmp_path: Path, url: str, settings: str = "") -> Path:
+    """A site whose docs page links json.dumps, known from the inventory at ``url``."""
+    return pkg_site(tmp_path / "site", "See [json.dumps][].", {"pkg/__init__.py": '"""A package."""\n'},
+                    api="{package: pkg}", settings=f"{settings}api_inventories:\n  python: {url}\n")
+
+
+def test_an_inventory_at_a_url_is_fetched_once_and_kept_under_sitegen(tmp_path):
+    handler, asked = _inventory_server(tmp_path)
+    with serving(handler) as url:
         site = pkg_site(tmp_path / "site", "See [json.dumps][].", {"pkg/__init__.py": '"""Uses :func:`json.dumps`."""\n'},
                         api="{package: pkg}", settings=f"api_inventories:\n  python: {url}\n")
         assert build(site).warnings == []
         (site / "pkg" / "__init__.py").write_text('"""Uses json.dumps: :func:`json.dumps`."""\n')
         assert build(site).warnings == []
     assert asked == ["/objects.inv"]          # once: the second build read the kept copy
-    assert len(list((site / ".sitegen" / "inventories").glob("*.inv"))) == 1
+    assert len(list((site / ".sitegen" / "inventories").glob("*.msgpack"))) == 1
     link = html_of(site, "docs/index.html").cssselect("a.xref")[0].get("href")
     assert link == url.removesuffix("objects.inv") + "library/json.html#json.dumps"
+
+
+def test_a_kept_inventory_tampered_with_is_refused_and_fetched_again(tmp_path):
+    from generator import codec
+
+    handler, asked = _inventory_server(tmp_path)
+    with serving(handler) as url:
+        site = _linking_site(tmp_path, url)
+        assert build(site).warnings == []
+        [kept] = (site / ".sitegen" / "inventories").glob("*.msgpack")
+        fresh = kept.read_bytes()
+        # One bit of the kept inventory changed; then one sealed with another checkout's key.
+        for tampered in (fresh[:-1] + bytes([fresh[-1] ^ 1]),
+                         codec.dumps("api-inventory", codec.loads("api-inventory", fresh, local_key(site / ".sitegen")),
+                                     b"another checkout's key".ljust(32))):
+            kept.write_bytes(tampered)
+            assert build(site).warnings == []
+            assert kept.read_bytes() != tampered
+        assert build(site).warnings == []        # the copy fetched again is kept
+    assert asked == ["/objects.inv"] * 3         # fetched at first, and again after each tampering
+    link = html_of(site, "docs/index.html").cssselect("a.xref")[0].get("href")
+    assert link == url.removesuffix("objects.inv") + "library/json.html#json.dumps"
+
+
+def test_an_expired_inventory_is_fetched_again_and_refresh_fetches_it_whatever_its_age(tmp_path):
+    from generator import codec
+
+    handler, asked = _inventory_server(tmp_path)
+    with serving(handler) as url:
+        site = _linking_site(tmp_path, url, "api_inventory_days: 2\n")
+        assert build(site).warnings == []
+        assert build(site).warnings == []
+        assert asked == ["/objects.inv"]
+        [kept] = (site / ".sitegen" / "inventories").glob("*.msgpack")
+        key = local_key(site / ".sitegen")
+        entry = codec.loads("api-inventory", kept.read_bytes(), key)
+        entry["fetched"] -= 3 * 86400.0           # fetched three days ago: older than api_inventory_days
+        kept.write_bytes(codec.dumps("api-inventory", entry, key))
+        _inventory_server(tmp_path, "library/json2.html#$")       # the project's inventory moved meanwhile
+        assert build(site).warnings == []       # no file of the site changed: the expired copy was fetched again
+        assert asked == ["/objects.inv"] * 2
+        assert html_of(site, "docs/index.html").cssselect("a.xref")[0].get("href").endswith("/json2.html#json.dumps")
+        assert build(site).warnings == []       # fresh again: kept
+        assert asked == ["/objects.inv"] * 2
+        assert build(site, BuildOptions(refresh=True)).warnings == []
+        assert asked == ["/objects.inv"] * 3
 
 
 def test_an_inventory_whose_download_breaks_off_is_one_error_and_nothing_kept(tmp_path):
@@ -433,8 +521,7 @@ def test_an_inventory_whose_download_breaks_off_is_one_error_and_nothing_kept(tm
             pass
 
     with serving(Handler) as url:
-        site = pkg_site(tmp_path / "site", "See [json.dumps][].", {"pkg/__init__.py": '"""A package."""\n'},
-                        api="{package: pkg}", settings=f"api_inventories:\n  python: {url}\n")
+        site = _linking_site(tmp_path, url)
         with pytest.raises(SiteError) as caught:
             build(site)
     assert caught.value.message.startswith(f"site.yaml: api_inventories.python: could not fetch {url} (")
@@ -454,3 +541,201 @@ def test_a_tutorials_text_links_references_and_names_an_unknown_one_at_its_line(
     description = tutorial.cssselect('meta[name="description"]')[0].get("content")
     assert description.startswith("Call [pkg.f][] first.")       # an attribute keeps its text
     assert "# [pkg.f][] in code" in tutorial.cssselect("pre")[0].text_content()
+
+
+def test_source_listings_are_highlighted_once_per_file_content_and_the_kept_ones_are_the_fresh_ones(tmp_path):
+    repo = tmp_path / "repo"
+    (repo / "content" / "docs").mkdir(parents=True)
+    (repo / "content" / "docs" / "index.md").write_text("---\ntitle: Docs\n---\nSee [pkg.mod.f][].\n")
+    (repo / "pkg").mkdir()
+    (repo / "pkg" / "__init__.py").write_text('"""A package."""\n')
+    (repo / "pkg" / "mod.py").write_text('def f():\n    """First words."""\n    return """a\nlong string"""\n')
+    (repo / "pkg" / "other.py").write_text('class G:\n    """Other words."""\n\n    def run(self) -> int:\n'
+                                           '        return 1  # one\n')
+    git(tmp_path, "init", "-q", "-b", "main", str(repo))
+    commit_and_tag(repo, "v1")
+    (repo / "site.yaml").write_text("title: T\nurl: https://example.org\napi:\n  - {package: pkg, docstrings: google}\n"
+                                    "versions:\n  - {name: dev, worktree: true}\n  - {name: v1, ref: v1, default: true}\n")
+    assert build(repo).warnings == []
+    kept = repo / ".sitegen" / "cache" / "listings"
+    entries = {p: p.stat().st_mtime_ns for p in kept.rglob("*.msgpack")}
+    assert len(entries) == 2          # mod.py and other.py (__init__.py defines nothing): once for both versions
+    (repo / "pkg" / "mod.py").write_text('def f():\n    """Second words."""\n    return """a\nlong string"""\n')
+    assert build(repo).warnings == []
+    again = {p: p.stat().st_mtime_ns for p in kept.rglob("*.msgpack")}
+    assert len(again) == 3 and {p: again[p] for p in entries} == entries      # only the edited file highlighted
+    # The listings made from kept lines are those a build without any cache makes.
+    fresh = tmp_path / "fresh"
+    shutil.copytree(repo, fresh, ignore=shutil.ignore_patterns(".sitegen", "_site"))
+    assert build(fresh).warnings == []
+    listings = sorted(p.relative_to(repo / "_site") for p in (repo / "_site").rglob("_source/**/*.html"))
+    assert len(listings) == 4
+    for rel in listings:
+        assert (repo / "_site" / rel).read_bytes() == (fresh / "_site" / rel).read_bytes()
+
+
+GALLERY = '''"""
+Templates
+=========
+
+Render one.
+"""
+
+import jinja2
+from jinja2 import Template as T
+from jinja2.utils import pass_context as pc
+
+env = jinja2.Environment(autoescape=True)
+print(T("{{ x }}").render(x=1), len("Environment"), jinja2.environment.os.sep, pc)
+Environment = None
+'''
+
+NOTEBOOK = {"nbformat": 4, "nbformat_minor": 5, "metadata": {"title": "Sandbox"}, "cells": [
+    {"cell_type": "markdown", "id": "a", "metadata": {}, "source": "# Sandbox\n\nText."},
+    {"cell_type": "code", "id": "b", "metadata": {}, "execution_count": None, "outputs": [],
+     "source": "%time x = 1\nimport jinja2.sandbox as sb"},
+    {"cell_type": "code", "id": "c", "metadata": {}, "execution_count": None, "outputs": [],
+     "source": "sb.SandboxedEnvironment().from_string('{{ 1 }}').render()"}]}
+
+
+def test_names_in_tutorials_code_cells_link_their_entries_through_the_cells_imports(tmp_path):
+    site = pkg_site(tmp_path / "site", "The docs.", {"notebooks/templates.py": GALLERY,
+                                                     "notebooks/sandbox.ipynb": json.dumps(NOTEBOOK)},
+                    api="{package: jinja2, path: python/, docstrings: sphinx}")
+    shutil.copytree(Path(jinja2.__file__).parent, site / "python" / "jinja2",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    warnings = build(site).warnings
+    assert not [w for w in warnings if not w.startswith("python/jinja2/")]   # a name nobody documents: unwarned
+
+    def links(rel):
+        page = html_of(site, rel)
+        return [(a.text_content(), a.get("href")) for a in page.cssselect(".nb-input a.xref")]
+    api = "/docs/api/"
+    environment = api + "jinja2.environment.html#jinja2.environment."
+    assert links("docs/tutorials/templates.html") == [
+        ("jinja2", api + "jinja2.html"),
+        ("jinja2", api + "jinja2.html"), ("T", environment + "Template"),
+        ("jinja2.utils", api + "jinja2.utils.html"), ("pc", api + "jinja2.utils.html#jinja2.utils.pass_context"),
+        ("jinja2", api + "jinja2.html"), ("Environment", environment + "Environment"),
+        ("T", environment + "Template"),
+        ("jinja2", api + "jinja2.html"), ("environment", api + "jinja2.environment.html"),   # not os: jinja2's import
+        ("pc", api + "jinja2.utils.html#jinja2.utils.pass_context")]
+    assert links("docs/tutorials/sandbox.html") == [
+        ("jinja2.sandbox", api + "jinja2.sandbox.html"),
+        ("sb", api + "jinja2.sandbox.html"), ("SandboxedEnvironment", api + "jinja2.sandbox.html#jinja2.sandbox.SandboxedEnvironment")]
+    # The code reads as it did: only links were added around the token spans.
+    code = html_of(site, "docs/tutorials/templates.html").cssselect(".nb-input pre")[0].text_content()
+    assert 'env = jinja2.Environment(autoescape=True)' in code and "Environment = None" in code
+
+
+TABLES = '''"""Tables.
+
+A grid table:
+
++--------+-------------------+
+| Mode   | Meaning           |
++========+===================+
+| ``r``  | read, see         |
+|        | :func:`pkg.f`     |
++--------+-------------------+
+| both columns, spanned      |
++----------------------------+
+
+A simple table:
+
+=====  =====
+A      B
+=====  =====
+1      <x>
+=====  =====
+
+A broken one:
+
++-----+----+
+| a | b  |
++-----+----+
+
+Install it first: :ref:`install`; then :ref:`Start here <getting-started>`,
+:ref:`the tutorial <tut-label>`, and :ref:`nowhere`.
+"""
+
+
+def f():
+    """One."""
+'''
+
+GOOGLE = '''"""Google style: read :ref:`install` and :ref:`nothing-here`."""
+'''
+
+
+def test_rest_tables_render_as_tables_and_refs_resolve_to_the_docs_labels_or_warn_at_their_line(tmp_path):
+    site = pkg_site(tmp_path / "site", "(install)=\n## Installing it\n\nText.\n\n## Getting started\n\nMore.", {
+        "pkg/__init__.py": TABLES, "gpkg/__init__.py": GOOGLE,
+        "notebooks/tut.py": '"""\n.. _tut-label:\n\nThe tutorial\n============\n\nText.\n"""\n\nx = 1\n'},
+        api="{package: pkg, docstrings: sphinx}\n  - {package: gpkg, docstrings: google}")
+    result = build(site)
+    assert sorted(result.warnings) == [
+        "gpkg/__init__.py:1: warning: unknown label 'nothing-here' (a :ref: names a label or heading of the docs)",
+        "pkg/__init__.py:24: warning: a reST table docutils cannot read, shown as written (its lines are not "
+        "all as wide as its border)",
+        "pkg/__init__.py:29: warning: unknown label 'nowhere' (a :ref: names a label or heading of the docs)"]
+    page = html_of(site, "docs/api/pkg.html")
+    grid, simple = page.cssselect("table.api-table")[:2]
+    assert [[c.text_content().strip() for c in row] for row in grid.cssselect("tr")] == [
+        ["Mode", "Meaning"], ["r", "read, see\npkg.f"], ["both columns, spanned"]]
+    assert grid.cssselect("tr")[2][0].get("colspan") == "2"
+    assert grid.cssselect("a.xref")[0].get("href") == "/docs/api/pkg.html#pkg.f"
+    assert [[c.text_content() for c in row] for row in simple.cssselect("tr")] == [["A", "B"], ["1", "<x>"]]
+    assert [pre.text_content() for pre in page.cssselect("pre") if "| a |" in pre.text_content()] == [
+        "+-----+----+\n| a | b  |\n+-----+----+"]      # the broken one, as written
+    refs = {a.text_content(): a.get("href") for a in page.cssselect("a.xref") if "api" not in a.get("href")}
+    assert refs == {"Installing it": "/docs/#install", "Start here": "/docs/#getting-started",
+                    "the tutorial": "/docs/tutorials/tut.html#tut-label"}
+    assert [e.text_content() for e in page.cssselect("p em")] == ["nowhere"]
+    google = html_of(site, "docs/api/gpkg.html")
+    assert [(a.text_content(), a.get("href")) for a in google.cssselect("a.xref")] == [("Installing it", "/docs/#install")]
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_plain_code_spans_naming_an_entry_link_it_where_site_yaml_enables_it(tmp_path, enabled):
+    site = pkg_site(tmp_path / "site", "Call `pkg.f` or `pkg.f()`, not `pkg.nowhere` nor `f`; "
+                    "[`pkg.f`][pkg.f] once.\n\n```python\npkg.f()\n```\n\n`json.dumps`", {
+                        "pkg/__init__.py": '"""A package."""\n\n\ndef f() -> int:\n    """One."""\n    return 1\n',
+                        "notebooks/intro.py": '"""\nIntro\n=====\n\nSee `pkg.f`.\n"""\n\nx = "pkg.f"\n'},
+                    settings=f"api_link_code: {str(enabled).lower()}\n")
+    assert build(site).warnings == []          # a code span that is no entry is not a reference: unwarned
+    docs = html_of(site, "docs/index.html")
+    links = [(a.text_content(), a.get("href")) for a in docs.cssselect(".docs-page a.xref, article a.xref")]
+    entry = "/docs/api/pkg.html#pkg.f"
+    assert links == ([("pkg.f", entry), ("pkg.f()", entry)] if enabled else []) + [("pkg.f", entry)]
+    tutorial = html_of(site, "docs/tutorials/intro.html")
+    assert [a.get("href") for a in tutorial.cssselect("a.xref")] == ([entry] if enabled else [])
+
+
+def test_html_in_rest_docstrings_is_shown_as_text_in_text_tables_parameters_and_refs(tmp_path):
+    hostile = '<script>alert(1)</script><img src=x onerror="alert(2)">'
+    site = pkg_site(tmp_path / "site", "(install)=\n## Installing", {"pkg/__init__.py": f'''"""Text {hostile}.
+
+=====  ==========================================================
+A      B
+=====  ==========================================================
+1      {hostile}
+=====  ==========================================================
+
+See :ref:`a&b "q" <install>` and :func:`{hostile} <pkg.f>`.
+"""
+
+
+def f(x):
+    """One.
+
+    :param x: {hostile}
+    """
+'''}, api="{package: pkg, docstrings: sphinx}")
+    assert build(site).warnings == []
+    page = html_of(site, "docs/api/pkg.html")
+    assert not page.cssselect(".docs-page script, .docs-page img, article script, article img")
+    text = page.text_content()
+    assert text.count(hostile) == 4        # the text, the table cell, the role title, the parameter
+    assert {a.text_content(): a.get("href") for a in page.cssselect("a.xref")} == {
+        'a&b "q"': "/docs/#install", hostile: "/docs/api/pkg.html#pkg.f"}

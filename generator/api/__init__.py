@@ -17,15 +17,17 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Iterator
 
+import pygments
 from markupsafe import Markup
 
 from generator import __version__, codec
 from generator.api import inventory, xref
+from generator.api.codelinks import link_cells
 from generator.api.collect import API_DIR, Package, collect, target
 from generator.api.render import Page, Renderer
 from generator.config import ApiInventory, Config
 from generator.highlight import SourceLine, source_lines
-from generator.cache import digest, local_key, write_atomic
+from generator.cache import DataCache, digest, local_key, write_atomic
 from generator.layout import VERSIONS_DIR
 from generator.outputs import generated_page
 
@@ -46,6 +48,10 @@ class Reference:
     rendered: int = 0         # modules whose pages were rendered, and those kept from the last build
     reused: int = 0
     collect_warnings: list[str] = field(default_factory=list)
+    highlighted: Listings = field(default_factory=lambda: Listings(None))    # the listings' lines
+    baseurl: str = ""
+    link_code: bool = False      # site.yaml api_link_code: `tvm.build` in prose links its entry
+    labels: dict[str, tuple[str, str]] = field(default_factory=dict)    # of the version's pages: id -> URL, title
 
     @property
     def warnings(self) -> list[str]:
@@ -61,7 +67,8 @@ class Reference:
         editable = docs.get("editable")
         for rel, page in self.pages.items():
             shown = {**generated_page(page.title, prefix + rel, kind="api"), "source": page.source if editable else None}
-            html = render("docs.html", Path(page.source), page=shown, content=Markup(page.html),
+            body = xref.resolve_labels(page.html, self.labels, self.index.unresolved)
+            html = render("docs.html", Path(page.source), page=shown, content=Markup(body),
                           docs={**docs, "previous": None, "next": None})
             yield rel, html.encode("utf-8"), page.source
         for file, ranges in sorted(self.listings.items()):
@@ -69,16 +76,24 @@ class Reference:
             for start, end in sorted(set(ranges)):
                 marks[start] = marks.get(start, "") + f'<span id="L{start}-L{end}"></span>'
             lines = [SourceLine(line.number, marks.get(line.number, "") + line.html)
-                     for line in source_lines((tree / file).read_text("utf-8", errors="replace"), file)]
+                     for line in self.highlighted.lines(tree, file)]
             shown = {**generated_page(file, prefix + listing_path(file), kind="source"),
                      "source": file if editable else None}
             html = render("api_source.html", Path(file), page=shown, filename=file, lines=lines, docs=docs)
             yield listing_path(file), html.encode("utf-8"), file
         yield INVENTORY, self.inventory, "site.yaml"
 
-    def link(self, html: str, tree: Path, where: str) -> str:
-        """A docs page's (or tutorial's) HTML with its ``[name][]`` references linked; ``where``,
-        its source in ``tree``, is read (to name a reference's line) only when it has any."""
+    def link(self, html: str, tree: Path, where: str, url: str = "") -> str:
+        """A docs page's (or tutorial's) HTML with its ``[name][]`` references linked, and the
+        imported names of its code cells; ``where``, its source in ``tree``, is read (to name a
+        reference's line) only when it has any. The page's labels and headings, at ``url``, are
+        kept for the docstrings' ``:ref:`` (the pages are linked before :meth:`files` is read)."""
+        if url:
+            for ident, (to, title) in xref.labels_of(html, self.baseurl + url).items():
+                self.labels.setdefault(ident, (to, title))
+        html = link_cells(html, self.index.full)
+        if self.link_code:
+            html = xref.resolve_code(html, self.index.full)
         if not xref.MARKDOWN_REF.search(html):
             return html
         path = tree / where           # none for a page made from a template
@@ -104,7 +119,8 @@ def build_reference(config: Config, tree: Path, prefix: str, version: str = "",
     if not packages:
         return None
     index.canonical = partial(_canonical, packages)
-    reference = Reference(index)
+    reference = Reference(index, highlighted=Listings(config.state_dir), baseurl=config.baseurl.rstrip("/"),
+                          link_code=config.api_link_code)
     objects = _index(reference, packages, base, prefix)
     _render(reference, packages, tree, base, LastPages(
         config.state_dir / VERSIONS_DIR / f"api-{version_name or 'docs'}.msgpack", local_key(config.state_dir)),
@@ -190,6 +206,32 @@ class LastPages:
         write_atomic(self.path, codec.dumps("api-pages", pages, self.key))
 
 
+class Listings:
+    """Files highlighted line by line, kept by their bytes: a version built again (or another
+    version holding the same file) highlights only the files that changed."""
+
+    def __init__(self, state_dir: Path | None):
+        self.cache = None if state_dir is None else DataCache(
+            state_dir / "cache" / "listings", "api-listing", local_key(state_dir), _well_formed)
+
+    def lines(self, tree: Path, file: str) -> list[SourceLine]:
+        data = (tree / file).read_bytes()
+        key = digest(__version__, pygments.__version__, file, data)
+        kept = self.cache.get(key) if self.cache else None
+        if kept is not None:
+            return [SourceLine(number, html) for number, html in kept]
+        lines = source_lines(data.decode("utf-8", errors="replace"), file)
+        if self.cache:
+            self.cache.put(key, [[line.number, line.html] for line in lines])
+        return lines
+
+
+def _well_formed(value: Any) -> bool:
+    return isinstance(value, list) and all(
+        isinstance(line, list) and len(line) == 2 and isinstance(line[0], int) and isinstance(line[1], str)
+        for line in value)
+
+
 def _file_digests(tree: Path, packages: list[Package]) -> dict[str, str]:
     files = {package.source(m) for package in packages for m in package.all_modules()}
     return {file: digest((tree / file).read_bytes()) for file in files}
@@ -255,13 +297,14 @@ def _nav(package: Package, prefix: str) -> list[dict[str, Any]]:
     return roots
 
 
-def inventories(config: Config) -> dict[str, str]:
-    """The objects of site.yaml's ``api_inventories`` -> their URLs."""
+def inventories(config: Config, refresh: bool = False) -> dict[str, str]:
+    """The objects of site.yaml's ``api_inventories`` -> their URLs (``refresh``: those at a URL
+    fetched again, whatever their age)."""
     found: dict[str, str] = {}
     for name, source in config.api_inventories.items():
         where = f"site.yaml: api_inventories.{name}"
         if isinstance(source, ApiInventory):
-            found.update(inventory.load(source.file, source.url, config.root, Path(), where))
+            found.update(inventory.load(source.file, source.url, config.root, where))
         else:
-            found.update(inventory.load(source, None, config.root, config.state_dir / "inventories", where))
+            found.update(inventory.fetch(source, config.state_dir, config.api_inventory_days, where, refresh))
     return found

@@ -13,12 +13,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from html import escape
-from typing import Any
+from typing import Any, Callable
 
 from pygments.lexers import PythonLexer
 from pygments.token import STANDARD_TYPES
 
-from generator.api import xref
+from generator.api import tables, xref
 from generator.api.collect import Package, first_line, target
 from generator.highlight import highlight
 from generator.markdown import render_markdown
@@ -29,6 +29,7 @@ LITERAL = re.compile(r"``(.+?)``|`([^`]+)`")
 STRONG = re.compile(r"\*\*(.+?)\*\*")
 EMPHASIS = re.compile(r"(?<![\w*])\*([^*\s][^*]*)\*(?![\w*])")
 DIRECTIVE = re.compile(r"\.\. ([\w-]+)::\s*(.*)")
+Warn = Callable[[str, str], None]      # (the text shown as written, why)
 
 
 @dataclass(frozen=True)
@@ -228,14 +229,20 @@ class Renderer:
         if not text:
             return ""
         if self.markdown:
-            text = xref.ROLE.sub(lambda m: _markdown_ref(m.group(1)), text)
-            return xref.resolve_markdown(render_markdown(xref.DOC_ROLE.sub(r'*\1\2*', text)).html, self.index, where, scope)
-        return xref.resolve_marked(rest_html(text), self.index, where, scope)
+            text = xref.markdown_labels(xref.ROLE.sub(lambda m: _markdown_ref(m.group(1)), text))
+            html = xref.resolve_markdown(render_markdown(xref.DOC_ROLE.sub(r'*\1\2*', text)).html, self.index,
+                                         where, scope)
+        else:
+            def warn(block: str, message: str) -> None:
+                self.index.unresolved.append(f"{where(block)}: warning: {message}")
+            html = xref.resolve_marked(rest_html(text, warn), self.index, where, scope)
+        return xref.place_labels(html, where)
 
 
-def rest_html(text: str) -> str:
+def rest_html(text: str, warn: Warn = lambda block, message: None) -> str:
     """Enough of reST for docstrings, its HTML escaped: paragraphs, literals, roles, ``::`` and
-    doctest blocks, directives as admonitions."""
+    doctest blocks, grid and simple tables, directives as admonitions. ``warn`` is told of
+    what is shown as it is written instead (a table docutils cannot read): its first line, why."""
     blocks, literal_next = [], False
     for block in re.split(r"\n\s*\n", text.strip("\n")):
         lines = block.splitlines()
@@ -246,9 +253,15 @@ def rest_html(text: str) -> str:
         literal_next = False
         if block.lstrip().startswith(">>>"):
             blocks.append(highlight(_dedent(block), "pycon"))
+        elif tables.is_table(rows := _dedent(block).splitlines()):
+            try:
+                blocks.append(tables.table_html(rows, lambda cell: rest_html(cell, warn)))
+            except tables.Malformed as exc:
+                warn(rows[0], f"a reST table docutils cannot read, shown as written ({exc})")
+                blocks.append(f"<pre>{escape(_dedent(block))}</pre>")
         elif len(lines) > 1 and not lines[0][:1].isspace() and _indent(lines[1]) > 0 \
                 and not DIRECTIVE.match(lines[0].strip()):     # a definition: the term, then its text indented
-            blocks.append(f"<dl><dt>{_inline(lines[0].strip())}</dt><dd>{rest_html(_dedent(chr(10).join(lines[1:])))}"
+            blocks.append(f"<dl><dt>{_inline(lines[0].strip())}</dt><dd>{rest_html(_dedent(chr(10).join(lines[1:])), warn)}"
                           "</dd></dl>")
         elif match := DIRECTIVE.match(lines[0].strip()):
             name, argument = match.groups()
@@ -257,7 +270,7 @@ def rest_html(text: str) -> str:
                 blocks.append(highlight(body, argument or "python"))
             else:
                 title = f"{name.replace('version', 'version ')} {argument}".strip().capitalize()
-                blocks.append(_admonition(escape(name), escape(title), rest_html(body) if body.strip() else ""))
+                blocks.append(_admonition(escape(name), escape(title), rest_html(body, warn) if body.strip() else ""))
         else:
             paragraph = block.strip()
             if paragraph.endswith("::"):

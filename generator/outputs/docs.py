@@ -74,12 +74,18 @@ class DocsSection(Bundle):
                 *(i.file for i in config.api_inventories.values() if isinstance(i, ApiInventory)))
 
     def external(self, config: Config) -> Any:
-        """What each docs version's source resolves to now (git refs can move without a file changing)."""
+        """What each docs version's source resolves to now (git refs can move without a file changing),
+        and whether the inventories fetched from URLs are still fresh (they expire)."""
+        fetched = [url for url in config.api_inventories.values() if isinstance(url, str)] if config.api else []
+        if fetched:
+            from generator.api.inventory import freshness
+
+            fetched = freshness(fetched, config.state_dir, config.api_inventory_days)
         if not config.versions:
-            return ()
+            return tuple(fetched)
         from generator.versions import resolve_versions    # with versions to resolve: git
 
-        return tuple((r.name, r.trees) for r in resolve_versions(config))
+        return (tuple((r.name, r.trees) for r in resolve_versions(config)), *fetched)
 
     def inputs(self, ctx: PlanContext) -> Any:
         return ("docs", ctx.external.get(self.name), ctx.tree_digest(DOCS_DIR),
