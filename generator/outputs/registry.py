@@ -1,0 +1,34 @@
+"""The site's planners in their order: the built-in ones, then the plugins'.
+
+Apart from the interface (:mod:`generator.outputs`) because it names every
+built-in planner, and they all import the interface.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from generator.config import Config
+from generator.outputs import (Planner, Registry, archives, authors, docs, feeds, notfound, pages, redirects,
+                               robots, search, sitemap, static)
+from generator.plugins import extensions
+
+
+def default_registry() -> Registry:
+    """The site's outputs: the built-in planners, then the installed plugins'."""
+    return Registry([
+        pages.Documents(), archives.Blog(), archives.Taxonomy("tag", "tags"),
+        archives.Taxonomy("category", "categories"), archives.History(), redirects.Redirects(),
+        feeds.Feeds(), static.PygmentsCss(), static.Assets(),
+        docs.DocsSection(),
+        authors.Authors(), notfound.NotFound(), sitemap.Sitemap(), robots.Robots(),
+        search.SearchIndex(),
+        *extensions().planners,
+    ])
+
+
+def transient_paths(config: Config, planners: Iterable[Planner] | None = None) -> tuple[str, ...]:
+    """The output folders whose files no one links to by name (see ``Planner.transient``)."""
+    return tuple(path for planner in planners or default_registry() for path in planner.transient(config))
+
+
