@@ -9,18 +9,22 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from generator.config import Config
-from generator.outputs import (Planner, Registry, archives, authors, docs, feeds, notfound, pages, redirects,
-                               robots, search, sitemap, static)
+from generator.outputs import Planner, Registry
 from generator.plugins import extensions
 
 
 def default_registry() -> Registry:
-    """The site's outputs: the built-in planners, then the installed plugins'."""
+    """The site's outputs: the built-in planners, then the installed plugins'. The planners are
+    imported here, by the build that runs them, not by every import of the engine."""
+    from generator.docs.planner import DocsSection
+    from generator.outputs import (archives, authors, feeds, notfound, pages, redirects, robots, search, sitemap,
+                                   static)
+
     return Registry([
         pages.Documents(), archives.Blog(), archives.Taxonomy("tag", "tags"),
         archives.Taxonomy("category", "categories"), archives.History(), redirects.Redirects(),
         feeds.Feeds(), static.PygmentsCss(), static.Assets(),
-        docs.DocsSection(),
+        DocsSection(),
         authors.Authors(), notfound.NotFound(), sitemap.Sitemap(), robots.Robots(),
         search.SearchIndex(),
         *extensions().planners,

@@ -6,7 +6,7 @@ commit exported by git), so the same code builds the unversioned docs at
 ``/docs/`` and each version at ``/docs/<name>/``. Pages are parsed like any
 page and rendered with the current site's templates; other files under
 ``content/docs`` (images, downloads) are published beside them as they are.
-The tree's tutorials, rendered by :mod:`generator.notebooks`, sit in the
+The tree's tutorials, rendered by :mod:`generator.docs.tutorials`, sit in the
 section's ``tutorials/`` folder, and every docs page links their gallery.
 """
 
@@ -21,7 +21,7 @@ from markupsafe import Markup
 from generator.errors import SiteError
 from generator.files import Files
 from generator.layout import DOCS
-from generator.notebooks import TutorialStats, Tutorials
+from generator.docs.tutorials import TutorialStats, Tutorials
 from generator.readers import suffixes
 from generator.site import Document, output_path
 from generator.sources import Source, load_source

@@ -31,7 +31,8 @@ from generator import codec
 from generator.cache import digest, local_key, write_atomic
 from generator.config import CONFIG_FILE, Config, Version
 from generator.confine import NEVER_READ, site_path
-from generator.docs import DOCS_DIR, TUTORIALS_DIR, Parse, Section, gallery_url, page_url, render_section
+from generator.docs.section import DOCS_DIR, TUTORIALS_DIR, Parse, Section, gallery_url, page_url, render_section
+from generator.docs.tutorials import TutorialStats, Tutorials
 from generator.errors import SiteError
 from generator.files import Files
 from generator.layout import VERSIONS_DIR
@@ -79,7 +80,7 @@ class Docs(Files):
     def __init__(self) -> None:
         super().__init__("/", where=CONFIG_FILE)
         self.report: dict[str, str] = {}        # version -> "built", "reused" or "archived"
-        self.tutorials = notebooks.TutorialStats()   # of the sections built
+        self.tutorials = TutorialStats()   # of the sections built
         self.warnings: list[str] = []                # of the sections built
         self.api_modules = [0, 0]                    # API reference modules rendered, kept (generator.api)
 
@@ -199,9 +200,13 @@ class VersionedDocs:
         """The docs section of ``tree`` at ``prefix``: its pages and its tutorials, executed there."""
         name = version["name"] if version else None
 
-        def tutorials(context: dict[str, Any]) -> notebooks.Tutorials:
-            return notebooks.render_tutorials(self.config, tree, gallery_url(prefix), self.render,
-                                              self.renderer, refresh, name, rerun, context)
+        def tutorials(context: dict[str, Any]) -> Tutorials:
+            if not (tree / notebooks.FOLDER).is_dir():
+                return Tutorials()
+            from generator.docs.gallery import render_tutorials    # a site without tutorials pays nothing
+
+            return render_tutorials(self.config, tree, gallery_url(prefix), self.render, self.renderer, refresh,
+                                    name, rerun, context)
 
         reference = None
         if self.config.api:
