@@ -80,11 +80,11 @@ def render_section(tree: Path, prefix: str, render: Render, parse: Parse,
                "tutorials": None, "tutorial_pages": [], "api": reference.nav if reference else []}
     made = tutorials(context) if tutorials else Tutorials()
     section = Section(prefix, tutorials=made.stats)
-    for rel, data in made.items():
-        origin = made.origins[rel]
-        if reference and rel.endswith(".html"):
-            data = reference.link(data.decode("utf-8"), tree, origin).encode("utf-8")
-        section.add(TUTORIALS_DIR + rel, data, origin)
+    if reference:
+        for rel, data in made.items():
+            if rel.endswith(".html"):
+                made[rel] = reference.link(data.decode("utf-8"), tree, made.origins[rel]).encode("utf-8")
+    section.mount(TUTORIALS_DIR, made)
     for rel, path in others:
         section.add(rel, path.read_bytes(), path.relative_to(tree))
     if made:

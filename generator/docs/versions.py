@@ -154,8 +154,8 @@ class VersionedDocs:
                 section = self._section(root, "/docs/", refresh, docs, rerun=rerun)
                 for rel, data in section.items():
                     if rel.endswith(".html"):
-                        data = _fill_slots(data.decode("utf-8"), "", "").encode("utf-8")
-                    docs.add(f"docs/{rel}", data, section.origins[rel])
+                        section[rel] = _fill_slots(data.decode("utf-8"), "", "").encode("utf-8")
+                docs.mount("docs/", section)
             return docs
         versions = resolve_versions(self.config)
         fingerprint = digest(str(codec.VERSIONS["version-files"]), __version__, site_key, self._templates_digest(),
@@ -259,13 +259,13 @@ class VersionedDocs:
             listed = version.sitemap if version.sitemap is not None else version is default
             published = {rel: self._decorate(rel, data, version, versions, pages, default)
                          if rel.endswith(".html") else data for rel, data in files[version.name].items()}
-            for rel, data in published.items():
-                docs.add(f"docs/{version.name}/{rel}", data, origin, listed=listed)
+            docs.mount(f"docs/{version.name}/", published, origin, listed)
             for alias in version.aliases:
-                for rel, data in published.items():
-                    if version.alias_type == "copy":
-                        docs.add(f"docs/{alias}/{rel}", data, origin, listed=False)
-                    elif rel in pages[version.name]:
+                if version.alias_type == "copy":
+                    docs.mount(f"docs/{alias}/", published, origin, listed=False)
+                    continue
+                for rel in published:
+                    if rel in pages[version.name]:
                         docs.add(f"docs/{alias}/{rel}", self._redirect(f"/docs/{alias}/{rel}",
                                  page_url(f"/docs/{version.name}/", rel)), origin, listed=False)
         docs.add("docs/index.html", self._redirect("/docs/", f"/docs/{default.name}/"), CONFIG_FILE, listed=False)
@@ -276,12 +276,9 @@ class VersionedDocs:
         """Keep ``/docs/tutorials/``, where tutorials were published before versions, alive:
         its pages redirect to the default version's, its downloads and images are copies."""
         origin = f"/docs/{TUTORIALS_DIR} (the default version's tutorials, at their unversioned URLs)"
-        for rel, data in files.items():
-            if not rel.startswith(TUTORIALS_DIR):
-                continue
-            if rel.endswith(".html"):
-                data = self._redirect(page_url("/docs/", rel), page_url(f"/docs/{default.name}/", rel))
-            docs.add(f"docs/{rel}", data, origin, listed=False)
+        docs.mount("docs/", {rel: self._redirect(page_url("/docs/", rel), page_url(f"/docs/{default.name}/", rel))
+                             if rel.endswith(".html") else data
+                             for rel, data in files.items() if rel.startswith(TUTORIALS_DIR)}, origin, listed=False)
 
     def _decorate(self, rel: str, data: bytes, version: Version, versions: list[Resolved],
                   pages: dict[str, set[str]], default: Version) -> bytes:
