@@ -131,6 +131,26 @@ def test_a_plugin_adds_a_reader_a_filter_a_config_section_and_front_matter_keys(
         load_config(basic_site)
 
 
+def test_a_plugin_section_named_like_one_of_sitegens_keys_is_refused_when_site_yaml_is_read(basic_site):
+    # The registry (generator.plugins) does not know sitegen's keys; load_config, which reads both, refuses.
+    from dataclasses import dataclass
+
+    from generator.plugins import extensions
+
+    @dataclass
+    class Menu:
+        items: int = 0
+
+    extensions.cache_clear()
+    try:
+        extensions().add_config_section("nav", Menu)
+        with pytest.raises(SiteError) as caught:
+            load_config(basic_site)
+        assert caught.value.message == "a plugin's config section 'nav' is already taken by sitegen's own"
+    finally:
+        extensions.cache_clear()
+
+
 def test_the_command_finds_an_installed_plugin_through_its_entry_point(tmp_path):
     plugins = install_demo_plugin(tmp_path / "plugins")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), str(plugins)])}
