@@ -48,8 +48,9 @@ from generator.lock import site_lock
 from generator.options import BuildOptions
 from generator.output import (OutputFiles, Staging, check_outputs, delete_outputs, folder_stamps, mark_ours,
                               safe_output_dir)
-from generator.outputs import (Bundle, Derived, Phase, PlanContext, Planned, Planner, Registry, Remade, Report,
-                               default_registry, site_view, transient_paths)
+from generator.outputs import Bundle, Derived, Phase, PlanContext, Planned, Planner, Registry, Remade, Report
+from generator.outputs.registry import default_registry, transient_paths
+from generator.outputs.site_view import site_view
 from generator.plan import Plan
 from generator.plugins import extensions
 from generator.site import (Document, LazyDocument, Site, assemble, parse_document, summary, timezone_of,

@@ -218,7 +218,7 @@ def run_serve(args: argparse.Namespace) -> int:
 
 def run_versions(args: argparse.Namespace) -> int:
     from generator.config import load_config
-    from generator.versions import resolve_versions
+    from generator.docs.versions import resolve_versions
 
     config = load_config(args.site)
     rows = [("NAME", "SOURCE", "COMMIT", "ALIASES", "STATUS")]

@@ -773,6 +773,9 @@ def load_config(root: str | Path = ".", **overrides: Any) -> Config:
         data = {}
     data = {**_require_mapping(data, path, "the top level"), **overrides}
     sections = extensions().sections
+    taken = sorted(sections.keys() & Config.__dataclass_fields__)
+    if taken:
+        raise SiteError(f"a plugin's config section {taken[0]!r} is already taken by sitegen's own")
     plugins = {name: _load(schema, _require_mapping(data.pop(name, {}), path, f"key '{name}'"), path, name + ".")
                for name, schema in sections.items()}
     config = _load(Config, data, path, prefix="")

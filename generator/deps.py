@@ -136,6 +136,7 @@ class DocumentView:
     """A document as templates see it: every field read is recorded."""
 
     __slots__ = ("_doc", "_views", "_source")
+    front_matter_keys = True    # Liquid's post.KEY reads meta[KEY] (see generator.liquid.JekyllContext)
 
     def __init__(self, doc: Document, views: Views):
         self._doc = doc

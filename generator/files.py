@@ -9,6 +9,7 @@ copies under an alias).
 from __future__ import annotations
 
 import errno
+from collections.abc import Mapping
 from pathlib import Path
 
 from generator.errors import SiteError
@@ -78,3 +79,11 @@ class Files(dict):
         self.origins[path] = str(origin)
         if not listed:
             self.unlisted.add(path)
+
+    def mount(self, prefix: str, files: Mapping[str, bytes], origin: str | Path | None = None,
+              listed: bool = True) -> None:
+        """Place ``files`` below ``prefix`` (``tutorials/``, ``docs/v2/``), each with its own origin
+        (``files`` is a :class:`Files`) or with ``origin``; the same checks as :meth:`add`."""
+        origins = getattr(files, "origins", {})
+        for rel, data in files.items():
+            self.add(prefix + rel, data, origin or origins[rel], listed)

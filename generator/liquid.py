@@ -117,15 +117,15 @@ class JekyllUndefined(Undefined):
 
 class JekyllContext(RenderContext):
     """Jekyll's ``post.KEY``: a document of ``site.posts`` or ``site.pages`` shows its front
-    matter beside its own fields, as ``page`` does (templates read it as ``post.meta.KEY``)."""
+    matter beside its own fields, as ``page`` does (templates read it as ``post.meta.KEY``).
+    A document is an object whose class sets ``front_matter_keys`` (the recording view of
+    :mod:`generator.deps`, which imports the site this module renders for)."""
 
     def get_item(self, obj: Any, key: Any) -> Any:
         try:
             return super().get_item(obj, key)
         except KeyError:
-            from generator.deps import DocumentView
-
-            if isinstance(obj, DocumentView) and isinstance(key, str):
+            if getattr(type(obj), "front_matter_keys", False) and isinstance(key, str):
                 return obj["meta"][key]
             raise
 

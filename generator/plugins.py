@@ -48,12 +48,11 @@ class Extensions:
         self.filters[name] = function
 
     def add_config_section(self, name: str, schema: type) -> None:
-        """A top-level site.yaml key, checked against dataclass ``schema`` like sitegen's own."""
-        from generator.config import Config
-
+        """A top-level site.yaml key, checked against dataclass ``schema`` like sitegen's own
+        (:func:`generator.config.load_config` refuses one of sitegen's own names)."""
         if not is_dataclass(schema):
             raise TypeError(f"config section {name!r}: the schema must be a dataclass")
-        if name in Config.__dataclass_fields__ or name in self.sections:
+        if name in self.sections:
             raise TypeError(f"config section {name!r} is already taken")
         self.sections[name] = schema
 

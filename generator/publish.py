@@ -32,7 +32,7 @@ from generator.errors import SiteError
 from generator.git import GitError, run as run_git
 from generator.layout import OUTPUT_MARKER
 from generator.lock import site_lock
-from generator.outputs import transient_paths
+from generator.outputs.registry import transient_paths
 
 ASF_YAML = ".asf.yaml"
 ATTEMPTS = 2  # the first push, and one more on the remote's new tip

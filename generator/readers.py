@@ -12,14 +12,16 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from generator import installed
 from generator.config import Config
 from generator.errors import SiteError, warning
 from generator.headings import Heading
 from generator.plugins import extensions
-from generator.sources import Source
+
+if TYPE_CHECKING:   # a reader reads a Source; finding sources asks the readers for their suffixes
+    from generator.sources import Source
 
 
 @dataclass(frozen=True)

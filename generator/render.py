@@ -146,7 +146,7 @@ class Renderer:
         self.config, self.compiler = config, compiler
         self.folders = template_dirs(config)
         if required is None:
-            from generator.outputs import required_templates
+            from generator.outputs.registry import required_templates
 
             required = required_templates()
         missing = missing_templates(self.folders, required)

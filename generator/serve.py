@@ -308,7 +308,7 @@ def watched(root: Path) -> tuple[list[Path], list[Path]]:
 def _static_paths(root: Path, config_stamp: Stamp | None) -> tuple[str, ...]:
     """site.yaml's static paths, theme folder and what the outputs read besides (Sass load
     paths), read again only when its stamp moves."""
-    from generator.outputs import default_registry
+    from generator.outputs.registry import default_registry
 
     try:
         config = load_config(root)

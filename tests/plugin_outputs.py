@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from functools import partial
 
-from generator.outputs import PlanContext, Phase, Planner, Registry, default_registry
+from generator.outputs import PlanContext, Phase, Planner, Registry
+from generator.outputs.registry import default_registry
 from generator.plan import Plan
 
 

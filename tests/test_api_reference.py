@@ -349,7 +349,7 @@ def test_a_docs_site_without_api_builds_its_docs_without_loading_griffe(tmp_path
     (site / "site.yaml").write_text("title: T\nurl: https://example.org\n")
     (site / "content" / "docs" / "index.md").write_text("---\ntitle: Docs\n---\nSee [pkg.f][].\n")
     probe = ("import json, sys; from generator.cli import main; code = main(['build']); "
-             "print(json.dumps([code, 'generator.versions' in sys.modules, sorted(m for m in sys.modules "
+             "print(json.dumps([code, 'generator.docs.versions' in sys.modules, sorted(m for m in sys.modules "
              "if m.split('.')[0] == 'griffe' or m.startswith('generator.api'))]))")
     ran = subprocess.run([sys.executable, "-c", probe], cwd=site, capture_output=True, text=True)
     assert ran.returncode == 0, ran.stderr

@@ -24,7 +24,7 @@ from generator.cache import local_key
 from generator.cli import main
 from generator.markdown import Heading
 from generator.site import Document
-from generator.versions import LastBuilds
+from generator.docs.versions import LastBuilds
 
 from conftest import copy_site
 

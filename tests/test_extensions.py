@@ -20,7 +20,7 @@ from generator.build import BuildOptions, build
 from generator.cli import main
 from generator.config import load_config
 from generator.errors import SiteError
-from generator.outputs import required_templates
+from generator.outputs.registry import required_templates
 from generator.render import DEFAULT_THEME, Renderer, missing_templates
 
 NOW = BuildOptions(now=datetime(2026, 1, 1, tzinfo=timezone.utc))
@@ -131,6 +131,26 @@ def test_a_plugin_adds_a_reader_a_filter_a_config_section_and_front_matter_keys(
         f.write("  greting: typo\n")
     with pytest.raises(SiteError, match=r"unknown key 'demo.greting' \(known keys: greeting, listed\)"):
         load_config(basic_site)
+
+
+def test_a_plugin_section_named_like_one_of_sitegens_keys_is_refused_when_site_yaml_is_read(basic_site):
+    # The registry (generator.plugins) does not know sitegen's keys; load_config, which reads both, refuses.
+    from dataclasses import dataclass
+
+    from generator.plugins import extensions
+
+    @dataclass
+    class Menu:
+        items: int = 0
+
+    extensions.cache_clear()
+    try:
+        extensions().add_config_section("nav", Menu)
+        with pytest.raises(SiteError) as caught:
+            load_config(basic_site)
+        assert caught.value.message == "a plugin's config section 'nav' is already taken by sitegen's own"
+    finally:
+        extensions.cache_clear()
 
 
 def test_the_command_finds_an_installed_plugin_through_its_entry_point(tmp_path):

@@ -11,7 +11,8 @@ import pytest
 from generator.build import Engine, render_site
 from generator.config import load_config
 from generator.errors import SiteError
-from generator.outputs import Phase, Planned, Registry, Remade, Report, default_registry
+from generator.outputs import Phase, Planned, Registry, Remade, Report
+from generator.outputs.registry import default_registry
 from generator.outputs.pages import Documents
 from test_incremental import NOW, OPTIONS, files, make_site
 from plugin_outputs import AboutTitle, with_plugins

@@ -23,7 +23,8 @@ from generator import parallel
 from generator.build import BuildOptions, Engine
 from generator.cli import main
 from generator.errors import SiteError
-from generator.outputs import PlanContext, Planner, Registry, default_registry
+from generator.outputs import PlanContext, Planner, Registry
+from generator.outputs.registry import default_registry
 from generator.plan import Plan
 from generator.state import BuildState
 from conftest import REPO, copy_site

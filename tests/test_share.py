@@ -105,7 +105,7 @@ def test_front_matter_description_wins_and_a_title_cannot_break_the_json(site: P
 
 def test_a_docs_page_of_another_version_shares_the_default_versions_url(tmp_path: Path) -> None:
     """Checked on the shipped site's docs (test_shipped_site.py); here the rewrite itself."""
-    from generator.versions import _set_canonical
+    from generator.docs.versions import _set_canonical
 
     html = ('<head><link rel="canonical" href="https://x.org/docs/dev/a.html">'
             '<meta property="og:url" content="https://x.org/docs/dev/a.html"></head>')

@@ -15,7 +15,7 @@ import pytest
 
 from generator.build import build
 from generator.cli import main
-from test_notebooks import NOW, logged, make_site, page, runs
+from test_notebooks import NOW, REFRESH, logged, make_site, page, runs
 
 pytest.importorskip("fsspec")
 
@@ -103,3 +103,35 @@ def test_status_says_cached_stale_or_failed_and_where_each_ran(tmp_path, capsys)
     assert sitegen(elsewhere, "tutorials", "status") == 0       # now read through into the local cache
     rows = {line.split()[0]: line.split() for line in capsys.readouterr().out.splitlines()[1:]}
     assert rows["notebooks/alpha.py"][-1] == "local"
+
+
+def test_a_run_wanted_where_it_cannot_happen_uses_another_machines_run_in_a_build_and_is_skipped_by_run(
+        tmp_path, capsys):
+    # One decision (pipeline.decide) for both commands: a fresh run is asked for (--refresh), the
+    # machine lacks the tutorial's device, a run from a machine that has it is cached.
+    from generator.config import load_config
+    from generator.notebooks.sources import load_tutorial
+    from generator.notebooks.spec import metadata_of, resolve
+    from generator.notebooks.store import Run, RunStore
+
+    log = tmp_path / "runs.log"
+    site = make_site(tmp_path / "site", "", **{"on_gpu.py": tutorials(log)["on_gpu.py"]})
+    tutorial = load_tutorial(site, Path("notebooks/on_gpu.py"))
+    spec = resolve(tutorial, metadata_of(tutorial), load_config(site).notebooks)
+    printed = {"output_type": "stream", "name": "stdout", "text": "ran on the GPU\n"}
+    cells = [{"execution_count": n, "outputs": [printed]} for n in range(1, len(spec.code) + 1)]
+    RunStore(site / ".sitegen/cache").put(Run(spec.key, "gpu-builder-7", "2025-11-02T10:00:00+00:00", 3.5,
+                                              "python3", {"name": "python"}, cells))
+
+    assert sitegen(site, "tutorials", "run") == 0                    # the cached run will do
+    assert "tutorials: 0 ran, 1 already cached" in capsys.readouterr().out
+    assert sitegen(site, "tutorials", "run", "--refresh") == 0       # wanted again, cannot run here
+    out = capsys.readouterr().out
+    assert "skipped notebooks/on_gpu.py: needs device cuda, which this machine lacks" in out
+    assert "tutorials: 0 ran, 0 already cached, 1 skipped" in out
+
+    result = build(site, REFRESH)                                     # the build shows the cached run
+    assert (result.reports["docs"].tutorials.ran, result.reports["docs"].tutorials.cached) == (0, 1)
+    html = page(site, "on_gpu")
+    assert "Outputs from another machine" in html and "ran on the GPU" in html
+    assert runs(log) == []

@@ -1,4 +1,5 @@
-"""Tutorials from source to pages: load, decide, execute in parallel, render.
+"""Tutorials from source to runs: load, decide, execute in parallel (the docs section
+renders the pages: :mod:`generator.docs.gallery`).
 
 For each tutorial the cache key decides: a stored run of the same code is
 used as it is; otherwise the tutorial runs if its executor (this machine, or
@@ -24,27 +25,22 @@ import json
 import platform
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Collection
+from typing import Callable, Collection
 
 import nbformat
-from markupsafe import Markup
 from nbformat import NotebookNode
 
 from generator.config import Config
-from generator.errors import SiteError, warning_line
+from generator.errors import SiteError
 from generator.layout import CONFIG_FILE
-from generator.notebooks import FOLDER, TutorialStats, Tutorials, charts, environment
+from generator.notebooks import FOLDER, environment
 from generator.notebooks.executors import Executor, executor_for
-from generator.notebooks.render import Gallery, NotebookRenderer, RenderedNotebook, markdown_sources
 from generator.notebooks.shared import open_store
-from generator.notebooks.sources import Tutorial, discover, load_tutorial, to_percent
+from generator.notebooks.sources import Tutorial, discover, load_tutorial
 from generator.notebooks.spec import Metadata, Spec, metadata_of, read_paths, resolve
 from generator.notebooks.store import Run, RunStore
-from generator.outputs import generated_page
-from generator.render import Renderer
 
 SOURCE_LINES_SHOWN = 5
-GALLERY_TEMPLATE = "templates/tutorials.html"
 
 
 @dataclass
@@ -65,10 +61,10 @@ class Job:
         return f"{path} ({self.version})" if self.version else path
 
 
-def build_tutorials(config: Config, tree: Path, gallery_url: str, render: Callable[..., str],
-                    renderer: Renderer, refresh: bool = False, version: str | None = None,
-                    rerun: Collection[str] = (), docs: dict[str, Any] | None = None) -> Tutorials:
-    """The tutorials of ``tree`` (the site, or a docs version's export), executed in it.
+def execute_tutorials(config: Config, tree: Path, refresh: bool = False, version: str | None = None,
+                      rerun: Collection[str] = ()) -> list[Job]:
+    """The tutorials of ``tree`` (the site, or a docs version's export), each with the run that
+    gives its outputs (executed in ``tree``, or cached) and where the run came from.
 
     ``rerun`` names tutorials to execute again whatever the cache holds (``--refresh NAME``).
     """
@@ -79,22 +75,13 @@ def build_tutorials(config: Config, tree: Path, gallery_url: str, render: Callab
     errors: list[SiteError] = []
     todo = []
     for job in jobs:
-        if job.spec.execute == "never":
-            job.origin = "stored"
-            continue
-        fresh = refresh or job.spec.execute == "always" or job.tutorial.named(rerun)
-        cached = store.get(job.spec.key)
-        if cached and cached.failure and cached.failure.from_environment \
-                and cached.failure.packages != packages(job.spec.kernel):
-            fresh = True            # a module was missing; something was installed since: try again
-        if cached and not fresh and cached.host == platform.node():
-            job.run, job.origin = cached, "cache"        # it ran here, so it had what it needs
-            continue
-        job.missing = executor.missing(job.spec)
-        if cached and (not fresh or job.missing):
-            job.run, job.origin = cached, "cache"
-        elif not job.missing:
+        way = decide(job, store, executor, refresh or job.tutorial.named(rerun), packages)
+        if way == "run":
             todo.append(job)
+        elif way == "stored":
+            job.origin = "stored"
+        elif way in ("cached", "elsewhere"):
+            job.origin = "cache"
         elif config.notebooks.allow_unexecuted:
             job.origin = "unexecuted"
         else:
@@ -110,11 +97,37 @@ def build_tutorials(config: Config, tree: Path, gallery_url: str, render: Callab
     errors += [failure_error(job) for job in jobs if job.run and job.run.failure]
     if errors:
         raise combine(errors)
-    tutorials = render_pages(jobs, config, gallery_url, render, renderer, docs)
-    origins = [job.origin for job in jobs]
-    tutorials.stats = TutorialStats(origins.count("ran"), origins.count("cache"), origins.count("unexecuted"),
-                                    origins.count("stored"))
-    return tutorials
+    return jobs
+
+
+def decide(job: Job, store: RunStore, executor: Executor, fresh: bool,
+           packages: Callable[[str], str] = environment.package_set) -> str:
+    """How ``job`` gets its outputs, for a build and for ``sitegen tutorials run`` alike.
+
+    ``"stored"``: it is set to ``execute: never``. ``"cached"``: a run of its code is
+    cached, and none is asked for (``fresh``, ``execute: always``), or it failed for a
+    missing module and nothing was installed since. ``"run"``: the executor offers what it
+    needs. ``"elsewhere"``: a run is wanted but the executor lacks ``job.missing``, and a
+    run of its code from elsewhere is cached. ``"missing"``: it lacks them, and none is.
+    ``job.run`` is set to the cached run; ``job.missing`` to what the executor lacks,
+    asked unless the cached run was made on this machine (so it had what it needs).
+    """
+    if job.spec.execute == "never":
+        return "stored"
+    fresh = fresh or job.spec.execute == "always"
+    cached = job.run = store.get(job.spec.key)
+    if cached and cached.failure and cached.failure.from_environment \
+            and cached.failure.packages != packages(job.spec.kernel):
+        fresh = True            # a module was missing; something was installed since: try again
+    if cached and not fresh and cached.host == platform.node():
+        return "cached"
+    job.missing = executor.missing(job.spec)
+    if cached and not fresh:
+        return "cached"
+    if not job.missing:
+        job.run = None
+        return "run"
+    return "elsewhere" if cached else "missing"
 
 
 def load_jobs(config: Config, tree: Path, version: str | None = None) -> list[Job]:
@@ -246,80 +259,3 @@ def _cut(text: str, limit: int) -> str:
         return text
     return (f"{text[:limit]}\n[output truncated: the first {limit:,} of {len(text):,} characters "
             "are kept (notebooks.output_limit)]\n")
-
-
-def render_pages(jobs: list[Job], config: Config, gallery_url: str, render: Callable[..., str],
-                 renderer: Renderer, docs: dict[str, Any] | None = None) -> Tutorials:
-    """Each tutorial's page, downloads and images, then the gallery index, all in the docs
-    layout: ``docs`` (the section's pages) with the tutorials added, for the sidebar."""
-    rendered: list[tuple[Job, NotebookNode, RenderedNotebook]] = []
-    pages = {job.tutorial.folder / job.tutorial.path.name: f"{gallery_url}{job.tutorial.slug}.html"
-             for job in jobs}
-    gallery = Gallery()
-    for job in jobs:
-        url = renderer.relative_url(f"{gallery_url}{job.tutorial.slug}.html")
-        gallery.add(job.tutorial, url, job.meta.title, markdown_sources(job.tutorial.notebook))
-    for job in jobs:
-        notebook = executed_notebook(job)
-        page = NotebookRenderer(job.tutorial, config.notebooks, renderer, f"{gallery_url}{job.tutorial.slug}/",
-                                pages, gallery)
-        rendered.append((job, notebook, page.render(notebook, job.meta.title, job.meta.description)))
-    tutorials = Tutorials(gallery_url)
-    tutorials.warnings = [warning_line(w) for _, _, result in rendered for w in result.warnings]
-    cards = [{"title": r.title, "url": f"{gallery_url}{job.tutorial.slug}.html",
-              "description": r.description, "thumbnail": r.thumbnail,
-              "unexecuted": job.origin in ("stored", "unexecuted")} for job, _, r in rendered]
-    tutorials.pages = [{"title": card["title"], "url": card["url"]} for card in cards]
-    docs = {"version": None, "root": "", "pages": [], "editable": True, **(docs or {}),
-            "tutorials": gallery_url, "tutorial_pages": tutorials.pages}
-    for name, data in charts.publish(set().union(*(result.charts for _, _, result in rendered))):
-        tutorials.add(name, data, "<default theme>/vendor")
-    for n, (job, notebook, result) in enumerate(rendered):
-        slug, origin = job.tutorial.slug, job.tutorial.path
-        try:
-            nbformat.validate(notebook)
-        except nbformat.ValidationError as exc:
-            raise SiteError(f"the executed notebook is not valid: {exc.message}", origin) from None
-        cut_outputs(notebook, config.notebooks.output_limit)
-        tutorials.add(f"{slug}.ipynb", nbformat.writes(notebook) + "\n", origin)
-        tutorials.add(f"{slug}.py", to_percent(notebook), origin)
-        for name, data in sorted(result.files.items()):
-            tutorials.add(f"{slug}/{name}", data, origin)
-        html = render(
-            "tutorial.html", origin, page=_page(result.title, cards[n]["url"], result.description),
-            content=Markup(result.html), heading=result.heading, run=run_view(job),
-            widgets=result.widgets, styles=Markup(result.styles),
-            charts=[f"{gallery_url}{script}" for script in charts.scripts(result.charts)],
-            downloads={"ipynb": f"{gallery_url}{slug}.ipynb", "py": f"{gallery_url}{slug}.py"},
-            gallery_url=gallery_url, docs=docs, notebook=job.tutorial.path.as_posix(),
-            previous=cards[n - 1] if n else None, next=cards[n + 1] if n + 1 < len(cards) else None,
-        )
-        tutorials.add(f"{slug}.html", html, origin)
-    index = render("tutorials.html", Path(GALLERY_TEMPLATE),
-                   page=_page("Tutorials", gallery_url, "Tutorials, executed when the site is built."),
-                   tutorials=cards, docs=docs)
-    tutorials.add("index.html", index, GALLERY_TEMPLATE)
-    return tutorials
-
-
-def run_view(job: Job) -> dict[str, Any]:
-    """What the page says about how its outputs came to be."""
-    needs = ", ".join(job.missing)
-    if job.origin == "stored":
-        return {"seconds": None, "note_title": "Not executed",
-                "note": "This tutorial is not run when the site is built (execute: never); the outputs "
-                        "shown are those saved in the notebook."}
-    if job.origin == "unexecuted":
-        return {"seconds": None, "note_title": "Not executed",
-                "note": f"This tutorial needs {needs}, which the machine that built this site lacks, so "
-                        "it was not run; the outputs shown, if any, are those saved in the notebook."}
-    run = job.run
-    if job.missing:
-        return {"seconds": run.seconds, "note_title": "Outputs from another machine",
-                "note": f"This tutorial needs {needs}, which the machine that built this site lacks; "
-                        f"the outputs shown come from its run on {run.host} at {run.started}."}
-    return {"seconds": run.seconds, "note_title": "", "note": ""}
-
-
-def _page(title: str, url: str, description: str) -> dict[str, Any]:
-    return generated_page(title, url, "tutorial", description)

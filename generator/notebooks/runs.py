@@ -17,9 +17,8 @@ from dataclasses import dataclass, field
 
 from generator.config import Config
 from generator.errors import SiteError
-from generator.notebooks import environment
 from generator.notebooks.executors import executor_for
-from generator.notebooks.pipeline import Job, combine, failure_error, load_jobs, run_all
+from generator.notebooks.pipeline import Job, combine, decide, failure_error, load_jobs, run_all
 from generator.notebooks.shared import SharedRuns, open_store
 from generator.notebooks.store import Run
 
@@ -85,22 +84,17 @@ def run_tutorials(config: Config, jobs: list[Job], refresh: bool = False) -> Run
     executor = executor_for(config)
     report, todo = RunReport(), []
     for job in jobs:
-        if job.spec.execute == "never":
-            report.skipped.append((job.name, "set to execute: never"))
-            continue
-        cached = None if refresh or job.spec.execute == "always" else store.get(job.spec.key)
-        if cached and cached.failure and cached.failure.from_environment \
-                and cached.failure.packages != environment.package_set(job.spec.kernel):
-            cached = None           # a module was missing; something was installed since: try again
-        if cached is not None:
-            job.run, job.origin = cached, "cache"
-            report.cached.append(job.name)
-            continue
-        job.missing = executor.missing(job.spec)
-        if job.missing:
-            report.skipped.append((job.name, f"needs {', '.join(job.missing)}, which {executor.lacks}"))
-        else:
+        way = decide(job, store, executor, refresh)
+        if way == "run":
             todo.append(job)
+        elif way == "cached":
+            job.origin = "cache"
+            report.cached.append(job.name)
+        elif way == "stored":
+            report.skipped.append((job.name, "set to execute: never"))
+        else:               # "elsewhere" or "missing": a build shows another machine's run, if any
+            job.run = None
+            report.skipped.append((job.name, f"needs {', '.join(job.missing)}, which {executor.lacks}"))
     try:
         errors = run_all(todo, executor, store)
     finally:

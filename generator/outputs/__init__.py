@@ -46,9 +46,10 @@ Public interface, for the built-in outputs and for plug-ins:
     Everything a planner may read. ``ctx.render(template, source, **context)``
     renders with the ``site`` templates see.
 ``default_registry()``
-    The built-in planners in their order, then the plugins' (a plugin's
-    ``register(plugins)`` entry point calls ``plugins.add_planner(planner)``:
-    see :mod:`generator.plugins`).
+    In :mod:`generator.outputs.registry`: the built-in planners in their order,
+    then the plugins' (a plugin's ``register(plugins)`` entry point calls
+    ``plugins.add_planner(planner)``: see :mod:`generator.plugins`). It lives
+    beside this module, not in it, since the planners import this one.
 
 The rule that keeps incremental builds right: a job's bytes must be a
 function of its ``inputs`` (given at plan time, compared with ``==``), of
@@ -69,7 +70,6 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -80,7 +80,7 @@ from generator.errors import SiteError
 from generator.files import Files
 from generator.options import BuildOptions
 from generator.plan import Plan
-from generator.site import Document, Site, SiteSettings
+from generator.site import Document, Site
 from generator.sources import Source
 
 if TYPE_CHECKING:   # Jinja is loaded by the first render, not by a build with nothing to do
@@ -221,83 +221,7 @@ class Registry:
         return [p.name for p in self]
 
 
-def default_registry() -> Registry:
-    """The site's outputs: the built-in planners, then the installed plugins'."""
-    from generator.outputs import (archives, authors, docs, feeds, notfound, pages, redirects, robots, search,
-                                   sitemap, social, static, vendor)
-    from generator.plugins import extensions
-
-    return Registry([
-        pages.Documents(), archives.Blog(), archives.Classification("tags", partial(archives.built_in, plural="tags")),
-        archives.Classification("categories", partial(archives.built_in, plural="categories")), archives.History(),
-        archives.Classification("taxonomies", lambda config: config.taxonomies), redirects.Redirects(),
-        feeds.Feeds(), static.PygmentsCss(), static.Assets(), social.SocialCards(),
-        docs.DocsSection(),
-        authors.Authors(), notfound.NotFound(), sitemap.Sitemap(), robots.Robots(),
-        search.SearchIndex(), vendor.Vendored(),
-        *extensions().planners,
-    ])
-
-
-def required_templates(planners: Iterable[Planner] | None = None) -> tuple[str, ...]:
-    """The templates the planners render by name, each once: every theme chain must have them."""
-    names = (name for planner in planners or default_registry() for name in getattr(planner, "templates", ()))
-    return tuple(dict.fromkeys(names))
-
-
-def transient_paths(config: Config, planners: Iterable[Planner] | None = None) -> tuple[str, ...]:
-    """The output folders whose files no one links to by name (see ``Planner.transient``)."""
-    return tuple(path for planner in planners or default_registry() for path in planner.transient(config))
-
-
 def generated_page(title: str, url: str, kind: str = "generated", description: str = "") -> dict[str, Any]:
     """The ``page`` of a page the generator makes itself (blog index, tag page, redirect, tutorial...)."""
     return {"title": title, "url": url, "kind": kind, "toc": (), "meta": {},
             "description": description, "date": None}
-
-
-def site_view(site: Site, views: Views) -> Mapping[str, Any]:
-    """What templates see as ``site``: the (recording) collections, and the config's public
-    values, each read from the recording settings when asked for (so a render notes those it
-    used, not every one)."""
-    from generator.render import DataFiles
-
-    collections = {
-        "data": DataFiles(site.data),
-        "posts": views.sequence(("posts",)),
-        "pages": views.sequence(("pages",)),
-        "tags": views.groups("tags"),
-        "categories": views.groups("categories"),
-        "authors": views.authors(),
-        "years": views.sequence(("years",)),
-        **{name: views.groups(name) for name in site.classified},     # site.yaml taxonomies
-    }
-    return SiteView(collections, views.settings)
-
-
-class SiteView(Mapping):
-    """``site`` in templates: the collections, then the sections of site.yaml (``nav``,
-    ``feeds``...) and its public values, read from the (recording) settings when asked for.
-    Each name is looked up where it lives: a template reads ``site`` on every page."""
-
-    SECTIONS = ("nav", "archives", "feeds", "search", "social", "branding")
-
-    def __init__(self, collections: dict[str, Any], config: Config):
-        self._collections, self._config, self._settings = collections, config, SiteSettings(config)
-
-    def __getitem__(self, name: str) -> Any:
-        if name in self._collections:
-            return self._collections[name]
-        if name == "search":
-            from generator.outputs.search import search_view
-
-            return search_view(self._config)
-        if name in self.SECTIONS:
-            return getattr(self._config, name)
-        return self._settings[name]     # a public value, else KeyError
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(dict.fromkeys([*self._settings, *self.SECTIONS, *self._collections]))
-
-    def __len__(self) -> int:
-        return sum(1 for _ in self)

@@ -31,7 +31,8 @@ from generator import codec
 from generator.cache import digest, local_key, write_atomic
 from generator.config import CONFIG_FILE, Config, Version
 from generator.confine import NEVER_READ, site_path
-from generator.docs import DOCS_DIR, TUTORIALS_DIR, Parse, Section, gallery_url, page_url, render_section
+from generator.docs.section import DOCS_DIR, TUTORIALS_DIR, Parse, Section, gallery_url, page_url, render_section
+from generator.docs.tutorials import TutorialStats, Tutorials
 from generator.errors import SiteError
 from generator.files import Files
 from generator.layout import VERSIONS_DIR
@@ -79,7 +80,7 @@ class Docs(Files):
     def __init__(self) -> None:
         super().__init__("/", where=CONFIG_FILE)
         self.report: dict[str, str] = {}        # version -> "built", "reused" or "archived"
-        self.tutorials = notebooks.TutorialStats()   # of the sections built
+        self.tutorials = TutorialStats()   # of the sections built
         self.warnings: list[str] = []                # of the sections built
         self.api_modules = [0, 0]                    # API reference modules rendered, kept (generator.api)
 
@@ -153,8 +154,8 @@ class VersionedDocs:
                 section = self._section(root, "/docs/", refresh, docs, rerun=rerun)
                 for rel, data in section.items():
                     if rel.endswith(".html"):
-                        data = _fill_slots(data.decode("utf-8"), "", "").encode("utf-8")
-                    docs.add(f"docs/{rel}", data, section.origins[rel])
+                        section[rel] = _fill_slots(data.decode("utf-8"), "", "").encode("utf-8")
+                docs.mount("docs/", section)
             return docs
         versions = resolve_versions(self.config)
         fingerprint = digest(str(codec.VERSIONS["version-files"]), __version__, site_key, self._templates_digest(),
@@ -200,9 +201,13 @@ class VersionedDocs:
         """The docs section of ``tree`` at ``prefix``: its pages and its tutorials, executed there."""
         name = version["name"] if version else None
 
-        def tutorials(context: dict[str, Any]) -> notebooks.Tutorials:
-            return notebooks.render_tutorials(self.config, tree, gallery_url(prefix), self.render,
-                                              self.renderer, refresh, name, rerun, context)
+        def tutorials(context: dict[str, Any]) -> Tutorials:
+            if not (tree / notebooks.FOLDER).is_dir():
+                return Tutorials()
+            from generator.docs.gallery import render_tutorials    # a site without tutorials pays nothing
+
+            return render_tutorials(self.config, tree, gallery_url(prefix), self.render, self.renderer, refresh,
+                                    name, rerun, context)
 
         reference = None
         if self.config.api:
@@ -263,13 +268,13 @@ class VersionedDocs:
             listed = version.sitemap if version.sitemap is not None else version is default
             published = {rel: self._decorate(rel, data, version, versions, pages, default)
                          if rel.endswith(".html") else data for rel, data in files[version.name].items()}
-            for rel, data in published.items():
-                docs.add(f"docs/{version.name}/{rel}", data, origin, listed=listed)
+            docs.mount(f"docs/{version.name}/", published, origin, listed)
             for alias in version.aliases:
-                for rel, data in published.items():
-                    if version.alias_type == "copy":
-                        docs.add(f"docs/{alias}/{rel}", data, origin, listed=False)
-                    elif rel in pages[version.name]:
+                if version.alias_type == "copy":
+                    docs.mount(f"docs/{alias}/", published, origin, listed=False)
+                    continue
+                for rel in published:
+                    if rel in pages[version.name]:
                         docs.add(f"docs/{alias}/{rel}", self._redirect(f"/docs/{alias}/{rel}",
                                  page_url(f"/docs/{version.name}/", rel)), origin, listed=False)
         docs.add("docs/index.html", self._redirect("/docs/", f"/docs/{default.name}/"), CONFIG_FILE, listed=False)
@@ -280,12 +285,9 @@ class VersionedDocs:
         """Keep ``/docs/tutorials/``, where tutorials were published before versions, alive:
         its pages redirect to the default version's, its downloads and images are copies."""
         origin = f"/docs/{TUTORIALS_DIR} (the default version's tutorials, at their unversioned URLs)"
-        for rel, data in files.items():
-            if not rel.startswith(TUTORIALS_DIR):
-                continue
-            if rel.endswith(".html"):
-                data = self._redirect(page_url("/docs/", rel), page_url(f"/docs/{default.name}/", rel))
-            docs.add(f"docs/{rel}", data, origin, listed=False)
+        docs.mount("docs/", {rel: self._redirect(page_url("/docs/", rel), page_url(f"/docs/{default.name}/", rel))
+                             if rel.endswith(".html") else data
+                             for rel, data in files.items() if rel.startswith(TUTORIALS_DIR)}, origin, listed=False)
 
     def _decorate(self, rel: str, data: bytes, version: Version, versions: list[Resolved],
                   pages: dict[str, set[str]], default: Version) -> bytes:

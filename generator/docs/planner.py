@@ -15,7 +15,8 @@ from typing import Any
 from generator import codec, notebooks
 from generator.config import ApiInventory, Config
 from generator.confine import site_path
-from generator.docs import DOCS_DIR
+from generator.docs.section import DOCS_DIR
+from generator.docs.tutorials import TutorialStats
 from generator.outputs import Bundle, PlanContext
 from generator.files import Files
 
@@ -26,7 +27,7 @@ class DocsReport:
     """What building the docs section did: per version, and for the tutorials."""
 
     versions: dict[str, str] = field(default_factory=dict)  # name -> "built", "reused", "archived"
-    tutorials: notebooks.TutorialStats = field(default_factory=notebooks.TutorialStats)
+    tutorials: TutorialStats = field(default_factory=TutorialStats)
     warnings: tuple[str, ...] = ()      # of the pages and tutorials built (a reused version warned when built)
     api_modules: tuple[int, int] = (0, 0)   # API reference modules rendered, and kept as last rendered
 
@@ -44,7 +45,7 @@ class DocsReport:
         """
         versions = {name: "archived" if how == "archived" else "reused" for name, how in self.versions.items()}
         stats = self.tutorials
-        return DocsReport(versions, notebooks.TutorialStats(cached=0 if versions else stats.ran + stats.cached))
+        return DocsReport(versions, TutorialStats(cached=0 if versions else stats.ran + stats.cached))
 
     def summary(self) -> str:
         lines = [self.tutorials.summary()] if self.tutorials.total else []
@@ -83,7 +84,7 @@ class DocsSection(Bundle):
             fetched = freshness(fetched, config.state_dir, config.api_inventory_days)
         if not config.versions:
             return tuple(fetched)
-        from generator.versions import resolve_versions    # with versions to resolve: git
+        from generator.docs.versions import resolve_versions    # with versions to resolve: git
 
         return (tuple((r.name, r.trees) for r in resolve_versions(config)), *fetched)
 
@@ -94,7 +95,7 @@ class DocsSection(Bundle):
     def make(self, ctx: PlanContext) -> tuple[Files, DocsReport]:
         """``ctx.site_key()`` stands for the rest of the site, which docs pages may show:
         while it stays the same, versions whose tree did not change are reused."""
-        from generator.versions import VersionedDocs
+        from generator.docs.versions import VersionedDocs
 
         options = ctx.options
         docs = VersionedDocs(ctx.config, ctx.renderer, ctx.site_view, ctx.parse).build(

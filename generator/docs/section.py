@@ -6,7 +6,7 @@ commit exported by git), so the same code builds the unversioned docs at
 ``/docs/`` and each version at ``/docs/<name>/``. Pages are parsed like any
 page and rendered with the current site's templates; other files under
 ``content/docs`` (images, downloads) are published beside them as they are.
-The tree's tutorials, rendered by :mod:`generator.notebooks`, sit in the
+The tree's tutorials, rendered by :mod:`generator.docs.tutorials`, sit in the
 section's ``tutorials/`` folder, and every docs page links their gallery.
 """
 
@@ -21,7 +21,7 @@ from markupsafe import Markup
 from generator.errors import SiteError
 from generator.files import Files
 from generator.layout import DOCS
-from generator.notebooks import TutorialStats, Tutorials
+from generator.docs.tutorials import TutorialStats, Tutorials
 from generator.readers import suffixes
 from generator.site import Document, output_path
 from generator.sources import Source, load_source
@@ -80,11 +80,12 @@ def render_section(tree: Path, prefix: str, render: Render, parse: Parse,
                "tutorials": None, "tutorial_pages": [], "api": reference.nav if reference else []}
     made = tutorials(context) if tutorials else Tutorials()
     section = Section(prefix, tutorials=made.stats)
-    for rel, data in made.items():
-        origin = made.origins[rel]
-        if reference and rel.endswith(".html"):
-            data = reference.link(data.decode("utf-8"), tree, origin, gallery_url(prefix) + rel).encode("utf-8")
-        section.add(TUTORIALS_DIR + rel, data, origin)
+    if reference:
+        for rel, data in made.items():
+            if rel.endswith(".html"):
+                made[rel] = reference.link(data.decode("utf-8"), tree, made.origins[rel],
+                                           gallery_url(prefix) + rel).encode("utf-8")
+    section.mount(TUTORIALS_DIR, made)
     for rel, path in others:
         section.add(rel, path.read_bytes(), path.relative_to(tree))
     if made:

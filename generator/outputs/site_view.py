@@ -1,0 +1,58 @@
+"""What templates see as ``site``: the site's collections and its settings, read through
+the recording views (:mod:`generator.deps`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from generator.config import Config
+from generator.deps import Views
+from generator.site import Site, SiteSettings
+
+
+def site_view(site: Site, views: Views) -> Mapping[str, Any]:
+    """What templates see as ``site``: the (recording) collections, and the config's public
+    values, each read from the recording settings when asked for (so a render notes those it
+    used, not every one)."""
+    from generator.render import DataFiles
+
+    collections = {
+        "data": DataFiles(site.data),
+        "posts": views.sequence(("posts",)),
+        "pages": views.sequence(("pages",)),
+        "tags": views.groups("tags"),
+        "categories": views.groups("categories"),
+        "authors": views.authors(),
+        "years": views.sequence(("years",)),
+        **{name: views.groups(name) for name in site.classified},     # site.yaml taxonomies
+    }
+    return SiteView(collections, views.settings)
+
+
+class SiteView(Mapping):
+    """``site`` in templates: the collections, then the sections of site.yaml (``nav``,
+    ``feeds``...) and its public values, read from the (recording) settings when asked for.
+    Each name is looked up where it lives: a template reads ``site`` on every page."""
+
+    SECTIONS = ("nav", "archives", "feeds", "search", "social", "branding")
+
+    def __init__(self, collections: dict[str, Any], config: Config):
+        self._collections, self._config, self._settings = collections, config, SiteSettings(config)
+
+    def __getitem__(self, name: str) -> Any:
+        if name in self._collections:
+            return self._collections[name]
+        if name == "search":
+            from generator.outputs.search import search_view
+
+            return search_view(self._config)
+        if name in self.SECTIONS:
+            return getattr(self._config, name)
+        return self._settings[name]     # a public value, else KeyError
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(dict.fromkeys([*self._settings, *self.SECTIONS, *self._collections]))
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
