@@ -49,7 +49,7 @@ from generator.options import BuildOptions
 from generator.output import (OutputFiles, Staging, check_outputs, delete_outputs, folder_stamps, mark_ours,
                               safe_output_dir)
 from generator.outputs import Bundle, Derived, Phase, PlanContext, Planned, Planner, Registry, Remade, Report
-from generator.outputs.registry import default_registry, transient_paths
+from generator.outputs.registry import default_registry, required_templates, transient_paths
 from generator.outputs.site_view import site_view
 from generator.plan import Plan
 from generator.plugins import extensions
@@ -642,7 +642,7 @@ class Engine:
         if scan.fresh or self.renderer is None or self.renderer.compiler != compiler:
             from generator.render import Renderer
 
-            self.renderer = Renderer(Settings(scan.config), compiler=compiler)
+            self.renderer = Renderer(Settings(scan.config), required_templates(self.planners), compiler=compiler)
         elif any(within(name, (TEMPLATES, *scan.config.theme_paths)) for name in scan.changed):
             self.renderer.env.cache.clear()  # the loader takes cached templates to be current
 

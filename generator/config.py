@@ -319,13 +319,6 @@ class Announcement:
     def key(self) -> str:
         return self.id or "a" + digest(self.text)[:12]
 
-    @property
-    def html(self) -> str:
-        from generator.markdown import render_markdown
-
-        html = render_markdown(self.text.strip()).html.strip()
-        return html.removeprefix("<p>").removesuffix("</p>")
-
 
 @dataclass(frozen=True)
 class Analytics:

@@ -45,7 +45,6 @@ from generator.config import LiquidSettings
 from generator.errors import SiteError, warning
 from generator.highlight import highlight
 from generator.layout import DATA, INCLUDES, PAGES, POSTS
-from generator.site import SiteSettings
 
 INCLUDES_DIR, DATA_DIR, POSTS_DIR, PAGES_DIR = INCLUDES, DATA, POSTS, PAGES
 SITE_COLLECTIONS = ("posts", "pages", "tags", "categories")
@@ -431,7 +430,8 @@ class ParseTimeSite(Mapping):
         try:
             return self._settings[name]
         except KeyError:
-            if isinstance(self._settings, SiteSettings) and self._settings.is_taxonomy(name):
+            is_taxonomy = getattr(self._settings, "is_taxonomy", None)    # the site's SiteSettings
+            if is_taxonomy is not None and is_taxonomy(name):
                 raise NeedsSite(name) from None
             raise
 

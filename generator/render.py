@@ -138,17 +138,13 @@ def _private_folder(path: Path) -> Path | None:
 class Renderer:
     """Renders named templates of one site."""
 
-    def __init__(self, config: Config, required: tuple[str, ...] | None = None, compiler: str = ""):
-        """``required``: the templates every theme must have (by default those the planners of
-        :func:`generator.outputs.default_registry` name). ``compiler`` names what compiles the
+    def __init__(self, config: Config, required: tuple[str, ...] = (), compiler: str = ""):
+        """``required``: the templates every theme must have (the build gives those its planners
+        name: :func:`generator.outputs.registry.required_templates`). ``compiler`` names what compiles the
         templates (sitegen's code and the site's settings): if given, compiled templates are kept
         between processes under it (:class:`CompiledTemplates`)."""
         self.config, self.compiler = config, compiler
         self.folders = template_dirs(config)
-        if required is None:
-            from generator.outputs.registry import required_templates
-
-            required = required_templates()
         missing = missing_templates(self.folders, required)
         if missing:
             raise SiteError(f"the theme lacks the templates {', '.join(missing)}: add them to templates/"
@@ -170,6 +166,7 @@ class Renderer:
             slugify=slugify,
             safe_html=Markup,
             item=item,
+            markdown_inline=markdown_inline,
             social_card=social_card_url,
         )
         self.env.filters.update(extensions().filters)
@@ -318,3 +315,10 @@ def format_date(value: datetime | None, fmt: str = "%b %d, %Y") -> str:
         return value.isoformat()
     return value.strftime(fmt)
 
+
+def markdown_inline(text: str) -> Markup:
+    """One paragraph of Markdown as the HTML inside its ``<p>`` (site.yaml's announcement)."""
+    from generator.markdown import render_markdown
+
+    html = render_markdown(text.strip()).html.strip()
+    return Markup(html.removeprefix("<p>").removesuffix("</p>"))
