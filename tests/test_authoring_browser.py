@@ -4,16 +4,11 @@ again when the theme switches, and a page without one does not load Mermaid."""
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
-from datetime import datetime, timezone
 
 import pytest
 
-from conftest import REPO, copy_site
-from generator.build import BuildOptions
-from generator.serve import Preview
-from test_browser import DESKTOP, Watched, browser  # noqa: F401 - browser is a fixture
+from test_browser import DESKTOP, Watched, browser, serving_basic_site  # noqa: F401 - browser is a fixture
 from test_look import BLOCKING, axe_script, axe_violations  # noqa: F401 - axe_script is a fixture
 
 TABS = '''---
@@ -60,14 +55,9 @@ graph LR
 
 @pytest.fixture(scope="module")
 def base_url(tmp_path_factory) -> Iterator[str]:
-    site = copy_site(tmp_path_factory.mktemp("authoring-browser") / "site", "basic")
-    shutil.copytree(REPO / "assets", site / "assets", dirs_exist_ok=True)
-    (site / "assets/css/site.css").unlink()        # the fixture's stub: the theme's stylesheet applies
-    (site / "content/pages/install.md").write_text(TABS)
-    (site / "content/pages/flow.md").write_text(DIAGRAM)
-    running = Preview(site, BuildOptions(now=datetime(2026, 11, 29, tzinfo=timezone.utc)), port=0).start()
-    yield running.url.rstrip("/")
-    running.stop()
+    pages = {"install.md": TABS, "flow.md": DIAGRAM}
+    with serving_basic_site(tmp_path_factory.mktemp("authoring-browser") / "site", pages) as url:
+        yield url
 
 
 def shown(page) -> list[str]:
