@@ -42,9 +42,9 @@ from generator.cache import DataCache, digest, digest_after, hasher, local_key
 from generator.config import Config, load_config, setting_digest
 from generator.deps import LINKED_FIELDS, Key, KeyIndex, Resolver, Settings, Views, tracing, value_digest
 from generator.errors import SiteError, warning
-from generator.links import link_warnings
 from generator.layout import (CONFIG_FILE, DEFAULT_THEME, INPUTS, STAGING_DIR, STATE_DIR, STATE_FILE, SWAPPABLE,
                               TEMPLATES, VENDOR)
+from generator.links import link_warnings
 from generator.lock import site_lock
 from generator.options import BuildOptions
 from generator.output import (OutputFiles, Staging, check_outputs, delete_outputs, folder_stamps, mark_ours,
