@@ -44,6 +44,7 @@ from generator.deps import LINKED_FIELDS, Key, KeyIndex, Resolver, Settings, Vie
 from generator.errors import SiteError, warning
 from generator.layout import (CONFIG_FILE, DEFAULT_THEME, INPUTS, STAGING_DIR, STATE_DIR, STATE_FILE, SWAPPABLE,
                               TEMPLATES, VENDOR)
+from generator.links import link_warnings
 from generator.lock import site_lock
 from generator.options import BuildOptions
 from generator.output import (OutputFiles, Staging, check_outputs, delete_outputs, folder_stamps, mark_ours,
@@ -90,6 +91,7 @@ class BuildResult:
     reports: dict[str, Report] = field(default_factory=dict)   # planner name -> what it did
     documents: DocumentStats = DocumentStats()
     render_warnings: tuple[str, ...] = ()    # warned of by renders (a page's Liquid listing the site)
+    link_warnings: tuple[str, ...] = ()      # documents' links to what the site lacks (generator.links)
 
     @property
     def warnings(self) -> list[str]:
@@ -97,7 +99,7 @@ class BuildResult:
         planners' work (docs pages, tutorials) use that sitegen left out."""
         documents = [w for doc in (self.site.documents if self.site else ()) for w in doc.reported]
         planners = [w for report in self.reports.values() for w in getattr(report, "warnings", ())]
-        return documents + list(self.render_warnings) + planners
+        return documents + list(self.link_warnings) + list(self.render_warnings) + planners
 
     def summary(self) -> str:
         return (f"{self.files} files: {len(self.written)} written, "
@@ -148,6 +150,11 @@ def plan_site(planners: Registry, ctx: PlanContext, config: Config,
 def switched_on(config: Config, planner: Planner) -> bool:
     """Is the output ``planner`` makes wanted (site.yaml ``outputs: {NAME: false}`` makes none)?"""
     return config.outputs.get(planner.name, True)
+
+
+def broken_links(site: Site, plan: Plan, config: Config) -> tuple[str, ...]:
+    """The warnings of the site's documents' links to what ``plan`` does not make."""
+    return tuple(link_warnings(site.documents, plan, config.baseurl, config.publish.keep))
 
 
 def check_output_names(config: Config, planners: Registry) -> None:
@@ -565,7 +572,8 @@ class Engine:
             if save:
                 self.save()
         return BuildResult(assembled.site, len(plan), OutputFiles(scan.out_dir, made), written, deleted,
-                           self.reports(planned, derived, made), documents + self.planners_parsed, self.warned())
+                           self.reports(planned, derived, made), documents + self.planners_parsed, self.warned(),
+                           broken_links(assembled.site, plan, scan.config))
 
     def render(self, now: datetime | None = None) -> BuildResult:
         """Every file of the site, made in memory; the output folder and the state untouched."""
@@ -580,7 +588,8 @@ class Engine:
         made |= self.make(derived.plan, derived.plan.keys() - made.keys())
         return BuildResult(assembled.site, len(derived.plan), {path: m.data for path, m in made.items()},
                            reports=self.reports(planned, derived, made), documents=documents + self.planners_parsed,
-                           render_warnings=tuple(w for m in made.values() for w in m.warnings))
+                           render_warnings=tuple(w for m in made.values() for w in m.warnings),
+                           link_warnings=broken_links(assembled.site, derived.plan, scan.config))
 
     # --- the stages -------------------------------------------------------
 

@@ -102,10 +102,13 @@ def highlight(code: str, language: str | None, linenos: bool = False) -> str:
 BLOCK_OPEN = re.compile(r'<div class="([^"]*\b%s\b[^"]*)">' % HIGHLIGHT_CLASS)
 
 
-def reachable(html: str, lexer) -> str:
+def reachable(html: str, lexer, title: str | None = None) -> str:
     """A code block that keyboard users can reach and scroll: wide code scrolls inside
-    its block, which is focusable and named (WCAG 2.1.1; axe's scrollable-region-focusable)."""
+    its block, which is focusable and named (WCAG 2.1.1; axe's scrollable-region-focusable),
+    by its title (``title="file.py"``, its caption) where it has one."""
     label = "Code" if isinstance(lexer, TextLexer) else f"{lexer.name} code"
+    if title:
+        label = f"{title}, {label}"
     return BLOCK_OPEN.sub(lambda m: f'<div class="{m.group(1)}" tabindex="0" role="group" '
                                     f'aria-label="{escape(label)}">', html, count=1)
 
@@ -120,7 +123,7 @@ class ReachableHighlight(Highlight):
                                   classes, id_value, attrs, title, code_block_count)
         if inline:                  # an element for inline code: nothing to scroll
             return block
-        return reachable(block, self.get_lexer(src, language, inline, self.stripnl)[0])
+        return reachable(block, self.get_lexer(src, language, inline, self.stripnl)[0], title)
 
 
 class CachedHighlight(ReachableHighlight):
@@ -155,7 +158,7 @@ class CachedHighlight(ReachableHighlight):
             if len(self._blocks) >= BLOCKS_KEPT:
                 self._blocks.clear()
             block = _highlight_reusing_formatters(self, src, language, css_class, **arguments)
-            self._blocks[key] = reachable(block, self.get_lexer(src, language, inline, self.stripnl)[0])
+            self._blocks[key] = reachable(block, self.get_lexer(src, language, inline, self.stripnl)[0], title)
         return self._blocks[key]
 
     def _settings(self) -> tuple:

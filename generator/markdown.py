@@ -39,6 +39,7 @@ from markdown.util import ETX, STX, AtomicString
 from pymdownx.highlight import HighlightExtension
 
 from generator.blocks import SkippingBlocksExtension
+from generator.diagrams import MERMAID_FENCE
 from generator.headings import Heading
 from generator.highlight import HIGHLIGHT_CLASS, CachedHighlight, ReachableHighlight
 from generator.inline import SkippingInlineExtension
@@ -1083,7 +1084,7 @@ class Highlighting(Extension):
 EXTENSIONS = [
     "abbr", "admonition", "attr_list", "def_list", "footnotes", "md_in_html",
     "tables", "smarty", "pymdownx.superfences", "pymdownx.highlight",
-    "pymdownx.arithmatex", TablesInFrames(),
+    "pymdownx.arithmatex", "pymdownx.tabbed", TablesInFrames(),
 ]
 
 EXTENSION_CONFIGS = {
@@ -1093,6 +1094,8 @@ EXTENSION_CONFIGS = {
                             "block_syntax": ["dollar", "square", "begin"]},
     "footnotes": {"BACKLINK_TITLE": "Back to reference %d"},
     "smarty": {"smart_angled_quotes": True},   # kramdown: <<x>> -> «x»
+    "pymdownx.superfences": {"custom_fences": [MERMAID_FENCE]},
+    "pymdownx.tabbed": {"alternate_style": True},   # content tabs (=== "pip"), switched by CSS alone
 }
 
 

@@ -34,6 +34,7 @@ from generator.errors import SiteError
 from generator.files import NAME_BYTES
 from generator.headings import Heading
 from generator.layout import CONFIG_FILE, PAGES, POSTS
+from generator.links import document_anchors, document_links, well_formed_links
 from generator.sources import Source, has_liquid, load_source, parse_date, post_name_parts
 from generator.text import plain_text, shorten
 
@@ -69,6 +70,8 @@ class Document:
     inputs: tuple[tuple[str, str], ...] = ()    # files its Liquid read (path, sha256), besides its source
     settings: tuple[tuple[str, str], ...] = ()  # settings its parse read (dotted name, digest of the value)
     warnings: tuple[str, ...] = ()              # the parse's
+    links: tuple[tuple[int, str, str, str, str], ...] = ()   # its links into the site (generator.links)
+    anchors: tuple[str, ...] = ()                # the ids of its HTML: what a link's #fragment may name
     unread: tuple[str, ...] = ()                # warnings of front matter keys nothing reads: each build's
                                                 # own, as its templates decide (generator.build.warn_unknown_keys)
     deferred: tuple[str, int] | None = None     # (body, its first line): Liquid to run with the whole site
@@ -160,6 +163,8 @@ def well_formed(doc: Any) -> bool:
                                                         and all(isinstance(s, str) for s in pair)
                                                         for pair in doc.settings)
             and isinstance(doc.warnings, tuple) and all(isinstance(w, str) for w in doc.warnings)
+            and well_formed_links(doc.links) and isinstance(doc.anchors, tuple)
+            and all(isinstance(a, str) for a in doc.anchors)
             and doc.unread == ()
             and (doc.deferred is None or (isinstance(doc.deferred, tuple) and len(doc.deferred) == 2
                                           and isinstance(doc.deferred[0], str)
@@ -244,6 +249,8 @@ def _parse(source: Source, config: Config) -> Document:
         body, doc.inputs, doc.warnings = result.text, result.inputs, result.warnings
     parsed = _to_html(body, source, config)
     doc.content, doc.toc, doc.warnings = parsed.html, parsed.toc, doc.warnings + parsed.warnings
+    doc.links = document_links(doc.content, source.body, source.body_line, doc.url)
+    doc.anchors = document_anchors(doc.content)
     doc.reading_time = reading_time(doc.content)
     excerpt = meta.get("excerpt")
     if excerpt:

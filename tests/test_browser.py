@@ -8,8 +8,10 @@ host fails the test. Screenshots land in ``test-artifacts/`` for people to look 
 
 from __future__ import annotations
 
+import shutil
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -38,6 +40,20 @@ def preview(tmp_path_factory) -> Iterator[Preview]:
     site = copy_site(tmp_path_factory.mktemp("browser") / "site")
     running = Preview(site, BuildOptions(now=datetime(2026, 11, 29, tzinfo=timezone.utc)), port=0).start()
     yield running
+    running.stop()
+
+
+@contextmanager
+def serving_basic_site(folder: Path, pages: dict[str, str]) -> Iterator[str]:
+    """The basic fixture site, with the shipped site's assets and ``pages`` (file name in
+    ``content/pages/`` -> text), under ``sitegen serve``'s preview server: its base URL."""
+    site = copy_site(folder, "basic")
+    shutil.copytree(REPO / "assets", site / "assets", dirs_exist_ok=True)
+    (site / "assets/css/site.css").unlink()        # the fixture's stub: the theme's stylesheet applies
+    for name, text in pages.items():
+        (site / "content/pages" / name).write_text(text)
+    running = Preview(site, BuildOptions(now=datetime(2026, 11, 29, tzinfo=timezone.utc)), port=0).start()
+    yield running.url.rstrip("/")
     running.stop()
 
 

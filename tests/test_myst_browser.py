@@ -5,16 +5,11 @@ a reference that scrolls to its equation.
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
-from datetime import datetime, timezone
 
 import pytest
 
-from conftest import REPO, copy_site
-from generator.build import BuildOptions
-from generator.serve import Preview
-from test_browser import DESKTOP, PHONE, Watched, browser  # noqa: F401 - browser is a fixture
+from test_browser import DESKTOP, PHONE, Watched, browser, serving_basic_site  # noqa: F401 - browser is a fixture
 
 PAGE = """---
 title: Equations
@@ -37,13 +32,8 @@ e^{i\\pi} + 1 = 0
 
 @pytest.fixture(scope="module")
 def base_url(tmp_path_factory) -> Iterator[str]:
-    site = copy_site(tmp_path_factory.mktemp("myst-browser") / "site", "basic")
-    shutil.copytree(REPO / "assets", site / "assets", dirs_exist_ok=True)
-    (site / "assets/css/site.css").unlink()        # the fixture's stub: the theme's stylesheet applies
-    (site / "content/pages/equations.md").write_text(PAGE)
-    running = Preview(site, BuildOptions(now=datetime(2026, 11, 29, tzinfo=timezone.utc)), port=0).start()
-    yield running.url.rstrip("/")
-    running.stop()
+    with serving_basic_site(tmp_path_factory.mktemp("myst-browser") / "site", {"equations.md": PAGE}) as url:
+        yield url
 
 
 def watched(browser, base_url, options) -> Watched:  # noqa: F811 - the fixture's value
