@@ -25,6 +25,7 @@ from html import unescape
 
 import markdown
 from markdown.blockparser import BlockParser
+from markdown.blockprocessors import BlockProcessor
 from markdown.extensions import Extension
 from markdown.extensions.footnotes import FootnotePostprocessor
 from markdown.extensions.md_in_html import HtmlBlockPreprocessor, HTMLExtractorExtra, MarkdownInHTMLPostprocessor
@@ -42,6 +43,7 @@ from generator.blocks import SkippingBlocksExtension
 from generator.headings import Heading
 from generator.highlight import HIGHLIGHT_CLASS, CachedHighlight, ReachableHighlight
 from generator.inline import SkippingInlineExtension
+from generator.kramdown_toc import KramdownToc
 from generator.myst import Document, MystExtension
 from generator.typography import TypographyExtension
 
@@ -368,6 +370,10 @@ class KramdownBlocks(Preprocessor):
             opening = FENCE.match(line)
             if opening and block in ("fence", "list"):
                 fence, item_fence = opening.group(1), listed
+            if STANDALONE_IAL.match(line) and out and ATX_HEADING.match(out[-1]):
+                out[-1] = f"{out[-1].rstrip()} {line.strip()}"   # the heading's, as attr_list reads it
+                block = None
+                continue
             out.append(line)
             if block == "para" and not first and STANDALONE_IAL.match(line):
                 out.append("")
@@ -404,6 +410,7 @@ def _most_indented_item(lines: list[str]) -> int:
 
 
 FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+ATX_HEADING = re.compile(r"^ {0,3}#{1,6}(\s|$)")
 LIST_ITEM = re.compile(r"^ {0,3}([*+-]|\d+\.)[ \t]+\S")
 LIST_ITEM_PARTS = re.compile(r"^( {0,3})([*+-]|\d+\.)( {1,4}|\t)(?=\S)(.*)$")
 MARKDOWN_HTML = re.compile(r"^\s*<[a-zA-Z][^>]*\bmarkdown=\"1\"[^>]*>\s*$")
@@ -1011,6 +1018,34 @@ def _reassemble_fences(fences: Preprocessor, lines: list[str]) -> list[str]:
     return out + lines[done:]
 
 
+class AdjacentCodeBlocks:
+    """Indented code joins the code block before it only when it is the very next block.
+
+    Python-Markdown's code processor joins an indented block to any code block that is its
+    parent's last element, so ``code``, a link definition, ``code`` (a definition leaves no
+    element) became one ``<pre>``; kramdown ends the code block at the definition. Joined are
+    the blocks the parser takes one right after the other from the same list (blank lines
+    between them are the code's own). Wraps the installed processor (superfences' own, which
+    puts back fences inside indented code), whose ``lastChild`` answers None otherwise."""
+
+    def __init__(self, code: BlockProcessor):
+        self.run_code, self.last_child = code.run, code.lastChild
+        self.left: tuple[list[str], int] | None = None    # (the list of blocks, its length) after the last code
+        self.adjacent = False
+        code.run, code.lastChild = self.run, self.lastChild
+
+    def run(self, parent: etree.Element, blocks: list[str]) -> bool | None:
+        self.adjacent = self.left == (blocks, len(blocks))
+        handled = self.run_code(parent, blocks)
+        if handled is not False:
+            self.left = (blocks, len(blocks))
+        return handled
+
+    def lastChild(self, parent: etree.Element) -> etree.Element | None:   # noqa: N802 (the library's name)
+        """The code block to join: none unless it was the block just before."""
+        return self.last_child(parent) if self.adjacent else None
+
+
 class KramdownCompat(Extension):
     def __init__(self, **kwargs):
         self.config = {"header_ids": ["gfm", "how headers get ids: 'gfm' (Jekyll's default) or 'kramdown'"]}
@@ -1036,6 +1071,7 @@ class KramdownCompat(Extension):
         md.treeprocessors.register(ItemShapes(md), "item_shapes", 26)   # before task_lists (25), the inline pass (20)
         md.postprocessors.register(ItemMarksOut(md), "item_marks_out", 5)
         md.treeprocessors.register(HeaderIds(md, self.getConfig("header_ids")), "header_ids", 4)
+        md.treeprocessors.register(KramdownToc(md), "kramdown_toc", 3.9)    # needs the ids
         md.treeprocessors.register(HeaderlessTables(md), "headerless_tables", 3)
         md.treeprocessors.register(TaskLists(md), "task_lists", 25)   # before the inline pass (20)
         md.treeprocessors.register(BlockIals(md), "block_ials", 7)   # after attr_list (8)
@@ -1048,6 +1084,7 @@ class KramdownCompat(Extension):
             pattern.evalId = _with_code_spans(pattern, pattern.evalId)
         md.inlinePatterns.register(RawScriptAndStyle(r"(?i)<(script|style)\b[^>]*>.*?</\1\s*>", md),
                                    "raw_script_style", 185)
+        AdjacentCodeBlocks(md.parser.blockprocessors["code"])
         _linear_time(md)
 
 

@@ -290,6 +290,13 @@ KRAMDOWN_READINGS = {
                                            '      <ol>\n        <li>b</li>\n      </ol>\n    </li>\n  </ul>\n</div>\n'),
     "footnotes": "Text[^1] and[^n].\n\n[^1]: Note.\n[^n]: Two\n\n    paras.\n",
     "code-span-spaces": "x `a ` y, `` b `` and ``` c  ``` z; a ` b` c, `d` ` e\n",
+    "table-of-contents": ("* TOC\n{:toc}\n\n## First one\n\ntext\n\n### Sub `code` [link](/x) part[^1]\n\n"
+                          "#### Deep\n\n## Second\n{:.no_toc}\n\n1. x\n{:toc}\n\n# Top\n\n## Under *it*\n\n"
+                          "[^1]: Note.\n"),
+    "table-of-contents-own-id": "1. TOC\n{:toc #mine .c}\n\n### Low\n\n# High\n\n## Mid\n",
+    "code-blocks-apart-at-a-definition": ("    code 1\n\n[r]: /u\n\n    code 2\n\n\n    code 3\n\n"
+                                          "Text [r]\n\n\t```python\n\tx = 1\n\t```\n\n    same block\n"),
+    "heading-attribute-line": "## X ##\n{: #custom .c}\ntext\n\n# Y\n{:.z}\n\n## Z\n",
 }
 
 
