@@ -146,6 +146,19 @@ gem "webrick"
 """
 
 
+def test_jekyll_feeds_settings_give_the_feeds_url_and_length(tmp_path: Path) -> None:
+    posts = {f"_posts/2020-01-0{n}-p{n}.md": f"---\ntitle: P{n}\n---\nText {n}.\n" for n in range(1, 5)}
+    source = small_site(tmp_path / "jekyll", "title: Small\nurl: https://small.example\nplugins: [jekyll-feed]\n"
+                        "feed:\n  path: news/atom.xml\n  posts_limit: 2\n  excerpt_only: true\n", posts)
+    result = import_jekyll(source, tmp_path / "site")
+    settings = yaml.safe_load((tmp_path / "site/site.yaml").read_text())
+    assert settings["feeds"]["atom_urls"] == ["/news/atom.xml"] and settings["feeds"]["entries"] == 2
+    assert [(n.construct, n.line) for n in result.notes if n.construct.startswith("feed.")] == [("feed.excerpt_only", 4)]
+    build(tmp_path / "site")
+    feed = (tmp_path / "site/_site/news/atom.xml").read_text()
+    assert feed.count("<entry>") == 2 and "P4" in feed and "P1" not in feed
+
+
 def test_gemfile_plugins_are_read_from_its_jekyll_plugins_group() -> None:
     assert gemfile_plugins(GEMFILE) == [("jekyll-feed", 4), ("jekyll-sitemap", 6), ("jekyll-spaceship", 8),
                                         ("jekyll-seo-tag", 10)]
@@ -165,7 +178,8 @@ def test_plugins_become_sitegens_features_and_the_others_are_named(tmp_path) -> 
     notes = {(n.path, n.construct) for n in result.notes}
     assert ("Gemfile", "jekyll-spaceship") in notes and ("Gemfile", "jekyll-feed") not in notes
     report = (site / "IMPORT-REPORT.md").read_text()
-    assert "- `jekyll-feed` (Gemfile:4): the Atom feed at /feed.xml" in report
+    assert "- `jekyll-feed` (Gemfile:4): the Atom feed where jekyll-feed published it" in report
+    assert settings["feeds"]["entries"] == 10          # jekyll-feed's posts_limit
     assert "- `Gemfile:8`: `jekyll-spaceship`: a plugin sitegen does not have" in report
     result = build(site)
     out = site / "_site"

@@ -62,10 +62,10 @@ THIRD_PARTY = re.compile(r"""<(?:img|iframe|script|video|audio|source|embed)\b[^
 HANDLED_KEYS = {"title", "url", "baseurl", "permalink", "timezone", "exclude", "include", "defaults",
                 "description", "author", "lang", "markdown", "kramdown", "highlighter", "plugins", "gems",
                 "paginate", "source", "destination", "encoding", "safe", "incremental", "port", "host",
-                "livereload", "future", "show_drafts", "unpublished", "excerpt_separator", "sass"}
+                "livereload", "future", "show_drafts", "unpublished", "excerpt_separator", "sass", "feed"}
 # What each plugin sitegen has an equivalent for becomes.
-PLUGINS = {"jekyll-feed": "the Atom feed at /feed.xml, where jekyll-feed published it (site.yaml feeds.atom_urls), "
-                          "of the latest feeds.entries posts (20; jekyll-feed's were 10)",
+PLUGINS = {"jekyll-feed": "the Atom feed where jekyll-feed published it (site.yaml feeds.atom_urls), of as many "
+                          "latest posts (feeds.entries: its posts_limit, 10 unless set)",
            "jekyll-sitemap": "sitegen's sitemap.xml (and sitemap.txt)",
            "jekyll-seo-tag": "{% seo %} in the layouts writes sitegen's meta tags (partials/meta.html)",
            "jekyll-redirect-from": "redirect_from in front matter and site.yaml redirects",
@@ -629,7 +629,8 @@ class _Importer:
         feeds: dict[str, Any] = dict(self.feeds)
         if "jekyll-feed" in plugins:
             feeds["atom"] = True
-            self.atom_urls += [] if "/feed.xml" in self.atom_urls else ["/feed.xml"]
+            url, feeds["entries"] = self.jekyll_feed()
+            self.atom_urls += [] if url in self.atom_urls else [url]
         if self.atom_urls and self.atom_urls != ["/atom.xml"]:
             feeds["atom_urls"] = sorted(self.atom_urls)
         settings["feeds"] = feeds
@@ -685,6 +686,21 @@ class _Importer:
         header = (f"# Imported from the Jekyll site {self.src.name} by `sitegen import jekyll`;\n"
                   f"# see README.md for every key, and {REPORT_FILE} for what is left to do.\n")
         self.write(header + yaml.safe_dump(settings, sort_keys=False, allow_unicode=True), "site.yaml")
+
+    def jekyll_feed(self) -> tuple[str, int]:
+        """jekyll-feed's URL and number of posts, from ``_config.yml``'s ``feed:`` (``path``,
+        ``posts_limit``; 10 posts at /feed.xml by default); its other settings are named in a note."""
+        feed = self.config.get("feed")
+        feed = feed if isinstance(feed, dict) else {}
+        path, limit = str(feed.get("path") or "feed.xml"), feed.get("posts_limit", 10)
+        if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
+            self.note(self.config_name, self.config_line("feed"), "feed.posts_limit",
+                      f"{limit!r} is no number of posts: the feed keeps jekyll-feed's 10")
+            limit = 10
+        for key in sorted(set(feed) - {"path", "posts_limit"}, key=str):
+            self.note(self.config_name, self.config_line("feed"), f"feed.{key}",
+                      "a jekyll-feed setting sitegen does not have: its feed holds the latest posts, whole")
+        return "/" + path.lstrip("/"), limit
 
     def write_report(self) -> None:
         result = self.result
