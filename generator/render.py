@@ -170,6 +170,7 @@ class Renderer:
             slugify=slugify,
             safe_html=Markup,
             item=item,
+            liquid=liquid_filter,
         )
         self.env.filters.update(extensions().filters)
         self.env.globals.update(
@@ -317,3 +318,10 @@ def format_date(value: datetime | None, fmt: str = "%b %d, %Y") -> str:
         return value.isoformat()
     return value.strftime(fmt)
 
+
+def liquid_filter(value: Any, name: str, *args: Any) -> Any:
+    """A Liquid filter of a layout converted from Jekyll (``x | liquid("plus", 1)``), run by
+    python-liquid's own code with Liquid's semantics; imported by the sites that use one."""
+    from generator.liquid import standard_filter
+
+    return standard_filter(name)(value, *args)
