@@ -159,6 +159,17 @@ def test_jekyll_feeds_settings_give_the_feeds_url_and_length(tmp_path: Path) -> 
     assert feed.count("<entry>") == 2 and "P4" in feed and "P1" not in feed
 
 
+def test_front_matter_keys_no_layout_reads_are_listed_and_not_warned_of(tmp_path: Path) -> None:
+    source = small_site(tmp_path / "jekyll", files={
+        "_layouts/default.html": "<html><body>{{ page.hero }}{{ content }}</body></html>\n",
+        "_posts/2020-01-03-keys.md": "---\nlayout: default\ntitle: K\nhero: h\nshare: true\nsidebar: [a]\n---\nK\n"})
+    import_jekyll(source, tmp_path / "site")
+    settings = yaml.safe_load((tmp_path / "site/site.yaml").read_text())
+    assert settings["front_matter_keys"] == ["share", "sidebar"]       # hero: the layout reads it
+    assert "`front_matter_keys`: the 2 front matter keys" in (tmp_path / "site/IMPORT-REPORT.md").read_text()
+    assert not [w for w in build(tmp_path / "site").warnings if "front matter" in w]
+
+
 def test_gemfile_plugins_are_read_from_its_jekyll_plugins_group() -> None:
     assert gemfile_plugins(GEMFILE) == [("jekyll-feed", 4), ("jekyll-sitemap", 6), ("jekyll-spaceship", 8),
                                         ("jekyll-seo-tag", 10)]

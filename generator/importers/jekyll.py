@@ -31,7 +31,8 @@ import yaml
 
 from generator.errors import SiteError
 from generator.importers.liquid import Note, block_name, convert_template
-from generator.layout import RESERVED
+from generator.frontmatter import known_keys
+from generator.layout import DEFAULT_THEME, RESERVED
 from generator.sass import SUFFIXES as SASS_SUFFIXES, css_path, is_sass
 from generator.scan import scan_css, scan_html
 from generator.site import slugify
@@ -159,6 +160,7 @@ class _Importer:
         self.permalink = self.post_permalink()
         self.feeds = {"atom": False, "rss": False, "json": False}
         self.layouts_used: set[str] = set()
+        self.front_matter_keys: set[str] = set()   # every key the posts and pages set
         self.has_404 = False
         self.static: list[str] = []
         self.hosts: dict[str, tuple[str, int, str]] = {}    # host -> where a layout first loads from it
@@ -406,6 +408,7 @@ class _Importer:
             return
         changes = self.defaults_for(rel, kind, meta)
         merged = {**changes, **meta}
+        self.front_matter_keys.update(map(str, merged))
         layout = merged.get("layout")
         if layout in (None, "null", "none", False, ""):
             changes["layout"] = NO_LAYOUT
@@ -638,6 +641,13 @@ class _Importer:
         settings["archives"] = {"blog": False, "history": False, "tags": False, "categories": False,
                                 "authors": False}   # and _data/authors.yml stays plain data
         settings["static"] = self.static
+        unread = sorted(self.front_matter_keys - known_keys([self.dest / "templates", DEFAULT_THEME / "templates"]))
+        if unread:
+            settings["front_matter_keys"] = unread
+            shown = ", ".join(f"`{key}`" for key in unread[:8]) + (", ..." if len(unread) > 8 else "")
+            self.result.settings_taken.append(
+                f"`front_matter_keys`: the {len(unread)} front matter keys the posts and pages set that no "
+                f"layout reads ({shown}), so that the build warns of none of them: remove any that is a typo")
         self.result.static = list(self.static)
         load_paths = [name for name in self.sass_paths if (self.dest / name).is_dir()]
         if load_paths or self.sass_style != "expanded":
