@@ -345,6 +345,10 @@ class KramdownBlocks(Preprocessor):
                 block = None
                 out.append(line)
                 continue
+            if line.rstrip() == "^":     # kramdown's end-of-block marker: what follows is a new block
+                out += ["", END_OF_BLOCK, ""]
+                block = None
+                continue
             if MARKDOWN_HTML.match(line) or HTML_CLOSE.match(line):
                 out.append(line)   # a tag line around Markdown (parse_block_html): blocks start after it
                 block = None
@@ -547,6 +551,7 @@ def _kramdown_tight(content: list[str], text_lines: int, trailing: int, last: bo
 # item tight (its text without a <p>) or loose. Noncharacters: no text holds one.
 TIGHT, LOOSE = "\ufdd0", "\ufdd1"
 LIST_IAL = "\ufdd2"   # written before an attribute list that belongs to the list above it
+END_OF_BLOCK = "\ufdd3"   # a paragraph of its own where kramdown's '^' ended a block: taken out
 
 
 class ItemShapes(Treeprocessor):
@@ -577,7 +582,7 @@ class ItemMarksOut(Postprocessor):
     HTML stashed before they ran (an item's line that Python-Markdown read as code)."""
 
     def run(self, text: str) -> str:
-        for mark in (TIGHT, LOOSE, LIST_IAL):
+        for mark in (TIGHT, LOOSE, LIST_IAL, END_OF_BLOCK):
             if mark in text:
                 text = text.replace(mark, "")
         return text
@@ -915,6 +920,9 @@ class BlockIals(Treeprocessor):
                 if child.tag != "p" or len(child):
                     continue
                 text = (child.text or "").strip()
+                if text == END_OF_BLOCK:
+                    parent.remove(child)
+                    continue
                 if text.startswith(LIST_IAL):     # the list's above it (see _kramdown_lists)
                     if i and children[i - 1].tag in ("ul", "ol"):
                         attr_list.assign_attrs(children[i - 1], IAL_ONLY.match(text[1:]).group(1))

@@ -296,6 +296,8 @@ KRAMDOWN_READINGS = {
     "table-of-contents-own-id": "1. TOC\n{:toc #mine .c}\n\n### Low\n\n# High\n\n## Mid\n",
     "code-blocks-apart-at-a-definition": ("    code 1\n\n[r]: /u\n\n    code 2\n\n\n    code 3\n\n"
                                           "Text [r]\n\n\t```python\n\tx = 1\n\t```\n\n    same block\n"),
+    "end-of-block-marker": ("- a\n- b\n^\n- c\n\nPara\n^\n\n> q\n^\n> r\n\n- a\n\n  ^\n\n  text\n\n"
+                            "```\n^\n```\n\n1. x\n^\n    code\n"),
     "heading-attribute-line": "## X ##\n{: #custom .c}\ntext\n\n# Y\n{:.z}\n\n## Z\n",
 }
 
