@@ -212,7 +212,8 @@ def test_feeds_plugins_data_and_reserved_names(tmp_path) -> None:
     result = import_jekyll(source, tmp_path / "new")
     site = tmp_path / "new"
     config_out = yaml.safe_load((site / "site.yaml").read_text())
-    assert config_out["feeds"] == {"atom": True, "rss": True, "json": False, "entries": 10, "atom_urls": ["/feed.xml"]}
+    assert config_out["feeds"] == {"atom": True, "rss": True, "json": False, "entries": 20,   # rss.xml: every post
+                                   "atom_urls": ["/feed.xml"]}
     assert config_out["permalink"] == "/:categories/:year/:month/:day/:title.html"
     assert yaml.safe_load((site / "content/data/people.yml").read_text()) == [{"name": "Ann"}]
     notes = {(n.path, n.construct): n.action for n in result.notes}

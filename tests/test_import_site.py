@@ -154,6 +154,11 @@ def test_jekyll_feeds_settings_give_the_feeds_url_and_length(tmp_path: Path) -> 
     settings = yaml.safe_load((tmp_path / "site/site.yaml").read_text())
     assert settings["feeds"]["atom_urls"] == ["/news/atom.xml"] and settings["feeds"]["entries"] == 2
     assert [(n.construct, n.line) for n in result.notes if n.construct.startswith("feed.")] == [("feed.excerpt_only", 4)]
+    own = small_site(tmp_path / "own", "title: Own\nurl: https://own.example\nplugins: [jekyll-feed]\n",
+                     {"atom.xml": "---\n---\n<feed>{% for post in site.posts limit:3 %}{{ post.title }}{% endfor %}</feed>\n"})
+    import_jekyll(own, tmp_path / "own-site")
+    settings = yaml.safe_load((tmp_path / "own-site/site.yaml").read_text())
+    assert settings["feeds"]["entries"] == 10 and settings["feeds"]["atom_urls"] == ["/atom.xml", "/feed.xml"]
     build(tmp_path / "site")
     feed = (tmp_path / "site/_site/news/atom.xml").read_text()
     assert feed.count("<entry>") == 2 and "P4" in feed and "P1" not in feed

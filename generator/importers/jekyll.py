@@ -29,9 +29,10 @@ from typing import Any
 
 import yaml
 
+from generator.config import Feeds
 from generator.errors import SiteError
-from generator.importers.liquid import Note, block_name, convert_template
 from generator.frontmatter import known_keys
+from generator.importers.liquid import Note, block_name, convert_template
 from generator.layout import DEFAULT_THEME, RESERVED
 from generator.sass import SUFFIXES as SASS_SUFFIXES, css_path, is_sass
 from generator.scan import scan_css, scan_html
@@ -51,6 +52,7 @@ PERMALINK_STYLES = {"date": "/:categories/:year/:month/:day/:title:output_ext",
                     "ordinal": "/:categories/:year/:y_day/:title:output_ext",
                     "none": "/:categories/:title:output_ext"}
 PERMALINK_PLACEHOLDERS = {"year", "month", "day", "title", "slug", "categories"}
+FEED_LIMIT = re.compile(r"\{%-?\s*for\s+\w+\s+in\s+site\.posts\b[^%]*?\blimit\s*:\s*(\d+)")
 FEED_PAGES = {"feed.xml": "atom", "atom.xml": "atom", "rss.xml": "rss", "feed.rss": "rss", "feed.json": "json"}
 # Templates sitegen renders itself; a Jekyll layout of the same name would be taken for them.
 SITEGEN_TEMPLATES = {"redirect", "404", "blog", "history", "groups", "group", "author", "authors", "docs",
@@ -65,8 +67,8 @@ HANDLED_KEYS = {"title", "url", "baseurl", "permalink", "timezone", "exclude", "
                 "paginate", "source", "destination", "encoding", "safe", "incremental", "port", "host",
                 "livereload", "future", "show_drafts", "unpublished", "excerpt_separator", "sass", "feed"}
 # What each plugin sitegen has an equivalent for becomes.
-PLUGINS = {"jekyll-feed": "the Atom feed where jekyll-feed published it (site.yaml feeds.atom_urls), of as many "
-                          "latest posts (feeds.entries: its posts_limit, 10 unless set)",
+PLUGINS = {"jekyll-feed": "the Atom feed where jekyll-feed published it (site.yaml feeds.atom_urls), of its "
+                          "posts_limit latest posts (10 unless set; feeds.entries: the longest of the site's feeds)",
            "jekyll-sitemap": "sitegen's sitemap.xml (and sitemap.txt)",
            "jekyll-seo-tag": "{% seo %} in the layouts writes sitegen's meta tags (partials/meta.html)",
            "jekyll-redirect-from": "redirect_from in front matter and site.yaml redirects",
@@ -161,6 +163,7 @@ class _Importer:
         self.feeds = {"atom": False, "rss": False, "json": False}
         self.layouts_used: set[str] = set()
         self.front_matter_keys: set[str] = set()   # every key the posts and pages set
+        self.feed_limits: list[int] = []             # the posts each of the site's feeds listed
         self.has_404 = False
         self.static: list[str] = []
         self.hosts: dict[str, tuple[str, int, str]] = {}    # host -> where a layout first loads from it
@@ -279,6 +282,8 @@ class _Importer:
             return
         if rel in FEED_PAGES:
             self.feeds[FEED_PAGES[rel]] = True
+            limit = FEED_LIMIT.search(data.decode("utf-8", "replace"))
+            self.feed_limits.append(int(limit.group(1)) if limit else Feeds.entries)   # every post: sitegen's usual
             if FEED_PAGES[rel] == "atom":
                 self.atom_urls.append(f"/{rel}")       # at its own URL
             moved = f" (it moves from /{rel} to /rss.xml)" if rel == "feed.rss" else ""
@@ -632,8 +637,11 @@ class _Importer:
         feeds: dict[str, Any] = dict(self.feeds)
         if "jekyll-feed" in plugins:
             feeds["atom"] = True
-            url, feeds["entries"] = self.jekyll_feed()
+            url, limit = self.jekyll_feed()
+            self.feed_limits.append(limit)
             self.atom_urls += [] if url in self.atom_urls else [url]
+        if self.feed_limits:     # one length for sitegen's feeds: the longest any of them had
+            feeds["entries"] = max(self.feed_limits)
         if self.atom_urls and self.atom_urls != ["/atom.xml"]:
             feeds["atom_urls"] = sorted(self.atom_urls)
         settings["feeds"] = feeds
