@@ -413,7 +413,7 @@ def _most_indented_item(lines: list[str]) -> int:
     return max(indents, key=indents.get, default=1)
 
 
-FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+FENCE = re.compile(r"^ {0,3}(`{3,}(?=[^`]*$)|~{3,})")   # no backtick after a backtick fence's run: code spans
 ATX_HEADING = re.compile(r"^ {0,3}#{1,6}(\s|$)")
 LIST_ITEM = re.compile(r"^ {0,3}([*+-]|\d+\.)[ \t]+\S")
 LIST_ITEM_PARTS = re.compile(r"^( {0,3})([*+-]|\d+\.)( {1,4}|\t)(?=\S)(.*)$")
@@ -486,7 +486,9 @@ def _kramdown_lists(lines: list[str], blocks: Callable[[list[str]], list[str]]) 
         rest = inner[1 + len(first):]
         last = not (i < len(lines) and _starts_item_like(lines[i], marker))
         shape = ""
-        if _is_plain_text(inner[0]):
+        # "* {:.cls}" with the text on the lines after it: the shape is that text's
+        text = first[0] if first and STANDALONE_IAL.match(inner[0]) else inner[0]
+        if _is_plain_text(text):
             tight = _kramdown_tight(content, len(first) + 1, trailing, last, earlier == 0 or earlier_tight)
             shape = TIGHT if tight else LOOSE
         earlier_tight = (earlier_tight or shape != LOOSE) and not last   # a list ends at its last item

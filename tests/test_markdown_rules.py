@@ -298,6 +298,9 @@ KRAMDOWN_READINGS = {
                                           "Text [r]\n\n\t```python\n\tx = 1\n\t```\n\n    same block\n"),
     "end-of-block-marker": ("- a\n- b\n^\n- c\n\nPara\n^\n\n> q\n^\n> r\n\n- a\n\n  ^\n\n  text\n\n"
                             "```\n^\n```\n\n1. x\n^\n    code\n"),
+    "code-span-at-line-start": "Text on\n```gotvm``` provides an API.\n\n```x``` also.\n\n- a\n```b``` c\n",
+    "item-attribute-list-then-lazy-text": ('* {:.key-block}\n![P](/s.svg "s")\n### Perf\n\n    {:.mb-3}\n    Fast.\n\n'
+                                           '* {:.key-block}\n![R](/r.svg "r")\n### Run\n    Everywhere.\n'),
     "heading-attribute-line": "## X ##\n{: #custom .c}\ntext\n\n# Y\n{:.z}\n\n## Z\n",
 }
 
