@@ -1039,17 +1039,32 @@ class AdjacentCodeBlocks:
     puts back fences inside indented code), whose ``lastChild`` answers None otherwise."""
 
     def __init__(self, code: BlockProcessor):
-        self.run_code, self.last_child = code.run, code.lastChild
+        self.code, self.run_code, self.last_child = code, code.run, code.lastChild
         self.left: tuple[list[str], int] | None = None    # (the list of blocks, its length) after the last code
         self.adjacent = False
         code.run, code.lastChild = self.run, self.lastChild
 
     def run(self, parent: etree.Element, blocks: list[str]) -> bool | None:
         self.adjacent = self.left == (blocks, len(blocks))
+        block = blocks[0] if blocks else ""
         handled = self.run_code(parent, blocks)
         if handled is not False:
             self.left = (blocks, len(blocks))
+            self.keep_trailing_spaces(parent, block)
         return handled
+
+    def keep_trailing_spaces(self, parent: etree.Element, block: str) -> None:
+        """The spaces ending the block's last line of code put back: kramdown keeps them in the
+        code, Python-Markdown strips the whole block's end (its ``rstrip()``)."""
+        code, _ = self.code.detab(block)
+        last = code.rstrip("\n").rsplit("\n", 1)[-1]
+        spaces = last[len(last.rstrip()):]
+        pre = self.last_child(parent)
+        if not spaces or not last.strip() or pre is None or pre.tag != "pre" or not len(pre):
+            return
+        text = pre[0].text or ""
+        if text.endswith(util.code_escape(last.rstrip()) + "\n"):
+            pre[0].text = util.AtomicString(text[:-1] + spaces + "\n")
 
     def lastChild(self, parent: etree.Element) -> etree.Element | None:   # noqa: N802 (the library's name)
         """The code block to join: none unless it was the block just before."""

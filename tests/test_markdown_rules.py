@@ -301,6 +301,7 @@ KRAMDOWN_READINGS = {
     "code-span-at-line-start": "Text on\n```gotvm``` provides an API.\n\n```x``` also.\n\n- a\n```b``` c\n",
     "item-attribute-list-then-lazy-text": ('* {:.key-block}\n![P](/s.svg "s")\n### Perf\n\n    {:.mb-3}\n    Fast.\n\n'
                                            '* {:.key-block}\n![R](/r.svg "r")\n### Run\n    Everywhere.\n'),
+    "code-keeps-trailing-spaces": "* Size:\n\n      a: 1  \n      b: <x>   \n\nText\n\n    x\n    y   \n\n    z\n",
     "heading-attribute-line": "## X ##\n{: #custom .c}\ntext\n\n# Y\n{:.z}\n\n## Z\n",
 }
 
