@@ -374,6 +374,12 @@ class KramdownBlocks(Preprocessor):
             opening = FENCE.match(line)
             if opening and block in ("fence", "list"):
                 fence, item_fence = opening.group(1), listed
+            if block == "para" and not first and COMMENT_LINE.match(line) and out and out[-1].strip():
+                # A comment line inside a paragraph (Jekyll's <!--more-->) is inline HTML there: kramdown
+                # ends a paragraph only at an element's tag. Written at the end of the line before.
+                text, hard_break = out[-1].rstrip(), out[-1].endswith("  ")
+                out[-1] = f"{text} {line.strip()}" + ("  " if hard_break else "")
+                continue
             if STANDALONE_IAL.match(line) and out and ATX_HEADING.match(out[-1]):
                 out[-1] = f"{out[-1].rstrip()} {line.strip()}"   # the heading's, as attr_list reads it
                 block = None
@@ -414,6 +420,7 @@ def _most_indented_item(lines: list[str]) -> int:
 
 
 FENCE = re.compile(r"^ {0,3}(`{3,}(?=[^`]*$)|~{3,})")   # no backtick after a backtick fence's run: code spans
+COMMENT_LINE = re.compile(r"^ {0,3}<!--(?:(?!-->).)*-->\s*$")
 ATX_HEADING = re.compile(r"^ {0,3}#{1,6}(\s|$)")
 LIST_ITEM = re.compile(r"^ {0,3}([*+-]|\d+\.)[ \t]+\S")
 LIST_ITEM_PARTS = re.compile(r"^( {0,3})([*+-]|\d+\.)( {1,4}|\t)(?=\S)(.*)$")

@@ -302,6 +302,8 @@ KRAMDOWN_READINGS = {
     "item-attribute-list-then-lazy-text": ('* {:.key-block}\n![P](/s.svg "s")\n### Perf\n\n    {:.mb-3}\n    Fast.\n\n'
                                            '* {:.key-block}\n![R](/r.svg "r")\n### Run\n    Everywhere.\n'),
     "code-keeps-trailing-spaces": "* Size:\n\n      a: 1  \n      b: <x>   \n\nText\n\n    x\n    y   \n\n    z\n",
+    "comment-line-in-a-paragraph": ("Changes include:\n<!--more-->\ncordova-plugin-camera@4.0.2\n* [CB-1](https://x.org) Fix\n\n"
+                                    "<!-- c -->\n\nText  \n<!-- d -->\nafter a break\n"),
     "heading-attribute-line": "## X ##\n{: #custom .c}\ntext\n\n# Y\n{:.z}\n\n## Z\n",
 }
 
