@@ -331,7 +331,7 @@ def warn_unknown_keys(config: Config, documents: list[tuple[Path, Document]], tr
 
     if not documents:
         return
-    known = known_keys(template_dirs(config))
+    known = known_keys(template_dirs(config)) | set(config.front_matter_keys)
     for path, doc in documents:
         doc.unread = ()
         if not known.issuperset(doc.meta):

@@ -616,6 +616,9 @@ class Config:
     social: Social = field(default_factory=Social)
     repository: Repository = field(default_factory=Repository)
     static: list[str] = field(default_factory=list)   # folders (or files) published at their own URLs
+    # Front matter keys the posts and pages carry that no template reads (kept for other tools,
+    # or from an import): no warning names them. Any other key nothing reads is warned of (a typo).
+    front_matter_keys: list[str] = field(default_factory=list)
     versions: list[Version] = field(default_factory=list)
     api: list[ApiPackage] = field(default_factory=list)
     # name -> the URL of an objects.inv (its objects under the same folder), or a file of the site

@@ -18,6 +18,7 @@ parsed: a page that reads them is rendered again when its layout is (:class:`Nee
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -345,6 +346,12 @@ JEKYLL_FILTERS: dict[str, Callable[..., Any]] = {
     "slugify": _jekyll_slugify,
 }
 JEKYLL_TAGS = (HighlightTag, IncludeTag, PostUrlTag, LinkTag)
+
+
+@functools.cache
+def standard_filter(name: str) -> Callable[..., Any]:
+    """Liquid's or Jekyll's filter ``name``, as the content's Liquid runs it."""
+    return environment().filters[name]
 
 
 def environment(settings: LiquidSettings = LiquidSettings()) -> Environment:

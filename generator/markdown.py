@@ -25,6 +25,7 @@ from html import unescape
 
 import markdown
 from markdown.blockparser import BlockParser
+from markdown.blockprocessors import BlockProcessor
 from markdown.extensions import Extension
 from markdown.extensions.footnotes import FootnotePostprocessor
 from markdown.extensions.md_in_html import HtmlBlockPreprocessor, HTMLExtractorExtra, MarkdownInHTMLPostprocessor
@@ -43,6 +44,7 @@ from generator.diagrams import MERMAID_FENCE
 from generator.headings import Heading
 from generator.highlight import HIGHLIGHT_CLASS, CachedHighlight, ReachableHighlight
 from generator.inline import SkippingInlineExtension
+from generator.kramdown_toc import KramdownToc
 from generator.myst import Document, MystExtension
 from generator.typography import TypographyExtension
 
@@ -344,6 +346,10 @@ class KramdownBlocks(Preprocessor):
                 block = None
                 out.append(line)
                 continue
+            if line.rstrip() == "^":     # kramdown's end-of-block marker: what follows is a new block
+                out += ["", END_OF_BLOCK, ""]
+                block = None
+                continue
             if MARKDOWN_HTML.match(line) or HTML_CLOSE.match(line):
                 out.append(line)   # a tag line around Markdown (parse_block_html): blocks start after it
                 block = None
@@ -369,6 +375,16 @@ class KramdownBlocks(Preprocessor):
             opening = FENCE.match(line)
             if opening and block in ("fence", "list"):
                 fence, item_fence = opening.group(1), listed
+            if block == "para" and not first and COMMENT_LINE.match(line) and out and out[-1].strip():
+                # A comment line inside a paragraph (Jekyll's <!--more-->) is inline HTML there: kramdown
+                # ends a paragraph only at an element's tag. Written at the end of the line before.
+                text, hard_break = out[-1].rstrip(), out[-1].endswith("  ")
+                out[-1] = f"{text} {line.strip()}" + ("  " if hard_break else "")
+                continue
+            if STANDALONE_IAL.match(line) and out and ATX_HEADING.match(out[-1]):
+                out[-1] = f"{out[-1].rstrip()} {line.strip()}"   # the heading's, as attr_list reads it
+                block = None
+                continue
             out.append(line)
             if block == "para" and not first and STANDALONE_IAL.match(line):
                 out.append("")
@@ -404,7 +420,9 @@ def _most_indented_item(lines: list[str]) -> int:
     return max(indents, key=indents.get, default=1)
 
 
-FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+FENCE = re.compile(r"^ {0,3}(`{3,}(?=[^`]*$)|~{3,})")   # no backtick after a backtick fence's run: code spans
+COMMENT_LINE = re.compile(r"^ {0,3}<!--(?:(?!-->).)*-->\s*$")
+ATX_HEADING = re.compile(r"^ {0,3}#{1,6}(\s|$)")
 LIST_ITEM = re.compile(r"^ {0,3}([*+-]|\d+\.)[ \t]+\S")
 LIST_ITEM_PARTS = re.compile(r"^( {0,3})([*+-]|\d+\.)( {1,4}|\t)(?=\S)(.*)$")
 MARKDOWN_HTML = re.compile(r"^\s*<[a-zA-Z][^>]*\bmarkdown=\"1\"[^>]*>\s*$")
@@ -476,7 +494,9 @@ def _kramdown_lists(lines: list[str], blocks: Callable[[list[str]], list[str]]) 
         rest = inner[1 + len(first):]
         last = not (i < len(lines) and _starts_item_like(lines[i], marker))
         shape = ""
-        if _is_plain_text(inner[0]):
+        # "* {:.cls}" with the text on the lines after it: the shape is that text's
+        text = first[0] if first and STANDALONE_IAL.match(inner[0]) else inner[0]
+        if _is_plain_text(text):
             tight = _kramdown_tight(content, len(first) + 1, trailing, last, earlier == 0 or earlier_tight)
             shape = TIGHT if tight else LOOSE
         earlier_tight = (earlier_tight or shape != LOOSE) and not last   # a list ends at its last item
@@ -541,6 +561,7 @@ def _kramdown_tight(content: list[str], text_lines: int, trailing: int, last: bo
 # item tight (its text without a <p>) or loose. Noncharacters: no text holds one.
 TIGHT, LOOSE = "\ufdd0", "\ufdd1"
 LIST_IAL = "\ufdd2"   # written before an attribute list that belongs to the list above it
+END_OF_BLOCK = "\ufdd3"   # a paragraph of its own where kramdown's '^' ended a block: taken out
 
 
 class ItemShapes(Treeprocessor):
@@ -571,7 +592,7 @@ class ItemMarksOut(Postprocessor):
     HTML stashed before they ran (an item's line that Python-Markdown read as code)."""
 
     def run(self, text: str) -> str:
-        for mark in (TIGHT, LOOSE, LIST_IAL):
+        for mark in (TIGHT, LOOSE, LIST_IAL, END_OF_BLOCK):
             if mark in text:
                 text = text.replace(mark, "")
         return text
@@ -909,6 +930,9 @@ class BlockIals(Treeprocessor):
                 if child.tag != "p" or len(child):
                     continue
                 text = (child.text or "").strip()
+                if text == END_OF_BLOCK:
+                    parent.remove(child)
+                    continue
                 if text.startswith(LIST_IAL):     # the list's above it (see _kramdown_lists)
                     if i and children[i - 1].tag in ("ul", "ol"):
                         attr_list.assign_attrs(children[i - 1], IAL_ONLY.match(text[1:]).group(1))
@@ -1012,6 +1036,49 @@ def _reassemble_fences(fences: Preprocessor, lines: list[str]) -> list[str]:
     return out + lines[done:]
 
 
+class AdjacentCodeBlocks:
+    """Indented code joins the code block before it only when it is the very next block.
+
+    Python-Markdown's code processor joins an indented block to any code block that is its
+    parent's last element, so ``code``, a link definition, ``code`` (a definition leaves no
+    element) became one ``<pre>``; kramdown ends the code block at the definition. Joined are
+    the blocks the parser takes one right after the other from the same list (blank lines
+    between them are the code's own). Wraps the installed processor (superfences' own, which
+    puts back fences inside indented code), whose ``lastChild`` answers None otherwise."""
+
+    def __init__(self, code: BlockProcessor):
+        self.code, self.run_code, self.last_child = code, code.run, code.lastChild
+        self.left: tuple[list[str], int] | None = None    # (the list of blocks, its length) after the last code
+        self.adjacent = False
+        code.run, code.lastChild = self.run, self.lastChild
+
+    def run(self, parent: etree.Element, blocks: list[str]) -> bool | None:
+        self.adjacent = self.left == (blocks, len(blocks))
+        block = blocks[0] if blocks else ""
+        handled = self.run_code(parent, blocks)
+        if handled is not False:
+            self.left = (blocks, len(blocks))
+            self.keep_trailing_spaces(parent, block)
+        return handled
+
+    def keep_trailing_spaces(self, parent: etree.Element, block: str) -> None:
+        """The spaces ending the block's last line of code put back: kramdown keeps them in the
+        code, Python-Markdown strips the whole block's end (its ``rstrip()``)."""
+        code, _ = self.code.detab(block)
+        last = code.rstrip("\n").rsplit("\n", 1)[-1]
+        spaces = last[len(last.rstrip()):]
+        pre = self.last_child(parent)
+        if not spaces or not last.strip() or pre is None or pre.tag != "pre" or not len(pre):
+            return
+        text = pre[0].text or ""
+        if text.endswith(util.code_escape(last.rstrip()) + "\n"):
+            pre[0].text = util.AtomicString(text[:-1] + spaces + "\n")
+
+    def lastChild(self, parent: etree.Element) -> etree.Element | None:   # noqa: N802 (the library's name)
+        """The code block to join: none unless it was the block just before."""
+        return self.last_child(parent) if self.adjacent else None
+
+
 class KramdownCompat(Extension):
     def __init__(self, **kwargs):
         self.config = {"header_ids": ["gfm", "how headers get ids: 'gfm' (Jekyll's default) or 'kramdown'"]}
@@ -1037,6 +1104,7 @@ class KramdownCompat(Extension):
         md.treeprocessors.register(ItemShapes(md), "item_shapes", 26)   # before task_lists (25), the inline pass (20)
         md.postprocessors.register(ItemMarksOut(md), "item_marks_out", 5)
         md.treeprocessors.register(HeaderIds(md, self.getConfig("header_ids")), "header_ids", 4)
+        md.treeprocessors.register(KramdownToc(md), "kramdown_toc", 3.9)    # needs the ids
         md.treeprocessors.register(HeaderlessTables(md), "headerless_tables", 3)
         md.treeprocessors.register(TaskLists(md), "task_lists", 25)   # before the inline pass (20)
         md.treeprocessors.register(BlockIals(md), "block_ials", 7)   # after attr_list (8)
@@ -1049,6 +1117,7 @@ class KramdownCompat(Extension):
             pattern.evalId = _with_code_spans(pattern, pattern.evalId)
         md.inlinePatterns.register(RawScriptAndStyle(r"(?i)<(script|style)\b[^>]*>.*?</\1\s*>", md),
                                    "raw_script_style", 185)
+        AdjacentCodeBlocks(md.parser.blockprocessors["code"])
         _linear_time(md)
 
 

@@ -168,6 +168,7 @@ class Renderer:
             item=item,
             markdown_inline=markdown_inline,
             social_card=social_card_url,
+            liquid=liquid_filter,
         )
         self.env.filters.update(extensions().filters)
         self.env.globals.update(
@@ -322,3 +323,11 @@ def markdown_inline(text: str) -> Markup:
 
     html = render_markdown(text.strip()).html.strip()
     return Markup(html.removeprefix("<p>").removesuffix("</p>"))
+
+
+def liquid_filter(value: Any, name: str, *args: Any) -> Any:
+    """A Liquid filter of a layout converted from Jekyll (``x | liquid("plus", 1)``), run by
+    python-liquid's own code with Liquid's semantics; imported by the sites that use one."""
+    from generator.liquid import standard_filter
+
+    return standard_filter(name)(value, *args)

@@ -225,7 +225,7 @@ def _parse(source: Source, config: Config) -> Document:
         layout=str(meta.get("layout") or source.kind),
         content="",
         date=date,
-        authors=_at_most(_string_list(meta.get("authors", meta.get("author")), source.path, "author"),
+        authors=_at_most(_author_names(meta.get("authors", meta.get("author")), source.path),
                          config, source.path, "author"),
         tags=_at_most(_names(meta.get("tags"), source.path, "tags"), config, source.path, "tags"),
         categories=categories,
@@ -404,6 +404,22 @@ def _string_list(value: Any, path: Path, key: str) -> list[str]:
     if isinstance(value, list) and all(isinstance(v, (str, int, float)) for v in value):
         return [str(v) for v in value]
     raise SiteError(f"key '{key}': expected a string or a list of strings, got {value!r}", path)
+
+
+def _author_names(value: Any, path: Path) -> list[str]:
+    """A post's authors as Jekyll sites write them: names or keys, or people given in place
+    (``{name: ..., url: ...}``, which jekyll-seo-tag reads), each by its name; the front
+    matter keeps the whole mapping for layouts that read ``page.author.url``."""
+    people = [value] if isinstance(value, dict) else value
+    if not isinstance(people, list) or not any(isinstance(person, dict) for person in people):
+        return _string_list(value, path, "author")
+    names = []
+    for person in people:
+        name = person.get("name") if isinstance(person, dict) else person
+        if not isinstance(name, (str, int, float)) or not str(name).strip():
+            raise SiteError(f"key 'author': expected a name, or a person with a 'name', got {person!r}", path)
+        names.append(str(name))
+    return names
 
 
 def _names(value: Any, path: Path, key: str) -> list[str]:

@@ -365,3 +365,20 @@ def test_version_is_the_installed_distributions():
     installed = importlib.metadata.version("sitegen-oss")
     assert done.stdout == f"sitegen {installed}\n"
     assert installed == tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["version"]
+
+
+def test_a_person_given_in_place_is_shown_by_name(basic_site):
+    """Jekyll sites write ``author: {name, url}`` (jekyll-seo-tag's form): the byline shows the name."""
+    post(basic_site, "2020-08-01-placed.md", "title: Placed\nauthor:\n  name: Mei Chen\n  url: https://example.org/mei\n")
+    post(basic_site, "2020-08-02-pair.md", "title: Pair\nauthor:\n  - name: Ana\n  - Bo\n")
+    build(basic_site, NOW)
+    out = basic_site / "_site"
+    assert "Mei Chen" in "".join(page(out / "2020/08/01/placed.html").find(".//main//p[@class='post-meta']").itertext())
+    assert "Ana, Bo" in "".join(page(out / "2020/08/02/pair.html").find(".//main//p[@class='post-meta']").itertext())
+
+
+def test_a_person_without_a_name_is_one_line_naming_the_post(basic_site, capsys):
+    post(basic_site, "2020-08-01-nameless.md", "title: Nameless\nauthor:\n  url: https://example.org/x\n")
+    assert main(["-C", str(basic_site), "build"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "2020-08-01-nameless.md" in err[0] and "key 'author'" in err[0] and "'name'" in err[0]

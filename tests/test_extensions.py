@@ -58,6 +58,17 @@ def test_an_unknown_key_is_warned_of_once_per_build_and_no_more_once_a_template_
     assert "big" in (basic_site / "_site/2019/03/18/first-post.html").read_text()
 
 
+def test_keys_site_yaml_lists_are_known_from_the_next_build_on(basic_site):
+    """``front_matter_keys`` (which an import writes) names keys kept for other tools: a build
+    after adding it warns of none of them, and of the others still."""
+    add_front_matter(basic_site, FIRST, "hero: big\nmood: calm\n")
+    assert len([w for w in build(basic_site, NOW).warnings if "front matter" in w]) == 2
+    config = basic_site / "site.yaml"
+    config.write_text(config.read_text() + "front_matter_keys: [hero]\n")
+    assert [w for w in build(basic_site, NOW).warnings if "front matter" in w] == [
+        f"{FIRST}:3: warning: unknown front matter key 'mood'"]
+
+
 def test_keys_the_templates_read_and_jekyll_keys_are_known(basic_site):
     template = own_template(basic_site, "page.html")
     template.write_text(template.read_text().replace("{{ content }}", "{{ content }}{{ page.meta.get(\"hero\", \"\") }}"))

@@ -146,6 +146,35 @@ gem "webrick"
 """
 
 
+def test_jekyll_feeds_settings_give_the_feeds_url_and_length(tmp_path: Path) -> None:
+    posts = {f"_posts/2020-01-0{n}-p{n}.md": f"---\ntitle: P{n}\n---\nText {n}.\n" for n in range(1, 5)}
+    source = small_site(tmp_path / "jekyll", "title: Small\nurl: https://small.example\nplugins: [jekyll-feed]\n"
+                        "feed:\n  path: news/atom.xml\n  posts_limit: 2\n  excerpt_only: true\n", posts)
+    result = import_jekyll(source, tmp_path / "site")
+    settings = yaml.safe_load((tmp_path / "site/site.yaml").read_text())
+    assert settings["feeds"]["atom_urls"] == ["/news/atom.xml"] and settings["feeds"]["entries"] == 2
+    assert [(n.construct, n.line) for n in result.notes if n.construct.startswith("feed.")] == [("feed.excerpt_only", 4)]
+    own = small_site(tmp_path / "own", "title: Own\nurl: https://own.example\nplugins: [jekyll-feed]\n",
+                     {"atom.xml": "---\n---\n<feed>{% for post in site.posts limit:3 %}{{ post.title }}{% endfor %}</feed>\n"})
+    import_jekyll(own, tmp_path / "own-site")
+    settings = yaml.safe_load((tmp_path / "own-site/site.yaml").read_text())
+    assert settings["feeds"]["entries"] == 10 and settings["feeds"]["atom_urls"] == ["/atom.xml", "/feed.xml"]
+    build(tmp_path / "site")
+    feed = (tmp_path / "site/_site/news/atom.xml").read_text()
+    assert feed.count("<entry>") == 2 and "P4" in feed and "P1" not in feed
+
+
+def test_front_matter_keys_no_layout_reads_are_listed_and_not_warned_of(tmp_path: Path) -> None:
+    source = small_site(tmp_path / "jekyll", files={
+        "_layouts/default.html": "<html><body>{{ page.hero }}{{ content }}</body></html>\n",
+        "_posts/2020-01-03-keys.md": "---\nlayout: default\ntitle: K\nhero: h\nshare: true\nsidebar: [a]\n---\nK\n"})
+    import_jekyll(source, tmp_path / "site")
+    settings = yaml.safe_load((tmp_path / "site/site.yaml").read_text())
+    assert settings["front_matter_keys"] == ["share", "sidebar"]       # hero: the layout reads it
+    assert "`front_matter_keys`: the 2 front matter keys" in (tmp_path / "site/IMPORT-REPORT.md").read_text()
+    assert not [w for w in build(tmp_path / "site").warnings if "front matter" in w]
+
+
 def test_gemfile_plugins_are_read_from_its_jekyll_plugins_group() -> None:
     assert gemfile_plugins(GEMFILE) == [("jekyll-feed", 4), ("jekyll-sitemap", 6), ("jekyll-spaceship", 8),
                                         ("jekyll-seo-tag", 10)]
@@ -165,7 +194,8 @@ def test_plugins_become_sitegens_features_and_the_others_are_named(tmp_path) -> 
     notes = {(n.path, n.construct) for n in result.notes}
     assert ("Gemfile", "jekyll-spaceship") in notes and ("Gemfile", "jekyll-feed") not in notes
     report = (site / "IMPORT-REPORT.md").read_text()
-    assert "- `jekyll-feed` (Gemfile:4): the Atom feed at /feed.xml" in report
+    assert "- `jekyll-feed` (Gemfile:4): the Atom feed where jekyll-feed published it" in report
+    assert settings["feeds"]["entries"] == 10          # jekyll-feed's posts_limit
     assert "- `Gemfile:8`: `jekyll-spaceship`: a plugin sitegen does not have" in report
     result = build(site)
     out = site / "_site"
@@ -262,7 +292,7 @@ def test_the_report_starts_with_what_a_visitor_would_see(tmp_path) -> None:
     source = small_site(tmp_path / "jekyll", files={
         "doap.rdf": "---\n---\n<rdf>{{ site.title }}</rdf>\n",
         "_posts/2020-05-05-lost.md": "---\nlayout: missing\ntitle: Lost\n---\nL\n",
-        "_layouts/default.html": "<html><body>{{ page.title | truncate: 3 }}{{ content }}</body></html>\n"})
+        "_layouts/default.html": "<html><body>{{ site.posts | group_by: 'year' }}{{ content }}</body></html>\n"})
     import_jekyll(source, tmp_path / "site")
     report = (tmp_path / "site/IMPORT-REPORT.md").read_text()
     visible = report.index("## What a visitor would see")
@@ -271,4 +301,4 @@ def test_the_report_starts_with_what_a_visitor_would_see(tmp_path) -> None:
     section = report[visible:by_hand]
     assert "`doap.rdf:1`: `doap.rdf`: a page that is not Markdown or HTML" in section
     assert "`layout: missing`" in section
-    assert "truncate" in report[by_hand:] and "truncate" not in section
+    assert "group_by" in report[by_hand:] and "group_by" not in section

@@ -24,10 +24,8 @@ KNOWN = {
                   "kramdown keeps the quote (since the merge of the block-quote rules)",
     "footnote": "a footnote reference in a heading leaves no dash in its GFM id; kramdown keeps its "
                 "space as one ('# a [^n]': a, not a-)",
-    "blockquote-after-blockquote": "two block quotes a blank line apart become one ('> a\\n\\n> b')",
     "item-dashes": "an item whose text is '--' ends the list ('- a\\n- --')",
     "footnote-unreferenced": "a footnote nothing refers to is listed; kramdown drops it ('[^n]: x')",
-    "ial-heading": "an attribute list under a heading is not applied to it ('## a\\n{: .c}')",
     "definition-after-list": "an indented block after a list and a link definition joins the item "
                              "('- a\\n\\n[r]: /u\\n\\n    code')",
     "table-broken-row": "a header row broken by a hard line break loses <thead> ('| a | b  \\nc |\\n|---|---|')",

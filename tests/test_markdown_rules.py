@@ -290,6 +290,21 @@ KRAMDOWN_READINGS = {
                                            '      <ol>\n        <li>b</li>\n      </ol>\n    </li>\n  </ul>\n</div>\n'),
     "footnotes": "Text[^1] and[^n].\n\n[^1]: Note.\n[^n]: Two\n\n    paras.\n",
     "code-span-spaces": "x `a ` y, `` b `` and ``` c  ``` z; a ` b` c, `d` ` e\n",
+    "table-of-contents": ("* TOC\n{:toc}\n\n## First one\n\ntext\n\n### Sub `code` [link](/x) part[^1]\n\n"
+                          "#### Deep\n\n## Second\n{:.no_toc}\n\n1. x\n{:toc}\n\n# Top\n\n## Under *it*\n\n"
+                          "[^1]: Note.\n"),
+    "table-of-contents-own-id": "1. TOC\n{:toc #mine .c}\n\n### Low\n\n# High\n\n## Mid\n",
+    "code-blocks-apart-at-a-definition": ("    code 1\n\n[r]: /u\n\n    code 2\n\n\n    code 3\n\n"
+                                          "Text [r]\n\n\t```python\n\tx = 1\n\t```\n\n    same block\n"),
+    "end-of-block-marker": ("- a\n- b\n^\n- c\n\nPara\n^\n\n> q\n^\n> r\n\n- a\n\n  ^\n\n  text\n\n"
+                            "```\n^\n```\n\n1. x\n^\n    code\n"),
+    "code-span-at-line-start": "Text on\n```gotvm``` provides an API.\n\n```x``` also.\n\n- a\n```b``` c\n",
+    "item-attribute-list-then-lazy-text": ('* {:.key-block}\n![P](/s.svg "s")\n### Perf\n\n    {:.mb-3}\n    Fast.\n\n'
+                                           '* {:.key-block}\n![R](/r.svg "r")\n### Run\n    Everywhere.\n'),
+    "code-keeps-trailing-spaces": "* Size:\n\n      a: 1  \n      b: <x>   \n\nText\n\n    x\n    y   \n\n    z\n",
+    "comment-line-in-a-paragraph": ("Changes include:\n<!--more-->\ncordova-plugin-camera@4.0.2\n* [CB-1](https://x.org) Fix\n\n"
+                                    "<!-- c -->\n\nText  \n<!-- d -->\nafter a break\n"),
+    "heading-attribute-line": "## X ##\n{: #custom .c}\ntext\n\n# Y\n{:.z}\n\n## Z\n",
 }
 
 

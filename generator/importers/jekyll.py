@@ -29,9 +29,11 @@ from typing import Any
 
 import yaml
 
+from generator.config import Feeds
 from generator.errors import SiteError
+from generator.frontmatter import known_keys
 from generator.importers.liquid import Note, block_name, convert_template
-from generator.layout import RESERVED
+from generator.layout import DEFAULT_THEME, RESERVED
 from generator.sass import SUFFIXES as SASS_SUFFIXES, css_path, is_sass
 from generator.scan import scan_css, scan_html
 from generator.site import slugify
@@ -50,6 +52,7 @@ PERMALINK_STYLES = {"date": "/:categories/:year/:month/:day/:title:output_ext",
                     "ordinal": "/:categories/:year/:y_day/:title:output_ext",
                     "none": "/:categories/:title:output_ext"}
 PERMALINK_PLACEHOLDERS = {"year", "month", "day", "title", "slug", "categories"}
+FEED_LIMIT = re.compile(r"\{%-?\s*for\s+\w+\s+in\s+site\.posts\b[^%]*?\blimit\s*:\s*(\d+)")
 FEED_PAGES = {"feed.xml": "atom", "atom.xml": "atom", "rss.xml": "rss", "feed.rss": "rss", "feed.json": "json"}
 # Templates sitegen renders itself; a Jekyll layout of the same name would be taken for them.
 SITEGEN_TEMPLATES = {"redirect", "404", "blog", "history", "groups", "group", "author", "authors", "docs",
@@ -62,10 +65,10 @@ THIRD_PARTY = re.compile(r"""<(?:img|iframe|script|video|audio|source|embed)\b[^
 HANDLED_KEYS = {"title", "url", "baseurl", "permalink", "timezone", "exclude", "include", "defaults",
                 "description", "author", "lang", "markdown", "kramdown", "highlighter", "plugins", "gems",
                 "paginate", "source", "destination", "encoding", "safe", "incremental", "port", "host",
-                "livereload", "future", "show_drafts", "unpublished", "excerpt_separator", "sass"}
+                "livereload", "future", "show_drafts", "unpublished", "excerpt_separator", "sass", "feed"}
 # What each plugin sitegen has an equivalent for becomes.
-PLUGINS = {"jekyll-feed": "the Atom feed at /feed.xml, where jekyll-feed published it (site.yaml feeds.atom_urls), "
-                          "of the latest feeds.entries posts (20; jekyll-feed's were 10)",
+PLUGINS = {"jekyll-feed": "the Atom feed where jekyll-feed published it (site.yaml feeds.atom_urls), of its "
+                          "posts_limit latest posts (10 unless set; feeds.entries: the longest of the site's feeds)",
            "jekyll-sitemap": "sitegen's sitemap.xml (and sitemap.txt)",
            "jekyll-seo-tag": "{% seo %} in the layouts writes sitegen's meta tags (partials/meta.html)",
            "jekyll-redirect-from": "redirect_from in front matter and site.yaml redirects",
@@ -159,6 +162,8 @@ class _Importer:
         self.permalink = self.post_permalink()
         self.feeds = {"atom": False, "rss": False, "json": False}
         self.layouts_used: set[str] = set()
+        self.front_matter_keys: set[str] = set()   # every key the posts and pages set
+        self.feed_limits: list[int] = []             # the posts each of the site's feeds listed
         self.has_404 = False
         self.static: list[str] = []
         self.hosts: dict[str, tuple[str, int, str]] = {}    # host -> where a layout first loads from it
@@ -277,6 +282,8 @@ class _Importer:
             return
         if rel in FEED_PAGES:
             self.feeds[FEED_PAGES[rel]] = True
+            limit = FEED_LIMIT.search(data.decode("utf-8", "replace"))
+            self.feed_limits.append(int(limit.group(1)) if limit else Feeds.entries)   # every post: sitegen's usual
             if FEED_PAGES[rel] == "atom":
                 self.atom_urls.append(f"/{rel}")       # at its own URL
             moved = f" (it moves from /{rel} to /rss.xml)" if rel == "feed.rss" else ""
@@ -406,6 +413,7 @@ class _Importer:
             return
         changes = self.defaults_for(rel, kind, meta)
         merged = {**changes, **meta}
+        self.front_matter_keys.update(map(str, merged))
         layout = merged.get("layout")
         if layout in (None, "null", "none", False, ""):
             changes["layout"] = NO_LAYOUT
@@ -629,7 +637,11 @@ class _Importer:
         feeds: dict[str, Any] = dict(self.feeds)
         if "jekyll-feed" in plugins:
             feeds["atom"] = True
-            self.atom_urls += [] if "/feed.xml" in self.atom_urls else ["/feed.xml"]
+            url, limit = self.jekyll_feed()
+            self.feed_limits.append(limit)
+            self.atom_urls += [] if url in self.atom_urls else [url]
+        if self.feed_limits:     # one length for sitegen's feeds: the longest any of them had
+            feeds["entries"] = max(self.feed_limits)
         if self.atom_urls and self.atom_urls != ["/atom.xml"]:
             feeds["atom_urls"] = sorted(self.atom_urls)
         settings["feeds"] = feeds
@@ -637,6 +649,13 @@ class _Importer:
         settings["archives"] = {"blog": False, "history": False, "tags": False, "categories": False,
                                 "authors": False}   # and _data/authors.yml stays plain data
         settings["static"] = self.static
+        unread = sorted(self.front_matter_keys - known_keys([self.dest / "templates", DEFAULT_THEME / "templates"]))
+        if unread:
+            settings["front_matter_keys"] = unread
+            shown = ", ".join(f"`{key}`" for key in unread[:8]) + (", ..." if len(unread) > 8 else "")
+            self.result.settings_taken.append(
+                f"`front_matter_keys`: the {len(unread)} front matter keys the posts and pages set that no "
+                f"layout reads ({shown}), so that the build warns of none of them: remove any that is a typo")
         self.result.static = list(self.static)
         load_paths = [name for name in self.sass_paths if (self.dest / name).is_dir()]
         if load_paths or self.sass_style != "expanded":
@@ -685,6 +704,21 @@ class _Importer:
         header = (f"# Imported from the Jekyll site {self.src.name} by `sitegen import jekyll`;\n"
                   f"# see README.md for every key, and {REPORT_FILE} for what is left to do.\n")
         self.write(header + yaml.safe_dump(settings, sort_keys=False, allow_unicode=True), "site.yaml")
+
+    def jekyll_feed(self) -> tuple[str, int]:
+        """jekyll-feed's URL and number of posts, from ``_config.yml``'s ``feed:`` (``path``,
+        ``posts_limit``; 10 posts at /feed.xml by default); its other settings are named in a note."""
+        feed = self.config.get("feed")
+        feed = feed if isinstance(feed, dict) else {}
+        path, limit = str(feed.get("path") or "feed.xml"), feed.get("posts_limit", 10)
+        if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
+            self.note(self.config_name, self.config_line("feed"), "feed.posts_limit",
+                      f"{limit!r} is no number of posts: the feed keeps jekyll-feed's 10")
+            limit = 10
+        for key in sorted(set(feed) - {"path", "posts_limit"}, key=str):
+            self.note(self.config_name, self.config_line("feed"), f"feed.{key}",
+                      "a jekyll-feed setting sitegen does not have: its feed holds the latest posts, whole")
+        return "/" + path.lstrip("/"), limit
 
     def write_report(self) -> None:
         result = self.result

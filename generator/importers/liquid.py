@@ -8,7 +8,10 @@ Anything else becomes a Jinja comment in place, so that the template still
 renders, and a :class:`Note` at its file and line saying what the author must
 do. Names are translated to what sitegen's templates see: a front matter key
 Jekyll shows as ``page.X`` is ``page.meta.X`` here, ``forloop`` is ``loop``,
-a scalar of ``_config.yml`` is written in as its value.
+a scalar of ``_config.yml`` is written in as its value. Liquid's filters of
+plain values (``plus``, ``truncate``, ``append``...) run through the ``liquid``
+filter, by python-liquid's own code; a variable assigned inside a loop lives in
+a namespace, so it keeps its value after the loop as Liquid's do.
 """
 
 from __future__ import annotations
@@ -49,6 +52,15 @@ FILTERS: dict[str, tuple[str, Callable[[list[str]], list[str]] | None]] = {
     "sort": ("sort", lambda a: [f"attribute={a[0]}"] if a else []),
 }
 
+# Liquid's and Jekyll's filters of plain values (numbers, strings, lists of them) that a converted
+# template calls through the ``liquid`` filter (generator/render.py): python-liquid's own code,
+# Liquid's semantics (``"3" | plus: 1`` is 4). Filters over posts and pages are in FILTERS.
+LIQUID_FILTERS = frozenset({
+    "plus", "minus", "times", "divided_by", "modulo", "abs", "ceil", "floor", "round", "at_least", "at_most",
+    "append", "prepend", "split", "truncate", "truncatewords", "capitalize", "strip_newlines", "newline_to_br",
+    "url_encode", "url_decode", "lstrip", "rstrip", "remove_first", "replace_first", "slice", "escape_once",
+    "compact", "concat", "sum", "sort_natural", "array_to_sentence_string", "normalize_whitespace",
+    "cgi_escape", "uri_escape"})
 TOKEN = re.compile(r"""\s*(?:
     (?P<str>"[^"]*"|'[^']*')
   | (?P<range>\(\s*[^()]+?\s*\.\.\s*[^()]+?\s*\))
@@ -135,10 +147,31 @@ class _Block:
     first: bool = True       # a case that has seen no ``when`` yet
 
 
+# Where a variable a loop assigns lives: Liquid's variables belong to the whole template, a Jinja
+# ``set`` inside a ``for`` only to the loop.
+LOOP_SCOPE = "liquid_scope"
+
+
+def assigned_in_loops(text: str) -> set[str]:
+    """The names ``text`` assigns or captures inside a ``for`` loop: Liquid keeps their value after
+    the loop (a counter, a last-seen year), Jinja would drop it, so they live in a namespace."""
+    names, depth = set(), 0
+    for match in MARKUP.finditer(text):
+        tag = match.group("tag")
+        if tag == "for":
+            depth += 1
+        elif tag == "endfor":
+            depth = max(0, depth - 1)
+        elif tag in ("assign", "capture") and depth:
+            names.add(match.group("args").partition("=")[0].strip())
+    return names
+
+
 class _Converter:
     def __init__(self, text: str, path: str, scope: Scope, include_path: Callable[[str], str],
                  blocks: str | None):
         self.text, self.path, self.scope = text, path, scope
+        self.loop_assigned = assigned_in_loops(text)
         self.include_path, self.blocks = include_path, blocks
         self.notes: list[Note] = []
         self.stack: list[_Block] = []
@@ -172,7 +205,13 @@ class _Converter:
         for block in reversed(self.stack):
             self.note(block.line, f"{{% {block.tag} %}}", "this block is never closed: close it")
             out.append({"for": "{% endfor %}", "capture": "{% endset %}"}.get(block.tag, "{% endif %}"))
+        if self.loop_assigned:
+            out.insert(0, f"{{% set {LOOP_SCOPE} = namespace() %}}")
         return "".join(out)
+
+    def target(self, name: str) -> str:
+        """What a Liquid variable is in Jinja: itself, or its place in the loop namespace."""
+        return f"{LOOP_SCOPE}.{name}" if name in self.loop_assigned else name
 
     def placeholder(self, match: re.Match, whole: str) -> str:
         """A Jinja comment standing for an unconverted construct; blocks stay balanced, and
@@ -284,14 +323,14 @@ class _Converter:
                 self.scope.collections.add(target)
             value = self.expression(value)
             self.scope.locals.add(target)
-            return wrap(f"set {target} = {value}")
+            return wrap(f"set {self.target(target)} = {value}")
         if name == "capture":
             target = args.strip()
             if not re.fullmatch(r"[A-Za-z_]\w*", target):
                 raise Unconvertible(f"cannot capture into {target!r}: give the variable a plain name")
             self.scope.locals.add(target)
             self.stack.append(_Block("capture", line))
-            return wrap(f"set {target}")
+            return wrap(f"set {self.target(target)}")
         if name == "endcapture":
             self.close(("capture",), name)
             return wrap("endset")
@@ -423,6 +462,8 @@ class _Converter:
             if documents and name in ("sort", "where") and args and args[0][0] in "'\"" \
                     and args[0][1:-1] not in DOCUMENT_FIELDS:
                 args[0] = f'"meta.{args[0][1:-1]}"'     # a front matter key of posts or pages
+        if name not in FILTERS and name in LIQUID_FILTERS:     # by python-liquid's own code, at render
+            return f"liquid({', '.join([_literal(name), *args])})"
         if name not in FILTERS:
             raise Unconvertible(f"the Liquid filter '{name}' has no equivalent among sitegen's Jinja "
                                 f"filters: rewrite it in Jinja, or compute the value in the content")
@@ -463,8 +504,8 @@ class _Converter:
             return "loop." + rest[0]
         if root in scope.locals or root == "include" and scope.lenient:
             if root in scope.documents:
-                return self.document(root, rest)
-            return _maybe(self.access(root, rest), rest)
+                return self.document(self.target(root), rest)
+            return _maybe(self.access(self.target(root), rest), rest)
         if root in scope.documents:
             return self.document(root, rest)
         if root == "site":

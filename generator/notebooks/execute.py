@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import atexit
 import copy
+import json
 import platform
 import re
 import tempfile
@@ -66,7 +67,7 @@ def _execute_once(tutorial: Tutorial, spec: Spec, processes: KernelProcesses) ->
     if not any(cell.cell_type == "code" for cell in notebook.cells):
         return _record(spec, notebook, datetime.now(timezone.utc), 0.0, None)    # no kernel needed
     current: list[int] = []
-    client = NotebookClient(
+    client = _Client(
         notebook, timeout=spec.timeout, kernel_name=spec.kernel, allow_errors=spec.allow_errors,
         resources={"metadata": {"path": str(tutorial.folder)}},
         on_notebook_start=lambda notebook: processes.adopt(client.km),
@@ -100,6 +101,35 @@ def _execute_once(tutorial: Tutorial, spec: Spec, processes: KernelProcesses) ->
         finally:
             processes.end()
     return _record(spec, notebook, started, time.perf_counter() - clock, failure)
+
+
+class _Client(NotebookClient):
+    """nbclient's client, each output's MIME bundle made one the notebook format takes first."""
+
+    def process_message(self, msg: dict, cell: NotebookNode, cell_index: int) -> NotebookNode | None:
+        data = msg.get("content", {}).get("data")
+        if isinstance(data, dict):
+            msg["content"]["data"] = schema_bundle(data)
+        return super().process_message(msg, cell, cell_index)
+
+
+JSON_TYPE = re.compile(r"^application/(.*\+)?json$")     # the types whose value may be JSON (nbformat's rule)
+
+
+def schema_bundle(data: dict) -> dict:
+    """``data`` with what a library sends against the notebook format's rule read as it meant it:
+    Altair 6's ``mimetype`` renderer names Vega-Lite ``application/vnd.vegalite.v6.json`` (the
+    ``+json`` type, drawn as such); any other JSON value under a text type becomes its JSON text.
+    nbclient refused the whole run with a traceback."""
+    bundle = {}
+    for kind, value in data.items():
+        if isinstance(value, (dict, list)) and not JSON_TYPE.match(kind):
+            if kind.startswith("application/") and kind.endswith(".json") and kind[:-5] + "+json" not in data:
+                kind = kind[:-5] + "+json"
+            else:
+                value = json.dumps(value)
+        bundle[kind] = value
+    return bundle
 
 
 def _record(spec: Spec, notebook: NotebookNode, started: datetime, seconds: float,
