@@ -72,12 +72,15 @@ class DocsSection(Bundle):
                 *(i.file for i in config.api_inventories.values() if isinstance(i, ApiInventory)))
 
     def external(self, config: Config) -> Any:
-        """What each docs version's source resolves to now (git refs can move without a file changing)."""
-        if not config.versions:
+        """What each docs version's source resolves to now (git refs can move without a file changing),
+        and when each page last changed in git (a commit can change that alone)."""
+        if not config.versions and not (config.root / DOCS_DIR).is_dir():
             return ()
-        from generator.versions import resolve_versions    # with versions to resolve: git
+        from generator.versions import resolve_versions, worktree_updated    # with docs: git
 
-        return tuple((r.name, r.trees) for r in resolve_versions(config))
+        if not config.versions:
+            return worktree_updated(config.root)
+        return tuple((r.name, r.trees, r.updated) for r in resolve_versions(config))
 
     def inputs(self, ctx: PlanContext) -> Any:
         return ("docs", ctx.external.get(self.name), ctx.tree_digest(DOCS_DIR),
