@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import json
 import re
 import tempfile
@@ -129,9 +130,12 @@ def _resolve(config: Config, version: Version) -> Resolved:
     return Resolved(version, commit=commit, trees=trees, updated=last_updated(root, commit))
 
 
+@functools.lru_cache(maxsize=16)
 def last_updated(root: Path, commit: str | None) -> tuple[tuple[str, str], ...]:
     """The day each docs page last changed in the history of ``commit`` (pages show it, so it is
-    an input of theirs); none without a commit (outside git, before the first commit)."""
+    an input of theirs); none without a commit (outside git, before the first commit). A commit's
+    history never changes: a build (which resolves the versions twice) and the preview's
+    rebuilds ask git once per commit."""
     return tuple(sorted(git.last_changed(root, commit, DOCS_DIR).items())) if commit else ()
 
 

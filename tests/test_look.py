@@ -373,6 +373,9 @@ def test_a_tutorial_sits_in_the_docs_layout(desktop, phone, base_url):
     current = sidebar.locator("a[aria-current=page]")
     assert current.get_attribute("href") == "/docs/dev/tutorials/tiled_matmul.html"
     assert sidebar.get_by_role("link", name="Tutorials", exact=True).is_visible()
+    crumbs = page.get_by_role("navigation", name="Breadcrumb").get_by_role("link").all()
+    assert [a.get_attribute("href") for a in crumbs] == ["/docs/dev/", "/docs/dev/tutorials/",
+                                                         "/docs/dev/tutorials/tiled_matmul.html"]
     assert page.get_by_role("combobox", name="Documentation version").is_visible()
     edit = page.get_by_role("link", name="Edit this page").get_attribute("href")
     assert edit == "https://github.com/apache/tvm-site/edit/main/notebooks/tiled_matmul.py"
