@@ -529,6 +529,8 @@ def test_without_versions_the_working_tree_docs_publish_at_docs(site: Path):
     assert "sitegen:version" not in text and "version-switcher" not in text
     nav = [a.get("href") for a in parse(out, "docs/install.html").cssselect(".docs-nav a")]
     assert nav[0] == "/docs/" and "/docs/tutorials/new.html" in nav
+    day = git(site, "log", "-1", "--format=%cs", "--", "content/docs/install.md")
+    assert (updated(out, "docs/install.html"), updated(out, "docs/tutorials/new.html")) == (day, None)
 
 
 # --- the switcher in a real browser ---------------------------------------------------
