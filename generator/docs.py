@@ -13,8 +13,8 @@ section's ``tutorials/`` folder, and every docs page links their gallery.
 from __future__ import annotations
 
 import dataclasses
-from pathlib import Path
 from collections.abc import Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 from markupsafe import Markup
@@ -80,7 +80,8 @@ def render_section(tree: Path, prefix: str, render: Render, parse: Parse,
     documents = [_place(doc, prefix) for doc in parse(sources, tree)]
     pages = table_of_contents(documents, prefix)
     context = {"version": version, "root": prefix, "pages": pages, "editable": editable,
-               "tutorials": None, "tutorial_pages": [], "api": reference.nav if reference else [], "trail": [], "updated": None}
+               "tutorials": None, "tutorial_pages": [], "api": reference.nav if reference else [],
+               "trail": [], "updated": None}     # a docs page's own: its breadcrumbs, its last change
     made = tutorials(context) if tutorials else Tutorials()
     section = Section(prefix, tutorials=made.stats)
     for rel, data in made.items():

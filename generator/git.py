@@ -65,8 +65,8 @@ def last_changed(repo: Path, commit: str, folder: str) -> dict[str, str]:
     changed in the history of ``commit``, by path from ``repo``: one ``git log`` for all."""
     days: dict[str, str] = {}
     day = ""
-    for line in git(repo, "-c", "core.quotePath=false", "log", "--format=%x00%cs", "--name-only", "--relative", "--no-renames",
-                    commit, "--", folder).splitlines():
+    for line in git(repo, "-c", "core.quotePath=false", "log", "--format=%x00%cs", "--name-only", "--relative",
+                    "--no-renames", commit, "--", folder).splitlines():
         if line.startswith("\0"):
             day = line[1:]
         elif line:

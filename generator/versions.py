@@ -25,7 +25,7 @@ import tempfile
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator, Mapping
 
 from generator import __version__, git, notebooks
 from generator import codec
@@ -213,7 +213,7 @@ class VersionedDocs:
 
     def _section(self, tree: Path, prefix: str, refresh: bool, docs: Docs,
                  version: dict[str, Any] | None = None, rerun: tuple[str, ...] = (),
-                 editable: bool = True, updated: dict[str, str] | None = None) -> Section:
+                 editable: bool = True, updated: Mapping[str, str] = {}) -> Section:
         """The docs section of ``tree`` at ``prefix``: its pages and its tutorials, executed there."""
         name = version["name"] if version else None
 
@@ -230,7 +230,7 @@ class VersionedDocs:
             reference = build_reference(self.config, tree, prefix, version["title"] if version else "", name or "",
                                         self.inventories)
         section = render_section(tree, prefix, self.render, self.parse, version, tutorials, editable, reference,
-                                 updated or {})
+                                 updated)
         if reference:
             docs.api_modules = [docs.api_modules[0] + reference.rendered, docs.api_modules[1] + reference.reused]
         docs.tutorials += section.tutorials
