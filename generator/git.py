@@ -60,6 +60,20 @@ def tree_id(repo: Path, commit: str, path: str) -> str | None:
     return listed.split()[2] if listed else None
 
 
+def last_changed(repo: Path, commit: str, folder: str) -> dict[str, str]:
+    """The day (``YYYY-MM-DD``, the committer's) each file under ``folder`` of ``repo`` last
+    changed in the history of ``commit``, by path from ``repo``: one ``git log`` for all."""
+    days: dict[str, str] = {}
+    day = ""
+    for line in git(repo, "-c", "core.quotePath=false", "log", "--format=%x00%cs", "--name-only", "--relative",
+                    "--no-renames", commit, "--", folder).splitlines():
+        if line.startswith("\0"):
+            day = line[1:]
+        elif line:
+            days.setdefault(line, day)
+    return days
+
+
 def export_tree(repo: Path, tree: str, dest: Path) -> None:
     """Write the files of ``tree`` into ``dest`` (a folder the caller owns); a link out of the
     tree (or anything else tarfile's ``data`` filter refuses) is an error naming it."""

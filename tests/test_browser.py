@@ -188,11 +188,36 @@ def test_a_docs_page_and_the_version_switcher(desktop, base_url):
     page = desktop.open(base_url + "/docs/dev/install.html#from-source")
     assert page.locator(".version-banner").get_attribute("data-status") == "development"
     switcher = page.get_by_role("combobox", name="Documentation version")  # the script made a menu
-    switcher.select_option(label="0.18")
+    switcher.select_option(label="0.18 (stable)")
     page.wait_for_url(lambda url: url.endswith("/docs/v0.18/install.html#from-source"))
     page.wait_for_load_state("networkidle")
     assert page.locator("h1").inner_text() == "Installing TVM"
     assert page.locator(".version-banner").count() == 0  # 0.18 is the current version
+
+
+def test_a_docs_page_keeps_header_sidebar_and_contents_in_view_and_marks_where_one_reads(desktop, base_url):
+    page = desktop.open(base_url + "/docs/dev/install.html")
+    menu = page.get_by_role("navigation", name="Main")
+    assert menu.get_by_role("link", name="Docs").get_attribute("aria-current") == "true"   # the section
+    crumbs = page.get_by_role("navigation", name="Breadcrumb").get_by_role("link")
+    assert [(a.inner_text(), a.get_attribute("aria-current")) for a in crumbs.all()] == [
+        ("Documentation", None), ("Installing TVM", "page")]
+    toc = page.get_by_role("navigation", name="On this page")
+    text = page.locator("article.docs-page").bounding_box()
+    assert toc.bounding_box()["x"] >= text["x"] + text["width"]          # a column right of the text
+    sidebar = page.locator(".docs-sidebar")
+    page.evaluate("document.getElementById('checking-the-installation').scrollIntoView()")   # to the top
+    marked = toc.locator("a[aria-current=true]")
+    marked.wait_for()
+    assert marked.inner_text() == "Checking the installation"
+    assert page.evaluate("window.scrollY") > 500
+    assert page.evaluate("document.querySelector('.site-header').getBoundingClientRect().top") == 0
+    header = page.locator(".site-header").bounding_box()
+    assert sidebar.bounding_box()["y"] < page.viewport_size["height"]    # the sidebar is still in view
+    assert toc.bounding_box()["y"] >= header["y"] + header["height"]      # the contents too, below the header
+    assert page.get_by_role("combobox", name="Documentation version").is_visible()   # the switcher with them
+    page.evaluate("document.getElementById('from-source').scrollIntoView()")
+    page.wait_for_function("document.querySelector('.toc a[aria-current]').textContent === 'From source'")
 
 
 def test_an_api_reference_page_shows_signature_parameters_and_working_links(desktop, base_url):

@@ -134,6 +134,32 @@ def test_screenshots_of_every_page_kind(browser, base_url, width, scheme):
         assert (ARTIFACTS / f"look-{kind}-{width}-{scheme}.png").stat().st_size > 10_000
 
 
+@pytest.mark.parametrize("width", ["desktop", "phone"])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_docs_page_read_halfway_keeps_its_navigation_and_passes_axe(browser, base_url, axe_script, width, scheme):
+    """Halfway down a docs page the section read is marked in "On this page"; on a desktop the
+    header, the sidebar and the contents column are still on the screen (its screenshot shows
+    the screen, not the whole page). No serious or critical axe finding there, in both modes."""
+    watched = Watched(browser, base_url, **(DESKTOP if width == "desktop" else PHONE), color_scheme=scheme)
+    try:
+        page = open_in(watched, base_url + "/docs/dev/install.html", scheme)
+        page.evaluate("document.getElementById('checking-the-installation').scrollIntoView()")
+        page.locator(".toc a[aria-current=true]").wait_for(state="attached")
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=ARTIFACTS / f"look-docs-read-halfway-{width}-{scheme}.png")
+        if width == "desktop":
+            assert page.evaluate("document.querySelector('.site-header').getBoundingClientRect().top") == 0
+            for part in (".docs-sidebar", ".toc"):     # (at the page's end the sidebar's top may scroll under)
+                box = page.locator(part).bounding_box()
+                assert box["y"] < page.viewport_size["height"] and box["y"] + box["height"] > 100, part
+        blocking = [(v["id"], [n["target"] for n in v["nodes"]])
+                    for v in axe_violations(page, axe_script) if v["impact"] in BLOCKING]
+    finally:
+        watched.close()
+    assert watched.problems == []
+    assert blocking == []
+
+
 # --- light and dark ------------------------------------------------------------
 
 THEME_AT_BODY = """
@@ -347,6 +373,9 @@ def test_a_tutorial_sits_in_the_docs_layout(desktop, phone, base_url):
     current = sidebar.locator("a[aria-current=page]")
     assert current.get_attribute("href") == "/docs/dev/tutorials/tiled_matmul.html"
     assert sidebar.get_by_role("link", name="Tutorials", exact=True).is_visible()
+    crumbs = page.get_by_role("navigation", name="Breadcrumb").get_by_role("link").all()
+    assert [a.get_attribute("href") for a in crumbs] == ["/docs/dev/", "/docs/dev/tutorials/",
+                                                         "/docs/dev/tutorials/tiled_matmul.html"]
     assert page.get_by_role("combobox", name="Documentation version").is_visible()
     edit = page.get_by_role("link", name="Edit this page").get_attribute("href")
     assert edit == "https://github.com/apache/tvm-site/edit/main/notebooks/tiled_matmul.py"

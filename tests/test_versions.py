@@ -206,6 +206,73 @@ def test_banner_on_versions_other_than_the_default(site: Path):
     assert [a.get("href") for a in banner.cssselect("a")] == ["/docs/v3/"]
 
 
+def test_the_switcher_labels_stable_development_and_end_of_life(site: Path):
+    build(site)
+    doc = parse(site / "_site", "docs/v2/install.html")
+    labels = {a.text_content(): a.get("data-badge") for a in doc.cssselect("[data-version-switcher] a")}
+    assert labels == {"4.0-dev": "development", "3.0": "stable", "2.0": "", "1.0": "end of life"}
+    shown = [" ".join(li.text_content().split()) for li in doc.cssselect("[data-version-switcher] li")]
+    assert shown == ["4.0-dev development", "3.0 stable", "2.0", "1.0 end of life"]
+    (banner,) = doc.cssselect(".version-banner")
+    assert "The stable version is 3.0" in " ".join(banner.text_content().split())
+
+
+# --- breadcrumbs and last updated ----------------------------------------------
+
+def crumbs(doc: lxml.html.HtmlElement) -> list[tuple[str, str, str | None]]:
+    return [(a.text_content(), a.get("href"), a.get("aria-current"))
+            for a in doc.cssselect('nav[aria-label="Breadcrumb"] a')]
+
+
+def test_breadcrumbs_lead_from_the_docs_index_to_the_page(site: Path):
+    write(site, "guide/index.md", page("Guide", "The guide."))
+    write(site, "guide/deep/step.md", page("A step", "One step."))
+    build(site)
+    out = site / "_site"
+    assert crumbs(parse(out, "docs/dev/guide/deep/step.html")) == [
+        ("Docs", "/docs/dev/", None), ("Guide", "/docs/dev/guide/", None),
+        ("A step", "/docs/dev/guide/deep/step.html", "page")]      # deep/ has no index: left out
+    assert crumbs(parse(out, "docs/v3/install.html")) == [("Docs", "/docs/v3/", None),
+                                                          ("Install", "/docs/v3/install.html", "page")]
+    assert crumbs(parse(out, "docs/v3/index.html")) == []
+
+
+def updated(out: Path, rel: str) -> str | None:
+    found = parse(out, rel).cssselect(".docs-updated time")
+    return found[0].get("datetime") if found else None
+
+
+def test_last_updated_comes_from_git_and_an_incremental_build_equals_a_clean_one(repo: Path, site: Path):
+    def commit(message: str, day: str, *files: str) -> None:
+        git(repo, "add", *(f"website/content/docs/{name}" for name in files))
+        subprocess.run(["git", "commit", "-q", "-m", message], cwd=repo, check=True,
+                       env={**GIT_ENV, "GIT_AUTHOR_DATE": f"{day}T12:00:00Z", "GIT_COMMITTER_DATE": f"{day}T12:00:00Z"})
+
+    write(site, "install.md", page("Install", "Install with `pip install thing==4`."))
+    commit("install for 4.0", "2031-02-03", "install.md")
+    build(site)
+    out = site / "_site"
+    tagged = git(repo, "log", "-1", "--format=%cs", "v3", "--", "website/content/docs/install.md")
+    assert updated(out, "docs/v3/install.html") == tagged           # the day at the version's ref
+    assert updated(out, "docs/dev/install.html") == "2031-02-03"     # the working tree's last commit
+    assert updated(out, "docs/dev/tutorials/new.html") is None       # never committed: no day
+    assert "February 3, 2031" in parse(out, "docs/dev/install.html").cssselect(".docs-updated")[0].text_content()
+
+    # Committing the new page changes no file, only its day: the incremental build shows it,
+    # as a clean build does.
+    commit("add the new tutorial", "2032-04-05", "tutorials/new.md")
+    build(site)
+    assert updated(out, "docs/dev/tutorials/new.html") == "2032-04-05"
+    assert updated(out, "docs/dev/install.html") == "2031-02-03"
+    incremental = {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    shutil.rmtree(out)
+    shutil.rmtree(site / ".sitegen")
+    build(site, BuildOptions(refresh=True))
+    clean = {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    assert sorted(incremental) == sorted(clean)
+    assert [p for p in clean if incremental[p] != clean[p]] == []
+
+
 def test_canonical_points_at_the_default_version(site: Path):
     build(site)
     out = site / "_site"
@@ -462,6 +529,8 @@ def test_without_versions_the_working_tree_docs_publish_at_docs(site: Path):
     assert "sitegen:version" not in text and "version-switcher" not in text
     nav = [a.get("href") for a in parse(out, "docs/install.html").cssselect(".docs-nav a")]
     assert nav[0] == "/docs/" and "/docs/tutorials/new.html" in nav
+    day = git(site, "log", "-1", "--format=%cs", "--", "content/docs/install.md")
+    assert (updated(out, "docs/install.html"), updated(out, "docs/tutorials/new.html")) == (day, None)
 
 
 # --- the switcher in a real browser ---------------------------------------------------
@@ -496,15 +565,16 @@ def test_switcher_script_keeps_the_readers_place(site: Path):
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.goto(f"{base}/docs/v1/tutorials/basics.html#basics")
         menu = page.locator("[data-version-switcher] select")
-        assert menu.locator("option").all_inner_texts() == ["4.0-dev", "3.0", "2.0", "1.0"]
+        assert menu.locator("option").all_inner_texts() == ["4.0-dev (development)", "3.0 (stable)", "2.0",
+                                                            "1.0 (end of life)"]
         assert menu.input_value() == f"{base}/docs/v1/tutorials/basics.html"
         with page.expect_navigation():
-            menu.select_option(label="3.0")
+            menu.select_option(label="3.0 (stable)")
         assert page.url == f"{base}/docs/v3/tutorials/basics.html#basics"
         # A page the target lacks leads to its index, without the anchor.
         page.goto(f"{base}/docs/v1/tutorials/legacy.html#top")
         with page.expect_navigation():
-            page.locator("[data-version-switcher] select").select_option(label="4.0-dev")
+            page.locator("[data-version-switcher] select").select_option(label="4.0-dev (development)")
         assert page.url == f"{base}/docs/dev/"
         browser.close()
     assert errors == []

@@ -76,17 +76,20 @@ class DocsSection(Bundle):
 
     def external(self, config: Config) -> Any:
         """What each docs version's source resolves to now (git refs can move without a file changing),
-        and whether the inventories fetched from URLs are still fresh (they expire)."""
+        and when each page last changed in git (a commit can change that alone), and whether the
+        inventories fetched from URLs are still fresh (they expire)."""
         fetched = [url for url in config.api_inventories.values() if isinstance(url, str)] if config.api else []
         if fetched:
             from generator.api.inventory import freshness
 
             fetched = freshness(fetched, config.state_dir, config.api_inventory_days)
-        if not config.versions:
+        if not config.versions and not (config.root / DOCS_DIR).is_dir():
             return tuple(fetched)
-        from generator.docs.versions import resolve_versions    # with versions to resolve: git
+        from generator.docs.versions import resolve_versions, worktree_updated    # with docs: git
 
-        return (tuple((r.name, r.trees) for r in resolve_versions(config)), *fetched)
+        if not config.versions:
+            return (worktree_updated(config.root), *fetched)
+        return (tuple((r.name, r.trees, r.updated) for r in resolve_versions(config)), *fetched)
 
     def inputs(self, ctx: PlanContext) -> Any:
         return ("docs", ctx.external.get(self.name), ctx.tree_digest(DOCS_DIR),

@@ -13,6 +13,7 @@ section's ``tutorials/`` folder, and every docs page links their gallery.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -53,7 +54,8 @@ def gallery_url(prefix: str) -> str:
 def render_section(tree: Path, prefix: str, render: Render, parse: Parse,
                    version: dict[str, Any] | None = None,
                    tutorials: Callable[[dict[str, Any]], Tutorials] | None = None,
-                   editable: bool = True, reference: Reference | None = None) -> Section:
+                   editable: bool = True, reference: Reference | None = None,
+                   updated: Mapping[str, str] = {}) -> Section:
     """Every file of the docs section in ``tree`` (its pages and ``tutorials``) below ``prefix``.
 
     ``version`` (name, title, status) is what templates see as ``docs.version``;
@@ -62,7 +64,8 @@ def render_section(tree: Path, prefix: str, render: Render, parse: Parse,
     their sidebar). ``editable``: the tree is the author's, so pages link
     their source in the repository (a version from a git ref is not).
     ``reference``: the tree's API reference (:mod:`generator.api`), published with the
-    pages, which link their ``[name][]`` references through it.
+    pages, which link their ``[name][]`` references through it. ``updated``: the day
+    (``YYYY-MM-DD``) each page's source (by its path in ``tree``) last changed in git.
     """
     base = tree / DOCS_DIR
     sources, others = [], []
@@ -77,7 +80,8 @@ def render_section(tree: Path, prefix: str, render: Render, parse: Parse,
     documents = [_place(doc, prefix) for doc in parse(sources, tree)]
     pages = table_of_contents(documents, prefix)
     context = {"version": version, "root": prefix, "pages": pages, "editable": editable,
-               "tutorials": None, "tutorial_pages": [], "api": reference.nav if reference else []}
+               "tutorials": None, "tutorial_pages": [], "api": reference.nav if reference else [],
+               "trail": [], "updated": None}     # a docs page's own: its breadcrumbs, its last change
     made = tutorials(context) if tutorials else Tutorials()
     section = Section(prefix, tutorials=made.stats)
     if reference:
@@ -94,7 +98,8 @@ def render_section(tree: Path, prefix: str, render: Render, parse: Parse,
         content = doc.content if reference is None else \
             reference.link(doc.content, tree, doc.source.as_posix(), doc.url)
         html = render(f"{doc.layout}.html", doc.source, page=doc, content=Markup(content),
-                      docs={**context, **neighbours(pages, doc.url)})
+                      docs={**context, **neighbours(pages, doc.url), "trail": trail(pages, doc.url, prefix),
+                            "updated": updated.get(doc.source.as_posix())})
         section.add(output_path(doc.url).removeprefix(prefix.lstrip("/")), html.encode("utf-8"), doc.source)
     if reference:
         for rel, data, origin in reference.files(tree, prefix, render, context):
@@ -108,6 +113,17 @@ def neighbours(pages: list[dict[str, str]], url: str) -> dict[str, dict[str, str
     """The pages before and after ``url`` in reading order (``docs.previous``, ``docs.next``)."""
     at = next(i for i, item in enumerate(pages) if item["url"] == url)
     return {"previous": pages[at - 1] if at else None, "next": pages[at + 1] if at + 1 < len(pages) else None}
+
+
+def trail(pages: list[dict[str, str]], url: str, prefix: str) -> list[dict[str, str]]:
+    """The pages above ``url`` (its breadcrumbs): the section's index, then the index of
+    each folder holding it that has one."""
+    if url == prefix:
+        return []
+    by_url = {item["url"]: item for item in pages}
+    folders = url.removeprefix(prefix).rstrip("/").split("/")[:-1]
+    above = (prefix + "".join(f"{name}/" for name in folders[:depth]) for depth in range(len(folders) + 1))
+    return [by_url[folder] for folder in above if folder in by_url]
 
 
 def _place(doc: Document, prefix: str) -> Document:

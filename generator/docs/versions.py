@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import json
 import re
 import tempfile
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator, Mapping
 
 from generator import __version__, git, notebooks
 from generator import codec
@@ -61,6 +62,7 @@ class Resolved:
     version: Version
     commit: str | None = None                  # a ref's commit; the working tree's HEAD
     trees: tuple[tuple[str, str], ...] = ()    # (folder, git tree id) of a ref's docs folders
+    updated: tuple[tuple[str, str], ...] = ()  # (page source, day it last changed) at the commit
 
     @property
     def name(self) -> str:
@@ -110,7 +112,8 @@ def _resolve(config: Config, version: Version) -> Resolved:
         raise SiteError(f"version '{version.name}': ref '{version.ref}' needs git history, "
                         f"but {root} is not in a git repository", where) from None
     if version.worktree:
-        return Resolved(version, commit=git.resolve_commit(root, "HEAD"))
+        head = git.resolve_commit(root, "HEAD")
+        return Resolved(version, commit=head, updated=last_updated(root, head))
     ref = version.ref
     commit = git.resolve_commit(root, ref)
     if commit is None:
@@ -125,7 +128,21 @@ def _resolve(config: Config, version: Version) -> Resolved:
     if not trees or trees[0][0] != DOCS_DIR:
         raise SiteError(f"version '{version.name}': ref '{ref}' (commit {commit[:12]}) "
                         f"has no {DOCS_DIR}/ folder", where)
-    return Resolved(version, commit=commit, trees=trees)
+    return Resolved(version, commit=commit, trees=trees, updated=last_updated(root, commit))
+
+
+@functools.lru_cache(maxsize=16)
+def last_updated(root: Path, commit: str | None) -> tuple[tuple[str, str], ...]:
+    """The day each docs page last changed in the history of ``commit`` (pages show it, so it is
+    an input of theirs); none without a commit (outside git, before the first commit). A commit's
+    history never changes: a build (which resolves the versions twice) and the preview's
+    rebuilds ask git once per commit."""
+    return tuple(sorted(git.last_changed(root, commit, DOCS_DIR).items())) if commit else ()
+
+
+def worktree_updated(root: Path) -> tuple[tuple[str, str], ...]:
+    """:func:`last_updated` for the unversioned docs: the working tree's, at HEAD."""
+    return last_updated(root, git.resolve_commit(root, "HEAD"))
 
 
 # --- the build stage -------------------------------------------------------
@@ -151,7 +168,8 @@ class VersionedDocs:
         if not self.config.versions:
             root = self.config.root
             if any((root / folder).is_dir() for folder in tree_dirs(self.config)):
-                section = self._section(root, "/docs/", refresh, docs, rerun=rerun)
+                section = self._section(root, "/docs/", refresh, docs, rerun=rerun,
+                                        updated=dict(worktree_updated(root)))
                 for rel, data in section.items():
                     if rel.endswith(".html"):
                         section[rel] = _fill_slots(data.decode("utf-8"), "", "").encode("utf-8")
@@ -180,14 +198,14 @@ class VersionedDocs:
             docs.report[version.name] = "archived"
             return read_archive(self.config.root, archive_path(self.config.root, version.archive))
         seen = {"name": version.name, "title": version.label, "status": version.status}  # by templates
-        key = digest(fingerprint, repr(seen), self._tree_key(resolved))
+        key = digest(fingerprint, repr(seen), self._tree_key(resolved), repr(resolved.updated))
         files = None if refresh or rerun else self.last.get(version.name, key)
         if files is not None:
             docs.report[version.name] = "reused"
             return files
         with self._tree(resolved) as tree:
             section = self._section(tree, f"/docs/{version.name}/", refresh, docs, seen, rerun,
-                                    editable=version.worktree)
+                                    editable=version.worktree, updated=dict(resolved.updated))
         if section.tutorials.unexecuted:     # a run of it may turn up (a copied cache): build again
             self.last.drop(version.name)
         else:
@@ -197,7 +215,7 @@ class VersionedDocs:
 
     def _section(self, tree: Path, prefix: str, refresh: bool, docs: Docs,
                  version: dict[str, Any] | None = None, rerun: tuple[str, ...] = (),
-                 editable: bool = True) -> Section:
+                 editable: bool = True, updated: Mapping[str, str] = {}) -> Section:
         """The docs section of ``tree`` at ``prefix``: its pages and its tutorials, executed there."""
         name = version["name"] if version else None
 
@@ -215,7 +233,8 @@ class VersionedDocs:
 
             reference = build_reference(self.config, tree, prefix, version["title"] if version else "", name or "",
                                         self._inventories(refresh))
-        section = render_section(tree, prefix, self.render, self.parse, version, tutorials, editable, reference)
+        section = render_section(tree, prefix, self.render, self.parse, version, tutorials, editable, reference,
+                                 updated)
         if reference:
             docs.api_modules = [docs.api_modules[0] + reference.rendered, docs.api_modules[1] + reference.reused]
         docs.tutorials += section.tutorials
@@ -296,7 +315,7 @@ class VersionedDocs:
             same = rel in pages[other.name]
             return {"name": other.name, "title": other.label, "status": other.status,
                     "url": page_url(f"/docs/{other.name}/", nearest_page(rel, pages[other.name])),
-                    "same_page": same, "current": other is version}
+                    "same_page": same, "current": other is version, "stable": other is default}
         switcher = self.render(SWITCHER_TEMPLATE, versions=[target(r.version) for r in versions],
                                current=target(version))
         banner = "" if version is default else self.render(BANNER_TEMPLATE, version=target(version),

@@ -8,7 +8,8 @@
     var select = document.createElement("select");
     select.setAttribute("aria-label", nav.getAttribute("aria-label") || "Version");
     links.forEach(function (link) {
-      var option = new Option(link.textContent, link.href, false, link.hasAttribute("aria-current"));
+      var badge = link.dataset.badge ? " (" + link.dataset.badge + ")" : "";
+      var option = new Option(link.textContent + badge, link.href, false, link.hasAttribute("aria-current"));
       option.dataset.samePage = link.dataset.samePage;
       select.add(option);
     });
