@@ -26,17 +26,16 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import gc
 import hashlib
 import itertools
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from generator import __version__, installed, parallel
+from generator import __version__, gcpolicy, installed, parallel
 from generator import progress as reporting
 from generator.cache import DataCache, digest, digest_after, hasher, local_key
 from generator.config import Config, load_config, setting_digest
@@ -212,16 +211,9 @@ def load_documents(config: Config, sources: list[tuple[str, Path, str]], refresh
             documents[i] = ready.get(keys[i])
         parsed_here = [i for i in todo if documents[i] is None]
         stage.advance(len(todo) - len(parsed_here))
-        if parallel.can_fork(len(parsed_here)) or not parallel.worth_workers(len(parsed_here)):
-            def parse(n: int) -> Document:
-                i = parsed_here[n]
-                return _parse_and_keep(config, cache, keys[i], load(*sources[i][:2]))
-            chunks = parallel.fork_map(parse, len(parsed_here))
-        else:   # this process runs threads (the preview): workers started afresh, sources sent to them
-            chunks = parallel.spawn_map(partial(_parse_and_keep, config, cache), [keys[i] for i in parsed_here],
-                                        [load(*sources[i][:2]) for i in parsed_here])
         done = iter(parsed_here)
-        for chunk in chunks:
+        for chunk in parallel.map(partial(_parse_item, config, cache), ToParse(
+                [keys[i] for i in parsed_here], [sources[i][:2] for i in parsed_here], load)):
             for doc in chunk:
                 documents[next(done)] = doc
             stage.advance(len(chunk))
@@ -283,6 +275,24 @@ def _parse_and_keep(config: Config, cache: DataCache, key: str, source: Source) 
     document = parse_document(source, config)
     cache.put(key, document)
     return document
+
+
+def _parse_item(config: Config, cache: DataCache, item: tuple[str, Source]) -> Document:
+    return _parse_and_keep(config, cache, *item)
+
+
+class ToParse(Sequence):
+    """(cache key, source) of each document to parse, each source read when asked for: by the
+    worker that parses it, where workers are forked."""
+
+    def __init__(self, keys: list[str], entries: list[tuple[str, Path]], load: Callable[[str, Path], Source]):
+        self.keys, self.entries, self.load = keys, entries, load
+
+    def __getitem__(self, i: int) -> tuple[str, Source]:
+        return self.keys[i], self.load(*self.entries[i])
+
+    def __len__(self) -> int:
+        return len(self.keys)
 
 
 def _cached_or_parsed(config: Config, cache: DataCache, key: str, load: Callable[[], Source]) -> Document:
@@ -474,21 +484,11 @@ class Engine:
 
     def build(self, now: datetime | None = None, save: bool = True,
               changed: Iterable[str] | None = None, load: bool = False, derive: bool = True) -> BuildResult:
-        """Bring the output directory up to date (see :meth:`_build`), with the cyclic collector off.
-
-        A build makes few reference cycles and holds hundreds of thousands of
-        objects to its end (the records, the documents, the plan), which each
-        collection its allocations set off would walk again: at 10,000 posts,
-        0.2-0.9 s of an edit build. Workers collect as usual; the preview
-        collects after each rebuild.
-        """
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
+        """Bring the output directory up to date (see :meth:`_build`), with the cyclic collector
+        off (:func:`generator.gcpolicy.paused`): workers collect as usual; the preview collects
+        after each rebuild."""
+        with gcpolicy.paused():
             return self._build(now, save, changed, load, derive)
-        finally:
-            if collecting:
-                gc.enable()
 
     def _build(self, now: datetime | None, save: bool, changed: Iterable[str] | None, load: bool,
                derive: bool) -> BuildResult:
@@ -757,8 +757,7 @@ class Engine:
         """
         paths = sorted(paths)
 
-        def job(i: int) -> Made:
-            path = paths[i]
+        def job(path: str) -> Made:
             with tracing() as trace:
                 data = _bytes(plan[path].make())
             reads, warnings = frozenset(trace.reads), tuple(trace.warnings)
@@ -769,7 +768,7 @@ class Engine:
 
         made = {}
         with reporting.current().stage("rendering", len(paths), "files") as stage:
-            for chunk in parallel.fork_map(job, len(paths)):
+            for chunk in parallel.map(job, paths):
                 for made_one in chunk:
                     path = paths[len(made)]
                     staged = staging.place(path, made_one.staged) if made_one.staged else None

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import array
 import bisect
-import gc
 import hashlib
 import itertools
 import mmap
@@ -33,7 +32,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from generator import codec
+from generator import codec, gcpolicy
 from generator.cache import digest, local_key, write_atomic
 from generator.errors import SiteError
 
@@ -808,8 +807,9 @@ class BuildState:
             self.saved = Records()
             if self.where is not None:
                 try:
-                    self.saved = _quietly(read_records, self.where, self.generation, self.journal,
-                                          local_key(self.where.parent))
+                    with gcpolicy.paused():
+                        self.saved = read_records(self.where, self.generation, self.journal,
+                                                  local_key(self.where.parent))
                     self.on_disk = self.saved.copy()
                 except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError):
                     pass
@@ -819,7 +819,8 @@ class BuildState:
     def load(cls, path: Path) -> BuildState:
         """The state saved at ``path``, or an empty one if there is none that this sitegen wrote."""
         try:
-            state = _quietly(lambda: cls.from_data(codec.loads("state", path.read_bytes(), local_key(path.parent))))
+            with gcpolicy.paused():
+                state = cls.from_data(codec.loads("state", path.read_bytes(), local_key(path.parent)))
         except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError):  # garbled, wrong shape
             return cls()
         state.where = records_path(path)
@@ -927,16 +928,3 @@ def read_records(where: Path, generation: str, journal: int, key: bytes) -> Reco
 def files_read(keys: Iterable[tuple]) -> tuple[str, ...]:
     """The files outputs read as ``("file", path)`` keys (some lie outside the inputs: a source listing's)."""
     return tuple(sorted(key[1] for key in keys if key[0] == "file"))
-
-
-def _quietly(function: Any, *args: Any) -> Any:
-    """``function(*args)`` with the cyclic collector off: tens of thousands of small objects, none
-    in a cycle, which the collector, set off again and again while they are made, would only walk.
-    (A build runs with it off anyway: :meth:`generator.build.Engine.build`.)"""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        return function(*args)
-    finally:
-        if enabled:
-            gc.enable()
