@@ -67,7 +67,7 @@ class Document:
     settings: tuple[tuple[str, str], ...] = ()  # settings its parse read (dotted name, digest of the value)
     warnings: tuple[str, ...] = ()              # the parse's
     unread: tuple[str, ...] = ()                # warnings of front matter keys nothing reads: each build's
-                                                # own, as its templates decide (generator.engine.documents.warn_unknown_keys)
+                                                # own, as its templates decide (engine.documents.warn_unknown_keys)
     deferred: tuple[str, int] | None = None     # (body, its first line): Liquid to run with the whole site
     previous: Document | None = field(default=None, repr=False, compare=False)
     next: Document | None = field(default=None, repr=False, compare=False)
