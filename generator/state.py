@@ -603,6 +603,36 @@ class Records:
         """The records file's keys, by which its outputs and the journal's entries name them."""
         return self.digests.table
 
+    # --- questions the engine asks (it leaves the records' layout to them) -----
+
+    def outdated(self, paths: Iterable[str], inputs: Callable[[str], Any], moved: Collection[Key]) -> set[str]:
+        """The ``paths`` whose outputs are not recorded, were made from other ``inputs(path)``
+        than now, or read any of the ``moved`` keys."""
+        outputs, found = self.outputs, {}       # what read_any found of ``moved``, file by file
+        return {path for path in paths if (record := outputs.get(path)) is None
+                or record.inputs != inputs(path) or record.read_any(moved, found)}
+
+    def reparsed(self, parse_keys: Mapping[str, str]) -> set[str]:
+        """The sources (source -> parse key now) parsed from something else than last time,
+        new or gone."""
+        old = self.documents
+        return {source for source, key in parse_keys.items() if old.get(source) != key} | \
+            (old.keys() - parse_keys.keys())
+
+    def changed(self, keys: Iterable[Key], resolve: Callable[[Key], str]) -> dict[Key, str]:
+        """Of the recorded ``keys``, those whose digest (as ``resolve`` finds it now) differs from
+        the recorded one: key -> its digest now."""
+        digests, changed = self.digests, {}
+        for key in keys:
+            now = resolve(key)
+            if now != digests[key]:
+                changed[key] = now
+        return changed
+
+    def derived_files(self) -> set[str]:
+        """The files the derived planners made (a search index)."""
+        return {path for groups in self.derived.values() for record in groups.values() for path in record.files}
+
     def to_data(self) -> dict[str, Any]:
         """Plain values, each dependency key and each plan input stored once (as pickle's memo did);
         the long tables as :class:`codec.Items`, packed as they are made (:func:`codec.dump`)."""

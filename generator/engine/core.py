@@ -44,7 +44,7 @@ from generator.engine.planning import (OutputBytes, STRUCTURE, as_bytes, check_o
                                        plan_site, same, site_digest, switched_on, unmade, within)
 from generator.engine.records import (CONTENT_FIELDS, entries_for, publication_floor, publication_horizon,
                                       refuse_mass_removal, summaries_of)
-from generator.engine.values import Assembled, BuildResult, Derivation, Made, PlanResult, Scan
+from generator.engine.values import Assembled, Build, BuildResult, Derivation, Made, PlanResult, Scan
 from generator.errors import SiteError
 from generator.layout import INPUTS, STAGING_DIR, STATE_DIR, STATE_FILE, SWAPPABLE, TEMPLATES
 from generator.options import BuildOptions
@@ -149,30 +149,30 @@ class Engine:
             moved = self.changed_keys(resolver, assembled.parsed, order != records.order,
                                       placed=swapped is None)
             planned = self.plan(scan, assembled, moved, reuse=swapped is not None)
+            build = Build(scan, assembled, swapped is not None, resolver, order, moved, planned)
             if not self.options.allow_removals:     # derived files (a search index) are not the site's content
-                derived_before = {path for groups in records.derived.values() for record in groups.values()
-                                  for path in record.files}
+                derived_before = records.derived_files()
                 transient = transient_paths(scan.config, self.planners)
                 present = (state.stamps.keys() | {path for path in scan.strays
                                                   if not within(path, transient)}) - derived_before
                 refuse_mass_removal(present - planned.plan.keys(), len(present), scan.out_dir)
         staging = Staging(scan.out_dir, self.root / STATE_DIR / STAGING_DIR, state.stamps, records.outputs)
         try:
-            made = self.make(planned.plan, self.outdated(planned.plan, planned.plan, scan.tampered, moved), staging)
+            made = build.made = self.make(planned.plan, self.outdated(planned.plan, planned.plan, scan.tampered,
+                                                                     moved), staging)
             with progress.stage("deriving"):
-                derived = self.derive(scan, planned, made, staging, remake=derive)
+                derived = build.derived = self.derive(scan, planned, made, staging, remake=derive)
             plan = derived.plan
             made |= self.make(plan, self.outdated(plan, plan.keys() - planned.plan.keys(), scan.tampered, moved),
                               staging)
-            written, deleted, stamps = self.write(scan, plan, made, staging)
+            written, deleted, build.stamps = self.write(scan, plan, made, staging)
         finally:
             staging.discard()
         with progress.stage("recording"):
             last = state.folders if state.folders is not None and not scan.fresh else None
             touched = [*written, *deleted, *(f"{folder}/" for folder in scan.empty)]   # folders of these moved
-            folders = folder_stamps(scan.out_dir, plan if last is None else touched, last)
-            self.record(scan, assembled, planned, derived, made, stamps, folders, moved, resolver, order,
-                        swapped=swapped is not None)
+            build.folders = folder_stamps(scan.out_dir, plan if last is None else touched, last)
+            self.record(build)
             if save:
                 self.save()
         return BuildResult(assembled.site, len(plan), OutputFiles(scan.out_dir, made), written, deleted,
@@ -449,15 +449,15 @@ class Engine:
         stamps.update((path, m.stamp) for path, m in made.items() if m.staged is None)
         return sorted(staged), deleted, stamps
 
-    def record(self, scan: Scan, assembled: Assembled, planned: PlanResult, derived: Derivation,
-               made: dict[str, Made], stamps: dict[str, Stamp], folders: dict[str, int], moved: dict[Key, str],
-               resolver: Resolver, order: tuple, swapped: bool = False) -> None:
+    def record(self, build: Build) -> None:
         """The state for the next build: each output's inputs and reads, and the digests of those.
 
-        ``swapped``: the site is the last one with new content (:meth:`swap_in`), every document
-        placed as it was and no publication date passed, so the dates that bound what is
-        published are the last build's.
+        A swapped-in site (``build.swapped``: the last one with new content, :meth:`swap_in`) has
+        every document placed as it was and no publication date passed, so the dates that bound
+        what is published are the last build's.
         """
+        scan, assembled, planned, derived, made = build.scan, build.assembled, build.planned, build.derived, build.made
+        moved, resolver, order, swapped = build.moved, build.resolver, build.order, build.swapped
         state, plan = self.state, derived.plan
         outputs, kept = entries_for(state.records.outputs, plan), entries_for(state.stamps, plan)
         for path, m in made.items():
@@ -482,7 +482,8 @@ class Engine:
                           derived.records,
                           unsaved=None if unsaved is None else unsaved | moved.keys() | new_keys)
         self.state = BuildState(
-            world=scan.world, files=scan.index.snapshot(), stamps={**kept, **stamps}, folders=folders,
+            world=scan.world, files=scan.index.snapshot(), stamps={**kept, **build.stamps},
+            folders=build.folders,
             extra=tuple(sorted({*state.extra, *files_read(new_keys)})),   # digests only gain keys here
             reports={name: bundle.report for name, bundle in planned.bundles.items()},
             external=scan.external, horizon=horizon, floor=floor,
@@ -504,10 +505,9 @@ class Engine:
     def outdated(self, plan: Plan, paths: Iterable[str], tampered: set[str], moved: dict[Key, str]) -> set[str]:
         """The ``paths`` whose jobs must run: new, changed by hand, planned with other inputs,
         or having read what changed since."""
-        outputs = self.state.records.outputs
-        found: dict[int, set[int]] = {}
-        return {path for path in paths if path in tampered or (record := outputs.get(path)) is None
-                or record.inputs != plan[path].inputs or record.read_any(moved, found)}
+        paths = list(paths)
+        return {path for path in paths if path in tampered} | self.state.records.outdated(
+            [path for path in paths if path not in tampered], lambda path: plan[path].inputs, moved)
 
     def reports(self, planned: PlanResult, derived: Derivation, made: dict[str, Any]) -> dict[str, Any]:
         """Planner name -> its report: a bundle's or derived planner's own, else how many files
@@ -595,14 +595,9 @@ class Engine:
         the site is the last one with new content swapped in (:meth:`swap_in`),
         so its collections are the ones the recorded digests were taken of.
         """
-        old, digests = self.state.records.documents, self.state.records.digests
-        reparsed = {source for source, p in parsed.items() if old.get(source) != p.key} | (old.keys() - parsed.keys())
-        changed = {}
-        for key in self.keys.candidates(reparsed, reordered, placed):
-            now = resolver(key)
-            if now != digests[key]:
-                changed[key] = now
-        return changed
+        records = self.state.records
+        reparsed = records.reparsed({source: p.key for source, p in parsed.items()})
+        return records.changed(self.keys.candidates(reparsed, reordered, placed), resolver)
 
     def save(self) -> None:
         """Write the state for the next build."""

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.config import Config
-from generator.deps import Key, Views
+from generator.deps import Key, Resolver, Views
 from generator.engine.documents import DocumentStats, Listed, Parsed
 from generator.outputs import PlanContext, Remade, Report
 from generator.plan import Plan
@@ -109,3 +109,21 @@ class Derivation:
     owners: dict[str, list[str]] = field(default_factory=dict)
     records: dict[str, dict[str, DerivedRecord]] = field(default_factory=dict)
     reports: dict[str, Remade] = field(default_factory=dict)
+
+
+@dataclass
+class Build:
+    """One build, as its stages fill it in: handed whole to the stage that needs the results of
+    all the others (:meth:`generator.engine.core.Engine.record`)."""
+
+    scan: Scan
+    assembled: Assembled
+    swapped: bool                   # the site is the last one with new content (Engine.swap_in)
+    resolver: Resolver              # dependency key -> its digest now
+    order: tuple                    # the published posts, in order (which sets their neighbours)
+    moved: dict[Key, str]           # keys some output read whose digest differs now
+    planned: PlanResult
+    derived: Derivation | None = None
+    made: dict[str, Made] = field(default_factory=dict)
+    stamps: dict[str, Stamp] = field(default_factory=dict)     # of the files written
+    folders: dict[str, int] = field(default_factory=dict)      # the output folder's stamps
