@@ -21,11 +21,11 @@ import time
 from pathlib import Path
 
 from edit_stages import timed   # beside this script
-from generator import build
+from generator.engine import core
 from generator.serve import Preview
 
-STEPS = [(build.Engine, name) for name in ("scan", "swap_in", "changed_keys", "plan", "outdated", "make",
-                                           "derive", "write", "record")] + [(build, "load_documents")]
+STEPS = [(core.Engine, name) for name in ("scan", "swap_in", "changed_keys", "plan", "outdated", "make",
+                                          "derive", "write", "record")] + [(core, "load_documents")]
 
 
 def main() -> int:

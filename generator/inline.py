@@ -26,8 +26,6 @@ target are read from brackets matched once per text, not counted from each
 from __future__ import annotations
 
 import functools
-import hashlib
-import inspect
 import re
 import xml.etree.ElementTree as etree
 from collections import deque
@@ -39,6 +37,8 @@ from markdown.extensions import Extension
 from markdown.inlinepatterns import InlineProcessor as NewStylePattern
 from markdown.inlinepatterns import ImageInlineProcessor, LinkInlineProcessor, ReferenceInlineProcessor
 from markdown.treeprocessors import InlineProcessor
+
+from generator import pinned
 
 try:
     from re import _constants as sre, _parser as sre_parse   # Python 3.11+
@@ -476,23 +476,11 @@ class LinkReader:
         return LinkInlineProcessor.getLink(pattern, data, index)
 
 
-def _source_digest(method: Callable) -> str | None:
-    try:
-        return hashlib.sha256(inspect.getsource(method).encode()).hexdigest()
-    except (OSError, TypeError):
-        return None
-
-
-# LinkReader reads links as these methods read them (their source in Python-Markdown 3.11.3, by
-# sha256): where the installed library's differ, its own are used.
-CHECKED_SOURCES = {
-    LinkInlineProcessor.getText: "7d0978a16aae3e5bcf046f83dbc99f98b2140103ae565a0bbd6680644647f9d6",
-    LinkInlineProcessor.getLink: "fa42883beb8834a6ab82da2d17b48d0ea0dfbafec17a4773fb8251db5be4181f",
-    LinkInlineProcessor.handleMatch: "ee8e0e843ea4b7ce64c0ba67ceea6f7583ce1e498b49349eaf4527455976905b",
-    ImageInlineProcessor.handleMatch: "508aa1917877b4746f85f54273e4280cdc44f3af54fdb4b0701b49831299e8b5",
-    ReferenceInlineProcessor.handleMatch: "a030528fb96718c2d51b63f8b01052b4009d0cd5beea5ac08a6cc3e6c115aca0",
-}
-READS_AS_PYTHON_MARKDOWN = all(_source_digest(method) == digest for method, digest in CHECKED_SOURCES.items())
+# LinkReader reads links as these methods read them: where the installed library's differ
+# (generator.pinned), its own are used.
+READS_AS_PYTHON_MARKDOWN = pinned.unchanged(LinkInlineProcessor.getText, LinkInlineProcessor.getLink,
+                                            LinkInlineProcessor.handleMatch, ImageInlineProcessor.handleMatch,
+                                            ReferenceInlineProcessor.handleMatch)
 LINK_MATCHES = (LinkInlineProcessor.handleMatch, ImageInlineProcessor.handleMatch, ReferenceInlineProcessor.handleMatch)
 
 
@@ -513,7 +501,16 @@ class SkippingInlineExtension(Extension):
     extensions), links read by a :class:`LinkReader`."""
 
     def extendMarkdown(self, md: markdown.Markdown) -> None:
-        md.treeprocessors.register(SkippingInlineProcessor(md), "inline", 20)
+        if copies_hold():
+            md.treeprocessors.register(SkippingInlineProcessor(md), "inline", 20)
         reader = LinkReader()      # one per converter: its patterns read the same text in turn
         for pattern in md.inlinePatterns:
             quicker_links(pattern, reader)
+
+
+def copies_hold() -> bool:
+    """Whether Python-Markdown's inline pass reads as it did when :class:`SkippingInlineProcessor`
+    copied and overrode its private methods (:mod:`generator.pinned`); else its own runs."""
+    return pinned.unchanged(InlineProcessor.run, InlineProcessor._InlineProcessor__handleInline,
+                            InlineProcessor._InlineProcessor__processPlaceholders,
+                            InlineProcessor._InlineProcessor__applyPattern)

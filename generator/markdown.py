@@ -18,13 +18,11 @@ import re
 import unicodedata
 from collections.abc import Callable
 import xml.etree.ElementTree as etree
-from collections import deque
 from dataclasses import dataclass
-from functools import cache, partial
+from functools import partial
 from html import unescape
 
 import markdown
-from markdown.blockparser import BlockParser
 from markdown.blockprocessors import BlockProcessor
 from markdown.extensions import Extension
 from markdown.extensions.footnotes import FootnotePostprocessor
@@ -33,10 +31,10 @@ from markdown.extensions.toc import remove_fnrefs, render_inner_html
 from markdown.inlinepatterns import (BACKTICK_RE, BacktickInlineProcessor, HtmlInlineProcessor, InlineProcessor,
                                      ReferenceInlineProcessor)
 from markdown.postprocessors import AndSubstitutePostprocessor, Postprocessor, RawHtmlPostprocessor
-from markdown.preprocessors import NormalizeWhitespace, Preprocessor
-from markdown.treeprocessors import Treeprocessor, UnescapeTreeprocessor
+from markdown.preprocessors import Preprocessor
+from markdown.treeprocessors import Treeprocessor
 from markdown import util
-from markdown.util import ETX, STX, AtomicString
+from markdown.util import STX, AtomicString
 from pymdownx.highlight import HighlightExtension
 
 from generator.blocks import SkippingBlocksExtension
@@ -45,6 +43,7 @@ from generator.headings import Heading
 from generator.highlight import HIGHLIGHT_CLASS, CachedHighlight, ReachableHighlight
 from generator.inline import SkippingInlineExtension
 from generator.kramdown_toc import KramdownToc
+from generator.markdown_speed import linear_time, speed_up
 from generator.myst import Document, MystExtension
 from generator.typography import TypographyExtension
 
@@ -999,43 +998,6 @@ class HtmlBlocks(HtmlBlockPreprocessor):
         return "".join(parser.cleandoc).split("\n")
 
 
-class BlockQueue(deque):
-    """The block parser's list of blocks, as a deque.
-
-    Block processors take blocks from the front of the list and put the rest
-    of a block back there (``pop(0)``, ``insert(0, rest)``): on a list each
-    moves every block after it, quadratic in the blocks of a document.
-    """
-
-    def pop(self, index: int = -1) -> str:
-        if index == 0:
-            return self.popleft()
-        value = self[index]
-        del self[index]
-        return value
-
-
-def _parse_chunk(parser: BlockParser, parent: etree.Element, text: str) -> None:
-    """``BlockParser.parseChunk``, on a :class:`BlockQueue`."""
-    parser.parseBlocks(parent, BlockQueue(text.split("\n\n")))
-
-
-def _reassemble_fences(fences: Preprocessor, lines: list[str]) -> list[str]:
-    """pymdownx.superfences' ``reassemble``, in one pass.
-
-    Its own splices each highlighted block into the document with
-    ``lines[:start] + [block] + lines[end:]``, copying every line once per
-    code block: quadratic in a long post.
-    """
-    out, done = [], 0
-    for block, start, end in sorted(fences.stack, key=lambda entry: entry[1]):
-        out += lines[done:start]
-        out.append(block)
-        done = end
-    fences.stack.clear()
-    return out + lines[done:]
-
-
 class AdjacentCodeBlocks:
     """Indented code joins the code block before it only when it is the very next block.
 
@@ -1118,21 +1080,7 @@ class KramdownCompat(Extension):
         md.inlinePatterns.register(RawScriptAndStyle(r"(?i)<(script|style)\b[^>]*>.*?</\1\s*>", md),
                                    "raw_script_style", 185)
         AdjacentCodeBlocks(md.parser.blockprocessors["code"])
-        _linear_time(md)
-
-
-def _linear_time(md: markdown.Markdown) -> None:
-    """Work around three steps of Python-Markdown and pymdownx that are quadratic
-    in the length of a document (issue 15; see benchmarks/bench_huge.py)."""
-    md.parser.parseChunk = partial(_parse_chunk, md.parser)
-    fences = md.preprocessors["fenced_code_block"]
-    fences.reassemble = partial(_reassemble_fences, fences)
-    # The inline pass finds each element with a tail by list(parent).index(child),
-    # once per such element. Prettify gives every block a tail ("\n"), and smarty's
-    # pass (6) is a second inline pass: prettify goes after it (5), not before (10).
-    prettify = md.treeprocessors["prettify"]
-    md.treeprocessors.deregister("prettify")
-    md.treeprocessors.register(prettify, "prettify", 5)
+        linear_time(md)
 
 
 class Highlighting(Extension):
@@ -1186,70 +1134,8 @@ def markdown_converter(dollar_math: bool = False, header_ids: str = "gfm") -> ma
                                        SkippingBlocksExtension(),
                                        MystExtension(partial(markdown_converter, dollar_math, header_ids))],
                            extension_configs=configs, output_format="html")
-    # Each tag's answer kept: it is looked up in a list of some fifty (block_level_elements, which
-    # the extensions here only read, once set up), and the serializer and tree processors ask of
-    # every element.
-    md.is_block_level = cache(md.is_block_level)
-    _fewer_scans(md)
+    speed_up(md)
     return md
-
-
-# Spaces alone on a line, found from each newline; Python-Markdown's (?<=\n) +\n, the same
-# matches, is tried at every character of the document.
-BLANK_LINE_SPACES = re.compile(r"\n +(?=\n)")
-
-
-def _fewer_scans(md: markdown.Markdown) -> None:
-    """Three of Python-Markdown's passes over a whole document, each searching only where it may
-    change the text (tests/test_markdown_fast_paths.py compares each with the pass it stands for)."""
-    # The last tree processor unescapes every text, tail and attribute of the tree by a regular
-    # expression's sub; only those holding an escape's STX can change.
-    unescape = md.treeprocessors["unescape"]
-    if type(unescape) is UnescapeTreeprocessor and type(unescape).unescape is UnescapeTreeprocessor.unescape:
-        every = unescape.unescape
-        unescape.unescape = lambda text: every(text) if STX in text else text
-    raw_html = md.postprocessors["raw_html"]
-    if isinstance(raw_html, RawHtmlPostprocessor) and type(raw_html).run is RawHtmlPostprocessor.run:
-        raw_html.run = partial(put_back_raw_html, raw_html)
-    whitespace = md.preprocessors["normalize_whitespace"]
-    if type(whitespace) is NormalizeWhitespace:
-        whitespace.run = partial(normalize_whitespace, md)
-
-
-def put_back_raw_html(processor: RawHtmlPostprocessor, text: str) -> str:
-    """Python-Markdown's ``RawHtmlPostprocessor.run``: the stashed HTML (each highlighted block
-    among it) in the place of its placeholders, and of the placeholders that HTML holds; HTML
-    without a placeholder's STX (most of it) is not searched for them."""
-    stash = processor.md.htmlStash
-    if not stash.html_counter:
-        return text
-    base_placeholder = util.HTML_PLACEHOLDER % r"([0-9]+)"
-    pattern = re.compile(f"<p>{base_placeholder}</p>|{base_placeholder}")
-
-    def substitute_match(m: re.Match[str]) -> str:
-        if key := m.group(1):
-            wrapped = True
-        else:
-            key = m.group(2)
-            wrapped = False
-        if (key := int(key)) >= stash.html_counter:
-            return m.group(0)
-        html = processor.stash_to_string(stash.rawHtmlBlocks[key])
-        if wrapped and not processor.isblocklevel(html):
-            html = f"<p>{html}</p>"
-        return pattern.sub(substitute_match, html) if STX in html else html
-
-    return pattern.sub(substitute_match, text)
-
-
-def normalize_whitespace(md: markdown.Markdown, lines: list[str]) -> list[str]:
-    """Python-Markdown's ``NormalizeWhitespace.run``, the spaces of blank lines found by
-    :data:`BLANK_LINE_SPACES`."""
-    source = "\n".join(lines)
-    source = source.replace(STX, "").replace(ETX, "")
-    source = source.replace("\r\n", "\n").replace("\r", "\n") + "\n\n"
-    source = source.expandtabs(md.tab_length)
-    return BLANK_LINE_SPACES.sub("\n", source).split("\n")
 
 
 class MarkdownRenderer:

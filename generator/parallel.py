@@ -4,14 +4,16 @@ Parsing and rendering are Python, which one process runs on one core. Below a
 few dozen items a pool costs more than it saves, and a process running other
 threads (the preview's server) must not fork, so those run here, in order.
 
-:func:`fork_map` forks its workers from this process, so a task may be any
-callable (a closure over the assembled site and the plan): the workers
-inherit it, and only indices go out and results come back. The objects that
-exist when the pool starts are frozen out of the garbage collector first, so
-that the workers' collections do not touch, and so copy, the memory they
-share with this process; and this process collects nothing while results
-arrive (thousands of documents, in no cycle), which would otherwise walk all
-that arrived before again and again.
+:func:`map` chooses how. Where this process may fork, it forks its workers,
+so a function may be any callable (a closure over the assembled site and the
+plan) and the items any sequence (one that reads each item when asked for it,
+in the worker): the workers inherit both, and only indices go out and results
+come back. The objects that exist when the pool starts are frozen out of the
+garbage collector first (:func:`generator.gcpolicy.frozen`), and this process
+collects nothing while results arrive (thousands of documents, in no cycle),
+which would otherwise walk all that arrived before again and again. Where it
+runs threads and may not fork, fresh workers (``forkserver``) are sent the
+function and the items if they pickle; else the work is done here.
 
 :class:`Background` runs one piece of work in a child forked beside this process, which goes
 on with its own: the outputs' stats while the inputs are scanned, an edit's parse while the
@@ -20,19 +22,21 @@ records are read.
 
 from __future__ import annotations
 
-import gc
 import itertools
 import os
 import signal
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
+
+from generator import gcpolicy
 
 PARALLEL_THRESHOLD = 64      # fewer items than this are done here
 BACKGROUND_THRESHOLD = 2000  # files of a site below which work beside a build is not worth a fork
 CHUNK = 16                   # items per message to and from a worker
 
 R = TypeVar("R")
+T = TypeVar("T")
 _task: Callable[[int], Any] | None = None     # what the forked workers run, inherited
 
 
@@ -54,36 +58,62 @@ def can_fork(count: int) -> bool:
     return worth_workers(count) and may_fork()
 
 
-def fork_map(task: Callable[[int], R], count: int) -> Iterator[list[R]]:
-    """``task(i)`` for ``i`` in ``range(count)``, in chunks of results, in order.
+def map(function: Callable[[T], R], items: Sequence[T]) -> Iterator[list[R]]:
+    """``function(item)`` for each of ``items``, in chunks of results, in order; in worker
+    processes if there are enough items (:func:`worth_workers`), forked or fresh as this
+    process allows (see the module's docstring), else here.
 
-    In forked workers if :func:`can_fork`, else here. An exception a task
-    raises reaches the caller (it must pickle: a :class:`SiteError` does).
+    An exception a function raises reaches the caller (in a worker, it must
+    pickle: a :class:`SiteError` does).
     """
-    chunks = [range(start, min(start + CHUNK, count)) for start in range(0, count, CHUNK)]
-    if not can_fork(count):
-        for chunk in chunks:
-            yield [task(i) for i in chunk]
-        return
+    count = len(items)
+    if can_fork(count):
+        return _forked(function, items)
+    if worth_workers(count) and _pickles(function):
+        return _fresh(function, items)
+    return ([function(items[i]) for i in range(start, min(start + CHUNK, count))] for start in range(0, count, CHUNK))
+
+
+def _forked(function: Callable[[T], R], items: Sequence[T]) -> Iterator[list[R]]:
     import multiprocessing
 
     global _task
-    _task = task
-    gc.freeze()
-    collecting = gc.isenabled()
+    count = len(items)
+    chunks = [range(start, min(start + CHUNK, count)) for start in range(0, count, CHUNK)]
+    _task = lambda i: function(items[i])    # noqa: E731 (inherited by the workers)
     try:
-        with multiprocessing.get_context("fork").Pool(min(workers(), len(chunks)), initializer=gc.enable) as pool:
-            gc.disable()
-            yield from pool.imap(_run_chunk, chunks)
+        with gcpolicy.frozen():
+            with multiprocessing.get_context("fork").Pool(min(workers(), len(chunks)),
+                                                          initializer=gcpolicy.resume) as pool:
+                with gcpolicy.paused():
+                    yield from pool.imap(_run_chunk, chunks)
     finally:
         _task = None
-        if collecting:
-            gc.enable()
-        gc.unfreeze()
 
 
 def _run_chunk(chunk: range) -> list:
     return [_task(i) for i in chunk]
+
+
+def _fresh(function: Callable[[T], R], items: Sequence[T]) -> Iterator[list[R]]:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(workers(), mp_context=multiprocessing.get_context("forkserver")) as pool:
+        results = pool.map(function, items, chunksize=CHUNK)
+        while chunk := list(itertools.islice(results, CHUNK)):
+            yield chunk
+
+
+def _pickles(function: Callable) -> bool:
+    """Whether ``function`` can be sent to a fresh worker (a closure cannot)."""
+    import pickle
+
+    try:
+        pickle.dumps(function)
+    except (pickle.PicklingError, AttributeError, TypeError):
+        return False
+    return True
 
 
 def may_fork() -> bool:
@@ -157,16 +187,3 @@ def _outcome(function: Callable[..., R], *args: Any) -> tuple[bool, Any]:
         return True, function(*args)
     except Exception as exc:    # raised again where the result is asked for
         return False, exc
-
-
-def spawn_map(function: Callable[..., R], *iterables: Any) -> Iterator[list[R]]:
-    """``function`` over the items, in fresh worker processes (``forkserver``), in chunks of
-    results, in order (as :func:`fork_map` gives them): for a process running threads, which
-    must not fork. ``function`` and the items must pickle."""
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    with ProcessPoolExecutor(workers(), mp_context=multiprocessing.get_context("forkserver")) as pool:
-        results = pool.map(function, *iterables, chunksize=CHUNK)
-        while chunk := list(itertools.islice(results, CHUNK)):
-            yield chunk

@@ -73,7 +73,7 @@ class Document:
     links: tuple[tuple[int, str, str, str, str], ...] = ()   # its links into the site (generator.links)
     anchors: tuple[str, ...] = ()                # the ids of its HTML: what a link's #fragment may name
     unread: tuple[str, ...] = ()                # warnings of front matter keys nothing reads: each build's
-                                                # own, as its templates decide (generator.build.warn_unknown_keys)
+                                                # own, as its templates decide (engine.documents.warn_unknown_keys)
     deferred: tuple[str, int] | None = None     # (body, its first line): Liquid to run with the whole site
     previous: Document | None = field(default=None, repr=False, compare=False)
     next: Document | None = field(default=None, repr=False, compare=False)

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import array
 import bisect
-import gc
 import hashlib
 import itertools
 import mmap
@@ -33,7 +32,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from generator import codec
+from generator import codec, gcpolicy
 from generator.cache import digest, local_key, write_atomic
 from generator.errors import SiteError
 
@@ -604,6 +603,36 @@ class Records:
         """The records file's keys, by which its outputs and the journal's entries name them."""
         return self.digests.table
 
+    # --- questions the engine asks (it leaves the records' layout to them) -----
+
+    def outdated(self, paths: Iterable[str], inputs: Callable[[str], Any], moved: Collection[Key]) -> set[str]:
+        """The ``paths`` whose outputs are not recorded, were made from other ``inputs(path)``
+        than now, or read any of the ``moved`` keys."""
+        outputs, found = self.outputs, {}       # what read_any found of ``moved``, file by file
+        return {path for path in paths if (record := outputs.get(path)) is None
+                or record.inputs != inputs(path) or record.read_any(moved, found)}
+
+    def reparsed(self, parse_keys: Mapping[str, str]) -> set[str]:
+        """The sources (source -> parse key now) parsed from something else than last time,
+        new or gone."""
+        old = self.documents
+        return {source for source, key in parse_keys.items() if old.get(source) != key} | \
+            (old.keys() - parse_keys.keys())
+
+    def changed(self, keys: Iterable[Key], resolve: Callable[[Key], str]) -> dict[Key, str]:
+        """Of the recorded ``keys``, those whose digest (as ``resolve`` finds it now) differs from
+        the recorded one: key -> its digest now."""
+        digests, changed = self.digests, {}
+        for key in keys:
+            now = resolve(key)
+            if now != digests[key]:
+                changed[key] = now
+        return changed
+
+    def derived_files(self) -> set[str]:
+        """The files the derived planners made (a search index)."""
+        return {path for groups in self.derived.values() for record in groups.values() for path in record.files}
+
     def to_data(self) -> dict[str, Any]:
         """Plain values, each dependency key and each plan input stored once (as pickle's memo did);
         the long tables as :class:`codec.Items`, packed as they are made (:func:`codec.dump`)."""
@@ -808,8 +837,9 @@ class BuildState:
             self.saved = Records()
             if self.where is not None:
                 try:
-                    self.saved = _quietly(read_records, self.where, self.generation, self.journal,
-                                          local_key(self.where.parent))
+                    with gcpolicy.paused():
+                        self.saved = read_records(self.where, self.generation, self.journal,
+                                                  local_key(self.where.parent))
                     self.on_disk = self.saved.copy()
                 except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError):
                     pass
@@ -819,7 +849,8 @@ class BuildState:
     def load(cls, path: Path) -> BuildState:
         """The state saved at ``path``, or an empty one if there is none that this sitegen wrote."""
         try:
-            state = _quietly(lambda: cls.from_data(codec.loads("state", path.read_bytes(), local_key(path.parent))))
+            with gcpolicy.paused():
+                state = cls.from_data(codec.loads("state", path.read_bytes(), local_key(path.parent)))
         except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError):  # garbled, wrong shape
             return cls()
         state.where = records_path(path)
@@ -927,16 +958,3 @@ def read_records(where: Path, generation: str, journal: int, key: bytes) -> Reco
 def files_read(keys: Iterable[tuple]) -> tuple[str, ...]:
     """The files outputs read as ``("file", path)`` keys (some lie outside the inputs: a source listing's)."""
     return tuple(sorted(key[1] for key in keys if key[0] == "file"))
-
-
-def _quietly(function: Any, *args: Any) -> Any:
-    """``function(*args)`` with the cyclic collector off: tens of thousands of small objects, none
-    in a cycle, which the collector, set off again and again while they are made, would only walk.
-    (A build runs with it off anyway: :meth:`generator.build.Engine.build`.)"""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        return function(*args)
-    finally:
-        if enabled:
-            gc.enable()

@@ -29,7 +29,8 @@ from generator.highlight import ReachableHighlight, lexer_for, reachable
 from generator.blocks import NEEDS, Guarded, ListedRegistry
 from generator.inline import READS_AS_PYTHON_MARKDOWN, openings
 from generator.markdown import (EXTENSION_CONFIGS, EXTENSIONS, Highlighting, KramdownCompat, inner_html,
-                                markdown_converter, normalize_whitespace)
+                                markdown_converter)
+from generator.markdown_speed import normalize_whitespace
 from generator.sources import split_front_matter
 from tests.conftest import REPO, shared_dir
 
@@ -126,7 +127,7 @@ def test_blank_lines_are_normalized_as_python_markdown_normalizes_them(text):
 
 
 def test_the_fast_passes_are_the_ones_installed():
-    """Each pass :func:`generator.markdown._fewer_scans` stands in for is Python-Markdown's own
+    """Each pass :func:`generator.markdown_speed.fewer_scans` stands in for is Python-Markdown's own
     in the reference converter, and replaced in sitegen's."""
     assert "run" in vars(FAST.preprocessors["normalize_whitespace"])
     assert "run" in vars(FAST.postprocessors["raw_html"])

@@ -1,0 +1,138 @@
+"""The plan: every planner in phase order, and the derived planners' inputs."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from generator.cache import digest
+from generator.config import Config, setting_digest
+from generator.deps import tracing
+from generator.engine.documents import Listed
+from generator.engine.values import Made
+from generator.errors import SiteError
+from generator.layout import CONFIG_FILE
+from generator.links import link_warnings
+from generator.output import Staging
+from generator.outputs import Derived, Phase, PlanContext, Planner, Registry
+from generator.plan import Plan
+from generator.site import Document, Site
+from generator.state import FileIndex
+
+
+# The settings that decide which files are inputs and where the outputs go: an edit of one is
+# a build from nothing. Any other setting is a dependency key of the outputs that read it.
+STRUCTURE = ("output", "theme", "static", "versions", "allow_symlinks_outside")
+
+
+def plan_site(planners: Registry, ctx: PlanContext, config: Config,
+              bundled: dict[str, list[tuple]]) -> tuple[Plan, dict[str, list[str]]]:
+    """The plan, from every planner in phase order (a bundle's files as ``bundled`` holds them);
+    and the paths each planner planned.
+
+    What a planner read of the settings (``ctx.config``) while planning, its
+    jobs may hold (a page's posts, by ``posts_per_page``): those settings'
+    digests join each of its jobs' inputs, so an edit of one makes them again.
+    """
+    plan, owners = Plan(), {}
+    for planner in planners:
+        before = len(plan)
+        if planner.phase is Phase.DERIVED or not switched_on(config, planner):
+            continue     # a derived planner's files are made from the others' bytes, once those are made
+        if planner.phase is Phase.BUNDLE:
+            for job in bundled[planner.name]:
+                plan.add(*job)
+        else:
+            with tracing() as trace:
+                planner.plan(ctx, plan)
+            read = tuple(sorted((key[1], setting_digest(config, key[1])) for key in trace.reads
+                                if key[0] == "setting"))
+            if read:
+                for path in list(itertools.islice(plan, before, None)):
+                    plan[path] = plan[path]._replace(inputs=(plan[path].inputs, read))
+        owners[planner.name] = list(itertools.islice(plan, before, None))
+    return plan, owners
+
+
+def switched_on(config: Config, planner: Planner) -> bool:
+    """Is the output ``planner`` makes wanted (site.yaml ``outputs: {NAME: false}`` makes none)?"""
+    return config.outputs.get(planner.name, True)
+
+
+def broken_links(site: Site, plan: Plan, config: Config) -> tuple[str, ...]:
+    """The warnings of the site's documents' links to what ``plan`` does not make."""
+    return tuple(link_warnings(site.documents, plan, config.baseurl, config.publish.keep))
+
+
+def check_output_names(config: Config, planners: Registry) -> None:
+    """site.yaml ``outputs`` names outputs there are: a typo would leave a file made."""
+    names = planners.names()
+    for name in config.outputs:
+        if name not in names:
+            raise SiteError(f"key 'outputs.{name}': no output is named {name!r} (known: {', '.join(names)})",
+                            config.root / CONFIG_FILE)
+
+
+def groups_of(planner: Derived, config: Config, paths: Iterable[str]) -> dict[str, list[str]]:
+    """The output paths a derived planner reads, by group, groups and paths in sorted order."""
+    groups: dict[str, list[str]] = {}
+    for path in paths:
+        group = planner.group(config, path)
+        if group is not None:
+            groups.setdefault(group, []).append(path)
+    return {group: sorted(found) for group, found in sorted(groups.items())}
+
+
+def site_digest(listing: list[Listed], index: FileIndex, site: Site) -> str:
+    """Stands for the posts, pages and data, which docs pages may show any of."""
+    return digest(*(index.digest(name) for _, _, name in listing), *(doc.url for doc in site.documents))
+
+
+def within(name: str, places: tuple[str, ...]) -> bool:
+    """Is file ``name`` one of ``places`` (files and folders, relative to the site) or inside one?"""
+    return any(name == place or name.startswith(place + "/") for place in places)
+
+
+def placement(doc: Document) -> tuple:
+    """What decides where a document is published and which collections list it."""
+    return (doc.kind, doc.url, doc.layout, doc.date, doc.draft, doc.tags, doc.categories, doc.authors,
+            doc.redirect_from)
+
+
+class OutputBytes(Mapping):
+    """The bytes of some output files, path -> bytes: as this build made them (in memory, or
+    staged), else as the output folder holds them (where the last build wrote them)."""
+
+    def __init__(self, paths: list[str], made: dict[str, Made], out_dir: Path, staging: Staging | None):
+        self.paths, self.made, self.out_dir, self.staging = paths, made, out_dir, staging
+
+    def __getitem__(self, path: str) -> bytes:
+        made = self.made.get(path)
+        if made is not None and made.data is not None:
+            return made.data
+        where = self.staging.folder / made.staged if made is not None and made.staged else self.out_dir / path
+        try:
+            return where.read_bytes()
+        except OSError as exc:
+            raise SiteError(f"cannot read it back from the output folder ({exc.strerror or exc}): "
+                            "was it removed during the build? Build again", path) from None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.paths)
+
+    def __len__(self) -> int:
+        return len(self.paths)
+
+
+def same(data: bytes) -> bytes:
+    return data
+
+
+def unmade(*_: Any) -> bytes:
+    raise AssertionError("a file of a bundle that did not run cannot be made alone")
+
+
+def as_bytes(data: bytes | str) -> bytes:
+    return data.encode("utf-8") if isinstance(data, str) else data

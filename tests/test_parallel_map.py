@@ -1,0 +1,48 @@
+"""``parallel.map`` chooses where work runs, not its callers: forked workers where this process
+may fork, fresh ones for a function that pickles where it runs threads, else this process;
+the results in order either way."""
+
+from __future__ import annotations
+
+import os
+import threading
+from functools import partial
+
+from generator import parallel
+
+COUNT = parallel.PARALLEL_THRESHOLD + 10
+
+
+def pid_and_square(offset: int, n: int) -> tuple[int, int]:
+    return os.getpid(), (n + offset) ** 2
+
+
+def with_a_thread_running(function):
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        return function()
+    finally:
+        stop.set()
+        thread.join()
+
+
+def results(function, items) -> list:
+    return [result for chunk in parallel.map(function, items) for result in chunk]
+
+
+def test_with_threads_a_function_that_pickles_goes_to_fresh_workers():
+    found = with_a_thread_running(lambda: results(partial(pid_and_square, 1), range(COUNT)))
+    assert [square for _, square in found] == [(n + 1) ** 2 for n in range(COUNT)]
+    assert os.getpid() not in {pid for pid, _ in found}
+
+
+def test_with_threads_a_closure_runs_here():
+    offset = 2
+    found = with_a_thread_running(lambda: results(lambda n: pid_and_square(offset, n), range(COUNT)))
+    assert found == [(os.getpid(), (n + 2) ** 2) for n in range(COUNT)]
+
+
+def test_few_items_run_here():
+    assert results(partial(pid_and_square, 0), range(3)) == [(os.getpid(), n * n) for n in range(3)]
