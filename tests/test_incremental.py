@@ -954,7 +954,7 @@ def test_incremental_output_always_equals_a_clean_full_build(steps: list[tuple[O
                 engine.build(now=model.now, save=not new_process, changed=set())    # saves paused
             actual = files(root / "_site")
             assert sorted(actual) == sorted(expected) and "greeting.txt" in actual   # the plugin is in
-            assert ("pagefind/site/pagefind.js" in actual) == ("search: false" not in (root / "site.yaml").read_text())
+            assert ("pagefind/parts.json" in actual) == ("search: false" not in (root / "site.yaml").read_text())
             assert [p for p in expected if actual[p] != expected[p]] == []
             assert engine.build(now=model.now).written == []
 

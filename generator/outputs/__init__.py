@@ -230,7 +230,7 @@ def default_registry() -> Registry:
         feeds.Feeds(), static.PygmentsCss(), static.Assets(),
         docs.DocsSection(),
         authors.Authors(), notfound.NotFound(), sitemap.Sitemap(), robots.Robots(),
-        search.SearchIndex(),
+        search.SearchIndex(), search.SearchParts(),
         *extensions().planners,
     ])
 
