@@ -80,6 +80,18 @@ if (box) {
     return li;
   };
 
+  // Pagefind leaves out a word its index does not hold, so a part without one of the words
+  // finds pages with the others only. Kept: the pages holding each word that some part holds,
+  // what one index of the whole site finds.
+  const everyWord = async (pagefind, query, found) => {
+    const words = query.split(/\s+/);
+    if (words.length < 2) return found;
+    const each = await Promise.all(words.map((word) => pagefind.search(word)));
+    const held = each.filter((search) => search.results.length)
+      .map((search) => new Set(search.results.map((result) => result.id)));
+    return found.filter((result) => held.every((ids) => ids.has(result.id)));
+  };
+
   const describe = (query, count, shown) => count === 0 ? `No results for “${query}”.`
     : `${count} ${count === 1 ? "result" : "results"} for “${query}”` + (count > shown ? `, the first ${shown}:` : ":");
 
@@ -116,7 +128,8 @@ if (box) {
     const filters = section.value ? { filters: { section: section.value } } : {};
     const search = await pagefind.debouncedSearch(query, filters, 150);
     if (search === null || query !== asked) return;     // a newer query is on its way
-    results = search.results;
+    results = await everyWord(pagefind, query, search.results);
+    if (query !== asked) return;
     const found = await Promise.all(results.slice(0, SHOWN).map((result) => result.data()));
     if (query !== asked) return;
     list.replaceChildren(...found.map(item));
