@@ -244,6 +244,18 @@ def test_a_theme_that_marks_nothing_gets_whole_pages_indexed(site: Path) -> None
     assert "/blog.html" in pages and "/2020/05/01/second.html" in pages
 
 
+def test_a_part_of_listings_alone_indexes_none_of_them_in_a_theme_that_marks(site: Path) -> None:
+    """Whether pages are marked is the theme's, not a part's: here the pages' part holds only
+    listings (and pages left out of search), which stay out as they do beside marked pages."""
+    for name in ("about.md", "asf.md"):
+        page = site / "content/pages" / name
+        page.write_text(page.read_text().replace("---\n", "---\nsearch_exclude: true\n", 1))
+    build(site, OPTIONS)
+    assert search_parts(site / "_site")["pages"] == {}
+    assert set(searched(site / "_site")) == {"/2019/03/18/first-post.html", "/2020/05/01/second.html",
+                                             "/2021/01/02/third.html"}
+
+
 def test_a_site_made_by_sitegen_init_has_the_box_and_the_index(tmp_path: Path) -> None:
     from generator.scaffold import init_site
 

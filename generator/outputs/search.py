@@ -56,15 +56,17 @@ class SearchIndex(Derived):
 
     def make(self, ctx: PlanContext, group: str, files: Mapping[str, bytes]) -> Files:
         """One part's bundle, at ``pagefind/PART/``: its pages that mark a part to index
-        (all of them if none does: a theme that never heard of Pagefind gets whole pages)."""
+        (all of them if the theme marks none: one that never heard of Pagefind gets whole pages)."""
         from generator import pagefind      # with pages to index: its tool runs in a subprocess
 
         pages = list(files.items())
         marked = [(path, data) for path, data in pages if MARKER in data]
+        if not marked and not theme_marks(ctx.config):
+            marked = pages
         settings = {"exclude_selectors": ctx.config.search.exclude_selectors} \
             if ctx.config.search.exclude_selectors else None
         bundle = pagefind.index_pages([(page_url(path), data.decode("utf-8", "replace"))
-                                       for path, data in marked or pages], settings)
+                                       for path, data in marked], settings)
         out = Files()
         for rel, data in sorted(bundle.items()):
             out.add(f"{FOLDER}/{group}/{rel}", data, f"the search index of {group}")
@@ -112,6 +114,16 @@ def part_of(config: Config, path: str) -> str | None:
         number = int.from_bytes(hashlib.sha256(url.encode()).digest()[:4], "big") % BLOG_PARTS
         return f"blog/{number:02d}"
     return "pages"
+
+
+def theme_marks(config: Config) -> bool:
+    """Whether the theme marks what to index, as its post and page layouts show: a part may
+    hold only listings (a site whose pages are all left out of search), which stay out then."""
+    from generator.render import template_dirs
+
+    layouts = [next((folder / name for folder in template_dirs(config) if (folder / name).is_file()), None)
+               for name in ("post.html", "page.html")]
+    return any(MARKER in layout.read_bytes() for layout in layouts if layout is not None)
 
 
 def section_of(part: str) -> dict[str, str]:

@@ -80,13 +80,12 @@ if (box) {
     return li;
   };
 
-  // Pagefind leaves out a word its index does not hold, so a part without one of the words
-  // finds pages with the others only. Kept: the pages holding each word that some part holds,
-  // what one index of the whole site finds.
+  // A Pagefind index that lacks a word leaves it out of a search of several, or finds pages
+  // holding only a part of it ("ann" for "annealing"): a part without the word would find
+  // pages one index of the whole site does not. Kept: the pages holding each word that some
+  // part holds as it is (a quoted search of it), what one index finds.
   const everyWord = async (pagefind, query, found) => {
-    const words = query.split(/\s+/);
-    if (words.length < 2) return found;
-    const each = await Promise.all(words.map((word) => pagefind.search(word)));
+    const each = await Promise.all(query.split(/\s+/).map((word) => pagefind.search(`"${word.replaceAll('"', "")}"`)));
     const held = each.filter((search) => search.results.length)
       .map((search) => new Set(search.results.map((result) => result.id)));
     return found.filter((result) => held.every((ids) => ids.has(result.id)));
