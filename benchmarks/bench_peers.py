@@ -1,7 +1,7 @@
 """sitegen beside Hugo and Pelican: the same generated blog built by each, rounds interleaved.
 
     python benchmarks/bench_peers.py --posts 1000 5000 [--runs 3] [--cold-runs K] [--tools sitegen,hugo,pelican]
-        [--sitegen NAME=REPO ...] [--phases cold,noop,edit] [--work DIR] [--json FILE]
+        [--sitegen NAME=REPO ...] [--phases cold,noop,edit] [--search] [--work DIR] [--json FILE]
 
 For each N, the corpus (benchmarks/peers/corpus.py: the same post bodies for every
 tool) is laid out as a site for each tool; then, phase by phase, each round runs
@@ -24,6 +24,9 @@ generator build`` with REPO on PYTHONPATH, the site's skeleton taken from REPO);
 give it twice (``before=/tmp/old after=.``) to compare two commits in one run, and
 ``NAME=REPO@PYTHON`` to run one with another interpreter (one that has sitegen's
 dependencies; default ``--python``): the same code on two Pythons.
+``--search`` builds each site with a search index: sitegen's own (made by default;
+without the flag ``search: false``), the peers' by ``pagefind --site OUTPUT`` after the
+build, as their sites would make one (a cold phase removes the index too).
 Default: ``sitegen=`` this checkout. Hugo is the ``hugo`` on PATH (Debian: ``apt-get
 install hugo``); Pelican is installed from PyPI into ``WORK/venvs/pelican`` on
 first use (not a project dependency). See benchmarks/README.md.
@@ -34,6 +37,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -72,8 +76,8 @@ def _remove(site: Path, *names: str) -> None:
 class Sitegen(Tool):
     output, posts = "_site", "content/posts"
 
-    def __init__(self, name: str, repo: Path, python: str):
-        self.name, self.repo, self.python = name, repo, python
+    def __init__(self, name: str, repo: Path, python: str, search: bool = False):
+        self.name, self.repo, self.python, self.search = name, repo, python, search
 
     def lay_out(self, site: Path, corpus: Path) -> None:
         sys.path.insert(0, str(HERE))
@@ -85,7 +89,7 @@ class Sitegen(Tool):
         config["posts_per_page"] = POSTS_PER_PAGE
         (site / "site.yaml").write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
         if has_search(self.repo):
-            set_search(site, False)      # Hugo and Pelican, as laid out here, build no search index
+            set_search(site, self.search)      # the peers build an index only with --search too
         shutil.copytree(corpus / "plain" / "posts", site / self.posts)
 
     def clean(self, site: Path) -> None:
@@ -132,6 +136,14 @@ class Pelican(Tool):
         return [str(self.venv / "bin" / "pelican"), "content", "-s", "pelicanconf.py", "-o", "output"], {}
 
 
+def with_pagefind(argv: list[str], output: str) -> list[str]:
+    """``argv``, then Pagefind's command line indexing its output folder, as a peer's site makes its index."""
+    sys.path.insert(0, str(REPO))
+    from generator.pagefind import executable
+
+    return ["sh", "-c", f"{shlex.join(argv)} && exec {shlex.join([str(executable()), '--site', output])}"]
+
+
 def timed(argv: list[str], cwd: Path, env: dict[str, str], log: Path) -> dict:
     """Run ``argv`` once: wall, user+sys CPU and peak RSS of it and its children, exit status."""
     with log.open("a") as out:
@@ -157,7 +169,7 @@ def html_files(out: Path, marker: str | None = None) -> tuple[int, bool]:
 
 
 def run(n: int, tools: list[Tool], phases: list[str], runs: int, work: Path, results: Path,
-        reuse: bool = False, cold_runs: int | None = None) -> None:
+        reuse: bool = False, cold_runs: int | None = None, search: bool = False) -> None:
     cold_runs = runs if cold_runs is None else cold_runs
     corpus = work / f"corpus-{n}"
     if not (corpus / "corpus.json").exists():
@@ -188,6 +200,8 @@ def run(n: int, tools: list[Tool], phases: list[str], runs: int, work: Path, res
                     with (site / tool.posts / edited).open("a", encoding="utf-8") as post:
                         post.write(f"\n\n{marker}: this paragraph was appended for a one-post rebuild.\n")
                 argv, env = tool.command(site)
+                if search and not isinstance(tool, Sitegen):
+                    argv = with_pagefind(argv, tool.output)
                 result = timed(argv, site, env, log)
                 pages, found = html_files(site / tool.output, marker)
                 record = {"tool": tool.name, "n": n, "phase": phase, "round": k, **result, "html": pages}
@@ -256,6 +270,8 @@ def main() -> int:
                         help="a sitegen checkout to time (repeatable); default sitegen=this checkout")
     parser.add_argument("--python", default=sys.executable, help="the Python with sitegen's dependencies")
     parser.add_argument("--phases", default=",".join(PHASES))
+    parser.add_argument("--search", action="store_true",
+                        help="build a search index: sitegen's own, the peers' by pagefind --site after the build")
     parser.add_argument("--work", type=Path, default=Path.home() / ".cache" / "sitegen-peer-bench")
     parser.add_argument("--json", type=Path, help="also copy every run's record here (JSON lines)")
     parser.add_argument("--reuse", action="store_true",
@@ -274,7 +290,7 @@ def main() -> int:
             for spec in args.sitegen or [f"sitegen={REPO}"]:
                 label, _, where = spec.partition("=")
                 repo, _, python = where.partition("@")
-                tools.append(Sitegen(label, Path(repo).resolve(), python or args.python))
+                tools.append(Sitegen(label, Path(repo).resolve(), python or args.python, args.search))
         elif name == "hugo":
             if not shutil.which("hugo"):
                 parser.error("no hugo on PATH (Debian: apt-get install hugo)")
@@ -293,7 +309,7 @@ def main() -> int:
                                      capture_output=True, text=True).stdout.strip()
             print(f"{tool.name}: {tool.repo} on Python {version} ({tool.python})", flush=True)
     for n in args.posts:
-        run(n, tools, phases, args.runs, work, results, args.reuse, args.cold_runs)
+        run(n, tools, phases, args.runs, work, results, args.reuse, args.cold_runs, args.search)
     if args.json:
         shutil.copyfile(results, args.json)
     print()

@@ -737,7 +737,7 @@ class Records:
             "summaries_gone": [source for source in old.summaries if source not in self.summaries],
             **({} if self.order == old.order else {"order": list(self.order)}),
             **({} if self.bundles == old.bundles else {"bundles": _bundles_data(self.bundles, coded)}),
-            **({} if self.derived == old.derived else {"derived": _derived_data(self.derived)}),
+            **({} if self.derived == old.derived else _derived_changes(self.derived, old.derived)),
         }
 
     def apply(self, changes: dict[str, Any]) -> None:
@@ -769,8 +769,13 @@ class Records:
             self.order = tuple(changes["order"])
         if "bundles" in changes:
             self.bundles = _bundles_from(changes["bundles"], key_of)
-        if "derived" in changes:
-            self.derived = _derived_from(changes["derived"])
+        if "derived" in changes:      # the groups that changed, of the planners there are
+            derived = {name: dict(self.derived.get(name, {})) for name in changes["derived_names"]}
+            for name, group in changes["derived_gone"]:
+                derived[name].pop(group, None)
+            for name, groups in _derived_from(changes["derived"]).items():
+                derived[name].update(groups)
+            self.derived = derived
         self._check(changes["documents"], summaries, outputs)
 
     def drop_unread(self) -> None:
@@ -793,6 +798,15 @@ def _bundles_from(data: dict[str, list], key_of: Callable[[Any], tuple]) -> dict
 
 def _derived_data(derived: dict[str, dict[str, DerivedRecord]]) -> dict[str, dict[str, list]]:
     return {name: {group: [r.inputs, r.files] for group, r in groups.items()} for name, groups in derived.items()}
+
+
+def _derived_changes(new: dict[str, dict[str, DerivedRecord]], old: dict[str, dict[str, DerivedRecord]]) -> dict:
+    """The derived groups that changed, not all of them: a search index in parts has many."""
+    return {"derived_names": list(new),
+            "derived_gone": [[name, group] for name, groups in old.items() if name in new
+                             for group in groups if group not in new[name]],
+            "derived": _derived_data({name: {group: r for group, r in groups.items()
+                                             if old.get(name, {}).get(group) != r} for name, groups in new.items()})}
 
 
 def _derived_from(data: dict[str, dict[str, list]]) -> dict[str, dict[str, DerivedRecord]]:

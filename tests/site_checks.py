@@ -177,6 +177,20 @@ def search_index(bundle: Path) -> dict[str, str]:
     return pages
 
 
+def search_parts(out: Path) -> dict[str, dict[str, str]]:
+    """Part -> its pages (URL -> text), for every part of the index that ``out/pagefind/parts.json`` lists."""
+    listed = json.loads((out / "pagefind/parts.json").read_text())["parts"]
+    return {part["bundle"].strip("/"): search_index(out / "pagefind" / part["bundle"]) for part in listed}
+
+
+def searched(out: Path, version: str = "") -> dict[str, str]:
+    """URL -> text of every page a search finds on a page of docs ``version`` (all the parts
+    but other versions' docs)."""
+    listed = json.loads((out / "pagefind/parts.json").read_text())["parts"]
+    return {url: text for part in listed if part["version"] in ("", version)
+            for url, text in search_index(out / "pagefind" / part["bundle"]).items()}
+
+
 IMAGE_MAGIC = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"GIF8", b"RIFF", b"<svg", b"<?xml")
 
 

@@ -48,12 +48,18 @@ def test_url_inventory(basic_site):
         "categories/news/atom.xml",
         "assets/css/site.css", "assets/css/pygments.css",
         "assets/images/favicon.svg", "assets/images/logo.svg",
-    } | {"assets/" + name for name in files_of(DEFAULT_THEME / "assets")       # no math, no widgets: no vendor/
-         if not name.startswith(("vendor/katex/", "vendor/jupyter-widgets/"))} \
-      | {"pagefind/site/" + name for name in files_of(basic_site / "_site/pagefind/site")}   # the search index
-    index = files_of(basic_site / "_site/pagefind/site")
-    assert {"pagefind.js", "pagefind-worker.js", "pagefind-entry.json", "wasm.en.pagefind"} <= index
-    assert len([name for name in index if name.startswith("fragment/")]) == 5       # 3 posts, 2 pages
+    } | {"assets/" + name for name in files_of(DEFAULT_THEME / "assets")       # no math, widgets or diagrams:
+         if not name.startswith(("vendor/katex/", "vendor/jupyter-widgets/", "vendor/mermaid/"))} \
+      | {"pagefind/" + name for name in files_of(basic_site / "_site/pagefind")}   # the search index
+    parts = {"blog/00", "blog/06", "blog/11", "pages"}         # the posts spread by a hash of their URL
+    assert files_of(basic_site / "_site/pagefind") == {"parts.json"} | {
+        f"{part}/{name}" for part in parts for name in files_of(basic_site / f"_site/pagefind/{part}")}
+    for part in parts:
+        index = files_of(basic_site / f"_site/pagefind/{part}")
+        assert {"pagefind.js", "pagefind-worker.js", "pagefind-entry.json", "wasm.en.pagefind"} <= index
+    fragments = [name for part in parts for name in files_of(basic_site / f"_site/pagefind/{part}")
+                 if name.startswith("fragment/")]
+    assert len(fragments) == 5       # 3 posts, 2 pages
 
 
 def test_output_is_valid_and_linked(basic_site):

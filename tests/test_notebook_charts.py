@@ -126,7 +126,8 @@ def test_each_figure_becomes_inert_data_for_the_sites_own_library(site):
     scripts = re.findall(r'<script defer src="([^"]+)"></script>', html)
     libraries = ["bokeh/bokeh.min.js", "plotly/plotly.min.js", "vega/vega.min.js", "vega/vega-lite.min.js",
                  "vega/vega-embed.min.js"]
-    assert scripts[-6:] == [*(f"/docs/tutorials/_charts/{name}" for name in libraries), "/assets/js/charts.js"]
+    charts_scripts = [src for src in scripts if "_charts/" in src or src.endswith("/charts.js")]
+    assert charts_scripts == [*(f"/docs/tutorials/_charts/{name}" for name in libraries), "/assets/js/charts.js"]
     assert "cdn." not in html and "bokeh.org" not in html and "Loading BokehJS" not in html
     assert "over the limit" not in html and "A chart not drawn" not in html   # nor Plotly's 4.8 MB set-up
     assert "<script>" not in html and 'type="text/javascript"' not in html

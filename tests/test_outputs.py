@@ -52,7 +52,7 @@ def test_a_late_planner_sees_every_path_and_the_sitemap_lists_plugin_pages(site:
     assert "https://example.org/plugin/" in (site / "_site/sitemap.txt").read_text().splitlines()
     assert [p.phase for p in default_registry() if p.name in ("404", "sitemap")] == [Phase.LATE] * 2
     # By phase, then as registered; derived planners (the search index) last of all.
-    assert with_plugins().names()[-6:] == ["404", "sitemap", "robots", "manifest", "search", "vendor"]
+    assert with_plugins().names()[-7:] == ["404", "sitemap", "robots", "manifest", "search", "search-parts", "vendor"]
 
 
 def test_every_planner_reports_what_it_did(site: Path) -> None:
@@ -62,7 +62,8 @@ def test_every_planner_reports_what_it_did(site: Path) -> None:
     assert first.reports["documents"] == Planned(files=len(first.site.documents), made=len(first.site.documents))
     assert sum(r.files for r in first.reports.values() if isinstance(r, Planned)) \
         + len([p for p in first.outputs if p.startswith(("docs/", "pagefind/"))]) == first.files
-    assert first.reports["search"] == Remade(made=("site",))
+    assert first.reports["search"] == Remade(made=("blog/00", "blog/06", "blog/11", "pages"))
+    assert first.reports["search-parts"] == Remade(made=("parts",))
     again = Engine(site, OPTIONS).build()
     assert again.site is None and again.reports["documents"] == Planned(files=len(first.site.documents))
     assert again.reports["docs"].summary() == ""

@@ -175,7 +175,7 @@ def test_an_edit_gives_one_commit_with_only_the_changed_files(author: Author):
     # Only the search index's chunks (named by their content) come and go, and no --allow-removals
     # is needed for them: they are no one's URL.
     assert {p for p, s in status.items() if s != "M"} and all(
-        p.startswith("pagefind/site/") for p, s in status.items() if s != "M")
+        p.startswith("pagefind/") for p, s in status.items() if s != "M")
 
 
 def test_kept_paths_survive_every_publish(author: Author):

@@ -7,6 +7,7 @@ text). What the browser does with it is in tests/test_browser.py.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import stat
@@ -22,7 +23,9 @@ from generator.build import BuildOptions, build, render_site
 from generator.config import load_config
 from generator.errors import SiteError
 from generator.pagefind import index_pages
+from generator.outputs.search import part_of
 from site_checks import search_index as indexed
+from site_checks import search_parts, searched
 
 OPTIONS = BuildOptions(now=datetime(2030, 1, 1, tzinfo=timezone.utc))
 GIT_ENV = {**os.environ, "GIT_AUTHOR_NAME": "Test", "GIT_AUTHOR_EMAIL": "test@example.org",
@@ -70,9 +73,12 @@ def versioned(tmp_path: Path) -> Path:
 
 def test_the_index_holds_posts_and_pages_not_listings_redirects_or_the_404_page(site: Path) -> None:
     build(site, OPTIONS)
-    pages = indexed(site / "_site/pagefind/site")
+    pages = searched(site / "_site")
     assert set(pages) == {"/2019/03/18/first-post.html", "/2020/05/01/second.html", "/2021/01/02/third.html",
                           "/about.html", "/asf.html"}
+    parts = search_parts(site / "_site")
+    assert set(parts["pages"]) == {"/about.html", "/asf.html"}
+    assert all(part.startswith("blog/") for part in parts if part != "pages")     # posts, by a hash of the URL
     second = pages["/2020/05/01/second.html"]
     assert second.startswith("Second post.") and "Second post body" in second
     # The date, authors, tags and the links to the neighbours are not the post's text.
@@ -96,27 +102,31 @@ def test_a_build_that_changes_no_page_does_not_run_pagefind(site: Path) -> None:
         del os.environ["PAGEFIND_BINARY_PATH"]
     assert {p: p.read_bytes() for p in (site / "_site/pagefind").rglob("*") if p.is_file()} == before
     result = build(site, OPTIONS)
-    assert result.reports["search"].made == ("site",)
-    assert "aardvarks" in indexed(site / "_site/pagefind/site")["/2021/01/02/third.html"]
+    # The post's part, and the pages' (blog.html lists the post: its bytes changed, its index did not).
+    assert result.reports["search"].made == (part_of(load_config(site), "2021/01/02/third.html"), "pages")
+    assert "aardvarks" in searched(site / "_site")["/2021/01/02/third.html"]
 
 
 def test_each_docs_version_has_its_own_index_and_an_edit_remakes_only_its_own(versioned: Path) -> None:
     result = build(versioned, OPTIONS)
-    assert result.reports["search"].made == ("docs/dev", "docs/v1", "site")
     out = versioned / "_site"
-    assert set(indexed(out / "pagefind/docs/v1")) == {"/docs/v1/", "/docs/v1/guide.html"}
-    assert "quokkas" in indexed(out / "pagefind/docs/v1")["/docs/v1/guide.html"]
-    assert "wombats" in indexed(out / "pagefind/docs/dev")["/docs/dev/guide.html"]
-    assert not any("/docs/" in url for url in indexed(out / "pagefind/site"))
+    parts = search_parts(out)
+    assert result.reports["search"].made == tuple(sorted(parts))
+    assert set(parts["docs/v1"]) == {"/docs/v1/", "/docs/v1/guide.html"}
+    assert "quokkas" in parts["docs/v1"]["/docs/v1/guide.html"]
+    assert "wombats" in parts["docs/dev"]["/docs/dev/guide.html"]
+    assert not any("/docs/" in url for part, pages in parts.items() if not part.startswith("docs/") for url in pages)
     assert sorted(p.name for p in (out / "pagefind/docs").iterdir()) == ["dev", "v1"]   # no index of the alias
+    assert set(searched(out, "v1")) - set(searched(out, "dev")) == {"/docs/v1/", "/docs/v1/guide.html"}
 
     post = versioned / "content/posts/2021-01-02-third.md"
     post.write_text(post.read_text().replace("Third body.", "Third body, edited."))
-    assert build(versioned, OPTIONS).reports["search"].made == ("site",)
+    assert build(versioned, OPTIONS).reports["search"].made == (part_of(load_config(versioned),
+                                                                        "2021/01/02/third.html"), "pages")
     write(versioned / "content/docs/guide.md", "---\ntitle: Guide\n---\nA guide to numbats.\n")
     result = build(versioned, OPTIONS)
     assert result.reports["search"].made == ("docs/dev",)
-    assert result.reports["search"].kept == ("docs/v1", "site")
+    assert result.reports["search"].kept == tuple(sorted(set(parts) - {"docs/dev"}))
     assert "numbats" in indexed(out / "pagefind/docs/dev")["/docs/dev/guide.html"]
 
 
@@ -129,29 +139,32 @@ def search_box(page: Path) -> dict[str, str]:
 def test_a_docs_page_searches_its_own_version_and_other_pages_the_default_one(versioned: Path) -> None:
     build(versioned, OPTIONS)
     out = versioned / "_site"
-    assert search_box(out / "docs/dev/guide.html")["data-docs"] == "/pagefind/docs/dev/"
-    assert search_box(out / "docs/v1/guide.html")["data-docs"] == "/pagefind/docs/v1/"
-    assert search_box(out / "docs/stable/guide.html")["data-docs"] == "/pagefind/docs/v1/"   # a copy of v1's
-    assert search_box(out / "about.html")["data-docs"] == "/pagefind/docs/v1/"
-    assert search_box(out / "about.html")["data-bundle"] == "/pagefind/site/"
-    for form in (search_box(out / "about.html"), search_box(out / "docs/dev/guide.html")):
-        assert (out / form["data-bundle"].strip("/") / "pagefind.js").is_file()
-        assert (out / form["data-docs"].strip("/") / "pagefind-entry.json").is_file()
+    assert search_box(out / "docs/dev/guide.html")["data-version"] == "dev"
+    assert search_box(out / "docs/v1/guide.html")["data-version"] == "v1"
+    assert search_box(out / "docs/stable/guide.html")["data-version"] == "v1"   # a copy of v1's
+    assert search_box(out / "about.html")["data-version"] == "v1"
+    assert search_box(out / "about.html")["data-parts"] == "/pagefind/parts.json"
+    listed = json.loads((out / "pagefind/parts.json").read_text())["parts"]
+    assert {(p["bundle"], p["section"], p["label"], p["version"]) for p in listed if p["version"]} == {
+        ("docs/dev/", "docs", "Docs dev", "dev"), ("docs/v1/", "docs", "Docs v1", "v1")}
+    for part in listed:
+        assert (out / "pagefind" / part["bundle"] / "pagefind.js").is_file()
+        assert (out / "pagefind" / part["bundle"] / "pagefind-entry.json").is_file()
 
 
-def test_an_unversioned_docs_section_is_in_the_site_index(site: Path) -> None:
+def test_an_unversioned_docs_section_is_a_part_of_its_own(site: Path) -> None:
     write(site / "content/docs/index.md", "---\ntitle: Docs\n---\nAll about capybaras.\n")
     build(site, OPTIONS)
-    assert "capybaras" in indexed(site / "_site/pagefind/site")["/docs/"]
-    assert "data-docs" not in search_box(site / "_site/docs/index.html")
+    assert "capybaras" in search_parts(site / "_site")["docs"]["/docs/"]
+    assert search_box(site / "_site/docs/index.html")["data-version"] == ""
 
 
 def test_the_baseurl_is_in_the_box_not_in_the_index(site: Path) -> None:
     add_to_config(site, "baseurl: /project\n")
     build(site, OPTIONS)
     form = search_box(site / "_site/about.html")
-    assert (form["data-bundle"], form["data-baseurl"]) == ("/project/pagefind/site/", "/project/")
-    assert "/about.html" in indexed(site / "_site/pagefind/site")   # search.js puts the baseurl in front
+    assert (form["data-parts"], form["data-baseurl"]) == ("/project/pagefind/parts.json", "/project/")
+    assert "/about.html" in searched(site / "_site")   # search.js puts the baseurl in front
 
 
 def test_pages_left_out_by_site_yaml_or_their_front_matter(site: Path) -> None:
@@ -160,14 +173,14 @@ def test_pages_left_out_by_site_yaml_or_their_front_matter(site: Path) -> None:
     about.write_text(about.read_text().replace("---\n", "---\nsearch_exclude: true\n", 1))
     result = build(site, OPTIONS)
     assert not [w for w in result.warnings if "search_exclude" in w]      # a key the theme reads
-    pages = indexed(site / "_site/pagefind/site")
+    pages = searched(site / "_site")
     assert "/2019/03/18/first-post.html" not in pages and "/about.html" not in pages
     assert "print" not in pages["/2020/05/01/second.html"]                # its code block is left out
 
 
 def test_search_false_makes_no_index_and_no_box(site: Path) -> None:
     build(site, OPTIONS)
-    assert (site / "_site/pagefind/site/pagefind.js").is_file()
+    assert (site / "_site/pagefind/pages/pagefind.js").is_file()
     add_to_config(site, "search: false\n")
     result = build(site, OPTIONS)
     assert not (site / "_site/pagefind").exists()
@@ -227,8 +240,20 @@ def test_a_theme_that_marks_nothing_gets_whole_pages_indexed(site: Path) -> None
         template.write_text(template.read_text().replace(
             '{% if not page.meta.get("search_exclude") %} data-pagefind-body{% endif %}', ""))
     build(site, OPTIONS)
-    pages = indexed(site / "_site/pagefind/site")
+    pages = searched(site / "_site")
     assert "/blog.html" in pages and "/2020/05/01/second.html" in pages
+
+
+def test_a_part_of_listings_alone_indexes_none_of_them_in_a_theme_that_marks(site: Path) -> None:
+    """Whether pages are marked is the theme's, not a part's: here the pages' part holds only
+    listings (and pages left out of search), which stay out as they do beside marked pages."""
+    for name in ("about.md", "asf.md"):
+        page = site / "content/pages" / name
+        page.write_text(page.read_text().replace("---\n", "---\nsearch_exclude: true\n", 1))
+    build(site, OPTIONS)
+    assert search_parts(site / "_site")["pages"] == {}
+    assert set(searched(site / "_site")) == {"/2019/03/18/first-post.html", "/2020/05/01/second.html",
+                                             "/2021/01/02/third.html"}
 
 
 def test_a_site_made_by_sitegen_init_has_the_box_and_the_index(tmp_path: Path) -> None:
@@ -237,8 +262,8 @@ def test_a_site_made_by_sitegen_init_has_the_box_and_the_index(tmp_path: Path) -
     init_site(tmp_path / "mysite", now=datetime(2029, 6, 1, tzinfo=timezone.utc))
     build(tmp_path / "mysite", OPTIONS)
     out = tmp_path / "mysite/_site"
-    assert search_box(out / "index.html")["data-bundle"] == "/pagefind/site/"
-    pages = indexed(out / "pagefind/site")
+    assert search_box(out / "index.html")["data-parts"] == "/pagefind/parts.json"
+    pages = searched(out)
     assert any(url.startswith("/2029/") for url in pages) and "/about.html" in pages
 
 
@@ -250,12 +275,13 @@ def test_a_build_may_leave_the_index_behind_and_any_next_build_catches_up(site: 
     before = {p: p.read_bytes() for p in (site / "_site/pagefind").rglob("*") if p.is_file()}
     post = site / "content/posts/2021-01-02-third.md"
     post.write_text(post.read_text().replace("Third body.", "Third body, on pangolins."))
+    part = part_of(load_config(site), "2021/01/02/third.html")
     result = Engine(site, OPTIONS).build(derive=False)
-    assert "2021/01/02/third.html" in result.written and result.reports["search"].behind == ("site",)
+    assert "2021/01/02/third.html" in result.written and result.reports["search"].behind == (part, "pages")
     assert {p: p.read_bytes() for p in (site / "_site/pagefind").rglob("*") if p.is_file()} == before
     caught_up = build(site, OPTIONS)                      # no input changed, but the index is behind
-    assert caught_up.site is not None and caught_up.reports["search"].made == ("site",)
-    assert "pangolins" in indexed(site / "_site/pagefind/site")["/2021/01/02/third.html"]
+    assert caught_up.site is not None and caught_up.reports["search"].made == (part, "pages")
+    assert "pangolins" in searched(site / "_site")["/2021/01/02/third.html"]
     assert build(site, OPTIONS).site is None               # and now nothing is left to do
     made = render_site(load_config(site), OPTIONS).outputs
     assert all((site / "_site" / p).read_bytes() == d for p, d in made.items())

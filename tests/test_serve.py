@@ -222,7 +222,7 @@ def test_a_started_preview_has_made_what_the_first_edit_needs(preview: Preview) 
 
 
 def test_an_edit_shows_first_and_the_search_index_follows_once_saves_pause(preview: Preview) -> None:
-    from site_checks import search_index
+    from site_checks import searched
 
     stream = EventStream(preview)
     builds = preview.builds
@@ -231,14 +231,14 @@ def test_an_edit_shows_first_and_the_search_index_follows_once_saves_pause(previ
         post.write_text(post.read_text().replace("Third body.", "Third body, on armadillos."))
         first = stream.wait_for("change")["paths"]
         assert "/2021/01/02/third.html" in first and not [p for p in first if p.startswith("/pagefind/")]
-        assert "armadillos" not in search_index(preview.out_dir / "pagefind/site")["/2021/01/02/third.html"]
+        assert "armadillos" not in searched(preview.out_dir)["/2021/01/02/third.html"]
         index = stream.wait_for("change")["paths"]
     finally:
         stream.close()
-    assert index and all(p.startswith("/pagefind/site/") for p in index)
-    assert "armadillos" in search_index(preview.out_dir / "pagefind/site")["/2021/01/02/third.html"]
+    assert index and all(p.startswith("/pagefind/") for p in index)
+    assert "armadillos" in searched(preview.out_dir)["/2021/01/02/third.html"]
     assert request(preview, index[0])[0] in (200, 404)            # written, or an old chunk removed
-    assert request(preview, "/pagefind/site/pagefind.js")[0] == 200
+    assert request(preview, "/pagefind/pages/pagefind.js")[0] == 200
     assert preview.builds == builds + 1 and not preview.engine.state.derived_out_of_date()
 
 

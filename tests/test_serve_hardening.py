@@ -98,7 +98,7 @@ def test_deleting_the_output_folder_is_repaired_by_the_next_rebuild(preview: Pre
     finally:
         stream.close()
     assert listing(preview.out_dir) == before
-    assert (preview.out_dir / "pagefind/site/pagefind.js").is_file()
+    assert (preview.out_dir / "pagefind/pages/pagefind.js").is_file()
 
 
 def test_a_client_that_goes_away_early_is_not_a_traceback(preview: Preview, capfd) -> None:

@@ -1,4 +1,4 @@
-"""Vendored libraries (KaTeX, the Jupyter widget manager) are published only in sites whose pages use them."""
+"""Vendored libraries (KaTeX, the Jupyter widget manager, Mermaid) are published only in sites whose pages use them."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ REPO = Path(__file__).resolve().parents[1]
 OPTIONS = BuildOptions(now=datetime(2030, 1, 1, tzinfo=timezone.utc))
 KATEX = "assets/vendor/katex"
 WIDGETS = "assets/vendor/jupyter-widgets"
+MERMAID = "assets/vendor/mermaid"
 MATH_POST = "---\ntitle: Euler\n---\nThe identity $$e^{i\\pi} + 1 = 0$$ holds.\n"
 
 
@@ -80,6 +81,18 @@ def test_a_page_with_widgets_brings_the_widget_manager(site: Path) -> None:
     assert published(site, WIDGETS) == theme_files(WIDGETS)
     assert not (site / f"_site/{KATEX}").exists()
     page.unlink()
+    build(site, OPTIONS)
+    assert not (site / "_site/assets/vendor").exists()
+    assert_same_as_full_build(site, OPTIONS)
+
+
+def test_a_diagram_brings_mermaid_and_only_a_diagram_does(site: Path) -> None:
+    post = site / "content/posts/2022-02-02-flow.md"
+    post.write_text("---\ntitle: Flow\n---\n```mermaid\ngraph LR\n  a --> b\n```\n")
+    build(site, OPTIONS)
+    assert published(site, MERMAID) == theme_files(MERMAID)
+    assert not (site / f"_site/{KATEX}").exists() and not (site / f"_site/{WIDGETS}").exists()
+    post.unlink()
     build(site, OPTIONS)
     assert not (site / "_site/assets/vendor").exists()
     assert_same_as_full_build(site, OPTIONS)

@@ -67,7 +67,7 @@ def test_a_wheel_in_a_fresh_venv_starts_a_site_that_builds_checks_and_serves(tmp
     site = work / "mysite"
     files = {p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()}
     assert {"site.yaml", "content/pages/index.md", "content/pages/about.md", "assets/favicon.svg",
-            "content/docs/index.md", "notebooks/first-steps.py"} < files and len(files) == 8
+            "assets/social-card.png", "content/docs/index.md", "notebooks/first-steps.py"} < files and len(files) == 9
     sitegen("build", cwd=site)
     assert "no errors" in sitegen("check", cwd=site).stdout
     assert (site / "_site/assets/css/site.css").is_file()

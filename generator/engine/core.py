@@ -154,8 +154,8 @@ class Engine:
             if not self.options.allow_removals:     # derived files (a search index) are not the site's content
                 derived_before = records.derived_files()
                 transient = transient_paths(scan.config, self.planners)
-                present = (state.stamps.keys() | {path for path in scan.strays
-                                                  if not within(path, transient)}) - derived_before
+                present = {path for path in state.stamps.keys() | scan.strays
+                           if not within(path, transient)} - derived_before
                 refuse_mass_removal(present - planned.plan.keys(), len(present), scan.out_dir)
         staging = Staging(scan.out_dir, self.root / STATE_DIR / STAGING_DIR, state.stamps, records.outputs)
         try:

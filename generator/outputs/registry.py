@@ -28,7 +28,7 @@ def default_registry() -> Registry:
         feeds.Feeds(), static.PygmentsCss(), static.Assets(), social.SocialCards(),
         DocsSection(),
         authors.Authors(), notfound.NotFound(), sitemap.Sitemap(), robots.Robots(),
-        search.SearchIndex(), vendor.Vendored(),
+        search.SearchIndex(), search.SearchParts(), vendor.Vendored(),
         *extensions().planners,
     ])
 

@@ -1,59 +1,72 @@
 """Search: a Pagefind index of the site's pages, searched in the reader's browser.
 
-No server takes part: the index is a folder of static files, which the page's
+No server takes part: the index is folders of static files, which the page's
 script (``assets/js/search.js``) loads from the site itself once the reader
 starts typing. The index is made from the HTML the build made, so it holds what
 the reader sees; the templates mark what is worth finding with
 ``data-pagefind-body`` (posts, pages, docs pages, tutorials: not listings,
 redirect stubs or the 404 page), and Pagefind indexes only those parts.
 
-Each docs version has an index of its own, beside the site's (posts and pages;
-an unversioned docs section too): a docs page searches the site's and its own
-version's, other pages the site's and the default version's. So results never
-mix versions, and an edit re-indexes only the part it touched: a new post leaves
-every version's index as it was. A version's aliases and archived builds
-(foreign HTML) have none.
+The index is made in parts, each a Pagefind bundle of its own at
+``pagefind/PART/`` that the browser merges with the others (Pagefind's
+``mergeIndex``), so an edit re-indexes only the part holding the changed page:
+
+- ``blog/NN``: the posts (pages at a URL of site.yaml's ``permalink``), spread
+  over ``BLOG_PARTS`` parts by a hash of their URL, so that parts stay even in
+  size whatever the dates, and a new post touches one of them;
+- ``pages``: the site's other pages;
+- ``docs/VERSION`` and ``tutorials/VERSION`` (``docs`` and ``tutorials`` for
+  docs without versions): a version's docs pages and tutorials. A docs page
+  searches its own version's, other pages the default version's, so results
+  never mix versions. A version's aliases and archived builds (foreign HTML)
+  have none.
+
+``pagefind/parts.json`` lists the parts with their section, which the script
+gives each part as Pagefind's ``mergeFilter``: the reader's choice of a section
+is a filter set in the browser, not a filter written into the index (Pagefind
+writes those in a random order, so an index with them differs build to build).
 """
 
 from __future__ import annotations
 
 import fnmatch
+import hashlib
+import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 from generator.config import Config
 from generator.files import Files
 from generator.outputs import Derived, PlanContext
 
 FOLDER = "pagefind"
-SITE = "site"                 # the group of everything outside the versions' docs
+MANIFEST = f"{FOLDER}/parts.json"
+BLOG_PARTS = 32       # parts the posts are spread over (benchmarks/RESULTS.md, "Search in parts")
 MARKER = b"data-pagefind-body"
+LABELS = {"blog": "Blog", "pages": "Pages", "docs": "Docs", "tutorials": "Tutorials"}
 
 
 class SearchIndex(Derived):
     name = "search"
 
     def group(self, config: Config, path: str) -> str | None:
-        if config.search is False or not path.endswith(".html"):
-            return None
-        if any(fnmatch.fnmatchcase(page_url(path), glob) for glob in config.search.exclude):
-            return None
-        if path.startswith("docs/") and config.versions:
-            version = path.split("/")[1]
-            return f"docs/{version}" if version in indexed_versions(config) else None
-        return SITE
+        return part_of(config, path)
 
     def make(self, ctx: PlanContext, group: str, files: Mapping[str, bytes]) -> Files:
-        """One group's bundle, at ``pagefind/GROUP/``: its pages that mark a part to index
-        (all of them if none does: a theme that never heard of Pagefind gets whole pages)."""
+        """One part's bundle, at ``pagefind/PART/``: its pages that mark a part to index
+        (all of them if the theme marks none: one that never heard of Pagefind gets whole pages)."""
         from generator import pagefind      # with pages to index: its tool runs in a subprocess
 
         pages = list(files.items())
         marked = [(path, data) for path, data in pages if MARKER in data]
+        if not marked and not theme_marks(ctx.config):
+            marked = pages
         settings = {"exclude_selectors": ctx.config.search.exclude_selectors} \
             if ctx.config.search.exclude_selectors else None
         bundle = pagefind.index_pages([(page_url(path), data.decode("utf-8", "replace"))
-                                       for path, data in marked or pages], settings)
+                                       for path, data in marked], settings)
         out = Files()
         for rel, data in sorted(bundle.items()):
             out.add(f"{FOLDER}/{group}/{rel}", data, f"the search index of {group}")
@@ -62,6 +75,73 @@ class SearchIndex(Derived):
     def transient(self, config: Config) -> tuple[str, ...]:
         """Pagefind names its chunks by their content, and finds them through pagefind.js."""
         return () if config.search is False else (FOLDER,)
+
+
+class SearchParts(Derived):
+    """``pagefind/parts.json``: which parts there are, for the script to load. It reads only
+    the paths of the pages, so it is made again on any edit, but costs a sort of them."""
+
+    name = "search-parts"
+
+    def group(self, config: Config, path: str) -> str | None:
+        wanted = config.outputs.get(SearchIndex.name, True)
+        return "parts" if wanted and part_of(config, path) is not None else None
+
+    def make(self, ctx: PlanContext, group: str, files: Mapping[str, bytes]) -> Files:
+        parts = sorted({part_of(ctx.config, path) for path in files})
+        listed = [{"bundle": f"{part}/", **section_of(part)} for part in parts]
+        out = Files()
+        out.add(MANIFEST, json.dumps({"parts": listed}, indent=1).encode() + b"\n", "the parts of the search index")
+        return out
+
+
+def part_of(config: Config, path: str) -> str | None:
+    """The part of the index that holds output file ``path`` (None: not searched)."""
+    if config.search is False or not path.endswith(".html"):
+        return None
+    url = page_url(path)
+    if any(fnmatch.fnmatchcase(url, glob) for glob in config.search.exclude):
+        return None
+    if path.startswith("docs/"):
+        rest = path.removeprefix("docs/")
+        if config.versions:
+            version, _, rest = rest.partition("/")
+            if version not in indexed_versions(config):
+                return None
+            return f"{'tutorials' if rest.startswith('tutorials/') else 'docs'}/{version}"
+        return "tutorials" if rest.startswith("tutorials/") else "docs"
+    if post_url(config.permalink).fullmatch(url):
+        number = int.from_bytes(hashlib.sha256(url.encode()).digest()[:4], "big") % BLOG_PARTS
+        return f"blog/{number:02d}"
+    return "pages"
+
+
+def theme_marks(config: Config) -> bool:
+    """Whether the theme marks what to index, as its post and page layouts show: a part may
+    hold only listings (a site whose pages are all left out of search), which stay out then."""
+    from generator.render import template_dirs
+
+    layouts = [next((folder / name for folder in template_dirs(config) if (folder / name).is_file()), None)
+               for name in ("post.html", "page.html")]
+    return any(MARKER in layout.read_bytes() for layout in layouts if layout is not None)
+
+
+def section_of(part: str) -> dict[str, str]:
+    """A part's section (its ``mergeFilter``), its label in the section menu, and its docs version."""
+    section, _, rest = part.partition("/")
+    version = rest if section in ("docs", "tutorials") else ""
+    return {"section": section, "label": f"{LABELS[section]} {version}".strip(), "version": version}
+
+
+@lru_cache(maxsize=8)
+def post_url(permalink: str) -> re.Pattern[str]:
+    """The URLs site.yaml's ``permalink`` gives posts (one a post's own ``permalink`` gives
+    elsewhere is a page here)."""
+    shapes = {"year": r"\d{4}", "month": r"\d{2}", "day": r"\d{2}"}
+    pattern = re.sub(r"/:categories(?=/|$)", "\0", permalink)
+    regex = "".join(re.escape(text) if i % 2 == 0 else shapes.get(text, "[^/]+")
+                    for i, text in enumerate(re.split(r":([a-z_]+)", pattern)))
+    return re.compile(regex.replace("\0", "(?:/[^/]+)*"))
 
 
 def page_url(path: str) -> str:
@@ -76,24 +156,23 @@ def indexed_versions(config: Config) -> list[str]:
 
 @dataclass(frozen=True)
 class SearchView:
-    """What templates see as ``site.search``: where the indexes a page searches are."""
+    """What templates see as ``site.search``: where the list of parts is, and which docs
+    version a page searches."""
 
-    bundle: str                              # the site's index
-    docs: dict[str, str]                     # a docs version's URL prefix -> its index (an alias's
+    parts: str                               # the list of the index's parts
+    docs: dict[str, str]                     # a docs version's URL prefix -> its name (an alias's
                                              # copies are the version's pages, rendered at its URLs)
-    default_docs: str                        # the default version's index, for other pages
+    default_docs: str                        # the default version, for other pages
 
-    def docs_for(self, url: str) -> str:
-        """The docs index the page at ``url`` searches beside the site's ("" for none)."""
-        return next((bundle for prefix, bundle in self.docs.items() if url.startswith(prefix)),
-                    self.default_docs)
+    def version_for(self, url: str) -> str:
+        """The docs version the page at ``url`` searches beside the site ("" for none)."""
+        return next((name for prefix, name in self.docs.items() if url.startswith(prefix)), self.default_docs)
 
 
 def search_view(config: Config) -> SearchView | None:
     if config.search is False:
         return None
     indexed = indexed_versions(config)
-    docs = {f"/docs/{name}/": f"/{FOLDER}/docs/{name}/" for name in indexed}
-    default = next((f"/{FOLDER}/docs/{v.name}/" for v in config.versions if v.default and v.name in indexed), "")
-    return SearchView(f"/{FOLDER}/{SITE}/", docs, default)
-
+    docs = {f"/docs/{name}/": name for name in indexed}
+    default = next((v.name for v in config.versions if v.default and v.name in indexed), "")
+    return SearchView(f"/{MANIFEST}", docs, default)

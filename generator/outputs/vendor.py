@@ -1,6 +1,6 @@
-"""Vendored libraries (KaTeX, the Jupyter widget manager) published only in sites whose pages use them.
+"""Vendored libraries (KaTeX, the Jupyter widget manager, Mermaid) published only in sites whose pages use them.
 
-Together they weigh 2.6 MB, which a site without math or widgets should not carry.
+Together they weigh 8 MB (Mermaid 5.5 of it), which a site without math, widgets or diagrams should not carry.
 Whether a page loads one is known once the page is made (math may come from a post,
 a docs page, a notebook or a plugin's page), so this is a derived output: it reads
 the pages the build made and publishes a library's folder when one of them refers to
@@ -18,7 +18,7 @@ from generator.layout import ASSETS, DEFAULT_THEME
 from generator.outputs import Derived, PlanContext
 
 FOLDER = f"{ASSETS}/vendor"
-LIBRARIES = ("katex", "jupyter-widgets")     # folders of the default theme's assets/vendor
+LIBRARIES = ("katex", "jupyter-widgets", "mermaid")     # folders of the default theme's assets/vendor
 PAGES = "pages"                              # the one group: every HTML page
 
 

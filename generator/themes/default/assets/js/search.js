@@ -1,12 +1,10 @@
 // The search box of the header (templates/partials/search.html). The index is Pagefind's,
-// made when the site is built: static files on this site, loaded the first time the reader
-// focuses the box, so a page that is only read costs this script and nothing more. A docs page
-// searches the site's index and its own version's; other pages the default version's.
+// made when the site is built in parts (generator/outputs/search.py): static files on this site,
+// loaded the first time the reader focuses the box, so a page that is only read costs this script
+// and nothing more. parts.json lists the parts; the first is loaded and the others merged into it
+// (mergeIndex), each with its section as a filter, which the menu "Search in" sets. A docs page
+// searches its own version's docs and tutorials; other pages the default version's.
 //
-// Keyboard: "/" focuses the box; typing lists results; Enter opens the first (or the one
-// focused); the arrow keys move between the box, the results and "More results", Tab too;
-// Escape closes. A result opens with the words searched for marked on its page
-// (?highlight=...), as MkDocs Material and Docusaurus do.
 const box = document.querySelector("[data-search]");
 const SHOWN = 8;          // results at first, and more each time "More results" is pressed
 const HIGHLIGHT = "highlight";
@@ -17,17 +15,27 @@ if (box) {
   const status = box.querySelector(".site-search-status");
   const list = box.querySelector(".site-search-list");
   const more = box.querySelector(".site-search-more");
+  const within = box.querySelector(".site-search-in");
+  const section = box.querySelector(".site-search-section");
   let loading = null;
   let asked = "";
   let results = [];         // the current search's results, for "More results"
 
   const load = () => loading ??= (async () => {
-    const pagefind = await import(box.dataset.bundle + "pagefind.js");
-    await pagefind.options({ baseUrl: box.dataset.baseurl, excerptLength: 24 });
-    if (box.dataset.docs) {
-      await pagefind.mergeIndex(box.dataset.docs, { baseUrl: box.dataset.baseurl });
-    }
+    const base = box.dataset.baseurl;
+    const response = await fetch(box.dataset.parts);
+    if (!response.ok) throw new Error(`${box.dataset.parts}: ${response.status}`);
+    const parts = (await response.json()).parts.filter((part) => !part.version || part.version === box.dataset.version);
+    if (!parts.length) throw new Error("no part of the index is searched here");
+    const [first, ...others] = parts;
+    const pagefind = await import(`${base}pagefind/${first.bundle}pagefind.js`);
+    await pagefind.options({ baseUrl: base, excerptLength: 24, mergeFilter: { section: first.section } });
+    await Promise.all(others.map((part) => pagefind.mergeIndex(`${base}pagefind/${part.bundle}`,
+      { baseUrl: base, mergeFilter: { section: part.section } })));
     await pagefind.init();
+    const sections = new Map(parts.map((part) => [part.section, part.label]));
+    section.append(...[...sections].map(([value, label]) => new Option(label, value)));
+    within.hidden = sections.size < 2;
     return pagefind;
   })();
 
@@ -72,6 +80,17 @@ if (box) {
     return li;
   };
 
+  // A Pagefind index that lacks a word leaves it out of a search of several, or finds pages
+  // holding only a part of it ("ann" for "annealing"): a part without the word would find
+  // pages one index of the whole site does not. Kept: the pages holding each word that some
+  // part holds as it is (a quoted search of it), what one index finds.
+  const everyWord = async (pagefind, query, found) => {
+    const each = await Promise.all(query.split(/\s+/).map((word) => pagefind.search(`"${word.replaceAll('"', "")}"`)));
+    const held = each.filter((search) => search.results.length)
+      .map((search) => new Set(search.results.map((result) => result.id)));
+    return found.filter((result) => held.every((ids) => ids.has(result.id)));
+  };
+
   const describe = (query, count, shown) => count === 0 ? `No results for “${query}”.`
     : `${count} ${count === 1 ? "result" : "results"} for “${query}”` + (count > shown ? `, the first ${shown}:` : ":");
 
@@ -105,9 +124,11 @@ if (box) {
       loading = null;
       return;
     }
-    const search = await pagefind.debouncedSearch(query, {}, 150);
+    const filters = section.value ? { filters: { section: section.value } } : {};
+    const search = await pagefind.debouncedSearch(query, filters, 150);
     if (search === null || query !== asked) return;     // a newer query is on its way
-    results = search.results;
+    results = await everyWord(pagefind, query, search.results);
+    if (query !== asked) return;
     const found = await Promise.all(results.slice(0, SHOWN).map((result) => result.data()));
     if (query !== asked) return;
     list.replaceChildren(...found.map(item));
@@ -127,6 +148,7 @@ if (box) {
   box.hidden = false;
   input.addEventListener("focus", () => { load().catch(() => {}); if (input.value.trim()) open(true); });
   input.addEventListener("input", show);
+  section.addEventListener("change", show);
   box.addEventListener("keydown", (event) => {
     if (event.key === "Escape") {
       if (panel.hidden) input.value = "";
@@ -136,7 +158,7 @@ if (box) {
       event.preventDefault();
       const first = list.querySelector("a");
       if (first) first.click();
-    } else if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+    } else if ((event.key === "ArrowDown" || event.key === "ArrowUp") && event.target !== section) {
       event.preventDefault();
       const by = event.key === "ArrowDown" ? 1 : -1;
       if (event.target === input) {
