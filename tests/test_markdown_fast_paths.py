@@ -31,11 +31,14 @@ from generator.inline import READS_AS_PYTHON_MARKDOWN, openings
 from generator.markdown import (EXTENSION_CONFIGS, EXTENSIONS, Highlighting, KramdownCompat, inner_html,
                                 markdown_converter)
 from generator.markdown_speed import normalize_whitespace
+from generator.myst import MystExtension
 from generator.sources import split_front_matter
 from tests.conftest import REPO, shared_dir
 
 FAST = markdown_converter()
-SMARTY = markdown.Markdown(extensions=[*EXTENSIONS, KramdownCompat(), Highlighting(ReachableHighlight)],
+# The same extensions, MyST's too (a directive's body is rendered by a converter of its own).
+SMARTY = markdown.Markdown(extensions=[*EXTENSIONS, KramdownCompat(), Highlighting(ReachableHighlight),
+                                       MystExtension(markdown_converter)],
                            extension_configs=EXTENSION_CONFIGS, output_format="html")
 
 
