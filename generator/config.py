@@ -515,7 +515,9 @@ class Version:
     archive: str | None = None
     aliases: list[str] = field(default_factory=list)
     alias_type: Literal["redirect", "copy"] = "redirect"
-    status: Literal["development", "maintained", "unmaintained"] = "maintained"
+    # development: unreleased; latest: a release newer than the default (stable) one, not yet it;
+    # maintained: an older release still fixed; unmaintained: end of life.
+    status: Literal["development", "latest", "maintained", "unmaintained"] = "maintained"
     default: bool = False
     sitemap: bool | None = None  # None: listed in sitemap.xml only if this is the default
 

@@ -217,6 +217,18 @@ def test_the_switcher_labels_stable_development_and_end_of_life(site: Path):
     assert "The stable version is 3.0" in " ".join(banner.text_content().split())
 
 
+def test_a_release_newer_than_the_stable_one_is_labelled_latest(site: Path):
+    set_versions(site, VERSIONS_YAML.replace('{name: v2, title: "2.0", ref: v2}',
+                                             '{name: v2, title: "2.0", ref: v2, status: latest}'))
+    build(site)
+    doc = parse(site / "_site", "docs/v2/install.html")
+    labels = {a.text_content(): a.get("data-badge") for a in doc.cssselect("[data-version-switcher] a")}
+    assert labels == {"4.0-dev": "development", "3.0": "stable", "2.0": "latest", "1.0": "end of life"}
+    (banner,) = doc.cssselect(".version-banner")
+    text = " ".join(banner.text_content().split())
+    assert "the latest release, newer than the stable one" in text and "The stable version is 3.0" in text
+
+
 # --- breadcrumbs and last updated ----------------------------------------------
 
 def crumbs(doc: lxml.html.HtmlElement) -> list[tuple[str, str, str | None]]:
