@@ -414,7 +414,7 @@ def test_cli_lists_versions_refs_commits_and_aliases(repo: Path, site: Path, cap
     ("  - {name: v1, ref: v1, worktree: true, default: true}\n",
      "version 'v1': give exactly one of 'ref'"),
     ("  - {name: v1, ref: v1, default: true, status: retired}\n",
-     "key 'versions[0].status': expected one of 'development', 'maintained', 'unmaintained'"),
+     "key 'versions[0].status': expected one of 'development', 'latest', 'maintained', 'unmaintained'"),
     ("  - {name: ../up, ref: v1, default: true}\n",
      "version '../up': a name must be a folder name"),
     ("  - {name: v1, archive: missing.tar.gz, default: true}\n",
