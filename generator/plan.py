@@ -2,7 +2,7 @@
 
 A :class:`Job` makes one output file. The plan hands it a small ``inputs``
 value (a page number, a redirect's target); everything else it reads from the
-site and the templates is recorded while it renders (:mod:`generator.deps`).
+site and the templates is recorded while it renders (``generator.deps``).
 So the builder can plan the whole site cheaply and make only the jobs an edit
 touched. The planners that fill a plan are in :mod:`generator.outputs`; a
 bundle among them hands back its files already made, as

@@ -45,7 +45,7 @@ class Reader(Protocol):
 
 
 class MarkdownReader:
-    """kramdown-flavoured Markdown (:mod:`generator.markdown`), code highlighted by Pygments."""
+    """kramdown-flavoured Markdown (``generator.markdown``), code highlighted by Pygments."""
 
     suffixes = (".md", ".markdown")
 

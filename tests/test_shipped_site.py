@@ -32,7 +32,13 @@ def shipped(tmp_path_factory) -> Path:
     assert len(result.site.posts) >= 8
     # Both docs versions have the same three tutorials: each runs once, for the first version.
     assert (result.reports["docs"].tutorials.ran, result.reports["docs"].tutorials.cached) == (3, 3)
+    (site / "warnings.txt").write_text("\n".join(result.warnings))
     return site / "_site"
+
+
+def test_builds_without_a_warning(shipped):
+    """The project's own site is the example users copy: a warning there is a defect of ours."""
+    assert (shipped.parent / "warnings.txt").read_text() == ""
 
 
 def test_has_the_pages_of_a_project_site(shipped):

@@ -1,6 +1,6 @@
 """Outputs: every file of the site comes from a planner, in one ordered registry.
 
-The engine (:mod:`generator.build`) knows no output by name: it runs the
+The engine (``generator.build``) knows no output by name: it runs the
 planners of a :class:`Registry` in phase order and makes the jobs they plan.
 Public interface, for the built-in outputs and for plug-ins:
 
@@ -22,7 +22,7 @@ Public interface, for the built-in outputs and for plug-ins:
     has run (the docs section). ``inputs(ctx)`` is a small value: while it and
     everything the last ``make`` read stay the same, the last files are kept.
     ``make(ctx)`` returns ``(Files, report)``. A bundle's report is saved with
-    the state: its class is a :func:`generator.codec.record`, with
+    the state: its class is a ``generator.codec.record``, with
     ``summary()``, ``reusable`` and ``reused()`` (what it says when kept).
 ``Derived``
     A planner that makes files from the bytes of the files the others made (a
@@ -55,7 +55,7 @@ The rule that keeps incremental builds right: a job's bytes must be a
 function of its ``inputs`` (given at plan time, compared with ``==``), of
 what it reads while it runs through the recording views (``ctx.views``,
 ``ctx.site_view``, templates through ``ctx.render``, files through
-:func:`generator.deps.record` of ``("file", path)``, settings through
+``generator.deps.record`` of ``("file", path)``, settings through
 ``ctx.config``: what a planner reads of them while planning counts for each
 of its jobs), and of the code (a change rebuilds everything). A bundle's and
 a derived planner's files are made again when any setting changes. Planning

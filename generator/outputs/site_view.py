@@ -1,5 +1,5 @@
 """What templates see as ``site``: the site's collections and its settings, read through
-the recording views (:mod:`generator.deps`)."""
+the recording views (``generator.deps``)."""
 
 from __future__ import annotations
 
