@@ -16,8 +16,7 @@ import re
 import shutil
 import subprocess
 import sys
-import threading
-from http.server import BaseHTTPRequestHandler, SimpleHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler, SimpleHTTPRequestHandler
 from pathlib import Path
 from typing import Iterator
 
@@ -34,7 +33,7 @@ from generator.options import BuildOptions
 from generator.config import load_config
 from generator.errors import SiteError
 
-from test_versions import git, commit_and_tag
+from test_versions import commit_and_tag, git, serving as serving_on
 
 SITE_PACKAGES = Path(jinja2.__file__).parents[1]
 PYGMENTS_PART = ("__init__.py", "token.py", "util.py", "lexer.py", "filter.py", "formatter.py",
@@ -413,13 +412,8 @@ def test_a_large_module_gives_each_class_a_page_of_its_own(tmp_path):
 @contextlib.contextmanager
 def serving(handler: type) -> Iterator[str]:
     """``handler`` answering on a free local port, for the while: the URL of its objects.inv."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/objects.inv"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serving_on(handler) as base:
+        yield f"{base}/objects.inv"
 
 
 def _inventory_server(tmp_path: Path, uri: str = "library/json.html#$"):

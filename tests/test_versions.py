@@ -17,6 +17,7 @@ import subprocess
 import tarfile
 import threading
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from collections.abc import Iterator
 from pathlib import Path
 
 import lxml.html
@@ -556,14 +557,20 @@ class QuietHandler(SimpleHTTPRequestHandler):
 
 
 @contextlib.contextmanager
-def serve(folder: Path):
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(folder)))
+def serving(handler: type | functools.partial) -> Iterator[str]:
+    """``handler`` answering on a free port of 127.0.0.1 for the while: its base URL."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         yield f"http://127.0.0.1:{server.server_address[1]}"
     finally:
         server.shutdown()
         server.server_close()
+
+
+def serve(folder: Path):
+    """``folder``'s files served on 127.0.0.1 (a context: its base URL)."""
+    return serving(functools.partial(QuietHandler, directory=str(folder)))
 
 
 def test_switcher_script_keeps_the_readers_place(site: Path):
