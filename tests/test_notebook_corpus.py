@@ -9,6 +9,7 @@ No script of the hostile notebook runs; built as trusted, as the control, they d
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -177,3 +178,16 @@ def test_no_script_of_the_hostile_notebook_runs_unless_it_is_trusted(tmp_path, c
     build(control, NOW)
     with serve(control / "_site") as base:
         assert scripts_that_ran(chromium, f"{base}/docs/tutorials/hostile.html") != []
+
+
+def test_a_cell_of_a_type_from_a_later_nbformat_is_left_out_with_a_warning(tmp_path):
+    from test_notebooks import make_site
+
+    later = {"nbformat": 4, "nbformat_minor": 99, "metadata": {}, "cells": [     # a later minor version
+        {"id": "title", "cell_type": "markdown", "metadata": {}, "source": "# Later"},
+        {"id": "vote", "cell_type": "poll", "metadata": {}}]}
+    nbformat.validate(nbformat.from_dict(later))     # nbformat admits it (its own test4plus.ipynb has one)
+    site = make_site(tmp_path / "site", "execute: never")
+    (site / "notebooks" / "later.ipynb").write_text(json.dumps(later))
+    assert build(site, NOW).warnings == [
+        "notebooks/later.ipynb: warning: cell 2: a cell of type 'poll', which this site cannot show: left out"]
