@@ -26,6 +26,7 @@ import sys
 import tempfile
 import time
 import tomllib
+import warnings
 from collections import Counter, defaultdict
 from pathlib import Path
 
@@ -48,6 +49,8 @@ DRAWN = {"stream": "nb-stream", "error": "nb-error", "text": "nb-text", "json": 
          "markdown": "nb-markdown-output", "latex": "nb-latex", "svg": "nb-image", "png": "nb-image",
          "jpeg": "nb-image", "gif": "nb-image", "widget": "nb-widget", "chart": "nb-chart-output"}
 OUTCOMES = ("drawn", "static", "note", "dropped")
+# Notes that speak of the element before them (generator/notebooks/render.py).
+ABOUT_ITS_ELEMENT = re.compile(r"^output truncated|over the limit|drawn by its own script|A chart not drawn")
 
 
 def gather(mirrors: Path, folder: Path) -> list[Path]:
@@ -98,13 +101,19 @@ def merged(outputs: list) -> list:
 
 
 def shown_items(cell) -> list[tuple[str, bool]]:
-    """The outputs a cell's page shows, in order: (the element's classes, or "" for a note alone; noted)."""
+    """The outputs a cell's page shows, in order: (the element's classes, or "" for a note alone; noted).
+
+    A note follows the element it speaks of (templates/notebook/output.html); one that speaks
+    of no element (an output left out) stands alone, even right after another output's element.
+    """
     items: list[tuple[str, bool]] = []
     for child in cell.xpath("./div[@class='nb-outputs']/* | ./details/div[@class='nb-outputs']/*"):
         classes = child.get("class", "")
         if "nb-note" in classes:
-            if items and items[-1][0] and not items[-1][1]:
-                items[-1] = (items[-1][0], True)
+            previous = items[-1][0] if items and not items[-1][1] else ""
+            if previous and (ABOUT_ITS_ELEMENT.search(child.text_content())
+                             or "nb-text" in previous and child.text_content().startswith("an interactive widget")):
+                items[-1] = (previous, True)
             else:
                 items.append(("", True))
         elif "nb-output" in classes or child.tag == "script":
@@ -114,7 +123,9 @@ def shown_items(cell) -> list[tuple[str, bool]]:
 
 def outcomes(source: Path, page: Path) -> dict[str, Counter]:
     """For each kind of output in ``source``, how many its page drew, showed static, noted or dropped."""
-    notebook = nbformat.read(source, as_version=4)
+    with warnings.catch_warnings():          # about cell ids nbformat mends, as the build does
+        warnings.simplefilter("ignore")
+        notebook = nbformat.read(source, as_version=4)
     tree = lxml.html.parse(str(page))
     counts: dict[str, Counter] = defaultdict(Counter)
     for index, cell in enumerate(notebook.cells):

@@ -15,6 +15,7 @@ which builds the real notebooks of public projects (benchmarks/notebook_sources.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import io
 import json
@@ -369,17 +370,28 @@ def notebooks() -> list[str]:
 
 
 def write_corpus(folder: Path) -> list[Path]:
-    """Make every notebook of the corpus in ``folder``, running those with code in a real kernel."""
+    """Make every notebook of the corpus in ``folder``, running those with code in real kernels,
+    two at a time (kernels mostly wait: for their imports, for the client)."""
     from nbclient import NotebookClient
 
+    made = {name: make() for name, (make, _) in NOTEBOOKS.items()}
+    clients = [NotebookClient(made[name], timeout=120, kernel_name="python3",
+                              resources={"metadata": {"path": str(folder)}})
+               for name, (_, run) in NOTEBOOKS.items() if run]
+
+    async def run_all() -> None:
+        slots = asyncio.Semaphore(2)
+
+        async def run(client) -> None:
+            async with slots:
+                await client.async_execute()
+
+        await asyncio.gather(*map(run, clients))
+
     folder.mkdir(parents=True, exist_ok=True)
-    for name, (make, run) in NOTEBOOKS.items():
-        notebook = make()
-        if run:
-            NotebookClient(notebook, timeout=120, kernel_name="python3",
-                           resources={"metadata": {"path": str(folder)}}).execute()
-        text = notebook if isinstance(notebook, str) else nbformat.writes(notebook)
-        (folder / name).write_text(text)
+    asyncio.run(run_all())
+    for name, notebook in made.items():
+        (folder / name).write_text(notebook if isinstance(notebook, str) else nbformat.writes(notebook))
     return [folder / name for name in notebooks()]
 
 
