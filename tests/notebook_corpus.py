@@ -300,8 +300,9 @@ def hostile() -> nbformat.NotebookNode:
         f"<iframe srcdoc=\"{script('iframe')}\"></iframe>\n"
         f"<details open ontoggle=\"{RUN.format('ontoggle')}\"><summary>More</summary>Kept.</details>\n"
         f"<svg onload=\"{RUN.format('inline svg')}\"><script>{RUN.format('inline svg')}</script></svg>\n\n"
-        "![attached](attachment:bad.svg)")
-    markdown.attachments = {"bad.svg": {"image/svg+xml": svg("attachment")}}
+        "![attached](attachment:bad.svg) <img src='attachment:x\" onerror=\"alert(1).png' alt='named'>")
+    markdown.attachments = {"bad.svg": {"image/svg+xml": svg("attachment")},
+                            "x\" onerror=\"alert(1).png": {"image/png": base64.b64encode(_picture("PNG")).decode()}}
     markdown.metadata["tags"] = ["<script>document.title='ran:tag'</script>"]   # a tag has no comma
     broken = "this is not base64 at all!"
     cell = new_code_cell(f"print('{script('source')}')", execution_count=1, outputs=[
@@ -310,6 +311,14 @@ def hostile() -> nbformat.NotebookNode:
                                                       "bold</b>", "text/plain": "html"}),
         new_output("display_data", data={"text/markdown": f"{script('markdown output')} *kept*"}),
         new_output("display_data", data={"image/svg+xml": svg("svg output")}),
+        new_output("display_data", data={"text/html": f"<img alt=none onerror=\"{RUN.format('html onerror')}\">"
+                                                      f"<iframe src=\"javascript:{RUN.format('html iframe')}\">"
+                                                      "</iframe><object data=\"javascript:alert(1)\"></object>"
+                                                      f"<a href=\"javascript:{RUN.format('html link')}\">a link</a>"}),
+        new_output("display_data", data={"image/png": base64.b64encode(_picture("PNG")).decode()},
+                   metadata={"image/png": {"width": f'8" onload="{RUN.format("width")}',
+                                           "height": "<script>document.title='ran:height'</script>",
+                                           "alt": f'"><script>{RUN.format("alt")}</script>'}}),
         new_output("display_data", data={"image/png": broken, "text/plain": "a broken PNG"}),
         new_output("display_data", data={"image/jpeg": broken}),
         new_output("display_data", data={"text/latex": f"$\\href{{javascript:{RUN.format('latex')}}}{{x}}$"}),
