@@ -1,4 +1,4 @@
-"""Real notebooks rendered safely and completely: hostile cells, broken outputs, Jupyter's math,
+"""Notebooks rendered safely and completely: hostile cells, broken outputs, Jupyter's math,
 ids and links, checked in the built files, by the site's own check (with the Nu Html Checker)
 and in Chromium (Playwright), where a script that runs would open a dialog or log a message.
 
@@ -10,17 +10,16 @@ from __future__ import annotations
 import base64
 import json
 import re
-import shutil
 from collections import Counter
 from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 
+import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell
 from playwright.sync_api import Browser
 
-from conftest import DATA
 from generator.build import build, render_site
 from generator.check import check_site
 from generator.config import load_config
@@ -29,6 +28,7 @@ from generator.render import DEFAULT_THEME
 from generator.notebooks.formulas import KATEX_ENVIRONMENTS, defined_commands, for_katex, unknown_commands
 from generator.notebooks.katex_commands import KATEX_COMMANDS
 from generator.serve import Preview
+from notebook_corpus import math_forms
 from site_checks import assert_html5_parses, assert_internal_links_and_anchors
 from test_browser import browser  # noqa: F401 - a fixture
 from test_notebooks import NOW, PNG, TUTORIALS, make_site, notebook, page, without_code
@@ -98,7 +98,7 @@ def site(tmp_path_factory) -> Path:
     site = make_site(tmp_path_factory.mktemp("safety") / "site", "trusted: [trusted.ipynb]",
                      **{"hostile.ipynb": HOSTILE, "trusted.ipynb": TRUSTED, "links.ipynb": LINKS,
                         "other.ipynb": OTHER, "math_outputs.ipynb": MATH_OUTPUTS})
-    shutil.copy(DATA / "math" / "typesetting-equations.ipynb", site / "notebooks" / "math.ipynb")
+    nbformat.write(math_forms(), site / "notebooks" / "math.ipynb")
     (site / "notebooks" / "old.ipynb").write_text(json.dumps(NBFORMAT_3))
     (site / "notebooks" / "pictures").mkdir()
     for name in ("single.png", "bare.png"):
@@ -300,14 +300,14 @@ def test_no_script_of_a_hostile_notebook_runs_in_the_browser(browser, served, si
     assert page.title().startswith("trusted ran") and events == []
 
 
-def test_every_formula_of_jupyters_documentation_is_typeset(browser, served, site):
+def test_every_form_of_math_jupyters_documentation_teaches_is_typeset(browser, served, site):
     page, events = visit(browser, f"{served}/docs/tutorials/math.html")
     assert events == []
     formulas = page.locator(".arithmatex").count()
-    assert formulas == 14
+    assert formulas == 17
     assert page.locator(".arithmatex .katex").count() == formulas
     assert page.locator(".katex-error").count() == 0 and page.locator(".math-source").count() == 0
-    assert page.locator(".arithmatex .katex-display").count() == 11
+    assert page.locator(".arithmatex .katex-display").count() == 7
 
 
 def test_math_in_latex_and_markdown_outputs_is_typeset(browser, served, site):

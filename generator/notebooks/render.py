@@ -172,8 +172,10 @@ class NotebookRenderer:
                     found_title, source = _split_title(source)
                     first_markdown = False
                 cells.append(Cell("markdown", index + 1, html=self.markdown(source, cell, index)))
-            else:
+            elif cell.cell_type == "code":
                 cells.append(self.code_cell(cell, index, tags))
+            else:   # nbformat 4 admits cell types of later versions, with metadata only
+                self.warn(index, f"a cell of type {cell.cell_type!r}, which this site cannot show: left out")
         if self.problems:
             raise _combined(self.problems)
         title = title or found_title or self.tutorial.slug

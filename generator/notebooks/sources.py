@@ -415,7 +415,7 @@ def to_percent(notebook: NotebookNode) -> str:
     for cell in notebook.cells:
         tags = cell.metadata.get("tags")
         options = f" tags={json.dumps(tags)}" if tags else ""
-        source = cell.source.strip("\n")
+        source = cell.get("source", "").strip("\n")    # a cell type of a later nbformat has none
         if cell.cell_type == "code":
             parts.append(f"# %%{options}" + (f"\n{source}" if source else ""))
         else:
