@@ -48,6 +48,7 @@ ADMONITIONS = {"note": "Note", "warning": "Warning", "tip": "Tip", "important": 
                "attention": "Attention", "error": "Error"}
 CODE = {"code-cell", "code-block", "code", "sourcecode"}
 ROLES = {"ref", "doc", "eq", "numref", "sub", "sup", "math", "kbd", "abbr"}
+NUMBERED = {"figure": "Figure %s", "equation": "Equation %s"}    # {numref}'s text, as Jupyter Book's
 
 
 @dataclass(frozen=True)
@@ -56,7 +57,8 @@ class Target:
 
     url: str            # "#label" on the same page, a page's URL (and fragment) elsewhere
     title: str
-    number: int | None = None     # an equation's
+    number: int | None = None     # a labelled figure's or equation's, counted per page
+    kind: str = "section"         # "section", "figure" or "equation": what {numref} calls it
 
 
 @dataclass
@@ -100,7 +102,6 @@ def scan(text: str, targets: dict[str, Target], page_url: str = "") -> None:
     if ")=" not in text and "{math}" not in text and "{figure}" not in text:
         return
     lines = text.split("\n")
-    numbered = sum(1 for t in targets.values() if t.number is not None and t.url.startswith(page_url + "#"))
     for i, line in enumerate(lines):
         if m := TARGET.match(line):
             after = next((l for l in lines[i + 1:] if l.strip()), "")
@@ -111,15 +112,15 @@ def scan(text: str, targets: dict[str, Target], page_url: str = "") -> None:
             options, body = _options(lines[i + 1:])
             key = "label" if m.group("name") == "math" else "name"
             label = options.get(key)
-            if not label:
+            if not label or label in targets:
                 continue
-            if m.group("name") == "math":
-                numbered += 1
-                targets.setdefault(label, Target(f"{page_url}#equation-{anchor(label)}", f"({numbered})",
-                                                 numbered))
+            kind = "equation" if m.group("name") == "math" else "figure"
+            number = 1 + sum(1 for t in targets.values() if t.kind == kind and t.url.startswith(page_url + "#"))
+            if kind == "equation":
+                targets[label] = Target(f"{page_url}#equation-{anchor(label)}", f"({number})", number, kind)
             else:
                 caption = plain(next((l.strip() for l in body if l.strip()), label))
-                targets.setdefault(label, Target(f"{page_url}#{anchor(label)}", caption))
+                targets[label] = Target(f"{page_url}#{anchor(label)}", caption, number, kind)
 
 
 def plain(markdown: str) -> str:
@@ -205,6 +206,9 @@ class Directives(Preprocessor):
             elif name in ("ref", "numref", "eq") and _label(text) not in doc.targets:
                 doc.warnings.append((number, f"{{{name}}}`{text}`: no target labelled "
                                              f"{_label(text)!r} on this page or in the gallery"))
+            elif name == "numref" and doc.targets[_label(text)].number is None:
+                doc.warnings.append((number, f"{{numref}}`{text}`: {_label(text)!r} has no number (only "
+                                             "labelled figures and equations are numbered): its title is shown"))
             elif name == "doc" and doc.page(_label(text)) is None:
                 doc.warnings.append((number, f"{{doc}}`{text}`: no tutorial {_label(text)!r} in the gallery"))
 
@@ -307,6 +311,10 @@ class Directives(Preprocessor):
         ident = f' id="{anchor(label)}"' if label else ""
         if name == "image":
             return f'<p class="{html.escape(classes)}"{ident}>{image}</p>'
+        target = self.extension.document.targets.get(label) if label else None
+        if target is not None and target.kind == "figure" and target.url.startswith("#"):
+            number = f'<span class="caption-number">{NUMBERED["figure"] % target.number} </span>'
+            caption = re.sub(r"^(<p>)?", lambda p: (p.group(1) or "") + number, caption or "", count=1)
         shown = f"<figcaption>{caption}</figcaption>" if caption else ""
         return f'<figure class="{html.escape(classes)}"{ident}>{image}{shown}</figure>'
 
@@ -425,12 +433,22 @@ class Roles(InlineProcessor):
                 element.text = explicit.group("title") if explicit else label
             else:
                 element = etree.Element("a", {"href": found.url, "class": f"reference {name}"})
-                element.text = markdown.util.AtomicString(
-                    explicit.group("title") if explicit and name != "eq" else found.title)
+                element.text = markdown.util.AtomicString(_shown(name, found, explicit))
         else:
             element = etree.Element("code", {"class": f"myst-role myst-{name}"})
             element.text = markdown.util.AtomicString(text)
         return element, m.start(0), m.end(0)
+
+
+def _shown(role: str, target: Target, explicit: re.Match | None) -> str:
+    """A reference's text: its own, else the target's title; for ``{numref}`` its number
+    in the text (``%s`` or ``{number}``, as Sphinx reads them; ``{name}`` the title)."""
+    own = explicit.group("title") if explicit and role != "eq" else None
+    if role != "numref" or target.number is None:
+        return own or target.title
+    template = own if own is not None else NUMBERED[target.kind]
+    return template.replace("%s", str(target.number)).replace("{number}", str(target.number)) \
+        .replace("{name}", target.title)
 
 
 class MystExtension(Extension):

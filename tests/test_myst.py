@@ -90,6 +90,29 @@ def test_figure_with_name_width_and_caption():
     assert text(link) == "The plot of it."
 
 
+def test_labelled_figures_are_numbered_and_numref_shows_the_number():
+    root = dom("See {numref}`fig-b`, {numref}`Fig. {number} <fig-a>`, {numref}`Plot %s: {name} <fig-a>` "
+               "and {numref}`energy`.\n\n"
+               "```{figure} a.png\n:name: fig-a\n\nThe *first*.\n```\n\n"
+               "```{figure} x.png\n\nNo name, no number.\n```\n\n"
+               "```{figure} b.png\n:name: fig-b\n\nThe second.\n```\n\n"
+               "```{math}\n:label: energy\nE = mc^2\n```\n")
+    captions = [text(c) for c in root.xpath("//figcaption")]
+    assert captions == ["Figure 1 The first.", "No name, no number.", "Figure 2 The second."]
+    assert root.xpath("//figure[@id='fig-a']//span[@class='caption-number']")[0].text == "Figure 1 "
+    refs = [(a.get("href"), a.text) for a in root.xpath("//a[contains(@class, 'numref')]")]
+    assert refs == [("#fig-b", "Figure 2"), ("#fig-a", "Fig. 1"), ("#fig-a", "Plot 1: The first."),
+                    ("#equation-energy", "Equation 1")]
+
+
+def test_numref_to_an_unnumbered_target_shows_its_title_and_warns():
+    rendered = render_markdown("(intro)=\n## Introduction\n\nSee {numref}`intro`.\n")
+    root = lxml_html.fragment_fromstring(rendered.html, create_parent="div")
+    assert root.xpath("//a[contains(@class, 'numref')]")[0].text == "Introduction"
+    assert rendered.warnings == ((4, "{numref}`intro`: 'intro' has no number (only labelled figures and "
+                                     "equations are numbered): its title is shown"),)
+
+
 def test_list_table_with_header_rows_widths_and_markdown_cells():
     root = dom("```{list-table} Options\n:header-rows: 1\n:widths: 25 75\n\n* - Name\n  - Meaning\n"
                "* - `max_trials`\n  - The *whole* budget, over\n    several lines.\n* - `op_names`\n  - Filters.\n```\n")
