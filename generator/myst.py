@@ -22,6 +22,7 @@ import re
 import xml.etree.ElementTree as etree
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import markdown
 from markdown.extensions import Extension
@@ -40,6 +41,9 @@ CODE_SPAN = re.compile(r"(`+).+?\1")     # where a role is only text: ``{ref}`x`
 EMPHASIS = re.compile(r"(\*{1,3}|`+)(.+?)\1|(?<!\w)(_{1,3})(.+?)\3(?!\w)")
 MARK = re.compile("^([ \t]*)\x1amyst:(\\d+)\x1a$")
 EXPLICIT = re.compile(r"^(?P<title>.*?)\s*<(?P<target>[^<>]+)>$", re.S)
+UNRESOLVED = re.compile(r'<span class="myst-unresolved" data-role="(?P<role>[\w-]+)" data-text="(?P<text>[^"]*)">'
+                        r'[^<]*</span>')
+UNRESOLVED_WARNING = re.compile(r"(\{(?:ref|numref|eq|doc)\}`[^`]+`): no (?:target labelled|page) ")
 # Where any of them may be: a directive's fence and "{", a target's ")=", a role's "}`".
 CONSTRUCT = re.compile(r"[`~:]\{|\)=|\}`")
 
@@ -94,6 +98,59 @@ class Document:
         for text in texts:
             scan(text, own)
         return cls(own, pages or {})
+
+
+@dataclass
+class Labels:
+    """A docs section's labels, site-wide: every docs page's and tutorial's targets, and each
+    of those pages by its source path, for the roles of any of them (``{ref}`` to a section
+    of another page, ``{doc}``), as Jupyter Book resolves them across a book."""
+
+    targets: dict[str, Target] = field(default_factory=dict)
+    pages: dict[Path, Target] = field(default_factory=dict)   # source (absolute) without suffix -> its page
+
+    def add(self, source: Path, url: str, title: str, texts: list[str]) -> None:
+        """The page of ``source`` at ``url``, titled ``title``, written in ``texts``."""
+        for text in texts:
+            scan(text, self.targets, url)
+        self.pages[source.with_suffix("")] = Target(url, title)
+
+    def document(self, folder: Path, texts: list[str]) -> Document:
+        """What the roles of a page in ``folder`` (its Markdown ``texts``) point at: its own
+        labels, then the others' labels and pages, ``{doc}`` names relative to ``folder``."""
+        document = Document.of(*texts)
+        for label, target in self.targets.items():
+            document.targets.setdefault(label, target)
+        for source, target in self.pages.items():
+            document.pages[source.as_posix()] = target      # for a {doc} path from the docs' root
+            if source.is_relative_to(folder):
+                document.pages[source.relative_to(folder).as_posix()] = target
+        return document
+
+
+def resolve(rendered: str, document: Document) -> tuple[str, set[str]]:
+    """``rendered`` HTML with the references its page could not resolve alone linked where
+    ``document`` (its page's, with the site's :class:`Labels`) knows their target; and those
+    references, as written (``{ref}`label```): their warnings no longer stand."""
+    found: set[str] = set()
+
+    def linked(m: re.Match) -> str:
+        role, text = m.group("role"), html.unescape(m.group("text"))
+        label = _label(text)
+        target = document.page(label) if role == "doc" else document.targets.get(label)
+        if target is None:
+            return m.group(0)
+        found.add(f"{{{role}}}`{text}`")
+        shown = html.escape(_shown(role, target, EXPLICIT.match(text)), quote=False)
+        return f'<a class="reference {role}" href="{html.escape(target.url)}">{shown}</a>'
+
+    return (UNRESOLVED.sub(linked, rendered) if "myst-unresolved" in rendered else rendered), found
+
+
+def settled(message: str, resolved: set[str]) -> bool:
+    """Whether ``message`` is the warning of a reference that :func:`resolve` has since linked."""
+    m = UNRESOLVED_WARNING.search(message)
+    return m is not None and m.group(1) in resolved
 
 
 def scan(text: str, targets: dict[str, Target], page_url: str = "") -> None:
@@ -205,12 +262,12 @@ class Directives(Preprocessor):
                                              "as code"))
             elif name in ("ref", "numref", "eq") and _label(text) not in doc.targets:
                 doc.warnings.append((number, f"{{{name}}}`{text}`: no target labelled "
-                                             f"{_label(text)!r} on this page or in the gallery"))
+                                             f"{_label(text)!r} on this page or in the docs"))
             elif name == "numref" and doc.targets[_label(text)].number is None:
                 doc.warnings.append((number, f"{{numref}}`{text}`: {_label(text)!r} has no number (only "
                                              "labelled figures and equations are numbered): its title is shown"))
             elif name == "doc" and doc.page(_label(text)) is None:
-                doc.warnings.append((number, f"{{doc}}`{text}`: no tutorial {_label(text)!r} in the gallery"))
+                doc.warnings.append((number, f"{{doc}}`{text}`: no page {_label(text)!r} in the docs"))
 
     def directive(self, m: re.Match, body: list[str], number: int) -> list[str]:
         """The lines standing for one directive (its HTML's placeholder, or Markdown)."""
@@ -428,8 +485,8 @@ class Roles(InlineProcessor):
             label = _label(text)
             explicit = EXPLICIT.match(text)
             found = doc.page(label) if name == "doc" else doc.targets.get(label)
-            if found is None:
-                element = etree.Element("span", {"class": "myst-unresolved"})
+            if found is None:       # for resolve(), once the site's labels are known
+                element = etree.Element("span", {"class": "myst-unresolved", "data-role": name, "data-text": text})
                 element.text = explicit.group("title") if explicit else label
             else:
                 element = etree.Element("a", {"href": found.url, "class": f"reference {name}"})

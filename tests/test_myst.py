@@ -15,7 +15,7 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_output
 from conftest import copy_site
 from generator.build import build
 from generator.markdown import render_markdown
-from test_notebooks import NOW, make_site, notebook, page
+from test_notebooks import NOW, PNG, make_site, notebook, page
 
 
 def dom(markdown: str):
@@ -158,7 +158,7 @@ def test_unknown_directive_and_role_are_warned_of_at_their_line_and_shown():
     assert rendered.warnings == (
         (3, "MyST directive '{tabbed}' is not supported: its content is shown as a block"),
         (7, "MyST role '{term}' is not supported: its text is shown as code"),
-        (7, "{ref}`nowhere`: no target labelled 'nowhere' on this page or in the gallery"),
+        (7, "{ref}`nowhere`: no target labelled 'nowhere' on this page or in the docs"),
     )
 
 
@@ -229,3 +229,62 @@ def test_hide_cell_folds_input_and_output(myst_gallery):
 def test_a_warning_in_an_unknown_directive_counts_lines_past_its_options():
     rendered = render_markdown("```{tabbed} One\n:sync: a\n\nText {term}`x`.\n```\n")
     assert [line for line, _ in rendered.warnings] == [1, 4]
+
+
+# -- across a docs section: its pages and tutorials -------------------------------------
+
+
+def docs_with_references(root: Path) -> Path:
+    """Two docs pages and two tutorials referring to each other's labels and pages."""
+    first = notebook(
+        new_markdown_cell("# First steps\n\n(nb-part)=\n## The notebook's part\n\n"
+                          "```{figure} plot.png\n:name: fig-loss\n\nThe loss.\n```\n\n"
+                          "As {ref}`guide-setup` says; see {doc}`/content/docs/guide` and {numref}`fig-loss`."),
+        execute="never")
+    second = notebook(new_markdown_cell("# Second\n\nBack to {ref}`nb-part`, {numref}`Fig. {number} <fig-loss>`."),
+                      execute="never")
+    site = make_site(root, **{"first.ipynb": first, "second.ipynb": second})
+    (site / "notebooks/plot.png").write_bytes(PNG)
+    (site / "content/docs").mkdir(parents=True)
+    (site / "content/docs/guide.md").write_text(
+        "---\ntitle: Guide\n---\n\n(guide-setup)=\n## Setting up\n\nText.\n")
+    (site / "content/docs/more.md").write_text(
+        "---\ntitle: More\n---\n\nRead {ref}`guide-setup`, {ref}`nb-part`, {numref}`fig-loss`,\n"
+        "{doc}`guide`, {doc}`/notebooks/second` and {ref}`nowhere`.\n")
+    return site
+
+
+def references(html: str) -> list[tuple[str, str]]:
+    root = lxml_html.fromstring(html)
+    return [(text(a), a.get("href")) for a in root.xpath("//main//a[contains(@class, 'reference')]")]
+
+
+def test_references_resolve_across_docs_pages_and_tutorials(tmp_path: Path):
+    site = docs_with_references(tmp_path / "site")
+    result = build(site, NOW)
+    assert references((site / "_site/docs/more.html").read_text()) == [
+        ("Setting up", "/docs/guide.html#guide-setup"),
+        ("The notebook's part", "/docs/tutorials/first.html#nb-part"),
+        ("Figure 1", "/docs/tutorials/first.html#fig-loss"),
+        ("Guide", "/docs/guide.html"), ("Second", "/docs/tutorials/second.html")]
+    assert references(page(site, "first")) == [("Setting up", "/docs/guide.html#guide-setup"),
+                                                ("Guide", "/docs/guide.html"), ("Figure 1", "#fig-loss")]
+    assert references(page(site, "second")) == [("The notebook's part", "/docs/tutorials/first.html#nb-part"),
+                                                 ("Fig. 1", "/docs/tutorials/first.html#fig-loss")]
+    assert [w for w in result.warnings if "{" in w] == [
+        "content/docs/more.md:6: warning: {ref}`nowhere`: no target labelled 'nowhere' on this page or in the docs"]
+
+
+def test_an_edited_title_reaches_the_pages_referring_to_it(tmp_path: Path):
+    site = docs_with_references(tmp_path / "site")
+    build(site, NOW)
+    guide = site / "content/docs/guide.md"
+    guide.write_text(guide.read_text().replace("## Setting up", "## Getting *set* up"))
+    build(site, NOW)
+    clean = docs_with_references(tmp_path / "clean")
+    (clean / "content/docs/guide.md").write_text(guide.read_text())
+    build(clean, NOW)
+    for path in ("docs/more.html", "docs/tutorials/first.html"):
+        edited = (site / "_site" / path).read_text()
+        assert ("Getting set up", "/docs/guide.html#guide-setup") in references(edited)
+        assert edited == (clean / "_site" / path).read_text()
