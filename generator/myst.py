@@ -17,6 +17,7 @@ What is not rendered is warned of, at its line, and shown as a block.
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import re
 import xml.etree.ElementTree as etree
@@ -44,6 +45,7 @@ EXPLICIT = re.compile(r"^(?P<title>.*?)\s*<(?P<target>[^<>]+)>$", re.S)
 UNRESOLVED = re.compile(r'<span class="myst-unresolved" data-role="(?P<role>[\w-]+)" data-text="(?P<text>[^"]*)">'
                         r'[^<]*</span>')
 UNRESOLVED_WARNING = re.compile(r"(\{(?:ref|numref|eq|doc)\}`[^`]+`): no (?:target labelled|page) ")
+WORDS = re.compile(r"[^\W_]+(?: [^\W_]+)*")    # text that Markdown and typography leave as it is
 # Where any of them may be: a directive's fence and "{", a target's ")=", a role's "}`".
 CONSTRUCT = re.compile(r"[`~:]\{|\)=|\}`")
 
@@ -108,23 +110,32 @@ class Labels:
 
     targets: dict[str, Target] = field(default_factory=dict)
     pages: dict[Path, Target] = field(default_factory=dict)   # source (absolute) without suffix -> its page
+    own: dict[Path, dict[str, Target]] = field(default_factory=dict)  # each page's, as its own roles see them
 
     def add(self, source: Path, url: str, title: str, texts: list[str]) -> None:
-        """The page of ``source`` at ``url``, titled ``title``, written in ``texts``."""
+        """The page of ``source`` at ``url``, titled ``title``, written in ``texts`` (each scanned
+        once: its roles see its targets, kept here, at ``#label``; the others' at ``url#label``)."""
+        own: dict[str, Target] = {}
         for text in texts:
-            scan(text, self.targets, url)
+            scan(text, own)
+        self.own[source.with_suffix("")] = own
+        for label, target in own.items():
+            self.targets.setdefault(label, dataclasses.replace(target, url=url + target.url))
         self.pages[source.with_suffix("")] = Target(url, title)
 
-    def document(self, folder: Path, texts: list[str]) -> Document:
-        """What the roles of a page in ``folder`` (its Markdown ``texts``) point at: its own
-        labels, then the others' labels and pages, ``{doc}`` names relative to ``folder``."""
-        document = Document.of(*texts)
+    def document(self, source: Path, texts: list[str] = ()) -> Document:
+        """What the roles of the page of ``source`` (its Markdown ``texts``, read unless it was
+        added) point at: its own labels, then the others' labels and pages, ``{doc}`` names
+        relative to its folder."""
+        own = self.own.get(source.with_suffix(""))
+        document = Document.of(*texts) if own is None else Document(dict(own))
         for label, target in self.targets.items():
             document.targets.setdefault(label, target)
-        for source, target in self.pages.items():
-            document.pages[source.as_posix()] = target      # for a {doc} path from the docs' root
-            if source.is_relative_to(folder):
-                document.pages[source.relative_to(folder).as_posix()] = target
+        folder = source.parent
+        for path, target in self.pages.items():
+            document.pages[path.as_posix()] = target      # for a {doc} path from the docs' root
+            if path.is_relative_to(folder):
+                document.pages[path.relative_to(folder).as_posix()] = target
         return document
 
 
@@ -388,8 +399,12 @@ class Directives(Preprocessor):
 
     def inline(self, text: str | list[str], first: int = 0) -> str:
         """A title's Markdown (or a table cell's lines, from line ``first``) as HTML, without
-        the ``<p>`` it opens with and the ``</p>`` it closes with."""
-        rendered = self.markdown([text] if isinstance(text, str) else text, first)
+        the ``<p>`` it opens with and the ``</p>`` it closes with. Words alone (an admonition's
+        "Note") are as they are: no conversion of their own."""
+        lines = [text] if isinstance(text, str) else text
+        if len(lines) == 1 and WORDS.fullmatch(lines[0]):
+            return lines[0]
+        rendered = self.markdown(lines, first)
         return re.sub(r"^<p>(.*)</p>$", r"\1", rendered.strip(), flags=re.S)
 
 

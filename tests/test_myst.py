@@ -6,13 +6,17 @@ pipeline and on pages of real builds.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
+import markdown
 import pytest
+from hypothesis import given, settings, strategies as st
 from lxml import html as lxml_html
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_output
 
 from conftest import copy_site
+from generator import myst
 from generator.build import build
 from generator.markdown import render_markdown
 from test_notebooks import NOW, PNG, make_site, notebook, page
@@ -123,6 +127,32 @@ def test_list_table_with_header_rows_widths_and_markdown_cells():
     assert [[text(td) for td in tr.xpath("td")] for tr in table.xpath("tbody/tr")] == [
         ["max_trials", "The whole budget, over several lines."], ["op_names", "Filters."]]
     assert table.xpath("tbody/tr[1]/td[1]/code") and table.xpath("tbody/tr[1]/td[2]/em")
+
+
+def test_a_directive_converts_only_its_body(monkeypatch):
+    """A note's title ("Note") is text as it is: the cell and the note's body are converted once each."""
+    converted = []
+    convert = markdown.Markdown.convert
+    monkeypatch.setattr(markdown.Markdown, "convert", lambda md, text: converted.append(text) or convert(md, text))
+    render_markdown("Intro.\n\n```{note}\nThe body.\n```\n\n```{admonition} Read this\nMore.\n```\n")
+    assert converted == ["Intro.\n\n```{note}\nThe body.\n```\n\n```{admonition} Read this\nMore.\n```\n",
+                         "The body.", "More."]
+
+
+WORD = st.text(st.characters(categories=("L", "N")), min_size=1, max_size=8)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(WORD, min_size=1, max_size=4).map(" ".join), st.lists(WORD, min_size=1, max_size=3).map(" ".join))
+def test_titles_and_cells_of_words_render_as_a_conversion_would(title, cell):
+    """Differential: the words a title or a table cell holds alone are taken as they are, and the
+    page is byte for byte what converting them gave."""
+    page = (f"```{{admonition}} {title}\nBody.\n```\n\n```{{list-table}} {title}\n* - {cell}\n  - *{cell}*\n```\n"
+            f"\n```{{dropdown}} {title}\nHidden.\n```\n")
+    fast = render_markdown(page).html
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(myst, "WORDS", re.compile(r"(?!)"))       # never words alone: every title converted
+        assert render_markdown(page).html == fast
 
 
 def test_code_cell_is_highlighted_code():

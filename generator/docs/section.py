@@ -93,7 +93,7 @@ def render_section(tree: Path, prefix: str, render: Render, parse: Parse,
     for doc in documents:
         labels.add(tree / doc.source, relative_url(doc.url), doc.title, texts.get(doc.source, []))
     made = tutorials(context, labels) if tutorials else Tutorials()
-    documents = [_linked(doc, labels, tree, texts.get(doc.source, [])) for doc in documents]
+    documents = [_linked(doc, labels, tree) for doc in documents]
     section = Section(prefix, tutorials=made.stats)
     if reference:
         for rel, data in made.items():
@@ -120,14 +120,14 @@ def render_section(tree: Path, prefix: str, render: Render, parse: Parse,
     return section
 
 
-def _linked(doc: Document, labels: myst.Labels, tree: Path, texts: list[str]) -> Document:
+def _linked(doc: Document, labels: myst.Labels, tree: Path) -> Document:
     """``doc`` with the MyST references to other docs pages and tutorials (which its parse did
     not know) linked, and their warnings dropped."""
     if "myst-unresolved" not in doc.content:
         return doc
     from generator import myst
 
-    content, found = myst.resolve(doc.content, labels.document((tree / doc.source).parent, texts))
+    content, found = myst.resolve(doc.content, labels.document(tree / doc.source))
     return dataclasses.replace(doc, content=content,
                                warnings=tuple(w for w in doc.warnings if not myst.settled(w, found)))
 

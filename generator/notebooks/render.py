@@ -157,7 +157,7 @@ class NotebookRenderer:
         start = 1 if self.tutorial.colab_cell else 0
         self.macros = formulas.defined_commands(_math_texts(notebook.cells))
         texts = self.markdown_texts(notebook.cells)
-        self.myst = self.labels.document(self.tutorial.folder, markdown_sources(notebook))
+        self.myst = self.labels.document(self.tutorial.folder / self.tutorial.path.name, markdown_sources(notebook))
         cells, found_title, first_markdown = [], None, True
         for index, cell in enumerate(notebook.cells[start:], start=start):
             tags = _display_tags(cell)
