@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Page
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_output
 
 from generator.build import build
@@ -131,37 +133,42 @@ def test_the_stylers_colour_shows_and_no_output_restyles_the_page(browser, serve
     assert not [url for url in requests if "evil.example" in url]
 
 
-def test_a_widget_saved_by_colab_is_drawn(browser, served):
+@contextmanager
+def drawn(browser, url: str, selector: str) -> Iterator[Page]:
+    """The page at ``url`` once the widget manager has drawn what ``selector`` finds."""
     context = browser.new_context()
     page = context.new_page()
-    page.goto(f"{served}/docs/tutorials/colab.html", wait_until="load")
-    bar = page.locator(".nb-widget .widget-hprogress")
-    bar.wait_for()
-    drawn = {"label": bar.locator(".widget-label").inner_text(),
-             "success": bar.locator(".progress-bar-success").count(),
-             "width": bar.locator(".progress-bar").evaluate("(element) => element.style.width")}
-    context.close()
-    assert drawn == {"label": "Downloading", "success": 1, "width": "100%"}      # 570 of 570
+    page.goto(url, wait_until="load")
+    page.locator(selector).first.wait_for()
+    try:
+        yield page
+    finally:
+        context.close()
+
+
+def test_a_widget_saved_by_colab_is_drawn(browser, served):
+    with drawn(browser, f"{served}/docs/tutorials/colab.html", ".nb-widget .widget-hprogress") as page:
+        bar = page.locator(".nb-widget .widget-hprogress")
+        seen = {"label": bar.locator(".widget-label").inner_text(),
+                "success": bar.locator(".progress-bar-success").count(),
+                "width": bar.locator(".progress-bar").evaluate("(element) => element.style.width")}
+    assert seen == {"label": "Downloading", "success": 1, "width": "100%"}      # 570 of 570
 
 
 def test_widgets_keep_their_layout_and_style_and_an_output_widgets_markdown_is_rendered(browser, served):
-    context = browser.new_context()
-    page = context.new_page()
-    page.goto(f"{served}/docs/tutorials/widgets.html", wait_until="load")
-    output = page.locator(".nb-widget .widget-output")
-    output.wait_for()
-    page.locator(".nb-widget .widget-label", has_text="A label").wait_for()
+    label = ".nb-widget .widget-label:text('A label')"
     style = "(e, names) => names.map(name => getComputedStyle(e)[name])"
-    drawn = {
-        "output": output.evaluate(style, ["borderTop", "borderLeft", "padding", "width"]),
-        "markdown": output.locator("strong").all_inner_texts(),
-        "text": " ".join(output.inner_text().split()),
-        "html": page.locator(".nb-widget .widget-html").evaluate(style, ["borderBottom", "backgroundColor",
-                                                                         "fontSize", "color"]),
-        "label": page.locator(".nb-widget .widget-label", has_text="A label").evaluate(style, ["fontWeight", "color"]),
-    }
-    context.close()
-    assert drawn == {"output": ["3px solid rgb(255, 0, 0)", "3px solid rgb(255, 0, 0)", "7px", "300px"],
-                     "markdown": ["bold"], "text": "Some bold words printed",
-                     "html": ["2px dashed rgb(0, 0, 255)", "rgb(255, 255, 0)", "20px", "rgb(0, 128, 0)"],
-                     "label": ["700", "rgb(128, 0, 128)"]}
+    with drawn(browser, f"{served}/docs/tutorials/widgets.html", label) as page:
+        output = page.locator(".nb-widget .widget-output")
+        seen = {
+            "output": output.evaluate(style, ["borderTop", "borderLeft", "padding", "width"]),
+            "markdown": output.locator("strong").all_inner_texts(),
+            "text": " ".join(output.inner_text().split()),
+            "html": page.locator(".nb-widget .widget-html").evaluate(style, ["borderBottom", "backgroundColor",
+                                                                             "fontSize", "color"]),
+            "label": page.locator(label).evaluate(style, ["fontWeight", "color"]),
+        }
+    assert seen == {"output": ["3px solid rgb(255, 0, 0)", "3px solid rgb(255, 0, 0)", "7px", "300px"],
+                    "markdown": ["bold"], "text": "Some bold words printed",
+                    "html": ["2px dashed rgb(0, 0, 255)", "rgb(255, 255, 0)", "20px", "rgb(0, 128, 0)"],
+                    "label": ["700", "rgb(128, 0, 128)"]}
