@@ -41,13 +41,14 @@ ROLE = re.compile(r"\{(?P<name>[\w:.-]+)\}`(?P<text>[^`]+)`")
 CODE_SPAN = re.compile(r"(`+).+?\1")     # where a role is only text: ``{ref}`x` `` shows the syntax
 EMPHASIS = re.compile(r"(\*{1,3}|`+)(.+?)\1|(?<!\w)(_{1,3})(.+?)\3(?!\w)")
 MARK = re.compile("^([ \t]*)\x1amyst:(\\d+)\x1a$")
+DOLLAR_LABEL = re.compile(r"\$\$[ \t]*\((?P<label>[^()\s]+)\)[ \t]*$")     # MyST's "$$ (label)"
 EXPLICIT = re.compile(r"^(?P<title>.*?)\s*<(?P<target>[^<>]+)>$", re.S)
 UNRESOLVED = re.compile(r'<span class="myst-unresolved" data-role="(?P<role>[\w-]+)" data-text="(?P<text>[^"]*)">'
                         r'[^<]*</span>')
 UNRESOLVED_WARNING = re.compile(r"(\{(?:ref|numref|eq|doc)\}`[^`]+`): no (?:target labelled|page) ")
 WORDS = re.compile(r"[^\W_]+(?: [^\W_]+)*")    # text that Markdown and typography leave as it is
-# Where any of them may be: a directive's fence and "{", a target's ")=", a role's "}`".
-CONSTRUCT = re.compile(r"[`~:]\{|\)=|\}`")
+# Where any of them may be: a directive's fence and "{", a target's ")=", a role's "}`", "$$ (label)".
+CONSTRUCT = re.compile(r"[`~:]\{|\)=|\}`|\$\$[ \t]*\(")
 
 ADMONITIONS = {"note": "Note", "warning": "Warning", "tip": "Tip", "important": "Important",
                "caution": "Caution", "danger": "Danger", "seealso": "See also", "hint": "Hint",
@@ -166,8 +167,9 @@ def settled(message: str, resolved: set[str]) -> bool:
 
 def scan(text: str, targets: dict[str, Target], page_url: str = "") -> None:
     """Add the labels ``text`` defines to ``targets``: ``(label)=`` (titled by the heading
-    after it), a figure's ``:name:`` (by its caption), an equation's ``:label:`` (numbered)."""
-    if ")=" not in text and "{math}" not in text and "{figure}" not in text:
+    after it), a figure's ``:name:`` (by its caption), an equation's ``:label:`` or ``$$ (label)``
+    (numbered)."""
+    if ")=" not in text and "{math}" not in text and "{figure}" not in text and "$$" not in text:
         return
     lines = text.split("\n")
     for i, line in enumerate(lines):
@@ -178,17 +180,44 @@ def scan(text: str, targets: dict[str, Target], page_url: str = "") -> None:
             targets.setdefault(m.group("label"), Target(f"{page_url}#{anchor(m.group('label'))}", title))
         elif (m := DIRECTIVE.match(line)) and m.group("name") in ("math", "figure"):
             options, body = _options(lines[i + 1:])
-            key = "label" if m.group("name") == "math" else "name"
-            label = options.get(key)
-            if not label or label in targets:
-                continue
-            kind = "equation" if m.group("name") == "math" else "figure"
-            number = 1 + sum(1 for t in targets.values() if t.kind == kind and t.url.startswith(page_url + "#"))
-            if kind == "equation":
-                targets[label] = Target(f"{page_url}#equation-{anchor(label)}", f"({number})", number, kind)
+            if m.group("name") == "math":
+                _numbered(targets, options.get("label"), "equation", page_url)
             else:
-                caption = plain(next((l.strip() for l in body if l.strip()), label))
-                targets[label] = Target(f"{page_url}#{anchor(label)}", caption, number, kind)
+                caption = plain(next((l.strip() for l in body if l.strip()), options.get("name", "")))
+                _numbered(targets, options.get("name"), "figure", page_url, caption)
+        elif "$$" in line and (formula := _dollar_math(lines, i)):
+            _numbered(targets, formula[1], "equation", page_url)
+
+
+def _numbered(targets: dict[str, Target], label: str | None, kind: str, page_url: str, caption: str = "") -> None:
+    """A figure or equation labelled ``label``, numbered after the page's others of its kind."""
+    if not label or label in targets:
+        return
+    number = 1 + sum(1 for t in targets.values() if t.kind == kind and t.url.startswith(page_url + "#"))
+    if kind == "equation":
+        targets[label] = Target(f"{page_url}#equation-{anchor(label)}", f"({number})", number, kind)
+    else:
+        targets[label] = Target(f"{page_url}#{anchor(label)}", caption, number, kind)
+
+
+def _dollar_math(lines: list[str], start: int) -> tuple[int, str, list[str]] | None:
+    """The labelled display formula that line ``start`` opens (MyST's dollarmath: ``$$`` ...
+    ``$$ (label)``, on one line or more, no blank line in it): its last line, label and TeX;
+    else None."""
+    opened = lines[start].strip()
+    if not opened.startswith("$$"):
+        return None
+    first = opened[2:]
+    if "$$" in first:
+        closing, at = DOLLAR_LABEL.search(first), start
+    else:
+        at = next((n for n in range(start + 1, len(lines)) if "$$" in lines[n] or not lines[n].strip()), None)
+        closing = DOLLAR_LABEL.search(lines[at]) if at is not None else None
+    if closing is None:
+        return None
+    last = (first if at == start else lines[at])[:closing.start()]
+    tex = [last] if at == start else [first, *lines[start + 1:at], last]
+    return at, closing.group("label"), tex
 
 
 def plain(markdown: str) -> str:
@@ -247,6 +276,12 @@ class Directives(Preprocessor):
                 end = _closing(lines, i, directive.group("fence"))
                 block = self.directive(directive, lines[i + 1:end], i + 1)
                 out += block + [""] * (min(end + 1, len(lines)) - i - len(block))
+                i = end + 1
+                continue
+            if "$$" in line and (formula := _dollar_math(lines, i)):
+                end, label, tex = formula
+                out += ["", line[:len(line) - len(line.lstrip())] + self.block(self.math({"label": label}, tex)), ""]
+                out += [""] * (end + 1 - i - 3)
                 i = end + 1
                 continue
             if opening and (opened := FENCE.match(line)):

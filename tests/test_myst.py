@@ -83,6 +83,20 @@ def test_labelled_math_is_numbered_and_eq_refers_to_it():
     assert len(root.xpath("//div[@class='arithmatex']")) == 3     # the unlabelled one too, unnumbered
 
 
+def test_dollar_math_with_a_label_is_numbered_with_the_math_directives():
+    """MyST's dollarmath: ``$$`` ... ``$$ (label)``, on lines of its own or on one line."""
+    root = dom("See {eq}`energy`, {eq}`sum` and {numref}`other`.\n\n$$\nE = mc^2\n$$ (energy)\n\n"
+               "```{math}\n:label: other\nx\n```\n\n$$ a + b $$ (sum)\n\n$$\nunlabelled\n$$\n")
+    numbers = {box.get("id"): (box.xpath("div[@class='arithmatex']")[0].text.strip(),
+                               text(box.xpath("span[@class='eqno']")[0]))
+               for box in root.xpath("//div[@class='math-equation']")}
+    assert numbers == {"equation-energy": ("\\[E = mc^2\\]", "(1)"), "equation-other": ("\\[x\\]", "(2)"),
+                       "equation-sum": ("\\[ a + b \\]", "(3)")}
+    refs = [(a.get("href"), a.text) for a in root.xpath("//a[contains(@class, 'reference')]")]
+    assert refs == [("#equation-energy", "(1)"), ("#equation-sum", "(3)"), ("#equation-other", "Equation 2")]
+    assert "unlabelled" in root.xpath("//div[@class='arithmatex']")[-1].text
+
+
 def test_figure_with_name_width_and_caption():
     root = dom("```{figure} images/plot.png\n:name: fig-plot\n:width: 300px\n:alt: A plot\n\nThe *plot* of it.\n```\n\n"
                "As {ref}`fig-plot` shows.\n")
