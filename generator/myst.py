@@ -11,7 +11,10 @@ A directive becomes HTML of its own (its body rendered by a converter of the
 same kind, so it nests) kept in the stash, in place of its lines, which stay
 as blank lines so the lines after it keep their numbers. Targets, equation
 numbers and figure captions are read from the whole :class:`Document` first
-(all the cells of a notebook), so a reference may come before its target.
+(all the cells of a notebook), so a reference may come before its target. A
+docs section's pages and tutorials share their labels (:class:`Labels`, made once
+the section's pages are parsed): a reference a page's parse could not resolve is
+left marked, and :func:`resolve` links it then, as Jupyter Book does across a book.
 What is not rendered is warned of, at its line, and shown as a block.
 """
 
