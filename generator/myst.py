@@ -540,7 +540,7 @@ class Roles(InlineProcessor):
             found = doc.page(label) if name == "doc" else doc.targets.get(label)
             if found is None:       # for resolve(), once the site's labels are known
                 element = etree.Element("span", {"class": "myst-unresolved", "data-role": name, "data-text": text})
-                element.text = explicit.group("title") if explicit else label
+                element.text = markdown.util.AtomicString(explicit.group("title") if explicit else label)
             else:
                 element = etree.Element("a", {"href": found.url, "class": f"reference {name}"})
                 element.text = markdown.util.AtomicString(_shown(name, found, explicit))

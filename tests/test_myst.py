@@ -332,3 +332,16 @@ def test_an_edited_title_reaches_the_pages_referring_to_it(tmp_path: Path):
         edited = (site / "_site" / path).read_text()
         assert ("Getting set up", "/docs/guide.html#guide-setup") in references(edited)
         assert edited == (clean / "_site" / path).read_text()
+
+
+def test_a_reference_left_for_the_docs_keeps_its_own_text_when_linked():
+    rendered = render_markdown("See {ref}`the <b> part <elsewhere>` and {numref}`Plot %s <fig-x>`.\n")
+    labels = myst.Labels()
+    labels.add(Path("/site/content/docs/other.md"), "/docs/other.html", "Other",
+               ["(elsewhere)=\n## Far away\n\n```{figure} x.png\n:name: fig-x\n\nX.\n```\n"])
+    html, found = myst.resolve(rendered.html, labels.document(Path("/site/content/docs/page.md")))
+    root = lxml_html.fragment_fromstring(html, create_parent="div")
+    assert [(a.get("href"), a.text) for a in root.xpath("//a")] == [
+        ("/docs/other.html#elsewhere", "the <b> part"), ("/docs/other.html#fig-x", "Plot 1")]
+    assert found == {"{ref}`the <b> part <elsewhere>`", "{numref}`Plot %s <fig-x>`"}
+    assert [myst.settled(message, found) for _, message in rendered.warnings] == [True, True]
