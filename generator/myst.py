@@ -11,17 +11,22 @@ A directive becomes HTML of its own (its body rendered by a converter of the
 same kind, so it nests) kept in the stash, in place of its lines, which stay
 as blank lines so the lines after it keep their numbers. Targets, equation
 numbers and figure captions are read from the whole :class:`Document` first
-(all the cells of a notebook), so a reference may come before its target.
+(all the cells of a notebook), so a reference may come before its target. A
+docs section's pages and tutorials share their labels (:class:`Labels`, made once
+the section's pages are parsed): a reference a page's parse could not resolve is
+left marked, and :func:`resolve` links it then, as Jupyter Book does across a book.
 What is not rendered is warned of, at its line, and shown as a block.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import re
 import xml.etree.ElementTree as etree
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import markdown
 from markdown.extensions import Extension
@@ -39,15 +44,21 @@ ROLE = re.compile(r"\{(?P<name>[\w:.-]+)\}`(?P<text>[^`]+)`")
 CODE_SPAN = re.compile(r"(`+).+?\1")     # where a role is only text: ``{ref}`x` `` shows the syntax
 EMPHASIS = re.compile(r"(\*{1,3}|`+)(.+?)\1|(?<!\w)(_{1,3})(.+?)\3(?!\w)")
 MARK = re.compile("^([ \t]*)\x1amyst:(\\d+)\x1a$")
+DOLLAR_LABEL = re.compile(r"\$\$[ \t]*\((?P<label>[^()\s]+)\)[ \t]*$")     # MyST's "$$ (label)"
 EXPLICIT = re.compile(r"^(?P<title>.*?)\s*<(?P<target>[^<>]+)>$", re.S)
-# Where any of them may be: a directive's fence and "{", a target's ")=", a role's "}`".
-CONSTRUCT = re.compile(r"[`~:]\{|\)=|\}`")
+UNRESOLVED = re.compile(r'<span class="myst-unresolved" data-role="(?P<role>[\w-]+)" data-text="(?P<text>[^"]*)">'
+                        r'[^<]*</span>')
+UNRESOLVED_WARNING = re.compile(r"(\{(?:ref|numref|eq|doc)\}`[^`]+`): no (?:target labelled|page) ")
+WORDS = re.compile(r"[^\W_]+(?: [^\W_]+)*")    # text that Markdown and typography leave as it is
+# Where any of them may be: a directive's fence and "{", a target's ")=", a role's "}`", "$$ (label)".
+CONSTRUCT = re.compile(r"[`~:]\{|\)=|\}`|\$\$[ \t]*\(")
 
 ADMONITIONS = {"note": "Note", "warning": "Warning", "tip": "Tip", "important": "Important",
                "caution": "Caution", "danger": "Danger", "seealso": "See also", "hint": "Hint",
                "attention": "Attention", "error": "Error"}
 CODE = {"code-cell", "code-block", "code", "sourcecode"}
 ROLES = {"ref", "doc", "eq", "numref", "sub", "sup", "math", "kbd", "abbr"}
+NUMBERED = {"figure": "Figure %s", "equation": "Equation %s"}    # {numref}'s text, as Jupyter Book's
 
 
 @dataclass(frozen=True)
@@ -56,7 +67,8 @@ class Target:
 
     url: str            # "#label" on the same page, a page's URL (and fragment) elsewhere
     title: str
-    number: int | None = None     # an equation's
+    number: int | None = None     # a labelled figure's or equation's, counted per page
+    kind: str = "section"         # "section", "figure" or "equation": what {numref} calls it
 
 
 @dataclass
@@ -94,13 +106,75 @@ class Document:
         return cls(own, pages or {})
 
 
+@dataclass
+class Labels:
+    """A docs section's labels, site-wide: every docs page's and tutorial's targets, and each
+    of those pages by its source path, for the roles of any of them (``{ref}`` to a section
+    of another page, ``{doc}``), as Jupyter Book resolves them across a book."""
+
+    targets: dict[str, Target] = field(default_factory=dict)
+    pages: dict[Path, Target] = field(default_factory=dict)   # source (absolute) without suffix -> its page
+    own: dict[Path, dict[str, Target]] = field(default_factory=dict)  # each page's, as its own roles see them
+
+    def add(self, source: Path, url: str, title: str, texts: list[str]) -> None:
+        """The page of ``source`` at ``url``, titled ``title``, written in ``texts`` (each scanned
+        once: its roles see its targets, kept here, at ``#label``; the others' at ``url#label``)."""
+        own: dict[str, Target] = {}
+        for text in texts:
+            scan(text, own)
+        self.own[source.with_suffix("")] = own
+        for label, target in own.items():
+            self.targets.setdefault(label, dataclasses.replace(target, url=url + target.url))
+        self.pages[source.with_suffix("")] = Target(url, title)
+
+    def document(self, source: Path, texts: list[str] = ()) -> Document:
+        """What the roles of the page of ``source`` (its Markdown ``texts``, read unless it was
+        added) point at: its own labels, then the others' labels and pages, ``{doc}`` names
+        relative to its folder."""
+        own = self.own.get(source.with_suffix(""))
+        document = Document.of(*texts) if own is None else Document(dict(own))
+        for label, target in self.targets.items():
+            document.targets.setdefault(label, target)
+        folder = source.parent
+        for path, target in self.pages.items():
+            document.pages[path.as_posix()] = target      # for a {doc} path from the docs' root
+            if path.is_relative_to(folder):
+                document.pages[path.relative_to(folder).as_posix()] = target
+        return document
+
+
+def resolve(rendered: str, document: Document) -> tuple[str, set[str]]:
+    """``rendered`` HTML with the references its page could not resolve alone linked where
+    ``document`` (its page's, with the site's :class:`Labels`) knows their target; and those
+    references, as written (``{ref}`label```): their warnings no longer stand."""
+    found: set[str] = set()
+
+    def linked(m: re.Match) -> str:
+        role, text = m.group("role"), html.unescape(m.group("text"))
+        label = _label(text)
+        target = document.page(label) if role == "doc" else document.targets.get(label)
+        if target is None:
+            return m.group(0)
+        found.add(f"{{{role}}}`{text}`")
+        shown = html.escape(_shown(role, target, EXPLICIT.match(text)), quote=False)
+        return f'<a class="reference {role}" href="{html.escape(target.url)}">{shown}</a>'
+
+    return (UNRESOLVED.sub(linked, rendered) if "myst-unresolved" in rendered else rendered), found
+
+
+def settled(message: str, resolved: set[str]) -> bool:
+    """Whether ``message`` is the warning of a reference that :func:`resolve` has since linked."""
+    m = UNRESOLVED_WARNING.search(message)
+    return m is not None and m.group(1) in resolved
+
+
 def scan(text: str, targets: dict[str, Target], page_url: str = "") -> None:
     """Add the labels ``text`` defines to ``targets``: ``(label)=`` (titled by the heading
-    after it), a figure's ``:name:`` (by its caption), an equation's ``:label:`` (numbered)."""
-    if ")=" not in text and "{math}" not in text and "{figure}" not in text:
+    after it), a figure's ``:name:`` (by its caption), an equation's ``:label:`` or ``$$ (label)``
+    (numbered)."""
+    if ")=" not in text and "{math}" not in text and "{figure}" not in text and "$$" not in text:
         return
     lines = text.split("\n")
-    numbered = sum(1 for t in targets.values() if t.number is not None and t.url.startswith(page_url + "#"))
     for i, line in enumerate(lines):
         if m := TARGET.match(line):
             after = next((l for l in lines[i + 1:] if l.strip()), "")
@@ -109,17 +183,44 @@ def scan(text: str, targets: dict[str, Target], page_url: str = "") -> None:
             targets.setdefault(m.group("label"), Target(f"{page_url}#{anchor(m.group('label'))}", title))
         elif (m := DIRECTIVE.match(line)) and m.group("name") in ("math", "figure"):
             options, body = _options(lines[i + 1:])
-            key = "label" if m.group("name") == "math" else "name"
-            label = options.get(key)
-            if not label:
-                continue
             if m.group("name") == "math":
-                numbered += 1
-                targets.setdefault(label, Target(f"{page_url}#equation-{anchor(label)}", f"({numbered})",
-                                                 numbered))
+                _numbered(targets, options.get("label"), "equation", page_url)
             else:
-                caption = plain(next((l.strip() for l in body if l.strip()), label))
-                targets.setdefault(label, Target(f"{page_url}#{anchor(label)}", caption))
+                caption = plain(next((l.strip() for l in body if l.strip()), options.get("name", "")))
+                _numbered(targets, options.get("name"), "figure", page_url, caption)
+        elif "$$" in line and (formula := _dollar_math(lines, i)):
+            _numbered(targets, formula[1], "equation", page_url)
+
+
+def _numbered(targets: dict[str, Target], label: str | None, kind: str, page_url: str, caption: str = "") -> None:
+    """A figure or equation labelled ``label``, numbered after the page's others of its kind."""
+    if not label or label in targets:
+        return
+    number = 1 + sum(1 for t in targets.values() if t.kind == kind and t.url.startswith(page_url + "#"))
+    if kind == "equation":
+        targets[label] = Target(f"{page_url}#equation-{anchor(label)}", f"({number})", number, kind)
+    else:
+        targets[label] = Target(f"{page_url}#{anchor(label)}", caption, number, kind)
+
+
+def _dollar_math(lines: list[str], start: int) -> tuple[int, str, list[str]] | None:
+    """The labelled display formula that line ``start`` opens (MyST's dollarmath: ``$$`` ...
+    ``$$ (label)``, on one line or more, no blank line in it): its last line, label and TeX;
+    else None."""
+    opened = lines[start].strip()
+    if not opened.startswith("$$"):
+        return None
+    first = opened[2:]
+    if "$$" in first:
+        closing, at = DOLLAR_LABEL.search(first), start
+    else:
+        at = next((n for n in range(start + 1, len(lines)) if "$$" in lines[n] or not lines[n].strip()), None)
+        closing = DOLLAR_LABEL.search(lines[at]) if at is not None else None
+    if closing is None:
+        return None
+    last = (first if at == start else lines[at])[:closing.start()]
+    tex = [last] if at == start else [first, *lines[start + 1:at], last]
+    return at, closing.group("label"), tex
 
 
 def plain(markdown: str) -> str:
@@ -180,6 +281,12 @@ class Directives(Preprocessor):
                 out += block + [""] * (min(end + 1, len(lines)) - i - len(block))
                 i = end + 1
                 continue
+            if "$$" in line and (formula := _dollar_math(lines, i)):
+                end, label, tex = formula
+                out += ["", line[:len(line) - len(line.lstrip())] + self.block(self.math({"label": label}, tex)), ""]
+                out += [""] * (end + 1 - i - 3)
+                i = end + 1
+                continue
             if opening and (opened := FENCE.match(line)):
                 fence = opened.group(1)
             elif ")=" in line and (target := TARGET.match(line)):
@@ -204,9 +311,12 @@ class Directives(Preprocessor):
                                              "as code"))
             elif name in ("ref", "numref", "eq") and _label(text) not in doc.targets:
                 doc.warnings.append((number, f"{{{name}}}`{text}`: no target labelled "
-                                             f"{_label(text)!r} on this page or in the gallery"))
+                                             f"{_label(text)!r} on this page or in the docs"))
+            elif name == "numref" and doc.targets[_label(text)].number is None:
+                doc.warnings.append((number, f"{{numref}}`{text}`: {_label(text)!r} has no number (only "
+                                             "labelled figures and equations are numbered): its title is shown"))
             elif name == "doc" and doc.page(_label(text)) is None:
-                doc.warnings.append((number, f"{{doc}}`{text}`: no tutorial {_label(text)!r} in the gallery"))
+                doc.warnings.append((number, f"{{doc}}`{text}`: no page {_label(text)!r} in the docs"))
 
     def directive(self, m: re.Match, body: list[str], number: int) -> list[str]:
         """The lines standing for one directive (its HTML's placeholder, or Markdown)."""
@@ -307,6 +417,10 @@ class Directives(Preprocessor):
         ident = f' id="{anchor(label)}"' if label else ""
         if name == "image":
             return f'<p class="{html.escape(classes)}"{ident}>{image}</p>'
+        target = self.extension.document.targets.get(label) if label else None
+        if target is not None and target.kind == "figure" and target.url.startswith("#"):
+            number = f'<span class="caption-number">{NUMBERED["figure"] % target.number} </span>'
+            caption = re.sub(r"^(<p>)?", lambda p: (p.group(1) or "") + number, caption or "", count=1)
         shown = f"<figcaption>{caption}</figcaption>" if caption else ""
         return f'<figure class="{html.escape(classes)}"{ident}>{image}{shown}</figure>'
 
@@ -323,8 +437,12 @@ class Directives(Preprocessor):
 
     def inline(self, text: str | list[str], first: int = 0) -> str:
         """A title's Markdown (or a table cell's lines, from line ``first``) as HTML, without
-        the ``<p>`` it opens with and the ``</p>`` it closes with."""
-        rendered = self.markdown([text] if isinstance(text, str) else text, first)
+        the ``<p>`` it opens with and the ``</p>`` it closes with. Words alone (an admonition's
+        "Note") are as they are: no conversion of their own."""
+        lines = [text] if isinstance(text, str) else text
+        if len(lines) == 1 and WORDS.fullmatch(lines[0]):
+            return lines[0]
+        rendered = self.markdown(lines, first)
         return re.sub(r"^<p>(.*)</p>$", r"\1", rendered.strip(), flags=re.S)
 
 
@@ -420,17 +538,27 @@ class Roles(InlineProcessor):
             label = _label(text)
             explicit = EXPLICIT.match(text)
             found = doc.page(label) if name == "doc" else doc.targets.get(label)
-            if found is None:
-                element = etree.Element("span", {"class": "myst-unresolved"})
-                element.text = explicit.group("title") if explicit else label
+            if found is None:       # for resolve(), once the site's labels are known
+                element = etree.Element("span", {"class": "myst-unresolved", "data-role": name, "data-text": text})
+                element.text = markdown.util.AtomicString(explicit.group("title") if explicit else label)
             else:
                 element = etree.Element("a", {"href": found.url, "class": f"reference {name}"})
-                element.text = markdown.util.AtomicString(
-                    explicit.group("title") if explicit and name != "eq" else found.title)
+                element.text = markdown.util.AtomicString(_shown(name, found, explicit))
         else:
             element = etree.Element("code", {"class": f"myst-role myst-{name}"})
             element.text = markdown.util.AtomicString(text)
         return element, m.start(0), m.end(0)
+
+
+def _shown(role: str, target: Target, explicit: re.Match | None) -> str:
+    """A reference's text: its own, else the target's title; for ``{numref}`` its number
+    in the text (``%s`` or ``{number}``, as Sphinx reads them; ``{name}`` the title)."""
+    own = explicit.group("title") if explicit and role != "eq" else None
+    if role != "numref" or target.number is None:
+        return own or target.title
+    template = own if own is not None else NUMBERED[target.kind]
+    return template.replace("%s", str(target.number)).replace("{number}", str(target.number)) \
+        .replace("{name}", target.title)
 
 
 class MystExtension(Extension):

@@ -143,7 +143,7 @@ def test_doc_and_ref_know_only_what_a_notebooks_page_shows(tmp_path):
     links = lxml_html.fromstring(page(site, "first")).xpath("//a[contains(@class, 'reference')]")
     assert [(a.text_content(), a.get("href")) for a in links] == [("Second one", "/docs/tutorials/second.html")]
     assert warnings == ["notebooks/first.ipynb: warning: cell 1: line 2: {ref}`draft`: no target labelled 'draft' "
-                        "on this page or in the gallery"]
+                        "on this page or in the docs"]
 
 
 def test_nested_code_blocks_are_highlighted_in_their_items(gallery):

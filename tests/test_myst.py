@@ -6,16 +6,20 @@ pipeline and on pages of real builds.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
+import markdown
 import pytest
+from hypothesis import given, settings, strategies as st
 from lxml import html as lxml_html
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_output
 
 from conftest import copy_site
+from generator import myst
 from generator.build import build
 from generator.markdown import render_markdown
-from test_notebooks import NOW, make_site, notebook, page
+from test_notebooks import NOW, PNG, make_site, notebook, page
 
 
 def dom(markdown: str):
@@ -79,6 +83,20 @@ def test_labelled_math_is_numbered_and_eq_refers_to_it():
     assert len(root.xpath("//div[@class='arithmatex']")) == 3     # the unlabelled one too, unnumbered
 
 
+def test_dollar_math_with_a_label_is_numbered_with_the_math_directives():
+    """MyST's dollarmath: ``$$`` ... ``$$ (label)``, on lines of its own or on one line."""
+    root = dom("See {eq}`energy`, {eq}`sum` and {numref}`other`.\n\n$$\nE = mc^2\n$$ (energy)\n\n"
+               "```{math}\n:label: other\nx\n```\n\n$$ a + b $$ (sum)\n\n$$\nunlabelled\n$$\n")
+    numbers = {box.get("id"): (box.xpath("div[@class='arithmatex']")[0].text.strip(),
+                               text(box.xpath("span[@class='eqno']")[0]))
+               for box in root.xpath("//div[@class='math-equation']")}
+    assert numbers == {"equation-energy": ("\\[E = mc^2\\]", "(1)"), "equation-other": ("\\[x\\]", "(2)"),
+                       "equation-sum": ("\\[ a + b \\]", "(3)")}
+    refs = [(a.get("href"), a.text) for a in root.xpath("//a[contains(@class, 'reference')]")]
+    assert refs == [("#equation-energy", "(1)"), ("#equation-sum", "(3)"), ("#equation-other", "Equation 2")]
+    assert "unlabelled" in root.xpath("//div[@class='arithmatex']")[-1].text
+
+
 def test_figure_with_name_width_and_caption():
     root = dom("```{figure} images/plot.png\n:name: fig-plot\n:width: 300px\n:alt: A plot\n\nThe *plot* of it.\n```\n\n"
                "As {ref}`fig-plot` shows.\n")
@@ -88,6 +106,29 @@ def test_figure_with_name_width_and_caption():
     assert figure.xpath("figcaption//em")[0].text == "plot"
     link = root.xpath("//a[@href='#fig-plot']")[0]
     assert text(link) == "The plot of it."
+
+
+def test_labelled_figures_are_numbered_and_numref_shows_the_number():
+    root = dom("See {numref}`fig-b`, {numref}`Fig. {number} <fig-a>`, {numref}`Plot %s: {name} <fig-a>` "
+               "and {numref}`energy`.\n\n"
+               "```{figure} a.png\n:name: fig-a\n\nThe *first*.\n```\n\n"
+               "```{figure} x.png\n\nNo name, no number.\n```\n\n"
+               "```{figure} b.png\n:name: fig-b\n\nThe second.\n```\n\n"
+               "```{math}\n:label: energy\nE = mc^2\n```\n")
+    captions = [text(c) for c in root.xpath("//figcaption")]
+    assert captions == ["Figure 1 The first.", "No name, no number.", "Figure 2 The second."]
+    assert root.xpath("//figure[@id='fig-a']//span[@class='caption-number']")[0].text == "Figure 1 "
+    refs = [(a.get("href"), a.text) for a in root.xpath("//a[contains(@class, 'numref')]")]
+    assert refs == [("#fig-b", "Figure 2"), ("#fig-a", "Fig. 1"), ("#fig-a", "Plot 1: The first."),
+                    ("#equation-energy", "Equation 1")]
+
+
+def test_numref_to_an_unnumbered_target_shows_its_title_and_warns():
+    rendered = render_markdown("(intro)=\n## Introduction\n\nSee {numref}`intro`.\n")
+    root = lxml_html.fragment_fromstring(rendered.html, create_parent="div")
+    assert root.xpath("//a[contains(@class, 'numref')]")[0].text == "Introduction"
+    assert rendered.warnings == ((4, "{numref}`intro`: 'intro' has no number (only labelled figures and "
+                                     "equations are numbered): its title is shown"),)
 
 
 def test_list_table_with_header_rows_widths_and_markdown_cells():
@@ -100,6 +141,32 @@ def test_list_table_with_header_rows_widths_and_markdown_cells():
     assert [[text(td) for td in tr.xpath("td")] for tr in table.xpath("tbody/tr")] == [
         ["max_trials", "The whole budget, over several lines."], ["op_names", "Filters."]]
     assert table.xpath("tbody/tr[1]/td[1]/code") and table.xpath("tbody/tr[1]/td[2]/em")
+
+
+def test_a_directive_converts_only_its_body(monkeypatch):
+    """A note's title ("Note") is text as it is: the cell and the note's body are converted once each."""
+    converted = []
+    convert = markdown.Markdown.convert
+    monkeypatch.setattr(markdown.Markdown, "convert", lambda md, text: converted.append(text) or convert(md, text))
+    render_markdown("Intro.\n\n```{note}\nThe body.\n```\n\n```{admonition} Read this\nMore.\n```\n")
+    assert converted == ["Intro.\n\n```{note}\nThe body.\n```\n\n```{admonition} Read this\nMore.\n```\n",
+                         "The body.", "More."]
+
+
+WORD = st.text(st.characters(categories=("L", "N")), min_size=1, max_size=8)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(WORD, min_size=1, max_size=4).map(" ".join), st.lists(WORD, min_size=1, max_size=3).map(" ".join))
+def test_titles_and_cells_of_words_render_as_a_conversion_would(title, cell):
+    """Differential: the words a title or a table cell holds alone are taken as they are, and the
+    page is byte for byte what converting them gave."""
+    page = (f"```{{admonition}} {title}\nBody.\n```\n\n```{{list-table}} {title}\n* - {cell}\n  - *{cell}*\n```\n"
+            f"\n```{{dropdown}} {title}\nHidden.\n```\n")
+    fast = render_markdown(page).html
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(myst, "WORDS", re.compile(r"(?!)"))       # never words alone: every title converted
+        assert render_markdown(page).html == fast
 
 
 def test_code_cell_is_highlighted_code():
@@ -135,7 +202,7 @@ def test_unknown_directive_and_role_are_warned_of_at_their_line_and_shown():
     assert rendered.warnings == (
         (3, "MyST directive '{tabbed}' is not supported: its content is shown as a block"),
         (7, "MyST role '{term}' is not supported: its text is shown as code"),
-        (7, "{ref}`nowhere`: no target labelled 'nowhere' on this page or in the gallery"),
+        (7, "{ref}`nowhere`: no target labelled 'nowhere' on this page or in the docs"),
     )
 
 
@@ -206,3 +273,75 @@ def test_hide_cell_folds_input_and_output(myst_gallery):
 def test_a_warning_in_an_unknown_directive_counts_lines_past_its_options():
     rendered = render_markdown("```{tabbed} One\n:sync: a\n\nText {term}`x`.\n```\n")
     assert [line for line, _ in rendered.warnings] == [1, 4]
+
+
+# -- across a docs section: its pages and tutorials -------------------------------------
+
+
+def docs_with_references(root: Path) -> Path:
+    """Two docs pages and two tutorials referring to each other's labels and pages."""
+    first = notebook(
+        new_markdown_cell("# First steps\n\n(nb-part)=\n## The notebook's part\n\n"
+                          "```{figure} plot.png\n:name: fig-loss\n\nThe loss.\n```\n\n"
+                          "As {ref}`guide-setup` says; see {doc}`/content/docs/guide` and {numref}`fig-loss`."),
+        execute="never")
+    second = notebook(new_markdown_cell("# Second\n\nBack to {ref}`nb-part`, {numref}`Fig. {number} <fig-loss>`."),
+                      execute="never")
+    site = make_site(root, **{"first.ipynb": first, "second.ipynb": second})
+    (site / "notebooks/plot.png").write_bytes(PNG)
+    (site / "content/docs").mkdir(parents=True)
+    (site / "content/docs/guide.md").write_text(
+        "---\ntitle: Guide\n---\n\n(guide-setup)=\n## Setting up\n\nText.\n")
+    (site / "content/docs/more.md").write_text(
+        "---\ntitle: More\n---\n\nRead {ref}`guide-setup`, {ref}`nb-part`, {numref}`fig-loss`,\n"
+        "{doc}`guide`, {doc}`/notebooks/second` and {ref}`nowhere`.\n")
+    return site
+
+
+def references(html: str) -> list[tuple[str, str]]:
+    root = lxml_html.fromstring(html)
+    return [(text(a), a.get("href")) for a in root.xpath("//main//a[contains(@class, 'reference')]")]
+
+
+def test_references_resolve_across_docs_pages_and_tutorials(tmp_path: Path):
+    site = docs_with_references(tmp_path / "site")
+    result = build(site, NOW)
+    assert references((site / "_site/docs/more.html").read_text()) == [
+        ("Setting up", "/docs/guide.html#guide-setup"),
+        ("The notebook's part", "/docs/tutorials/first.html#nb-part"),
+        ("Figure 1", "/docs/tutorials/first.html#fig-loss"),
+        ("Guide", "/docs/guide.html"), ("Second", "/docs/tutorials/second.html")]
+    assert references(page(site, "first")) == [("Setting up", "/docs/guide.html#guide-setup"),
+                                                ("Guide", "/docs/guide.html"), ("Figure 1", "#fig-loss")]
+    assert references(page(site, "second")) == [("The notebook's part", "/docs/tutorials/first.html#nb-part"),
+                                                 ("Fig. 1", "/docs/tutorials/first.html#fig-loss")]
+    assert [w for w in result.warnings if "{" in w] == [
+        "content/docs/more.md:6: warning: {ref}`nowhere`: no target labelled 'nowhere' on this page or in the docs"]
+
+
+def test_an_edited_title_reaches_the_pages_referring_to_it(tmp_path: Path):
+    site = docs_with_references(tmp_path / "site")
+    build(site, NOW)
+    guide = site / "content/docs/guide.md"
+    guide.write_text(guide.read_text().replace("## Setting up", "## Getting *set* up"))
+    build(site, NOW)
+    clean = docs_with_references(tmp_path / "clean")
+    (clean / "content/docs/guide.md").write_text(guide.read_text())
+    build(clean, NOW)
+    for path in ("docs/more.html", "docs/tutorials/first.html"):
+        edited = (site / "_site" / path).read_text()
+        assert ("Getting set up", "/docs/guide.html#guide-setup") in references(edited)
+        assert edited == (clean / "_site" / path).read_text()
+
+
+def test_a_reference_left_for_the_docs_keeps_its_own_text_when_linked():
+    rendered = render_markdown("See {ref}`the <b> part <elsewhere>` and {numref}`Plot %s <fig-x>`.\n")
+    labels = myst.Labels()
+    labels.add(Path("/site/content/docs/other.md"), "/docs/other.html", "Other",
+               ["(elsewhere)=\n## Far away\n\n```{figure} x.png\n:name: fig-x\n\nX.\n```\n"])
+    html, found = myst.resolve(rendered.html, labels.document(Path("/site/content/docs/page.md")))
+    root = lxml_html.fragment_fromstring(html, create_parent="div")
+    assert [(a.get("href"), a.text) for a in root.xpath("//a")] == [
+        ("/docs/other.html#elsewhere", "the <b> part"), ("/docs/other.html#fig-x", "Plot 1")]
+    assert found == {"{ref}`the <b> part <elsewhere>`", "{numref}`Plot %s <fig-x>`"}
+    assert [myst.settled(message, found) for _, message in rendered.warnings] == [True, True]

@@ -17,7 +17,8 @@ from generator.docs.tutorials import TutorialStats, Tutorials
 from generator.errors import SiteError, warning_line
 from generator.notebooks import charts
 from generator.notebooks.pipeline import Job, cut_outputs, execute_tutorials, executed_notebook
-from generator.notebooks.render import Gallery, NotebookRenderer, RenderedNotebook, markdown_sources
+from generator.myst import Labels
+from generator.notebooks.render import NotebookRenderer, RenderedNotebook, markdown_sources, page_title
 from generator.notebooks.sources import to_percent
 from generator.outputs import generated_page
 from generator.render import Renderer
@@ -27,34 +28,39 @@ GALLERY_TEMPLATE = "templates/tutorials.html"
 
 def render_tutorials(config: Config, tree: Path, gallery_url: str, render: Callable[..., str],
                      renderer: Renderer, refresh: bool = False, version: str | None = None,
-                     rerun: Collection[str] = (), docs: dict[str, Any] | None = None) -> Tutorials:
+                     rerun: Collection[str] = (), docs: dict[str, Any] | None = None,
+                     labels: Labels | None = None) -> Tutorials:
     """Execute (or take from the cache) and render the tutorials in ``tree/notebooks``.
 
     ``gallery_url`` is where the gallery is published (``/docs/v2/tutorials/``);
     ``render`` renders a page template with the site's context; ``version``
     names the docs version in progress lines; ``rerun`` names tutorials to run
     again whatever the cache holds; ``docs`` is the docs section's navigation (its
-    pages) for the sidebar, to which each page adds the tutorials.
+    pages) for the sidebar, to which each page adds the tutorials; ``labels`` the docs pages'
+    MyST labels, to which the tutorials add theirs.
     """
     jobs = execute_tutorials(config, tree, refresh, version, rerun)
-    return render_pages(jobs, config, gallery_url, render, renderer, docs)
+    return render_pages(jobs, config, gallery_url, render, renderer, docs, labels)
 
 
 def render_pages(jobs: list[Job], config: Config, gallery_url: str, render: Callable[..., str],
-                 renderer: Renderer, docs: dict[str, Any] | None = None) -> Tutorials:
+                 renderer: Renderer, docs: dict[str, Any] | None = None, labels: Labels | None = None) -> Tutorials:
     """Each tutorial's page, downloads and images, then the gallery index, all in the docs
-    layout: ``docs`` (the section's pages) with the tutorials added, for the sidebar."""
+    layout: ``docs`` (the section's pages) with the tutorials added, for the sidebar; ``labels``
+    (the docs pages' MyST labels) with the tutorials' added, for MyST's roles in any of them."""
     rendered: list[tuple[Job, NotebookNode, RenderedNotebook]] = []
     pages = {job.tutorial.folder / job.tutorial.path.name: f"{gallery_url}{job.tutorial.slug}.html"
              for job in jobs}
-    gallery = Gallery()
+    labels = Labels() if labels is None else labels
     for job in jobs:
         url = renderer.relative_url(f"{gallery_url}{job.tutorial.slug}.html")
-        gallery.add(job.tutorial, url, job.meta.title, markdown_sources(job.tutorial.notebook))
+        texts = markdown_sources(job.tutorial.notebook)
+        labels.add(job.tutorial.folder / job.tutorial.path.name, url, page_title(job.tutorial, job.meta.title, texts),
+                   texts)
     for job in jobs:
         notebook = executed_notebook(job)
         page = NotebookRenderer(job.tutorial, config.notebooks, renderer, f"{gallery_url}{job.tutorial.slug}/",
-                                pages, gallery)
+                                pages, labels)
         rendered.append((job, notebook, page.render(notebook, job.meta.title, job.meta.description)))
     tutorials = Tutorials(gallery_url)
     tutorials.warnings = [warning_line(w) for _, _, result in rendered for w in result.warnings]

@@ -27,13 +27,15 @@ from generator.readers import suffixes
 from generator.site import Document, output_path
 from generator.sources import Source, load_source
 
-if TYPE_CHECKING:          # griffe is loaded only for a site with an API reference
+if TYPE_CHECKING:          # griffe is loaded only for a site with an API reference, Markdown for a parse
+    from generator import myst
     from generator.api import Reference
 
 DOCS_DIR = DOCS
 TUTORIALS_DIR = "tutorials/"      # a section's tutorials, below its prefix
 
 Render = Callable[..., str]                       # (template, source, **context) -> HTML
+RenderTutorials = Callable[[dict[str, Any], "myst.Labels"], Tutorials]  # (what templates see as docs, labels)
 Parse = Callable[[list[Source], Path], list[Document]]     # (sources, the tree they lie in)
 
 
@@ -53,19 +55,21 @@ def gallery_url(prefix: str) -> str:
 
 def render_section(tree: Path, prefix: str, render: Render, parse: Parse,
                    version: dict[str, Any] | None = None,
-                   tutorials: Callable[[dict[str, Any]], Tutorials] | None = None,
+                   tutorials: RenderTutorials | None = None,
                    editable: bool = True, reference: Reference | None = None,
-                   updated: Mapping[str, str] = {}) -> Section:
+                   updated: Mapping[str, str] = {}, relative_url: Callable[[str], str] = str) -> Section:
     """Every file of the docs section in ``tree`` (its pages and ``tutorials``) below ``prefix``.
 
     ``version`` (name, title, status) is what templates see as ``docs.version``;
     None for an unversioned docs section. ``tutorials`` renders the tree's
     tutorials given what the docs templates see as ``docs`` (the pages, for
-    their sidebar). ``editable``: the tree is the author's, so pages link
+    their sidebar) and the pages' MyST labels, to which it adds the tutorials'
+    (a reference in a page or tutorial reaches any of them). ``editable``: the tree is the author's, so pages link
     their source in the repository (a version from a git ref is not).
     ``reference``: the tree's API reference (:mod:`generator.api`), published with the
     pages, which link their ``[name][]`` references through it. ``updated``: the day
     (``YYYY-MM-DD``) each page's source (by its path in ``tree``) last changed in git.
+    ``relative_url``: a site path as a link to it (``baseurl`` in front).
     """
     base = tree / DOCS_DIR
     sources, others = [], []
@@ -82,7 +86,14 @@ def render_section(tree: Path, prefix: str, render: Render, parse: Parse,
     context = {"version": version, "root": prefix, "pages": pages, "editable": editable,
                "tutorials": None, "tutorial_pages": [], "api": reference.nav if reference else [],
                "trail": [], "updated": None}     # a docs page's own: its breadcrumbs, its last change
-    made = tutorials(context) if tutorials else Tutorials()
+    from generator import myst
+
+    texts = {source.path: [source.body] for source in sources if source.is_markdown}
+    labels = myst.Labels()
+    for doc in documents:
+        labels.add(tree / doc.source, relative_url(doc.url), doc.title, texts.get(doc.source, []))
+    made = tutorials(context, labels) if tutorials else Tutorials()
+    documents = [_linked(doc, labels, tree) for doc in documents]
     section = Section(prefix, tutorials=made.stats)
     if reference:
         for rel, data in made.items():
@@ -107,6 +118,18 @@ def render_section(tree: Path, prefix: str, render: Render, parse: Parse,
     section.warnings = [*made.warnings, *(w for doc in documents for w in doc.reported),
                         *(reference.warnings if reference else ())]
     return section
+
+
+def _linked(doc: Document, labels: myst.Labels, tree: Path) -> Document:
+    """``doc`` with the MyST references to other docs pages and tutorials (which its parse did
+    not know) linked, and their warnings dropped."""
+    if "myst-unresolved" not in doc.content:
+        return doc
+    from generator import myst
+
+    content, found = myst.resolve(doc.content, labels.document(tree / doc.source))
+    return dataclasses.replace(doc, content=content,
+                               warnings=tuple(w for w in doc.warnings if not myst.settled(w, found)))
 
 
 def neighbours(pages: list[dict[str, str]], url: str) -> dict[str, dict[str, str] | None]:

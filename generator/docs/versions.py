@@ -40,6 +40,7 @@ from generator.layout import VERSIONS_DIR
 from generator.outputs import generated_page
 
 if TYPE_CHECKING:
+    from generator.myst import Labels
     from generator.render import Renderer
 
 SLOT_BANNER = "<!-- sitegen:version-banner -->"
@@ -219,13 +220,13 @@ class VersionedDocs:
         """The docs section of ``tree`` at ``prefix``: its pages and its tutorials, executed there."""
         name = version["name"] if version else None
 
-        def tutorials(context: dict[str, Any]) -> Tutorials:
+        def tutorials(context: dict[str, Any], labels: Labels) -> Tutorials:
             if not (tree / notebooks.FOLDER).is_dir():
                 return Tutorials()
             from generator.docs.gallery import render_tutorials    # a site without tutorials pays nothing
 
             return render_tutorials(self.config, tree, gallery_url(prefix), self.render, self.renderer, refresh,
-                                    name, rerun, context)
+                                    name, rerun, context, labels)
 
         reference = None
         if self.config.api:
@@ -234,7 +235,7 @@ class VersionedDocs:
             reference = build_reference(self.config, tree, prefix, version["title"] if version else "", name or "",
                                         self._inventories(refresh))
         section = render_section(tree, prefix, self.render, self.parse, version, tutorials, editable, reference,
-                                 updated)
+                                 updated, self.renderer.relative_url)
         if reference:
             docs.api_modules = [docs.api_modules[0] + reference.rendered, docs.api_modules[1] + reference.reused]
         docs.tutorials += section.tutorials

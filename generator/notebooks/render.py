@@ -20,7 +20,7 @@ Display-only tags shape the page and nothing else: ``remove-cell``,
 ``remove-input``, ``remove-output`` leave parts out; ``hide-input``,
 ``hide-output`` and ``hide-cell`` fold them away (nbconvert's ``remove_cell`` spellings too).
 MyST's roles in any cell may point at the targets of all of them, and of the gallery's
-other tutorials (see :class:`Gallery`).
+other tutorials and docs pages (see :class:`generator.myst.Labels`).
 Widgets whose state the notebook saved are drawn in the reader's browser by the
 self-hosted widget manager (see ``widgets``), and figures of Plotly, Altair/Vega
 and Bokeh from their data by the site's own copy of the library (see ``charts``).
@@ -128,14 +128,14 @@ class NotebookRenderer:
     """Renders the cells of one tutorial, collecting the image files they need."""
 
     def __init__(self, tutorial: Tutorial, settings: Notebooks, renderer: Renderer, asset_url: str,
-                 pages: dict[Path, str] | None = None, gallery: Gallery | None = None):
+                 pages: dict[Path, str] | None = None, labels: myst.Labels | None = None):
         self.tutorial = tutorial
         self.settings = settings
         self.trusted = settings.trusts(tutorial.path)
         self.renderer = renderer
         self.asset_url = asset_url          # e.g. /docs/v2/tutorials/scan/
         self.pages = pages or {}            # each tutorial's source file (absolute) -> its page's URL
-        self.gallery = gallery or Gallery()  # what MyST's {ref} and {doc} may point at in the others
+        self.labels = labels or myst.Labels()  # what MyST's {ref} and {doc} may point at in other pages
         self.myst = myst.Document()
         self.language = "python"
         self.files: dict[str, bytes] = {}
@@ -157,7 +157,7 @@ class NotebookRenderer:
         start = 1 if self.tutorial.colab_cell else 0
         self.macros = formulas.defined_commands(_math_texts(notebook.cells))
         texts = self.markdown_texts(notebook.cells)
-        self.myst = self.gallery.document(self.tutorial, markdown_sources(notebook))
+        self.myst = self.labels.document(self.tutorial.folder / self.tutorial.path.name, markdown_sources(notebook))
         cells, found_title, first_markdown = [], None, True
         for index, cell in enumerate(notebook.cells[start:], start=start):
             tags = _display_tags(cell)
@@ -609,32 +609,9 @@ def markdown_sources(notebook: NotebookNode) -> list[str]:
             if cell.cell_type == "markdown" and "remove-cell" not in _display_tags(cell)]
 
 
-@dataclass
-class Gallery:
-    """The labels (``(label)=``, ``.. _label:``) of every tutorial, and each tutorial by name,
-    for the MyST roles of any of them: ``{ref}`` to a section of another tutorial, ``{doc}``."""
-
-    targets: dict[str, myst.Target] = field(default_factory=dict)
-    pages: dict[Path, myst.Target] = field(default_factory=dict)   # source without suffix -> its page
-
-    def add(self, tutorial: Tutorial, url: str, title: str | None, texts: list[str]) -> None:
-        """``tutorial``, at ``url``, titled ``title`` (else by its first heading)."""
-        for text in texts:
-            myst.scan(text, self.targets, url)
-        title = title or (_split_title(texts[0])[0] if texts else None) or tutorial.slug
-        self.pages[tutorial.folder / Path(tutorial.path.name).with_suffix("")] = myst.Target(url, title)
-
-    def document(self, tutorial: Tutorial, texts: list[str]) -> myst.Document:
-        """What the roles of ``tutorial`` (its Markdown ``texts``) point at: its own labels, then
-        the other tutorials' labels and pages, ``{doc}`` names relative to its folder."""
-        document = myst.Document.of(*texts)
-        for label, target in self.targets.items():
-            document.targets.setdefault(label, target)
-        for source, target in self.pages.items():
-            document.pages[source.as_posix()] = target      # for a {doc} path from the docs' root
-            if source.is_relative_to(tutorial.folder):
-                document.pages[source.relative_to(tutorial.folder).as_posix()] = target
-        return document
+def page_title(tutorial: Tutorial, title: str | None, texts: list[str]) -> str:
+    """A tutorial's title: its own (front matter), else its first heading's, else its name."""
+    return title or (_split_title(texts[0])[0] if texts else None) or tutorial.slug
 
 
 def _math_texts(cells: list[NotebookNode]) -> list[str]:

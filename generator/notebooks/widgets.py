@@ -11,7 +11,8 @@ model that refers to them; their views get a note instead. Unless the site
 trusts its notebooks, the HTML that widgets show (HTML and HTMLMath values,
 descriptions allowed to hold HTML, what an Output widget captured) goes
 through the sanitizer that outputs go through, and no value may hold a CSS
-``url(...)``.
+``url(...)``. Markdown an Output widget captured is rendered here, as the page's
+own is: the manager would show its source.
 """
 
 from __future__ import annotations
@@ -51,8 +52,9 @@ class WidgetState:
                          if any(ref not in models for ref in _references(model["state"]))}:
             for key in broken:
                 del models[key]
-        if not trusted:
-            for model in models.values():
+        for model in models.values():
+            _as_drawn(model)
+            if not trusted:
                 _clean(model)
         return cls(models, saved)
 
@@ -114,6 +116,30 @@ def _references(value: Any) -> Iterator[str]:
     elif isinstance(value, list):
         for item in value:
             yield from _references(item)
+
+
+def _as_drawn(model: dict) -> None:
+    """An Output widget's captured Markdown as HTML: the vendored manager has no Markdown parser
+    (it would show the source); the page renders it as it renders a cell's."""
+    outputs = model["state"].get("outputs")
+    if isinstance(outputs, list):
+        model["state"]["outputs"] = [_markdown_as_html(output) if isinstance(output, dict) else output
+                                     for output in outputs]
+
+
+def _markdown_as_html(output: dict) -> dict:
+    """An output's Markdown as HTML (as a page shows a cell's own), unless it has HTML already."""
+    data = output.get("data")
+    if not isinstance(data, dict) or data.get("text/markdown") is None:
+        return output
+    from generator.markdown import render_markdown   # loaded by the notebook's Markdown cells anyway
+
+    shown = {mime: value for mime, value in data.items() if mime != "text/markdown"}
+    if "text/html" not in shown:
+        text = data["text/markdown"]
+        shown["text/html"] = render_markdown("".join(text) if isinstance(text, list) else str(text),
+                                             dollar_math=True).html
+    return {**output, "data": shown}
 
 
 def _clean(model: dict) -> None:
