@@ -216,6 +216,17 @@ def _with_code_spans(pattern: ReferenceInlineProcessor, evaluate: Callable) -> C
     return evalId
 
 
+def _undefined_as_text(handle: Callable) -> Callable:
+    """A reference pattern's ``handleMatch`` after which an undefined label leaves its ``[`` as
+    text and the search goes on right after it, as kramdown's does: ``[[Feature #1]]`` links its
+    inner ``[Feature #1]``. Python-Markdown skipped the whole bracketed span."""
+    def handleMatch(m: re.Match, data: str):
+        node, start, end = handle(m, data)
+        return (node, start, end) if node is not None else (None, None, None)
+
+    return handleMatch
+
+
 class RawScriptAndStyle(HtmlInlineProcessor):
     """An inline ``<script>`` or ``<style>`` element kept whole, as raw HTML.
 
@@ -422,6 +433,7 @@ def _most_indented_item(lines: list[str]) -> int:
 FENCE = re.compile(r"^ {0,3}(`{3,}(?=[^`]*$)|~{3,})")   # no backtick after a backtick fence's run: code spans
 COMMENT_LINE = re.compile(r"^ {0,3}<!--(?:(?!-->).)*-->\s*$")
 ATX_HEADING = re.compile(r"^ {0,3}#{1,6}(\s|$)")
+GFM_HEADING = re.compile(r"(?:^|\n)(?P<level>#{1,6})[ \t]+(?=\S)(?P<header>(?:\\.|[^\\#]|#+(?=[^#\n]))*?)#*(?:\n|$)")
 LIST_ITEM = re.compile(r"^ {0,3}([*+-]|\d+\.)[ \t]+\S")
 LIST_ITEM_PARTS = re.compile(r"^( {0,3})([*+-]|\d+\.)( {1,4}|\t)(?=\S)(.*)$")
 MARKDOWN_HTML = re.compile(r"^\s*<[a-zA-Z][^>]*\bmarkdown=\"1\"[^>]*>\s*$")
@@ -489,7 +501,7 @@ def _kramdown_lists(lines: list[str], blocks: Callable[[list[str]], list[str]]) 
         inner = blocks(content) or [""]
         # Up to the first blank line (or heading, which would end the list there) Python-Markdown
         # reads lines as the item's text, lazily; after it, an item's blocks are indented by four.
-        first = list(itertools.takewhile(lambda part: part and not part.startswith("#"), inner[1:]))
+        first = list(itertools.takewhile(lambda part: part and not GFM_HEADING.match(part), inner[1:]))
         rest = inner[1 + len(first):]
         last = not (i < len(lines) and _starts_item_like(lines[i], marker))
         shape = ""
@@ -1056,6 +1068,9 @@ class KramdownCompat(Extension):
         # blank line); Python-Markdown continues the list above in either kind.
         md.parser.blockprocessors["olist"].SIBLING_TAGS = ["ol"]
         md.parser.blockprocessors["ulist"].SIBLING_TAGS = ["ul"]
+        # kramdown's GFM input wants a space after a heading's hashes: ``##GUIDELINES``, or a
+        # link's text going on with ``#31112`` on its next line, is text.
+        md.parser.blockprocessors["hashheader"].RE = GFM_HEADING
         # kramdown ends a block quote at a blank line; Python-Markdown continued the quote above.
         md.parser.blockprocessors["quote"].lastChild = lambda parent: None
         # Above arithmatex (189.9), so that with $-math on, "$$x$$" is not read as "$" "$x$" "$".
@@ -1077,6 +1092,7 @@ class KramdownCompat(Extension):
         for name in ("reference", "image_reference", "short_reference", "short_image_ref"):
             pattern = md.inlinePatterns[name]
             pattern.evalId = _with_code_spans(pattern, pattern.evalId)
+            pattern.handleMatch = _undefined_as_text(pattern.handleMatch)
         md.inlinePatterns.register(RawScriptAndStyle(r"(?i)<(script|style)\b[^>]*>.*?</\1\s*>", md),
                                    "raw_script_style", 185)
         AdjacentCodeBlocks(md.parser.blockprocessors["code"])

@@ -305,6 +305,10 @@ KRAMDOWN_READINGS = {
     "comment-line-in-a-paragraph": ("Changes include:\n<!--more-->\ncordova-plugin-camera@4.0.2\n* [CB-1](https://x.org) Fix\n\n"
                                     "<!-- c -->\n\nText  \n<!-- d -->\nafter a break\n"),
     "heading-attribute-line": "## X ##\n{: #custom .c}\ntext\n\n# Y\n{:.z}\n\n## Z\n",
+    "reference-in-brackets": ("Prism。 [[Feature #20564]] [[Misc 1]][] [[[Misc 1]]] [*[Misc 1]*] ![[Misc 1]]\n\n"
+                              "[Feature #20564]: https://bugs.ruby-lang.org/issues/20564\n[Misc 1]: /m\n"),
+    "hashes-without-space": ("##GUIDELINES\n\n#\n\n#5 x\n\n- a [PR\n  #31112](/u) pushed\n- b\n  # H\n- c\n\n"
+                             "para\n# Head\n"),
 }
 
 
