@@ -317,7 +317,7 @@ class KramdownBlocks(Preprocessor):
     def run(self, lines: list[str]) -> list[str]:
         lines = [line.expandtabs(self.md.tab_length) if "\t" in line else line for line in lines]
         try:
-            return self.blocks(lines)
+            return self.blocks(_definitions_indented(lines))
         except ListsTooDeep:
             raise MarkdownProblem(f"lists nested more than {MAX_LIST_NESTING} deep: "
                                   "flatten them", _most_indented_item(lines)) from None
@@ -356,6 +356,8 @@ class KramdownBlocks(Preprocessor):
                 block = None
                 out.append(line)
                 continue
+            if COMMENT_LINE.match(line):   # spaces after it would be read as an empty code block's
+                line = line.rstrip()
             if line.rstrip() == "^":     # kramdown's end-of-block marker: what follows is a new block
                 out += ["", END_OF_BLOCK, ""]
                 block = None
@@ -431,6 +433,7 @@ def _most_indented_item(lines: list[str]) -> int:
 
 
 FENCE = re.compile(r"^ {0,3}(`{3,}(?=[^`]*$)|~{3,})")   # no backtick after a backtick fence's run: code spans
+DEFINITION = re.compile(r"^ {0,3}: +(?=\S)")
 COMMENT_LINE = re.compile(r"^ {0,3}<!--(?:(?!-->).)*-->\s*$")
 ATX_HEADING = re.compile(r"^ {0,3}#{1,6}(\s|$)")
 GFM_HEADING = re.compile(r"(?:^|\n)(?P<level>#{1,6})[ \t]+(?=\S)(?P<header>(?:\\.|[^\\#]|#+(?=[^#\n]))*?)#*(?:\n|$)")
@@ -530,6 +533,25 @@ def _kramdown_lists(lines: list[str], blocks: Callable[[list[str]], list[str]]) 
             # list there and gives it the attributes; marked for BlockIals, a paragraph of its own.
             out += ["", LIST_IAL + lines[i].strip(), ""]
             i += 1
+    return out
+
+
+def _definitions_indented(lines: list[str]) -> list[str]:
+    """The lines of each definition (``: text``) indented to its text's column given the four
+    spaces Python-Markdown wants: kramdown reads ``: * a`` then ``  * b`` as one list in the
+    definition; Python-Markdown ended the definition after ``a``."""
+    out: list[str] = []
+    column = 0          # the text column of the definition we are in (0: none, or one Python-Markdown reads)
+    for line in lines:
+        definition = DEFINITION.match(line)
+        if definition:
+            column = definition.end() if definition.end() < 4 else 0
+        elif column and line.strip():
+            if len(line) - len(line.lstrip(" ")) >= column:
+                line = "    " + line[column:]
+            elif not out[-1].strip():      # less indented after a blank line: the definition has ended
+                column = 0
+        out.append(line)
     return out
 
 
@@ -1121,8 +1143,9 @@ EXTENSIONS = [
 ]
 
 EXTENSION_CONFIGS = {
+    # stripnl: a code block's leading blank lines are kept, as kramdown keeps them.
     "pymdownx.highlight": {"css_class": HIGHLIGHT_CLASS, "guess_lang": False,
-                           "use_pygments": True, "linenums_style": "table"},
+                           "use_pygments": True, "linenums_style": "table", "stripnl": False},
     "pymdownx.arithmatex": {"generic": True, "inline_syntax": ["round"],
                             "block_syntax": ["dollar", "square", "begin"]},
     "footnotes": {"BACKLINK_TITLE": "Back to reference %d"},

@@ -309,6 +309,10 @@ KRAMDOWN_READINGS = {
                               "[Feature #20564]: https://bugs.ruby-lang.org/issues/20564\n[Misc 1]: /m\n"),
     "hashes-without-space": ("##GUIDELINES\n\n#\n\n#5 x\n\n- a [PR\n  #31112](/u) pushed\n- b\n  # H\n- c\n\n"
                              "para\n# Head\n"),
+    "comment-line-with-trailing-spaces": "    npm i\n\n<!--more-->    \nTo add it:\n\n    cordova add\n",
+    "definition-holding-a-list": ("1.8 series\n: * 1.8.4 a\n  * 1.8.5-p230 b\n  * 1.8.6 c\n\n1.9 series\n: * 1.9.0-1\n\n"
+                                  "Term\n: text at column 2\n  goes on\n\nAfter.\n"),
+    "code-keeps-leading-blank-lines": "```\n\nx\n```\n\n~~~ruby\n\n\n  a = 1\n~~~\n\n- item\n\n  ```\n\n  y\n  ```\n",
 }
 
 
