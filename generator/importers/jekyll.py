@@ -68,7 +68,7 @@ HANDLED_KEYS = {"title", "url", "baseurl", "permalink", "timezone", "exclude", "
                 "livereload", "future", "show_drafts", "unpublished", "excerpt_separator", "sass", "feed"}
 # What each plugin sitegen has an equivalent for becomes.
 PLUGINS = {"jekyll-feed": "the Atom feed where jekyll-feed published it (site.yaml feeds.atom_urls), of its "
-                          "posts_limit latest posts (10 unless set; feeds.entries: the longest of the site's feeds)",
+                          "posts_limit latest posts (10 unless set; feeds.entries_at beside feeds of the site's own)",
            "jekyll-sitemap": "sitegen's sitemap.xml (and sitemap.txt)",
            "jekyll-seo-tag": "{% seo %} in the layouts writes sitegen's meta tags (partials/meta.html)",
            "jekyll-redirect-from": "redirect_from in front matter and site.yaml redirects",
@@ -638,9 +638,12 @@ class _Importer:
         if "jekyll-feed" in plugins:
             feeds["atom"] = True
             url, limit = self.jekyll_feed()
-            self.feed_limits.append(limit)
+            if not self.feed_limits:          # jekyll-feed's alone: its length is every feed's
+                self.feed_limits.append(limit)
+            elif url not in self.atom_urls:   # beside the site's own feeds: its own length, theirs kept
+                feeds["entries_at"] = {url: limit}
             self.atom_urls += [] if url in self.atom_urls else [url]
-        if self.feed_limits:     # one length for sitegen's feeds: the longest any of them had
+        if self.feed_limits:     # one length for the site's own feeds: the longest any of them had
             feeds["entries"] = max(self.feed_limits)
         if self.atom_urls and self.atom_urls != ["/atom.xml"]:
             feeds["atom_urls"] = sorted(self.atom_urls)
