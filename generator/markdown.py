@@ -227,6 +227,30 @@ def _undefined_as_text(handle: Callable) -> Callable:
     return handleMatch
 
 
+class LinkTitlesAfterSpace(Extension):
+    """A link's quoted title only after a space, as kramdown reads one: ``(https://x.org/?q="a+b")``
+    is all URL, where Python-Markdown took ``a+b`` for the title and cut the URL short. Wraps
+    the link patterns' ``getLink`` as installed (load after :class:`SkippingInlineExtension`)."""
+
+    def extendMarkdown(self, md: markdown.Markdown) -> None:
+        for name in ("link", "image_link"):
+            pattern = md.inlinePatterns[name]
+            pattern.getLink = _title_after_space(pattern, pattern.getLink)
+
+
+def _title_after_space(pattern: InlineProcessor, get_link: Callable) -> Callable:
+    def getLink(data: str, index: int):
+        href, title, end, handled = get_link(data, index)
+        if handled and title is not None and not TITLE_OPENING.search(data, index, end):
+            href, title = pattern.unescape(data[index + 1:end - 1]).strip(), None     # inside the ( )
+        return href, title, end, handled
+
+    return getLink
+
+
+TITLE_OPENING = re.compile(r"\s[\"'(]")
+
+
 class RawScriptAndStyle(HtmlInlineProcessor):
     """An inline ``<script>`` or ``<style>`` element kept whole, as raw HTML.
 
@@ -1170,6 +1194,7 @@ def markdown_converter(dollar_math: bool = False, header_ids: str = "gfm") -> ma
         configs = {**configs, "pymdownx.arithmatex": math}
     md = markdown.Markdown(extensions=[*EXTENSIONS, KramdownCompat(header_ids=header_ids),
                                        TypographyExtension(), Highlighting(), SkippingInlineExtension(),
+                                       LinkTitlesAfterSpace(),
                                        SkippingBlocksExtension(),
                                        MystExtension(partial(markdown_converter, dollar_math, header_ids))],
                            extension_configs=configs, output_format="html")

@@ -312,6 +312,8 @@ KRAMDOWN_READINGS = {
     "comment-line-with-trailing-spaces": "    npm i\n\n<!--more-->    \nTo add it:\n\n    cordova add\n",
     "definition-holding-a-list": ("1.8 series\n: * 1.8.4 a\n  * 1.8.5-p230 b\n  * 1.8.6 c\n\n1.9 series\n: * 1.9.0-1\n\n"
                                   "Term\n: text at column 2\n  goes on\n\nAfter.\n"),
+    "quotes-in-a-links-url": ('[issues](https://x.org/i?q=label%3A"High+Priority"), [u](/v?a="b"), ![i](/i.png?x=\'y\'), '
+                              '[t](/u "title"), [q](</q> "t") and [s](/s\n"t")\n'),
     "code-keeps-leading-blank-lines": "```\n\nx\n```\n\n~~~ruby\n\n\n  a = 1\n~~~\n\n- item\n\n  ```\n\n  y\n  ```\n",
 }
 
