@@ -566,7 +566,13 @@ def _definitions_indented(lines: list[str]) -> list[str]:
     definition; Python-Markdown ended the definition after ``a``."""
     out: list[str] = []
     column = 0          # the text column of the definition we are in (0: none, or one Python-Markdown reads)
+    fence: str | None = None     # the opening of the fenced code we are in, outside definitions
     for line in lines:
+        if not column and (fence or FENCE.match(line)):
+            opening = FENCE.match(line)
+            fence = None if fence and _closes_fence(fence, line) else fence or opening.group(1)
+            out.append(line)
+            continue
         definition = DEFINITION.match(line)
         if definition:
             column = definition.end() if definition.end() < 4 else 0

@@ -310,7 +310,7 @@ KRAMDOWN_READINGS = {
     "hashes-without-space": ("##GUIDELINES\n\n#\n\n#5 x\n\n- a [PR\n  #31112](/u) pushed\n- b\n  # H\n- c\n\n"
                              "para\n# Head\n"),
     "comment-line-with-trailing-spaces": "    npm i\n\n<!--more-->    \nTo add it:\n\n    cordova add\n",
-    "definition-holding-a-list": ("1.8 series\n: * 1.8.4 a\n  * 1.8.5-p230 b\n  * 1.8.6 c\n\n1.9 series\n: * 1.9.0-1\n\n"
+    "definition-holding-a-list": ("```\n: not a definition\n  in code\n```\n\n1.8 series\n: * 1.8.4 a\n  * 1.8.5-p230 b\n  * 1.8.6 c\n\n1.9 series\n: * 1.9.0-1\n\n"
                                   "Term\n: text at column 2\n  goes on\n\nAfter.\n"),
     "quotes-in-a-links-url": ('[issues](https://x.org/i?q=label%3A"High+Priority"), [u](/v?a="b"), ![i](/i.png?x=\'y\'), '
                               '[t](/u "title"), [q](</q> "t") and [s](/s\n"t")\n'),
