@@ -481,6 +481,11 @@ class MarkdownSettings:
     """How Markdown is read; the defaults are what Jekyll's defaults (kramdown, ``input: GFM``) give."""
 
     header_ids: Literal["gfm", "kramdown"] = "gfm"   # kramdown: the rule of kramdown's own input
+    toc_levels: list[int] = field(default_factory=lambda: [1, 2, 3, 4, 5, 6])   # those a {:toc} outline lists
+
+    def validate(self, path: Path, prefix: str) -> None:
+        if not self.toc_levels or any(level not in range(1, 7) for level in self.toc_levels):
+            raise SiteError(f"key '{prefix}toc_levels': expected heading levels 1 to 6, got {self.toc_levels}", path)
 
 
 @dataclass(frozen=True)

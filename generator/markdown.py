@@ -42,7 +42,7 @@ from generator.diagrams import MERMAID_FENCE
 from generator.headings import Heading
 from generator.highlight import HIGHLIGHT_CLASS, CachedHighlight, ReachableHighlight
 from generator.inline import SkippingInlineExtension
-from generator.kramdown_toc import KramdownToc
+from generator.kramdown_toc import ALL_LEVELS, KramdownToc
 from generator.markdown_speed import linear_time, speed_up
 from generator.myst import Document, MystExtension
 from generator.typography import TypographyExtension
@@ -1107,7 +1107,8 @@ class AdjacentCodeBlocks:
 
 class KramdownCompat(Extension):
     def __init__(self, **kwargs):
-        self.config = {"header_ids": ["gfm", "how headers get ids: 'gfm' (Jekyll's default) or 'kramdown'"]}
+        self.config = {"header_ids": ["gfm", "how headers get ids: 'gfm' (Jekyll's default) or 'kramdown'"],
+                       "toc_levels": [ALL_LEVELS, "the heading levels a {:toc} outline lists (kramdown's toc_levels)"]}
         super().__init__(**kwargs)
 
     def extendMarkdown(self, md: markdown.Markdown) -> None:
@@ -1133,7 +1134,7 @@ class KramdownCompat(Extension):
         md.treeprocessors.register(ItemShapes(md), "item_shapes", 26)   # before task_lists (25), the inline pass (20)
         md.postprocessors.register(ItemMarksOut(md), "item_marks_out", 5)
         md.treeprocessors.register(HeaderIds(md, self.getConfig("header_ids")), "header_ids", 4)
-        md.treeprocessors.register(KramdownToc(md), "kramdown_toc", 3.9)    # needs the ids
+        md.treeprocessors.register(KramdownToc(md, self.getConfig("toc_levels")), "kramdown_toc", 3.9)    # needs the ids
         md.treeprocessors.register(HeaderlessTables(md), "headerless_tables", 3)
         md.treeprocessors.register(TaskLists(md), "task_lists", 25)   # before the inline pass (20)
         md.treeprocessors.register(BlockIals(md), "block_ials", 7)   # after attr_list (8)
@@ -1185,7 +1186,8 @@ EXTENSION_CONFIGS = {
 }
 
 
-def markdown_converter(dollar_math: bool = False, header_ids: str = "gfm") -> markdown.Markdown:
+def markdown_converter(dollar_math: bool = False, header_ids: str = "gfm",
+                       toc_levels: tuple[int, ...] = ALL_LEVELS) -> markdown.Markdown:
     """A Python-Markdown converter set up as sitegen renders.
 
     smarty's patterns define the typographic text; :class:`TypographyExtension`
@@ -1198,11 +1200,11 @@ def markdown_converter(dollar_math: bool = False, header_ids: str = "gfm") -> ma
     if dollar_math:
         math = {**configs["pymdownx.arithmatex"], "inline_syntax": ["dollar", "round"]}
         configs = {**configs, "pymdownx.arithmatex": math}
-    md = markdown.Markdown(extensions=[*EXTENSIONS, KramdownCompat(header_ids=header_ids),
+    md = markdown.Markdown(extensions=[*EXTENSIONS, KramdownCompat(header_ids=header_ids, toc_levels=toc_levels),
                                        TypographyExtension(), Highlighting(), SkippingInlineExtension(),
                                        LinkTitlesAfterSpace(),
                                        SkippingBlocksExtension(),
-                                       MystExtension(partial(markdown_converter, dollar_math, header_ids))],
+                                       MystExtension(partial(markdown_converter, dollar_math, header_ids, toc_levels))],
                            extension_configs=configs, output_format="html")
     speed_up(md)
     return md
@@ -1211,8 +1213,9 @@ def markdown_converter(dollar_math: bool = False, header_ids: str = "gfm") -> ma
 class MarkdownRenderer:
     """A reusable, configured Markdown converter (reset between documents)."""
 
-    def __init__(self, dollar_math: bool = False, header_ids: str = "gfm") -> None:
-        self._md = markdown_converter(dollar_math, header_ids)
+    def __init__(self, dollar_math: bool = False, header_ids: str = "gfm",
+                 toc_levels: tuple[int, ...] = ALL_LEVELS) -> None:
+        self._md = markdown_converter(dollar_math, header_ids, toc_levels)
 
     def render(self, text: str, myst: Document | None = None) -> Rendered:
         self._md.reset()
@@ -1228,19 +1231,20 @@ def _normalize(text: str) -> str:
     return unicodedata.normalize("NFC", text.replace("\r\n", "\n"))
 
 
-_shared: dict[tuple[bool, str], MarkdownRenderer] = {}
+_shared: dict[tuple[bool, str, tuple[int, ...]], MarkdownRenderer] = {}
 
 
 def render_markdown(text: str, *, dollar_math: bool = False, header_ids: str = "gfm",
-                    myst: Document | None = None) -> Rendered:
+                    toc_levels: tuple[int, ...] = ALL_LEVELS, myst: Document | None = None) -> Rendered:
     """Render ``text`` with a renderer shared within this process.
 
     ``dollar_math`` also reads ``$x$`` as inline math, as Jupyter's Markdown
     cells do; kramdown (and so a post) only knows ``$$x$$``. ``header_ids``
-    names the rule for heading ids: ``gfm`` (Jekyll's default) or ``kramdown``.
+    names the rule for heading ids: ``gfm`` (Jekyll's default) or ``kramdown``; ``toc_levels``
+    the heading levels a ``{:toc}`` outline lists.
     ``myst`` is what MyST's roles refer to (a notebook's cells share one), else ``text``'s own.
     """
-    key = (dollar_math, header_ids)
+    key = (dollar_math, header_ids, tuple(toc_levels))
     if key not in _shared:
-        _shared[key] = MarkdownRenderer(dollar_math, header_ids)
+        _shared[key] = MarkdownRenderer(*key)
     return _shared[key].render(text, myst)

@@ -177,6 +177,16 @@ def test_jekyll_feeds_limit_holds_at_its_url_beside_the_sites_own_feeds(tmp_path
     assert (out / "rss.xml").read_text().count("<item>") > 10       # every post, as its Liquid wrote
 
 
+def test_kramdowns_toc_levels_become_markdown_toc_levels(tmp_path: Path) -> None:
+    post = {"_posts/2020-01-01-toc.md": "---\ntitle: T\n---\n* TOC\n{:toc}\n\n# One\n\n## Two\n"}
+    source = small_site(tmp_path / "jekyll", "title: Small\nkramdown:\n  toc_levels: 2..3\n", post)
+    import_jekyll(source, tmp_path / "site")
+    assert yaml.safe_load((tmp_path / "site/site.yaml").read_text())["markdown"] == {"toc_levels": [2, 3]}
+    build(tmp_path / "site")
+    page = next((tmp_path / "site/_site").rglob("toc.html")).read_text()
+    assert 'href="#two"' in page and 'href="#one"' not in page
+
+
 def test_front_matter_keys_no_layout_reads_are_listed_and_not_warned_of(tmp_path: Path) -> None:
     source = small_site(tmp_path / "jekyll", files={
         "_layouts/default.html": "<html><body>{{ page.hero }}{{ content }}</body></html>\n",

@@ -326,3 +326,16 @@ def jekyll_readings(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.mark.parametrize("name", KRAMDOWN_READINGS)
 def test_reading_has_jekylls_element_tree(name: str, jekyll_readings: Path) -> None:
     assert parity.dom(render_markdown(KRAMDOWN_READINGS[name]).html) == jekylls_tree(jekyll_readings, name)
+
+
+def test_toc_levels_match_jekylls_kramdown_option(tmp_path: Path) -> None:
+    """kramdown's ``toc_levels: 2..3``: the ``{:toc}`` outline lists h2 and h3 alone."""
+    if not parity.jekyll_available():
+        pytest.skip("Jekyll is not installed (scripts/setup-test-tools installs it)")
+    text = "* TOC\n{:toc}\n\n# One\n\n## Two\n\n### Three\n\n#### Four\n\n## Five\n"
+    site = tmp_path / "site"
+    (site / "_posts").mkdir(parents=True)
+    (site / "_posts" / "2020-01-01-toc.md").write_text(f"---\ntitle: t\n---\n{text}")
+    out = parity.jekyll_build(site, tmp_path, "kramdown:\n  toc_levels: 2..3\n")
+    theirs = parity.dom((out / "2020/01/01/toc.html").read_text())
+    assert parity.dom(render_markdown(text, toc_levels=(2, 3)).html) == theirs
