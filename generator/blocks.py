@@ -33,8 +33,9 @@ from markdown.extensions.footnotes import FootnoteBlockProcessor
 # Processor class -> (the attribute holding its expression, the expression, strings one of which every
 # match holds).
 NEEDS: dict[type, tuple[str, str, tuple[str, ...]]] = {
-    HashHeaderProcessor: ("RE", r"(?:^|\n)(?P<level>#{1,6})(?P<header>(?:\\.|[^\\#]|#+(?=[^#\n]))*?)#*(?:\n|$)",
-                          ("#",)),
+    # generator.markdown's: a space after the hashes, as kramdown's GFM input wants.
+    HashHeaderProcessor: ("RE", r"(?:^|\n)(?P<level>#{1,6})[ \t]+(?=\S)"
+                                r"(?P<header>(?:\\.|[^\\#]|#+(?=[^#\n]))*?)#*(?:\n|$)", ("#",)),
     SetextHeaderProcessor: ("RE", r"^.*?\n(?:=+|-+)[ ]*(\n|$)", ("\n=", "\n-")),
     # A rule is three runs of one mark at most two spaces apart: it holds two marks at most two spaces apart.
     HRProcessor: ("SEARCH_RE", r"^[ ]{0,3}(?=(?P<atomicgroup>(-+[ ]{0,2}){3,}|(_+[ ]{0,2}){3,}|"

@@ -65,11 +65,19 @@ class Feeds:
     tags: bool = True           # an Atom feed beside each tag's page: /tags/NAME/atom.xml
     categories: bool = True     # ... and each category's
     entries: int = 20
+    # An Atom URL's own number of entries where it differs from ``entries`` (jekyll-feed's
+    # posts_limit at /feed.xml, beside a site's own longer feeds).
+    entries_at: dict[str, int] = field(default_factory=dict)
     full_content: bool = True
 
     def validate(self, path: Path, prefix: str) -> None:
         if self.entries < 1:
             raise SiteError(f"key '{prefix}entries': expected 1 or more, got {self.entries}", path)
+        for url, entries in self.entries_at.items():
+            if url not in self.atom_urls:
+                raise SiteError(f"key '{prefix}entries_at': {url!r} is none of atom_urls {self.atom_urls}", path)
+            if entries < 1:
+                raise SiteError(f"key '{prefix}entries_at.{url}': expected 1 or more, got {entries}", path)
         if not self.atom_urls:
             raise SiteError(f"key '{prefix}atom_urls': expected at least one URL (atom: false makes no feed)", path)
         for i, url in enumerate(self.atom_urls):
@@ -473,6 +481,11 @@ class MarkdownSettings:
     """How Markdown is read; the defaults are what Jekyll's defaults (kramdown, ``input: GFM``) give."""
 
     header_ids: Literal["gfm", "kramdown"] = "gfm"   # kramdown: the rule of kramdown's own input
+    toc_levels: list[int] = field(default_factory=lambda: [1, 2, 3, 4, 5, 6])   # those a {:toc} outline lists
+
+    def validate(self, path: Path, prefix: str) -> None:
+        if not self.toc_levels or any(level not in range(1, 7) for level in self.toc_levels):
+            raise SiteError(f"key '{prefix}toc_levels': expected heading levels 1 to 6, got {self.toc_levels}", path)
 
 
 @dataclass(frozen=True)

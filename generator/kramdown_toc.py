@@ -4,7 +4,8 @@ Jekyll sites write ``* TOC`` / ``{:toc}`` under a post's title; kramdown replace
 with a nested list of the document's headings (same list type, ``id="markdown-toc"`` unless
 the mark gave one, each link's id that id plus ``-`` plus the heading's). Only the first
 marked list is replaced; later marks are dropped, as kramdown drops them. A heading with the
-class ``no_toc`` is left out. The entries nest as kramdown's ``generate_toc_tree`` nests them:
+class ``no_toc`` is left out, and one of a level outside ``toc_levels`` (kramdown's option,
+site.yaml ``markdown.toc_levels``). The entries nest as kramdown's ``generate_toc_tree`` nests them:
 a heading goes under the nearest earlier one of a smaller level.
 """
 
@@ -13,15 +14,21 @@ from __future__ import annotations
 import copy
 import xml.etree.ElementTree as etree
 
+import markdown
 from markdown.extensions.toc import remove_fnrefs
 from markdown.treeprocessors import Treeprocessor
 
 HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+ALL_LEVELS = (1, 2, 3, 4, 5, 6)
 TOC_MARK = "toc"
 
 
 class KramdownToc(Treeprocessor):
     """Replace the first ``{:toc}`` list with the outline; runs after the heading ids are given."""
+
+    def __init__(self, md: markdown.Markdown, levels: tuple[int, ...] = ALL_LEVELS):
+        super().__init__(md)
+        self.levels = levels
 
     def run(self, root: etree.Element) -> None:
         marked = [(parent, el) for parent in root.iter() for el in parent
@@ -31,13 +38,13 @@ class KramdownToc(Treeprocessor):
         for _, el in marked:
             del el.attrib[TOC_MARK]
         parent, first = marked[0]
-        outline = _outline(first.tag, dict(first.attrib), _headings(root))
+        outline = _outline(first.tag, dict(first.attrib), _headings(root, self.levels))
         parent[list(parent).index(first)] = outline
         outline.tail = first.tail
 
 
-def _headings(root: etree.Element) -> list[etree.Element]:
-    return [el for el in root.iter() if el.tag in HEADINGS and el.get("id")
+def _headings(root: etree.Element, levels: tuple[int, ...]) -> list[etree.Element]:
+    return [el for el in root.iter() if el.tag in HEADINGS and int(el.tag[1]) in levels and el.get("id")
             and "no_toc" not in (el.get("class") or "").split()]
 
 

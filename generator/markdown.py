@@ -42,7 +42,7 @@ from generator.diagrams import MERMAID_FENCE
 from generator.headings import Heading
 from generator.highlight import HIGHLIGHT_CLASS, CachedHighlight, ReachableHighlight
 from generator.inline import SkippingInlineExtension
-from generator.kramdown_toc import KramdownToc
+from generator.kramdown_toc import ALL_LEVELS, KramdownToc
 from generator.markdown_speed import linear_time, speed_up
 from generator.myst import Document, MystExtension
 from generator.typography import TypographyExtension
@@ -216,6 +216,41 @@ def _with_code_spans(pattern: ReferenceInlineProcessor, evaluate: Callable) -> C
     return evalId
 
 
+def _undefined_as_text(handle: Callable) -> Callable:
+    """A reference pattern's ``handleMatch`` after which an undefined label leaves its ``[`` as
+    text and the search goes on right after it, as kramdown's does: ``[[Feature #1]]`` links its
+    inner ``[Feature #1]``. Python-Markdown skipped the whole bracketed span."""
+    def handleMatch(m: re.Match, data: str):
+        node, start, end = handle(m, data)
+        return (node, start, end) if node is not None else (None, None, None)
+
+    return handleMatch
+
+
+class LinkTitlesAfterSpace(Extension):
+    """A link's quoted title only after a space, as kramdown reads one: ``(https://x.org/?q="a+b")``
+    is all URL, where Python-Markdown took ``a+b`` for the title and cut the URL short. Wraps
+    the link patterns' ``getLink`` as installed (load after :class:`SkippingInlineExtension`)."""
+
+    def extendMarkdown(self, md: markdown.Markdown) -> None:
+        for name in ("link", "image_link"):
+            pattern = md.inlinePatterns[name]
+            pattern.getLink = _title_after_space(pattern, pattern.getLink)
+
+
+def _title_after_space(pattern: InlineProcessor, get_link: Callable) -> Callable:
+    def getLink(data: str, index: int):
+        href, title, end, handled = get_link(data, index)
+        if handled and title is not None and not TITLE_OPENING.search(data, index, end):
+            href, title = pattern.unescape(data[index + 1:end - 1]).strip(), None     # inside the ( )
+        return href, title, end, handled
+
+    return getLink
+
+
+TITLE_OPENING = re.compile(r"\s[\"'(]")
+
+
 class RawScriptAndStyle(HtmlInlineProcessor):
     """An inline ``<script>`` or ``<style>`` element kept whole, as raw HTML.
 
@@ -306,7 +341,7 @@ class KramdownBlocks(Preprocessor):
     def run(self, lines: list[str]) -> list[str]:
         lines = [line.expandtabs(self.md.tab_length) if "\t" in line else line for line in lines]
         try:
-            return self.blocks(lines)
+            return self.blocks(_definitions_indented(lines))
         except ListsTooDeep:
             raise MarkdownProblem(f"lists nested more than {MAX_LIST_NESTING} deep: "
                                   "flatten them", _most_indented_item(lines)) from None
@@ -345,6 +380,8 @@ class KramdownBlocks(Preprocessor):
                 block = None
                 out.append(line)
                 continue
+            if COMMENT_LINE.match(line):   # spaces after it would be read as an empty code block's
+                line = line.rstrip()
             if line.rstrip() == "^":     # kramdown's end-of-block marker: what follows is a new block
                 out += ["", END_OF_BLOCK, ""]
                 block = None
@@ -420,8 +457,10 @@ def _most_indented_item(lines: list[str]) -> int:
 
 
 FENCE = re.compile(r"^ {0,3}(`{3,}(?=[^`]*$)|~{3,})")   # no backtick after a backtick fence's run: code spans
+DEFINITION = re.compile(r"^ {0,3}: +(?=\S)")
 COMMENT_LINE = re.compile(r"^ {0,3}<!--(?:(?!-->).)*-->\s*$")
 ATX_HEADING = re.compile(r"^ {0,3}#{1,6}(\s|$)")
+GFM_HEADING = re.compile(r"(?:^|\n)(?P<level>#{1,6})[ \t]+(?=\S)(?P<header>(?:\\.|[^\\#]|#+(?=[^#\n]))*?)#*(?:\n|$)")
 LIST_ITEM = re.compile(r"^ {0,3}([*+-]|\d+\.)[ \t]+\S")
 LIST_ITEM_PARTS = re.compile(r"^( {0,3})([*+-]|\d+\.)( {1,4}|\t)(?=\S)(.*)$")
 MARKDOWN_HTML = re.compile(r"^\s*<[a-zA-Z][^>]*\bmarkdown=\"1\"[^>]*>\s*$")
@@ -489,7 +528,7 @@ def _kramdown_lists(lines: list[str], blocks: Callable[[list[str]], list[str]]) 
         inner = blocks(content) or [""]
         # Up to the first blank line (or heading, which would end the list there) Python-Markdown
         # reads lines as the item's text, lazily; after it, an item's blocks are indented by four.
-        first = list(itertools.takewhile(lambda part: part and not part.startswith("#"), inner[1:]))
+        first = list(itertools.takewhile(lambda part: part and not GFM_HEADING.match(part), inner[1:]))
         rest = inner[1 + len(first):]
         last = not (i < len(lines) and _starts_item_like(lines[i], marker))
         shape = ""
@@ -518,6 +557,31 @@ def _kramdown_lists(lines: list[str], blocks: Callable[[list[str]], list[str]]) 
             # list there and gives it the attributes; marked for BlockIals, a paragraph of its own.
             out += ["", LIST_IAL + lines[i].strip(), ""]
             i += 1
+    return out
+
+
+def _definitions_indented(lines: list[str]) -> list[str]:
+    """The lines of each definition (``: text``) indented to its text's column given the four
+    spaces Python-Markdown wants: kramdown reads ``: * a`` then ``  * b`` as one list in the
+    definition; Python-Markdown ended the definition after ``a``."""
+    out: list[str] = []
+    column = 0          # the text column of the definition we are in (0: none, or one Python-Markdown reads)
+    fence: str | None = None     # the opening of the fenced code we are in, outside definitions
+    for line in lines:
+        if not column and (fence or FENCE.match(line)):
+            opening = FENCE.match(line)
+            fence = None if fence and _closes_fence(fence, line) else fence or opening.group(1)
+            out.append(line)
+            continue
+        definition = DEFINITION.match(line)
+        if definition:
+            column = definition.end() if definition.end() < 4 else 0
+        elif column and line.strip():
+            if len(line) - len(line.lstrip(" ")) >= column:
+                line = "    " + line[column:]
+            elif not out[-1].strip():      # less indented after a blank line: the definition has ended
+                column = 0
+        out.append(line)
     return out
 
 
@@ -1043,7 +1107,8 @@ class AdjacentCodeBlocks:
 
 class KramdownCompat(Extension):
     def __init__(self, **kwargs):
-        self.config = {"header_ids": ["gfm", "how headers get ids: 'gfm' (Jekyll's default) or 'kramdown'"]}
+        self.config = {"header_ids": ["gfm", "how headers get ids: 'gfm' (Jekyll's default) or 'kramdown'"],
+                       "toc_levels": [ALL_LEVELS, "the heading levels a {:toc} outline lists (kramdown's toc_levels)"]}
         super().__init__(**kwargs)
 
     def extendMarkdown(self, md: markdown.Markdown) -> None:
@@ -1056,6 +1121,9 @@ class KramdownCompat(Extension):
         # blank line); Python-Markdown continues the list above in either kind.
         md.parser.blockprocessors["olist"].SIBLING_TAGS = ["ol"]
         md.parser.blockprocessors["ulist"].SIBLING_TAGS = ["ul"]
+        # kramdown's GFM input wants a space after a heading's hashes: ``##GUIDELINES``, or a
+        # link's text going on with ``#31112`` on its next line, is text.
+        md.parser.blockprocessors["hashheader"].RE = GFM_HEADING
         # kramdown ends a block quote at a blank line; Python-Markdown continued the quote above.
         md.parser.blockprocessors["quote"].lastChild = lambda parent: None
         # Above arithmatex (189.9), so that with $-math on, "$$x$$" is not read as "$" "$x$" "$".
@@ -1066,7 +1134,7 @@ class KramdownCompat(Extension):
         md.treeprocessors.register(ItemShapes(md), "item_shapes", 26)   # before task_lists (25), the inline pass (20)
         md.postprocessors.register(ItemMarksOut(md), "item_marks_out", 5)
         md.treeprocessors.register(HeaderIds(md, self.getConfig("header_ids")), "header_ids", 4)
-        md.treeprocessors.register(KramdownToc(md), "kramdown_toc", 3.9)    # needs the ids
+        md.treeprocessors.register(KramdownToc(md, self.getConfig("toc_levels")), "kramdown_toc", 3.9)    # needs the ids
         md.treeprocessors.register(HeaderlessTables(md), "headerless_tables", 3)
         md.treeprocessors.register(TaskLists(md), "task_lists", 25)   # before the inline pass (20)
         md.treeprocessors.register(BlockIals(md), "block_ials", 7)   # after attr_list (8)
@@ -1077,6 +1145,7 @@ class KramdownCompat(Extension):
         for name in ("reference", "image_reference", "short_reference", "short_image_ref"):
             pattern = md.inlinePatterns[name]
             pattern.evalId = _with_code_spans(pattern, pattern.evalId)
+            pattern.handleMatch = _undefined_as_text(pattern.handleMatch)
         md.inlinePatterns.register(RawScriptAndStyle(r"(?i)<(script|style)\b[^>]*>.*?</\1\s*>", md),
                                    "raw_script_style", 185)
         AdjacentCodeBlocks(md.parser.blockprocessors["code"])
@@ -1105,8 +1174,9 @@ EXTENSIONS = [
 ]
 
 EXTENSION_CONFIGS = {
+    # stripnl: a code block's leading blank lines are kept, as kramdown keeps them.
     "pymdownx.highlight": {"css_class": HIGHLIGHT_CLASS, "guess_lang": False,
-                           "use_pygments": True, "linenums_style": "table"},
+                           "use_pygments": True, "linenums_style": "table", "stripnl": False},
     "pymdownx.arithmatex": {"generic": True, "inline_syntax": ["round"],
                             "block_syntax": ["dollar", "square", "begin"]},
     "footnotes": {"BACKLINK_TITLE": "Back to reference %d"},
@@ -1116,7 +1186,8 @@ EXTENSION_CONFIGS = {
 }
 
 
-def markdown_converter(dollar_math: bool = False, header_ids: str = "gfm") -> markdown.Markdown:
+def markdown_converter(dollar_math: bool = False, header_ids: str = "gfm",
+                       toc_levels: tuple[int, ...] = ALL_LEVELS) -> markdown.Markdown:
     """A Python-Markdown converter set up as sitegen renders.
 
     smarty's patterns define the typographic text; :class:`TypographyExtension`
@@ -1129,10 +1200,11 @@ def markdown_converter(dollar_math: bool = False, header_ids: str = "gfm") -> ma
     if dollar_math:
         math = {**configs["pymdownx.arithmatex"], "inline_syntax": ["dollar", "round"]}
         configs = {**configs, "pymdownx.arithmatex": math}
-    md = markdown.Markdown(extensions=[*EXTENSIONS, KramdownCompat(header_ids=header_ids),
+    md = markdown.Markdown(extensions=[*EXTENSIONS, KramdownCompat(header_ids=header_ids, toc_levels=toc_levels),
                                        TypographyExtension(), Highlighting(), SkippingInlineExtension(),
+                                       LinkTitlesAfterSpace(),
                                        SkippingBlocksExtension(),
-                                       MystExtension(partial(markdown_converter, dollar_math, header_ids))],
+                                       MystExtension(partial(markdown_converter, dollar_math, header_ids, toc_levels))],
                            extension_configs=configs, output_format="html")
     speed_up(md)
     return md
@@ -1141,8 +1213,9 @@ def markdown_converter(dollar_math: bool = False, header_ids: str = "gfm") -> ma
 class MarkdownRenderer:
     """A reusable, configured Markdown converter (reset between documents)."""
 
-    def __init__(self, dollar_math: bool = False, header_ids: str = "gfm") -> None:
-        self._md = markdown_converter(dollar_math, header_ids)
+    def __init__(self, dollar_math: bool = False, header_ids: str = "gfm",
+                 toc_levels: tuple[int, ...] = ALL_LEVELS) -> None:
+        self._md = markdown_converter(dollar_math, header_ids, toc_levels)
 
     def render(self, text: str, myst: Document | None = None) -> Rendered:
         self._md.reset()
@@ -1158,19 +1231,20 @@ def _normalize(text: str) -> str:
     return unicodedata.normalize("NFC", text.replace("\r\n", "\n"))
 
 
-_shared: dict[tuple[bool, str], MarkdownRenderer] = {}
+_shared: dict[tuple[bool, str, tuple[int, ...]], MarkdownRenderer] = {}
 
 
 def render_markdown(text: str, *, dollar_math: bool = False, header_ids: str = "gfm",
-                    myst: Document | None = None) -> Rendered:
+                    toc_levels: tuple[int, ...] = ALL_LEVELS, myst: Document | None = None) -> Rendered:
     """Render ``text`` with a renderer shared within this process.
 
     ``dollar_math`` also reads ``$x$`` as inline math, as Jupyter's Markdown
     cells do; kramdown (and so a post) only knows ``$$x$$``. ``header_ids``
-    names the rule for heading ids: ``gfm`` (Jekyll's default) or ``kramdown``.
+    names the rule for heading ids: ``gfm`` (Jekyll's default) or ``kramdown``; ``toc_levels``
+    the heading levels a ``{:toc}`` outline lists.
     ``myst`` is what MyST's roles refer to (a notebook's cells share one), else ``text``'s own.
     """
-    key = (dollar_math, header_ids)
+    key = (dollar_math, header_ids, tuple(toc_levels))
     if key not in _shared:
-        _shared[key] = MarkdownRenderer(dollar_math, header_ids)
+        _shared[key] = MarkdownRenderer(*key)
     return _shared[key].render(text, myst)

@@ -58,7 +58,8 @@ class MarkdownReader:
         from generator.markdown import MarkdownProblem, render_markdown   # loaded by the first parse
 
         try:
-            rendered = render_markdown(text, header_ids=config.markdown.header_ids)
+            rendered = render_markdown(text, header_ids=config.markdown.header_ids,
+                                       toc_levels=tuple(config.markdown.toc_levels))
         except MarkdownProblem as exc:   # lines counted after Liquid ran: near, if Liquid added lines
             raise SiteError(str(exc), source.path, source.body_line + exc.line - 1) from None
         return Parsed(rendered.html, rendered.toc, tuple(warning(message, source.path, source.body_line + line - 1)

@@ -84,6 +84,9 @@ def test_no_site_yaml(tmp_path):
 @pytest.mark.parametrize("text, message", [
     ("posts_per_page: 0\n", "key 'posts_per_page': expected 1 or more, got 0"),
     ("posts_per_page: -3\n", "key 'posts_per_page': expected 1 or more, got -3"),
+    ("markdown: {toc_levels: [0, 2]}\n", "key 'markdown.toc_levels': expected heading levels 1 to 6, got [0, 2]"),
+    ("feeds: {entries_at: {/feed.xml: 10}}\n",
+     "key 'feeds.entries_at': '/feed.xml' is none of atom_urls ['/atom.xml']"),
     ("notebooks: {workers: -1}\n", "key 'notebooks.workers': expected 0 (one per core) or more, got -1"),
     ("publish: {keep: [docs, ../elsewhere]}\n",
      "key 'publish.keep[1]': '../elsewhere' is not a path inside the branch"),

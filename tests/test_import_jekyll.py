@@ -213,7 +213,7 @@ def test_feeds_plugins_data_and_reserved_names(tmp_path) -> None:
     site = tmp_path / "new"
     config_out = yaml.safe_load((site / "site.yaml").read_text())
     assert config_out["feeds"] == {"atom": True, "rss": True, "json": False, "entries": 20,   # rss.xml: every post
-                                   "atom_urls": ["/feed.xml"]}
+                                   "entries_at": {"/feed.xml": 10}, "atom_urls": ["/feed.xml"]}  # jekyll-feed's
     assert config_out["permalink"] == "/:categories/:year/:month/:day/:title.html"
     assert yaml.safe_load((site / "content/data/people.yml").read_text()) == [{"name": "Ann"}]
     notes = {(n.path, n.construct): n.action for n in result.notes}

@@ -158,10 +158,33 @@ def test_jekyll_feeds_settings_give_the_feeds_url_and_length(tmp_path: Path) -> 
                      {"atom.xml": "---\n---\n<feed>{% for post in site.posts limit:3 %}{{ post.title }}{% endfor %}</feed>\n"})
     import_jekyll(own, tmp_path / "own-site")
     settings = yaml.safe_load((tmp_path / "own-site/site.yaml").read_text())
-    assert settings["feeds"]["entries"] == 10 and settings["feeds"]["atom_urls"] == ["/atom.xml", "/feed.xml"]
+    assert settings["feeds"]["atom_urls"] == ["/atom.xml", "/feed.xml"]
+    assert settings["feeds"]["entries"] == 3 and settings["feeds"]["entries_at"] == {"/feed.xml": 10}
     build(tmp_path / "site")
     feed = (tmp_path / "site/_site/news/atom.xml").read_text()
     assert feed.count("<entry>") == 2 and "P4" in feed and "P1" not in feed
+
+
+def test_jekyll_feeds_limit_holds_at_its_url_beside_the_sites_own_feeds(tmp_path: Path) -> None:
+    """tvm-site: jekyll-feed writes 10 posts at /feed.xml, the site's own rss.xml every post."""
+    posts = {f"_posts/2020-01-{n:02d}-p{n}.md": f"---\ntitle: P{n}\n---\nText {n}.\n" for n in range(1, 13)}
+    source = small_site(tmp_path / "jekyll", "title: Small\nurl: https://small.example\nplugins: [jekyll-feed]\n",
+                        {**posts, "rss.xml": "---\n---\n<rss>{% for post in site.posts %}{{ post.title }}{% endfor %}</rss>\n"})
+    import_jekyll(source, tmp_path / "site")
+    build(tmp_path / "site")
+    out = tmp_path / "site/_site"
+    assert (out / "feed.xml").read_text().count("<entry>") == 10
+    assert (out / "rss.xml").read_text().count("<item>") > 10       # every post, as its Liquid wrote
+
+
+def test_kramdowns_toc_levels_become_markdown_toc_levels(tmp_path: Path) -> None:
+    post = {"_posts/2020-01-01-toc.md": "---\ntitle: T\n---\n* TOC\n{:toc}\n\n# One\n\n## Two\n"}
+    source = small_site(tmp_path / "jekyll", "title: Small\nkramdown:\n  toc_levels: 2..3\n", post)
+    import_jekyll(source, tmp_path / "site")
+    assert yaml.safe_load((tmp_path / "site/site.yaml").read_text())["markdown"] == {"toc_levels": [2, 3]}
+    build(tmp_path / "site")
+    page = next((tmp_path / "site/_site").rglob("toc.html")).read_text()
+    assert 'href="#two"' in page and 'href="#one"' not in page
 
 
 def test_front_matter_keys_no_layout_reads_are_listed_and_not_warned_of(tmp_path: Path) -> None:

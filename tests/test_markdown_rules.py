@@ -305,6 +305,16 @@ KRAMDOWN_READINGS = {
     "comment-line-in-a-paragraph": ("Changes include:\n<!--more-->\ncordova-plugin-camera@4.0.2\n* [CB-1](https://x.org) Fix\n\n"
                                     "<!-- c -->\n\nText  \n<!-- d -->\nafter a break\n"),
     "heading-attribute-line": "## X ##\n{: #custom .c}\ntext\n\n# Y\n{:.z}\n\n## Z\n",
+    "reference-in-brackets": ("Prism。 [[Feature #20564]] [[Misc 1]][] [[[Misc 1]]] [*[Misc 1]*] ![[Misc 1]]\n\n"
+                              "[Feature #20564]: https://bugs.ruby-lang.org/issues/20564\n[Misc 1]: /m\n"),
+    "hashes-without-space": ("##GUIDELINES\n\n#\n\n#5 x\n\n- a [PR\n  #31112](/u) pushed\n- b\n  # H\n- c\n\n"
+                             "para\n# Head\n"),
+    "comment-line-with-trailing-spaces": "    npm i\n\n<!--more-->    \nTo add it:\n\n    cordova add\n",
+    "definition-holding-a-list": ("```\n: not a definition\n  in code\n```\n\n1.8 series\n: * 1.8.4 a\n  * 1.8.5-p230 b\n  * 1.8.6 c\n\n1.9 series\n: * 1.9.0-1\n\n"
+                                  "Term\n: text at column 2\n  goes on\n\nAfter.\n"),
+    "quotes-in-a-links-url": ('[issues](https://x.org/i?q=label%3A"High+Priority"), [u](/v?a="b"), ![i](/i.png?x=\'y\'), '
+                              '[t](/u "title"), [q](</q> "t") and [s](/s\n"t")\n'),
+    "code-keeps-leading-blank-lines": "```\n\nx\n```\n\n~~~ruby\n\n\n  a = 1\n~~~\n\n- item\n\n  ```\n\n  y\n  ```\n",
 }
 
 
@@ -316,3 +326,16 @@ def jekyll_readings(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.mark.parametrize("name", KRAMDOWN_READINGS)
 def test_reading_has_jekylls_element_tree(name: str, jekyll_readings: Path) -> None:
     assert parity.dom(render_markdown(KRAMDOWN_READINGS[name]).html) == jekylls_tree(jekyll_readings, name)
+
+
+def test_toc_levels_match_jekylls_kramdown_option(tmp_path: Path) -> None:
+    """kramdown's ``toc_levels: 2..3``: the ``{:toc}`` outline lists h2 and h3 alone."""
+    if not parity.jekyll_available():
+        pytest.skip("Jekyll is not installed (scripts/setup-test-tools installs it)")
+    text = "* TOC\n{:toc}\n\n# One\n\n## Two\n\n### Three\n\n#### Four\n\n## Five\n"
+    site = tmp_path / "site"
+    (site / "_posts").mkdir(parents=True)
+    (site / "_posts" / "2020-01-01-toc.md").write_text(f"---\ntitle: t\n---\n{text}")
+    out = parity.jekyll_build(site, tmp_path, "kramdown:\n  toc_levels: 2..3\n")
+    theirs = parity.dom((out / "2020/01/01/toc.html").read_text())
+    assert parity.dom(render_markdown(text, toc_levels=(2, 3)).html) == theirs

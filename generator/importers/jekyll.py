@@ -68,7 +68,7 @@ HANDLED_KEYS = {"title", "url", "baseurl", "permalink", "timezone", "exclude", "
                 "livereload", "future", "show_drafts", "unpublished", "excerpt_separator", "sass", "feed"}
 # What each plugin sitegen has an equivalent for becomes.
 PLUGINS = {"jekyll-feed": "the Atom feed where jekyll-feed published it (site.yaml feeds.atom_urls), of its "
-                          "posts_limit latest posts (10 unless set; feeds.entries: the longest of the site's feeds)",
+                          "posts_limit latest posts (10 unless set; feeds.entries_at beside feeds of the site's own)",
            "jekyll-sitemap": "sitegen's sitemap.xml (and sitemap.txt)",
            "jekyll-seo-tag": "{% seo %} in the layouts writes sitegen's meta tags (partials/meta.html)",
            "jekyll-redirect-from": "redirect_from in front matter and site.yaml redirects",
@@ -638,9 +638,12 @@ class _Importer:
         if "jekyll-feed" in plugins:
             feeds["atom"] = True
             url, limit = self.jekyll_feed()
-            self.feed_limits.append(limit)
+            if not self.feed_limits:          # jekyll-feed's alone: its length is every feed's
+                self.feed_limits.append(limit)
+            elif url not in self.atom_urls:   # beside the site's own feeds: its own length, theirs kept
+                feeds["entries_at"] = {url: limit}
             self.atom_urls += [] if url in self.atom_urls else [url]
-        if self.feed_limits:     # one length for sitegen's feeds: the longest any of them had
+        if self.feed_limits:     # one length for the site's own feeds: the longest any of them had
             feeds["entries"] = max(self.feed_limits)
         if self.atom_urls and self.atom_urls != ["/atom.xml"]:
             feeds["atom_urls"] = sorted(self.atom_urls)
@@ -693,8 +696,11 @@ class _Importer:
         if str(kramdown.get("input", "GFM")).lower() == "kramdown":
             # kramdown's own input makes ids by kramdown's rule, not GFM's: keep every anchor.
             settings["markdown"] = {"header_ids": "kramdown"}
+        levels = toc_levels(kramdown.get("toc_levels"))
+        if levels:
+            settings.setdefault("markdown", {})["toc_levels"] = levels
         for key, value in kramdown.items():
-            if key != "input":
+            if key != "input" and not (key == "toc_levels" and levels):
                 self.result.settings.append(_yaml_line(f"kramdown.{key}", value).strip())
         for key in config:
             if key not in HANDLED_KEYS:
@@ -752,13 +758,14 @@ class _Importer:
         lines += [_note_line(n) for n in notes if not (n.neutralised or n.visible)] or ["Nothing."]
         lines += ["", "## Markdown settings to carry over", ""]
         if result.settings:
-            lines += ["`kramdown.input` is carried over as site.yaml `markdown.header_ids`. These other "
+            lines += ["`kramdown.input` and `toc_levels` are carried over as site.yaml `markdown.header_ids` "
+                      "and `markdown.toc_levels`. These other "
                       "kramdown options of _config.yml have no sitegen setting: sitegen renders what "
                       "Jekyll's defaults render, so check the pages that rely on them:", ""]
             lines += [f"- `{s}`" for s in result.settings]
         else:
-            lines += ["None: _config.yml sets no kramdown options besides `input`, which site.yaml "
-                      "`markdown.header_ids` carries."]
+            lines += ["None: _config.yml sets no kramdown options besides `input` and `toc_levels`, which "
+                      "site.yaml `markdown.header_ids` and `markdown.toc_levels` carry."]
         lines += ["", "## Differences to know", "",
                   "- In the converted layouts, an empty string, list or 0 is false in `{% if %}`, as in "
                   "Jinja; Liquid takes only nil and false as false.",
@@ -798,6 +805,25 @@ def gemfile_plugins(text: str) -> list[tuple[str, int]]:
         if gem and (depth or re.search(r"group:\s*\[?\s*:jekyll_plugins|:group\s*=>\s*:jekyll_plugins", gem.group(2))):
             found.append((gem.group(1), number))
     return found
+
+
+def toc_levels(value: Any) -> list[int] | None:
+    """kramdown's ``toc_levels`` (``2..3``, ``"2,3"`` or ``[2, 3]``) as heading levels; None if unset
+    or unreadable (then listed among the options sitegen does not carry)."""
+    if isinstance(value, list):
+        parts = value
+    elif isinstance(value, str) and re.fullmatch(r"\s*[1-6]\s*\.\.\s*[1-6]\s*", value):
+        low, high = (int(part) for part in value.split(".."))
+        parts = list(range(low, high + 1))
+    elif isinstance(value, (str, int)) and not isinstance(value, bool):
+        parts = str(value).split(",")
+    else:
+        return None
+    try:
+        levels = sorted({int(part) for part in parts})
+    except (TypeError, ValueError):
+        return None
+    return levels if levels and all(1 <= level <= 6 for level in levels) else None
 
 
 def _note_line(note: Note) -> str:

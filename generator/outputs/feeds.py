@@ -25,7 +25,9 @@ class Feeds(Planner):
         latest = ctx.views.sequence(("posts",))[:entries]
         for url in config.feeds.atom_urls if config.feeds.atom else ():
             blog = Channel(config.title, url, "/")
-            plan.add(output_path(url), "feeds", partial(feeds.atom_feed, config, latest, absolute, blog, person),
+            posts = ctx.views.sequence(("posts",))[:config.feeds.entries_at[url]] if url in config.feeds.entries_at \
+                else latest
+            plan.add(output_path(url), "feeds", partial(feeds.atom_feed, config, posts, absolute, blog, person),
                      ("atom", url), generated="feeds.atom")
         if config.feeds.rss:
             plan.add("rss.xml", "feeds", partial(feeds.rss_feed, config, latest, absolute), "rss",
