@@ -323,3 +323,19 @@ def test_a_new_post_goes_to_one_part_and_the_others_keep_theirs_until_the_parts_
     split = blog(site / "_site")
     assert len(split) == 17 and len(set(split.values())) == 8
     assert all(int(split[url][5:]) % 4 == int(part[5:]) for url, part in before.items())
+
+
+def test_a_site_moved_to_another_folder_keeps_its_index_as_a_ci_checkout_with_a_restored_cache_does(
+        site: Path, tmp_path: Path) -> None:
+    """A CI restores ``.sitegen`` and ``_site`` (file times kept) into a checkout elsewhere: an
+    edit there re-indexes the edited post's part, not every part."""
+    import shutil
+
+    first = build(site, OPTIONS)
+    moved = shutil.copytree(site, tmp_path / "elsewhere" / "site", symlinks=True)     # copy2: times kept
+    post = moved / "content/posts/2021-01-02-third.md"
+    post.write_text(post.read_text().replace("Third body.", "Third body, on tapirs."))
+    result = build(moved, OPTIONS)
+    assert len(first.reports["search"].made) == 3
+    assert result.reports["search"].made == (part_holding(moved / "_site", "/2021/01/02/third.html"), "pages")
+    assert "tapirs" in searched(moved / "_site")["/2021/01/02/third.html"]
