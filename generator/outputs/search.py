@@ -86,9 +86,9 @@ class SearchParts(Derived):
 
     name = "search-parts"
 
-    def group(self, config: Config, path: str) -> str | None:
-        wanted = config.outputs.get(SearchIndex.name, True)
-        return "parts" if wanted and place_of(config, path) is not None else None
+    def groups(self, config: Config, paths: Iterable[str]) -> dict[str, list[str]]:
+        searched = list(places(config, paths)) if config.outputs.get(SearchIndex.name, True) else []
+        return {"parts": searched} if searched else {}
 
     def make(self, ctx: PlanContext, group: str, files: Mapping[str, bytes]) -> Files:
         parts = sorted(set(parts_of(ctx.config, files).values()))
@@ -100,9 +100,9 @@ class SearchParts(Derived):
 
 def parts_of(config: Config, paths: Iterable[str]) -> dict[str, str]:
     """Output path -> the part of the index that holds it, for the searched ones of ``paths``."""
-    places = {path: place for path in paths if (place := place_of(config, path)) is not None}
-    spread = blog_parts(sum(place == "blog" for place in places.values()))
-    return {path: blog_part(path, spread) if place == "blog" else place for path, place in places.items()}
+    found = places(config, paths)
+    spread = blog_parts(sum(place == "blog" for place in found.values()))
+    return {path: blog_part(path, spread) if place == "blog" else place for path, place in found.items()}
 
 
 def blog_parts(posts: int) -> int:
@@ -125,23 +125,32 @@ def blog_part(path: str, parts: int) -> str:
     return f"blog/{number:0{max(2, len(str(parts - 1)))}d}"
 
 
-def place_of(config: Config, path: str) -> str | None:
-    """Where in the index output file ``path`` goes: its part, or ``blog`` for a post (which
-    :func:`parts_of` spreads over the blog's parts); None: not searched."""
-    if config.search is False or not path.endswith(".html"):
-        return None
-    url = page_url(path)
-    if any(fnmatch.fnmatchcase(url, glob) for glob in config.search.exclude):
-        return None
-    if path.startswith("docs/"):
+def places(config: Config, paths: Iterable[str]) -> dict[str, str]:
+    """Output path -> where in the index it goes, for the searched ones of ``paths``: its part,
+    or ``blog`` for a post (which :func:`parts_of` spreads over the blog's parts). The settings
+    are read once: every edit sorts every path of the site (21,000 at 10,000 posts)."""
+    if config.search is False:
+        return {}
+    exclude, post = config.search.exclude, post_url(config.permalink)
+    versions = set(indexed_versions(config)) if config.versions else None
+    found = {}
+    for path in paths:
+        if not path.endswith(".html"):
+            continue
+        url = page_url(path)
+        if exclude and any(fnmatch.fnmatchcase(url, glob) for glob in exclude):
+            continue
+        if not path.startswith("docs/"):
+            found[path] = "blog" if post.fullmatch(url) else "pages"
+            continue
         rest = path.removeprefix("docs/")
-        if config.versions:
+        if versions is not None:
             version, _, rest = rest.partition("/")
-            if version not in indexed_versions(config):
-                return None
-            return f"{'tutorials' if rest.startswith('tutorials/') else 'docs'}/{version}"
-        return "tutorials" if rest.startswith("tutorials/") else "docs"
-    return "blog" if post_url(config.permalink).fullmatch(url) else "pages"
+            if version in versions:
+                found[path] = f"{'tutorials' if rest.startswith('tutorials/') else 'docs'}/{version}"
+        else:
+            found[path] = "tutorials" if rest.startswith("tutorials/") else "docs"
+    return found
 
 
 def theme_marks(config: Config) -> bool:
