@@ -250,7 +250,7 @@ def summarize(results: Path, names: list[str]) -> str:
                          f"{fmt(pages, 'd')} |")
     ours = [name for name in names if name not in ("hugo", "pelican")]
     peers = [name for name in ("hugo", "pelican") if name in names]
-    for field, what in (("wall_s", "wall"), ("cpu_s", "CPU seconds")):
+    for field, what in (("wall_s", "wall"), ("cpu_s", "CPU seconds")) if peers else ():
         lines += ["", f"Ratios of the medians of {what}, sitegen / peer (>1: sitegen slower):", "",
                   "| N | sitegen | " + " | ".join(f"{p} {phase}" for p in peers for phase in PHASES) + " |",
                   "|---:|---|" + "---:|" * (len(peers) * len(PHASES))]
