@@ -17,7 +17,8 @@ work on a shared machine falls on all tools alike:
 Each run's wall time, CPU time (user + sys of the process and its children, so
 (user+sys)/wall is the cores used) and peak RSS are taken from ``os.wait4``; every
 run is a JSON line in ``WORK/results.jsonl``. Printed: the medians per tool and
-phase, and the ratios of each sitegen to Hugo and to Pelican (>1: sitegen slower).
+phase (wall and CPU), and the ratios of each sitegen to Hugo and to Pelican (>1: sitegen
+slower), of wall and of CPU seconds (on a shared machine, the figure to compare).
 
 ``--sitegen NAME=REPO`` times the sitegen in the checkout REPO (``python -m
 generator build`` with REPO on PYTHONPATH, the site's skeleton taken from REPO);
@@ -160,11 +161,12 @@ def timed(argv: list[str], cwd: Path, env: dict[str, str], log: Path) -> dict:
             "maxrss_mib": round(usage.ru_maxrss / 1024, 1), "rc": process.returncode}
 
 
-def html_files(out: Path, marker: str | None = None) -> tuple[int, bool]:
-    """HTML files under ``out``, and whether one holds ``marker``."""
+def html_files(out: Path, marker: str | None = None, since: float = 0.0) -> tuple[int, bool]:
+    """HTML files under ``out``, and whether one written at ``since`` or later holds ``marker``
+    (the others are not read: at 100,000 posts that would be GiBs a round)."""
     pages = [path for path in out.rglob("*.html")]
     found = marker is not None and any(marker in path.read_text(encoding="utf-8", errors="replace")
-                                       for path in pages)
+                                       for path in pages if path.stat().st_mtime >= since)
     return len(pages), found
 
 
@@ -200,11 +202,13 @@ def run(n: int, tools: list[Tool], phases: list[str], runs: int, work: Path, res
                     with (site / tool.posts / edited).open("a", encoding="utf-8") as post:
                         post.write(f"\n\n{marker}: this paragraph was appended for a one-post rebuild.\n")
                 argv, env = tool.command(site)
+                started = time.time() - 1          # file times may be coarser than the clock
                 if search and not isinstance(tool, Sitegen):
                     argv = with_pagefind(argv, tool.output)
                 result = timed(argv, site, env, log)
-                pages, found = html_files(site / tool.output, marker)
-                record = {"tool": tool.name, "n": n, "phase": phase, "round": k, **result, "html": pages}
+                pages, found = html_files(site / tool.output, marker, started)
+                record = {"tool": tool.name, "n": n, "phase": phase, "round": k, **result, "html": pages,
+                          "load": os.getloadavg()[0]}
                 if marker:
                     record["edit_seen"] = found
                 with results.open("a") as out:
@@ -229,8 +233,9 @@ def summarize(results: Path, names: list[str]) -> str:
         return statistics.median(r[field] for r in found) if found else None
 
     ns = sorted({n for n, _, _ in rows})
-    lines = ["| N | tool | runs | cold s | no-op s | edit s | cold cores (CPU/wall) | cold peak RSS MiB | pages |",
-             "|---:|---|---:|---:|---:|---:|---:|---:|---:|"]
+    lines = ["| N | tool | runs | cold s | no-op s | edit s | cold CPU s | no-op CPU s | edit CPU s "
+             "| cold cores (CPU/wall) | cold peak RSS MiB | pages |",
+             "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     fmt = lambda x, spec=".2f": "–" if x is None else format(x, spec)  # noqa: E731
     for n in ns:
         for tool in names:
@@ -240,21 +245,23 @@ def summarize(results: Path, names: list[str]) -> str:
             pages = max((r["html"] for r in rows.get((n, tool, "cold"), [])), default=None)
             lines.append(f"| {n} | {tool} | {count} | {fmt(median(n, tool, 'cold'))} | "
                          f"{fmt(median(n, tool, 'noop'), '.3f')} | {fmt(median(n, tool, 'edit'))} | "
+                         + " | ".join(fmt(median(n, tool, phase, "cpu_s")) for phase in PHASES) + " | "
                          f"{fmt(median(n, tool, 'cold', 'cores'))} | {fmt(median(n, tool, 'cold', 'maxrss_mib'), '.0f')} | "
                          f"{fmt(pages, 'd')} |")
     ours = [name for name in names if name not in ("hugo", "pelican")]
     peers = [name for name in ("hugo", "pelican") if name in names]
-    lines += ["", "Ratios of the medians, sitegen / peer (>1: sitegen slower):", "",
-              "| N | sitegen | " + " | ".join(f"{p} {phase}" for p in peers for phase in PHASES) + " |",
-              "|---:|---|" + "---:|" * (len(peers) * len(PHASES))]
-    for n in ns:
-        for name in ours:
-            cells = []
-            for peer in peers:
-                for phase in PHASES:
-                    a, b = median(n, name, phase), median(n, peer, phase)
-                    cells.append("–" if a is None or not b else f"{a / b:.2f}")
-            lines.append(f"| {n} | {name} | " + " | ".join(cells) + " |")
+    for field, what in (("wall_s", "wall"), ("cpu_s", "CPU seconds")) if peers else ():
+        lines += ["", f"Ratios of the medians of {what}, sitegen / peer (>1: sitegen slower):", "",
+                  "| N | sitegen | " + " | ".join(f"{p} {phase}" for p in peers for phase in PHASES) + " |",
+                  "|---:|---|" + "---:|" * (len(peers) * len(PHASES))]
+        for n in ns:
+            for name in ours:
+                cells = []
+                for peer in peers:
+                    for phase in PHASES:
+                        a, b = median(n, name, phase, field), median(n, peer, phase, field)
+                        cells.append("–" if a is None or not b else f"{a / b:.2f}")
+                lines.append(f"| {n} | {name} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 

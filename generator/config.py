@@ -640,7 +640,9 @@ class Config:
     api_inventories: dict[str, str | ApiInventory] = field(default_factory=dict)
     api_inventory_days: float = 7     # a fetched inventory is fetched again once this old
     api_link_code: bool = False       # a code span naming an entry in full (`tvm.build`) links it
-    root: Path = field(default=Path("."), metadata={"internal": True})
+    # not in the repr, of which the digest of all the settings is made: a site moved to another
+    # folder (a CI's checkout beside a restored .sitegen) keeps its derived files (a search index)
+    root: Path = field(default=Path("."), repr=False, metadata={"internal": True})
     plugins: dict[str, Any] = field(default_factory=dict, metadata={"internal": True})  # plugins' sections
 
     def validate(self, path: Path, prefix: str) -> None:

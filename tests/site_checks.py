@@ -183,6 +183,11 @@ def search_parts(out: Path) -> dict[str, dict[str, str]]:
     return {part["bundle"].strip("/"): search_index(out / "pagefind" / part["bundle"]) for part in listed}
 
 
+def part_holding(out: Path, url: str) -> str:
+    """The part of the index in ``out`` that holds the page at ``url``."""
+    return next(part for part, pages in search_parts(out).items() if url in pages)
+
+
 def searched(out: Path, version: str = "") -> dict[str, str]:
     """URL -> text of every page a search finds on a page of docs ``version`` (all the parts
     but other versions' docs)."""

@@ -23,9 +23,9 @@ from generator.build import BuildOptions, build, render_site
 from generator.config import load_config
 from generator.errors import SiteError
 from generator.pagefind import index_pages
-from generator.outputs.search import part_of
+from generator.outputs.search import blog_part, blog_parts
 from site_checks import search_index as indexed
-from site_checks import search_parts, searched
+from site_checks import part_holding, search_parts, searched
 
 OPTIONS = BuildOptions(now=datetime(2030, 1, 1, tzinfo=timezone.utc))
 GIT_ENV = {**os.environ, "GIT_AUTHOR_NAME": "Test", "GIT_AUTHOR_EMAIL": "test@example.org",
@@ -103,7 +103,7 @@ def test_a_build_that_changes_no_page_does_not_run_pagefind(site: Path) -> None:
     assert {p: p.read_bytes() for p in (site / "_site/pagefind").rglob("*") if p.is_file()} == before
     result = build(site, OPTIONS)
     # The post's part, and the pages' (blog.html lists the post: its bytes changed, its index did not).
-    assert result.reports["search"].made == (part_of(load_config(site), "2021/01/02/third.html"), "pages")
+    assert result.reports["search"].made == (part_holding(site / "_site", "/2021/01/02/third.html"), "pages")
     assert "aardvarks" in searched(site / "_site")["/2021/01/02/third.html"]
 
 
@@ -121,8 +121,8 @@ def test_each_docs_version_has_its_own_index_and_an_edit_remakes_only_its_own(ve
 
     post = versioned / "content/posts/2021-01-02-third.md"
     post.write_text(post.read_text().replace("Third body.", "Third body, edited."))
-    assert build(versioned, OPTIONS).reports["search"].made == (part_of(load_config(versioned),
-                                                                        "2021/01/02/third.html"), "pages")
+    assert build(versioned, OPTIONS).reports["search"].made == (part_holding(out, "/2021/01/02/third.html"),
+                                                                "pages")
     write(versioned / "content/docs/guide.md", "---\ntitle: Guide\n---\nA guide to numbats.\n")
     result = build(versioned, OPTIONS)
     assert result.reports["search"].made == ("docs/dev",)
@@ -275,7 +275,7 @@ def test_a_build_may_leave_the_index_behind_and_any_next_build_catches_up(site: 
     before = {p: p.read_bytes() for p in (site / "_site/pagefind").rglob("*") if p.is_file()}
     post = site / "content/posts/2021-01-02-third.md"
     post.write_text(post.read_text().replace("Third body.", "Third body, on pangolins."))
-    part = part_of(load_config(site), "2021/01/02/third.html")
+    part = part_holding(site / "_site", "/2021/01/02/third.html")
     result = Engine(site, OPTIONS).build(derive=False)
     assert "2021/01/02/third.html" in result.written and result.reports["search"].behind == (part, "pages")
     assert {p: p.read_bytes() for p in (site / "_site/pagefind").rglob("*") if p.is_file()} == before
@@ -285,3 +285,57 @@ def test_a_build_may_leave_the_index_behind_and_any_next_build_catches_up(site: 
     assert build(site, OPTIONS).site is None               # and now nothing is left to do
     made = render_site(load_config(site), OPTIONS).outputs
     assert all((site / "_site" / p).read_bytes() == d for p, d in made.items())
+
+
+def test_the_posts_are_spread_over_parts_that_grow_as_the_root_of_their_number() -> None:
+    assert [blog_parts(n) for n in (0, 1, 2, 4, 5, 16, 17, 2_000, 10_000, 100_000)] == \
+        [1, 1, 2, 2, 4, 4, 8, 64, 128, 512]
+    assert blog_part("2021/01/02/third.html", 64) == "blog/38"
+    assert blog_part("2021/01/02/third.html", 1024) == "blog/0038"     # as wide as the last part's number
+
+
+def test_a_new_post_goes_to_one_part_and_the_others_keep_theirs_until_the_parts_split(site: Path) -> None:
+    """The basic site's 3 posts and 7 more make 4 parts; an 11th keeps them; the 17th makes 8,
+    each part splitting in two (a post's part at 8 is its part at 4, or that plus 4)."""
+    def add_posts(numbers: range) -> None:
+        for i in numbers:
+            write(site / f"content/posts/2022-03-{i:02d}-added-{i}.md", f"---\ntitle: Added {i}\n---\nPost {i}.\n")
+
+    def blog(out: Path) -> dict[str, str]:
+        return {url: part for part, pages in search_parts(out).items() if part.startswith("blog/") for url in pages}
+
+    add_posts(range(1, 8))
+    first = build(site, OPTIONS)
+    before = blog(site / "_site")
+    assert len(before) == 10 and sorted(set(before.values())) == ["blog/00", "blog/01", "blog/02", "blog/03"]
+    assert first.reports["search"].made == tuple(sorted({*before.values(), "pages"}))
+
+    add_posts(range(8, 9))
+    result = build(site, OPTIONS)
+    after = blog(site / "_site")
+    new = after.pop("/2022/03/08/added-8.html")
+    assert after == before                                                  # every post kept its part
+    assert result.reports["search"].made == (new, "pages")                  # blog.html lists the new post
+    assert result.reports["search"].kept == tuple(sorted(set(before.values()) - {new}))
+
+    add_posts(range(9, 15))
+    build(site, OPTIONS)
+    split = blog(site / "_site")
+    assert len(split) == 17 and len(set(split.values())) == 8
+    assert all(int(split[url][5:]) % 4 == int(part[5:]) for url, part in before.items())
+
+
+def test_a_site_moved_to_another_folder_keeps_its_index_as_a_ci_checkout_with_a_restored_cache_does(
+        site: Path, tmp_path: Path) -> None:
+    """A CI restores ``.sitegen`` and ``_site`` (file times kept) into a checkout elsewhere: an
+    edit there re-indexes the edited post's part, not every part."""
+    import shutil
+
+    first = build(site, OPTIONS)
+    moved = shutil.copytree(site, tmp_path / "elsewhere" / "site", symlinks=True)     # copy2: times kept
+    post = moved / "content/posts/2021-01-02-third.md"
+    post.write_text(post.read_text().replace("Third body.", "Third body, on tapirs."))
+    result = build(moved, OPTIONS)
+    assert len(first.reports["search"].made) == 3
+    assert result.reports["search"].made == (part_holding(moved / "_site", "/2021/01/02/third.html"), "pages")
+    assert "tapirs" in searched(moved / "_site")["/2021/01/02/third.html"]

@@ -22,7 +22,7 @@ from playwright.sync_api import Page, sync_playwright
 
 from conftest import copy_site
 from generator.build import BuildOptions, build
-from generator.outputs.search import MARKER, page_url
+from generator.outputs.search import MARKER, blog_parts, page_url
 from generator.pagefind import index_pages
 from site_checks import search_parts
 from test_browser import BROWSER_TIMEOUT_MS, CHROMIUM, CHROMIUM_ARGS, DESKTOP
@@ -116,7 +116,9 @@ ONE_INDEX = """async (queries) => {
 
 def test_the_parts_find_the_same_pages_as_one_index(served, page) -> None:
     base, out = served
-    assert len(search_parts(out)) > 10                    # the posts are spread over many parts
+    parts = search_parts(out)                             # 63 posts spread over 8 parts
+    assert len([part for part in parts if part.startswith("blog/")]) == blog_parts(63) == 8
+    assert all(parts.values())
     page.goto(base + "/about.html")
     one = page.evaluate(ONE_INDEX, QUERIES)
     assert len(one["marmot"]) == 31 and one["quagga"] == []      # 30 posts and the docs page

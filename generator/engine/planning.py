@@ -77,12 +77,7 @@ def check_output_names(config: Config, planners: Registry) -> None:
 
 def groups_of(planner: Derived, config: Config, paths: Iterable[str]) -> dict[str, list[str]]:
     """The output paths a derived planner reads, by group, groups and paths in sorted order."""
-    groups: dict[str, list[str]] = {}
-    for path in paths:
-        group = planner.group(config, path)
-        if group is not None:
-            groups.setdefault(group, []).append(path)
-    return {group: sorted(found) for group, found in sorted(groups.items())}
+    return {group: sorted(found) for group, found in sorted(planner.groups(config, paths).items())}
 
 
 def site_digest(listing: list[Listed], index: FileIndex, site: Site) -> str:

@@ -28,8 +28,10 @@ Public interface, for the built-in outputs and for plug-ins:
     A planner that makes files from the bytes of the files the others made (a
     search index of the pages), once they are made. ``group(config, path)``
     sorts the output paths it reads into groups (None: a path it does not
-    read); ``make(ctx, group, files)`` gets one group's files, path -> bytes
-    in path order, and returns :class:`~generator.files.Files`. A group is
+    read), or ``groups(config, paths)`` sorts them all at once (groups that
+    depend on how many paths there are); ``make(ctx, group, files)`` gets
+    one group's files, path -> bytes in path order, and returns
+    :class:`~generator.files.Files`. A group is
     made again only when its paths or their bytes changed, so what it makes
     is a function of those bytes, and a build that changed none of them
     leaves it alone. The preview may ask a build to keep a group's last files
@@ -164,6 +166,15 @@ class Derived(Planner):
 
     def group(self, config: Config, path: str) -> str | None:
         raise NotImplementedError
+
+    def groups(self, config: Config, paths: Iterable[str]) -> dict[str, list[str]]:
+        """The output paths it reads, by group: each path's ``group``. A planner whose groups
+        depend on all the paths at once (how many posts there are) says so here instead."""
+        found: dict[str, list[str]] = {}
+        for path in paths:
+            if (group := self.group(config, path)) is not None:
+                found.setdefault(group, []).append(path)
+        return found
 
     def make(self, ctx: PlanContext, group: str, files: Mapping[str, bytes]) -> Files:
         raise NotImplementedError

@@ -12,8 +12,9 @@ The index is made in parts, each a Pagefind bundle of its own at
 ``mergeIndex``), so an edit re-indexes only the part holding the changed page:
 
 - ``blog/NN``: the posts (pages at a URL of site.yaml's ``permalink``), spread
-  over ``BLOG_PARTS`` parts by a hash of their URL, so that parts stay even in
-  size whatever the dates, and a new post touches one of them;
+  by a hash of their URL over as many parts as :func:`blog_parts` gives their
+  number, so that parts stay even in size whatever the dates, and a new post
+  touches one of them;
 - ``pages``: the site's other pages;
 - ``docs/VERSION`` and ``tutorials/VERSION`` (``docs`` and ``tutorials`` for
   docs without versions): a version's docs pages and tutorials. A docs page
@@ -33,7 +34,7 @@ import fnmatch
 import hashlib
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -43,7 +44,6 @@ from generator.outputs import Derived, PlanContext
 
 FOLDER = "pagefind"
 MANIFEST = f"{FOLDER}/parts.json"
-BLOG_PARTS = 32       # parts the posts are spread over (benchmarks/RESULTS.md, "Search in parts")
 MARKER = b"data-pagefind-body"
 LABELS = {"blog": "Blog", "pages": "Pages", "docs": "Docs", "tutorials": "Tutorials"}
 
@@ -51,8 +51,11 @@ LABELS = {"blog": "Blog", "pages": "Pages", "docs": "Docs", "tutorials": "Tutori
 class SearchIndex(Derived):
     name = "search"
 
-    def group(self, config: Config, path: str) -> str | None:
-        return part_of(config, path)
+    def groups(self, config: Config, paths: Iterable[str]) -> dict[str, list[str]]:
+        found: dict[str, list[str]] = {}
+        for path, part in parts_of(config, paths).items():
+            found.setdefault(part, []).append(path)
+        return found
 
     def make(self, ctx: PlanContext, group: str, files: Mapping[str, bytes]) -> Files:
         """One part's bundle, at ``pagefind/PART/``: its pages that mark a part to index
@@ -83,37 +86,71 @@ class SearchParts(Derived):
 
     name = "search-parts"
 
-    def group(self, config: Config, path: str) -> str | None:
-        wanted = config.outputs.get(SearchIndex.name, True)
-        return "parts" if wanted and part_of(config, path) is not None else None
+    def groups(self, config: Config, paths: Iterable[str]) -> dict[str, list[str]]:
+        searched = list(places(config, paths)) if config.outputs.get(SearchIndex.name, True) else []
+        return {"parts": searched} if searched else {}
 
     def make(self, ctx: PlanContext, group: str, files: Mapping[str, bytes]) -> Files:
-        parts = sorted({part_of(ctx.config, path) for path in files})
+        parts = sorted(set(parts_of(ctx.config, files).values()))
         listed = [{"bundle": f"{part}/", **section_of(part)} for part in parts]
         out = Files()
         out.add(MANIFEST, json.dumps({"parts": listed}, indent=1).encode() + b"\n", "the parts of the search index")
         return out
 
 
-def part_of(config: Config, path: str) -> str | None:
-    """The part of the index that holds output file ``path`` (None: not searched)."""
-    if config.search is False or not path.endswith(".html"):
-        return None
-    url = page_url(path)
-    if any(fnmatch.fnmatchcase(url, glob) for glob in config.search.exclude):
-        return None
-    if path.startswith("docs/"):
+def parts_of(config: Config, paths: Iterable[str]) -> dict[str, str]:
+    """Output path -> the part of the index that holds it, for the searched ones of ``paths``."""
+    found = places(config, paths)
+    spread = blog_parts(sum(place == "blog" for place in found.values()))
+    return {path: blog_part(path, spread) if place == "blog" else place for path, place in found.items()}
+
+
+def blog_parts(posts: int) -> int:
+    """How many parts ``posts`` posts are spread over: the least power of two at or over their
+    square root, so that both an edit's part (Pagefind's work) and the number of parts (a
+    reader's requests on a first search) grow as that root: 2,000 posts make 64 parts of about
+    31, 10,000 make 128 of 78, 100,000 make 512 of 195. A post keeps its part while the number
+    stays (a hash of its URL modulo the number); when the posts pass a power of four every part
+    splits in two, an index made again once per fourfold growth. No hysteresis: the parts are
+    a function of the site, as a clean build makes them, not of the builds before."""
+    parts = 1
+    while parts * parts < posts:
+        parts *= 2
+    return parts
+
+
+def blog_part(path: str, parts: int) -> str:
+    """The part of ``parts`` that holds post ``path``, by a hash of its URL."""
+    number = int.from_bytes(hashlib.sha256(page_url(path).encode()).digest()[:4], "big") % parts
+    return f"blog/{number:0{max(2, len(str(parts - 1)))}d}"
+
+
+def places(config: Config, paths: Iterable[str]) -> dict[str, str]:
+    """Output path -> where in the index it goes, for the searched ones of ``paths``: its part,
+    or ``blog`` for a post (which :func:`parts_of` spreads over the blog's parts). The settings
+    are read once: every edit sorts every path of the site (21,000 at 10,000 posts)."""
+    if config.search is False:
+        return {}
+    exclude, post = config.search.exclude, post_url(config.permalink)
+    versions = set(indexed_versions(config)) if config.versions else None
+    found = {}
+    for path in paths:
+        if not path.endswith(".html"):
+            continue
+        url = page_url(path)
+        if exclude and any(fnmatch.fnmatchcase(url, glob) for glob in exclude):
+            continue
+        if not path.startswith("docs/"):
+            found[path] = "blog" if post.fullmatch(url) else "pages"
+            continue
         rest = path.removeprefix("docs/")
-        if config.versions:
+        if versions is not None:
             version, _, rest = rest.partition("/")
-            if version not in indexed_versions(config):
-                return None
-            return f"{'tutorials' if rest.startswith('tutorials/') else 'docs'}/{version}"
-        return "tutorials" if rest.startswith("tutorials/") else "docs"
-    if post_url(config.permalink).fullmatch(url):
-        number = int.from_bytes(hashlib.sha256(url.encode()).digest()[:4], "big") % BLOG_PARTS
-        return f"blog/{number:02d}"
-    return "pages"
+            if version in versions:
+                found[path] = f"{'tutorials' if rest.startswith('tutorials/') else 'docs'}/{version}"
+        else:
+            found[path] = "tutorials" if rest.startswith("tutorials/") else "docs"
+    return found
 
 
 def theme_marks(config: Config) -> bool:

@@ -42,9 +42,12 @@ class Vendored(Derived):
 
 
 def used(pages: Iterable[bytes]) -> list[str]:
-    """The libraries some of ``pages`` refer to, each page read once (until all are found)."""
-    markers, found = {name: f"{FOLDER}/{name}/".encode() for name in LIBRARIES}, set()
+    """The libraries some of ``pages`` refer to, each page read once (until all are found); a page
+    without the folder's name at all (most pages) is looked through once, not once a library."""
+    markers, found, folder = {name: f"{FOLDER}/{name}/".encode() for name in LIBRARIES}, set(), f"{FOLDER}/".encode()
     for data in pages:
+        if folder not in data:
+            continue
         found.update(name for name, marker in markers.items() if name not in found and marker in data)
         if len(found) == len(markers):
             break
