@@ -137,9 +137,10 @@ def test_screenshots_of_every_page_kind(browser, base_url, width, scheme):
 @pytest.mark.parametrize("width", ["desktop", "phone"])
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_a_docs_page_read_halfway_keeps_its_navigation_and_passes_axe(browser, base_url, axe_script, width, scheme):
-    """Halfway down a docs page the section read is marked in "On this page"; on a desktop the
-    header, the sidebar and the contents column are still on the screen (its screenshot shows
-    the screen, not the whole page). No serious or critical axe finding there, in both modes."""
+    """Halfway down a docs page the section read is marked in "On this page"; the header is
+    still on the screen, the heading gone to not under it, and on a desktop the sidebar and the
+    contents column too (its screenshot shows the screen, not the whole page). No serious or
+    critical axe finding there, in both modes."""
     watched = Watched(browser, base_url, **(DESKTOP if width == "desktop" else PHONE), color_scheme=scheme)
     try:
         page = open_in(watched, base_url + "/docs/dev/install.html", scheme)
@@ -147,8 +148,10 @@ def test_a_docs_page_read_halfway_keeps_its_navigation_and_passes_axe(browser, b
         page.locator(".toc a[aria-current=true]").wait_for(state="attached")
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=ARTIFACTS / f"look-docs-read-halfway-{width}-{scheme}.png")
+        header = page.locator(".site-header").bounding_box()
+        assert header["y"] == 0 and header["height"] < page.viewport_size["height"] / 8, header
+        assert page.locator("#checking-the-installation").bounding_box()["y"] >= header["height"]
         if width == "desktop":
-            assert page.evaluate("document.querySelector('.site-header').getBoundingClientRect().top") == 0
             for part in (".docs-sidebar", ".toc"):     # (at the page's end the sidebar's top may scroll under)
                 box = page.locator(part).bounding_box()
                 assert box["y"] < page.viewport_size["height"] and box["y"] + box["height"] > 100, part
