@@ -444,3 +444,48 @@ def test_task_list_items_show_their_boxes_not_bullets(browser):
         assert box["x"] + box["width"] <= text["x"] + 2      # in the margin, before the item's text
     finally:
         page.close()
+
+
+@pytest.fixture(scope="module")
+def new_docs_site(tmp_path_factory) -> Iterator[str]:
+    """A site as `sitegen init --kind docs` starts it, built and served on 127.0.0.1: its URL."""
+    import functools
+    import http.server
+    import threading
+
+    from generator.build import BuildOptions, build
+    from generator.scaffold import init_site
+
+    site = tmp_path_factory.mktemp("new-docs") / "site"
+    init_site(site, now=datetime(2030, 5, 4, tzinfo=timezone.utc), kind="docs")
+    build(site, BuildOptions(now=datetime(2030, 5, 4, tzinfo=timezone.utc)))
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(site / "_site"))
+    handler.func.log_message = lambda *args: None
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.mark.parametrize("width", ["desktop", "phone"])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_new_docs_site_reads_and_passes_axe(browser, new_docs_site, axe_script, width, scheme):
+    """A new user's first docs site: its docs page and tutorial pass axe at both widths in both
+    modes, and on a phone its sidebar folds under "Pages" (it has no versions to speak of)."""
+    watched = Watched(browser, new_docs_site, **(DESKTOP if width == "desktop" else PHONE), color_scheme=scheme)
+    blocking = []
+    try:
+        for path in ("/docs/install.html", "/docs/tutorials/first-steps.html"):
+            page = open_in(watched, new_docs_site + path, scheme)
+            screenshot(page, f"look-new-docs{path.replace('/', '-').removesuffix('.html')}-{width}-{scheme}")
+            blocking += [(path, v["id"], [n["target"] for n in v["nodes"]])
+                         for v in axe_violations(page, axe_script) if v["impact"] in BLOCKING]
+            if width == "phone":
+                page.get_by_text("Pages", exact=True).click()
+                assert page.get_by_role("navigation", name="Documentation pages").get_by_role(
+                    "link", name="Install").is_visible()
+    finally:
+        watched.close()
+    assert watched.problems == []
+    assert blocking == []
