@@ -139,8 +139,8 @@ def test_screenshots_of_every_page_kind(browser, base_url, width, scheme):
 def test_a_docs_page_read_halfway_keeps_its_navigation_and_passes_axe(browser, base_url, axe_script, width, scheme):
     """Halfway down a docs page the section read is marked in "On this page"; the header is
     still on the screen, the heading gone to not under it, and on a desktop the sidebar and the
-    contents column too (its screenshot shows the screen, not the whole page). No serious or
-    critical axe finding there, in both modes."""
+    contents column too (its screenshot shows the screen, not the whole page); on a phone the
+    contents stand inline above the text. No serious or critical axe finding there, in both modes."""
     watched = Watched(browser, base_url, **(DESKTOP if width == "desktop" else PHONE), color_scheme=scheme)
     try:
         page = open_in(watched, base_url + "/docs/dev/install.html", scheme)
@@ -155,6 +155,10 @@ def test_a_docs_page_read_halfway_keeps_its_navigation_and_passes_axe(browser, b
             for part in (".docs-sidebar", ".toc"):     # (at the page's end the sidebar's top may scroll under)
                 box = page.locator(part).bounding_box()
                 assert box["y"] < page.viewport_size["height"] and box["y"] + box["height"] > 100, part
+        else:       # "On this page" inline, in the text's column above the text, which scrolled on past it
+            toc, text = (page.locator(part).bounding_box() for part in (".toc", "article.docs-page"))
+            assert text["x"] <= toc["x"] and toc["x"] + toc["width"] <= text["x"] + text["width"]
+            assert toc["y"] + toc["height"] <= header["height"]
         blocking = [(v["id"], [n["target"] for n in v["nodes"]])
                     for v in axe_violations(page, axe_script) if v["impact"] in BLOCKING]
     finally:
