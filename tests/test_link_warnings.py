@@ -121,7 +121,8 @@ TUTORIAL = """\
 # %% [markdown]
 # # A tutorial
 #
-# Fine: [the guide](/docs/guide.html#install), [the post](/2019/03/18/first-post.html).
+# Fine: [the guide](/docs/guide.html#install), [the post](/2019/03/18/first-post.html),
+# [the title](#a-tutorial) and its Jupyter id [too](#A-tutorial).
 
 # %% [markdown]
 # Broken: [gone](/docs/gone.html)
@@ -148,10 +149,10 @@ def test_docs_pages_and_tutorials_warn_of_broken_links_at_their_line_and_cell(tm
         "content/docs/guide.md:9: warning: link to index.html#nowhere: no anchor #nowhere on /docs/index.html",
         "content/docs/guide.md:9: warning: image /images/missing.png: no such file",
         "notebooks/json.ipynb: warning: cell 1: line 3: link to /gone.html: no such page",
-        "notebooks/tour.py:6: warning: cell 2: line 1: link to /docs/gone.html: no such page",
-        "notebooks/tour.py:6: warning: cell 2: line 3: link to /docs/guide.html#nowhere: no anchor #nowhere "
+        "notebooks/tour.py:7: warning: cell 2: line 1: link to /docs/gone.html: no such page",
+        "notebooks/tour.py:7: warning: cell 2: line 3: link to /docs/guide.html#nowhere: no anchor #nowhere "
         "on /docs/guide.html",
-        "notebooks/tour.py:6: warning: cell 2: line 3: link to #nowhere-here: no anchor #nowhere-here on this page",
+        "notebooks/tour.py:7: warning: cell 2: line 3: link to #nowhere-here: no anchor #nowhere-here on this page",
     ])
     assert docs_warnings(build(site, OPTIONS)) == expected
     # A build with the docs section as it was (not run again: only an asset is new) warns the same.
