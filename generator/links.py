@@ -16,14 +16,18 @@ twice); else the same for the URL without its first path segments (written with
 Only documents' own HTML is looked at (not their templates'), and an anchor only on a target
 that is a document (a generated page's ids are the template's); a link into a tree the
 publish branch keeps (``publish.keep``) that this build makes nothing of is not known here.
+The docs section's pages and tutorials (Markdown cells) are checked the same way, as
+:class:`Linked` records its report carries: they are made before the rest of the plan is known.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from urllib.parse import unquote, urljoin, urlsplit
 
+from generator import codec
 from generator.errors import warning
 from generator.urls import candidates
 
@@ -41,6 +45,19 @@ _KINDS = {"a": "link", "img": "image"}
 Link = tuple[int, str, str, str, str]
 
 
+@codec.record
+@dataclass(frozen=True)
+class Linked:
+    """A page of the docs section (a docs page, a tutorial) whose links a build checks as it
+    checks its documents': once every file of the site is planned."""
+
+    source: str                     # its file, as warnings name it
+    output_path: str
+    links: tuple[Link, ...]
+    anchors: tuple[str, ...]
+    notes: tuple[str, ...] = ()     # a tutorial's, one a link: its cell and line, said first
+
+
 def document_links(html: str, body: str, first_line: int, page_url: str) -> tuple[Link, ...]:
     """The links of a document's ``html`` that may point into the site, each at the line of
     ``body`` (whose first line is ``first_line`` of its file) that wrote it (module docstring);
@@ -56,10 +73,21 @@ def document_links(html: str, body: str, first_line: int, page_url: str) -> tupl
         where = _place_of(url, body, at)
         if where >= 0:
             at = where + 1
-        path = unquote(urljoin(page_url, parts.path)) if parts.path else ""
-        found.append((first_line + body.count("\n", 0, max(where, 0)), _KINDS[match.group(1).lower()], url, path,
-                      unquote(parts.fragment)))
+        found.append((first_line + body.count("\n", 0, max(where, 0)), _KINDS[match.group(1).lower()], url,
+                      _site_path(parts.path, page_url), unquote(parts.fragment)))
     return tuple(found)
+
+
+def placed_links(links: tuple[Link, ...], page_url: str) -> tuple[Link, ...]:
+    """``links`` of a document moved to ``page_url`` (a docs page, placed by its path): relative
+    ones resolved again."""
+    return tuple((line, kind, url, _site_path(urlsplit(url).path, page_url), fragment)
+                 for line, kind, url, _, fragment in links)
+
+
+def _site_path(path: str, page_url: str) -> str:
+    """The site path (decoded, the base URL still in) a link's ``path`` names from ``page_url``."""
+    return unquote(urljoin(page_url, path)) if path else ""
 
 
 def _place_of(url: str, body: str, start: int) -> int:
@@ -94,8 +122,8 @@ def document_anchors(html: str) -> tuple[str, ...]:
 def link_warnings(documents: Iterable, planned: Iterable[str], baseurl: str = "",
                   keep: Iterable[str] = ()) -> list[str]:
     """``file:line: warning: ...`` for each link of ``documents`` (their ``links``, ``anchors``,
-    ``url`` and ``source``) to a page or image that none of the ``planned`` output paths is,
-    or to an anchor its target document lacks."""
+    ``output_path`` and ``source``; :class:`Linked` ones their ``notes``) to a page or image
+    that none of the ``planned`` output paths is, or to an anchor its target document lacks."""
     planned = planned if isinstance(planned, (set, frozenset, Mapping)) else set(planned)
     documents = list(documents)
     anchors = {doc.output_path: doc.anchors for doc in documents}
@@ -104,7 +132,9 @@ def link_warnings(documents: Iterable, planned: Iterable[str], baseurl: str = ""
     base = baseurl.rstrip("/")
     warnings = []
     for doc in documents:
-        for line, kind, url, path, fragment in doc.links:
+        notes = getattr(doc, "notes", ())
+        for n, (line, kind, url, path, fragment) in enumerate(doc.links):
+            note, line = (notes[n] if notes else ""), line or None     # a notebook has no lines
             target = doc.output_path
             if path:
                 if base and (path == base or path.startswith(base + "/")):
@@ -114,10 +144,10 @@ def link_warnings(documents: Iterable, planned: Iterable[str], baseurl: str = ""
                 if target is None:
                     if not any(path == k or path.startswith(k + "/") for k in unmade):
                         what = f"link to {url}: no such page" if kind == "link" else f"image {url}: no such file"
-                        warnings.append(warning(what, doc.source, line))
+                        warnings.append(warning(note + what, doc.source, line))
                     continue
             if (fragment and target in anchors and fragment not in anchors[target]
                     and fragment.lower() != "top" and not fragment.startswith(":~:")):
                 where = "this page" if target == doc.output_path else f"/{target}"
-                warnings.append(warning(f"link to {url}: no anchor #{fragment} on {where}", doc.source, line))
+                warnings.append(warning(f"{note}link to {url}: no anchor #{fragment} on {where}", doc.source, line))
     return warnings

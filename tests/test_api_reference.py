@@ -406,6 +406,11 @@ def test_a_large_module_gives_each_class_a_page_of_its_own(tmp_path):
     assert [a.get("href") for a in signature] == ["/docs/api/pkg.mod.A.html#pkg.mod.A"]
     page = html_of(site, "docs/api/pkg.mod.A.html")
     assert page.get_element_by_id("pkg.mod.A.run") is not None
+    # Its breadcrumbs: the docs index, then the modules holding it, as a docs page's.
+    assert [(a.text_content(), a.get("href")) for a in page.cssselect("nav.breadcrumbs a")] == [
+        ("Docs", "/docs/"), ("pkg", "/docs/api/pkg.html"), ("mod", "/docs/api/pkg.mod.html"),
+        ("pkg.mod.A", "/docs/api/pkg.mod.A.html")]
+    assert html_of(site, "docs/api/pkg.html").cssselect("nav.breadcrumbs a")[0].get("href") == "/docs/"
     assert html_of(site, "docs/index.html").cssselect("a.xref")[0].get("href") == "/docs/api/pkg.mod.A.html#pkg.mod.A.run"
 
 

@@ -72,3 +72,37 @@ def test_a_closed_announcement_stays_closed_after_reload_and_on_other_pages(brow
     finally:
         watched.close()
     assert watched.problems == []
+
+
+def test_the_announcement_closes_from_the_keyboard_and_focus_goes_on_to_the_header(browser, branded):
+    url, _ = branded
+    watched = Watched(browser, url, **DESKTOP)
+    try:
+        page = watched.open(url + "/about.html")
+        close = page.get_by_role("button", name="Close the announcement")     # its accessible name
+        for _ in range(6):           # the skip link, the banner's link, then its button
+            page.keyboard.press("Tab")
+            if close.evaluate("b => b === document.activeElement"):
+                break
+        assert close.evaluate("b => b === document.activeElement"), "the close button is not reached by Tab"
+        page.keyboard.press("Enter")
+        assert not page.locator(".announcement").is_visible()
+        focused = page.evaluate("[document.activeElement.className, document.activeElement.getAttribute('href')]")
+        assert focused == ["brand", "/"]          # not lost to the page's top
+        page.keyboard.press("Tab")                # and Tab goes on from there, through the header
+        assert page.evaluate("document.activeElement.closest('.site-header') !== null")
+    finally:
+        watched.close()
+    assert watched.problems == []
+
+
+def test_without_script_the_announcement_shows_no_button_that_cannot_close_it(browser, branded):
+    url, _ = branded
+    watched = Watched(browser, url, **DESKTOP, java_script_enabled=False)
+    try:
+        page = watched.open(url + "/about.html")
+        assert page.locator(".announcement").is_visible()
+        assert page.get_by_role("button", name="Close the announcement").count() == 0
+    finally:
+        watched.close()
+    assert watched.problems == []

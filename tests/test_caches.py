@@ -25,6 +25,7 @@ from generator.cli import main
 from generator.markdown import Heading
 from generator.site import Document
 from generator.docs.versions import LastBuilds
+from generator.links import Linked
 
 from conftest import copy_site
 
@@ -167,8 +168,9 @@ def test_an_unknown_record_name_is_garbled_not_imported() -> None:
 
 def test_a_version_slot_that_is_not_ours_is_a_miss(tmp_path: Path) -> None:
     slots = LastBuilds(tmp_path, KEY)
-    slots.put("v1", "key", {"index.html": b"<p>"})
-    assert slots.get("v1", "key") == {"index.html": b"<p>"}
+    linked = [Linked("content/docs/index.md", "docs/v1/index.html", ((3, "link", "/x.html", "/x.html", ""),), ())]
+    slots.put("v1", "key", {"index.html": b"<p>"}, linked)
+    assert slots.get("v1", "key") == ({"index.html": b"<p>"}, linked)
     assert slots.get("v1", "other") is None
     assert LastBuilds(tmp_path, bytes(32)).get("v1", "key") is None      # another checkout's key
     for path in tmp_path.iterdir():

@@ -103,3 +103,93 @@ def test_a_link_written_with_the_base_url_is_found_on_its_line(tmp_path):
         "content/pages/links.md:7: warning: link to /project/gone.html: no such page",
         "content/pages/links.md:7: warning: link to /project/gone.html#x: no such page",
     ]
+
+
+DOC = """\
+---
+title: Guide
+---
+
+## Install
+
+Read [the intro](index.html), [about](/about.html) and [install](#install).
+
+Broken: [gone](gone.html), [no anchor](index.html#nowhere) and ![missing](/images/missing.png).
+"""
+
+TUTORIAL = """\
+# %% [markdown]
+# # A tutorial
+#
+# Fine: [the guide](/docs/guide.html#install), [the post](/2019/03/18/first-post.html),
+# [the title](#a-tutorial) and its Jupyter id [too](#A-tutorial).
+
+# %% [markdown]
+# Broken: [gone](/docs/gone.html)
+#
+# and [no anchor](/docs/guide.html#nowhere), [this page](#nowhere-here).
+"""
+
+
+def test_docs_pages_and_tutorials_warn_of_broken_links_at_their_line_and_cell(tmp_path):
+    from nbformat.v4 import new_markdown_cell
+
+    from test_notebooks import notebook
+
+    site = make_site(tmp_path / "site")
+    (site / "content/docs").mkdir(parents=True)
+    (site / "content/docs/index.md").write_text("---\ntitle: Docs\n---\n\nThe docs.\n")
+    (site / "content/docs/guide.md").write_text(DOC)
+    (site / "notebooks").mkdir()
+    (site / "notebooks/tour.py").write_text(TUTORIAL)
+    (site / "notebooks/json.ipynb").write_text(nbformat_text(notebook(
+        new_markdown_cell("# In JSON\n\nSee [gone](/gone.html)."), execute="never")))
+    expected = sorted([
+        "content/docs/guide.md:9: warning: link to gone.html: no such page",
+        "content/docs/guide.md:9: warning: link to index.html#nowhere: no anchor #nowhere on /docs/index.html",
+        "content/docs/guide.md:9: warning: image /images/missing.png: no such file",
+        "notebooks/json.ipynb: warning: cell 1: line 3: link to /gone.html: no such page",
+        "notebooks/tour.py:7: warning: cell 2: line 1: link to /docs/gone.html: no such page",
+        "notebooks/tour.py:7: warning: cell 2: line 3: link to /docs/guide.html#nowhere: no anchor #nowhere "
+        "on /docs/guide.html",
+        "notebooks/tour.py:7: warning: cell 2: line 3: link to #nowhere-here: no anchor #nowhere-here on this page",
+    ])
+    assert docs_warnings(build(site, OPTIONS)) == expected
+    # A build with the docs section as it was (not run again: only an asset is new) warns the same.
+    (site / "assets/new.txt").write_text("new\n")
+    again = build(site, OPTIONS)
+    assert again.reports["docs"].versions == {} and again.reports["docs"].tutorials.ran == 0
+    assert docs_warnings(again) == expected
+    # A page a docs page links goes: the docs page warns of it.
+    (site / "content/pages/about.md").unlink()
+    assert docs_warnings(build(site, OPTIONS)) == sorted(
+        [*expected, "content/docs/guide.md:7: warning: link to /about.html: no such page"])
+
+
+def docs_warnings(result) -> list[str]:
+    return sorted(w for w in link_warnings(result) if w.startswith(("content/docs/", "notebooks/")))
+
+
+def nbformat_text(nb) -> str:
+    import nbformat
+
+    return nbformat.writes(nb)
+
+
+def test_a_versioned_working_tree_warns_also_when_its_version_is_reused(tmp_path):
+    site = make_site(tmp_path / "site")
+    (site / "content/docs").mkdir(parents=True)
+    (site / "content/docs/index.md").write_text("---\ntitle: Docs\n---\n\nSee [gone](gone.html).\n")
+    old = site / "old-docs"
+    old.mkdir()
+    (old / "index.html").write_text("<!DOCTYPE html><title>Old</title><h1>Old</h1>\n")
+    with open(site / "site.yaml", "a") as f:
+        f.write("versions:\n  - {name: dev, worktree: true, default: true}\n  - {name: v0, archive: old-docs}\n")
+    expected = ["content/docs/index.md:5: warning: link to gone.html: no such page"]
+    first = build(site, OPTIONS)
+    assert first.reports["docs"].versions == {"dev": "built", "v0": "archived"}
+    assert docs_warnings(first) == expected
+    (old / "more.html").write_text("<!DOCTYPE html><title>More</title><h1>More</h1>\n")    # the section runs
+    again = build(site, OPTIONS)
+    assert again.reports["docs"].versions == {"dev": "reused", "v0": "archived"}
+    assert docs_warnings(again) == expected

@@ -137,9 +137,10 @@ def test_screenshots_of_every_page_kind(browser, base_url, width, scheme):
 @pytest.mark.parametrize("width", ["desktop", "phone"])
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_a_docs_page_read_halfway_keeps_its_navigation_and_passes_axe(browser, base_url, axe_script, width, scheme):
-    """Halfway down a docs page the section read is marked in "On this page"; on a desktop the
-    header, the sidebar and the contents column are still on the screen (its screenshot shows
-    the screen, not the whole page). No serious or critical axe finding there, in both modes."""
+    """Halfway down a docs page the section read is marked in "On this page"; the header is
+    still on the screen, the heading gone to not under it, and on a desktop the sidebar and the
+    contents column too (its screenshot shows the screen, not the whole page); on a phone the
+    contents stand inline above the text. No serious or critical axe finding there, in both modes."""
     watched = Watched(browser, base_url, **(DESKTOP if width == "desktop" else PHONE), color_scheme=scheme)
     try:
         page = open_in(watched, base_url + "/docs/dev/install.html", scheme)
@@ -147,11 +148,17 @@ def test_a_docs_page_read_halfway_keeps_its_navigation_and_passes_axe(browser, b
         page.locator(".toc a[aria-current=true]").wait_for(state="attached")
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=ARTIFACTS / f"look-docs-read-halfway-{width}-{scheme}.png")
+        header = page.locator(".site-header").bounding_box()
+        assert header["y"] == 0 and header["height"] < page.viewport_size["height"] / 8, header
+        assert page.locator("#checking-the-installation").bounding_box()["y"] >= header["height"]
         if width == "desktop":
-            assert page.evaluate("document.querySelector('.site-header').getBoundingClientRect().top") == 0
             for part in (".docs-sidebar", ".toc"):     # (at the page's end the sidebar's top may scroll under)
                 box = page.locator(part).bounding_box()
                 assert box["y"] < page.viewport_size["height"] and box["y"] + box["height"] > 100, part
+        else:       # "On this page" inline, in the text's column above the text, which scrolled on past it
+            toc, text = (page.locator(part).bounding_box() for part in (".toc", "article.docs-page"))
+            assert text["x"] <= toc["x"] and toc["x"] + toc["width"] <= text["x"] + text["width"]
+            assert toc["y"] + toc["height"] <= header["height"]
         blocking = [(v["id"], [n["target"] for n in v["nodes"]])
                     for v in axe_violations(page, axe_script) if v["impact"] in BLOCKING]
     finally:
@@ -441,3 +448,48 @@ def test_task_list_items_show_their_boxes_not_bullets(browser):
         assert box["x"] + box["width"] <= text["x"] + 2      # in the margin, before the item's text
     finally:
         page.close()
+
+
+@pytest.fixture(scope="module")
+def new_docs_site(tmp_path_factory) -> Iterator[str]:
+    """A site as `sitegen init --kind docs` starts it, built and served on 127.0.0.1: its URL."""
+    import functools
+    import http.server
+    import threading
+
+    from generator.build import BuildOptions, build
+    from generator.scaffold import init_site
+
+    site = tmp_path_factory.mktemp("new-docs") / "site"
+    init_site(site, now=datetime(2030, 5, 4, tzinfo=timezone.utc), kind="docs")
+    build(site, BuildOptions(now=datetime(2030, 5, 4, tzinfo=timezone.utc)))
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(site / "_site"))
+    handler.func.log_message = lambda *args: None
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.mark.parametrize("width", ["desktop", "phone"])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_new_docs_site_reads_and_passes_axe(browser, new_docs_site, axe_script, width, scheme):
+    """A new user's first docs site: its docs page and tutorial pass axe at both widths in both
+    modes, and on a phone its sidebar folds under "Pages" (it has no versions to speak of)."""
+    watched = Watched(browser, new_docs_site, **(DESKTOP if width == "desktop" else PHONE), color_scheme=scheme)
+    blocking = []
+    try:
+        for path in ("/docs/install.html", "/docs/tutorials/first-steps.html"):
+            page = open_in(watched, new_docs_site + path, scheme)
+            screenshot(page, f"look-new-docs{path.replace('/', '-').removesuffix('.html')}-{width}-{scheme}")
+            blocking += [(path, v["id"], [n["target"] for n in v["nodes"]])
+                         for v in axe_violations(page, axe_script) if v["impact"] in BLOCKING]
+            if width == "phone":
+                page.get_by_text("Pages", exact=True).click()
+                assert page.get_by_role("navigation", name="Documentation pages").get_by_role(
+                    "link", name="Install").is_visible()
+    finally:
+        watched.close()
+    assert watched.problems == []
+    assert blocking == []

@@ -39,3 +39,10 @@ def test_the_release_workflow_publishes_by_trusted_publishing_after_the_checks()
     assert publish["needs"] == "build" and publish["permissions"] == {"id-token": "write"}
     assert any(step.get("uses", "").startswith("pypa/gh-action-pypi-publish") for step in publish["steps"])
     assert not any("password" in str(step) for step in publish["steps"])
+
+
+def test_the_changelog_says_what_the_next_release_brings_above_the_versions_released() -> None:
+    version = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["version"]
+    headings = [line[3:] for line in (REPO / "CHANGELOG.md").read_text().splitlines() if line.startswith("## ")]
+    assert headings[0] in ("Unreleased", version), headings      # the next release's, or this one's
+    assert version in headings                                     # the version released is listed

@@ -69,7 +69,7 @@ class Reference:
             shown = {**generated_page(page.title, prefix + rel, kind="api"), "source": page.source if editable else None}
             body = xref.resolve_labels(page.html, self.labels, self.index.unresolved)
             html = render("docs.html", Path(page.source), page=shown, content=Markup(body),
-                          docs={**docs, "previous": None, "next": None})
+                          docs={**docs, "previous": None, "next": None, "trail": trail(docs, prefix + rel)})
             yield rel, html.encode("utf-8"), page.source
         for file, ranges in sorted(self.listings.items()):
             marks: dict[int, str] = {}
@@ -280,6 +280,21 @@ def _role(obj: Any) -> str:
     if obj.is_function:
         return "py:method" if in_class else "py:function"
     return "py:attribute" if in_class else "py:data"
+
+
+def trail(docs: dict[str, Any], url: str) -> list[dict[str, Any]]:
+    """The pages above the reference's page at ``url`` (its breadcrumbs): the docs index, then
+    the modules holding it, outermost first (``pkg``, ``pkg.mod`` above ``pkg.mod.Class``)."""
+    by_url, items = {}, list(docs["api"])
+    while items:
+        item = items.pop()
+        by_url[item["url"]] = item
+        items += item["children"]
+    folder, _, name = url.rpartition("/")
+    parts = name.removesuffix(".html").split(".")
+    above = (f"{folder}/{'.'.join(parts[:n])}.html" for n in range(1, len(parts)))
+    index = [page for page in docs["pages"] if page["url"] == docs["root"]]
+    return [*index, *(by_url[at] for at in above if at in by_url)]
 
 
 def _nav(package: Package, prefix: str) -> list[dict[str, Any]]:

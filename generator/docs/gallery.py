@@ -15,6 +15,7 @@ from nbformat import NotebookNode
 from generator.config import Config
 from generator.docs.tutorials import TutorialStats, Tutorials
 from generator.errors import SiteError, warning_line
+from generator.links import Linked, document_anchors
 from generator.notebooks import charts
 from generator.notebooks.pipeline import Job, cut_outputs, execute_tutorials, executed_notebook
 from generator.myst import Labels
@@ -93,6 +94,9 @@ def render_pages(jobs: list[Job], config: Config, gallery_url: str, render: Call
             previous=cards[n - 1] if n else None, next=cards[n + 1] if n + 1 < len(cards) else None,
         )
         tutorials.add(f"{slug}.html", html, origin)
+        titled = tuple(ident for ident in result.heading.values() if ident)    # the title's id and Jupyter's
+        tutorials.linked.append(Linked(origin.as_posix(), cards[n]["url"].lstrip("/"), result.links,
+                                       (*document_anchors(result.html), *titled), result.notes))
     index = render("tutorials.html", Path(GALLERY_TEMPLATE),
                    page=_page("Tutorials", gallery_url, "Tutorials, executed when the site is built."),
                    tutorials=cards, docs=docs)

@@ -19,6 +19,7 @@ from generator.docs.section import DOCS_DIR
 from generator.docs.tutorials import TutorialStats
 from generator.outputs import Bundle, PlanContext
 from generator.files import Files
+from generator.links import Linked
 
 
 @codec.record
@@ -30,6 +31,7 @@ class DocsReport:
     tutorials: TutorialStats = field(default_factory=TutorialStats)
     warnings: tuple[str, ...] = ()      # of the pages and tutorials built (a reused version warned when built)
     api_modules: tuple[int, int] = (0, 0)   # API reference modules rendered, and kept as last rendered
+    linked: tuple[Linked, ...] = ()     # the author's pages' and tutorials' links, checked by every build
 
     @property
     def reusable(self) -> bool:
@@ -45,7 +47,8 @@ class DocsReport:
         """
         versions = {name: "archived" if how == "archived" else "reused" for name, how in self.versions.items()}
         stats = self.tutorials
-        return DocsReport(versions, TutorialStats(cached=0 if versions else stats.ran + stats.cached))
+        return DocsReport(versions, TutorialStats(cached=0 if versions else stats.ran + stats.cached),
+                          linked=self.linked)
 
     def summary(self) -> str:
         lines = [self.tutorials.summary()] if self.tutorials.total else []
@@ -103,4 +106,5 @@ class DocsSection(Bundle):
         options = ctx.options
         docs = VersionedDocs(ctx.config, ctx.renderer, ctx.site_view, ctx.parse).build(
             ctx.site_key(), options.refresh, options.rerun)
-        return docs, DocsReport(docs.report, docs.tutorials, tuple(docs.warnings), tuple(docs.api_modules))
+        return docs, DocsReport(docs.report, docs.tutorials, tuple(docs.warnings), tuple(docs.api_modules),
+                                tuple(docs.linked))

@@ -22,6 +22,7 @@ from markupsafe import Markup
 from generator.errors import SiteError
 from generator.files import Files
 from generator.layout import DOCS
+from generator.links import Linked, placed_links
 from generator.docs.tutorials import TutorialStats, Tutorials
 from generator.readers import suffixes
 from generator.site import Document, output_path
@@ -46,6 +47,7 @@ class Section(Files):
         super().__init__(prefix)
         self.tutorials = tutorials
         self.warnings: list[str] = []     # of its pages and tutorials: ``file:line: warning: ...``
+        self.linked: list[Linked] = []    # its pages' and tutorials' links, for the build to check
 
 
 def gallery_url(prefix: str) -> str:
@@ -117,6 +119,9 @@ def render_section(tree: Path, prefix: str, render: Render, parse: Parse,
             section.add(rel, data, origin)
     section.warnings = [*made.warnings, *(w for doc in documents for w in doc.reported),
                         *(reference.warnings if reference else ())]
+    if editable:        # the author's tree: a version from a git ref is past mending
+        section.linked = [*(Linked(doc.source.as_posix(), doc.output_path, doc.links, doc.anchors)
+                            for doc in documents), *made.linked]
     return section
 
 
@@ -154,7 +159,8 @@ def _place(doc: Document, prefix: str) -> Document:
     if "permalink" in doc.meta:
         raise SiteError("docs pages take their URL from their path: remove 'permalink'", doc.source)
     rel = doc.source.relative_to(DOCS_DIR).with_suffix(".html").as_posix()
-    return dataclasses.replace(doc, url=page_url(prefix, rel))
+    url = page_url(prefix, rel)
+    return dataclasses.replace(doc, url=url, links=placed_links(doc.links, url))
 
 
 def page_url(prefix: str, rel: str) -> str:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from generator import codec
 from generator.files import Files
+from generator.links import Linked
 
 
 @codec.record
@@ -42,3 +43,4 @@ class Tutorials(Files):
         self.stats = TutorialStats()
         self.warnings: list[str] = []   # ``file:line: warning: ...``, for the build to report
         self.pages: list[dict[str, str]] = []    # title and url of each tutorial, in order
+        self.linked: list[Linked] = []           # each page's links, its Markdown cells'

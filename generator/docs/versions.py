@@ -37,6 +37,7 @@ from generator.docs.tutorials import TutorialStats, Tutorials
 from generator.errors import SiteError
 from generator.files import Files
 from generator.layout import VERSIONS_DIR
+from generator.links import Linked
 from generator.outputs import generated_page
 
 if TYPE_CHECKING:
@@ -85,6 +86,7 @@ class Docs(Files):
         self.report: dict[str, str] = {}        # version -> "built", "reused" or "archived"
         self.tutorials = TutorialStats()   # of the sections built
         self.warnings: list[str] = []                # of the sections built
+        self.linked: list[Linked] = []               # their pages' links (generator.links)
         self.api_modules = [0, 0]                    # API reference modules rendered, kept (generator.api)
 
 
@@ -200,17 +202,18 @@ class VersionedDocs:
             return read_archive(self.config.root, archive_path(self.config.root, version.archive))
         seen = {"name": version.name, "title": version.label, "status": version.status}  # by templates
         key = digest(fingerprint, repr(seen), self._tree_key(resolved), repr(resolved.updated))
-        files = None if refresh or rerun else self.last.get(version.name, key)
-        if files is not None:
+        last = None if refresh or rerun else self.last.get(version.name, key)
+        if last is not None:
             docs.report[version.name] = "reused"
-            return files
+            docs.linked += last[1]
+            return last[0]
         with self._tree(resolved) as tree:
             section = self._section(tree, f"/docs/{version.name}/", refresh, docs, seen, rerun,
                                     editable=version.worktree, updated=dict(resolved.updated))
         if section.tutorials.unexecuted:     # a run of it may turn up (a copied cache): build again
             self.last.drop(version.name)
         else:
-            self.last.put(version.name, key, dict(section))
+            self.last.put(version.name, key, dict(section), section.linked)
         docs.report[version.name] = "built"
         return section
 
@@ -240,6 +243,7 @@ class VersionedDocs:
             docs.api_modules = [docs.api_modules[0] + reference.rendered, docs.api_modules[1] + reference.reused]
         docs.tutorials += section.tutorials
         docs.warnings += [f"{w} (docs version '{name}')" if name else w for w in section.warnings]
+        docs.linked += section.linked
         return section
 
     def _inventories(self, refresh: bool) -> dict[str, str]:
@@ -445,18 +449,20 @@ class LastBuilds:
         self.folder = folder
         self.key = key           # the checkout's (generator.cache.local_key): the files are published
 
-    def get(self, name: str, key: str) -> dict[str, bytes] | None:
+    def get(self, name: str, key: str) -> tuple[dict[str, bytes], list[Linked]] | None:
+        """The version's files and its pages' links, if last rendered for ``key``."""
         try:
-            saved_key, files = codec.loads("version-files", self._path(name).read_bytes(), self.key)
+            saved_key, files, linked = codec.loads("version-files", self._path(name).read_bytes(), self.key)
         except (OSError, codec.Garbled, ValueError, TypeError):
             return None
         if saved_key != key or not isinstance(files, dict) \
-                or not all(isinstance(p, str) and isinstance(d, bytes) for p, d in files.items()):
+                or not all(isinstance(p, str) and isinstance(d, bytes) for p, d in files.items()) \
+                or not isinstance(linked, list) or not all(isinstance(page, Linked) for page in linked):
             return None
-        return files
+        return files, linked
 
-    def put(self, name: str, key: str, files: dict[str, bytes]) -> None:
-        write_atomic(self._path(name), codec.dumps("version-files", [key, files], self.key))
+    def put(self, name: str, key: str, files: dict[str, bytes], linked: list[Linked]) -> None:
+        write_atomic(self._path(name), codec.dumps("version-files", [key, files, linked], self.key))
 
     def drop(self, name: str) -> None:
         self._path(name).unlink(missing_ok=True)

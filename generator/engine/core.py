@@ -176,9 +176,10 @@ class Engine:
             self.record(build)
             if save:
                 self.save()
+        reports = self.reports(planned, derived, made)
         return BuildResult(assembled.site, len(plan), OutputFiles(scan.out_dir, made), written, deleted,
-                           self.reports(planned, derived, made), documents + self.planners_parsed, self.warned(),
-                           broken_links(assembled.site, plan, scan.config))
+                           reports, documents + self.planners_parsed, self.warned(),
+                           broken_links(assembled.site, plan, scan.config, reports))
 
     def render(self, now: datetime | None = None) -> BuildResult:
         """Every file of the site, made in memory; the output folder and the state untouched."""
@@ -191,10 +192,11 @@ class Engine:
         made = self.make(planned.plan, planned.plan.keys())
         derived = self.derive(scan, planned, made)
         made |= self.make(derived.plan, derived.plan.keys() - made.keys())
+        reports = self.reports(planned, derived, made)
         return BuildResult(assembled.site, len(derived.plan), {path: m.data for path, m in made.items()},
-                           reports=self.reports(planned, derived, made), documents=documents + self.planners_parsed,
+                           reports=reports, documents=documents + self.planners_parsed,
                            render_warnings=tuple(w for m in made.values() for w in m.warnings),
-                           link_warnings=broken_links(assembled.site, derived.plan, scan.config))
+                           link_warnings=broken_links(assembled.site, derived.plan, scan.config, reports))
 
     # --- the stages -------------------------------------------------------
 

@@ -61,9 +61,11 @@ def switched_on(config: Config, planner: Planner) -> bool:
     return config.outputs.get(planner.name, True)
 
 
-def broken_links(site: Site, plan: Plan, config: Config) -> tuple[str, ...]:
-    """The warnings of the site's documents' links to what ``plan`` does not make."""
-    return tuple(link_warnings(site.documents, plan, config.baseurl, config.publish.keep))
+def broken_links(site: Site, plan: Plan, config: Config, reports: Mapping[str, Any]) -> tuple[str, ...]:
+    """The warnings of the site's documents' links, and of the pages the planners' ``reports``
+    carry as ``linked`` (the docs section's), to what ``plan`` does not make."""
+    linked = [page for report in reports.values() for page in getattr(report, "linked", ())]
+    return tuple(link_warnings([*site.documents, *linked], plan, config.baseurl, config.publish.keep))
 
 
 def check_output_names(config: Config, planners: Registry) -> None:

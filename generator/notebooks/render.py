@@ -44,6 +44,7 @@ from nbformat import NotebookNode
 from generator.config import Notebooks
 from generator.errors import SiteError
 from generator.highlight import highlight
+from generator.links import Link, document_links
 from generator import myst
 from generator.markdown import MarkdownProblem, kramdown_id, render_markdown
 from generator.notebooks import charts, embeds, footnotes, formulas, rst, sanitize, styles, widgets
@@ -118,6 +119,8 @@ class RenderedNotebook:
     widgets: bool = False           # it draws widgets: the page loads the widget manager
     styles: str = ""                # the outputs' style sheets, confined to them, for the page's head
     charts: set[str] = field(default_factory=set)     # the chart libraries it draws with (``charts.SCRIPTS``)
+    links: tuple[Link, ...] = ()    # its Markdown cells' links into the site, for the build to check
+    notes: tuple[str, ...] = ()     # each link's cell and line there (``generator.links.Linked``)
 
 
 class BadImage(ValueError):
@@ -147,6 +150,8 @@ class NotebookRenderer:
         self.problems: list[SiteError] = []
         self.warnings = [SiteError(repair, tutorial.path) for repair in tutorial.repairs]
         self.macros: frozenset[str] = frozenset()     # commands the notebook's math defines
+        self.links: list[Link] = []
+        self.notes: list[str] = []
 
     def render(self, notebook: NotebookNode, title: str | None, description: str | None) -> RenderedNotebook:
         """Render ``notebook`` (the tutorial's cells with their outputs)."""
@@ -191,7 +196,7 @@ class NotebookRenderer:
             fragment += self.widgets.script() + "\n"
         return RenderedNotebook(fragment, self.files, title, description, self.thumbnail, heading,
                                 self.warnings, widgets=bool(self.widget_views), styles="\n".join(self.styles),
-                                charts=self.charts)
+                                charts=self.charts, links=tuple(self.links), notes=tuple(self.notes))
 
     def markdown_texts(self, notebook_cells: list[NotebookNode]) -> dict[int, str]:
         """Each Markdown cell's text (by index) with the footnotes it refers to, wherever they are
@@ -231,7 +236,17 @@ class NotebookRenderer:
         rendered = H1.sub(r"<\1h2", result.html)
         rendered = formulas.typeset_html(rendered, lambda message: self.warn(index, message), self.macros)
         rendered = LINKING_TAG.sub(lambda tag: self.linking_tag(tag, cell, index), rendered)
-        return self.authors_html(rendered, index)
+        shown = self.authors_html(rendered, index)
+        self.note_links(shown, cell, index)
+        return shown
+
+    def note_links(self, shown: str, cell: NotebookNode, index: int) -> None:
+        """The links of cell ``index`` into the site (``shown``: as published), at the cell's line
+        in the file (a script's; 0 in a notebook's JSON) and their own in the cell."""
+        _, line = self.tutorial.locate(index)
+        for link in document_links(shown, cell.source, 1, self.asset_url.rstrip("/") + ".html"):
+            self.links.append((line or 0, *link[1:]))
+            self.notes.append(f"cell {index + 1}: line {link[0]}: ")
 
     def authors_html(self, value: str, index: int) -> Markup:
         """The HTML of a Markdown or raw cell as the page shows it: unless trusted, sanitized, its iframes

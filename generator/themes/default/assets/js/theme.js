@@ -31,7 +31,11 @@
         var id = button.closest("[data-announcement]").dataset.announcement;
         root.dataset.announcementClosed = id;
         try { localStorage.setItem(CLOSED, id); } catch (e) { /* closed on this page only */ }
+        // The button goes with the banner: the reader goes on from what follows it, not the page's top.
+        var next = document.querySelector(".site-header a[href]");
+        if (next) next.focus();
       });
+      button.hidden = false;     // without this script it could not close anything
     });
     document.querySelectorAll("[data-theme-toggle]").forEach(function (button) {
       function show() { button.setAttribute("aria-pressed", String(dark())); }
