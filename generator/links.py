@@ -35,16 +35,15 @@ _REFERENCE = re.compile(r"""<(a|img|A|IMG)\s[^>]*?\b(?:href|src)\s*=\s*(?:"([^"]
 _ANCHORS = (re.compile(r"""id=(?:"([^"]*)"|'([^']*)')"""), re.compile(r"""name=(?:"([^"]*)"|'([^']*)')"""))
 _KINDS = {"a": "link", "img": "image"}
 
-# (source line, "link" or "image", the URL as written in the HTML, the site path it names
-# (decoded, the base URL still in), its #fragment decoded): resolved at the parse, looked up
-# by every build.
+# (source line, "link" or "image", the URL as written in the HTML, its path as written (the
+# base URL still in), its #fragment decoded): found at the parse, resolved against the
+# document's URL (its placement, which the parse does not know) and looked up by every build.
 Link = tuple[int, str, str, str, str]
 
 
-def document_links(html: str, body: str, first_line: int, page_url: str) -> tuple[Link, ...]:
+def document_links(html: str, body: str, first_line: int) -> tuple[Link, ...]:
     """The links of a document's ``html`` that may point into the site, each at the line of
-    ``body`` (whose first line is ``first_line`` of its file) that wrote it (module docstring);
-    relative ones resolved against ``page_url``, the document's own."""
+    ``body`` (whose first line is ``first_line`` of its file) that wrote it (module docstring)."""
     from html import unescape   # with the first parse: a build with nothing to do loads no entities
 
     found, at = [], 0
@@ -56,8 +55,7 @@ def document_links(html: str, body: str, first_line: int, page_url: str) -> tupl
         where = _place_of(url, body, at)
         if where >= 0:
             at = where + 1
-        path = unquote(urljoin(page_url, parts.path)) if parts.path else ""
-        found.append((first_line + body.count("\n", 0, max(where, 0)), _KINDS[match.group(1).lower()], url, path,
+        found.append((first_line + body.count("\n", 0, max(where, 0)), _KINDS[match.group(1).lower()], url, parts.path,
                       unquote(parts.fragment)))
     return tuple(found)
 
@@ -107,6 +105,7 @@ def link_warnings(documents: Iterable, planned: Iterable[str], baseurl: str = ""
         for line, kind, url, path, fragment in doc.links:
             target = doc.output_path
             if path:
+                path = unquote(urljoin(doc.url, path))
                 if base and (path == base or path.startswith(base + "/")):
                     path = path[len(base):]
                 path = path.lstrip("/")
