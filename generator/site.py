@@ -285,18 +285,46 @@ PLACED = ("url", "date", "categories")
 class _UnplacedPage(dict):
     """``page`` in the Liquid of a parse, before the document is placed: its placement is
     worked out (through the parse's recording view of the settings) only if the Liquid asks
-    for it, so only such a parse depends on ``permalink`` and ``timezone``."""
+    for it, or for the whole page, so only such a parse depends on ``permalink`` and ``timezone``."""
 
     def __init__(self, doc: Document, config: Config):
-        super().__init__((k, v) for k, v in liquid_page(doc).items() if k not in PLACED)
-        self._doc, self._config = doc, config
+        page = liquid_page(doc)
+        super().__init__((k, v) for k, v in page.items() if k not in PLACED)
+        self._doc, self._config, self._order = doc, config, list(page)
 
     def __missing__(self, key: str) -> Any:
-        if key not in PLACED:
+        if key not in PLACED or dict.__contains__(self, "url"):
             raise KeyError(key)
         placed = place(self._doc.kind, self._doc.source, self._doc.meta, self._config)
-        self.update(url=placed.url, date=placed.date, categories=placed.categories)
+        found = dict(dict.items(self), url=placed.url, date=placed.date, categories=placed.categories)
+        self.clear()
+        self.update((k, found[k]) for k in self._order)     # in liquid_page's order, as a placed page has it
         return self[key]
+
+    def _whole(self) -> dict:
+        self["url"]      # noqa: B018 - places it
+        return self
+
+    def __contains__(self, key: object) -> bool:
+        return key in PLACED or dict.__contains__(self, key)
+
+    def __iter__(self) -> Iterator[str]:
+        return dict.__iter__(self._whole())
+
+    def __len__(self) -> int:
+        return dict.__len__(self._whole())
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self[key] if key in self else default
+
+    def keys(self) -> Any:
+        return dict.keys(self._whole())
+
+    def values(self) -> Any:
+        return dict.values(self._whole())
+
+    def items(self) -> Any:
+        return dict.items(self._whole())
 
 
 SITE_SETTINGS = ("title", "description", "url", "baseurl", "author", "language", "timezone")

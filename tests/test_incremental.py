@@ -658,6 +658,19 @@ def test_a_permalink_edit_places_every_post_again_without_parsing_one(site: Path
     assert_same_as_full_build(site)
 
 
+def test_a_permalink_edit_parses_again_the_post_whose_liquid_reads_its_url(site: Path) -> None:
+    """Liquid that asks where its page goes (``page.url``, or the whole ``page``) ties that
+    parse, and only it, to the permalink."""
+    post = site / "content/posts/2021-01-02-third.md"
+    post.write_text(post.read_text() + "\nHere: {{ page.url }}; {{ page | jsonify }}\n")
+    build(site, OPTIONS)
+    config = site / "site.yaml"
+    config.write_text(config.read_text().replace("timezone: UTC", "timezone: UTC\npermalink: /posts/:slug/"))
+    assert build(site, OPTIONS).documents.parsed == 1
+    assert "Here: /posts/third/;" in (site / "_site/posts/third/index.html").read_text()
+    assert_same_as_full_build(site)
+
+
 # --- The invariant, as a property: any sequence of edits, any mix of warm and fresh engines.
 
 TAGS = ["compilers", "gpu", "release", "performance"]
