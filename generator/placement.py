@@ -5,8 +5,10 @@ URL settings (``permalink``, ``timezone``, ``limits.max_tags``), never of its bo
 is worked out once per build for every document, after the parse (as Pelican, MkDocs and
 Zola derive it), and not frozen into the parse cache: a ``permalink`` edit re-places every
 post without parsing one again. Liquid that asks for a URL during a parse (``page.url``,
-``post_url``, ``link``) asks :func:`place` through the parse's recording view of the settings,
-so only such a parse is tied to them.
+``post_url``, ``link``) asks :func:`place` through the parse's recording view of the settings
+(for another document, from its front matter, its file noted as read), so only such a parse
+is tied to them; a table made before the parse would mean reading every source's front
+matter on every build, for the few documents that ask.
 """
 
 from __future__ import annotations
