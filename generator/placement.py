@@ -13,6 +13,7 @@ matter on every build, for the few documents that ask.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from collections.abc import Iterable
@@ -40,15 +41,16 @@ class Placement(NamedTuple):
 def place(kind: str, path: Path, meta: dict[str, Any], config: Config) -> Placement:
     """A source's placement: what its front matter and file name say, by these settings."""
     date = None
-    slug = page_name(path)
     if kind == "post":
         parts = post_name_parts(path)
         if parts is None:
             raise SiteError("a post's file name must be YYYY-MM-DD-slug.md", path)
         file_date, slug = parts
         date = parse_date(meta.get("date", file_date), timezone_of(config), path)
-    elif "date" in meta:     # the time zone only where there is a date: a page without one does not read it
-        date = parse_date(meta["date"], timezone_of(config), path)
+    else:
+        slug = page_name(path)
+        if "date" in meta:     # the time zone only where there is a date: a page without one does not read it
+            date = parse_date(meta["date"], timezone_of(config), path)
     categories = at_most(taxonomy_names(meta.get("categories", meta.get("category")), path, "categories"),
                          config, path, "categories")
     return Placement(_permalink(kind, path, meta, config, slug, date, categories), date, slug, categories)
@@ -67,6 +69,9 @@ def timezone_of(config: Config) -> ZoneInfo:
     except (ZoneInfoNotFoundError, ValueError):
         raise SiteError(f"key 'timezone': unknown time zone {config.timezone!r}",
                         config.root / CONFIG_FILE) from None
+
+
+_PLACEHOLDER, _SLASHES = re.compile(r":([a-z_]+)"), re.compile(r"/{2,}")
 
 
 def _permalink(kind: str, path: Path, meta: dict, config: Config, slug: str,
@@ -90,8 +95,7 @@ def _permalink(kind: str, path: Path, meta: dict, config: Config, slug: str,
             raise SiteError(f"key 'permalink': unknown placeholder ':{name}' in {pattern!r}", at)
         return values[name]
 
-    url = re.sub(r":([a-z_]+)", substitute, pattern)
-    url = re.sub(r"/{2,}", "/", url)
+    url = _SLASHES.sub("/", _PLACEHOLDER.sub(substitute, pattern))
     if "/../" in url + "/" or "/./" in url + "/":
         raise SiteError(f"key 'permalink': {url!r} leaves the site", at)
     return url
@@ -136,6 +140,7 @@ def at_most(names: list[str], config: Config, path: Path, key: str) -> list[str]
     return names
 
 
+@functools.lru_cache(maxsize=4096)     # a site's few hundred tags and categories, slugged for each post
 def slugify(text: str) -> str:
     """A URL-safe name for a tag or category: ``"Machine Learning"`` -> ``machine-learning``.
 
