@@ -39,9 +39,9 @@ _REFERENCE = re.compile(r"""<(a|img|A|IMG)\s[^>]*?\b(?:href|src)\s*=\s*(?:"([^"]
 _ANCHORS = (re.compile(r"""id=(?:"([^"]*)"|'([^']*)')"""), re.compile(r"""name=(?:"([^"]*)"|'([^']*)')"""))
 _KINDS = {"a": "link", "img": "image"}
 
-# (source line, "link" or "image", the URL as written in the HTML, the site path it names
-# (decoded, the base URL still in), its #fragment decoded): resolved at the parse, looked up
-# by every build.
+# (source line, "link" or "image", the URL as written in the HTML, its path as written (the
+# base URL still in), its #fragment decoded): found at the parse, resolved against the
+# document's URL (its placement, which the parse does not know) and looked up by every build.
 Link = tuple[int, str, str, str, str]
 
 
@@ -58,10 +58,11 @@ class Linked:
     notes: tuple[str, ...] = ()     # a tutorial's, one a link: its cell and line, said first
 
 
-def document_links(html: str, body: str, first_line: int, page_url: str) -> tuple[Link, ...]:
+def document_links(html: str, body: str, first_line: int, page_url: str = "") -> tuple[Link, ...]:
     """The links of a document's ``html`` that may point into the site, each at the line of
     ``body`` (whose first line is ``first_line`` of its file) that wrote it (module docstring);
-    relative ones resolved against ``page_url``, the document's own."""
+    relative ones resolved against ``page_url`` where it is known (a tutorial's cells), else
+    kept as written, for the check to resolve against the document's placed URL."""
     from html import unescape   # with the first parse: a build with nothing to do loads no entities
 
     found, at = [], 0
@@ -73,8 +74,9 @@ def document_links(html: str, body: str, first_line: int, page_url: str) -> tupl
         where = _place_of(url, body, at)
         if where >= 0:
             at = where + 1
-        found.append((first_line + body.count("\n", 0, max(where, 0)), _KINDS[match.group(1).lower()], url,
-                      _site_path(parts.path, page_url), unquote(parts.fragment)))
+        path = _site_path(parts.path, page_url) if page_url else parts.path
+        found.append((first_line + body.count("\n", 0, max(where, 0)), _KINDS[match.group(1).lower()], url, path,
+                      unquote(parts.fragment)))
     return tuple(found)
 
 
@@ -137,6 +139,8 @@ def link_warnings(documents: Iterable, planned: Iterable[str], baseurl: str = ""
             note, line = (notes[n] if notes else ""), line or None     # a notebook has no lines
             target = doc.output_path
             if path:
+                if not isinstance(doc, Linked):          # a docs page's were resolved as it was placed
+                    path = unquote(urljoin(doc.url, path))
                 if base and (path == base or path.startswith(base + "/")):
                     path = path[len(base):]
                 path = path.lstrip("/")

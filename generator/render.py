@@ -28,7 +28,8 @@ from generator.files import is_file
 from generator.layout import DEFAULT_THEME, TEMPLATES
 from generator.outputs.social import card_url as social_card_url
 from generator.plugins import extensions
-from generator.site import group_url, slugify, timezone_of
+from generator.placement import timezone_of
+from generator.site import group_url, slugify
 from generator.sources import parse_date
 
 TEMPLATES_DIR = TEMPLATES

@@ -12,7 +12,8 @@ import yaml
 from generator.config import load_config
 from generator.errors import SiteError
 from generator.notebooks.environment import EXTRA, can_run
-from generator.site import slugify, timezone_of
+from generator.placement import timezone_of
+from generator.site import slugify
 
 MAX_SLUG = 60
 

@@ -3,8 +3,8 @@
 ``parse_document`` turns one source into a :class:`Document` and depends on
 nothing but that source, the settings it reads and the files its Liquid reads
 (both noted in the document), so it can be cached and run in parallel.
-``assemble`` then sees all documents at once: it drops drafts and future
-posts, orders the blog, links neighbours, groups the posts by year and by each
+``assemble`` then sees all documents at once: it places them (URL, date:
+:mod:`generator.placement`), drops drafts and future posts, orders the blog, links neighbours, groups the posts by year and by each
 taxonomy (tags, categories, site.yaml's own), and refuses two documents that claim
 one URL.
 """
@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import hashlib
 import itertools
 import operator
 import re
@@ -24,18 +23,17 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 
 from generator import codec
 from generator.authors import Author, data_file, posts_by_author, read_people
 from generator.config import SITE_COLLECTIONS, Config, LiquidSettings, SettingsView
 from generator.errors import SiteError
-from generator.files import NAME_BYTES
 from generator.headings import Heading
-from generator.layout import CONFIG_FILE, PAGES, POSTS
+from generator.layout import POSTS
 from generator.links import document_anchors, document_links, well_formed_links
-from generator.sources import Source, has_liquid, load_source, parse_date, post_name_parts
+from generator.placement import at_most, place, place_all, slugify, string_list, taxonomy_names
+from generator.sources import Source, has_liquid, load_source
 from generator.text import plain_text, shorten
 
 if TYPE_CHECKING:
@@ -181,18 +179,11 @@ def output_path(url: str) -> str:
     return path
 
 
-def timezone_of(config: Config) -> ZoneInfo:
-    try:
-        return ZoneInfo(config.timezone)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise SiteError(f"key 'timezone': unknown time zone {config.timezone!r}",
-                        config.root / CONFIG_FILE) from None
-
-
 def parse_document(source: Source, config: Config) -> Document:
     """Turn a post or page source into a Document (front matter checked, body rendered), noting
     in it the settings the parse read (a :class:`SettingsView`: its Liquid's ``site.title``,
-    the permalink that placed it, its reader's options), which decide how long it is good for.
+    its reader's options; the permalink only if its Liquid asks for a URL), which decide how
+    long it is good for. Its URL and date are not the parse's (:mod:`generator.placement`).
 
     The body's Liquid runs first, as in Jekyll; a page whose Liquid lists the
     site's posts (or pages, tags, categories) is rendered with the site instead
@@ -216,21 +207,18 @@ def _parse(source: Source, config: Config) -> Document:
     if title is None or (isinstance(title, str) and not title.strip()):
         raise SiteError("missing required front matter key 'title'", source.path, 1)
     title = str(title)
-    date, slug, categories, url = placement_of(source, config)
     doc = Document(
         source=source.path,
         kind=source.kind,
-        url=url,
+        url="",     # placed after the parse (generator.placement)
         title=title,
         layout=str(meta.get("layout") or source.kind),
         content="",
-        date=date,
-        authors=_at_most(_author_names(meta.get("authors", meta.get("author")), source.path),
-                         config, source.path, "author"),
-        tags=_at_most(_names(meta.get("tags"), source.path, "tags"), config, source.path, "tags"),
-        categories=categories,
+        authors=at_most(_author_names(meta.get("authors", meta.get("author")), source.path),
+                        config, source.path, "author"),
+        tags=at_most(taxonomy_names(meta.get("tags"), source.path, "tags"), config, source.path, "tags"),
         draft=_flag(meta, "draft", False, source.path) or not _flag(meta, "published", True, source.path),
-        redirect_from=_string_list(meta.get("redirect_from"), source.path, "redirect_from"),
+        redirect_from=string_list(meta.get("redirect_from"), source.path, "redirect_from"),
         meta=dict(meta),
     )
     body = source.body
@@ -239,7 +227,7 @@ def _parse(source: Source, config: Config) -> Document:
 
         try:
             result = render_liquid(body, liquid_environment(config), _liquid_render(source, config),
-                                   liquid_page(doc), settings=SiteSettings(config))
+                                   _UnplacedPage(doc, config), settings=SiteSettings(config))
         except NeedsSite as exc:
             if source.kind == "post":
                 raise SiteError(f"site.{exc.args[0]} in a post: only a page may list the site's "
@@ -249,7 +237,7 @@ def _parse(source: Source, config: Config) -> Document:
         body, doc.inputs, doc.warnings = result.text, result.inputs, result.warnings
     parsed = _to_html(body, source, config)
     doc.content, doc.toc, doc.warnings = parsed.html, parsed.toc, doc.warnings + parsed.warnings
-    doc.links = document_links(doc.content, source.body, source.body_line, doc.url)
+    doc.links = document_links(doc.content, source.body, source.body_line)
     doc.anchors = document_anchors(doc.content)
     doc.reading_time = reading_time(doc.content)
     excerpt = meta.get("excerpt")
@@ -273,24 +261,6 @@ def _to_html(body: str, source: Source, config: Config) -> Parsed:
     return reader_for(source.path).read(body, source, config)
 
 
-def placement_of(source: Source, config: Config) -> tuple[datetime | None, str, list[str], str]:
-    """A source's date, slug, categories and URL: what its front matter and file name say."""
-    meta = source.meta
-    date = None
-    slug = page_name(source.path)
-    if source.kind == "post":
-        parts = post_name_parts(source.path)
-        if parts is None:
-            raise SiteError("a post's file name must be YYYY-MM-DD-slug.md", source.path)
-        file_date, slug = parts
-        date = parse_date(meta.get("date", file_date), timezone_of(config), source.path)
-    elif "date" in meta:     # the time zone only where there is a date: a page without one does not read it
-        date = parse_date(meta["date"], timezone_of(config), source.path)
-    categories = _at_most(_names(meta.get("categories", meta.get("category")), source.path, "categories"),
-                          config, source.path, "categories")
-    return date, slug, categories, _permalink(meta, source, config, slug, date, categories)
-
-
 def render_deferred(doc: Document, config: Config, site: Any) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
     """A page whose Liquid reads the site's collections, rendered with ``site`` (a recording view):
     its HTML, the files (includes, posts named by ``post_url``) it read, and its warnings."""
@@ -308,6 +278,54 @@ def liquid_page(doc: Document) -> dict[str, Any]:
     """``page`` in Liquid: the front matter, with what Jekyll sets beside it."""
     return {**doc.meta, "title": doc.title, "url": doc.url, "date": doc.date, "path": str(doc.source),
             "categories": doc.categories, "tags": doc.tags, "layout": doc.layout}
+
+
+PLACED = ("url", "date", "categories")
+
+
+class _UnplacedPage(dict):
+    """``page`` in the Liquid of a parse, before the document is placed: its placement is
+    worked out (through the parse's recording view of the settings) only if the Liquid asks
+    for it, or for the whole page, so only such a parse depends on ``permalink`` and ``timezone``."""
+
+    def __init__(self, doc: Document, config: Config):
+        page = liquid_page(doc)
+        super().__init__((k, v) for k, v in page.items() if k not in PLACED)
+        self._doc, self._config, self._order = doc, config, list(page)
+
+    def __missing__(self, key: str) -> Any:
+        if key not in PLACED or dict.__contains__(self, "url"):
+            raise KeyError(key)
+        placed = place(self._doc.kind, self._doc.source, self._doc.meta, self._config)
+        found = dict(dict.items(self), url=placed.url, date=placed.date, categories=placed.categories)
+        self.clear()
+        self.update((k, found[k]) for k in self._order)     # in liquid_page's order, as a placed page has it
+        return self[key]
+
+    def _whole(self) -> dict:
+        self["url"]      # noqa: B018 - places it
+        return self
+
+    def __contains__(self, key: object) -> bool:
+        return key in PLACED or dict.__contains__(self, key)
+
+    def __iter__(self) -> Iterator[str]:
+        return dict.__iter__(self._whole())
+
+    def __len__(self) -> int:
+        return dict.__len__(self._whole())
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self[key] if key in self else default
+
+    def keys(self) -> Any:
+        return dict.keys(self._whole())
+
+    def values(self) -> Any:
+        return dict.values(self._whole())
+
+    def items(self) -> Any:
+        return dict.items(self._whole())
 
 
 SITE_SETTINGS = ("title", "description", "url", "baseurl", "author", "language", "timezone")
@@ -358,53 +376,10 @@ def _liquid_render(source: Source, config: Config) -> Any:
 
     def url_of(relpath: Path) -> str:
         kind = "post" if relpath.as_posix().startswith(POSTS + "/") else "page"
-        return placement_of(load_source(config.root, kind, relpath), config)[3]
+        other = load_source(config.root, kind, relpath)
+        return place(kind, relpath, other.meta, config).url
 
     return Render(config.root, source.path, source.body_line, source.is_markdown, config.liquid.unknown, url_of)
-
-
-def _permalink(meta: dict, source: Source, config: Config, slug: str,
-               date: datetime | None, categories: list[str]) -> str:
-    pattern = meta.get("permalink")
-    if pattern is None:
-        if source.kind != "post":
-            return "/" + slug.removesuffix("index") if slug.rpartition("/")[2] == "index" else f"/{slug}.html"
-        pattern = config.permalink
-    at = source.path if "permalink" in meta else config.root / "site.yaml"   # whose pattern it is
-    if not isinstance(pattern, str) or not pattern.startswith("/"):
-        raise SiteError(f"key 'permalink': expected a path starting with '/', got {pattern!r}", at)
-    values = {"slug": slug, "title": slug,
-              "categories": "/".join(slugify(c) for c in categories)}
-    if date is not None:
-        values |= {"year": f"{date.year:04d}", "month": f"{date.month:02d}", "day": f"{date.day:02d}"}
-
-    def substitute(m: re.Match) -> str:
-        name = m.group(1)
-        if name not in values:
-            raise SiteError(f"key 'permalink': unknown placeholder ':{name}' in {pattern!r}", at)
-        return values[name]
-
-    url = re.sub(r":([a-z_]+)", substitute, pattern)
-    url = re.sub(r"/{2,}", "/", url)
-    if "/../" in url + "/" or "/./" in url + "/":
-        raise SiteError(f"key 'permalink': {url!r} leaves the site", at)
-    return url
-
-
-def page_name(path: Path) -> str:
-    """``content/pages/guides/setup.md`` -> ``guides/setup``: folders under pages/ are kept."""
-    parts = path.with_suffix("").parts
-    return "/".join(parts[2:]) if parts[:2] == tuple(PAGES.split("/")) else path.stem
-
-
-def _string_list(value: Any, path: Path, key: str) -> list[str]:
-    if value is None:
-        return []
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, list) and all(isinstance(v, (str, int, float)) for v in value):
-        return [str(v) for v in value]
-    raise SiteError(f"key '{key}': expected a string or a list of strings, got {value!r}", path)
 
 
 def _author_names(value: Any, path: Path) -> list[str]:
@@ -413,35 +388,13 @@ def _author_names(value: Any, path: Path) -> list[str]:
     matter keeps the whole mapping for layouts that read ``page.author.url``."""
     people = [value] if isinstance(value, dict) else value
     if not isinstance(people, list) or not any(isinstance(person, dict) for person in people):
-        return _string_list(value, path, "author")
+        return string_list(value, path, "author")
     names = []
     for person in people:
         name = person.get("name") if isinstance(person, dict) else person
         if not isinstance(name, (str, int, float)) or not str(name).strip():
             raise SiteError(f"key 'author': expected a name, or a person with a 'name', got {person!r}", path)
         names.append(str(name))
-    return names
-
-
-def _names(value: Any, path: Path, key: str) -> list[str]:
-    """Tags or categories: each one names a page of its own, so none may be blank."""
-    names = _string_list(value, path, key)
-    if any(not name.strip() for name in names):
-        raise SiteError(f"key '{key}': an empty name in {value!r}", path)
-    most = NAME_BYTES - len(".html")
-    long = next((name for name in names if len(slugify(name).encode()) > most), None)
-    if long is not None:
-        raise SiteError(f"key '{key}': {long[:40]!r}... is too long to name its page "
-                        f"({len(slugify(long).encode())} bytes, at most {most})", path)
-    return names
-
-
-def _at_most(names: list[str], config: Config, path: Path, key: str) -> list[str]:
-    """``names`` if there are no more of them than site.yaml's ``limits.max_tags``."""
-    limit = config.limits.max_tags
-    if len(names) > limit:
-        raise SiteError(f"key '{key}': {len(names):,} names, more than site.yaml's limits.max_tags "
-                        f"({limit:,})", path)
     return names
 
 
@@ -479,25 +432,6 @@ def author_url(config: Config, key: str) -> str:
     return group_url(config.archives.authors, key)
 
 
-def slugify(text: str) -> str:
-    """A URL-safe name for a tag or category: ``"Machine Learning"`` -> ``machine-learning``.
-
-    Other scripts are transliterated (``"Привет"`` -> ``privet``, ``"🎉"`` ->
-    ``tada``) by anyascii, whose tables cover all of Unicode; any other
-    character is a break (``"What's new"`` -> ``what-s-new``, as Jekyll's
-    slugify writes it: published tag URLs depend on this rule); a name with
-    nothing left to spell (``"!!!"``) gets a short digest of itself, which
-    is stable across builds and differs from any other such name.
-    """
-    spelled = text
-    if not text.isascii():
-        from anyascii import anyascii     # its tables load with the first name not in ASCII
-
-        spelled = anyascii(text)
-    slug = re.sub(r"[^a-z0-9]+", "-", spelled.lower()).strip("-")
-    return slug or hashlib.sha256(text.encode("utf-8")).hexdigest()[:10]
-
-
 @dataclass
 class Site:
     """Everything the templates see, assembled once per build."""
@@ -528,7 +462,8 @@ class Site:
 
 def assemble(documents: list[Document], data: dict[str, Any], config: Config, *,
              now: datetime, drafts: bool = False, future: bool = False) -> Site:
-    """Select what is published and build the collections."""
+    """Place every document, select what is published and build the collections."""
+    place_all(documents, config)
     posts, pages = [], []
     hidden_drafts = 0
     for doc in documents:

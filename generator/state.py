@@ -587,7 +587,7 @@ class Records:
     """What each output and bundle read, by what digests: wanted only by a build with work to do."""
 
     outputs: dict[str, OutputRecord] = field(default_factory=dict)
-    documents: dict[str, str] = field(default_factory=dict)    # source -> parse key
+    documents: dict[str, str] = field(default_factory=dict)    # source -> Parsed.placed_key
     digests: Digests = field(default_factory=Digests)          # dependency key -> its value, compared
     bundles: dict[str, BundleRecord] = field(default_factory=dict)
     order: tuple = ()                   # the published posts, in order (which sets their neighbours)
@@ -613,8 +613,8 @@ class Records:
                 or record.inputs != inputs(path) or record.read_any(moved, found)}
 
     def reparsed(self, parse_keys: Mapping[str, str]) -> set[str]:
-        """The sources (source -> parse key now) parsed from something else than last time,
-        new or gone."""
+        """The sources (source -> its placed key now) parsed from something else or placed
+        elsewhere than last time, new or gone."""
         old = self.documents
         return {source for source, key in parse_keys.items() if old.get(source) != key} | \
             (old.keys() - parse_keys.keys())

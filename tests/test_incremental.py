@@ -634,9 +634,40 @@ def test_a_settings_edit_parses_again_only_the_documents_whose_parse_read_it(sit
     assert edit("title: Test Site", "title: Renamed Site") == 1            # the post's Liquid read it
     assert edit("posts_per_page: 2", "posts_per_page: 2\nbaseurl: /sub") == 1   # through relative_url
     assert edit("posts_per_page: 2", "posts_per_page: 1") == 0              # no parse reads it
-    posts = len(list((site / "content/posts").glob("*.md")))
-    assert edit("timezone: UTC", "timezone: UTC\npermalink: /:year/:slug.html") == posts + 1   # and about
+    # Placement is not the parse's: only about, whose post_url asks where a post goes, is parsed again.
+    assert edit("timezone: UTC", "timezone: UTC\npermalink: /:year/:slug.html") == 1
     assert 'href="/2019/first-post.html"' in (site / "_site/about.html").read_text()
+    assert_same_as_full_build(site)
+
+
+def test_a_permalink_edit_places_every_post_again_without_parsing_one(site: Path) -> None:
+    """A post's URL and date come from its front matter, file name and the settings, worked out
+    after the parse: a permalink or time zone edit parses nothing again, yet every post, every
+    listing and every link to a post follows, as a clean build writes them."""
+    build(site, OPTIONS)
+    config = site / "site.yaml"
+    config.write_text(config.read_text().replace("timezone: UTC", "timezone: UTC\npermalink: /posts/:slug/"))
+    result = build(site, OPTIONS)
+    assert result.documents.parsed == 0
+    made = files(site / "_site")
+    assert {"posts/first-post/index.html", "posts/second/index.html", "posts/third/index.html"} <= made.keys()
+    assert not any(name.startswith(("2019/", "2020/", "2021/")) for name in made)
+    assert_same_as_full_build(site)
+    config.write_text(config.read_text().replace("timezone: UTC", "timezone: Asia/Tokyo"))
+    assert build(site, OPTIONS).documents.parsed == 0
+    assert_same_as_full_build(site)
+
+
+def test_a_permalink_edit_parses_again_the_post_whose_liquid_reads_its_url(site: Path) -> None:
+    """Liquid that asks where its page goes (``page.url``, or the whole ``page``) ties that
+    parse, and only it, to the permalink."""
+    post = site / "content/posts/2021-01-02-third.md"
+    post.write_text(post.read_text() + "\nHere: {{ page.url }}; {{ page | jsonify }}\n")
+    build(site, OPTIONS)
+    config = site / "site.yaml"
+    config.write_text(config.read_text().replace("timezone: UTC", "timezone: UTC\npermalink: /posts/:slug/"))
+    assert build(site, OPTIONS).documents.parsed == 1
+    assert "Here: /posts/third/;" in (site / "_site/posts/third/index.html").read_text()
     assert_same_as_full_build(site)
 
 

@@ -54,7 +54,8 @@ from generator.outputs import Bundle, Derived, PlanContext, Planned, Registry, R
 from generator.outputs.registry import default_registry, required_templates, transient_paths
 from generator.outputs.site_view import site_view
 from generator.plan import Plan
-from generator.site import Document, assemble, parse_document, timezone_of
+from generator.placement import place_all, timezone_of
+from generator.site import Document, assemble, parse_document
 from generator.sources import Source, discover, discover_named, load_source, refuse_links_outside
 from generator.state import (OUT_OF_DATE, BuildState, BundleRecord, DerivedRecord, FileIndex, OutputRecord, Records,
                              Stamp, files_read)
@@ -248,6 +249,7 @@ class Engine:
         """Documents for a planner (the docs pages, read from ``tree``), through the parse cache,
         counted with the build's."""
         documents, count = parse_documents(sources, tree, config, self.options.refresh)
+        place_all(documents, config)
         self.planners_parsed += DocumentStats(count, len(documents) - count)
         return documents
 
@@ -328,6 +330,7 @@ class Engine:
                 or (s.kind != "data" and (doc := last.parsed[s.name].document).inputs
                     and inputs_moved(doc, index.digest))]
         reparsed, count = load_documents(scan.config, todo, self.options.refresh)
+        place_all((doc for _, doc in reparsed.values()), scan.config)
         if any(placement(doc) != placement(last.parsed[source].document) for source, (_, doc) in reparsed.items()):
             return None
         parsed = dict(last.parsed)
@@ -480,7 +483,7 @@ class Engine:
             horizon = publication_horizon(documents, scan.now, self.options)
             floor = publication_floor(documents, scan.now, self.options)
         unsaved = state.records.unsaved     # keys whose digests may differ from the records' files
-        records = Records(outputs, {source: p.key for source, p in assembled.parsed.items()}, digests,
+        records = Records(outputs, {source: p.placed_key for source, p in assembled.parsed.items()}, digests,
                           planned.bundles, order,
                           summaries_of(assembled.parsed, state.records.summaries,
                                        self.last.parsed if swapped and self.last else {}),
@@ -594,14 +597,14 @@ class Engine:
                      reordered: bool, placed: bool) -> dict[Key, str]:
         """Keys some output read whose digest differs now: key -> new digest.
 
-        A document is a function of its parse key, so the fields of documents
-        parsed again are the only document fields to resolve again, and
+        A document is a function of its parse key and its placement, so the fields of
+        documents parsed again or placed elsewhere are the only document fields to resolve again, and
         neighbours change only if the order of the posts did. ``placed=False``:
         the site is the last one with new content swapped in (:meth:`swap_in`),
         so its collections are the ones the recorded digests were taken of.
         """
         records = self.state.records
-        reparsed = records.reparsed({source: p.key for source, p in parsed.items()})
+        reparsed = records.reparsed({source: p.placed_key for source, p in parsed.items()})
         return records.changed(self.keys.candidates(reparsed, reordered, placed), resolver)
 
     def save(self) -> None:

@@ -48,8 +48,15 @@ class Parsed(NamedTuple):
     """A source as the engine holds it between builds."""
 
     digest: str          # of its bytes
-    key: str             # its parse key: the document is a function of it
+    key: str             # its parse key: the document but its placement is a function of it
     document: Document
+
+    @property
+    def placed_key(self) -> str:
+        """Its parse key and its placement (generator.placement): what the whole document is a
+        function of, so that a document placed elsewhere counts as changed."""
+        doc = self.document
+        return digest(self.key, repr((doc.url, doc.date, doc.categories)))
 
 
 def parse_documents(sources: list[Source], tree: Path, config: Config,
@@ -201,7 +208,7 @@ def _cached_or_parsed(config: Config, cache: DataCache, key: str, load: Callable
 
 def settings_moved(doc: Document, digest_of: Callable[[str], str]) -> bool:
     """Whether a setting the document's parse read (its Liquid's ``site.title``, the
-    permalink) is not as it was."""
+    permalink its ``post_url`` placed a post by) is not as it was."""
     return any(digest_of(name) != recorded for name, recorded in doc.settings)
 
 
