@@ -36,6 +36,7 @@ def load_site(engine: Engine, build: Build, warm: bool) -> None:
     scan = build.scan
     ahead = None if warm else parse_ahead(engine, scan)
     try:
+        engine.state.records         # read (from disk, on first use) while the child parses
         ready_renderer(engine, scan)
         swapped = swap_in(engine, scan) if warm else None
         if swapped:
