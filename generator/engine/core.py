@@ -143,7 +143,7 @@ class Engine:
         build.assembled = loading.assemble_site(self, build.scan, loaded)
         planning.plan(self, build)
         build.made = rendering.make(self, build, build.planned.plan, build.planned.plan.keys())
-        build.derived = rendering.derive_files(self, build)
+        rendering.derive_files(self, build)
         whole = build.derived.plan
         build.made |= rendering.make(self, build, whole, whole.keys() - build.made.keys())
         made = build.made.values()

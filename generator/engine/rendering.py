@@ -19,7 +19,7 @@ from generator.engine.planning import OutputBytes, as_bytes, groups_of, same, sw
 from generator.engine.records import outdated
 from generator.engine.values import Build, Derivation, Made
 from generator.output import delete_outputs, mark_ours
-from generator.outputs import Derived, PlanContext, Remade
+from generator.outputs import Derived, Remade
 from generator.plan import Plan
 from generator.state import OUT_OF_DATE, DerivedRecord
 
@@ -34,7 +34,7 @@ def make_planned(engine: Engine, build: Build, derive: bool = True) -> None:
     planned = build.planned.plan
     build.made = make(engine, build, planned, outdated(engine, build, planned, planned))
     with reporting.current().stage("deriving"):
-        build.derived = derive_files(engine, build, remake=derive)
+        derive_files(engine, build, remake=derive)
     whole = build.derived.plan
     build.made |= make(engine, build, whole, outdated(engine, build, whole, whole.keys() - planned.keys()))
 
@@ -68,16 +68,16 @@ def make(engine: Engine, build: Build, plan: Plan, paths: Iterable[str]) -> dict
     return made
 
 
-def derive_files(engine: Engine, build: Build, remake: bool = True) -> Derivation:
-    """The derived planners' files, group by group: made from the bytes of the other files
-    (as this build made them, else as the output folder holds them) where those changed;
-    else planned as the last build made them. Without ``remake``, a group whose bytes
-    changed keeps its last files too, if it has them, recorded as out of date."""
+def derive_files(engine: Engine, build: Build, remake: bool = True) -> None:
+    """The derived planners' files, group by group (``build.derived``): made from the bytes
+    of the other files (as this build made them, else as the output folder holds them) where
+    those changed; else planned as the last build made them. Without ``remake``, a group whose
+    bytes changed keeps its last files too, if it has them, recorded as out of date."""
     scan, planned, made = build.scan, build.planned, build.made
     whole = Plan()
     whole.update(planned.plan)
     whole.unlisted = set(planned.plan.unlisted)
-    derivation = Derivation(whole)
+    derivation = build.derived = Derivation(whole)
     settings = setting_digest(scan.config, "")     # all of them: a derived planner reads them unrecorded
     for planner in engine.planners:
         if not isinstance(planner, Derived) or not switched_on(scan.config, planner):
@@ -85,27 +85,26 @@ def derive_files(engine: Engine, build: Build, remake: bool = True) -> Derivatio
         last, records, before = engine.state.records.derived.get(planner.name, {}), {}, len(whole)
         for group, paths in groups_of(planner, scan.config, planned.plan).items():
             inputs = digest(settings, *(part for path in paths for part in (path, digest_of(engine, path, made))))
-            records[group] = derive_group(engine, build, planner, group, paths, inputs, last.get(group),
-                                          remake, planned.ctx, whole)
+            records[group] = derive_group(engine, build, planner, group, paths, inputs, last.get(group), remake)
         derivation.owners[planner.name] = list(itertools.islice(whole, before, None))
         derivation.records[planner.name] = records
         derivation.reports[planner.name] = Remade(
             made=tuple(g for g, r in records.items() if r is not last.get(g) and r.inputs != OUT_OF_DATE),
             kept=tuple(g for g, r in records.items() if r is last.get(g)),
             behind=tuple(g for g, r in records.items() if r.inputs == OUT_OF_DATE))
-    return derivation
 
 
 def derive_group(engine: Engine, build: Build, planner: Derived, group: str, paths: list[str], inputs: str,
-                 last: DerivedRecord | None, remake: bool, ctx: PlanContext, plan: Plan) -> DerivedRecord:
-    """Plan one group's files, made again or kept; its record for the next build."""
-    outputs, scan = engine.state.records.outputs, build.scan
+                 last: DerivedRecord | None, remake: bool) -> DerivedRecord:
+    """Plan one group's files (into the whole plan, ``build.derived.plan``), made again or kept;
+    its record for the next build."""
+    outputs, scan, plan = engine.state.records.outputs, build.scan, build.derived.plan
     intact = last is not None and all(p in outputs and p not in scan.tampered for p in last.files)
     if intact and (last.inputs == inputs or not remake):       # an out of date one, rather than none
         for path, origin in last.files.items():
             plan.add(path, origin, unmade, outputs[path].inputs, listed=False)
         return last if last.inputs == inputs else DerivedRecord(OUT_OF_DATE, last.files)
-    files = planner.make(ctx, group, OutputBytes(paths, build.made, scan.out_dir, build.staging))
+    files = planner.make(build.planned.ctx, group, OutputBytes(paths, build.made, scan.out_dir, build.staging))
     for path, data in files.items():
         plan.add(path, files.origins[path], partial(same, data), ("made", value_digest(data)), listed=False)
     return DerivedRecord(inputs, dict(files.origins))
