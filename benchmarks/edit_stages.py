@@ -29,25 +29,25 @@ from pathlib import Path
 
 STEPS = [  # (module, object, attribute): what is timed
     ("generator.state", "BuildState", "load"),
-    ("generator.build", "Engine", "scan"),
+    ("generator.engine.scanning", None, "scan"),
     ("generator.state", "FileIndex", "rescan"),
     ("generator.state", None, "read_records"),
     ("generator.state", "Records", "from_data"),
-    ("generator.build", "Engine", "parse_ahead"),
+    ("generator.engine.loading", None, "parse_ahead"),
     ("generator.parallel", "Background", "result"),
-    ("generator.build", "Engine", "ready_renderer"),
-    ("generator.build", "Engine", "load"),
-    ("generator.build", None, "load_documents"),
-    ("generator.build", None, "document_keys"),
-    ("generator.build", "Engine", "assemble"),
-    ("generator.build", "Engine", "changed_keys"),
-    ("generator.build", "Engine", "plan"),
-    ("generator.build", "Engine", "outdated"),
-    ("generator.build", "Engine", "make"),
-    ("generator.build", "Engine", "derive"),
-    ("generator.build", "Engine", "write"),
-    ("generator.build", "Engine", "record"),
-    ("generator.build", "Engine", "save"),
+    ("generator.engine.loading", None, "ready_renderer"),
+    ("generator.engine.loading", None, "load"),
+    ("generator.engine.loading", None, "load_documents"),
+    ("generator.engine.documents", None, "document_keys"),
+    ("generator.engine.loading", None, "assemble_site"),
+    ("generator.engine.records", None, "changes"),
+    ("generator.engine.planning", None, "plan"),
+    ("generator.engine.rendering", None, "outdated"),
+    ("generator.engine.rendering", None, "make"),
+    ("generator.engine.rendering", None, "derive_files"),
+    ("generator.engine.rendering", None, "write"),
+    ("generator.engine.records", None, "next_state"),
+    ("generator.engine.core", "Engine", "save"),
 ]
 
 
@@ -77,7 +77,7 @@ def one_build(site: Path, edit: Path) -> dict[str, float]:
         post.write("\nOne more sentence, appended by edit_stages.py.\n")
     os.chdir(site)
     start = time.perf_counter()
-    modules["generator.build"].build(Path("."))
+    importlib.import_module("generator.build").build(Path("."))
     steps["build"] = [time.perf_counter() - start]
     return {name: sum(times) for name, times in steps.items()}
 

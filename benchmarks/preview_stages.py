@@ -21,11 +21,12 @@ import time
 from pathlib import Path
 
 from edit_stages import timed   # beside this script
-from generator.engine import core
+from generator.engine import loading, planning, records, rendering, scanning
 from generator.serve import Preview
 
-STEPS = [(core.Engine, name) for name in ("scan", "swap_in", "changed_keys", "plan", "outdated", "make",
-                                          "derive", "write", "record")] + [(core, "load_documents")]
+STEPS = [(scanning, "scan"), (loading, "swap_in"), (records, "changes"), (planning, "plan"),
+         (rendering, "outdated"), (rendering, "make"), (rendering, "derive_files"), (rendering, "write"),
+         (records, "next_state"), (loading, "load_documents")]
 
 
 def main() -> int:

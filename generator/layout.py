@@ -35,7 +35,7 @@ SOURCE_FOLDERS = (("post", POSTS), ("page", PAGES), ("data", DATA))
 # The site's inputs, beside its static folders and theme (Config.static_paths, Config.theme_paths).
 INPUTS = (CONFIG_FILE, CONTENT, NOTEBOOKS, TEMPLATES)
 # Edits under these leave the site's structure (collections, plan) as it was, unless a
-# document's placement changes: see generator.build.Engine.swap_in.
+# document's placement changes: see generator.engine.loading.swap_in.
 SWAPPABLE = (POSTS, PAGES, TEMPLATES)
 # Watched by the preview, with site.yaml, the static folders and the theme.
 WATCHED = (CONTENT, NOTEBOOKS, TEMPLATES)

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from generator import parallel
-from generator.engine import core as engine_core
+from generator.engine import loading, scanning
 from generator.build import BuildOptions, Engine
 from generator.cli import main
 from generator.errors import SiteError
@@ -202,13 +202,13 @@ def test_outputs_are_looked_at_in_a_child_while_the_inputs_are_scanned(tmp_path,
         return
     site = copy_site(tmp_path / "site", "basic")
     checked_by = tmp_path / "checked-by"
-    real = engine_core.check_outputs
+    real = scanning.check_outputs
 
     def check_outputs(*args):
         checked_by.write_text(str(os.getpid()))
         return real(*args)
 
-    monkeypatch.setattr(engine_core, "check_outputs", check_outputs)
+    monkeypatch.setattr(scanning, "check_outputs", check_outputs)
     Engine(site, OPTIONS).build()
     (site / "_site/about.html").write_text("vandalised")
     assert Engine(site, OPTIONS).build().written == ["about.html"]
@@ -283,13 +283,13 @@ def test_an_edited_document_is_parsed_in_a_child_while_the_records_are_read(tmp_
     monkeypatch.setattr(parallel, "BACKGROUND_THRESHOLD", 1)      # a small site: not worth a fork
     Engine(site, OPTIONS).build()
     parsed_by = tmp_path / "parsed-by"
-    real = engine_core.parse_uncached
+    real = loading.parse_uncached
 
     def parse_uncached(config, sources):
         parsed_by.write_text(json.dumps([os.getpid(), [str(path) for _, path, _ in sources]]))
         return real(config, sources)
 
-    monkeypatch.setattr(engine_core, "parse_uncached", parse_uncached)
+    monkeypatch.setattr(loading, "parse_uncached", parse_uncached)
     post = next((site / "content/posts").glob("*.md"))
     post.write_text(post.read_text() + "\nA paragraph added, *emphasised*.\n")
     result = Engine(site, OPTIONS).build()

@@ -1,4 +1,4 @@
-"""The build engine: documents parsed or taken from the cache (:mod:`.documents`), the plan
-(:mod:`.planning`), the values the stages hand each other (:mod:`.values`), what a build records
-for the next (:mod:`.records`), and the stages that use them (:mod:`.core`).
-:mod:`generator.build` is its front."""
+"""The build engine: :mod:`.core` runs a build as its stages in order, each a module taking the
+build value (:mod:`.values`): scan (:mod:`.scanning`), load (:mod:`.loading`; the documents,
+parsed or taken from the cache, in :mod:`.documents`), plan (:mod:`.planning`), make, derive and
+write (:mod:`.rendering`), record (:mod:`.records`). :mod:`generator.build` is its front."""

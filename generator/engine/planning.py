@@ -1,30 +1,105 @@
-"""The plan: every planner in phase order, and the derived planners' inputs."""
+"""The plan stage: every planner in phase order (bundles run only where what they read changed),
+and the derived planners' inputs."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections.abc import Iterable, Iterator, Mapping
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from generator.cache import digest
 from generator.config import Config, setting_digest
-from generator.deps import tracing
-from generator.engine.documents import Listed
-from generator.engine.values import Made
+from generator.deps import tracing, value_digest
+from generator.engine.documents import DocumentStats, Listed, parse_documents
+from generator.engine.values import Build, Made, PlanResult
 from generator.errors import SiteError
 from generator.layout import CONFIG_FILE
 from generator.links import link_warnings
 from generator.output import Staging
-from generator.outputs import Derived, Phase, PlanContext, Planner, Registry
+from generator.outputs import Bundle, Derived, Phase, PlanContext, Planner, Registry
 from generator.plan import Plan
+from generator.placement import place_all
 from generator.site import Document, Site
-from generator.state import FileIndex
+from generator.sources import Source
+from generator.state import BundleRecord, FileIndex
+
+if TYPE_CHECKING:
+    from generator.engine.core import Engine
 
 
 # The settings that decide which files are inputs and where the outputs go: an edit of one is
 # a build from nothing. Any other setting is a dependency key of the outputs that read it.
 STRUCTURE = ("output", "theme", "static", "versions", "allow_symlinks_outside")
+
+
+def plan(engine: Engine, build: Build) -> None:
+    """Every planner, in phase order; bundles run only if what they read changed.
+
+    A swapped-in site (``build.swapped``) has the last build's structure, so
+    unless a bundle ran, the plan is the last one.
+    """
+    scan, assembled = build.scan, build.assembled
+    config, site = scan.config, assembled.site
+    ctx = PlanContext(assembled.views.settings, site, assembled.views, assembled.site_view, engine.renderer,
+                      engine.options, partial(parse_for_planner, engine, config),
+                      scan.index.tree_digest, partial(site_digest, assembled.listing, scan.index, site),
+                      dict(scan.external))
+    bundles, bundled, reports = {}, {}, {}
+    ran = False
+    check_output_names(config, engine.planners)
+    for bundle in engine.planners:
+        if isinstance(bundle, Bundle) and switched_on(config, bundle):
+            record, reports[bundle.name], bundled[bundle.name] = run_bundle(
+                engine, build, bundle, dataclasses.replace(ctx, config=config))
+            bundles[bundle.name] = record
+            ran = ran or record is not engine.state.records.bundles.get(bundle.name)
+    last = engine.last_plan
+    if build.swapped and last is not None and not ran:
+        build.planned = PlanResult(last.plan, last.owners, bundles, reports, ctx)
+    else:
+        build.planned = PlanResult(*plan_site(engine.planners, ctx, config, bundled), bundles, reports, ctx)
+
+
+def run_bundle(engine: Engine, build: Build, bundle: Bundle, ctx: PlanContext
+               ) -> tuple[BundleRecord, Any, list[tuple]]:
+    """Run a bundle if its inputs or reads changed, else keep its last files: its record,
+    its report, and its files as arguments of :meth:`Plan.add`.
+
+    A bundle may reuse some of its own earlier work (docs versions): unless
+    what it read changed, what it read for that work still counts. It reads
+    the settings unrecorded (``ctx.config``: the docs versions copy them), so
+    all of them are among its inputs.
+    """
+    state, moved, tampered = engine.state, build.moved, build.scan.tampered
+    inputs = (bundle.inputs(ctx), setting_digest(ctx.config, ""))
+    last = state.records.bundles.get(bundle.name)
+    if last is not None and last.inputs == inputs and last.reads.isdisjoint(moved) \
+            and last.report.reusable \
+            and not any(path in tampered or path not in state.stamps for path in last.files):
+        jobs = [(path, origin, unmade, state.records.outputs[path].inputs, listed)
+                for path, (origin, listed) in last.files.items()]
+        return last, last.report.reused(), jobs
+    with tracing() as trace:
+        made, report = bundle.make(ctx)
+    reads = engine.intern(trace.reads)
+    if last is not None and last.reads.isdisjoint(moved):
+        reads |= last.reads
+    jobs = [(path, made.origins[path], partial(same, data), ("made", value_digest(data)),
+             path not in made.unlisted) for path, data in made.items()]
+    files = {path: (made.origins[path], path not in made.unlisted) for path in made}
+    return BundleRecord(inputs, reads, files, report), report, jobs
+
+
+def parse_for_planner(engine: Engine, config: Config, sources: list[Source], tree: Path) -> list[Document]:
+    """Documents for a planner (the docs pages, read from ``tree``), through the parse cache,
+    counted with the build's."""
+    documents, count = parse_documents(sources, tree, config, engine.options.refresh)
+    place_all(documents, config)
+    engine.planners_parsed += DocumentStats(count, len(documents) - count)
+    return documents
 
 
 def plan_site(planners: Registry, ctx: PlanContext, config: Config,

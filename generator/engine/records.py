@@ -1,4 +1,5 @@
-"""What one build records for the next, worked out from the stages' results."""
+"""The record stage, and what it starts from: which recorded keys and outputs an edit moved,
+and what one build records for the next, worked out from the stages' results."""
 
 from __future__ import annotations
 
@@ -6,16 +7,105 @@ import dataclasses
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
-from generator.deps import LINKED_FIELDS
+from generator.deps import LINKED_FIELDS, Resolver
 from generator.engine.documents import Parsed
+from generator.engine.planning import within
+from generator.engine.values import Build
 from generator.errors import SiteError
 from generator.options import BuildOptions
+from generator.outputs.registry import transient_paths
+from generator.plan import Plan
 from generator.site import Document, summary
+from generator.state import OUT_OF_DATE, BuildState, OutputRecord, Records, files_read
+
+if TYPE_CHECKING:
+    from generator.engine.core import Engine
 
 
 CONTENT_FIELDS = [f.name for f in dataclasses.fields(Document) if f.name not in LINKED_FIELDS]
+
+
+def changes(engine: Engine, build: Build) -> None:
+    """The keys some output read whose digest differs now (key -> new digest), and how to
+    resolve a key now.
+
+    A document is a function of its parse key and its placement, so the fields of documents
+    parsed again or placed elsewhere are the only document fields to resolve again, and
+    neighbours change only if the order of the posts did. A swapped-in site
+    (:func:`generator.engine.loading.swap_in`) has the collections the
+    recorded digests were taken of.
+    """
+    scan, assembled, records = build.scan, build.assembled, engine.state.records
+    build.resolver = Resolver(assembled.site, {s: p.document for s, p in assembled.parsed.items()},
+                              scan.index.digest, partial(engine.renderer.template_digest, file_digest=scan.index.digest))
+    build.order = build.resolver.identities(("posts",))
+    reparsed = records.reparsed({source: p.placed_key for source, p in assembled.parsed.items()})
+    candidates = engine.keys.candidates(reparsed, build.order != records.order, not build.swapped)
+    build.moved = records.changed(candidates, build.resolver)
+
+
+def outdated(engine: Engine, build: Build, plan: Plan, paths: Iterable[str]) -> set[str]:
+    """The ``paths`` whose jobs must run: new, changed by hand, planned with other inputs,
+    or having read what changed since."""
+    paths, tampered = list(paths), build.scan.tampered
+    return {path for path in paths if path in tampered} | engine.state.records.outdated(
+        [path for path in paths if path not in tampered], lambda path: plan[path].inputs, build.moved)
+
+
+def guard_removals(engine: Engine, build: Build) -> None:
+    """Refuse a plan that would remove most of the output folder (:func:`refuse_mass_removal`);
+    derived files (a search index) are not the site's content."""
+    scan, state = build.scan, engine.state
+    derived_before = state.records.derived_files()
+    transient = transient_paths(scan.config, engine.planners)
+    present = {path for path in state.stamps.keys() | scan.strays if not within(path, transient)} - derived_before
+    refuse_mass_removal(present - build.planned.plan.keys(), len(present), scan.out_dir)
+
+
+def next_state(engine: Engine, build: Build) -> BuildState:
+    """The state for the next build: each output's inputs and reads, and the digests of those.
+
+    A swapped-in site (``build.swapped``: the last one with new content) has
+    every document placed as it was and no publication date passed, so the
+    dates that bound what is published are the last build's.
+    """
+    scan, assembled, planned, derived, made = build.scan, build.assembled, build.planned, build.derived, build.made
+    moved, resolver = build.moved, build.resolver
+    state, plan = engine.state, derived.plan
+    outputs, kept = entries_for(state.records.outputs, plan), entries_for(state.stamps, plan)
+    for path, m in made.items():
+        outputs[path] = OutputRecord(plan[path].inputs, m.reads, m.digest)
+    digests = state.records.digests.copy()
+    digests.update(moved)
+    read = set().union(*(m.reads for m in made.values()), *(b.reads for b in planned.bundles.values()))
+    new_keys = {key for key in read if key not in digests}
+    digests.update((key, resolver(key)) for key in new_keys)
+    engine.keys.extend(new_keys)
+    documents = resolver.documents.values()
+    if build.swapped:
+        horizon, floor = state.horizon, state.floor
+    else:
+        horizon = publication_horizon(documents, scan.now, engine.options)
+        floor = publication_floor(documents, scan.now, engine.options)
+    unsaved = state.records.unsaved     # keys whose digests may differ from the records' files
+    records = Records(outputs, {source: p.placed_key for source, p in assembled.parsed.items()}, digests,
+                      planned.bundles, build.order,
+                      summaries_of(assembled.parsed, state.records.summaries,
+                                   engine.last.parsed if build.swapped and engine.last else {}),
+                      derived.records,
+                      unsaved=None if unsaved is None else unsaved | moved.keys() | new_keys)
+    return BuildState(
+        world=scan.world, files=scan.index.snapshot(), stamps={**kept, **build.stamps},
+        folders=build.folders,
+        extra=tuple(sorted({*state.extra, *files_read(new_keys)})),   # digests only gain keys here
+        reports={name: bundle.report for name, bundle in planned.bundles.items()},
+        external=scan.external, horizon=horizon, floor=floor,
+        planned={name: len(paths) for name, paths in {**planned.owners, **derived.owners}.items()},
+        behind=any(r.inputs == OUT_OF_DATE for groups in derived.records.values() for r in groups.values()),
+        saved=records, generation=state.generation, journal=state.journal, on_disk=state.on_disk)
 
 
 def entries_for(table: dict[str, Any], paths: Mapping[str, Any]) -> dict[str, Any]:

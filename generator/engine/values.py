@@ -11,7 +11,8 @@ from typing import Any
 from generator.config import Config
 from generator.deps import Key, Resolver, Views
 from generator.engine.documents import DocumentStats, Listed, Parsed
-from generator.outputs import PlanContext, Remade, Report
+from generator.output import Staging
+from generator.outputs import PlanContext, Planned, Remade, Report
 from generator.plan import Plan
 from generator.site import Site
 from generator.state import BuildState, BundleRecord, DerivedRecord, FileIndex, Stamp
@@ -114,17 +115,31 @@ class Derivation:
 
 @dataclass
 class Build:
-    """One build, as its stages fill it in: handed whole to the stage that needs the results of
-    all the others (:meth:`generator.engine.core.Engine.record`)."""
+    """One build, as its stages fill it in, stage after stage: each stage of
+    :mod:`generator.engine` takes it and the engine (what lasts between builds)."""
 
     scan: Scan
-    assembled: Assembled
-    swapped: bool                   # the site is the last one with new content (Engine.swap_in)
-    resolver: Resolver              # dependency key -> its digest now
-    order: tuple                    # the published posts, in order (which sets their neighbours)
-    moved: dict[Key, str]           # keys some output read whose digest differs now
-    planned: PlanResult
+    staging: Staging | None = None      # where made files wait for the write stage; None: in memory
+    assembled: Assembled | None = None
+    documents: DocumentStats = DocumentStats()   # this build's parses
+    swapped: bool = False               # the site is the last one with new content (loading.swap_in)
+    resolver: Resolver | None = None    # dependency key -> its digest now
+    order: tuple = ()                   # the published posts, in order (which sets their neighbours)
+    moved: dict[Key, str] = field(default_factory=dict)     # keys some output read whose digest differs now
+    planned: PlanResult | None = None
     derived: Derivation | None = None
     made: dict[str, Made] = field(default_factory=dict)
+    written: list[str] = field(default_factory=list)
+    deleted: list[str] = field(default_factory=list)
     stamps: dict[str, Stamp] = field(default_factory=dict)     # of the files written
     folders: dict[str, int] = field(default_factory=dict)      # the output folder's stamps
+
+    def reports(self) -> dict[str, Any]:
+        """Planner name -> its report: a bundle's or derived planner's own, else how many files
+        it has and made."""
+        planned, made = self.planned, self.made
+        overridden = planned.plan.overridden
+        return {**{name: planned.reports[name] if name in planned.reports
+                   else Planned(len(paths), sum(path in made for path in paths),
+                                tuple(overridden[path] for path in paths if path in overridden))
+                   for name, paths in planned.owners.items()}, **self.derived.reports}

@@ -86,9 +86,12 @@ def feed_url(taxonomy: Taxonomy, key: str) -> str:
 
 class Classification(Planner):
     """A taxonomy's pages (Nikola's idea): an index of its keys, and pages listing each key's
-    posts, paginated like the blog. ``select(config)`` names the taxonomies it makes."""
+    posts, paginated like the blog. ``select(config)`` names the taxonomies it makes; a
+    subclass says what else its pages show (Nikola's ClassifyAuthors): :class:`History`,
+    :class:`generator.outputs.authors.Authors`."""
 
     templates = ("groups.html", "group.html")
+    index_template, key_template = templates
 
     def __init__(self, name: str, select: Callable[[Config], Iterable[Taxonomy]]):
         self.name, self.select = name, select
@@ -98,35 +101,68 @@ class Classification(Planner):
             self._plan_one(ctx, plan, taxonomy)
 
     def _plan_one(self, ctx: PlanContext, plan: Plan, taxonomy: Taxonomy) -> None:
-        name, kind = taxonomy.name, taxonomy.singular
-        origin = f"site.yaml archives.{name}" if self.name == name else f"site.yaml taxonomies {name!r}"
-        group = {"kind": kind, "plural": name, "heading": taxonomy.heading, "index_url": taxonomy.index,
-                 "url_of": lambda key: ctx.renderer.relative_url(key_url(taxonomy, key))}
+        origin = f"site.yaml taxonomies {taxonomy.name!r}" if self.name == "taxonomies" \
+            else f"site.yaml archives.{self.name}"
         if taxonomy.index:
-            title = taxonomy.title or name.capitalize()
+            title = taxonomy.title or taxonomy.name.capitalize()
+            values, inputs = self.index_values(ctx, taxonomy)
             plan.add(output_path(taxonomy.index), origin, partial(
-                ctx.render, "groups.html", page=generated_page(title, taxonomy.index),
-                group=group, groups=ctx.views.groups(name)), ("groups", name))
-        for key, members in ctx.site.collection(name).items():
-            posts = ctx.views.sequence((name, key))
-            first = key_url(taxonomy, key)
-            feed = feed_url(taxonomy, key) if taxonomy.feed else None
-            for n, url, paginator, inputs in group_pages(ctx, posts, len(members), first, taxonomy.paginate):
-                title = f"{kind.capitalize()}: {key}" + (f", page {n}" if n > 1 else "")
-                plan.add(output_path(url), f"{kind} {key!r}", partial(
-                    ctx.render, "group.html", page=generated_page(title, url), group=group, name=key,
-                    posts=paginator["posts"], paginator=paginator, feed=feed),
-                    ("group", kind, key, feed, *inputs))
+                ctx.render, self.index_template, page=generated_page(title, taxonomy.index), **values), inputs)
+        for key, total in self.keys(ctx, taxonomy):
+            posts = ctx.views.sequence((taxonomy.name, key))
+            for n, url, paginator, inputs in group_pages(ctx, posts, total, key_url(taxonomy, key),
+                                                         taxonomy.paginate):
+                origin, page, values, identity = self.key_values(ctx, taxonomy, key, n, url)
+                plan.add(output_path(url), origin, partial(
+                    ctx.render, self.key_template, page=page, posts=paginator["posts"], paginator=paginator,
+                    **values), (*identity, *inputs))
+
+    def keys(self, ctx: PlanContext, taxonomy: Taxonomy) -> Iterable[tuple[str, int]]:
+        """Each key with a page of its own, and how many posts it has."""
+        return ((key, len(members)) for key, members in ctx.site.collection(taxonomy.name).items())
+
+    def index_values(self, ctx: PlanContext, taxonomy: Taxonomy) -> tuple[dict[str, Any], Any]:
+        """What the index page's template gets besides ``page``; the page's inputs."""
+        return {"group": self._group(ctx, taxonomy), "groups": ctx.views.groups(taxonomy.name)}, \
+            ("groups", taxonomy.name)
+
+    def key_values(self, ctx: PlanContext, taxonomy: Taxonomy, key: str, n: int, url: str
+                   ) -> tuple[str, dict, dict[str, Any], tuple]:
+        """Page ``n`` of one key's posts: its origin, its ``page``, what else its template gets
+        besides the posts and the paginator, and what the page is made of but those."""
+        kind = taxonomy.singular
+        title = f"{kind.capitalize()}: {key}" + (f", page {n}" if n > 1 else "")
+        feed = feed_url(taxonomy, key) if taxonomy.feed else None
+        return f"{kind} {key!r}", generated_page(title, url), \
+            {"group": self._group(ctx, taxonomy), "name": key, "feed": feed}, ("group", kind, key, feed)
+
+    @staticmethod
+    def _group(ctx: PlanContext, taxonomy: Taxonomy) -> dict[str, Any]:
+        return {"kind": taxonomy.singular, "plural": taxonomy.name, "heading": taxonomy.heading,
+                "index_url": taxonomy.index, "url_of": lambda key: ctx.renderer.relative_url(key_url(taxonomy, key))}
 
 
-class History(Planner):
-    """Every post by year."""
+class History(Classification):
+    """Every post by year, on one page: a classification by year whose years have no pages of
+    their own (a per-year archive is a site.yaml ``taxonomies`` entry)."""
 
-    name = "history"
     templates = ("history.html",)
+    index_template = "history.html"
 
-    def plan(self, ctx: PlanContext, plan: Plan) -> None:
-        url = ctx.config.archives.history
-        if url:
-            plan.add(output_path(url), "site.yaml archives.history", partial(
-                ctx.render, "history.html", page=generated_page("Archive", url)), "history")
+    def __init__(self) -> None:
+        super().__init__("history", years)
+
+    def keys(self, ctx: PlanContext, taxonomy: Taxonomy) -> Iterable[tuple[str, int]]:
+        return ()
+
+    def index_values(self, ctx: PlanContext, taxonomy: Taxonomy) -> tuple[dict[str, Any], Any]:
+        return {}, "history"
+
+
+def years(config: Config) -> list[Taxonomy]:
+    """The history page's taxonomy, where site.yaml ``archives`` places it."""
+    index = config.archives.history
+    if not index:
+        return []
+    return [Taxonomy("years", "{date:%Y}", f"{archive_folder(index)}/{{key}}.html", index, kind="year",
+                     title="Archive")]

@@ -1,0 +1,130 @@
+"""The make, derive and write stages: the jobs whose inputs or reads changed run (in worker
+processes when many), then the files made from the others' bytes where those changed, and only
+then, everything made, the output folder is touched."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from collections.abc import Iterable
+from functools import partial
+from typing import TYPE_CHECKING
+
+from generator import parallel
+from generator import progress as reporting
+from generator.cache import digest
+from generator.config import setting_digest
+from generator.deps import tracing, value_digest
+from generator.engine.planning import OutputBytes, as_bytes, groups_of, same, switched_on, unmade
+from generator.engine.records import outdated
+from generator.engine.values import Build, Derivation, Made
+from generator.output import delete_outputs, mark_ours
+from generator.outputs import Derived, Remade
+from generator.plan import Plan
+from generator.state import OUT_OF_DATE, DerivedRecord
+
+if TYPE_CHECKING:
+    from generator.engine.core import Engine
+
+
+def make_planned(engine: Engine, build: Build, derive: bool = True) -> None:
+    """The planned jobs that must run, then (``derive``: made again where their inputs'
+    bytes changed, else kept as they were) the derived files, then those of their jobs that
+    must run."""
+    planned = build.planned.plan
+    build.made = make(engine, build, planned, outdated(engine, build, planned, planned))
+    with reporting.current().stage("deriving"):
+        derive_files(engine, build, remake=derive)
+    whole = build.derived.plan
+    build.made |= make(engine, build, whole, outdated(engine, build, whole, whole.keys() - planned.keys()))
+
+
+def make(engine: Engine, build: Build, plan: Plan, paths: Iterable[str]) -> dict[str, Made]:
+    """Run the jobs of ``paths`` (in worker processes when many): path -> what it made.
+
+    With a ``build.staging`` the bytes that differ from the output's are
+    staged there, else kept in memory; either way the trace of each render
+    is kept, to be recorded as if it had run here.
+    """
+    paths, staging = sorted(paths), build.staging
+
+    def job(path: str) -> Made:
+        with tracing() as trace:
+            data = as_bytes(plan[path].make())
+        reads, warnings = frozenset(trace.reads), tuple(trace.warnings)
+        if staging is None:
+            return Made(value_digest(data), reads, warnings, data=data)
+        staged, stamp = staging.put(path, data)
+        return Made(value_digest(data), reads, warnings, staged=staged, stamp=stamp)
+
+    made = {}
+    with reporting.current().stage("rendering", len(paths), "files") as stage:
+        for chunk in parallel.map(job, paths):
+            for made_one in chunk:
+                path = paths[len(made)]
+                staged = staging.place(path, made_one.staged) if made_one.staged else None
+                made[path] = dataclasses.replace(made_one, reads=engine.intern(made_one.reads), staged=staged)
+            stage.advance(len(chunk))
+    return made
+
+
+def derive_files(engine: Engine, build: Build, remake: bool = True) -> None:
+    """The derived planners' files, group by group (``build.derived``): made from the bytes
+    of the other files (as this build made them, else as the output folder holds them) where
+    those changed; else planned as the last build made them. Without ``remake``, a group whose
+    bytes changed keeps its last files too, if it has them, recorded as out of date."""
+    scan, planned, made = build.scan, build.planned, build.made
+    whole = Plan()
+    whole.update(planned.plan)
+    whole.unlisted = set(planned.plan.unlisted)
+    derivation = build.derived = Derivation(whole)
+    settings = setting_digest(scan.config, "")     # all of them: a derived planner reads them unrecorded
+    for planner in engine.planners:
+        if not isinstance(planner, Derived) or not switched_on(scan.config, planner):
+            continue
+        last, records, before = engine.state.records.derived.get(planner.name, {}), {}, len(whole)
+        for group, paths in groups_of(planner, scan.config, planned.plan).items():
+            inputs = digest(settings, *(part for path in paths for part in (path, digest_of(engine, path, made))))
+            records[group] = derive_group(engine, build, planner, group, paths, inputs, last.get(group), remake)
+        derivation.owners[planner.name] = list(itertools.islice(whole, before, None))
+        derivation.records[planner.name] = records
+        derivation.reports[planner.name] = Remade(
+            made=tuple(g for g, r in records.items() if r is not last.get(g) and r.inputs != OUT_OF_DATE),
+            kept=tuple(g for g, r in records.items() if r is last.get(g)),
+            behind=tuple(g for g, r in records.items() if r.inputs == OUT_OF_DATE))
+
+
+def derive_group(engine: Engine, build: Build, planner: Derived, group: str, paths: list[str], inputs: str,
+                 last: DerivedRecord | None, remake: bool) -> DerivedRecord:
+    """Plan one group's files (into the whole plan, ``build.derived.plan``), made again or kept;
+    its record for the next build."""
+    outputs, scan, plan = engine.state.records.outputs, build.scan, build.derived.plan
+    intact = last is not None and all(p in outputs and p not in scan.tampered for p in last.files)
+    if intact and (last.inputs == inputs or not remake):       # an out of date one, rather than none
+        for path, origin in last.files.items():
+            plan.add(path, origin, unmade, outputs[path].inputs, listed=False)
+        return last if last.inputs == inputs else DerivedRecord(OUT_OF_DATE, last.files)
+    files = planner.make(build.planned.ctx, group, OutputBytes(paths, build.made, scan.out_dir, build.staging))
+    for path, data in files.items():
+        plan.add(path, files.origins[path], partial(same, data), ("made", value_digest(data)), listed=False)
+    return DerivedRecord(inputs, dict(files.origins))
+
+
+def digest_of(engine: Engine, path: str, made: dict[str, Made]) -> str:
+    """The digest of an output's bytes: as this build made them, else as the last one did."""
+    return made[path].digest if path in made else engine.state.records.outputs[path].digest
+
+
+def write(engine: Engine, build: Build) -> None:
+    """Everything is made: only now is the output directory touched. The files written, those
+    deleted, and the stamps of those made."""
+    scan, plan, made = build.scan, build.derived.plan, build.made
+    removed = (engine.state.stamps.keys() | scan.strays) - plan.keys()
+    staged = {path: m.staged for path, m in made.items() if m.staged is not None}
+    with reporting.current().stage("writing", len(staged), "files"):
+        if removed or scan.empty:
+            mark_ours(scan.out_dir)     # before it loses a file: see safe_output_dir
+        build.deleted = delete_outputs(scan.out_dir, removed, scan.empty)
+        build.stamps = build.staging.commit(staged)
+    build.stamps.update((path, m.stamp) for path, m in made.items() if m.staged is None)
+    build.written = sorted(staged)
