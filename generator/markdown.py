@@ -42,6 +42,7 @@ from generator.diagrams import MERMAID_FENCE
 from generator.headings import Heading
 from generator.highlight import HIGHLIGHT_CLASS, CachedHighlight, ReachableHighlight
 from generator.inline import SkippingInlineExtension
+from generator.kramdown_quotes import KramdownQuotesExtension
 from generator.kramdown_toc import ALL_LEVELS, KramdownToc
 from generator.markdown_speed import linear_time, speed_up
 from generator.myst import Document, MystExtension
@@ -1138,6 +1139,7 @@ class KramdownCompat(Extension):
         md.treeprocessors.register(HeaderlessTables(md), "headerless_tables", 3)
         md.treeprocessors.register(TaskLists(md), "task_lists", 25)   # before the inline pass (20)
         md.treeprocessors.register(BlockIals(md), "block_ials", 7)   # after attr_list (8)
+        KramdownQuotesExtension().extendMarkdown(md)
         md.treeprocessors.register(KramdownFootnotes(md), "kramdown_footnotes", 12)
         # Below code spans (190), so that `<script>` in backticks stays code.
         md.inlinePatterns.register(HtmlInlineProcessor(HTML_SPAN, md), "html", 90)

@@ -315,6 +315,17 @@ KRAMDOWN_READINGS = {
     "quotes-in-a-links-url": ('[issues](https://x.org/i?q=label%3A"High+Priority"), [u](/v?a="b"), ![i](/i.png?x=\'y\'), '
                               '[t](/u "title"), [q](</q> "t") and [s](/s\n"t")\n'),
     "code-keeps-leading-blank-lines": "```\n\nx\n```\n\n~~~ruby\n\n\n  a = 1\n~~~\n\n- item\n\n  ```\n\n  y\n  ```\n",
+    # kramdown's smart_quotes.rb, rule by rule (nim-lang's issue titles: "a b ", ""c" d").
+    "quotes-curled-as-kramdown": ('- Fixed ""contributing" is listed as a module on theindex" ([#1](/i/1))\n'
+                                  '- Fixed "Error: attempting to call routine `x`" and "OpenSSL issue on windows "\n'
+                                  "- Fixed \"regression: generates a file '-' ; treated specially\"\n\n"
+                                  "\"\"c\" d\", 30'000, it's the '90s, 'a', \"'b'\", '\"c\"', \"*d*\", *e*\"f\", "
+                                  '"**g**" "_h_", ..."i", "j"... --"k"-- , (\"l\") ["m"](/m) "`n`"\n'
+                                  "\\\"o\" \\'p' \"&amp;\" 'q&#39; \"<b>r</b>\" <i>\"s</i>\" \"t\"  \nu\" \"v\"\n\n"
+                                  "## \"Quoted\" heading's\n\n> \"w\" 'x\n"),
+    # HTML 5's void elements (lxml's HTML 4 parser, in parity.dom, does not know them).
+    "html5-void-elements": ('<video controls="controls">\n  <source src="/a.webm" type="video/webm">\n'
+                            '  <source src="/b.mp4" type="video/mp4">\n</video>\n\nA <source src="/c"> b, x<wbr>y.\n'),
 }
 
 
