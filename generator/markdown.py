@@ -1070,21 +1070,37 @@ class AdjacentCodeBlocks:
     parent's last element, so ``code``, a link definition, ``code`` (a definition leaves no
     element) became one ``<pre>``; kramdown ends the code block at the definition. Joined are
     the blocks the parser takes one right after the other from the same list (blank lines
-    between them are the code's own). Wraps the installed processor (superfences' own, which
-    puts back fences inside indented code), whose ``lastChild`` answers None otherwise."""
+    between them are the code's own), and in a list item the blocks the item's indent
+    processor takes one right after the other, each of them code (``* a``, a blank line,
+    ``x``, a blank line, ``y``, both indented as code: one block, as kramdown reads it).
+    Wraps the installed processors (superfences' own code one, which puts back fences inside
+    indented code), whose ``lastChild`` answers None otherwise."""
 
-    def __init__(self, code: BlockProcessor):
+    def __init__(self, code: BlockProcessor, indent: BlockProcessor):
         self.code, self.run_code, self.last_child = code, code.run, code.lastChild
+        self.run_indent = indent.run
         self.left: tuple[list[str], int] | None = None    # (the list of blocks, its length) after the last code
+        self.indent_left: tuple[list[str], int] | None = None   # the same after an item's code
+        self.in_item_after_code = False    # the indent processor's block follows the item's code
         self.adjacent = False
-        code.run, code.lastChild = self.run, self.lastChild
+        code.run, code.lastChild, indent.run = self.run, self.lastChild, self.indent
+
+    def indent(self, parent: etree.Element, blocks: list[str]) -> bool | None:
+        self.in_item_after_code = self.indent_left == (blocks, len(blocks))
+        self.indent_left = None
+        handled = self.run_indent(parent, blocks)
+        if self.in_item_after_code is None:      # the code processor took this block
+            self.indent_left = (blocks, len(blocks))
+        self.in_item_after_code = False
+        return handled
 
     def run(self, parent: etree.Element, blocks: list[str]) -> bool | None:
-        self.adjacent = self.left == (blocks, len(blocks))
+        self.adjacent = self.left == (blocks, len(blocks)) or bool(self.in_item_after_code)
         block = blocks[0] if blocks else ""
         handled = self.run_code(parent, blocks)
         if handled is not False:
             self.left = (blocks, len(blocks))
+            self.in_item_after_code = None
             self.keep_trailing_spaces(parent, block)
         return handled
 
@@ -1150,7 +1166,7 @@ class KramdownCompat(Extension):
             pattern.handleMatch = _undefined_as_text(pattern.handleMatch)
         md.inlinePatterns.register(RawScriptAndStyle(r"(?i)<(script|style)\b[^>]*>.*?</\1\s*>", md),
                                    "raw_script_style", 185)
-        AdjacentCodeBlocks(md.parser.blockprocessors["code"])
+        AdjacentCodeBlocks(md.parser.blockprocessors["code"], md.parser.blockprocessors["indent"])
         linear_time(md)
 
 
