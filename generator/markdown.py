@@ -340,7 +340,7 @@ class KramdownBlocks(Preprocessor):
     """
 
     def run(self, lines: list[str]) -> list[str]:
-        lines = [line.expandtabs(self.md.tab_length) if "\t" in line else line for line in lines]
+        lines = _tabs_expanded(lines, self.md.tab_length)
         try:
             return self.blocks(_definitions_indented(lines))
         except ListsTooDeep:
@@ -558,6 +558,25 @@ def _kramdown_lists(lines: list[str], blocks: Callable[[list[str]], list[str]]) 
             # list there and gives it the attributes; marked for BlockIals, a paragraph of its own.
             out += ["", LIST_IAL + lines[i].strip(), ""]
             i += 1
+    return out
+
+
+def _tabs_expanded(lines: list[str], tab_length: int) -> list[str]:
+    """Tabs expanded to columns of ``tab_length``, but in the code of a fence opened by up to
+    three spaces: kramdown keeps a fence's code as written (superfences' ``preserve_tabs``
+    keeps it from Python-Markdown's own expansion after). A fence opened by a tab is an
+    item's, whose lines kramdown expands."""
+    out: list[str] = []
+    fence: str | None = None     # the opening of the fenced code we are in
+    for line in lines:
+        if fence is not None:
+            fence = None if _closes_fence(fence, line) else fence
+            if fence is not None:
+                out.append(line)
+                continue
+        elif opening := FENCE.match(line):
+            fence = opening.group(1)
+        out.append(line.expandtabs(tab_length) if "\t" in line else line)
     return out
 
 
@@ -1199,7 +1218,8 @@ EXTENSION_CONFIGS = {
                             "block_syntax": ["dollar", "square", "begin"]},
     "footnotes": {"BACKLINK_TITLE": "Back to reference %d"},
     "smarty": {"smart_angled_quotes": True},   # kramdown: <<x>> -> «x»
-    "pymdownx.superfences": {"custom_fences": [MERMAID_FENCE]},
+    # preserve_tabs: a fence's code keeps its tabs and its lines of spaces, as kramdown keeps them.
+    "pymdownx.superfences": {"custom_fences": [MERMAID_FENCE], "preserve_tabs": True},
     "pymdownx.tabbed": {"alternate_style": True},   # content tabs (=== "pip"), switched by CSS alone
 }
 
