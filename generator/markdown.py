@@ -16,11 +16,12 @@ from __future__ import annotations
 import itertools
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Callable
 import xml.etree.ElementTree as etree
 from dataclasses import dataclass
 from functools import partial
-from html import unescape
+from html import escape, unescape
 
 import markdown
 from markdown.blockprocessors import BlockProcessor
@@ -175,6 +176,47 @@ class Strikethrough(InlineProcessor):
 XML_NAME = r"[A-Za-z_][\w.-]*(?::[A-Za-z_][\w.-]*)?"
 HTML_SPAN = (rf"(<{XML_NAME}(?:\s+{XML_NAME}(?:\s*=\s*(?:[^\s\"'=<>`]+|\"[^\"]*\"|'[^']*'))?)*\s*/?>"
              rf"|</{XML_NAME}\s*>|<!--(?:(?!<!--|-->).)*-->)(?!>)")
+
+
+# One tag stashed by the span HTML pattern: (closing slash, name, self-closing slash).
+SPAN_TAG = re.compile(rf"<(/?)({XML_NAME})(?:\s[^>]*?)?\s*(/?)>\Z", re.S)
+
+
+class StrayClosingTags(Treeprocessor):
+    """A closing tag with no opening one before it in its paragraph (``</body></html>`` at a
+    post's end, ``</span>`` once too often) is text, as kramdown shows it (parser/html.rb:
+    "invalidly used HTML closing tag"); passed on as HTML, the browser dropped it unseen.
+    Runs after the inline pass, over the tags its span HTML pattern stashed."""
+
+    def run(self, root: etree.Element) -> None:
+        for el in root.iter():
+            if not self.md.is_block_level(el.tag) or el is root:
+                continue
+            opened: Counter = Counter()
+            for text in self._inline_texts(el):
+                for placeholder in util.HTML_PLACEHOLDER_RE.finditer(text):
+                    self._read(int(placeholder.group(1)), opened)
+
+    def _inline_texts(self, el: etree.Element):
+        """The texts of ``el``'s own inline content, in order (not of the blocks in it)."""
+        yield el.text or ""
+        for child in el:
+            if not self.md.is_block_level(child.tag):
+                yield from self._inline_texts(child)
+            yield child.tail or ""
+
+    def _read(self, index: int, opened: Counter) -> None:
+        stash = self.md.htmlStash.rawHtmlBlocks
+        tag = SPAN_TAG.match(stash[index]) if isinstance(stash[index], str) else None
+        if tag is None or tag.group(3):
+            return
+        closing, name = tag.group(1), tag.group(2).lower()
+        if not closing:
+            opened[name] += 1
+        elif opened[name]:
+            opened[name] -= 1
+        else:
+            stash[index] = escape(stash[index], quote=False)
 
 
 class KramdownCodeSpan(BacktickInlineProcessor):
@@ -1178,6 +1220,7 @@ class KramdownCompat(Extension):
         md.treeprocessors.register(KramdownFootnotes(md), "kramdown_footnotes", 12)
         # Below code spans (190), so that `<script>` in backticks stays code.
         md.inlinePatterns.register(HtmlInlineProcessor(HTML_SPAN, md), "html", 90)
+        md.treeprocessors.register(StrayClosingTags(md), "stray_closing_tags", 19.5)   # after the inline pass (20)
         md.inlinePatterns.register(KramdownCodeSpan(BACKTICK_RE), "backtick", 190)
         for name in ("reference", "image_reference", "short_reference", "short_image_ref"):
             pattern = md.inlinePatterns[name]

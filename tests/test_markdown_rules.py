@@ -327,6 +327,8 @@ KRAMDOWN_READINGS = {
                                        "  - n\n\n        c1\n\n        c2\n\n      c3\n\n1. k\n\n       m\n\n       o\n"),
     "fence-keeps-tabs-and-space-lines": ("```python\nA = tvm.nd.array(\n\tnp.zeros(3),\n\tctx=c)\n    \nx\ty\n```\n\n"
                                          "- i\n\n  ~~~\n  a\tb\n  \tc\n  ~~~\n"),
+    "stray-closing-tags": ("Text.\n\n</body>\n</html>\n\nA <b>bold</b> and </i> stray, <span>x</span></span>, "
+                           "<B>y</b> and <em>z\nw</em>.\n\n* <kbd>k</kbd></kbd>\n"),
     # HTML 5's void elements (lxml's HTML 4 parser, in parity.dom, does not know them).
     "html5-void-elements": ('<video controls="controls">\n  <source src="/a.webm" type="video/webm">\n'
                             '  <source src="/b.mp4" type="video/mp4">\n</video>\n\nA <source src="/c"> b, x<wbr>y.\n'),
