@@ -15,8 +15,9 @@ import xml.etree.ElementTree as etree
 
 import markdown
 from markdown.extensions import Extension
-from markdown.treeprocessors import Treeprocessor
 from markdown.util import AtomicString
+
+from generator.typography import EntityStashing
 
 # Ruby's \w and \s are ASCII; its \b is Unicode's, as Python's is.
 WORD = "[A-Za-z0-9_]"
@@ -54,7 +55,7 @@ NEXT = re.compile(r"""\*\*?|__?|`+|!?\[|<(?=[A-Za-z_:!/])|~~|\{:|\$\$"""
                   r"""|(?P<quote>[^\\\x02]?["'])|\x02.|---?|\.\.\.|\\<<|\\>>|<< | >>|<<|>>""")
 
 
-class KramdownQuotes(Treeprocessor):
+class KramdownQuotes(EntityStashing):
     """Curl the quotes of every text of the tree (not code) as kramdown does."""
 
     def run(self, root: etree.Element) -> None:
@@ -126,11 +127,6 @@ class KramdownQuotes(Treeprocessor):
             if isinstance(source, str) and re.match(WORD, source[1:2]):
                 return "\x02a"
         return "\x02!"
-
-    def _stash(self, html: str) -> str:
-        if html not in self.stashed:
-            self.stashed[html] = self.md.htmlStash.store(html)
-        return self.stashed[html]
 
 
 class KramdownQuotesExtension(Extension):
