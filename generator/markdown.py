@@ -178,6 +178,38 @@ HTML_SPAN = (rf"(<{XML_NAME}(?:\s+{XML_NAME}(?:\s*=\s*(?:[^\s\"'=<>`]+|\"[^\"]*\
              rf"|</{XML_NAME}\s*>|<!--(?:(?!<!--|-->).)*-->)(?!>)")
 
 
+# kramdown's HTML_CONTENT_MODEL_SPAN and HTML_CONTENT_MODEL_BLOCK (parser/html.rb): the tags
+# whose content it reads as Markdown; any other tag's (``u``, ``code``, ``kbd``, unknown ones) is raw.
+KRAMDOWN_PARSED_TAGS = frozenset("""a abbr acronym b bdo big button cite caption del dfn dt em h1 h2 h3 h4 h5
+    h6 i ins label legend optgroup p q rb rbc rp rt rtc ruby select small span strong sub sup th tt address
+    applet article aside blockquote body dd details div dl fieldset figure figcaption footer form header hgroup
+    iframe li main map menu nav noscript object section summary td br img input hr area base col command
+    embed keygen link meta param source track wbr""".split())
+RAW_SPAN = (rf"(`+)(?:.*?[^`])?\1(?!`)"     # a code span first, which kramdown reads before a tag in it
+            rf"|(?<!<)<({XML_NAME})((?:\s+{XML_NAME}(?:\s*=\s*(?:[^\s\"'=<>`]+|\"[^\"]*\"|'[^']*'))?)*)\s*>(?!>)")
+LONE_AMPERSAND = re.compile(r"&(?!#?\w+;)")
+
+
+class RawSpanHtml(InlineProcessor):
+    """A tag whose content kramdown reads as raw text (``<u>It's</u>``, ``<code>"x"</code>``,
+    ``<source-file>--force</source-file>``), with that content: its text escaped, its tags kept,
+    no Markdown, quotes or dashes in it. A tag left open keeps the rest of the text raw and is
+    closed at its end, as kramdown closes it (``C:\\Users<USERNAME>.nimble``). Runs before
+    code spans and links, as kramdown's scanner meets the tag before what is inside it."""
+
+    def handleMatch(self, m: re.Match, data: str):
+        name = m.group(2)
+        if name is None or name.lower() in KRAMDOWN_PARSED_TAGS or "markdown=" in m.group(3):
+            return None, None, None
+        close = re.compile(rf"</{re.escape(name)}\s*>", re.I).search(data, m.end())
+        content = data[m.end():close.start() if close else len(data)]
+        pieces = re.split(HTML_SPAN, content)
+        raw = "".join(piece if index % 2 else LONE_AMPERSAND.sub("&amp;", piece).replace("<", "&lt;").replace(">", "&gt;")
+                      for index, piece in enumerate(pieces))
+        html = f"{m.group(0)}{raw}</{name}>"
+        return self.md.htmlStash.store(html), m.start(), close.end() if close else len(data)
+
+
 # One tag stashed by the span HTML pattern: (closing slash, name, self-closing slash).
 SPAN_TAG = re.compile(rf"<(/?)({XML_NAME})(?:\s[^>]*?)?\s*(/?)>\Z", re.S)
 
@@ -1220,6 +1252,7 @@ class KramdownCompat(Extension):
         md.treeprocessors.register(KramdownFootnotes(md), "kramdown_footnotes", 12)
         # Below code spans (190), so that `<script>` in backticks stays code.
         md.inlinePatterns.register(HtmlInlineProcessor(HTML_SPAN, md), "html", 90)
+        md.inlinePatterns.register(RawSpanHtml(RAW_SPAN, md), "raw_span_html", 192)   # above code spans (190)
         md.treeprocessors.register(StrayClosingTags(md), "stray_closing_tags", 19.5)   # after the inline pass (20)
         md.inlinePatterns.register(KramdownCodeSpan(BACKTICK_RE), "backtick", 190)
         for name in ("reference", "image_reference", "short_reference", "short_image_ref"):
@@ -1287,6 +1320,8 @@ def markdown_converter(dollar_math: bool = False, header_ids: str = "gfm",
                                        SkippingBlocksExtension(),
                                        MystExtension(partial(markdown_converter, dollar_math, header_ids, toc_levels))],
                            extension_configs=configs, output_format="html")
+    if dollar_math:     # Jupyter's Markdown reads Markdown inside any tag; raw spans are kramdown's
+        md.inlinePatterns.deregister("raw_span_html")
     speed_up(md)
     return md
 
@@ -1319,8 +1354,9 @@ def render_markdown(text: str, *, dollar_math: bool = False, header_ids: str = "
                     toc_levels: tuple[int, ...] = ALL_LEVELS, myst: Document | None = None) -> Rendered:
     """Render ``text`` with a renderer shared within this process.
 
-    ``dollar_math`` also reads ``$x$`` as inline math, as Jupyter's Markdown
-    cells do; kramdown (and so a post) only knows ``$$x$$``. ``header_ids``
+    ``dollar_math`` also reads ``$x$`` as inline math, and Markdown inside any
+    HTML tag (``<u>**x**</u>``), as Jupyter's Markdown cells do; kramdown (and
+    so a post) only knows ``$$x$$``, and reads a ``<u>``'s content raw. ``header_ids``
     names the rule for heading ids: ``gfm`` (Jekyll's default) or ``kramdown``; ``toc_levels``
     the heading levels a ``{:toc}`` outline lists.
     ``myst`` is what MyST's roles refer to (a notebook's cells share one), else ``text``'s own.

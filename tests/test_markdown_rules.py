@@ -329,6 +329,9 @@ KRAMDOWN_READINGS = {
                                          "- i\n\n  ~~~\n  a\tb\n  \tc\n  ~~~\n"),
     "stray-closing-tags": ("Text.\n\n</body>\n</html>\n\nA <b>bold</b> and </i> stray, <span>x</span></span>, "
                            "<B>y</b> and <em>z\nw</em>.\n\n* <kbd>k</kbd></kbd>\n"),
+    "raw-span-html": ('A <u>a &amp; b < c "d" <b>e *f*</b> `g`</u> h `<u>x</u>` <kbd>k</kbd> <code>"c" -- d</code> '
+                      "<var>v</var> <x-y>*z*</x-y> <U>up</U> <span>*s* \"t\"</span>.\n\n"
+                      'B C:\\Users<USERNAME>.nimble "q" [l](/u)\nnext line *e*.\n'),
     # HTML 5's void elements (lxml's HTML 4 parser, in parity.dom, does not know them).
     "html5-void-elements": ('<video controls="controls">\n  <source src="/a.webm" type="video/webm">\n'
                             '  <source src="/b.mp4" type="video/mp4">\n</video>\n\nA <source src="/c"> b, x<wbr>y.\n'),
@@ -343,6 +346,13 @@ def jekyll_readings(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.mark.parametrize("name", KRAMDOWN_READINGS)
 def test_reading_has_jekylls_element_tree(name: str, jekyll_readings: Path) -> None:
     assert parity.dom(render_markdown(KRAMDOWN_READINGS[name]).html) == jekylls_tree(jekyll_readings, name)
+
+
+def test_jupyters_markdown_reads_markdown_in_any_tag() -> None:
+    """kramdown's raw spans (``raw-span-html`` above) are a post's; a notebook's Markdown cell
+    (dollar math on) reads ``<u>**x**</u>`` as Jupyter does."""
+    assert "<u><strong>x</strong></u>" in render_markdown("<u>**x**</u>", dollar_math=True).html
+    assert "<u>**x**</u>" in render_markdown("<u>**x**</u>").html
 
 
 def test_toc_levels_match_jekylls_kramdown_option(tmp_path: Path) -> None:
