@@ -185,7 +185,7 @@ KRAMDOWN_PARSED_TAGS = frozenset("""a abbr acronym b bdo big button cite caption
     applet article aside blockquote body dd details div dl fieldset figure figcaption footer form header hgroup
     iframe li main map menu nav noscript object section summary td br img input hr area base col command
     embed keygen link meta param source track wbr""".split())
-RAW_SPAN = (rf"(`+)(?:.*?[^`])?\1(?!`)"     # a code span first, which kramdown reads before a tag in it
+RAW_SPAN = (rf"\\.|(`+)(?:.*?[^`])?\1(?!`)"     # escapes and code spans, which kramdown reads before a tag in them
             rf"|(?<!<)<({XML_NAME})((?:\s+{XML_NAME}(?:\s*=\s*(?:[^\s\"'=<>`]+|\"[^\"]*\"|'[^']*'))?)*)\s*>(?!>)")
 LONE_AMPERSAND = re.compile(r"&(?!#?\w+;)")
 
@@ -1241,6 +1241,7 @@ class KramdownCompat(Extension):
         # Above emphasis (60), so that each may hold the other.
         md.inlinePatterns.register(Strikethrough(r"(?s)~~(?!\s|~)(.*?[^\s~])~~", md), "strikethrough", 65)
         md.ESCAPED_CHARS.append("~")
+        md.ESCAPED_CHARS.extend("<:=")   # kramdown's escapable characters (escaped_chars.rb) Python-Markdown lacks
         md.treeprocessors.register(ItemShapes(md), "item_shapes", 26)   # before task_lists (25), the inline pass (20)
         md.postprocessors.register(ItemMarksOut(md), "item_marks_out", 5)
         md.treeprocessors.register(HeaderIds(md, self.getConfig("header_ids")), "header_ids", 4)

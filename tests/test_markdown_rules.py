@@ -332,6 +332,8 @@ KRAMDOWN_READINGS = {
     "raw-span-html": ('A <u>a &amp; b < c "d" <b>e *f*</b> `g`</u> h `<u>x</u>` <kbd>k</kbd> <code>"c" -- d</code> '
                       "<var>v</var> <x-y>*z*</x-y> <U>up</U> <span>*s* \"t\"</span>.\n\n"
                       'B C:\\Users<USERNAME>.nimble "q" [l](/u)\nnext line *e*.\n'),
+    "kramdown-escapes": ('a \\< b \\" c \\\' d \\: e \\| f \\= g \\$ h C:\\Users\\<USERNAME>\\.nimble\\bin i\n\n'
+                         "| a \\| b | c |\n|---|---|\n| `x\\|y` | \\: |\n"),
     # HTML 5's void elements (lxml's HTML 4 parser, in parity.dom, does not know them).
     "html5-void-elements": ('<video controls="controls">\n  <source src="/a.webm" type="video/webm">\n'
                             '  <source src="/b.mp4" type="video/mp4">\n</video>\n\nA <source src="/c"> b, x<wbr>y.\n'),
