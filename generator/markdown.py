@@ -272,23 +272,35 @@ class KramdownCodeSpan(BacktickInlineProcessor):
         return element, begin, end
 
 
+def _code_spans_as_written(pattern: InlineProcessor, text: str) -> str:
+    """``text`` with each code span's placeholder as its source, backticks and all."""
+    def written(m: re.Match) -> str:
+        node = pattern.md.treeprocessors["inline"].stashed_nodes.get(m.group(1))
+        if isinstance(node, etree.Element) and node.tag == "code":
+            return f"`{unescape(node.text or '')}`"
+        return m.group(0)
+
+    return util.INLINE_PLACEHOLDER_RE.sub(written, text) if STX in text else text
+
+
 def _with_code_spans(pattern: ReferenceInlineProcessor, evaluate: Callable) -> Callable:
     """``pattern``'s ``evalId`` that reads a code span in a link's label as written, backticks
     and all, as kramdown does: ``[`COPY`][]`` is a reference to ``[`COPY`]: ...``. Python-Markdown
     read the code span first, so the label held its placeholder and matched no definition."""
-    def code_as_written(m: re.Match) -> str:
-        node = pattern.md.treeprocessors["inline"].stashed_nodes.get(m.group(1))
-        if isinstance(node, etree.Element) and node.tag == "code":
-            return f"`{unescape(node.text or '').lower()}`"
-        return m.group(0)
-
     def evalId(data: str, index: int, text: str):
         label, end, handled = evaluate(data, index, text)
-        if label is not None and STX in label:
-            label = util.INLINE_PLACEHOLDER_RE.sub(code_as_written, label)
+        if label is not None:
+            label = _code_spans_as_written(pattern, label).lower()
         return label, end, handled
 
     return evalId
+
+
+def _alt_with_code_spans(pattern: InlineProcessor) -> Callable:
+    """``pattern``'s ``unescape``, which gives an image its alt text, keeping a code span's
+    backticks as kramdown's alt text keeps them: ``![a `x` b](/i.png)`` has ``a `x` b``."""
+    stashed_text = pattern.unescape
+    return lambda text: stashed_text(_code_spans_as_written(pattern, text))
 
 
 def _undefined_as_text(handle: Callable) -> Callable:
@@ -1260,6 +1272,8 @@ class KramdownCompat(Extension):
             pattern = md.inlinePatterns[name]
             pattern.evalId = _with_code_spans(pattern, pattern.evalId)
             pattern.handleMatch = _undefined_as_text(pattern.handleMatch)
+        for name in ("image_link", "image_reference", "short_image_ref"):
+            md.inlinePatterns[name].unescape = _alt_with_code_spans(md.inlinePatterns[name])
         md.inlinePatterns.register(RawScriptAndStyle(r"(?i)<(script|style)\b[^>]*>.*?</\1\s*>", md),
                                    "raw_script_style", 185)
         AdjacentCodeBlocks(md.parser.blockprocessors["code"], md.parser.blockprocessors["indent"])

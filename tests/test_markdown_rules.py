@@ -334,6 +334,8 @@ KRAMDOWN_READINGS = {
                       'B C:\\Users<USERNAME>.nimble "q" [l](/u)\nnext line *e*.\n'),
     "kramdown-escapes": ('a \\< b \\" c \\\' d \\: e \\| f \\= g \\$ h C:\\Users\\<USERNAME>\\.nimble\\bin i\n\n'
                          "| a \\| b | c |\n|---|---|\n| `x\\|y` | \\: |\n"),
+    "image-alt-keeps-code": ("![a `x` b](/i.png) ![`y`][r] ![c *d* \\_e](/j.png) ![`<t>`](/l.png) ![`COPY`][]\n\n"
+                             "[r]: /k.png\n[`copy`]: /c.png\n"),
     # HTML 5's void elements (lxml's HTML 4 parser, in parity.dom, does not know them).
     "html5-void-elements": ('<video controls="controls">\n  <source src="/a.webm" type="video/webm">\n'
                             '  <source src="/b.mp4" type="video/mp4">\n</video>\n\nA <source src="/c"> b, x<wbr>y.\n'),
