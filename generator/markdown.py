@@ -194,7 +194,7 @@ class RawSpanHtml(InlineProcessor):
     """A tag whose content kramdown reads as raw text (``<u>It's</u>``, ``<code>"x"</code>``,
     ``<source-file>--force</source-file>``), with that content: its text escaped, its tags kept,
     no Markdown, quotes or dashes in it. A tag left open keeps the rest of the text raw and is
-    closed at its end, as kramdown closes it (``C:\\Users<USERNAME>.nimble``). Runs before
+    closed at its end, as kramdown closes it (``a <NAME> b``). Runs before
     code spans and links, as kramdown's scanner meets the tag before what is inside it."""
 
     def handleMatch(self, m: re.Match, data: str):

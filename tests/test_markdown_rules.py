@@ -316,23 +316,23 @@ KRAMDOWN_READINGS = {
                               '[t](/u "title"), [q](</q> "t") and [s](/s\n"t")\n'),
     "code-keeps-leading-blank-lines": "```\n\nx\n```\n\n~~~ruby\n\n\n  a = 1\n~~~\n\n- item\n\n  ```\n\n  y\n  ```\n",
     # kramdown's smart_quotes.rb, rule by rule (nim-lang's issue titles: "a b ", ""c" d").
-    "quotes-curled-as-kramdown": ('- Fixed ""contributing" is listed as a module on theindex" ([#1](/i/1))\n'
-                                  '- Fixed "Error: attempting to call routine `x`" and "OpenSSL issue on windows "\n'
-                                  "- Fixed \"regression: generates a file '-' ; treated specially\"\n\n"
+    "quotes-curled-as-kramdown": ('- Fixed ""widget" is listed as a page in the index" ([#1](/i/1))\n'
+                                  '- Fixed "Error: cannot call `x`" and "Parser fails on tabs "\n'
+                                  "- Fixed \"regression: writes a file '-' ; read it apart\"\n\n"
                                   "\"\"c\" d\", 30'000, it's the '90s, 'a', \"'b'\", '\"c\"', \"*d*\", *e*\"f\", "
                                   '"**g**" "_h_", ..."i", "j"... --"k"-- , (\"l\") ["m"](/m) "`n`"\n'
                                   "\\\"o\" \\'p' \"&amp;\" 'q&#39; \"<b>r</b>\" <i>\"s</i>\" \"t\"  \nu\" \"v\"\n\n"
                                   "## \"Quoted\" heading's\n\n> \"w\" 'x\n"),
     "item-code-split-by-blank-lines": ("* a\n\n      x\n\n      y\n\n  text\n\n      v\n\n  [r]: /u\n\n      u\n\n"
                                        "  - n\n\n        c1\n\n        c2\n\n      c3\n\n1. k\n\n       m\n\n       o\n"),
-    "fence-keeps-tabs-and-space-lines": ("```python\nA = tvm.nd.array(\n\tnp.zeros(3),\n\tctx=c)\n    \nx\ty\n```\n\n"
+    "fence-keeps-tabs-and-space-lines": ("```python\nresult = make(\n\tvalues(3),\n\tsize=c)\n    \nx\ty\n```\n\n"
                                          "- i\n\n  ~~~\n  a\tb\n  \tc\n  ~~~\n"),
     "stray-closing-tags": ("Text.\n\n</body>\n</html>\n\nA <b>bold</b> and </i> stray, <span>x</span></span>, "
                            "<B>y</b> and <em>z\nw</em>.\n\n* <kbd>k</kbd></kbd>\n"),
     "raw-span-html": ('A <u>a &amp; b < c "d" <b>e *f*</b> `g`</u> h `<u>x</u>` <kbd>k</kbd> <code>"c" -- d</code> '
                       "<var>v</var> <x-y>*z*</x-y> <U>up</U> <span>*s* \"t\"</span>.\n\n"
-                      'B C:\\Users<USERNAME>.nimble "q" [l](/u)\nnext line *e*.\n'),
-    "kramdown-escapes": ('a \\< b \\" c \\\' d \\: e \\| f \\= g \\$ h C:\\Users\\<USERNAME>\\.nimble\\bin i\n\n'
+                      'B C:\\Home<NAME>.config "q" [l](/u)\nnext line *e*.\n'),
+    "kramdown-escapes": ('a \\< b \\" c \\\' d \\: e \\| f \\= g \\$ h C:\\Home\\<NAME>\\.config\\app i\n\n'
                          "| a \\| b | c |\n|---|---|\n| `x\\|y` | \\: |\n"),
     "image-alt-keeps-code": ("![a `x` b](/i.png) ![`y`][r] ![c *d* \\_e](/j.png) ![`<t>`](/l.png) ![`COPY`][]\n\n"
                              "[r]: /k.png\n[`copy`]: /c.png\n"),
