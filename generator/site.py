@@ -35,6 +35,7 @@ from generator.links import document_anchors, document_links, well_formed_links
 from generator.placement import at_most, place, place_all, slugify, string_list, taxonomy_names
 from generator.sources import Source, has_liquid, load_source
 from generator.text import plain_text, shorten
+from generator.urls import output_path
 
 if TYPE_CHECKING:
     from generator.readers import Parsed
@@ -167,16 +168,6 @@ def well_formed(doc: Any) -> bool:
             and (doc.deferred is None or (isinstance(doc.deferred, tuple) and len(doc.deferred) == 2
                                           and isinstance(doc.deferred[0], str)
                                           and isinstance(doc.deferred[1], int))))
-
-
-def output_path(url: str) -> str:
-    """The file (relative to the output dir) that serves ``url``."""
-    path = url.lstrip("/")
-    if path == "" or path.endswith("/"):
-        return path + "index.html"
-    if "." not in path.rsplit("/", 1)[-1]:
-        return path + ".html"
-    return path
 
 
 def parse_document(source: Source, config: Config) -> Document:

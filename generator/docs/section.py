@@ -22,7 +22,7 @@ from markupsafe import Markup
 from generator.errors import SiteError
 from generator.files import Files
 from generator.layout import DOCS
-from generator.links import Linked, placed_links
+from generator.links import Linked
 from generator.docs.tutorials import TutorialStats, Tutorials
 from generator.readers import suffixes
 from generator.site import Document, output_path
@@ -120,7 +120,7 @@ def render_section(tree: Path, prefix: str, render: Render, parse: Parse,
     section.warnings = [*made.warnings, *(w for doc in documents for w in doc.reported),
                         *(reference.warnings if reference else ())]
     if editable:        # the author's tree: a version from a git ref is past mending
-        section.linked = [*(Linked(doc.source.as_posix(), doc.output_path, doc.links, doc.anchors)
+        section.linked = [*(Linked(doc.source.as_posix(), doc.url, doc.links, doc.anchors)
                             for doc in documents), *made.linked]
     return section
 
@@ -159,8 +159,7 @@ def _place(doc: Document, prefix: str) -> Document:
     if "permalink" in doc.meta:
         raise SiteError("docs pages take their URL from their path: remove 'permalink'", doc.source)
     rel = doc.source.relative_to(DOCS_DIR).with_suffix(".html").as_posix()
-    url = page_url(prefix, rel)
-    return dataclasses.replace(doc, url=url, links=placed_links(doc.links, url))
+    return dataclasses.replace(doc, url=page_url(prefix, rel))
 
 
 def page_url(prefix: str, rel: str) -> str:
