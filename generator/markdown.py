@@ -1331,15 +1331,11 @@ class MarkdownRenderer:
     def render(self, text: str, myst: Document | None = None) -> Rendered:
         self._md.reset()
         self._md.toc_headings = ()
-        text = _normalize(text)
+        text = text.replace("\r\n", "\n")     # Unicode as written: kramdown normalizes none (see KRAMDOWN_READINGS)
         document = self._md.myst_extension.document = myst or Document.of(text)
         document.warnings = []
         html = self._md.convert(text)
         return Rendered(html, self._md.toc_headings, tuple(document.warnings))
-
-
-def _normalize(text: str) -> str:
-    return unicodedata.normalize("NFC", text.replace("\r\n", "\n"))
 
 
 _shared: dict[tuple[bool, str, tuple[int, ...]], MarkdownRenderer] = {}
