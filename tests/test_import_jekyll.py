@@ -199,6 +199,22 @@ def test_pretty_permalinks_defaults_and_missing_layouts_give_jekylls_urls_and_pa
     assert "layout: none\n" in front and "title: No Title Here\n" in front
 
 
+@needs_jekyll
+def test_permalinks_without_a_leading_slash_are_read_from_the_root_as_jekyll_reads_them(tmp_path) -> None:
+    # As Homebrew/brew.sh writes them: `permalink: :title` in _config.yml, and a post's own
+    # `:year/:month/:day/:title/`. The import refused the first and the build the second.
+    source = small_site(tmp_path / "jekyll", "title: Small\nurl: https://small.example\npermalink: \":title\"\n"
+                        "timezone: UTC\n", {
+                            "_posts/2022-09-07-dated.md": "---\nlayout: default\ntitle: D\n"
+                                                          "permalink: \":year/:month/:day/:title/\"\n---\nD.\n"})
+    jekyll_build(source, tmp_path / "old")
+    result = import_jekyll(source, tmp_path / "new")
+    build(tmp_path / "new")
+    published = [u for u in url_list(tmp_path / "new/_site", "") if u != "/404.html"]
+    assert published == url_list(tmp_path / "old", "") == ["/2022/09/07/dated/", "/hello-world.html"]
+    assert not any(n.construct.startswith("permalink") for n in result.notes)
+
+
 def test_feeds_plugins_data_and_reserved_names(tmp_path) -> None:
     config = ("title: Small\nurl: https://small.example\nplugins: [jekyll-feed, jekyll-seo-tag]\n"
               "permalink: /:year/:i_month/:title.html\n")

@@ -569,12 +569,13 @@ class _Importer:
 
     def post_permalink(self) -> str:
         raw = str(self.config.get("permalink") or "date")
-        pattern = PERMALINK_STYLES.get(raw, raw).replace(":output_ext", ".html")
+        # Jekyll reads a pattern from the site's root with or without its leading "/" (":title").
+        pattern = "/" + PERMALINK_STYLES.get(raw, raw).replace(":output_ext", ".html").lstrip("/")
         unknown = sorted(set(re.findall(r":([a-z_]+)", pattern)) - PERMALINK_PLACEHOLDERS)
-        if unknown or not pattern.startswith("/"):
+        if unknown:
             self.note(self.config_name, self.config_line("permalink"), f"permalink: {raw}",
                       f"sitegen's permalinks know :{', :'.join(sorted(PERMALINK_PLACEHOLDERS))}; not "
-                      f"{', '.join(':' + u for u in unknown) or 'a pattern without a leading /'}: the posts "
+                      f"{', '.join(':' + u for u in unknown)}: the posts "
                       f"use {PERMALINK_STYLES['date']} instead, so their URLs move: give each a "
                       f"redirect_from or choose another pattern")
             return PERMALINK_STYLES["date"].replace(":output_ext", ".html")
