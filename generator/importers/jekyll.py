@@ -379,13 +379,10 @@ class _Importer:
             rel = path.relative_to(self.src).as_posix()
             if not path.is_file() or path.name.startswith("."):
                 continue
-            if path.parent != data:
-                self.note(rel, 1, rel, "data in a subfolder: sitegen's site.data has one level; move it "
-                                       "to _data/ under its own name")
-            elif path.suffix in (".yml", ".yaml", ".json"):       # JSON is YAML
+            if path.suffix in (".yml", ".yaml", ".json"):       # JSON is YAML
                 content = self.read(path)
-                if content is not None:
-                    self.copy(content, f"content/data/{path.stem}.yml")
+                if content is not None:      # a subfolder nests, as in Jekyll: _data/locales/ar.yml
+                    self.copy(content, f"content/data/{path.relative_to(data).with_suffix('.yml').as_posix()}")
                     self.result.data += 1
             else:
                 self.note(rel, 1, rel, f"sitegen reads data files as YAML: convert {path.suffix} to YAML")
