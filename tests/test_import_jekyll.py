@@ -221,14 +221,15 @@ def test_nested_data_nil_lookups_and_sorted_mappings_render_as_jekyll_renders_th
     # the page's lang (nil on a post, whose chain of keys is then nil), the locales sorted.
     layout = ("<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title></head><body>"
               "{% assign t = site.data.locales[page.lang][page.lang] %}<p>[{{ t.greeting.text }}]</p>"
-              "{% if t.greeting.text %}<p>greeted</p>{% endif %}"
+              "{% if t.greeting.text %}<p>greeted</p>{% endif %}<p>{{ t.note }}</p>"
               "{% assign locales = site.data.locales | sort %}"
               "<ul>{% for locale in locales %}<li>{{ locale[0] }}: {{ locale[1][locale[0]].name }}</li>{% endfor %}</ul>"
               "{{ content }}</body></html>\n")
     source = small_site(tmp_path / "jekyll", files={
         "_layouts/default.html": layout,
         "_data/locales/en.yml": "en:\n  name: English\n  greeting: {text: Hello}\n",
-        "_data/locales/ar.yml": "ar:\n  name: Arabic\n  greeting: {text: Marhaba}\n",
+        "_data/locales/ar.yml": "ar:\n  name: Arabic\n  greeting: {text: Marhaba}\n"
+                                "  note: '<a href=\"/docs\">Docs</a> & more'\n",
         "ar.md": "---\nlayout: default\ntitle: A\nlang: ar\n---\nA.\n",
         "_posts/2020-02-02-names.md": "---\nlayout: default\ntitle: N\n---\n"
                                       "Names: {{ site.data.locales.ar.ar.name }}, {{ site.data.locales.en.en.name }}.\n"})
@@ -239,8 +240,9 @@ def test_nested_data_nil_lookups_and_sorted_mappings_render_as_jekyll_renders_th
         theirs = (tmp_path / "old" / page).read_text()
         assert _tight((tmp_path / "new/_site" / page).read_text()) == _tight(theirs), page
     arabic = _tight((tmp_path / "old/ar.html").read_text())
-    assert "<p>[Marhaba]</p><p>greeted</p><ul><li>ar: " in arabic and "<li>en: " in arabic
-    assert "<p>[]</p><ul>" in _tight(theirs)     # the post: no lang, its chain of keys nil
+    assert '<p>[Marhaba]</p><p>greeted</p><p><a href="/docs">Docs</a> & more</p><ul><li>ar: ' in arabic
+    assert "<li>en: " in arabic
+    assert "<p>[]</p><p></p><ul>" in _tight(theirs)     # the post: no lang, its chain of keys nil
     assert "<p>Names: Arabic, English.</p>" in (tmp_path / "new/_site/2020/02/02/names.html").read_text()
 
 

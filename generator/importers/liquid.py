@@ -267,7 +267,9 @@ class _Converter:
                 return f"{left} self.{self.blocks}() {right}"
             self.block_used = True
             return f"{{% block {self.blocks} %}}{left} content {right}{{% endblock %}}"
-        return f"{left} {self.expression(source)} {right}"
+        # Liquid escapes no output (``escape`` does, where a layout asks): a value holding HTML,
+        # as a site's translations in _data do, is markup, where autoescaping showed its tags.
+        return f"{left} ({self.expression(source)}) | safe {right}"
 
     # -- tags -------------------------------------------------------------------------------
 
