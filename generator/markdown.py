@@ -103,7 +103,8 @@ class HeaderIds(Treeprocessor):
     (so the work stays linear in the number of headings). A heading inside a
     ``markdown="1"`` element gets kramdown's own id, counted apart: kramdown's
     GFM input gives its ids to the headings outside HTML elements only, and the
-    converter gives the rest its own (``## Привет`` in a ``<div>`` is ``section``).
+    converter gives the rest its own (``## Привет`` in a ``<div>`` is ``section``); a
+    heading written as HTML there (``<h3>``) gets none.
     """
 
     def __init__(self, md: markdown.Markdown, rule: str, html_elements: list[etree.Element]):
@@ -113,6 +114,7 @@ class HeaderIds(Treeprocessor):
 
     def run(self, root: etree.Element) -> None:
         counts: dict[Callable[[str], str], dict[str, int]] = {gfm_id: {}, kramdown_id: {}}
+        raw = {id(element) for element in self.html_elements}     # written as HTML: kramdown gives no id
         in_html = {id(h) for element in self.html_elements for h in element.iter() if h.tag in HEADINGS}
         self.html_elements.clear()
         toc = []
@@ -123,7 +125,7 @@ class HeaderIds(Treeprocessor):
             # Tags out, whitespace kept: both rules turn each space into a dash.
             inner = inner_html(el, self.md, plain_kept)
             title = unescape(re.sub(r"<[^>]*>", "", inner)).strip()
-            if not el.get("id"):
+            if not el.get("id") and id(el) not in raw:
                 make_id = kramdown_id if id(el) in in_html else self.make_id
                 seen = counts[make_id]
                 base = make_id(title)

@@ -323,7 +323,8 @@ KRAMDOWN_READINGS = {
                              "```\ncode \\\nkept\n```\n"),
     "ellipsis-in-longer-runs": "merged.....this and a....b, c......d and e...f.\n",
     "headings-in-html-elements": ('<div dir="rtl" markdown="1">\n\n## لماذا نقيس أي شيء؟\n\n## Hello World\n\n'
-                                  "## Hello World\n\n</div>\n\n## لماذا نقيس\n\n## Hello World\n"),
+                                  '## Hello World\n\n<section markdown="1"><header><h3 class="t"></h3><h4>Raw</h4>'
+                                  "</header></section>\n\n</div>\n\n## لماذا نقيس\n\n## Hello World\n"),
     # U+09DF (a composition exclusion) and a decomposed é, kept as written: NFC would change both.
     "unicode-as-written": "## \u0985\u09a8\u09bf\u09df\u09a8\u09cd\u09a4\u09cd\u09b0\u09bf\u09a4\n\nCafe\u0301 and \u09df.\n",
     "escaped-paren-in-link-url": ("no [boxing](https://e.org/wiki/Type_(object-oriented_programming\\)#Boxing) here, "
