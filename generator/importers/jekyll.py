@@ -427,9 +427,6 @@ class _Importer:
         if kind == "posts":
             self.check_post_url(rel, merged)
         self.note_third_party(rel, text)
-        if "redirect_to" in merged:
-            self.note(rel, 1, "redirect_to", "sitegen has no redirect_to: put this page's URL in the "
-                                             "target page's redirect_from, or in site.yaml redirects", visible=True)
         body_start = match.end()
         front = match.group(1) + "".join(_yaml_line(key, value) for key, value in changes.items())
         self.write(f"---\n{front}---\n{text[body_start:]}", target)
