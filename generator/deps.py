@@ -404,6 +404,10 @@ class Resolver:
             return value_digest(data[key[1]]) if key[1] in data else MISSING
         if head == "setting":
             return setting_digest(self.site.config, key[1])
+        if head == "ref":      # a MyST reference to another page's label: where it leads, if anywhere
+            _, source, role, text = key
+            target = self.site.labels.find(self.site.config.root / source, role, text)
+            return MISSING if target is None else value_digest(target)
         raise ValueError(f"unknown dependency key {key!r}")
 
     def identities(self, name: Key) -> tuple:
