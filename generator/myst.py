@@ -127,11 +127,12 @@ class Labels:
     of another page, ``{doc}``), as Jupyter Book resolves them across a book."""
 
     targets: dict[str, Target] = field(default_factory=dict)
-    pages: dict[Path, Target] = field(default_factory=dict)   # source (absolute) without suffix -> its page
-    own: dict[Path, dict[str, Target]] = field(default_factory=dict)  # each page's, as its own roles see them
+    pages: dict[str, Target] = field(default_factory=dict)   # source's path (absolute) without suffix -> its page
+    own: dict[str, dict[str, Target]] = field(default_factory=dict)  # each page's, as its own roles see them
+    named: dict[str, list[Target]] = field(default_factory=dict)     # the pages by file name, for "/name"
     outer: Callable[[Path, str, str], Target | None] | None = None    # (source, role, text): the site's
 
-    def add(self, source: Path, url: str, title: str, texts: list[str]) -> None:
+    def add(self, source: str | os.PathLike, url: str, title: str, texts: list[str]) -> None:
         """The page of ``source`` at ``url``, titled ``title``, written in ``texts`` (each scanned
         once: its roles see its targets, kept here, at ``#label``; the others' at ``url#label``)."""
         own: dict[str, Target] = {}
@@ -139,25 +140,28 @@ class Labels:
             scan(text, own)
         self.place(source, url, title, own)
 
-    def place(self, source: Path, url: str, title: str, own: dict[str, Target]) -> None:
+    def place(self, source: str | os.PathLike, url: str, title: str, own: dict[str, Target]) -> None:
         """The page of ``source`` at ``url``, titled ``title``, whose own targets (at ``#label``)
-        are ``own``."""
-        self.own[source.with_suffix("")] = own
+        are ``own``. (Paths as strings: a site's table holds thousands, which pathlib makes slow.)"""
+        key = _key(source)
+        self.own[key] = own
         for label, target in own.items():
-            self.targets.setdefault(label, dataclasses.replace(target, url=url + target.url))
-        self.pages[source.with_suffix("")] = Target(url, title)
+            if label not in self.targets:
+                self.targets[label] = Target(url + target.url, target.title, target.number, target.kind)
+        self.pages[key] = page = Target(url, title)
+        self.named.setdefault(os.path.basename(key), []).append(page)
 
     @classmethod
     def of_documents(cls, documents: Iterable, root: Path, url: Callable[[str], str] = str) -> Labels:
         """The labels of a site's posts and pages, each at its placed URL (``url`` puts
         ``baseurl`` in front): what their references to one another resolve against."""
-        labels = cls()
+        labels, root = cls(), os.fspath(root)
         for doc in documents:
-            labels.place(root / doc.source, url(doc.url), doc.title,
+            labels.place(os.path.join(root, doc.source), url(doc.url), doc.title,
                          {label: Target(*rest) for label, *rest in doc.targets})
         return labels
 
-    def find(self, source: Path, role: str, text: str) -> Target | None:
+    def find(self, source: str | os.PathLike, role: str, text: str) -> Target | None:
         """What the reference ``{role}`text``` of the page of ``source`` leads to, if anything:
         a label of any page, or for ``{doc}`` a page by its path from this one's folder (``../``
         included) or, from the root (``/guide``), the only page of that name."""
@@ -166,26 +170,31 @@ class Labels:
             return self.targets.get(label)
         name = DOC_SUFFIX.sub("", label)
         if not name.startswith("/"):
-            return self.pages.get(Path(os.path.normpath(source.parent / name)))
-        found = {target for path, target in self.pages.items() if path.name == name.rsplit("/", 1)[-1]}
+            return self.pages.get(os.path.normpath(os.path.join(os.path.dirname(source), name)))
+        found = set(self.named.get(name.rsplit("/", 1)[-1], ()))
         return found.pop() if len(found) == 1 else None
 
     def document(self, source: Path, texts: list[str] = ()) -> Document:
         """What the roles of the page of ``source`` (its Markdown ``texts``, read unless it was
         added) point at: its own labels, then the others' labels and pages, ``{doc}`` names
         relative to its folder."""
-        own = self.own.get(source.with_suffix(""))
+        own = self.own.get(_key(source))
         document = Document.of(*texts) if own is None else Document(dict(own))
         for label, target in self.targets.items():
             document.targets.setdefault(label, target)
-        folder = source.parent
+        folder = os.path.dirname(source) + "/"
         for path, target in self.pages.items():
-            document.pages[path.as_posix()] = target      # for a {doc} path from the docs' root
-            if path.is_relative_to(folder):
-                document.pages[path.relative_to(folder).as_posix()] = target
+            document.pages[path] = target      # for a {doc} path from the docs' root
+            if path.startswith(folder):
+                document.pages[path[len(folder):]] = target
         if self.outer is not None:
             document.outer = functools.partial(self.outer, source)
         return document
+
+
+def _key(source: str | os.PathLike) -> str:
+    """A page's key in :class:`Labels`: its source's path without its suffix."""
+    return os.path.splitext(os.fspath(source))[0]
 
 
 def resolve(rendered: str, find: Find) -> tuple[str, set[str]]:
