@@ -34,6 +34,7 @@ Key = tuple
 
 # Document fields that assembly sets (the rest depend only on the source).
 LINKED_FIELDS = frozenset({"previous", "next"})
+LINKED_HTML = ("content", "excerpt")     # HTML whose MyST references the site's labels link (Views.linked)
 PLACEMENT_KEYS = ("seq", "names")   # what the collections hold, in which order: by documents' placement
 MISSING = "-"
 
@@ -118,6 +119,14 @@ class Views:
             view = self._documents[id(doc)] = DocumentView(doc, self)
         return view
 
+    def linked(self, doc: Document, html: str) -> str:
+        """``doc``'s ``html`` with the MyST references to other pages linked (generator.references)."""
+        if "myst-unresolved" not in html:
+            return html
+        from generator.references import linked
+
+        return linked(self.site, doc.source, html)
+
     def sequence(self, name: Key) -> SequenceView:
         wrap = self._year if name == ("years",) else self.document
         return SequenceView(name, _sequence(name, self.site), wrap)
@@ -148,6 +157,8 @@ class DocumentView:
             raise AttributeError(name)
         record(("doc", self._source, name))
         value = getattr(self._doc, name)
+        if name in LINKED_HTML:
+            return self._views.linked(self._doc, value)
         return self._views.document(value) if isinstance(value, Document) else value
 
     def __getitem__(self, name: str) -> Any:

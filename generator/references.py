@@ -11,6 +11,7 @@ page does. Docs pages and tutorials resolve theirs in the docs section
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ from generator.config import Config
 from generator.deps import record
 from generator.docs.section import DOCS_DIR, page_url
 from generator.errors import SiteError
-from generator.myst import Labels, Target
+from generator.myst import Labels, Target, resolve
 from generator.readers import MarkdownReader
 from generator.sources import load_source
 
@@ -59,6 +60,17 @@ def asked(site: Any, url: Callable[[str], str]) -> Callable[[Path, str, str], Ta
         return target and dataclasses.replace(target, url=url(target.url))
 
     return find
+
+
+def linked(site: Any, source: Path, html: str) -> str:
+    """``html`` of the post or page of ``source`` (its content, its excerpt: on its own page, in a
+    listing, in a feed) with the MyST references its parse left unresolved linked by ``site``'s
+    table, ``baseurl`` in front."""
+    from generator.render import relative_url
+
+    record(("setting", "baseurl"))
+    find = asked(site, functools.partial(relative_url, site.config))
+    return resolve(html, functools.partial(find, site.config.root / source))[0]
 
 
 def docs_prefix(config: Config) -> str | None:

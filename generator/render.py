@@ -178,10 +178,7 @@ class Renderer:
         )
 
     def relative_url(self, url: str) -> str:
-        """A site path with ``baseurl`` in front; other URLs unchanged."""
-        if not isinstance(url, str) or not url.startswith("/") or url.startswith("//"):
-            return url
-        return self.config.baseurl.rstrip("/") + _quoted(url)
+        return relative_url(self.config, url)
 
     def tag_url(self, tag: str) -> str:
         """The page listing a tag's posts (site.yaml ``archives.tags`` places them)."""
@@ -302,6 +299,13 @@ def item(env: jinja2.Environment, value: Any, key: Any) -> Any:
         return value[key]
     except (LookupError, TypeError):
         return env.undefined(obj=value, name=key)
+
+
+def relative_url(config: Config, url: str) -> str:
+    """A site path with ``baseurl`` in front; other URLs unchanged."""
+    if not isinstance(url, str) or not url.startswith("/") or url.startswith("//"):
+        return url
+    return config.baseurl.rstrip("/") + _quoted(url)
 
 
 @functools.lru_cache(maxsize=4096)

@@ -193,6 +193,25 @@ def test_a_reference_to_another_pages_label_follows_its_title_and_its_going(site
     assert_same_as_full_build(site)
 
 
+def test_a_reference_in_an_excerpt_is_linked_in_listings_and_feeds(site: Path) -> None:
+    """A post's excerpt and content, shown by the blog page and the feeds, link the reference
+    too, and follow the target's title."""
+    about = site / "content/pages/about.md"
+    about.write_text(about.read_text() + "\n(team)=\n## Our team\n")
+    post = site / "content/posts/2020-05-01-second.md"
+    post.write_text(post.read_text().replace("Second post body,", "Second post body by {ref}`team`,"))
+    build(site, OPTIONS)
+    for shown in ("blog.html", "atom.xml", "feed.json"):
+        assert "/about.html#team" in (site / "_site" / shown).read_text(), shown
+    assert reference_links((site / "_site/blog.html").read_bytes()) == ["/about.html#team Our team"]
+
+    about.write_text(about.read_text().replace("## Our team", "## The people"))
+    result = build(site, OPTIONS)
+    assert {"blog.html", "atom.xml", "feed.json", "2020/05/01/second.html"} <= pages_made(result)
+    assert reference_links(result.outputs["blog.html"]) == ["/about.html#team The people"]
+    assert_same_as_full_build(site)
+
+
 def test_a_post_links_a_docs_page_and_its_section_by_the_docs_sources(site: Path) -> None:
     """``{doc}`` and ``{ref}`` from a post to a docs page: at the URL the docs section gives it,
     titled as its source is now."""

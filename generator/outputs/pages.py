@@ -33,28 +33,16 @@ def render_document(ctx: PlanContext, doc: Document) -> str:
         raise SiteError(f"unknown layout '{doc.layout}' (no templates/{template})", doc.source)
     page = ctx.views.document(doc)
     if doc.deferred is None:
-        content = page.content
+        content = page.content      # its MyST references to other pages linked (Views.linked)
     else:  # its Liquid lists the site: run now, reading the site through recording views
         content, files, warnings = render_deferred(doc, ctx.config, ctx.site_view)
         for name in files:
             record(("file", name))
         for warning in ctx.site.unresolved(doc.source, warnings):
             warn(warning)
-    if "myst-unresolved" in content:
-        content = linked_references(ctx, doc, content)
+        content = ctx.views.linked(doc, content)
     return ctx.render(template, doc.source, page=page, content=Markup(content),
                       **layout_context(ctx, page, doc.source))
-
-
-def linked_references(ctx: PlanContext, doc: Document, content: str) -> str:
-    """``content`` with its MyST references to other posts' and pages' labels linked (by the
-    site's table, :attr:`generator.site.Site.labels`), each one read as a key: an edit of its
-    target's title, or the label's coming or going, makes this page again."""
-    from generator.myst import resolve
-    from generator.references import asked
-
-    record(("setting", "baseurl"))
-    return resolve(content, partial(asked(ctx.site, ctx.renderer.relative_url), ctx.config.root / doc.source))[0]
 
 
 def layout_context(ctx: PlanContext, page: Any, source: Path) -> dict[str, Any]:
