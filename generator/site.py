@@ -466,6 +466,11 @@ class Site:
 
         return site_labels(self.documents, self.config)
 
+    def rewritten(self) -> None:
+        """Its documents' content was written anew (the preview's edit, in place): the table of
+        labels, made of it, is made again when next asked."""
+        vars(self).pop("labels", None)
+
     def reported(self, doc: Document) -> tuple[str, ...]:
         """What to warn ``doc``'s author of (:attr:`Document.reported`), as :meth:`unresolved` says."""
         return self.unresolved(doc.source, doc.reported)

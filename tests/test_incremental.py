@@ -212,6 +212,22 @@ def test_a_reference_in_an_excerpt_is_linked_in_listings_and_feeds(site: Path) -
     assert_same_as_full_build(site)
 
 
+def test_the_preview_follows_a_references_target_across_edits(site: Path) -> None:
+    """The preview's engine keeps its site between builds and writes an edit into it: the
+    table of labels is made again, not kept from the build before."""
+    about = site / "content/pages/about.md"
+    about.write_text(about.read_text() + "\n(team)=\n## Our team\n")
+    post = site / "content/posts/2020-05-01-second.md"
+    post.write_text(post.read_text() + "\nSee {ref}`team`.\n")
+    engine = Engine(site, OPTIONS)
+    engine.build(now=NOW)
+    for title in ("The people", "Who we are"):
+        about.write_text(re.sub(r"## .*", f"## {title}", about.read_text()))
+        result = engine.build(now=NOW, changed={"content/pages/about.md"})
+        assert reference_links(result.outputs["2020/05/01/second.html"]) == [f"/about.html#team {title}"]
+    assert_same_as_full_build(site)
+
+
 def test_a_post_links_a_docs_page_and_its_section_by_the_docs_sources(site: Path) -> None:
     """``{doc}`` and ``{ref}`` from a post to a docs page: at the URL the docs section gives it,
     titled as its source is now."""
