@@ -7,7 +7,8 @@ views below, which stand in for documents and collections and record each
 read (``("doc", "content/posts/a.md", "title")``, ``("seq", ("posts",), "slice", 0, 5,
 None)``), and :class:`Settings` for the config (``("setting",
 "posts_per_page")``: a site.yaml edit makes again only the outputs that read
-what it changed). A key names an input, not its value; a :class:`Resolver` gives the
+what it changed), and :mod:`generator.references` for a MyST reference to another
+page (``("ref", "content/posts/a.md", "ref", "label")``: where the site's labels lead it). A key names an input, not its value; a :class:`Resolver` gives the
 value's digest against a given site. If every key an output read resolves to
 the same digest after an edit, rendering it again would give the same bytes,
 so the builder skips it (a "verifying trace": dependencies are whatever the
