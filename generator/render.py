@@ -186,10 +186,7 @@ class Renderer:
         )
 
     def relative_url(self, url: str) -> str:
-        """A site path with ``baseurl`` in front; other URLs unchanged."""
-        if not isinstance(url, str) or not url.startswith("/") or url.startswith("//"):
-            return url
-        return self.config.baseurl.rstrip("/") + _quoted(url)
+        return relative_url(self.config, url)
 
     def tag_url(self, tag: str) -> str:
         """The page listing a tag's posts (site.yaml ``archives.tags`` places them)."""
@@ -320,6 +317,13 @@ def jekyll_sort(env: jinja2.Environment, value: Any, attribute: str | None = Non
     if isinstance(value, Mapping):
         return [[key, value[key]] for key in sorted(value)]
     return jinja2.filters.do_sort(env, value, attribute=attribute)
+
+
+def relative_url(config: Config, url: str) -> str:
+    """A site path with ``baseurl`` in front; other URLs unchanged."""
+    if not isinstance(url, str) or not url.startswith("/") or url.startswith("//"):
+        return url
+    return config.baseurl.rstrip("/") + _quoted(url)
 
 
 @functools.lru_cache(maxsize=4096)

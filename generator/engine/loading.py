@@ -171,4 +171,5 @@ def swap_in(engine: Engine, scan: Scan) -> tuple[Assembled, DocumentStats] | Non
         for name in CONTENT_FIELDS:
             setattr(held, name, getattr(doc, name))
         parsed[str(path)] = Parsed(source_digest, key, held)
+    last.site.rewritten()
     return dataclasses.replace(last, parsed=parsed), DocumentStats(count, len(parsed) - count)

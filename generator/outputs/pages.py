@@ -52,13 +52,14 @@ def render_document(ctx: PlanContext, doc: Document) -> str:
         raise SiteError(f"unknown layout '{doc.layout}' (no templates/{template})", doc.source)
     page = ctx.views.document(doc)
     if doc.deferred is None:
-        content = page.content
+        content = page.content      # its MyST references to other pages linked (Views.linked)
     else:  # its Liquid lists the site: run now, reading the site through recording views
         content, files, warnings = render_deferred(doc, ctx.config, ctx.site_view)
         for name in files:
             record(("file", name))
-        for warning in warnings:
+        for warning in ctx.site.unresolved(doc.source, warnings):
             warn(warning)
+        content = ctx.views.linked(doc, content)
     return ctx.render(template, doc.source, page=page, content=Markup(content),
                       **layout_context(ctx, page, doc.source))
 
