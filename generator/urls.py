@@ -1,7 +1,8 @@
 """How a URL path finds its file in the built site: one rule for the preview server and the checker.
 
 The checker must accept exactly the links the server (and the live host,
-GitHub Pages or ASF's) would serve, so both ask :func:`candidates`.
+GitHub Pages or ASF's) would serve, so both ask :func:`candidates`; a page's
+own file is :func:`output_path` of its URL.
 """
 
 from __future__ import annotations
@@ -14,3 +15,13 @@ def candidates(path: str) -> list[str]:
     if not path or path.endswith("/"):
         return [path + "index.html"]
     return [path, path + "/index.html", path + ".html"]
+
+
+def output_path(url: str) -> str:
+    """The file (relative to the output dir) that serves ``url``."""
+    path = url.lstrip("/")
+    if path == "" or path.endswith("/"):
+        return path + "index.html"
+    if "." not in path.rsplit("/", 1)[-1]:
+        return path + ".html"
+    return path
