@@ -17,11 +17,12 @@ import functools
 import itertools
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Callable
 import xml.etree.ElementTree as etree
 from dataclasses import dataclass
 from functools import partial
-from html import unescape
+from html import escape, unescape
 
 import markdown
 from markdown.blockprocessors import BlockProcessor
@@ -45,6 +46,7 @@ from generator.diagrams import MERMAID_FENCE
 from generator.headings import Heading
 from generator.highlight import HIGHLIGHT_CLASS, CachedHighlight, ReachableHighlight
 from generator.inline import SkippingInlineExtension
+from generator.kramdown_quotes import KramdownQuotesExtension
 from generator.kramdown_toc import ALL_LEVELS, HEADINGS, KramdownToc
 from generator.markdown_speed import linear_time, speed_up
 from generator.myst import Document, MystExtension
@@ -202,6 +204,81 @@ HTML_SPAN = (rf"(<{XML_NAME}(?:\s+{XML_NAME}(?:\s*=\s*(?:[^\s\"'=<>`]+|\"[^\"]*\
              rf"|</{XML_NAME}\s*>|<!--(?:(?!<!--|-->).)*-->)(?!>)")
 
 
+# kramdown's HTML_CONTENT_MODEL_SPAN and HTML_CONTENT_MODEL_BLOCK (parser/html.rb): the tags
+# whose content it reads as Markdown; any other tag's (``u``, ``code``, ``kbd``, unknown ones) is raw.
+KRAMDOWN_PARSED_TAGS = frozenset("""a abbr acronym b bdo big button cite caption del dfn dt em h1 h2 h3 h4 h5
+    h6 i ins label legend optgroup p q rb rbc rp rt rtc ruby select small span strong sub sup th tt address
+    applet article aside blockquote body dd details div dl fieldset figure figcaption footer form header hgroup
+    iframe li main map menu nav noscript object section summary td br img input hr area base col command
+    embed keygen link meta param source track wbr""".split())
+RAW_SPAN = (rf"\\.|(`+)(?:.*?[^`])?\1(?!`)"     # escapes and code spans, which kramdown reads before a tag in them
+            rf"|(?<!<)<({XML_NAME})((?:\s+{XML_NAME}(?:\s*=\s*(?:[^\s\"'=<>`]+|\"[^\"]*\"|'[^']*'))?)*)\s*>(?!>)")
+LONE_AMPERSAND = re.compile(r"&(?!#?\w+;)")
+
+
+class RawSpanHtml(InlineProcessor):
+    """A tag whose content kramdown reads as raw text (``<u>It's</u>``, an unknown tag's
+    ``<source-file>--force</source-file>``), with that content: its text escaped, its tags kept,
+    no Markdown, quotes or dashes in it. A tag left open keeps the rest of the text raw and is
+    closed at its end, as kramdown closes it (``a <NAME> b``). Runs before code spans and
+    links, as kramdown's scanner meets the tag before what is inside it. ``<code>``, ``<kbd>``,
+    ``<script>``... are :class:`RawContent`'s, kept as written."""
+
+    def handleMatch(self, m: re.Match, data: str):
+        name = m.group(2)
+        if name is None or name.lower() in KRAMDOWN_PARSED_TAGS or name.lower() in KEPT_AS_WRITTEN \
+                or "markdown=" in m.group(3):
+            return None, None, None
+        close = re.compile(rf"</{re.escape(name)}\s*>", re.I).search(data, m.end())
+        content = data[m.end():close.start() if close else len(data)]
+        pieces = re.split(HTML_SPAN, content)
+        raw = "".join(piece if index % 2 else LONE_AMPERSAND.sub("&amp;", piece).replace("<", "&lt;").replace(">", "&gt;")
+                      for index, piece in enumerate(pieces))
+        html = f"{m.group(0)}{raw}</{name}>"
+        return self.md.htmlStash.store(html), m.start(), close.end() if close else len(data)
+
+
+# One tag stashed by the span HTML pattern: (closing slash, name, self-closing slash).
+SPAN_TAG = re.compile(rf"<(/?)({XML_NAME})(?:\s[^>]*?)?\s*(/?)>\Z", re.S)
+
+
+class StrayClosingTags(Treeprocessor):
+    """A closing tag with no opening one before it in its paragraph (``</body></html>`` at a
+    post's end, ``</span>`` once too often) is text, as kramdown shows it (parser/html.rb:
+    "invalidly used HTML closing tag"); passed on as HTML, the browser dropped it unseen.
+    Runs after the inline pass, over the tags its span HTML pattern stashed."""
+
+    def run(self, root: etree.Element) -> None:
+        for el in root.iter():
+            if not self.md.is_block_level(el.tag) or el is root:
+                continue
+            opened: Counter = Counter()
+            for text in self._inline_texts(el):
+                for placeholder in util.HTML_PLACEHOLDER_RE.finditer(text):
+                    self._read(int(placeholder.group(1)), opened)
+
+    def _inline_texts(self, el: etree.Element):
+        """The texts of ``el``'s own inline content, in order (not of the blocks in it)."""
+        yield el.text or ""
+        for child in el:
+            if not self.md.is_block_level(child.tag):
+                yield from self._inline_texts(child)
+            yield child.tail or ""
+
+    def _read(self, index: int, opened: Counter) -> None:
+        stash = self.md.htmlStash.rawHtmlBlocks
+        tag = SPAN_TAG.match(stash[index]) if isinstance(stash[index], str) else None
+        if tag is None or tag.group(3):
+            return
+        closing, name = tag.group(1), tag.group(2).lower()
+        if not closing:
+            opened[name] += 1
+        elif opened[name]:
+            opened[name] -= 1
+        else:
+            stash[index] = escape(stash[index], quote=False)
+
+
 class KramdownCodeSpan(BacktickInlineProcessor):
     """A code span as kramdown reads it (parser/kramdown/codespan.rb): between single backticks
     its text is kept as written (`` `a ` `` keeps its space); between longer runs one space on
@@ -226,23 +303,35 @@ class KramdownCodeSpan(BacktickInlineProcessor):
         return element, begin, end
 
 
+def _code_spans_as_written(pattern: InlineProcessor, text: str) -> str:
+    """``text`` with each code span's placeholder as its source, backticks and all."""
+    def written(m: re.Match) -> str:
+        node = pattern.md.treeprocessors["inline"].stashed_nodes.get(m.group(1))
+        if isinstance(node, etree.Element) and node.tag == "code":
+            return f"`{unescape(node.text or '')}`"
+        return m.group(0)
+
+    return util.INLINE_PLACEHOLDER_RE.sub(written, text) if STX in text else text
+
+
 def _with_code_spans(pattern: ReferenceInlineProcessor, evaluate: Callable) -> Callable:
     """``pattern``'s ``evalId`` that reads a code span in a link's label as written, backticks
     and all, as kramdown does: ``[`COPY`][]`` is a reference to ``[`COPY`]: ...``. Python-Markdown
     read the code span first, so the label held its placeholder and matched no definition."""
-    def code_as_written(m: re.Match) -> str:
-        node = pattern.md.treeprocessors["inline"].stashed_nodes.get(m.group(1))
-        if isinstance(node, etree.Element) and node.tag == "code":
-            return f"`{unescape(node.text or '').lower()}`"
-        return m.group(0)
-
     def evalId(data: str, index: int, text: str):
         label, end, handled = evaluate(data, index, text)
-        if label is not None and STX in label:
-            label = util.INLINE_PLACEHOLDER_RE.sub(code_as_written, label)
+        if label is not None:
+            label = _code_spans_as_written(pattern, label).lower()
         return label, end, handled
 
     return evalId
+
+
+def _alt_with_code_spans(pattern: InlineProcessor) -> Callable:
+    """``pattern``'s ``unescape``, which gives an image its alt text, keeping a code span's
+    backticks as kramdown's alt text keeps them: ``![a `x` b](/i.png)`` has ``a `x` b``."""
+    stashed_text = pattern.unescape
+    return lambda text: stashed_text(_code_spans_as_written(pattern, text))
 
 
 def _undefined_as_text(handle: Callable) -> Callable:
@@ -333,7 +422,8 @@ class RawContent(HtmlInlineProcessor):
         return self.md.htmlStash.store(m.group(0)), m.start(0), m.end(0)
 
 
-RAW_CONTENT = re.compile(r"(?is)<(script|style|math|option|textarea|pre|code|kbd|samp|var)\b[^>]*>.*?</\1\s*>")
+KEPT_AS_WRITTEN = ("script", "style", "math", "option", "textarea", "pre", "code", "kbd", "samp", "var")
+RAW_CONTENT = re.compile(rf"(?is)<({'|'.join(KEPT_AS_WRITTEN)})\b[^>]*>.*?</\1\s*>")
 
 
 def _raw_element_around(data: str, at: int) -> int | None:
@@ -444,7 +534,7 @@ class KramdownBlocks(Preprocessor):
     """
 
     def run(self, lines: list[str]) -> list[str]:
-        lines = [line.expandtabs(self.md.tab_length) if "\t" in line else line for line in lines]
+        lines = _tabs_expanded(lines, self.md.tab_length)
         try:
             return self.blocks(_definitions_indented(lines))
         except ListsTooDeep:
@@ -662,6 +752,25 @@ def _kramdown_lists(lines: list[str], blocks: Callable[[list[str]], list[str]]) 
             # list there and gives it the attributes; marked for BlockIals, a paragraph of its own.
             out += ["", LIST_IAL + lines[i].strip(), ""]
             i += 1
+    return out
+
+
+def _tabs_expanded(lines: list[str], tab_length: int) -> list[str]:
+    """Tabs expanded to columns of ``tab_length``, but in the code of a fence opened by up to
+    three spaces: kramdown keeps a fence's code as written (superfences' ``preserve_tabs``
+    keeps it from Python-Markdown's own expansion after). A fence opened by a tab is an
+    item's, whose lines kramdown expands."""
+    out: list[str] = []
+    fence: str | None = None     # the opening of the fenced code we are in
+    for line in lines:
+        if fence is not None:
+            fence = None if _closes_fence(fence, line) else fence
+            if fence is not None:
+                out.append(line)
+                continue
+        elif opening := FENCE.match(line):
+            fence = opening.group(1)
+        out.append(line.expandtabs(tab_length) if "\t" in line else line)
     return out
 
 
@@ -1174,21 +1283,37 @@ class AdjacentCodeBlocks:
     parent's last element, so ``code``, a link definition, ``code`` (a definition leaves no
     element) became one ``<pre>``; kramdown ends the code block at the definition. Joined are
     the blocks the parser takes one right after the other from the same list (blank lines
-    between them are the code's own). Wraps the installed processor (superfences' own, which
-    puts back fences inside indented code), whose ``lastChild`` answers None otherwise."""
+    between them are the code's own), and in a list item the blocks the item's indent
+    processor takes one right after the other, each of them code (``* a``, a blank line,
+    ``x``, a blank line, ``y``, both indented as code: one block, as kramdown reads it).
+    Wraps the installed processors (superfences' own code one, which puts back fences inside
+    indented code), whose ``lastChild`` answers None otherwise."""
 
-    def __init__(self, code: BlockProcessor):
+    def __init__(self, code: BlockProcessor, indent: BlockProcessor):
         self.code, self.run_code, self.last_child = code, code.run, code.lastChild
+        self.run_indent = indent.run
         self.left: tuple[list[str], int] | None = None    # (the list of blocks, its length) after the last code
+        self.indent_left: tuple[list[str], int] | None = None   # the same after an item's code
+        self.in_item_after_code = False    # the indent processor's block follows the item's code
         self.adjacent = False
-        code.run, code.lastChild = self.run, self.lastChild
+        code.run, code.lastChild, indent.run = self.run, self.lastChild, self.indent
+
+    def indent(self, parent: etree.Element, blocks: list[str]) -> bool | None:
+        self.in_item_after_code = self.indent_left == (blocks, len(blocks))
+        self.indent_left = None
+        handled = self.run_indent(parent, blocks)
+        if self.in_item_after_code is None:      # the code processor took this block
+            self.indent_left = (blocks, len(blocks))
+        self.in_item_after_code = False
+        return handled
 
     def run(self, parent: etree.Element, blocks: list[str]) -> bool | None:
-        self.adjacent = self.left == (blocks, len(blocks))
+        self.adjacent = self.left == (blocks, len(blocks)) or bool(self.in_item_after_code)
         block = blocks[0] if blocks else ""
         handled = self.run_code(parent, blocks)
         if handled is not False:
             self.left = (blocks, len(blocks))
+            self.in_item_after_code = None
             self.keep_trailing_spaces(parent, block)
         return handled
 
@@ -1236,6 +1361,7 @@ class KramdownCompat(Extension):
         # Above emphasis (60), so that each may hold the other.
         md.inlinePatterns.register(Strikethrough(r"(?s)~~(?!\s|~)(.*?[^\s~])~~", md), "strikethrough", 65)
         md.ESCAPED_CHARS.append("~")
+        md.ESCAPED_CHARS.extend("<:=")   # kramdown's escapable characters (escaped_chars.rb) Python-Markdown lacks
         md.treeprocessors.register(ItemShapes(md), "item_shapes", 26)   # before task_lists (25), the inline pass (20)
         md.postprocessors.register(ItemMarksOut(md), "item_marks_out", 5)
         html_elements = _recording_elements(md.parser.blockprocessors["markdown_block"])
@@ -1244,14 +1370,19 @@ class KramdownCompat(Extension):
         md.treeprocessors.register(HeaderlessTables(md), "headerless_tables", 3)
         md.treeprocessors.register(TaskLists(md), "task_lists", 25)   # before the inline pass (20)
         md.treeprocessors.register(BlockIals(md), "block_ials", 7)   # after attr_list (8)
+        KramdownQuotesExtension().extendMarkdown(md)
         md.treeprocessors.register(KramdownFootnotes(md), "kramdown_footnotes", 12)
         # Below code spans (190), so that `<script>` in backticks stays code.
         md.inlinePatterns.register(HtmlInlineProcessor(HTML_SPAN, md), "html", 90)
+        md.inlinePatterns.register(RawSpanHtml(RAW_SPAN, md), "raw_span_html", 192)   # above code spans (190)
+        md.treeprocessors.register(StrayClosingTags(md), "stray_closing_tags", 19.5)   # after the inline pass (20)
         md.inlinePatterns.register(KramdownCodeSpan(BACKTICK_RE), "backtick", 190)
         for name in ("reference", "image_reference", "short_reference", "short_image_ref"):
             pattern = md.inlinePatterns[name]
             pattern.evalId = _with_code_spans(pattern, pattern.evalId)
             pattern.handleMatch = _undefined_as_text(pattern.handleMatch)
+        for name in ("image_link", "image_reference", "short_image_ref"):
+            md.inlinePatterns[name].unescape = _alt_with_code_spans(md.inlinePatterns[name])
         md.inlinePatterns.register(RawContent(RAW_CONTENT.pattern, md), "raw_content", 185)
         # kramdown makes an ellipsis of any three dots, left to right (``.....`` is ``…..``);
         # smarty only of a run of exactly three.
@@ -1261,7 +1392,7 @@ class KramdownCompat(Extension):
         # kramdown's GFM input breaks a line that ends in a backslash, as one that ends in two
         # spaces; above escapes (180), which leave a backslash before a line's end as text.
         md.inlinePatterns.register(SubstituteTagInlineProcessor(r"\\\n", "br"), "backslash_break", 181)
-        AdjacentCodeBlocks(md.parser.blockprocessors["code"])
+        AdjacentCodeBlocks(md.parser.blockprocessors["code"], md.parser.blockprocessors["indent"])
         linear_time(md)
 
 
@@ -1294,7 +1425,8 @@ EXTENSION_CONFIGS = {
                             "block_syntax": ["dollar", "square", "begin"]},
     "footnotes": {"BACKLINK_TITLE": "Back to reference %d"},
     "smarty": {"smart_angled_quotes": True},   # kramdown: <<x>> -> «x»
-    "pymdownx.superfences": {"custom_fences": [MERMAID_FENCE]},
+    # preserve_tabs: a fence's code keeps its tabs and its lines of spaces, as kramdown keeps them.
+    "pymdownx.superfences": {"custom_fences": [MERMAID_FENCE], "preserve_tabs": True},
     "pymdownx.tabbed": {"alternate_style": True},   # content tabs (=== "pip"), switched by CSS alone
 }
 
@@ -1319,6 +1451,8 @@ def markdown_converter(dollar_math: bool = False, header_ids: str = "gfm",
                                        SkippingBlocksExtension(),
                                        MystExtension(partial(markdown_converter, dollar_math, header_ids, toc_levels))],
                            extension_configs=configs, output_format="html")
+    if dollar_math:     # Jupyter's Markdown reads Markdown inside any tag; raw spans are kramdown's
+        md.inlinePatterns.deregister("raw_span_html")
     speed_up(md)
     return md
 
@@ -1347,8 +1481,9 @@ def render_markdown(text: str, *, dollar_math: bool = False, header_ids: str = "
                     toc_levels: tuple[int, ...] = ALL_LEVELS, myst: Document | None = None) -> Rendered:
     """Render ``text`` with a renderer shared within this process.
 
-    ``dollar_math`` also reads ``$x$`` as inline math, as Jupyter's Markdown
-    cells do; kramdown (and so a post) only knows ``$$x$$``. ``header_ids``
+    ``dollar_math`` also reads ``$x$`` as inline math, and Markdown inside any
+    HTML tag (``<u>**x**</u>``), as Jupyter's Markdown cells do; kramdown (and
+    so a post) only knows ``$$x$$``, and reads a ``<u>``'s content raw. ``header_ids``
     names the rule for heading ids: ``gfm`` (Jekyll's default) or ``kramdown``; ``toc_levels``
     the heading levels a ``{:toc}`` outline lists.
     ``myst`` is what MyST's roles refer to (a notebook's cells share one), else ``text``'s own.

@@ -34,7 +34,19 @@ TOKEN = re.compile("\x02~([0-9]+)\x03")
 REACH = 16
 
 
-class Typography(Treeprocessor):
+class EntityStashing(Treeprocessor):
+    """A tree processor that puts typographic entities in the text as stashed HTML, each
+    entity stashed once per document (``self.stashed``, emptied by ``run``)."""
+
+    stashed: dict[str, str]
+
+    def _stash(self, html: str) -> str:
+        if html not in self.stashed:
+            self.stashed[html] = self.md.htmlStash.store(html)
+        return self.stashed[html]
+
+
+class Typography(EntityStashing):
     """Apply smarty's substitution patterns to every text of the tree (not code)."""
 
     def __init__(self, md: markdown.Markdown, patterns):
@@ -104,11 +116,6 @@ class Typography(Treeprocessor):
             return text
         out.append(text[done:])
         return "".join(out)
-
-    def _stash(self, html: str) -> str:
-        if html not in self.stashed:
-            self.stashed[html] = self.md.htmlStash.store(html)
-        return self.stashed[html]
 
 
 class TypographyExtension(Extension):

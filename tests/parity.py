@@ -147,9 +147,13 @@ def dom(html: str) -> tuple:
     scrolling frame sitegen puts around a table (``div.table-wrap``), and the element
     arithmatex puts around math, which kramdown leaves as text.
     """
-    return _dom(lxml.html.fromstring(f"<div>{MATH.sub(_bare_math, html)}</div>"))
+    html = HTML5_VOID.sub(r"<\1\2></\1>", MATH.sub(_bare_math, html))
+    return _dom(lxml.html.fromstring(f"<div>{html}</div>"))
 
 
+# Void elements HTML 5 added, which lxml's HTML 4 parser reads as holding what follows them
+# (``<source>`` a second ``<source>``, or a paragraph's text); closed where they stand.
+HTML5_VOID = re.compile(r"<(source|track|wbr)\b((?:[^>\"']|\"[^\"]*\"|'[^']*')*?)\s*/?>", re.I)
 MATH = re.compile(r'<(span|div) class="arithmatex">(\\[\[(])\s*(.*?)\s*(\\[\])])</\1>', re.S)
 
 

@@ -315,6 +315,30 @@ KRAMDOWN_READINGS = {
     "quotes-in-a-links-url": ('[issues](https://x.org/i?q=label%3A"High+Priority"), [u](/v?a="b"), ![i](/i.png?x=\'y\'), '
                               '[t](/u "title"), [q](</q> "t") and [s](/s\n"t")\n'),
     "code-keeps-leading-blank-lines": "```\n\nx\n```\n\n~~~ruby\n\n\n  a = 1\n~~~\n\n- item\n\n  ```\n\n  y\n  ```\n",
+    # kramdown's smart_quotes.rb, rule by rule (nim-lang's issue titles: "a b ", ""c" d").
+    "quotes-curled-as-kramdown": ('- Fixed ""widget" is listed as a page in the index" ([#1](/i/1))\n'
+                                  '- Fixed "Error: cannot call `x`" and "Parser fails on tabs "\n'
+                                  "- Fixed \"regression: writes a file '-' ; read it apart\"\n\n"
+                                  "\"\"c\" d\", 30'000, it's the '90s, 'a', \"'b'\", '\"c\"', \"*d*\", *e*\"f\", "
+                                  '"**g**" "_h_", ..."i", "j"... --"k"-- , (\"l\") ["m"](/m) "`n`"\n'
+                                  "\\\"o\" \\'p' \"&amp;\" 'q&#39; \"<b>r</b>\" <i>\"s</i>\" \"t\"  \nu\" \"v\"\n\n"
+                                  "## \"Quoted\" heading's\n\n> \"w\" 'x\n"),
+    "item-code-split-by-blank-lines": ("* a\n\n      x\n\n      y\n\n  text\n\n      v\n\n  [r]: /u\n\n      u\n\n"
+                                       "  - n\n\n        c1\n\n        c2\n\n      c3\n\n1. k\n\n       m\n\n       o\n"),
+    "fence-keeps-tabs-and-space-lines": ("```python\nresult = make(\n\tvalues(3),\n\tsize=c)\n    \nx\ty\n```\n\n"
+                                         "- i\n\n  ~~~\n  a\tb\n  \tc\n  ~~~\n"),
+    "stray-closing-tags": ("Text.\n\n</body>\n</html>\n\nA <b>bold</b> and </i> stray, <span>x</span></span>, "
+                           "<B>y</b> and <em>z\nw</em>.\n\n* <kbd>k</kbd></kbd>\n"),
+    "raw-span-html": ('A <u>a &amp; b < c "d" <b>e *f*</b> `g`</u> h `<u>x</u>` <kbd>k</kbd> <code>"c" -- d</code> '
+                      "<var>v</var> <x-y>*z*</x-y> <U>up</U> <span>*s* \"t\"</span>.\n\n"
+                      'B C:\\Home<NAME>.config "q" [l](/u)\nnext line *e*.\n'),
+    "kramdown-escapes": ('a \\< b \\" c \\\' d \\: e \\| f \\= g \\$ h C:\\Home\\<NAME>\\.config\\app i\n\n'
+                         "| a \\| b | c |\n|---|---|\n| `x\\|y` | \\: |\n"),
+    "image-alt-keeps-code": ("![a `x` b](/i.png) ![`y`][r] ![c *d* \\_e](/j.png) ![`<t>`](/l.png) ![`COPY`][]\n\n"
+                             "[r]: /k.png\n[`copy`]: /c.png\n"),
+    # HTML 5's void elements (lxml's HTML 4 parser, in parity.dom, does not know them).
+    "html5-void-elements": ('<video controls="controls">\n  <source src="/a.webm" type="video/webm">\n'
+                            '  <source src="/b.mp4" type="video/mp4">\n</video>\n\nA <source src="/c"> b, x<wbr>y.\n'),
     # Found on sites nobody here tuned to (swift-org-website, opensource.guide, brew.sh):
     "raw-content-elements": ("<code>``SymbolName``</code> links and <kbd>*k*</kbd>, <samp>`s`</samp>, "
                              "<var>_v_</var>; `<code>` then `x` and <code>*y*</code>.\n\n"
@@ -340,6 +364,13 @@ def jekyll_readings(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.mark.parametrize("name", KRAMDOWN_READINGS)
 def test_reading_has_jekylls_element_tree(name: str, jekyll_readings: Path) -> None:
     assert parity.dom(render_markdown(KRAMDOWN_READINGS[name]).html) == jekylls_tree(jekyll_readings, name)
+
+
+def test_jupyters_markdown_reads_markdown_in_any_tag() -> None:
+    """kramdown's raw spans (``raw-span-html`` above) are a post's; a notebook's Markdown cell
+    (dollar math on) reads ``<u>**x**</u>`` as Jupyter does."""
+    assert "<u><strong>x</strong></u>" in render_markdown("<u>**x**</u>", dollar_math=True).html
+    assert "<u>**x**</u>" in render_markdown("<u>**x**</u>").html
 
 
 def test_toc_levels_match_jekylls_kramdown_option(tmp_path: Path) -> None:
