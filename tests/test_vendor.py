@@ -134,3 +134,16 @@ class Pages(dict):
 
     def digest(self, path: str) -> str:
         return value_digest(self[path])
+
+
+@pytest.mark.parametrize("garble", [b"", b"not a cache file", None])
+def test_a_garbled_or_missing_record_of_uses_is_read_again_from_the_pages(site: Path, garble: bytes | None) -> None:
+    post = site / "content/posts/2020-05-01-second.md"
+    post.write_text(post.read_text() + "\nThe identity $$e^{i\\pi} + 1 = 0$$ holds.\n")
+    build(site, OPTIONS)
+    uses = site / ".sitegen/cache/vendor-uses.msgpack"
+    uses.unlink() if garble is None else uses.write_bytes(garble)
+    (site / "content/pages/about.md").write_text("---\ntitle: About\n---\nNo math here.\n")
+    build(site, OPTIONS)
+    assert published(site, KATEX) == theme_files(KATEX)
+    assert_same_as_full_build(site, OPTIONS)
