@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import random
 import shutil
 from datetime import datetime, timezone
 from pathlib import Path
@@ -11,7 +13,9 @@ import pytest
 from generator.build import BuildOptions, build
 from generator.check import check_site
 from generator.config import load_config
+from generator.deps import value_digest
 from generator.layout import DEFAULT_THEME
+from generator.outputs.vendor import Uses, used
 
 from test_incremental import assert_same_as_full_build
 
@@ -95,4 +99,51 @@ def test_a_diagram_brings_mermaid_and_only_a_diagram_does(site: Path) -> None:
     post.unlink()
     build(site, OPTIONS)
     assert not (site / "_site/assets/vendor").exists()
+    assert_same_as_full_build(site, OPTIONS)
+
+
+def test_an_edit_build_reads_back_only_the_pages_it_made(site: Path) -> None:
+    """What each page refers to is kept by its digest: a page whose stamp says it is as the last
+    build left it is not read again (so bytes slipped into it, stamp kept, go unseen)."""
+    build(site, OPTIONS)
+    page = site / "_site/about.html"
+    data, stat = page.read_bytes(), page.stat()
+    slipped = f'<script src="/{KATEX}/katex.min.js"></script>'.encode()
+    page.write_bytes(data[:len(data) - len(slipped)] + slipped)
+    os.utime(page, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    post = site / "content/posts/2020-05-01-second.md"
+    post.write_text(post.read_text() + "\nOne more line.\n")
+    assert "about.html" not in build(site, OPTIONS).written
+    assert not (site / f"_site/{KATEX}").exists()
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_the_uses_kept_by_digest_are_what_reading_every_page_gives(tmp_path: Path, seed: int) -> None:
+    """Differential: :class:`Uses` over builds of changing pages against :func:`used` over all of them."""
+    pool = [b"<p>plain</p>", *(f'<script src="/{folder}/x.js"></script>'.encode() for folder in (KATEX, WIDGETS, MERMAID)),
+            f"<p>{KATEX} named in text</p>".encode(), f"/{MERMAID}/ and /{KATEX}/".encode()]
+    pick = random.Random(seed)
+    uses = Uses(tmp_path / ".sitegen")
+    for _ in range(12):
+        pages = {f"p{i}.html": pick.choice(pool) + str(pick.randrange(3)).encode() for i in range(pick.randrange(9))}
+        assert uses.of(Pages(pages)) == used(pages.values())
+
+
+class Pages(dict):
+    """Pages in memory with their digests, as the engine's ``OutputBytes`` gives them."""
+
+    def digest(self, path: str) -> str:
+        return value_digest(self[path])
+
+
+@pytest.mark.parametrize("garble", [b"", b"not a cache file", None])
+def test_a_garbled_or_missing_record_of_uses_is_read_again_from_the_pages(site: Path, garble: bytes | None) -> None:
+    post = site / "content/posts/2020-05-01-second.md"
+    post.write_text(post.read_text() + "\nThe identity $$e^{i\\pi} + 1 = 0$$ holds.\n")
+    build(site, OPTIONS)
+    uses = site / ".sitegen/cache/vendor-uses.msgpack"
+    uses.unlink() if garble is None else uses.write_bytes(garble)
+    (site / "content/pages/about.md").write_text("---\ntitle: About\n---\nNo math here.\n")
+    build(site, OPTIONS)
+    assert published(site, KATEX) == theme_files(KATEX)
     assert_same_as_full_build(site, OPTIONS)

@@ -24,7 +24,7 @@ from generator.plan import Plan
 from generator.placement import place_all
 from generator.site import Document, Site
 from generator.sources import Source
-from generator.state import BundleRecord, FileIndex
+from generator.state import BundleRecord, FileIndex, OutputRecord
 
 if TYPE_CHECKING:
     from generator.engine.core import Engine
@@ -175,10 +175,19 @@ def placement(doc: Document) -> tuple:
 
 class OutputBytes(Mapping):
     """The bytes of some output files, path -> bytes: as this build made them (in memory, or
-    staged), else as the output folder holds them (where the last build wrote them)."""
+    staged), else as the output folder holds them (where the last build wrote them). Their
+    digests too, without reading them (:meth:`digest`)."""
 
-    def __init__(self, paths: list[str], made: dict[str, Made], out_dir: Path, staging: Staging | None):
-        self.paths, self.made, self.out_dir, self.staging = paths, made, out_dir, staging
+    def __init__(self, paths: list[str], made: dict[str, Made], out_dir: Path, staging: Staging | None,
+                 recorded: Mapping[str, OutputRecord]):
+        self.paths, self.made, self.out_dir, self.staging, self.recorded = paths, made, out_dir, staging, recorded
+
+    def digest(self, path: str) -> str:
+        """The digest of the bytes of ``path`` (:func:`generator.deps.value_digest`): a derived
+        planner may keep what it found in a file's bytes by their digest, and read again only
+        the files this build changed."""
+        made = self.made.get(path)
+        return made.digest if made is not None else self.recorded[path].digest
 
     def __getitem__(self, path: str) -> bytes:
         made = self.made.get(path)

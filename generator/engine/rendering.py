@@ -104,7 +104,8 @@ def derive_group(engine: Engine, build: Build, planner: Derived, group: str, pat
         for path, origin in last.files.items():
             plan.add(path, origin, unmade, outputs[path].inputs, listed=False)
         return last if last.inputs == inputs else DerivedRecord(OUT_OF_DATE, last.files)
-    files = planner.make(build.planned.ctx, group, OutputBytes(paths, build.made, scan.out_dir, build.staging))
+    pages = OutputBytes(paths, build.made, scan.out_dir, build.staging, outputs)
+    files = planner.make(build.planned.ctx, group, pages)
     for path, data in files.items():
         plan.add(path, files.origins[path], partial(same, data), ("made", value_digest(data)), listed=False)
     return DerivedRecord(inputs, dict(files.origins))

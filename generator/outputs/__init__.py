@@ -30,8 +30,9 @@ Public interface, for the built-in outputs and for plug-ins:
     sorts the output paths it reads into groups (None: a path it does not
     read), or ``groups(config, paths)`` sorts them all at once (groups that
     depend on how many paths there are); ``make(ctx, group, files)`` gets
-    one group's files, path -> bytes in path order, and returns
-    :class:`~generator.files.Files`. A group is
+    one group's files, path -> bytes in path order (``files.digest(path)``: the digest of a
+    file's bytes, known without reading them: what a planner found in a file may be kept by
+    it), and returns :class:`~generator.files.Files`. A group is
     made again only when its paths or their bytes changed, so what it makes
     is a function of those bytes, and a build that changed none of them
     leaves it alone. The preview may ask a build to keep a group's last files

@@ -6,12 +6,20 @@ a docs page, a notebook or a plugin's page), so this is a derived output: it rea
 the pages the build made and publishes a library's folder when one of them refers to
 it. As a function of those pages' bytes, an incremental build publishes what a clean
 build does: the first page with math brings KaTeX, removing the last one removes it.
+
+Any edit changes a page, so the pages are looked through on every build with work to
+do: what each refers to is kept by the digest of its bytes (:class:`Uses`, a file in
+``.sitegen/cache``), and only the pages the build changed are read (10,000 posts: 11,752
+pages, 330 MB, read back on each one-post edit otherwise).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 
+from generator import codec
+from generator.cache import local_key, write_atomic
 from generator.config import Config
 from generator.files import Files
 from generator.layout import ASSETS, DEFAULT_THEME
@@ -32,7 +40,7 @@ class Vendored(Derived):
         """The folders of the libraries some page refers to (``assets/vendor/katex/``), but the
         files the site's own ``assets/`` holds at the same place: those are published as they are."""
         out = Files()
-        for name in used(files.values()):
+        for name in Uses(ctx.config.state_dir).of(files):
             top = DEFAULT_THEME / FOLDER / name
             for path in sorted(p for p in top.rglob("*") if p.is_file()):
                 rel = f"{FOLDER}/{name}/{path.relative_to(top).as_posix()}"
@@ -52,6 +60,41 @@ def used(pages: Iterable[bytes]) -> list[str]:
         if len(found) == len(markers):
             break
     return [name for name in LIBRARIES if name in found]
+
+
+class Uses:
+    """The libraries each page refers to, by the digest of its bytes, as the last build found them:
+    a file in ``.sitegen/cache`` that never goes stale (a page changed is another digest)."""
+
+    KIND = "vendor-uses"
+
+    def __init__(self, state_dir: Path):
+        self.path, self.key = state_dir / "cache" / f"{self.KIND}.msgpack", local_key(state_dir)
+
+    def of(self, files: Mapping[str, bytes]) -> list[str]:
+        """What :func:`used` gives for ``files`` (an :class:`~generator.engine.planning.OutputBytes`,
+        which knows their digests), reading only the pages not seen before; kept for the next build
+        are the pages of ``files`` alone."""
+        known = self.load()
+        digests = {path: files.digest(path) for path in files}
+        new = {digest: used([files[path]]) for path, digest in digests.items() if digest not in known}
+        uses = {digest: new[digest] if digest in new else known[digest] for digest in digests.values()}
+        if new or len(uses) != len(known):
+            try:
+                write_atomic(self.path, codec.dumps(self.KIND, uses, self.key))
+            except OSError:         # a site folder not ours to write: the next build reads every page
+                pass
+        found = set().union(*uses.values())
+        return [name for name in LIBRARIES if name in found]
+
+    def load(self) -> dict[str, list[str]]:
+        """The pages seen before, or none if the file is missing, garbled or not of this shape."""
+        try:
+            uses = codec.loads(self.KIND, self.path.read_bytes(), self.key)
+        except (OSError, codec.Garbled):
+            return {}
+        shaped = isinstance(uses, dict) and all(isinstance(names, list) for names in uses.values())
+        return uses if shaped else {}
 
 
 def vendored(path: str) -> bool:
