@@ -29,7 +29,8 @@ from tests import parity
 
 MANIFEST = Path(__file__).with_name("parity_sites.toml")
 # Front-matter keys that would move, hide or re-layout a post: the comparison wants each at its name's URL.
-DROPPED_KEYS = ("date", "permalink", "slug", "published", "draft", "layout", "categories", "category")
+DROPPED_KEYS = ("date", "permalink", "slug", "published", "draft", "layout", "categories", "category",
+                "redirect_to")
 SITEGEN_CONFIG = "liquid:\n  unknown: warning\n"
 JEKYLL_CONFIG = "url: https://example.org\n"  # sitegen's (parity.SITEGEN_CONFIG), for {{ site.url }}
 MAX_RETRIES = 10
