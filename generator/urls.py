@@ -7,6 +7,10 @@ own file is :func:`output_path` of its URL.
 
 from __future__ import annotations
 
+import functools
+from typing import Any
+from urllib.parse import quote
+
 
 def candidates(path: str) -> list[str]:
     """The files that may serve site path ``path`` (decoded, relative to the site's root, no
@@ -25,3 +29,23 @@ def output_path(url: str) -> str:
     if "." not in path.rsplit("/", 1)[-1]:
         return path + ".html"
     return path
+
+
+def page_url(prefix: str, rel: str) -> str:
+    """The URL serving file ``rel`` of a section at ``prefix``: an index is its folder."""
+    if rel == "index.html" or rel.endswith("/index.html"):
+        rel = rel.removesuffix("index.html")
+    return prefix + rel
+
+
+def relative_url(config: Any, url: str) -> str:
+    """A site path with ``config.baseurl`` in front; other URLs unchanged."""
+    if not isinstance(url, str) or not url.startswith("/") or url.startswith("//"):
+        return url
+    return config.baseurl.rstrip("/") + quoted(url)
+
+
+@functools.lru_cache(maxsize=4096)
+def quoted(url: str) -> str:
+    """A site path, quoted for a link (the same few recur on every page: the menu, the stylesheets)."""
+    return quote(url, safe="/#?=&%:.-_~")

@@ -102,7 +102,7 @@ class DocsSection(Bundle):
         """``ctx.site_key()`` stands for the rest of the site, which docs pages may show:
         while it stays the same, versions whose tree did not change are reused."""
         from generator.docs.versions import VersionedDocs
-        from generator.references import asked
+        from generator.deps import asked
 
         options = ctx.options
         docs = VersionedDocs(ctx.config, ctx.renderer, ctx.site_view, ctx.parse,

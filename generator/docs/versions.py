@@ -32,13 +32,14 @@ from generator import codec
 from generator.cache import digest, local_key, write_atomic
 from generator.config import CONFIG_FILE, Config, Version
 from generator.confine import NEVER_READ, site_path
-from generator.docs.section import DOCS_DIR, TUTORIALS_DIR, Parse, Section, gallery_url, page_url, render_section
+from generator.docs.section import DOCS_DIR, TUTORIALS_DIR, Parse, Section, gallery_url, render_section
 from generator.docs.tutorials import TutorialStats, Tutorials
 from generator.errors import SiteError
 from generator.files import Files
 from generator.layout import VERSIONS_DIR
 from generator.links import Linked
 from generator.outputs import generated_page
+from generator.urls import page_url
 
 if TYPE_CHECKING:
     from generator.myst import Labels, Target
