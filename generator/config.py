@@ -757,6 +757,12 @@ class SettingsView:
             self._read[name] = _value_digest(value)
 
 
+def unrecorded(config: Config | SettingsView) -> Config:
+    """The settings behind a recording view, read without noting: for a cache of one's own keyed
+    on all of them (a docs version's files), which is no output's dependency."""
+    return config._section if isinstance(config, SettingsView) else config
+
+
 def setting_digest(config: Config, name: str) -> str:
     """The digest of a setting named as :class:`SettingsView` notes it; "" if there is none."""
     value: Any = config
