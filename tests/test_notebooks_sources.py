@@ -8,7 +8,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from generator.config import Notebooks
+from generator.notebooks.settings import Notebooks
 from generator.errors import SiteError
 from generator.notebooks import sanitize
 from generator.notebooks.rst import RstToMarkdown

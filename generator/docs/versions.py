@@ -30,9 +30,10 @@ from typing import TYPE_CHECKING, Any, Iterator, Mapping
 from generator import __version__, git, notebooks
 from generator import codec
 from generator.cache import digest, local_key, write_atomic
-from generator.config import CONFIG_FILE, Config, Version, unrecorded
+from generator.config import CONFIG_FILE, Config, unrecorded
 from generator.confine import NEVER_READ, site_path
 from generator.docs.section import DOCS_DIR, TUTORIALS_DIR, Parse, Section, gallery_url, page_url, render_section
+from generator.docs.settings import Version
 from generator.docs.tutorials import TutorialStats, Tutorials
 from generator.errors import SiteError
 from generator.files import Files

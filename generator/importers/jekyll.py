@@ -29,7 +29,7 @@ from typing import Any
 
 import yaml
 
-from generator.config import Feeds
+from generator.outputs.sections import Feeds
 from generator.errors import SiteError
 from generator.frontmatter import known_keys
 from generator.importers.liquid import Note, block_name, convert_template

@@ -41,7 +41,7 @@ from urllib.parse import quote, unquote, urlsplit
 from markupsafe import Markup, escape
 from nbformat import NotebookNode
 
-from generator.config import Notebooks
+from generator.notebooks.settings import Notebooks
 from generator.errors import SiteError
 from generator.highlight import highlight
 from generator.links import Link, document_links

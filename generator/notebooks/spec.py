@@ -32,10 +32,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator import codec
-from generator.config import Execute, Notebooks, load_section
+from generator.config import load_section
 from generator.errors import SiteError
 from generator.layout import CONFIG_FILE
 from generator.notebooks.environment import DEVICES
+from generator.notebooks.settings import Execute, Notebooks
 from generator.notebooks.sources import Tutorial
 
 CACHE_FORMAT = str(codec.VERSIONS["notebook-run"])

@@ -12,9 +12,10 @@ from collections.abc import Iterable
 from typing import Any
 
 from generator.authors import check_avatars, data_file
-from generator.config import Config, Taxonomy
+from generator.config import Config
 from generator.outputs import PlanContext, Phase, generated_page
 from generator.outputs.archives import Classification
+from generator.outputs.sections import Taxonomy
 from generator.plan import Plan
 from generator.site import archive_folder
 
