@@ -609,6 +609,19 @@ def test_a_settings_edit_redoes_the_docs_and_the_search_index_only_if_they_read_
     assert not ran and {"pages", "docs"} <= set(parts) and any(part.startswith("blog") for part in parts)
 
 
+def test_a_settings_edit_reaches_the_docs_pages_whose_liquid_read_it(site: Path) -> None:
+    """What the parse of a docs page read of the settings counts as the docs bundle's reads:
+    its Liquid's ``site.author``, which no docs template reads, runs the docs again."""
+    (site / "content/docs").mkdir()
+    (site / "content/docs/index.md").write_text("---\ntitle: Guide\n---\nWritten by {{ site.author }}.\n")
+    build(site, OPTIONS)
+    config = site / "site.yaml"
+    config.write_text(config.read_text().replace("author: Test Author", "author: Other Author"))
+    build(site, OPTIONS)
+    assert "Written by Other Author." in (site / "_site/docs/index.html").read_text()
+    assert_same_as_full_build(site)
+
+
 def test_a_template_reading_the_baseurl_only_through_a_constant_link_follows_it(site: Path) -> None:
     """Jinja computes a filter of constants once, when it compiles a template (for the first
     page that uses it); ``relative_url`` runs at each render instead, so that every page
