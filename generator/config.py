@@ -8,9 +8,8 @@ key's dotted path, and what was expected. What a value must mean beyond its
 type (a positive count, names that are unique) is checked by the section's
 ``validate(path, prefix)``, beside its fields, when the file is loaded:
 a mistake stops the build before any work, whatever feature would use it.
-The sections a feature owns live beside it, checks and all: the output planners'
-in generator/outputs/sections.py, the docs wing's in generator/docs/settings.py,
-the tutorials' in generator/notebooks/settings.py; :class:`Config` gathers them.
+The sections of a feature (the output planners, the docs wing, the tutorials) are
+in :mod:`generator.schema`, a module each, checks and all; :class:`Config` gathers them.
 """
 
 from __future__ import annotations
@@ -29,12 +28,12 @@ from urllib.parse import quote, urlsplit
 from generator import codec
 from generator.cache import digest, local_key, write_atomic
 from generator.confine import NEVER_READ, site_path
-from generator.docs.settings import ApiInventory, ApiPackage, Version, check_versions
 from generator.errors import SiteError
 from generator.layout import ASSETS, CONFIG_FILE, NOTEBOOKS, RESERVED, STATE_DIR
-from generator.notebooks.settings import Notebooks
-from generator.outputs.sections import Archives, Feeds, Search, Taxonomy, name_taken
 from generator.plugins import extensions
+from generator.schema.docs import ApiInventory, ApiPackage, Version, check_versions
+from generator.schema.notebooks import Notebooks
+from generator.schema.outputs import Archives, Feeds, Search, Taxonomy, name_taken
 from generator.urls import plain_path
 
 

@@ -32,8 +32,8 @@ from generator.errors import SiteError
 from generator.headings import Heading
 from generator.layout import POSTS
 from generator.links import document_anchors, document_links, well_formed_links
-from generator.outputs.sections import SITE_COLLECTIONS
 from generator.placement import at_most, place, place_all, slugify, string_list, taxonomy_names
+from generator.schema.outputs import SITE_COLLECTIONS
 from generator.sources import Source, has_liquid, load_source
 from generator.text import plain_text, shorten
 

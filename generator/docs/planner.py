@@ -16,11 +16,11 @@ from generator import codec, notebooks
 from generator.config import Config
 from generator.confine import site_path
 from generator.docs.section import DOCS_DIR
-from generator.docs.settings import ApiInventory
 from generator.docs.tutorials import TutorialStats
+from generator.outputs import Bundle, PlanContext
+from generator.schema.docs import ApiInventory
 from generator.files import Files
 from generator.links import Linked
-from generator.outputs import Bundle, PlanContext
 
 
 @codec.record

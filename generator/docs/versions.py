@@ -33,13 +33,13 @@ from generator.cache import digest, local_key, write_atomic
 from generator.config import CONFIG_FILE, Config, unrecorded
 from generator.confine import NEVER_READ, site_path
 from generator.docs.section import DOCS_DIR, TUTORIALS_DIR, Parse, Section, gallery_url, page_url, render_section
-from generator.docs.settings import Version
 from generator.docs.tutorials import TutorialStats, Tutorials
 from generator.errors import SiteError
 from generator.files import Files
 from generator.layout import VERSIONS_DIR
 from generator.links import Linked
 from generator.outputs import generated_page
+from generator.schema.docs import Version
 
 if TYPE_CHECKING:
     from generator.myst import Labels

@@ -36,8 +36,8 @@ from generator.config import load_section
 from generator.errors import SiteError
 from generator.layout import CONFIG_FILE
 from generator.notebooks.environment import DEVICES
-from generator.notebooks.settings import Execute, Notebooks
 from generator.notebooks.sources import Tutorial
+from generator.schema.notebooks import Execute, Notebooks
 
 CACHE_FORMAT = str(codec.VERSIONS["notebook-run"])
 EXECUTION_TAGS = ("raises-exception", "skip-execution")

@@ -77,17 +77,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from generator import codec
+from generator.config import Config
+from generator.deps import Views
 from generator.errors import SiteError
+from generator.files import Files
+from generator.options import BuildOptions
+from generator.plan import Plan
+from generator.site import Document, Site
+from generator.sources import Source
 
-if TYPE_CHECKING:   # for annotations: generator.config imports the planners' sections from this package
-    from generator.config import Config
-    from generator.deps import Views
-    from generator.files import Files
-    from generator.options import BuildOptions
-    from generator.plan import Plan
-    from generator.render import Renderer   # Jinja is loaded by the first render, not by a no-op build
-    from generator.site import Document, Site
-    from generator.sources import Source
+if TYPE_CHECKING:   # Jinja is loaded by the first render, not by a build with nothing to do
+    from generator.render import Renderer
 
 
 class Phase(enum.IntEnum):

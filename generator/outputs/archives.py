@@ -10,8 +10,8 @@ from typing import Any
 from generator.config import Config
 from generator.deps import value_digest
 from generator.outputs import PlanContext, Planner, generated_page
-from generator.outputs.sections import Taxonomy
 from generator.plan import Plan
+from generator.schema.outputs import Taxonomy
 from generator.site import archive_folder, output_path, slugify
 
 

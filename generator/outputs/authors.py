@@ -15,8 +15,8 @@ from generator.authors import check_avatars, data_file
 from generator.config import Config
 from generator.outputs import PlanContext, Phase, generated_page
 from generator.outputs.archives import Classification
-from generator.outputs.sections import Taxonomy
 from generator.plan import Plan
+from generator.schema.outputs import Taxonomy
 from generator.site import archive_folder
 
 

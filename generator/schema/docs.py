@@ -1,5 +1,5 @@
-"""The site.yaml settings of the docs wing: its versions and its API reference. Each
-section's checks are beside its fields; :mod:`generator.config` assembles site.yaml from them."""
+"""The site.yaml settings of the docs wing (generator/docs/, generator/api/): its versions
+and its API reference."""
 
 from __future__ import annotations
 

@@ -1,7 +1,5 @@
-"""The site.yaml sections of the output planners (generator/outputs/): what each reads,
-with its defaults and the checks of its values, beside the planners rather than in the
-loader. :mod:`generator.config` assembles site.yaml from them; this module imports nothing
-of the planners, so the loader never loads their rendering code."""
+"""The site.yaml sections of the output planners (generator/outputs/): feeds, search, the
+archives and the taxonomies."""
 
 from __future__ import annotations
 
