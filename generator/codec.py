@@ -26,11 +26,11 @@ import msgpack
 
 # Each cache's layout version, in one place: bump one when what it stores changes shape.
 VERSIONS = {
-    "state": 6,          # .sitegen/state.msgpack (generator.state.BuildState)
-    "records": 9,        # .sitegen/records.msgpack (generator.state.Records)
-    "records-changes": 2,  # an entry of .sitegen/records.journal (generator.state.Records.changes)
-    "document": 9,       # .sitegen/cache/documents/ (generator.site.Document, by parse key)
-    "version-files": 3,  # .sitegen/versions/ (a docs version's files, tutorials included, as last built)
+    "state": 8,          # .sitegen/state.msgpack (generator.state.BuildState)
+    "records": 11,       # .sitegen/records.msgpack (generator.state.Records)
+    "records-changes": 4,  # an entry of .sitegen/records.journal (generator.state.Records.changes)
+    "document": 11,      # .sitegen/cache/documents/ (generator.site.Document, by parse key)
+    "version-files": 5,  # .sitegen/versions/ (a docs version's files, tutorials included, as last built)
     "api-pages": 1,      # .sitegen/versions/api-*.msgpack (a version's API reference pages, as last rendered)
     "api-listing": 1,    # .sitegen/cache/listings/ (a file of an API reference, highlighted line by line, by its bytes)
     "api-inventory": 1,  # .sitegen/inventories/ (a Sphinx inventory fetched from a URL: generator.api.inventory)

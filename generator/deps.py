@@ -7,7 +7,8 @@ views below, which stand in for documents and collections and record each
 read (``("doc", "content/posts/a.md", "title")``, ``("seq", ("posts",), "slice", 0, 5,
 None)``), and :class:`Settings` for the config (``("setting",
 "posts_per_page")``: a site.yaml edit makes again only the outputs that read
-what it changed). A key names an input, not its value; a :class:`Resolver` gives the
+what it changed), and :mod:`generator.references` for a MyST reference to another
+page (``("ref", "content/posts/a.md", "ref", "label")``: where the site's labels lead it). A key names an input, not its value; a :class:`Resolver` gives the
 value's digest against a given site. If every key an output read resolves to
 the same digest after an edit, rendering it again would give the same bytes,
 so the builder skips it (a "verifying trace": dependencies are whatever the
@@ -34,6 +35,7 @@ Key = tuple
 
 # Document fields that assembly sets (the rest depend only on the source).
 LINKED_FIELDS = frozenset({"previous", "next"})
+LINKED_HTML = ("content", "excerpt")     # HTML whose MyST references the site's labels link (Views.linked)
 PLACEMENT_KEYS = ("seq", "names")   # what the collections hold, in which order: by documents' placement
 MISSING = "-"
 
@@ -118,6 +120,14 @@ class Views:
             view = self._documents[id(doc)] = DocumentView(doc, self)
         return view
 
+    def linked(self, doc: Document, html: str) -> str:
+        """``doc``'s ``html`` with the MyST references to other pages linked (generator.references)."""
+        if "myst-unresolved" not in html:
+            return html
+        from generator.references import linked
+
+        return linked(self.site, doc.source, html)
+
     def sequence(self, name: Key) -> SequenceView:
         wrap = self._year if name == ("years",) else self.document
         return SequenceView(name, _sequence(name, self.site), wrap)
@@ -148,6 +158,8 @@ class DocumentView:
             raise AttributeError(name)
         record(("doc", self._source, name))
         value = getattr(self._doc, name)
+        if name in LINKED_HTML:
+            return self._views.linked(self._doc, value)
         return self._views.document(value) if isinstance(value, Document) else value
 
     def __getitem__(self, name: str) -> Any:
@@ -404,6 +416,10 @@ class Resolver:
             return value_digest(data[key[1]]) if key[1] in data else MISSING
         if head == "setting":
             return setting_digest(self.site.config, key[1])
+        if head == "ref":      # a MyST reference to another page's label: where it leads, if anywhere
+            _, source, role, text = key
+            target = self.site.labels.find(self.site.config.root / source, role, text)
+            return MISSING if target is None else value_digest(target)
         raise ValueError(f"unknown dependency key {key!r}")
 
     def identities(self, name: Key) -> tuple:

@@ -1,8 +1,9 @@
 """``sitegen help``: the user guide, read offline from the installed package.
 
-The guide is the README, which the package's metadata carries whole (pyproject's
-``readme``), so a wheel installed anywhere has it without a second copy to keep.
-Its ``##`` sections are the topics.
+The guide is the README, then the CHANGELOG, which the package's metadata carries
+whole (pyproject's ``readme`` joins the two files), so a wheel installed anywhere
+has them without a second copy to keep. The README's ``##`` sections are the
+topics, and the changelog one more.
 """
 
 from __future__ import annotations
@@ -14,14 +15,16 @@ from pathlib import Path
 from generator.errors import SiteError
 
 DISTRIBUTION = "sitegen-oss"
+CHANGELOG = re.compile(r"^# (Changelog)\s*$", re.M)     # where the CHANGELOG starts, and its topic
 
 
 def guide_text() -> str:
-    """The README as installed with the package (a checkout's own, which may be newer than
-    what its editable install recorded, when run from one)."""
+    """The README and CHANGELOG as installed with the package (a checkout's own, which may be
+    newer than what its editable install recorded, when run from one)."""
     checkout = Path(__file__).resolve().parents[1]
     if (checkout / "pyproject.toml").is_file() and (checkout / "README.md").is_file():
-        return (checkout / "README.md").read_text(encoding="utf-8")
+        return "\n".join((checkout / name).read_text(encoding="utf-8") for name in ("README.md", "CHANGELOG.md")
+                         if (checkout / name).is_file())
     try:
         text = metadata.metadata(DISTRIBUTION).get_payload()
     except metadata.PackageNotFoundError:
@@ -33,10 +36,11 @@ def guide_text() -> str:
 
 
 def topics(text: str) -> dict[str, str]:
-    """Each ``##`` section of ``text`` by its heading, in order."""
+    """Each ``##`` section of the guide in ``text`` by its heading, in order; then the changelog."""
     sections: dict[str, str] = {}
-    parts = re.split(r"^## (.+)$", text, flags=re.M)
-    for heading, body in zip(parts[1::2], parts[2::2]):
+    guide, *changelog = CHANGELOG.split(text, maxsplit=1)
+    parts = re.split(r"^## (.+)$", guide, flags=re.M)
+    for heading, body in [*zip(parts[1::2], parts[2::2]), *([changelog] if changelog else [])]:
         sections[heading.strip()] = f"{heading.strip()}\n{'=' * len(heading.strip())}\n{body.strip()}\n"
     return sections
 

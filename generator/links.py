@@ -18,6 +18,8 @@ that is a document (a generated page's ids are the template's); a link into a tr
 publish branch keeps (``publish.keep``) that this build makes nothing of is not known here.
 The docs section's pages and tutorials (Markdown cells) are checked the same way, as
 :class:`Linked` records its report carries: they are made before the rest of the plan is known.
+Every linked page, a document or a :class:`Linked`, keeps its links' paths as written and
+carries its URL, against which the check resolves them: one rule for all.
 """
 
 from __future__ import annotations
@@ -25,11 +27,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from urllib.parse import unquote, urljoin, urlsplit
+from urllib.parse import quote, unquote, urljoin, urlsplit
 
 from generator import codec
 from generator.errors import warning
-from generator.urls import candidates
+from generator.urls import candidates, output_path
 
 # An <a href> or <img src> of a document's HTML: the tag's name, then the URL, quoted either way.
 # Each expression starts with a literal, which the search looks for first (a few times faster).
@@ -52,17 +54,20 @@ class Linked:
     checks its documents': once every file of the site is planned."""
 
     source: str                     # its file, as warnings name it
-    output_path: str
+    url: str                        # its page's, against which its links are resolved
     links: tuple[Link, ...]
     anchors: tuple[str, ...]
     notes: tuple[str, ...] = ()     # a tutorial's, one a link: its cell and line, said first
 
+    @property
+    def output_path(self) -> str:
+        return output_path(self.url)
 
-def document_links(html: str, body: str, first_line: int, page_url: str = "") -> tuple[Link, ...]:
+
+def document_links(html: str, body: str, first_line: int) -> tuple[Link, ...]:
     """The links of a document's ``html`` that may point into the site, each at the line of
-    ``body`` (whose first line is ``first_line`` of its file) that wrote it (module docstring);
-    relative ones resolved against ``page_url`` where it is known (a tutorial's cells), else
-    kept as written, for the check to resolve against the document's placed URL."""
+    ``body`` (whose first line is ``first_line`` of its file) that wrote it (module docstring),
+    their paths as written: the check resolves them against the page's URL."""
     from html import unescape   # with the first parse: a build with nothing to do loads no entities
 
     found, at = [], 0
@@ -74,22 +79,15 @@ def document_links(html: str, body: str, first_line: int, page_url: str = "") ->
         where = _place_of(url, body, at)
         if where >= 0:
             at = where + 1
-        path = _site_path(parts.path, page_url) if page_url else parts.path
-        found.append((first_line + body.count("\n", 0, max(where, 0)), _KINDS[match.group(1).lower()], url, path,
+        found.append((first_line + body.count("\n", 0, max(where, 0)), _KINDS[match.group(1).lower()], url, parts.path,
                       unquote(parts.fragment)))
     return tuple(found)
 
 
-def placed_links(links: tuple[Link, ...], page_url: str) -> tuple[Link, ...]:
-    """``links`` of a document moved to ``page_url`` (a docs page, placed by its path): relative
-    ones resolved again."""
-    return tuple((line, kind, url, _site_path(urlsplit(url).path, page_url), fragment)
-                 for line, kind, url, _, fragment in links)
-
-
 def _site_path(path: str, page_url: str) -> str:
-    """The site path (decoded, the base URL still in) a link's ``path`` names from ``page_url``."""
-    return unquote(urljoin(page_url, path)) if path else ""
+    """The site path (decoded, the base URL still in) that a link's ``path``, as written,
+    names from the page at ``page_url`` (a site path too: decoded, so quoted to be joined)."""
+    return unquote(urljoin(quote(page_url), path))
 
 
 def _place_of(url: str, body: str, start: int) -> int:
@@ -124,8 +122,8 @@ def document_anchors(html: str) -> tuple[str, ...]:
 def link_warnings(documents: Iterable, planned: Iterable[str], baseurl: str = "",
                   keep: Iterable[str] = ()) -> list[str]:
     """``file:line: warning: ...`` for each link of ``documents`` (their ``links``, ``anchors``,
-    ``output_path`` and ``source``; :class:`Linked` ones their ``notes``) to a page or image
-    that none of the ``planned`` output paths is, or to an anchor its target document lacks."""
+    ``url``, ``output_path`` and ``source``; :class:`Linked` ones their ``notes``) to a page or
+    image that none of the ``planned`` output paths is, or to an anchor its target document lacks."""
     planned = planned if isinstance(planned, (set, frozenset, Mapping)) else set(planned)
     documents = list(documents)
     anchors = {doc.output_path: doc.anchors for doc in documents}
@@ -139,8 +137,7 @@ def link_warnings(documents: Iterable, planned: Iterable[str], baseurl: str = ""
             note, line = (notes[n] if notes else ""), line or None     # a notebook has no lines
             target = doc.output_path
             if path:
-                if not isinstance(doc, Linked):          # a docs page's were resolved as it was placed
-                    path = unquote(urljoin(doc.url, path))
+                path = _site_path(path, doc.url)
                 if base and (path == base or path.startswith(base + "/")):
                     path = path[len(base):]
                 path = path.lstrip("/")

@@ -394,14 +394,15 @@ def _absolute_url(value: Any, *, context: Any) -> str:
 
 
 class DataFolder(Mapping):
-    """``site.data`` at parse time: ``content/data/NAME.yml``, read when asked for (an input)."""
+    """``site.data`` at parse time: ``content/data/NAME.yml``, read when asked for (an input);
+    a subfolder (``content/data/locales/``) is ``site.data.locales``, as Jekyll nests ``_data``."""
 
-    def __init__(self, render: Render):
-        self._render = render
+    def __init__(self, render: Render, folder: str = DATA_DIR):
+        self._render, self._folder = render, folder
 
     def _path(self, name: str) -> str | None:
         for suffix in (".yml", ".yaml"):
-            found = site_path(self._render.root, f"{DATA_DIR}/{name}{suffix}", DATA_DIR)
+            found = site_path(self._render.root, f"{self._folder}/{name}{suffix}", DATA_DIR)
             if found is not None and (self._render.root / found).is_file():
                 return found
         return None
@@ -409,14 +410,20 @@ class DataFolder(Mapping):
     def __getitem__(self, name: str) -> Any:
         relpath = self._path(str(name))
         if relpath is None:
+            folder = site_path(self._render.root, f"{self._folder}/{name}", DATA_DIR)
+            if folder is not None and (self._render.root / folder).is_dir():
+                return DataFolder(self._render, folder)
             raise KeyError(name)
         from generator.yamltext import parse_yaml
 
         return parse_yaml(self._render.read(relpath), Path(relpath))
 
     def __iter__(self) -> Iterator[str]:
-        folder = self._render.root / DATA_DIR
-        return iter(sorted(path.stem for path in folder.glob("*.y*ml"))) if folder.is_dir() else iter(())
+        folder = self._render.root / self._folder
+        if not folder.is_dir():
+            return iter(())
+        return iter(sorted({path.stem for path in folder.glob("*.y*ml")}
+                           | {path.name for path in folder.iterdir() if path.is_dir()}))
 
     def __len__(self) -> int:
         return sum(1 for _ in self)

@@ -13,6 +13,7 @@ Liquid (``{% highlight %}`` and the rest) has run before: see liquid.py.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 import unicodedata
@@ -26,15 +27,17 @@ import markdown
 from markdown.blockprocessors import BlockProcessor
 from markdown.extensions import Extension
 from markdown.extensions.footnotes import FootnotePostprocessor
-from markdown.extensions.md_in_html import HtmlBlockPreprocessor, HTMLExtractorExtra, MarkdownInHTMLPostprocessor
+from markdown.extensions.md_in_html import (HtmlBlockPreprocessor, HTMLExtractorExtra, MarkdownInHtmlProcessor,
+                                            MarkdownInHTMLPostprocessor)
+from markdown.extensions.smarty import SubstituteTextPattern
 from markdown.extensions.toc import remove_fnrefs, render_inner_html
 from markdown.inlinepatterns import (BACKTICK_RE, BacktickInlineProcessor, HtmlInlineProcessor, InlineProcessor,
-                                     ReferenceInlineProcessor)
+                                     ReferenceInlineProcessor, SubstituteTagInlineProcessor)
 from markdown.postprocessors import AndSubstitutePostprocessor, Postprocessor, RawHtmlPostprocessor
 from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 from markdown import util
-from markdown.util import STX, AtomicString
+from markdown.util import ETX, STX, AtomicString
 from pymdownx.highlight import HighlightExtension
 
 from generator.blocks import SkippingBlocksExtension
@@ -42,7 +45,7 @@ from generator.diagrams import MERMAID_FENCE
 from generator.headings import Heading
 from generator.highlight import HIGHLIGHT_CLASS, CachedHighlight, ReachableHighlight
 from generator.inline import SkippingInlineExtension
-from generator.kramdown_toc import ALL_LEVELS, KramdownToc
+from generator.kramdown_toc import ALL_LEVELS, HEADINGS, KramdownToc
 from generator.markdown_speed import linear_time, speed_up
 from generator.myst import Document, MystExtension
 from generator.typography import TypographyExtension
@@ -97,31 +100,54 @@ class HeaderIds(Treeprocessor):
     """Give every heading an id by the chosen rule (unless it has one) and record the outline.
 
     A repeated id gets ``-1``, ``-2``... by a count per id, as kramdown does
-    (so the work stays linear in the number of headings).
+    (so the work stays linear in the number of headings). A heading inside a
+    ``markdown="1"`` element gets kramdown's own id, counted apart: kramdown's
+    GFM input gives its ids to the headings outside HTML elements only, and the
+    converter gives the rest its own (``## Привет`` in a ``<div>`` is ``section``); a
+    heading written as HTML there (``<h3>``) gets none.
     """
 
-    def __init__(self, md: markdown.Markdown, rule: str):
+    def __init__(self, md: markdown.Markdown, rule: str, html_elements: list[etree.Element]):
         super().__init__(md)
         self.make_id = HEADER_ID_RULES[rule]
+        self.html_elements = html_elements    # md_in_html's, this conversion's (_recording_elements)
 
     def run(self, root: etree.Element) -> None:
-        seen: dict[str, int] = {}
+        counts: dict[Callable[[str], str], dict[str, int]] = {gfm_id: {}, kramdown_id: {}}
+        raw = {id(element) for element in self.html_elements}     # written as HTML: kramdown gives no id
+        in_html = {id(h) for element in self.html_elements for h in element.iter() if h.tag in HEADINGS}
+        self.html_elements.clear()
         toc = []
         plain_kept = keeps_plain_text(self.md)
         for el in root.iter():
-            if el.tag not in ("h1", "h2", "h3", "h4", "h5", "h6"):
+            if el.tag not in HEADINGS:
                 continue
             # Tags out, whitespace kept: both rules turn each space into a dash.
             inner = inner_html(el, self.md, plain_kept)
             title = unescape(re.sub(r"<[^>]*>", "", inner)).strip()
-            if not el.get("id"):
-                base = self.make_id(title)
+            if not el.get("id") and id(el) not in raw:
+                make_id = kramdown_id if id(el) in in_html else self.make_id
+                seen = counts[make_id]
+                base = make_id(title)
                 count = seen[base] = seen.get(base, -1) + 1
                 if base or count:   # an empty id is left out, as kramdown leaves it out
                     el.set("id", f"{base}-{count}" if count else base)
             if el.get("id"):
                 toc.append(Heading(int(el.tag[1]), el.get("id"), title))
         self.md.toc_headings = tuple(toc)
+
+
+def _recording_elements(processor: MarkdownInHtmlProcessor) -> list[etree.Element]:
+    """The list to which md_in_html's ``processor`` adds each element it reads Markdown in."""
+    made: list[etree.Element] = []
+    parse = processor.parse_element_content
+
+    def parse_element_content(element: etree.Element) -> None:
+        made.append(element)
+        parse(element)
+
+    processor.parse_element_content = parse_element_content
+    return made
 
 
 PLAIN_TEXT_SPOILERS = re.compile("[&<>\x02\x03]")  # what escaping, a placeholder or a postprocessor changes
@@ -184,6 +210,9 @@ class KramdownCodeSpan(BacktickInlineProcessor):
 
     def handleMatch(self, m: re.Match, data: str):
         begin = m.start(0)
+        raw_end = _raw_element_around(data, begin)
+        if raw_end is not None:      # a backtick in ``<code>`x`</code>``: the element's, kept (RawContent)
+            return None, begin, raw_end
         if (not m.group(1) and (begin == 0 or data[begin - 1].isspace())
                 and data[begin + 1:begin + 2].isspace()):
             return None, begin, begin + 1
@@ -235,7 +264,7 @@ class LinkTitlesAfterSpace(Extension):
     def extendMarkdown(self, md: markdown.Markdown) -> None:
         for name in ("link", "image_link"):
             pattern = md.inlinePatterns[name]
-            pattern.getLink = _title_after_space(pattern, pattern.getLink)
+            pattern.getLink = _escaped_parens_counted(pattern, _title_after_space(pattern, pattern.getLink))
 
 
 def _title_after_space(pattern: InlineProcessor, get_link: Callable) -> Callable:
@@ -251,16 +280,92 @@ def _title_after_space(pattern: InlineProcessor, get_link: Callable) -> Callable
 TITLE_OPENING = re.compile(r"\s[\"'(]")
 
 
-class RawScriptAndStyle(HtmlInlineProcessor):
-    """An inline ``<script>`` or ``<style>`` element kept whole, as raw HTML.
+def _escaped_parens_counted(pattern: InlineProcessor, get_link: Callable) -> Callable:
+    """``pattern``'s ``getLink`` that, where Python-Markdown finds no end to a link's URL,
+    counts a backslashed paren as a paren and keeps its backslash, as kramdown does:
+    ``[a](https://x.org/A_(b\\))`` links to ``https://x.org/A_(b\\)``. Python-Markdown read the
+    escape first (a stashed ``STX 41 ETX``), so the parens did not pair and the link was text."""
+    def written(token: re.Match) -> str:
+        """The token as written: a paren, a white space, an escaped paren; "" for another placeholder."""
+        if token.group(1) is None:
+            return token.group(0)
+        node = pattern.md.treeprocessors["inline"].stashed_nodes.get(token.group(1))
+        return ESCAPED_PARENS.get(node, "") if isinstance(node, str) else ""
 
-    Python-Markdown's inline HTML pattern keeps only the tags, so the code
-    between them went through emphasis and smart quotes (``"a"`` became
-    ``&ldquo;a&rdquo;`` in JavaScript).
+    def getLink(data: str, index: int):
+        found = get_link(data, index)
+        if found[3]:
+            return found
+        depth, parts, at = 0, [], index + 1
+        for token in URL_TOKEN.finditer(data, index):
+            char = written(token)
+            if char.isspace():
+                break
+            if not char:
+                continue
+            depth += 1 if char.endswith("(") else -1
+            if depth == 0:
+                return ("".join(parts) + data[at:token.start()], None, token.end(), True) if parts else found
+            if len(char) == 2:
+                parts += [data[at:token.start()], char]
+                at = token.end()
+        return found
+
+    return getLink
+
+
+ESCAPED_PARENS = {f"{STX}{ord(char)}{ETX}": "\\" + char for char in "()"}
+URL_TOKEN = re.compile(r"[()\s]|" + util.INLINE_PLACEHOLDER % r"([0-9]+)")
+
+
+class RawContent(HtmlInlineProcessor):
+    """An inline element whose content kramdown keeps as written (its ``HTML_CONTENT_MODEL_RAW``:
+    ``<script>``, ``<style>``, ``<code>``, ``<kbd>``...), kept whole, as raw HTML.
+
+    Python-Markdown's inline HTML pattern keeps only the tags, so the text
+    between them went through emphasis, code spans and smart quotes (``"a"``
+    became ``&ldquo;a&rdquo;`` in JavaScript, ``<code>``x``</code>`` lost its
+    backticks). A code span that opens first keeps its text, as kramdown reads
+    left to right: :class:`KramdownCodeSpan` steps over such an element.
     """
 
     def handleMatch(self, m: re.Match, data: str):
         return self.md.htmlStash.store(m.group(0)), m.start(0), m.end(0)
+
+
+RAW_CONTENT = re.compile(r"(?is)<(script|style|math|option|textarea|pre|code|kbd|samp|var)\b[^>]*>.*?</\1\s*>")
+
+
+def _raw_element_around(data: str, at: int) -> int | None:
+    """The end of the raw-content element of ``data`` that opens before ``at`` and ends after it."""
+    if "<" not in data[:at]:
+        return None
+    for start, end in _raw_elements(data):
+        if start >= at:
+            return None
+        if end > at:
+            return end
+    return None
+
+
+@functools.lru_cache(maxsize=8)     # asked once for each code span of one text
+def _raw_elements(data: str) -> tuple[tuple[int, int], ...]:
+    """Where ``data``'s raw-content elements are, read left to right as kramdown reads: an
+    element that opens inside a code span (```<code>``) is the span's text, and a code span
+    that opens inside an element the element's."""
+    found, at = [], 0
+    while (element := RAW_CONTENT.search(data, at)) is not None:
+        tick = OPENING_TICKS.search(data, at, element.start())
+        if tick is None:
+            found.append(element.span())
+            at = element.end()
+            continue
+        closing = re.compile(f"(?<!`){tick.group(0)}(?!`)").search(data, tick.end())
+        at = closing.end() if closing else tick.end()     # ticks without a pair are text
+    return tuple(found)
+
+
+OPENING_TICKS = re.compile(r"(?<![\\`])`+")
 
 
 class AttributeListDefinitions(Preprocessor):
@@ -1133,7 +1238,8 @@ class KramdownCompat(Extension):
         md.ESCAPED_CHARS.append("~")
         md.treeprocessors.register(ItemShapes(md), "item_shapes", 26)   # before task_lists (25), the inline pass (20)
         md.postprocessors.register(ItemMarksOut(md), "item_marks_out", 5)
-        md.treeprocessors.register(HeaderIds(md, self.getConfig("header_ids")), "header_ids", 4)
+        html_elements = _recording_elements(md.parser.blockprocessors["markdown_block"])
+        md.treeprocessors.register(HeaderIds(md, self.getConfig("header_ids"), html_elements), "header_ids", 4)
         md.treeprocessors.register(KramdownToc(md, self.getConfig("toc_levels")), "kramdown_toc", 3.9)    # needs the ids
         md.treeprocessors.register(HeaderlessTables(md), "headerless_tables", 3)
         md.treeprocessors.register(TaskLists(md), "task_lists", 25)   # before the inline pass (20)
@@ -1146,8 +1252,15 @@ class KramdownCompat(Extension):
             pattern = md.inlinePatterns[name]
             pattern.evalId = _with_code_spans(pattern, pattern.evalId)
             pattern.handleMatch = _undefined_as_text(pattern.handleMatch)
-        md.inlinePatterns.register(RawScriptAndStyle(r"(?i)<(script|style)\b[^>]*>.*?</\1\s*>", md),
-                                   "raw_script_style", 185)
+        md.inlinePatterns.register(RawContent(RAW_CONTENT.pattern, md), "raw_content", 185)
+        # kramdown makes an ellipsis of any three dots, left to right (``.....`` is ``…..``);
+        # smarty only of a run of exactly three.
+        smarty = md.treeprocessors["smarty"].inlinePatterns
+        ellipses = smarty["smarty-ellipses"]
+        smarty.register(SubstituteTextPattern(r"\.\.\.", ellipses.replace, md), "smarty-ellipses", 10)
+        # kramdown's GFM input breaks a line that ends in a backslash, as one that ends in two
+        # spaces; above escapes (180), which leave a backslash before a line's end as text.
+        md.inlinePatterns.register(SubstituteTagInlineProcessor(r"\\\n", "br"), "backslash_break", 181)
         AdjacentCodeBlocks(md.parser.blockprocessors["code"])
         linear_time(md)
 
@@ -1220,15 +1333,11 @@ class MarkdownRenderer:
     def render(self, text: str, myst: Document | None = None) -> Rendered:
         self._md.reset()
         self._md.toc_headings = ()
-        text = _normalize(text)
+        text = text.replace("\r\n", "\n")     # Unicode as written: kramdown normalizes none (see KRAMDOWN_READINGS)
         document = self._md.myst_extension.document = myst or Document.of(text)
         document.warnings = []
         html = self._md.convert(text)
         return Rendered(html, self._md.toc_headings, tuple(document.warnings))
-
-
-def _normalize(text: str) -> str:
-    return unicodedata.normalize("NFC", text.replace("\r\n", "\n"))
 
 
 _shared: dict[tuple[bool, str, tuple[int, ...]], MarkdownRenderer] = {}

@@ -21,10 +21,12 @@ What is not rendered is warned of, at its line, and shown as a block.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import html
+import os
 import re
 import xml.etree.ElementTree as etree
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -49,6 +51,7 @@ EXPLICIT = re.compile(r"^(?P<title>.*?)\s*<(?P<target>[^<>]+)>$", re.S)
 UNRESOLVED = re.compile(r'<span class="myst-unresolved" data-role="(?P<role>[\w-]+)" data-text="(?P<text>[^"]*)">'
                         r'[^<]*</span>')
 UNRESOLVED_WARNING = re.compile(r"(\{(?:ref|numref|eq|doc)\}`[^`]+`): no (?:target labelled|page) ")
+DOC_SUFFIX = re.compile(r"\.(md|ipynb|py|rst)$")      # a {doc} path may name its file
 WORDS = re.compile(r"[^\W_]+(?: [^\W_]+)*")    # text that Markdown and typography leave as it is
 # Where any of them may be: a directive's fence and "{", a target's ")=", a role's "}`", "$$ (label)".
 CONSTRUCT = re.compile(r"[`~:]\{|\)=|\}`|\$\$[ \t]*\(")
@@ -71,6 +74,9 @@ class Target:
     kind: str = "section"         # "section", "figure" or "equation": what {numref} calls it
 
 
+Find = Callable[[str, str], "Target | None"]    # (role, text) -> where the reference leads
+
+
 @dataclass
 class Document:
     """What the directives and roles of one page (or one notebook's cells) refer to.
@@ -78,23 +84,31 @@ class Document:
     ``targets`` holds the page's own labels (see :func:`scan`) and those of other
     pages (a gallery's, given by its builder); ``pages`` maps a ``{doc}`` path (as
     written, without suffix; or an absolute path, found by its last part) to a page's
-    URL and title. Warnings are gathered as
+    URL and title; ``outer`` is asked what neither knows (the site's posts and pages, for
+    a docs page or tutorial). Warnings are gathered as
     ``(line, message)``; ``line`` counts from the rendered text's first line.
     """
 
     targets: dict[str, Target] = field(default_factory=dict)
     pages: dict[str, Target] = field(default_factory=dict)
     warnings: list[tuple[int, str]] = field(default_factory=list)
+    outer: Find | None = None
 
     def page(self, name: str) -> Target | None:
         """The page ``{doc}`name``` names: by its path from this one, or, for a path from the
         docs' root as Sphinx reads one (``/how_to/tutorials/x``), the only page of that name."""
-        name = re.sub(r"\.(md|ipynb|py|rst)$", "", name.strip())
+        name = DOC_SUFFIX.sub("", name.strip())
         if not name.startswith("/"):
             return self.pages.get(name)
         stem = name.rsplit("/", 1)[-1]
         found = {target for key, target in self.pages.items() if key.startswith("/") and key.rsplit("/", 1)[-1] == stem}
         return found.pop() if len(found) == 1 else None
+
+    def find(self, role: str, text: str) -> Target | None:
+        """What the reference ``{role}`text``` leads to, if this document (or ``outer``) knows."""
+        label = _label(text)
+        found = self.page(label) if role == "doc" else self.targets.get(label)
+        return found if found is not None or self.outer is None else self.outer(role, text)
 
     @classmethod
     def of(cls, *texts: str, targets: dict[str, Target] | None = None,
@@ -113,46 +127,85 @@ class Labels:
     of another page, ``{doc}``), as Jupyter Book resolves them across a book."""
 
     targets: dict[str, Target] = field(default_factory=dict)
-    pages: dict[Path, Target] = field(default_factory=dict)   # source (absolute) without suffix -> its page
-    own: dict[Path, dict[str, Target]] = field(default_factory=dict)  # each page's, as its own roles see them
+    pages: dict[str, Target] = field(default_factory=dict)   # source's path (absolute) without suffix -> its page
+    own: dict[str, dict[str, Target]] = field(default_factory=dict)  # each page's, as its own roles see them
+    named: dict[str, list[Target]] = field(default_factory=dict)     # the pages by file name, for "/name"
+    outer: Callable[[Path, str, str], Target | None] | None = None    # (source, role, text): the site's
 
-    def add(self, source: Path, url: str, title: str, texts: list[str]) -> None:
+    def add(self, source: str | os.PathLike, url: str, title: str, texts: list[str]) -> None:
         """The page of ``source`` at ``url``, titled ``title``, written in ``texts`` (each scanned
         once: its roles see its targets, kept here, at ``#label``; the others' at ``url#label``)."""
         own: dict[str, Target] = {}
         for text in texts:
             scan(text, own)
-        self.own[source.with_suffix("")] = own
+        self.place(source, url, title, own)
+
+    def place(self, source: str | os.PathLike, url: str, title: str, own: dict[str, Target]) -> None:
+        """The page of ``source`` at ``url``, titled ``title``, whose own targets (at ``#label``)
+        are ``own``. (Paths as strings: a site's table holds thousands, which pathlib makes slow.)"""
+        key = _key(source)
+        self.own[key] = own
         for label, target in own.items():
-            self.targets.setdefault(label, dataclasses.replace(target, url=url + target.url))
-        self.pages[source.with_suffix("")] = Target(url, title)
+            if label not in self.targets:
+                self.targets[label] = Target(url + target.url, target.title, target.number, target.kind)
+        self.pages[key] = page = Target(url, title)
+        self.named.setdefault(os.path.basename(key), []).append(page)
+
+    @classmethod
+    def of_documents(cls, documents: Iterable, root: Path, url: Callable[[str], str] = str) -> Labels:
+        """The labels of a site's posts and pages, each at its placed URL (``url`` puts
+        ``baseurl`` in front): what their references to one another resolve against."""
+        labels, root = cls(), os.fspath(root)
+        for doc in documents:
+            labels.place(os.path.join(root, doc.source), url(doc.url), doc.title,
+                         {label: Target(*rest) for label, *rest in doc.targets})
+        return labels
+
+    def find(self, source: str | os.PathLike, role: str, text: str) -> Target | None:
+        """What the reference ``{role}`text``` of the page of ``source`` leads to, if anything:
+        a label of any page, or for ``{doc}`` a page by its path from this one's folder (``../``
+        included) or, from the root (``/guide``), the only page of that name."""
+        label = _label(text)
+        if role != "doc":
+            return self.targets.get(label)
+        name = DOC_SUFFIX.sub("", label)
+        if not name.startswith("/"):
+            return self.pages.get(os.path.normpath(os.path.join(os.path.dirname(source), name)))
+        found = set(self.named.get(name.rsplit("/", 1)[-1], ()))
+        return found.pop() if len(found) == 1 else None
 
     def document(self, source: Path, texts: list[str] = ()) -> Document:
         """What the roles of the page of ``source`` (its Markdown ``texts``, read unless it was
         added) point at: its own labels, then the others' labels and pages, ``{doc}`` names
         relative to its folder."""
-        own = self.own.get(source.with_suffix(""))
+        own = self.own.get(_key(source))
         document = Document.of(*texts) if own is None else Document(dict(own))
         for label, target in self.targets.items():
             document.targets.setdefault(label, target)
-        folder = source.parent
+        folder = os.path.dirname(source) + "/"
         for path, target in self.pages.items():
-            document.pages[path.as_posix()] = target      # for a {doc} path from the docs' root
-            if path.is_relative_to(folder):
-                document.pages[path.relative_to(folder).as_posix()] = target
+            document.pages[path] = target      # for a {doc} path from the docs' root
+            if path.startswith(folder):
+                document.pages[path[len(folder):]] = target
+        if self.outer is not None:
+            document.outer = functools.partial(self.outer, source)
         return document
 
 
-def resolve(rendered: str, document: Document) -> tuple[str, set[str]]:
+def _key(source: str | os.PathLike) -> str:
+    """A page's key in :class:`Labels`: its source's path without its suffix."""
+    return os.path.splitext(os.fspath(source))[0]
+
+
+def resolve(rendered: str, find: Find) -> tuple[str, set[str]]:
     """``rendered`` HTML with the references its page could not resolve alone linked where
-    ``document`` (its page's, with the site's :class:`Labels`) knows their target; and those
-    references, as written (``{ref}`label```): their warnings no longer stand."""
+    ``find`` (its page's :meth:`Document.find`, or the site's :meth:`Labels.find`) knows their
+    target; and those references, as written (``{ref}`label```): their warnings no longer stand."""
     found: set[str] = set()
 
     def linked(m: re.Match) -> str:
         role, text = m.group("role"), html.unescape(m.group("text"))
-        label = _label(text)
-        target = document.page(label) if role == "doc" else document.targets.get(label)
+        target = find(role, text)
         if target is None:
             return m.group(0)
         found.add(f"{{{role}}}`{text}`")
@@ -166,6 +219,21 @@ def settled(message: str, resolved: set[str]) -> bool:
     """Whether ``message`` is the warning of a reference that :func:`resolve` has since linked."""
     m = UNRESOLVED_WARNING.search(message)
     return m is not None and m.group(1) in resolved
+
+
+def resolvable(message: str, find: Find) -> bool:
+    """Whether ``message`` is the warning of a reference that ``find`` resolves."""
+    m = UNRESOLVED_WARNING.search(message)
+    role = m and ROLE.match(m.group(1))
+    return bool(role) and find(role.group("name"), role.group("text")) is not None
+
+
+def targets_of(text: str) -> tuple[tuple[str, str, str, int | None, str], ...]:
+    """The labels Markdown ``text`` defines, as a document keeps them: (label, ``#fragment``,
+    title, number, kind), for :meth:`Labels.of_documents`."""
+    own: dict[str, Target] = {}
+    scan(text, own)
+    return tuple((label, *dataclasses.astuple(target)) for label, target in own.items())
 
 
 def scan(text: str, targets: dict[str, Target], page_url: str = "") -> None:
@@ -309,14 +377,13 @@ class Directives(Preprocessor):
             if name not in ROLES:
                 doc.warnings.append((number, f"MyST role '{{{name}}}' is not supported: its text is shown "
                                              "as code"))
-            elif name in ("ref", "numref", "eq") and _label(text) not in doc.targets:
-                doc.warnings.append((number, f"{{{name}}}`{text}`: no target labelled "
-                                             f"{_label(text)!r} on this page or in the docs"))
-            elif name == "numref" and doc.targets[_label(text)].number is None:
+            elif name in ("ref", "numref", "eq", "doc") and (found := doc.find(name, text)) is None:
+                doc.warnings.append((number, f"{{doc}}`{text}`: no page {_label(text)!r} in the docs" if name == "doc"
+                                     else f"{{{name}}}`{text}`: no target labelled {_label(text)!r} on this "
+                                          "page or in the docs"))
+            elif name == "numref" and found.number is None:
                 doc.warnings.append((number, f"{{numref}}`{text}`: {_label(text)!r} has no number (only "
                                              "labelled figures and equations are numbered): its title is shown"))
-            elif name == "doc" and doc.page(_label(text)) is None:
-                doc.warnings.append((number, f"{{doc}}`{text}`: no page {_label(text)!r} in the docs"))
 
     def directive(self, m: re.Match, body: list[str], number: int) -> list[str]:
         """The lines standing for one directive (its HTML's placeholder, or Markdown)."""
@@ -429,7 +496,8 @@ class Directives(Preprocessor):
         kind, its warnings taken into the document's at their lines here."""
         child = self.extension.child()
         inner = child.myst_extension
-        inner.document = Document(self.extension.document.targets, self.extension.document.pages)
+        outer = self.extension.document
+        inner.document = Document(outer.targets, outer.pages, outer=outer.outer)
         child.reset()
         rendered = child.convert("\n".join(lines))
         self.extension.document.warnings += [(first + line - 1, message) for line, message in inner.document.warnings]
@@ -537,7 +605,7 @@ class Roles(InlineProcessor):
         elif name in ("ref", "numref", "eq", "doc"):
             label = _label(text)
             explicit = EXPLICIT.match(text)
-            found = doc.page(label) if name == "doc" else doc.targets.get(label)
+            found = doc.find(name, text)
             if found is None:       # for resolve(), once the site's labels are known
                 element = etree.Element("span", {"class": "myst-unresolved", "data-role": name, "data-text": text})
                 element.text = markdown.util.AtomicString(explicit.group("title") if explicit else label)

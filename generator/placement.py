@@ -82,8 +82,9 @@ def _permalink(kind: str, path: Path, meta: dict, config: Config, slug: str,
             return "/" + slug.removesuffix("index") if slug.rpartition("/")[2] == "index" else f"/{slug}.html"
         pattern = config.permalink
     at = path if "permalink" in meta else config.root / CONFIG_FILE   # whose pattern it is
-    if not isinstance(pattern, str) or not pattern.startswith("/"):
-        raise SiteError(f"key 'permalink': expected a path starting with '/', got {pattern!r}", at)
+    if not isinstance(pattern, str) or not pattern.strip():
+        raise SiteError(f"key 'permalink': expected a path such as '/:year/:slug/', got {pattern!r}", at)
+    pattern = "/" + pattern.lstrip("/")    # from the site's root, with or without its "/", as Jekyll reads it
     values = {"slug": slug, "title": slug,
               "categories": "/".join(slugify(c) for c in categories)}
     if date is not None:

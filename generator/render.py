@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import os
 import stat
+from collections.abc import Mapping
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any, Callable
@@ -136,6 +137,11 @@ def _private_folder(path: Path) -> Path | None:
     return path if private else None
 
 
+# Liquid's nil, for templates converted from Liquid (generator.importers.liquid): shows as
+# nothing, is false, and any key or attribute of it is nil again, as in Liquid.
+NIL = jinja2.ChainableUndefined(name="nil")
+
+
 class Renderer:
     """Renders named templates of one site."""
 
@@ -167,6 +173,7 @@ class Renderer:
             slugify=slugify,
             safe_html=Markup,
             item=item,
+            jekyll_sort=jekyll_sort,
             markdown_inline=markdown_inline,
             social_card=social_card_url,
             liquid=liquid_filter,
@@ -175,13 +182,11 @@ class Renderer:
         self.env.globals.update(
             tag_url=self.tag_url,
             edit_url=self.edit_url,
+            nil=NIL,
         )
 
     def relative_url(self, url: str) -> str:
-        """A site path with ``baseurl`` in front; other URLs unchanged."""
-        if not isinstance(url, str) or not url.startswith("/") or url.startswith("//"):
-            return url
-        return self.config.baseurl.rstrip("/") + _quoted(url)
+        return relative_url(self.config, url)
 
     def tag_url(self, tag: str) -> str:
         """The page listing a tag's posts (site.yaml ``archives.tags`` places them)."""
@@ -302,6 +307,23 @@ def item(env: jinja2.Environment, value: Any, key: Any) -> Any:
         return value[key]
     except (LookupError, TypeError):
         return env.undefined(obj=value, name=key)
+
+
+@jinja2.pass_environment
+def jekyll_sort(env: jinja2.Environment, value: Any, attribute: str | None = None) -> Any:
+    """Jekyll's ``sort``, for templates converted from Liquid: a mapping (``site.data.locales``)
+    sorts into its ``[key, value]`` pairs, by key, as Ruby's ``Hash#sort`` does; anything else
+    as Jinja's ``sort`` sorts it."""
+    if isinstance(value, Mapping):
+        return [[key, value[key]] for key in sorted(value)]
+    return jinja2.filters.do_sort(env, value, attribute=attribute)
+
+
+def relative_url(config: Config, url: str) -> str:
+    """A site path with ``baseurl`` in front; other URLs unchanged."""
+    if not isinstance(url, str) or not url.startswith("/") or url.startswith("//"):
+        return url
+    return config.baseurl.rstrip("/") + _quoted(url)
 
 
 @functools.lru_cache(maxsize=4096)

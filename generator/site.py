@@ -36,8 +36,10 @@ from generator.placement import at_most, place, place_all, slugify, string_list,
 from generator.schema.outputs import SITE_COLLECTIONS
 from generator.sources import Source, has_liquid, load_source
 from generator.text import plain_text, shorten
+from generator.urls import output_path
 
 if TYPE_CHECKING:
+    from generator import myst
     from generator.readers import Parsed
 
 # Liquid (python-liquid), Markdown and the readers are imported where a document is parsed or
@@ -71,6 +73,7 @@ class Document:
     warnings: tuple[str, ...] = ()              # the parse's
     links: tuple[tuple[int, str, str, str, str], ...] = ()   # its links into the site (generator.links)
     anchors: tuple[str, ...] = ()                # the ids of its HTML: what a link's #fragment may name
+    targets: tuple[tuple, ...] = ()              # its MyST labels (generator.myst.targets_of), placed by the site
     unread: tuple[str, ...] = ()                # warnings of front matter keys nothing reads: each build's
                                                 # own, as its templates decide (engine.documents.warn_unknown_keys)
     deferred: tuple[str, int] | None = None     # (body, its first line): Liquid to run with the whole site
@@ -164,20 +167,11 @@ def well_formed(doc: Any) -> bool:
             and isinstance(doc.warnings, tuple) and all(isinstance(w, str) for w in doc.warnings)
             and well_formed_links(doc.links) and isinstance(doc.anchors, tuple)
             and all(isinstance(a, str) for a in doc.anchors)
+            and isinstance(doc.targets, tuple) and all(isinstance(t, tuple) and len(t) == 5 for t in doc.targets)
             and doc.unread == ()
             and (doc.deferred is None or (isinstance(doc.deferred, tuple) and len(doc.deferred) == 2
                                           and isinstance(doc.deferred[0], str)
                                           and isinstance(doc.deferred[1], int))))
-
-
-def output_path(url: str) -> str:
-    """The file (relative to the output dir) that serves ``url``."""
-    path = url.lstrip("/")
-    if path == "" or path.endswith("/"):
-        return path + "index.html"
-    if "." not in path.rsplit("/", 1)[-1]:
-        return path + ".html"
-    return path
 
 
 def parse_document(source: Source, config: Config) -> Document:
@@ -240,6 +234,10 @@ def _parse(source: Source, config: Config) -> Document:
     doc.content, doc.toc, doc.warnings = parsed.html, parsed.toc, doc.warnings + parsed.warnings
     doc.links = document_links(doc.content, source.body, source.body_line)
     doc.anchors = document_anchors(doc.content)
+    if source.is_markdown:
+        from generator.myst import targets_of
+
+        doc.targets = targets_of(body)
     doc.reading_time = reading_time(doc.content)
     excerpt = meta.get("excerpt")
     if excerpt:
@@ -452,6 +450,33 @@ class Site:
     @property
     def documents(self) -> list[Document]:
         return self.posts + self.pages
+
+    @functools.cached_property
+    def labels(self) -> myst.Labels:
+        """The MyST labels a reference in a post or page resolves against (:mod:`generator.references`)."""
+        from generator.references import site_labels
+
+        return site_labels(self.documents, self.config)
+
+    def rewritten(self) -> None:
+        """Its documents' content was written anew (the preview's edit, in place): the table of
+        labels, made of it, is made again when next asked."""
+        vars(self).pop("labels", None)
+
+    def reported(self, doc: Document) -> tuple[str, ...]:
+        """What to warn ``doc``'s author of (:attr:`Document.reported`), as :meth:`unresolved` says."""
+        return self.unresolved(doc.source, doc.reported)
+
+    def unresolved(self, source: Path, warnings: tuple[str, ...]) -> tuple[str, ...]:
+        """``warnings`` of the document of ``source`` but those of its references to other pages'
+        labels that the site resolves (asked each build: a label comes or goes without a parse
+        of the page referring to it)."""
+        if not any("`: no " in w for w in warnings):
+            return warnings
+        from generator.myst import resolvable
+
+        find = functools.partial(self.labels.find, self.config.root / source)
+        return tuple(w for w in warnings if not resolvable(w, find))
 
     def collection(self, name: str) -> Any:
         """A collection by the name templates know it by: ``posts``, ``tags``, a taxonomy's...

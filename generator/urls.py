@@ -2,7 +2,8 @@
 and which URL paths name a place inside the site (site.yaml's and its sections' checks).
 
 The checker must accept exactly the links the server (and the live host,
-GitHub Pages or ASF's) would serve, so both ask :func:`candidates`.
+GitHub Pages or ASF's) would serve, so both ask :func:`candidates`; a page's
+own file is :func:`output_path` of its URL.
 """
 
 from __future__ import annotations
@@ -15,6 +16,16 @@ def candidates(path: str) -> list[str]:
     if not path or path.endswith("/"):
         return [path + "index.html"]
     return [path, path + "/index.html", path + ".html"]
+
+
+def output_path(url: str) -> str:
+    """The file (relative to the output dir) that serves ``url``."""
+    path = url.lstrip("/")
+    if path == "" or path.endswith("/"):
+        return path + "index.html"
+    if "." not in path.rsplit("/", 1)[-1]:
+        return path + ".html"
+    return path
 
 
 def plain_path(url: str) -> bool:

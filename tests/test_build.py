@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import stat
+import shutil
 import subprocess
 import sys
 from datetime import datetime, timezone
@@ -13,6 +14,7 @@ import pytest
 
 from generator.build import BuildOptions, build
 from generator.cli import main
+from generator.errors import SiteError
 from generator.layout import OUTPUT_MARKER
 from generator.render import DEFAULT_THEME
 from site_checks import (assert_feeds_parse, assert_html5_parses, assert_internal_links_and_anchors,
@@ -164,6 +166,30 @@ def test_redirect_from_makes_a_redirect_page(basic_site):
     assert '<meta http-equiv="refresh" content="0; url=/2019/03/18/first-post.html">' in html
     assert '<link rel="canonical" href="https://example.org/2019/03/18/first-post.html">' in html
     assert "https://example.org/old/first.html" not in (basic_site / "_site/sitemap.txt").read_text()
+
+
+def test_redirect_to_makes_the_document_a_redirect_page(basic_site, capsys):
+    """jekyll-redirect-from's ``redirect_to``: the page at the document's own URL sends the
+    reader on, kept out of the sitemap; an edit of the target is a clean build's page."""
+    page = basic_site / "content/pages/moved.md"
+    page.write_text("---\ntitle: Moved\nredirect_to: https://elsewhere.example/docs/\n---\nGone.\n")
+    build(basic_site, NOW)
+    html = (basic_site / "_site/moved.html").read_text()
+    assert '<meta http-equiv="refresh" content="0; url=https://elsewhere.example/docs/">' in html
+    assert "Gone." not in html
+    assert "/moved.html" not in (basic_site / "_site/sitemap.txt").read_text()
+    assert "redirect_to" not in capsys.readouterr().err        # read, so no unread-key warning
+    page.write_text(page.read_text().replace("https://elsewhere.example/docs/", "/about.html"))
+    build(basic_site, NOW)
+    edited = (basic_site / "_site/moved.html").read_text()
+    shutil.rmtree(basic_site / "_site")
+    shutil.rmtree(basic_site / ".sitegen")
+    build(basic_site, NOW)
+    assert edited == (basic_site / "_site/moved.html").read_text()
+    assert '<meta http-equiv="refresh" content="0; url=/about.html">' in edited
+    page.write_text(page.read_text().replace("redirect_to: /about.html", "redirect_to: [3]"))
+    with pytest.raises(SiteError, match="key 'redirect_to': expected a URL or a path of the site"):
+        build(basic_site, NOW)
 
 
 def test_new_post_scaffold(basic_site, capsys):

@@ -168,7 +168,7 @@ def test_an_unknown_record_name_is_garbled_not_imported() -> None:
 
 def test_a_version_slot_that_is_not_ours_is_a_miss(tmp_path: Path) -> None:
     slots = LastBuilds(tmp_path, KEY)
-    linked = [Linked("content/docs/index.md", "docs/v1/index.html", ((3, "link", "/x.html", "/x.html", ""),), ())]
+    linked = [Linked("content/docs/index.md", "/docs/v1/", ((3, "link", "/x.html", "/x.html", ""),), ())]
     slots.put("v1", "key", {"index.html": b"<p>"}, linked)
     assert slots.get("v1", "key") == ({"index.html": b"<p>"}, linked)
     assert slots.get("v1", "other") is None

@@ -199,6 +199,53 @@ def test_pretty_permalinks_defaults_and_missing_layouts_give_jekylls_urls_and_pa
     assert "layout: none\n" in front and "title: No Title Here\n" in front
 
 
+@needs_jekyll
+def test_permalinks_without_a_leading_slash_are_read_from_the_root_as_jekyll_reads_them(tmp_path) -> None:
+    # As Homebrew/brew.sh writes them: `permalink: :title` in _config.yml, and a post's own
+    # `:year/:month/:day/:title/`. The import refused the first and the build the second.
+    source = small_site(tmp_path / "jekyll", "title: Small\nurl: https://small.example\npermalink: \":title\"\n"
+                        "timezone: UTC\n", {
+                            "_posts/2022-09-07-dated.md": "---\nlayout: default\ntitle: D\n"
+                                                          "permalink: \":year/:month/:day/:title/\"\n---\nD.\n"})
+    jekyll_build(source, tmp_path / "old")
+    result = import_jekyll(source, tmp_path / "new")
+    build(tmp_path / "new")
+    published = [u for u in url_list(tmp_path / "new/_site", "") if u != "/404.html"]
+    assert published == url_list(tmp_path / "old", "") == ["/2022/09/07/dated/", "/hello-world.html"]
+    assert not any(n.construct.startswith("permalink") for n in result.notes)
+
+
+@needs_jekyll
+def test_nested_data_nil_lookups_and_sorted_mappings_render_as_jekyll_renders_them(tmp_path) -> None:
+    # As Homebrew/brew.sh's layout reads its translations: _data/locales/LANG.yml, looked up by
+    # the page's lang (nil on a post, whose chain of keys is then nil), the locales sorted.
+    layout = ("<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title></head><body>"
+              "{% assign t = site.data.locales[page.lang][page.lang] %}<p>[{{ t.greeting.text }}]</p>"
+              "{% if t.greeting.text %}<p>greeted</p>{% endif %}<p>{{ t.note }}</p>"
+              "{% assign locales = site.data.locales | sort %}"
+              "<ul>{% for locale in locales %}<li>{{ locale[0] }}: {{ locale[1][locale[0]].name }}</li>{% endfor %}</ul>"
+              "{{ content }}</body></html>\n")
+    source = small_site(tmp_path / "jekyll", files={
+        "_layouts/default.html": layout,
+        "_data/locales/en.yml": "en:\n  name: English\n  greeting: {text: Hello}\n",
+        "_data/locales/ar.yml": "ar:\n  name: Arabic\n  greeting: {text: Marhaba}\n"
+                                "  note: '<a href=\"/docs\">Docs</a> & more'\n",
+        "ar.md": "---\nlayout: default\ntitle: A\nlang: ar\n---\nA.\n",
+        "_posts/2020-02-02-names.md": "---\nlayout: default\ntitle: N\n---\n"
+                                      "Names: {{ site.data.locales.ar.ar.name }}, {{ site.data.locales.en.en.name }}.\n"})
+    jekyll_build(source, tmp_path / "old")
+    import_jekyll(source, tmp_path / "new")
+    build(tmp_path / "new")
+    for page in ("ar.html", "2020/01/02/hello-world.html", "2020/02/02/names.html"):
+        theirs = (tmp_path / "old" / page).read_text()
+        assert _tight((tmp_path / "new/_site" / page).read_text()) == _tight(theirs), page
+    arabic = _tight((tmp_path / "old/ar.html").read_text())
+    assert '<p>[Marhaba]</p><p>greeted</p><p><a href="/docs">Docs</a> & more</p><ul><li>ar: ' in arabic
+    assert "<li>en: " in arabic
+    assert "<p>[]</p><p></p><ul>" in _tight(theirs)     # the post: no lang, its chain of keys nil
+    assert "<p>Names: Arabic, English.</p>" in (tmp_path / "new/_site/2020/02/02/names.html").read_text()
+
+
 def test_feeds_plugins_data_and_reserved_names(tmp_path) -> None:
     config = ("title: Small\nurl: https://small.example\nplugins: [jekyll-feed, jekyll-seo-tag]\n"
               "permalink: /:year/:i_month/:title.html\n")
@@ -222,7 +269,7 @@ def test_feeds_plugins_data_and_reserved_names(tmp_path) -> None:
     assert ("_data/table.csv", "_data/table.csv") in notes
     assert ("content/notes.txt", "content/notes.txt") in notes and not (site / "content/notes.txt").exists()
     assert ("_layouts/redirect.html", "_layouts/redirect.html") in notes
-    assert ("_posts/2020-02-02-moved.md", "redirect_to") in notes
+    assert ("_posts/2020-02-02-moved.md", "redirect_to") not in notes    # the build reads it (test_build)
     assert ("rss.xml", "rss.xml") in notes
     assert "the URL moves" in notes[("_posts/2020-03-03-sorted.md", "categories: ['Deep Learning']")]
     build(site)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import shutil
 import tempfile
 from dataclasses import dataclass, field, replace
@@ -147,6 +148,130 @@ def test_a_new_title_reaches_neighbours_listings_and_tag_pages(site: Path) -> No
         "index.html",                                               # latest posts on the home page
         "atom.xml", "rss.xml", "feed.json", "tags/compilers/atom.xml",   # feeds
     }
+    assert_same_as_full_build(site)
+
+
+def reference_links(html: bytes) -> list[str]:
+    """The MyST references of a page as it shows them: ``href text`` each, or ``? text`` unresolved."""
+    found = re.findall(r'<a class="reference \w+" href="([^"]*)">([^<]*)</a>|'
+                       r'<span class="myst-unresolved"[^>]*>([^<]*)</span>', html.decode("utf-8"))
+    return [f"{href} {text}" if href else f"? {unresolved}" for href, text, unresolved in found]
+
+
+def test_a_reference_to_another_pages_label_follows_its_title_and_its_going(site: Path) -> None:
+    """A post's ``{ref}`` to a label of a page, and ``{doc}`` to the page: an edit of the target's
+    heading makes the post again, with no parse of the post; a label that goes is warned of
+    at the post's line, and found again when another page gives it."""
+    about, asf = site / "content/pages/about.md", site / "content/pages/asf.md"
+    about.write_text(about.read_text() + "\n(team)=\n## Our *team*\n")
+    post = site / "content/posts/2020-05-01-second.md"
+    post.write_text(post.read_text() + "\nSee {ref}`team`, {ref}`us <team>` and {doc}`../pages/about`.\n")
+    build(site, OPTIONS)
+    assert reference_links((site / "_site/2020/05/01/second.html").read_bytes()) == [
+        "/about.html#team Our team", "/about.html#team us", "/about.html About"]
+
+    about.write_text(about.read_text().replace("## Our *team*", "## The people"))
+    result = build(site, OPTIONS)
+    assert "2020/05/01/second.html" in pages_made(result) and result.documents.parsed == 1
+    assert reference_links(result.outputs["2020/05/01/second.html"])[0] == "/about.html#team The people"
+    assert result.warnings == []
+    assert_same_as_full_build(site)
+
+    about.write_text(about.read_text().replace("(team)=\n", ""))
+    result = build(site, OPTIONS)
+    assert reference_links(result.outputs["2020/05/01/second.html"])[:2] == ["? team", "? us"]
+    assert result.warnings == [
+        f"content/posts/2020-05-01-second.md:13: warning: {{ref}}`{text}`: no target labelled 'team' "
+        "on this page or in the docs" for text in ("team", "us <team>")]
+    assert_same_as_full_build(site)
+
+    asf.write_text(asf.read_text() + "\n(team)=\n## Who we are\n")
+    result = build(site, OPTIONS)
+    assert reference_links(result.outputs["2020/05/01/second.html"])[:2] == [
+        "/asf.html#team Who we are", "/asf.html#team us"]
+    assert result.warnings == []
+    assert_same_as_full_build(site)
+
+
+def test_a_reference_in_an_excerpt_is_linked_in_listings_and_feeds(site: Path) -> None:
+    """A post's excerpt and content, shown by the blog page and the feeds, link the reference
+    too, and follow the target's title."""
+    about = site / "content/pages/about.md"
+    about.write_text(about.read_text() + "\n(team)=\n## Our team\n")
+    post = site / "content/posts/2020-05-01-second.md"
+    post.write_text(post.read_text().replace("Second post body,", "Second post body by {ref}`team`,"))
+    build(site, OPTIONS)
+    for shown in ("blog.html", "atom.xml", "feed.json"):
+        assert "/about.html#team" in (site / "_site" / shown).read_text(), shown
+    assert reference_links((site / "_site/blog.html").read_bytes()) == ["/about.html#team Our team"]
+
+    about.write_text(about.read_text().replace("## Our team", "## The people"))
+    result = build(site, OPTIONS)
+    assert {"blog.html", "atom.xml", "feed.json", "2020/05/01/second.html"} <= pages_made(result)
+    assert reference_links(result.outputs["blog.html"]) == ["/about.html#team The people"]
+    assert_same_as_full_build(site)
+
+
+def test_the_preview_follows_a_references_target_across_edits(site: Path) -> None:
+    """The preview's engine keeps its site between builds and writes an edit into it: the
+    table of labels is made again, not kept from the build before."""
+    about = site / "content/pages/about.md"
+    about.write_text(about.read_text() + "\n(team)=\n## Our team\n")
+    post = site / "content/posts/2020-05-01-second.md"
+    post.write_text(post.read_text() + "\nSee {ref}`team`.\n")
+    engine = Engine(site, OPTIONS)
+    engine.build(now=NOW)
+    for title in ("The people", "Who we are"):
+        about.write_text(re.sub(r"## .*", f"## {title}", about.read_text()))
+        result = engine.build(now=NOW, changed={"content/pages/about.md"})
+        assert reference_links(result.outputs["2020/05/01/second.html"]) == [f"/about.html#team {title}"]
+    assert_same_as_full_build(site)
+
+
+def test_a_post_links_a_docs_page_and_its_section_by_the_docs_sources(site: Path) -> None:
+    """``{doc}`` and ``{ref}`` from a post to a docs page: at the URL the docs section gives it,
+    titled as its source is now."""
+    docs = site / "content/docs"
+    docs.mkdir()
+    (docs / "index.md").write_text("---\ntitle: Docs\n---\nThe docs.\n")
+    (docs / "install.md").write_text("---\ntitle: Install\n---\n(setup)=\n## Setting *up*\n\nText.\n")
+    post = site / "content/posts/2020-05-01-second.md"
+    post.write_text(post.read_text() + "\nSee {doc}`../docs/install`, {ref}`setup` and {doc}`the docs <../docs/index>`.\n")
+    assert build(site, OPTIONS).warnings == []
+    assert reference_links((site / "_site/2020/05/01/second.html").read_bytes()) == [
+        "/docs/install.html Install", "/docs/install.html#setup Setting up", "/docs/ the docs"]
+    assert b'id="setup"' in (site / "_site/docs/install.html").read_bytes()
+
+    install = docs / "install.md"
+    install.write_text(install.read_text().replace("Setting *up*", "Getting ready"))
+    result = build(site, OPTIONS)
+    assert reference_links(result.outputs["2020/05/01/second.html"])[1] == "/docs/install.html#setup Getting ready"
+    assert_same_as_full_build(site)
+
+
+def test_a_docs_page_links_a_pages_label_and_follows_its_edits(site: Path) -> None:
+    """The other way round: a docs page's ``{ref}`` to a label of a plain page, and its ``{doc}``
+    to that page, resolve by the site's table; the docs section is made again when the target's
+    heading changes, and warns when the label goes."""
+    about = site / "content/pages/about.md"
+    about.write_text(about.read_text() + "\n(team)=\n## Our team\n")
+    docs = site / "content/docs"
+    docs.mkdir()
+    (docs / "index.md").write_text("---\ntitle: Docs\n---\nAsk {ref}`team`, or read {doc}`../pages/about`.\n")
+    assert build(site, OPTIONS).warnings == []
+    assert reference_links((site / "_site/docs/index.html").read_bytes()) == [
+        "/about.html#team Our team", "/about.html About"]
+
+    about.write_text(about.read_text().replace("## Our team", "## The people"))
+    result = build(site, OPTIONS)
+    assert reference_links(result.outputs["docs/index.html"])[0] == "/about.html#team The people"
+    assert_same_as_full_build(site)
+
+    about.write_text(about.read_text().replace("(team)=\n", ""))
+    result = build(site, OPTIONS)
+    assert reference_links(result.outputs["docs/index.html"])[0] == "? team"
+    assert result.warnings == ["content/docs/index.md:4: warning: {ref}`team`: no target labelled 'team' "
+                               "on this page or in the docs"]
     assert_same_as_full_build(site)
 
 

@@ -193,3 +193,29 @@ def test_a_versioned_working_tree_warns_also_when_its_version_is_reused(tmp_path
     again = build(site, OPTIONS)
     assert again.reports["docs"].versions == {"dev": "reused", "v0": "archived"}
     assert docs_warnings(again) == expected
+
+
+def test_a_page_whose_url_holds_a_percent_sign_resolves_its_links_once(tmp_path):
+    # A folder named "a%41" is served at /a%2541/: a page in it that links "b.html" links /a%2541/b.html,
+    # the file a%41/b.html, not aA/b.html. So for a page and a docs page; a tutorial's (slugged) the same way.
+    from nbformat.v4 import new_markdown_cell
+
+    from test_notebooks import notebook
+
+    site = make_site(tmp_path / "site")
+    for folder in ("content/pages/p%41", "content/docs/d%41", "notebooks"):
+        (site / folder).mkdir(parents=True)
+    (site / "content/pages/p%41/index.md").write_text("---\ntitle: P\n---\n\nSee [b](b.html) and [gone](gone.html).\n")
+    (site / "content/pages/p%41/b.md").write_text("---\ntitle: B\n---\n\nBack [up](../p%2541/).\n")
+    (site / "content/docs/index.md").write_text("---\ntitle: Docs\n---\n\nSee [b](d%2541/b.html).\n")
+    (site / "content/docs/d%41/index.md").write_text("---\ntitle: D\n---\n\nSee [b](b.html) and [gone](gone.html).\n")
+    (site / "content/docs/d%41/b.md").write_text("---\ntitle: B\n---\n\nSee [the tutorial](../tutorials/t.html).\n")
+    (site / "notebooks/t.ipynb").write_text(nbformat_text(notebook(
+        new_markdown_cell("# T\n\nSee [b](/docs/d%2541/b.html) and [gone](/docs/d%2541/gone.html)."), execute="never")))
+    result = build(site, OPTIONS)
+    assert (site / "_site/p%41/b.html").is_file() and (site / "_site/docs/d%41/b.html").is_file()
+    assert sorted(w for w in link_warnings(result) if "%" in w) == [
+        "content/docs/d%41/index.md:5: warning: link to gone.html: no such page",
+        "content/pages/p%41/index.md:5: warning: link to gone.html: no such page",
+        "notebooks/t.ipynb: warning: cell 1: line 3: link to /docs/d%2541/gone.html: no such page",
+    ]

@@ -315,6 +315,20 @@ KRAMDOWN_READINGS = {
     "quotes-in-a-links-url": ('[issues](https://x.org/i?q=label%3A"High+Priority"), [u](/v?a="b"), ![i](/i.png?x=\'y\'), '
                               '[t](/u "title"), [q](</q> "t") and [s](/s\n"t")\n'),
     "code-keeps-leading-blank-lines": "```\n\nx\n```\n\n~~~ruby\n\n\n  a = 1\n~~~\n\n- item\n\n  ```\n\n  y\n  ```\n",
+    # Found on sites nobody here tuned to (swift-org-website, opensource.guide, brew.sh):
+    "raw-content-elements": ("<code>``SymbolName``</code> links and <kbd>*k*</kbd>, <samp>`s`</samp>, "
+                             "<var>_v_</var>; `<code>` then `x` and <code>*y*</code>.\n\n"
+                             "#### New <code>`Sequence`</code> members\n"),
+    "backslash-line-break": ("one line\\\nnext line\n\nalone\n\\\n[link](/x)\n\\\nend `a\\\nb` c\n\n"
+                             "```\ncode \\\nkept\n```\n"),
+    "ellipsis-in-longer-runs": "merged.....this and a....b, c......d and e...f.\n",
+    "headings-in-html-elements": ('<div dir="rtl" markdown="1">\n\n## لماذا نقيس أي شيء؟\n\n## Hello World\n\n'
+                                  '## Hello World\n\n<section markdown="1"><header><h3 class="t"></h3><h4>Raw</h4>'
+                                  "</header></section>\n\n</div>\n\n## لماذا نقيس\n\n## Hello World\n"),
+    # U+09DF (a composition exclusion) and a decomposed é, kept as written: NFC would change both.
+    "unicode-as-written": "## \u0985\u09a8\u09bf\u09df\u09a8\u09cd\u09a4\u09cd\u09b0\u09bf\u09a4\n\nCafe\u0301 and \u09df.\n",
+    "escaped-paren-in-link-url": ("no [boxing](https://e.org/wiki/Type_(object-oriented_programming\\)#Boxing) here, "
+                                  "[x](/a\\(b) and [y](/c\\)d) and [z](/e_(f)_g).\n"),
 }
 
 

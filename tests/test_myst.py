@@ -339,7 +339,7 @@ def test_a_reference_left_for_the_docs_keeps_its_own_text_when_linked():
     labels = myst.Labels()
     labels.add(Path("/site/content/docs/other.md"), "/docs/other.html", "Other",
                ["(elsewhere)=\n## Far away\n\n```{figure} x.png\n:name: fig-x\n\nX.\n```\n"])
-    html, found = myst.resolve(rendered.html, labels.document(Path("/site/content/docs/page.md")))
+    html, found = myst.resolve(rendered.html, labels.document(Path("/site/content/docs/page.md")).find)
     root = lxml_html.fragment_fromstring(html, create_parent="div")
     assert [(a.get("href"), a.text) for a in root.xpath("//a")] == [
         ("/docs/other.html#elsewhere", "the <b> part"), ("/docs/other.html#fig-x", "Plot 1")]

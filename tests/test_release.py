@@ -29,6 +29,7 @@ def test_the_release_builds_an_sdist_and_a_wheel_that_twine_passes(tmp_path: Pat
     assert "License-Expression: Apache-2.0" in metadata
     assert "Provides-Extra: execute" in metadata
     assert "# sitegen" in metadata                  # the README, which `sitegen help` reads
+    assert "\n# Changelog\n" in metadata            # and the CHANGELOG, after it
 
 
 def test_the_release_workflow_publishes_by_trusted_publishing_after_the_checks() -> None:

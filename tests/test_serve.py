@@ -485,3 +485,12 @@ def test_a_port_in_use_is_one_line_and_no_traceback(site: Path) -> None:
                               env={**os.environ, "PYTHONPATH": str(REPO)})
     assert done.returncode == 1
     assert done.stderr.strip() == f"error: cannot listen on 127.0.0.1:{port}: Address already in use"
+
+
+def test_a_host_that_cannot_be_listened_on_is_one_line_and_no_traceback(site: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "generator", "-C", str(site), "serve",
+                           "--host", "no-such-host.invalid", "--port", "0"], cwd=REPO, capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert done.returncode == 1
+    assert done.stderr.splitlines()[-1].startswith("error: cannot listen on no-such-host.invalid:0: ")
+    assert "Traceback" not in done.stderr

@@ -72,9 +72,17 @@ def test_a_wheel_in_a_fresh_venv_starts_a_site_that_builds_checks_and_serves(tmp
     assert "no errors" in sitegen("check", cwd=site).stdout
     assert (site / "_site/assets/css/site.css").is_file()
     assert "[0, 1, 4, 9, 16, 25]" in (site / "_site/docs/tutorials/first-steps.html").read_text()
-    # The user guide travels in the wheel's metadata: readable with no repository and no network.
+    # No math, widgets, diagrams or charts: none of the vendored libraries is published.
+    assert not (site / "_site/assets/vendor").exists() and not (site / "_site/docs/tutorials/_charts").exists()
+    # The user guide and the changelog travel in the wheel's metadata: readable with no repository
+    # and no network.
     assert "  Tutorials\n" in sitegen("help", cwd=work).stdout
     assert sitegen("help", "versioned", cwd=work).stdout.startswith("Versioned docs\n==============\n")
+    assert sitegen("help", cwd=work).stdout.endswith("  Security\n  Changelog\n")
+    changelog = sitegen("help", "changelog", cwd=work).stdout
+    assert changelog.startswith("Changelog\n=========\nWhat changed for users of sitegen")
+    assert "\n## Unreleased\n" in changelog
+    assert "Changelog" not in sitegen("help", "security", cwd=work).stdout     # the guide's last topic ends there
 
     port = free_port()
     server = subprocess.Popen([bin_dir / "sitegen", "serve", "--port", str(port)], cwd=site, env=env,

@@ -95,7 +95,7 @@ def render_pages(jobs: list[Job], config: Config, gallery_url: str, render: Call
         )
         tutorials.add(f"{slug}.html", html, origin)
         titled = tuple(ident for ident in result.heading.values() if ident)    # the title's id and Jupyter's
-        tutorials.linked.append(Linked(origin.as_posix(), cards[n]["url"].lstrip("/"), result.links,
+        tutorials.linked.append(Linked(origin.as_posix(), cards[n]["url"], result.links,
                                        (*document_anchors(result.html), *titled), result.notes))
     index = render("tutorials.html", Path(GALLERY_TEMPLATE),
                    page=_page("Tutorials", gallery_url, "Tutorials, executed when the site is built."),

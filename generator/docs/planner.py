@@ -103,9 +103,11 @@ class DocsSection(Bundle):
         """``ctx.site_key()`` stands for the rest of the site, which docs pages may show:
         while it stays the same, versions whose tree did not change are reused."""
         from generator.docs.versions import VersionedDocs
+        from generator.references import asked
 
         options = ctx.options
-        docs = VersionedDocs(ctx.config, ctx.renderer, ctx.site_view, ctx.parse).build(
+        docs = VersionedDocs(ctx.config, ctx.renderer, ctx.site_view, ctx.parse,
+                             asked(ctx.site, ctx.renderer.relative_url)).build(
             ctx.site_key(), options.refresh, options.rerun)
         return docs, DocsReport(docs.report, docs.tutorials, tuple(docs.warnings), tuple(docs.api_modules),
                                 tuple(docs.linked))

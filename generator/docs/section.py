@@ -22,7 +22,7 @@ from markupsafe import Markup
 from generator.errors import SiteError
 from generator.files import Files
 from generator.layout import DOCS
-from generator.links import Linked, placed_links
+from generator.links import Linked
 from generator.docs.tutorials import TutorialStats, Tutorials
 from generator.readers import suffixes
 from generator.site import Document, output_path
@@ -59,7 +59,8 @@ def render_section(tree: Path, prefix: str, render: Render, parse: Parse,
                    version: dict[str, Any] | None = None,
                    tutorials: RenderTutorials | None = None,
                    editable: bool = True, reference: Reference | None = None,
-                   updated: Mapping[str, str] = {}, relative_url: Callable[[str], str] = str) -> Section:
+                   updated: Mapping[str, str] = {}, relative_url: Callable[[str], str] = str,
+                   outer: Callable[[Path, str, str], myst.Target | None] | None = None) -> Section:
     """Every file of the docs section in ``tree`` (its pages and ``tutorials``) below ``prefix``.
 
     ``version`` (name, title, status) is what templates see as ``docs.version``;
@@ -71,7 +72,8 @@ def render_section(tree: Path, prefix: str, render: Render, parse: Parse,
     ``reference``: the tree's API reference (:mod:`generator.api`), published with the
     pages, which link their ``[name][]`` references through it. ``updated``: the day
     (``YYYY-MM-DD``) each page's source (by its path in ``tree``) last changed in git.
-    ``relative_url``: a site path as a link to it (``baseurl`` in front).
+    ``relative_url``: a site path as a link to it (``baseurl`` in front). ``outer``: what a
+    reference none of the section's pages resolves leads to (the site's posts and pages).
     """
     base = tree / DOCS_DIR
     sources, others = [], []
@@ -91,7 +93,7 @@ def render_section(tree: Path, prefix: str, render: Render, parse: Parse,
     from generator import myst
 
     texts = {source.path: [source.body] for source in sources if source.is_markdown}
-    labels = myst.Labels()
+    labels = myst.Labels(outer=outer)
     for doc in documents:
         labels.add(tree / doc.source, relative_url(doc.url), doc.title, texts.get(doc.source, []))
     made = tutorials(context, labels) if tutorials else Tutorials()
@@ -120,7 +122,7 @@ def render_section(tree: Path, prefix: str, render: Render, parse: Parse,
     section.warnings = [*made.warnings, *(w for doc in documents for w in doc.reported),
                         *(reference.warnings if reference else ())]
     if editable:        # the author's tree: a version from a git ref is past mending
-        section.linked = [*(Linked(doc.source.as_posix(), doc.output_path, doc.links, doc.anchors)
+        section.linked = [*(Linked(doc.source.as_posix(), doc.url, doc.links, doc.anchors)
                             for doc in documents), *made.linked]
     return section
 
@@ -132,7 +134,7 @@ def _linked(doc: Document, labels: myst.Labels, tree: Path) -> Document:
         return doc
     from generator import myst
 
-    content, found = myst.resolve(doc.content, labels.document(tree / doc.source))
+    content, found = myst.resolve(doc.content, labels.document(tree / doc.source).find)
     return dataclasses.replace(doc, content=content,
                                warnings=tuple(w for w in doc.warnings if not myst.settled(w, found)))
 
@@ -159,8 +161,7 @@ def _place(doc: Document, prefix: str) -> Document:
     if "permalink" in doc.meta:
         raise SiteError("docs pages take their URL from their path: remove 'permalink'", doc.source)
     rel = doc.source.relative_to(DOCS_DIR).with_suffix(".html").as_posix()
-    url = page_url(prefix, rel)
-    return dataclasses.replace(doc, url=url, links=placed_links(doc.links, url))
+    return dataclasses.replace(doc, url=page_url(prefix, rel))
 
 
 def page_url(prefix: str, rel: str) -> str:

@@ -25,7 +25,7 @@ import tempfile
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING, Any, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 
 from generator import __version__, git, notebooks
 from generator import codec
@@ -42,7 +42,7 @@ from generator.outputs import generated_page
 from generator.schema.docs import Version
 
 if TYPE_CHECKING:
-    from generator.myst import Labels
+    from generator.myst import Labels, Target
     from generator.render import Renderer
 
 SLOT_BANNER = "<!-- sitegen:version-banner -->"
@@ -154,8 +154,10 @@ def worktree_updated(root: Path) -> tuple[tuple[str, str], ...]:
 class VersionedDocs:
     """Renders the docs section, once per version, with the current site's templates."""
 
-    def __init__(self, config: Config, renderer: Renderer, site: dict[str, Any], parse: Parse):
+    def __init__(self, config: Config, renderer: Renderer, site: dict[str, Any], parse: Parse,
+                 outer: Callable[[Path, str, str], Target | None] | None = None):
         self.config = config
+        self.outer = outer          # the site's posts' and pages' labels, for the author's tree
         self.renderer = renderer
         self.site = site
         self.parse = parse
@@ -239,7 +241,7 @@ class VersionedDocs:
             reference = build_reference(self.config, tree, prefix, version["title"] if version else "", name or "",
                                         self._inventories(refresh))
         section = render_section(tree, prefix, self.render, self.parse, version, tutorials, editable, reference,
-                                 updated, self.renderer.relative_url)
+                                 updated, self.renderer.relative_url, self.outer if tree == self.config.root else None)
         if reference:
             docs.api_modules = [docs.api_modules[0] + reference.rendered, docs.api_modules[1] + reference.reused]
         docs.tutorials += section.tutorials

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from functools import partial
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from generator import parallel
@@ -19,7 +20,8 @@ from generator.engine.documents import (DocumentStats, Listed, Parsed, inputs_mo
 from generator.engine.planning import placement, within
 from generator.engine.records import CONTENT_FIELDS
 from generator.engine.values import Assembled, Build, Scan
-from generator.layout import SWAPPABLE, TEMPLATES
+from generator.errors import SiteError
+from generator.layout import DATA, SWAPPABLE, TEMPLATES
 from generator.outputs.registry import required_templates
 from generator.outputs.site_view import site_view
 from generator.placement import place_all
@@ -101,8 +103,33 @@ def load(engine: Engine, scan: Scan, ready: Mapping[str, Document] = {}
     data_files = {key: engine.data_files.get(key) or load_data_file(scan.config, path, key)
                   for kind, path, key in sources if kind == "data"}
     engine.data_files = data_files     # by digest: true whether or not this build succeeds
-    data = {path.stem: data_files[key] for kind, path, key in sources if kind == "data"}
+    data = site_data((path, data_files[key]) for kind, path, key in sources if kind == "data")
     return (listing, parsed, data), DocumentStats(count, len(parsed) - count)
+
+
+def site_data(files: Iterable[tuple[Path, Any]]) -> dict[str, Any]:
+    """``site.data``: each data file's value under its name, a subfolder's files under the
+    folder's name (``content/data/locales/ar.yml`` is ``site.data.locales.ar``), as Jekyll
+    nests ``_data``. Two files that would have one name (``team.yml`` and ``team.yaml``, or
+    ``locales.yml`` and ``locales/``) are refused."""
+    data: dict[str, Any] = {}
+    folders: set[int] = {id(data)}     # the dicts made for folders (a file's value may be a dict too)
+    for path, value in files:
+        *names, name = path.relative_to(DATA).with_suffix("").parts
+        into = data
+        for folder in names:
+            if folder not in into:
+                into[folder] = {}
+                folders.add(id(into[folder]))
+            into = into[folder]
+            if id(into) not in folders:
+                raise SiteError(f"site.data.{'.'.join(names)} is both a data file and this folder's: rename one",
+                                path)
+        if name in into:
+            raise SiteError(f"site.data.{'.'.join((*names, name))} is named twice (by this file and another, "
+                            "or a folder): rename one", path)
+        into[name] = value
+    return data
 
 
 def assemble_site(engine: Engine, scan: Scan,
@@ -144,4 +171,5 @@ def swap_in(engine: Engine, scan: Scan) -> tuple[Assembled, DocumentStats] | Non
         for name in CONTENT_FIELDS:
             setattr(held, name, getattr(doc, name))
         parsed[str(path)] = Parsed(source_digest, key, held)
+    last.site.rewritten()
     return dataclasses.replace(last, parsed=parsed), DocumentStats(count, len(parsed) - count)

@@ -172,7 +172,7 @@ def within(name: str, places: tuple[str, ...]) -> bool:
 def placement(doc: Document) -> tuple:
     """What decides where a document is published and which collections list it."""
     return (doc.kind, doc.url, doc.layout, doc.date, doc.draft, doc.tags, doc.categories, doc.authors,
-            doc.redirect_from)
+            doc.redirect_from, doc.meta.get("redirect_to"))
 
 
 class OutputBytes(Mapping):

@@ -34,7 +34,7 @@ class BuildResult:
     def warnings(self) -> list[str]:
         """``file:line: warning: ...`` for what the site's documents, their renders and the
         planners' work (docs pages, tutorials) use that sitegen left out."""
-        documents = [w for doc in (self.site.documents if self.site else ()) for w in doc.reported]
+        documents = [w for doc in (self.site.documents if self.site else ()) for w in self.site.reported(doc)]
         planners = [w for report in self.reports.values() for w in getattr(report, "warnings", ())]
         return documents + list(self.link_warnings) + list(self.render_warnings) + planners
 

@@ -379,13 +379,10 @@ class _Importer:
             rel = path.relative_to(self.src).as_posix()
             if not path.is_file() or path.name.startswith("."):
                 continue
-            if path.parent != data:
-                self.note(rel, 1, rel, "data in a subfolder: sitegen's site.data has one level; move it "
-                                       "to _data/ under its own name")
-            elif path.suffix in (".yml", ".yaml", ".json"):       # JSON is YAML
+            if path.suffix in (".yml", ".yaml", ".json"):       # JSON is YAML
                 content = self.read(path)
-                if content is not None:
-                    self.copy(content, f"content/data/{path.stem}.yml")
+                if content is not None:      # a subfolder nests, as in Jekyll: _data/locales/ar.yml
+                    self.copy(content, f"content/data/{path.relative_to(data).with_suffix('.yml').as_posix()}")
                     self.result.data += 1
             else:
                 self.note(rel, 1, rel, f"sitegen reads data files as YAML: convert {path.suffix} to YAML")
@@ -430,9 +427,6 @@ class _Importer:
         if kind == "posts":
             self.check_post_url(rel, merged)
         self.note_third_party(rel, text)
-        if "redirect_to" in merged:
-            self.note(rel, 1, "redirect_to", "sitegen has no redirect_to: put this page's URL in the "
-                                             "target page's redirect_from, or in site.yaml redirects", visible=True)
         body_start = match.end()
         front = match.group(1) + "".join(_yaml_line(key, value) for key, value in changes.items())
         self.write(f"---\n{front}---\n{text[body_start:]}", target)
@@ -569,12 +563,13 @@ class _Importer:
 
     def post_permalink(self) -> str:
         raw = str(self.config.get("permalink") or "date")
-        pattern = PERMALINK_STYLES.get(raw, raw).replace(":output_ext", ".html")
+        # Jekyll reads a pattern from the site's root with or without its leading "/" (":title").
+        pattern = "/" + PERMALINK_STYLES.get(raw, raw).replace(":output_ext", ".html").lstrip("/")
         unknown = sorted(set(re.findall(r":([a-z_]+)", pattern)) - PERMALINK_PLACEHOLDERS)
-        if unknown or not pattern.startswith("/"):
+        if unknown:
             self.note(self.config_name, self.config_line("permalink"), f"permalink: {raw}",
                       f"sitegen's permalinks know :{', :'.join(sorted(PERMALINK_PLACEHOLDERS))}; not "
-                      f"{', '.join(':' + u for u in unknown) or 'a pattern without a leading /'}: the posts "
+                      f"{', '.join(':' + u for u in unknown)}: the posts "
                       f"use {PERMALINK_STYLES['date']} instead, so their URLs move: give each a "
                       f"redirect_from or choose another pattern")
             return PERMALINK_STYLES["date"].replace(":output_ext", ".html")

@@ -49,7 +49,7 @@ FILTERS: dict[str, tuple[str, Callable[[list[str]], list[str]] | None]] = {
     "number_of_words": ("wordcount", None), "slugify": ("slugify", None),
     "replace": ("replace", None), "remove": ("replace", lambda a: [a[0], '""']),
     "where": ("selectattr", lambda a: [a[0], '"equalto"', a[1]]),
-    "sort": ("sort", lambda a: [f"attribute={a[0]}"] if a else []),
+    "sort": ("jekyll_sort", lambda a: [f"attribute={a[0]}"] if a else []),
 }
 
 # Liquid's and Jekyll's filters of plain values (numbers, strings, lists of them) that a converted
@@ -267,7 +267,9 @@ class _Converter:
                 return f"{left} self.{self.blocks}() {right}"
             self.block_used = True
             return f"{{% block {self.blocks} %}}{left} content {right}{{% endblock %}}"
-        return f"{left} {self.expression(source)} {right}"
+        # Liquid escapes no output (``escape`` does, where a layout asks): a value holding HTML,
+        # as a site's translations in _data do, is markup, where autoescaping showed its tags.
+        return f"{left} ({self.expression(source)}) | safe {right}"
 
     # -- tags -------------------------------------------------------------------------------
 
@@ -623,8 +625,9 @@ def _split(tokens: list[tuple[str, str]], separator: str) -> list[list[tuple[str
 
 def _maybe(expression: str, parts: list[str]) -> str:
     """A key looked up in data (a loop variable, an include parameter) may be missing, which
-    Liquid shows as nothing: so does ``default("")``, where StrictUndefined would stop the build."""
-    return f'({expression} | default(""))' if parts else expression
+    Liquid reads as nil: so does ``default(nil)`` (sitegen's templates' ``nil``, which shows as
+    nothing, is false, and gives nil for any key of it), where StrictUndefined would stop the build."""
+    return f"({expression} | default(nil))" if parts else expression
 
 
 def _literal(value: Any) -> str:

@@ -244,7 +244,7 @@ class NotebookRenderer:
         """The links of cell ``index`` into the site (``shown``: as published), at the cell's line
         in the file (a script's; 0 in a notebook's JSON) and their own in the cell."""
         _, line = self.tutorial.locate(index)
-        for link in document_links(shown, cell.source, 1, self.asset_url.rstrip("/") + ".html"):
+        for link in document_links(shown, cell.source, 1):
             self.links.append((line or 0, *link[1:]))
             self.notes.append(f"cell {index + 1}: line {link[0]}: ")
 

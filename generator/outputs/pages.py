@@ -12,19 +12,38 @@ from generator.confine import site_path
 from generator.deps import record, warn
 from generator.errors import SiteError
 from generator.files import is_file
-from generator.outputs import PlanContext, Planner
+from generator.outputs import PlanContext, Planner, generated_page
 from generator.plan import Job, Plan
 from generator.site import Document, render_deferred
 from generator.sources import read_text
 
 
 class Documents(Planner):
+    """Each document through its layout; one whose front matter says ``redirect_to`` (as
+    jekyll-redirect-from reads it) is a page sending the reader on to that URL instead."""
+
     name = "documents"
-    templates = ("post.html", "page.html")      # the layouts of posts and pages by default
+    templates = ("post.html", "page.html", "redirect.html")   # the layouts of posts and pages by default
 
     def plan(self, ctx: PlanContext, plan: Plan) -> None:
+        moved = [doc for doc in ctx.site.documents if "redirect_to" in doc.meta]
         plan.add_all([Job(doc.output_path, str(doc.source), partial(render_document, ctx, doc),
-                          ("document", doc.layout)) for doc in ctx.site.documents])
+                          ("document", doc.layout)) for doc in ctx.site.documents if "redirect_to" not in doc.meta])
+        for doc in moved:
+            target = redirect_target(doc)
+            plan.add(doc.output_path, doc.source, partial(
+                ctx.render, "redirect.html", page=generated_page("Redirecting", doc.url), target=target),
+                ("redirect", doc.url, target), listed=False)
+
+
+def redirect_target(doc: Document) -> str:
+    """The URL a document's ``redirect_to`` names (a list: its first, as jekyll-redirect-from takes it)."""
+    target = doc.meta["redirect_to"]
+    if isinstance(target, list) and target:
+        target = target[0]
+    if not isinstance(target, str) or not target.strip():
+        raise SiteError(f"key 'redirect_to': expected a URL or a path of the site, got {target!r}", doc.source)
+    return target.strip()
 
 
 def render_document(ctx: PlanContext, doc: Document) -> str:
@@ -33,13 +52,14 @@ def render_document(ctx: PlanContext, doc: Document) -> str:
         raise SiteError(f"unknown layout '{doc.layout}' (no templates/{template})", doc.source)
     page = ctx.views.document(doc)
     if doc.deferred is None:
-        content = page.content
+        content = page.content      # its MyST references to other pages linked (Views.linked)
     else:  # its Liquid lists the site: run now, reading the site through recording views
         content, files, warnings = render_deferred(doc, ctx.config, ctx.site_view)
         for name in files:
             record(("file", name))
-        for warning in warnings:
+        for warning in ctx.site.unresolved(doc.source, warnings):
             warn(warning)
+        content = ctx.views.linked(doc, content)
     return ctx.render(template, doc.source, page=page, content=Markup(content),
                       **layout_context(ctx, page, doc.source))
 
