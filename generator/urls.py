@@ -1,4 +1,5 @@
-"""How a URL path finds its file in the built site: one rule for the preview server and the checker.
+"""How a URL path finds its file in the built site: one rule for the preview server and the checker;
+and which URL paths name a place inside the site (site.yaml's and its sections' checks).
 
 The checker must accept exactly the links the server (and the live host,
 GitHub Pages or ASF's) would serve, so both ask :func:`candidates`; a page's
@@ -49,3 +50,10 @@ def relative_url(config: Any, url: str) -> str:
 def quoted(url: str) -> str:
     """A site path, quoted for a link (the same few recur on every page: the menu, the stylesheets)."""
     return quote(url, safe="/#?=&%:.-_~")
+
+
+def plain_path(url: str) -> bool:
+    """A URL path naming a place inside the site: '/', no '.', '..' or empty segments."""
+    rest = url[1:].removesuffix("/")
+    return url.startswith("/") and "\0" not in url and (
+        url == "/" or not any(part in ("", ".", "..") for part in rest.split("/")))

@@ -13,11 +13,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generator import codec, notebooks
-from generator.config import ApiInventory, Config
+from generator.config import Config
 from generator.confine import site_path
 from generator.docs.section import DOCS_DIR
 from generator.docs.tutorials import TutorialStats
 from generator.outputs import Bundle, PlanContext
+from generator.schema.docs import ApiInventory
 from generator.files import Files
 from generator.links import Linked
 
