@@ -452,7 +452,8 @@ class SettingsView:
     read are as they were (:func:`setting_digest`), so a site.yaml edit parses
     again exactly the documents whose Liquid or reader read what it changed.
     Sections are views of their own; any other value is noted whole (a list,
-    ``plugins``). ``root`` is where the site lies, not a setting: not noted.
+    ``plugins``). ``root`` is where the site lies, not a setting: not noted; nor is a value
+    made of it (``state_dir``), whose settings (``output`` of ``output_dir``) are.
     """
 
     __slots__ = ("_section", "_prefix", "_read", "_known")
@@ -473,6 +474,9 @@ class SettingsView:
 
     def _look_up(self, name: str) -> tuple[str, Any, Any]:
         """What reading ``name`` notes (a dotted name, "" for none), the value noted, and what it returns."""
+        derived = getattr(type(self._section), name, None)
+        if isinstance(derived, property):     # ``state_dir``: what it reads is noted, not where the site lies
+            return "", None, derived.fget(self)
         value = getattr(self._section, name)
         if isinstance(value, types.MethodType):       # its own reads go through the view
             return "", None, types.MethodType(value.__func__, self)
