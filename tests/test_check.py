@@ -87,6 +87,7 @@ def test_no_page_links_an_output_switched_off_by_name(tmp_path, capsys):
     assert "no errors" in capsys.readouterr().out
     post = (site / "_site/2020/05/04/welcome.html").read_text()
     assert "atom.xml" not in post and "/tags/" not in post and "data-search" not in post
+    assert "<p></p>" not in post                                    # the footer's row of them left out
 
 
 def line_of(path: Path, text: str) -> int:
