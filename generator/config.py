@@ -33,7 +33,7 @@ from generator.layout import ASSETS, CONFIG_FILE, NOTEBOOKS, RESERVED, STATE_DIR
 from generator.plugins import extensions
 from generator.schema.docs import ApiInventory, ApiPackage, Version, check_versions
 from generator.schema.notebooks import Notebooks
-from generator.schema.outputs import Archives, Feeds, Search, Taxonomy, name_taken
+from generator.schema.outputs import ARCHIVE_PAGES, Archives, Feeds, Search, Taxonomy, name_taken
 from generator.urls import plain_path
 
 
@@ -94,9 +94,6 @@ class Check:
     # path glob -> Nu checker messages (substrings) reported as warnings there, not errors:
     # legacy markup a migrated site carries and browsers accept (``width="512px"``, ``<center>``)
     allow_html: dict[str, list[str]] = field(default_factory=dict)
-
-
-ARCHIVE_PAGES = ("blog", "history", "tags", "categories", "authors")     # the keys of Archives that place a page
 
 
 @dataclass(frozen=True)
