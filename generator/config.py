@@ -33,7 +33,7 @@ from generator.layout import ASSETS, CONFIG_FILE, NOTEBOOKS, RESERVED, STATE_DIR
 from generator.plugins import extensions
 from generator.schema.docs import ApiInventory, ApiPackage, Version, check_versions
 from generator.schema.notebooks import Notebooks
-from generator.schema.outputs import Archives, Feeds, Search, Taxonomy, name_taken
+from generator.schema.outputs import ARCHIVE_PAGES, Archives, Feeds, Search, Taxonomy, name_taken
 from generator.urls import plain_path
 
 
@@ -541,7 +541,20 @@ def load_config(root: str | Path = ".", **overrides: Any) -> Config:
     config = dataclasses.replace(config, root=root, plugins=plugins)
     _check_trusted(config.notebooks, root, path)
     _check_places(config, path)
-    return config
+    return _switched_off(config)
+
+
+def _switched_off(config: Config) -> Config:
+    """The keys templates read for an output that ``outputs`` switches off, off too: no page
+    links a feed or an archive the build does not make, nor loads search without an index."""
+    off = {name for name, on in config.outputs.items() if not on}
+    if not off:
+        return config
+    feeds = dataclasses.replace(config.feeds, atom=False, rss=False, json=False, tags=False, categories=False)
+    archives = {name: False for name in ARCHIVE_PAGES if name in off}
+    return dataclasses.replace(config, feeds=feeds if "feeds" in off else config.feeds,
+                               archives=dataclasses.replace(config.archives, **archives),
+                               search=False if "search" in off else config.search)
 
 
 def _site_yaml(root: Path, path: Path, text: str) -> Any:
@@ -573,7 +586,7 @@ def _site_yaml(root: Path, path: Path, text: str) -> Any:
 
 def _check_places(config: Config, path: Path) -> None:
     """The URLs and folders site.yaml names must be places in the site, not outside it."""
-    for name in ("blog", "history", "tags", "categories", "authors"):
+    for name in ARCHIVE_PAGES:
         url = getattr(config.archives, name)
         if url is not False and (not url.startswith("/") or url.startswith("//") or "/../" in url + "/"):
             raise SiteError(f"key 'archives.{name}': expected a path starting with '/' "

@@ -86,7 +86,7 @@ def init_site(dest: str | Path, now: datetime | None = None, kind: str = "projec
            *(["  - {title: Docs, url: /docs/}"] if docs else []),
            "  - {title: About, url: /about.html}"]
     files = {
-        "site.yaml": STARTER_CONFIG.format(title=title, nav="\n".join(nav)),
+        "site.yaml": STARTER_CONFIG.format(title=title, nav="\n".join(nav)) + ("" if blog else NO_BLOG),
         "content/pages/index.md": STARTER_HOME.format(
             title=title, links=" and ".join([*(["the [blog](/blog.html) lists the posts"] if blog else []),
                                              *(["the [docs](/docs/) begin here"] if docs else [])])),
@@ -146,6 +146,12 @@ social:
   image: /assets/social-card.png     # the picture of shared links (theme.social_cards draws one per page)
 nav:
 {nav}
+"""
+
+# A site without posts makes no empty blog, archives or feeds, and no page links them.
+NO_BLOG = """\
+# No blog: remove these lines to start one (sitegen new post "A title").
+outputs: {blog: false, history: false, tags: false, categories: false, feeds: false}
 """
 
 STARTER_POST = """\

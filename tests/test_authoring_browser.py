@@ -1,5 +1,5 @@
 """Content tabs and Mermaid diagrams as a reader meets them, in Chromium: linked tabs switch
-together, by mouse and keyboard, and stay chosen after a reload; a diagram is drawn as SVG,
+together, by mouse and keyboard, and stay chosen after a reload and on the next page; a diagram is drawn as SVG,
 again when the theme switches, and a page without one does not load Mermaid."""
 
 from __future__ import annotations
@@ -40,6 +40,19 @@ Then run it:
     run from source
 '''
 
+CONDA_FIRST = '''---
+title: {title}
+---
+
+=== "conda"
+
+    conda {verb} it
+
+=== "pip"
+
+    pip {verb} it
+'''
+
 DIAGRAM = '''---
 title: Flow
 ---
@@ -55,7 +68,8 @@ graph LR
 
 @pytest.fixture(scope="module")
 def base_url(tmp_path_factory) -> Iterator[str]:
-    pages = {"install.md": TABS, "flow.md": DIAGRAM}
+    pages = {"install.md": TABS, "flow.md": DIAGRAM, "upgrade.md": CONDA_FIRST.format(title="Upgrade", verb="upgrade"),
+             "remove.md": CONDA_FIRST.format(title="Remove", verb="remove")}
     with serving_basic_site(tmp_path_factory.mktemp("authoring-browser") / "site", pages) as url:
         yield url
 
@@ -84,6 +98,18 @@ def test_linked_tabs_switch_together_and_stay_chosen_after_a_reload(browser, bas
     blocking = [v["id"] for v in axe_violations(page, axe_script) if v["impact"] in BLOCKING]
     reader.close()
     assert blocking == [] and reader.problems == []
+
+
+def test_a_tab_chosen_on_one_page_is_chosen_on_the_next(browser, base_url):  # noqa: F811
+    reader = Watched(browser, base_url, **DESKTOP)
+    page = reader.open(base_url + "/upgrade.html")
+    assert shown(page) == ["conda upgrade it"]                   # a set shows its first tab at first
+    page.locator(".tabbed-labels label", has_text="pip").click()
+    assert shown(page) == ["pip upgrade it"]
+    page = reader.open(base_url + "/remove.html")
+    assert shown(page) == ["pip remove it"]
+    reader.close()
+    assert reader.problems == []
 
 
 def test_a_diagram_is_drawn_and_drawn_again_when_the_theme_switches(browser, base_url):  # noqa: F811

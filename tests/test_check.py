@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from generator.check import check_site, require_clean, url_problem
 from generator.cli import main
 from generator.config import load_config
 from generator.errors import SiteError
+from generator.scaffold import init_site
 from generator.scan import scan_css, scan_html, srcset_urls
 
 FAULTS = DATA / "faults"
@@ -74,6 +76,18 @@ def test_check_needs_a_built_site(tmp_path):
 def test_build_check_passes_on_a_clean_site(basic_site, capsys):
     assert main(["-C", str(basic_site), "build", "--check"]) == 0
     assert "no errors" in capsys.readouterr().out
+
+
+def test_no_page_links_an_output_switched_off_by_name(tmp_path, capsys):
+    site = tmp_path / "site"
+    init_site(site, now=datetime(2020, 5, 4, tzinfo=timezone.utc), kind="blog")      # the theme's templates
+    with open(site / "site.yaml", "a") as f:
+        f.write("outputs: {feeds: false, history: false, tags: false, categories: false, search: false}\n")
+    assert main(["-C", str(site), "build", "--check"]) == 0
+    assert "no errors" in capsys.readouterr().out
+    post = (site / "_site/2020/05/04/welcome.html").read_text()
+    assert "atom.xml" not in post and "/tags/" not in post and "data-search" not in post
+    assert "<p></p>" not in post                                    # the footer's row of them left out
 
 
 def line_of(path: Path, text: str) -> int:

@@ -159,6 +159,7 @@ def test_a_docs_page_read_halfway_keeps_its_navigation_and_passes_axe(browser, b
             toc, text = (page.locator(part).bounding_box() for part in (".toc", "article.docs-page"))
             assert text["x"] <= toc["x"] and toc["x"] + toc["width"] <= text["x"] + text["width"]
             assert toc["y"] + toc["height"] <= header["height"]
+            assert page.locator(".nav-toggle-label").bounding_box()["y"] >= 4     # not on the screen's edge
         blocking = [(v["id"], [n["target"] for n in v["nodes"]])
                     for v in axe_violations(page, axe_script) if v["impact"] in BLOCKING]
     finally:

@@ -20,7 +20,8 @@ OPTIONS = BuildOptions(now=NOW)
 @pytest.mark.parametrize("kind, present, absent", [
     ("project", ["2030/05/04/welcome.html", "docs/install.html", "docs/tutorials/first-steps.html"], []),
     ("blog", ["2030/05/04/welcome.html"], ["docs/install.html", "docs/tutorials/first-steps.html"]),
-    ("docs", ["docs/install.html", "docs/tutorials/first-steps.html"], ["2030/05/04/welcome.html"]),
+    ("docs", ["docs/install.html", "docs/tutorials/first-steps.html"],
+     ["2030/05/04/welcome.html", "blog.html", "history.html", "tags.html", "atom.xml", "rss.xml", "feed.json"]),
 ])
 def test_each_kind_of_new_site_builds_and_checks_clean(tmp_path: Path, kind: str, present: list[str],
                                                         absent: list[str]) -> None:

@@ -1,11 +1,12 @@
 """Search in parts, in a real browser: the index the build makes in parts finds what one
 index of the same pages finds, and the "Search in" menu keeps to a section.
 
-The site is the basic fixture with sixty posts, each holding some of a few words, and a
-docs section; it is built, and one Pagefind index of all its marked pages is made beside
-the parts (``pagefind-one/``) as the reference. Both are served by a real HTTP server on
-127.0.0.1 and searched in Chromium (Playwright): the parts through the header's box, as a
-reader does; the one index through Pagefind's own module.
+The site is the basic fixture with sixty posts, each holding some of a few words, a
+docs section and a tutorial (run by a real kernel, its word only in its output); it is
+built, and one Pagefind index of all its marked pages is made beside the parts
+(``pagefind-one/``) as the reference. Both are served by a real HTTP server on 127.0.0.1
+and searched in Chromium (Playwright): the parts through the header's box, as a reader
+does; the one index through Pagefind's own module.
 """
 
 from __future__ import annotations
@@ -29,6 +30,14 @@ from test_browser import BROWSER_TIMEOUT_MS, CHROMIUM, CHROMIUM_ARGS, DESKTOP
 
 OPTIONS = BuildOptions(now=datetime(2030, 1, 1, tzinfo=timezone.utc))
 WORDS = {"marmot": 2, "ocelot": 3, "tapir": 5}       # a post holds a word if its number divides by this
+TUTORIAL = """# %% [markdown]
+# # Burrows
+#
+# Who digs them:
+
+# %%
+print("the " + "mar" + "mot")
+"""
 QUERIES = ["marmot", "ocelot", "tapir", "marmot ocelot", "ocelot tapir", "marmot ocelot tapir", "post",
            "gazelle", "quagga", "ocelot quagga", "annealing", "annealing tapir"]
 
@@ -47,6 +56,7 @@ def served(tmp_path_factory) -> Iterator[tuple[str, Path]]:
         write(site / f"content/posts/2024-{1 + i % 12:02d}-{1 + i // 12:02d}-post-{i}.md",
               f"---\ntitle: Post {i}\n---\nThis post {i} is about {words or 'nothing much'}.\n")
     write(site / "content/docs/index.md", "---\ntitle: Docs\n---\nThe docs mention marmot and gazelle.\n")
+    write(site / "notebooks/burrows.py", TUTORIAL)
     build(site, OPTIONS)
     out = site / "_site"
     marked = sorted((p.relative_to(out).as_posix(), p.read_bytes()) for p in out.rglob("*.html")
@@ -121,7 +131,7 @@ def test_the_parts_find_the_same_pages_as_one_index(served, page) -> None:
     assert all(parts.values())
     page.goto(base + "/about.html")
     one = page.evaluate(ONE_INDEX, QUERIES)
-    assert len(one["marmot"]) == 31 and one["quagga"] == []      # 30 posts and the docs page
+    assert len(one["marmot"]) == 32 and one["quagga"] == []      # 30 posts, the docs page, the tutorial
     assert len(one["ocelot tapir"]) == 4 and one["ocelot quagga"] == one["ocelot"]   # a word none holds is left out
     assert one["annealing"] == ["/2024/08/01/post-7.html"]
     assert {query: everything_found(page, query) for query in QUERIES} == one
@@ -135,7 +145,7 @@ def test_the_section_menu_keeps_to_a_section_and_is_reached_by_keyboard(served, 
     page.keyboard.press("Tab")                                   # from the box to the menu
     menu = page.locator(".site-search-section")
     assert page.evaluate("document.activeElement.className") == "site-search-section"
-    assert menu.locator("option").all_inner_texts() == ["everything", "Blog", "Docs", "Pages"]
+    assert menu.locator("option").all_inner_texts() == ["everything", "Blog", "Docs", "Pages", "Tutorials"]
     page.keyboard.press("ArrowDown")                             # Blog
     page.locator(".site-search-status").filter(has_text="30 results").wait_for(timeout=30_000)
     assert page.evaluate("document.activeElement.className") == "site-search-section"   # still there
@@ -144,3 +154,6 @@ def test_the_section_menu_keeps_to_a_section_and_is_reached_by_keyboard(served, 
     assert page.locator(".site-search-url").all_inner_texts() == ["/docs/"]
     page.keyboard.press("ArrowDown")                             # Pages: none of them has the word
     page.locator(".site-search-status").filter(has_text="No results").wait_for(timeout=30_000)
+    page.keyboard.press("ArrowDown")                             # Tutorials: the word its code printed
+    page.locator(".site-search-status").filter(has_text="1 result for").wait_for(timeout=30_000)
+    assert page.locator(".site-search-url").all_inner_texts() == ["/docs/tutorials/burrows.html"]

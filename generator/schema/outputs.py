@@ -45,6 +45,9 @@ class Feeds:
                                 f"(no '.', '..' or empty segments), got {url!r}", path)
 
 
+ARCHIVE_PAGES = ("blog", "history", "tags", "categories", "authors")     # the keys of Archives that place a page
+
+
 @dataclass(frozen=True)
 class Archives:
     """Where the pages sitegen makes from the posts are published; ``false`` makes none.
