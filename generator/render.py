@@ -11,6 +11,7 @@ turned into a :class:`SiteError` at the template file and line that caused it.
 from __future__ import annotations
 
 import functools
+import json
 import os
 import stat
 from collections.abc import Mapping
@@ -174,6 +175,7 @@ class Renderer:
             safe_html=Markup,
             item=item,
             jekyll_sort=jekyll_sort,
+            jsonify=jsonify,
             markdown_inline=markdown_inline,
             social_card=social_card_url,
             liquid=liquid_filter,
@@ -317,6 +319,16 @@ def jekyll_sort(env: jinja2.Environment, value: Any, attribute: str | None = Non
     if isinstance(value, Mapping):
         return [[key, value[key]] for key in sorted(value)]
     return jinja2.filters.do_sort(env, value, attribute=attribute)
+
+
+def jsonify(value: Any) -> Markup:
+    """Jekyll's ``jsonify``, for templates converted from Liquid: nil is ``null``, and a mapping
+    keeps its keys' order, without spaces, as Ruby's ``JSON.generate`` writes it (Jinja's
+    ``tojson`` sorts and spaces them); ``<>&'`` are escaped as ``tojson`` escapes them, so the
+    JSON stays safe in a script or an attribute."""
+    value = None if isinstance(value, jinja2.Undefined) else value
+    return jinja2.utils.htmlsafe_json_dumps(value, dumps=json.dumps, separators=(",", ":"),
+                                            ensure_ascii=False, default=str)
 
 
 def relative_url(config: Config, url: str) -> str:

@@ -348,3 +348,55 @@ def test_a_post_dated_with_one_digit_month_or_day_is_imported_built_and_linked_a
     for path in ("links/index.html", "2021/11/08/one-digit-day.html"):
         path = path if (tmp_path / "old" / path).is_file() else path.replace("/index.html", ".html")
         assert _tight((out / path).read_text()) == _tight((tmp_path / "old" / path).read_text()), path
+
+
+def _built_by_both(tmp_path: Path, files: dict[str, str]) -> tuple[Path, Path, list]:
+    """``files`` built by Jekyll (``old``) and imported and built by sitegen (``new/_site``)."""
+    source = small_site(tmp_path / "jekyll", files=files)
+    jekyll_build(source, tmp_path / "old")
+    result = import_jekyll(source, tmp_path / "new")
+    build(tmp_path / "new")
+    return tmp_path / "old", tmp_path / "new/_site", result.notes
+
+
+@needs_jekyll
+def test_a_layouts_front_matter_is_its_layout_variable_as_in_jekyll(tmp_path) -> None:
+    # As Homebrew/brew.sh's base layout keeps its search settings: `algolia: {appId: ...}`, read
+    # as {{ layout.algolia.appId }} by itself and by every page placed in it through `page`.
+    base = ("---\nalgolia: {appId: D9HG, indexName: brew_all}\nshade: dark\n---\n<!DOCTYPE html>\n<html><head>"
+            "<title>{{ page.title }}</title></head><body><p>{{ layout.algolia.appId }} {{ layout.shade }}"
+            "[{{ layout.missing }}]</p><script>search({{ layout.algolia | jsonify }});</script>"
+            "{{ content }}</body></html>\n")
+    old, new, notes = _built_by_both(tmp_path, {
+        "_layouts/base.html": base,
+        "_layouts/default.html": "---\nlayout: base\nalgolia: {indexName: brew_all}\n---\n"
+                                 "<main>{{ layout.algolia.indexName }}</main>{{ content }}",
+        "about.md": "---\nlayout: default\ntitle: About\n---\nA.\n"})
+    for page in ("about.html", "2020/01/02/hello-world.html"):
+        assert _tight((new / page).read_text()) == _tight((old / page).read_text()), page
+    assert '<p>D9HG dark[]</p><script>search({"appId":"D9HG","indexName":"brew_all"});' in (old / "about.html").read_text()
+    assert not [n for n in notes if "layout" in n.construct]
+    # A layout placing pages in `base` with another shade: the value depends on the page, a note says so.
+    (tmp_path / "jekyll/_layouts/odd.html").write_text("---\nlayout: base\nshade: light\n---\n{{ content }}")
+    notes = import_jekyll(tmp_path / "jekyll", tmp_path / "again").notes
+    assert [(n.path, n.line, n.construct) for n in notes if "layout" in n.construct] == [
+        ("_layouts/base.html", 6, "{{ layout.shade }}")]
+
+
+@needs_jekyll
+def test_jsonify_and_nil_render_as_in_jekyll(tmp_path) -> None:
+    """A missing key is nil: ``jsonify`` writes ``null``, ``== nil`` is true (an empty string is
+    not nil); a mapping keeps its keys' order and Ruby's spacing."""
+    layout = ("<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title></head><body>"
+              "<script>load({{ page.lang | jsonify }}, {{ page.tags | jsonify }}, {{ site.data.search | jsonify }}, "
+              "{{ page.blank | jsonify }});</script>"
+              "<p>{% if page.lang == nil %}no lang{% endif %}{% if page.blank == nil %} blank is nil{% endif %}"
+              "{% if page.blank != nil %} blank is set{% endif %}</p>{{ content }}</body></html>\n")
+    old, new, _ = _built_by_both(tmp_path, {
+        "_layouts/default.html": layout,
+        "_data/search.yml": "zeta: 1\nalpha: [b, a]\nname: Café\n",
+        "about.md": "---\nlayout: default\ntitle: About\ntags: [x, y]\nblank: ''\n---\nA.\n"})
+    theirs = (old / "about.html").read_text()
+    assert 'load(null, ["x","y"], {"zeta":1,"alpha":["b","a"],"name":"Café"}, "");' in theirs
+    assert "<p>no lang blank is set</p>" in theirs
+    assert _tight((new / "about.html").read_text()) == _tight(theirs)

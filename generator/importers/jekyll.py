@@ -32,7 +32,7 @@ import yaml
 from generator.config import Feeds
 from generator.errors import SiteError
 from generator.frontmatter import known_keys
-from generator.importers.liquid import Note, block_name, convert_template
+from generator.importers.liquid import Note, block_name, convert_template, layout_variables
 from generator.layout import DEFAULT_THEME, RESERVED
 from generator.sass import SUFFIXES as SASS_SUFFIXES, css_path, is_sass
 from generator.scan import scan_css, scan_html
@@ -489,6 +489,7 @@ class _Importer:
             self.note_hosts(body, f"_layouts/{layout_files[name].name}", offset)
         parents = {name: str(meta.get("layout")) for name, (meta, _, _) in parsed.items()
                    if meta.get("layout") not in (None, "null", "none", False, "")}
+        variables = layout_variables({name: meta for name, (meta, _, _) in parsed.items()}, parents)
         for name, (meta, body, offset) in parsed.items():
             rel = f"_layouts/{layout_files[name].name}"
             if name in SITEGEN_TEMPLATES:
@@ -501,7 +502,7 @@ class _Importer:
                 parent = None
             blocks = block_name(name) if name in parents.values() else None
             jinja, notes = convert_template(body, rel, self.config, parent=parent, blocks=blocks,
-                                            includes=set(include_files))
+                                            includes=set(include_files), layouts=variables[name])
             self.result.notes += [_shifted(note, offset) for note in notes]
             self.write(jinja, f"templates/{name}.html")
             self.result.layouts += 1

@@ -37,7 +37,7 @@ LOOP_FIELDS = {"index", "index0", "rindex", "rindex0", "first", "last", "length"
 # Liquid filter -> Jinja filter and how its arguments carry over (None: as they are).
 FILTERS: dict[str, tuple[str, Callable[[list[str]], list[str]] | None]] = {
     "relative_url": ("relative_url", None), "absolute_url": ("absolute_url", None),
-    "escape": ("e", None), "xml_escape": ("e", None), "jsonify": ("tojson", None),
+    "escape": ("e", None), "xml_escape": ("e", None), "jsonify": ("jsonify", None),
     "date_to_xmlschema": ("date", lambda a: ['"iso"']),
     "date_to_string": ("date", lambda a: ['"%d %b %Y"']),
     "date_to_long_string": ("date", lambda a: ['"%d %B %Y"']),
@@ -113,24 +113,55 @@ class Scope:
     collections: set[str] = field(default_factory=set)   # names holding lists of documents
     lenient: bool = False                          # an include: names may come from its includer
     includes: set[str] | None = None               # the files of _includes (None: not known)
+    layouts: list[dict[str, Any]] | None = None    # what ``layout`` is on each chain through a layout
 
 
 def convert_template(text: str, path: str, config: dict[str, Any], *, parent: str | None = None,
                      blocks: str | None = None, lenient: bool = False, includes: set[str] | None = None,
-                     include_path: Callable[[str], str] = lambda name: f"partials/{name}") -> tuple[str, list[Note]]:
+                     include_path: Callable[[str], str] = lambda name: f"partials/{name}",
+                     layouts: list[dict[str, Any]] | None = None) -> tuple[str, list[Note]]:
     """Convert one Liquid template (its front matter removed) into Jinja.
 
     ``parent``: the layout it is placed in (it then extends it, its whole body
     being the parent's content); ``blocks``: the name under which its own
-    ``{{ content }}`` can be replaced by layouts placed in it. Returns the Jinja
-    text and the notes for the author.
+    ``{{ content }}`` can be replaced by layouts placed in it; ``layouts``: for a
+    layout, what Jekyll's ``layout`` variable holds in it, once for each chain of
+    layouts that reaches it (:func:`layout_variables`). Returns the Jinja text and
+    the notes for the author.
     """
-    converter = _Converter(text, path, Scope(config, lenient=lenient, includes=includes), include_path, blocks)
+    converter = _Converter(text, path, Scope(config, lenient=lenient, includes=includes, layouts=layouts),
+                           include_path, blocks)
     body = converter.run()
     if parent is not None:
         body = (f'{{% extends "{parent}.html" %}}\n{{% block {block_name(parent)} %}}'
                 f"{body}{{% endblock %}}\n")
     return body, converter.notes
+
+
+def layout_variables(meta: dict[str, dict[str, Any]], parents: dict[str, str]) -> dict[str, list[dict[str, Any]]]:
+    """What ``layout`` holds in each layout, once per chain that reaches it: Jekyll renders a
+    document's layout, then its parent..., merging each one's front matter under what the
+    layouts below it set (the nearer layout wins)."""
+    found: dict[str, list[dict[str, Any]]] = {name: [] for name in meta}
+    for start in meta:
+        merged: dict[str, Any] = {}
+        name: str | None = start
+        seen = set()
+        while name in meta and name not in seen:
+            seen.add(name)
+            merged = _deep_merge(meta[name], merged)
+            found[name].append(merged)
+            name = parents.get(name)
+    return found
+
+
+def _deep_merge(master: dict[str, Any], other: dict[str, Any]) -> dict[str, Any]:
+    """Jekyll's ``Utils.deep_merge_hashes``: ``other`` wins, mappings in both are merged."""
+    merged = dict(master)
+    for key, value in other.items():
+        both = isinstance(value, dict) and isinstance(merged.get(key), dict)
+        merged[key] = _deep_merge(merged[key], value) if both else value
+    return merged
 
 
 def block_name(layout: str) -> str:
@@ -428,8 +459,8 @@ class _Converter:
                     value = self.operand(left if right[1] in ("empty", "blank") else right)
                     return f"{'not ' if op in ('!=', '<>') else ''}({value} | length == 0)"
                 if right[1] in ("nil", "null") and op in ("==", "!=", "<>"):
-                    # a missing front matter key reads as "" (see document()), nil as none
-                    return f"{self.operand(left)} {'not ' if op != '==' else ''}in (none, \"\")"
+                    # nil is a missing key (sitegen's nil, see document()) or a null value (none)
+                    return f"({self.operand(left)} | default(none)) is {'not ' if op != '==' else ''}none"
                 return f"{self.operand(left)} {'!=' if op == '<>' else op} {self.operand(right)}"
         raise Unconvertible("cannot read this condition: write it in Jinja")
 
@@ -516,6 +547,8 @@ class _Converter:
             return _maybe(self.access("include", rest), rest)
         if root == "content" and not rest:
             return "content"
+        if root == "layout" and scope.layouts is not None:
+            return self.layout(rest)
         if root in ("paginator", "layout", "jekyll"):
             raise Unconvertible(f"'{root}' has no equivalent in sitegen's templates: "
                                 + {"paginator": "use site.posts (or site.yaml archives.blog and its blog.html)",
@@ -525,6 +558,26 @@ class _Converter:
             return _maybe(self.access(root, rest), rest)    # an include sees its includer's names
         raise Unconvertible(f"'{root}' is not defined in this template (in Jinja, a variable set in an "
                             f"include is not seen by the template that includes it): define it here")
+
+    def layout(self, rest: list[str]) -> str:
+        """A value of the layouts' front matter, written in: the same on every chain of layouts
+        through this one, or nil on all of them."""
+        values = set()
+        for merged in self.scope.layouts:
+            value: Any = merged
+            for part in rest:
+                key = part[1:-1].strip() if part.startswith("[") else part
+                if part.startswith("["):
+                    if key[:1] not in "\"'" or not key:
+                        raise Unconvertible("a layout's value by a computed key: name the key")
+                    key = key[1:-1]
+                value = value.get(key) if isinstance(value, dict) else None
+            values.add(_literal(value))
+        if len(values) != 1:
+            raise Unconvertible("the layouts placed in this one set this differently: write it in each of them, "
+                                "or move it to the pages' front matter")
+        value = values.pop()
+        return "nil" if value == "none" else value
 
     def document(self, root: str, rest: list[str]) -> str:
         if not rest:
@@ -536,7 +589,7 @@ class _Converter:
             return self.access(root, rest)
         if name.startswith("["):
             raise Unconvertible("a computed key of a page has no direct equivalent: name the key")
-        return self.access(f'{root}.meta.get("{name}", "")', more)
+        return self.access(f'{root}.meta.get("{name}", nil)', more)   # a missing key is nil
 
     def site(self, rest: list[str]) -> str:
         if not rest:
@@ -635,7 +688,15 @@ def _literal(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, str):
         return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    return repr(value)
+    if value is None:
+        return "none"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_literal(str(key))}: {_literal(item)}" for key, item in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(map(_literal, value)) + "]"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    raise Unconvertible(f"{type(value).__name__} values cannot be written into a template: write it in Jinja")
 
 
 def _check_name(name: str) -> None:
