@@ -165,6 +165,7 @@ class Renderer:
             trim_blocks=True,
             lstrip_blocks=True,
             keep_trailing_newline=True,
+            extensions=["jinja2.ext.loopcontrols"],     # Liquid's break and continue, in converted layouts
             bytecode_cache=CompiledTemplates.under(compiler) if compiler else None,
         )
         self.env.filters.update(

@@ -400,3 +400,43 @@ def test_jsonify_and_nil_render_as_in_jekyll(tmp_path) -> None:
     assert 'load(null, ["x","y"], {"zeta":1,"alpha":["b","a"],"name":"Café"}, "");' in theirs
     assert "<p>no lang blank is set</p>" in theirs
     assert _tight((new / "about.html").read_text()) == _tight(theirs)
+
+
+@needs_jekyll
+def test_break_and_continue_in_a_layouts_loop_as_in_jekyll(tmp_path) -> None:
+    # As Homebrew/brew.sh's post layout lists the latest posts but the one shown.
+    layout = ("<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title></head><body>{{ content }}<ul>"
+              "{% for post in site.posts limit:3 %}{% if page.url == post.url %}{% continue %}{% endif %}"
+              "{% if post.title == 'Stop' %}{% break %}{% endif %}<li>{{ post.title }}</li>{% endfor %}"
+              "</ul></body></html>\n")
+    files = {"_layouts/default.html": layout}
+    for day, title in enumerate(["One", "Stop", "Three", "Four"], start=1):
+        files[f"_posts/2021-01-0{day}-p{day}.md"] = f"---\nlayout: default\ntitle: {title}\n---\n{title}.\n"
+    old, new, notes = _built_by_both(tmp_path, files)
+    assert not [n for n in notes if n.path.startswith("_layouts/")]
+    for day in (1, 4):
+        page = f"2021/01/0{day}/p{day}.html"
+        assert _tight((new / page).read_text()) == _tight((old / page).read_text()), page
+    assert "<ul><li>Three</li></ul>" in (old / "2021/01/04/p4.html").read_text()
+    assert "<ul><li>Four</li><li>Three</li></ul>" in (old / "2021/01/01/p1.html").read_text()
+
+
+@needs_jekyll
+def test_a_page_without_a_title_has_none_in_its_layout_and_content_as_in_jekyll(tmp_path) -> None:
+    """Jekyll's ``page.title`` is nil on a page without one (brew.sh's layouts then print their
+    own); the import names such a page for sitegen (``title: about``, ``untitled: true``) and
+    converted layouts and Liquid in content still see nil. A post is titled from its slug."""
+    layout = ("<!DOCTYPE html>\n<html><head>{% if page.title %}<title>{{ site.title }}: {{ page.title }}</title>"
+              "{% else %}<title>{{ site.title }}</title>{% endif %}</head>"
+              "<body><h1>{{ page.title | default: 'Fallback' }}</h1>{{ content }}</body></html>\n")
+    old, new, _ = _built_by_both(tmp_path, {
+        "_layouts/default.html": layout,
+        "about.md": "---\nlayout: default\n---\nContent sees [{{ page.title }}].\n",
+        "_posts/2020-01-02-hello-world.md": "---\nlayout: default\n---\nHi {{ page.title }}.\n"})
+    front = yaml.safe_load((tmp_path / "new/content/pages/about.md").read_text().split("---")[1])
+    assert front["title"] == "about" and front["untitled"] is True
+    for page in ("about.html", "2020/01/02/hello-world.html"):
+        assert _tight((new / page).read_text()) == _tight((old / page).read_text()), page
+    assert "<title>Small</title></head><body><h1>Fallback</h1><p>Content sees [].</p>" in _tight(
+        (old / "about.html").read_text())
+    assert "<title>Small: Hello World</title>" in (old / "2020/01/02/hello-world.html").read_text()

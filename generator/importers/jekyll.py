@@ -419,8 +419,10 @@ class _Importer:
             self.layouts_used.add(str(layout))
         if not merged.get("title"):
             stem = rel.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-            slug = POST_NAME.match(stem).group(4) if kind == "posts" else stem
-            changes["title"] = " ".join(word.capitalize() for word in slug.split("-")) if kind == "posts" else slug
+            if kind == "posts":     # Jekyll titles a post from its slug
+                changes["title"] = " ".join(word.capitalize() for word in POST_NAME.match(stem).group(4).split("-"))
+            else:                   # a page's title is nil in Jekyll; sitegen needs one: the file's name
+                changes.update(title=stem, untitled=True)
         if kind == "pages" and "permalink" not in merged and self.permalink.endswith("/") \
                 and not rel.endswith(("index.md", "index.html", "index.markdown")):
             changes["permalink"] = "/" + rel.rsplit(".", 1)[0] + "/"     # Jekyll's pretty pages

@@ -347,6 +347,10 @@ class _Converter:
         if name == "endfor":
             self.close(("for",), name)
             return wrap("endfor")
+        if name in ("break", "continue"):      # Jinja's loopcontrols, on in sitegen's templates
+            if not any(block.tag == "for" for block in self.stack):
+                raise Unconvertible(f"{{% {name} %}} outside of a for loop: remove it")
+            return wrap(name)
         if name == "assign":
             target, _, value = args.partition("=")
             target = target.strip()
@@ -583,6 +587,8 @@ class _Converter:
         if not rest:
             return root
         name, more = rest[0], rest[1:]
+        if name == "title":      # nil for a page the import titled (front matter 'untitled'), as in Jekyll
+            return self.access(f'({root}.title if not {root}.meta.get("untitled") else nil)', more)
         if name in DOCUMENT_FIELDS:
             return self.access(f"{root}.{name}", more)
         if name in ("size", "first", "last"):
@@ -646,8 +652,6 @@ UNSUPPORTED = {
     "tablerow": "write the table with a Jinja for loop",
     "increment": "use loop.index or a Jinja namespace() counter",
     "decrement": "use loop.revindex or a Jinja namespace() counter",
-    "break": "Jinja loops have no break without the loopcontrols extension: filter the list instead",
-    "continue": "Jinja loops have no continue without the loopcontrols extension: filter the list instead",
 }
 
 
