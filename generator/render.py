@@ -18,7 +18,6 @@ from collections.abc import Mapping
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any, Callable
-from urllib.parse import quote
 
 import jinja2
 from markupsafe import Markup
@@ -33,6 +32,7 @@ from generator.plugins import extensions
 from generator.placement import timezone_of
 from generator.site import group_url, slugify
 from generator.sources import parse_date
+from generator.urls import quoted, relative_url
 
 TEMPLATES_DIR = TEMPLATES
 
@@ -330,19 +330,6 @@ def jsonify(value: Any) -> Markup:
     value = None if isinstance(value, jinja2.Undefined) else value
     return jinja2.utils.htmlsafe_json_dumps(value, dumps=json.dumps, separators=(",", ":"),
                                             ensure_ascii=False, default=str)
-
-
-def relative_url(config: Config, url: str) -> str:
-    """A site path with ``baseurl`` in front; other URLs unchanged."""
-    if not isinstance(url, str) or not url.startswith("/") or url.startswith("//"):
-        return url
-    return config.baseurl.rstrip("/") + _quoted(url)
-
-
-@functools.lru_cache(maxsize=4096)
-def _quoted(url: str) -> str:
-    """A site path, quoted for a link (the same few recur on every page: the menu, the stylesheets)."""
-    return quote(url, safe="/#?=&%:.-_~")
 
 
 def format_date(value: datetime | None, fmt: str = "%b %d, %Y") -> str:

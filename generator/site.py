@@ -27,12 +27,13 @@ from typing import TYPE_CHECKING, Any
 
 from generator import codec
 from generator.authors import Author, data_file, posts_by_author, read_people
-from generator.config import SITE_COLLECTIONS, Config, LiquidSettings, SettingsView
+from generator.config import Config, LiquidSettings, SettingsView
 from generator.errors import SiteError
 from generator.headings import Heading
 from generator.layout import POSTS
 from generator.links import document_anchors, document_links, well_formed_links
 from generator.placement import at_most, place, place_all, slugify, string_list, taxonomy_names
+from generator.schema.outputs import SITE_COLLECTIONS
 from generator.sources import Source, has_liquid, load_source
 from generator.text import plain_text, shorten
 from generator.urls import output_path
