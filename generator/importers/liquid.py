@@ -3,7 +3,9 @@
 Only constructs with a direct Jinja equivalent are converted: outputs and
 their common filters, ``if``/``elsif``/``unless``/``case``, ``for`` (with
 ``limit``, ``offset``, ``reversed``), ``assign``, ``capture``, ``include``
-(its parameters become ``include.*`` as in Jekyll), ``comment`` and ``raw``.
+(its parameters become ``include.*`` as in Jekyll), ``comment``, ``raw``,
+``break``, ``continue``, and ``highlight`` blocks of plain code (highlighted
+at import, as sitegen highlights code in a page).
 Anything else becomes a Jinja comment in place, so that the template still
 renders, and a :class:`Note` at its file and line saying what the author must
 do. Names are translated to what sitegen's templates see: a front matter key
@@ -22,6 +24,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from jinja2 import sandbox
+
+from generator.highlight import highlight
 
 # Fields of a sitegen document that mean what Jekyll's page variables of the same name mean
 # (not ``description``: sitegen's falls back to the excerpt, Jekyll's is the front matter's only).
@@ -226,6 +230,9 @@ class _Converter:
             if match.group("tag") in ("raw", "comment"):
                 pos = self.verbatim(match, line, out)
                 continue
+            if match.group("tag") == "highlight" and (after := self.highlighted(match, out)) is not None:
+                pos = after
+                continue
             try:
                 out.append(self.output(match, whole) if match.group("output") is not None
                            else self.tag(match, whole, line))
@@ -276,6 +283,29 @@ class _Converter:
                       neutralised=True)
         out.append(_text(inner) if tag == "raw" else "{#" + inner.replace("#}", "# }") + "#}")
         return end.end()
+
+    def highlighted(self, match: re.Match, out: list[str]) -> int | None:
+        """A ``highlight`` block of plain code, highlighted now as sitegen highlights one in a
+        page (the code is the same on every page); where the block holds Liquid, None: its
+        tag is then a note. Returns where the text goes on after ``endhighlight``."""
+        options = match.group("args").split()
+        end = re.compile(r"\{%-?\s*endhighlight\s*-?%\}").search(self.text, match.end())
+        if end is None or not options or options[1:] not in ([], ["linenos"]):
+            return None
+        code = self.text[match.end():end.start()]
+        if MARKUP.search(code):
+            return None
+        if match.group(0).endswith("-%}"):        # Liquid's whitespace control, inside and out
+            code = code.lstrip()
+        if end.group(0).startswith("{%-"):
+            code = code.rstrip()
+        if match.group(0).startswith("{%-"):
+            out[-1] = out[-1].rstrip()
+        out.append(_text(highlight(code.strip("\r\n") + "\n", options[0], linenos=len(options) == 2)))
+        after = end.end()
+        if end.group(0).endswith("-%}"):
+            after = len(self.text) - len(self.text[after:].lstrip())
+        return after
 
     def literal(self, text: str, start: int) -> str:
         """Text between Liquid's tags, as text; what Jinja would have read there as a tag
@@ -643,7 +673,8 @@ PLUGIN_TAGS = {
 }
 
 UNSUPPORTED = {
-    "highlight": "highlight code in the content (Markdown fences), not in a layout",
+    "highlight": "a highlight block holding Liquid, or with options besides linenos: highlight code in the "
+                 "content (Markdown fences), or write the block in Jinja",
     "post_url": "write the post's URL in (its permalink), or link it from the content",
     "link": "write the page's URL in",
     "seo": "jekyll-seo-tag: only {% seo %} and {% seo title=false %} are converted: write the <meta> tags in",
