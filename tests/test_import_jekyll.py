@@ -463,3 +463,16 @@ def test_a_layouts_highlight_block_is_highlighted_code_as_in_jekyll(tmp_path) ->
     # Liquid inside a block: Jekyll renders it first; the converted layout cannot, a note says so.
     assert [(n.line, n.construct) for n in notes if n.path.startswith("_layouts/")] == [
         (12, '{% highlight ruby %}'), (14, "{% endhighlight %}")]
+
+
+def test_a_page_without_a_title_is_shared_under_the_sites_title_as_jekyll_seo_tag_does(tmp_path) -> None:
+    """jekyll-seo-tag (which Debian's Jekyll lacks, so this is not compared with it) titles and
+    shares a page without a title under the site's title."""
+    source = small_site(tmp_path / "jekyll", "title: Small\nurl: https://small.example\nplugins: [jekyll-seo-tag]\n", {
+        "_layouts/default.html": "<!DOCTYPE html>\n<html><head>{% seo %}</head><body>{{ content }}</body></html>\n",
+        "about.md": "---\nlayout: default\n---\nA.\n", "team.md": "---\nlayout: default\ntitle: Team\n---\nT.\n"})
+    import_jekyll(source, tmp_path / "new")
+    build(tmp_path / "new")
+    about, team = ((tmp_path / "new/_site" / name).read_text() for name in ("about.html", "team.html"))
+    assert "<title>Small</title>" in about and '<meta property="og:title" content="Small">' in about
+    assert "<title>Team | Small</title>" in team and '<meta property="og:title" content="Team">' in team

@@ -664,7 +664,8 @@ class _Converter:
 
 
 # jekyll-seo-tag's and jekyll-feed's tags, as what sitegen's default theme writes in a page's head.
-SEO_TITLE = ("<title>{% if page.title and page.url != '/' %}{{ page.title }} | {% endif %}{{ site.title }}</title>\n")
+SEO_TITLE = ("<title>{% if page.url != '/' and not page.meta.get('untitled') %}{{ page.title }} | {% endif %}"
+             "{{ site.title }}</title>\n")
 PLUGIN_TAGS = {
     "seo": '{TITLE}{% set canonical = page.url | absolute_url %}{% include "partials/meta.html" %}\n'
            '<link rel="canonical" href="{{ canonical }}">',
