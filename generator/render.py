@@ -353,4 +353,7 @@ def liquid_filter(value: Any, name: str, *args: Any) -> Any:
     python-liquid's own code with Liquid's semantics; imported by the sites that use one."""
     from generator.liquid import standard_filter
 
-    return standard_filter(name)(value, *args)
+    # Liquid's strings are plain text: a captured block (Markup in Jinja) would escape what
+    # replace or append put in (" />" -> "&gt;" in brew.sh's layout).
+    plain = [str(item) if isinstance(item, Markup) else item for item in (value, *args)]
+    return standard_filter(name)(*plain)

@@ -476,3 +476,18 @@ def test_a_page_without_a_title_is_shared_under_the_sites_title_as_jekyll_seo_ta
     about, team = ((tmp_path / "new/_site" / name).read_text() for name in ("about.html", "team.html"))
     assert "<title>Small</title>" in about and '<meta property="og:title" content="Small">' in about
     assert "<title>Team | Small</title>" in team and '<meta property="og:title" content="Team">' in team
+
+
+@needs_jekyll
+def test_a_captured_block_is_plain_text_to_replace_as_in_jekyll(tmp_path) -> None:
+    # As Homebrew/brew.sh's base layout drops the slash of self-closing tags from the page.
+    layout = ("<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title></head><body>"
+              "{% capture rendered %}{{ content }}{% include form.html %}{% endcapture %}"
+              "{{ rendered | replace: ' />', '>' | replace: '/>', '>' | remove: '<hr>' | append: '<p>end</p>' }}"
+              "</body></html>\n")
+    old, new, _ = _built_by_both(tmp_path, {
+        "_layouts/default.html": layout,
+        "_includes/form.html": '<form><input type="email" placeholder="Email" />\n<br/><hr></form>\n'})
+    page = "2020/01/02/hello-world.html"
+    assert '<form><input type="email" placeholder="Email">\n<br></form>\n<p>end</p>' in (old / page).read_text()
+    assert _tight((new / page).read_text()) == _tight((old / page).read_text())

@@ -51,7 +51,6 @@ FILTERS: dict[str, tuple[str, Callable[[list[str]], list[str]] | None]] = {
     "upcase": ("upper", None), "downcase": ("lower", None), "strip_html": ("striptags", None),
     "strip": ("trim", None), "uniq": ("unique", None), "reverse": ("reverse", None),
     "number_of_words": ("wordcount", None), "slugify": ("slugify", None),
-    "replace": ("replace", None), "remove": ("replace", lambda a: [a[0], '""']),
     "where": ("selectattr", lambda a: [a[0], '"equalto"', a[1]]),
     "sort": ("jekyll_sort", lambda a: [f"attribute={a[0]}"] if a else []),
 }
@@ -61,7 +60,8 @@ FILTERS: dict[str, tuple[str, Callable[[list[str]], list[str]] | None]] = {
 # Liquid's semantics (``"3" | plus: 1`` is 4). Filters over posts and pages are in FILTERS.
 LIQUID_FILTERS = frozenset({
     "plus", "minus", "times", "divided_by", "modulo", "abs", "ceil", "floor", "round", "at_least", "at_most",
-    "append", "prepend", "split", "truncate", "truncatewords", "capitalize", "strip_newlines", "newline_to_br",
+    "append", "prepend", "split", "replace", "remove", "truncate", "truncatewords", "capitalize",
+    "strip_newlines", "newline_to_br",
     "url_encode", "url_decode", "lstrip", "rstrip", "remove_first", "replace_first", "slice", "escape_once",
     "compact", "concat", "sum", "sort_natural", "array_to_sentence_string", "normalize_whitespace",
     "cgi_escape", "uri_escape"})
