@@ -78,10 +78,11 @@ def test_the_report_names_what_was_not_converted_at_its_file_and_line(imported) 
     report = (site / "IMPORT-REPORT.md").read_text()
     for where, what in [("_layouts/default.html:14", "{{ site.time | date: \"%Y\" }}"),
                         ("_layouts/community.html:5", "{% tablerow org in site.data.contrib_orgs cols:3 %}"),
-                        ("_includes/JB/setup:1", "{% assign BASE_PATH = site.JB.BASE_PATH %}"),
                         ("_config.yml:18", "production_url")]:
         assert f"- `{where}`: `{what}`: " in report, where
     assert "- `kramdown.hard_wrap: false`" in report
+    # _config.yml's `JB:` (no value) is written in where a layout reads it, as Jekyll reads it: nil.
+    assert "{% set BASE_PATH = nil %}" in (site / "templates/partials/JB/setup").read_text()
     assert "truncate" not in report             # Liquid's filters of plain values are converted
     assert "- `kramdown.input" not in report          # carried over as markdown.header_ids
     assert re.findall(r"\{% include .*?%\}", (site / "templates/post.html").read_text()) == [
@@ -491,3 +492,25 @@ def test_a_captured_block_is_plain_text_to_replace_as_in_jekyll(tmp_path) -> Non
     page = "2020/01/02/hello-world.html"
     assert '<form><input type="email" placeholder="Email">\n<br></form>\n<p>end</p>' in (old / page).read_text()
     assert _tight((new / page).read_text()) == _tight((old / page).read_text())
+
+
+@needs_jekyll
+def test_lists_and_mappings_of_config_are_written_into_layouts_as_in_jekyll(tmp_path) -> None:
+    # As Homebrew/brew.sh's base layout links its `link_rel_me_urls` and reads `github.repository_nwo`.
+    config = ("title: Small\nurl: https://small.example\nlinks: [https://a.example/@x, https://b.example/y]\n"
+              "github: {repository_nwo: Homebrew/brew.sh}\n")
+    layout = ("<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title>"
+              "{% for link in site.links %}<link rel=\"me\" href=\"{{ link }}\">{% endfor %}</head><body>"
+              "<p>{{ site.github.repository_nwo }} [{{ site.github.source.branch }}] {{ site.links.size }} "
+              "{{ site.links.first }} {{ site.links[1] }}</p>"
+              "{% if site.github.source.path %}<p>edit</p>{% endif %}{{ content }}</body></html>\n")
+    source = small_site(tmp_path / "jekyll", config, {"_layouts/default.html": layout})
+    jekyll_build(source, tmp_path / "old")
+    notes = import_jekyll(source, tmp_path / "new").notes
+    build(tmp_path / "new")
+    page = "2020/01/02/hello-world.html"
+    theirs = (tmp_path / "old" / page).read_text()
+    assert '<link rel="me" href="https://b.example/y">' in theirs
+    assert "<p>Homebrew/brew.sh [] 2 https://a.example/@x https://b.example/y</p><p>Hi.</p>" in theirs
+    assert _tight((tmp_path / "new/_site" / page).read_text()) == _tight(theirs)
+    assert not [n for n in notes if n.path.startswith("_layouts/")]

@@ -703,8 +703,8 @@ class _Importer:
         for key in config:
             if key not in HANDLED_KEYS:
                 self.note(self.config_name, self.config_line(key), key,
-                          f"site.{key} is not in sitegen's site: layouts get its value written in where it "
-                          f"is a single value; elsewhere, write it in or keep it in a data file")
+                          f"site.{key} is not in sitegen's site: the layouts have its value written in; "
+                          f"change it there, or keep it in a data file (site.data)")
         header = (f"# Imported from the Jekyll site {self.src.name} by `sitegen import jekyll`;\n"
                   f"# see README.md for every key, and {REPORT_FILE} for what is left to do.\n")
         self.write(header + yaml.safe_dump(settings, sort_keys=False, allow_unicode=True), "site.yaml")

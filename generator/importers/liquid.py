@@ -596,22 +596,11 @@ class _Converter:
     def layout(self, rest: list[str]) -> str:
         """A value of the layouts' front matter, written in: the same on every chain of layouts
         through this one, or nil on all of them."""
-        values = set()
-        for merged in self.scope.layouts:
-            value: Any = merged
-            for part in rest:
-                key = part[1:-1].strip() if part.startswith("[") else part
-                if part.startswith("["):
-                    if key[:1] not in "\"'" or not key:
-                        raise Unconvertible("a layout's value by a computed key: name the key")
-                    key = key[1:-1]
-                value = value.get(key) if isinstance(value, dict) else None
-            values.add(_literal(value))
+        values = {_constant(merged, rest) for merged in self.scope.layouts}
         if len(values) != 1:
             raise Unconvertible("the layouts placed in this one set this differently: write it in each of them, "
                                 "or move it to the pages' front matter")
-        value = values.pop()
-        return "nil" if value == "none" else value
+        return values.pop()
 
     def document(self, root: str, rest: list[str]) -> str:
         if not rest:
@@ -636,8 +625,8 @@ class _Converter:
             return _maybe(value, more[1:]) if name == "data" else value
         if name == "author":
             return "site.author"
-        if name in self.scope.config and not more and isinstance(self.scope.config[name], (str, int, float, bool)):
-            return _literal(self.scope.config[name])
+        if name in self.scope.config:       # _config.yml's value (a list or mapping too), written in
+            return _constant(self.scope.config[name], more)
         raise Unconvertible(f"site.{name} has no equivalent in sitegen's site: write its value in, or "
                             f"keep it in a data file (content/data/) and use site.data")
 
@@ -717,6 +706,27 @@ def _maybe(expression: str, parts: list[str]) -> str:
     Liquid reads as nil: so does ``default(nil)`` (sitegen's templates' ``nil``, which shows as
     nothing, is false, and gives nil for any key of it), where StrictUndefined would stop the build."""
     return f"({expression} | default(nil))" if parts else expression
+
+
+def _constant(value: Any, parts: list[str]) -> str:
+    """``value`` (of _config.yml or a layout's front matter) followed by Liquid's ``.key`` and
+    ``["key"]``, written in as a Jinja literal; a key it lacks is nil, as in Liquid."""
+    for part in parts:
+        key = part[1:-1].strip() if part.startswith("[") else part
+        if part.startswith("[") and re.fullmatch(r"-?\d+", key):
+            value = value[int(key)] if isinstance(value, list) and -len(value) <= int(key) < len(value) else None
+            continue
+        if part.startswith("["):
+            if len(key) < 2 or key[0] not in "\"'":
+                raise Unconvertible("a value of the site's settings by a computed key: name the key")
+            key = key[1:-1]
+        if isinstance(value, list) and key == "size":
+            value = len(value)
+        elif isinstance(value, list) and key in ("first", "last"):
+            value = (value[0] if key == "first" else value[-1]) if value else None
+        else:
+            value = value.get(key) if isinstance(value, dict) else None
+    return "nil" if value is None else _literal(value)
 
 
 def _literal(value: Any) -> str:
