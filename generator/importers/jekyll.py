@@ -703,7 +703,7 @@ class _Importer:
         for key in config:
             if key not in HANDLED_KEYS:
                 self.note(self.config_name, self.config_line(key), key,
-                          f"site.{key} is not in sitegen's site: the layouts have its value written in; "
+                          f"site.{key} is not in sitegen's site: a layout reading it has its value written in; "
                           f"change it there, or keep it in a data file (site.data)")
         header = (f"# Imported from the Jekyll site {self.src.name} by `sitegen import jekyll`;\n"
                   f"# see README.md for every key, and {REPORT_FILE} for what is left to do.\n")
@@ -768,8 +768,8 @@ class _Importer:
                   "- In the converted layouts, an empty string, list or 0 is false in `{% if %}`, as in "
                   "Jinja; Liquid takes only nil and false as false.",
                   "- A front matter key Jekyll showed as `page.KEY` is `page.meta.KEY` in sitegen's templates.",
-                  "- Jinja escapes what `{{ }}` prints (`A & B` is written `A &amp; B`), except the page's "
-                  "content: a front matter value holding HTML needs `| safe_html`.",
+                  "- The converted layouts print values unescaped, as Liquid does (`| safe`); a template "
+                  "you write yourself escapes what `{{ }}` prints, as Jinja does.",
                   "- Generated archive pages (blog, history, tags, categories, authors) are switched off in "
                   "site.yaml `archives`, as Jekyll made none.", ""]
         self.write("\n".join(lines), REPORT_FILE)
