@@ -351,9 +351,10 @@ def test_a_post_dated_with_one_digit_month_or_day_is_imported_built_and_linked_a
         assert _tight((out / path).read_text()) == _tight((tmp_path / "old" / path).read_text()), path
 
 
-def _built_by_both(tmp_path: Path, files: dict[str, str]) -> tuple[Path, Path, list]:
+def _built_by_both(tmp_path: Path, files: dict[str, str],
+                   config: str = "title: Small\nurl: https://small.example\n") -> tuple[Path, Path, list]:
     """``files`` built by Jekyll (``old``) and imported and built by sitegen (``new/_site``)."""
-    source = small_site(tmp_path / "jekyll", files=files)
+    source = small_site(tmp_path / "jekyll", config, files)
     jekyll_build(source, tmp_path / "old")
     result = import_jekyll(source, tmp_path / "new")
     build(tmp_path / "new")
@@ -504,13 +505,10 @@ def test_lists_and_mappings_of_config_are_written_into_layouts_as_in_jekyll(tmp_
               "<p>{{ site.github.repository_nwo }} [{{ site.github.source.branch }}] {{ site.links.size }} "
               "{{ site.links.first }} {{ site.links[1] }}</p>"
               "{% if site.github.source.path %}<p>edit</p>{% endif %}{{ content }}</body></html>\n")
-    source = small_site(tmp_path / "jekyll", config, {"_layouts/default.html": layout})
-    jekyll_build(source, tmp_path / "old")
-    notes = import_jekyll(source, tmp_path / "new").notes
-    build(tmp_path / "new")
+    old, new, notes = _built_by_both(tmp_path, {"_layouts/default.html": layout}, config)
     page = "2020/01/02/hello-world.html"
-    theirs = (tmp_path / "old" / page).read_text()
+    theirs = (old / page).read_text()
     assert '<link rel="me" href="https://b.example/y">' in theirs
     assert "<p>Homebrew/brew.sh [] 2 https://a.example/@x https://b.example/y</p><p>Hi.</p>" in theirs
-    assert _tight((tmp_path / "new/_site" / page).read_text()) == _tight(theirs)
+    assert _tight((new / page).read_text()) == _tight(theirs)
     assert not [n for n in notes if n.path.startswith("_layouts/")]
