@@ -18,6 +18,7 @@ a namespace, so it keeps its value after the loop as Liquid's do.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -740,7 +741,7 @@ def _literal(value: Any) -> str:
         return "{" + ", ".join(f"{_literal(str(key))}: {_literal(item)}" for key, item in value.items()) + "}"
     if isinstance(value, list):
         return "[" + ", ".join(map(_literal, value)) + "]"
-    if isinstance(value, (int, float)):
+    if isinstance(value, int) or isinstance(value, float) and math.isfinite(value):
         return repr(value)
     raise Unconvertible(f"{type(value).__name__} values cannot be written into a template: write it in Jinja")
 
