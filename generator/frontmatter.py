@@ -28,6 +28,8 @@ KEYS = {
     "excerpt": "the summary in lists and feeds", "description": "the page's meta description",
     "redirect_from": "old URLs that lead here", "source": "the file a `layout: source` page lists",
     "order": "a docs page's place in the sidebar",
+    "untitled": "true: the title is only sitegen's (`import jekyll` gave a page without one its file's name); "
+                "Liquid's page.title is nil, as in Jekyll",
 }
 # Keys Jekyll sites (and `sitegen import jekyll`) carry that sitegen does not use: not typos.
 JEKYLL_KEYS = {"excerpt_separator", "image", "lang", "last_modified_at", "sitemap", "slug", "comments"}

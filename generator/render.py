@@ -11,6 +11,7 @@ turned into a :class:`SiteError` at the template file and line that caused it.
 from __future__ import annotations
 
 import functools
+import json
 import os
 import stat
 from collections.abc import Mapping
@@ -164,6 +165,7 @@ class Renderer:
             trim_blocks=True,
             lstrip_blocks=True,
             keep_trailing_newline=True,
+            extensions=["jinja2.ext.loopcontrols"],     # Liquid's break and continue, in converted layouts
             bytecode_cache=CompiledTemplates.under(compiler) if compiler else None,
         )
         self.env.filters.update(
@@ -174,6 +176,7 @@ class Renderer:
             safe_html=Markup,
             item=item,
             jekyll_sort=jekyll_sort,
+            jsonify=jsonify,
             markdown_inline=markdown_inline,
             social_card=social_card_url,
             liquid=liquid_filter,
@@ -319,6 +322,16 @@ def jekyll_sort(env: jinja2.Environment, value: Any, attribute: str | None = Non
     return jinja2.filters.do_sort(env, value, attribute=attribute)
 
 
+def jsonify(value: Any) -> Markup:
+    """Jekyll's ``jsonify``, for templates converted from Liquid: nil is ``null``, and a mapping
+    keeps its keys' order, without spaces, as Ruby's ``JSON.generate`` writes it (Jinja's
+    ``tojson`` sorts and spaces them); ``<>&'`` are escaped as ``tojson`` escapes them, so the
+    JSON stays safe in a script or an attribute."""
+    value = None if isinstance(value, jinja2.Undefined) else value
+    return jinja2.utils.htmlsafe_json_dumps(value, dumps=json.dumps, separators=(",", ":"),
+                                            ensure_ascii=False, default=str)
+
+
 def format_date(value: datetime | None, fmt: str = "%b %d, %Y") -> str:
     if value is None:
         return ""
@@ -340,4 +353,7 @@ def liquid_filter(value: Any, name: str, *args: Any) -> Any:
     python-liquid's own code with Liquid's semantics; imported by the sites that use one."""
     from generator.liquid import standard_filter
 
-    return standard_filter(name)(value, *args)
+    # Liquid's strings are plain text: a captured block (Markup in Jinja) would escape what
+    # replace or append put in (" />" -> "&gt;" in brew.sh's layout).
+    plain = [str(item) if isinstance(item, Markup) else item for item in (value, *args)]
+    return standard_filter(name)(*plain)

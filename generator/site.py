@@ -275,7 +275,7 @@ def render_deferred(doc: Document, config: Config, site: Any) -> tuple[str, tupl
 
 def liquid_page(doc: Document) -> dict[str, Any]:
     """``page`` in Liquid: the front matter, with what Jekyll sets beside it."""
-    return {**doc.meta, "title": doc.title, "url": doc.url, "date": doc.date, "path": str(doc.source),
+    return {**doc.meta, "title": None if doc.meta.get("untitled") else doc.title, "url": doc.url, "date": doc.date, "path": str(doc.source),
             "categories": doc.categories, "tags": doc.tags, "layout": doc.layout}
 
 

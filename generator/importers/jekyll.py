@@ -31,7 +31,7 @@ import yaml
 
 from generator.errors import SiteError
 from generator.frontmatter import known_keys
-from generator.importers.liquid import Note, block_name, convert_template
+from generator.importers.liquid import Note, block_name, convert_template, layout_variables
 from generator.layout import DEFAULT_THEME, RESERVED
 from generator.sass import SUFFIXES as SASS_SUFFIXES, css_path, is_sass
 from generator.scan import scan_css, scan_html
@@ -419,8 +419,10 @@ class _Importer:
             self.layouts_used.add(str(layout))
         if not merged.get("title"):
             stem = rel.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-            slug = POST_NAME.match(stem).group(4) if kind == "posts" else stem
-            changes["title"] = " ".join(word.capitalize() for word in slug.split("-")) if kind == "posts" else slug
+            if kind == "posts":     # Jekyll titles a post from its slug
+                changes["title"] = " ".join(word.capitalize() for word in POST_NAME.match(stem).group(4).split("-"))
+            else:                   # a page's title is nil in Jekyll; sitegen needs one: the file's name
+                changes.update(title=stem, untitled=True)
         if kind == "pages" and "permalink" not in merged and self.permalink.endswith("/") \
                 and not rel.endswith(("index.md", "index.html", "index.markdown")):
             changes["permalink"] = "/" + rel.rsplit(".", 1)[0] + "/"     # Jekyll's pretty pages
@@ -489,6 +491,7 @@ class _Importer:
             self.note_hosts(body, f"_layouts/{layout_files[name].name}", offset)
         parents = {name: str(meta.get("layout")) for name, (meta, _, _) in parsed.items()
                    if meta.get("layout") not in (None, "null", "none", False, "")}
+        variables = layout_variables({name: meta for name, (meta, _, _) in parsed.items()}, parents)
         for name, (meta, body, offset) in parsed.items():
             rel = f"_layouts/{layout_files[name].name}"
             if name in SITEGEN_TEMPLATES:
@@ -501,7 +504,7 @@ class _Importer:
                 parent = None
             blocks = block_name(name) if name in parents.values() else None
             jinja, notes = convert_template(body, rel, self.config, parent=parent, blocks=blocks,
-                                            includes=set(include_files))
+                                            includes=set(include_files), layouts=variables[name])
             self.result.notes += [_shifted(note, offset) for note in notes]
             self.write(jinja, f"templates/{name}.html")
             self.result.layouts += 1
@@ -700,8 +703,8 @@ class _Importer:
         for key in config:
             if key not in HANDLED_KEYS:
                 self.note(self.config_name, self.config_line(key), key,
-                          f"site.{key} is not in sitegen's site: layouts get its value written in where it "
-                          f"is a single value; elsewhere, write it in or keep it in a data file")
+                          f"site.{key} is not in sitegen's site: a layout reading it has its value written in; "
+                          f"change it there, or keep it in a data file (site.data)")
         header = (f"# Imported from the Jekyll site {self.src.name} by `sitegen import jekyll`;\n"
                   f"# see README.md for every key, and {REPORT_FILE} for what is left to do.\n")
         self.write(header + yaml.safe_dump(settings, sort_keys=False, allow_unicode=True), "site.yaml")
@@ -765,8 +768,8 @@ class _Importer:
                   "- In the converted layouts, an empty string, list or 0 is false in `{% if %}`, as in "
                   "Jinja; Liquid takes only nil and false as false.",
                   "- A front matter key Jekyll showed as `page.KEY` is `page.meta.KEY` in sitegen's templates.",
-                  "- Jinja escapes what `{{ }}` prints (`A & B` is written `A &amp; B`), except the page's "
-                  "content: a front matter value holding HTML needs `| safe_html`.",
+                  "- The converted layouts print values unescaped, as Liquid does (`| safe`); a template "
+                  "you write yourself escapes what `{{ }}` prints, as Jinja does.",
                   "- Generated archive pages (blog, history, tags, categories, authors) are switched off in "
                   "site.yaml `archives`, as Jekyll made none.", ""]
         self.write("\n".join(lines), REPORT_FILE)

@@ -3,7 +3,9 @@
 Only constructs with a direct Jinja equivalent are converted: outputs and
 their common filters, ``if``/``elsif``/``unless``/``case``, ``for`` (with
 ``limit``, ``offset``, ``reversed``), ``assign``, ``capture``, ``include``
-(its parameters become ``include.*`` as in Jekyll), ``comment`` and ``raw``.
+(its parameters become ``include.*`` as in Jekyll), ``comment``, ``raw``,
+``break``, ``continue``, and ``highlight`` blocks of plain code (highlighted
+at import, as sitegen highlights code in a page).
 Anything else becomes a Jinja comment in place, so that the template still
 renders, and a :class:`Note` at its file and line saying what the author must
 do. Names are translated to what sitegen's templates see: a front matter key
@@ -16,12 +18,15 @@ a namespace, so it keeps its value after the loop as Liquid's do.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from jinja2 import sandbox
+
+from generator.highlight import highlight
 
 # Fields of a sitegen document that mean what Jekyll's page variables of the same name mean
 # (not ``description``: sitegen's falls back to the excerpt, Jekyll's is the front matter's only).
@@ -37,7 +42,7 @@ LOOP_FIELDS = {"index", "index0", "rindex", "rindex0", "first", "last", "length"
 # Liquid filter -> Jinja filter and how its arguments carry over (None: as they are).
 FILTERS: dict[str, tuple[str, Callable[[list[str]], list[str]] | None]] = {
     "relative_url": ("relative_url", None), "absolute_url": ("absolute_url", None),
-    "escape": ("e", None), "xml_escape": ("e", None), "jsonify": ("tojson", None),
+    "escape": ("e", None), "xml_escape": ("e", None), "jsonify": ("jsonify", None),
     "date_to_xmlschema": ("date", lambda a: ['"iso"']),
     "date_to_string": ("date", lambda a: ['"%d %b %Y"']),
     "date_to_long_string": ("date", lambda a: ['"%d %B %Y"']),
@@ -47,7 +52,6 @@ FILTERS: dict[str, tuple[str, Callable[[list[str]], list[str]] | None]] = {
     "upcase": ("upper", None), "downcase": ("lower", None), "strip_html": ("striptags", None),
     "strip": ("trim", None), "uniq": ("unique", None), "reverse": ("reverse", None),
     "number_of_words": ("wordcount", None), "slugify": ("slugify", None),
-    "replace": ("replace", None), "remove": ("replace", lambda a: [a[0], '""']),
     "where": ("selectattr", lambda a: [a[0], '"equalto"', a[1]]),
     "sort": ("jekyll_sort", lambda a: [f"attribute={a[0]}"] if a else []),
 }
@@ -57,7 +61,8 @@ FILTERS: dict[str, tuple[str, Callable[[list[str]], list[str]] | None]] = {
 # Liquid's semantics (``"3" | plus: 1`` is 4). Filters over posts and pages are in FILTERS.
 LIQUID_FILTERS = frozenset({
     "plus", "minus", "times", "divided_by", "modulo", "abs", "ceil", "floor", "round", "at_least", "at_most",
-    "append", "prepend", "split", "truncate", "truncatewords", "capitalize", "strip_newlines", "newline_to_br",
+    "append", "prepend", "split", "replace", "remove", "truncate", "truncatewords", "capitalize",
+    "strip_newlines", "newline_to_br",
     "url_encode", "url_decode", "lstrip", "rstrip", "remove_first", "replace_first", "slice", "escape_once",
     "compact", "concat", "sum", "sort_natural", "array_to_sentence_string", "normalize_whitespace",
     "cgi_escape", "uri_escape"})
@@ -113,24 +118,55 @@ class Scope:
     collections: set[str] = field(default_factory=set)   # names holding lists of documents
     lenient: bool = False                          # an include: names may come from its includer
     includes: set[str] | None = None               # the files of _includes (None: not known)
+    layouts: list[dict[str, Any]] | None = None    # what ``layout`` is on each chain through a layout
 
 
 def convert_template(text: str, path: str, config: dict[str, Any], *, parent: str | None = None,
                      blocks: str | None = None, lenient: bool = False, includes: set[str] | None = None,
-                     include_path: Callable[[str], str] = lambda name: f"partials/{name}") -> tuple[str, list[Note]]:
+                     include_path: Callable[[str], str] = lambda name: f"partials/{name}",
+                     layouts: list[dict[str, Any]] | None = None) -> tuple[str, list[Note]]:
     """Convert one Liquid template (its front matter removed) into Jinja.
 
     ``parent``: the layout it is placed in (it then extends it, its whole body
     being the parent's content); ``blocks``: the name under which its own
-    ``{{ content }}`` can be replaced by layouts placed in it. Returns the Jinja
-    text and the notes for the author.
+    ``{{ content }}`` can be replaced by layouts placed in it; ``layouts``: for a
+    layout, what Jekyll's ``layout`` variable holds in it, once for each chain of
+    layouts that reaches it (:func:`layout_variables`). Returns the Jinja text and
+    the notes for the author.
     """
-    converter = _Converter(text, path, Scope(config, lenient=lenient, includes=includes), include_path, blocks)
+    converter = _Converter(text, path, Scope(config, lenient=lenient, includes=includes, layouts=layouts),
+                           include_path, blocks)
     body = converter.run()
     if parent is not None:
         body = (f'{{% extends "{parent}.html" %}}\n{{% block {block_name(parent)} %}}'
                 f"{body}{{% endblock %}}\n")
     return body, converter.notes
+
+
+def layout_variables(meta: dict[str, dict[str, Any]], parents: dict[str, str]) -> dict[str, list[dict[str, Any]]]:
+    """What ``layout`` holds in each layout, once per chain that reaches it: Jekyll renders a
+    document's layout, then its parent..., merging each one's front matter under what the
+    layouts below it set (the nearer layout wins)."""
+    found: dict[str, list[dict[str, Any]]] = {name: [] for name in meta}
+    for start in meta:
+        merged: dict[str, Any] = {}
+        name: str | None = start
+        seen = set()
+        while name in meta and name not in seen:
+            seen.add(name)
+            merged = _deep_merge(meta[name], merged)
+            found[name].append(merged)
+            name = parents.get(name)
+    return found
+
+
+def _deep_merge(master: dict[str, Any], other: dict[str, Any]) -> dict[str, Any]:
+    """Jekyll's ``Utils.deep_merge_hashes``: ``other`` wins, mappings in both are merged."""
+    merged = dict(master)
+    for key, value in other.items():
+        both = isinstance(value, dict) and isinstance(merged.get(key), dict)
+        merged[key] = _deep_merge(merged[key], value) if both else value
+    return merged
 
 
 def block_name(layout: str) -> str:
@@ -195,6 +231,9 @@ class _Converter:
             if match.group("tag") in ("raw", "comment"):
                 pos = self.verbatim(match, line, out)
                 continue
+            if match.group("tag") == "highlight" and (after := self.highlighted(match, out)) is not None:
+                pos = after
+                continue
             try:
                 out.append(self.output(match, whole) if match.group("output") is not None
                            else self.tag(match, whole, line))
@@ -245,6 +284,29 @@ class _Converter:
                       neutralised=True)
         out.append(_text(inner) if tag == "raw" else "{#" + inner.replace("#}", "# }") + "#}")
         return end.end()
+
+    def highlighted(self, match: re.Match, out: list[str]) -> int | None:
+        """A ``highlight`` block of plain code, highlighted now as sitegen highlights one in a
+        page (the code is the same on every page); where the block holds Liquid, None: its
+        tag is then a note. Returns where the text goes on after ``endhighlight``."""
+        options = match.group("args").split()
+        end = re.compile(r"\{%-?\s*endhighlight\s*-?%\}").search(self.text, match.end())
+        if end is None or not options or options[1:] not in ([], ["linenos"]):
+            return None
+        code = self.text[match.end():end.start()]
+        if MARKUP.search(code):
+            return None
+        if match.group(0).endswith("-%}"):        # Liquid's whitespace control, inside and out
+            code = code.lstrip()
+        if end.group(0).startswith("{%-"):
+            code = code.rstrip()
+        if match.group(0).startswith("{%-"):
+            out[-1] = out[-1].rstrip()
+        out.append(_text(highlight(code.strip("\r\n") + "\n", options[0], linenos=len(options) == 2)))
+        after = end.end()
+        if end.group(0).endswith("-%}"):
+            after = len(self.text) - len(self.text[after:].lstrip())
+        return after
 
     def literal(self, text: str, start: int) -> str:
         """Text between Liquid's tags, as text; what Jinja would have read there as a tag
@@ -316,6 +378,10 @@ class _Converter:
         if name == "endfor":
             self.close(("for",), name)
             return wrap("endfor")
+        if name in ("break", "continue"):      # Jinja's loopcontrols, on in sitegen's templates
+            if not any(block.tag == "for" for block in self.stack):
+                raise Unconvertible(f"{{% {name} %}} outside of a for loop: remove it")
+            return wrap(name)
         if name == "assign":
             target, _, value = args.partition("=")
             target = target.strip()
@@ -428,8 +494,8 @@ class _Converter:
                     value = self.operand(left if right[1] in ("empty", "blank") else right)
                     return f"{'not ' if op in ('!=', '<>') else ''}({value} | length == 0)"
                 if right[1] in ("nil", "null") and op in ("==", "!=", "<>"):
-                    # a missing front matter key reads as "" (see document()), nil as none
-                    return f"{self.operand(left)} {'not ' if op != '==' else ''}in (none, \"\")"
+                    # nil is a missing key (sitegen's nil, see document()) or a null value (none)
+                    return f"({self.operand(left)} | default(none)) is {'not ' if op != '==' else ''}none"
                 return f"{self.operand(left)} {'!=' if op == '<>' else op} {self.operand(right)}"
         raise Unconvertible("cannot read this condition: write it in Jinja")
 
@@ -516,6 +582,8 @@ class _Converter:
             return _maybe(self.access("include", rest), rest)
         if root == "content" and not rest:
             return "content"
+        if root == "layout" and scope.layouts is not None:
+            return self.layout(rest)
         if root in ("paginator", "layout", "jekyll"):
             raise Unconvertible(f"'{root}' has no equivalent in sitegen's templates: "
                                 + {"paginator": "use site.posts (or site.yaml archives.blog and its blog.html)",
@@ -526,17 +594,28 @@ class _Converter:
         raise Unconvertible(f"'{root}' is not defined in this template (in Jinja, a variable set in an "
                             f"include is not seen by the template that includes it): define it here")
 
+    def layout(self, rest: list[str]) -> str:
+        """A value of the layouts' front matter, written in: the same on every chain of layouts
+        through this one, or nil on all of them."""
+        values = {_constant(merged, rest) for merged in self.scope.layouts}
+        if len(values) != 1:
+            raise Unconvertible("the layouts placed in this one set this differently: write it in each of them, "
+                                "or move it to the pages' front matter")
+        return values.pop()
+
     def document(self, root: str, rest: list[str]) -> str:
         if not rest:
             return root
         name, more = rest[0], rest[1:]
+        if name == "title":      # nil for a page the import titled (front matter 'untitled'), as in Jekyll
+            return self.access(f'({root}.title if not {root}.meta.get("untitled") else nil)', more)
         if name in DOCUMENT_FIELDS:
             return self.access(f"{root}.{name}", more)
         if name in ("size", "first", "last"):
             return self.access(root, rest)
         if name.startswith("["):
             raise Unconvertible("a computed key of a page has no direct equivalent: name the key")
-        return self.access(f'{root}.meta.get("{name}", "")', more)
+        return self.access(f'{root}.meta.get("{name}", nil)', more)   # a missing key is nil
 
     def site(self, rest: list[str]) -> str:
         if not rest:
@@ -547,8 +626,8 @@ class _Converter:
             return _maybe(value, more[1:]) if name == "data" else value
         if name == "author":
             return "site.author"
-        if name in self.scope.config and not more and isinstance(self.scope.config[name], (str, int, float, bool)):
-            return _literal(self.scope.config[name])
+        if name in self.scope.config:       # _config.yml's value (a list or mapping too), written in
+            return _constant(self.scope.config[name], more)
         raise Unconvertible(f"site.{name} has no equivalent in sitegen's site: write its value in, or "
                             f"keep it in a data file (content/data/) and use site.data")
 
@@ -575,7 +654,8 @@ class _Converter:
 
 
 # jekyll-seo-tag's and jekyll-feed's tags, as what sitegen's default theme writes in a page's head.
-SEO_TITLE = ("<title>{% if page.title and page.url != '/' %}{{ page.title }} | {% endif %}{{ site.title }}</title>\n")
+SEO_TITLE = ("<title>{% if page.url != '/' and not page.meta.get('untitled') %}{{ page.title }} | {% endif %}"
+             "{{ site.title }}</title>\n")
 PLUGIN_TAGS = {
     "seo": '{TITLE}{% set canonical = page.url | absolute_url %}{% include "partials/meta.html" %}\n'
            '<link rel="canonical" href="{{ canonical }}">',
@@ -584,7 +664,8 @@ PLUGIN_TAGS = {
 }
 
 UNSUPPORTED = {
-    "highlight": "highlight code in the content (Markdown fences), not in a layout",
+    "highlight": "a highlight block holding Liquid, or with options besides linenos: highlight code in the "
+                 "content (Markdown fences), or write the block in Jinja",
     "post_url": "write the post's URL in (its permalink), or link it from the content",
     "link": "write the page's URL in",
     "seo": "jekyll-seo-tag: only {% seo %} and {% seo title=false %} are converted: write the <meta> tags in",
@@ -593,8 +674,6 @@ UNSUPPORTED = {
     "tablerow": "write the table with a Jinja for loop",
     "increment": "use loop.index or a Jinja namespace() counter",
     "decrement": "use loop.revindex or a Jinja namespace() counter",
-    "break": "Jinja loops have no break without the loopcontrols extension: filter the list instead",
-    "continue": "Jinja loops have no continue without the loopcontrols extension: filter the list instead",
 }
 
 
@@ -630,12 +709,41 @@ def _maybe(expression: str, parts: list[str]) -> str:
     return f"({expression} | default(nil))" if parts else expression
 
 
+def _constant(value: Any, parts: list[str]) -> str:
+    """``value`` (of _config.yml or a layout's front matter) followed by Liquid's ``.key`` and
+    ``["key"]``, written in as a Jinja literal; a key it lacks is nil, as in Liquid."""
+    for part in parts:
+        key = part[1:-1].strip() if part.startswith("[") else part
+        if part.startswith("[") and re.fullmatch(r"-?\d+", key):
+            value = value[int(key)] if isinstance(value, list) and -len(value) <= int(key) < len(value) else None
+            continue
+        if part.startswith("["):
+            if len(key) < 2 or key[0] not in "\"'":
+                raise Unconvertible("a value of the site's settings by a computed key: name the key")
+            key = key[1:-1]
+        if isinstance(value, list) and key == "size":
+            value = len(value)
+        elif isinstance(value, list) and key in ("first", "last"):
+            value = (value[0] if key == "first" else value[-1]) if value else None
+        else:
+            value = value.get(key) if isinstance(value, dict) else None
+    return "nil" if value is None else _literal(value)
+
+
 def _literal(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
         return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    return repr(value)
+    if value is None:
+        return "none"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_literal(str(key))}: {_literal(item)}" for key, item in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(map(_literal, value)) + "]"
+    if isinstance(value, int) or isinstance(value, float) and math.isfinite(value):
+        return repr(value)
+    raise Unconvertible(f"{type(value).__name__} values cannot be written into a template: write it in Jinja")
 
 
 def _check_name(name: str) -> None:
