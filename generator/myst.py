@@ -33,6 +33,7 @@ from pathlib import Path
 import markdown
 from markdown.extensions import Extension
 from markdown.inlinepatterns import InlineProcessor
+from markdown.postprocessors import Postprocessor
 from markdown.preprocessors import Preprocessor
 
 from generator.text import trim_blank_lines
@@ -45,6 +46,8 @@ HEADING = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]+(.+?)[ \t#]*$")
 ROLE = re.compile(r"\{(?P<name>[\w:.-]+)\}`(?P<text>[^`]+)`")
 CODE_SPAN = re.compile(r"(`+).+?\1")     # where a role is only text: ``{ref}`x` `` shows the syntax
 EMPHASIS = re.compile(r"(\*{1,3}|`+)(.+?)\1|(?<!\w)(_{1,3})(.+?)\3(?!\w)")
+# A target's anchor right before a heading of the same id: the heading is the target (as in Sphinx).
+HEADING_TARGET = re.compile(r'<div id="(?P<id>[^"]+)" class="myst-target"></div>\s*(?=<h[1-6] (?:[^>]* )?id="(?P=id)")')
 MARK = re.compile("^([ \t]*)\x1amyst:(\\d+)\x1a$")
 DOLLAR_LABEL = re.compile(r"\$\$[ \t]*\((?P<label>[^()\s]+)\)[ \t]*$")     # MyST's "$$ (label)"
 EXPLICIT = re.compile(r"^(?P<title>.*?)\s*<(?P<target>[^<>]+)>$", re.S)
@@ -514,6 +517,14 @@ class Directives(Preprocessor):
         return re.sub(r"^<p>(.*)</p>$", r"\1", rendered.strip(), flags=re.S)
 
 
+class HeadingTargets(Postprocessor):
+    """A ``(label)=`` whose heading has the label's id already is that heading's id alone: one
+    element per id, and the reference lands on the heading (Sphinx gives the label the section's id)."""
+
+    def run(self, text: str) -> str:
+        return HEADING_TARGET.sub("", text) if "myst-target" in text else text
+
+
 class Stashed(Preprocessor):
     """The directives' HTML in Python-Markdown's stash, after its whitespace pass."""
 
@@ -649,5 +660,6 @@ class MystExtension(Extension):
         directives = Directives(md, self)
         md.preprocessors.register(directives, "myst_directives", 39)
         md.preprocessors.register(Stashed(md, directives), "myst_stashed", 29)   # after normalize_whitespace (30)
+        md.postprocessors.register(HeadingTargets(md), "myst_heading_targets", 25)   # after raw_html (30)
         # Above code spans (190): the role's backticks are not a code span.
         md.inlinePatterns.register(Roles(ROLE.pattern, md, self), "myst_roles", 195)

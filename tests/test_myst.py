@@ -345,3 +345,32 @@ def test_a_reference_left_for_the_docs_keeps_its_own_text_when_linked():
         ("/docs/other.html#elsewhere", "the <b> part"), ("/docs/other.html#fig-x", "Plot 1")]
     assert found == {"{ref}`the <b> part <elsewhere>`", "{numref}`Plot %s <fig-x>`"}
     assert [myst.settled(message, found) for _, message in rendered.warnings] == [True, True]
+
+
+# -- one site: its posts, pages and docs pages -----------------------------------------
+
+
+def ids(html: str) -> list[str]:
+    return lxml_html.fromstring(html).xpath("//@id")
+
+
+def test_a_label_named_as_its_headings_id_is_the_headings_id_alone(tmp_path: Path):
+    """``(setting-up)=`` over ``## Setting up``: one element has the id, the heading, and the
+    references (on the page, from another page) land on it."""
+    site = copy_site(tmp_path / "site", "basic")
+    (site / "content/pages/guide.md").write_text(
+        "---\ntitle: Guide\n---\n\n(setting-up)=\n## Setting up\n\nAs {ref}`setting-up` says.\n\n"
+        "(later)=\n## Later on\n")
+    (site / "content/docs").mkdir()
+    (site / "content/docs/index.md").write_text(
+        "---\ntitle: Docs\n---\n\n(install)=\n## Install\n\nSee {ref}`install` and {ref}`setting-up`.\n")
+    assert build(site, NOW).warnings == []
+    for path, heading, shown in (("guide.html", "setting-up", "#setting-up"),
+                                 ("docs/index.html", "install", "#install")):
+        html = (site / "_site" / path).read_text()
+        assert sorted(set(ids(html))) == sorted(ids(html)), path
+        root = lxml_html.fromstring(html)
+        assert root.xpath(f"//*[@id='{heading}']")[0].tag == "h2"
+        assert references(html)[0][1] == shown
+    assert references((site / "_site/docs/index.html").read_text())[1] == ("Setting up", "/guide.html#setting-up")
+    assert lxml_html.fromstring((site / "_site/guide.html").read_text()).xpath("//div[@id='later']")
