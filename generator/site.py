@@ -92,7 +92,12 @@ class Document:
     def description(self) -> str:
         """Plain text for the meta description and share cards: the front matter's, else the
         excerpt's text, cut at a word to at most 300 characters."""
-        return shorten(plain_text(str(self.meta.get("description") or self.excerpt)), 300)
+        return self.described(self.excerpt)
+
+    def described(self, excerpt: str) -> str:
+        """:attr:`description` with ``excerpt`` for the excerpt's HTML: as a page shows it, its
+        MyST references to other pages linked, so the text names their targets' titles."""
+        return shorten(plain_text(str(self.meta.get("description") or excerpt)), 300)
 
 
 # The large parts of a document (its HTML): a build that renders few pages reads them for those.

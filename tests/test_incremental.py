@@ -212,6 +212,28 @@ def test_a_reference_in_an_excerpt_is_linked_in_listings_and_feeds(site: Path) -
     assert_same_as_full_build(site)
 
 
+def described(html: bytes) -> str:
+    return re.search(r'<meta name="description" content="([^"]*)">', html.decode("utf-8")).group(1)
+
+
+def test_a_references_description_text_is_its_targets_title(site: Path) -> None:
+    """The meta description and a feed's summary read a post's excerpt as its page does: a
+    reference to another page's label is its target's title, not the label, and follows it."""
+    about = site / "content/pages/about.md"
+    about.write_text(about.read_text() + "\n(team-label)=\n## Our team\n")
+    post = site / "content/posts/2020-05-01-second.md"
+    post.write_text(post.read_text().replace("Second post body,", "Second post body by {ref}`team-label`,"))
+    build(site, OPTIONS)
+    assert described((site / "_site/2020/05/01/second.html").read_bytes()).startswith(
+        "Second post body by Our team, see first")
+    assert '"summary": "Second post body by Our team, see first' in (site / "_site/feed.json").read_text()
+
+    about.write_text(about.read_text().replace("## Our team", "## The people"))
+    result = build(site, OPTIONS)
+    assert described(result.outputs["2020/05/01/second.html"]).startswith("Second post body by The people,")
+    assert_same_as_full_build(site)
+
+
 def test_the_preview_follows_a_references_target_across_edits(site: Path) -> None:
     """The preview's engine keeps its site between builds and writes an edit into it: the
     table of labels is made again, not kept from the build before."""
