@@ -319,6 +319,13 @@ def test_references_resolve_across_docs_pages_and_tutorials(tmp_path: Path):
         "content/docs/more.md:6: warning: {ref}`nowhere`: no target labelled 'nowhere' on this page or in the docs"]
 
 
+def test_a_docs_pages_description_reads_its_references_as_the_page_shows_them(tmp_path: Path):
+    site = docs_with_references(tmp_path / "site")
+    build(site, NOW)
+    [described] = lxml_html.parse(str(site / "_site/docs/more.html")).xpath("//meta[@name='description']/@content")
+    assert described == "Read Setting up, The notebook's part, Figure 1, Guide, Second and nowhere."
+
+
 def test_an_edited_title_reaches_the_pages_referring_to_it(tmp_path: Path):
     site = docs_with_references(tmp_path / "site")
     build(site, NOW)

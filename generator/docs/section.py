@@ -129,13 +129,15 @@ def render_section(tree: Path, prefix: str, render: Render, parse: Parse,
 
 def _linked(doc: Document, labels: myst.Labels, tree: Path) -> Document:
     """``doc`` with the MyST references to other docs pages and tutorials (which its parse did
-    not know) linked, and their warnings dropped."""
+    not know) linked in its content and its excerpt (its description's text), and their
+    warnings dropped."""
     if "myst-unresolved" not in doc.content:
         return doc
     from generator import myst
 
-    content, found = myst.resolve(doc.content, labels.document(tree / doc.source).find)
-    return dataclasses.replace(doc, content=content,
+    find = labels.document(tree / doc.source).find
+    content, found = myst.resolve(doc.content, find)
+    return dataclasses.replace(doc, content=content, excerpt=myst.resolve(doc.excerpt, find)[0],
                                warnings=tuple(w for w in doc.warnings if not myst.settled(w, found)))
 
 
