@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from generator import codec
 from generator.authors import Author, data_file, posts_by_author, read_people
 from generator.config import SITE_COLLECTIONS, Config, LiquidSettings, SettingsView
-from generator.errors import SiteError
+from generator.errors import SiteError, warning
 from generator.headings import Heading
 from generator.layout import POSTS
 from generator.links import document_anchors, document_links, well_formed_links
@@ -171,7 +171,7 @@ def well_formed(doc: Any) -> bool:
             and isinstance(doc.warnings, tuple) and all(isinstance(w, str) for w in doc.warnings)
             and well_formed_links(doc.links) and isinstance(doc.anchors, tuple)
             and all(isinstance(a, str) for a in doc.anchors)
-            and isinstance(doc.targets, tuple) and all(isinstance(t, tuple) and len(t) == 5 for t in doc.targets)
+            and isinstance(doc.targets, tuple) and all(isinstance(t, tuple) and len(t) == 6 for t in doc.targets)
             and doc.unread == ()
             and (doc.deferred is None or (isinstance(doc.deferred, tuple) and len(doc.deferred) == 2
                                           and isinstance(doc.deferred[0], str)
@@ -241,7 +241,7 @@ def _parse(source: Source, config: Config) -> Document:
     if source.is_markdown:
         from generator.myst import targets_of
 
-        doc.targets = targets_of(body)
+        doc.targets = targets_of(body, source.body_line)
     doc.reading_time = reading_time(doc.content)
     excerpt = meta.get("excerpt")
     if excerpt:
@@ -468,8 +468,17 @@ class Site:
         vars(self).pop("labels", None)
 
     def reported(self, doc: Document) -> tuple[str, ...]:
-        """What to warn ``doc``'s author of (:attr:`Document.reported`), as :meth:`unresolved` says."""
-        return self.unresolved(doc.source, doc.reported)
+        """What to warn ``doc``'s author of (:attr:`Document.reported`), as :meth:`unresolved` says,
+        and its labels that an earlier page has (:meth:`repeated`)."""
+        return self.unresolved(doc.source, doc.reported) + self.repeated(doc)
+
+    def repeated(self, doc: Document) -> tuple[str, ...]:
+        """Warnings of ``doc``'s labels that a post or page before it has, at their lines: the
+        references lead there (asked each build, as :meth:`unresolved`)."""
+        if not doc.targets:
+            return ()
+        return tuple(warning(message, doc.source, target.line)
+                     for target, message in self.labels.repeats(self.config.root / doc.source).values())
 
     def unresolved(self, source: Path, warnings: tuple[str, ...]) -> tuple[str, ...]:
         """``warnings`` of the document of ``source`` but those of its references to other pages'

@@ -216,6 +216,26 @@ def described(html: bytes) -> str:
     return re.search(r'<meta name="description" content="([^"]*)">', html.decode("utf-8")).group(1)
 
 
+def test_a_label_two_pages_define_is_warned_of_on_every_build_until_one_goes(site: Path) -> None:
+    """The duplicate label's warning is the site's, asked each build: a build that parses
+    neither page warns of it still, and the label's going from the first page ends it."""
+    about, asf = site / "content/pages/about.md", site / "content/pages/asf.md"
+    about.write_text(about.read_text() + "\n(team)=\n## Our team\n")
+    asf.write_text(asf.read_text() + "\n(team)=\n## Who we are\n")
+    line = asf.read_text().split("\n").index("(team)=") + 1
+    duplicate = (f"content/pages/asf.md:{line}: warning: duplicate label 'team': /about.html#team has it too "
+                 "(the other pages' references to it lead there)")
+    assert build(site, OPTIONS).warnings == [duplicate]
+    post = site / "content/posts/2020-05-01-second.md"
+    post.write_text(post.read_text() + "\nMore.\n")
+    result = build(site, OPTIONS)
+    assert result.documents.parsed == 1 and result.warnings == [duplicate]
+
+    about.write_text(about.read_text().replace("(team)=\n", ""))
+    assert build(site, OPTIONS).warnings == []
+    assert_same_as_full_build(site)
+
+
 def test_a_references_description_text_is_its_targets_title(site: Path) -> None:
     """The meta description and a feed's summary read a post's excerpt as its page does: a
     reference to another page's label is its target's title, not the label, and follows it."""

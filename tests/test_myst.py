@@ -13,6 +13,7 @@ import markdown
 import pytest
 from hypothesis import given, settings, strategies as st
 from lxml import html as lxml_html
+import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_output
 
 from conftest import copy_site
@@ -381,3 +382,26 @@ def test_a_label_named_as_its_headings_id_is_the_headings_id_alone(tmp_path: Pat
         assert references(html)[0][1] == shown
     assert references((site / "_site/docs/index.html").read_text())[1] == ("Setting up", "/guide.html#setting-up")
     assert lxml_html.fromstring((site / "_site/guide.html").read_text()).xpath("//div[@id='later']")
+
+
+def test_a_label_on_two_pages_is_warned_of_at_the_second_definition(tmp_path: Path):
+    """As Sphinx warns "duplicate label": a post's or page's, a docs page's and a tutorial's label
+    that an earlier page has, at its file and line (a notebook's: cell and line); the
+    other pages' references lead to the first, a page's own to its own."""
+    site = docs_with_references(tmp_path / "site")
+    write = lambda path, text: (site / path).write_text(text)     # noqa: E731
+    write("content/pages/team.md", "---\ntitle: Team\n---\n\n(team)=\n## Team\n")
+    write("content/pages/zeta.md", "---\ntitle: Zeta\n---\n\nText.\n\n(team)=\n## Another team\n\nSee {ref}`team`.\n")
+    write("content/docs/zz.md", "---\ntitle: ZZ\n---\n\n```{math}\n:label: guide-setup\nx\n```\n")
+    write("notebooks/third.ipynb", nbformat.writes(notebook(
+        new_markdown_cell("# Third"), new_markdown_cell("Text.\n\n(nb-part)=\n## Again"), execute="never")))
+    result = build(site, NOW)
+    assert [w for w in result.warnings if "duplicate" in w] == [
+        "content/pages/zeta.md:7: warning: duplicate label 'team': /team.html#team has it too (the other "
+        "pages' references to it lead there)",
+        "notebooks/third.ipynb: warning: cell 2: line 3: duplicate label 'nb-part': "
+        "/docs/tutorials/first.html#nb-part has it too (the other pages' references to it lead there)",
+        "content/docs/zz.md:5: warning: duplicate label 'guide-setup': /docs/guide.html#guide-setup has it too "
+        "(the other pages' references to it lead there)"]
+    assert references((site / "_site/zeta.html").read_text()) == [("Another team", "#team")]
+    assert ("Setting up", "/docs/guide.html#guide-setup") in references((site / "_site/docs/more.html").read_text())
