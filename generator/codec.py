@@ -36,6 +36,7 @@ VERSIONS = {
     "api-inventory": 1,  # .sitegen/inventories/ (a Sphinx inventory fetched from a URL: generator.api.inventory)
     "site-yaml": 1,      # .sitegen/site-yaml.msgpack (site.yaml's YAML, parsed: generator.config)
     "data-yaml": 1,      # .sitegen/cache/data/ (a data file's YAML, parsed, by its bytes: generator.build)
+    "tutorial-labels": 1,  # .sitegen/cache/tutorial-labels/ (a tutorial's slug, title and MyST labels, by its digest)
     "vendor-uses": 1,    # .sitegen/cache/vendor-uses.msgpack (the vendored libraries each page refers to, by its digest)
     "notebook-run": 1,   # <notebooks.cache_dir>/notebooks/ (JSON runs, shared between machines: part of their key)
 }

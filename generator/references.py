@@ -2,10 +2,11 @@
 
 Posts and pages give theirs from their parse (``Document.targets``), each at the URL
 placement gave it; the docs pages of the author's tree theirs, read from their sources,
-at the URL the docs section publishes them (``/docs/``, or the worktree version's
-``/docs/<name>/``): a blog post may link a docs page, or a section of one, as a docs
-page does. Docs pages and tutorials resolve theirs in the docs section
-(:func:`generator.docs.section.render_section`).
+and its tutorials theirs, read from their Markdown cells (kept by the notebook's digest, so
+a build reads only the notebooks that changed), at the URLs the docs section publishes them
+(``/docs/``, or the worktree version's ``/docs/<name>/``): a blog post may link a docs page
+or a tutorial, or a section of one, as a docs page does. Docs pages and tutorials resolve
+theirs in the docs section (:func:`generator.docs.section.render_section`).
 """
 
 from __future__ import annotations
@@ -16,22 +17,36 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from generator.cache import DataCache, digest, local_key
 from generator.config import Config
 from generator.deps import record
-from generator.docs.section import DOCS_DIR, page_url
+from generator.docs.section import DOCS_DIR, gallery_url, page_url
+from generator.engine.documents import code_digest
 from generator.errors import SiteError
-from generator.myst import Labels, Target, resolve
+from generator.myst import Labels, Target, resolve, scan
+from generator.notebooks.sources import discover, load_tutorial
 from generator.readers import MarkdownReader
 from generator.sources import load_source
 
 
-def site_labels(documents: Iterable[Any], config: Config) -> Labels:
-    """The labels of ``documents`` (the site's posts and pages) and of the author's docs pages."""
+def site_labels(documents: Iterable[Any], config: Config,
+                file_digest: Callable[[str], str | None] | None = None) -> Labels:
+    """The labels of ``documents`` (the site's posts and pages), of the author's docs pages and
+    of its tutorials (``file_digest``: a file's digest by its path in the site, as the build's
+    scan knows it; else read)."""
     labels = Labels.of_documents(documents, config.root)
     prefix = docs_prefix(config)
-    base = config.root / DOCS_DIR
-    if prefix is None or not base.is_dir():
+    if prefix is None:
         return labels
+    add_docs_pages(labels, config, prefix)
+    add_tutorials(labels, config, prefix, file_digest or functools.partial(_read_digest, config.root))
+    return labels
+
+
+def add_docs_pages(labels: Labels, config: Config, prefix: str) -> None:
+    base = config.root / DOCS_DIR
+    if not base.is_dir():
+        return
     for path in sorted(p for suffix in MarkdownReader.suffixes for p in base.rglob(f"*{suffix}")):
         rel = path.relative_to(base)
         if any(part.startswith(".") for part in rel.parts) or not path.is_file():
@@ -42,7 +57,55 @@ def site_labels(documents: Iterable[Any], config: Config) -> Labels:
             continue
         labels.add(path, page_url(prefix, rel.with_suffix(".html").as_posix()),
                    str(source.meta.get("title", rel.stem)), [source.body])
-    return labels
+
+
+def add_tutorials(labels: Labels, config: Config, prefix: str, file_digest: Callable[[str], str | None]) -> None:
+    """The tutorials' pages and labels, in the gallery below ``prefix``: each notebook's as last
+    read while its digest (and site.yaml's settings for it, which may title it) stays the same."""
+    cache = DataCache(config.state_dir / "cache" / "tutorial-labels", "tutorial-labels",
+                      local_key(config.state_dir), _well_formed)
+    for rel in discover(config.root):
+        name = rel.as_posix()
+        found = file_digest(name)
+        if found is None:
+            continue
+        key = digest(name, found, code_digest(), repr(config.notebooks.settings_for(rel)))
+        page = cache.get(key)
+        if page is None:
+            try:
+                page = _tutorial_page(config, rel)
+            except SiteError:       # the docs section's build says what is wrong with it
+                continue
+            cache.put(key, page)
+        slug, title, targets = page
+        labels.place(config.root / rel, f"{gallery_url(prefix)}{slug}.html", title,
+                     {label: Target(*rest) for label, *rest in targets})
+
+
+def _tutorial_page(config: Config, rel: Path) -> tuple[str, str, tuple[tuple, ...]]:
+    """A tutorial's slug, title and labels (as :func:`generator.myst.targets_of` gives them)."""
+    from generator.notebooks.render import markdown_sources, page_title
+    from generator.notebooks.spec import metadata_of
+
+    tutorial = load_tutorial(config.root, rel, config.notebooks.problems)
+    texts = markdown_sources(tutorial.notebook)
+    own: dict[str, Target] = {}
+    for text in texts:
+        scan(text, own)
+    title = page_title(tutorial, metadata_of(tutorial, config.notebooks).title, texts)
+    return tutorial.slug, title, tuple((label, t.url, t.title, t.number, t.kind, t.line) for label, t in own.items())
+
+
+def _well_formed(page: Any) -> bool:
+    return (isinstance(page, tuple) and len(page) == 3 and all(isinstance(part, str) for part in page[:2])
+            and isinstance(page[2], tuple) and all(isinstance(t, tuple) and len(t) == 6 for t in page[2]))
+
+
+def _read_digest(root: Path, name: str) -> str | None:
+    try:
+        return digest((root / name).read_bytes())
+    except OSError:
+        return None
 
 
 def asked(site: Any, url: Callable[[str], str]) -> Callable[[Path, str, str], Target | None]:

@@ -18,7 +18,7 @@ import operator
 import re
 import string
 from collections import defaultdict
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -450,6 +450,7 @@ class Site:
     authors: dict[str, list[Document]] = field(default_factory=dict)   # key -> the posts naming them
     classified: dict[str, dict[str, list[Document]]] = field(default_factory=dict)  # site.yaml taxonomies
     hidden_drafts: int = 0                      # left out for want of --drafts: the preview says so
+    file_digest: Callable[[str], str | None] | None = field(default=None, repr=False)  # the build's scan's
 
     @property
     def documents(self) -> list[Document]:
@@ -460,7 +461,7 @@ class Site:
         """The MyST labels a reference in a post or page resolves against (:mod:`generator.references`)."""
         from generator.references import site_labels
 
-        return site_labels(self.documents, self.config)
+        return site_labels(self.documents, self.config, self.file_digest)
 
     def rewritten(self) -> None:
         """Its documents' content was written anew (the preview's edit, in place): the table of

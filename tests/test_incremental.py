@@ -291,6 +291,55 @@ def test_a_post_links_a_docs_page_and_its_section_by_the_docs_sources(site: Path
     assert_same_as_full_build(site)
 
 
+def write_tutorial(site: Path, *cells: str) -> Path:
+    """notebooks/first.ipynb of Markdown ``cells``, shown as saved (never run)."""
+    path = site / "notebooks/first.ipynb"
+    path.parent.mkdir(exist_ok=True)
+    nbformat.write(new_notebook(cells=[new_markdown_cell(cell) for cell in cells], metadata={
+        "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
+        "sitegen": {"execute": "never"}}), path)
+    return path
+
+
+def test_a_post_links_a_tutorial_and_its_section_and_follows_its_edits(site: Path) -> None:
+    """``{ref}`` and ``{doc}`` from a post to a tutorial: at its gallery URL, titled as the
+    notebook is now; a notebook's edit makes the post again, and its label's going is warned of."""
+    tutorial = write_tutorial(site, "# First steps\n\n(nb-part)=\n## The *notebook's* part\n\nText.")
+    post = site / "content/posts/2020-05-01-second.md"
+    post.write_text(post.read_text() + "\nSee {ref}`nb-part` and {doc}`../../notebooks/first`.\n")
+    assert build(site, OPTIONS).warnings == []
+    assert reference_links((site / "_site/2020/05/01/second.html").read_bytes()) == [
+        "/docs/tutorials/first.html#nb-part The notebook's part", "/docs/tutorials/first.html First steps"]
+
+    write_tutorial(site, "# First steps\n\n(nb-part)=\n## Another part\n\nText.")
+    result = build(site, OPTIONS)
+    assert reference_links(result.outputs["2020/05/01/second.html"])[0] == "/docs/tutorials/first.html#nb-part Another part"
+    assert_same_as_full_build(site)
+
+    write_tutorial(site, "# First steps\n\n## Another part\n\nText.")
+    result = build(site, OPTIONS)
+    assert reference_links(result.outputs["2020/05/01/second.html"])[0] == "? nb-part"
+    assert result.warnings == ["content/posts/2020-05-01-second.md:13: warning: {ref}`nb-part`: no target "
+                               "labelled 'nb-part' on this page or in the docs"]
+    assert_same_as_full_build(site)
+
+
+def test_a_build_reads_no_notebook_the_scan_found_unchanged_for_the_posts_references(site: Path) -> None:
+    """The tutorials' labels are kept by each notebook's digest: with the notebook's bytes
+    replaced behind the scan's back (same size and time, so the scan trusts its stamp), an
+    edit of the post still finds the label, which a read of the notebook would not."""
+    tutorial = write_tutorial(site, "# First steps\n\n(nb-part)=\n## The part\n\nText.")
+    os.utime(tutorial, ns=(10**18, 10**18))
+    post = site / "content/posts/2020-05-01-second.md"
+    post.write_text(post.read_text() + "\nSee {ref}`nb-part`.\n")
+    build(site, OPTIONS)
+    tutorial.write_bytes(b" " * tutorial.stat().st_size)
+    os.utime(tutorial, ns=(10**18, 10**18))
+    post.write_text(post.read_text() + "\nMore.\n")
+    result = build(site, OPTIONS)
+    assert reference_links(result.outputs["2020/05/01/second.html"]) == ["/docs/tutorials/first.html#nb-part The part"]
+
+
 def test_a_docs_page_links_a_pages_label_and_follows_its_edits(site: Path) -> None:
     """The other way round: a docs page's ``{ref}`` to a label of a plain page, and its ``{doc}``
     to that page, resolve by the site's table; the docs section is made again when the target's

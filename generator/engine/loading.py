@@ -138,6 +138,7 @@ def assemble_site(engine: Engine, scan: Scan,
     listing, parsed, data = loaded
     site = assemble([p.document for p in parsed.values()], data, scan.config, now=scan.now,
                     drafts=engine.options.drafts, future=engine.options.future)
+    site.file_digest = scan.index.digest      # the tutorials' labels are kept by it (generator.references)
     views = Views(site)
     return Assembled(site, listing, parsed, views, site_view(site, views))
 
