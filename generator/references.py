@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -22,11 +23,11 @@ from generator.config import Config
 from generator.deps import record
 from generator.docs.section import DOCS_DIR, gallery_url, page_url
 from generator.engine.documents import code_digest
-from generator.errors import SiteError
-from generator.myst import Labels, Target, resolve, scan
+from generator.errors import SiteError, warning
+from generator.myst import Labels, Target, resolve, scan, targets_of
 from generator.notebooks.sources import discover, load_tutorial
 from generator.readers import MarkdownReader
-from generator.sources import load_source
+from generator.sources import Source, load_source
 
 
 def site_labels(documents: Iterable[Any], config: Config,
@@ -44,6 +45,15 @@ def site_labels(documents: Iterable[Any], config: Config,
 
 
 def add_docs_pages(labels: Labels, config: Config, prefix: str) -> None:
+    for path, source in _docs_sources(config):
+        rel = path.relative_to(config.root / DOCS_DIR)
+        labels.add(path, page_url(prefix, rel.with_suffix(".html").as_posix()),
+                   str(source.meta.get("title", rel.stem)), [source.body])
+
+
+def _docs_sources(config: Config) -> Iterable[tuple[Path, Source]]:
+    """The author's docs pages, each its path and its source (one that cannot be read is left
+    to the docs section's build, which says what is wrong with it)."""
     base = config.root / DOCS_DIR
     if not base.is_dir():
         return
@@ -52,11 +62,55 @@ def add_docs_pages(labels: Labels, config: Config, prefix: str) -> None:
         if any(part.startswith(".") for part in rel.parts) or not path.is_file():
             continue
         try:
-            source = load_source(config.root, "docs", path.relative_to(config.root))
-        except SiteError:       # the docs section's build says what is wrong with it
+            yield path, load_source(config.root, "docs", path.relative_to(config.root))
+        except SiteError:
             continue
-        labels.add(path, page_url(prefix, rel.with_suffix(".html").as_posix()),
-                   str(source.meta.get("title", rel.stem)), [source.body])
+
+
+def shared_with_posts(site: Any) -> tuple[str, ...]:
+    """Warnings of the docs pages' and tutorials' labels that a post or page has too: the site's
+    table leads the posts' and pages' references to the post's or page's (it comes first), the
+    docs section its own to its own. Each at its file and line (a tutorial's: cell and line);
+    the files are read only when such a label is there."""
+    posted = {target[0] for doc in site.documents for target in doc.targets}
+    if not posted:
+        return ()
+    labels, config = site.labels, site.config
+    shared = {key: repeated.keys() & posted for key, repeated in labels.repeated.items()}
+    found: list[str] = []
+    for path, source in _docs_sources(config) if any(shared.values()) else ():
+        own = {label: line for label, *_, line in targets_of(source.body, source.body_line)}
+        found += [warning(_shared(label, labels.targets[label]), source.path, own[label])
+                  for label in sorted(shared.get(os.path.splitext(path)[0], ()))]
+    for rel in discover(config.root) if any(shared.values()) else ():
+        wanted = shared.get(os.path.splitext(config.root / rel)[0])
+        try:
+            found += _in_cells(load_tutorial(config.root, rel), wanted, labels) if wanted else []
+        except SiteError:       # as in add_tutorials
+            continue
+    return tuple(found)
+
+
+def _in_cells(tutorial: Any, wanted: set[str], labels: Labels) -> list[str]:
+    """The warnings of :func:`shared_with_posts` of ``tutorial``'s labels ``wanted``, at their cells."""
+    from generator.notebooks.rst import roles_to_markdown
+
+    found = []
+    for index, cell in enumerate(tutorial.notebook.cells):
+        own: dict[str, Target] = {}
+        if cell.cell_type == "markdown":
+            scan(roles_to_markdown(cell.source), own)
+        for label in sorted(wanted & own.keys()):
+            path, line = tutorial.locate(index)
+            found.append(warning(f"cell {index + 1}: line {own[label].line}: {_shared(label, labels.targets[label])}",
+                                 path, line))
+            wanted = wanted - {label}
+    return found
+
+
+def _shared(label: str, first: Target) -> str:
+    return (f"duplicate label {label!r}: {first.url} has it too (the posts' and pages' references to it "
+            "lead there)")
 
 
 def add_tutorials(labels: Labels, config: Config, prefix: str, file_digest: Callable[[str], str | None]) -> None:

@@ -463,10 +463,19 @@ class Site:
 
         return site_labels(self.documents, self.config, self.file_digest)
 
+    @functools.cached_property
+    def shared_labels(self) -> tuple[str, ...]:
+        """Warnings of the docs pages' and tutorials' labels a post or page has too
+        (:func:`generator.references.shared_with_posts`)."""
+        from generator.references import shared_with_posts
+
+        return shared_with_posts(self)
+
     def rewritten(self) -> None:
         """Its documents' content was written anew (the preview's edit, in place): the table of
-        labels, made of it, is made again when next asked."""
+        labels, made of it, and what is said of it are made again when next asked."""
         vars(self).pop("labels", None)
+        vars(self).pop("shared_labels", None)
 
     def reported(self, doc: Document) -> tuple[str, ...]:
         """What to warn ``doc``'s author of (:attr:`Document.reported`), as :meth:`unresolved` says,

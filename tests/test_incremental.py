@@ -304,7 +304,7 @@ def write_tutorial(site: Path, *cells: str) -> Path:
 def test_a_post_links_a_tutorial_and_its_section_and_follows_its_edits(site: Path) -> None:
     """``{ref}`` and ``{doc}`` from a post to a tutorial: at its gallery URL, titled as the
     notebook is now; a notebook's edit makes the post again, and its label's going is warned of."""
-    tutorial = write_tutorial(site, "# First steps\n\n(nb-part)=\n## The *notebook's* part\n\nText.")
+    write_tutorial(site, "# First steps\n\n(nb-part)=\n## The *notebook's* part\n\nText.")
     post = site / "content/posts/2020-05-01-second.md"
     post.write_text(post.read_text() + "\nSee {ref}`nb-part` and {doc}`../../notebooks/first`.\n")
     assert build(site, OPTIONS).warnings == []

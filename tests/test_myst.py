@@ -405,3 +405,19 @@ def test_a_label_on_two_pages_is_warned_of_at_the_second_definition(tmp_path: Pa
         "(the other pages' references to it lead there)"]
     assert references((site / "_site/zeta.html").read_text()) == [("Another team", "#team")]
     assert ("Setting up", "/docs/guide.html#guide-setup") in references((site / "_site/docs/more.html").read_text())
+
+
+def test_a_docs_pages_and_a_tutorials_label_a_page_has_too_are_warned_of_at_their_places(tmp_path: Path):
+    """A page's label that a docs page and a tutorial have too: the posts' and pages' references
+    lead to the page's (the site's table has it first), the docs section's to its own; the docs
+    page's and the tutorial's are warned of, at file and line, and cell and line."""
+    site = docs_with_references(tmp_path / "site")
+    (site / "content/pages/dup.md").write_text(
+        "---\ntitle: Dup\n---\n\n(guide-setup)=\n## Here\n\n(nb-part)=\n## There\n\n{ref}`guide-setup`\n")
+    result = build(site, NOW)
+    message = "has it too (the posts' and pages' references to it lead there)"
+    assert [w for w in result.warnings if "duplicate" in w] == [
+        f"content/docs/guide.md:5: warning: duplicate label 'guide-setup': /dup.html#guide-setup {message}",
+        f"notebooks/first.ipynb: warning: cell 1: line 3: duplicate label 'nb-part': /dup.html#nb-part {message}"]
+    assert ("Setting up", "/docs/guide.html#guide-setup") in references((site / "_site/docs/more.html").read_text())
+    assert references((site / "_site/dup.html").read_text()) == [("Here", "#guide-setup")]
