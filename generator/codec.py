@@ -27,8 +27,8 @@ import msgpack
 # Each cache's layout version, in one place: bump one when what it stores changes shape.
 VERSIONS = {
     "state": 8,          # .sitegen/state.msgpack (generator.state.BuildState)
-    "records": 10,       # .sitegen/records.msgpack (generator.state.Records)
-    "records-changes": 3,  # an entry of .sitegen/records.journal (generator.state.Records.changes)
+    "records": 11,       # .sitegen/records.msgpack (generator.state.Records)
+    "records-changes": 4,  # an entry of .sitegen/records.journal (generator.state.Records.changes)
     "document": 11,      # .sitegen/cache/documents/ (generator.site.Document, by parse key)
     "version-files": 5,  # .sitegen/versions/ (a docs version's files, tutorials included, as last built)
     "api-pages": 1,      # .sitegen/versions/api-*.msgpack (a version's API reference pages, as last rendered)

@@ -8,12 +8,13 @@ key's dotted path, and what was expected. What a value must mean beyond its
 type (a positive count, names that are unique) is checked by the section's
 ``validate(path, prefix)``, beside its fields, when the file is loaded:
 a mistake stops the build before any work, whatever feature would use it.
+The sections of a feature (the output planners, the docs wing, the tutorials) are
+in :mod:`generator.schema`, a module each, checks and all; :class:`Config` gathers them.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import fnmatch
 import hashlib
 import re
 import string
@@ -28,9 +29,12 @@ from generator import codec
 from generator.cache import digest, local_key, write_atomic
 from generator.confine import NEVER_READ, site_path
 from generator.errors import SiteError
-from generator.layout import ASSETS, CACHE_DIR, CONFIG_FILE, NOTEBOOKS, RESERVED, STATE_DIR
+from generator.layout import ASSETS, CONFIG_FILE, NOTEBOOKS, RESERVED, STATE_DIR
 from generator.plugins import extensions
-
+from generator.schema.docs import ApiInventory, ApiPackage, Version, check_versions
+from generator.schema.notebooks import Notebooks
+from generator.schema.outputs import Archives, Feeds, Search, Taxonomy, name_taken
+from generator.urls import plain_path
 
 
 @dataclass(frozen=True)
@@ -55,45 +59,6 @@ def check_link(url: str, key: str, path: Path) -> None:
 
 
 @dataclass(frozen=True)
-class Feeds:
-    atom: bool = True           # at atom_urls
-    # The Atom feed's URLs: the first is the one pages link; more serve the same feed where
-    # readers subscribed before (jekyll-feed's /feed.xml).
-    atom_urls: list[str] = field(default_factory=lambda: ["/atom.xml"])
-    rss: bool = True            # /rss.xml
-    json: bool = True           # /feed.json (JSON Feed 1.1)
-    tags: bool = True           # an Atom feed beside each tag's page: /tags/NAME/atom.xml
-    categories: bool = True     # ... and each category's
-    entries: int = 20
-    # An Atom URL's own number of entries where it differs from ``entries`` (jekyll-feed's
-    # posts_limit at /feed.xml, beside a site's own longer feeds).
-    entries_at: dict[str, int] = field(default_factory=dict)
-    full_content: bool = True
-
-    def validate(self, path: Path, prefix: str) -> None:
-        if self.entries < 1:
-            raise SiteError(f"key '{prefix}entries': expected 1 or more, got {self.entries}", path)
-        for url, entries in self.entries_at.items():
-            if url not in self.atom_urls:
-                raise SiteError(f"key '{prefix}entries_at': {url!r} is none of atom_urls {self.atom_urls}", path)
-            if entries < 1:
-                raise SiteError(f"key '{prefix}entries_at.{url}': expected 1 or more, got {entries}", path)
-        if not self.atom_urls:
-            raise SiteError(f"key '{prefix}atom_urls': expected at least one URL (atom: false makes no feed)", path)
-        for i, url in enumerate(self.atom_urls):
-            if not _plain_path(url) or url.endswith("/"):
-                raise SiteError(f"key '{prefix}atom_urls[{i}]': expected a file's path starting with '/' "
-                                f"(no '.', '..' or empty segments), got {url!r}", path)
-
-
-def _plain_path(url: str) -> bool:
-    """A URL path naming a place inside the site: '/', no '.', '..' or empty segments."""
-    rest = url[1:].removesuffix("/")
-    return url.startswith("/") and "\0" not in url and (
-        url == "/" or not any(part in ("", ".", "..") for part in rest.split("/")))
-
-
-@dataclass(frozen=True)
 class SassSettings:
     """How the ``.scss`` and ``.sass`` files of the static folders are compiled (generator/sass.py),
     as Jekyll's ``sass:`` settings say: where ``@import`` looks, and the CSS's style."""
@@ -106,64 +71,6 @@ class SassSettings:
             if name.startswith("/") or any(part in ("", ".", "..") for part in name.strip("/").split("/")):
                 raise SiteError(f"key '{prefix}load_paths[{i}]': expected a folder inside the site, got {name!r}",
                                 path)
-
-
-Execute = Literal["auto", "never", "always"]
-
-
-@dataclass(frozen=True)
-class TutorialSettings:
-    """What site.yaml's ``notebooks.tutorials`` says of the tutorials a pattern matches: the
-    keys a notebook's own ``sitegen`` metadata may set, for files kept as upstream wrote them."""
-
-    requires: list[str] | None = None
-    device: str | None = None
-    timeout: int | None = None
-    execute: Execute | None = None
-
-    def validate(self, path: Path, prefix: str) -> None:
-        if self.timeout is not None and self.timeout <= 0:
-            raise SiteError(f"key '{prefix}timeout': expected a positive number of seconds, got {self.timeout}", path)
-
-
-@dataclass(frozen=True)
-class Notebooks:
-    """How tutorials in ``notebooks/`` are executed and shown (see generator/notebooks/)."""
-
-    timeout: int = 120              # seconds per cell; a notebook's metadata may override it
-    workers: int = 0                # notebooks executed at once; 0: one per CPU core
-    cache_dir: str = CACHE_DIR          # relative to the site; copy it to reuse results elsewhere
-    cache: str = ""                 # a shared cache behind it: a folder or fsspec URL (s3://, https://...)
-    executor: str = "local"         # "local", or a Dask scheduler's address: tcp://host:8786
-    trusted: bool | list[str] = False   # show cells' HTML/JS/SVG unsanitized: all, or these files
-    allow_unexecuted: bool = False  # show stored outputs when a notebook cannot run here
-    output_limit: int = 100_000     # characters of one text output before it is cut
-    execute: Execute = "auto"       # auto: run unless cached; never: show the stored outputs; always: run
-    problems: Literal["error", "warn"] = "error"   # a broken output or missing image: stop, or note it
-    embeds: list[str] = field(default_factory=list)    # hosts whose iframes outputs may show (sandboxed)
-    # path pattern in notebooks/ (fnmatch: "tvm/*.py") -> settings over the file's own, later patterns last
-    tutorials: dict[str, TutorialSettings] = field(default_factory=dict)
-
-    def validate(self, path: Path, prefix: str) -> None:
-        if self.workers < 0:
-            raise SiteError(f"key '{prefix}workers': expected 0 (one per core) or more, got {self.workers}", path)
-        for i, host in enumerate(self.embeds):
-            if not re.fullmatch(r"[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*",
-                                host):
-                raise SiteError(f"key '{prefix}embeds[{i}]': expected a host name (www.youtube-nocookie.com), "
-                                f"got {host!r}", path)
-
-    def settings_for(self, path: Path) -> list[tuple[str, TutorialSettings]]:
-        """The ``tutorials`` entries (pattern, settings) that match the tutorial at ``path``, in order."""
-        name = path.relative_to(NOTEBOOKS).as_posix()
-        return [(pattern, settings) for pattern, settings in self.tutorials.items()
-                if fnmatch.fnmatchcase(name, pattern)]
-
-    def trusts(self, path: Path) -> bool:
-        """Whether the tutorial at ``path`` (``notebooks/x.ipynb``) is trusted."""
-        if isinstance(self.trusted, bool):
-            return self.trusted
-        return path.relative_to(NOTEBOOKS).as_posix() in self.trusted
 
 
 @dataclass(frozen=True)
@@ -187,80 +94,6 @@ class Check:
     # path glob -> Nu checker messages (substrings) reported as warnings there, not errors:
     # legacy markup a migrated site carries and browsers accept (``width="512px"``, ``<center>``)
     allow_html: dict[str, list[str]] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Archives:
-    """Where the pages sitegen makes from the posts are published; ``false`` makes none.
-
-    A site with its own page at one of these URLs moves or switches off the
-    generated one, as a Jekyll site's own ``/history`` page has no rival there.
-    """
-
-    blog: str | Literal[False] = "/blog.html"            # the paginated index; page N at /blog/pageN.html
-    history: str | Literal[False] = "/history.html"      # every post, by year
-    tags: str | Literal[False] = "/tags.html"            # the index; each tag at /tags/NAME.html
-    categories: str | Literal[False] = "/categories.html"
-    # Each person of content/data/authors.yml at /authors/KEY.html; false: no author pages,
-    # and authors.yml is a data file like any other.
-    authors: str | Literal[False] = "/authors.html"
-    # Each tag's (category's) posts in pages of posts_per_page, as the blog: page N of
-    # /tags/NAME.html at /tags/NAME/pageN.html (Hugo and Pelican page them alike); false: one page.
-    paginate_groups: bool = True
-
-
-# What a taxonomy's key may name of a post: fields that decide where it is listed (a
-# change to them assembles the site anew); a list field gives one key per item.
-TAXONOMY_FIELDS = ("date", "tags", "categories", "authors")
-# Names ``site`` already has in templates: a taxonomy's collection may not hide one.
-SITE_COLLECTIONS = ("posts", "pages", "data", "tags", "categories", "authors", "years")
-
-
-@dataclass(frozen=True)
-class Taxonomy:
-    """One classification of the posts (Nikola's taxonomies): each post's keys, a page of
-    each key's posts (paginated as the blog), an index of the keys, a feed of each key.
-
-    ``key`` is a pattern of the post's fields (``TAXONOMY_FIELDS``): ``"{date:%Y}"``
-    files posts by year, ``"{tags}"`` under each of their tags. ``url`` places each
-    key's page, ``{key}`` being the key slugified. Tags and categories are two of these,
-    made from ``archives``; a per-year archive is one entry of site.yaml ``taxonomies``.
-    """
-
-    name: str                               # site.NAME in templates: key -> its posts
-    key: str
-    url: str                                # "/archive/{key}.html"; page N at /archive/KEY/pageN.html
-    index: str | Literal[False] = False     # the page listing every key
-    kind: str = ""                          # what one key is ("year"): "Year: 2024", "Pages of this year"
-    title: str = ""                         # the index page's title; default: the name, capitalized
-    heading: str = "Posts in"               # a key's page is headed "Posts in “2024”"
-    order: Literal["name", "newest"] = "name"   # keys by name, or by their newest post (years)
-    feed: bool = False                      # an Atom feed beside each key's page: /archive/KEY/atom.xml
-    paginate: bool = True                   # posts_per_page to a page; false: all on one
-
-    @property
-    def singular(self) -> str:
-        return self.kind or self.name
-
-    def validate(self, path: Path, prefix: str) -> None:
-        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", self.name) or self.name in SITE_COLLECTIONS \
-                or self.name in Config.__dataclass_fields__:
-            raise SiteError(f"key '{prefix}name': expected a name of letters, digits and '_' that site does "
-                            f"not already have (not {', '.join(SITE_COLLECTIONS)} or a site.yaml key), "
-                            f"got {self.name!r}", path)
-        try:
-            fields = [name for _, name, _, _ in string.Formatter().parse(self.key) if name is not None]
-        except ValueError as exc:
-            raise SiteError(f"key '{prefix}key': {exc} in {self.key!r}", path) from None
-        if not fields or any(name not in TAXONOMY_FIELDS for name in fields):
-            raise SiteError(f"key '{prefix}key': expected a pattern of {', '.join(TAXONOMY_FIELDS)} "
-                            f"such as '{{date:%Y}}', got {self.key!r}", path)
-        if "{key}" not in self.url or not _plain_path(self.url.replace("{key}", "k").removesuffix("/")):
-            raise SiteError(f"key '{prefix}url': expected a path starting with '/' holding {{key}} "
-                            f"(/archive/{{key}}.html), got {self.url!r}", path)
-        if self.index is not False and not _plain_path(self.index):
-            raise SiteError(f"key '{prefix}index': expected a path starting with '/' (or false to make "
-                            f"no index), got {self.index!r}", path)
 
 
 @dataclass(frozen=True)
@@ -372,25 +205,6 @@ class Theme:
             if value and (not value.startswith("/") or value.startswith("//") or "/../" in value + "/"):
                 raise SiteError(f"key '{prefix}{name}': expected a path in the site starting with '/', "
                                 f"got {value!r}", path)
-
-
-@dataclass(frozen=True)
-class Search:
-    """The site's search (generator/outputs/search.py): a Pagefind index of its pages, searched
-    in the reader's browser; ``search: false`` makes none and leaves the box out."""
-
-    exclude: list[str] = field(default_factory=list)      # URL globs of pages left out: "/2016/*"
-    exclude_selectors: list[str] = field(default_factory=list)   # parts of pages left out: ".nb-output"
-
-    def validate(self, path: Path, prefix: str) -> None:
-        for i, glob in enumerate(self.exclude):
-            if not glob.startswith("/"):
-                raise SiteError(f"key '{prefix}exclude[{i}]': expected a URL path starting with '/' "
-                                f"(a glob such as /2016/*), got {glob!r}", path)
-        for i, selector in enumerate(self.exclude_selectors):
-            if not selector.strip():
-                raise SiteError(f"key '{prefix}exclude_selectors[{i}]': expected a CSS selector, got {selector!r}",
-                                path)
 
 
 @dataclass(frozen=True)
@@ -516,86 +330,6 @@ def _at_least_one(section: Any, names: tuple[str, ...], path: Path, prefix: str)
 
 
 @dataclass(frozen=True)
-class Version:
-    """One version of the docs section, built from exactly one of: a git ``ref``,
-    the ``worktree`` (the version in development, as the author's files are now),
-    or an ``archive`` (a folder or .tar.gz of HTML built elsewhere)."""
-
-    name: str
-    title: str = ""
-    ref: str | None = None
-    worktree: bool = False
-    archive: str | None = None
-    aliases: list[str] = field(default_factory=list)
-    alias_type: Literal["redirect", "copy"] = "redirect"
-    # development: unreleased; latest: a release newer than the default (stable) one, not yet it;
-    # maintained: an older release still fixed; unmaintained: end of life.
-    status: Literal["development", "latest", "maintained", "unmaintained"] = "maintained"
-    default: bool = False
-    sitemap: bool | None = None  # None: listed in sitemap.xml only if this is the default
-
-    @property
-    def label(self) -> str:
-        return self.title or self.name
-
-    def validate(self, path: Path, prefix: str) -> None:
-        if not VERSION_NAME.match(self.name):
-            raise SiteError(f"version {self.name!r}: a name must be a folder name "
-                            "(letters, digits, '.', '_', '+', '-')", path)
-        if [self.ref is not None, self.worktree, self.archive is not None].count(True) != 1:
-            raise SiteError(f"version '{self.name}': give exactly one of 'ref' (a git branch, tag or "
-                            "commit), 'worktree: true' or 'archive' (a folder or .tar.gz of HTML)", path)
-        for alias in self.aliases:
-            if not VERSION_NAME.match(alias):
-                raise SiteError(f"version '{self.name}': alias {alias!r} must be a folder name", path)
-
-
-VERSION_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]*\Z")
-
-
-@dataclass(frozen=True)
-class ApiPackage:
-    """A Python package documented from its docstrings in each docs version (generator/api/):
-    read by griffe from that version's tree, never imported."""
-
-    package: str                      # its dotted name: ``jinja2``
-    path: str = "."                   # the folder of the site (of each version's tree) holding it
-    docstrings: Literal["numpy", "google", "sphinx", "auto"] = "auto"
-    members: Literal["public", "all"] = "public"
-    exclude: list[str] = field(default_factory=list)    # globs of dotted names left out: "jinja2.ext.*"
-    class_pages: int = 0              # a module of more members than this gets a page per class; 0: never
-
-    @property
-    def folder(self) -> str:
-        """The folder of the package's top-level package below the site: what a version's tree
-        must hold (griffe reads a subpackage from its whole package)."""
-        base = self.path.strip("/")
-        return "/".join(part for part in (base, self.package.split(".")[0]) if part not in ("", "."))
-
-    def validate(self, path: Path, prefix: str) -> None:
-        if not PACKAGE_NAME.match(self.package):
-            raise SiteError(f"key '{prefix}package': expected a dotted Python name such as 'tvm', "
-                            f"got {self.package!r}", path)
-        parts = self.path.strip("/").split("/")
-        if self.path.startswith("/") or any(part in ("", "..") for part in parts) or parts[0] in NEVER_READ:
-            raise SiteError(f"key '{prefix}path': expected a folder inside the site, like 'python/', "
-                            f"got {self.path!r}", path)
-        if self.class_pages < 0:
-            raise SiteError(f"key '{prefix}class_pages': expected 0 (never) or more, got {self.class_pages}", path)
-
-
-PACKAGE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*\Z")
-
-
-@dataclass(frozen=True)
-class ApiInventory:
-    """A Sphinx inventory kept in the site (``file``), whose objects live under ``url``."""
-
-    file: str
-    url: str
-
-
-@dataclass(frozen=True)
 class Config:
     """The whole of site.yaml. ``root`` is the site's folder, not a key."""
 
@@ -653,12 +387,14 @@ class Config:
         for old in sorted(self.redirects):
             if not old.startswith("/"):
                 raise SiteError(f"key 'redirects': redirect {old!r} must be a path starting with '/'", path)
-            if not _plain_path(old):
+            if not plain_path(old):
                 raise SiteError(f"key 'redirects': redirect {old!r} is not a plain path inside the site "
                                 "(no '.', '..' or empty segments)", path)
-        _check_versions(self.versions, path)
+        check_versions(self.versions, path)
         names = [taxonomy.name for taxonomy in self.taxonomies]
         for i, name in enumerate(names):
+            if name in Config.__dataclass_fields__:
+                raise name_taken(name, path, f"taxonomies[{i}].")
             if name in names[:i]:
                 raise SiteError(f"key 'taxonomies[{i}].name': {name!r} names an earlier taxonomy too", path)
         for name, inventory in self.api_inventories.items():
@@ -757,6 +493,12 @@ class SettingsView:
             self._read[name] = _value_digest(value)
 
 
+def unrecorded(config: Config | SettingsView) -> Config:
+    """The settings behind a recording view, read without noting: for a cache of one's own keyed
+    on all of them (a docs version's files), which is no output's dependency."""
+    return config._section if isinstance(config, SettingsView) else config
+
+
 def setting_digest(config: Config, name: str) -> str:
     """The digest of a setting named as :class:`SettingsView` notes it; "" if there is none."""
     value: Any = config
@@ -823,28 +565,6 @@ def _site_yaml(root: Path, path: Path, text: str) -> Any:
     except OSError:             # a folder not ours
         pass
     return value
-
-
-def _check_versions(versions: list[Version], path: Path) -> None:
-    """Versions that can be published unambiguously: names and aliases unique, one default."""
-    names = [version.name for version in versions]
-    owners: dict[str, str] = {}
-    for i, version in enumerate(versions):
-        if version.name in names[:i]:
-            raise SiteError(f"version '{version.name}' is listed twice", path)
-    for version in versions:
-        for alias in version.aliases:
-            if alias in names:
-                raise SiteError(f"version '{version.name}': alias '{alias}' is the name of a version", path)
-            if alias in owners:
-                raise SiteError(f"version '{version.name}': alias '{alias}' is also an alias of "
-                                f"version '{owners[alias]}'", path)
-            owners[alias] = version.name
-    defaults = [v.name for v in versions if v.default]
-    if versions and len(defaults) != 1:
-        found = ", ".join(f"'{name}'" for name in defaults) or "none"
-        raise SiteError(f"versions: mark exactly one version 'default: true' (found {found})", path)
-
 
 
 def _check_places(config: Config, path: Path) -> None:

@@ -19,17 +19,24 @@ the build from a worker process as its reads do.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
 
 from generator.authors import DATA_NAME as AUTHORS, Author, data_file, directory
 from generator.cache import digest
 from generator.config import SettingsView, setting_digest
 from generator.site import Document, Site, author_url
+from generator.urls import relative_url
+
+if TYPE_CHECKING:
+    from generator.myst import Target
 
 Key = tuple
 
@@ -121,11 +128,9 @@ class Views:
         return view
 
     def linked(self, doc: Document, html: str) -> str:
-        """``doc``'s ``html`` with the MyST references to other pages linked (generator.references)."""
+        """``doc``'s ``html`` with the MyST references to other pages linked (:func:`linked`)."""
         if "myst-unresolved" not in html:
             return html
-        from generator.references import linked
-
         return linked(self.site, doc.source, html)
 
     def sequence(self, name: Key) -> SequenceView:
@@ -457,3 +462,32 @@ def _sequence(name: Key, site: Site) -> list:
         return site.years if len(name) == 1 else dict(site.years).get(name[1], [])
     collection = site.collection(kind)
     return collection if len(name) == 1 else collection.get(name[1], [])
+
+
+def asked(site: Any, url: Callable[[str], str]) -> Callable[[Path, str, str], Target | None]:
+    """``site``'s table of MyST labels (:attr:`generator.site.Site.labels`,
+    :mod:`generator.references`) as a render asks it (a post's, or the docs section's for what
+    its own pages and tutorials do not resolve), targets at ``url(path)`` (``baseurl`` in front):
+    each question a key, so what asked it is made again when the answer changes (the target's
+    heading edited, the label coming or going)."""
+    root = site.config.root
+
+    def find(source: Path, role: str, text: str) -> Target | None:
+        if not source.is_relative_to(root):     # a docs version's tree: the site is not its
+            return None
+        record(("ref", source.relative_to(root).as_posix(), role, text))
+        target = site.labels.find(source, role, text)
+        return target and dataclasses.replace(target, url=url(target.url))
+
+    return find
+
+
+def linked(site: Any, source: Path, html: str) -> str:
+    """``html`` of the post or page of ``source`` (its content, its excerpt: on its own page, in a
+    listing, in a feed) with the MyST references its parse left unresolved linked by ``site``'s
+    table, ``baseurl`` in front."""
+    from generator.myst import resolve     # with Python-Markdown: a build with nothing to do loads neither
+
+    record(("setting", "baseurl"))
+    find = asked(site, functools.partial(relative_url, site.config))
+    return resolve(html, functools.partial(find, site.config.root / source))[0]

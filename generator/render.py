@@ -17,7 +17,6 @@ from collections.abc import Mapping
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any, Callable
-from urllib.parse import quote
 
 import jinja2
 from markupsafe import Markup
@@ -32,6 +31,7 @@ from generator.plugins import extensions
 from generator.placement import timezone_of
 from generator.site import group_url, slugify
 from generator.sources import parse_date
+from generator.urls import quoted, relative_url
 
 TEMPLATES_DIR = TEMPLATES
 
@@ -317,19 +317,6 @@ def jekyll_sort(env: jinja2.Environment, value: Any, attribute: str | None = Non
     if isinstance(value, Mapping):
         return [[key, value[key]] for key in sorted(value)]
     return jinja2.filters.do_sort(env, value, attribute=attribute)
-
-
-def relative_url(config: Config, url: str) -> str:
-    """A site path with ``baseurl`` in front; other URLs unchanged."""
-    if not isinstance(url, str) or not url.startswith("/") or url.startswith("//"):
-        return url
-    return config.baseurl.rstrip("/") + _quoted(url)
-
-
-@functools.lru_cache(maxsize=4096)
-def _quoted(url: str) -> str:
-    """A site path, quoted for a link (the same few recur on every page: the menu, the stylesheets)."""
-    return quote(url, safe="/#?=&%:.-_~")
 
 
 def format_date(value: datetime | None, fmt: str = "%b %d, %Y") -> str:

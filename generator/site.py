@@ -27,12 +27,13 @@ from typing import TYPE_CHECKING, Any
 
 from generator import codec
 from generator.authors import Author, data_file, posts_by_author, read_people
-from generator.config import SITE_COLLECTIONS, Config, LiquidSettings, SettingsView
+from generator.config import Config, LiquidSettings, SettingsView
 from generator.errors import SiteError, warning
 from generator.headings import Heading
 from generator.layout import POSTS
 from generator.links import document_anchors, document_links, well_formed_links
 from generator.placement import at_most, place, place_all, slugify, string_list, taxonomy_names
+from generator.schema.outputs import SITE_COLLECTIONS
 from generator.sources import Source, has_liquid, load_source
 from generator.text import plain_text, shorten
 from generator.urls import output_path
@@ -450,7 +451,7 @@ class Site:
     authors: dict[str, list[Document]] = field(default_factory=dict)   # key -> the posts naming them
     classified: dict[str, dict[str, list[Document]]] = field(default_factory=dict)  # site.yaml taxonomies
     hidden_drafts: int = 0                      # left out for want of --drafts: the preview says so
-    file_digest: Callable[[str], str | None] | None = field(default=None, repr=False)  # the build's scan's
+    tutorials: Callable[[], list] | None = field(default=None, repr=False)  # their pages' labels, by the build
 
     @property
     def documents(self) -> list[Document]:
@@ -461,21 +462,12 @@ class Site:
         """The MyST labels a reference in a post or page resolves against (:mod:`generator.references`)."""
         from generator.references import site_labels
 
-        return site_labels(self.documents, self.config, self.file_digest)
-
-    @functools.cached_property
-    def shared_labels(self) -> tuple[str, ...]:
-        """Warnings of the docs pages' and tutorials' labels a post or page has too
-        (:func:`generator.references.shared_with_posts`)."""
-        from generator.references import shared_with_posts
-
-        return shared_with_posts(self)
+        return site_labels(self.documents, self.config, self.tutorials() if self.tutorials else ())
 
     def rewritten(self) -> None:
         """Its documents' content was written anew (the preview's edit, in place): the table of
-        labels, made of it, and what is said of it are made again when next asked."""
+        labels, made of it, is made again when next asked."""
         vars(self).pop("labels", None)
-        vars(self).pop("shared_labels", None)
 
     def reported(self, doc: Document) -> tuple[str, ...]:
         """What to warn ``doc``'s author of (:attr:`Document.reported`), as :meth:`unresolved` says,

@@ -577,6 +577,7 @@ class DerivedRecord:
     inputs: str                         # the digest of the paths and bytes it was made from; OUT_OF_DATE:
                                         # its pages changed since, and a build left it to the next one
     files: dict[str, str]               # path -> origin
+    settings: tuple[str, ...] = ()      # the settings it read, as the recording view names them
 
 
 OUT_OF_DATE = ""
@@ -797,7 +798,8 @@ def _bundles_from(data: dict[str, list], key_of: Callable[[Any], tuple]) -> dict
 
 
 def _derived_data(derived: dict[str, dict[str, DerivedRecord]]) -> dict[str, dict[str, list]]:
-    return {name: {group: [r.inputs, r.files] for group, r in groups.items()} for name, groups in derived.items()}
+    return {name: {group: [r.inputs, r.files, r.settings] for group, r in groups.items()}
+            for name, groups in derived.items()}
 
 
 def _derived_changes(new: dict[str, dict[str, DerivedRecord]], old: dict[str, dict[str, DerivedRecord]]) -> dict:
@@ -810,7 +812,8 @@ def _derived_changes(new: dict[str, dict[str, DerivedRecord]], old: dict[str, di
 
 
 def _derived_from(data: dict[str, dict[str, list]]) -> dict[str, dict[str, DerivedRecord]]:
-    return {name: {group: DerivedRecord(inputs, dict(files)) for group, (inputs, files) in groups.items()}
+    return {name: {group: DerivedRecord(inputs, dict(files), tuple(settings))
+                   for group, (inputs, files, settings) in groups.items()}
             for name, groups in data.items()}
 
 

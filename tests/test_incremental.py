@@ -799,6 +799,45 @@ def test_a_settings_edit_makes_again_only_the_outputs_that_read_it(site: Path) -
     assert_same_as_full_build(site)
 
 
+def test_a_settings_edit_redoes_the_docs_and_the_search_index_only_if_they_read_it(site: Path) -> None:
+    """The docs bundle and the search index read the settings through the recording view, as
+    renders do (issue 35): a new ``posts_per_page``, which neither reads, leaves the docs and the
+    posts' parts of the index as they were; a new title, which the docs pages show, runs the
+    docs again; new selectors to leave out of the index make every part of it again."""
+    (site / "content/docs").mkdir()
+    (site / "content/docs/index.md").write_text("---\ntitle: Guide\n---\nA page of the docs.\n")
+    engine = Engine(site, OPTIONS)
+    engine.build()
+    config = site / "site.yaml"
+
+    def edit(old: str, new: str) -> tuple[bool, tuple[str, ...]]:
+        """Whether the docs bundle ran, and the parts of the search index made again."""
+        before = engine.state.records.bundles["docs"]
+        config.write_text(config.read_text().replace(old, new))
+        result = engine.build()
+        assert_same_as_full_build(site)
+        return engine.state.records.bundles["docs"] is not before, result.reports["search"].made
+
+    assert edit("posts_per_page: 2", "posts_per_page: 1") == (False, ("pages",))   # the blog's lists changed
+    ran, parts = edit("title: Test Site", "title: Renamed Site")
+    assert ran and "Renamed Site" in (site / "_site/docs/index.html").read_text()
+    ran, parts = edit("posts_per_page: 1", "posts_per_page: 1\nsearch: {exclude_selectors: [nav]}")
+    assert not ran and {"pages", "docs"} <= set(parts) and any(part.startswith("blog") for part in parts)
+
+
+def test_a_settings_edit_reaches_the_docs_pages_whose_liquid_read_it(site: Path) -> None:
+    """What the parse of a docs page read of the settings counts as the docs bundle's reads:
+    its Liquid's ``site.author``, which no docs template reads, runs the docs again."""
+    (site / "content/docs").mkdir()
+    (site / "content/docs/index.md").write_text("---\ntitle: Guide\n---\nWritten by {{ site.author }}.\n")
+    build(site, OPTIONS)
+    config = site / "site.yaml"
+    config.write_text(config.read_text().replace("author: Test Author", "author: Other Author"))
+    build(site, OPTIONS)
+    assert "Written by Other Author." in (site / "_site/docs/index.html").read_text()
+    assert_same_as_full_build(site)
+
+
 def test_a_template_reading_the_baseurl_only_through_a_constant_link_follows_it(site: Path) -> None:
     """Jinja computes a filter of constants once, when it compiles a template (for the first
     page that uses it); ``relative_url`` runs at each render instead, so that every page

@@ -8,12 +8,12 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from generator.config import Notebooks
 from generator.errors import SiteError
 from generator.notebooks import sanitize
 from generator.notebooks.rst import RstToMarkdown
 from generator.notebooks.sources import load_tutorial, read_ipynb, read_script, to_percent
 from generator.notebooks.spec import metadata_of, resolve
+from generator.schema.notebooks import Notebooks
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -108,6 +108,9 @@ def test_adding_a_taxonomy_moving_a_post_editing_and_removing_it_build_as_a_clea
      "unknown key 'taxonomies[0].pages' (known keys: feed, heading, index, key, kind, name, order, paginate, "
      "title, url)"),
     ('{name: years, key: "{date:%Y}", url: "/y/{key}.html"}', "key 'taxonomies[0].name': expected a name"),
+    ('{name: permalink, key: "{date:%Y}", url: "/y/{key}.html"}',       # a site.yaml key, which site has
+     "key 'taxonomies[0].name': expected a name of letters, digits and '_' that site does not already have "
+     "(not posts, pages, data, tags, categories, authors, years or a site.yaml key), got 'permalink'"),
     ('{name: y, key: "{title}", url: "/y/{key}.html"}',
      "key 'taxonomies[0].key': expected a pattern of date, tags, categories, authors such as '{date:%Y}', "
      "got '{title}'"),

@@ -25,11 +25,12 @@ from generator.api import inventory, xref
 from generator.api.codelinks import link_cells
 from generator.api.collect import API_DIR, Package, collect, target
 from generator.api.render import Page, Renderer
-from generator.config import ApiInventory, Config
+from generator.config import Config
 from generator.highlight import SourceLine, source_lines
 from generator.cache import DataCache, digest, local_key, write_atomic
 from generator.layout import VERSIONS_DIR
 from generator.outputs import generated_page
+from generator.schema.docs import ApiInventory
 
 LISTINGS_DIR = API_DIR + "_source/"        # the packages' files, line-numbered
 INVENTORY = "objects.inv"

@@ -17,7 +17,7 @@ from typing import Any
 
 import griffe
 
-from generator.config import ApiPackage
+from generator.schema.docs import ApiPackage
 
 API_DIR = "api/"                   # a version's reference, below its docs prefix
 KINDS = ("modules", "classes", "functions", "attributes")    # how a page groups members

@@ -13,11 +13,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generator import codec, notebooks
-from generator.config import ApiInventory, Config
+from generator.config import Config
 from generator.confine import site_path
 from generator.docs.section import DOCS_DIR
 from generator.docs.tutorials import TutorialStats
 from generator.outputs import Bundle, PlanContext
+from generator.schema.docs import ApiInventory
 from generator.files import Files
 from generator.links import Linked
 
@@ -102,7 +103,7 @@ class DocsSection(Bundle):
         """``ctx.site_key()`` stands for the rest of the site, which docs pages may show:
         while it stays the same, versions whose tree did not change are reused."""
         from generator.docs.versions import VersionedDocs
-        from generator.references import asked
+        from generator.deps import asked
 
         options = ctx.options
         docs = VersionedDocs(ctx.config, ctx.renderer, ctx.site_view, ctx.parse,

@@ -27,6 +27,7 @@ from generator.docs.tutorials import TutorialStats, Tutorials
 from generator.readers import suffixes
 from generator.site import Document, output_path
 from generator.sources import Source, load_source
+from generator.urls import page_url
 
 if TYPE_CHECKING:          # griffe is loaded only for a site with an API reference, Markdown for a parse
     from generator import myst
@@ -167,13 +168,6 @@ def _place(doc: Document, prefix: str) -> Document:
         raise SiteError("docs pages take their URL from their path: remove 'permalink'", doc.source)
     rel = doc.source.relative_to(DOCS_DIR).with_suffix(".html").as_posix()
     return dataclasses.replace(doc, url=page_url(prefix, rel))
-
-
-def page_url(prefix: str, rel: str) -> str:
-    """The URL serving file ``rel`` of a section at ``prefix``: an index is its folder."""
-    if rel == "index.html" or rel.endswith("/index.html"):
-        rel = rel.removesuffix("index.html")
-    return prefix + rel
 
 
 def table_of_contents(documents: list[Document], prefix: str) -> list[dict[str, str]]:

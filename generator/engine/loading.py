@@ -138,7 +138,9 @@ def assemble_site(engine: Engine, scan: Scan,
     listing, parsed, data = loaded
     site = assemble([p.document for p in parsed.values()], data, scan.config, now=scan.now,
                     drafts=engine.options.drafts, future=engine.options.future)
-    site.file_digest = scan.index.digest      # the tutorials' labels are kept by it (generator.references)
+    from generator.docs.labels import tutorial_pages
+
+    site.tutorials = partial(tutorial_pages, scan.config, scan.index.digest)   # read as their digests change
     views = Views(site)
     return Assembled(site, listing, parsed, views, site_view(site, views))
 

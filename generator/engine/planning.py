@@ -3,7 +3,6 @@ and the derived planners' inputs."""
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 from collections.abc import Iterable, Iterator, Mapping
 from functools import partial
@@ -12,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from generator.cache import digest
 from generator.config import Config, setting_digest
-from generator.deps import tracing, value_digest
+from generator.deps import record, tracing, value_digest
 from generator.engine.documents import DocumentStats, Listed, parse_documents
 from generator.engine.values import Build, Made, PlanResult
 from generator.errors import SiteError
@@ -52,8 +51,7 @@ def plan(engine: Engine, build: Build) -> None:
     check_output_names(config, engine.planners)
     for bundle in engine.planners:
         if isinstance(bundle, Bundle) and switched_on(config, bundle):
-            record, reports[bundle.name], bundled[bundle.name] = run_bundle(
-                engine, build, bundle, dataclasses.replace(ctx, config=config))
+            record, reports[bundle.name], bundled[bundle.name] = run_bundle(engine, build, bundle, ctx)
             bundles[bundle.name] = record
             ran = ran or record is not engine.state.records.bundles.get(bundle.name)
     last = engine.last_plan
@@ -70,11 +68,12 @@ def run_bundle(engine: Engine, build: Build, bundle: Bundle, ctx: PlanContext
 
     A bundle may reuse some of its own earlier work (docs versions): unless
     what it read changed, what it read for that work still counts. It reads
-    the settings unrecorded (``ctx.config``: the docs versions copy them), so
-    all of them are among its inputs.
+    the settings through the recording view (``ctx.config``), as renders do,
+    so an edit of a setting it did not read leaves it as it was.
     """
     state, moved, tampered = engine.state, build.moved, build.scan.tampered
-    inputs = (bundle.inputs(ctx), setting_digest(ctx.config, ""))
+    with tracing() as looked:        # the settings that say which files are its inputs
+        inputs = bundle.inputs(ctx)
     last = state.records.bundles.get(bundle.name)
     if last is not None and last.inputs == inputs and last.reads.isdisjoint(moved) \
             and last.report.reusable \
@@ -84,7 +83,7 @@ def run_bundle(engine: Engine, build: Build, bundle: Bundle, ctx: PlanContext
         return last, last.report.reused(), jobs
     with tracing() as trace:
         made, report = bundle.make(ctx)
-    reads = engine.intern(trace.reads)
+    reads = engine.intern(trace.reads | looked.reads)
     if last is not None and last.reads.isdisjoint(moved):
         reads |= last.reads
     jobs = [(path, made.origins[path], partial(same, data), ("made", value_digest(data)),
@@ -95,9 +94,12 @@ def run_bundle(engine: Engine, build: Build, bundle: Bundle, ctx: PlanContext
 
 def parse_for_planner(engine: Engine, config: Config, sources: list[Source], tree: Path) -> list[Document]:
     """Documents for a planner (the docs pages, read from ``tree``), through the parse cache,
-    counted with the build's."""
+    counted with the build's; the settings their parse read count as the planner's reads."""
     documents, count = parse_documents(sources, tree, config, engine.options.refresh)
     place_all(documents, config)
+    for doc in documents:
+        for name, _ in doc.settings:
+            record(("setting", name))
     engine.planners_parsed += DocumentStats(count, len(documents) - count)
     return documents
 

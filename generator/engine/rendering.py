@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from generator import parallel
 from generator import progress as reporting
 from generator.cache import digest
-from generator.config import setting_digest
+from generator.config import Config, setting_digest
 from generator.deps import tracing, value_digest
 from generator.engine.planning import OutputBytes, as_bytes, groups_of, same, switched_on, unmade
 from generator.engine.records import outdated
@@ -78,14 +78,13 @@ def derive_files(engine: Engine, build: Build, remake: bool = True) -> None:
     whole.update(planned.plan)
     whole.unlisted = set(planned.plan.unlisted)
     derivation = build.derived = Derivation(whole)
-    settings = setting_digest(scan.config, "")     # all of them: a derived planner reads them unrecorded
     for planner in engine.planners:
         if not isinstance(planner, Derived) or not switched_on(scan.config, planner):
             continue
         last, records, before = engine.state.records.derived.get(planner.name, {}), {}, len(whole)
         for group, paths in groups_of(planner, scan.config, planned.plan).items():
-            inputs = digest(settings, *(part for path in paths for part in (path, digest_of(engine, path, made))))
-            records[group] = derive_group(engine, build, planner, group, paths, inputs, last.get(group), remake)
+            made_from = digest(*(part for path in paths for part in (path, digest_of(engine, path, made))))
+            records[group] = derive_group(engine, build, planner, group, paths, made_from, last.get(group), remake)
         derivation.owners[planner.name] = list(itertools.islice(whole, before, None))
         derivation.records[planner.name] = records
         derivation.reports[planner.name] = Remade(
@@ -94,21 +93,30 @@ def derive_files(engine: Engine, build: Build, remake: bool = True) -> None:
             behind=tuple(g for g, r in records.items() if r.inputs == OUT_OF_DATE))
 
 
-def derive_group(engine: Engine, build: Build, planner: Derived, group: str, paths: list[str], inputs: str,
+def derive_group(engine: Engine, build: Build, planner: Derived, group: str, paths: list[str], made_from: str,
                  last: DerivedRecord | None, remake: bool) -> DerivedRecord:
     """Plan one group's files (into the whole plan, ``build.derived.plan``), made again or kept;
-    its record for the next build."""
+    its record for the next build. Its inputs are the bytes it is made from (``made_from``)
+    and the settings it read when last made, through the recording view (``ctx.config``)."""
     outputs, scan, plan = engine.state.records.outputs, build.scan, build.derived.plan
+    inputs = None if last is None else derived_inputs(made_from, last.settings, scan.config)
     intact = last is not None and all(p in outputs and p not in scan.tampered for p in last.files)
     if intact and (last.inputs == inputs or not remake):       # an out of date one, rather than none
         for path, origin in last.files.items():
             plan.add(path, origin, unmade, outputs[path].inputs, listed=False)
-        return last if last.inputs == inputs else DerivedRecord(OUT_OF_DATE, last.files)
+        return last if last.inputs == inputs else DerivedRecord(OUT_OF_DATE, last.files, last.settings)
     pages = OutputBytes(paths, build.made, scan.out_dir, build.staging, outputs)
-    files = planner.make(build.planned.ctx, group, pages)
+    with tracing() as trace:
+        files = planner.make(build.planned.ctx, group, pages)
+    settings = tuple(sorted(key[1] for key in trace.reads if key[0] == "setting"))
     for path, data in files.items():
         plan.add(path, files.origins[path], partial(same, data), ("made", value_digest(data)), listed=False)
-    return DerivedRecord(inputs, dict(files.origins))
+    return DerivedRecord(derived_inputs(made_from, settings, scan.config), dict(files.origins), settings)
+
+
+def derived_inputs(made_from: str, settings: tuple[str, ...], config: Config) -> str:
+    """What a derived group is made from: the digest of its pages' bytes and of ``settings``'s values."""
+    return digest(made_from, *(setting_digest(config, name) for name in settings))
 
 
 def digest_of(engine: Engine, path: str, made: dict[str, Made]) -> str:

@@ -35,7 +35,10 @@ class BuildResult:
         """``file:line: warning: ...`` for what the site's documents, their renders and the
         planners' work (docs pages, tutorials) use that sitegen left out."""
         documents = [w for doc in (self.site.documents if self.site else ()) for w in self.site.reported(doc)]
-        documents += self.site.shared_labels if self.site else ()
+        if self.site:
+            from generator.docs.labels import shared_with_posts
+
+            documents += shared_with_posts(self.site)
         planners = [w for report in self.reports.values() for w in getattr(report, "warnings", ())]
         return documents + list(self.link_warnings) + list(self.render_warnings) + planners
 

@@ -29,13 +29,13 @@ from typing import Any
 
 import yaml
 
-from generator.config import Feeds
 from generator.errors import SiteError
 from generator.frontmatter import known_keys
 from generator.importers.liquid import Note, block_name, convert_template
 from generator.layout import DEFAULT_THEME, RESERVED
 from generator.sass import SUFFIXES as SASS_SUFFIXES, css_path, is_sass
 from generator.scan import scan_css, scan_html
+from generator.schema.outputs import Feeds
 from generator.site import slugify
 from generator.sources import FRONT_MATTER, POST_NAME, has_liquid, read_text
 from generator.yamltext import load_yaml, parse_yaml, yaml_line, yaml_problem

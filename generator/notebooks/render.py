@@ -41,7 +41,6 @@ from urllib.parse import quote, unquote, urlsplit
 from markupsafe import Markup, escape
 from nbformat import NotebookNode
 
-from generator.config import Notebooks
 from generator.errors import SiteError
 from generator.highlight import highlight
 from generator.links import Link, document_links
@@ -51,6 +50,7 @@ from generator.notebooks import charts, embeds, footnotes, formulas, rst, saniti
 from generator.notebooks.ansi import ansi_to_html
 from generator.notebooks.anchors import PageIds, jupyter_id
 from generator.notebooks.sources import Tutorial
+from generator.schema.notebooks import Notebooks
 from generator.text import plain_text, shorten
 from generator.render import Renderer
 

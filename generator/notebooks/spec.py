@@ -32,11 +32,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator import codec
-from generator.config import Execute, Notebooks, load_section
+from generator.config import load_section
 from generator.errors import SiteError
 from generator.layout import CONFIG_FILE
 from generator.notebooks.environment import DEVICES
 from generator.notebooks.sources import Tutorial
+from generator.schema.notebooks import Execute, Notebooks
 
 CACHE_FORMAT = str(codec.VERSIONS["notebook-run"])
 EXECUTION_TAGS = ("raises-exception", "skip-execution")

@@ -60,8 +60,9 @@ what it reads while it runs through the recording views (``ctx.views``,
 ``ctx.site_view``, templates through ``ctx.render``, files through
 ``generator.deps.record`` of ``("file", path)``, settings through
 ``ctx.config``: what a planner reads of them while planning counts for each
-of its jobs), and of the code (a change rebuilds everything). A bundle's and
-a derived planner's files are made again when any setting changes. Planning
+of its jobs), and of the code (a change rebuilds everything). A bundle and a
+derived planner read the settings through ``ctx.config`` as well: an edit of one
+it read makes its files again, an edit of any other leaves them. Planning
 itself may look at the site's *structure* only (``ctx.site``: which documents exist, where they
 are published, which collections list them): the plan is made again
 whenever that changes, but a job that reads a document's content without a

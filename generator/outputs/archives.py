@@ -7,10 +7,11 @@ from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from typing import Any
 
-from generator.config import Config, Taxonomy
+from generator.config import Config
 from generator.deps import value_digest
 from generator.outputs import PlanContext, Planner, generated_page
 from generator.plan import Plan
+from generator.schema.outputs import Taxonomy
 from generator.site import archive_folder, output_path, slugify
 
 

@@ -12,10 +12,11 @@ from collections.abc import Iterable
 from typing import Any
 
 from generator.authors import check_avatars, data_file
-from generator.config import Config, Taxonomy
+from generator.config import Config
 from generator.outputs import PlanContext, Phase, generated_page
 from generator.outputs.archives import Classification
 from generator.plan import Plan
+from generator.schema.outputs import Taxonomy
 from generator.site import archive_folder
 
 
