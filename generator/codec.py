@@ -29,7 +29,7 @@ VERSIONS = {
     "state": 8,          # .sitegen/state.msgpack (generator.state.BuildState)
     "records": 11,       # .sitegen/records.msgpack (generator.state.Records)
     "records-changes": 4,  # an entry of .sitegen/records.journal (generator.state.Records.changes)
-    "document": 11,      # .sitegen/cache/documents/ (generator.site.Document, by parse key)
+    "document": 12,      # .sitegen/cache/documents/ (generator.site.Document, by parse key)
     "version-files": 5,  # .sitegen/versions/ (a docs version's files, tutorials included, as last built)
     "api-pages": 1,      # .sitegen/versions/api-*.msgpack (a version's API reference pages, as last rendered)
     "api-listing": 1,    # .sitegen/cache/listings/ (a file of an API reference, highlighted line by line, by its bytes)
