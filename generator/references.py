@@ -56,9 +56,10 @@ def docs_sources(config: Config) -> Iterator[tuple[Path, Source]]:
         if any(part.startswith(".") for part in rel.parts) or not path.is_file():
             continue
         try:
-            yield path, load_source(config.root, "docs", path.relative_to(config.root))
-        except SiteError:
+            source = load_source(config.root, "docs", path.relative_to(config.root))
+        except SiteError:       # the docs section's build says what is wrong with it
             continue
+        yield path, source
 
 
 def docs_prefix(config: Config) -> str | None:
