@@ -162,6 +162,8 @@ class DocumentView:
         if name.startswith("_"):
             raise AttributeError(name)
         record(("doc", self._source, name))
+        if name == "description":   # the excerpt's text as the page shows it
+            return self._doc.described(self._views.linked(self._doc, self._doc.excerpt))
         value = getattr(self._doc, name)
         if name in LINKED_HTML:
             return self._views.linked(self._doc, value)

@@ -33,6 +33,7 @@ from pathlib import Path
 import markdown
 from markdown.extensions import Extension
 from markdown.inlinepatterns import InlineProcessor
+from markdown.postprocessors import Postprocessor
 from markdown.preprocessors import Preprocessor
 
 from generator.text import trim_blank_lines
@@ -45,6 +46,8 @@ HEADING = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]+(.+?)[ \t#]*$")
 ROLE = re.compile(r"\{(?P<name>[\w:.-]+)\}`(?P<text>[^`]+)`")
 CODE_SPAN = re.compile(r"(`+).+?\1")     # where a role is only text: ``{ref}`x` `` shows the syntax
 EMPHASIS = re.compile(r"(\*{1,3}|`+)(.+?)\1|(?<!\w)(_{1,3})(.+?)\3(?!\w)")
+# A target's anchor right before a heading of the same id: the heading is the target (as in Sphinx).
+HEADING_TARGET = re.compile(r'<div id="(?P<id>[^"]+)" class="myst-target"></div>\s*(?=<h[1-6] (?:[^>]* )?id="(?P=id)")')
 MARK = re.compile("^([ \t]*)\x1amyst:(\\d+)\x1a$")
 DOLLAR_LABEL = re.compile(r"\$\$[ \t]*\((?P<label>[^()\s]+)\)[ \t]*$")     # MyST's "$$ (label)"
 EXPLICIT = re.compile(r"^(?P<title>.*?)\s*<(?P<target>[^<>]+)>$", re.S)
@@ -72,6 +75,7 @@ class Target:
     title: str
     number: int | None = None     # a labelled figure's or equation's, counted per page
     kind: str = "section"         # "section", "figure" or "equation": what {numref} calls it
+    line: int = field(default=0, repr=False, compare=False)  # where its text labels it (1: the first line)
 
 
 Find = Callable[[str, str], "Target | None"]    # (role, text) -> where the reference leads
@@ -129,6 +133,7 @@ class Labels:
     targets: dict[str, Target] = field(default_factory=dict)
     pages: dict[str, Target] = field(default_factory=dict)   # source's path (absolute) without suffix -> its page
     own: dict[str, dict[str, Target]] = field(default_factory=dict)  # each page's, as its own roles see them
+    repeated: dict[str, dict[str, Target]] = field(default_factory=dict)  # page -> its labels another page had
     named: dict[str, list[Target]] = field(default_factory=dict)     # the pages by file name, for "/name"
     outer: Callable[[Path, str, str], Target | None] | None = None    # (source, role, text): the site's
 
@@ -146,8 +151,10 @@ class Labels:
         key = _key(source)
         self.own[key] = own
         for label, target in own.items():
-            if label not in self.targets:
-                self.targets[label] = Target(url + target.url, target.title, target.number, target.kind)
+            if label in self.targets:       # the first page's: Sphinx warns of the others
+                self.repeated.setdefault(key, {})[label] = self.targets[label]
+            else:
+                self.targets[label] = dataclasses.replace(target, url=url + target.url)
         self.pages[key] = page = Target(url, title)
         self.named.setdefault(os.path.basename(key), []).append(page)
 
@@ -160,6 +167,15 @@ class Labels:
             labels.place(os.path.join(root, doc.source), url(doc.url), doc.title,
                          {label: Target(*rest) for label, *rest in doc.targets})
         return labels
+
+    def repeats(self, source: str | os.PathLike) -> dict[str, tuple[Target, str]]:
+        """The labels of the page of ``source`` that an earlier page has (where the other pages'
+        references lead; its own lead to its own), each with the page's own target (its
+        :attr:`Target.line` in the text it was read from) and the warning, as Sphinx's."""
+        own = self.own.get(_key(source), {})
+        return {label: (own[label], f"duplicate label {label!r}: {first.url} has it too (the other pages' "
+                                    "references to it lead there)")
+                for label, first in self.repeated.get(_key(source), {}).items()}
 
     def find(self, source: str | os.PathLike, role: str, text: str) -> Target | None:
         """What the reference ``{role}`text``` of the page of ``source`` leads to, if anything:
@@ -228,12 +244,13 @@ def resolvable(message: str, find: Find) -> bool:
     return bool(role) and find(role.group("name"), role.group("text")) is not None
 
 
-def targets_of(text: str) -> tuple[tuple[str, str, str, int | None, str], ...]:
-    """The labels Markdown ``text`` defines, as a document keeps them: (label, ``#fragment``,
-    title, number, kind), for :meth:`Labels.of_documents`."""
+def targets_of(text: str, first: int = 1) -> tuple[tuple[str, str, str, int | None, str, int], ...]:
+    """The labels Markdown ``text`` (whose first line is line ``first`` of its file) defines, as a
+    document keeps them: (label, ``#fragment``, title, number, kind, line in the file), for
+    :meth:`Labels.of_documents`."""
     own: dict[str, Target] = {}
     scan(text, own)
-    return tuple((label, *dataclasses.astuple(target)) for label, target in own.items())
+    return tuple((label, t.url, t.title, t.number, t.kind, t.line + first - 1) for label, t in own.items())
 
 
 def scan(text: str, targets: dict[str, Target], page_url: str = "") -> None:
@@ -248,27 +265,28 @@ def scan(text: str, targets: dict[str, Target], page_url: str = "") -> None:
             after = next((l for l in lines[i + 1:] if l.strip()), "")
             heading = HEADING.match(after)
             title = plain(heading.group(1)) if heading else m.group("label")
-            targets.setdefault(m.group("label"), Target(f"{page_url}#{anchor(m.group('label'))}", title))
+            targets.setdefault(m.group("label"), Target(f"{page_url}#{anchor(m.group('label'))}", title, line=i + 1))
         elif (m := DIRECTIVE.match(line)) and m.group("name") in ("math", "figure"):
             options, body = _options(lines[i + 1:])
             if m.group("name") == "math":
-                _numbered(targets, options.get("label"), "equation", page_url)
+                _numbered(targets, options.get("label"), "equation", page_url, i + 1)
             else:
                 caption = plain(next((l.strip() for l in body if l.strip()), options.get("name", "")))
-                _numbered(targets, options.get("name"), "figure", page_url, caption)
+                _numbered(targets, options.get("name"), "figure", page_url, i + 1, caption)
         elif "$$" in line and (formula := _dollar_math(lines, i)):
-            _numbered(targets, formula[1], "equation", page_url)
+            _numbered(targets, formula[1], "equation", page_url, i + 1)
 
 
-def _numbered(targets: dict[str, Target], label: str | None, kind: str, page_url: str, caption: str = "") -> None:
-    """A figure or equation labelled ``label``, numbered after the page's others of its kind."""
+def _numbered(targets: dict[str, Target], label: str | None, kind: str, page_url: str, line: int,
+              caption: str = "") -> None:
+    """A figure or equation labelled ``label`` at ``line``, numbered after the page's others of its kind."""
     if not label or label in targets:
         return
     number = 1 + sum(1 for t in targets.values() if t.kind == kind and t.url.startswith(page_url + "#"))
     if kind == "equation":
-        targets[label] = Target(f"{page_url}#equation-{anchor(label)}", f"({number})", number, kind)
+        targets[label] = Target(f"{page_url}#equation-{anchor(label)}", f"({number})", number, kind, line)
     else:
-        targets[label] = Target(f"{page_url}#{anchor(label)}", caption, number, kind)
+        targets[label] = Target(f"{page_url}#{anchor(label)}", caption, number, kind, line)
 
 
 def _dollar_math(lines: list[str], start: int) -> tuple[int, str, list[str]] | None:
@@ -514,6 +532,14 @@ class Directives(Preprocessor):
         return re.sub(r"^<p>(.*)</p>$", r"\1", rendered.strip(), flags=re.S)
 
 
+class HeadingTargets(Postprocessor):
+    """A ``(label)=`` whose heading has the label's id already is that heading's id alone: one
+    element per id, and the reference lands on the heading (Sphinx gives the label the section's id)."""
+
+    def run(self, text: str) -> str:
+        return HEADING_TARGET.sub("", text) if "myst-target" in text else text
+
+
 class Stashed(Preprocessor):
     """The directives' HTML in Python-Markdown's stash, after its whitespace pass."""
 
@@ -649,5 +675,6 @@ class MystExtension(Extension):
         directives = Directives(md, self)
         md.preprocessors.register(directives, "myst_directives", 39)
         md.preprocessors.register(Stashed(md, directives), "myst_stashed", 29)   # after normalize_whitespace (30)
+        md.postprocessors.register(HeadingTargets(md), "myst_heading_targets", 25)   # after raw_html (30)
         # Above code spans (190): the role's backticks are not a code span.
         md.inlinePatterns.register(Roles(ROLE.pattern, md, self), "myst_roles", 195)

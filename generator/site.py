@@ -18,7 +18,7 @@ import operator
 import re
 import string
 from collections import defaultdict
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from generator import codec
 from generator.authors import Author, data_file, posts_by_author, read_people
 from generator.config import Config, LiquidSettings, SettingsView
-from generator.errors import SiteError
+from generator.errors import SiteError, warning
 from generator.headings import Heading
 from generator.layout import POSTS
 from generator.links import document_anchors, document_links, well_formed_links
@@ -93,7 +93,12 @@ class Document:
     def description(self) -> str:
         """Plain text for the meta description and share cards: the front matter's, else the
         excerpt's text, cut at a word to at most 300 characters."""
-        return shorten(plain_text(str(self.meta.get("description") or self.excerpt)), 300)
+        return self.described(self.excerpt)
+
+    def described(self, excerpt: str) -> str:
+        """:attr:`description` with ``excerpt`` for the excerpt's HTML: as a page shows it, its
+        MyST references to other pages linked, so the text names their targets' titles."""
+        return shorten(plain_text(str(self.meta.get("description") or excerpt)), 300)
 
 
 # The large parts of a document (its HTML): a build that renders few pages reads them for those.
@@ -167,7 +172,7 @@ def well_formed(doc: Any) -> bool:
             and isinstance(doc.warnings, tuple) and all(isinstance(w, str) for w in doc.warnings)
             and well_formed_links(doc.links) and isinstance(doc.anchors, tuple)
             and all(isinstance(a, str) for a in doc.anchors)
-            and isinstance(doc.targets, tuple) and all(isinstance(t, tuple) and len(t) == 5 for t in doc.targets)
+            and isinstance(doc.targets, tuple) and all(isinstance(t, tuple) and len(t) == 6 for t in doc.targets)
             and doc.unread == ()
             and (doc.deferred is None or (isinstance(doc.deferred, tuple) and len(doc.deferred) == 2
                                           and isinstance(doc.deferred[0], str)
@@ -237,7 +242,7 @@ def _parse(source: Source, config: Config) -> Document:
     if source.is_markdown:
         from generator.myst import targets_of
 
-        doc.targets = targets_of(body)
+        doc.targets = targets_of(body, source.body_line)
     doc.reading_time = reading_time(doc.content)
     excerpt = meta.get("excerpt")
     if excerpt:
@@ -446,6 +451,7 @@ class Site:
     authors: dict[str, list[Document]] = field(default_factory=dict)   # key -> the posts naming them
     classified: dict[str, dict[str, list[Document]]] = field(default_factory=dict)  # site.yaml taxonomies
     hidden_drafts: int = 0                      # left out for want of --drafts: the preview says so
+    tutorials: Callable[[], list] | None = field(default=None, repr=False)  # their pages' labels, by the build
 
     @property
     def documents(self) -> list[Document]:
@@ -456,7 +462,7 @@ class Site:
         """The MyST labels a reference in a post or page resolves against (:mod:`generator.references`)."""
         from generator.references import site_labels
 
-        return site_labels(self.documents, self.config)
+        return site_labels(self.documents, self.config, self.tutorials() if self.tutorials else ())
 
     def rewritten(self) -> None:
         """Its documents' content was written anew (the preview's edit, in place): the table of
@@ -464,8 +470,17 @@ class Site:
         vars(self).pop("labels", None)
 
     def reported(self, doc: Document) -> tuple[str, ...]:
-        """What to warn ``doc``'s author of (:attr:`Document.reported`), as :meth:`unresolved` says."""
-        return self.unresolved(doc.source, doc.reported)
+        """What to warn ``doc``'s author of (:attr:`Document.reported`), as :meth:`unresolved` says,
+        and its labels that an earlier page has (:meth:`repeated`)."""
+        return self.unresolved(doc.source, doc.reported) + self.repeated(doc)
+
+    def repeated(self, doc: Document) -> tuple[str, ...]:
+        """Warnings of ``doc``'s labels that a post or page before it has, at their lines: the
+        references lead there (asked each build, as :meth:`unresolved`)."""
+        if not doc.targets:
+            return ()
+        return tuple(warning(message, doc.source, target.line)
+                     for target, message in self.labels.repeats(self.config.root / doc.source).values())
 
     def unresolved(self, source: Path, warnings: tuple[str, ...]) -> tuple[str, ...]:
         """``warnings`` of the document of ``source`` but those of its references to other pages'

@@ -212,6 +212,48 @@ def test_a_reference_in_an_excerpt_is_linked_in_listings_and_feeds(site: Path) -
     assert_same_as_full_build(site)
 
 
+def described(html: bytes) -> str:
+    return re.search(r'<meta name="description" content="([^"]*)">', html.decode("utf-8")).group(1)
+
+
+def test_a_label_two_pages_define_is_warned_of_on_every_build_until_one_goes(site: Path) -> None:
+    """The duplicate label's warning is the site's, asked each build: a build that parses
+    neither page warns of it still, and the label's going from the first page ends it."""
+    about, asf = site / "content/pages/about.md", site / "content/pages/asf.md"
+    about.write_text(about.read_text() + "\n(team)=\n## Our team\n")
+    asf.write_text(asf.read_text() + "\n(team)=\n## Who we are\n")
+    line = asf.read_text().split("\n").index("(team)=") + 1
+    duplicate = (f"content/pages/asf.md:{line}: warning: duplicate label 'team': /about.html#team has it too "
+                 "(the other pages' references to it lead there)")
+    assert build(site, OPTIONS).warnings == [duplicate]
+    post = site / "content/posts/2020-05-01-second.md"
+    post.write_text(post.read_text() + "\nMore.\n")
+    result = build(site, OPTIONS)
+    assert result.documents.parsed == 1 and result.warnings == [duplicate]
+
+    about.write_text(about.read_text().replace("(team)=\n", ""))
+    assert build(site, OPTIONS).warnings == []
+    assert_same_as_full_build(site)
+
+
+def test_a_references_description_text_is_its_targets_title(site: Path) -> None:
+    """The meta description and a feed's summary read a post's excerpt as its page does: a
+    reference to another page's label is its target's title, not the label, and follows it."""
+    about = site / "content/pages/about.md"
+    about.write_text(about.read_text() + "\n(team-label)=\n## Our team\n")
+    post = site / "content/posts/2020-05-01-second.md"
+    post.write_text(post.read_text().replace("Second post body,", "Second post body by {ref}`team-label`,"))
+    build(site, OPTIONS)
+    assert described((site / "_site/2020/05/01/second.html").read_bytes()).startswith(
+        "Second post body by Our team, see first")
+    assert '"summary": "Second post body by Our team, see first' in (site / "_site/feed.json").read_text()
+
+    about.write_text(about.read_text().replace("## Our team", "## The people"))
+    result = build(site, OPTIONS)
+    assert described(result.outputs["2020/05/01/second.html"]).startswith("Second post body by The people,")
+    assert_same_as_full_build(site)
+
+
 def test_the_preview_follows_a_references_target_across_edits(site: Path) -> None:
     """The preview's engine keeps its site between builds and writes an edit into it: the
     table of labels is made again, not kept from the build before."""
@@ -247,6 +289,55 @@ def test_a_post_links_a_docs_page_and_its_section_by_the_docs_sources(site: Path
     result = build(site, OPTIONS)
     assert reference_links(result.outputs["2020/05/01/second.html"])[1] == "/docs/install.html#setup Getting ready"
     assert_same_as_full_build(site)
+
+
+def write_tutorial(site: Path, *cells: str) -> Path:
+    """notebooks/first.ipynb of Markdown ``cells``, shown as saved (never run)."""
+    path = site / "notebooks/first.ipynb"
+    path.parent.mkdir(exist_ok=True)
+    nbformat.write(new_notebook(cells=[new_markdown_cell(cell) for cell in cells], metadata={
+        "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
+        "sitegen": {"execute": "never"}}), path)
+    return path
+
+
+def test_a_post_links_a_tutorial_and_its_section_and_follows_its_edits(site: Path) -> None:
+    """``{ref}`` and ``{doc}`` from a post to a tutorial: at its gallery URL, titled as the
+    notebook is now; a notebook's edit makes the post again, and its label's going is warned of."""
+    write_tutorial(site, "# First steps\n\n(nb-part)=\n## The *notebook's* part\n\nText.")
+    post = site / "content/posts/2020-05-01-second.md"
+    post.write_text(post.read_text() + "\nSee {ref}`nb-part` and {doc}`../../notebooks/first`.\n")
+    assert build(site, OPTIONS).warnings == []
+    assert reference_links((site / "_site/2020/05/01/second.html").read_bytes()) == [
+        "/docs/tutorials/first.html#nb-part The notebook's part", "/docs/tutorials/first.html First steps"]
+
+    write_tutorial(site, "# First steps\n\n(nb-part)=\n## Another part\n\nText.")
+    result = build(site, OPTIONS)
+    assert reference_links(result.outputs["2020/05/01/second.html"])[0] == "/docs/tutorials/first.html#nb-part Another part"
+    assert_same_as_full_build(site)
+
+    write_tutorial(site, "# First steps\n\n## Another part\n\nText.")
+    result = build(site, OPTIONS)
+    assert reference_links(result.outputs["2020/05/01/second.html"])[0] == "? nb-part"
+    assert result.warnings == ["content/posts/2020-05-01-second.md:13: warning: {ref}`nb-part`: no target "
+                               "labelled 'nb-part' on this page or in the docs"]
+    assert_same_as_full_build(site)
+
+
+def test_a_build_reads_no_notebook_the_scan_found_unchanged_for_the_posts_references(site: Path) -> None:
+    """The tutorials' labels are kept by each notebook's digest: with the notebook's bytes
+    replaced behind the scan's back (same size and time, so the scan trusts its stamp), an
+    edit of the post still finds the label, which a read of the notebook would not."""
+    tutorial = write_tutorial(site, "# First steps\n\n(nb-part)=\n## The part\n\nText.")
+    os.utime(tutorial, ns=(10**18, 10**18))
+    post = site / "content/posts/2020-05-01-second.md"
+    post.write_text(post.read_text() + "\nSee {ref}`nb-part`.\n")
+    build(site, OPTIONS)
+    tutorial.write_bytes(b" " * tutorial.stat().st_size)
+    os.utime(tutorial, ns=(10**18, 10**18))
+    post.write_text(post.read_text() + "\nMore.\n")
+    result = build(site, OPTIONS)
+    assert reference_links(result.outputs["2020/05/01/second.html"]) == ["/docs/tutorials/first.html#nb-part The part"]
 
 
 def test_a_docs_page_links_a_pages_label_and_follows_its_edits(site: Path) -> None:

@@ -13,6 +13,7 @@ import markdown
 import pytest
 from hypothesis import given, settings, strategies as st
 from lxml import html as lxml_html
+import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_output
 
 from conftest import copy_site
@@ -319,6 +320,13 @@ def test_references_resolve_across_docs_pages_and_tutorials(tmp_path: Path):
         "content/docs/more.md:6: warning: {ref}`nowhere`: no target labelled 'nowhere' on this page or in the docs"]
 
 
+def test_a_docs_pages_description_reads_its_references_as_the_page_shows_them(tmp_path: Path):
+    site = docs_with_references(tmp_path / "site")
+    build(site, NOW)
+    [described] = lxml_html.parse(str(site / "_site/docs/more.html")).xpath("//meta[@name='description']/@content")
+    assert described == "Read Setting up, The notebook's part, Figure 1, Guide, Second and nowhere."
+
+
 def test_an_edited_title_reaches_the_pages_referring_to_it(tmp_path: Path):
     site = docs_with_references(tmp_path / "site")
     build(site, NOW)
@@ -345,3 +353,71 @@ def test_a_reference_left_for_the_docs_keeps_its_own_text_when_linked():
         ("/docs/other.html#elsewhere", "the <b> part"), ("/docs/other.html#fig-x", "Plot 1")]
     assert found == {"{ref}`the <b> part <elsewhere>`", "{numref}`Plot %s <fig-x>`"}
     assert [myst.settled(message, found) for _, message in rendered.warnings] == [True, True]
+
+
+# -- one site: its posts, pages and docs pages -----------------------------------------
+
+
+def ids(html: str) -> list[str]:
+    return lxml_html.fromstring(html).xpath("//@id")
+
+
+def test_a_label_named_as_its_headings_id_is_the_headings_id_alone(tmp_path: Path):
+    """``(setting-up)=`` over ``## Setting up``: one element has the id, the heading, and the
+    references (on the page, from another page) land on it."""
+    site = copy_site(tmp_path / "site", "basic")
+    (site / "content/pages/guide.md").write_text(
+        "---\ntitle: Guide\n---\n\n(setting-up)=\n## Setting up\n\nAs {ref}`setting-up` says.\n\n"
+        "(later)=\n## Later on\n")
+    (site / "content/docs").mkdir()
+    (site / "content/docs/index.md").write_text(
+        "---\ntitle: Docs\n---\n\n(install)=\n## Install\n\nSee {ref}`install` and {ref}`setting-up`.\n")
+    assert build(site, NOW).warnings == []
+    for path, heading, shown in (("guide.html", "setting-up", "#setting-up"),
+                                 ("docs/index.html", "install", "#install")):
+        html = (site / "_site" / path).read_text()
+        assert sorted(set(ids(html))) == sorted(ids(html)), path
+        root = lxml_html.fromstring(html)
+        assert root.xpath(f"//*[@id='{heading}']")[0].tag == "h2"
+        assert references(html)[0][1] == shown
+    assert references((site / "_site/docs/index.html").read_text())[1] == ("Setting up", "/guide.html#setting-up")
+    assert lxml_html.fromstring((site / "_site/guide.html").read_text()).xpath("//div[@id='later']")
+
+
+def test_a_label_on_two_pages_is_warned_of_at_the_second_definition(tmp_path: Path):
+    """As Sphinx warns "duplicate label": a post's or page's, a docs page's and a tutorial's label
+    that an earlier page has, at its file and line (a notebook's: cell and line); the
+    other pages' references lead to the first, a page's own to its own."""
+    site = docs_with_references(tmp_path / "site")
+    write = lambda path, text: (site / path).write_text(text)     # noqa: E731
+    write("content/pages/team.md", "---\ntitle: Team\n---\n\n(team)=\n## Team\n")
+    write("content/pages/zeta.md", "---\ntitle: Zeta\n---\n\nText.\n\n(team)=\n## Another team\n\nSee {ref}`team`.\n")
+    write("content/docs/zz.md", "---\ntitle: ZZ\n---\n\n```{math}\n:label: guide-setup\nx\n```\n")
+    write("notebooks/third.ipynb", nbformat.writes(notebook(
+        new_markdown_cell("# Third"), new_markdown_cell("Text.\n\n(nb-part)=\n## Again"), execute="never")))
+    result = build(site, NOW)
+    assert [w for w in result.warnings if "duplicate" in w] == [
+        "content/pages/zeta.md:7: warning: duplicate label 'team': /team.html#team has it too (the other "
+        "pages' references to it lead there)",
+        "notebooks/third.ipynb: warning: cell 2: line 3: duplicate label 'nb-part': "
+        "/docs/tutorials/first.html#nb-part has it too (the other pages' references to it lead there)",
+        "content/docs/zz.md:5: warning: duplicate label 'guide-setup': /docs/guide.html#guide-setup has it too "
+        "(the other pages' references to it lead there)"]
+    assert references((site / "_site/zeta.html").read_text()) == [("Another team", "#team")]
+    assert ("Setting up", "/docs/guide.html#guide-setup") in references((site / "_site/docs/more.html").read_text())
+
+
+def test_a_docs_pages_and_a_tutorials_label_a_page_has_too_are_warned_of_at_their_places(tmp_path: Path):
+    """A page's label that a docs page and a tutorial have too: the posts' and pages' references
+    lead to the page's (the site's table has it first), the docs section's to its own; the docs
+    page's and the tutorial's are warned of, at file and line, and cell and line."""
+    site = docs_with_references(tmp_path / "site")
+    (site / "content/pages/dup.md").write_text(
+        "---\ntitle: Dup\n---\n\n(guide-setup)=\n## Here\n\n(nb-part)=\n## There\n\n{ref}`guide-setup`\n")
+    result = build(site, NOW)
+    message = "has it too (the posts' and pages' references to it lead there)"
+    assert [w for w in result.warnings if "duplicate" in w] == [
+        f"content/docs/guide.md:5: warning: duplicate label 'guide-setup': /dup.html#guide-setup {message}",
+        f"notebooks/first.ipynb: warning: cell 1: line 3: duplicate label 'nb-part': /dup.html#nb-part {message}"]
+    assert ("Setting up", "/docs/guide.html#guide-setup") in references((site / "_site/docs/more.html").read_text())
+    assert references((site / "_site/dup.html").read_text()) == [("Here", "#guide-setup")]

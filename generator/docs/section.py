@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from markupsafe import Markup
 
-from generator.errors import SiteError
+from generator.errors import SiteError, warning
 from generator.files import Files
 from generator.layout import DOCS
 from generator.links import Linked
@@ -94,6 +94,7 @@ def render_section(tree: Path, prefix: str, render: Render, parse: Parse,
     from generator import myst
 
     texts = {source.path: [source.body] for source in sources if source.is_markdown}
+    body_lines = {source.path: source.body_line for source in sources}
     labels = myst.Labels(outer=outer)
     for doc in documents:
         labels.add(tree / doc.source, relative_url(doc.url), doc.title, texts.get(doc.source, []))
@@ -120,7 +121,9 @@ def render_section(tree: Path, prefix: str, render: Render, parse: Parse,
     if reference:
         for rel, data, origin in reference.files(tree, prefix, render, context):
             section.add(rel, data, origin)
-    section.warnings = [*made.warnings, *(w for doc in documents for w in doc.reported),
+    repeated = (warning(message, doc.source, body_lines[doc.source] + target.line - 1)
+                for doc in documents for target, message in labels.repeats(tree / doc.source).values())
+    section.warnings = [*made.warnings, *(w for doc in documents for w in doc.reported), *repeated,
                         *(reference.warnings if reference else ())]
     if editable:        # the author's tree: a version from a git ref is past mending
         section.linked = [*(Linked(doc.source.as_posix(), doc.url, doc.links, doc.anchors)
@@ -130,13 +133,15 @@ def render_section(tree: Path, prefix: str, render: Render, parse: Parse,
 
 def _linked(doc: Document, labels: myst.Labels, tree: Path) -> Document:
     """``doc`` with the MyST references to other docs pages and tutorials (which its parse did
-    not know) linked, and their warnings dropped."""
+    not know) linked in its content and its excerpt (its description's text), and their
+    warnings dropped."""
     if "myst-unresolved" not in doc.content:
         return doc
     from generator import myst
 
-    content, found = myst.resolve(doc.content, labels.document(tree / doc.source).find)
-    return dataclasses.replace(doc, content=content,
+    find = labels.document(tree / doc.source).find
+    content, found = myst.resolve(doc.content, find)
+    return dataclasses.replace(doc, content=content, excerpt=myst.resolve(doc.excerpt, find)[0],
                                warnings=tuple(w for w in doc.warnings if not myst.settled(w, found)))
 
 

@@ -15,6 +15,7 @@ from generator import progress as reporting
 from generator.cache import digest
 from generator.config import setting_digest
 from generator.deps import Settings, Views
+from generator.docs.labels import tutorial_pages
 from generator.engine.documents import (DocumentStats, Listed, Parsed, inputs_moved, load_data_file,
                                         load_documents, parse_uncached, settings_moved)
 from generator.engine.planning import placement, within
@@ -138,6 +139,7 @@ def assemble_site(engine: Engine, scan: Scan,
     listing, parsed, data = loaded
     site = assemble([p.document for p in parsed.values()], data, scan.config, now=scan.now,
                     drafts=engine.options.drafts, future=engine.options.future)
+    site.tutorials = partial(tutorial_pages, scan.config, scan.index.digest)   # read as their digests change
     views = Views(site)
     return Assembled(site, listing, parsed, views, site_view(site, views))
 

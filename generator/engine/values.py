@@ -10,6 +10,7 @@ from typing import Any
 
 from generator.config import Config
 from generator.deps import Key, Resolver, Views
+from generator.docs.labels import shared_with_posts
 from generator.engine.documents import DocumentStats, Listed, Parsed
 from generator.output import Staging
 from generator.outputs import PlanContext, Planned, Remade, Report
@@ -35,6 +36,7 @@ class BuildResult:
         """``file:line: warning: ...`` for what the site's documents, their renders and the
         planners' work (docs pages, tutorials) use that sitegen left out."""
         documents = [w for doc in (self.site.documents if self.site else ()) for w in self.site.reported(doc)]
+        documents += shared_with_posts(self.site) if self.site else ()
         planners = [w for report in self.reports.values() for w in getattr(report, "warnings", ())]
         return documents + list(self.link_warnings) + list(self.render_warnings) + planners
 

@@ -163,6 +163,7 @@ class NotebookRenderer:
         self.macros = formulas.defined_commands(_math_texts(notebook.cells))
         texts = self.markdown_texts(notebook.cells)
         self.myst = self.labels.document(self.tutorial.folder / self.tutorial.path.name, markdown_sources(notebook))
+        self.repeats = self.labels.repeats(self.tutorial.folder / self.tutorial.path.name)
         cells, found_title, first_markdown = [], None, True
         for index, cell in enumerate(notebook.cells[start:], start=start):
             tags = _display_tags(cell)
@@ -223,6 +224,13 @@ class NotebookRenderer:
         path, line = self.tutorial.locate(index)
         self.warnings.append(SiteError(f"cell {index + 1}: {message}", path, line))
 
+    def warn_repeated(self, source: str, index: int) -> None:
+        """Warn of the labels Markdown cell ``index`` (``source``) defines that an earlier page has."""
+        own: dict[str, myst.Target] = {}
+        myst.scan(rst.roles_to_markdown(source), own)
+        for label in sorted(own.keys() & self.repeats.keys(), key=lambda label: own[label].line):
+            self.warn(index, f"line {own[label].line}: {self.repeats.pop(label)[1]}")
+
     # -- cells ---------------------------------------------------------------------------
 
     def markdown(self, source: str, cell: NotebookNode, index: int) -> Markup:
@@ -233,6 +241,8 @@ class NotebookRenderer:
             return Markup(f'<p class="nb-note">{escape(self.problem(index, str(exc)))}</p>')
         for line, message in result.warnings:
             self.warn(index, f"line {line}: {message}")
+        if self.repeats:
+            self.warn_repeated(source, index)
         rendered = H1.sub(r"<\1h2", result.html)
         rendered = formulas.typeset_html(rendered, lambda message: self.warn(index, message), self.macros)
         rendered = LINKING_TAG.sub(lambda tag: self.linking_tag(tag, cell, index), rendered)
