@@ -27,7 +27,7 @@ import msgpack
 # Each cache's layout version, in one place: bump one when what it stores changes shape.
 VERSIONS = {
     "state": 8,          # .sitegen/state.msgpack (generator.state.BuildState)
-    "records": 11,       # .sitegen/records.msgpack (generator.state.Records)
+    "records": 12,       # .sitegen/records.msgpack (generator.state.Records)
     "records-changes": 4,  # an entry of .sitegen/records.journal (generator.state.Records.changes)
     "document": 12,      # .sitegen/cache/documents/ (generator.site.Document, by parse key)
     "version-files": 5,  # .sitegen/versions/ (a docs version's files, tutorials included, as last built)
@@ -161,9 +161,7 @@ def _encode(value: Any) -> msgpack.ExtType:
     if isinstance(value, set):
         return msgpack.ExtType(_SET, _pack(list(value)))
     if isinstance(value, datetime):
-        zone = _zone(value.tzinfo)
-        text = value.replace(tzinfo=None).isoformat()
-        return msgpack.ExtType(_DATETIME, (text if zone is None else f"{text}\0{zone}").encode())
+        return msgpack.ExtType(_DATETIME, datetime_text(value).encode())
     if isinstance(value, date):
         return msgpack.ExtType(_DATE, _pack(value.isoformat()))
     if isinstance(value, PurePath):
@@ -197,11 +195,18 @@ _PAIR = b"\x92"        # how an array of two begins: a datetime as an earlier si
 _ZONES: dict[str, Any] = {}
 
 
-def _datetime(data: bytes) -> datetime:
-    """A datetime as its naive ISO text, then (if aware) a NUL and its zone's key or UTC offset in
-    seconds: the one extension type the records hold thousands of (two per post), read without
-    a msgpack call of its own."""
-    text, _, zone = data.decode().partition("\0")
+def datetime_text(value: datetime) -> str:
+    """``value`` as its naive ISO text, then (if aware) a NUL and its zone's key or UTC offset in
+    seconds: plain text, for a table that holds thousands of dates (:func:`datetime_of`)."""
+    zone = _zone(value.tzinfo)
+    text = value.replace(tzinfo=None).isoformat()
+    return text if zone is None else f"{text}\0{zone}"
+
+
+def datetime_of(data: str) -> datetime:
+    """The datetime :func:`datetime_text` gave ``data`` for: the one value the records hold
+    thousands of (a post's date), read without a msgpack call of its own."""
+    text, _, zone = data.partition("\0")
     naive = datetime.fromisoformat(text)
     if not zone:
         return naive
@@ -219,7 +224,7 @@ def _decode(code: int, data: bytes) -> Any:
     if data == _EMPTY and code == _TUPLE:     # most tuples in the records (a document's warnings)
         return ()
     if code == _DATETIME and data[:1] != _PAIR:
-        return _datetime(data)
+        return datetime_of(data.decode())
     value = _unpack(data)
     if code == _TUPLE:
         return tuple(value)

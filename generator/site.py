@@ -18,7 +18,7 @@ import operator
 import re
 import string
 from collections import defaultdict
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -150,6 +150,51 @@ _summed_up = operator.attrgetter(*SUMMED_UP)
 def summary(doc: Document) -> dict[str, Any]:
     """A document's fields but the large ones (and the source, and its neighbours)."""
     return dict(zip(SUMMED_UP, _summed_up(doc)))
+
+
+def _or_none(convert: Any) -> Any:
+    return lambda value: None if value is None else convert(value)
+
+
+def _nested(value: tuple) -> list:
+    return [list(item) for item in value]
+
+
+def _read_nested(values: list) -> list:
+    return [tuple(map(tuple, value)) if value else () for value in values]
+
+
+def _read_flat(values: list) -> list:
+    return list(map(tuple, values))
+
+
+# The summary's fields that are not plain msgpack values (str, int, bool, list, dict): how each
+# is stored in its column and how the column is read back. Tuples as lists and dates as text,
+# so that reading 10,000 summaries runs no extension hook per value (only meta, any YAML, may).
+_COLUMNS: dict[str, tuple[Any, Any]] = {
+    "date": (_or_none(codec.datetime_text), lambda values: list(map(_or_none(codec.datetime_of), values))),
+    "inputs": (_nested, _read_nested), "settings": (_nested, _read_nested),
+    "links": (_nested, _read_nested), "targets": (_nested, _read_nested),
+    "warnings": (list, _read_flat), "anchors": (list, _read_flat), "unread": (list, _read_flat),
+    "deferred": (_or_none(list), lambda values: list(map(_or_none(tuple), values))),
+}
+_PLAIN = (lambda value: value, lambda values: values)
+
+
+def summary_columns(summaries: Iterable[dict[str, Any]]) -> dict[str, list]:
+    """The summaries (:func:`summary`) as one list per field, of plain values where the field's
+    type allows: the records hold every document's, and :func:`summaries_of_columns` reads them."""
+    rows = list(summaries)
+    return {name: list(map(_COLUMNS.get(name, _PLAIN)[0], map(operator.itemgetter(name), rows)))
+            for name in SUMMED_UP}
+
+
+def summaries_of_columns(columns: dict[str, list]) -> list[dict[str, Any]]:
+    """The summaries :func:`summary_columns` stored, in its order."""
+    if list(columns) != SUMMED_UP:
+        raise TypeError("summaries of other fields")
+    read = [_COLUMNS.get(name, _PLAIN)[1](values) for name, values in columns.items()]
+    return [dict(zip(SUMMED_UP, row)) for row in zip(*read, strict=True)]
 
 
 def well_formed(doc: Any) -> bool:

@@ -35,6 +35,7 @@ from typing import Any
 from generator import codec, gcpolicy
 from generator.cache import digest, local_key, write_atomic
 from generator.errors import SiteError
+from generator.site import summaries_of_columns, summary_columns
 
 # A file modified this close to the moment it was stamped may be modified again
 # within the same timestamp tick: its stamp is not trusted and it is re-hashed.
@@ -667,7 +668,9 @@ class Records:
             "documents": self.documents,
             "bundles": _bundles_data(self.bundles, index.__getitem__),
             "order": list(self.order),
-            "summaries": {source: list(entry) for source, entry in self.summaries.items()},
+            # Each document's summary field by field (generator.site.summary_columns), by source.
+            "summaries": {"sources": list(self.summaries), "keys": [key for key, _ in self.summaries.values()],
+                          "columns": summary_columns(fields for _, fields in self.summaries.values())},
             "derived": _derived_data(self.derived),
         }
 
@@ -688,7 +691,9 @@ class Records:
             digests=Digests(table=keys, values=DigestRun(data["digests"], data["other_values"])),
             bundles=_bundles_from(data["bundles"], keys.__getitem__),
             order=tuple(data["order"]),
-            summaries={source: (key, fields) for source, (key, fields) in data["summaries"].items()},
+            summaries=dict(zip(data["summaries"]["sources"], zip(
+                data["summaries"]["keys"], summaries_of_columns(data["summaries"]["columns"]), strict=True),
+                strict=True)),
             derived=_derived_from(data["derived"]),
             unsaved=set())
         records._check()
