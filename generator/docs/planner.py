@@ -9,6 +9,7 @@ to) and the rest of the site it read stay the same.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,6 +20,7 @@ from generator.docs.section import DOCS_DIR
 from generator.docs.tutorials import TutorialStats
 from generator.outputs import Bundle, PlanContext
 from generator.schema.docs import ApiInventory
+from generator.site import Site
 from generator.files import Files
 from generator.links import Linked
 
@@ -77,6 +79,18 @@ class DocsSection(Bundle):
         return (*(v.archive for v in config.versions if v.archive and site_path(config.root, v.archive, named=True)),
                 *config.api_folders,
                 *(i.file for i in config.api_inventories.values() if isinstance(i, ApiInventory)))
+
+    def labelled_pages(self, config: Config, file_digest: Callable[[str], str | None]) -> list:
+        """The author's tutorials (see :mod:`generator.docs.labels`)."""
+        from generator.docs.labels import tutorial_pages
+
+        return tutorial_pages(config, file_digest)
+
+    def label_warnings(self, site: Site) -> tuple[str, ...]:
+        """Labels of docs pages and tutorials that a post or page has too."""
+        from generator.docs.labels import shared_with_posts
+
+        return shared_with_posts(site)
 
     def external(self, config: Config) -> Any:
         """What each docs version's source resolves to now (git refs can move without a file changing),

@@ -164,7 +164,8 @@ class Engine:
         reports = build.reports()
         return BuildResult(site, len(plan), outputs, build.written, build.deleted, reports,
                            build.documents + self.planners_parsed, render_warnings,
-                           broken_links(site, plan, config, reports))
+                           broken_links(site, plan, config, reports),
+                           tuple(w for planner in self.planners for w in planner.label_warnings(site)))
 
     def record(self, build: Build) -> None:
         """Remember this build: the output folder's stamps, the state for the next build

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -13,9 +13,8 @@ from typing import TYPE_CHECKING, Any
 from generator import parallel
 from generator import progress as reporting
 from generator.cache import digest
-from generator.config import setting_digest
+from generator.config import Config, setting_digest
 from generator.deps import Settings, Views
-from generator.docs.labels import tutorial_pages
 from generator.engine.documents import (DocumentStats, Listed, Parsed, inputs_moved, load_data_file,
                                         load_documents, parse_uncached, settings_moved)
 from generator.engine.planning import placement, within
@@ -23,6 +22,7 @@ from generator.engine.records import CONTENT_FIELDS
 from generator.engine.values import Assembled, Build, Scan
 from generator.errors import SiteError
 from generator.layout import DATA, SWAPPABLE, TEMPLATES
+from generator.outputs import Planner
 from generator.outputs.registry import required_templates
 from generator.outputs.site_view import site_view
 from generator.placement import place_all
@@ -139,9 +139,14 @@ def assemble_site(engine: Engine, scan: Scan,
     listing, parsed, data = loaded
     site = assemble([p.document for p in parsed.values()], data, scan.config, now=scan.now,
                     drafts=engine.options.drafts, future=engine.options.future)
-    site.tutorials = partial(tutorial_pages, scan.config, scan.index.digest)   # read as their digests change
+    site.tutorials = partial(labelled_pages, engine.planners, scan.config, scan.index.digest)   # read when asked
     views = Views(site)
     return Assembled(site, listing, parsed, views, site_view(site, views))
+
+
+def labelled_pages(planners: Iterable[Planner], config: Config, file_digest: Callable[[str], str | None]) -> list:
+    """The pages of the planners' own whose MyST labels the site's documents may refer to."""
+    return [page for planner in planners for page in planner.labelled_pages(config, file_digest)]
 
 
 def swap_in(engine: Engine, scan: Scan) -> tuple[Assembled, DocumentStats] | None:

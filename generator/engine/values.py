@@ -10,7 +10,6 @@ from typing import Any
 
 from generator.config import Config
 from generator.deps import Key, Resolver, Views
-from generator.docs.labels import shared_with_posts
 from generator.engine.documents import DocumentStats, Listed, Parsed
 from generator.output import Staging
 from generator.outputs import PlanContext, Planned, Remade, Report
@@ -30,13 +29,14 @@ class BuildResult:
     documents: DocumentStats = DocumentStats()
     render_warnings: tuple[str, ...] = ()    # warned of by renders (a page's Liquid listing the site)
     link_warnings: tuple[str, ...] = ()      # documents' links to what the site lacks (generator.links)
+    label_warnings: tuple[str, ...] = ()     # labels the planners' pages share with documents
 
     @property
     def warnings(self) -> list[str]:
         """``file:line: warning: ...`` for what the site's documents, their renders and the
         planners' work (docs pages, tutorials) use that sitegen left out."""
         documents = [w for doc in (self.site.documents if self.site else ()) for w in self.site.reported(doc)]
-        documents += shared_with_posts(self.site) if self.site else ()
+        documents += self.label_warnings
         planners = [w for report in self.reports.values() for w in getattr(report, "warnings", ())]
         return documents + list(self.link_warnings) + list(self.render_warnings) + planners
 

@@ -133,6 +133,16 @@ class Planner:
     def transient(self, config: Config) -> tuple[str, ...]:
         return ()
 
+    def labelled_pages(self, config: Config, file_digest: Callable[[str], str | None]) -> list:
+        """Pages it makes from files that are not the site's documents (the docs section's
+        tutorials) whose MyST labels the documents may refer to: ``generator.references.TutorialPage``
+        each, read through ``file_digest`` (a file of the site -> its digest, as this build found it)."""
+        return []
+
+    def label_warnings(self, site: Site) -> tuple[str, ...]:
+        """Warnings of labels its pages share with the site's documents, at file and line."""
+        return ()
+
     def plan(self, ctx: PlanContext, plan: Plan) -> None:
         raise NotImplementedError
 
