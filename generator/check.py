@@ -128,7 +128,8 @@ def check_site(config: Config, against: str | None = None, out_dir: Path | None 
                 finding = Finding(m.page, m.line, f"invalid HTML: {m.message}", m.extract)
                 (warnings if html_allowed(config, m.page, m.message) else findings).append(finding)
     if against is not None:
-        findings += check_against(site, read_url_list(against, config))
+        for urls in read_url_lists(against, config):
+            findings += check_against(site, urls)
     return Report(len(site.pages) + len(site.stylesheets), sorted(set(findings)), sorted(set(warnings)),
                   skipped)
 
@@ -354,27 +355,41 @@ class UrlList:
     entries: list[tuple[int, str]]
 
 
-def read_url_list(spec: str, config: Config) -> UrlList:
-    """Read a ``sitemap.txt``, a ``sitemap.xml``, or the ``.html`` files of a git ref."""
+def read_url_lists(spec: str, config: Config) -> list[UrlList]:
+    """Read a ``sitemap.txt``, a ``sitemap.xml`` (a sitemap index: each sitemap it lists, read
+    from the index's folder by name), or the ``.html`` files of a git ref."""
     path = Path(spec)
-    if path.is_file():
-        text = _read(path)
-        if text.lstrip().startswith("<"):
-            return UrlList(spec, sitemap_xml_urls(text, path))
-        return UrlList(spec, [(n, line.strip()) for n, line in enumerate(text.splitlines(), 1)
-                              if line.strip() and not line.lstrip().startswith("#")])
-    return UrlList(spec, published_pages(spec, config))
+    if not path.is_file():
+        return [UrlList(spec, published_pages(spec, config))]
+    text = _read(path)
+    if not text.lstrip().startswith("<"):
+        return [UrlList(spec, [(n, line.strip()) for n, line in enumerate(text.splitlines(), 1)
+                               if line.strip() and not line.lstrip().startswith("#")])]
+    root, entries = sitemap_xml_urls(text, path)
+    if root != "sitemapindex":
+        return [UrlList(spec, entries)]
+    parts = []
+    for line, url in entries:
+        part = path.parent / urlsplit(url).path.rsplit("/", 1)[-1]
+        if not part.is_file():
+            raise SiteError(f"the sitemap index lists {url}, which is not beside it ({part.name})", path, line)
+        parts += read_url_lists(str(part), config)
+    return parts
 
 
-def sitemap_xml_urls(text: str, path: Path) -> list[tuple[int, str]]:
-    """The ``<loc>`` of each entry of a sitemap, with its line."""
+def sitemap_xml_urls(text: str, path: Path) -> tuple[str, list[tuple[int, str]]]:
+    """The name of a sitemap's root element (``urlset``, ``sitemapindex``) and the ``<loc>`` of
+    each of its entries, with its line."""
     parser = expat.ParserCreate()
+    names: list[str] = []
     entries: list[tuple[int, str]] = []
     current: list[str] | None = None
 
     def start(name: str, _attrs: dict) -> None:
         nonlocal current
-        if name.rsplit("}", 1)[-1].rsplit(":", 1)[-1] == "loc":
+        local = name.rsplit("}", 1)[-1].rsplit(":", 1)[-1]
+        names.append(local)
+        if local == "loc":
             current = []
             entries.append((parser.CurrentLineNumber, ""))
 
@@ -390,7 +405,7 @@ def sitemap_xml_urls(text: str, path: Path) -> list[tuple[int, str]]:
         parser.Parse(text, True)
     except expat.ExpatError as exc:
         raise SiteError(f"not a valid sitemap: {expat.ErrorString(exc.code)}", path, exc.lineno) from None
-    return entries
+    return (names[0] if names else ""), entries
 
 
 def published_pages(ref: str, config: Config) -> list[tuple[int, str]]:

@@ -193,5 +193,13 @@ def sitemap_xml(urls: Iterable[tuple[str, datetime | None]], absolute_url: Absol
     return _serialize(urlset)
 
 
+def sitemap_index(sitemaps: Iterable[str], absolute_url: AbsoluteUrl) -> bytes:
+    """A sitemap index: the sitemaps of a site too large for one (see :mod:`generator.outputs.sitemap`)."""
+    index = _element("sitemapindex", {"xmlns": SITEMAP_NS})
+    for url in sitemaps:
+        _sub(_sub(index, "sitemap"), "loc", absolute_url(url))
+    return _serialize(index)
+
+
 def sitemap_txt(urls: Iterable[tuple[str, datetime | None]], absolute_url: AbsoluteUrl) -> bytes:
     return "".join(absolute_url(url) + "\n" for url, _ in urls).encode("utf-8")
