@@ -136,7 +136,7 @@ def social_card(title: str) -> bytes:
 
 
 STARTER_CONFIG = """\
-# The site's settings: see sitegen's README for every key.
+# The site's settings: `sitegen help site.yaml` lists every key.
 title: {title}
 url: https://example.org
 description: A site made with sitegen.
