@@ -494,3 +494,22 @@ def test_a_new_docs_site_reads_and_passes_axe(browser, new_docs_site, axe_script
         watched.close()
     assert watched.problems == []
     assert blocking == []
+
+
+@pytest.mark.parametrize("path", ["/docs/", "/docs/install.html"])
+def test_a_new_docs_sites_pages_have_their_contents_beside_the_text(browser, new_docs_site, path):
+    """The starter docs pages have sections: on a desktop "On this page" stands right of the
+    text, each entry leading to a heading of the page."""
+    watched = Watched(browser, new_docs_site, **DESKTOP)
+    try:
+        page = watched.open(new_docs_site + path)
+        toc = page.get_by_role("navigation", name="On this page")
+        links = toc.get_by_role("link").all()
+        assert len(links) >= 2
+        for link in links:
+            assert page.locator(f"article h2{link.get_attribute('href')}").count() == 1
+        text = page.locator("article.docs-page > p").first.bounding_box()
+        assert toc.bounding_box()["x"] >= text["x"] + text["width"]
+    finally:
+        watched.close()
+    assert watched.problems == []
