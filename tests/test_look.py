@@ -531,3 +531,42 @@ def test_the_phone_pages_switch_shows_whether_it_is_open(browser, new_docs_site)
     finally:
         watched.close()
     assert watched.problems == []
+
+
+def luminance(rgb: tuple[int, ...]) -> float:
+    """WCAG's relative luminance of an sRGB colour."""
+    def linear(c: int) -> float:
+        c = c / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (linear(c) for c in rgb[:3])
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_search_boxs_clear_button_reads_in_both_modes(browser, new_docs_site, scheme):
+    """The clear (×) Chromium draws in a search box holding text is a pseudo-element axe does not
+    see: its darkest pixel stands out from the box by 3:1 at least (WCAG's ratio for controls).
+    (The box is light in both modes; in dark, Chromium drew a light × for the dark palette.)"""
+    import io
+
+    from PIL import Image
+
+    SCALE = 2
+
+    def darkest_at_the_right_end() -> float:
+        shot = Image.open(io.BytesIO(box.screenshot())).convert("RGB")
+        width, height = shot.size        # its last 36 px, inside the border: where the × stands
+        end = shot.crop((width - 36 * SCALE, 3 * SCALE, width - 3 * SCALE, height - 3 * SCALE))
+        return min(luminance(colour) for _, colour in end.getcolors(1 << 20))
+
+    watched = Watched(browser, new_docs_site, **DESKTOP, color_scheme=scheme, device_scale_factor=SCALE)
+    try:
+        page = watched.open(new_docs_site + "/docs/install.html")
+        box = page.get_by_role("searchbox", name="Search this site")
+        paper = darkest_at_the_right_end()
+        box.fill("install")
+        page.get_by_role("region", name="Search results").wait_for()
+        assert (paper + 0.05) / (darkest_at_the_right_end() + 0.05) >= 3
+    finally:
+        watched.close()
+    assert watched.problems == []
