@@ -191,9 +191,9 @@ The docs of this project. Each page of this section is a Markdown file in `conte
 
 ## Add a page
 
-`sitegen new doc "A title"` starts `content/docs/a-title.md`, published at
-`/docs/a-title.html`. A page in a folder (`content/docs/guide/setup.md`) is published in
-that folder (`/docs/guide/setup.html`), and images beside it are published with it.
+`sitegen new doc "A title"` starts `content/docs/a-title.md`, which is published at
+`/docs/a-title.html`. A page in a folder, such as `content/docs/guide/setup.md`, is
+published in that folder, and the images beside it are published with it.
 
 ## Order the sidebar
 
