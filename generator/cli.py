@@ -310,6 +310,7 @@ def run_init(args: argparse.Namespace) -> int:
     if args.kind != "blog" and not any(path.suffix == ".py" for path in made):
         print(f"no tutorial: running tutorials needs {EXTRA}")
     print(f"next: cd {args.dest} && sitegen serve")
+    print("the guide, installed with sitegen: sitegen help (sitegen help site.yaml for every setting)")
     return 0
 
 

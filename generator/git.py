@@ -60,13 +60,13 @@ def tree_id(repo: Path, commit: str, path: str) -> str | None:
     return listed.split()[2] if listed else None
 
 
-def last_changed(repo: Path, commit: str, folder: str) -> dict[str, str]:
-    """The day (``YYYY-MM-DD``, the committer's) each file under ``folder`` of ``repo`` last
+def last_changed(repo: Path, commit: str, *folders: str) -> dict[str, str]:
+    """The day (``YYYY-MM-DD``, the committer's) each file under ``folders`` of ``repo`` last
     changed in the history of ``commit``, by path from ``repo``: one ``git log`` for all."""
     days: dict[str, str] = {}
     day = ""
     for line in git(repo, "-c", "core.quotePath=false", "log", "--format=%x00%cs", "--name-only", "--relative",
-                    "--no-renames", commit, "--", folder).splitlines():
+                    "--no-renames", commit, "--", *folders).splitlines():
         if line.startswith("\0"):
             day = line[1:]
         elif line:

@@ -136,7 +136,7 @@ def social_card(title: str) -> bytes:
 
 
 STARTER_CONFIG = """\
-# The site's settings: see sitegen's README for every key.
+# The site's settings: `sitegen help site.yaml` lists every key.
 title: {title}
 url: https://example.org
 description: A site made with sitegen.
@@ -187,9 +187,30 @@ title: Documentation
 order: 1
 ---
 
-The docs live in `content/docs/`: each Markdown file is a page of this section, and
-`order:` in its front matter places it in the sidebar. Tutorials live in `notebooks/`:
-see [First steps](tutorials/first-steps.html). `sitegen new doc "A title"` starts a page.
+The docs of this project. Each page of this section is a Markdown file in `content/docs/`.
+
+## Add a page
+
+`sitegen new doc "A title"` starts `content/docs/a-title.md`, which is published at
+`/docs/a-title.html`. A page in a folder, such as `content/docs/guide/setup.md`, is
+published in that folder, and the images beside it are published with it.
+
+## Order the sidebar
+
+This page, the section's index, comes first. The others follow by the `order:` in their
+front matter, smallest first, then by title; a page without `order:` comes last. The
+links to the previous and next page, at the foot of each, follow the same order.
+
+## Contents and dates
+
+A page with two or more `##` or `###` headings, like this one, lists them under "On this
+page". Once the site is in git, each page ends with the day its source last changed.
+
+## Tutorials
+
+Tutorials live in `notebooks/`, as Jupyter notebooks or `.py` scripts of cells, and are
+run when the site is built: see [First steps](tutorials/first-steps.html).
+`sitegen help tutorials` tells more.
 """
 TUTORIAL_LINK = "see [First steps](tutorials/first-steps.html)."
 NO_TUTORIAL = f"running them needs {EXTRA}."
@@ -200,11 +221,21 @@ title: Install
 order: 2
 ---
 
-How to install the project. A code block is highlighted:
+How to install the project: replace these steps with its own.
+
+## With pip
 
 ```console
 $ pip install example
 ```
+
+## Check the installation
+
+```console
+$ python -c "import example; print(example.__version__)"
+```
+
+A code block is highlighted in the language named after its opening fence.
 """
 
 TUTORIAL = """\

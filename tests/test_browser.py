@@ -148,6 +148,24 @@ def test_home_page_and_every_navigation_link(desktop, base_url):
             assert f'http-equiv="refresh" content="0; url={urlsplit(page.url).path}"' in stub
 
 
+HEADER_PARTS = ("header.site-header", ".site-header .brand", ".site-header [role=search]",
+                ".site-header nav.site-nav", ".site-header .theme-toggle")
+
+
+def test_the_header_stands_the_same_on_every_kind_of_page(desktop, base_url):
+    """Going from the home page to a post, a docs page or a tutorial, the header and each part
+    of it keep their place and size (the docs layout made its header wider: it jumped 64 px)."""
+    boxes = {}
+    for url in ("/", "/2017/12/05/learning-to-tune-operators.html", "/docs/dev/install.html",
+                "/docs/dev/tutorials/tiled_matmul.html"):
+        page = desktop.open(base_url + url)
+        boxes[url] = [page.locator(part).bounding_box() for part in HEADER_PARTS]
+    home = boxes.pop("/")
+    assert all(home), home
+    for url, found in boxes.items():
+        assert found == home, url
+
+
 def test_a_post_from_the_blog(desktop, base_url):
     page = desktop.open(base_url + "/blog.html")
     first = page.locator("article.post-summary h2 a").first

@@ -494,3 +494,79 @@ def test_a_new_docs_site_reads_and_passes_axe(browser, new_docs_site, axe_script
         watched.close()
     assert watched.problems == []
     assert blocking == []
+
+
+@pytest.mark.parametrize("path", ["/docs/", "/docs/install.html"])
+def test_a_new_docs_sites_pages_have_their_contents_beside_the_text(browser, new_docs_site, path):
+    """The starter docs pages have sections: on a desktop "On this page" stands right of the
+    text, each entry leading to a heading of the page."""
+    watched = Watched(browser, new_docs_site, **DESKTOP)
+    try:
+        page = watched.open(new_docs_site + path)
+        toc = page.get_by_role("navigation", name="On this page")
+        links = toc.get_by_role("link").all()
+        assert len(links) >= 2
+        for link in links:
+            assert page.locator(f"article h2{link.get_attribute('href')}").count() == 1
+        text = page.locator("article.docs-page > p").first.bounding_box()
+        assert toc.bounding_box()["x"] >= text["x"] + text["width"]
+    finally:
+        watched.close()
+    assert watched.problems == []
+
+
+def test_the_phone_pages_switch_shows_whether_it_is_open(browser, new_docs_site):
+    """On a phone the docs pages fold under "Pages", whose arrow points down while they are
+    folded and up while they are open (CSS on the switch's state: no script)."""
+    watched = Watched(browser, new_docs_site, **PHONE, java_script_enabled=False)
+    arrow = "e => getComputedStyle(e, '::after').content"
+    try:
+        page = watched.open(new_docs_site + "/docs/install.html")
+        label, pages = page.get_by_text("Pages", exact=True), page.get_by_role("navigation", name="Documentation pages")
+        assert "\u25be" in label.evaluate(arrow) and not pages.is_visible()
+        label.click()
+        assert "\u25b4" in label.evaluate(arrow) and pages.is_visible()
+        label.click()
+        assert "\u25be" in label.evaluate(arrow) and not pages.is_visible()
+    finally:
+        watched.close()
+    assert watched.problems == []
+
+
+def luminance(rgb: tuple[int, ...]) -> float:
+    """WCAG's relative luminance of an sRGB colour."""
+    def linear(c: int) -> float:
+        c = c / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (linear(c) for c in rgb[:3])
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_search_boxs_clear_button_reads_in_both_modes(browser, new_docs_site, scheme):
+    """The clear (×) Chromium draws in a search box holding text is a pseudo-element axe does not
+    see: its darkest pixel stands out from the box by 3:1 at least (WCAG's ratio for controls).
+    (The box is light in both modes; in dark, Chromium drew a light × for the dark palette.)"""
+    import io
+
+    from PIL import Image
+
+    SCALE = 2
+
+    def darkest_at_the_right_end() -> float:
+        shot = Image.open(io.BytesIO(box.screenshot())).convert("RGB")
+        width, height = shot.size        # its last 36 px, inside the border: where the × stands
+        end = shot.crop((width - 36 * SCALE, 3 * SCALE, width - 3 * SCALE, height - 3 * SCALE))
+        return min(luminance(colour) for _, colour in end.getcolors(1 << 20))
+
+    watched = Watched(browser, new_docs_site, **DESKTOP, color_scheme=scheme, device_scale_factor=SCALE)
+    try:
+        page = watched.open(new_docs_site + "/docs/install.html")
+        box = page.get_by_role("searchbox", name="Search this site")
+        paper = darkest_at_the_right_end()
+        box.fill("install")
+        page.get_by_role("region", name="Search results").wait_for()
+        assert (paper + 0.05) / (darkest_at_the_right_end() + 0.05) >= 3
+    finally:
+        watched.close()
+    assert watched.problems == []

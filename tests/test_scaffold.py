@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -63,3 +64,18 @@ def test_new_starts_each_kind_where_the_build_publishes_it(tmp_path: Path) -> No
         assert f"{title}</h1>" in (out / url).read_text(), url
     with pytest.raises(SiteError, match="already exists: refusing to overwrite it"):
         new_source(site, "doc", "A doc here")
+
+
+def test_init_points_to_the_guide_installed_with_the_package(tmp_path: Path, capsys) -> None:
+    """The README is not installed with the package: what init says and writes leads to
+    `sitegen help`, and each topic it names is one the guide has."""
+    from generator.cli import main
+    from generator.guide import find_topic, guide_text
+
+    assert main(["init", str(tmp_path / "site"), "--kind", "blog"]) == 0
+    said = capsys.readouterr().out + (tmp_path / "site/site.yaml").read_text()
+    assert "README" not in said
+    pointers = re.findall(r"sitegen help( [\w.]+)?", said)
+    assert "" in pointers and " site.yaml" in pointers
+    for topic in filter(None, pointers):
+        assert find_topic(guide_text(), topic.strip())

@@ -255,11 +255,16 @@ def updated(out: Path, rel: str) -> str | None:
     return found[0].get("datetime") if found else None
 
 
+def commit_on(repo: Path, day: str, message: str, *paths: str) -> None:
+    """Commit ``paths`` (from the top of ``repo``) as made on ``day``."""
+    git(repo, "add", *paths)
+    subprocess.run(["git", "commit", "-q", "-m", message], cwd=repo, check=True,
+                   env={**GIT_ENV, "GIT_AUTHOR_DATE": f"{day}T12:00:00Z", "GIT_COMMITTER_DATE": f"{day}T12:00:00Z"})
+
+
 def test_last_updated_comes_from_git_and_an_incremental_build_equals_a_clean_one(repo: Path, site: Path):
     def commit(message: str, day: str, *files: str) -> None:
-        git(repo, "add", *(f"website/content/docs/{name}" for name in files))
-        subprocess.run(["git", "commit", "-q", "-m", message], cwd=repo, check=True,
-                       env={**GIT_ENV, "GIT_AUTHOR_DATE": f"{day}T12:00:00Z", "GIT_COMMITTER_DATE": f"{day}T12:00:00Z"})
+        commit_on(repo, day, message, *(f"website/content/docs/{name}" for name in files))
 
     write(site, "install.md", page("Install", "Install with `pip install thing==4`."))
     commit("install for 4.0", "2031-02-03", "install.md")
@@ -284,6 +289,42 @@ def test_last_updated_comes_from_git_and_an_incremental_build_equals_a_clean_one
     clean = {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
     assert sorted(incremental) == sorted(clean)
     assert [p for p in clean if incremental[p] != clean[p]] == []
+
+
+def test_a_tutorial_shows_the_day_its_notebook_last_changed_in_git(repo: Path, site: Path):
+    """As a docs page shows its own: the day of the last commit of the tutorial's source (a
+    script of cells here), none before one; committing it, which changes no file, reaches the
+    next build."""
+    source = site / "notebooks/first_steps.py"
+    source.parent.mkdir()
+    source.write_text("# %% [markdown]\n# # First steps\n\n# %%\nprint(6 * 7)\n", encoding="utf-8")
+    build(site)
+    out = site / "_site"
+    assert updated(out, "docs/dev/tutorials/first_steps.html") is None       # never committed
+    commit_on(repo, "2032-04-05", "add a tutorial", "website/notebooks/first_steps.py")
+    build(site)
+    page = parse(out, "docs/dev/tutorials/first_steps.html")
+    assert updated(out, "docs/dev/tutorials/first_steps.html") == "2032-04-05"
+    assert page.cssselect(".docs-updated")[0].text_content() == "Last updated on April 5, 2032"
+    assert "42" in page.cssselect(".nb-output")[0].text_content()            # run by a real kernel
+    assert updated(out, "docs/dev/install.html") != "2032-04-05"              # each page its own day
+
+
+def test_a_site_of_tutorials_alone_shows_their_days_from_git(tmp_path: Path):
+    """Unversioned, with no docs pages: the tutorial's day reaches the next build all the same."""
+    site = tmp_path / "site"
+    shutil.copytree(BASIC, site)
+    shutil.copytree(REPO_ROOT / "templates", site / "templates")
+    (site / "notebooks").mkdir()
+    (site / "notebooks/first_steps.py").write_text("# %%\nprint(6 * 7)\n", encoding="utf-8")
+    git(tmp_path, "init", "-q", "-b", "main", str(site))
+    commit_on(site, "2031-02-03", "the site", "site.yaml")
+    build(site)
+    out = site / "_site"
+    assert updated(out, "docs/tutorials/first_steps.html") is None
+    commit_on(site, "2032-04-05", "add a tutorial", "notebooks")
+    build(site)
+    assert updated(out, "docs/tutorials/first_steps.html") == "2032-04-05"
 
 
 def test_canonical_points_at_the_default_version(site: Path):

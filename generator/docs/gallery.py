@@ -6,7 +6,7 @@ that lists them; what a page says of how its outputs came to be."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable, Collection
+from typing import Any, Callable, Collection, Mapping
 
 import nbformat
 from markupsafe import Markup
@@ -30,7 +30,7 @@ GALLERY_TEMPLATE = "templates/tutorials.html"
 def render_tutorials(config: Config, tree: Path, gallery_url: str, render: Callable[..., str],
                      renderer: Renderer, refresh: bool = False, version: str | None = None,
                      rerun: Collection[str] = (), docs: dict[str, Any] | None = None,
-                     labels: Labels | None = None) -> Tutorials:
+                     labels: Labels | None = None, updated: Mapping[str, str] = {}) -> Tutorials:
     """Execute (or take from the cache) and render the tutorials in ``tree/notebooks``.
 
     ``gallery_url`` is where the gallery is published (``/docs/v2/tutorials/``);
@@ -38,17 +38,20 @@ def render_tutorials(config: Config, tree: Path, gallery_url: str, render: Calla
     names the docs version in progress lines; ``rerun`` names tutorials to run
     again whatever the cache holds; ``docs`` is the docs section's navigation (its
     pages) for the sidebar, to which each page adds the tutorials; ``labels`` the docs pages'
-    MyST labels, to which the tutorials add theirs.
+    MyST labels, to which the tutorials add theirs; ``updated`` the day each source (by its path
+    in ``tree``) last changed in git, which its page shows.
     """
     jobs = execute_tutorials(config, tree, refresh, version, rerun)
-    return render_pages(jobs, config, gallery_url, render, renderer, docs, labels)
+    return render_pages(jobs, config, gallery_url, render, renderer, docs, labels, updated)
 
 
 def render_pages(jobs: list[Job], config: Config, gallery_url: str, render: Callable[..., str],
-                 renderer: Renderer, docs: dict[str, Any] | None = None, labels: Labels | None = None) -> Tutorials:
+                 renderer: Renderer, docs: dict[str, Any] | None = None, labels: Labels | None = None,
+                 updated: Mapping[str, str] = {}) -> Tutorials:
     """Each tutorial's page, downloads and images, then the gallery index, all in the docs
     layout: ``docs`` (the section's pages) with the tutorials added, for the sidebar; ``labels``
-    (the docs pages' MyST labels) with the tutorials' added, for MyST's roles in any of them."""
+    (the docs pages' MyST labels) with the tutorials' added, for MyST's roles in any of them;
+    ``updated``: the day each source last changed in git, shown on its page."""
     rendered: list[tuple[Job, NotebookNode, RenderedNotebook]] = []
     pages = {job.tutorial.folder / job.tutorial.path.name: f"{gallery_url}{job.tutorial.slug}.html"
              for job in jobs}
@@ -90,7 +93,8 @@ def render_pages(jobs: list[Job], config: Config, gallery_url: str, render: Call
             widgets=result.widgets, styles=Markup(result.styles),
             charts=[f"{gallery_url}{script}" for script in charts.scripts(result.charts)],
             downloads={"ipynb": f"{gallery_url}{slug}.ipynb", "py": f"{gallery_url}{slug}.py"},
-            gallery_url=gallery_url, docs=docs, notebook=job.tutorial.path.as_posix(),
+            gallery_url=gallery_url, notebook=job.tutorial.path.as_posix(),
+            docs={**docs, "updated": updated.get(job.tutorial.path.as_posix())},
             previous=cards[n - 1] if n else None, next=cards[n + 1] if n + 1 < len(cards) else None,
         )
         tutorials.add(f"{slug}.html", html, origin)

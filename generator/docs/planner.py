@@ -101,7 +101,8 @@ class DocsSection(Bundle):
             from generator.api.inventory import freshness
 
             fetched = freshness(fetched, config.state_dir, config.api_inventory_days)
-        if not config.versions and not (config.root / DOCS_DIR).is_dir():
+        if not config.versions and not any((config.root / folder).is_dir()
+                                           for folder in (DOCS_DIR, notebooks.FOLDER)):
             return tuple(fetched)
         from generator.docs.versions import resolve_versions, worktree_updated    # with docs: git
 

@@ -138,11 +138,11 @@ def _resolve(config: Config, version: Version) -> Resolved:
 
 @functools.lru_cache(maxsize=16)
 def last_updated(root: Path, commit: str | None) -> tuple[tuple[str, str], ...]:
-    """The day each docs page last changed in the history of ``commit`` (pages show it, so it is
-    an input of theirs); none without a commit (outside git, before the first commit). A commit's
-    history never changes: a build (which resolves the versions twice) and the preview's
-    rebuilds ask git once per commit."""
-    return tuple(sorted(git.last_changed(root, commit, DOCS_DIR).items())) if commit else ()
+    """The day each docs page and tutorial source last changed in the history of ``commit`` (pages
+    show it, so it is an input of theirs); none without a commit (outside git, before the first
+    commit). A commit's history never changes: a build (which resolves the versions twice) and the
+    preview's rebuilds ask git once per commit."""
+    return tuple(sorted(git.last_changed(root, commit, *TREE_DIRS).items())) if commit else ()
 
 
 def worktree_updated(root: Path) -> tuple[tuple[str, str], ...]:
@@ -233,7 +233,7 @@ class VersionedDocs:
             from generator.docs.gallery import render_tutorials    # a site without tutorials pays nothing
 
             return render_tutorials(self.config, tree, gallery_url(prefix), self.render, self.renderer, refresh,
-                                    name, rerun, context, labels)
+                                    name, rerun, context, labels, updated)
 
         reference = None
         if self.config.api:
