@@ -7,7 +7,11 @@ import shutil
 from datetime import datetime, timezone
 from pathlib import Path
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from generator.build import BuildOptions, Engine, build
+from generator.links import joined_path, site_path
 
 REPO = Path(__file__).resolve().parents[1]
 OPTIONS = BuildOptions(now=datetime(2030, 1, 1, tzinfo=timezone.utc))
@@ -219,3 +223,15 @@ def test_a_page_whose_url_holds_a_percent_sign_resolves_its_links_once(tmp_path)
         "content/pages/p%41/index.md:5: warning: link to gone.html: no such page",
         "notebooks/t.ipynb: warning: cell 1: line 3: link to /docs/d%2541/gone.html: no such page",
     ]
+
+
+PATH_PARTS = st.sampled_from(["/", "//", ".", "..", "./", "../", "a", "b.html", "%20", "%2F", "%25", " ",
+                              "é", ":", ";", "?", "#", "\\", "\t", "index.html", "docs", "x.png"])
+
+
+@settings(max_examples=500, deadline=None)
+@given(path=st.lists(PATH_PARTS, max_size=8).map("".join),
+       page=st.sampled_from(["/", "/about.html", "/2021/01/02/a b.html", "/docs/v1/x/", "/é/%25.html"]))
+def test_a_links_site_path_is_the_joined_path(path, page):
+    """The shortcut for paths from the root gives what joining them the plain way gives."""
+    assert site_path(path, page) == joined_path(path, page)

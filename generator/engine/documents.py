@@ -90,12 +90,14 @@ def load_documents(config: Config, sources: list[tuple[str, Path, str]], refresh
     load = load or partial(load_source, config.root)
     cache = document_cache(config)
     keys = document_keys(config, sources)
+    summed: dict[int, str] = {}      # source -> parse key, where the last build's summary stands for it
 
     def summed_up(i: int) -> Document | None:
         kind, path, _ = sources[i]
         key, fields = summaries.get(str(path), (None, None))
         if fields is None or key != parse_key(keys[i], fields["inputs"], fields["settings"]):
             return None
+        summed[i] = key
         full = partial(_cached_or_parsed, config, cache, keys[i], partial(load, kind, path))
         return LazyDocument(full, path, fields)
 
@@ -108,6 +110,8 @@ def load_documents(config: Config, sources: list[tuple[str, Path, str]], refresh
                      or inputs_moved(doc, lambda name: _file_digest(config.root, name)) else doc
                      for doc in documents]
         todo = [i for i, doc in enumerate(documents) if doc is None]
+        for i in todo:
+            summed.pop(i, None)
         stage.advance(len(sources) - len(todo))
         for i in todo:
             documents[i] = ready.get(keys[i])
@@ -121,8 +125,8 @@ def load_documents(config: Config, sources: list[tuple[str, Path, str]], refresh
             stage.advance(len(chunk))
     warn_unknown_keys(config, [(path, doc) for (kind, path, _), doc in zip(sources, documents)
                                if kind in ("post", "page", "docs")], tree or config.root)
-    return {str(path): (parse_key(key, doc.inputs, doc.settings), doc)
-            for (_, path, _), key, doc in zip(sources, keys, documents)}, len(todo)
+    return {str(path): (summed.get(i) or parse_key(key, doc.inputs, doc.settings), doc)
+            for i, ((_, path, _), key, doc) in enumerate(zip(sources, keys, documents))}, len(todo)
 
 
 def load_data_file(config: Config, path: Path, file_digest: str) -> Any:
