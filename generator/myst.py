@@ -376,8 +376,11 @@ class Directives(Preprocessor):
             if opening and (opened := FENCE.match(line)):
                 fence = opened.group(1)
             elif ")=" in line and (target := TARGET.match(line)):
-                line = line[:len(line) - len(line.lstrip())] + \
-                    self.block(f'<div id="{anchor(target.group("label"))}" class="myst-target"></div>')
+                # A block of its own, as MyST makes a target: it ends the paragraph above, and is not in the one below.
+                out += ["", line[:len(line) - len(line.lstrip())] +
+                        self.block(f'<div id="{anchor(target.group("label"))}" class="myst-target"></div>'), ""]
+                i += 1
+                continue
             elif "}`" in line:
                 self.check_roles(line, i + 1)
             out.append(line)

@@ -17,6 +17,7 @@ import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_output
 
 from conftest import copy_site
+from site_checks import assert_html5_parses
 from generator import myst
 from generator.build import build
 from generator.markdown import render_markdown
@@ -382,6 +383,29 @@ def test_a_label_named_as_its_headings_id_is_the_headings_id_alone(tmp_path: Pat
         assert references(html)[0][1] == shown
     assert references((site / "_site/docs/index.html").read_text())[1] == ("Setting up", "/guide.html#setting-up")
     assert lxml_html.fromstring((site / "_site/guide.html").read_text()).xpath("//div[@id='later']")
+
+
+def test_a_label_over_a_paragraph_is_an_anchor_between_blocks(tmp_path: Path):
+    """``(label)=`` right after a paragraph's line and right before another's: the page parses
+    as valid HTML5 (no block in a ``<p>``), the anchor stands before the paragraph it labels,
+    and ``{ref}`` from the page and from another page leads there."""
+    site = copy_site(tmp_path / "site", "basic")
+    (site / "content/pages/guide.md").write_text(
+        "---\ntitle: Guide\n---\n\nIntro.\n(para)=\nA plain paragraph, see {ref}`para`.\n\n"
+        "- An item.\n\n  (in-item)=\n  Its second paragraph.\n")
+    (site / "content/pages/other.md").write_text(
+        "---\ntitle: Other\n---\n\nRead {ref}`para` and {ref}`in-item`.\n")
+    assert build(site, NOW).warnings == []
+    assert_html5_parses(site / "_site")
+    root = lxml_html.parse(str(site / "_site/guide.html"))
+    for label, paragraph in (("para", "A plain paragraph, see para."), ("in-item", "Its second paragraph.")):
+        [target] = root.xpath(f"//*[@id='{label}']")
+        assert target.getparent().tag != "p"
+        assert text(target.xpath("following-sibling::*[1]")[0]) == paragraph
+    assert text(root.xpath("//main//p[1]")[0]) == "Intro."
+    assert references((site / "_site/guide.html").read_text()) == [("para", "#para")]
+    assert references((site / "_site/other.html").read_text()) == [("para", "/guide.html#para"),
+                                                                    ("in-item", "/guide.html#in-item")]
 
 
 def test_a_label_on_two_pages_is_warned_of_at_the_second_definition(tmp_path: Path):
