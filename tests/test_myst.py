@@ -431,6 +431,31 @@ def test_a_label_on_two_pages_is_warned_of_at_the_second_definition(tmp_path: Pa
     assert ("Setting up", "/docs/guide.html#guide-setup") in references((site / "_site/docs/more.html").read_text())
 
 
+def test_a_label_defined_twice_on_one_page_is_warned_of_at_the_second_naming_the_first(tmp_path: Path):
+    """A page's, a docs page's and a notebook's own label defined again (a target, a figure's name,
+    an equation's label; in the same cell or a later one): warned of at its file and line (cell
+    and line), naming the first, where the references lead."""
+    site = make_site(tmp_path / "site", **{"tour.ipynb": notebook(
+        new_markdown_cell("# Tour\n\n(start)=\n## Start\n\n(start)=\nAgain."),
+        new_markdown_cell("Text.\n\n```{figure} plot.png\n:name: start\n\nA figure.\n```"),
+        new_markdown_cell("See {ref}`start`."), execute="never")})
+    (site / "notebooks/plot.png").write_bytes(PNG)
+    (site / "content/pages/guide.md").write_text(
+        "---\ntitle: Guide\n---\n\n(setup)=\n## Setting up\n\nSee {ref}`setup`.\n\n(setup)=\n## Set up again\n")
+    (site / "content/docs").mkdir()
+    (site / "content/docs/maths.md").write_text(
+        "---\ntitle: Maths\n---\n\n```{math}\n:label: euler\ne^{i\\pi} = -1\n```\n\n$$ x = 1 $$ (euler)\n")
+    result = build(site, NOW)
+    message = "has it too (the references to it lead there)"
+    assert [w for w in result.warnings if "duplicate" in w] == [
+        f"content/pages/guide.md:10: warning: duplicate label 'setup': line 5 {message}",
+        f"notebooks/tour.ipynb: warning: cell 1: line 6: duplicate label 'start': line 3 {message}",
+        f"notebooks/tour.ipynb: warning: cell 2: line 3: duplicate label 'start': cell 1, line 3 {message}",
+        f"content/docs/maths.md:10: warning: duplicate label 'euler': line 5 {message}"]
+    assert references((site / "_site/guide.html").read_text()) == [("Setting up", "#setup")]
+    assert references(page(site, "tour")) == [("Start", "#start")]
+
+
 def test_a_docs_pages_and_a_tutorials_label_a_page_has_too_are_warned_of_at_their_places(tmp_path: Path):
     """A page's label that a docs page and a tutorial have too: the posts' and pages' references
     lead to the page's (the site's table has it first), the docs section's to its own; the docs
