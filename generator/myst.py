@@ -307,7 +307,7 @@ class Repeat:
 
 def repeats(texts: Iterable[str]) -> list[Repeat]:
     """The labels that ``texts`` (a page, or a notebook's Markdown cells, in order) define more
-    than once: else silent, as the references all lead to the first."""
+    than once, for a warning: the references all lead to the first, which may not be meant."""
     own: dict[str, Target] = {}
     first: dict[str, int] = {}      # label -> the text defining it first
     found: list[Repeat] = []
