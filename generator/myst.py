@@ -419,7 +419,7 @@ class Directives(Preprocessor):
             if opening and (opened := FENCE.match(line)):
                 fence = opened.group(1)
             elif ")=" in line and (target := TARGET.match(line)):
-                # A block of its own, as MyST makes a target: it ends the paragraph above, and is not in the one below.
+                # A block of its own, as MyST's: it ends a paragraph above, and is not in the one below.
                 out += ["", line[:len(line) - len(line.lstrip())] +
                         self.block(f'<div id="{anchor(target.group("label"))}" class="myst-target"></div>'), ""]
                 i += 1

@@ -726,8 +726,8 @@ def test_a_version_from_a_git_ref_reaches_its_own_labels_and_the_sites_posts_and
     their labels (as the site shows them now), as a docs page of the working tree does; not the
     labels of another version's docs pages, which are not its own. An edit of the post's heading
     reaches the version's page."""
-    write(site, "refs.md", page("Refs", "(here)=\n## Here\n\nSee {ref}`team`, {doc}`../pages/about`, {ref}`news`, {ref}`here` and "
-                              "{ref}`dev-only`."))
+    write(site, "refs.md", page("Refs", "(here)=\n## Here\n\nSee {ref}`team`, {doc}`../pages/about`, {ref}`news`, "
+                                        "{ref}`here` and {ref}`dev-only`."))
     commit_and_tag(repo, "v4")
     set_versions(site, "versions:\n  - {name: dev, worktree: true}\n  - {name: v4, ref: v4, default: true}\n")
     write(site, "extra.md", page("Extra", "(dev-only)=\n## Only in development"))

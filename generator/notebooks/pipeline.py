@@ -137,8 +137,9 @@ def load_jobs(config: Config, tree: Path, version: str | None = None) -> list[Jo
     found, modules = survey(tree, config.notebooks.exclude)
     tutorials = [load_tutorial(tree, path, config.notebooks.problems) for path in found]
     if version is None and modules:
+        names = ", ".join(path.relative_to(FOLDER).as_posix() for path in modules)
         reporting.current().line(f"notebooks: not tutorials but modules they may import (no '# %%' cells, no "
-                                 f"sphinx-gallery title): {', '.join(path.name for path in modules)}")
+                                 f"sphinx-gallery title): {names}")
     if version is None:     # a docs version's older tree may lack what a pattern names today
         for pattern in config.notebooks.tutorials:
             if not any(pattern in dict(config.notebooks.settings_for(t.path)) for t in tutorials):
