@@ -191,9 +191,10 @@ def print_build(result, seconds: float | None = None) -> None:
 
 def check_tutorial_names(site: Path, names: tuple[str, ...]) -> None:
     """``--refresh NAME`` names a tutorial of the working tree, or it is a mistake."""
+    from generator.config import load_config
     from generator.notebooks.sources import discover, names_of
 
-    known = set().union(*(names_of(path) for path in discover(site)))
+    known = set().union(*(names_of(path) for path in discover(site, load_config(site).notebooks.exclude)))
     for name in names:
         if name not in known:
             raise SiteError(f"--refresh {name}: no tutorial of that name in notebooks/ "

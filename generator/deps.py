@@ -423,9 +423,10 @@ class Resolver:
             return value_digest(data[key[1]]) if key[1] in data else MISSING
         if head == "setting":
             return setting_digest(self.site.config, key[1])
-        if head == "ref":      # a MyST reference to another page's label: where it leads, if anywhere
+        if head in ("ref", "page-ref"):      # a MyST reference to another page's label: where it leads, if anywhere
             _, source, role, text = key
-            target = self.site.labels.find(self.site.config.root / source, role, text)
+            labels = self.site.labels if head == "ref" else self.site.page_labels
+            target = labels.find(self.site.config.root / source, role, text)
             return MISSING if target is None else value_digest(target)
         raise ValueError(f"unknown dependency key {key!r}")
 
@@ -464,19 +465,26 @@ def _sequence(name: Key, site: Site) -> list:
     return collection if len(name) == 1 else collection.get(name[1], [])
 
 
-def asked(site: Any, url: Callable[[str], str]) -> Callable[[Path, str, str], Target | None]:
+def asked(site: Any, url: Callable[[str], str], tree: Path | None = None) -> Callable[[Path, str, str], Target | None]:
     """``site``'s table of MyST labels (:attr:`generator.site.Site.labels`,
     :mod:`generator.references`) as a render asks it (a post's, or the docs section's for what
     its own pages and tutorials do not resolve), targets at ``url(path)`` (``baseurl`` in front):
     each question a key, so what asked it is made again when the answer changes (the target's
-    heading edited, the label coming or going)."""
+    heading edited, the label coming or going). ``tree``: that of a docs version built from a
+    git ref, whose pages (named by their path there) reach the posts' and pages' labels alone
+    (:attr:`generator.site.Site.page_labels`): the site's docs pages and tutorials are another
+    version's, its own it resolves itself."""
     root = site.config.root
+    frozen = tree is not None and tree != root
+    head, labels, base = ("page-ref", site.page_labels, tree.resolve()) if frozen else ("ref", site.labels, root)
 
     def find(source: Path, role: str, text: str) -> Target | None:
-        if not source.is_relative_to(root):     # a docs version's tree: the site is not its
+        source = source.resolve() if frozen else source     # a tutorial's folder is resolved
+        if not source.is_relative_to(base):
             return None
-        record(("ref", source.relative_to(root).as_posix(), role, text))
-        target = site.labels.find(source, role, text)
+        rel = source.relative_to(base).as_posix()
+        record((head, rel, role, text))
+        target = labels.find(root / rel, role, text)
         return target and dataclasses.replace(target, url=url(target.url))
 
     return find

@@ -253,10 +253,11 @@ def targets_of(text: str, first: int = 1) -> tuple[tuple[str, str, str, int | No
     return tuple((label, t.url, t.title, t.number, t.kind, t.line + first - 1) for label, t in own.items())
 
 
-def scan(text: str, targets: dict[str, Target], page_url: str = "") -> None:
+def scan(text: str, targets: dict[str, Target], page_url: str = "",
+         repeats: list[tuple[str, int]] | None = None) -> None:
     """Add the labels ``text`` defines to ``targets``: ``(label)=`` (titled by the heading
     after it), a figure's ``:name:`` (by its caption), an equation's ``:label:`` or ``$$ (label)``
-    (numbered)."""
+    (numbered). A label ``targets`` has already keeps its target; ``repeats`` gets its label and line."""
     if ")=" not in text and "{math}" not in text and "{figure}" not in text and "$$" not in text:
         return
     lines = text.split("\n")
@@ -265,22 +266,64 @@ def scan(text: str, targets: dict[str, Target], page_url: str = "") -> None:
             after = next((l for l in lines[i + 1:] if l.strip()), "")
             heading = HEADING.match(after)
             title = plain(heading.group(1)) if heading else m.group("label")
-            targets.setdefault(m.group("label"), Target(f"{page_url}#{anchor(m.group('label'))}", title, line=i + 1))
+            if not _taken(targets, m.group("label"), i + 1, repeats):
+                targets[m.group("label")] = Target(f"{page_url}#{anchor(m.group('label'))}", title, line=i + 1)
         elif (m := DIRECTIVE.match(line)) and m.group("name") in ("math", "figure"):
             options, body = _options(lines[i + 1:])
             if m.group("name") == "math":
-                _numbered(targets, options.get("label"), "equation", page_url, i + 1)
+                _numbered(targets, options.get("label"), "equation", page_url, i + 1, repeats)
             else:
                 caption = plain(next((l.strip() for l in body if l.strip()), options.get("name", "")))
-                _numbered(targets, options.get("name"), "figure", page_url, i + 1, caption)
+                _numbered(targets, options.get("name"), "figure", page_url, i + 1, repeats, caption)
         elif "$$" in line and (formula := _dollar_math(lines, i)):
-            _numbered(targets, formula[1], "equation", page_url, i + 1)
+            _numbered(targets, formula[1], "equation", page_url, i + 1, repeats)
+
+
+def _taken(targets: dict[str, Target], label: str, line: int, repeats: list[tuple[str, int]] | None) -> bool:
+    """Whether ``label`` has a target already (the first stands, as in Sphinx): if so, and
+    ``repeats`` is given, the definition at ``line`` is noted there."""
+    if label not in targets:
+        return False
+    if repeats is not None:
+        repeats.append((label, line))
+    return True
+
+
+@dataclass(frozen=True)
+class Repeat:
+    """A label a page defines again: in its text ``text`` (a notebook's Markdown cell; a page has
+    one) at ``line``, after its first definition in text ``first_text`` at ``first_line``."""
+
+    label: str
+    text: int
+    line: int
+    first_text: int
+    first_line: int
+
+    def message(self, first: str) -> str:
+        """The warning, as Sphinx's "duplicate label", naming where (``first``) the first definition is."""
+        return f"duplicate label {self.label!r}: {first} has it too (the references to it lead there)"
+
+
+def repeats(texts: Iterable[str]) -> list[Repeat]:
+    """The labels that ``texts`` (a page, or a notebook's Markdown cells, in order) define more
+    than once, for a warning: the references all lead to the first, which may not be meant."""
+    own: dict[str, Target] = {}
+    first: dict[str, int] = {}      # label -> the text defining it first
+    found: list[Repeat] = []
+    for n, text in enumerate(texts):
+        again: list[tuple[str, int]] = []
+        scan(text, own, repeats=again)
+        for label in own.keys() - first.keys():
+            first[label] = n
+        found += [Repeat(label, n, line, first[label], own[label].line) for label, line in again]
+    return found
 
 
 def _numbered(targets: dict[str, Target], label: str | None, kind: str, page_url: str, line: int,
-              caption: str = "") -> None:
+              repeats: list[tuple[str, int]] | None, caption: str = "") -> None:
     """A figure or equation labelled ``label`` at ``line``, numbered after the page's others of its kind."""
-    if not label or label in targets:
+    if not label or _taken(targets, label, line, repeats):
         return
     number = 1 + sum(1 for t in targets.values() if t.kind == kind and t.url.startswith(page_url + "#"))
     if kind == "equation":
@@ -376,8 +419,11 @@ class Directives(Preprocessor):
             if opening and (opened := FENCE.match(line)):
                 fence = opened.group(1)
             elif ")=" in line and (target := TARGET.match(line)):
-                line = line[:len(line) - len(line.lstrip())] + \
-                    self.block(f'<div id="{anchor(target.group("label"))}" class="myst-target"></div>')
+                # A block of its own, as MyST's: it ends a paragraph above, and is not in the one below.
+                out += ["", line[:len(line) - len(line.lstrip())] +
+                        self.block(f'<div id="{anchor(target.group("label"))}" class="myst-target"></div>'), ""]
+                i += 1
+                continue
             elif "}`" in line:
                 self.check_roles(line, i + 1)
             out.append(line)

@@ -56,14 +56,17 @@ class MarkdownReader:
 
     def read(self, text: str, source: Source, config: Config) -> Parsed:
         from generator.markdown import MarkdownProblem, render_markdown   # loaded by the first parse
+        from generator.myst import repeats
 
         try:
             rendered = render_markdown(text, header_ids=config.markdown.header_ids,
                                        toc_levels=tuple(config.markdown.toc_levels))
         except MarkdownProblem as exc:   # lines counted after Liquid ran: near, if Liquid added lines
             raise SiteError(str(exc), source.path, source.body_line + exc.line - 1) from None
-        return Parsed(rendered.html, rendered.toc, tuple(warning(message, source.path, source.body_line + line - 1)
-                                                         for line, message in rendered.warnings))
+        before = source.body_line - 1       # the lines before the body's first
+        repeated = [(repeat.line, repeat.message(f"line {before + repeat.first_line}")) for repeat in repeats([text])]
+        return Parsed(rendered.html, rendered.toc, tuple(warning(message, source.path, before + line)
+                                                         for line, message in [*rendered.warnings, *repeated]))
 
 
 class HtmlReader:

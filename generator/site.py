@@ -509,10 +509,19 @@ class Site:
 
         return site_labels(self.documents, self.config, self.tutorials() if self.tutorials else ())
 
+    @functools.cached_property
+    def page_labels(self) -> myst.Labels:
+        """The posts' and pages' labels alone: what a docs version built from a git ref reaches
+        beyond its own pages (the site's docs pages and tutorials are another version's)."""
+        from generator.myst import Labels
+
+        return Labels.of_documents(self.documents, self.config.root)
+
     def rewritten(self) -> None:
-        """Its documents' content was written anew (the preview's edit, in place): the table of
-        labels, made of it, is made again when next asked."""
+        """Its documents' content was written anew (the preview's edit, in place): the tables of
+        labels, made of it, are made again when next asked."""
         vars(self).pop("labels", None)
+        vars(self).pop("page_labels", None)
 
     def reported(self, doc: Document) -> tuple[str, ...]:
         """What to warn ``doc``'s author of (:attr:`Document.reported`), as :meth:`unresolved` says,

@@ -17,6 +17,7 @@ import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_output
 
 from conftest import copy_site
+from site_checks import assert_html5_parses
 from generator import myst
 from generator.build import build
 from generator.markdown import render_markdown
@@ -384,6 +385,29 @@ def test_a_label_named_as_its_headings_id_is_the_headings_id_alone(tmp_path: Pat
     assert lxml_html.fromstring((site / "_site/guide.html").read_text()).xpath("//div[@id='later']")
 
 
+def test_a_label_over_a_paragraph_is_an_anchor_between_blocks(tmp_path: Path):
+    """``(label)=`` right after a paragraph's line and right before another's: the page parses
+    as valid HTML5 (no block in a ``<p>``), the anchor stands before the paragraph it labels,
+    and ``{ref}`` from the page and from another page leads there."""
+    site = copy_site(tmp_path / "site", "basic")
+    (site / "content/pages/guide.md").write_text(
+        "---\ntitle: Guide\n---\n\nIntro.\n(para)=\nA plain paragraph, see {ref}`para`.\n\n"
+        "- An item.\n\n  (in-item)=\n  Its second paragraph.\n")
+    (site / "content/pages/other.md").write_text(
+        "---\ntitle: Other\n---\n\nRead {ref}`para` and {ref}`in-item`.\n")
+    assert build(site, NOW).warnings == []
+    assert_html5_parses(site / "_site")
+    root = lxml_html.parse(str(site / "_site/guide.html"))
+    for label, paragraph in (("para", "A plain paragraph, see para."), ("in-item", "Its second paragraph.")):
+        [target] = root.xpath(f"//*[@id='{label}']")
+        assert target.getparent().tag != "p"
+        assert text(target.xpath("following-sibling::*[1]")[0]) == paragraph
+    assert text(root.xpath("//main//p[1]")[0]) == "Intro."
+    assert references((site / "_site/guide.html").read_text()) == [("para", "#para")]
+    assert references((site / "_site/other.html").read_text()) == [("para", "/guide.html#para"),
+                                                                    ("in-item", "/guide.html#in-item")]
+
+
 def test_a_label_on_two_pages_is_warned_of_at_the_second_definition(tmp_path: Path):
     """As Sphinx warns "duplicate label": a post's or page's, a docs page's and a tutorial's label
     that an earlier page has, at its file and line (a notebook's: cell and line); the
@@ -405,6 +429,31 @@ def test_a_label_on_two_pages_is_warned_of_at_the_second_definition(tmp_path: Pa
         "(the other pages' references to it lead there)"]
     assert references((site / "_site/zeta.html").read_text()) == [("Another team", "#team")]
     assert ("Setting up", "/docs/guide.html#guide-setup") in references((site / "_site/docs/more.html").read_text())
+
+
+def test_a_label_defined_twice_on_one_page_is_warned_of_at_the_second_naming_the_first(tmp_path: Path):
+    """A page's, a docs page's and a notebook's own label defined again (a target, a figure's name,
+    an equation's label; in the same cell or a later one): warned of at its file and line (cell
+    and line), naming the first, where the references lead."""
+    site = make_site(tmp_path / "site", **{"tour.ipynb": notebook(
+        new_markdown_cell("# Tour\n\n(start)=\n## Start\n\n(start)=\nAgain."),
+        new_markdown_cell("Text.\n\n```{figure} plot.png\n:name: start\n\nA figure.\n```"),
+        new_markdown_cell("See {ref}`start`."), execute="never")})
+    (site / "notebooks/plot.png").write_bytes(PNG)
+    (site / "content/pages/guide.md").write_text(
+        "---\ntitle: Guide\n---\n\n(setup)=\n## Setting up\n\nSee {ref}`setup`.\n\n(setup)=\n## Set up again\n")
+    (site / "content/docs").mkdir()
+    (site / "content/docs/maths.md").write_text(
+        "---\ntitle: Maths\n---\n\n```{math}\n:label: euler\ne^{i\\pi} = -1\n```\n\n$$ x = 1 $$ (euler)\n")
+    result = build(site, NOW)
+    message = "has it too (the references to it lead there)"
+    assert [w for w in result.warnings if "duplicate" in w] == [
+        f"content/pages/guide.md:10: warning: duplicate label 'setup': line 5 {message}",
+        f"notebooks/tour.ipynb: warning: cell 1: line 6: duplicate label 'start': line 3 {message}",
+        f"notebooks/tour.ipynb: warning: cell 2: line 3: duplicate label 'start': cell 1, line 3 {message}",
+        f"content/docs/maths.md:10: warning: duplicate label 'euler': line 5 {message}"]
+    assert references((site / "_site/guide.html").read_text()) == [("Setting up", "#setup")]
+    assert references(page(site, "tour")) == [("Start", "#start")]
 
 
 def test_a_docs_pages_and_a_tutorials_label_a_page_has_too_are_warned_of_at_their_places(tmp_path: Path):

@@ -457,3 +457,20 @@ def test_missing_requirement_uses_a_run_from_another_machine(tmp_path, shared):
     assert "Outputs from another machine" in html
     assert "from its run on gpu-builder-7 at 2025-11-02T10:00:00+00:00" in html
     assert "@main = primfn(X_1: handle)" in html
+
+
+def test_a_module_the_tutorials_import_and_excluded_files_are_no_tutorials(tmp_path: Path, capsys):
+    """As jupytext and sphinx-gallery read no plain module as a notebook, ``utils.py`` beside the
+    tutorials is what they import (the kernel runs in their folder), not a page; nor are the
+    files site.yaml's ``notebooks.exclude`` matches. The build names the modules it left out."""
+    site = make_site(tmp_path / "site", "exclude: [data]", **{
+        "tour.py": "# %% [markdown]\n# # Tour\n\n# %%\nfrom utils import double\nprint(double(21))\n",
+        "utils.py": '"""Numbers the tutorials share."""\n\n\ndef double(x):\n    return 2 * x\n'})
+    (site / "notebooks/data").mkdir()
+    write(site, "data/scratch.ipynb", notebook(new_markdown_cell("# Scratch")))
+    assert main(["-C", str(site), "build"]) == 0
+    assert "notebooks: not tutorials but modules they may import (no '# %%' cells, no sphinx-gallery " \
+           "title): utils.py" in capsys.readouterr().err
+    assert sorted(path.relative_to(site / TUTORIALS).as_posix() for path in (site / TUTORIALS).rglob("*.html")) \
+        == ["index.html", "tour.html"]
+    assert "42" in page(site, "tour")

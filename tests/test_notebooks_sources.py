@@ -11,7 +11,7 @@ import pytest
 from generator.errors import SiteError
 from generator.notebooks import sanitize
 from generator.notebooks.rst import RstToMarkdown
-from generator.notebooks.sources import load_tutorial, read_ipynb, read_script, to_percent
+from generator.notebooks.sources import is_tutorial_script, load_tutorial, read_ipynb, read_script, to_percent
 from generator.notebooks.spec import metadata_of, resolve
 from generator.schema.notebooks import Notebooks
 
@@ -276,3 +276,19 @@ def test_missing_and_repeated_cell_ids_are_made_from_content_not_at_random(tmp_p
     ids = [[cell.id for cell in notebook.cells] for notebook in reads]
     assert ids[0] == ids[1] and len(set(ids[0])) == 4
     assert ids[0][0] == "first" and ids[0][3] == "last"            # the file's own ids are kept
+
+
+@pytest.mark.parametrize("text, tutorial", [
+    ("# %% [markdown]\n# # Title\n\n# %%\nx = 1\n", True),
+    ("# ---\n# sitegen:\n#   requires: [numpy]\n# ---\nx = 1\n", True),
+    ('"""\n.. _label:\n\nTitle\n=====\n\nText.\n"""\n\nx = 1\n', True),       # sphinx-gallery
+    ('# Licensed to ...\n"""\n=====\nTitle\n=====\n"""\n', True),
+    ('"""Title\n-----\n"""\n', True),
+    ('"""\nTitle, text.\n"""\n\n' + "#" * 20 + "\n# Text.\n\nx = 1\n", True),
+    ('"""Helpers the tutorials import."""\n\n\ndef double(x):\n    """Twice ``x``.\n    ---\n    """\n', False),
+    ('"""Helpers.\n\nParameters\n----------\nx\n"""\n', False),   # a section, not a title
+    ("import os\n\nDATA = os.path.join('data', 'x.csv')\n", False),
+    ("", False),
+])
+def test_a_script_is_a_tutorial_as_jupytext_or_sphinx_gallery_would_read_it(text, tutorial):
+    assert is_tutorial_script(text) is tutorial

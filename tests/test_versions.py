@@ -757,3 +757,40 @@ def test_the_checks_refuse_what_git_archive_never_writes(tmp_path):
             list(data_only(tar, tmp_path / "dest"))
     with tarfile.open(made) as tar, pytest.raises(tarfile.TarError, match="neither a file"):
         list(data_only(tar, tmp_path / "dest"))
+
+
+# --- MyST references ------------------------------------------------------------
+
+
+def test_a_version_from_a_git_ref_reaches_its_own_labels_and_the_sites_posts_and_pages(repo: Path, site: Path):
+    """Posts and pages are not versioned: a docs page of a version built from a git ref reaches
+    their labels (as the site shows them now), as a docs page of the working tree does; not the
+    labels of another version's docs pages, which are not its own. An edit of the post's heading
+    reaches the version's page."""
+    write(site, "refs.md", page("Refs", "(here)=\n## Here\n\nSee {ref}`team`, {doc}`../pages/about`, {ref}`news`, "
+                                        "{ref}`here` and {ref}`dev-only`."))
+    commit_and_tag(repo, "v4")
+    set_versions(site, "versions:\n  - {name: dev, worktree: true}\n  - {name: v4, ref: v4, default: true}\n")
+    write(site, "extra.md", page("Extra", "(dev-only)=\n## Only in development"))
+    about = site / "content/pages/about.md"
+    about.write_text(about.read_text() + "\n\n(team)=\n## Our team\n")
+    post = site / "content/posts/2020-05-01-second.md"
+    post.write_text(post.read_text() + "\n(news)=\n## The news\n")
+    result = build(site)
+    out = site / "_site"
+
+    def references(rel: str) -> list[tuple[str, str]]:
+        return [(a.text_content(), a.get("href")) for a in parse(out, rel).cssselect("main a.reference")]
+
+    news = ("The news", "/2020/05/01/second.html#news")
+    assert references("docs/dev/refs.html") == [("Our team", "/about.html#team"), ("About", "/about.html"), news,
+                                                ("Here", "#here"),
+                                                ("Only in development", "/docs/dev/extra.html#dev-only")]
+    assert references("docs/v4/refs.html") == [("Our team", "/about.html#team"), ("About", "/about.html"), news,
+                                               ("Here", "#here")]
+    assert [w for w in result.warnings if "{ref}" in w] == [
+        "content/docs/refs.md:7: warning: {ref}`dev-only`: no target labelled 'dev-only' on this page or in the "
+        "docs (docs version 'v4')"]
+    post.write_text(post.read_text().replace("The news", "What is new"))
+    build(site)
+    assert references("docs/v4/refs.html")[2] == ("What is new", "/2020/05/01/second.html#news")

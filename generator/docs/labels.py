@@ -41,7 +41,7 @@ def tutorial_pages(config: Config, file_digest: Callable[[str], str | None]) -> 
     cache = DataCache(config.state_dir / "cache" / "tutorial-labels", "tutorial-labels",
                       local_key(config.state_dir), _well_formed)
     pages = []
-    for rel in discover(config.root):
+    for rel in discover(config.root, config.notebooks.exclude):
         found = file_digest(rel.as_posix())
         if found is None:
             continue
@@ -100,7 +100,7 @@ def shared_with_posts(site: Any) -> tuple[str, ...]:
         own = {label: line for label, *_, line in targets_of(source.body, source.body_line)}
         found += [warning(_shared(label, labels), source.path, own[label])
                   for label in sorted(shared.get(os.path.splitext(path)[0], ()))]
-    for rel in discover(config.root):
+    for rel in discover(config.root, config.notebooks.exclude):
         wanted = shared.get(os.path.splitext(config.root / rel)[0])
         try:
             found += _in_cells(load_tutorial(config.root, rel), wanted, labels) if wanted else []

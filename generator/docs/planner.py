@@ -9,6 +9,7 @@ to) and the rest of the site it read stay the same.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -122,7 +123,7 @@ class DocsSection(Bundle):
 
         options = ctx.options
         docs = VersionedDocs(ctx.config, ctx.renderer, ctx.site_view, ctx.parse,
-                             asked(ctx.site, ctx.renderer.relative_url)).build(
+                             functools.partial(asked, ctx.site, ctx.renderer.relative_url)).build(
             ctx.site_key(), options.refresh, options.rerun)
         return docs, DocsReport(docs.report, docs.tutorials, tuple(docs.warnings), tuple(docs.api_modules),
                                 tuple(docs.linked))

@@ -156,9 +156,9 @@ class VersionedDocs:
     """Renders the docs section, once per version, with the current site's templates."""
 
     def __init__(self, config: Config, renderer: Renderer, site: dict[str, Any], parse: Parse,
-                 outer: Callable[[Path, str, str], Target | None] | None = None):
+                 outer: Callable[[Path], Callable[[Path, str, str], Target | None]] | None = None):
         self.config = config
-        self.outer = outer          # the site's posts' and pages' labels, for the author's tree
+        self.outer = outer          # a tree's finder of the site's labels (generator.deps.asked)
         self.renderer = renderer
         self.site = site
         self.parse = parse
@@ -242,7 +242,7 @@ class VersionedDocs:
             reference = build_reference(self.config, tree, prefix, version["title"] if version else "", name or "",
                                         self._inventories(refresh))
         section = render_section(tree, prefix, self.render, self.parse, version, tutorials, editable, reference,
-                                 updated, self.renderer.relative_url, self.outer if tree == self.config.root else None)
+                                 updated, self.renderer.relative_url, self.outer and self.outer(tree))
         if reference:
             docs.api_modules = [docs.api_modules[0] + reference.rendered, docs.api_modules[1] + reference.reused]
         docs.tutorials += section.tutorials

@@ -30,13 +30,14 @@ from typing import Callable, Collection
 import nbformat
 from nbformat import NotebookNode
 
+from generator import progress as reporting
 from generator.config import Config
 from generator.errors import SiteError
 from generator.layout import CONFIG_FILE
 from generator.notebooks import FOLDER, environment
 from generator.notebooks.executors import Executor, executor_for
 from generator.notebooks.shared import open_store
-from generator.notebooks.sources import Tutorial, discover, load_tutorial
+from generator.notebooks.sources import Tutorial, load_tutorial, survey
 from generator.notebooks.spec import Metadata, Spec, metadata_of, read_paths, resolve
 from generator.notebooks.store import Run, RunStore
 
@@ -131,8 +132,14 @@ def decide(job: Job, store: RunStore, executor: Executor, fresh: bool,
 
 
 def load_jobs(config: Config, tree: Path, version: str | None = None) -> list[Job]:
-    """Every tutorial with its settings resolved; files a tutorial reads are not tutorials."""
-    tutorials = [load_tutorial(tree, path, config.notebooks.problems) for path in discover(tree)]
+    """Every tutorial with its settings resolved; files a tutorial reads are not tutorials, nor
+    the modules beside them (said of the author's tree, once per run of the tutorials)."""
+    found, modules = survey(tree, config.notebooks.exclude)
+    tutorials = [load_tutorial(tree, path, config.notebooks.problems) for path in found]
+    if version is None and modules:
+        names = ", ".join(path.relative_to(FOLDER).as_posix() for path in modules)
+        reporting.current().line(f"notebooks: not tutorials but modules they may import (no '# %%' cells, no "
+                                 f"sphinx-gallery title): {names}")
     if version is None:     # a docs version's older tree may lack what a pattern names today
         for pattern in config.notebooks.tutorials:
             if not any(pattern in dict(config.notebooks.settings_for(t.path)) for t in tutorials):

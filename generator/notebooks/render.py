@@ -162,8 +162,10 @@ class NotebookRenderer:
         start = 1 if self.tutorial.colab_cell else 0
         self.macros = formulas.defined_commands(_math_texts(notebook.cells))
         texts = self.markdown_texts(notebook.cells)
-        self.myst = self.labels.document(self.tutorial.folder / self.tutorial.path.name, markdown_sources(notebook))
+        shown = shown_markdown(notebook)
+        self.myst = self.labels.document(self.tutorial.folder / self.tutorial.path.name, [text for _, text in shown])
         self.repeats = self.labels.repeats(self.tutorial.folder / self.tutorial.path.name)
+        self.warn_defined_again(shown)
         cells, found_title, first_markdown = [], None, True
         for index, cell in enumerate(notebook.cells[start:], start=start):
             tags = _display_tags(cell)
@@ -223,6 +225,14 @@ class NotebookRenderer:
     def warn(self, index: int, message: str) -> None:
         path, line = self.tutorial.locate(index)
         self.warnings.append(SiteError(f"cell {index + 1}: {message}", path, line))
+
+    def warn_defined_again(self, shown: list[tuple[int, str]]) -> None:
+        """Warn of the labels the Markdown cells ``shown`` (index, text) define more than once, at
+        each later definition's cell and line."""
+        for repeat in myst.repeats(text for _, text in shown):
+            first = f"line {repeat.first_line}" if repeat.first_text == repeat.text else \
+                f"cell {shown[repeat.first_text][0] + 1}, line {repeat.first_line}"
+            self.warn(shown[repeat.text][0], f"line {repeat.line}: {repeat.message(first)}")
 
     def warn_repeated(self, source: str, index: int) -> None:
         """Warn of the labels Markdown cell ``index`` (``source``) defines that an earlier page has."""
@@ -630,7 +640,12 @@ class NotebookRenderer:
 def markdown_sources(notebook: NotebookNode) -> list[str]:
     """The text of the Markdown cells the page shows (not those tagged ``remove-cell``) as the Markdown
     pipeline reads it: the first one's title is the page's, and only their labels are targets."""
-    return [rst.roles_to_markdown(cell.source) for cell in notebook.cells
+    return [text for _, text in shown_markdown(notebook)]
+
+
+def shown_markdown(notebook: NotebookNode) -> list[tuple[int, str]]:
+    """Each Markdown cell the page shows, by its index, with its text as :func:`markdown_sources` gives it."""
+    return [(index, rst.roles_to_markdown(cell.source)) for index, cell in enumerate(notebook.cells)
             if cell.cell_type == "markdown" and "remove-cell" not in _display_tags(cell)]
 
 

@@ -14,6 +14,7 @@ writes any notebook back as a percent-format script (the ``.py`` download).
 
 from __future__ import annotations
 
+import fnmatch
 import hashlib
 import json
 import re
@@ -42,6 +43,7 @@ OPTION = re.compile(r"(\w+)=")
 GALLERY_SEPARATOR = re.compile(r"^#{20,}\s*$")
 GALLERY_CONFIG = re.compile(r"^\s*#\s*sphinx_gallery_\w+")
 DOCSTRING_START = re.compile(r'^[rRuU]?("""|\'\'\')')
+TITLE_UNDERLINE = re.compile(r"^([=\-~^\"'`*+#:.])\1{2,}$")     # a reStructuredText title's
 SLUG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 PYTHON_METADATA = {
     "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
@@ -81,23 +83,58 @@ class Tutorial:
         return self.path, self.lines[index] if self.lines else None
 
 
-def discover(root: Path) -> list[Path]:
-    """Tutorial files under ``root/notebooks``, relative to ``root``, in name order.
+def discover(root: Path, exclude: Collection[str] = ()) -> list[Path]:
+    """Tutorial files under ``root/notebooks``, relative to ``root``, in name order (see :func:`survey`)."""
+    return survey(root, exclude)[0]
+
+
+def survey(root: Path, exclude: Collection[str] = ()) -> tuple[list[Path], list[Path]]:
+    """The tutorial files under ``root/notebooks`` and the ``.py`` modules beside them that are
+    not tutorials (:func:`is_tutorial_script`), relative to ``root``, in name order.
 
     Names starting with ``_`` or ``.`` are helpers, not tutorials (``_data.py``,
-    ``.ipynb_checkpoints``).
+    ``.ipynb_checkpoints``), as are the files ``exclude`` (site.yaml's ``notebooks.exclude``)
+    matches, by their path in the folder or a folder's (fnmatch: ``data``, ``helpers/*.py``).
     """
     base = root / FOLDER
     if not base.is_dir():
-        return []
-    found = []
+        return [], []
+    found: tuple[list[Path], list[Path]] = ([], [])
     for path in sorted(base.rglob("*")):
         rel = path.relative_to(base)
-        if any(part.startswith(("_", ".")) for part in rel.parts):
+        if any(part.startswith(("_", ".")) for part in rel.parts) or _excluded(rel, exclude):
             continue
         if path.suffix in SUFFIXES and path.is_file():
-            found.append(path.relative_to(root))
+            module = path.suffix == ".py" and not is_tutorial_script(path.read_text(errors="replace"))
+            found[module].append(path.relative_to(root))
     return found
+
+
+def _excluded(rel: Path, patterns: Collection[str]) -> bool:
+    """Whether ``rel`` (a path in notebooks/) or a folder it is in matches one of ``patterns``."""
+    return any(fnmatch.fnmatchcase(path.as_posix(), pattern)
+               for path in (rel, *list(rel.parents)[:-1]) for pattern in patterns)
+
+
+def is_tutorial_script(text: str) -> bool:
+    """Whether a ``.py`` file is a tutorial, as jupytext and sphinx-gallery would read one: in the
+    percent format (a ``# %%`` line, or a ``# ---`` YAML header) or in sphinx-gallery's (a
+    docstring opening with a reStructuredText title, a text block's line of ``#``, a
+    ``sphinx_gallery_`` setting). Else it is a module the tutorials import (``utils.py``), which
+    runs as part of them, not as a page."""
+    lines = text.replace("\r\n", "\n").split("\n")
+    if lines[0].rstrip() == "# ---" or any(PERCENT.match(line) or GALLERY_SEPARATOR.match(line)
+                                           or GALLERY_CONFIG.match(line) for line in lines):
+        return True
+    start = next((n for n, line in enumerate(lines) if line.strip() and not line.startswith("#")), len(lines))
+    opening = DOCSTRING_START.match(lines[start]) if start < len(lines) else None
+    if opening is None:
+        return False
+    docstring = "\n".join([lines[start][opening.end():], *lines[start + 1:]]).split(opening.group(1))[0]
+    paragraphs = [p.strip().split("\n") for p in re.split(r"\n\s*\n", docstring.strip())]
+    first = next((p for p in paragraphs if not p[0].startswith("..")), [""])
+    underline = first[2 if TITLE_UNDERLINE.match(first[0]) else 1:][:1]      # a title may have an overline too
+    return bool(underline) and TITLE_UNDERLINE.match(underline[0].strip()) is not None
 
 
 def load_tutorial(root: Path, relpath: Path, problems: str = "error") -> Tutorial:

@@ -46,6 +46,7 @@ class Notebooks:
     execute: Execute = "auto"       # auto: run unless cached; never: show the stored outputs; always: run
     problems: Literal["error", "warn"] = "error"   # a broken output or missing image: stop, or note it
     embeds: list[str] = field(default_factory=list)    # hosts whose iframes outputs may show (sandboxed)
+    exclude: list[str] = field(default_factory=list)   # paths in notebooks/ (fnmatch) that are no tutorials: data
     # path pattern in notebooks/ (fnmatch: "tvm/*.py") -> settings over the file's own, later patterns last
     tutorials: dict[str, TutorialSettings] = field(default_factory=dict)
 
