@@ -35,6 +35,14 @@ SEED = 20240601
 LAYOUTS = ("plain", "hugo", "pelican")
 BASE_DATE = dt.datetime(2012, 1, 2, 9, 0, 0)
 STEP = dt.timedelta(hours=17)  # 5000 posts -> ~9.7 years, ends in 2021
+LAST_DATE = dt.datetime(2024, 12, 31, 9, 0, 0)   # every post in the past, whenever the benchmark runs
+
+
+def step(n: int) -> dt.timedelta:
+    """Time between posts: 17 hours, less where ``n`` posts would run past LAST_DATE (over
+    about 6,600): future posts are not published, so a larger corpus would publish no more
+    posts than a smaller one, and how many it publishes would depend on the day it is built."""
+    return min(STEP, (LAST_DATE - BASE_DATE) / max(1, n - 1))
 
 AUTHORS = [
     "Tianqi Chen", "Ada Moreno", "Wei Zhang", "Priya Raman", "Lukas Becker",
@@ -116,10 +124,11 @@ def slugify(text: str) -> str:
 
 
 class PostGen:
-    def __init__(self, seed: int, i: int):
+    def __init__(self, seed: int, i: int, step: dt.timedelta = STEP):
         h = hashlib.sha256(f"{seed}:{i}".encode()).digest()
         self.r = random.Random(int.from_bytes(h[:8], "big"))
         self.i = i
+        self.step = step
         self.footnotes: list[str] = []
 
     # ---- inline text -------------------------------------------------
@@ -239,7 +248,7 @@ class PostGen:
         if "%d" in b:
             b = b % r.randint(1, 20)
         title = f"{a} {b}{r.choice(TITLE_PARTS_C)}"
-        date = BASE_DATE + STEP * i
+        date = (BASE_DATE + self.step * i).replace(microsecond=0)
         slug = f"{slugify(title)}-{i:05d}"
         author = r.choice(AUTHORS)
         tags = sorted(r.sample(TAGS, r.randint(2, 4)))
@@ -346,7 +355,7 @@ def main(argv: list[str] | None = None) -> int:
     stats = {"n": args.n, "seed": args.seed, "words": 0, "code_blocks": 0, "images": 0,
              "tables": 0, "posts_with_footnotes": 0, "bytes_body": 0}
     for i in range(args.n):
-        p = PostGen(args.seed, i).post()
+        p = PostGen(args.seed, i, step(args.n)).post()
         stats["words"] += p["words"]
         stats["code_blocks"] += p["code_blocks"]
         stats["images"] += p["images"]
