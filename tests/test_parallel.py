@@ -23,7 +23,8 @@ from generator.engine import loading, scanning
 from generator.build import BuildOptions, Engine
 from generator.cli import main
 from generator.errors import SiteError
-from generator.outputs import PlanContext, Planner, Registry
+from generator.files import Files
+from generator.outputs import Derived, PlanContext, Planner, Registry
 from generator.outputs.registry import default_registry
 from generator.plan import Plan
 from generator.state import BuildState
@@ -46,8 +47,23 @@ class WhoMadeIt(Planner):
             plan.add(f"made-by/{n}.txt", "test made-by", partial(lambda: str(os.getpid())), ("made-by", n))
 
 
+class WhoIndexedIt(Derived):
+    """``indexed-by/N.txt``, derived from ``made-by/N.txt`` (a group each, as a search index's
+    parts): the process that made it, and the bytes it was made from."""
+
+    name = "indexed-by"
+
+    def group(self, config, path: str) -> str | None:
+        return path.removeprefix("made-by/").removesuffix(".txt") if path.startswith("made-by/") else None
+
+    def make(self, ctx: PlanContext, group: str, files) -> Files:
+        out = Files()
+        out.add(f"indexed-by/{group}.txt", f"{os.getpid()} from {files[f'made-by/{group}.txt'].decode()}", "test")
+        return out
+
+
 def registry() -> Registry:
-    return Registry([*default_registry(), WhoMadeIt()])
+    return Registry([*default_registry(), WhoMadeIt(), WhoIndexedIt()])
 
 
 def many_posts(site: Path) -> Path:
@@ -82,8 +98,8 @@ def rerun_where_forking_is_safe(request) -> bool:
     return True
 
 
-def made_by(site: Path) -> set[int]:
-    return {int(p.read_text()) for p in (site / "_site/made-by").iterdir()}
+def made_by(site: Path, folder: str = "made-by") -> set[int]:
+    return {int(p.read_text().split()[0]) for p in (site / "_site" / folder).iterdir()}
 
 
 def records(site: Path) -> tuple:
@@ -91,7 +107,7 @@ def records(site: Path) -> tuple:
     state = BuildState.load(site / ".sitegen/state.msgpack")
     records = state.records
     outputs = {path: (r.inputs, r.reads, r.digest) for path, r in records.outputs.items()
-               if not path.startswith("made-by/")}
+               if not path.startswith(("made-by/", "indexed-by/"))}
     return outputs, records.digests, records.documents, records.order, state.planned, state.extra
 
 
@@ -106,7 +122,11 @@ def test_workers_make_and_record_what_one_process_does(tmp_path, monkeypatch, ca
         alone = Engine(here, OPTIONS, registry()).build()
     assert os.getpid() not in made_by(forked)          # made in the workers (which of them: as they came)
     assert made_by(here) == {os.getpid()}
-    assert files(forked / "_site", ignore=("made-by",)) == files(here / "_site", ignore=("made-by",))
+    assert os.getpid() not in made_by(forked, "indexed-by") and made_by(here, "indexed-by") == {os.getpid()}
+    indexed = (forked / "_site/indexed-by/7.txt").read_text().split(" from ")
+    assert indexed[1] == (forked / "_site/made-by/7.txt").read_text()
+    ignored = ("made-by", "indexed-by")
+    assert files(forked / "_site", ignore=ignored) == files(here / "_site", ignore=ignored)
     assert records(forked) == records(here)
     assert result.documents == alone.documents and result.documents.parsed > POSTS
     warning = "content/pages/listing.md:5: warning: Liquid: unexpected tag 'no_such_tag' left out"

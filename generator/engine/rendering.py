@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -21,7 +21,8 @@ from generator.engine.values import Build, Derivation, Made
 from generator.output import delete_outputs, mark_ours
 from generator.outputs import Derived, Remade
 from generator.plan import Plan
-from generator.state import OUT_OF_DATE, DerivedRecord
+from generator.files import Files
+from generator.state import OUT_OF_DATE, DerivedRecord, OutputRecord
 
 if TYPE_CHECKING:
     from generator.engine.core import Engine
@@ -82,9 +83,17 @@ def derive_files(engine: Engine, build: Build, remake: bool = True) -> None:
         if not isinstance(planner, Derived) or not switched_on(scan.config, planner):
             continue
         last, records, before = engine.state.records.derived.get(planner.name, {}), {}, len(whole)
-        for group, paths in groups_of(planner, scan.config, planned.plan).items():
-            made_from = digest(*(part for path in paths for part in (path, digest_of(engine, path, made))))
-            records[group] = derive_group(engine, build, planner, group, paths, made_from, last.get(group), remake)
+        groups = groups_of(planner, scan.config, planned.plan)
+        made_from = {group: digest(*(part for path in paths for part in (path, digest_of(engine, path, made))))
+                     for group, paths in groups.items()}
+        kept = {group: kept_group(engine, build, group_from, last.get(group), remake)
+                for group, group_from in made_from.items()}
+        todo = [group for group, record in kept.items() if record is None]
+        remade = iter(made_one for chunk in parallel.map(
+            partial(make_group, build, planner, groups, engine.state.records.outputs), todo) for made_one in chunk)
+        for group in groups:         # planned in the groups' order, whichever way they were made
+            records[group] = plan_kept(engine, build, kept[group]) if kept[group] \
+                else planned_group(build, made_from[group], *next(remade))
         derivation.owners[planner.name] = list(itertools.islice(whole, before, None))
         derivation.records[planner.name] = records
         derivation.reports[planner.name] = Remade(
@@ -93,25 +102,44 @@ def derive_files(engine: Engine, build: Build, remake: bool = True) -> None:
             behind=tuple(g for g, r in records.items() if r.inputs == OUT_OF_DATE))
 
 
-def derive_group(engine: Engine, build: Build, planner: Derived, group: str, paths: list[str], made_from: str,
-                 last: DerivedRecord | None, remake: bool) -> DerivedRecord:
-    """Plan one group's files (into the whole plan, ``build.derived.plan``), made again or kept;
-    its record for the next build. Its inputs are the bytes it is made from (``made_from``)
-    and the settings it read when last made, through the recording view (``ctx.config``)."""
-    outputs, scan, plan = engine.state.records.outputs, build.scan, build.derived.plan
+def kept_group(engine: Engine, build: Build, made_from: str, last: DerivedRecord | None,
+               remake: bool) -> DerivedRecord | None:
+    """A derived group's record for the next build where its last files stand: its inputs are
+    as they were (or ``remake`` is false and it has them: then recorded as out of date). None:
+    the group is to be made again. Its inputs are the bytes it is made from (``made_from``) and
+    the settings it read when last made, through the recording view (``ctx.config``)."""
+    outputs, scan = engine.state.records.outputs, build.scan
     inputs = None if last is None else derived_inputs(made_from, last.settings, scan.config)
     intact = last is not None and all(p in outputs and p not in scan.tampered for p in last.files)
-    if intact and (last.inputs == inputs or not remake):       # an out of date one, rather than none
-        for path, origin in last.files.items():
-            plan.add(path, origin, unmade, outputs[path].inputs, listed=False)
-        return last if last.inputs == inputs else DerivedRecord(OUT_OF_DATE, last.files, last.settings)
-    pages = OutputBytes(paths, build.made, scan.out_dir, build.staging, outputs)
+    if not intact or (last.inputs != inputs and remake):
+        return None
+    return last if last.inputs == inputs else DerivedRecord(OUT_OF_DATE, last.files, last.settings)
+
+
+def plan_kept(engine: Engine, build: Build, record: DerivedRecord) -> DerivedRecord:
+    """A kept group's files planned again (into the whole plan, ``build.derived.plan``), as they are."""
+    outputs = engine.state.records.outputs
+    for path, origin in record.files.items():
+        build.derived.plan.add(path, origin, unmade, outputs[path].inputs, listed=False)
+    return record
+
+
+def make_group(build: Build, planner: Derived, groups: dict[str, list[str]],
+               recorded: Mapping[str, OutputRecord], group: str) -> tuple[Files, tuple[str, ...]]:
+    """One group's files made from its pages' bytes, and the settings the planner read making
+    them: in a worker where many groups are made (a cold build's search index, part by part)."""
+    pages = OutputBytes(groups[group], build.made, build.scan.out_dir, build.staging, recorded)
     with tracing() as trace:
         files = planner.make(build.planned.ctx, group, pages)
-    settings = tuple(sorted(key[1] for key in trace.reads if key[0] == "setting"))
+    return files, tuple(sorted(key[1] for key in trace.reads if key[0] == "setting"))
+
+
+def planned_group(build: Build, made_from: str, files: Files, settings: tuple[str, ...]) -> DerivedRecord:
+    """A group's new files, planned; its record for the next build."""
+    plan = build.derived.plan
     for path, data in files.items():
         plan.add(path, files.origins[path], partial(same, data), ("made", value_digest(data)), listed=False)
-    return DerivedRecord(derived_inputs(made_from, settings, scan.config), dict(files.origins), settings)
+    return DerivedRecord(derived_inputs(made_from, settings, build.scan.config), dict(files.origins), settings)
 
 
 def derived_inputs(made_from: str, settings: tuple[str, ...], config: Config) -> str:
