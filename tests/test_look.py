@@ -515,14 +515,15 @@ def test_a_new_docs_sites_pages_have_their_contents_beside_the_text(browser, new
     assert watched.problems == []
 
 
-def test_the_phone_pages_switch_shows_whether_it_is_open(browser, new_docs_site):
-    """On a phone the docs pages fold under "Pages", whose arrow points down while they are
-    folded and up while they are open (CSS on the switch's state: no script)."""
+@pytest.mark.parametrize("switch, folded", [("Pages", "Documentation pages"), ("Menu", "Main")])
+def test_the_phone_switches_show_whether_they_are_open(browser, new_docs_site, switch, folded):
+    """On a phone the docs pages fold under "Pages" and the header's links under "Menu", whose
+    arrows point down while folded and up while open (CSS on the switch's state: no script)."""
     watched = Watched(browser, new_docs_site, **PHONE, java_script_enabled=False)
     arrow = "e => getComputedStyle(e, '::after').content"
     try:
         page = watched.open(new_docs_site + "/docs/install.html")
-        label, pages = page.get_by_text("Pages", exact=True), page.get_by_role("navigation", name="Documentation pages")
+        label, pages = page.get_by_text(switch, exact=True), page.get_by_role("navigation", name=folded)
         assert "\u25be" in label.evaluate(arrow) and not pages.is_visible()
         label.click()
         assert "\u25b4" in label.evaluate(arrow) and pages.is_visible()
