@@ -34,6 +34,7 @@ from typing import Any
 
 from generator import codec, gcpolicy
 from generator.cache import digest, local_key, write_atomic
+from generator.deps import KeyIndex
 from generator.errors import SiteError
 from generator.site import summaries_of_columns, summary_columns
 
@@ -630,6 +631,20 @@ class Records:
             if now != digests[key]:
                 changed[key] = now
         return changed
+
+    def key_index(self) -> KeyIndex:
+        """The recorded keys, indexed by what may change them (a document's under its source)."""
+        return KeyIndex(self.digests.ungrouped(), grouped=self.digests)
+
+    def recorded_keys(self) -> Iterator[Key]:
+        """Each dependency key the records hold a digest of, once."""
+        return iter(self.digests)
+
+    def ready_to_ask(self) -> None:
+        """Decode now what the questions about outputs would decode on first use (each output's
+        read keys, as a set): for a process that will ask again and again (the preview)."""
+        for record in self.outputs.values():
+            record.coded()
 
     def derived_files(self) -> set[str]:
         """The files the derived planners made (a search index)."""

@@ -201,8 +201,7 @@ class Engine:
         if not self.warm or self.last is None:
             return
         self.keys
-        for record in self.state.records.outputs.values():
-            record.coded()
+        self.state.records.ready_to_ask()
         first_of = {}
         for source in self.last.listing:
             if source.kind != "data":
@@ -220,8 +219,7 @@ class Engine:
         """The recorded keys, indexed by what may change them (made on first use: a build with
         nothing to do reads no records)."""
         if self._keys is None:
-            digests = self.state.records.digests
-            self._keys = KeyIndex(digests.ungrouped(), grouped=digests)
+            self._keys = self.state.records.key_index()
         return self._keys
 
     def intern(self, keys: Iterable[Key]) -> frozenset[Key]:
@@ -233,4 +231,4 @@ class Engine:
         self.state.save(self.state_path)
         if not self.state.journal:      # written whole, without the keys nothing reads any more
             self._keys = None           # made again from those, when wanted
-            self.interned = {key: key for key in self.state.records.digests}
+            self.interned = {key: key for key in self.state.records.recorded_keys()}
