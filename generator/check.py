@@ -355,9 +355,10 @@ class UrlList:
     entries: list[tuple[int, str]]
 
 
-def read_url_lists(spec: str, config: Config) -> list[UrlList]:
+def read_url_lists(spec: str, config: Config, in_index: Path | None = None) -> list[UrlList]:
     """Read a ``sitemap.txt``, a ``sitemap.xml`` (a sitemap index: each sitemap it lists, read
-    from the index's folder by name), or the ``.html`` files of a git ref."""
+    from the index's folder by name; the protocol nests no index in another), or the ``.html``
+    files of a git ref."""
     path = Path(spec)
     if not path.is_file():
         return [UrlList(spec, published_pages(spec, config))]
@@ -368,12 +369,14 @@ def read_url_lists(spec: str, config: Config) -> list[UrlList]:
     root, entries = sitemap_xml_urls(text, path)
     if root != "sitemapindex":
         return [UrlList(spec, entries)]
+    if in_index is not None:
+        raise SiteError(f"it lists {path.name}, itself a sitemap index: an index lists sitemaps only", in_index)
     parts = []
     for line, url in entries:
         part = path.parent / urlsplit(url).path.rsplit("/", 1)[-1]
         if not part.is_file():
             raise SiteError(f"the sitemap index lists {url}, which is not beside it ({part.name})", path, line)
-        parts += read_url_lists(str(part), config)
+        parts += read_url_lists(str(part), config, in_index=path)
     return parts
 
 

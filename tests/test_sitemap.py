@@ -110,3 +110,6 @@ def test_check_against_an_old_sitemap_index_reads_its_parts(tmp_path):
     (old / holder.name).unlink()
     with pytest.raises(SiteError, match=f"lists https://example.org/{holder.name}, which is not beside it"):
         check_site(load_config(site), against=str(old / "sitemap.xml"))
+    shutil.copy(old / "sitemap.xml", holder)      # an index that lists itself (or another index)
+    with pytest.raises(SiteError, match=f"it lists {holder.name}, itself a sitemap index"):
+        check_site(load_config(site), against=str(old / "sitemap.xml"))
