@@ -496,7 +496,7 @@ class Site:
     authors: dict[str, list[Document]] = field(default_factory=dict)   # key -> the posts naming them
     classified: dict[str, dict[str, list[Document]]] = field(default_factory=dict)  # site.yaml taxonomies
     hidden_drafts: int = 0                      # left out for want of --drafts: the preview says so
-    tutorials: Callable[[], list] | None = field(default=None, repr=False)  # their pages' labels, by the build
+    tutorials: Callable[[], list] | None = field(default=None, repr=False)  # the planners' labelled pages (the tutorials'), by the build
 
     @property
     def documents(self) -> list[Document]:
