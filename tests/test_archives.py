@@ -16,6 +16,7 @@ from generator.build import build
 from generator.check import check_site
 from generator.cli import main
 from generator.config import load_config
+from conftest import pages_made
 from test_incremental import OPTIONS, assert_same_as_full_build, make_site
 
 SETTINGS = """posts_per_page: 5
@@ -114,6 +115,10 @@ def test_no_listing_or_feed_of_a_large_site_holds_more_than_its_setting(site: Pa
 def test_posts_moving_across_history_pages_build_as_a_clean_build(site: Path) -> None:
     out = site / "_site"
     build(site, OPTIONS)
+    retitled = next((site / "content/posts").glob("*-post-8.md"))     # listed on page 2 alone
+    retitled.write_text(retitled.read_text().replace("title: Post 8", "title: Post eight"))
+    assert {path for path in pages_made(build(site, OPTIONS)) if "history" in path} == {"history/page2.html"}
+    assert_same_as_full_build(site)
     add_posts(site, 1, first_year=2020)           # newer than most: every later post moves one on
     build(site, OPTIONS)
     assert [len(listed(page)) for page in history(out)] == [7, 7, 7, 7, 7, 2]
