@@ -1437,6 +1437,10 @@ class KramdownCompat(Extension):
         smarty = md.treeprocessors["smarty"].inlinePatterns
         ellipses = smarty["smarty-ellipses"]
         smarty.register(SubstituteTextPattern(r"\.\.\.", ellipses.replace, md), "smarty-ellipses", 10)
+        # And dashes of any run of hyphens, left to right, ``---`` before ``--`` (typographic_symbol.rb):
+        # ``----`` is ``—-``, ``-----`` is ``—–``; smarty makes them of a run of exactly three or two.
+        for name, run, priority in (("smarty-em-dashes", "---", 50), ("smarty-en-dashes", "--", 45)):
+            smarty.register(SubstituteTextPattern(run, smarty[name].replace, md), name, priority)
         # kramdown's GFM input breaks a line that ends in a backslash, as one that ends in two
         # spaces; above escapes (180), which leave a backslash before a line's end as text.
         md.inlinePatterns.register(SubstituteTagInlineProcessor(r"\\\n", "br"), "backslash_break", 181)

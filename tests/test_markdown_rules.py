@@ -361,6 +361,8 @@ KRAMDOWN_READINGS = {
     "block-tags-in-text": ('text <p>x</p> more, <div class="c">d</div> and <hr> but <br> <span>s</span>.\n\n'
                            '<aside markdown="1">\nText. <p markdown="1" class="c">\nx\n</p>\n</aside>\n'),
     "empty-block-quote": "a\n\n>\n\nb\n\n> \n>\n",
+    "dash-runs": ("a -- b --- c ---- d ----- e ------ f ------- g\n\nx----y, 1--2, a--, '---' --\"k\"--\n\n"
+                  "`a----b` a----b\n\n----\n"),
     "html-elements-left-open": '<aside markdown="1">\na\n\n<aside markdown="1">\nx *y*\n\nz\n',
 }
 
