@@ -63,14 +63,7 @@ def file_stamp(stat: os.stat_result) -> Stamp:
     return stat.st_size, stat.st_mtime_ns
 
 
-# Folders listed through a descriptor of theirs, where the system can: each file of the listing
-# is then stat'ed by its name in the folder, not by its whole path, which the kernel walks again
-# for each (at 100,000 posts in one folder, half of a build's time with nothing to do).
-BY_DESCRIPTOR = os.scandir in os.supports_fd and os.stat in os.supports_dir_fd
-
-
-def scan(folder: Path, prefix: str = "", follow_links: bool = True, empty: list[str] | None = None,
-         by_descriptor: bool = BY_DESCRIPTOR) -> dict[str, Stamp]:
+def scan(folder: Path, prefix: str = "", follow_links: bool = True, empty: list[str] | None = None) -> dict[str, Stamp]:
     """Every file under ``folder`` (``prefix`` + relative POSIX path) with its stamp.
 
     With ``follow_links=False`` a symbolic link is listed as a file, never entered.
@@ -78,44 +71,25 @@ def scan(folder: Path, prefix: str = "", follow_links: bool = True, empty: list[
     A folder that cannot be read, or a link that leads back into a folder it is
     in, is a :class:`SiteError` naming it: taking it for empty would remove its
     pages from the site. So is a folder more than :data:`MAX_FOLDER_DEPTH` deep.
-    ``by_descriptor=False`` lists and stats each folder by its path (the plain way, which
-    :data:`BY_DESCRIPTOR` speeds up: the two find the same).
     """
     found: dict[str, Stamp] = {}
-    _scan(os.fspath(folder), prefix, follow_links, empty, frozenset(), found, by_descriptor)
+    _scan(os.fspath(folder), prefix, follow_links, empty, frozenset(), found)
     return found
 
 
 def _scan(folder: str, prefix: str, follow_links: bool, empty: list[str] | None,
-          within: frozenset[tuple[int, int]], found: dict[str, Stamp], by_descriptor: bool) -> None:
+          within: frozenset[tuple[int, int]], found: dict[str, Stamp]) -> None:
     """:func:`scan` of one folder into ``found``; ``within``: the folders (device, inode) it is in."""
-    descriptor = None
     try:
-        if by_descriptor:
-            descriptor = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-        with os.scandir(folder if descriptor is None else descriptor) as listing:
+        with os.scandir(folder) as listing:
             entries = list(listing)
         if follow_links:   # the folders a link must not lead back into
-            here = os.stat(folder if descriptor is None else descriptor)
+            here = os.stat(folder)
             within = within | {(here.st_dev, here.st_ino)}
     except (FileNotFoundError, NotADirectoryError):
-        if descriptor is not None:
-            os.close(descriptor)
         return
     except OSError as exc:
-        if descriptor is not None:
-            os.close(descriptor)
         raise SiteError(f"cannot read this folder: {exc.strerror or exc}", prefix.rstrip("/") or folder) from None
-    try:
-        _scan_entries(folder, entries, prefix, follow_links, empty, within, found, by_descriptor)
-    finally:
-        if descriptor is not None:     # the entries stat through it: open until they have
-            os.close(descriptor)
-
-
-def _scan_entries(folder: str, entries: list[os.DirEntry], prefix: str, follow_links: bool,
-                  empty: list[str] | None, within: frozenset[tuple[int, int]], found: dict[str, Stamp],
-                  by_descriptor: bool) -> None:
     if not entries and empty is not None and prefix:
         empty.append(prefix.rstrip("/"))
     for entry in entries:
@@ -129,8 +103,7 @@ def _scan_entries(folder: str, entries: list[os.DirEntry], prefix: str, follow_l
                 if name.count("/") >= MAX_FOLDER_DEPTH:
                     raise SiteError(f"folders nested more than {MAX_FOLDER_DEPTH} deep: "
                                     "move what this folder holds nearer the top", name)
-                _scan(os.path.join(folder, entry.name), name + "/", follow_links, empty, within, found,
-                      by_descriptor)
+                _scan(entry.path, name + "/", follow_links, empty, within, found)
             elif not follow_links or entry.is_file():
                 stat = entry.stat(follow_symlinks=follow_links)
                 found[name] = (stat.st_size, stat.st_mtime_ns)

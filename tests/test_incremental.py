@@ -3,7 +3,6 @@ is always byte-identical to a clean full build."""
 
 from __future__ import annotations
 
-import contextlib
 import io
 import os
 import re
@@ -1339,35 +1338,3 @@ def test_docstring_edits_build_the_api_reference_a_full_build_makes(tmp_path_fac
         path.write_text(path.read_text().replace(old, new))
         build(site, OPTIONS)
         assert_same_as_full_build(site)
-
-
-def scan_tree(root: Path) -> None:
-    """Files, an empty folder, links to a file, to a folder, to nothing and back up (a loop)."""
-    for rel in ("a.md", "b/c.md", "b/d/e.yml", "f/g/h.txt"):
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(rel * 3)
-    (root / "empty").mkdir()
-    (root / "b/file-link.md").symlink_to(root / "a.md")
-    (root / "folder-link").symlink_to(root / "f", target_is_directory=True)
-    (root / "dangling.md").symlink_to(root / "nowhere.md")
-
-
-@pytest.mark.parametrize("follow_links", [True, False])
-def test_a_scan_through_folder_descriptors_finds_what_the_plain_scan_finds(tmp_path, follow_links) -> None:
-    """The folders listed (and their files stat'ed) through descriptors: the same stamps, empty
-    folders and errors as by paths; and so on this system's builds."""
-    scan_tree(tmp_path)
-    found = {}
-    for by_descriptor in (True, False):
-        empty: list[str] = []
-        found[by_descriptor] = state_module.scan(tmp_path, "site/", follow_links, empty, by_descriptor), empty
-    assert found[True] == found[False] and "site/f/g/h.txt" in found[True][0]
-    assert ("site/folder-link/g/h.txt" in found[True][0]) is follow_links
-    (tmp_path / "b/d/loop").symlink_to(tmp_path / "b", target_is_directory=True)
-    errors = []
-    for by_descriptor in (True, False):
-        with pytest.raises(SiteError) if follow_links else contextlib.nullcontext() as error:
-            state_module.scan(tmp_path, "site/", follow_links, None, by_descriptor)
-        errors.append(str(error.value) if follow_links else None)
-    assert errors[0] == errors[1]
-    assert state_module.BY_DESCRIPTOR is (os.name == "posix")
