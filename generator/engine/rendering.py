@@ -84,8 +84,7 @@ def derive_files(engine: Engine, build: Build, remake: bool = True) -> None:
             continue
         last, records, before = engine.state.records.derived.get(planner.name, {}), {}, len(whole)
         groups = groups_of(planner, scan.config, planned.plan)
-        made_from = {group: digest(*(part for path in paths for part in (path, digest_of(engine, path, made))))
-                     for group, paths in groups.items()}
+        made_from = {group: made_from_pages(engine, planner, paths, made) for group, paths in groups.items()}
         kept = {group: kept_group(engine, build, group_from, last.get(group), remake)
                 for group, group_from in made_from.items()}
         todo = [group for group, record in kept.items() if record is None]
@@ -145,6 +144,14 @@ def planned_group(build: Build, made_from: str, files: Files, settings: tuple[st
 def derived_inputs(made_from: str, settings: tuple[str, ...], config: Config) -> str:
     """What a derived group is made from: the digest of its pages' bytes and of ``settings``'s values."""
     return digest(made_from, *(setting_digest(config, name) for name in settings))
+
+
+def made_from_pages(engine: Engine, planner: Derived, paths: list[str], made: dict[str, Made]) -> str:
+    """The digest of what a derived group is made from: its pages' paths and bytes, or only
+    their paths where the planner reads no more (``reads_bytes``)."""
+    if not planner.reads_bytes:
+        return digest(*paths)
+    return digest(*(part for path in paths for part in (path, digest_of(engine, path, made))))
 
 
 def digest_of(engine: Engine, path: str, made: dict[str, Made]) -> str:
