@@ -209,6 +209,32 @@ class OutputBytes(Mapping):
         return len(self.paths)
 
 
+class PagePaths(Mapping):
+    """The paths of a derived group's pages, given to a planner that declared it reads no more
+    (``reads_bytes = False``), which keeps its files while the paths stay: reading a page's
+    bytes would leave them stale after an edit, so it stops the build, naming the planner."""
+
+    def __init__(self, planner: str, paths: list[str]):
+        self.planner, self.paths = planner, paths
+
+    def __getitem__(self, path: str) -> bytes:
+        raise SiteError(f"output planner {self.planner!r} read the bytes of /{path}, but says it reads "
+                        "only the paths (reads_bytes = False)")
+
+    def digest(self, path: str) -> str:
+        """As :meth:`OutputBytes.digest`: the bytes', so refused too."""
+        raise self[path]
+
+    def __contains__(self, path: object) -> bool:
+        return path in self.paths
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.paths)
+
+    def __len__(self) -> int:
+        return len(self.paths)
+
+
 def same(data: bytes) -> bytes:
     return data
 

@@ -15,7 +15,7 @@ from generator import progress as reporting
 from generator.cache import digest
 from generator.config import Config, setting_digest
 from generator.deps import tracing, value_digest
-from generator.engine.planning import OutputBytes, as_bytes, groups_of, same, switched_on, unmade
+from generator.engine.planning import OutputBytes, PagePaths, as_bytes, groups_of, same, switched_on, unmade
 from generator.engine.records import outdated
 from generator.engine.values import Build, Derivation, Made
 from generator.output import delete_outputs, mark_ours
@@ -127,7 +127,8 @@ def make_group(build: Build, planner: Derived, groups: dict[str, list[str]],
                recorded: Mapping[str, OutputRecord], group: str) -> tuple[Files, tuple[str, ...]]:
     """One group's files made from its pages' bytes, and the settings the planner read making
     them: in a worker where many groups are made (a cold build's search index, part by part)."""
-    pages = OutputBytes(groups[group], build.made, build.scan.out_dir, build.staging, recorded)
+    pages = OutputBytes(groups[group], build.made, build.scan.out_dir, build.staging, recorded) \
+        if planner.reads_bytes else PagePaths(planner.name, groups[group])
     with tracing() as trace:
         files = planner.make(build.planned.ctx, group, pages)
     return files, tuple(sorted(key[1] for key in trace.reads if key[0] == "setting"))
