@@ -11,7 +11,8 @@ import pytest
 from generator.build import Engine, render_site
 from generator.config import load_config
 from generator.errors import SiteError
-from generator.outputs import Phase, Planned, Registry, Remade, Report
+from generator.files import Files
+from generator.outputs import Derived, Phase, PlanContext, Planned, Registry, Remade, Report
 from generator.outputs.registry import default_registry
 from generator.outputs.pages import Documents
 from test_incremental import NOW, OPTIONS, files, make_site
@@ -80,6 +81,26 @@ def test_two_plugin_paths_claiming_one_file_are_named() -> None:
     registry = Registry([*default_registry(), AboutTitle(), Clash()])
     with pytest.raises(SiteError, match="/about-title.txt is claimed by both plugin about-title and plugin"):
         render_site(load_config(make_site(Path(__import__("tempfile").mkdtemp()) / "s")), OPTIONS, registry)
+
+
+def test_a_derived_planner_that_reads_only_paths_may_not_read_bytes(site: Path) -> None:
+    """Its group is kept while the paths stay (search-parts is): read bytes would go stale."""
+    class PageCount(Derived):
+        name = "page-count"
+        reads_bytes = False
+
+        def group(self, config, path: str) -> str | None:
+            return "all" if path.endswith(".html") else None
+
+        def make(self, ctx: PlanContext, group: str, files) -> Files:
+            out = Files()
+            out.add("page-count.txt", f"{len(files)} {sum(len(files[p]) for p in files if p == 'about.html')}",
+                    "test")
+            return out
+
+    with pytest.raises(SiteError, match=r"planner 'page-count' read the bytes of /about.html, but says it "
+                                        r"reads only the paths \(reads_bytes = False\)"):
+        Engine(site, OPTIONS, Registry([*default_registry(), PageCount()])).build()
 
 
 def test_the_engine_imports_no_feature() -> None:

@@ -104,6 +104,7 @@ def test_a_build_that_changes_no_page_does_not_run_pagefind(site: Path) -> None:
     result = build(site, OPTIONS)
     # The post's part, and the pages' (blog.html lists the post: its bytes changed, its index did not).
     assert result.reports["search"].made == (part_holding(site / "_site", "/2021/01/02/third.html"), "pages")
+    assert result.reports["search-parts"].kept == ("parts",)     # which parts there are: the same
     assert "aardvarks" in searched(site / "_site")["/2021/01/02/third.html"]
 
 
@@ -317,6 +318,7 @@ def test_a_new_post_goes_to_one_part_and_the_others_keep_theirs_until_the_parts_
     assert after == before                                                  # every post kept its part
     assert result.reports["search"].made == (new, "pages")                  # blog.html lists the new post
     assert result.reports["search"].kept == tuple(sorted(set(before.values()) - {new}))
+    assert result.reports["search-parts"].made == ("parts",)               # its pages' paths changed
 
     add_posts(range(9, 15))
     build(site, OPTIONS)

@@ -3,11 +3,12 @@ and the derived planners' inputs."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Iterable, Iterator, Mapping
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from generator.cache import digest
 from generator.config import Config, setting_digest
@@ -201,6 +202,36 @@ class OutputBytes(Mapping):
         except OSError as exc:
             raise SiteError(f"cannot read it back from the output folder ({exc.strerror or exc}): "
                             "was it removed during the build? Build again", path) from None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.paths)
+
+    def __len__(self) -> int:
+        return len(self.paths)
+
+
+class PagePaths(Mapping):
+    """The paths of a derived group's pages, given to a planner that declared it reads no more
+    (``reads_bytes = False``), which keeps its files while the paths stay: reading a page's
+    bytes would leave them stale after an edit, so it stops the build, naming the planner."""
+
+    def __init__(self, planner: str, paths: list[str]):
+        self.planner, self.paths = planner, paths
+
+    def __getitem__(self, path: str) -> NoReturn:
+        raise SiteError(f"output planner {self.planner!r} read the bytes of /{path}, but says it reads "
+                        "only the paths (reads_bytes = False)")
+
+    def digest(self, path: str) -> NoReturn:
+        """Refused as the bytes are: :meth:`OutputBytes.digest` is the bytes' digest."""
+        self[path]
+
+    def __contains__(self, path: object) -> bool:
+        return path in self.known
+
+    @functools.cached_property
+    def known(self) -> frozenset[str]:
+        return frozenset(self.paths)
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.paths)

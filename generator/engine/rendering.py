@@ -15,7 +15,7 @@ from generator import progress as reporting
 from generator.cache import digest
 from generator.config import Config, setting_digest
 from generator.deps import tracing, value_digest
-from generator.engine.planning import OutputBytes, as_bytes, groups_of, same, switched_on, unmade
+from generator.engine.planning import OutputBytes, PagePaths, as_bytes, groups_of, same, switched_on, unmade
 from generator.engine.records import outdated
 from generator.engine.values import Build, Derivation, Made
 from generator.output import delete_outputs, mark_ours
@@ -84,8 +84,7 @@ def derive_files(engine: Engine, build: Build, remake: bool = True) -> None:
             continue
         last, records, before = engine.state.records.derived.get(planner.name, {}), {}, len(whole)
         groups = groups_of(planner, scan.config, planned.plan)
-        made_from = {group: digest(*(part for path in paths for part in (path, digest_of(engine, path, made))))
-                     for group, paths in groups.items()}
+        made_from = {group: made_from_pages(engine, planner, paths, made) for group, paths in groups.items()}
         kept = {group: kept_group(engine, build, group_from, last.get(group), remake)
                 for group, group_from in made_from.items()}
         todo = [group for group, record in kept.items() if record is None]
@@ -128,7 +127,8 @@ def make_group(build: Build, planner: Derived, groups: dict[str, list[str]],
                recorded: Mapping[str, OutputRecord], group: str) -> tuple[Files, tuple[str, ...]]:
     """One group's files made from its pages' bytes, and the settings the planner read making
     them: in a worker where many groups are made (a cold build's search index, part by part)."""
-    pages = OutputBytes(groups[group], build.made, build.scan.out_dir, build.staging, recorded)
+    pages = OutputBytes(groups[group], build.made, build.scan.out_dir, build.staging, recorded) \
+        if planner.reads_bytes else PagePaths(planner.name, groups[group])
     with tracing() as trace:
         files = planner.make(build.planned.ctx, group, pages)
     return files, tuple(sorted(key[1] for key in trace.reads if key[0] == "setting"))
@@ -145,6 +145,14 @@ def planned_group(build: Build, made_from: str, files: Files, settings: tuple[st
 def derived_inputs(made_from: str, settings: tuple[str, ...], config: Config) -> str:
     """What a derived group is made from: the digest of its pages' bytes and of ``settings``'s values."""
     return digest(made_from, *(setting_digest(config, name) for name in settings))
+
+
+def made_from_pages(engine: Engine, planner: Derived, paths: list[str], made: dict[str, Made]) -> str:
+    """The digest of what a derived group is made from: its pages' paths and bytes, or only
+    their paths where the planner reads no more (``reads_bytes``)."""
+    if not planner.reads_bytes:
+        return digest(*paths)
+    return digest(*(part for path in paths for part in (path, digest_of(engine, path, made))))
 
 
 def digest_of(engine: Engine, path: str, made: dict[str, Made]) -> str:

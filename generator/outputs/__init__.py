@@ -35,7 +35,9 @@ Public interface, for the built-in outputs and for plug-ins:
     it), and returns :class:`~generator.files.Files`. A group is
     made again only when its paths or their bytes changed, so what it makes
     is a function of those bytes, and a build that changed none of them
-    leaves it alone. The preview may ask a build to keep a group's last files
+    leaves it alone. A planner that reads only which paths there are, not their
+    bytes, says so (``reads_bytes = False``): its groups are made again only when
+    their paths change, not on an edit of a page. The preview may ask a build to keep a group's last files
     although its pages changed (it shows an edit first); the group is then out
     of date, and the next build makes it. Its files are not in the sitemap.
 ``Phase``
@@ -175,6 +177,7 @@ class Derived(Planner):
     """Makes files from the bytes of the site's other files, group by group (see the module's docstring)."""
 
     phase = Phase.DERIVED
+    reads_bytes = True      # False: ``make`` reads only the paths of its files (module docstring)
 
     def group(self, config: Config, path: str) -> str | None:
         raise NotImplementedError
