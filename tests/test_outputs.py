@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from generator.build import Engine, render_site
-from generator.config import load_config
+from generator.configure import load_config
 from generator.errors import SiteError
 from generator.outputs import Phase, Planned, Registry, Remade, Report
 from generator.outputs.registry import default_registry

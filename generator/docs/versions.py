@@ -17,7 +17,6 @@ were versioned, keeps serving the default version's.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import functools
 import json
 import re
@@ -30,13 +29,13 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 from generator import __version__, git, notebooks
 from generator import codec
 from generator.cache import digest, local_key, write_atomic
-from generator.config import CONFIG_FILE, Config, unrecorded
+from generator.config import Config, unrecorded
 from generator.confine import NEVER_READ, site_path
 from generator.docs.section import DOCS_DIR, TUTORIALS_DIR, Parse, Section, gallery_url, render_section
 from generator.docs.tutorials import TutorialStats, Tutorials
 from generator.errors import SiteError
 from generator.files import Files
-from generator.layout import VERSIONS_DIR
+from generator.layout import CONFIG_FILE, VERSIONS_DIR
 from generator.links import Linked
 from generator.outputs import generated_page
 from generator.schema.docs import Version
@@ -184,7 +183,7 @@ class VersionedDocs:
             return docs
         versions = resolve_versions(self.config)
         fingerprint = digest(str(codec.VERSIONS["version-files"]), __version__, site_key, self._templates_digest(),
-                             repr(dataclasses.replace(unrecorded(self.config), versions=[])),
+                             repr(unrecorded(self.config).replace(versions=[])),
                              *(part for item in sorted(self._inventories(refresh).items()) for part in item))
         files = {}
         for resolved in versions:
