@@ -310,7 +310,9 @@ def _at_least_one(section: Any, names: tuple[str, ...], path: Path, prefix: str)
 
 @dataclass(frozen=True)
 class Config:
-    """The whole of site.yaml. ``root`` is the site's folder, not a key."""
+    """The whole of site.yaml: sitegen's own keys below, and in ``sections`` the keys the
+    planners own (:func:`generator.configure.load_config` gathers them), read alike
+    (``config.title``, ``config.feeds``). ``root`` is the site's folder, not a key."""
 
     title: str
     url: str
