@@ -152,6 +152,24 @@ def _recording_elements(processor: MarkdownInHtmlProcessor) -> list[etree.Elemen
     return made
 
 
+SPACE_LINE = re.compile(r"(?<=\n)[ \t]+(?=\n)")
+
+
+def _emptying_space_lines(processor: MarkdownInHtmlProcessor) -> None:
+    """A line of spaces alone in a ``markdown="1"`` element's text made empty before it is read,
+    as Python-Markdown's whitespace pass makes the page's. The indentation of a tag after the
+    text (``text  \\n  <p markdown="1">``) is left there as such a line: it kept the paragraph's
+    last line open, and the two spaces ending it became a ``<br>`` kramdown does not write."""
+    parse = processor.parse_element_content
+
+    def parse_element_content(element: etree.Element) -> None:
+        if element.text and element.get("markdown") == "block":
+            element.text = SPACE_LINE.sub("", element.text)
+        parse(element)
+
+    processor.parse_element_content = parse_element_content
+
+
 PLAIN_TEXT_SPOILERS = re.compile("[&<>\x02\x03]")  # what escaping, a placeholder or a postprocessor changes
 PLAIN_TEXT_POSTPROCESSORS = (RawHtmlPostprocessor, MarkdownInHTMLPostprocessor, AndSubstitutePostprocessor,
                              FootnotePostprocessor)
@@ -236,6 +254,26 @@ class RawSpanHtml(InlineProcessor):
                       for index, piece in enumerate(pieces))
         html = f"{m.group(0)}{raw}</{name}>"
         return self.md.htmlStash.store(html), m.start(), close.end() if close else len(data)
+
+
+# kramdown's HTML_BLOCK_ELEMENTS (parser/html.rb): the tags it shows as text where they open in a
+# paragraph's text (kramdown/html.rb: "Found block HTML tag ... in span-level text").
+KRAMDOWN_BLOCK_TAGS = frozenset("""address article aside applet body blockquote caption col colgroup dd div dl
+    dt fieldset figcaption footer form h1 h2 h3 h4 h5 h6 header hgroup hr html head iframe legend menu li main
+    map nav ol optgroup p pre section summary table tbody td th thead tfoot tr ul""".split())
+BLOCK_TAG_OPENING = re.compile(r"<([A-Za-z][\w.:-]*)")
+
+
+class KramdownSpanHtml(HtmlInlineProcessor):
+    """Span HTML, where the opening tag of a block element (``text <p class="credit">``) is
+    text, as kramdown shows it; passed on, it made a paragraph inside the paragraph. Its
+    closing tag then has no opening one, and :class:`StrayClosingTags` makes it text too."""
+
+    def handleMatch(self, m: re.Match, data: str):
+        opening = BLOCK_TAG_OPENING.match(m.group(1))
+        if opening and opening.group(1).lower() in KRAMDOWN_BLOCK_TAGS:
+            return self.md.htmlStash.store(escape(m.group(1), quote=False)), m.start(0), m.end(0)
+        return super().handleMatch(m, data)
 
 
 # One tag stashed by the span HTML pattern: (closing slash, name, self-closing slash).
@@ -632,7 +670,8 @@ class KramdownBlocks(Preprocessor):
         inner = self.blocks([QUOTE_MARK.sub("", line, count=1) for line in lines], depth + 1)
         while inner and not inner[-1]:   # the quote ends with its last line, not a blank one
             inner.pop()
-        return [f"> {line}" if line else ">" for line in inner]
+        # A quote of empty lines alone (a page ending in ">") is an empty quote, as kramdown has it.
+        return [f"> {line}" if line else ">" for line in inner] or [">"]
 
 
 # Lists inside list items, far beyond any real page's; a thousand would take the recursion of
@@ -662,7 +701,7 @@ MARKDOWN_HTML = re.compile(r"^\s*<[a-zA-Z][^>]*\bmarkdown=\"1\"[^>]*>\s*$")
 HTML_CLOSE = re.compile(r"^\s*</(div|section|article|aside|header|footer|main|nav|figure|details)>\s*$")
 BLOCK_QUOTE = re.compile(r"^ {0,3}>")
 QUOTE_MARK = re.compile(r"^ {0,3}> ?")
-HTML_BLOCK = re.compile(r"^ {0,3}</?(address|article|aside|blockquote|center|details|div|dl|fieldset|"
+HTML_BLOCK = re.compile(r"^ {0,3}<(address|article|aside|blockquote|center|details|div|dl|fieldset|"
                         r"figure|footer|form|h[1-6]|header|hr|iframe|main|nav|ol|p|pre|section|"
                         r"table|ul|video)(\s|/?>|$)", re.I)
 TABLE_ROW = re.compile(r"^ {0,3}\|")
@@ -1265,6 +1304,14 @@ class RawHtmlByItsTags(HTMLExtractorExtra):
     def at_line_start(self) -> bool:
         return bool(self.mdstate) and self.mdstate[-1] == "off" or super().at_line_start()
 
+    def close(self) -> None:
+        """Every ``markdown="1"`` element still open closed at the page's end, as kramdown closes
+        them. md_in_html closes the outermost one by its name, which closes only the innermost
+        of that name: two ``<aside markdown="1">`` left open lost the rest of the page."""
+        super().close()
+        while self.mdstack:
+            self.handle_endtag(self.mdstack[0])
+
 
 class HtmlBlocks(HtmlBlockPreprocessor):
     """md_in_html's preprocessor, its HTML read by :class:`RawHtmlByItsTags`."""
@@ -1364,6 +1411,7 @@ class KramdownCompat(Extension):
         md.ESCAPED_CHARS.extend("<:=")   # kramdown's escapable characters (escaped_chars.rb) Python-Markdown lacks
         md.treeprocessors.register(ItemShapes(md), "item_shapes", 26)   # before task_lists (25), the inline pass (20)
         md.postprocessors.register(ItemMarksOut(md), "item_marks_out", 5)
+        _emptying_space_lines(md.parser.blockprocessors["markdown_block"])
         html_elements = _recording_elements(md.parser.blockprocessors["markdown_block"])
         md.treeprocessors.register(HeaderIds(md, self.getConfig("header_ids"), html_elements), "header_ids", 4)
         md.treeprocessors.register(KramdownToc(md, self.getConfig("toc_levels")), "kramdown_toc", 3.9)    # needs the ids
@@ -1373,7 +1421,7 @@ class KramdownCompat(Extension):
         KramdownQuotesExtension().extendMarkdown(md)
         md.treeprocessors.register(KramdownFootnotes(md), "kramdown_footnotes", 12)
         # Below code spans (190), so that `<script>` in backticks stays code.
-        md.inlinePatterns.register(HtmlInlineProcessor(HTML_SPAN, md), "html", 90)
+        md.inlinePatterns.register(KramdownSpanHtml(HTML_SPAN, md), "html", 90)
         md.inlinePatterns.register(RawSpanHtml(RAW_SPAN, md), "raw_span_html", 192)   # above code spans (190)
         md.treeprocessors.register(StrayClosingTags(md), "stray_closing_tags", 19.5)   # after the inline pass (20)
         md.inlinePatterns.register(KramdownCodeSpan(BACKTICK_RE), "backtick", 190)
@@ -1389,6 +1437,10 @@ class KramdownCompat(Extension):
         smarty = md.treeprocessors["smarty"].inlinePatterns
         ellipses = smarty["smarty-ellipses"]
         smarty.register(SubstituteTextPattern(r"\.\.\.", ellipses.replace, md), "smarty-ellipses", 10)
+        # And dashes of any run of hyphens, left to right, ``---`` before ``--`` (typographic_symbol.rb):
+        # ``----`` is ``—-``, ``-----`` is ``—–``; smarty makes them of a run of exactly three or two.
+        for name, run, priority in (("smarty-em-dashes", "---", 50), ("smarty-en-dashes", "--", 45)):
+            smarty.register(SubstituteTextPattern(run, smarty[name].replace, md), name, priority)
         # kramdown's GFM input breaks a line that ends in a backslash, as one that ends in two
         # spaces; above escapes (180), which leave a backslash before a line's end as text.
         md.inlinePatterns.register(SubstituteTagInlineProcessor(r"\\\n", "br"), "backslash_break", 181)
@@ -1453,6 +1505,7 @@ def markdown_converter(dollar_math: bool = False, header_ids: str = "gfm",
                            extension_configs=configs, output_format="html")
     if dollar_math:     # Jupyter's Markdown reads Markdown inside any tag; raw spans are kramdown's
         md.inlinePatterns.deregister("raw_span_html")
+        md.inlinePatterns.register(HtmlInlineProcessor(HTML_SPAN, md), "html", 90)   # block tags too
     speed_up(md)
     return md
 

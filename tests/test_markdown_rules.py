@@ -353,6 +353,17 @@ KRAMDOWN_READINGS = {
     "unicode-as-written": "## \u0985\u09a8\u09bf\u09df\u09a8\u09cd\u09a4\u09cd\u09b0\u09bf\u09a4\n\nCafe\u0301 and \u09df.\n",
     "escaped-paren-in-link-url": ("no [boxing](https://e.org/wiki/Type_(object-oriented_programming\\)#Boxing) here, "
                                   "[x](/a\\(b) and [y](/c\\)d) and [z](/e_(f)_g).\n"),
+    # opensource.guide's pull quotes, in its languages:
+    "space-line-before-tag-in-html-element": ('<aside markdown="1" class="q">\n  <img src="/a.png" alt="a">\n'
+                                              "Text that ends in two spaces.  \n"
+                                              '  <p markdown="1" class="credit">\n— x\n  </p>\n</aside>\n'),
+    "closing-tag-line-in-paragraph": ("text\n  </p>\n\nmore\n</ul>\n\n<div markdown=\"1\">\nin\n</p>\n</div>\n"),
+    "block-tags-in-text": ('text <p>x</p> more, <div class="c">d</div> and <hr> but <br> <span>s</span>.\n\n'
+                           '<aside markdown="1">\nText. <p markdown="1" class="c">\nx\n</p>\n</aside>\n'),
+    "empty-block-quote": "a\n\n>\n\nb\n\n> \n>\n",
+    "dash-runs": ("a -- b --- c ---- d ----- e ------ f ------- g\n\nx----y, 1--2, a--, '---' --\"k\"--\n\n"
+                  "`a----b` a----b\n\n----\n"),
+    "html-elements-left-open": '<aside markdown="1">\na\n\n<aside markdown="1">\nx *y*\n\nz\n',
 }
 
 

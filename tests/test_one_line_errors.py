@@ -60,6 +60,10 @@ def long_path(site: Path) -> None:
     (site / PAGES / "short.md").write_text(f"---\ntitle: Long\npermalink: /{folders}/\n---\nText.\n")
 
 
+def permalink_out_of_site(site: Path) -> None:
+    (site / PAGES / "out.md").write_text("---\ntitle: Out\npermalink: /a/../../b.html\n---\nText.\n")
+
+
 CASES = [
     (nested_lists, "content/pages/deep.md:605: lists nested more than 100 deep: flatten them"),
     (deep_content, "content/pages/" + "d/" * 98 + "d: folders nested more than 100 deep: "
@@ -71,6 +75,8 @@ CASES = [
                      "more than the 255 a file system takes: shorten the file's name or its permalink"),
     (long_path, f"content/pages/short.md: its output /{'c' * 60}... has a path of 4030 bytes, more than "
                 "2048: shorten its folders' names or its permalink"),
+    # Whose pattern it is, the page's or site.yaml's, is named only when one is wrong.
+    (permalink_out_of_site, "content/pages/out.md: key 'permalink': '/a/../../b.html' leaves the site"),
 ]
 
 
@@ -87,6 +93,15 @@ def test_one_line_naming_the_file_and_the_old_site_kept(basic_site, capsys, brea
     assert err.count("\n") == 1 and "Traceback" not in err, err
     assert err.startswith(f"error: {expected}"), err[:400]
     assert snapshot(basic_site / "_site") == before
+
+
+def test_a_wrong_permalink_of_site_yaml_is_one_line_naming_site_yaml(basic_site, capsys):
+    """Whose pattern it is (site.yaml's here, a page's above) is named only when one is wrong."""
+    with open(basic_site / "site.yaml", "a") as config:
+        config.write("permalink: /:year/:nope/:slug.html\n")
+    assert main(["-C", str(basic_site), "build"]) == 1
+    assert capsys.readouterr().err == (f"error: {basic_site / 'site.yaml'}: key 'permalink': unknown "
+                                       "placeholder ':nope' in '/:year/:nope/:slug.html'\n")
 
 
 @pytest.mark.parametrize("address", ["inproc://x", "tcp://localhost", "tls://host", "tcp://host:0"])

@@ -42,7 +42,8 @@ def changes(engine: Engine, build: Build) -> None:
     build.resolver = Resolver(assembled.site, {s: p.document for s, p in assembled.parsed.items()},
                               scan.index.digest, partial(engine.renderer.template_digest, file_digest=scan.index.digest))
     build.order = build.resolver.identities(("posts",))
-    reparsed = records.reparsed({source: p.placed_key for source, p in assembled.parsed.items()})
+    build.placed = {source: p.placed_key for source, p in assembled.parsed.items()}   # a digest each: once
+    reparsed = records.reparsed(build.placed)
     candidates = engine.keys.candidates(reparsed, build.order != records.order, not build.swapped)
     build.moved = records.changed(candidates, build.resolver)
 
@@ -91,7 +92,7 @@ def next_state(engine: Engine, build: Build) -> BuildState:
         horizon = publication_horizon(documents, scan.now, engine.options)
         floor = publication_floor(documents, scan.now, engine.options)
     unsaved = state.records.unsaved     # keys whose digests may differ from the records' files
-    records = Records(outputs, {source: p.placed_key for source, p in assembled.parsed.items()}, digests,
+    records = Records(outputs, build.placed, digests,
                       planned.bundles, build.order,
                       summaries_of(assembled.parsed, state.records.summaries,
                                    engine.last.parsed if build.swapped and engine.last else {}),

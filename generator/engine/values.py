@@ -127,6 +127,7 @@ class Build:
     swapped: bool = False               # the site is the last one with new content (loading.swap_in)
     resolver: Resolver | None = None    # dependency key -> its digest now
     order: tuple = ()                   # the published posts, in order (which sets their neighbours)
+    placed: dict[str, str] = field(default_factory=dict)    # source -> Parsed.placed_key, taken once
     moved: dict[Key, str] = field(default_factory=dict)     # keys some output read whose digest differs now
     planned: PlanResult | None = None
     derived: Derivation | None = None

@@ -106,10 +106,9 @@ class Classification(Planner):
         origin = f"site.yaml taxonomies {taxonomy.name!r}" if self.name == "taxonomies" \
             else f"site.yaml archives.{self.name}"
         if taxonomy.index:
-            title = taxonomy.title or taxonomy.name.capitalize()
-            values, inputs = self.index_values(ctx, taxonomy)
-            plan.add(output_path(taxonomy.index), origin, partial(
-                ctx.render, self.index_template, page=generated_page(title, taxonomy.index), **values), inputs)
+            for url, title, values, inputs in self.index_pages(ctx, taxonomy):
+                plan.add(output_path(url), origin, partial(
+                    ctx.render, self.index_template, page=generated_page(title, url), **values), inputs)
         for key, total in self.keys(ctx, taxonomy):
             posts = ctx.views.sequence((taxonomy.name, key))
             for n, url, paginator, inputs in group_pages(ctx, posts, total, key_url(taxonomy, key),
@@ -122,6 +121,12 @@ class Classification(Planner):
     def keys(self, ctx: PlanContext, taxonomy: Taxonomy) -> Iterable[tuple[str, int]]:
         """Each key with a page of its own, and how many posts it has."""
         return ((key, len(members)) for key, members in ctx.site.collection(taxonomy.name).items())
+
+    def index_pages(self, ctx: PlanContext, taxonomy: Taxonomy) -> Iterable[tuple[str, str, dict[str, Any], Any]]:
+        """Each page of the index: its URL, its title, what its template gets besides ``page``,
+        its inputs. One page, of the keys (their number grows with the site's subjects, not its posts)."""
+        values, inputs = self.index_values(ctx, taxonomy)
+        return [(taxonomy.index, taxonomy.title or taxonomy.name.capitalize(), values, inputs)]
 
     def index_values(self, ctx: PlanContext, taxonomy: Taxonomy) -> tuple[dict[str, Any], Any]:
         """What the index page's template gets besides ``page``; the page's inputs."""
@@ -145,8 +150,9 @@ class Classification(Planner):
 
 
 class History(Classification):
-    """Every post by year, on one page: a classification by year whose years have no pages of
-    their own (a per-year archive is a site.yaml ``taxonomies`` entry)."""
+    """Every post by year, ``archives.history_per_page`` to a page (page N at ``FOLDER/pageN.html``,
+    as the blog's), each page's posts under their years' headings: a classification by year whose
+    years have no pages of their own (a per-year archive is a site.yaml ``taxonomies`` entry)."""
 
     templates = ("history.html",)
     index_template = "history.html"
@@ -157,12 +163,32 @@ class History(Classification):
     def keys(self, ctx: PlanContext, taxonomy: Taxonomy) -> Iterable[tuple[str, int]]:
         return ()
 
-    def index_values(self, ctx: PlanContext, taxonomy: Taxonomy) -> tuple[dict[str, Any], Any]:
-        return {}, "history"
+    def index_pages(self, ctx: PlanContext, taxonomy: Taxonomy) -> Iterator[tuple[str, str, dict[str, Any], Any]]:
+        per_page = ctx.config.archives.history_per_page
+        posts = ctx.views.sequence(("posts",))
+        for n, url, paginator, inputs in pages_of(posts, len(ctx.site.posts), taxonomy.index, per_page):
+            spans = year_spans(ctx.site.years, (n - 1) * per_page, n * per_page)
+            shown = [(year, ctx.views.sequence(("years", year))[start:stop]) for year, start, stop in spans]
+            title = taxonomy.title + (f", page {n}" if n > 1 else "")
+            yield url, title, {"paginator": paginator, "years": shown}, ("history", spans, *inputs)
+
+
+def year_spans(years: list[tuple[int, list]], start: int, stop: int) -> list[tuple[int, int, int]]:
+    """``(year, first, end)``: the posts ``start`` to ``stop`` of all (newest first) as runs of
+    their years' posts (``Site.years``), a year's posts being consecutive among all."""
+    spans, offset = [], 0
+    for year, posts in years:
+        if offset >= stop:
+            break
+        first, end = max(start - offset, 0), min(stop - offset, len(posts))
+        if first < end:
+            spans.append((year, first, end))
+        offset += len(posts)
+    return spans
 
 
 def years(config: Config) -> list[Taxonomy]:
-    """The history page's taxonomy, where site.yaml ``archives`` places it."""
+    """The history's taxonomy, where site.yaml ``archives`` places its first page."""
     index = config.archives.history
     if not index:
         return []

@@ -58,7 +58,7 @@ class Archives:
     """
 
     blog: str | Literal[False] = "/blog.html"            # the paginated index; page N at /blog/pageN.html
-    history: str | Literal[False] = "/history.html"      # every post, by year
+    history: str | Literal[False] = "/history.html"      # every post, by year; page N at /history/pageN.html
     tags: str | Literal[False] = "/tags.html"            # the index; each tag at /tags/NAME.html
     categories: str | Literal[False] = "/categories.html"
     # Each person of content/data/authors.yml at /authors/KEY.html; false: no author pages,
@@ -67,6 +67,14 @@ class Archives:
     # Each tag's (category's) posts in pages of posts_per_page, as the blog: page N of
     # /tags/NAME.html at /tags/NAME/pageN.html (Hugo and Pelican page them alike); false: one page.
     paginate_groups: bool = True
+    # Posts on each page of the history: one short line each, so more than the blog's
+    # posts_per_page (MkDocs Material's archive_pagination_per_page), few enough that no page
+    # grows with the site (all 100,000 posts of one page were 25 MB).
+    history_per_page: int = 100
+
+    def validate(self, path: Path, prefix: str) -> None:
+        if self.history_per_page < 1:
+            raise SiteError(f"key '{prefix}history_per_page': expected 1 or more, got {self.history_per_page}", path)
 
 
 # What a taxonomy's key may name of a post: fields that decide where it is listed (a
