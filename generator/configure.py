@@ -42,7 +42,7 @@ def load_config(root: str | Path = ".", **overrides: Any) -> Config:
     sections = config_sections()
     owned = [name for section in sections for name in keys_of(section)]
     plugin_sections = extensions().sections
-    taken = sorted(plugin_sections.keys() & {*keys_of(Config), *owned, *Config.__dataclass_fields__})
+    taken = sorted(plugin_sections.keys() & {*Config.__dataclass_fields__, *owned})
     if taken:
         raise SiteError(f"a plugin's config section {taken[0]!r} is already taken by sitegen's own")
     plugins = {name: load_keys(schema, require_mapping(data.pop(name, {}), path, f"key '{name}'"), path, name + ".")
