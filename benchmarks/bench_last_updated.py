@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 from generator import versions
-from generator.config import load_config
+from generator.configure import load_config
 
 ROUNDS = 9
 

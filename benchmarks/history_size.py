@@ -17,7 +17,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from generator.build import BuildOptions, render_site  # noqa: E402
-from generator.config import load_config  # noqa: E402
+from generator.configure import load_config  # noqa: E402
 from generator.outputs import Registry  # noqa: E402
 from generator.outputs.archives import History  # noqa: E402
 

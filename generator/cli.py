@@ -191,7 +191,7 @@ def print_build(result, seconds: float | None = None) -> None:
 
 def check_tutorial_names(site: Path, names: tuple[str, ...]) -> None:
     """``--refresh NAME`` names a tutorial of the working tree, or it is a mistake."""
-    from generator.config import load_config
+    from generator.configure import load_config
     from generator.notebooks.sources import discover, names_of
 
     known = set().union(*(names_of(path) for path in discover(site, load_config(site).notebooks.exclude)))
@@ -212,7 +212,7 @@ def run_serve(args: argparse.Namespace) -> int:
 
 
 def run_versions(args: argparse.Namespace) -> int:
-    from generator.config import load_config
+    from generator.configure import load_config
     from generator.docs.versions import resolve_versions
 
     config = load_config(args.site)
@@ -233,7 +233,7 @@ def run_versions(args: argparse.Namespace) -> int:
 
 def run_check(args: argparse.Namespace) -> int:
     from generator.check import check_site
-    from generator.config import load_config
+    from generator.configure import load_config
 
     with reporting.active(reporting.Progress()) as progress:
         report = check_site(load_config(args.site), against=args.against)
@@ -269,7 +269,7 @@ def shard(text: str):
 
 
 def run_tutorials(args: argparse.Namespace) -> int:
-    from generator.config import load_config
+    from generator.configure import load_config
     from generator.notebooks.runs import run_tutorials, select
     from generator.statedir import own_state_dir
 
@@ -283,7 +283,7 @@ def run_tutorials(args: argparse.Namespace) -> int:
 
 
 def run_tutorial_status(args: argparse.Namespace) -> int:
-    from generator.config import load_config
+    from generator.configure import load_config
     from generator.notebooks.runs import status_rows, tutorial_status
 
     rows = status_rows(tutorial_status(load_config(args.site)))
@@ -334,7 +334,7 @@ def run_import(args: argparse.Namespace) -> int:
 
 def run_publish(args: argparse.Namespace) -> int:
     from generator.check import require_clean
-    from generator.config import load_config
+    from generator.configure import load_config
     from generator.publish import PublishOptions, publish
 
     check = functools.partial(require_clean, load_config(args.site))

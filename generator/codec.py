@@ -30,7 +30,7 @@ VERSIONS = {
     "records": 12,       # .sitegen/records.msgpack (generator.state.Records)
     "records-changes": 4,  # an entry of .sitegen/records.journal (generator.state.Records.changes)
     "document": 12,      # .sitegen/cache/documents/ (generator.site.Document, by parse key)
-    "version-files": 5,  # .sitegen/versions/ (a docs version's files, tutorials included, as last built)
+    "version-files": 6,  # .sitegen/versions/ (a docs version's files as last built, and the settings it read)
     "api-pages": 1,      # .sitegen/versions/api-*.msgpack (a version's API reference pages, as last rendered)
     "api-listing": 1,    # .sitegen/cache/listings/ (a file of an API reference, highlighted line by line, by its bytes)
     "api-inventory": 1,  # .sitegen/inventories/ (a Sphinx inventory fetched from a URL: generator.api.inventory)

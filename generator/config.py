@@ -1,4 +1,4 @@
-"""Read ``site.yaml`` into typed, validated settings.
+"""The settings of ``site.yaml``, typed and validated: sitegen's own keys, and the loader of any section.
 
 The schema is the dataclasses below: each field's type annotation says what
 the key must hold and its default says whether it may be left out. One generic
@@ -8,14 +8,16 @@ key's dotted path, and what was expected. What a value must mean beyond its
 type (a positive count, names that are unique) is checked by the section's
 ``validate(path, prefix)``, beside its fields, when the file is loaded:
 a mistake stops the build before any work, whatever feature would use it.
-The sections of a feature (the output planners, the docs wing, the tutorials) are
-in :mod:`generator.schema`, a module each, checks and all; :class:`Config` gathers them.
+The keys of an output (feeds, search, archives, the docs wing's versions and
+tutorials) are its planner's section (``Planner.section``), declared with the planner,
+its types in :mod:`generator.schema` where the site's model reads them too;
+:func:`generator.configure.load_config`, above the planners, gathers them into the
+:class:`Config` that every stage reads (``config.feeds``).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import re
 import string
 import types
@@ -25,16 +27,9 @@ from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import quote, urlsplit
 
-from generator import codec
-from generator.cache import digest, local_key, write_atomic
-from generator.confine import NEVER_READ, site_path
+from generator.cache import digest
 from generator.errors import SiteError
-from generator.layout import ASSETS, CONFIG_FILE, NOTEBOOKS, RESERVED, STATE_DIR
-from generator.plugins import extensions
-from generator.schema.docs import ApiInventory, ApiPackage, Version, check_versions
-from generator.schema.notebooks import Notebooks
-from generator.schema.outputs import ARCHIVE_PAGES, Archives, Feeds, Search, Taxonomy, name_taken
-from generator.urls import plain_path
+from generator.layout import ASSETS, STATE_DIR
 
 
 @dataclass(frozen=True)
@@ -94,22 +89,6 @@ class Check:
     # path glob -> Nu checker messages (substrings) reported as warnings there, not errors:
     # legacy markup a migrated site carries and browsers accept (``width="512px"``, ``<center>``)
     allow_html: dict[str, list[str]] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Social:
-    """How pages look where a link to them is shared: their OpenGraph and Twitter card."""
-
-    image: str = ""       # the picture of pages whose front matter names none (image, preview_image)
-    twitter: str = ""     # the site's account, "@name" (twitter:site)
-
-    def validate(self, path: Path, prefix: str) -> None:
-        if self.image and not (self.image.startswith("/") or re.match(r"https?://[^/\s]+", self.image)):
-            raise SiteError(f"key '{prefix}image': expected a path in the site starting with '/' or an "
-                            f"http(s) URL, got {self.image!r}", path)
-        if self.twitter and not re.fullmatch(r"@\w{1,50}", self.twitter):
-            raise SiteError(f"key '{prefix}twitter': expected an account name such as @apachetvm, "
-                            f"got {self.twitter!r}", path)
 
 
 ANALYTICS_HOSTS = {"plausible": "plausible.io", "google": "www.googletagmanager.com"}   # matomo: its own
@@ -331,7 +310,9 @@ def _at_least_one(section: Any, names: tuple[str, ...], path: Path, prefix: str)
 
 @dataclass(frozen=True)
 class Config:
-    """The whole of site.yaml. ``root`` is the site's folder, not a key."""
+    """The whole of site.yaml: sitegen's own keys below, and in ``sections`` the keys the
+    planners own (:func:`generator.configure.load_config` gathers them), read alike
+    (``config.title``, ``config.feeds``). ``root`` is the site's folder, not a key."""
 
     title: str
     url: str
@@ -346,64 +327,51 @@ class Config:
     pygments_style: str | CodeStyles = field(default_factory=CodeStyles)
     theme: str | Theme = ""   # a folder in the site with templates/ and assets/, or a Theme: that and branding
     nav: list[NavItem] = field(default_factory=list)
-    redirects: dict[str, str] = field(default_factory=dict)
-    feeds: Feeds = field(default_factory=Feeds)
-    notebooks: Notebooks = field(default_factory=Notebooks)
     publish: Publish = field(default_factory=Publish)
     check: Check = field(default_factory=Check)
     limits: Limits = field(default_factory=Limits)
     allow_symlinks_outside: bool = False     # publish files that symbolic links bring in from outside
     markdown: MarkdownSettings = field(default_factory=MarkdownSettings)
     liquid: LiquidSettings = field(default_factory=LiquidSettings)
-    archives: Archives = field(default_factory=Archives)
-    taxonomies: list[Taxonomy] = field(default_factory=list)    # more classifications: a per-year archive
-    search: Search | Literal[False] = field(default_factory=Search)
     sass: SassSettings = field(default_factory=SassSettings)
     # Generated outputs switched off by name: {sitemap: false, robots: false, "404": false, ...}
     # (the names of generator/outputs' planners; feeds, search and archives have their own keys too).
     outputs: dict[str, bool] = field(default_factory=dict)
-    social: Social = field(default_factory=Social)
     repository: Repository = field(default_factory=Repository)
     static: list[str] = field(default_factory=list)   # folders (or files) published at their own URLs
     # Front matter keys the posts and pages carry that no template reads (kept for other tools,
     # or from an import): no warning names them. Any other key nothing reads is warned of (a typo).
     front_matter_keys: list[str] = field(default_factory=list)
-    versions: list[Version] = field(default_factory=list)
-    api: list[ApiPackage] = field(default_factory=list)
-    # name -> the URL of an objects.inv (its objects under the same folder), or a file of the site
-    api_inventories: dict[str, str | ApiInventory] = field(default_factory=dict)
-    api_inventory_days: float = 7     # a fetched inventory is fetched again once this old
-    api_link_code: bool = False       # a code span naming an entry in full (`tvm.build`) links it
     # not in the repr, of which the digest of all the settings is made: a site moved to another
     # folder (a CI's checkout beside a restored .sitegen) keeps its derived files (a search index)
     root: Path = field(default=Path("."), repr=False, metadata={"internal": True})
     plugins: dict[str, Any] = field(default_factory=dict, metadata={"internal": True})  # plugins' sections
+    # the keys of the planners' sections (``Planner.section``): ``feeds``, ``versions``...
+    sections: dict[str, Any] = field(default_factory=dict, metadata={"internal": True})
+
+    def __getattr__(self, name: str) -> Any:
+        """A key of a planner's section, read as sitegen's own are: ``config.feeds``."""
+        sections = self.__dict__.get("sections")     # none while a copy is made
+        if sections is None or name not in sections:
+            raise AttributeError(f"no site.yaml key {name!r} is sitegen's or an installed planner's")
+        return sections[name]
+
+    def replace(self, **values: Any) -> Config:
+        """A copy with ``values`` in place of these keys', sitegen's own or the planners'."""
+        own = {name: value for name, value in values.items() if name in Config.__dataclass_fields__}
+        planners = {name: value for name, value in values.items() if name not in own}
+        return dataclasses.replace(self, **own, sections={**self.sections, **planners}) if planners \
+            else dataclasses.replace(self, **own)
+
+    def top_level_keys(self) -> set[str]:
+        """The keys site.yaml may have at its top level, sitegen's own and the planners'."""
+        return {*Config.__dataclass_fields__, *self.sections}
 
     def validate(self, path: Path, prefix: str) -> None:
         if isinstance(self.pygments_style, str):
             _check_style(self.pygments_style, path, "pygments_style")
         if self.posts_per_page < 1:
             raise SiteError(f"key 'posts_per_page': expected 1 or more, got {self.posts_per_page}", path)
-        for old in sorted(self.redirects):
-            if not old.startswith("/"):
-                raise SiteError(f"key 'redirects': redirect {old!r} must be a path starting with '/'", path)
-            if not plain_path(old):
-                raise SiteError(f"key 'redirects': redirect {old!r} is not a plain path inside the site "
-                                "(no '.', '..' or empty segments)", path)
-        check_versions(self.versions, path)
-        names = [taxonomy.name for taxonomy in self.taxonomies]
-        for i, name in enumerate(names):
-            if name in Config.__dataclass_fields__:
-                raise name_taken(name, path, f"taxonomies[{i}].")
-            if name in names[:i]:
-                raise SiteError(f"key 'taxonomies[{i}].name': {name!r} names an earlier taxonomy too", path)
-        for name, inventory in self.api_inventories.items():
-            url = inventory.url if isinstance(inventory, ApiInventory) else inventory
-            if urlsplit(url).scheme not in ("http", "https"):
-                raise SiteError(f"key 'api_inventories.{name}': expected an http(s) URL, got {url!r}", path)
-        if self.api_inventory_days < 0:
-            raise SiteError(f"key 'api_inventory_days': expected 0 (fetch every build) or more, "
-                            f"got {self.api_inventory_days}", path)
 
     @property
     def code_styles(self) -> CodeStyles:
@@ -519,148 +487,26 @@ def _value_digest(value: Any) -> str:
     return digest(repr(value))
 
 
-def load_config(root: str | Path = ".", **overrides: Any) -> Config:
-    """Load and validate ``root/site.yaml``; ``overrides`` replace top-level keys."""
-    root = Path(root).resolve()
-    path = root / CONFIG_FILE
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise SiteError("no site.yaml here: is this a sitegen site?", path) from None
-    data = _site_yaml(root, path, text)
-    if data is None:
-        data = {}
-    data = {**_require_mapping(data, path, "the top level"), **overrides}
-    sections = extensions().sections
-    taken = sorted(sections.keys() & Config.__dataclass_fields__)
-    if taken:
-        raise SiteError(f"a plugin's config section {taken[0]!r} is already taken by sitegen's own")
-    plugins = {name: _load(schema, _require_mapping(data.pop(name, {}), path, f"key '{name}'"), path, name + ".")
-               for name, schema in sections.items()}
-    config = _load(Config, data, path, prefix="")
-    config = dataclasses.replace(config, root=root, plugins=plugins)
-    _check_trusted(config.notebooks, root, path)
-    _check_places(config, path)
-    return _switched_off(config)
-
-
-def _switched_off(config: Config) -> Config:
-    """The keys templates read for an output that ``outputs`` switches off, off too: no page
-    links a feed or an archive the build does not make, nor loads search without an index."""
-    off = {name for name, on in config.outputs.items() if not on}
-    if not off:
-        return config
-    feeds = dataclasses.replace(config.feeds, atom=False, rss=False, json=False, tags=False, categories=False)
-    archives = {name: False for name in ARCHIVE_PAGES if name in off}
-    return dataclasses.replace(config, feeds=feeds if "feeds" in off else config.feeds,
-                               archives=dataclasses.replace(config.archives, **archives),
-                               search=False if "search" in off else config.search)
-
-
-def _site_yaml(root: Path, path: Path, text: str) -> Any:
-    """site.yaml's YAML: parsed, or as the last parse of the same text left it in ``.sitegen/``,
-    so that a build with nothing to do loads no YAML parser. Kept only where it reads back
-    the same, and only once the site has a ``.sitegen/`` (a first build made it) that is a
-    folder, not a link to one (see :mod:`generator.statedir`)."""
-    kept = root / STATE_DIR / "site-yaml.msgpack"
-    own = kept.parent.is_dir() and not kept.parent.is_symlink()
-    key = hashlib.sha256(text.encode()).hexdigest()
-    secret = local_key(kept.parent)
-    try:
-        saved = codec.loads("site-yaml", kept.read_bytes(), secret) if own else None
-        if saved is not None and saved["text"] == key:
-            return saved["value"]
-    except (OSError, ValueError, TypeError, KeyError):   # none yet, or garbled: parse
-        pass
-    from generator.yamltext import parse_yaml
-
-    value = parse_yaml(text, path)
-    data = codec.dumps_exact("site-yaml", {"text": key, "value": value}, secret)
-    try:
-        if data is not None and own:
-            write_atomic(kept, data)
-    except OSError:             # a folder not ours
-        pass
-    return value
-
-
-def _check_places(config: Config, path: Path) -> None:
-    """The URLs and folders site.yaml names must be places in the site, not outside it."""
-    for name in ARCHIVE_PAGES:
-        url = getattr(config.archives, name)
-        if url is not False and (not url.startswith("/") or url.startswith("//") or "/../" in url + "/"):
-            raise SiteError(f"key 'archives.{name}': expected a path starting with '/' "
-                            f"(or false to make no such page), got {url!r}", path)
-    folder = config.branding.folder
-    if folder:
-        theme, key = folder.strip("/"), "theme" if isinstance(config.theme, str) else "theme.folder"
-        if folder.startswith("/") or any(p in ("", ".", "..") for p in theme.split("/")) \
-                or not _confined(config, theme) or not (config.root / theme).is_dir():
-            raise SiteError(f"key '{key}': expected a folder inside the site holding templates/ "
-                            f"(and assets/), got {folder!r}", path)
-    reserved = {*RESERVED, config.output.strip("/"), ASSETS, *config.theme_paths}
-    for i, name in enumerate(config.static):
-        key, clean = f"static[{i}]", name.strip("/")
-        parts = clean.split("/")
-        if not clean or name.startswith("/") or any(p in ("", ".", "..") for p in parts):
-            raise SiteError(f"key '{key}': expected a folder or file inside the site, like 'images', "
-                            f"got {name!r}", path)
-        if parts[0] in reserved:
-            why = ("is always published" if parts[0] == ASSETS else "is the site's theme"
-                   if parts[0] in config.theme_paths else "holds the site's sources or output")
-            raise SiteError(f"key '{key}': {parts[0]!r} {why}; it cannot be a static folder", path)
-        if not _confined(config, clean):
-            raise SiteError(f"key '{key}': {clean!r} leads out of the site or into its .git/ or .sitegen/", path)
-        if not (config.root / clean).exists():
-            raise SiteError(f"key '{key}': there is no {clean!r} in {config.root}", path)
-    for name, inventory in config.api_inventories.items():
-        if isinstance(inventory, ApiInventory) and (site_path(config.root, inventory.file, named=True) is None
-                                                    or not (config.root / inventory.file).is_file()):
-            raise SiteError(f"key 'api_inventories.{name}.file': {inventory.file!r} is not a file inside the site "
-                            "(outside its .git/ and .sitegen/)", path)
-
-
-def _confined(config: Config, name: str) -> bool:
-    """A theme or static path of site.yaml lies in the site (unless links outside are allowed),
-    never in its .git/ or .sitegen/."""
-    return site_path(config.root, name, named=True) is not None or (
-        config.allow_symlinks_outside and not any(part in NEVER_READ for part in name.split("/")))
-
-
-def _check_trusted(notebooks: Notebooks, root: Path, path: Path) -> None:
-    """Each notebook named in ``notebooks.trusted`` must exist: a typo would leave it sanitized."""
-    if isinstance(notebooks.trusted, bool):
-        return
-    for n, name in enumerate(notebooks.trusted):
-        parts = name.split("/")
-        if any(part in ("", ".", "..") for part in parts) or not (root / NOTEBOOKS / name).is_file():
-            raise SiteError(f"key 'notebooks.trusted[{n}]': no tutorial notebooks/{name} (name the "
-                            "files trusted by their path in notebooks/, e.g. intro.ipynb)", path)
-
-
 def load_section(cls: type, data: Any, path: Path, prefix: str) -> Any:
     """Validate ``data`` (found under key ``prefix`` in the file ``path``) as dataclass ``cls``.
 
     The same checks as for site.yaml, for settings that live in other files
     (a notebook's metadata, say), so their errors read the same way.
     """
-    return _load(cls, _require_mapping(data, path, f"key '{prefix}'"), path, prefix + ".")
+    return load_keys(cls, require_mapping(data, path, f"key '{prefix}'"), path, prefix + ".")
 
 
-def _require_mapping(value: Any, path: Path, where: str) -> dict:
+def require_mapping(value: Any, path: Path, where: str) -> dict:
     if not isinstance(value, dict):
         raise SiteError(f"{where}: expected a mapping of keys, got {_kind(value)}", path)
     return value
 
 
-def _load(cls: type, data: dict, path: Path, prefix: str) -> Any:
+def load_keys(cls: type, data: dict, path: Path, prefix: str) -> Any:
     """Build dataclass ``cls`` from ``data``, checking every key against it."""
     hints = typing.get_type_hints(cls)
     fields = {f.name: f for f in dataclasses.fields(cls) if not f.metadata.get("internal")}
-    for key in data:
-        if key not in fields:
-            known = ", ".join(sorted(fields))
-            raise SiteError(f"unknown key '{prefix}{key}' (known keys: {known})", path)
+    check_known(data, fields, path, prefix)
     values = {}
     for name, f in fields.items():
         key = prefix + name
@@ -675,10 +521,22 @@ def _load(cls: type, data: dict, path: Path, prefix: str) -> Any:
     return value
 
 
+def check_known(data: dict, known: typing.Iterable[str], path: Path, prefix: str) -> None:
+    """Refuse a key of ``data`` that is none of ``known``, listing them."""
+    for key in data:
+        if key not in known:
+            raise SiteError(f"unknown key '{prefix}{key}' (known keys: {', '.join(sorted(known))})", path)
+
+
+def keys_of(cls: type) -> tuple[str, ...]:
+    """The keys dataclass ``cls`` reads from a mapping, in its order."""
+    return tuple(f.name for f in dataclasses.fields(cls) if not f.metadata.get("internal"))
+
+
 def _convert(value: Any, hint: Any, path: Path, key: str) -> Any:
     origin = typing.get_origin(hint)
     if dataclasses.is_dataclass(hint):
-        return _load(hint, _require_mapping(value, path, f"key '{key}'"), path, key + ".")
+        return load_keys(hint, require_mapping(value, path, f"key '{key}'"), path, key + ".")
     if origin is list:
         (item,) = typing.get_args(hint)
         if not isinstance(value, list):

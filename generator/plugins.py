@@ -49,7 +49,7 @@ class Extensions:
 
     def add_config_section(self, name: str, schema: type) -> None:
         """A top-level site.yaml key, checked against dataclass ``schema`` like sitegen's own
-        (``generator.config.load_config`` refuses one of sitegen's own names)."""
+        (``generator.configure.load_config`` refuses one of sitegen's own names)."""
         if not is_dataclass(schema):
             raise TypeError(f"config section {name!r}: the schema must be a dataclass")
         if name in self.sections:

@@ -27,7 +27,8 @@ from typing import Any
 from generator import progress as reporting
 from generator.build import BuildOptions, build
 from generator.cache import digest
-from generator.config import Config, load_config
+from generator.config import Config
+from generator.configure import load_config
 from generator.errors import SiteError
 from generator.git import GitError, run as run_git
 from generator.layout import OUTPUT_MARKER

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import yaml
 
-from generator.config import load_config
+from generator.configure import load_config
 from generator.errors import SiteError
 from generator.notebooks.environment import EXTRA, can_run
 from generator.placement import timezone_of

@@ -35,7 +35,8 @@ import watchfiles
 
 from generator import gcpolicy
 from generator.build import BuildOptions, BuildResult, Engine
-from generator.config import Config, load_config
+from generator.config import Config
+from generator.configure import load_config
 from generator.errors import SiteError
 from generator.layout import ASSETS, CONFIG_FILE, STATE_DIR, WATCHED
 from generator.lock import site_lock

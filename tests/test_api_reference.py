@@ -30,7 +30,7 @@ import sphobjinv
 from generator.build import build
 from generator.cache import local_key
 from generator.options import BuildOptions
-from generator.config import load_config
+from generator.configure import load_config
 from generator.errors import SiteError
 
 from test_versions import commit_and_tag, git, serving as serving_on

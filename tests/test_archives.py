@@ -15,7 +15,7 @@ import pytest
 from generator.build import build
 from generator.check import check_site
 from generator.cli import main
-from generator.config import load_config
+from generator.configure import load_config
 from conftest import pages_made
 from test_incremental import OPTIONS, assert_same_as_full_build, make_site
 

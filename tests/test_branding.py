@@ -14,7 +14,7 @@ from generator.branding import DARK, HEADER_TEXT, LIGHT, contrast
 from generator.build import BuildOptions, build
 from generator.check import check_site
 from generator.cli import main
-from generator.config import load_config
+from generator.configure import load_config
 from generator.errors import SiteError
 
 from test_incremental import assert_same_as_full_build

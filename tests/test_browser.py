@@ -21,7 +21,7 @@ from playwright.sync_api import Browser, Page, sync_playwright
 
 from conftest import REPO, copy_site
 from generator.build import BuildOptions
-from generator.config import load_config
+from generator.configure import load_config
 from generator.serve import Preview
 
 CHROMIUM = "/usr/bin/chromium"

@@ -299,7 +299,7 @@ def test_compiled_templates_are_kept_between_renderers_of_the_same_compiler(basi
 
     from generator.build import Engine
     from generator.cache import digest
-    from generator.config import load_config
+    from generator.configure import load_config
     from generator.render import Renderer
 
     compiled: list[str] = []

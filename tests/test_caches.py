@@ -169,13 +169,13 @@ def test_an_unknown_record_name_is_garbled_not_imported() -> None:
 def test_a_version_slot_that_is_not_ours_is_a_miss(tmp_path: Path) -> None:
     slots = LastBuilds(tmp_path, KEY)
     linked = [Linked("content/docs/index.md", "/docs/v1/", ((3, "link", "/x.html", "/x.html", ""),), ())]
-    slots.put("v1", "key", {"index.html": b"<p>"}, linked)
-    assert slots.get("v1", "key") == ({"index.html": b"<p>"}, linked)
-    assert slots.get("v1", "other") is None
-    assert LastBuilds(tmp_path, bytes(32)).get("v1", "key") is None      # another checkout's key
+    slots.put("v1", "key", ["title"], {"index.html": b"<p>"}, linked)
+    assert slots.get("v1", lambda settings: "key") == ({"index.html": b"<p>"}, linked, ["title"])
+    assert slots.get("v1", lambda settings: "other") is None
+    assert LastBuilds(tmp_path, bytes(32)).get("v1", lambda settings: "key") is None      # another checkout's key
     for path in tmp_path.iterdir():
         path.write_bytes(pickle.dumps(Payload(tmp_path / "ran")))
-    assert slots.get("v1", "key") is None
+    assert slots.get("v1", lambda settings: "key") is None
     assert not (tmp_path / "ran").exists()
 
 

@@ -13,7 +13,7 @@ from conftest import DATA
 from generator.build import build
 from generator.check import check_site, require_clean, url_problem
 from generator.cli import main
-from generator.config import load_config
+from generator.configure import load_config
 from generator.errors import SiteError
 from generator.scaffold import init_site
 from generator.scan import scan_css, scan_html, srcset_urls

@@ -4,7 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.config import Config, load_config
+from generator.config import Config
+from generator.configure import load_config
 from generator.errors import SiteError
 
 

@@ -255,7 +255,7 @@ def test_without_distributed_installed_a_dask_executor_is_a_clear_error(tmp_path
 def test_a_worker_that_cannot_see_the_site_gets_the_files_the_tutorial_reads(cluster, tmp_path):
     import dataclasses
 
-    from generator.config import load_config
+    from generator.configure import load_config
     from generator.notebooks.executors import run_on_worker, shipped_files
     from generator.notebooks.sources import load_tutorial
     from generator.notebooks.spec import metadata_of, resolve

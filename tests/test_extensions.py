@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -18,8 +19,9 @@ import pytest
 from conftest import REPO, install_demo_plugin, own_template, pages_made
 from generator.build import BuildOptions, build
 from generator.cli import main
-from generator.config import load_config
+from generator.configure import load_config
 from generator.errors import SiteError
+from generator.outputs import Planner
 from generator.outputs.registry import required_templates
 from generator.render import DEFAULT_THEME, Renderer, missing_templates
 
@@ -146,8 +148,6 @@ def test_a_plugin_adds_a_reader_a_filter_a_config_section_and_front_matter_keys(
 
 def test_a_plugin_section_named_like_one_of_sitegens_keys_is_refused_when_site_yaml_is_read(basic_site):
     # The registry (generator.plugins) does not know sitegen's keys; load_config, which reads both, refuses.
-    from dataclasses import dataclass
-
     from generator.plugins import extensions
 
     @dataclass
@@ -160,6 +160,81 @@ def test_a_plugin_section_named_like_one_of_sitegens_keys_is_refused_when_site_y
         with pytest.raises(SiteError) as caught:
             load_config(basic_site)
         assert caught.value.message == "a plugin's config section 'nav' is already taken by sitegen's own"
+    finally:
+        extensions.cache_clear()
+
+
+@dataclass(frozen=True)
+class Colophon:
+    text: str = "Made with sitegen."
+
+    def validate(self, path: Path, prefix: str) -> None:
+        if not self.text.strip():
+            raise SiteError(f"key '{prefix}text': expected some words, got {self.text!r}", path)
+
+
+@dataclass(frozen=True)
+class ColophonSection:
+    colophon: Colophon = field(default_factory=Colophon)
+
+
+class ColophonPage(Planner):
+    """An output kind in one class: its planner and the site.yaml key it owns, as the built-in
+    ones declare theirs (the feeds, the search, the docs' versions)."""
+
+    name, section = "colophon", ColophonSection
+
+    def plan(self, ctx, plan):
+        plan.add("colophon.txt", "site.yaml colophon", lambda: ctx.config.colophon.text + "\n", "colophon")
+
+
+def with_planner(planner: Planner):
+    from generator.plugins import extensions
+
+    extensions.cache_clear()
+    extensions().add_planner(planner)
+    return extensions
+
+
+def test_a_planner_owns_its_site_yaml_keys_read_and_checked_as_sitegens_own(basic_site):
+    """The keys of an output come with its planner (``Planner.section``): a new kind of output
+    touches no list of sitegen's, yet its key is read, and a bad value or an unknown key is
+    one line naming it, as for the built-in planners' ``feeds`` or ``versions``."""
+    extensions = with_planner(ColophonPage())
+    config = basic_site / "site.yaml"
+    try:
+        assert load_config(basic_site).colophon == Colophon()
+        config.write_text(config.read_text() + "colophon: {text: Set by hand.}\n")
+        assert load_config(basic_site).colophon.text == "Set by hand."
+        build(basic_site, NOW)
+        assert (basic_site / "_site/colophon.txt").read_text() == "Set by hand.\n"
+        config.write_text(config.read_text().replace("Set by hand.", "' '"))
+        with pytest.raises(SiteError) as caught:
+            load_config(basic_site)
+        assert caught.value.message == "key 'colophon.text': expected some words, got ' '"
+        config.write_text(config.read_text().replace("colophon:", "colofon:"))
+        with pytest.raises(SiteError, match=r"unknown key 'colofon' \(known keys: .*, check, colophon, description, "
+                                            r"feeds, .*, versions\)"):
+            load_config(basic_site)
+    finally:
+        extensions.cache_clear()
+
+
+def test_a_key_is_one_planners(basic_site):
+    """Two planners owning one key would read it two ways: the second is refused, naming both."""
+
+    @dataclass(frozen=True)
+    class MoreFeeds:
+        feeds: int = 0
+
+    class Planet(Planner):
+        name, section = "planet", MoreFeeds
+
+    extensions = with_planner(Planet())
+    try:
+        with pytest.raises(SiteError) as caught:
+            load_config(basic_site)
+        assert caught.value.message == "output planner 'planet': site.yaml key 'feeds' is already the 'feeds' planner's"
     finally:
         extensions.cache_clear()
 

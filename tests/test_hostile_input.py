@@ -176,7 +176,7 @@ def test_a_symlink_within_the_site_is_followed(basic_site):
 def test_check_without_the_html_checker_says_once_it_was_skipped_and_publish_refuses(
         basic_site, tmp_path, capsys, monkeypatch):
     from generator.check import require_clean
-    from generator.config import load_config
+    from generator.configure import load_config
 
     with (basic_site / "site.yaml").open("a") as config:
         config.write("check:\n  html: true\n")

@@ -19,7 +19,7 @@ from conftest import shared_dir
 from generator.build import build
 from generator.check import check_site
 from generator.cli import main
-from generator.config import load_config
+from generator.configure import load_config
 from generator.errors import SiteError
 from generator.importers.jekyll import import_jekyll
 from jekyll_fixture import jekyll_site

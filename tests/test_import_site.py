@@ -18,7 +18,7 @@ import yaml
 from generator.build import Engine, build
 from generator.check import check_site
 from generator.cli import main
-from generator.config import load_config
+from generator.configure import load_config
 from generator.errors import SiteError
 from generator.importers.jekyll import gemfile_plugins, import_jekyll
 from test_import_jekyll import small_site

@@ -20,7 +20,7 @@ import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
 from generator.build import BuildOptions, Engine, build, render_site
-from generator.config import load_config
+from generator.configure import load_config
 from generator.errors import SiteError
 from generator.layout import DEFAULT_THEME, OUTPUT_MARKER
 from generator.outputs import Registry

@@ -21,7 +21,7 @@ import pytest
 
 from generator.build import BuildOptions, build
 from generator.check import check_site
-from generator.config import load_config
+from generator.configure import load_config
 from generator.notebooks.sources import slug_of
 from notebook_corpus import make_corpus_site, notebooks, output_kinds, write_corpus
 from test_versions import serve

@@ -13,7 +13,7 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_output
 
 from generator.build import build
 from generator.check import check_site
-from generator.config import load_config
+from generator.configure import load_config
 from test_notebooks import NOW, make_site, notebook, page
 
 

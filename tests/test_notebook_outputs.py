@@ -16,7 +16,7 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_output, new_raw_ce
 
 from generator.build import build
 from generator.check import check_site
-from generator.config import load_config
+from generator.configure import load_config
 from generator.errors import SiteError
 from test_notebooks import NOW, PNG, TUTORIALS, make_site, notebook, page, without_code
 

@@ -436,7 +436,7 @@ def test_missing_requirement_renders_stored_outputs_when_allowed(tmp_path, share
 
 
 def test_missing_requirement_uses_a_run_from_another_machine(tmp_path, shared):
-    from generator.config import load_config
+    from generator.configure import load_config
     from generator.notebooks.sources import load_tutorial
     from generator.notebooks.spec import metadata_of, resolve
     from generator.notebooks.store import Run, RunStore

@@ -22,7 +22,7 @@ from playwright.sync_api import Browser
 
 from generator.build import build, render_site
 from generator.check import check_site
-from generator.config import load_config
+from generator.configure import load_config
 from generator.errors import SiteError
 from generator.render import DEFAULT_THEME
 from generator.notebooks.formulas import KATEX_ENVIRONMENTS, defined_commands, for_katex, unknown_commands

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from generator.build import Engine, render_site
-from generator.config import load_config
+from generator.configure import load_config
 from generator.errors import SiteError
 from generator.files import Files
 from generator.outputs import Derived, Phase, PlanContext, Planned, Registry, Remade, Report

@@ -20,7 +20,7 @@ import pytest
 
 from conftest import copy_site, own_template
 from generator.build import BuildOptions, build, render_site
-from generator.config import load_config
+from generator.configure import load_config
 from generator.errors import SiteError
 from generator.pagefind import index_pages
 from generator.outputs.search import blog_part, blog_parts

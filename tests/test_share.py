@@ -15,7 +15,7 @@ import pytest
 from conftest import REPO, copy_site
 from generator.build import BuildOptions, build
 from generator.check import check_site
-from generator.config import load_config
+from generator.configure import load_config
 from generator.errors import SiteError
 from site_checks import assert_share_meta
 

@@ -15,7 +15,7 @@ import yaml
 from conftest import copy_site
 from generator.build import BuildOptions, build
 from generator.check import check_site
-from generator.config import load_config
+from generator.configure import load_config
 from site_checks import (assert_feeds_parse, assert_group_feeds_parse, assert_html5_parses,
                          assert_internal_links_and_anchors, assert_json_feed_valid, assert_share_meta,
                          assert_sitemap_valid, search_index, searched)

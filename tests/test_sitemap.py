@@ -13,7 +13,7 @@ from lxml import etree
 
 from conftest import copy_site
 from generator.check import check_site
-from generator.config import load_config
+from generator.configure import load_config
 from generator.engine.core import Engine
 from generator.errors import SiteError
 from generator.outputs import Registry

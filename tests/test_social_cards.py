@@ -10,7 +10,7 @@ from PIL import Image
 
 from generator.build import build
 from generator.check import check_site
-from generator.config import load_config
+from generator.configure import load_config
 from generator.errors import SiteError
 from generator.scaffold import init_site
 

@@ -11,7 +11,7 @@ import pytest
 from generator.build import BuildOptions, Engine, build
 from generator.check import check_site
 from generator.cli import main
-from generator.config import load_config
+from generator.configure import load_config
 from generator.errors import SiteError
 from generator.serve import Preview
 

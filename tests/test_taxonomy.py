@@ -10,7 +10,7 @@ import pytest
 
 from generator.build import build
 from generator.cli import main
-from generator.config import load_config
+from generator.configure import load_config
 from generator.errors import SiteError
 from test_incremental import OPTIONS, assert_same_as_full_build, make_site
 

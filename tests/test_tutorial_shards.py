@@ -109,7 +109,7 @@ def test_a_run_wanted_where_it_cannot_happen_uses_another_machines_run_in_a_buil
         tmp_path, capsys):
     # One decision (pipeline.decide) for both commands: a fresh run is asked for (--refresh), the
     # machine lacks the tutorial's device, a run from a machine that has it is cached.
-    from generator.config import load_config
+    from generator.configure import load_config
     from generator.notebooks.sources import load_tutorial
     from generator.notebooks.spec import metadata_of, resolve
     from generator.notebooks.store import Run, RunStore

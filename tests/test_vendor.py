@@ -12,7 +12,7 @@ import pytest
 
 from generator.build import BuildOptions, build
 from generator.check import check_site
-from generator.config import load_config
+from generator.configure import load_config
 from generator.deps import value_digest
 from generator.layout import DEFAULT_THEME
 from generator.outputs.vendor import Uses, used

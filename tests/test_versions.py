@@ -417,6 +417,30 @@ def test_a_version_whose_tree_is_unchanged_is_reused(repo: Path, site: Path):
     assert set(build(site, BuildOptions(refresh=True)).reports["docs"].versions.values()) == {"built"}
 
 
+def test_a_version_is_kept_while_the_settings_it_read_are_as_they_were(site: Path):
+    """Each version's files are kept for the settings it read, not for all of site.yaml (issue 35):
+    after a ``feeds.entries`` edit, which no docs page reads, an edit of the working tree builds
+    the version in development alone, as it would with no settings edit; a new title, which every
+    page shows, builds them all. The incremental output is the clean build's."""
+    build(site)
+    config = site / "site.yaml"
+    config.write_text(config.read_text() + "feeds: {entries: 3}\n")
+    build(site)
+    write(site, "install.md", page("Install", "Install with `pip install thing==4`."))
+    assert build(site).reports["docs"].versions == {"dev": "built", "v3": "reused", "v2": "reused", "v1": "reused"}
+    config.write_text(config.read_text().replace("title: Test Site", "title: Renamed Site"))
+    assert build(site).reports["docs"].versions == {"dev": "built", "v3": "built", "v2": "built", "v1": "built"}
+    assert "Renamed Site" in (site / "_site/docs/v1/install.html").read_text()
+    out = site / "_site"
+    incremental = {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    shutil.rmtree(out)
+    shutil.rmtree(site / ".sitegen")
+    build(site, BuildOptions(refresh=True))
+    clean = {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    assert sorted(incremental) == sorted(clean)
+    assert [p for p in clean if incremental[p] != clean[p]] == []
+
+
 def test_cli_build_says_which_versions_were_built_and_reused(site: Path, capsys):
     assert main(["-C", str(site), "build"]) == 0
     assert "docs versions: built dev, v3, v2, v1" in capsys.readouterr().out

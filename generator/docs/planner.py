@@ -12,15 +12,20 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from generator import codec, notebooks
 from generator.config import Config
 from generator.confine import site_path
 from generator.docs.section import DOCS_DIR
 from generator.docs.tutorials import TutorialStats
+from generator.errors import SiteError
+from generator.layout import NOTEBOOKS
 from generator.outputs import Bundle, PlanContext
-from generator.schema.docs import ApiInventory
+from generator.schema.docs import ApiInventory, ApiPackage, Version, check_versions
+from generator.schema.notebooks import Notebooks
 from generator.site import Site
 from generator.files import Files
 from generator.links import Linked
@@ -67,10 +72,51 @@ class DocsReport:
         return "\n".join(lines)
 
 
+@dataclass(frozen=True)
+class DocsSettings:
+    """The keys of the docs section: its versions, its tutorials (``notebooks``) and its
+    API reference (``api``, ``api_inventories``...)."""
+
+    notebooks: Notebooks = field(default_factory=Notebooks)
+    versions: list[Version] = field(default_factory=list)
+    api: list[ApiPackage] = field(default_factory=list)
+    # name -> the URL of an objects.inv (its objects under the same folder), or a file of the site
+    api_inventories: dict[str, str | ApiInventory] = field(default_factory=dict)
+    api_inventory_days: float = 7     # a fetched inventory is fetched again once this old
+    api_link_code: bool = False       # a code span naming an entry in full (`tvm.build`) links it
+
+    def validate(self, path: Path, prefix: str) -> None:
+        check_versions(self.versions, path)
+        for name, inventory in self.api_inventories.items():
+            url = inventory.url if isinstance(inventory, ApiInventory) else inventory
+            if urlsplit(url).scheme not in ("http", "https"):
+                raise SiteError(f"key 'api_inventories.{name}': expected an http(s) URL, got {url!r}", path)
+        if self.api_inventory_days < 0:
+            raise SiteError(f"key 'api_inventory_days': expected 0 (fetch every build) or more, "
+                            f"got {self.api_inventory_days}", path)
+
+    def check(self, config: Config, path: Path) -> None:
+        """The files these keys name are in the site: a typo would leave a tutorial sanitized
+        (``notebooks.trusted``) or the API reference unlinked."""
+        root = config.root
+        if not isinstance(self.notebooks.trusted, bool):
+            for n, name in enumerate(self.notebooks.trusted):
+                parts = name.split("/")
+                if any(part in ("", ".", "..") for part in parts) or not (root / NOTEBOOKS / name).is_file():
+                    raise SiteError(f"key 'notebooks.trusted[{n}]': no tutorial notebooks/{name} (name the "
+                                    "files trusted by their path in notebooks/, e.g. intro.ipynb)", path)
+        for name, inventory in self.api_inventories.items():
+            if isinstance(inventory, ApiInventory) and (site_path(root, inventory.file, named=True) is None
+                                                        or not (root / inventory.file).is_file()):
+                raise SiteError(f"key 'api_inventories.{name}.file': {inventory.file!r} is not a file inside "
+                                "the site (outside its .git/ and .sitegen/)", path)
+
+
 class DocsSection(Bundle):
     """The docs section (tutorials included), once per version."""
 
     name = "docs"
+    section = DocsSettings
     templates = ("docs.html", "tutorial.html", "tutorials.html", "notebook/cells.html",
                  "partials/version_switcher.html", "partials/version_banner.html")
 

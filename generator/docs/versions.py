@@ -17,7 +17,6 @@ were versioned, keeps serving the default version's.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import functools
 import json
 import re
@@ -30,13 +29,14 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 from generator import __version__, git, notebooks
 from generator import codec
 from generator.cache import digest, local_key, write_atomic
-from generator.config import CONFIG_FILE, Config, unrecorded
+from generator.config import Config, setting_digest, unrecorded
 from generator.confine import NEVER_READ, site_path
+from generator.deps import Trace, record, tracing, warn
 from generator.docs.section import DOCS_DIR, TUTORIALS_DIR, Parse, Section, gallery_url, render_section
 from generator.docs.tutorials import TutorialStats, Tutorials
 from generator.errors import SiteError
 from generator.files import Files
-from generator.layout import VERSIONS_DIR
+from generator.layout import CONFIG_FILE, VERSIONS_DIR
 from generator.links import Linked
 from generator.outputs import generated_page
 from generator.schema.docs import Version
@@ -182,42 +182,53 @@ class VersionedDocs:
                         section[rel] = _fill_slots(data.decode("utf-8"), "", "").encode("utf-8")
                 docs.mount("docs/", section)
             return docs
-        versions = resolve_versions(self.config)
-        fingerprint = digest(str(codec.VERSIONS["version-files"]), __version__, site_key, self._templates_digest(),
-                             repr(dataclasses.replace(unrecorded(self.config), versions=[])),
-                             *(part for item in sorted(self._inventories(refresh).items()) for part in item))
         files = {}
-        for resolved in versions:
-            try:
-                files[resolved.name] = self._files_of(resolved, fingerprint, refresh, docs, rerun)
-            except SiteError as exc:      # named on its first line: a tutorial's message goes on
-                first, newline, rest = exc.message.partition("\n")
-                raise SiteError(f"{first} (docs version '{resolved.name}', {resolved.source}){newline}{rest}",
-                                exc.path, exc.line) from None
+        with _noting() as trace:    # what the versions read of the settings, all so far (see _files_of)
+            versions = resolve_versions(self.config)
+            fingerprint = digest(str(codec.VERSIONS["version-files"]), __version__, site_key,
+                                 self._templates_digest(),
+                                 *(part for item in sorted(self._inventories(refresh).items()) for part in item))
+            for resolved in versions:
+                try:
+                    files[resolved.name] = self._files_of(resolved, fingerprint, refresh, docs, rerun, trace)
+                except SiteError as exc:      # named on its first line: a tutorial's message goes on
+                    first, newline, rest = exc.message.partition("\n")
+                    raise SiteError(f"{first} (docs version '{resolved.name}', {resolved.source}){newline}{rest}",
+                                    exc.path, exc.line) from None
         self._publish(versions, files, docs)
         return docs
 
     def _files_of(self, resolved: Resolved, fingerprint: str, refresh: bool, docs: Docs,
-                  rerun: tuple[str, ...] = ()) -> dict[str, bytes]:
-        """One version's files, before the switcher and banner: reused when its tree is unchanged."""
+                  rerun: tuple[str, ...], trace: Trace) -> dict[str, bytes]:
+        """One version's files, before the switcher and banner: reused while its tree and the
+        settings it read are as they were.
+
+        The settings are those ``trace`` holds once it is built: every one the versions read so
+        far, its own among them (a value read once for all versions, the API inventories, is
+        noted by the first). A version reused notes its settings again, for the bundle's
+        reads and the next versions'."""
         version = resolved.version
         if version.archive is not None:
             docs.report[version.name] = "archived"
             return read_archive(self.config.root, archive_path(self.config.root, version.archive))
         seen = {"name": version.name, "title": version.label, "status": version.status}  # by templates
-        key = digest(fingerprint, repr(seen), self._tree_key(resolved), repr(resolved.updated))
-        last = None if refresh or rerun else self.last.get(version.name, key)
+        base = digest(fingerprint, repr(seen), self._tree_key(resolved), repr(resolved.updated))
+        last = None if refresh or rerun else self.last.get(version.name, functools.partial(self._key, base))
         if last is not None:
+            files, linked, settings = last
+            for name in settings:
+                record(("setting", name))
             docs.report[version.name] = "reused"
-            docs.linked += last[1]
-            return last[0]
+            docs.linked += linked
+            return files
         with self._tree(resolved) as tree:
             section = self._section(tree, f"/docs/{version.name}/", refresh, docs, seen, rerun,
                                     editable=version.worktree, updated=dict(resolved.updated))
         if section.tutorials.unexecuted:     # a run of it may turn up (a copied cache): build again
             self.last.drop(version.name)
         else:
-            self.last.put(version.name, key, dict(section), section.linked)
+            settings = sorted(key[1] for key in trace.reads if key[0] == "setting")
+            self.last.put(version.name, self._key(base, settings), settings, dict(section), section.linked)
         docs.report[version.name] = "built"
         return section
 
@@ -279,6 +290,12 @@ class VersionedDocs:
                     raise SiteError(f"git could not read {folder}/ of commit {resolved.commit}: {exc}",
                                     CONFIG_FILE) from None
             yield Path(tmp)
+
+    def _key(self, base: str, settings: list[str]) -> str:
+        """A version's key: ``base`` (its tree, the templates, the rest of the site) and the
+        values of the settings it read."""
+        plain = unrecorded(self.config)
+        return digest(base, *(f"{name}={setting_digest(plain, name)}" for name in settings))
 
     def _templates_digest(self) -> str:
         """Every template a version may be rendered with: the site's, its theme's, the default theme's."""
@@ -442,6 +459,17 @@ def read_archive(root: Path, path: Path) -> dict[str, bytes]:
 
 # --- the last build of each version ------------------------------------------
 
+@contextlib.contextmanager
+def _noting() -> Iterator[Trace]:
+    """Collect what the block reads, and note it for the trace around as well (the bundle's)."""
+    with tracing() as trace:
+        yield trace
+    for key in trace.reads:
+        record(key)
+    for message in trace.warnings:
+        warn(message)
+
+
 class LastBuilds:
     """Each version's files as the last build rendered them, with the key they were rendered for.
 
@@ -453,20 +481,26 @@ class LastBuilds:
         self.folder = folder
         self.key = key           # the checkout's (generator.cache.local_key): the files are published
 
-    def get(self, name: str, key: str) -> tuple[dict[str, bytes], list[Linked]] | None:
-        """The version's files and its pages' links, if last rendered for ``key``."""
+    def get(self, name: str, key_of: Callable[[list[str]], str]
+            ) -> tuple[dict[str, bytes], list[Linked], list[str]] | None:
+        """The version's files, its pages' links and the settings it read, if last rendered for
+        the key ``key_of`` makes of those settings."""
         try:
-            saved_key, files, linked = codec.loads("version-files", self._path(name).read_bytes(), self.key)
+            saved_key, settings, files, linked = codec.loads("version-files", self._path(name).read_bytes(),
+                                                             self.key)
+            if not isinstance(settings, list) or not all(isinstance(s, str) for s in settings) \
+                    or saved_key != key_of(settings):
+                return None
         except (OSError, codec.Garbled, ValueError, TypeError):
             return None
-        if saved_key != key or not isinstance(files, dict) \
+        if not isinstance(files, dict) \
                 or not all(isinstance(p, str) and isinstance(d, bytes) for p, d in files.items()) \
                 or not isinstance(linked, list) or not all(isinstance(page, Linked) for page in linked):
             return None
-        return files, linked
+        return files, linked, settings
 
-    def put(self, name: str, key: str, files: dict[str, bytes], linked: list[Linked]) -> None:
-        write_atomic(self._path(name), codec.dumps("version-files", [key, files, linked], self.key))
+    def put(self, name: str, key: str, settings: list[str], files: dict[str, bytes], linked: list[Linked]) -> None:
+        write_atomic(self._path(name), codec.dumps("version-files", [key, settings, files, linked], self.key))
 
     def drop(self, name: str) -> None:
         self._path(name).unlink(missing_ok=True)

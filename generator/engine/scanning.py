@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 
 from generator import parallel
 from generator.cache import digest
-from generator.config import Config, load_config
+from generator.config import Config
+from generator.configure import load_config
 from generator.engine.documents import code_digest
 from generator.engine.planning import STRUCTURE
 from generator.engine.values import Scan

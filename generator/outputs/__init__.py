@@ -16,7 +16,16 @@ Public interface, for the built-in outputs and for plug-ins:
     did not change still runs when it differs. ``transient(config)`` names
     output folders whose files no one links to by name (a search index's
     chunks, named by their content and found through its entry file):
-    publishing may remove them without losing a URL.
+    publishing may remove them without losing a URL. ``section`` is the dataclass
+    of the site.yaml keys it owns (``FeedsSection``: ``feeds``), each field a top-level
+    key with its type and default, checked as sitegen's own are (see
+    :mod:`generator.config`) and read as ``ctx.config.feeds``; besides ``validate(path,
+    prefix)``, it may have ``check(config, path)`` (what needs the other settings or the
+    site's files) and ``switched_off(names)`` (its values when ``outputs`` switches those
+    planners off, so that no page links what the build does not make). The registry's
+    sections are gathered by :func:`generator.configure.load_config`: a new kind of
+    output brings its keys with it. A plugin's planner may declare one too, or add a
+    section of its own under ``config.plugins`` (``add_config_section``).
 ``Bundle``
     A planner that makes several files at once, which it only knows once it
     has run (the docs section). ``inputs(ctx)`` is a small value: while it and
@@ -125,6 +134,7 @@ class Planner:
     name: str = ""
     phase: Phase = Phase.EARLY
     templates: tuple[str, ...] = ()
+    section: type | None = None     # a dataclass of the site.yaml keys it owns
 
     def watches(self, config: Config) -> tuple[str, ...]:
         return ()

@@ -11,7 +11,7 @@ from generator.config import Config
 from generator.deps import value_digest
 from generator.outputs import PlanContext, Planner, generated_page
 from generator.plan import Plan
-from generator.schema.outputs import Taxonomy
+from generator.schema.outputs import ArchivesSection, Taxonomy
 from generator.site import archive_folder, output_path, slugify
 
 
@@ -20,6 +20,7 @@ class Blog(Planner):
 
     name = "blog"
     templates = ("blog.html",)
+    section = ArchivesSection      # archives and taxonomies: every planner of this module reads them
 
     def plan(self, ctx: PlanContext, plan: Plan) -> None:
         first = ctx.config.archives.blog

@@ -3,18 +3,36 @@ and an Atom feed of each tag, category (and key of a taxonomy with ``feed: true`
 
 from __future__ import annotations
 
+import dataclasses
+from dataclasses import dataclass, field
 from functools import partial
 
 from generator.outputs import PlanContext, Planner
 from generator.outputs.archives import feed_url, key_url, taxonomies
 from generator.plan import Plan
+from generator.schema import outputs as schema
 from generator.site import output_path
 
 JSON_FEED = "/feed.json"
 
 
+@dataclass(frozen=True)
+class FeedsSection:
+    """site.yaml's ``feeds``: which feeds there are, and how many posts each holds."""
+
+    feeds: schema.Feeds = field(default_factory=schema.Feeds)
+
+    def switched_off(self, off: set[str]) -> FeedsSection:
+        """No feed at all where ``outputs`` switches the feeds off, so that no page links one."""
+        if Feeds.name not in off:
+            return self
+        return FeedsSection(dataclasses.replace(self.feeds, atom=False, rss=False, json=False, tags=False,
+                                                categories=False))
+
+
 class Feeds(Planner):
     name = "feeds"
+    section = FeedsSection
 
     def plan(self, ctx: PlanContext, plan: Plan) -> None:
         from generator import feeds     # with the plan: a build with nothing to do plans nothing

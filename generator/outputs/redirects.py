@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
@@ -11,6 +12,22 @@ from generator.output import is_output_path
 from generator.outputs import PlanContext, Planner, generated_page
 from generator.plan import Plan
 from generator.site import output_path
+from generator.urls import plain_path
+
+
+@dataclass(frozen=True)
+class RedirectsSection:
+    """site.yaml's ``redirects``: old path -> the URL it now lives at."""
+
+    redirects: dict[str, str] = field(default_factory=dict)
+
+    def validate(self, path: Path, prefix: str) -> None:
+        for old in sorted(self.redirects):
+            if not old.startswith("/"):
+                raise SiteError(f"key 'redirects': redirect {old!r} must be a path starting with '/'", path)
+            if not plain_path(old):
+                raise SiteError(f"key 'redirects': redirect {old!r} is not a plain path inside the site "
+                                "(no '.', '..' or empty segments)", path)
 
 
 class Redirects(Planner):
@@ -20,6 +37,7 @@ class Redirects(Planner):
 
     name = "redirects"
     templates = ("redirect.html",)
+    section = RedirectsSection
 
     def plan(self, ctx: PlanContext, plan: Plan) -> None:
         moves = [(old, doc.url, doc.source, "redirect_from")

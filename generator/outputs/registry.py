@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import partial
 
-from generator.config import Config
+from generator.config import Config, keys_of
+from generator.errors import SiteError
 from generator.outputs import Planner, Registry
 from generator.plugins import extensions
 
@@ -44,3 +45,20 @@ def transient_paths(config: Config, planners: Iterable[Planner] | None = None) -
     return tuple(path for planner in planners or default_registry() for path in planner.transient(config))
 
 
+
+
+def config_sections(planners: Iterable[Planner] | None = None) -> tuple[type, ...]:
+    """The site.yaml sections the planners own (``Planner.section``), each once, in their order.
+    A key is one planner's: two sections naming it would read it two ways."""
+    found: dict[type, str] = {}
+    owners: dict[str, str] = {}
+    for planner in planners or default_registry():
+        if planner.section is None or planner.section in found:
+            continue
+        found[planner.section] = planner.name
+        for key in keys_of(planner.section):
+            if key in owners or key in Config.__dataclass_fields__:
+                owner = f"the {owners[key]!r} planner" if key in owners else "sitegen"
+                raise SiteError(f"output planner {planner.name!r}: site.yaml key {key!r} is already {owner}'s")
+            owners[key] = planner.name
+    return tuple(found)

@@ -35,12 +35,14 @@ import hashlib
 import json
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Literal
 
 from generator.config import Config
 from generator.files import Files
 from generator.outputs import Derived, PlanContext
+from generator.schema.outputs import Search
 
 FOLDER = "pagefind"
 MANIFEST = f"{FOLDER}/parts.json"
@@ -48,8 +50,20 @@ MARKER = b"data-pagefind-body"
 LABELS = {"blog": "Blog", "pages": "Pages", "docs": "Docs", "tutorials": "Tutorials"}
 
 
+@dataclass(frozen=True)
+class SearchSection:
+    """site.yaml's ``search``: what the index leaves out, or ``false`` for no search."""
+
+    search: Search | Literal[False] = field(default_factory=Search)
+
+    def switched_off(self, off: set[str]) -> SearchSection:
+        """No search where ``outputs`` switches the index off, so that no page loads one."""
+        return SearchSection(False) if SearchIndex.name in off else self
+
+
 class SearchIndex(Derived):
     name = "search"
+    section = SearchSection
 
     def groups(self, config: Config, paths: Iterable[str]) -> dict[str, list[str]]:
         found: dict[str, list[str]] = {}

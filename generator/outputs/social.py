@@ -13,10 +13,13 @@ every machine with the same Pillow.
 from __future__ import annotations
 
 import io
+import re
+from dataclasses import dataclass, field
 from functools import cache, partial
+from pathlib import Path
 
 from generator.deps import record, warn
-from generator.errors import warning
+from generator.errors import SiteError, warning
 from generator.layout import ASSETS, DEFAULT_THEME
 from generator.outputs import PlanContext, Planner
 from generator.plan import Plan
@@ -32,6 +35,29 @@ DRAWN = ((0x20, 0x7E), (0xA0, 0x17F), (0x370, 0x3FF), (0x400, 0x45F), (0x2010, 0
          (0x20AC, 0x20AC), (0x2122, 0x2122))
 
 
+@dataclass(frozen=True)
+class Social:
+    """How pages look where a link to them is shared: their OpenGraph and Twitter card."""
+
+    image: str = ""       # the picture of pages whose front matter names none (image, preview_image)
+    twitter: str = ""     # the site's account, "@name" (twitter:site)
+
+    def validate(self, path: Path, prefix: str) -> None:
+        if self.image and not (self.image.startswith("/") or re.match(r"https?://[^/\s]+", self.image)):
+            raise SiteError(f"key '{prefix}image': expected a path in the site starting with '/' or an "
+                            f"http(s) URL, got {self.image!r}", path)
+        if self.twitter and not re.fullmatch(r"@\w{1,50}", self.twitter):
+            raise SiteError(f"key '{prefix}twitter': expected an account name such as @apachetvm, "
+                            f"got {self.twitter!r}", path)
+
+
+@dataclass(frozen=True)
+class SocialSection:
+    """site.yaml's ``social``, which every page's ``og:`` and ``twitter:`` tags read."""
+
+    social: Social = field(default_factory=Social)
+
+
 def card_url(url: str) -> str:
     """The URL of the card of the page at ``url``."""
     path = url + "index.html" if url.endswith("/") else url
@@ -41,6 +67,7 @@ def card_url(url: str) -> str:
 
 class SocialCards(Planner):
     name = "social-cards"
+    section = SocialSection
 
     def plan(self, ctx: PlanContext, plan: Plan) -> None:
         if not ctx.config.branding.social_cards:

@@ -1,13 +1,14 @@
-"""The site.yaml sections of the output planners (generator/outputs/): feeds, search, the
-archives and the taxonomies."""
+"""The site.yaml sections of the output planners (generator/outputs/) that the site's model
+reads too: feeds, search, the archives and the taxonomies."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import string
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from generator.errors import SiteError
 from generator.urls import plain_path
@@ -152,3 +153,35 @@ class Search:
             if not selector.strip():
                 raise SiteError(f"key '{prefix}exclude_selectors[{i}]': expected a CSS selector, got {selector!r}",
                                 path)
+
+
+@dataclass(frozen=True)
+class ArchivesSection:
+    """The keys of the archive planners (generator/outputs/archives.py): where the pages made
+    from the posts are published, and site.yaml's own classifications."""
+
+    archives: Archives = field(default_factory=Archives)
+    taxonomies: list[Taxonomy] = field(default_factory=list)    # more classifications: a per-year archive
+
+    def validate(self, path: Path, prefix: str) -> None:
+        for name in ARCHIVE_PAGES:
+            url = getattr(self.archives, name)
+            if url is not False and (not url.startswith("/") or url.startswith("//") or "/../" in url + "/"):
+                raise SiteError(f"key 'archives.{name}': expected a path starting with '/' "
+                                f"(or false to make no such page), got {url!r}", path)
+        names = [taxonomy.name for taxonomy in self.taxonomies]
+        for i, name in enumerate(names):
+            if name in names[:i]:
+                raise SiteError(f"key 'taxonomies[{i}].name': {name!r} names an earlier taxonomy too", path)
+
+    def check(self, config: Any, path: Path) -> None:
+        """A taxonomy may not be named like a site.yaml key: ``site.NAME`` would be both."""
+        keys = config.top_level_keys()
+        for i, taxonomy in enumerate(self.taxonomies):
+            if taxonomy.name in keys:
+                raise name_taken(taxonomy.name, path, f"taxonomies[{i}].")
+
+    def switched_off(self, off: set[str]) -> ArchivesSection:
+        """No archive page where ``outputs`` switches its planner off, so that no page links one."""
+        return dataclasses.replace(self, archives=dataclasses.replace(
+            self.archives, **{name: False for name in ARCHIVE_PAGES if name in off}))
