@@ -147,28 +147,33 @@ class LazyDocument(Document):
 
 class _Reread:
     """A field of a :class:`SlimDocument`: read when wanted, not kept, but for the last
-    document read (a page's render asks for its content, toc and excerpt in turn)."""
+    few documents read (a page's render asks for its content, toc and excerpt in turn, and
+    for its neighbours')."""
 
     def __set_name__(self, owner: type, name: str) -> None:
         self.name = name
 
     def __get__(self, doc: Any, owner: type | None = None) -> Any:
-        global _last_read
         if doc is None:
             return self
         found = doc.__dict__
         if self.name in found:          # set since (the preview's edit, swapped in)
             return found[self.name]
-        if _last_read[0] is not doc:
-            _last_read = (doc, found["_full"]())
-        return getattr(_last_read[1], self.name)
+        held = _recent.pop(id(doc), None)
+        if held is None or held[0] is not doc:
+            held = (doc, found["_full"]())
+            if len(_recent) >= RECENT:
+                del _recent[next(iter(_recent))]
+        _recent[id(doc)] = held
+        return getattr(held[1], self.name)
 
     def __set__(self, doc: Any, value: Any) -> None:
         doc.__dict__[self.name] = value
         doc.__dict__["_digests"].pop(self.name, None)
 
 
-_last_read: tuple[Any, Any] = (None, None)     # a SlimDocument, and it in full
+RECENT = 16
+_recent: dict[int, tuple[Any, Any]] = {}     # the SlimDocuments last read, in full, the latest last
 
 
 class SlimDocument(LazyDocument):
