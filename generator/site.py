@@ -177,18 +177,18 @@ _recent: dict[int, tuple[Any, Any]] = {}     # the SlimDocuments last read, in f
 
 
 class SlimDocument(LazyDocument):
-    """A document parsed by this build, held without its HTML, which ``full()`` reads again
-    from the parse cache whenever a render wants it: the engine holds every document of the
-    site, and its render workers (forked from it) render each; had they the HTML, a cold
-    build of 100,000 posts would hold GiBs of it. The digests of the HTML fields are kept,
-    for the records (:meth:`known_digest`)."""
+    """A document parsed by this build, held without its HTML but the excerpt (which listings
+    show), the rest of which ``full()`` reads again from the parse cache whenever a render
+    wants it: the engine holds every document of the site, and its render workers (forked
+    from it) render each; had they the HTML, a cold build of 100,000 posts would hold GiBs
+    of it. The digests of the fields not held are, for the records (:meth:`known_digest`)."""
 
+    REREAD = ("content", "toc")
     content = _Reread()
     toc = _Reread()
-    excerpt = _Reread()
 
     def __init__(self, full: Any, doc: Document, digests: dict[str, str]):   # noqa: D107 - no dataclass init
-        super().__init__(full, doc.source, summary(doc))
+        super().__init__(full, doc.source, {**summary(doc), "excerpt": doc.excerpt})
         self.__dict__["_digests"] = digests
 
     def known_digest(self, name: str) -> str | None:

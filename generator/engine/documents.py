@@ -18,7 +18,7 @@ from generator.errors import warning
 from generator.layout import DEFAULT_THEME, VENDOR
 from generator.plugins import extensions
 from generator.deps import value_digest
-from generator.site import HEAVY_FIELDS, Document, LazyDocument, SlimDocument, parse_document, well_formed
+from generator.site import Document, LazyDocument, SlimDocument, parse_document, well_formed
 from generator.sources import Source, load_data, load_source
 
 
@@ -88,8 +88,8 @@ def load_documents(config: Config, sources: list[tuple[str, Path, str]], refresh
     stands for it and its HTML is read from the cache only if a render wants it.
     ``tree`` is where the sources lie (the site unless given); ``ready`` holds
     documents parsed already (:func:`parse_uncached`, in a child), by their cache keys.
-    With ``slim``, each document is held without its HTML as soon as it is had
-    (a :class:`SlimDocument`), which is read from the cache again where a render wants it.
+    With ``slim``, each document is held without its HTML (but its excerpt) as soon as it
+    is had (a :class:`SlimDocument`), which is read from the cache again where a render wants it.
     """
     load = load or partial(load_source, config.root)
     cache = document_cache(config)
@@ -101,7 +101,7 @@ def load_documents(config: Config, sources: list[tuple[str, Path, str]], refresh
             return doc
         kind, path, _ = sources[i]
         full = partial(_cached_or_parsed, config, cache, keys[i], partial(load, kind, path))
-        return SlimDocument(full, doc, {name: value_digest(getattr(doc, name)) for name in HEAVY_FIELDS})
+        return SlimDocument(full, doc, {name: value_digest(getattr(doc, name)) for name in SlimDocument.REREAD})
 
     def summed_up(i: int) -> Document | None:
         kind, path, _ = sources[i]
