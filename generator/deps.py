@@ -407,7 +407,8 @@ class Resolver:
         if head == "doc":
             _, source, name = key
             try:
-                return value_digest(getattr(self.documents[source], name))
+                doc = self.documents[source]
+                return doc.known_digest(name) or value_digest(getattr(doc, name))
             except (KeyError, AttributeError):
                 return MISSING
         if head == "seq":

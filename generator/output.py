@@ -31,6 +31,7 @@ from generator.layout import CONFIG_FILE, OUTPUT_MARKER, SOURCES
 from generator.state import OutputRecord, Stamp, file_stamp, scan
 
 TREE = "tree"       # the staging folder's copy of a new output directory (beside 16-hex-digit names)
+SPILLED = "spilled"  # derived files made, waiting for their jobs (Staging.spill)
 MARKER_NOTE = (b"sitegen made this folder: a build replaces and removes the files in it.\n"
                b"Remove this file to keep sitegen from building into this folder again.\n")
 
@@ -237,6 +238,14 @@ class Staging:
         name = secrets.token_hex(8)
         _create(self.folder / name, data)
         return name, None
+
+    def spill(self, data: bytes) -> Path:
+        """A file of the staging folder holding ``data``, until a job makes its output of it: a
+        derived file (a search index's part), made in a worker, that this process would otherwise
+        hold until the build ends (1.2 GiB of index at 100,000 posts)."""
+        path = self.folder / SPILLED / secrets.token_hex(8)
+        _create(path, data)
+        return path
 
     def place(self, rel: str, name: str) -> str:
         """The staged file ``name`` moved to ``rel`` in the staged tree, if there is one: its new name."""

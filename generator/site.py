@@ -84,6 +84,11 @@ class Document:
     def output_path(self) -> str:  # cached: asked for every document on every (re)build
         return output_path(self.url)
 
+    def known_digest(self, name: str) -> str | None:
+        """The digest of field ``name`` (:func:`generator.deps.value_digest`) where it is known
+        without reading the field (:class:`SlimDocument`), else None."""
+        return None
+
     @property
     def reported(self) -> tuple[str, ...]:
         """What to warn its author of: the parse's warnings and the front matter keys nothing reads."""
@@ -138,6 +143,56 @@ class LazyDocument(Document):
 
     def __init__(self, full: Any, source: Path, fields: dict[str, Any]):   # noqa: D107 - no dataclass init
         self.__dict__.update(fields, source=source, previous=None, next=None, _full=full)
+
+
+class _Reread:
+    """A field of a :class:`SlimDocument`: read when wanted, not kept, but for the last
+    few documents read (a page's render asks for its content, toc and excerpt in turn, and
+    for its neighbours')."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, doc: Any, owner: type | None = None) -> Any:
+        if doc is None:
+            return self
+        found = doc.__dict__
+        if self.name in found:          # set since (the preview's edit, swapped in)
+            return found[self.name]
+        held = _recent.pop(id(doc), None)
+        if held is None or held[0] is not doc:
+            held = (doc, found["_full"]())
+            if len(_recent) >= RECENT:
+                del _recent[next(iter(_recent))]
+        _recent[id(doc)] = held
+        return getattr(held[1], self.name)
+
+    def __set__(self, doc: Any, value: Any) -> None:
+        doc.__dict__[self.name] = value
+        doc.__dict__["_digests"].pop(self.name, None)
+
+
+RECENT = 16
+_recent: dict[int, tuple[Any, Any]] = {}     # the SlimDocuments last read, in full, the latest last
+
+
+class SlimDocument(LazyDocument):
+    """A document parsed by this build, held without its HTML but the excerpt (which listings
+    show), the rest of which ``full()`` reads again from the parse cache whenever a render
+    wants it: the engine holds every document of the site, and its render workers (forked
+    from it) render each; had they the HTML, a cold build of 100,000 posts would hold GiBs
+    of it. The digests of the fields not held are, for the records (:meth:`known_digest`)."""
+
+    REREAD = ("content", "toc")
+    content = _Reread()
+    toc = _Reread()
+
+    def __init__(self, full: Any, doc: Document, digests: dict[str, str]):   # noqa: D107 - no dataclass init
+        super().__init__(full, doc.source, {**summary(doc), "excerpt": doc.excerpt})
+        self.__dict__["_digests"] = digests
+
+    def known_digest(self, name: str) -> str | None:
+        return self.__dict__["_digests"].get(name)
 
 
 SUMMED_UP = [f.name for f in dataclasses.fields(Document)

@@ -17,7 +17,8 @@ from generator.config import Config, setting_digest
 from generator.errors import warning
 from generator.layout import DEFAULT_THEME, VENDOR
 from generator.plugins import extensions
-from generator.site import Document, LazyDocument, parse_document, well_formed
+from generator.deps import value_digest
+from generator.site import Document, LazyDocument, SlimDocument, parse_document, well_formed
 from generator.sources import Source, load_data, load_source
 
 
@@ -73,7 +74,8 @@ def load_documents(config: Config, sources: list[tuple[str, Path, str]], refresh
                    load: Callable[[str, Path], Source] | None = None,
                    summaries: Mapping[str, tuple[str, dict]] = {},
                    tree: Path | None = None,
-                   ready: Mapping[str, Document] = {}) -> tuple[dict[str, tuple[str, Document]], int]:
+                   ready: Mapping[str, Document] = {},
+                   slim: bool = False) -> tuple[dict[str, tuple[str, Document]], int]:
     """Source path -> (parse key, Document) for ``(kind, path, digest)`` sources; and how many
     were parsed.
 
@@ -86,11 +88,20 @@ def load_documents(config: Config, sources: list[tuple[str, Path, str]], refresh
     stands for it and its HTML is read from the cache only if a render wants it.
     ``tree`` is where the sources lie (the site unless given); ``ready`` holds
     documents parsed already (:func:`parse_uncached`, in a child), by their cache keys.
+    With ``slim``, each document is held without its HTML (but its excerpt) as soon as it
+    is had (a :class:`SlimDocument`), which is read from the cache again where a render wants it.
     """
     load = load or partial(load_source, config.root)
     cache = document_cache(config)
     keys = document_keys(config, sources)
     summed: dict[int, str] = {}      # source -> parse key, where the last build's summary stands for it
+
+    def held(i: int, doc: Document | None) -> Document | None:
+        if not slim or doc is None or isinstance(doc, LazyDocument):
+            return doc
+        kind, path, _ = sources[i]
+        full = partial(_cached_or_parsed, config, cache, keys[i], partial(load, kind, path))
+        return SlimDocument(full, doc, {name: value_digest(getattr(doc, name)) for name in SlimDocument.REREAD})
 
     def summed_up(i: int) -> Document | None:
         kind, path, _ = sources[i]
@@ -102,26 +113,31 @@ def load_documents(config: Config, sources: list[tuple[str, Path, str]], refresh
         return LazyDocument(full, path, fields)
 
     with reporting.current().stage("parsing", len(sources), "documents") as stage:
-        documents = [None if refresh or keys[i] in ready else summed_up(i) or cache.get(keys[i])
-                     for i in range(len(keys))]
         # A document is also a function of the settings and files (includes, data) its parse read.
         setting_now = functools.cache(partial(setting_digest, config))
-        documents = [None if doc is None or settings_moved(doc, setting_now)
-                     or inputs_moved(doc, lambda name: _file_digest(config.root, name)) else doc
-                     for doc in documents]
+
+        def kept(i: int) -> Document | None:
+            doc = None if refresh or keys[i] in ready else summed_up(i) or cache.get(keys[i])
+            if doc is None or settings_moved(doc, setting_now) \
+                    or inputs_moved(doc, lambda name: _file_digest(config.root, name)):
+                return None
+            return held(i, doc)
+
+        documents = [kept(i) for i in range(len(keys))]
         todo = [i for i, doc in enumerate(documents) if doc is None]
         for i in todo:
             summed.pop(i, None)
         stage.advance(len(sources) - len(todo))
         for i in todo:
-            documents[i] = ready.get(keys[i])
+            documents[i] = held(i, ready.get(keys[i]))
         parsed_here = [i for i in todo if documents[i] is None]
         stage.advance(len(todo) - len(parsed_here))
         done = iter(parsed_here)
         for chunk in parallel.map(partial(_parse_item, config, cache), ToParse(
                 [keys[i] for i in parsed_here], [sources[i][:2] for i in parsed_here], load)):
             for doc in chunk:
-                documents[next(done)] = doc
+                i = next(done)
+                documents[i] = held(i, doc)
             stage.advance(len(chunk))
     warn_unknown_keys(config, [(path, doc) for (kind, path, _), doc in zip(sources, documents)
                                if kind in ("post", "page", "docs")], tree or config.root)

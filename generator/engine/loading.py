@@ -98,7 +98,8 @@ def load(engine: Engine, scan: Scan, ready: Mapping[str, Document] = {}
             or held.digest != s[2] or inputs_moved(held.document, index.digest)
             or settings_moved(held.document, setting_now))]
     loaded, count = load_documents(scan.config, todo, engine.options.refresh,
-                                   summaries={} if scan.fresh else engine.state.records.summaries, ready=ready)
+                                   summaries={} if scan.fresh else engine.state.records.summaries, ready=ready,
+                                   slim=True)
     parsed = {str(path): Parsed(source_digest, *loaded[str(path)]) if str(path) in loaded
               else kept[str(path)] for kind, path, source_digest in sources if kind != "data"}
     data_files = {key: engine.data_files.get(key) or load_data_file(scan.config, path, key)

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import partial
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
 
 from generator import parallel
 from generator import progress as reporting
@@ -21,7 +22,6 @@ from generator.engine.values import Build, Derivation, Made
 from generator.output import delete_outputs, mark_ours
 from generator.outputs import Derived, Remade
 from generator.plan import Plan
-from generator.files import Files
 from generator.state import OUT_OF_DATE, DerivedRecord, OutputRecord
 
 if TYPE_CHECKING:
@@ -124,22 +124,37 @@ def plan_kept(engine: Engine, build: Build, record: DerivedRecord) -> DerivedRec
 
 
 def make_group(build: Build, planner: Derived, groups: dict[str, list[str]],
-               recorded: Mapping[str, OutputRecord], group: str) -> tuple[Files, tuple[str, ...]]:
+               recorded: Mapping[str, OutputRecord], group: str) -> tuple[list[GroupFile], tuple[str, ...]]:
     """One group's files made from its pages' bytes, and the settings the planner read making
-    them: in a worker where many groups are made (a cold build's search index, part by part)."""
+    them: in a worker where many groups are made (a cold build's search index, part by part).
+    With a ``build.staging``, each file's bytes wait there for its job (:meth:`Staging.spill`),
+    not in this build's memory."""
     pages = OutputBytes(groups[group], build.made, build.scan.out_dir, build.staging, recorded) \
         if planner.reads_bytes else PagePaths(planner.name, groups[group])
     with tracing() as trace:
         files = planner.make(build.planned.ctx, group, pages)
-    return files, tuple(sorted(key[1] for key in trace.reads if key[0] == "setting"))
+    made = [GroupFile(path, files.origins[path], value_digest(data), partial(same, data) if build.staging is None
+                      else partial(Path.read_bytes, build.staging.spill(data)))
+            for path, data in files.items()]
+    return made, tuple(sorted(key[1] for key in trace.reads if key[0] == "setting"))
 
 
-def planned_group(build: Build, made_from: str, files: Files, settings: tuple[str, ...]) -> DerivedRecord:
+class GroupFile(NamedTuple):
+    """A derived file a group made: what its job makes (its bytes, or where they wait)."""
+
+    path: str
+    origin: str | Path
+    digest: str
+    make: Callable[[], bytes]
+
+
+def planned_group(build: Build, made_from: str, files: list[GroupFile], settings: tuple[str, ...]) -> DerivedRecord:
     """A group's new files, planned; its record for the next build."""
     plan = build.derived.plan
-    for path, data in files.items():
-        plan.add(path, files.origins[path], partial(same, data), ("made", value_digest(data)), listed=False)
-    return DerivedRecord(derived_inputs(made_from, settings, build.scan.config), dict(files.origins), settings)
+    for file in files:
+        plan.add(file.path, file.origin, file.make, ("made", file.digest), listed=False)
+    return DerivedRecord(derived_inputs(made_from, settings, build.scan.config),
+                         {file.path: file.origin for file in files}, settings)
 
 
 def derived_inputs(made_from: str, settings: tuple[str, ...], config: Config) -> str:
