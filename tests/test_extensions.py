@@ -220,6 +220,29 @@ def test_a_planner_owns_its_site_yaml_keys_read_and_checked_as_sitegens_own(basi
         extensions.cache_clear()
 
 
+def test_a_planner_gives_templates_its_values_as_site_names(basic_site):
+    """What templates see of an output comes with its planner too (``Planner.site_values``, as
+    the feeds planner gives ``site.feeds``): a page's template reads ``site.colophon``, and an
+    edit of the value it read makes that page again, as a clean build would."""
+
+    class SignedColophon(ColophonPage):
+        site_values = {"colophon": lambda config: config.colophon}
+
+    extensions = with_planner(SignedColophon())
+    config = basic_site / "site.yaml"
+    try:
+        template = own_template(basic_site, "page.html")
+        template.write_text(template.read_text().replace("{{ content }}", "{{ content }}[{{ site.colophon.text }}]"))
+        config.write_text(config.read_text() + "colophon: {text: Set by hand.}\n")
+        build(basic_site, NOW)
+        assert "[Set by hand.]" in (basic_site / "_site/about.html").read_text()
+        config.write_text(config.read_text().replace("Set by hand.", "Set again."))
+        build(basic_site, NOW)
+        assert "[Set again.]" in (basic_site / "_site/about.html").read_text()
+    finally:
+        extensions.cache_clear()
+
+
 def test_a_key_is_one_planners(basic_site):
     """Two planners owning one key would read it two ways: the second is refused, naming both."""
 

@@ -142,7 +142,7 @@ def assemble_site(engine: Engine, scan: Scan,
                     drafts=engine.options.drafts, future=engine.options.future)
     site.tutorials = partial(labelled_pages, engine.planners, scan.config, scan.index.digest)   # read when asked
     views = Views(site)
-    return Assembled(site, listing, parsed, views, site_view(site, views))
+    return Assembled(site, listing, parsed, views, site_view(site, views, engine.planners))
 
 
 def labelled_pages(planners: Iterable[Planner], config: Config, file_digest: Callable[[str], str | None]) -> list:

@@ -26,6 +26,9 @@ Public interface, for the built-in outputs and for plug-ins:
     sections are gathered by :func:`generator.configure.load_config`: a new kind of
     output brings its keys with it. A plugin's planner may declare one too, or add a
     section of its own under ``config.plugins`` (``add_config_section``).
+    ``site_values`` names what templates see of it as ``site.NAME``: NAME -> a function
+    of the (recording) settings, called when a template reads it (the feeds planner's
+    ``site.feeds``, the search's ``site.search``).
 ``Bundle``
     A planner that makes several files at once, which it only knows once it
     has run (the docs section). ``inputs(ctx)`` is a small value: while it and
@@ -135,6 +138,7 @@ class Planner:
     phase: Phase = Phase.EARLY
     templates: tuple[str, ...] = ()
     section: type | None = None     # a dataclass of the site.yaml keys it owns
+    site_values: Mapping[str, Callable[[Config], Any]] = {}    # site.NAME in templates (module docstring)
 
     def watches(self, config: Config) -> tuple[str, ...]:
         return ()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from functools import partial
+from operator import attrgetter
 from typing import Any
 
 from generator.config import Config
@@ -21,6 +22,7 @@ class Blog(Planner):
     name = "blog"
     templates = ("blog.html",)
     section = ArchivesSection      # archives and taxonomies: every planner of this module reads them
+    site_values = {"archives": attrgetter("archives")}
 
     def plan(self, ctx: PlanContext, plan: Plan) -> None:
         first = ctx.config.archives.blog

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from functools import partial
+from operator import attrgetter
 
 from generator.outputs import PlanContext, Planner
 from generator.outputs.archives import feed_url, key_url, taxonomies
@@ -33,6 +34,7 @@ class FeedsSection:
 class Feeds(Planner):
     name = "feeds"
     section = FeedsSection
+    site_values = {"feeds": attrgetter("feeds")}
 
     def plan(self, ctx: PlanContext, plan: Plan) -> None:
         from generator import feeds     # with the plan: a build with nothing to do plans nothing

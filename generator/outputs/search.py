@@ -64,6 +64,7 @@ class SearchSection:
 class SearchIndex(Derived):
     name = "search"
     section = SearchSection
+    site_values = {"search": lambda config: search_view(config)}   # defined below
 
     def groups(self, config: Config, paths: Iterable[str]) -> dict[str, list[str]]:
         found: dict[str, list[str]] = {}

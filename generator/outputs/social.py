@@ -16,6 +16,7 @@ import io
 import re
 from dataclasses import dataclass, field
 from functools import cache, partial
+from operator import attrgetter
 from pathlib import Path
 
 from generator.deps import record, warn
@@ -68,6 +69,7 @@ def card_url(url: str) -> str:
 class SocialCards(Planner):
     name = "social-cards"
     section = SocialSection
+    site_values = {"social": attrgetter("social")}
 
     def plan(self, ctx: PlanContext, plan: Plan) -> None:
         if not ctx.config.branding.social_cards:
