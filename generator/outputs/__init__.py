@@ -19,11 +19,11 @@ Public interface, for the built-in outputs and for plug-ins:
     publishing may remove them without losing a URL. ``section`` is the dataclass
     of the site.yaml keys it owns (``FeedsSection``: ``feeds``), each field a top-level
     key with its type and default, checked as sitegen's own are (see
-    :mod:`generator.config`) and read as ``ctx.config.feeds``; besides ``validate(path,
+    ``generator.config``) and read as ``ctx.config.feeds``; besides ``validate(path,
     prefix)``, it may have ``check(config, path)`` (what needs the other settings or the
     site's files) and ``switched_off(names)`` (its values when ``outputs`` switches those
     planners off, so that no page links what the build does not make). The registry's
-    sections are gathered by :func:`generator.configure.load_config`: a new kind of
+    sections are gathered by ``generator.configure.load_config``: a new kind of
     output brings its keys with it. A plugin's planner may declare one too, or add a
     section of its own under ``config.plugins`` (``add_config_section``).
     ``site_values`` names what templates see of it as ``site.NAME``: NAME -> a function
