@@ -145,13 +145,10 @@ class LazyDocument(Document):
         self.__dict__.update(fields, source=source, previous=None, next=None, _full=full)
 
 
-class _Reread:
+class _Reread(_Deferred):
     """A field of a :class:`SlimDocument`: read when wanted, not kept, but for the last
     few documents read (a page's render asks for its content, toc and excerpt in turn, and
     for its neighbours')."""
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
 
     def __get__(self, doc: Any, owner: type | None = None) -> Any:
         if doc is None:
@@ -168,8 +165,8 @@ class _Reread:
         return getattr(held[1], self.name)
 
     def __set__(self, doc: Any, value: Any) -> None:
-        doc.__dict__[self.name] = value
-        doc.__dict__["_digests"].pop(self.name, None)
+        super().__set__(doc, value)
+        doc.__dict__["_digests"].pop(self.name, None)     # the digest kept is the old value's
 
 
 RECENT = 16
