@@ -133,7 +133,20 @@ def set_versions(site: Path, text: str) -> None:
     (site / "site.yaml").write_text(config.replace(VERSIONS_YAML, text), encoding="utf-8")
 
 
+def assert_same_as_clean_build(site: Path) -> None:
+    """The site's output as built is the output of a clean build (no ``_site``, no ``.sitegen``)."""
+    out = site / "_site"
+    incremental = {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    shutil.rmtree(out)
+    shutil.rmtree(site / ".sitegen")
+    build(site, BuildOptions(refresh=True))
+    clean = {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    assert sorted(incremental) == sorted(clean)
+    assert [p for p in clean if incremental[p] != clean[p]] == []
+
+
 # --- what each version holds -------------------------------------------------
+
 
 def test_each_version_is_built_from_its_own_tree(site: Path):
     result = build(site)
@@ -282,13 +295,7 @@ def test_last_updated_comes_from_git_and_an_incremental_build_equals_a_clean_one
     build(site)
     assert updated(out, "docs/dev/tutorials/new.html") == "2032-04-05"
     assert updated(out, "docs/dev/install.html") == "2031-02-03"
-    incremental = {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
-    shutil.rmtree(out)
-    shutil.rmtree(site / ".sitegen")
-    build(site, BuildOptions(refresh=True))
-    clean = {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
-    assert sorted(incremental) == sorted(clean)
-    assert [p for p in clean if incremental[p] != clean[p]] == []
+    assert_same_as_clean_build(site)
 
 
 def test_a_tutorial_shows_the_day_its_notebook_last_changed_in_git(repo: Path, site: Path):
@@ -431,14 +438,7 @@ def test_a_version_is_kept_while_the_settings_it_read_are_as_they_were(site: Pat
     config.write_text(config.read_text().replace("title: Test Site", "title: Renamed Site"))
     assert build(site).reports["docs"].versions == {"dev": "built", "v3": "built", "v2": "built", "v1": "built"}
     assert "Renamed Site" in (site / "_site/docs/v1/install.html").read_text()
-    out = site / "_site"
-    incremental = {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
-    shutil.rmtree(out)
-    shutil.rmtree(site / ".sitegen")
-    build(site, BuildOptions(refresh=True))
-    clean = {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
-    assert sorted(incremental) == sorted(clean)
-    assert [p for p in clean if incremental[p] != clean[p]] == []
+    assert_same_as_clean_build(site)
 
 
 def test_cli_build_says_which_versions_were_built_and_reused(site: Path, capsys):
