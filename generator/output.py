@@ -28,7 +28,7 @@ from generator.deps import value_digest
 from generator.errors import SiteError
 from generator.files import is_output_path
 from generator.layout import CONFIG_FILE, OUTPUT_MARKER, SOURCES
-from generator.state import OutputRecord, Stamp, file_stamp, scan
+from generator.state import OutputRecord, Stamp, Stamps, file_stamp, scan
 
 TREE = "tree"       # the staging folder's copy of a new output directory (beside 16-hex-digit names)
 SPILLED = "spilled"  # derived files made, waiting for their jobs (Staging.spill)
@@ -105,7 +105,7 @@ def confined(out_dir: Path, rel: str, unlink: bool = False) -> Path:
     return path
 
 
-def check_outputs(out_dir: Path, stamps: dict[str, Stamp],
+def check_outputs(out_dir: Path, stamps: Mapping[str, Stamp],
                   folders: dict[str, int] | None = None) -> tuple[set[str], set[str], list[str]]:
     """Outputs that are not as the last build left them, files it did not make (its
     :data:`OUTPUT_MARKER` aside), and empty folders (a build killed between making a
@@ -122,7 +122,7 @@ def check_outputs(out_dir: Path, stamps: dict[str, Stamp],
         tampered = {path for path, stamp in stamps.items() if found.get(path) != stamp}
         return tampered, found.keys() - stamps.keys() - {OUTPUT_MARKER}, empty
     top = os.fspath(out_dir)
-    tampered = {path for path, stamp in stamps.items() if _lstamp(f"{top}/{path}") != stamp}
+    tampered = _moved(top, Stamps.of(stamps))
     strays: set[str] = set()
     empty = []
     for folder, mtime in folders.items():
@@ -168,6 +168,18 @@ def folder_stamps(out_dir: Path, paths: Iterable[str], last: dict[str, int] | No
         except OSError:          # removed with its last file
             found.pop(name, None)
     return found
+
+
+def _moved(top: str, stamps: Stamps) -> set[str]:
+    """The outputs under ``top`` whose stamps are not ``stamps``': changed or gone. Each is
+    stat'ed and compared with the columns, making no stamp of its own: 266,000 at 100,000 posts."""
+    prefix = top + "/"
+    try:
+        return {path for path, stat, size, mtime in zip(stamps.paths, map(os.lstat, map(prefix.__add__, stamps.paths)),
+                                                        stamps.sizes, stamps.mtimes)
+                if stat.st_size != size or stat.st_mtime_ns != mtime}
+    except OSError:         # one is gone: each by itself
+        return {path for path, stamp in stamps.items() if _lstamp(prefix + path) != stamp}
 
 
 def _lstamp(path: str) -> Stamp | None:
