@@ -18,6 +18,8 @@ import errno
 import os
 import secrets
 import shutil
+from functools import partial
+from itertools import groupby
 from stat import S_ISDIR, S_ISREG
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
@@ -105,8 +107,8 @@ def confined(out_dir: Path, rel: str, unlink: bool = False) -> Path:
     return path
 
 
-def check_outputs(out_dir: Path, stamps: Mapping[str, Stamp],
-                  folders: dict[str, int] | None = None) -> tuple[set[str], set[str], list[str]]:
+def check_outputs(out_dir: Path, stamps: Mapping[str, Stamp], folders: dict[str, int] | None = None,
+                  upto: int | None = None) -> tuple[set[str], set[str], list[str]]:
     """Outputs that are not as the last build left them, files it did not make (its
     :data:`OUTPUT_MARKER` aside), and empty folders (a build killed between making a
     folder and writing into it leaves one).
@@ -114,7 +116,8 @@ def check_outputs(out_dir: Path, stamps: Mapping[str, Stamp],
     ``folders`` (the output's folders and their modification times, as the last
     build left them) spares listing a folder whose time did not move: a file
     added, removed or renamed in it would have moved it. Each output is looked
-    at by its stamp either way.
+    at by its stamp either way: with ``upto``, the first ``upto`` of ``stamps``
+    only (:func:`moved_outputs` of the others, elsewhere).
     """
     if folders is None:
         empty: list[str] = []
@@ -122,7 +125,7 @@ def check_outputs(out_dir: Path, stamps: Mapping[str, Stamp],
         tampered = {path for path, stamp in stamps.items() if found.get(path) != stamp}
         return tampered, found.keys() - stamps.keys() - {OUTPUT_MARKER}, empty
     top = os.fspath(out_dir)
-    tampered = _moved(top, Stamps.of(stamps))
+    tampered = moved_outputs(out_dir, stamps, 0, upto)
     strays: set[str] = set()
     empty = []
     for folder, mtime in folders.items():
@@ -170,24 +173,49 @@ def folder_stamps(out_dir: Path, paths: Iterable[str], last: dict[str, int] | No
     return found
 
 
-def _moved(top: str, stamps: Stamps) -> set[str]:
-    """The outputs under ``top`` whose stamps are not ``stamps``': changed or gone. Each is
-    stat'ed and compared with the columns, making no stamp of its own: 266,000 at 100,000 posts."""
-    prefix = top + "/"
-    try:
-        return {path for path, stat, size, mtime in zip(stamps.paths, map(os.lstat, map(prefix.__add__, stamps.paths)),
-                                                        stamps.sizes, stamps.mtimes)
-                if stat.st_size != size or stat.st_mtime_ns != mtime}
-    except OSError:         # one is gone: each by itself
-        return {path for path, stamp in stamps.items() if _lstamp(prefix + path) != stamp}
+def moved_outputs(out_dir: Path, stamps: Mapping[str, Stamp], start: int = 0, stop: int | None = None) -> set[str]:
+    """The outputs (of ``stamps``, those from ``start`` to ``stop``) whose stamps are not the
+    ones there: changed or gone. Each is stat'ed and compared with the columns
+    (:class:`generator.state.Stamps`), making no stamp of its own: 266,000 at 100,000 posts."""
+    columns = Stamps.of(stamps)
+    paths, sizes, mtimes = (column[start:stop] for column in columns.columns())
+    top, moved, at = os.fspath(out_dir), set(), 0
+    for folder, group in groupby(paths, _folder):     # a build leaves a folder's files together
+        inside = list(group)
+        end = at + len(inside)
+        moved.update(path for path, stat, size, mtime in zip(inside, _lstats(top, folder, inside),
+                                                             sizes[at:end], mtimes[at:end])
+                     if stat is None or stat.st_size != size or stat.st_mtime_ns != mtime)
+        at = end
+    return moved
 
 
-def _lstamp(path: str) -> Stamp | None:
+def _folder(path: str) -> str:
+    return path.rpartition("/")[0]
+
+
+def _lstats(top: str, folder: str, paths: list[str]) -> list[os.stat_result | None]:
+    """The ``lstat`` of each of ``paths`` (files of ``folder``, under ``top``), None for one gone:
+    relative to the folder's descriptor, a shorter path for the kernel to walk (a third less time)."""
     try:
-        stat = os.lstat(path)
+        fd = os.open(f"{top}/{folder}" if folder else top, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError:             # gone, or not a folder: its files are gone
+        return [None] * len(paths)
+    try:
+        names = [path[len(folder) + 1:] for path in paths] if folder else paths
+        try:
+            return list(map(partial(os.lstat, dir_fd=fd), names))
+        except OSError:         # one is gone: each by itself
+            return [_lstat(name, fd) for name in names]
+    finally:
+        os.close(fd)
+
+
+def _lstat(name: str, folder: int) -> os.stat_result | None:
+    try:
+        return os.lstat(name, dir_fd=folder)
     except OSError:
         return None
-    return stat.st_size, stat.st_mtime_ns
 
 
 def delete_outputs(out_dir: Path, paths: set[str], folders: Iterable[str] = ()) -> list[str]:

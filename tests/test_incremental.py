@@ -152,7 +152,7 @@ def test_a_source_edited_is_seen_when_the_state_lists_the_files_in_another_order
     build(site, OPTIONS)
     path = site / ".sitegen/state.msgpack"
     state = BuildState.load(path)
-    state.files = dict(reversed(state.files.items()))
+    state.files = dict(reversed(list(state.files.items())))
     state.save(path)
     assert build(site, OPTIONS).site is None
     post = site / "content/posts/2021-01-02-third.md"
