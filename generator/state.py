@@ -1175,9 +1175,9 @@ class BuildState:
             planned=dict(data["planned"]), behind=bool(data["behind"]), generation=str(data["generation"]),
             journal=int(data["journal"]))
         if not all(type(column) is list for column in (*state.files.columns(), *state.stamps.columns())) \
-                or not all(map(isinstance, state.extra, itertools.repeat(str))):
+                or not all(all(map(isinstance, names, itertools.repeat(str)))
+                           for names in (state.files.names, state.stamps.paths, state.extra)):
             raise TypeError("state of the wrong types")
-        "".join(state.files.names) + "".join(state.stamps.paths)    # a TypeError unless all are strings
         return state
 
 
