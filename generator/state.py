@@ -5,7 +5,8 @@ times saved here and reads again only the files that moved, so an unchanged
 site costs a walk of its folders. It checks the output directory the same
 way: an output edited or deleted by hand is made again, a stray file removed.
 The state is data files (:mod:`generator.codec`): a small one with the
-stamps, all that a build with nothing to do reads, replaced atomically by
+stamps, all that a build with nothing to do reads (as columns it compares
+with its scans whole: :class:`FileTable`, :class:`Stamps`), replaced atomically by
 each build; and the records of what each output read, read only by a build
 with work to do. Those are a file written whole now and then, and a journal
 of what each build since changed in them, appended to: an edit build writes
@@ -186,9 +187,9 @@ class FileTable(MutableMapping):
 
     @classmethod
     def of(cls, records: Mapping[str, FileRecord]) -> FileTable:
-        """A table of ``records``, in their order (a copy, if they are one)."""
+        """``records`` as a table, in their order."""
         if isinstance(records, FileTable):
-            return records.copy()
+            return records
         values = records.values()
         return cls(list(records), [r.stamp[0] for r in values], [r.stamp[1] for r in values],
                    [r.digest for r in values], [r.trusted for r in values])
