@@ -19,7 +19,6 @@ import os
 import secrets
 import shutil
 from functools import partial
-from itertools import groupby
 from stat import S_ISDIR, S_ISREG
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
@@ -175,34 +174,28 @@ def folder_stamps(out_dir: Path, paths: Iterable[str], last: dict[str, int] | No
 
 def moved_outputs(out_dir: Path, stamps: Mapping[str, Stamp], start: int = 0, stop: int | None = None) -> set[str]:
     """The outputs (of ``stamps``, those from ``start`` to ``stop``) whose stamps are not the
-    ones there: changed or gone. Each is stat'ed and compared with the columns
-    (:class:`generator.state.Stamps`), making no stamp of its own: 266,000 at 100,000 posts."""
+    ones there: changed or gone. Each run of one folder's outputs is stat'ed relative to that
+    folder and compared with the columns (:class:`generator.state.Stamps`), making no path nor
+    stamp per output: 266,000 at 100,000 posts."""
     columns = Stamps.of(stamps)
-    paths, sizes, mtimes = (column[start:stop] for column in columns.columns())
-    top, moved, at = os.fspath(out_dir), set(), 0
-    for folder, group in groupby(paths, _folder):     # a build leaves a folder's files together
-        inside = list(group)
-        end = at + len(inside)
-        moved.update(path for path, stat, size, mtime in zip(inside, _lstats(top, folder, inside),
-                                                             sizes[at:end], mtimes[at:end])
+    top, moved = os.fspath(out_dir), set()
+    for folder, begin, end in columns.runs(start, stop):
+        names = columns.names[begin:end]
+        moved.update(f"{folder}/{name}" if folder else name
+                     for name, stat, size, mtime in zip(names, _lstats(top, folder, names),
+                                                        columns.sizes[begin:end], columns.mtimes[begin:end])
                      if stat is None or stat.st_size != size or stat.st_mtime_ns != mtime)
-        at = end
     return moved
 
 
-def _folder(path: str) -> str:
-    return path.rpartition("/")[0]
-
-
-def _lstats(top: str, folder: str, paths: list[str]) -> list[os.stat_result | None]:
-    """The ``lstat`` of each of ``paths`` (files of ``folder``, under ``top``), None for one gone:
+def _lstats(top: str, folder: str, names: list[str]) -> list[os.stat_result | None]:
+    """The ``lstat`` of each of ``names`` in ``folder`` (under ``top``), None for one gone:
     relative to the folder's descriptor, a shorter path for the kernel to walk (a third less time)."""
     try:
         fd = os.open(f"{top}/{folder}" if folder else top, os.O_RDONLY | os.O_DIRECTORY)
     except OSError:             # gone, or not a folder: its files are gone
-        return [None] * len(paths)
+        return [None] * len(names)
     try:
-        names = [path[len(folder) + 1:] for path in paths] if folder else paths
         try:
             return list(map(partial(os.lstat, dir_fd=fd), names))
         except OSError:         # one is gone: each by itself

@@ -264,29 +264,64 @@ class FileTable(MutableMapping):
 
 
 class Stamps(Mapping):
-    """Output path -> its stamp as the last build left it, held as the columns the state stores
-    (paths, sizes, modification times): a build with nothing to do compares the output
-    folder's stats with them whole (:func:`generator.output.check_outputs`); the dict is made
-    on the first lookup."""
+    """Output path -> its stamp as the last build left it, held as the columns the state stores:
+    the outputs in runs of one folder (each run's folder and length), then their names in it,
+    sizes and modification times.
 
-    __slots__ = ("paths", "sizes", "mtimes", "_dict")
+    A build with nothing to do stats each run's names relative to its folder and compares them
+    with the columns (:func:`generator.output.moved_outputs`), making no path nor stamp per
+    output; the paths and the dict are made on first use.
+    """
 
-    def __init__(self, paths: list[str] | None = None, sizes: list[int] | None = None,
-                 mtimes: list[int] | None = None):
-        self.paths, self.sizes, self.mtimes = paths or [], sizes or [], mtimes or []
-        if not len(self.paths) == len(self.sizes) == len(self.mtimes):
+    __slots__ = ("folders", "counts", "names", "sizes", "mtimes", "_paths", "_dict")
+
+    def __init__(self, folders: list[str] | None = None, counts: list[int] | None = None,
+                 names: list[str] | None = None, sizes: list[int] | None = None, mtimes: list[int] | None = None):
+        self.folders, self.counts = folders or [], counts or []
+        self.names, self.sizes, self.mtimes = names or [], sizes or [], mtimes or []
+        if not len(self.names) == len(self.sizes) == len(self.mtimes) == sum(self.counts) \
+                or len(self.folders) != len(self.counts):
             raise ValueError("columns of different lengths")
+        self._paths: list[str] | None = None
         self._dict: dict[str, Stamp] | None = None
 
     @classmethod
     def of(cls, stamps: Mapping[str, Stamp]) -> Stamps:
+        """``stamps`` as columns, in their order (a build makes a folder's outputs one after another)."""
         if isinstance(stamps, Stamps):
             return stamps
+        folders, counts, names = [], [], []
+        for folder, paths in itertools.groupby(stamps, lambda path: path.rpartition("/")[0]):
+            inside = [path[len(folder) + 1:] for path in paths] if folder else list(paths)
+            folders.append(folder)
+            counts.append(len(inside))
+            names.extend(inside)
         values = stamps.values()
-        return cls(list(stamps), [size for size, _ in values], [mtime for _, mtime in values])
+        return cls(folders, counts, names, [size for size, _ in values], [mtime for _, mtime in values])
 
     def columns(self) -> list[list]:
-        return [self.paths, self.sizes, self.mtimes]
+        return [self.folders, self.counts, self.names, self.sizes, self.mtimes]
+
+    def runs(self, start: int = 0, stop: int | None = None) -> Iterator[tuple[str, int, int]]:
+        """The runs of outputs of one folder, cut to those from ``start`` to ``stop``: each one's
+        folder, and where it begins and ends in :attr:`names`."""
+        stop = len(self.names) if stop is None else stop
+        at = 0
+        for folder, count in zip(self.folders, self.counts):
+            begin, end = max(at, start), min(at + count, stop)
+            if begin < end:
+                yield folder, begin, end
+            at += count
+
+    @property
+    def paths(self) -> list[str]:
+        """Each output's path, in order."""
+        if self._paths is None:
+            self._paths = []
+            for folder, begin, end in self.runs():
+                names = self.names[begin:end]
+                self._paths.extend([f"{folder}/{name}" for name in names] if folder else names)
+        return self._paths
 
     def _lookup(self) -> dict[str, Stamp]:
         if self._dict is None:
@@ -303,7 +338,7 @@ class Stamps(Mapping):
         return iter(self.paths)
 
     def __len__(self) -> int:
-        return len(self.paths)
+        return len(self.names)
 
     def items(self) -> Any:
         return self._lookup().items()
@@ -1177,7 +1212,7 @@ class BuildState:
             journal=int(data["journal"]))
         if not all(type(column) is list for column in (*state.files.columns(), *state.stamps.columns())) \
                 or not all(all(map(isinstance, names, itertools.repeat(str)))
-                           for names in (state.files.names, state.stamps.paths, state.extra)):
+                           for names in (state.files.names, state.stamps.folders, state.stamps.names, state.extra)):
             raise TypeError("state of the wrong types")
         return state
 
