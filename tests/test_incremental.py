@@ -477,6 +477,15 @@ def test_strays_and_empty_folders_among_the_outputs_own_folders_are_found(site: 
     assert_same_as_full_build(site)
 
 
+def test_an_output_folder_removed_by_hand_is_made_again(site: Path) -> None:
+    """The outputs are stat'ed relative to their folder: one gone takes all its files with it."""
+    build(site, OPTIONS)
+    shutil.rmtree(site / "_site/2020/05")
+    result = build(site, OPTIONS)
+    assert "2020/05/01/second.html" in result.written
+    assert_same_as_full_build(site)
+
+
 def test_an_edit_build_reads_the_html_only_of_the_documents_it_renders(site: Path) -> None:
     """A new process holds the other documents as the last build summed them up: their HTML
     is read from the parse cache (here: parsed again, the cache being gone) only if wanted."""
