@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from generator.engine.core import Engine
 
 # A source's stat costs a scan about this many of an output's (its folder's listing, its columns):
-# 0.73 s of CPU for 100,000 sources, 1.2 s for 266,000 outputs.
+# at 100,000 posts, 0.45-0.56 s of CPU for 100,038 sources against 0.83-0.84 s for 266,034 outputs.
 SOURCE_COST = 1.6
 
 
