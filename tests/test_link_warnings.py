@@ -242,17 +242,19 @@ def test_a_links_site_path_is_the_joined_path(path, page):
 # that page changing is met: a page it links comes, goes, moves, or gains or loses an anchor.
 LINKERS = {
     "content/pages/a.md": "---\ntitle: A\n---\n\nTo [b](/b.html), [c's part](/c.html#part), [new](/new.html), "
-                          "[d](d.html) and [e](/e/).\n",
+                          "[d](d.html) and [e](/e/).\n\n![A picture](/assets/picture.svg)\n",
     "content/pages/b.md": "---\ntitle: B\n---\n\nBack to [a](/a.html#top) and [c](c.html#part).\n\n## Part\n",
     "content/pages/c.md": "---\ntitle: C\n---\n\n## Part\n\nTo [b's part](/b.html#part).\n",
     "content/pages/d.md": "---\ntitle: D\n---\n\nTo [b](/b.html) and [nowhere](/nowhere.html).\n",
 }
 EDITS = [
     ("add a page a link waits for", {"content/pages/new.md": "---\ntitle: New\n---\n\nNew.\n"}),
+    ("add the image a page shows", {"assets/picture.svg": "<svg xmlns='http://www.w3.org/2000/svg'/>\n"}),
     ("remove a page others link", {"content/pages/b.md": None}),
     ("rename the heading a link names", {"content/pages/c.md": "---\ntitle: C\n---\n\n## Whole\n\nText.\n"}),
     ("move a page", {"content/pages/d.md": "---\ntitle: D\npermalink: /e/\n---\n\nTo [b](/b.html).\n"}),
     ("bring the removed page back", {"content/pages/b.md": LINKERS["content/pages/b.md"]}),
+    ("remove the image", {"assets/picture.svg": None}),
     ("edit a linking page itself", {"content/pages/a.md": "---\ntitle: A\n---\n\nOnly [gone](/gone.html).\n"}),
     ("edit a page nothing links", {"content/pages/about.md": "---\ntitle: About\n---\n\nChanged.\n"}),
 ]
@@ -282,3 +284,27 @@ def test_each_edit_warns_of_links_exactly_as_a_clean_build(tmp_path, kept):
         clean = build(clean_site, OPTIONS).link_warnings
         assert incremental == clean, what
         assert any("content/pages/" in w for w in clean), what
+
+
+def test_an_edit_checks_again_the_links_of_the_pages_it_touched_alone(tmp_path, monkeypatch):
+    """Proportional to the edit: the page edited, and the pages linking a page that came."""
+    import generator.linkcheck
+
+    site = make_site(tmp_path / "site")
+    write_files(site, LINKERS)
+    build(site, OPTIONS)
+    checked = []
+
+    def page_warnings(page, **given):
+        checked.append(str(page.source))
+        return check(page, **given)
+
+    check = generator.linkcheck.page_warnings
+    monkeypatch.setattr(generator.linkcheck, "page_warnings", page_warnings)
+    write_files(site, {"content/pages/c.md": LINKERS["content/pages/c.md"] + "\nMore words.\n"})
+    build(site, OPTIONS)
+    assert checked == ["content/pages/c.md"]
+    checked.clear()
+    write_files(site, {"content/pages/new.md": "---\ntitle: New\n---\n\nNew.\n"})
+    build(site, OPTIONS)
+    assert sorted(checked) == ["content/pages/a.md", "content/pages/new.md"]
