@@ -45,66 +45,60 @@ class LinkCheck:
         self.path = state_dir / "cache" / f"{self.KIND}.msgpack" if state_dir else None
         self.state_dir = state_dir
         self.setting: str | None = None
-        self.planned: list[str] = []            # the output paths the last check was made against
+        self.planned = ""                       # the output paths it was made against, joined by NULs
         self.unmade: tuple[str, ...] = ()       # of the kept trees, those it had nothing planned in
         self.pages: dict[str, list] = {}
         self.loaded = state_dir is None
         self.changed = False                    # since the file was written
 
-    def warnings(self, pages: list[tuple[str, str | None, Any]], planned: Mapping[str, Any], baseurl: str,
+    def warnings(self, pages: Mapping[str, tuple[str | None, Any]], planned: Mapping[str, Any], baseurl: str,
                  keep: Iterable[str], setting: str) -> tuple[str, ...]:
-        """The warnings of ``pages``, each ``(key, identity, page)`` (an identity of None: check it
-        each time), in their order, as :func:`generator.links.link_warnings` gives them for
-        ``planned`` (output path -> anything), ``baseurl`` and ``keep``, under ``setting``."""
+        """The warnings of ``pages`` (key -> (identity, page); an identity of None: check it each
+        time), in their order, as :func:`generator.links.link_warnings` gives them for ``planned``
+        (output path -> anything), ``baseurl`` and ``keep``, under ``setting``."""
         if not self.loaded:
             self.load()
-        paths = list(planned)
-        keys = [key for key, _, _ in pages]
+        plan = "\0".join(planned)     # one string: compared, kept and read back at C speed
         trees = [k for k in (k.strip("/") for k in keep) if k]
-        if setting != self.setting or len(set(keys)) < len(keys):   # two pages of one key: no telling them apart
+        if setting != self.setting:
             self.pages, moved = {}, set()
-            unmade = tuple(k for k in trees if not under(k, paths))
-        elif paths == self.planned:
+            unmade = tuple(k for k in trees if not under(k, planned))
+        elif plan == self.planned:
             moved, unmade = set(), self.unmade
         else:
-            moved = planned.keys() ^ set(self.planned)
+            moved = planned.keys() ^ set(self.planned.split("\0"))
             unmade = tuple(k for k in trees if (not under(k, moved) if k in self.unmade
-                                                else under(k, moved) and not under(k, paths)))
+                                                else under(k, moved) and not under(k, planned)))
         if unmade != self.unmade:
             self.pages = {}
         last = self.pages
-        todo = [i for i, (key, identity, _) in enumerate(pages)
-                if identity is None or (held := last.get(key)) is None or held[IDENTITY] != identity]
-        shapes = {i: (pages[i][2].output_path, anchors_digest(pages[i][2].anchors)) for i in todo}
-        held_before = 0
-        for i, (output, anchors) in shapes.items():
-            held = last.get(keys[i])
-            held_before += held is not None
+        todo = {key: (page.output_path, anchors_digest(page.anchors)) for key, (identity, page) in pages.items()
+                if identity is None or (held := last.get(key)) is None or held[IDENTITY] != identity}
+        for key, (output, anchors) in todo.items():     # what pages linking it see of it
+            held = last.get(key)
             if held is None or held[OUTPUT] != output or held[ANCHORS] != anchors:
                 moved.add(output)
                 if held is not None:
                     moved.add(held[OUTPUT])
-        gone = last.keys() - set(keys) if len(last) > len(pages) - len(todo) + held_before else ()
+        gone = last.keys() - pages.keys() if len(last) + len(todo) > len(pages) else set()
         moved.update(last[key][OUTPUT] for key in gone)
-        if moved:
-            linking = linkers(last, moved)
-            todo = sorted({*todo, *(i for i, key in enumerate(keys) if key in linking)})
+        linking = linkers(last, moved) - gone - todo.keys() if moved else ()
         check = partial(page_warnings, planned=planned, base=baseurl.rstrip("/"), unmade=unmade,
-                        anchors=LazyMapping(lambda: {page.output_path: page.anchors for _, _, page in pages}))
+                        anchors=LazyMapping(lambda: {page.output_path: page.anchors for _, page in pages.values()}))
         try:
             for key in gone:
                 del last[key]
-            for i in todo:
-                key, identity, page = pages[i]
+            for key in itertools.chain(todo, linking):
+                identity, page = pages[key]
                 found, linked = check(page)
-                output, anchors = shapes.get(i) or (page.output_path, anchors_digest(page.anchors))
+                output, anchors = todo.get(key) or (last[key][OUTPUT], last[key][ANCHORS])
                 last[key] = [identity, output, anchors, found, linked]
         except BaseException:       # half checked: the next check is a whole one
             self.setting, self.pages = None, {}
             raise
-        if todo or gone or paths != self.planned or setting != self.setting:
-            self.setting, self.planned, self.unmade, self.changed = setting, paths, unmade, True
-        return tuple(itertools.chain.from_iterable(last[key][WARNINGS] for key in keys))
+        if todo or gone or linking or plan != self.planned or setting != self.setting:
+            self.setting, self.planned, self.unmade, self.changed = setting, plan, unmade, True
+        return tuple(itertools.chain.from_iterable(last[key][WARNINGS] for key in pages))
 
     def load(self) -> None:
         """The last check, from its file, or none if the file is missing, garbled or not of this shape."""
@@ -168,9 +162,9 @@ class LazyMapping(Mapping):
 
 
 def well_formed(kept: Any) -> bool:
-    """Whether ``kept`` (read from the file) is what :meth:`LinkCheck.save` writes."""
+    """Whether ``kept`` (read from the file, as this sitegen wrote it: the seal says so) is of the
+    shape :meth:`LinkCheck.save` writes."""
     return (isinstance(kept, dict) and isinstance(kept.get("setting"), str)
-            and isinstance(kept.get("planned"), list) and isinstance(kept.get("unmade"), list)
+            and isinstance(kept.get("planned"), str) and isinstance(kept.get("unmade"), list)
             and isinstance(kept.get("pages"), dict)
-            and all(isinstance(held, list) and len(held) == 5 and isinstance(held[WARNINGS], list)
-                    and isinstance(held[PATHS], list) for held in kept["pages"].values()))
+            and all(type(held) is list and len(held) == 5 for held in kept["pages"].values()))
