@@ -148,10 +148,12 @@ def broken_links(site: Site, plan: Plan, config: Config, reports: Mapping[str, A
     a document is what its ``placed`` key says (source -> :attr:`Parsed.placed_key`), a docs page
     what its fields are; ``world`` stands for the code and options."""
     linked = [page for report in reports.values() for page in getattr(report, "linked", ())]
-    pages = {source: (placed.get(source), doc) for doc in site.documents for source in (str(doc.source),)}
+    documents = site.documents
+    sources = [str(doc.source) for doc in documents]
+    pages = dict(zip(sources, zip(map(placed.get, sources), documents)))
     pages.update((f"{page.source} {page.url}", (digest(repr(page)), page)) for page in linked)
-    if check is None or len(pages) < len(site.documents) + len(linked):     # two pages of one key
-        return tuple(link_warnings([*site.documents, *linked], plan, config.baseurl, config.publish.keep))
+    if check is None or len(pages) < len(documents) + len(linked):     # two pages of one key
+        return tuple(link_warnings([*documents, *linked], plan, config.baseurl, config.publish.keep))
     setting = digest(world, config.baseurl, repr(config.publish.keep))
     return check.warnings(pages, plan, config.baseurl, config.publish.keep, setting)
 
