@@ -11,16 +11,19 @@ publish branch keeps and the code, which the check's ``setting`` stands for. So 
 check again are those new or of another identity, and those whose links' site paths may
 name a file that came or went, or a page that came, went, moved or changed its anchors.
 
-What each page warned of, the site paths its links name and its anchors' digest are kept in
-``.sitegen/cache/link-check.msgpack`` (for ``sitegen build``) and in memory (for the
-preview). Absent, unreadable or of another setting, the whole site is checked, and kept.
+What each page warned of, the site paths its links name, its output path and its anchors'
+digest are kept in ``.sitegen/cache/link-check.msgpack`` (for ``sitegen build``) and in memory
+(for the preview), a column each, in the pages' order: 100,000 pages are read, compared and
+written as a few lists, not as 100,000 records. Absent, unreadable or of another setting, the
+whole site is checked, and kept.
 """
 
 from __future__ import annotations
 
 import hashlib
 import itertools
-from collections.abc import Iterable, Iterator, Mapping
+import operator
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import cached_property, partial
 from pathlib import Path
 from typing import Any, Callable
@@ -30,13 +33,13 @@ from generator.cache import local_key, write_atomic
 from generator.links import page_warnings
 from generator.urls import candidate_of
 
-# A page, as the check last saw it: [its identity, its output path, the digest of its anchors,
-# its warnings, the site paths its links name]. Lists, so that msgpack packs them as they are.
-IDENTITY, OUTPUT, ANCHORS, WARNINGS, PATHS = range(5)
+# The columns kept, each a list in the pages' order: the pages' keys, their identities, output
+# paths, anchors' digests, warnings (a list each) and the site paths their links name (a list each).
+COLUMNS = ("keys", "identities", "outputs", "anchors", "warnings", "paths")
 
 
 class LinkCheck:
-    """Each page's link warnings, by the page's key, as the last build found them."""
+    """Each page's link warnings, as the last build found them."""
 
     KIND = "link-check"
 
@@ -47,21 +50,23 @@ class LinkCheck:
         self.setting: str | None = None
         self.planned = ""                       # the output paths it was made against, joined by NULs
         self.unmade: tuple[str, ...] = ()       # of the kept trees, those it had nothing planned in
-        self.pages: dict[str, list] = {}
+        self.columns: dict[str, list] = {name: [] for name in COLUMNS}
         self.loaded = state_dir is None
         self.changed = False                    # since the file was written
 
-    def warnings(self, pages: Mapping[str, tuple[str | None, Any]], planned: Mapping[str, Any], baseurl: str,
-                 keep: Iterable[str], setting: str) -> tuple[str, ...]:
-        """The warnings of ``pages`` (key -> (identity, page); an identity of None: check it each
-        time), in their order, as :func:`generator.links.link_warnings` gives them for ``planned``
-        (output path -> anything), ``baseurl`` and ``keep``, under ``setting``."""
+    def warnings(self, keys: list[str], identities: list[str | None], pages: Sequence[Any],
+                 planned: Mapping[str, Any], baseurl: str, keep: Iterable[str], setting: str) -> tuple[str, ...]:
+        """The warnings of ``pages``, in their order, as :func:`generator.links.link_warnings`
+        gives them for ``planned`` (output path -> anything), ``baseurl`` and ``keep``, under
+        ``setting``; each page known by its key (one page a key) and its identity (None: check
+        it each time)."""
         if not self.loaded:
             self.load()
         plan = "\0".join(planned)     # one string: compared, kept and read back at C speed
         trees = [k for k in (k.strip("/") for k in keep) if k]
+        last = self.columns
         if setting != self.setting:
-            self.pages, moved = {}, set()
+            last, moved = {name: [] for name in COLUMNS}, set()
             unmade = tuple(k for k in trees if not under(k, planned))
         elif plan == self.planned:
             moved, unmade = set(), self.unmade
@@ -70,35 +75,34 @@ class LinkCheck:
             unmade = tuple(k for k in trees if (not under(k, moved) if k in self.unmade
                                                 else under(k, moved) and not under(k, planned)))
         if unmade != self.unmade:
-            self.pages = {}
-        last = self.pages
-        todo = {key: (page.output_path, anchors_digest(page.anchors)) for key, (identity, page) in pages.items()
-                if identity is None or (held := last.get(key)) is None or held[IDENTITY] != identity}
-        for key, (output, anchors) in todo.items():     # what pages linking it see of it
-            held = last.get(key)
-            if held is None or held[OUTPUT] != output or held[ANCHORS] != anchors:
-                moved.add(output)
-                if held is not None:
-                    moved.add(held[OUTPUT])
-        gone = last.keys() - pages.keys() if len(last) + len(todo) > len(pages) else set()
-        moved.update(last[key][OUTPUT] for key in gone)
-        linking = linkers(last, moved) - gone - todo.keys() if moved else ()
+            last = {name: [] for name in COLUMNS}
+        now, todo, gone = aligned(last, keys)
+        old_identities = now["identities"]
+        todo.update(itertools.compress(range(len(keys)), map(operator.ne, identities, old_identities)))
+        if None in identities:
+            todo.update(i for i, identity in enumerate(identities) if identity is None)
+        outputs, anchors = now["outputs"], now["anchors"]
+        for i in todo:          # what pages linking it see of it: where it is, its anchors
+            output, digest = pages[i].output_path, anchors_digest(pages[i].anchors)
+            if output != outputs[i] or digest != anchors[i]:
+                moved.update((output, outputs[i]) if outputs[i] is not None else (output,))
+            outputs[i], anchors[i] = output, digest
+        moved.update(gone)
+        if moved:
+            todo.update(linkers(now["paths"], moved))
         check = partial(page_warnings, planned=planned, base=baseurl.rstrip("/"), unmade=unmade,
-                        anchors=LazyMapping(lambda: {page.output_path: page.anchors for _, page in pages.values()}))
+                        anchors=LazyMapping(lambda: {page.output_path: page.anchors for page in pages}))
+        warned, named = now["warnings"], now["paths"]
         try:
-            for key in gone:
-                del last[key]
-            for key in itertools.chain(todo, linking):
-                identity, page = pages[key]
-                found, linked = check(page)
-                output, anchors = todo.get(key) or (last[key][OUTPUT], last[key][ANCHORS])
-                last[key] = [identity, output, anchors, found, linked]
+            for i in todo:
+                warned[i], named[i] = check(pages[i])
         except BaseException:       # half checked: the next check is a whole one
-            self.setting, self.pages = None, {}
+            self.setting, self.columns = None, {name: [] for name in COLUMNS}
             raise
-        if todo or gone or linking or plan != self.planned or setting != self.setting:
-            self.setting, self.planned, self.unmade, self.changed = setting, plan, unmade, True
-        return tuple(itertools.chain.from_iterable(last[key][WARNINGS] for key in pages))
+        now["identities"] = identities
+        if todo or now is not last or plan != self.planned or setting != self.setting:
+            self.setting, self.planned, self.unmade, self.columns, self.changed = setting, plan, unmade, now, True
+        return tuple(itertools.chain.from_iterable(warned))
 
     def load(self) -> None:
         """The last check, from its file, or none if the file is missing, garbled or not of this shape."""
@@ -108,19 +112,35 @@ class LinkCheck:
         except (OSError, codec.Garbled):
             return
         if well_formed(kept):
-            self.setting, self.planned, self.unmade, self.pages = (
-                kept["setting"], kept["planned"], tuple(kept["unmade"]), kept["pages"])
+            self.setting, self.planned, self.unmade = kept["setting"], kept["planned"], tuple(kept["unmade"])
+            self.columns = {name: kept[name] for name in COLUMNS}
 
     def save(self) -> None:
-        """Write what changed since the last write (the whole check: a file of its own)."""
+        """Write the check, if it changed since it was last written."""
         if self.path is None or not self.changed:
             return
-        kept = {"setting": self.setting, "planned": self.planned, "unmade": list(self.unmade), "pages": self.pages}
+        kept = {"setting": self.setting, "planned": self.planned, "unmade": list(self.unmade), **self.columns}
         try:
             write_atomic(self.path, codec.dumps(self.KIND, kept, local_key(self.state_dir)))
         except OSError:         # a site folder not ours to write: the next build checks every page
             return
         self.changed = False
+
+
+def aligned(last: dict[str, list], keys: list[str]) -> tuple[dict[str, list], set[int], set[str]]:
+    """The columns of ``last`` in the order of ``keys`` (``last`` itself, where the pages are the
+    same), with None for the pages it lacks; the positions of those, and the output paths of the
+    pages of ``last`` that are gone."""
+    if keys == last["keys"]:
+        return last, set(), set()
+    at = dict(zip(last["keys"], range(len(last["keys"]))))
+    absent = len(last["keys"])          # the position of the None each column gets at its end
+    where = [at.get(key, absent) for key in keys]
+    now = {name: list(map(column.__getitem__, where)) for name, column in last.items() if name != "keys"
+           for column in ([*column, None],)}
+    gone = at.keys() - set(keys)
+    return ({"keys": keys, **now}, {i for i, j in enumerate(where) if j == absent},
+            {last["outputs"][at[key]] for key in gone})
 
 
 def under(tree: str, paths: Iterable[str]) -> bool:
@@ -132,10 +152,13 @@ def anchors_digest(anchors: tuple[str, ...]) -> str:
     return hashlib.blake2b("\0".join(anchors).encode(), digest_size=16).hexdigest()
 
 
-def linkers(pages: Mapping[str, list], moved: set[str]) -> set[str]:
-    """The keys of ``pages`` whose links name a site path that may be one of the files ``moved``."""
+def linkers(paths: list[list[str] | None], moved: set[str]) -> list[int]:
+    """The positions of the pages whose links name (``paths``) a site path that may be one of
+    the files ``moved``: none, most often, which one set of every named path tells."""
     names = {path for file in moved for path in candidate_of(file)}
-    return {key for key, held in pages.items() if not names.isdisjoint(held[PATHS])}
+    if names.isdisjoint(itertools.chain.from_iterable(filter(None, paths))):
+        return []
+    return [i for i, named in enumerate(paths) if named and not names.isdisjoint(named)]
 
 
 class LazyMapping(Mapping):
@@ -166,5 +189,5 @@ def well_formed(kept: Any) -> bool:
     shape :meth:`LinkCheck.save` writes."""
     return (isinstance(kept, dict) and isinstance(kept.get("setting"), str)
             and isinstance(kept.get("planned"), str) and isinstance(kept.get("unmade"), list)
-            and isinstance(kept.get("pages"), dict)
-            and all(type(held) is list and len(held) == 5 for held in kept["pages"].values()))
+            and all(isinstance(kept.get(name), list) for name in COLUMNS)
+            and len({len(kept[name]) for name in COLUMNS}) == 1)

@@ -149,13 +149,14 @@ def broken_links(site: Site, plan: Plan, config: Config, reports: Mapping[str, A
     what its fields are; ``world`` stands for the code and options."""
     linked = [page for report in reports.values() for page in getattr(report, "linked", ())]
     documents = site.documents
+    pages = [*documents, *linked]
+    named = [f"{page.source}\0{page.url}" for page in linked]     # no source holds a NUL: not a document's
+    if check is None or len(set(named)) < len(named):     # two pages of one key: no telling them apart
+        return tuple(link_warnings(pages, plan, config.baseurl, config.publish.keep))
     sources = [str(doc.source) for doc in documents]
-    pages = dict(zip(sources, zip(map(placed.get, sources), documents)))
-    pages.update((f"{page.source} {page.url}", (digest(repr(page)), page)) for page in linked)
-    if check is None or len(pages) < len(documents) + len(linked):     # two pages of one key
-        return tuple(link_warnings([*documents, *linked], plan, config.baseurl, config.publish.keep))
+    identities = [*map(placed.get, sources), *(digest(repr(page)) for page in linked)]
     setting = digest(world, config.baseurl, repr(config.publish.keep))
-    return check.warnings(pages, plan, config.baseurl, config.publish.keep, setting)
+    return check.warnings([*sources, *named], identities, pages, plan, config.baseurl, config.publish.keep, setting)
 
 
 def check_output_names(config: Config, planners: Registry) -> None:
