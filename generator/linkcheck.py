@@ -26,7 +26,7 @@ import operator
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import cached_property, partial
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from generator import codec
 from generator.cache import local_key, write_atomic
@@ -91,7 +91,7 @@ class LinkCheck:
         if moved:
             todo.update(linkers(now["paths"], moved))
         check = partial(page_warnings, planned=planned, base=baseurl.rstrip("/"), unmade=unmade,
-                        anchors=LazyMapping(lambda: {page.output_path: page.anchors for page in pages}))
+                        anchors=Anchors(outputs, pages))
         warned, named = now["warnings"], now["paths"]
         try:
             for i in todo:
@@ -161,27 +161,29 @@ def linkers(paths: list[list[str] | None], moved: set[str]) -> list[int]:
     return [i for i, named in enumerate(paths) if named and not names.isdisjoint(named)]
 
 
-class LazyMapping(Mapping):
-    """The mapping ``make()`` gives, made when first asked: most checks look up no anchors."""
+class Anchors(Mapping):
+    """Output path -> the anchors of the page there (the last of the pages there), as
+    :func:`generator.links.link_warnings` looks them up: found through ``outputs``, the pages'
+    output paths in their order (a dictionary of those made when first asked, at C speed)."""
 
-    def __init__(self, make: Callable[[], Mapping]):
-        self.make = make
+    def __init__(self, outputs: list[str], pages: Sequence[Any]):
+        self.outputs, self.pages = outputs, pages
 
     @cached_property
-    def table(self) -> Mapping:
-        return self.make()
+    def at(self) -> dict[str, int]:
+        return dict(zip(self.outputs, range(len(self.outputs))))
 
-    def __getitem__(self, key: Any) -> Any:
-        return self.table[key]
+    def __getitem__(self, output: str) -> tuple[str, ...]:
+        return self.pages[self.at[output]].anchors
 
-    def __contains__(self, key: object) -> bool:
-        return key in self.table
+    def __contains__(self, output: object) -> bool:
+        return output in self.at
 
-    def __iter__(self) -> Iterator:
-        return iter(self.table)
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.at)
 
     def __len__(self) -> int:
-        return len(self.table)
+        return len(self.at)
 
 
 def well_formed(kept: Any) -> bool:
