@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import operator
+import secrets
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import cached_property, partial
 from pathlib import Path
@@ -48,11 +49,14 @@ class LinkCheck:
         self.path = state_dir / "cache" / f"{self.KIND}.msgpack" if state_dir else None
         self.state_dir = state_dir
         self.setting: str | None = None
-        self.planned = ""                       # the output paths it was made against, joined by NULs
+        self.planned: set[str] = set()          # the output paths it was made against
         self.unmade: tuple[str, ...] = ()       # of the kept trees, those it had nothing planned in
         self.columns: dict[str, list] = {name: [] for name in COLUMNS}
         self.loaded = state_dir is None
-        self.changed = False                    # since the file was written
+        self.generation = ""                    # the file's, which its journal's entries name
+        self.journal = 0                        # the bytes of the journal that go with the file
+        self.pending: set[int] | None = set()   # the pages checked since the last write (None: all)
+        self.replanned: dict[str, bool] = {}    # output paths that came (True) or went since then
 
     def warnings(self, keys: list[str], identities: list[str | None], pages: Sequence[Any],
                  planned: Mapping[str, Any], baseurl: str, keep: Iterable[str], setting: str) -> tuple[str, ...]:
@@ -62,23 +66,19 @@ class LinkCheck:
         it each time)."""
         if not self.loaded:
             self.load()
-        plan = "\0".join(planned)     # one string: compared, kept and read back at C speed
         trees = [k for k in (k.strip("/") for k in keep) if k]
-        last = self.columns
-        if setting != self.setting:
-            last, moved = {name: [] for name in COLUMNS}, set()
-            unmade = tuple(k for k in trees if not under(k, planned))
-        elif plan == self.planned:
-            moved, unmade = set(), self.unmade
-        else:
-            moved = planned.keys() ^ set(self.planned.split("\0"))
+        last, moved = self.columns, set()
+        if setting == self.setting:
+            moved = planned.keys() ^ self.planned
             unmade = tuple(k for k in trees if (not under(k, moved) if k in self.unmade
                                                 else under(k, moved) and not under(k, planned)))
-        if unmade != self.unmade:
-            last = {name: [] for name in COLUMNS}
+        whole = setting != self.setting or unmade != self.unmade
+        if whole:           # every page checked: nothing of the last check holds
+            last, moved, self.planned = {name: [] for name in COLUMNS}, set(), set(planned)
+            unmade = tuple(k for k in trees if not under(k, planned))
+        replanned = {path: path in planned for path in moved}
         now, todo, gone = aligned(last, keys)
-        old_identities = now["identities"]
-        todo.update(itertools.compress(range(len(keys)), map(operator.ne, identities, old_identities)))
+        todo.update(itertools.compress(range(len(keys)), map(operator.ne, identities, now["identities"])))
         if None in identities:
             todo.update(i for i, identity in enumerate(identities) if identity is None)
         outputs, anchors = now["outputs"], now["anchors"]
@@ -97,34 +97,104 @@ class LinkCheck:
             for i in todo:
                 warned[i], named[i] = check(pages[i])
         except BaseException:       # half checked: the next check is a whole one
-            self.setting, self.columns = None, {name: [] for name in COLUMNS}
+            self.setting, self.columns, self.pending = None, {name: [] for name in COLUMNS}, None
             raise
         now["identities"] = identities
-        if todo or now is not last or plan != self.planned or setting != self.setting:
-            self.setting, self.planned, self.unmade, self.columns, self.changed = setting, plan, unmade, now, True
+        if whole or now is not last or self.pending is None:
+            self.pending = None
+        else:
+            self.pending |= todo
+            self.replanned.update(replanned)
+        self.planned.symmetric_difference_update(replanned)
+        self.setting, self.unmade, self.columns = setting, unmade, now
         return tuple(itertools.chain.from_iterable(warned))
 
     def load(self) -> None:
-        """The last check, from its file, or none if the file is missing, garbled or not of this shape."""
-        self.loaded = True
+        """The last check, from its file and journal, or none if either is missing, garbled or
+        not of this shape."""
+        self.loaded, key = True, local_key(self.state_dir)
         try:
-            kept = codec.loads(self.KIND, self.path.read_bytes(), local_key(self.state_dir))
+            kept = codec.loads(self.KIND, self.path.read_bytes(), key)
+            if not well_formed(kept):
+                return
+            entries = journal_path(self.path).read_bytes() if journal_path(self.path).exists() else b""
         except (OSError, codec.Garbled):
             return
-        if well_formed(kept):
-            self.setting, self.planned, self.unmade = kept["setting"], kept["planned"], tuple(kept["unmade"])
-            self.columns = {name: kept[name] for name in COLUMNS}
+        columns = {name: kept[name] for name in COLUMNS}
+        planned, at = set(kept["planned"].split("\0")) - {""}, 0
+        setting, unmade = kept["setting"], tuple(kept["unmade"])
+        while at + 8 <= len(entries):       # each entry: its length, then it (a build that died: cut short)
+            size = int.from_bytes(entries[at:at + 8], "little")
+            try:
+                entry = codec.loads(self.CHANGES, entries[at + 8:at + 8 + size], key)
+            except codec.Garbled:
+                break
+            if not well_formed_entry(entry, kept["generation"], len(columns["keys"])):
+                return
+            setting, unmade = entry["setting"], tuple(entry["unmade"])
+            for path, present in entry["planned"].items():
+                (planned.add if present else planned.discard)(path)
+            for name in COLUMNS[1:]:
+                column = columns[name]
+                for i, value in zip(entry["at"], entry[name]):
+                    column[i] = value
+            at += 8 + size
+        self.setting, self.unmade, self.planned, self.columns = setting, unmade, planned, columns
+        self.generation, self.journal, self.pending = kept["generation"], at, set()
+
+    CHANGES = "link-check-changes"
+    JOURNAL_SHARE = 0.25        # past this share of the file's size, the journal is folded into it
 
     def save(self) -> None:
-        """Write the check, if it changed since it was last written."""
-        if self.path is None or not self.changed:
+        """Write what changed since the last write: to the journal, as its pages' columns and the
+        paths that came or went, or (many pages changed, or their order) the whole check."""
+        if self.path is None or self.pending == set() and not self.replanned:
             return
-        kept = {"setting": self.setting, "planned": self.planned, "unmade": list(self.unmade), **self.columns}
+        key = local_key(self.state_dir)
         try:
-            write_atomic(self.path, codec.dumps(self.KIND, kept, local_key(self.state_dir)))
+            if self.pending is not None:
+                at = sorted(self.pending)
+                entry = codec.dumps(self.CHANGES, {
+                    "generation": self.generation, "setting": self.setting, "unmade": list(self.unmade),
+                    "planned": self.replanned, "at": at,
+                    **{name: [self.columns[name][i] for i in at] for name in COLUMNS[1:]}}, key)
+                if self.journal + len(entry) <= self.JOURNAL_SHARE * file_size(self.path):
+                    with open(journal_path(self.path), "a+b") as journal:
+                        journal.truncate(self.journal)      # past it: what a build that died wrote
+                        journal.write(len(entry).to_bytes(8, "little") + entry)
+                    self.journal += 8 + len(entry)
+                    self.pending, self.replanned = set(), {}
+                    return
+            generation = secrets.token_hex(8)
+            kept = {"generation": generation, "setting": self.setting, "planned": "\0".join(self.planned),
+                    "unmade": list(self.unmade), **self.columns}
+            write_atomic(self.path, codec.dumps(self.KIND, kept, key))
+            journal_path(self.path).unlink(missing_ok=True)
         except OSError:         # a site folder not ours to write: the next build checks every page
             return
-        self.changed = False
+        self.generation, self.journal, self.pending, self.replanned = generation, 0, set(), {}
+
+
+def file_size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def journal_path(path: Path) -> Path:
+    return path.with_suffix(".journal")
+
+
+def well_formed_entry(entry: Any, generation: str, pages: int) -> bool:
+    """Whether ``entry`` (read from the journal) changes the file of ``generation``, of so many
+    ``pages``, as :meth:`LinkCheck.save` writes it."""
+    return (isinstance(entry, dict) and entry.get("generation") == generation
+            and isinstance(entry.get("setting"), str) and isinstance(entry.get("unmade"), list)
+            and isinstance(entry.get("planned"), dict) and isinstance(entry.get("at"), list)
+            and all(type(i) is int and 0 <= i < pages for i in entry["at"])
+            and all(isinstance(entry.get(name), list) and len(entry[name]) == len(entry["at"])
+                    for name in COLUMNS[1:]))
 
 
 def aligned(last: dict[str, list], keys: list[str]) -> tuple[dict[str, list], set[int], set[str]]:
@@ -190,6 +260,6 @@ def well_formed(kept: Any) -> bool:
     """Whether ``kept`` (read from the file, as this sitegen wrote it: the seal says so) is of the
     shape :meth:`LinkCheck.save` writes."""
     return (isinstance(kept, dict) and isinstance(kept.get("setting"), str)
-            and isinstance(kept.get("planned"), str) and isinstance(kept.get("unmade"), list)
+            and isinstance(kept.get("generation"), str) and isinstance(kept.get("planned"), str) and isinstance(kept.get("unmade"), list)
             and all(isinstance(kept.get(name), list) for name in COLUMNS)
             and len({len(kept[name]) for name in COLUMNS}) == 1)
