@@ -14,8 +14,12 @@ name a file that came or went, or a page that came, went, moved or changed its a
 What each page warned of, the site paths its links name, its output path and its anchors'
 digest are kept in ``.sitegen/cache/link-check.msgpack`` (for ``sitegen build``) and in memory
 (for the preview), a column each, in the pages' order: 100,000 pages are read, compared and
-written as a few lists, not as 100,000 records. Absent, unreadable or of another setting, the
-whole site is checked, and kept.
+written as a few lists, not as 100,000 records. What an edit changed (its pages' entries, the
+files that came or went) is appended to ``link-check.journal``; the file is written whole when
+the pages or their order changed, or the journal grew past a quarter of it. Absent, unreadable
+or of another setting, the whole site is checked, and kept. A journal not read (cut short by
+a build that died) costs time, never a wrong warning: the pages it changed are, to the file,
+of another identity, and the files that came or went since are found again.
 """
 
 from __future__ import annotations
