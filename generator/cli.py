@@ -180,8 +180,9 @@ def print_build(result, seconds: float | None = None) -> None:
     done = (f"built {len(result.site.posts)} posts, {len(result.site.pages)} pages"
             if result.site else "nothing changed")
     print(f"{done}: {result.summary()}" + (f" in {seconds:.2f}s" if seconds is not None else ""))
-    if result.warnings:     # one write: 100,000 posts may have as many broken links, a print each was 0.5 s
-        sys.stderr.write("".join(f"{warning}\n" for warning in result.warnings))
+    warnings = result.warnings      # made once: at 100,000 posts, of every document
+    if warnings:     # one write: 100,000 posts may have as many broken links, a print each was 0.5 s
+        sys.stderr.write("".join(f"{warning}\n" for warning in warnings))
     if result.site:
         print(result.documents.summary())
     for report in result.reports.values():

@@ -38,6 +38,8 @@ VERSIONS = {
     "data-yaml": 1,      # .sitegen/cache/data/ (a data file's YAML, parsed, by its bytes: generator.build)
     "tutorial-labels": 1,  # .sitegen/cache/tutorial-labels/ (a tutorial's slug, title and MyST labels, by its digest)
     "vendor-uses": 1,    # .sitegen/cache/vendor-uses.msgpack (the vendored libraries each page refers to, by its digest)
+    "link-check": 1,     # .sitegen/cache/link-check.msgpack (each page's link warnings, as the last build checked them)
+    "link-check-changes": 1,  # an entry of .sitegen/cache/link-check.journal (generator.linkcheck)
     "notebook-run": 1,   # <notebooks.cache_dir>/notebooks/ (JSON runs, shared between machines: part of their key)
 }
 

@@ -25,8 +25,10 @@ carries its URL, against which the check resolves them: one rule for all.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Container, Iterable, Mapping
 from dataclasses import dataclass
+from functools import partial
+from typing import Any
 from urllib.parse import quote, unquote, urljoin, urlsplit
 
 from generator import codec
@@ -139,28 +141,42 @@ def link_warnings(documents: Iterable, planned: Iterable[str], baseurl: str = ""
     planned = planned if isinstance(planned, (set, frozenset, Mapping)) else set(planned)
     documents = list(documents)
     anchors = {doc.output_path: doc.anchors for doc in documents}
-    unmade = tuple(k for k in (k.strip("/") for k in keep) if k and not any(
-        p.startswith(k + "/") for p in planned))     # trees the publish branch keeps, not built here
-    base = baseurl.rstrip("/")
-    warnings = []
-    for doc in documents:
-        notes = getattr(doc, "notes", ())
-        for n, (line, kind, url, path, fragment) in enumerate(doc.links):
-            note, line = (notes[n] if notes else ""), line or None     # a notebook has no lines
-            target = doc.output_path
-            if path:
-                path = site_path(path, doc.url)
-                if base and (path == base or path.startswith(base + "/")):
-                    path = path[len(base):]
-                path = path.lstrip("/")
-                target = next((c for c in candidates(path) if c in planned), None)
-                if target is None:
-                    if not any(path == k or path.startswith(k + "/") for k in unmade):
-                        what = f"link to {url}: no such page" if kind == "link" else f"image {url}: no such file"
-                        warnings.append(warning(note + what, doc.source, line))
-                    continue
-            if (fragment and target in anchors and fragment not in anchors[target]
-                    and fragment.lower() != "top" and not fragment.startswith(":~:")):
-                where = "this page" if target == doc.output_path else f"/{target}"
-                warnings.append(warning(f"{note}link to {url}: no anchor #{fragment} on {where}", doc.source, line))
-    return warnings
+    check = partial(page_warnings, planned=planned, anchors=anchors, base=baseurl.rstrip("/"),
+                    unmade=unmade_trees(keep, planned))
+    return [w for doc in documents for w in check(doc)[0]]
+
+
+def unmade_trees(keep: Iterable[str], planned: Iterable[str]) -> tuple[str, ...]:
+    """The trees the publish branch keeps (``publish.keep``) that none of the ``planned``
+    output paths is in: links into them are not known here."""
+    return tuple(k for k in (k.strip("/") for k in keep) if k and not any(p.startswith(k + "/") for p in planned))
+
+
+def page_warnings(doc: Any, planned: Container[str], anchors: Mapping[str, tuple[str, ...]], base: str,
+                  unmade: tuple[str, ...]) -> tuple[list[str], list[str]]:
+    """:func:`link_warnings` for one page ``doc``, given the ``anchors`` of every page by its
+    output path, the base URL without its last ``/`` and the :func:`unmade_trees`; and the
+    site paths its links name (each looked up as :func:`~generator.urls.candidates`), on which
+    those warnings depend besides ``doc`` itself and those pages' anchors."""
+    warnings, paths = [], []
+    notes = getattr(doc, "notes", ())
+    for n, (line, kind, url, path, fragment) in enumerate(doc.links):
+        note, line = (notes[n] if notes else ""), line or None     # a notebook has no lines
+        target = doc.output_path
+        if path:
+            path = site_path(path, doc.url)
+            if base and (path == base or path.startswith(base + "/")):
+                path = path[len(base):]
+            path = path.lstrip("/")
+            paths.append(path)
+            target = next((c for c in candidates(path) if c in planned), None)
+            if target is None:
+                if not any(path == k or path.startswith(k + "/") for k in unmade):
+                    what = f"link to {url}: no such page" if kind == "link" else f"image {url}: no such file"
+                    warnings.append(warning(note + what, doc.source, line))
+                continue
+        if (fragment and target in anchors and fragment not in anchors[target]
+                and fragment.lower() != "top" and not fragment.startswith(":~:")):
+            where = "this page" if target == doc.output_path else f"/{target}"
+            warnings.append(warning(f"{note}link to {url}: no anchor #{fragment} on {where}", doc.source, line))
+    return warnings, paths

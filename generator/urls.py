@@ -22,6 +22,19 @@ def candidates(path: str) -> list[str]:
     return [path, path + "/index.html", path + ".html"]
 
 
+def candidate_of(file: str) -> list[str]:
+    """The site paths whose :func:`candidates` include output ``file``: the links whose target a
+    file's coming or going may change."""
+    found = [file]
+    if file == "index.html" or file.endswith("/index.html"):
+        found.append(file.removesuffix("index.html"))
+    if file.endswith("/index.html"):
+        found.append(file.removesuffix("/index.html"))
+    if file.endswith(".html"):
+        found.append(file.removesuffix(".html"))
+    return found
+
+
 def output_path(url: str) -> str:
     """The file (relative to the output dir) that serves ``url``."""
     path = url.lstrip("/")

@@ -7,6 +7,7 @@ import shutil
 from datetime import datetime, timezone
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -235,3 +236,79 @@ PATH_PARTS = st.sampled_from(["/", "//", ".", "..", "./", "../", "a", "b.html", 
 def test_a_links_site_path_is_the_joined_path(path, page):
     """The shortcut for paths from the root gives what joining them the plain way gives."""
     assert site_path(path, page) == joined_path(path, page)
+
+
+# Pages linking each other, then changed so that each way a page's warnings can change without
+# that page changing is met: a page it links comes, goes, moves, or gains or loses an anchor.
+LINKERS = {
+    "content/pages/a.md": "---\ntitle: A\n---\n\nTo [b](/b.html), [c's part](/c.html#part), [new](/new.html), "
+                          "[d](d.html) and [e](/e/).\n\n![A picture](/assets/picture.svg)\n",
+    "content/pages/b.md": "---\ntitle: B\n---\n\nBack to [a](/a.html#top) and [c](c.html#part).\n\n## Part\n",
+    "content/pages/c.md": "---\ntitle: C\n---\n\n## Part\n\nTo [b's part](/b.html#part).\n",
+    "content/pages/d.md": "---\ntitle: D\n---\n\nTo [b](/b.html) and [nowhere](/nowhere.html).\n",
+}
+EDITS = [
+    ("add a page a link waits for", {"content/pages/new.md": "---\ntitle: New\n---\n\nNew.\n"}),
+    ("add the image a page shows", {"assets/picture.svg": "<svg xmlns='http://www.w3.org/2000/svg'/>\n"}),
+    ("remove a page others link", {"content/pages/b.md": None}),
+    ("rename the heading a link names", {"content/pages/c.md": "---\ntitle: C\n---\n\n## Whole\n\nText.\n"}),
+    ("move a page", {"content/pages/d.md": "---\ntitle: D\npermalink: /e/\n---\n\nTo [b](/b.html).\n"}),
+    ("bring the removed page back", {"content/pages/b.md": LINKERS["content/pages/b.md"]}),
+    ("remove the image", {"assets/picture.svg": None}),
+    ("edit a linking page itself", {"content/pages/a.md": "---\ntitle: A\n---\n\nOnly [gone](/gone.html).\n"}),
+    ("edit a page nothing links", {"content/pages/about.md": "---\ntitle: About\n---\n\nChanged.\n"}),
+]
+
+
+def write_files(site: Path, files: dict[str, str | None]) -> None:
+    for name, text in files.items():
+        if text is None:
+            (site / name).unlink()
+        else:
+            (site / name).write_text(text)
+
+
+@pytest.mark.parametrize("kept", ["in .sitegen", "in memory"])
+def test_each_edit_warns_of_links_exactly_as_a_clean_build(tmp_path, kept):
+    """The link check kept from the last build (generator.linkcheck) checks again what an edit
+    touched: after each edit, the warnings, in their order, are a clean build's."""
+    site = make_site(tmp_path / "site")
+    write_files(site, LINKERS)
+    engine = Engine(site, OPTIONS)
+    engine.build()
+    journal = site / ".sitegen/cache/link-check.journal"
+    for step, (what, files) in enumerate(EDITS):
+        write_files(site, files)
+        if journal.exists():        # as a build that died while it wrote there leaves it
+            with open(journal, "ab") as f:
+                f.write(b"\x01\x02partial")
+        incremental = (engine.build() if kept == "in memory" else build(site, OPTIONS)).link_warnings
+        clean_site = tmp_path / f"clean-{step}"
+        shutil.copytree(site, clean_site, ignore=shutil.ignore_patterns(".sitegen", "_site"))
+        clean = build(clean_site, OPTIONS).link_warnings
+        assert incremental == clean, what
+        assert any("content/pages/" in w for w in clean), what
+
+
+def test_an_edit_checks_again_the_links_of_the_pages_it_touched_alone(tmp_path, monkeypatch):
+    """Proportional to the edit: the page edited, and the pages linking a page that came."""
+    import generator.linkcheck
+
+    site = make_site(tmp_path / "site")
+    write_files(site, LINKERS)
+    build(site, OPTIONS)
+    checked = []
+
+    def page_warnings(page, **given):
+        checked.append(str(page.source))
+        return check(page, **given)
+
+    check = generator.linkcheck.page_warnings
+    monkeypatch.setattr(generator.linkcheck, "page_warnings", page_warnings)
+    write_files(site, {"content/pages/c.md": LINKERS["content/pages/c.md"] + "\nMore words.\n"})
+    build(site, OPTIONS)
+    assert checked == ["content/pages/c.md"]
+    checked.clear()
+    write_files(site, {"content/pages/new.md": "---\ntitle: New\n---\n\nNew.\n"})
+    build(site, OPTIONS)
+    assert sorted(checked) == ["content/pages/a.md", "content/pages/new.md"]

@@ -42,6 +42,7 @@ from generator.engine.planning import broken_links
 from generator.engine.values import Assembled, Build, BuildResult, PlanResult, Scan
 from generator.errors import SiteError
 from generator.layout import STAGING_DIR, STATE_DIR, STATE_FILE
+from generator.linkcheck import LinkCheck
 from generator.options import BuildOptions
 from generator.output import OutputFiles, Staging, folder_stamps
 from generator.outputs import Planned, Registry
@@ -85,6 +86,7 @@ class Engine:
         self._keys: KeyIndex | None = None         # made from the records when a build needs them
         self.render_warnings: dict[str, tuple[str, ...]] = {}   # output path -> its render's warnings
         self.planners_parsed = DocumentStats()     # this build's parses for planners (docs pages)
+        self.links = LinkCheck(self.root / STATE_DIR if saved else None)    # the last build's link check
 
     def build(self, now: datetime | None = None, save: bool = True,
               changed: Iterable[str] | None = None, load: bool = False, derive: bool = True) -> BuildResult:
@@ -132,7 +134,7 @@ class Engine:
             self.record(build)
             if save:
                 self.save()
-        return self.result(build, OutputFiles(build.scan.out_dir, build.made), self.warned())
+        return self.result(build, OutputFiles(build.scan.out_dir, build.made), self.warned(), save)
 
     def render(self, now: datetime | None = None) -> BuildResult:
         """Every file of the site, made in memory; the output folder and the state untouched."""
@@ -158,13 +160,17 @@ class Engine:
                    else Planned(state.planned.get(p.name, 0)) for p in self.planners}
         return BuildResult(None, len(state.stamps), {}, reports=reports)
 
-    def result(self, build: Build, outputs: Mapping[str, bytes], render_warnings: tuple[str, ...]) -> BuildResult:
-        """What a build that did its work returns."""
+    def result(self, build: Build, outputs: Mapping[str, bytes], render_warnings: tuple[str, ...],
+               save: bool = False) -> BuildResult:
+        """What a build that did its work returns; its link check kept for the next (``save``: in
+        ``.sitegen`` too)."""
         site, plan, config = build.assembled.site, build.derived.plan, build.scan.config
         reports = build.reports()
+        links = broken_links(site, plan, config, reports, self.links, build.placed, build.scan.world)
+        if save:
+            self.links.save()
         return BuildResult(site, len(plan), outputs, build.written, build.deleted, reports,
-                           build.documents + self.planners_parsed, render_warnings,
-                           broken_links(site, plan, config, reports),
+                           build.documents + self.planners_parsed, render_warnings, links,
                            tuple(w for planner in self.planners for w in planner.label_warnings(site)))
 
     def record(self, build: Build) -> None:

@@ -17,6 +17,7 @@ from generator.engine.documents import DocumentStats, Listed, parse_documents
 from generator.engine.values import Build, Made, PlanResult
 from generator.errors import SiteError
 from generator.layout import CONFIG_FILE
+from generator.linkcheck import LinkCheck
 from generator.links import link_warnings
 from generator.output import Staging
 from generator.outputs import Bundle, Derived, Phase, PlanContext, Planner, Registry
@@ -139,11 +140,23 @@ def switched_on(config: Config, planner: Planner) -> bool:
     return config.outputs.get(planner.name, True)
 
 
-def broken_links(site: Site, plan: Plan, config: Config, reports: Mapping[str, Any]) -> tuple[str, ...]:
+def broken_links(site: Site, plan: Plan, config: Config, reports: Mapping[str, Any],
+                 check: LinkCheck | None = None, placed: Mapping[str, str] = {}, world: str = "") -> tuple[str, ...]:
     """The warnings of the site's documents' links, and of the pages the planners' ``reports``
-    carry as ``linked`` (the docs section's), to what ``plan`` does not make."""
+    carry as ``linked`` (the docs section's), to what ``plan`` does not make: each page checked
+    again by ``check`` only where it, or what its links name, changed (:mod:`generator.linkcheck`);
+    a document is what its ``placed`` key says (source -> :attr:`Parsed.placed_key`), a docs page
+    what its fields are; ``world`` stands for the code and options."""
     linked = [page for report in reports.values() for page in getattr(report, "linked", ())]
-    return tuple(link_warnings([*site.documents, *linked], plan, config.baseurl, config.publish.keep))
+    documents = site.documents
+    pages = [*documents, *linked]
+    named = [f"{page.source}\0{page.url}" for page in linked]     # no source holds a NUL: not a document's
+    if check is None or len(set(named)) < len(named):     # two pages of one key: no telling them apart
+        return tuple(link_warnings(pages, plan, config.baseurl, config.publish.keep))
+    sources = [str(doc.source) for doc in documents]
+    identities = [*map(placed.get, sources), *(digest(repr(page)) for page in linked)]
+    setting = digest(world, config.baseurl, repr(config.publish.keep))
+    return check.warnings([*sources, *named], identities, pages, plan, config.baseurl, config.publish.keep, setting)
 
 
 def check_output_names(config: Config, planners: Registry) -> None:
