@@ -671,10 +671,13 @@ class Records:
             "fields": fields,
             "documents_keys": codec.Items(len(table.spans), ([field_index[key[2]] for key in table[start:end]]
                                                              for start, end in table.spans.values())),
-            "other_keys": [list(key) for key in table[table.documents:]],
+            "other_keys": codec.tuple_column(table[table.documents:]),
             "digests": values.run,
-            "other_values": values.others,
-            "inputs": inputs,
+            # The digests that are not SHA-256 ones (tuples of posts, mostly) and the plan inputs (tuples
+            # of text, mostly) with their tuples as arrays: read back with no extension hook for each.
+            "other_at": packed(values.others),
+            "other_values": codec.tuple_column(values.others.values()),
+            "inputs": codec.tuple_column(inputs),
             "outputs": codec.Items(len(self.outputs), ((path, [inputs_index[repr(r.inputs)], r.digest])
                                                        for path, r in self.outputs.items()), pairs=True),
             # Every output's keys in one run (ReadsFile), in the outputs' order, and where each begins.
@@ -694,8 +697,8 @@ class Records:
         fields = data["fields"]
         keys = KeyTable({source: [fields[i] for i in numbers]
                          for source, numbers in zip(data["sources"], data["documents_keys"], strict=True)},
-                        map(tuple, data["other_keys"]))
-        inputs = data["inputs"]
+                        codec.tuples_of_column(data["other_keys"]))
+        inputs = codec.tuples_of_column(data["inputs"])
         reads = ReadsFile(data["reads"], data["reads_starts"], keys)
         if len(reads) != len(data["outputs"]):
             raise TypeError("not the reads of every output")
@@ -703,7 +706,8 @@ class Records:
             outputs={path: OutputRecord(inputs[i], None, digest, None, None, reads, n)
                      for n, (path, (i, digest)) in enumerate(data["outputs"].items())},
             documents=dict(data["documents"]),
-            digests=Digests(table=keys, values=DigestRun(data["digests"], data["other_values"])),
+            digests=Digests(table=keys, values=DigestRun(data["digests"], dict(zip(
+                unpacked(data["other_at"]), codec.tuples_of_column(data["other_values"]), strict=True)))),
             bundles=_bundles_from(data["bundles"], keys.__getitem__),
             order=tuple(data["order"]),
             summaries=dict(zip(data["summaries"]["sources"], zip(
