@@ -132,21 +132,24 @@ def loads(kind: str, data: bytes, key: bytes) -> Any:
                 raise Garbled(f"unreadable {kind} cache: {exc}") from None
 
 
-_SCALARS = (str, bool, float, type(None))
-_DATES = (datetime, date)
+_SCALARS = (str, bool, float, type(None), datetime, date)
+_CONTAINERS = (list, dict)
 
 
 def _arrays(value: Any) -> Any:
     """``value`` as plain msgpack, if it is made of tuples, lists, text, numbers, dates and None
-    only (a plan input, a tuple of posts): each tuple an array, each list a map ``{"": array}``,
-    each date as the codec stores it; else :data:`_NOT_PLAIN`."""
+    only (a plan input, a tuple of posts): a tuple of anything but tuples and lists as an array,
+    any other tuple as ``{"t": array}``, a list as ``{"l": array}``, a date as the codec stores
+    it; else :data:`_NOT_PLAIN`."""
     kind = type(value)
     if kind is tuple or kind is list:
         items = [_arrays(item) for item in value]
         if any(item is _NOT_PLAIN for item in items):
             return _NOT_PLAIN
-        return items if kind is tuple else {"": items}
-    if kind in _SCALARS or kind in _DATES or (kind is int and -2 ** 63 <= value < 2 ** 64):
+        if kind is tuple and not any(type(item) in _CONTAINERS for item in items):
+            return items
+        return {"t" if kind is tuple else "l": items}
+    if kind in _SCALARS or (kind is int and -2 ** 63 <= value < 2 ** 64):
         return value
     return _NOT_PLAIN
 
@@ -155,40 +158,34 @@ _NOT_PLAIN = object()
 
 
 def tuple_column(values: Iterable[Any]) -> dict[str, Any]:
-    """``values`` as plain msgpack where each is made of tuples, lists and scalars (read back with
-    no extension hook but for a date, :func:`tuples_of_column`): a tuple of scalars as an array,
-    any other such value as :func:`_arrays` gives it in a map ``{"": ...}``; the others (a dict,
-    a set) by their index, as the codec stores them."""
+    """``values`` as plain msgpack where each is made of tuples, lists and scalars (:func:`_arrays`:
+    read back with no extension hook but for a date, by :func:`tuples_of_column`); the others
+    (a dict, a set) by their index, as the codec stores them."""
     plain, others = [], {}
     for i, value in enumerate(values):
-        if type(value) is tuple and not any(type(item) in _NESTING for item in value):
-            plain.append(list(value))
-            continue
         arrays = _arrays(value)
         if arrays is _NOT_PLAIN:
             others[i], arrays = value, None
-        plain.append(arrays if type(arrays) is not list and type(arrays) is not dict else {"": arrays})
+        plain.append(arrays)
     return {"plain": plain, "others": others}
 
 
-_NESTING = (tuple, list, dict, set, frozenset)
-
-
-def _from_arrays(value: Any) -> Any:
-    kind = type(value)
-    if kind is list:
-        return tuple([_from_arrays(item) if type(item) in _CONTAINERS else item for item in value])
-    if kind is dict:
-        return [_from_arrays(item) if type(item) in _CONTAINERS else item for item in value[""]]
-    return value
-
-
-_CONTAINERS = (list, dict)
+def _from_arrays(value: dict) -> tuple | list:
+    """The tuple or list :func:`_arrays` gave ``value`` for: its arrays (flat tuples) made
+    tuples by ``tuple``, not by a call of this per value."""
+    (kind, items), = value.items()
+    items = [tuple(item) if type(item) is list else _from_arrays(item) if type(item) is dict else item
+             for item in items]
+    if kind == "t":
+        return tuple(items)
+    if kind == "l":
+        return items
+    raise TypeError("a column's value of an unknown shape")
 
 
 def tuples_of_column(column: dict[str, Any]) -> list:
     """The values :func:`tuple_column` stored, in its order."""
-    values = [tuple(value) if type(value) is list else _from_arrays(value[""]) if type(value) is dict else value
+    values = [tuple(value) if type(value) is list else _from_arrays(value) if type(value) is dict else value
               for value in column["plain"]]
     for i, value in column["others"].items():
         if type(i) is not int or i < 0:
