@@ -627,6 +627,8 @@ def test_the_records_digests_are_the_mapping_they_stand_for(recorded: dict, chan
     table = state_module.KeyTable.of(recorded)
     assert sorted(table, key=repr) == sorted(recorded, key=repr)
     assert all(table[table.position(key)] == key for key in table)
+    assert list(table) == [table[i] for i in range(len(table))] == [table[i - len(table)] for i in range(len(table))]
+    assert table[1:-1] == list(table)[1:-1] and table[table.documents:] == list(table)[table.documents:]
     digests = state_module.Digests(table=table, values=state_module.DigestRun.of(recorded[key] for key in table))
     expected = {key: value for key, value in recorded.items() if value is not None}
     before = digests.copy()
@@ -843,6 +845,28 @@ def test_the_plan_inputs_and_keys_in_a_records_file_read_back_without_an_extensi
         path: r.inputs for path, r in records.outputs.items()}
     assert read_back.outputs["p1.html"].reads == reads
     assert read_back.summaries == records.summaries
+
+
+def test_reading_the_records_makes_no_documents_key_before_it_is_asked_for() -> None:
+    """Each document's keys (1.6 million at 100,000 posts: 0.35 s to make) are made when a build
+    asks for them, by their index or in the document's span, not as the records are read."""
+    import gc
+
+    def written() -> bytes:
+        return records_file(state_module.Records(digests=state_module.Digests(
+            {("doc", f"content/posts/{n}.md", name): "d" * 64 for n in range(50) for name in ("title", "url")})))
+
+    data = loads("records", written(), KEY)
+    gc.collect()
+    gc.disable()
+    try:
+        table = state_module.Records.from_data(data).table
+        made = [o for o in gc.get_objects() if type(o) is tuple and len(o) == 3 and o[0] == "doc"]
+    finally:
+        gc.enable()
+    assert made == []
+    key = ("doc", "content/posts/7.md", "url")
+    assert table[table.position(key)] == key and len(table) == 100
 
 
 def test_a_build_leaves_the_collector_as_it_found_it(site: Path) -> None:
