@@ -555,6 +555,18 @@ class DigestRun(Sequence):
         self.run, self.others = run, others
 
     @classmethod
+    def read(cls, run: bytes, at: bytes, values: list) -> DigestRun:
+        """The run a records file holds: ``values`` at the indices packed in ``at`` (checked at
+        once, not one by one: 252,000 of them at 100,000 posts)."""
+        indices = unpacked(at)
+        if type(run) is not bytes or len(run) % 32 or len(indices) != len(values) \
+                or (indices and max(indices) >= len(run) // 32):
+            raise TypeError("digests of the wrong shape")
+        made = cls.__new__(cls)
+        made.run, made.others = run, dict(zip(indices, values))
+        return made
+
+    @classmethod
     def of(cls, values: Iterable[Any]) -> DigestRun:
         run, others, empty = bytearray(), {}, bytes(32)
         for i, value in enumerate(values):
@@ -742,8 +754,7 @@ class Records:
             outputs={path: OutputRecord(inputs[i], None, digest, None, None, reads, n)
                      for n, (path, (i, digest)) in enumerate(data["outputs"].items())},
             documents=dict(data["documents"]),
-            digests=Digests(table=keys, values=DigestRun(data["digests"], dict(zip(
-                unpacked(data["other_at"]), codec.tuples_of_column(data["other_values"]), strict=True)))),
+            digests=Digests(table=keys, values=DigestRun.read(data["digests"], data["other_at"], codec.tuples_of_column(data["other_values"]))),
             bundles=_bundles_from(data["bundles"], keys.__getitem__),
             order=tuple(data["order"]),
             summaries=dict(zip(data["summaries"]["sources"], zip(
