@@ -27,7 +27,7 @@ import msgpack
 
 # Each cache's layout version, in one place: bump one when what it stores changes shape.
 VERSIONS = {
-    "state": 8,          # .sitegen/state.msgpack (generator.state.BuildState)
+    "state": 9,          # .sitegen/state.msgpack (generator.state.BuildState: files and stamps as columns)
     "records": 13,       # .sitegen/records.msgpack (generator.state.Records)
     "records-changes": 4,  # an entry of .sitegen/records.journal (generator.state.Records.changes)
     "document": 12,      # .sitegen/cache/documents/ (generator.site.Document, by parse key)

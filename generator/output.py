@@ -18,6 +18,7 @@ import errno
 import os
 import secrets
 import shutil
+from functools import partial
 from stat import S_ISDIR, S_ISREG
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
@@ -28,7 +29,7 @@ from generator.deps import value_digest
 from generator.errors import SiteError
 from generator.files import is_output_path
 from generator.layout import CONFIG_FILE, OUTPUT_MARKER, SOURCES
-from generator.state import OutputRecord, Stamp, file_stamp, scan
+from generator.state import OutputRecord, Stamp, Stamps, file_stamp, scan
 
 TREE = "tree"       # the staging folder's copy of a new output directory (beside 16-hex-digit names)
 SPILLED = "spilled"  # derived files made, waiting for their jobs (Staging.spill)
@@ -105,8 +106,8 @@ def confined(out_dir: Path, rel: str, unlink: bool = False) -> Path:
     return path
 
 
-def check_outputs(out_dir: Path, stamps: dict[str, Stamp],
-                  folders: dict[str, int] | None = None) -> tuple[set[str], set[str], list[str]]:
+def check_outputs(out_dir: Path, stamps: Mapping[str, Stamp], folders: dict[str, int] | None = None,
+                  upto: int | None = None) -> tuple[set[str], set[str], list[str]]:
     """Outputs that are not as the last build left them, files it did not make (its
     :data:`OUTPUT_MARKER` aside), and empty folders (a build killed between making a
     folder and writing into it leaves one).
@@ -114,7 +115,8 @@ def check_outputs(out_dir: Path, stamps: dict[str, Stamp],
     ``folders`` (the output's folders and their modification times, as the last
     build left them) spares listing a folder whose time did not move: a file
     added, removed or renamed in it would have moved it. Each output is looked
-    at by its stamp either way.
+    at by its stamp either way: with ``upto``, the first ``upto`` of ``stamps``
+    only (:func:`moved_outputs` of the others, elsewhere).
     """
     if folders is None:
         empty: list[str] = []
@@ -122,7 +124,7 @@ def check_outputs(out_dir: Path, stamps: dict[str, Stamp],
         tampered = {path for path, stamp in stamps.items() if found.get(path) != stamp}
         return tampered, found.keys() - stamps.keys() - {OUTPUT_MARKER}, empty
     top = os.fspath(out_dir)
-    tampered = {path for path, stamp in stamps.items() if _lstamp(f"{top}/{path}") != stamp}
+    tampered = moved_outputs(out_dir, stamps, 0, upto)
     strays: set[str] = set()
     empty = []
     for folder, mtime in folders.items():
@@ -170,12 +172,43 @@ def folder_stamps(out_dir: Path, paths: Iterable[str], last: dict[str, int] | No
     return found
 
 
-def _lstamp(path: str) -> Stamp | None:
+def moved_outputs(out_dir: Path, stamps: Mapping[str, Stamp], start: int = 0, stop: int | None = None) -> set[str]:
+    """The outputs (of ``stamps``, those from ``start`` to ``stop``) whose stamps are not the
+    ones there: changed or gone. Each run of one folder's outputs is stat'ed relative to that
+    folder and compared with the columns (:class:`generator.state.Stamps`), making no path nor
+    stamp per output: 266,000 at 100,000 posts."""
+    columns = Stamps.of(stamps)
+    top, moved = os.fspath(out_dir), set()
+    for folder, begin, end in columns.runs(start, stop):
+        names = columns.names[begin:end]
+        moved.update(f"{folder}/{name}" if folder else name
+                     for name, stat, size, mtime in zip(names, _lstats(top, folder, names),
+                                                        columns.sizes[begin:end], columns.mtimes[begin:end])
+                     if stat is None or stat.st_size != size or stat.st_mtime_ns != mtime)
+    return moved
+
+
+def _lstats(top: str, folder: str, names: list[str]) -> list[os.stat_result | None]:
+    """The ``lstat`` of each of ``names`` in ``folder`` (under ``top``), None for one gone:
+    relative to the folder's descriptor, a shorter path for the kernel to walk (a third less time)."""
     try:
-        stat = os.lstat(path)
+        fd = os.open(f"{top}/{folder}" if folder else top, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError:             # gone, or not a folder: its files are gone
+        return [None] * len(names)
+    try:
+        try:
+            return list(map(partial(os.lstat, dir_fd=fd), names))
+        except OSError:         # one is gone: each by itself
+            return [_lstat(name, fd) for name in names]
+    finally:
+        os.close(fd)
+
+
+def _lstat(name: str, folder: int) -> os.stat_result | None:
+    try:
+        return os.lstat(name, dir_fd=folder)
     except OSError:
         return None
-    return stat.st_size, stat.st_mtime_ns
 
 
 def delete_outputs(out_dir: Path, paths: set[str], folders: Iterable[str] = ()) -> list[str]:

@@ -5,7 +5,8 @@ times saved here and reads again only the files that moved, so an unchanged
 site costs a walk of its folders. It checks the output directory the same
 way: an output edited or deleted by hand is made again, a stray file removed.
 The state is data files (:mod:`generator.codec`): a small one with the
-stamps, all that a build with nothing to do reads, replaced atomically by
+stamps, all that a build with nothing to do reads (as columns it compares
+with its scans whole: :class:`FileTable`, :class:`Stamps`), replaced atomically by
 each build; and the records of what each output read, read only by a build
 with work to do. Those are a file written whole now and then, and a journal
 of what each build since changed in them, appended to: an edit build writes
@@ -25,7 +26,7 @@ import os
 import secrets
 import sys
 import time
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
@@ -72,45 +73,89 @@ def scan(folder: Path, prefix: str = "", follow_links: bool = True, empty: list[
     in, is a :class:`SiteError` naming it: taking it for empty would remove its
     pages from the site. So is a folder more than :data:`MAX_FOLDER_DEPTH` deep.
     """
-    found: dict[str, Stamp] = {}
+    names, sizes, mtimes = scan_columns(folder, prefix, follow_links, empty)
+    return dict(zip(names, zip(sizes, mtimes)))
+
+
+def scan_columns(folder: Path, prefix: str = "", follow_links: bool = True,
+                 empty: list[str] | None = None) -> tuple[list[str], list[int], list[int]]:
+    """:func:`scan` as three lists: names, sizes, modification times (in the order the folders
+    list them, which stays the same while they do): what :class:`FileIndex` compares with the
+    state's columns, making no object per file."""
+    found: tuple[list[str], list[int], list[int]] = ([], [], [])
     _scan(os.fspath(folder), prefix, follow_links, empty, frozenset(), found)
     return found
 
 
 def _scan(folder: str, prefix: str, follow_links: bool, empty: list[str] | None,
-          within: frozenset[tuple[int, int]], found: dict[str, Stamp]) -> None:
-    """:func:`scan` of one folder into ``found``; ``within``: the folders (device, inode) it is in."""
+          within: frozenset[tuple[int, int]], found: tuple[list[str], list[int], list[int]]) -> None:
+    """:func:`scan_columns` of one folder into ``found``; ``within``: the folders (device, inode)
+    it is in. Its files are stat'ed relative to it: a shorter path for the kernel to walk."""
     try:
-        with os.scandir(folder) as listing:
-            entries = list(listing)
-        if follow_links:   # the folders a link must not lead back into
-            here = os.stat(folder)
-            within = within | {(here.st_dev, here.st_ino)}
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
     except (FileNotFoundError, NotADirectoryError):
         return
     except OSError as exc:
         raise SiteError(f"cannot read this folder: {exc.strerror or exc}", prefix.rstrip("/") or folder) from None
-    if not entries and empty is not None and prefix:
-        empty.append(prefix.rstrip("/"))
-    for entry in entries:
-        name = prefix + entry.name
+    try:
         try:
-            if entry.is_dir(follow_symlinks=follow_links):
+            with os.scandir(fd) as listing:
+                entries = list(listing)
+            if follow_links:   # the folders a link must not lead back into
+                here = os.fstat(fd)
+                within = within | {(here.st_dev, here.st_ino)}
+        except OSError as exc:
+            raise SiteError(f"cannot read this folder: {exc.strerror or exc}", prefix.rstrip("/") or folder) from None
+        if not entries and empty is not None and prefix:
+            empty.append(prefix.rstrip("/"))
+        files, folders = [], []
+        for entry in entries:
+            try:
+                if entry.is_dir(follow_symlinks=follow_links):
+                    folders.append(entry)
+                elif not follow_links or entry.is_file():
+                    files.append(entry)
+            except OSError as exc:
+                raise SiteError(f"cannot read: {exc.strerror or exc}", prefix + entry.name) from None
+        try:
+            stats = [entry.stat(follow_symlinks=follow_links) for entry in files]
+        except OSError:         # one removed while we looked, a dangling link, or unreadable
+            files, stats = _stat_each(files, prefix, follow_links)
+        names, sizes, mtimes = found
+        names.extend([prefix + entry.name for entry in files])
+        sizes.extend([stat.st_size for stat in stats])
+        mtimes.extend([stat.st_mtime_ns for stat in stats])
+        for entry in folders:
+            name = prefix + entry.name
+            try:
                 if follow_links and entry.is_symlink():
                     target = entry.stat()
                     if (target.st_dev, target.st_ino) in within:
                         raise SiteError("symbolic link loop: it leads back into a folder it is in", name)
-                if name.count("/") >= MAX_FOLDER_DEPTH:
-                    raise SiteError(f"folders nested more than {MAX_FOLDER_DEPTH} deep: "
-                                    "move what this folder holds nearer the top", name)
-                _scan(entry.path, name + "/", follow_links, empty, within, found)
-            elif not follow_links or entry.is_file():
-                stat = entry.stat(follow_symlinks=follow_links)
-                found[name] = (stat.st_size, stat.st_mtime_ns)
+            except FileNotFoundError:  # removed while we looked
+                continue
+            except OSError as exc:
+                raise SiteError(f"cannot read: {exc.strerror or exc}", name) from None
+            if name.count("/") >= MAX_FOLDER_DEPTH:
+                raise SiteError(f"folders nested more than {MAX_FOLDER_DEPTH} deep: "
+                                "move what this folder holds nearer the top", name)
+            _scan(os.path.join(folder, entry.name), name + "/", follow_links, empty, within, found)
+    finally:
+        os.close(fd)
+
+
+def _stat_each(files: list[os.DirEntry], prefix: str, follow_links: bool) -> tuple[list, list]:
+    """The files of a folder still there, and their stats (:func:`_scan`, when one is not)."""
+    kept, stats = [], []
+    for entry in files:
+        try:
+            stats.append(entry.stat(follow_symlinks=follow_links))
         except FileNotFoundError:  # removed while we looked, or a dangling link
             continue
         except OSError as exc:
-            raise SiteError(f"cannot read: {exc.strerror or exc}", name) from None
+            raise SiteError(f"cannot read: {exc.strerror or exc}", prefix + entry.name) from None
+        kept.append(entry)
+    return kept, stats
 
 
 @dataclass
@@ -118,6 +163,185 @@ class FileRecord:
     stamp: Stamp
     digest: str
     trusted: bool      # False if the file may change again without its stamp moving
+
+
+class FileTable(MutableMapping):
+    """Input file -> its :class:`FileRecord`, held as the columns the state stores: names, sizes,
+    modification times, digests, trusted.
+
+    A build with nothing to do compares a scan's columns with these, whole (:meth:`moved`),
+    and makes no record: a dict of 100,000 records cost more to make than the scan. Each
+    record is made when asked for, and the index of the names on the first lookup.
+    """
+
+    __slots__ = ("names", "sizes", "mtimes", "digests", "trusted", "_at")
+
+    def __init__(self, names: list[str] | None = None, sizes: list[int] | None = None,
+                 mtimes: list[int] | None = None, digests: list[str] | None = None,
+                 trusted: list[bool] | None = None):
+        self.names, self.sizes, self.mtimes = names or [], sizes or [], mtimes or []
+        self.digests, self.trusted = digests or [], trusted or []
+        if not len(self.names) == len(self.sizes) == len(self.mtimes) == len(self.digests) == len(self.trusted):
+            raise ValueError("columns of different lengths")
+        self._at: dict[str, int] | None = None
+
+    @classmethod
+    def of(cls, records: Mapping[str, FileRecord]) -> FileTable:
+        """``records`` as a table, in their order."""
+        if isinstance(records, FileTable):
+            return records
+        values = records.values()
+        return cls(list(records), [r.stamp[0] for r in values], [r.stamp[1] for r in values],
+                   [r.digest for r in values], [r.trusted for r in values])
+
+    def columns(self) -> list[list]:
+        return [self.names, self.sizes, self.mtimes, self.digests, self.trusted]
+
+    def copy(self) -> FileTable:
+        return FileTable(*map(list, self.columns()))
+
+    def records(self) -> dict[str, FileRecord]:
+        """Every record, in a dict (for a build that looks many up: the preview's)."""
+        return dict(zip(self.names, map(FileRecord, zip(self.sizes, self.mtimes), self.digests, self.trusted)))
+
+    def arranged(self, names: list[str]) -> FileTable | None:
+        """A copy with its rows in the order of ``names`` (a scan's), if it has those names and
+        no other; else None."""
+        if names == self.names:
+            return self.copy()
+        at = self._index()
+        order = list(map(at.get, names))
+        if len(order) != len(self.names) or None in order or len(set(order)) != len(order):
+            return None
+        return FileTable(*(list(map(column.__getitem__, order)) for column in self.columns()))
+
+    def moved(self, sizes: list[int], mtimes: list[int]) -> list[int]:
+        """Where a scan of the same names found ``sizes`` and ``mtimes`` other than these, or
+        a file's stamp is not to be trusted yet: its index."""
+        if sizes == self.sizes and mtimes == self.mtimes and all(self.trusted):
+            return []
+        return [i for i, (size, mtime, known_size, known_mtime, trusted)
+                in enumerate(zip(sizes, mtimes, self.sizes, self.mtimes, self.trusted))
+                if not trusted or size != known_size or mtime != known_mtime]
+
+    def _index(self) -> dict[str, int]:
+        if self._at is None:
+            self._at = dict(zip(self.names, range(len(self.names))))
+        return self._at
+
+    def __getitem__(self, name: str) -> FileRecord:
+        i = self._index()[name]
+        return FileRecord((self.sizes[i], self.mtimes[i]), self.digests[i], self.trusted[i])
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._index()
+
+    def __setitem__(self, name: str, record: FileRecord) -> None:
+        at = self._index()
+        i = at.get(name)
+        if i is None:
+            at[name] = len(self.names)
+            self.names.append(name)
+            self.sizes.append(record.stamp[0])
+            self.mtimes.append(record.stamp[1])
+            self.digests.append(record.digest)
+            self.trusted.append(record.trusted)
+        else:
+            self.sizes[i], self.mtimes[i] = record.stamp
+            self.digests[i], self.trusted[i] = record.digest, record.trusted
+
+    def __delitem__(self, name: str) -> None:
+        i = self._index()[name]
+        for column in self.columns():
+            del column[i]
+        self._at = None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.names)
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+
+class Stamps(Mapping):
+    """Output path -> its stamp as the last build left it, held as the columns the state stores:
+    the outputs in runs of one folder (each run's folder and length), then their names in it,
+    sizes and modification times.
+
+    A build with nothing to do stats each run's names relative to its folder and compares them
+    with the columns (:func:`generator.output.moved_outputs`), making no path nor stamp per
+    output; the paths and the dict are made on first use.
+    """
+
+    __slots__ = ("folders", "counts", "names", "sizes", "mtimes", "_paths", "_dict")
+
+    def __init__(self, folders: list[str] | None = None, counts: list[int] | None = None,
+                 names: list[str] | None = None, sizes: list[int] | None = None, mtimes: list[int] | None = None):
+        self.folders, self.counts = folders or [], counts or []
+        self.names, self.sizes, self.mtimes = names or [], sizes or [], mtimes or []
+        if not len(self.names) == len(self.sizes) == len(self.mtimes) == sum(self.counts) \
+                or len(self.folders) != len(self.counts):
+            raise ValueError("columns of different lengths")
+        self._paths: list[str] | None = None
+        self._dict: dict[str, Stamp] | None = None
+
+    @classmethod
+    def of(cls, stamps: Mapping[str, Stamp]) -> Stamps:
+        """``stamps`` as columns, in their order (a build makes a folder's outputs one after another)."""
+        if isinstance(stamps, Stamps):
+            return stamps
+        folders, counts, names = [], [], []
+        for folder, paths in itertools.groupby(stamps, lambda path: path.rpartition("/")[0]):
+            inside = [path[len(folder) + 1:] for path in paths] if folder else list(paths)
+            folders.append(folder)
+            counts.append(len(inside))
+            names.extend(inside)
+        values = stamps.values()
+        return cls(folders, counts, names, [size for size, _ in values], [mtime for _, mtime in values])
+
+    def columns(self) -> list[list]:
+        return [self.folders, self.counts, self.names, self.sizes, self.mtimes]
+
+    def runs(self, start: int = 0, stop: int | None = None) -> Iterator[tuple[str, int, int]]:
+        """The runs of outputs of one folder, cut to those from ``start`` to ``stop``: each one's
+        folder, and where it begins and ends in :attr:`names`."""
+        stop = len(self.names) if stop is None else stop
+        at = 0
+        for folder, count in zip(self.folders, self.counts):
+            begin, end = max(at, start), min(at + count, stop)
+            if begin < end:
+                yield folder, begin, end
+            at += count
+
+    @property
+    def paths(self) -> list[str]:
+        """Each output's path, in order."""
+        if self._paths is None:
+            self._paths = []
+            for folder, begin, end in self.runs():
+                names = self.names[begin:end]
+                self._paths.extend([f"{folder}/{name}" for name in names] if folder else names)
+        return self._paths
+
+    def _lookup(self) -> dict[str, Stamp]:
+        if self._dict is None:
+            self._dict = dict(zip(self.paths, zip(self.sizes, self.mtimes)))
+        return self._dict
+
+    def __getitem__(self, path: str) -> Stamp:
+        return self._lookup()[path]
+
+    def __contains__(self, path: object) -> bool:
+        return path in self._lookup()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.paths)
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def items(self) -> Any:
+        return self._lookup().items()
 
 
 class FileIndex:
@@ -129,14 +353,15 @@ class FileIndex:
     once the build that used them has succeeded.
     """
 
-    def __init__(self, root: Path, roots: tuple[str, ...], known: dict[str, FileRecord],
+    def __init__(self, root: Path, roots: tuple[str, ...], known: Mapping[str, FileRecord],
                  extra: set[str] = frozenset(), admit: Callable[[str], None] | None = None):
         self.root = root
-        self.roots = roots
+        self.roots = tuple(r for r in dict.fromkeys(roots)       # none twice, none inside another
+                           if not any(r.startswith(other + "/") for other in roots))
         self.known = known
         self.extra = extra
         self.admit = admit               # raises to refuse a file before its bytes are read
-        self.current: dict[str, FileRecord] = {}
+        self.current: MutableMapping[str, FileRecord] = {}
         self.changed: set[str] = set()
         self.listing_changed = True      # a file appeared or went since the saved records
 
@@ -149,20 +374,39 @@ class FileIndex:
         """
         self.current, self.changed = {}, set()
         if hint is None:
-            stamps = self._stat(self.roots)
-        else:
-            hinted = [name for name in hint if any(name == r or name.startswith(r + "/") for r in self.roots)]
-            exact = set(hinted)
-            folders = tuple(h + "/" for h in hinted if h not in self.known)   # a known file holds nothing
-            self.current = {name: record for name, record in self.known.items() if record.trusted}
-            for name in (*self.extra, *exact):
-                self.current.pop(name, None)
-            if folders:
-                self.current = {name: record for name, record in self.current.items()
-                                if not name.startswith(folders)}
-            unsure = sorted(name for name in self.known.keys() - self.current.keys()
-                            if name not in exact and not (folders and name.startswith(folders)))
-            stamps = self._stat(hinted + unsure)
+            names, sizes, mtimes = self._stat_columns(self.roots)
+            extra = sorted(name for name in self.extra if not self._within_roots(name))
+            for name, stamp in self._stat(extra).items():
+                names.append(name)
+                sizes.append(stamp[0])
+                mtimes.append(stamp[1])
+            same = self.known.arranged(names) if isinstance(self.known, FileTable) else None
+            if same is not None:        # the same files: only those whose stamps moved are looked at
+                self.current = same
+                for i in same.moved(sizes, mtimes):
+                    self._check(names[i], (sizes[i], mtimes[i]))
+                self.listing_changed = len(self.current) != len(self.known)     # one went as it was read
+            else:
+                for name, size, mtime in zip(names, sizes, mtimes):
+                    self._check(name, (size, mtime))
+                self.listing_changed = self.current.keys() != self.known.keys()
+            if self.listing_changed:
+                self.changed.update(self.known.keys() - self.current.keys())
+            return self.changed
+        if isinstance(self.known, FileTable):      # the preview's rebuilds look many up
+            self.known = self.known.records()
+        hinted = [name for name in hint if self._within_roots(name)]
+        exact = set(hinted)
+        folders = tuple(h + "/" for h in hinted if h not in self.known)   # a known file holds nothing
+        self.current = {name: record for name, record in self.known.items() if record.trusted}
+        for name in (*self.extra, *exact):
+            self.current.pop(name, None)
+        if folders:
+            self.current = {name: record for name, record in self.current.items()
+                            if not name.startswith(folders)}
+        unsure = sorted(name for name in self.known.keys() - self.current.keys()
+                        if name not in exact and not (folders and name.startswith(folders)))
+        stamps = self._stat(hinted + unsure)
         for name in self.extra:
             self.digest(name)
         for name, stamp in stamps.items():
@@ -171,19 +415,31 @@ class FileIndex:
         self.listing_changed = self.current.keys() != self.known.keys()
         return self.changed
 
-    def _stat(self, names: Iterable[str]) -> dict[str, Stamp]:
-        """The stamps of the files named, and of every file under the folders named."""
-        stamps: dict[str, Stamp] = {}
+    def _within_roots(self, name: str) -> bool:
+        return any(name == r or name.startswith(r + "/") for r in self.roots)
+
+    def _stat_columns(self, names: Iterable[str]) -> tuple[list[str], list[int], list[int]]:
+        """The names and stamps (sizes, modification times) of the files named, and of every
+        file under the folders named, as columns (:func:`scan_columns`)."""
+        found: tuple[list[str], list[int], list[int]] = ([], [], [])
         for name in names:
             path = self.root / name
             try:
                 if path.is_dir():
-                    stamps.update(scan(path, name + "/"))
+                    for column, more in zip(found, scan_columns(path, name + "/")):
+                        column.extend(more)
                 elif path.is_file():
-                    stamps[name] = file_stamp(path.stat())
+                    stat = path.stat()
+                    for column, value in zip(found, (name, stat.st_size, stat.st_mtime_ns)):
+                        column.append(value)
             except FileNotFoundError:  # gone while we looked
                 continue
-        return stamps
+        return found
+
+    def _stat(self, names: Iterable[str]) -> dict[str, Stamp]:
+        """The stamps of the files named, and of every file under the folders named."""
+        names, sizes, mtimes = self._stat_columns(names)
+        return dict(zip(names, zip(sizes, mtimes)))
 
     def digest(self, name: str) -> str | None:
         """The digest of a file's bytes, or None if there is no such file."""
@@ -196,8 +452,8 @@ class FileIndex:
             record = self._check(name, stamp)
         return record.digest if record else None
 
-    def snapshot(self) -> dict[str, FileRecord]:
-        return dict(self.current)
+    def snapshot(self) -> MutableMapping[str, FileRecord]:
+        return self.current.copy() if isinstance(self.current, FileTable) else dict(self.current)
 
     def tree_digest(self, folder: str) -> str:
         """One digest of every file under ``folder`` (names included), from the last scan."""
@@ -215,6 +471,7 @@ class FileIndex:
             try:
                 data = (self.root / name).read_bytes()
             except FileNotFoundError:   # gone since it was listed
+                self.current.pop(name, None)
                 return None
             except OSError as exc:      # there, but unreadable: not the same as gone
                 raise SiteError(f"cannot read: {exc.strerror or exc}", name) from None
@@ -895,8 +1152,8 @@ class BuildState:
     read on first use (:attr:`records`)."""
 
     world: str = ""                                            # the site's structure, options, code
-    files: dict[str, FileRecord] = field(default_factory=dict)
-    stamps: dict[str, Stamp] = field(default_factory=dict)     # each output as the last build left it
+    files: MutableMapping[str, FileRecord] = field(default_factory=dict)   # a FileTable, as read
+    stamps: Mapping[str, Stamp] = field(default_factory=dict)  # each output as the last build left it (Stamps)
     folders: dict[str, int] | None = None   # the output's folders, modification times (None: unknown)
     extra: tuple[str, ...] = ()         # files outside the inputs that outputs read (a source listing's)
     reports: dict[str, Any] = field(default_factory=dict)      # bundle name -> what it last reported
@@ -981,11 +1238,13 @@ class BuildState:
         self.on_disk = records.copy()
 
     def to_data(self) -> dict[str, Any]:
-        """Plain values (lists, not tuples: they read back without a hook per value)."""
+        """Plain values (lists, not tuples: they read back without a hook per value); the files'
+        and the outputs' stamps as columns, lists of strings and numbers, which read back without
+        a Python object per file beyond those (:class:`FileTable`, :class:`Stamps`)."""
         return {
             "world": self.world,
-            "files": {name: [*r.stamp, r.digest, r.trusted] for name, r in self.files.items()},
-            "stamps": {path: list(stamp) for path, stamp in self.stamps.items()}, "folders": self.folders,
+            "files": FileTable.of(self.files).columns(),
+            "stamps": Stamps.of(self.stamps).columns(), "folders": self.folders,
             "extra": list(self.extra), "reports": self.reports,
             "external": self.external, "horizon": self.horizon, "floor": self.floor,
             "planned": self.planned, "behind": self.behind, "generation": self.generation,
@@ -996,16 +1255,15 @@ class BuildState:
     def from_data(cls, data: dict[str, Any]) -> BuildState:
         state = cls(
             world=str(data["world"]),
-            files={name: FileRecord((size, mtime), digest, bool(trusted))
-                   for name, (size, mtime, digest, trusted) in data["files"].items()},
-            stamps={path: (size, mtime) for path, (size, mtime) in data["stamps"].items()},
+            files=FileTable(*data["files"]), stamps=Stamps(*data["stamps"]),
             folders=None if data["folders"] is None else dict(data["folders"]),
             extra=tuple(data["extra"]), reports=dict(data["reports"]),
             external=data["external"], horizon=data["horizon"], floor=data["floor"],
             planned=dict(data["planned"]), behind=bool(data["behind"]), generation=str(data["generation"]),
             journal=int(data["journal"]))
-        if not all(isinstance(path, str) for path in state.stamps) or not all(map(isinstance, state.extra,
-                                                                                 [str] * len(state.extra))):
+        if not all(type(column) is list for column in (*state.files.columns(), *state.stamps.columns())) \
+                or not all(all(map(isinstance, names, itertools.repeat(str)))
+                           for names in (state.files.names, state.stamps.folders, state.stamps.names, state.extra)):
             raise TypeError("state of the wrong types")
         return state
 

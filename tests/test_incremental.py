@@ -113,6 +113,56 @@ def test_a_build_with_nothing_to_do_loads_no_renderer_nor_the_records(site: Path
     assert said.startswith("nothing changed") and probed == "0 [] False", done.stdout
 
 
+def test_a_build_with_nothing_to_do_makes_no_record_per_file(site: Path, monkeypatch) -> None:
+    """The state's files and outputs are read as columns and compared with the scans' whole: a
+    no-op makes no record per file (at 100,000 posts, making them cost more than the scan)."""
+    build(site, OPTIONS)
+    made = []
+    real = state_module.FileRecord.__init__
+    monkeypatch.setattr(state_module.FileRecord, "__init__", lambda self, *a: made.append(a) or real(self, *a))
+    engine = Engine(site, OPTIONS)
+    assert engine.build().site is None
+    assert made == [] and isinstance(engine.state.stamps, state_module.Stamps)
+
+
+def test_the_state_reads_back_the_files_and_outputs_it_was_written_with(site: Path) -> None:
+    """Each file's stamp, digest and trust, and each output's stamp, come back as they were
+    written, from columns of msgpack's own types: no extension type to decode per file."""
+    import msgpack
+
+    build(site, OPTIONS)
+    path = site / ".sitegen/state.msgpack"
+    state = BuildState.load(path)
+    state.files = {**state.files, "content/pages/new.md": state_module.FileRecord((7, 10**18 + 1), "ab" * 32, False)}
+    state.stamps = {**state.stamps, "new.html": (12, 10**18 + 2)}
+    state.save(path)
+    back = BuildState.load(path)
+    assert dict(back.files.items()) == state.files and dict(back.stamps.items()) == state.stamps
+    assert list(back.files) == list(state.files) and list(back.stamps) == list(state.stamps)
+    body = path.read_bytes()[len(codec._header("state")) + codec.SEAL:]
+    data = msgpack.unpackb(body, ext_hook=msgpack.ExtType, strict_map_key=False)
+    columns = [*data["files"], *data["stamps"]]
+    assert all(type(value) in (str, int, bool) for column in columns for value in column)
+    assert [len(column) for column in data["files"]] == [len(state.files)] * 5
+    assert [len(column) for column in data["stamps"][2:]] == [len(state.stamps)] * 3   # names, sizes, times
+    assert "2020/05/01" in data["stamps"][0]          # the folders of its runs
+
+
+def test_a_source_edited_is_seen_when_the_state_lists_the_files_in_another_order(site: Path) -> None:
+    """A no-op compares the scan's columns with the state's in the order the folders list their
+    files; listed in another order (the state of another machine's copy), they are matched by name."""
+    build(site, OPTIONS)
+    path = site / ".sitegen/state.msgpack"
+    state = BuildState.load(path)
+    state.files = dict(reversed(list(state.files.items())))
+    state.save(path)
+    assert build(site, OPTIONS).site is None
+    post = site / "content/posts/2021-01-02-third.md"
+    post.write_text(post.read_text().replace("Third body.", "Third body, edited."))
+    assert "2021/01/02/third.html" in build(site, OPTIONS).written
+    assert_same_as_full_build(site)
+
+
 def test_editing_a_post_body_makes_its_page_and_the_pages_that_show_its_excerpt(site: Path) -> None:
     build(site, OPTIONS)
     post = site / "content/posts/2020-05-01-second.md"
@@ -424,6 +474,15 @@ def test_strays_and_empty_folders_among_the_outputs_own_folders_are_found(site: 
     assert sorted(result.deleted) == ["2020/05/01/stray.html", "tags/link.html"]
     assert not (site / "_site/2020/05/empty").exists()
     assert build(site, OPTIONS).site is None
+    assert_same_as_full_build(site)
+
+
+def test_an_output_folder_removed_by_hand_is_made_again(site: Path) -> None:
+    """The outputs are stat'ed relative to their folder: one gone takes all its files with it."""
+    build(site, OPTIONS)
+    shutil.rmtree(site / "_site/2020/05")
+    result = build(site, OPTIONS)
+    assert "2020/05/01/second.html" in result.written
     assert_same_as_full_build(site)
 
 

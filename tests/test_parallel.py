@@ -244,6 +244,25 @@ def test_outputs_are_looked_at_in_a_child_while_the_inputs_are_scanned(tmp_path,
     assert Engine(site, OPTIONS).build().site is None
 
 
+def test_outputs_edited_by_hand_are_seen_by_the_child_and_by_this_process(tmp_path, monkeypatch, request):
+    """The child looks at the first outputs, this process at the last once its sources are
+    scanned (as many as even the two out): an output edited by hand in either share is made again."""
+    if rerun_where_forking_is_safe(request):
+        return
+    site = copy_site(tmp_path / "site", "basic")
+    monkeypatch.setattr(parallel, "BACKGROUND_THRESHOLD", 1)      # as if the site were large
+    monkeypatch.setattr(scanning, "SOURCE_COST", 0)               # half the outputs each
+    Engine(site, OPTIONS).build()
+    paths = list(BuildState.load(site / ".sitegen/state.msgpack").stamps)
+    edited = [paths[0], paths[len(paths) // 2 - 1], paths[len(paths) // 2], paths[-1]]
+    made = {path: (site / "_site" / path).read_bytes() for path in edited}
+    for path in edited:
+        (site / "_site" / path).write_bytes(b"edited by hand")
+    Engine(site, OPTIONS).build()
+    assert {path: (site / "_site" / path).read_bytes() for path in edited} == made
+    assert Engine(site, OPTIONS).build().site is None
+
+
 BACKGROUND = """
 import json, os, sys, threading
 from generator.errors import SiteError

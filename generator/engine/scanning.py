@@ -14,13 +14,17 @@ from generator.engine.documents import code_digest
 from generator.engine.planning import STRUCTURE
 from generator.engine.values import Scan
 from generator.layout import INPUTS
-from generator.output import check_outputs, safe_output_dir
+from generator.output import check_outputs, moved_outputs, safe_output_dir
 from generator.placement import timezone_of
 from generator.sources import refuse_links_outside
 from generator.state import FileIndex
 
 if TYPE_CHECKING:
     from generator.engine.core import Engine
+
+# A source's stat costs a scan about this many of an output's (its folder's listing, its columns):
+# at 100,000 posts, 0.45-0.56 s of CPU for 100,038 sources against 0.83-0.84 s for 266,034 outputs.
+SOURCE_COST = 1.6
 
 
 def scan(engine: Engine, now: datetime | None, changed: Iterable[str] | None, warm: bool,
@@ -39,10 +43,14 @@ def scan(engine: Engine, now: datetime | None, changed: Iterable[str] | None, wa
     hint = changed if warm and not fresh else None
     if output and (fresh or not warm):
         # Every output is looked at while the inputs are: two stats of ten thousand files, two cores.
-        with parallel.Background(check_outputs, out_dir, state.stamps, state.folders,
-                                 worth=parallel.worth_background(len(state.stamps))) as checked:
+        # This process takes the last outputs too, as many as even the two out (SOURCE_COST).
+        worth = parallel.worth_background(len(state.stamps))
+        upto = min(len(state.stamps), int(len(state.stamps) + SOURCE_COST * len(state.files)) // 2) if worth else None
+        with parallel.Background(check_outputs, out_dir, state.stamps, state.folders, upto, worth=worth) as checked:
             index, changed, external = scan_inputs(engine, config, hint)
+            rest = moved_outputs(out_dir, state.stamps, upto) if upto is not None else set()
             tampered, strays, empty = checked.result()
+            tampered |= rest
     else:
         index, changed, external = scan_inputs(engine, config, hint)
         tampered, strays, empty = set(), set(), []
