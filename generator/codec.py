@@ -16,6 +16,7 @@ every reader of a cache treats as a miss.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hmac
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path, PurePath
@@ -27,7 +28,7 @@ import msgpack
 # Each cache's layout version, in one place: bump one when what it stores changes shape.
 VERSIONS = {
     "state": 9,          # .sitegen/state.msgpack (generator.state.BuildState: files and stamps as columns)
-    "records": 12,       # .sitegen/records.msgpack (generator.state.Records)
+    "records": 13,       # .sitegen/records.msgpack (generator.state.Records)
     "records-changes": 4,  # an entry of .sitegen/records.journal (generator.state.Records.changes)
     "document": 12,      # .sitegen/cache/documents/ (generator.site.Document, by parse key)
     "version-files": 6,  # .sitegen/versions/ (a docs version's files as last built, and the settings it read)
@@ -134,6 +135,68 @@ def loads(kind: str, data: bytes, key: bytes) -> Any:
                 raise Garbled(f"unreadable {kind} cache: {exc}") from None
 
 
+_SCALARS = (str, bool, float, type(None), datetime, date)
+_CONTAINERS = (list, dict)
+
+
+def _arrays(value: Any) -> Any:
+    """``value`` as plain msgpack, if it is made of tuples, lists, text, numbers, dates and None
+    only (a plan input, a tuple of posts): a tuple of anything but tuples and lists as an array,
+    any other tuple as ``{"t": array}``, a list as ``{"l": array}``, a date as the codec stores
+    it; else :data:`_NOT_PLAIN`."""
+    kind = type(value)
+    if kind is tuple or kind is list:
+        items = [_arrays(item) for item in value]
+        if any(item is _NOT_PLAIN for item in items):
+            return _NOT_PLAIN
+        if kind is tuple and not any(type(item) in _CONTAINERS for item in items):
+            return items
+        return {"t" if kind is tuple else "l": items}
+    if kind in _SCALARS or (kind is int and -2 ** 63 <= value < 2 ** 64):
+        return value
+    return _NOT_PLAIN
+
+
+_NOT_PLAIN = object()
+
+
+def tuple_column(values: Iterable[Any]) -> dict[str, Any]:
+    """``values`` as plain msgpack where each is made of tuples, lists and scalars (:func:`_arrays`:
+    read back with no extension hook but for a date, by :func:`tuples_of_column`); the others
+    (a dict, a set) by their index, as the codec stores them."""
+    plain, others = [], {}
+    for i, value in enumerate(values):
+        arrays = _arrays(value)
+        if arrays is _NOT_PLAIN:
+            others[i], arrays = value, None
+        plain.append(arrays)
+    return {"plain": plain, "others": others}
+
+
+def _from_arrays(value: dict) -> tuple | list:
+    """The tuple or list :func:`_arrays` gave ``value`` for: its arrays (flat tuples) made
+    tuples by ``tuple``, not by a call of this per value."""
+    (kind, items), = value.items()
+    items = [tuple(item) if type(item) is list else _from_arrays(item) if type(item) is dict else item
+             for item in items]
+    if kind == "t":
+        return tuple(items)
+    if kind == "l":
+        return items
+    raise TypeError("a column's value of an unknown shape")
+
+
+def tuples_of_column(column: dict[str, Any]) -> list:
+    """The values :func:`tuple_column` stored, in its order."""
+    values = [tuple(value) if type(value) is list else _from_arrays(value) if type(value) is dict else value
+              for value in column["plain"]]
+    for i, value in column["others"].items():
+        if type(i) is not int or i < 0:
+            raise TypeError("a column's value out of place")
+        values[i] = value
+    return values
+
+
 def _header(kind: str) -> bytes:
     return f"sitegen {kind} {VERSIONS[kind]}\n".encode()
 
@@ -205,9 +268,11 @@ def datetime_text(value: datetime) -> str:
     return text if zone is None else f"{text}\0{zone}"
 
 
+@functools.lru_cache(maxsize=1 << 17)
 def datetime_of(data: str) -> datetime:
     """The datetime :func:`datetime_text` gave ``data`` for: the one value the records hold
-    thousands of (a post's date), read without a msgpack call of its own."""
+    thousands of (a post's date), read without a msgpack call of its own; and thrice each (the
+    summary's date and its front matter's, the sitemap's inputs), so made once for the three."""
     text, _, zone = data.partition("\0")
     naive = datetime.fromisoformat(text)
     if not zone:

@@ -204,6 +204,10 @@ def summary(doc: Document) -> dict[str, Any]:
     return dict(zip(SUMMED_UP, _summed_up(doc)))
 
 
+def _each(convert: Any) -> Any:
+    return lambda values: list(map(convert, values))
+
+
 def _or_none(convert: Any) -> Any:
     return lambda value: None if value is None else convert(value)
 
@@ -220,15 +224,30 @@ def _read_flat(values: list) -> list:
     return list(map(tuple, values))
 
 
+def _shared(values: list) -> dict[str, list]:
+    """A column of few distinct values (the settings each parse read: most documents read the same
+    ones) as those values, once each, and each document's number among them."""
+    distinct: dict[tuple, int] = {}
+    numbers = [distinct.setdefault(value, len(distinct)) for value in values]
+    return {"values": [_nested(value) for value in distinct], "numbers": numbers}
+
+
+def _read_shared(column: dict[str, list]) -> list:
+    """The column :func:`_shared` stored: one object for each distinct value (a parse key made
+    of one is worked out once, :func:`generator.engine.documents.parse_key`)."""
+    values = _read_nested(column["values"])
+    return [values[number] for number in column["numbers"]]
+
+
 # The summary's fields that are not plain msgpack values (str, int, bool, list, dict): how each
-# is stored in its column and how the column is read back. Tuples as lists and dates as text,
+# column is stored and how it is read back. Tuples as lists and dates as text,
 # so that reading 10,000 summaries runs no extension hook per value (only meta, any YAML, may).
 _COLUMNS: dict[str, tuple[Any, Any]] = {
-    "date": (_or_none(codec.datetime_text), lambda values: list(map(_or_none(codec.datetime_of), values))),
-    "inputs": (_nested, _read_nested), "settings": (_nested, _read_nested),
-    "links": (_nested, _read_nested), "targets": (_nested, _read_nested),
-    "warnings": (list, _read_flat), "anchors": (list, _read_flat), "unread": (list, _read_flat),
-    "deferred": (_or_none(list), lambda values: list(map(_or_none(tuple), values))),
+    "date": (_each(_or_none(codec.datetime_text)), _each(_or_none(codec.datetime_of))),
+    "inputs": (_each(_nested), _read_nested), "settings": (_shared, _read_shared),
+    "links": (_each(_nested), _read_nested), "targets": (_each(_nested), _read_nested),
+    "warnings": (_each(list), _read_flat), "anchors": (_each(list), _read_flat), "unread": (_each(list), _read_flat),
+    "deferred": (_each(_or_none(list)), _each(_or_none(tuple))),
 }
 _PLAIN = (lambda value: value, lambda values: values)
 
@@ -237,11 +256,10 @@ def summary_columns(summaries: Iterable[dict[str, Any]]) -> dict[str, list]:
     """The summaries (:func:`summary`) as one list per field, of plain values where the field's
     type allows: the records hold every document's, and :func:`summaries_of_columns` reads them."""
     rows = list(summaries)
-    return {name: list(map(_COLUMNS.get(name, _PLAIN)[0], map(operator.itemgetter(name), rows)))
-            for name in SUMMED_UP}
+    return {name: _COLUMNS.get(name, _PLAIN)[0](list(map(operator.itemgetter(name), rows))) for name in SUMMED_UP}
 
 
-def summaries_of_columns(columns: dict[str, list]) -> list[dict[str, Any]]:
+def summaries_of_columns(columns: dict[str, Any]) -> list[dict[str, Any]]:
     """The summaries :func:`summary_columns` stored, in its order."""
     if list(columns) != SUMMED_UP:
         raise TypeError("summaries of other fields")

@@ -483,29 +483,32 @@ class FileIndex:
         return record
 
 
-class KeyTable(list):
+class KeyTable(Sequence):
     """The dependency keys of a records file, by their index there (which the records and the
     journal's entries use): each document's keys together (its ``span``), then the others.
 
     An edit build asks the index of a few keys (those that changed), so none is indexed ahead:
     a document's are found in its span, the others' index is made on first use (a few thousand);
-    every key's once many were asked of.
+    every key's once many were asked of. Nor is a document's key made before it is asked for:
+    the documents' keys are 1.6 million at 100,000 posts, and an edit asks for some thousands.
     """
 
     spans: dict[str, tuple[int, int]]      # a document's source -> where its keys begin and end
     _others: dict[tuple, int] | None = None
     _index: dict[tuple, int] | None = None  # every key's, once asked of many (a template edit's build)
+    _keys: list[tuple] | None = None        # every key, once the table was gone through whole
     _asked = 0
 
     def __init__(self, documents: Mapping[str, list[str]] = {}, others: Iterable[tuple] = ()):
         """The keys ``("doc", source, field)`` of each source's ``documents`` fields, then ``others``."""
-        super().__init__(("doc", source, name) for source, names in documents.items() for name in names)
-        self.spans, start = {}, 0
+        self.named = documents          # source -> its fields, in its keys' order
+        self.sources, self.starts, self.spans, start = list(documents), array.array("q"), {}, 0
         for source, names in documents.items():
+            self.starts.append(start)
             self.spans[source] = (start, start + len(names))
             start += len(names)
         self.documents = start          # where the other keys begin
-        self.extend(others)
+        self.others = list(others)
 
     @classmethod
     def of(cls, keys: Iterable[tuple]) -> KeyTable:
@@ -518,6 +521,39 @@ class KeyTable(list):
             else:
                 others.append(key)
         return cls(documents, others)
+
+    def __len__(self) -> int:
+        return self.documents + len(self.others)
+
+    def __getitem__(self, i: int | slice) -> Any:
+        if self._keys is not None:
+            return self._keys[i]
+        if isinstance(i, slice):
+            at = range(*i.indices(len(self)))
+            if at.step == 1 and at.start >= self.documents:     # the others' (ungrouped keys)
+                return self.others[at.start - self.documents:at.stop - self.documents]
+            return [self[j] for j in at] if len(at) < 1024 else self.whole()[i]
+        if i < 0:
+            i += len(self)
+        if i >= self.documents:
+            return self.others[i - self.documents]
+        if i < 0:
+            raise IndexError("key index out of range")
+        d = bisect.bisect_right(self.starts, i) - 1     # a document without keys starts where the next does
+        source = self.sources[d]
+        return ("doc", source, self.named[source][i - self.starts[d]])
+
+    def __iter__(self) -> Iterator[tuple]:
+        if self._keys is not None:
+            return iter(self._keys)
+        return itertools.chain((("doc", source, name) for source, names in self.named.items() for name in names),
+                               self.others)
+
+    def whole(self) -> list[tuple]:
+        """Every key, made once (for a build that goes through them all)."""
+        if self._keys is None:
+            self._keys = list(iter(self))
+        return self._keys
 
     def indexed(self) -> dict[tuple, int]:
         """Every key's index, made once (for a build that asks of many)."""
@@ -534,14 +570,14 @@ class KeyTable(list):
             return self.indexed().get(key)
         if key[0] == "doc":
             span = self.spans.get(key[1])
-            if span is None:
+            if span is None or len(key) != 3:
                 return None
             try:
-                return self.index(key, *span)
+                return span[0] + self.named[key[1]].index(key[2])
             except ValueError:
                 return None
         if self._others is None:
-            self._others = {self[i]: i for i in range(self.documents, len(self))}
+            self._others = {key: i for i, key in enumerate(self.others, self.documents)}
         return self._others.get(key)
 
     def ids_of(self, keys: Iterable[tuple]) -> set[int]:
@@ -776,6 +812,18 @@ class DigestRun(Sequence):
         self.run, self.others = run, others
 
     @classmethod
+    def read(cls, run: bytes, at: bytes, values: list) -> DigestRun:
+        """The run a records file holds: ``values`` at the indices packed in ``at`` (checked at
+        once, not one by one: 252,000 of them at 100,000 posts)."""
+        indices = unpacked(at)
+        if type(run) is not bytes or len(run) % 32 or len(indices) != len(values) \
+                or (indices and max(indices) >= len(run) // 32):
+            raise TypeError("digests of the wrong shape")
+        made = cls.__new__(cls)
+        made.run, made.others = run, dict(zip(indices, values))
+        return made
+
+    @classmethod
     def of(cls, values: Iterable[Any]) -> DigestRun:
         run, others, empty = bytearray(), {}, bytes(32)
         for i, value in enumerate(values):
@@ -920,18 +968,21 @@ class Records:
         self.digests = Digests(table=table, values=values)
         index = table.indexed()
         reads = [[index[k] for k in r.reads] for r in self.outputs.values()]
-        fields = list(dict.fromkeys(key[2] for key in table[:table.documents]))
+        fields = list(dict.fromkeys(name for names in table.named.values() for name in names))
         field_index = {name: i for i, name in enumerate(fields)}
         return {
             # Each document's keys as the numbers of their fields, by source; any other key as an array.
-            "sources": list(table.spans),
+            "sources": table.sources,
             "fields": fields,
-            "documents_keys": codec.Items(len(table.spans), ([field_index[key[2]] for key in table[start:end]]
-                                                             for start, end in table.spans.values())),
-            "other_keys": [list(key) for key in table[table.documents:]],
+            "documents_keys": codec.Items(len(table.named), (list(map(field_index.__getitem__, names))
+                                                             for names in table.named.values())),
+            "other_keys": codec.tuple_column(table.others),
             "digests": values.run,
-            "other_values": values.others,
-            "inputs": inputs,
+            # The digests that are not SHA-256 ones (tuples of posts, mostly) and the plan inputs (tuples
+            # of text, mostly) with their tuples as arrays: read back with no extension hook for each.
+            "other_at": packed(values.others),
+            "other_values": codec.tuple_column(values.others.values()),
+            "inputs": codec.tuple_column(inputs),
             "outputs": codec.Items(len(self.outputs), ((path, [inputs_index[repr(r.inputs)], r.digest])
                                                        for path, r in self.outputs.items()), pairs=True),
             # Every output's keys in one run (ReadsFile), in the outputs' order, and where each begins.
@@ -951,8 +1002,8 @@ class Records:
         fields = data["fields"]
         keys = KeyTable({source: [fields[i] for i in numbers]
                          for source, numbers in zip(data["sources"], data["documents_keys"], strict=True)},
-                        map(tuple, data["other_keys"]))
-        inputs = data["inputs"]
+                        codec.tuples_of_column(data["other_keys"]))
+        inputs = codec.tuples_of_column(data["inputs"])
         reads = ReadsFile(data["reads"], data["reads_starts"], keys)
         if len(reads) != len(data["outputs"]):
             raise TypeError("not the reads of every output")
@@ -960,7 +1011,7 @@ class Records:
             outputs={path: OutputRecord(inputs[i], None, digest, None, None, reads, n)
                      for n, (path, (i, digest)) in enumerate(data["outputs"].items())},
             documents=dict(data["documents"]),
-            digests=Digests(table=keys, values=DigestRun(data["digests"], data["other_values"])),
+            digests=Digests(table=keys, values=DigestRun.read(data["digests"], data["other_at"], codec.tuples_of_column(data["other_values"]))),
             bundles=_bundles_from(data["bundles"], keys.__getitem__),
             order=tuple(data["order"]),
             summaries=dict(zip(data["summaries"]["sources"], zip(
