@@ -29,7 +29,8 @@ from generator.deps import value_digest
 from generator.errors import SiteError
 from generator.files import is_output_path
 from generator.layout import CONFIG_FILE, OUTPUT_MARKER, SOURCES
-from generator.state import OutputRecord, Stamp, Stamps, file_stamp, scan
+from generator.stamps import Stamp, Stamps, file_stamp, scan
+from generator.state import OutputRecord
 
 TREE = "tree"       # the staging folder's copy of a new output directory (beside 16-hex-digit names)
 SPILLED = "spilled"  # derived files made, waiting for their jobs (Staging.spill)
@@ -175,7 +176,7 @@ def folder_stamps(out_dir: Path, paths: Iterable[str], last: dict[str, int] | No
 def moved_outputs(out_dir: Path, stamps: Mapping[str, Stamp], start: int = 0, stop: int | None = None) -> set[str]:
     """The outputs (of ``stamps``, those from ``start`` to ``stop``) whose stamps are not the
     ones there: changed or gone. Each run of one folder's outputs is stat'ed relative to that
-    folder and compared with the columns (:class:`generator.state.Stamps`), making no path nor
+    folder and compared with the columns (:class:`generator.stamps.Stamps`), making no path nor
     stamp per output: 266,000 at 100,000 posts."""
     columns = Stamps.of(stamps)
     top, moved = os.fspath(out_dir), set()

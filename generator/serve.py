@@ -40,7 +40,7 @@ from generator.configure import load_config
 from generator.errors import SiteError
 from generator.layout import ASSETS, CONFIG_FILE, STATE_DIR, WATCHED
 from generator.lock import site_lock
-from generator.state import Stamp, file_stamp
+from generator.stamps import Stamp, file_stamp
 from generator.urls import candidates
 
 POLL_MS = 400              # how often site.yaml and new folders are checked

@@ -25,6 +25,7 @@ from generator.errors import SiteError
 from generator.layout import DEFAULT_THEME, OUTPUT_MARKER
 from generator.outputs import Registry
 from generator import codec
+from generator import stamps as stamps_module
 from generator import state as state_module
 from generator.cache import local_key
 from generator.codec import dumps, loads
@@ -118,11 +119,11 @@ def test_a_build_with_nothing_to_do_makes_no_record_per_file(site: Path, monkeyp
     no-op makes no record per file (at 100,000 posts, making them cost more than the scan)."""
     build(site, OPTIONS)
     made = []
-    real = state_module.FileRecord.__init__
-    monkeypatch.setattr(state_module.FileRecord, "__init__", lambda self, *a: made.append(a) or real(self, *a))
+    real = stamps_module.FileRecord.__init__
+    monkeypatch.setattr(stamps_module.FileRecord, "__init__", lambda self, *a: made.append(a) or real(self, *a))
     engine = Engine(site, OPTIONS)
     assert engine.build().site is None
-    assert made == [] and isinstance(engine.state.stamps, state_module.Stamps)
+    assert made == [] and isinstance(engine.state.stamps, stamps_module.Stamps)
 
 
 def test_the_state_reads_back_the_files_and_outputs_it_was_written_with(site: Path) -> None:
@@ -133,7 +134,7 @@ def test_the_state_reads_back_the_files_and_outputs_it_was_written_with(site: Pa
     build(site, OPTIONS)
     path = site / ".sitegen/state.msgpack"
     state = BuildState.load(path)
-    state.files = {**state.files, "content/pages/new.md": state_module.FileRecord((7, 10**18 + 1), "ab" * 32, False)}
+    state.files = {**state.files, "content/pages/new.md": stamps_module.FileRecord((7, 10**18 + 1), "ab" * 32, False)}
     state.stamps = {**state.stamps, "new.html": (12, 10**18 + 2)}
     state.save(path)
     back = BuildState.load(path)

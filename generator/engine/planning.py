@@ -25,7 +25,8 @@ from generator.plan import Plan
 from generator.placement import place_all
 from generator.site import Document, Site
 from generator.sources import Source
-from generator.state import BundleRecord, FileIndex, OutputRecord
+from generator.stamps import FileIndex
+from generator.state import BundleRecord, OutputRecord
 
 if TYPE_CHECKING:
     from generator.engine.core import Engine

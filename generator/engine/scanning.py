@@ -17,7 +17,7 @@ from generator.layout import INPUTS
 from generator.output import check_outputs, moved_outputs, safe_output_dir
 from generator.placement import timezone_of
 from generator.sources import refuse_links_outside
-from generator.state import FileIndex
+from generator.stamps import FileIndex
 
 if TYPE_CHECKING:
     from generator.engine.core import Engine

@@ -15,7 +15,8 @@ from generator.output import Staging
 from generator.outputs import PlanContext, Planned, Remade, Report
 from generator.plan import Plan
 from generator.site import Site
-from generator.state import BuildState, BundleRecord, DerivedRecord, FileIndex, Stamp
+from generator.stamps import FileIndex, Stamp
+from generator.state import BuildState, BundleRecord, DerivedRecord
 
 
 @dataclass
