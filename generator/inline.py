@@ -261,8 +261,11 @@ class SkippingInlineProcessor(InlineProcessor):
     def _InlineProcessor__handleInline(self, data: str, patternIndex: int = 0) -> str:
         if isinstance(data, util.AtomicString):
             return data
-        for index in range(patternIndex, len(self.patterns)):
-            data = self._every_match(data, index)
+        patterns = self.patterns
+        for index in range(patternIndex, len(patterns)):
+            opening = patterns[index][1]
+            if opening is None or opening in data:      # else it cannot match: no call to say so
+                data = self._every_match(data, index)
         return data
 
     def _every_match(self, data: str, index: int) -> str:

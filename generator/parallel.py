@@ -32,6 +32,7 @@ from typing import Any, TypeVar
 from generator import gcpolicy
 
 PARALLEL_THRESHOLD = 64      # fewer items than this are done here
+HEAVY_THRESHOLD = 4          # fewer heavy items (each a process's work: a search index's part) are done here
 BACKGROUND_THRESHOLD = 2000  # files of a site below which work beside a build is not worth a fork
 CHUNK = 16                   # items per message to and from a worker
 
@@ -48,38 +49,42 @@ def workers() -> int:
         return os.cpu_count() or 1
 
 
-def worth_workers(count: int) -> bool:
-    """Whether ``count`` items are worth worker processes."""
-    return count >= PARALLEL_THRESHOLD and workers() > 1
+def worth_workers(count: int, heavy: bool = False) -> bool:
+    """Whether ``count`` items (``heavy``: each a process's worth of work) are worth worker processes."""
+    return count >= (HEAVY_THRESHOLD if heavy else PARALLEL_THRESHOLD) and workers() > 1
 
 
-def can_fork(count: int) -> bool:
+def can_fork(count: int, heavy: bool = False) -> bool:
     """Whether ``count`` items are worth worker processes forked from this one, and it may fork."""
-    return worth_workers(count) and may_fork()
+    return worth_workers(count, heavy) and may_fork()
 
 
-def map(function: Callable[[T], R], items: Sequence[T]) -> Iterator[list[R]]:
+def map(function: Callable[[T], R], items: Sequence[T], heavy: bool = False) -> Iterator[list[R]]:
     """``function(item)`` for each of ``items``, in chunks of results, in order; in worker
     processes if there are enough items (:func:`worth_workers`), forked or fresh as this
     process allows (see the module's docstring), else here.
 
+    ``heavy`` items each cost a worker's start-up many times over (a search index's part: a
+    Pagefind process fed and read): they go to workers from :data:`HEAVY_THRESHOLD` on, one by
+    one (a chunk of 16 of a few dozen would leave a core idle while another makes the last).
+
     An exception a function raises reaches the caller (in a worker, it must
     pickle: a :class:`SiteError` does).
     """
-    count = len(items)
-    if can_fork(count):
-        return _forked(function, items)
-    if worth_workers(count) and _pickles(function):
-        return _fresh(function, items)
-    return ([function(items[i]) for i in range(start, min(start + CHUNK, count))] for start in range(0, count, CHUNK))
+    count, chunk = len(items), 1 if heavy else CHUNK
+    if can_fork(count, heavy):
+        return _forked(function, items, chunk)
+    if worth_workers(count, heavy) and _pickles(function):
+        return _fresh(function, items, chunk)
+    return ([function(items[i]) for i in range(start, min(start + chunk, count))] for start in range(0, count, chunk))
 
 
-def _forked(function: Callable[[T], R], items: Sequence[T]) -> Iterator[list[R]]:
+def _forked(function: Callable[[T], R], items: Sequence[T], chunk: int) -> Iterator[list[R]]:
     import multiprocessing
 
     global _task
     count = len(items)
-    chunks = [range(start, min(start + CHUNK, count)) for start in range(0, count, CHUNK)]
+    chunks = [range(start, min(start + chunk, count)) for start in range(0, count, chunk)]
     _task = lambda i: function(items[i])    # noqa: E731 (inherited by the workers)
     try:
         with gcpolicy.frozen():
@@ -95,13 +100,13 @@ def _run_chunk(chunk: range) -> list:
     return [_task(i) for i in chunk]
 
 
-def _fresh(function: Callable[[T], R], items: Sequence[T]) -> Iterator[list[R]]:
+def _fresh(function: Callable[[T], R], items: Sequence[T], size: int) -> Iterator[list[R]]:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     with ProcessPoolExecutor(workers(), mp_context=multiprocessing.get_context("forkserver")) as pool:
-        results = pool.map(function, items, chunksize=CHUNK)
-        while chunk := list(itertools.islice(results, CHUNK)):
+        results = pool.map(function, items, chunksize=size)
+        while chunk := list(itertools.islice(results, size)):
             yield chunk
 
 

@@ -62,6 +62,23 @@ class WhoIndexedIt(Derived):
         return out
 
 
+class WhoIndexedAPart(Derived):
+    """``parts-by/N.txt``, derived from ``made-by/`` in six parts (as a small site's search index:
+    32 parts at 1,000 posts, each a Pagefind process's work): the process that made it."""
+
+    name = "parts-by"
+    PARTS = 6
+
+    def group(self, config, path: str) -> str | None:
+        return str(int(path.removeprefix("made-by/").removesuffix(".txt")) % self.PARTS) \
+            if path.startswith("made-by/") else None
+
+    def make(self, ctx: PlanContext, group: str, files) -> Files:
+        out = Files()
+        out.add(f"parts-by/{group}.txt", f"{os.getpid()} from {len(files)} files", "test")
+        return out
+
+
 def registry() -> Registry:
     return Registry([*default_registry(), WhoMadeIt(), WhoIndexedIt()])
 
@@ -119,6 +136,7 @@ def test_workers_make_and_record_what_one_process_does(tmp_path, monkeypatch, ca
     result = Engine(forked, OPTIONS, registry()).build()
     with monkeypatch.context() as patch:
         patch.setattr(parallel, "PARALLEL_THRESHOLD", 10 ** 9)
+        patch.setattr(parallel, "HEAVY_THRESHOLD", 10 ** 9)
         alone = Engine(here, OPTIONS, registry()).build()
     assert os.getpid() not in made_by(forked)          # made in the workers (which of them: as they came)
     assert made_by(here) == {os.getpid()}
@@ -132,6 +150,25 @@ def test_workers_make_and_record_what_one_process_does(tmp_path, monkeypatch, ca
     warning = "content/pages/listing.md:5: warning: Liquid: unexpected tag 'no_such_tag' left out"
     assert result.warnings == alone.warnings and warning in result.warnings
     assert not (forked / ".sitegen/staging").exists()
+
+
+def test_a_few_derived_groups_are_made_by_workers(tmp_path, monkeypatch, request):
+    """A search index's parts are heavy (each a Pagefind process's work): a few dozen of them,
+    below the threshold of pages or documents, are worth the workers, one part at a time."""
+    if rerun_where_forking_is_safe(request):
+        return
+    assert WhoIndexedAPart.PARTS < parallel.PARALLEL_THRESHOLD and parallel.can_fork(WhoIndexedAPart.PARTS, heavy=True)
+    forked, here = (copy_site(tmp_path / name, "basic") for name in ("forked", "here"))
+    Engine(forked, OPTIONS, Registry([*default_registry(), WhoMadeIt(), WhoIndexedAPart()])).build()
+    with monkeypatch.context() as patch:
+        patch.setattr(parallel, "HEAVY_THRESHOLD", 10 ** 9)
+        Engine(here, OPTIONS, Registry([*default_registry(), WhoMadeIt(), WhoIndexedAPart()])).build()
+    assert os.getpid() not in made_by(forked, "parts-by")
+    assert made_by(here, "parts-by") == {os.getpid()}
+    ignored = ("made-by", "parts-by")
+    assert files(forked / "_site", ignore=ignored) == files(here / "_site", ignore=ignored)
+    assert sorted(p.read_text().split(" from ")[1] for p in (forked / "_site/parts-by").iterdir()) == \
+        sorted(p.read_text().split(" from ")[1] for p in (here / "_site/parts-by").iterdir())
 
 
 def test_with_threads_running_documents_are_parsed_in_fresh_workers(tmp_path, monkeypatch):

@@ -46,3 +46,13 @@ def test_with_threads_a_closure_runs_here():
 
 def test_few_items_run_here():
     assert results(partial(pid_and_square, 0), range(3)) == [(os.getpid(), n * n) for n in range(3)]
+
+
+def test_a_few_heavy_items_go_to_workers_one_by_one():
+    """A search index's parts: each worth a worker, so a few go to workers, one per message."""
+    count = parallel.HEAVY_THRESHOLD + 2
+    assert count < parallel.PARALLEL_THRESHOLD and parallel.workers() > 1, "this test needs two cores"
+    chunks = list(parallel.map(partial(pid_and_square, 0), range(count), heavy=True))
+    assert [len(chunk) for chunk in chunks] == [1] * count
+    assert [square for chunk in chunks for _, square in chunk] == [n * n for n in range(count)]
+    assert os.getpid() not in {pid for chunk in chunks for pid, _ in chunk}

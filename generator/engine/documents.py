@@ -21,6 +21,10 @@ from generator.deps import value_digest
 from generator.site import Document, LazyDocument, SlimDocument, parse_document, well_formed
 from generator.sources import Source, load_data, load_source
 
+# Characters of HTML a build holds in its documents before it holds the rest slim: below it (a
+# few thousand posts) the renders take the HTML from memory, not from the parse cache again.
+HELD_IN_FULL = 64 * 2**20
+
 
 @dataclass(frozen=True)
 class DocumentStats:
@@ -88,16 +92,21 @@ def load_documents(config: Config, sources: list[tuple[str, Path, str]], refresh
     stands for it and its HTML is read from the cache only if a render wants it.
     ``tree`` is where the sources lie (the site unless given); ``ready`` holds
     documents parsed already (:func:`parse_uncached`, in a child), by their cache keys.
-    With ``slim``, each document is held without its HTML (but its excerpt) as soon as it
-    is had (a :class:`SlimDocument`), which is read from the cache again where a render wants it.
+    With ``slim``, each document past the first :data:`HELD_IN_FULL` characters of HTML is held
+    without its HTML (but its excerpt) as soon as it is had (a :class:`SlimDocument`), which is
+    read from the cache again where a render wants it.
     """
     load = load or partial(load_source, config.root)
     cache = document_cache(config)
     keys = document_keys(config, sources)
     summed: dict[int, str] = {}      # source -> parse key, where the last build's summary stands for it
+    room = [HELD_IN_FULL]            # characters of HTML still to hold in full
 
     def held(i: int, doc: Document | None) -> Document | None:
         if not slim or doc is None or isinstance(doc, LazyDocument):
+            return doc
+        if len(doc.content) <= room[0]:
+            room[0] -= len(doc.content)
             return doc
         kind, path, _ = sources[i]
         full = partial(_cached_or_parsed, config, cache, keys[i], partial(load, kind, path))

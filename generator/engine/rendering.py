@@ -89,7 +89,8 @@ def derive_files(engine: Engine, build: Build, remake: bool = True) -> None:
                 for group, group_from in made_from.items()}
         todo = [group for group, record in kept.items() if record is None]
         remade = iter(made_one for chunk in parallel.map(
-            partial(make_group, build, planner, groups, engine.state.records.outputs), todo) for made_one in chunk)
+            partial(make_group, build, planner, groups, engine.state.records.outputs), todo, heavy=True)
+            for made_one in chunk)
         for group in groups:         # planned in the groups' order, whichever way they were made
             records[group] = plan_kept(engine, build, kept[group]) if kept[group] \
                 else planned_group(build, made_from[group], *next(remade))
