@@ -13,7 +13,8 @@ import statistics
 import time
 from pathlib import Path
 
-from generator.build import BuildOptions, Engine, broken_links
+from generator.build import BuildOptions, Engine
+from generator.engine.planning import broken_links
 from generator.links import document_anchors, document_links
 from generator.markdown import render_markdown
 from generator.sources import load_source
@@ -42,14 +43,14 @@ def main() -> None:
         return median_seconds(work, args.rounds) / len(items) * 1e6
 
     print(f"Markdown: {per_document(lambda: [render_markdown(body) for _, body in items]):.0f} us a document")
-    print(f"links: {per_document(lambda: [document_links(h, b, 1, '/x/y.html') for h, b in items]):.0f} us")
+    print(f"links: {per_document(lambda: [document_links(h, b, 1) for h, b in items]):.0f} us")
     print(f"ids: {per_document(lambda: [document_anchors(h) for h, _ in items]):.0f} us")
     engine = Engine(root, BuildOptions(), saved=False)
     engine.build(save=False)
     site, plan, config = engine.last.site, engine.last_plan.plan, engine.config
     links = sum(len(doc.links) for doc in site.documents)
     gc.disable()        # as in a build (Engine.build): no collection walks the documents held
-    seconds = median_seconds(lambda: broken_links(site, plan, config), args.rounds)
+    seconds = median_seconds(lambda: broken_links(site, plan, config, {}), args.rounds)   # every page: no check kept
     gc.enable()
     print(f"the pass over {len(site.documents)} documents, {links} links: {seconds * 1000:.1f} ms")
 
