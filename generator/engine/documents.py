@@ -100,13 +100,14 @@ def load_documents(config: Config, sources: list[tuple[str, Path, str]], refresh
     cache = document_cache(config)
     keys = document_keys(config, sources)
     summed: dict[int, str] = {}      # source -> parse key, where the last build's summary stands for it
-    room = [HELD_IN_FULL]            # characters of HTML still to hold in full
+    room = HELD_IN_FULL              # characters of HTML still to hold in full
 
     def held(i: int, doc: Document | None) -> Document | None:
+        nonlocal room
         if not slim or doc is None or isinstance(doc, LazyDocument):
             return doc
-        if len(doc.content) <= room[0]:
-            room[0] -= len(doc.content)
+        if len(doc.content) <= room:
+            room -= len(doc.content)
             return doc
         kind, path, _ = sources[i]
         full = partial(_cached_or_parsed, config, cache, keys[i], partial(load, kind, path))
