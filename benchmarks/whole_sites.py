@@ -17,6 +17,7 @@ A site sitegen does not import or build is reported with the one line it printed
 from __future__ import annotations
 
 import argparse
+import re
 import shutil
 import subprocess
 import sys
@@ -37,7 +38,8 @@ MANIFEST = Path(__file__).with_name("whole_sites.toml")
 JEKYLL_ASIDE = ("Gemfile", "Gemfile.lock", ".bundle")
 # Plugins that Debian packages for its Jekyll (scripts/setup-test-tools installs them); a site's
 # others are switched off on the Jekyll side, and --safe runs none of its own Ruby.
-JEKYLL_PLUGINS = {"jekyll-feed", "jekyll-paginate", "jekyll-redirect-from", "jekyll-seo-tag", "jekyll-sitemap"}
+JEKYLL_PLUGINS = {"jekyll-feed", "jekyll-paginate", "jekyll-polyglot", "jekyll-redirect-from", "jekyll-seo-tag",
+                  "jekyll-sitemap"}
 SET_ASIDE = "//script|//style|//noscript|//comment()"
 TIMEOUT = 1800
 
@@ -71,7 +73,8 @@ def run(command: list[str], cwd: Path | None = None) -> tuple[int, str, float]:
 def last_line(output: str) -> str:
     """The line that says what went wrong: Jekyll's first error, or the last line printed."""
     lines = [line.strip() for line in output.splitlines() if line.strip()]
-    errors = [line for line in lines if "Error" in line or "Exception" in line]
+    errors = [line for line in lines if re.search(r"(?i)error|exception|disallowed", line)
+              and not line.startswith("from ")]
     return ((errors or lines or ["(no output)"])[0 if errors else -1])[:300]
 
 
@@ -113,7 +116,7 @@ def jekyll_side(source: Path, work: Path, site: dict, result: WholeSite) -> Path
             raise SystemExit(f"{site['repository']}: {name} has no {text!r} (whole_sites.toml's jekyll_edits)")
         path.write_text(original.replace(text, replacement), encoding="utf-8")
     plugins = [name for name in named_plugins(tree) if name in JEKYLL_PLUGINS]
-    (tree / "_jekyll_extra.yml").write_text(yaml.safe_dump({"plugins": plugins, "gems": plugins, "whitelist": plugins}),
+    (tree / "_jekyll_extra.yml").write_text(yaml.safe_dump({key: list(plugins) for key in ("plugins", "gems", "whitelist")}),
                                            encoding="utf-8")
     configs = [tree / name for name in ("_config.yml", "_jekyll_extra.yml") if (tree / name).is_file()]
     out = work / "jekyll-out"
