@@ -522,17 +522,19 @@ def test_what_an_include_assigns_its_includer_reads_and_what_none_assigns_is_nil
     layout = ("<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title></head><body>{% include setup %}"
               "<p>[{{ BASE_PATH }}] [{{ ASSET_PATH }}] [{{ is_production }}] [{{ never }}]"
               "{% unless never %} unset{% endunless %}{% if jbcache %} cached{% endif %}</p>"
+              "<p>{% for item in (1..2) %}{% include show %}{% endfor %}{% include show %}</p>"
               "{{ content }}</body></html>\n")
     setup = ("{% capture jbcache %}{% include is_production %}"
              "{% if is_production and site.base %}{% assign BASE_PATH = site.base %}"
              "{% else %}{% assign BASE_PATH = nil %}{% endif %}"
              "{% capture ASSET_PATH %}{{ BASE_PATH }}/assets/{{ site.title }}{% endcapture %}"
-             "{% endcapture %}{% assign jbcache = nil %}")
+             "{% assign item = 'a' %}{% endcapture %}{% assign jbcache = nil %}")
     old, new, notes = _built_by_both(tmp_path, {
         "_layouts/default.html": layout, "_includes/setup": setup,
+        "_includes/show": "<i>{{ item }}</i>",
         "_includes/is_production": "{% if site.production %}{% assign is_production = true %}{% endif %}"},
         config="title: Small\nurl: https://small.example\nbase: /prod\nproduction: false\n")
     page = "2020/01/02/hello-world.html"
-    assert "<p>[] [/assets/Small] [] [] unset</p>" in (old / page).read_text()
+    assert "<p>[] [/assets/Small] [] [] unset</p><p><i>1</i><i>2</i><i>a</i></p>" in (old / page).read_text()
     assert _tight((new / page).read_text()) == _tight((old / page).read_text())
     assert not [n for n in notes if n.path.startswith(("_layouts/", "_includes/"))]

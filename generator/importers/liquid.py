@@ -576,7 +576,10 @@ class _Converter:
                 return self.document(root, rest)
             return _maybe(self.access(root, rest), rest)
         if root in self.assigned:         # nil until assigned, as in Liquid
-            return _maybe(self.access(f"({self.target(root)} | default(nil))", rest), rest)
+            value = f"({self.target(root)} | default(nil))"
+            if scope.lenient:     # a loop variable of the includer hides it, as Liquid's loop scope does
+                value = f"({root} | default({self.target(root)}) | default(nil))"
+            return _maybe(self.access(value, rest), rest)
         if root in scope.documents:
             return self.document(root, rest)
         if root == "site":
