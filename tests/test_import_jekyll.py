@@ -538,3 +538,25 @@ def test_what_an_include_assigns_its_includer_reads_and_what_none_assigns_is_nil
     assert "<p>[] [/assets/Small] [] [] unset</p><p><i>1</i><i>2</i><i>a</i></p>" in (old / page).read_text()
     assert _tight((new / page).read_text()) == _tight((old / page).read_text())
     assert not [n for n in notes if n.path.startswith(("_layouts/", "_includes/"))]
+
+
+@needs_jekyll
+def test_an_includes_layout_variable_is_what_every_layout_sets_as_in_jekyll(tmp_path) -> None:
+    # As Jekyll-Bootstrap's JB/setup reads {{ layout.theme.name }}, which no layout of tvm-site sets.
+    layout = ("---\nshade: dark\n---\n<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title></head><body>"
+              "{% include head.html %}{{ content }}</body></html>\n")
+    old, new, notes = _built_by_both(tmp_path, {
+        "_layouts/default.html": layout,
+        # (a layout sees its own front matter and what the layouts placed in it set, not its parent's)
+        "_layouts/post.html": "---\nlayout: default\nshade: dark\n---\n<article>{% include head.html %}{{ content }}</article>",
+        "_includes/head.html": "<p>[{{ layout.shade }}] [{{ layout.theme.name }}]</p>",
+        "_posts/2020-01-02-hello-world.md": "---\nlayout: post\ntitle: Hello\n---\nHi.\n"})
+    page = "2020/01/02/hello-world.html"
+    assert "<body><p>[dark] []</p><article><p>[dark] []</p><p>Hi.</p>" in _tight((old / page).read_text())
+    assert _tight((new / page).read_text()) == _tight((old / page).read_text())
+    assert not [n for n in notes if n.path.startswith(("_layouts/", "_includes/"))]
+    # A layout with another shade: which one the include sees depends on the layout, a note says so.
+    (tmp_path / "jekyll/_layouts/odd.html").write_text("---\nlayout: default\nshade: light\n---\n{{ content }}")
+    notes = import_jekyll(tmp_path / "jekyll", tmp_path / "again").notes
+    assert [(n.path, n.line, n.construct) for n in notes if n.path.startswith("_includes/")] == [
+        ("_includes/head.html", 1, "{{ layout.shade }}")]

@@ -493,6 +493,7 @@ class _Importer:
                    if meta.get("layout") not in (None, "null", "none", False, "")}
         variables = layout_variables({name: meta for name, (meta, _, _) in parsed.items()}, parents)
         # Liquid's variables are the whole render's: what one include assigns, another or a layout reads.
+        everywhere = [merged for chains in variables.values() for merged in chains]   # an include's layout
         assigned = set().union(*(assigned_names(body) for _, body, _ in parsed.values()),
                                *(assigned_names(data.decode("utf-8", "replace")) for data in include_files.values()))
         for name, (meta, body, offset) in parsed.items():
@@ -529,7 +530,8 @@ class _Importer:
                     continue
                 self.note_hosts(text, f"_includes/{name}")
                 jinja, notes = convert_template(text, f"_includes/{name}", self.config, lenient=True,
-                                                includes=set(include_files), assigned=assigned)
+                                                includes=set(include_files), assigned=assigned,
+                                                layouts=everywhere or None)
                 self.result.notes += notes
                 self.write(jinja, f"templates/partials/{name}")
                 todo.append(text)

@@ -135,7 +135,8 @@ def convert_template(text: str, path: str, config: dict[str, Any], *, parent: st
     being the parent's content); ``blocks``: the name under which its own
     ``{{ content }}`` can be replaced by layouts placed in it; ``layouts``: for a
     layout, what Jekyll's ``layout`` variable holds in it, once for each chain of
-    layouts that reaches it (:func:`layout_variables`); ``assigned``: the names
+    layouts that reaches it (:func:`layout_variables`), for an include, what it holds
+    in any layout; ``assigned``: the names
     that the site's layouts and includes assign or capture (:func:`assigned_names`
     of each), which any of them may read. Returns the Jinja text and the notes
     for the author.
@@ -604,6 +605,8 @@ class _Converter:
         through this one, or nil on all of them."""
         values = {_constant(merged, rest) for merged in self.scope.layouts}
         if len(values) != 1:
+            if self.scope.lenient:
+                raise Unconvertible("the layouts set this differently: pass it to the include as a parameter")
             raise Unconvertible("the layouts placed in this one set this differently: write it in each of them, "
                                 "or move it to the pages' front matter")
         return values.pop()
