@@ -201,10 +201,15 @@ SCOPE = "liquid_scope"
 SCOPE_START = f"{{% if {SCOPE} is undefined %}}{{% set {SCOPE} = namespace() %}}{{% endif %}}"
 
 
+# Jekyll's own variables: one a template assigns stays a variable of that template (a Jinja ``set``),
+# so that what is read before the assignment is still Jekyll's value.
+PAYLOAD = frozenset({"site", "page", "layout", "content", "paginator", "jekyll", "include", "forloop"})
+
+
 def assigned_names(text: str) -> set[str]:
-    """The names a Liquid template assigns or captures."""
+    """The names besides Jekyll's own that a Liquid template assigns or captures."""
     return {match.group("args").partition("=")[0].strip() for match in MARKUP.finditer(text)
-            if match.group("tag") in ("assign", "capture")}
+            if match.group("tag") in ("assign", "capture")} - PAYLOAD
 
 
 class _Converter:
@@ -252,7 +257,11 @@ class _Converter:
         return "".join(out)
 
     def target(self, name: str) -> str:
-        """Where an assigned Liquid variable is in Jinja: its place in the render's namespace."""
+        """Where an assigned Liquid variable is in Jinja: its place in the render's namespace (one
+        of Jekyll's own: a variable of this template)."""
+        if name in PAYLOAD:
+            self.scope.locals.add(name)
+            return name
         self.scope_used = True
         return f"{SCOPE}.{name}"
 
@@ -572,15 +581,16 @@ class _Converter:
             if not rest or rest[0] not in LOOP_FIELDS:
                 raise Unconvertible("this forloop variable has no Jinja equivalent: use loop.index, loop.first...")
             return "loop." + rest[0]
-        if root in scope.locals or root == "include" and scope.lenient:
-            if root in scope.documents:
-                return self.document(root, rest)
-            return _maybe(self.access(root, rest), rest)
+        local = root in scope.locals or root == "include" and scope.lenient
+        if local and root in scope.documents:
+            return self.document(root, rest)
         if root in self.assigned:         # nil until assigned, as in Liquid
             value = f"({self.target(root)} | default(nil))"
-            if scope.lenient:     # a loop variable of the includer hides it, as Liquid's loop scope does
+            if local or scope.lenient:    # a loop variable of that name hides it, as Liquid's loop scope does
                 value = f"({root} | default({self.target(root)}) | default(nil))"
             return _maybe(self.access(value, rest), rest)
+        if local:
+            return _maybe(self.access(root, rest), rest)
         if root in scope.documents:
             return self.document(root, rest)
         if root == "site":
