@@ -153,6 +153,7 @@ LIQUID_SEMANTICS = [
     # A loop variable hides an assigned one of its name, in the loop only; Jekyll's own may be assigned.
     "{% assign item = 'a' %}{% for item in (1..2) %}{{ item }}{% endfor %}{{ item }}",
     "{% assign page = page.categories | first %}{{ page }}",
+    "{% for x in (1..2) %}{% endfor %}[{{ x }}]{% unless x %}nil{% endunless %}",
     # Liquid's filters of plain values, by Liquid's rules ("3" is a number to plus).
     "{{ 7 | divided_by: 2 }} {{ '3' | times: 2 }} {{ 7.5 | minus: 1 }} {{ 10 | modulo: 3 }} {{ -2 | abs }}",
     "{{ 'hello world' | truncate: 8 }} {{ 'a b c d' | truncatewords: 2 }} {{ 'x' | append: 'y' | prepend: 'w' }}",

@@ -589,8 +589,8 @@ class _Converter:
             if local or scope.lenient:    # a loop variable of that name hides it, as Liquid's loop scope does
                 value = f"({root} | default({self.target(root)}) | default(nil))"
             return _maybe(self.access(value, rest), rest)
-        if local:
-            return _maybe(self.access(root, rest), rest)
+        if local:                         # read after its loop: nil, as in Liquid
+            return f"({self.access(root, rest)} | default(nil))"
         if root in scope.documents:
             return self.document(root, rest)
         if root == "site":
