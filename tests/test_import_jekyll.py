@@ -560,3 +560,22 @@ def test_an_includes_layout_variable_is_what_every_layout_sets_as_in_jekyll(tmp_
     notes = import_jekyll(tmp_path / "jekyll", tmp_path / "again").notes
     assert [(n.path, n.line, n.construct) for n in notes if n.path.startswith("_includes/")] == [
         ("_includes/head.html", 1, "{{ layout.shade }}")]
+
+
+@needs_jekyll
+def test_a_variable_nobody_set_renders_as_nothing_as_in_jekyll_and_the_build_names_it(tmp_path) -> None:
+    # As apache/storm-site's release docs link to `{{ site.apiRoot }}/...`, a key its _config.yml
+    # never sets: Jekyll writes nothing there; the imported site's build stopped.
+    source = small_site(tmp_path / "jekyll", files={
+        "docs.md": "---\nlayout: default\ntitle: Docs\n---\nSee [the API]({{ site.apiRoot }}/api.html).\n\n"
+                   "Version [{{ site.release.version }}].\n"})
+    jekyll_build(source, tmp_path / "old")
+    import_jekyll(source, tmp_path / "new")
+    result = build(tmp_path / "new")
+    theirs = _tight((tmp_path / "old/docs.html").read_text())
+    assert '<p>See <a href="/api.html">the API</a>.</p><p>Version [].</p>' in theirs
+    assert '<p>See <a href="/api.html">the API</a>.</p><p>Version [].</p>' in _tight(
+        (tmp_path / "new/_site/docs.html").read_text())
+    named = [w for w in result.warnings if "unknown variable site." in w]
+    assert len(named) == 2 and all("content/pages/docs.md:" in w for w in named), result.warnings
+    assert any("site.apiRoot" in w and "docs.md:5" in w for w in named), named

@@ -65,7 +65,8 @@ THIRD_PARTY = re.compile(r"""<(?:img|iframe|script|video|audio|source|embed)\b[^
 HANDLED_KEYS = {"title", "url", "baseurl", "permalink", "timezone", "exclude", "include", "defaults",
                 "description", "author", "lang", "markdown", "kramdown", "highlighter", "plugins", "gems",
                 "paginate", "source", "destination", "encoding", "safe", "incremental", "port", "host",
-                "livereload", "future", "show_drafts", "unpublished", "excerpt_separator", "sass", "feed"}
+                "livereload", "future", "show_drafts", "unpublished", "excerpt_separator", "sass", "feed",
+                "liquid"}
 # What each plugin sitegen has an equivalent for becomes.
 PLUGINS = {"jekyll-feed": "the Atom feed where jekyll-feed published it (site.yaml feeds.atom_urls), of its "
                           "posts_limit latest posts (10 unless set; feeds.entries_at beside feeds of the site's own)",
@@ -656,6 +657,12 @@ class _Importer:
         settings["archives"] = {"blog": False, "history": False, "tags": False, "categories": False,
                                 "authors": False}   # and _data/authors.yml stays plain data
         settings["static"] = self.static
+        liquid = config.get("liquid") if isinstance(config.get("liquid"), dict) else {}
+        if not liquid.get("strict_variables"):
+            settings["liquid"] = {"unknown": "warning"}
+            self.result.settings_taken.append(
+                "`liquid: {unknown: warning}`: as in Jekyll (whose `strict_variables` is off), a variable "
+                "nobody set renders as nothing; the build names each at its file and line")
         unread = sorted(self.front_matter_keys - known_keys([self.dest / "templates", DEFAULT_THEME / "templates"]))
         if unread:
             settings["front_matter_keys"] = unread
