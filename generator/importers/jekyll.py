@@ -269,13 +269,10 @@ class _Importer:
                 self.note(rel, 1, rel, f"sitegen uses the name '{top}' for its own sources: rename it "
                                        f"and the links to it, then copy it into the site", visible=True)
                 return
+            if is_sass(rel):
+                rel = self.sass_partial(rel)
             self.copy(data, rel)
             self.publish(top)
-            if is_sass(rel):
-                self.note(rel, 1, rel, f"Jekyll published this Sass file as it is (it has no front matter); "
-                                       f"sitegen compiles every .scss and .sass of a static folder, into "
-                                       f"{css_path(rel)}: rename it _{rel.rsplit('/', 1)[-1]} if "
-                                       f"stylesheets only import it")
             return
         name = rel.rsplit("/", 1)[-1]
         if name.endswith(SASS_SUFFIXES):
@@ -303,6 +300,21 @@ class _Importer:
         self.has_404 = self.has_404 or rel in ("404.html", "404.md")
         self.write_document(data, rel, f"content/pages/{rel}", "pages")
         self.result.pages += 1
+
+    def sass_partial(self, rel: str) -> str:
+        """Where a Sass file without front matter goes: Jekyll never compiled it (the stylesheets
+        that import it did), sitegen compiles every .scss of a static folder but its partials, so
+        it becomes one, ``_NAME``, which ``@import "NAME"`` still finds."""
+        folder, _, name = rel.rpartition("/")
+        partial = f"{folder}/_{name}" if folder else f"_{name}"
+        if (self.src / partial).exists():
+            self.note(rel, 1, rel, f"Jekyll published this Sass file as it is (it has no front matter); sitegen "
+                                   f"compiles it into {css_path(rel)}, as {partial} is taken", visible=True)
+            return rel
+        self.note(rel, 1, rel, f"a Sass file without front matter, which Jekyll published as it is and never "
+                               f"compiled: imported as the partial {partial}, which stylesheets import as before "
+                               f"and which is not published")
+        return partial
 
     def publish(self, top: str) -> None:
         if top != "assets" and top not in self.static:
