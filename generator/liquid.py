@@ -34,9 +34,10 @@ from urllib.parse import quote, quote_plus
 
 from liquid import BoundTemplate, Environment, Mode, RenderContext, Undefined
 from liquid.ast import BlockNode, Node
-from liquid.exceptions import (ContextDepthError, LiquidError, LiquidWarning, LocalNamespaceLimitError,
+from liquid.exceptions import (ContextDepthError, FilterError, LiquidError, LiquidWarning, LocalNamespaceLimitError,
                                LoopIterationLimitError, OutputStreamLimitError)
-from liquid.filter import with_context
+from liquid.builtin.filters.array import sort as liquid_sort
+from liquid.filter import sequence_filter, with_context
 from liquid.parser import get_parser
 from liquid.tag import Tag
 from liquid.token import TOKEN_EOF, TOKEN_EXPRESSION, TOKEN_TAG, Token
@@ -122,12 +123,62 @@ class JekyllContext(RenderContext):
     :mod:`generator.deps`, which imports the site this module renders for)."""
 
     def get_item(self, obj: Any, key: Any) -> Any:
+        if _front_matter_first(obj, key):
+            return obj["meta"][key]
         try:
             return super().get_item(obj, key)
         except KeyError:
             if getattr(type(obj), "front_matter_keys", False) and isinstance(key, str):
                 return obj["meta"][key]
             raise
+
+
+# What Jekyll's document drop answers itself; any other key of a document is its front matter's,
+# even where sitegen's Document has a field of that name (``kind``, ``source``, ``meta``...).
+JEKYLL_FIELDS = frozenset({"content", "output", "url", "date", "id", "excerpt", "next", "previous", "path",
+                           "relative_path", "collection", "title", "tags", "categories", "layout"})
+
+
+def _front_matter_first(obj: Any, key: Any) -> bool:
+    return (isinstance(key, str) and key not in JEKYLL_FIELDS and getattr(type(obj), "front_matter_keys", False)
+            and key in obj["meta"])
+
+
+def jekyll_item(obj: Any, key: Any, default: Any = None) -> Any:
+    """``obj[key]`` as Jekyll's ``where``, ``sort`` and ``map`` read it: a document's front matter too."""
+    if _front_matter_first(obj, key):
+        return obj["meta"][key]
+    try:
+        return obj[key]
+    except (KeyError, IndexError, TypeError):
+        if getattr(type(obj), "front_matter_keys", False) and isinstance(key, str):
+            return obj["meta"].get(key, default)
+        return default
+
+
+@sequence_filter
+def _where(sequence: list, attr: Any, value: Any = None) -> list:
+    if value is not None and not isinstance(value, Undefined):
+        return [item for item in sequence if jekyll_item(item, attr) == value]
+    return [item for item in sequence if jekyll_item(item, attr) not in (False, None)]
+
+
+@sequence_filter
+def _map(sequence: list, key: Any) -> list:
+    return [jekyll_item(item, str(key)) for item in sequence]
+
+
+@sequence_filter
+def _sort(sequence: list, key: Any = None) -> list:
+    """Liquid's ``sort``; by a key, items without it last."""
+    if not key:
+        return liquid_sort(sequence)
+    present = [item for item in sequence if jekyll_item(item, key) is not None]
+    try:
+        ordered = sorted(present, key=lambda item: jekyll_item(item, key))
+    except TypeError:
+        raise FilterError("can't sort sequence", token=None) from None
+    return ordered + [item for item in sequence if jekyll_item(item, key) is None]
 
 
 class JekyllTemplate(BoundTemplate):
@@ -370,6 +421,8 @@ def environment(settings: LiquidSettings = LiquidSettings()) -> Environment:
     for tag in JEKYLL_TAGS:
         env.add_tag(tag)
     for name, function in JEKYLL_FILTERS.items():
+        env.add_filter(name, function)
+    for name, function in (("where", _where), ("map", _map), ("sort", _sort)):   # front matter too
         env.add_filter(name, function)
     env.add_filter("relative_url", _relative_url)
     env.add_filter("absolute_url", _absolute_url)

@@ -512,3 +512,27 @@ def test_lists_and_mappings_of_config_are_written_into_layouts_as_in_jekyll(tmp_
     assert "<p>Homebrew/brew.sh [] 2 https://a.example/@x https://b.example/y</p><p>Hi.</p>" in theirs
     assert _tight((new / page).read_text()) == _tight(theirs)
     assert not [n for n in notes if n.path.startswith("_layouts/")]
+
+
+@needs_jekyll
+def test_a_post_listing_the_sites_posts_renders_as_in_jekyll_and_is_made_again_when_one_changes(tmp_path) -> None:
+    # As bitcoin-core/bitcoincore.org keeps its pages in _posts/: its releases page, a post, lists site.posts.
+    from test_incremental import assert_same_as_full_build
+
+    listing = ("---\nlayout: default\ntitle: Releases\npermalink: /releases/\n---\n"
+               "{% assign found = site.posts | where: 'kind', 'release' %}"
+               "{% for p in found %}\n- [{{ p.title }}]({{ p.url }})\n{% endfor %}\n")
+    old, new, _ = _built_by_both(tmp_path, {
+        "_posts/2016-01-01-releases.md": listing,
+        "_posts/2021-05-01-v21.md": "---\nlayout: default\ntitle: Version 21\nkind: release\n---\nV21.\n",
+        "_posts/2022-05-01-v22.md": "---\nlayout: default\ntitle: Version 22\nkind: release\n---\nV22.\n"})
+    theirs = (old / "releases/index.html").read_text()
+    assert '<a href="/2022/05/01/v22.html">Version 22</a>' in theirs and "Version 21" in theirs
+    assert _tight((new / "releases/index.html").read_text()) == _tight(theirs)
+    site = tmp_path / "new"
+    other = site / "content/posts/2021-05-01-v21.md"
+    other.write_text(other.read_text().replace("Version 21", "Version 21.1"))
+    result = build(site)
+    assert "releases/index.html" in result.written
+    assert "Version 21.1</a>" in (new / "releases/index.html").read_text()
+    assert_same_as_full_build(site)
