@@ -34,7 +34,9 @@ from urllib.parse import quote, quote_plus
 
 from liquid import BoundTemplate, Environment, Mode, RenderContext, Undefined
 from liquid.ast import BlockNode, Node
-from liquid.exceptions import (ContextDepthError, FilterError, LiquidError, LiquidWarning, LocalNamespaceLimitError,
+from liquid.builtin.expressions import Identifier
+from liquid.builtin.tags.capture_tag import ENDCAPTUREBLOCK, TAG_ENDCAPTURE, CaptureTag as LiquidCaptureTag
+from liquid.exceptions import (ContextDepthError, FilterError, LiquidError, LiquidSyntaxError, LiquidWarning, LocalNamespaceLimitError,
                                LoopIterationLimitError, OutputStreamLimitError)
 from liquid.builtin.filters.array import sort as liquid_sort
 from liquid.filter import sequence_filter, with_context
@@ -257,13 +259,35 @@ class IncludeNode(OutputNode):
         if found is None or not (render.root / found).is_file():
             where, line = render.locate(self.token)
             raise SiteError(f"include {self.path!r}: no file {relpath}", where, line)
-        text = render.read(found)
+        text = lax(render.read(found), render, Path(relpath), 1)
+        _include_sources.get()[text] = relpath     # before the parse: its mistakes are the include's
         template = context.env.from_string(text, name=relpath)
-        _include_sources.get()[text] = relpath
         include = {name: _parameter(value, context) for name, value in self.params}
         with context.extend({"include": include}):
             template.render_with_context(context, buffer, partial=True)
         return True
+
+
+MARKUP = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
+QUOTED = re.compile(r"""("[^"]*"|'[^']*')""")
+COMMA_FOR_COLON = re.compile(r"(\|\s*\w+)\s*,")
+
+
+def lax(text: str, render: Render, path: Path, first_line: int) -> str:
+    """``text`` with ``| filter, arg`` read as ``| filter: arg``, as Ruby Liquid's lax parser (Jekyll's
+    fallback) reads it, each with a warning at its file and line; python-liquid parses strictly."""
+    def markup(found: re.Match) -> str:
+        parts = QUOTED.split(found.group(0))
+        for i in range(0, len(parts), 2):
+            fixed = COMMA_FOR_COLON.sub(r"\1:", parts[i])
+            if fixed != parts[i]:
+                line = text.count("\n", 0, found.start()) + first_line
+                render.warnings.append(warning(f"Liquid: {COMMA_FOR_COLON.search(parts[i]).group(0).strip()} "
+                                               "read as a filter's ':', as Jekyll reads it", path, line))
+                parts[i] = fixed
+        return "".join(parts)
+
+    return MARKUP.sub(markup, text) if "|" in text else text
 
 
 def _parameter(value: str, context: Any) -> Any:
@@ -290,6 +314,24 @@ class IncludeTag(Tag):
         text = _raw_expression(stream)
         path, _, rest = text.partition(" ")
         return IncludeNode(token, path, INCLUDE_PARAMETER.findall(rest))
+
+
+class CaptureTag(LiquidCaptureTag):
+    """Ruby Liquid's ``capture``: its variable is the first run of a name's characters in the
+    markup, so ``{% capture /dev/null %}``, as Jekyll sites write to drop a block, captures into ``dev``."""
+
+    def parse(self, stream: Any) -> Node:
+        token = stream.eat(TOKEN_TAG)
+        expression = stream.current
+        found = CAPTURE_NAME.search(_raw_expression(stream, eat=True))
+        if found is None:
+            raise LiquidSyntaxError("capture: expected a variable name", token=token)
+        block = get_parser(self.env).parse_block(stream, ENDCAPTUREBLOCK)
+        stream.expect(TOKEN_TAG, value=TAG_ENDCAPTURE)
+        return self.node_class(token, Identifier(found.group(0), token=expression), block)
+
+
+CAPTURE_NAME = re.compile(r"(?:\(?[\w\-.\[\]]\)?)+")    # Ruby Liquid's VariableSignature, repeated
 
 
 class PostUrlNode(OutputNode):
@@ -396,7 +438,7 @@ JEKYLL_FILTERS: dict[str, Callable[..., Any]] = {
     "normalize_whitespace": lambda value: re.sub(r"\s+", " ", str(value)).strip(),
     "slugify": _jekyll_slugify,
 }
-JEKYLL_TAGS = (HighlightTag, IncludeTag, PostUrlTag, LinkTag)
+JEKYLL_TAGS = (HighlightTag, IncludeTag, PostUrlTag, LinkTag, CaptureTag)
 
 
 @functools.cache
@@ -532,6 +574,7 @@ def render_liquid(text: str, env: Environment, render: Render, page: Mapping[str
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:
+                text = lax(text, render, render.source, render.first_line)
                 output = env.from_string(text, name=str(render.source)).render(site=site, page=page)
             except LiquidError as exc:
                 message = exc.args[0] if exc.args else str(exc)

@@ -14,7 +14,7 @@ import functools
 import json
 import os
 import stat
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any, Callable
@@ -355,5 +355,7 @@ def liquid_filter(value: Any, name: str, *args: Any) -> Any:
 
     # Liquid's strings are plain text: a captured block (Markup in Jinja) would escape what
     # replace or append put in (" />" -> "&gt;" in brew.sh's layout).
-    plain = [str(item) if isinstance(item, Markup) else item for item in (value, *args)]
+    # Jinja's selectattr and map give generators, where Liquid's filters take arrays.
+    plain = [str(item) if isinstance(item, Markup) else list(item) if isinstance(item, Iterator) else item
+             for item in (value, *args)]
     return standard_filter(name)(*plain)

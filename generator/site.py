@@ -452,22 +452,23 @@ SITE_SETTINGS = ("title", "description", "url", "baseurl", "author", "language",
 
 class SiteSettings(Mapping):
     """The part of ``site`` that comes from site.yaml (Liquid and templates alike), each value
-    read from the config when asked for: a parse notes only those its Liquid used."""
+    read from the config when asked for: a parse notes only those its Liquid used. Besides
+    sitegen's keys, ``variables``: the site's own values (Jekyll's _config.yml keys)."""
 
     def __init__(self, config: Config):
         self._config = config
 
     def __getitem__(self, name: str) -> Any:
         if name not in SITE_SETTINGS:
-            raise KeyError(name)
+            return self._config.variables[name]     # site.yaml's own values, else KeyError
         value = getattr(self._config, name)
         return value.rstrip("/") if name in ("url", "baseurl") else value
 
     def __iter__(self) -> Iterator[str]:
-        return iter(SITE_SETTINGS)
+        return iter(dict.fromkeys([*SITE_SETTINGS, *self._config.variables]))
 
     def __len__(self) -> int:
-        return len(SITE_SETTINGS)
+        return sum(1 for _ in self)
 
     def is_taxonomy(self, name: str) -> bool:
         """Whether ``site.NAME`` is a taxonomy of site.yaml: a collection, as ``site.tags`` is."""

@@ -66,6 +66,13 @@ HANDLED_KEYS = {"title", "url", "baseurl", "permalink", "timezone", "exclude", "
                 "description", "author", "lang", "markdown", "kramdown", "highlighter", "plugins", "gems",
                 "paginate", "source", "destination", "encoding", "safe", "incremental", "port", "host",
                 "livereload", "future", "show_drafts", "unpublished", "excerpt_separator", "sass", "feed"}
+# Jekyll's own settings that sitegen has no key for: not values of the site (site.collections is
+# Jekyll's list of collections, not this mapping), so not carried into site.yaml `variables`.
+JEKYLLS_OWN = {"collections", "collections_dir", "keep_files", "data_dir", "layouts_dir", "includes_dir",
+               "plugins_dir", "whitelist", "liquid", "limit_posts", "lsi", "strict_front_matter", "quiet",
+               "verbose", "profile", "webrick", "markdown_ext", "theme", "remote_theme", "paginate_path"}
+# A Ruby plugin registering Liquid: Liquid::Template.register_tag('name', ...) or register_filter(Module).
+PLUGIN_LIQUID = re.compile(r"register_(tag|block|filter)\b[^\n]*?(?=\s*$)", re.M)
 # What each plugin sitegen has an equivalent for becomes.
 PLUGINS = {"jekyll-feed": "the Atom feed where jekyll-feed published it (site.yaml feeds.atom_urls), of its "
                           "posts_limit latest posts (10 unless set; feeds.entries_at beside feeds of the site's own)",
@@ -168,6 +175,7 @@ class _Importer:
         self.static: list[str] = []
         self.hosts: dict[str, tuple[str, int, str]] = {}    # host -> where a layout first loads from it
         self.plugin_outputs: set[str] = set()   # plugins whose output the site made by hand
+        self.plugin_liquid = False    # a Ruby plugin registers Liquid tags or filters
         self.atom_urls: list[str] = []           # where the site's Atom feeds were
         sass = config.get("sass") or {}
         # Jekyll's load paths: sass.load_paths, then sass_dir; its style: jekyll-sass-converter 3's
@@ -356,8 +364,25 @@ class _Importer:
         if (self.src / "_plugins").is_dir():
             self.note("_plugins", 1, "_plugins", "Ruby plugins do not run in sitegen: do what they did "
                                                  "in templates or content", visible=True)
+            self.note_plugin_liquid()
         self.import_data()
         self.import_includes_and_layouts()
+
+    def note_plugin_liquid(self) -> None:
+        """The Liquid tags and filters the site's Ruby plugins register: each is named here, and
+        site.yaml's ``liquid.unknown: warning`` makes each use a warning at its file and line
+        (a block tag's content kept as it is) rather than an error that stops the build."""
+        for path in sorted((self.src / "_plugins").rglob("*.rb")):
+            data = self.read(path)
+            text = data.decode("utf-8", "replace") if data is not None else ""
+            for found in PLUGIN_LIQUID.finditer(text):
+                kind = "filters" if found.group(1) == "filter" else "tag"
+                line = text.count("\n", 0, found.start()) + 1
+                self.plugin_liquid = True
+                self.note(path.relative_to(self.src).as_posix(), line, found.group(0),
+                          f"a Liquid {kind} of a Ruby plugin: sitegen leaves each use out, with a warning at its "
+                          f"file and line (site.yaml liquid.unknown: warning); do what it did in the content",
+                          visible=True)
 
     def note_collections(self) -> None:
         """A collection Jekyll published (``output: true``) is pages sitegen does not make: said
@@ -700,11 +725,19 @@ class _Importer:
         for key, value in kramdown.items():
             if key != "input" and not (key == "toc_levels" and levels):
                 self.result.settings.append(_yaml_line(f"kramdown.{key}", value).strip())
+        if self.plugin_liquid:
+            settings["liquid"] = {"unknown": "warning"}
+        variables = {key: value for key, value in config.items() if key not in HANDLED_KEYS | JEKYLLS_OWN}
+        if variables:
+            settings["variables"] = variables
         for key in config:
-            if key not in HANDLED_KEYS:
+            if key in JEKYLLS_OWN:
                 self.note(self.config_name, self.config_line(key), key,
                           f"site.{key} is not in sitegen's site: a layout reading it has its value written in; "
                           f"change it there, or keep it in a data file (site.data)")
+            elif key not in HANDLED_KEYS:
+                self.result.settings.append(f"`{key}`: site.yaml `variables`, read as site.{key} by the content's "
+                                            f"Liquid (a layout has its value written in)")
         header = (f"# Imported from the Jekyll site {self.src.name} by `sitegen import jekyll`;\n"
                   f"# see README.md for every key, and {REPORT_FILE} for what is left to do.\n")
         self.write(header + yaml.safe_dump(settings, sort_keys=False, allow_unicode=True), "site.yaml")

@@ -527,7 +527,9 @@ class _Converter:
                     raise Unconvertible(f"'{name}' by a key held in a variable: name the key")
                 for attribute in args[0][1:-1].split("."):    # Jinja follows these as attributes
                     _check_name(attribute)
-            if documents and name in ("sort", "where") and args and args[0][0] in "'\"" \
+            if documents and name in ("sort", "where") and args and args[0][1:-1] == "path":
+                args[0] = '"source"'    # the source file: as Jekyll's path, content/posts/ for _posts/
+            elif documents and name in ("sort", "where") and args and args[0][0] in "'\"" \
                     and args[0][1:-1] not in DOCUMENT_FIELDS:
                 args[0] = f'"meta.{args[0][1:-1]}"'     # a front matter key of posts or pages
         if name not in FILTERS and name in LIQUID_FILTERS:     # by python-liquid's own code, at render
@@ -589,8 +591,8 @@ class _Converter:
                                 + {"paginator": "use site.posts (or site.yaml archives.blog and its blog.html)",
                                    "layout": "write the layout's value in, or move it to the page's front matter",
                                    "jekyll": "remove it, or write the value in"}[root])
-        if scope.lenient:
-            return _maybe(self.access(root, rest), rest)    # an include sees its includer's names
+        if scope.lenient:   # an include sees its includer's names; one set by none is nil, as in Liquid
+            return _maybe(self.access(f"({root} | default(nil))", rest), rest)
         raise Unconvertible(f"'{root}' is not defined in this template (in Jinja, a variable set in an "
                             f"include is not seen by the template that includes it): define it here")
 
