@@ -34,15 +34,18 @@ from urllib.parse import quote, quote_plus
 
 from liquid import BoundTemplate, Environment, Mode, RenderContext, Undefined
 from liquid.ast import BlockNode, Node
-from liquid.builtin.expressions import Identifier
+from liquid.builtin.expressions import Identifier, LoopExpression, _tokenize
 from liquid.builtin.tags.capture_tag import ENDCAPTUREBLOCK, TAG_ENDCAPTURE, CaptureTag as LiquidCaptureTag
+from liquid.builtin.tags.for_tag import ENDFORBLOCK, ENDFORELSEBLOCK, TAG_ELSE, TAG_ENDFOR, ForTag as LiquidForTag
+from liquid.builtin.tags.tablerow_tag import END_TAGBLOCK, TAG_ENDTABLEROW, TablerowTag as LiquidTablerowTag
 from liquid.exceptions import (ContextDepthError, FilterError, LiquidError, LiquidSyntaxError, LiquidWarning, LocalNamespaceLimitError,
                                LoopIterationLimitError, OutputStreamLimitError)
 from liquid.builtin.filters.array import sort as liquid_sort
 from liquid.filter import sequence_filter, with_context
 from liquid.parser import get_parser
 from liquid.tag import Tag
-from liquid.token import TOKEN_EOF, TOKEN_EXPRESSION, TOKEN_TAG, Token
+from liquid.token import (TOKEN_ASSIGN, TOKEN_COLON, TOKEN_COLS, TOKEN_DOT, TOKEN_EOF, TOKEN_EXPRESSION, TOKEN_IN,
+                          TOKEN_LBRACKET, TOKEN_LIMIT, TOKEN_OFFSET, TOKEN_REVERSED, TOKEN_TAG, TOKEN_WORD, Token)
 
 from generator.confine import site_path
 from generator.config import LiquidSettings
@@ -156,6 +159,24 @@ def jekyll_item(obj: Any, key: Any, default: Any = None) -> Any:
         if getattr(type(obj), "front_matter_keys", False) and isinstance(key, str):
             return obj["meta"].get(key, default)
         return default
+
+
+def _markdownify(value: Any) -> str:
+    """Jekyll's ``markdownify``: the text as Markdown, rendered as a post's body is."""
+    from generator.markdown import render_markdown
+
+    return render_markdown(str(value if value is not None else "")).html + "\n"
+
+
+@sequence_filter
+def _group_by(sequence: list, key: Any) -> list[dict[str, Any]]:
+    """Jekyll's ``group_by``: ``{name, items, size}`` for each value of ``key`` as text, in first-seen order."""
+    groups: dict[Any, list] = {}
+    for item in sequence:
+        value = jekyll_item(item, key)
+        name = "" if value is None else str(value).lower() if isinstance(value, bool) else str(value)   # Ruby's to_s
+        groups.setdefault(name, []).append(item)
+    return [{"name": name, "items": items, "size": len(items)} for name, items in groups.items()]
 
 
 @sequence_filter
@@ -334,6 +355,50 @@ class CaptureTag(LiquidCaptureTag):
 CAPTURE_NAME = re.compile(r"(?:\(?[\w\-.\[\]]\)?)+")    # Ruby Liquid's VariableSignature, repeated
 
 
+# Ruby Liquid reserves no words: ``{% assign limit = 5 %}`` and ``limit: limit`` (as crystal-lang's
+# includes write them) name a variable. python-liquid's expression tokens take these four for the
+# loop's keywords everywhere; as words, the loops below read them as keywords where they stand as one.
+LOOP_WORDS = frozenset({TOKEN_LIMIT, TOKEN_OFFSET, TOKEN_REVERSED, TOKEN_COLS})
+_tokenize._keywords = _tokenize._keywords - LOOP_WORDS
+VALUE_BEFORE = frozenset({TOKEN_COLON, TOKEN_ASSIGN, TOKEN_IN, TOKEN_DOT, TOKEN_LBRACKET})
+
+
+def _loop_expression(env: Environment, tokens: Any) -> LoopExpression:
+    """A ``for`` or ``tablerow`` expression, ``limit`` (and the other three) a keyword where a
+    parameter's name stands, a variable where a value does."""
+    tokens.tokens = [Token(item.value, *item[1:]) if item.kind == TOKEN_WORD and item.value in LOOP_WORDS
+                     and i and tokens.tokens[i - 1].kind not in VALUE_BEFORE else item
+                     for i, item in enumerate(tokens.tokens)]
+    return LoopExpression.parse(env, tokens)
+
+
+class ForTag(LiquidForTag):
+    """Liquid's ``for``, its parameters' values any expression (``limit: limit``)."""
+
+    def parse(self, stream: Any) -> Node:
+        token = stream.eat(TOKEN_TAG)
+        expression = _loop_expression(self.env, stream.into_inner(tag=token))
+        parse_block = get_parser(self.env).parse_block
+        block = parse_block(stream, ENDFORBLOCK)
+        default = None
+        if stream.current.is_tag(TAG_ELSE):
+            next(stream)
+            default = parse_block(stream, ENDFORELSEBLOCK)
+        stream.expect(TOKEN_TAG, value=TAG_ENDFOR)
+        return self.node_class(token, expression=expression, block=block, default=default)
+
+
+class TablerowTag(LiquidTablerowTag):
+    """Liquid's ``tablerow``, read as :class:`ForTag` reads its parameters."""
+
+    def parse(self, stream: Any) -> Node:
+        token = stream.eat(TOKEN_TAG)
+        expression = _loop_expression(self.env, stream.into_inner(tag=token))
+        block = get_parser(self.env).parse_block(stream, END_TAGBLOCK)
+        stream.expect(TOKEN_TAG, value=TAG_ENDTABLEROW)
+        return self.node_class(token, expression=expression, block=block)
+
+
 class PostUrlNode(OutputNode):
     __slots__ = ("name",)
 
@@ -437,8 +502,9 @@ JEKYLL_FILTERS: dict[str, Callable[..., Any]] = {
     "array_to_sentence_string": _sentence,
     "normalize_whitespace": lambda value: re.sub(r"\s+", " ", str(value)).strip(),
     "slugify": _jekyll_slugify,
+    "markdownify": lambda value: _markdownify(value),
 }
-JEKYLL_TAGS = (HighlightTag, IncludeTag, PostUrlTag, LinkTag, CaptureTag)
+JEKYLL_TAGS = (HighlightTag, IncludeTag, PostUrlTag, LinkTag, CaptureTag, ForTag, TablerowTag)
 
 
 @functools.cache
@@ -464,7 +530,7 @@ def environment(settings: LiquidSettings = LiquidSettings()) -> Environment:
         env.add_tag(tag)
     for name, function in JEKYLL_FILTERS.items():
         env.add_filter(name, function)
-    for name, function in (("where", _where), ("map", _map), ("sort", _sort)):   # front matter too
+    for name, function in (("where", _where), ("map", _map), ("sort", _sort), ("group_by", _group_by)):
         env.add_filter(name, function)
     env.add_filter("relative_url", _relative_url)
     env.add_filter("absolute_url", _absolute_url)

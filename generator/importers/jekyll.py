@@ -409,6 +409,15 @@ class _Importer:
                 if content is not None:      # a subfolder nests, as in Jekyll: _data/locales/ar.yml
                     self.copy(content, f"content/data/{path.relative_to(data).with_suffix('.yml').as_posix()}")
                     self.result.data += 1
+            elif path.suffix in (".csv", ".tsv"):
+                content = self.read(path)
+                rows = table_rows(content, "\t" if path.suffix == ".tsv" else ",") if content is not None else None
+                if rows is None:
+                    self.note(rel, 1, rel, "not a UTF-8 table: convert it to YAML, a list of mappings")
+                    continue
+                self.copy(yaml.safe_dump(rows, sort_keys=False, allow_unicode=True).encode("utf-8"),
+                          f"content/data/{path.relative_to(data).with_suffix('.yml').as_posix()}")
+                self.result.data += 1
             else:
                 self.note(rel, 1, rel, f"sitegen reads data files as YAML: convert {path.suffix} to YAML")
 
@@ -818,6 +827,20 @@ class _Importer:
             raise SiteError(f"refusing to write {rel} outside the destination", self.dest)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(data)
+
+
+def table_rows(data: bytes, delimiter: str) -> list[dict[str, str | None]] | None:
+    """A CSV or TSV data file as Jekyll reads it: a mapping per row, by the header line's names,
+    every value text (an empty field nil, as Ruby's CSV gives it); None if it is not UTF-8."""
+    import csv
+    import io
+
+    if not _is_utf8(data):
+        return None
+    reader = csv.reader(io.StringIO(data.decode("utf-8-sig"), newline=""), delimiter=delimiter)
+    header = next(reader, [])
+    return [{name: (row[i] if i < len(row) and row[i] != "" else None) for i, name in enumerate(header)}
+            for row in reader if row]
 
 
 def gemfile_plugins(text: str) -> list[tuple[str, int]]:

@@ -611,6 +611,8 @@ class _Converter:
         name, more = rest[0], rest[1:]
         if name == "title":      # nil for a page the import titled (front matter 'untitled'), as in Jekyll
             return self.access(f'({root}.title if not {root}.meta.get("untitled") else nil)', more)
+        if name in ("next", "previous") and more:    # none at either end: its fields are nil, as in Liquid
+            return self.access(f"({root}.{name} or nil)", more)
         if name in DOCUMENT_FIELDS:
             return self.access(f"{root}.{name}", more)
         if name in ("size", "first", "last"):
