@@ -267,7 +267,8 @@ def test_feeds_plugins_data_and_reserved_names(tmp_path) -> None:
     notes = {(n.path, n.construct): n.action for n in result.notes}
     assert any(line.startswith("`jekyll-seo-tag` (_config.yml:3): ") for line in result.plugins)
     assert any(path == "_config.yml" and ":i_month" in action for (path, _), action in notes.items())
-    assert ("_data/table.csv", "_data/table.csv") in notes
+    assert ("_data/table.csv", "_data/table.csv") not in notes     # rows, as Jekyll reads them: none here
+    assert yaml.safe_load((site / "content/data/table.yml").read_text()) == []
     assert ("content/notes.txt", "content/notes.txt") in notes and not (site / "content/notes.txt").exists()
     assert ("_layouts/redirect.html", "_layouts/redirect.html") in notes
     assert ("_posts/2020-02-02-moved.md", "redirect_to") not in notes    # the build reads it (test_build)
@@ -536,3 +537,34 @@ def test_a_post_listing_the_sites_posts_renders_as_in_jekyll_and_is_made_again_w
     assert "releases/index.html" in result.written
     assert "Version 21.1</a>" in (new / "releases/index.html").read_text()
     assert_same_as_full_build(site)
+
+
+@needs_jekyll
+def test_ruby_liquids_leniencies_in_content_render_as_in_jekyll(tmp_path, capsys) -> None:
+    # As bitcoincore.org's and crystal-lang's includes write them: a capture into "/dev/null" (a
+    # variable named dev), "| replace," for "| replace:", a value of _config.yml read as
+    # site.strings, loop parameters given by variables named limit and offset, markdownify,
+    # group_by, and a CSV data file read as a list of rows.
+    include = ("{% capture /dev/null %}dropped{% endcapture %}[{{ dev }}]\n"
+               "{{ page.intro | replace, 'NAME', site.strings.name }}\n"
+               "{% assign limit = 2 %}{% assign offset = 1 %}"
+               "{% for n in (1..6) limit: limit offset: offset %}<i>{{ n }}</i>{% endfor %}"
+               "{% for n in (1..6) reversed limit:2 %}<b>{{ n }}</b>{% endfor %}\n"
+               "{% for row in site.data.people %}<s>{{ row.name }}={{ row.role }}</s>{% endfor %}\n"
+               "{% assign groups = site.data.people | group_by: 'role' %}"
+               "{% for g in groups %}<u>{{ g.name }}:{{ g.size }}</u>{% endfor %}\n"
+               "{{ page.note | markdownify }}\n")
+    old, new, notes = _built_by_both(tmp_path, {
+        "_includes/odd.html": include,
+        "_data/people.csv": "name,role\nAda,dev\nBob,\nCy,dev\n",
+        "about.html": "---\nlayout: default\ntitle: About\nintro: Hello NAME.\nnote: Some *stress*.\n---\n"
+                      "{% include odd.html %}\n"}, "title: Small\nurl: https://small.example\nstrings:\n  name: Core\n")
+    theirs = (old / "about.html").read_text()
+    assert "[dropped]" in theirs and "Hello Core." in theirs and "<i>2</i><i>3</i><b>2</b><b>1</b>" in theirs
+    assert "<s>Bob=</s>" in theirs and "<u>dev:2</u><u>:1</u>" in theirs and "<em>stress</em>" in theirs
+    assert _tight((new / "about.html").read_text()) == _tight(theirs)
+    assert not [n for n in notes if "people.csv" in n.path]
+    shutil.rmtree(tmp_path / "new/.sitegen")
+    assert main(["-C", str(tmp_path / "new"), "build"]) == 0
+    assert ("content/includes/odd.html:2: warning: Liquid: | replace, read as a filter's ':', as Jekyll reads it"
+            in capsys.readouterr().err)

@@ -745,8 +745,9 @@ class _Importer:
                           f"site.{key} is not in sitegen's site: a layout reading it has its value written in; "
                           f"change it there, or keep it in a data file (site.data)")
             elif key not in HANDLED_KEYS:
-                self.result.settings.append(f"`{key}`: site.yaml `variables`, read as site.{key} by the content's "
-                                            f"Liquid (a layout has its value written in)")
+                self.note(self.config_name, self.config_line(key), key,
+                          f"site.{key} is kept in site.yaml `variables`, where the content's Liquid reads it; "
+                          f"a layout reading it has its value written in: change it there too")
         header = (f"# Imported from the Jekyll site {self.src.name} by `sitegen import jekyll`;\n"
                   f"# see README.md for every key, and {REPORT_FILE} for what is left to do.\n")
         self.write(header + yaml.safe_dump(settings, sort_keys=False, allow_unicode=True), "site.yaml")
