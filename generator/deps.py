@@ -174,9 +174,14 @@ class DocumentView:
         return self._views.document(value) if isinstance(value, Document) else value
 
     def __getitem__(self, name: str) -> Any:
+        """A field, else a key of the front matter (``post["section"]``, as Jekyll's document
+        reads, where a converted include cannot know a document from a mapping)."""
         try:
             return self.__getattr__(name)
         except AttributeError:
+            meta = self.__getattr__("meta")
+            if isinstance(name, str) and name in meta:
+                return meta[name]
             raise KeyError(name) from None
 
     def __eq__(self, other: object) -> bool:

@@ -303,13 +303,14 @@ def at_render(function: Callable[..., Any]) -> Callable[..., Any]:
 def item(env: jinja2.Environment, value: Any, key: Any) -> Any:
     """``value[key]``, never an attribute, which ``value[key]`` in a template falls back to
     (``x["__class__"]``): how templates converted from Liquid look up a key known only when
-    rendering (``site.data[page.lang]``)."""
+    rendering (``site.data[page.lang]``). A key it lacks is nil, as in Liquid: its own keys are nil too
+    (``site.data.authors[author].name`` for an author the data does not list)."""
     if isinstance(value, jinja2.Undefined):
         return value
     try:
         return value[key]
     except (LookupError, TypeError):
-        return env.undefined(obj=value, name=key)
+        return NIL
 
 
 @jinja2.pass_environment

@@ -31,7 +31,8 @@ import yaml
 
 from generator.errors import SiteError
 from generator.frontmatter import known_keys
-from generator.importers.liquid import Note, block_name, convert_template, layout_variables
+from generator.importers.liquid import (Note, block_name, convert_template, layout_variables,
+                                        page_layout_variables)
 from generator.layout import DEFAULT_THEME, RESERVED
 from generator.sass import SUFFIXES as SASS_SUFFIXES, css_path, is_sass
 from generator.scan import scan_css, scan_html
@@ -526,6 +527,7 @@ class _Importer:
         parents = {name: str(meta.get("layout")) for name, (meta, _, _) in parsed.items()
                    if meta.get("layout") not in (None, "null", "none", False, "")}
         variables = layout_variables({name: meta for name, (meta, _, _) in parsed.items()}, parents)
+        page_layouts = page_layout_variables({name: meta for name, (meta, _, _) in parsed.items()}, parents)
         for name, (meta, body, offset) in parsed.items():
             rel = f"_layouts/{layout_files[name].name}"
             if name in SITEGEN_TEMPLATES:
@@ -559,7 +561,7 @@ class _Importer:
                     continue
                 self.note_hosts(text, f"_includes/{name}")
                 jinja, notes = convert_template(text, f"_includes/{name}", self.config, lenient=True,
-                                                includes=set(include_files))
+                                                includes=set(include_files), page_layouts=page_layouts)
                 self.result.notes += notes
                 self.write(jinja, f"templates/partials/{name}")
                 todo.append(text)

@@ -119,23 +119,26 @@ class Scope:
     lenient: bool = False                          # an include: names may come from its includer
     includes: set[str] | None = None               # the files of _includes (None: not known)
     layouts: list[dict[str, Any]] | None = None    # what ``layout`` is on each chain through a layout
+    page_layouts: dict[str, dict[str, Any]] | None = None   # an include's: ``layout`` by the page's layout
 
 
 def convert_template(text: str, path: str, config: dict[str, Any], *, parent: str | None = None,
                      blocks: str | None = None, lenient: bool = False, includes: set[str] | None = None,
                      include_path: Callable[[str], str] = lambda name: f"partials/{name}",
-                     layouts: list[dict[str, Any]] | None = None) -> tuple[str, list[Note]]:
+                     layouts: list[dict[str, Any]] | None = None,
+                     page_layouts: dict[str, dict[str, Any]] | None = None) -> tuple[str, list[Note]]:
     """Convert one Liquid template (its front matter removed) into Jinja.
 
     ``parent``: the layout it is placed in (it then extends it, its whole body
     being the parent's content); ``blocks``: the name under which its own
     ``{{ content }}`` can be replaced by layouts placed in it; ``layouts``: for a
     layout, what Jekyll's ``layout`` variable holds in it, once for each chain of
-    layouts that reaches it (:func:`layout_variables`). Returns the Jinja text and
-    the notes for the author.
+    layouts that reaches it (:func:`layout_variables`); ``page_layouts``: for an include, what it
+    holds for a page placed in each layout (:func:`page_layout_variables`). Returns the Jinja text
+    and the notes for the author.
     """
-    converter = _Converter(text, path, Scope(config, lenient=lenient, includes=includes, layouts=layouts),
-                           include_path, blocks)
+    converter = _Converter(text, path, Scope(config, lenient=lenient, includes=includes, layouts=layouts,
+                                             page_layouts=page_layouts), include_path, blocks)
     body = converter.run()
     if parent is not None:
         body = (f'{{% extends "{parent}.html" %}}\n{{% block {block_name(parent)} %}}'
@@ -157,6 +160,22 @@ def layout_variables(meta: dict[str, dict[str, Any]], parents: dict[str, str]) -
             merged = _deep_merge(meta[name], merged)
             found[name].append(merged)
             name = parents.get(name)
+    return found
+
+
+def page_layout_variables(meta: dict[str, dict[str, Any]], parents: dict[str, str]) -> dict[str, dict[str, Any]]:
+    """What ``layout`` holds, by the name of a page's layout, once its whole chain is merged (the
+    nearer layout wins): what an include placed in that chain sees of the layouts above it too."""
+    found: dict[str, dict[str, Any]] = {}
+    for start in meta:
+        merged: dict[str, Any] = {}
+        name: str | None = start
+        seen = set()
+        while name in meta and name not in seen:
+            seen.add(name)
+            merged = _deep_merge(meta[name], merged)
+            name = parents.get(name)
+        found[start] = merged
     return found
 
 
@@ -483,7 +502,8 @@ class _Converter:
         return " ".join(parts)
 
     def comparison(self, tokens: list[tuple[str, str]]) -> str:
-        if len(tokens) == 1:
+        if len(tokens) == 1 or len(tokens) > 1 and tokens[1][1] == "|":
+            # Liquid has no filters in a condition: Jekyll reads `x | size > 0` as `x` (its lax parser)
             return self.operand(tokens[0])
         if len(tokens) == 3:
             left, (kind, op), right = tokens
@@ -586,6 +606,8 @@ class _Converter:
             return "content"
         if root == "layout" and scope.layouts is not None:
             return self.layout(rest)
+        if root == "layout" and scope.page_layouts is not None:
+            return self.page_layout(rest)
         if root in ("paginator", "layout", "jekyll"):
             raise Unconvertible(f"'{root}' has no equivalent in sitegen's templates: "
                                 + {"paginator": "use site.posts (or site.yaml archives.blog and its blog.html)",
@@ -604,6 +626,15 @@ class _Converter:
             raise Unconvertible("the layouts placed in this one set this differently: write it in each of them, "
                                 "or move it to the pages' front matter")
         return values.pop()
+
+    def page_layout(self, rest: list[str]) -> str:
+        """In an include, a value of the layouts' front matter: looked up by the page's layout when
+        the layouts set it differently (crystal-lang's breadcrumbs read ``layout.section``)."""
+        values = {name: _constant(merged, rest) for name, merged in sorted(self.scope.page_layouts.items())}
+        if len(set(values.values())) <= 1:
+            return next(iter(values.values()), "nil")
+        table = ", ".join(f"{_literal(name)}: {value}" for name, value in values.items() if value != "nil")
+        return f"({{{table}}} | item(page.layout) | default(nil))"
 
     def document(self, root: str, rest: list[str]) -> str:
         if not rest:
