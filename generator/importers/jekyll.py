@@ -218,6 +218,14 @@ class _Importer:
             return None
         return path.read_bytes()
 
+    @functools.cached_property
+    def templates_read_path(self) -> bool:
+        """Whether a layout or include reads ``page.path``, the document's source in the Jekyll site
+        (an "edit this page" link): each document is then given it in its front matter."""
+        folders = [self.src / "_layouts", self.src / "_includes"]
+        return any(re.search(rb"\bpage\.path\b", path.read_bytes())
+                   for folder in folders if self.folder(folder) for path in folder.rglob("*") if path.is_file())
+
     def read_template(self, path: Path) -> str | None:
         """A layout's or include's text; None, noted, if it cannot be read as one."""
         data = self.read(path)
@@ -444,6 +452,8 @@ class _Importer:
             self.copy(data, target)
             return
         changes = self.defaults_for(rel, kind, meta)
+        if self.templates_read_path and "path" not in meta:
+            changes["path"] = rel       # Jekyll's page.path (which front matter may set), for an edit link
         merged = {**changes, **meta}
         self.front_matter_keys.update(map(str, merged))
         layout = merged.get("layout")
