@@ -181,9 +181,11 @@ def _group_by(sequence: list, key: Any) -> list[dict[str, Any]]:
 
 @sequence_filter
 def _where(sequence: list, attr: Any, value: Any = None) -> list:
-    if value is not None and not isinstance(value, Undefined):
-        return [item for item in sequence if jekyll_item(item, attr) == value]
-    return [item for item in sequence if jekyll_item(item, attr) not in (False, None)]
+    """Jekyll's ``where`` (Liquid 4 has none): by text, a list matching by membership."""
+    from generator.render import jekyll_matches
+
+    target = None if isinstance(value, Undefined) else value
+    return [item for item in sequence if jekyll_matches(jekyll_item(item, attr), target)]
 
 
 @sequence_filter

@@ -176,6 +176,7 @@ class Renderer:
             safe_html=Markup,
             item=item,
             jekyll_sort=jekyll_sort,
+            jekyll_where=jekyll_where,
             jsonify=jsonify,
             markdown_inline=markdown_inline,
             social_card=social_card_url,
@@ -311,6 +312,38 @@ def item(env: jinja2.Environment, value: Any, key: Any) -> Any:
         return value[key]
     except (LookupError, TypeError):
         return NIL
+
+
+def jekyll_matches(value: Any, target: Any) -> bool:
+    """Jekyll's ``where``: ``value`` is ``target`` as text, or a list holding it (``where: "tags",
+    "gpu"``); a nil target matches nil alone."""
+    if target is None or isinstance(target, jinja2.Undefined):
+        return value is None or isinstance(value, jinja2.Undefined)
+    if isinstance(value, str):
+        return value == ruby_text(target)
+    values = value if isinstance(value, (list, tuple)) else [value]
+    return any(ruby_text(item) == ruby_text(target) for item in values)
+
+
+def ruby_text(value: Any) -> str:
+    """``value.to_s`` as Ruby writes it: nil is "", true is "true"."""
+    if value is None or isinstance(value, jinja2.Undefined):
+        return ""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+@jinja2.pass_environment
+def jekyll_where(env: jinja2.Environment, items: Any, attribute: str, target: Any) -> list[Any]:
+    """Jekyll's ``where`` for templates converted from Liquid: an item without the key is nil
+    (where Jinja's ``selectattr`` would stop the build), a list value matches by membership."""
+    def value(item: Any) -> Any:
+        for part in attribute.split("."):
+            item = env.getitem(item, part)
+            if isinstance(item, jinja2.Undefined):
+                return None
+        return item
+
+    return [item for item in items if jekyll_matches(value(item), target)]
 
 
 @jinja2.pass_environment

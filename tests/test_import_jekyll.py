@@ -568,3 +568,42 @@ def test_ruby_liquids_leniencies_in_content_render_as_in_jekyll(tmp_path, capsys
     assert main(["-C", str(tmp_path / "new"), "build"]) == 0
     assert ("content/includes/odd.html:2: warning: Liquid: | replace, read as a filter's ':', as Jekyll reads it"
             in capsys.readouterr().err)
+
+
+@needs_jekyll
+def test_layouts_and_includes_of_real_sites_render_as_in_jekyll(tmp_path) -> None:
+    # As bitcoincore.org's and crystal-lang's layouts write them: a name no template sets
+    # (custom_title), page.next.url on the newest post, where + concat + sort by path,
+    # layout.section read in an include, a filter in a condition (Jekyll reads only its first
+    # operand), include.page.KEY of the front matter, a data key nobody has, page.path; and a
+    # post whose URL another post names in redirect_from (the post wins, as Jekyll writes it last).
+    layout = ("<!DOCTYPE html>\n<html lang=\"en\"><head><title>{{ page.title }}</title></head><body>"
+              "{% include head.html %}{% include crumbs.html page=page %}{{ content }}"
+              "<nav>{% if page.next.url %}<a href=\"{{ page.next.url }}\">{{ page.next.title }}</a>{% endif %}</nav>"
+              "{% assign en = site.posts | where: 'lang', 'en' %}{% assign es = site.posts | where: 'lang', 'es' %}"
+              "{% assign all = en | concat: es | sort: 'path' %}"
+              "<ul>{% for p in all %}<li>{{ p.title }}</li>{% endfor %}</ul></body></html>\n")
+    crumbs = ("{% assign section = include.page.section | default: layout.section %}<p>[{{ section }}]</p>"
+              "{% if include.page.categories | size > 0 %}{% for c in include.page.categories %}<i>{{ c }}</i>"
+              "{% endfor %}{% endif %}<p>[{{ site.data.people[include.page.author].name }}]</p>"
+              "<a href=\"https://example.org/edit/{{ page.path }}\">edit</a>")
+    old, new, _ = _built_by_both(tmp_path, {
+        "_layouts/default.html": layout,
+        "_layouts/guide.html": "---\nlayout: default\nsection: guides\n---\n<main>{{ content }}</main>",
+        "_includes/head.html": "{% if custom_title %}<h1>{{ custom_title }}</h1>{% else %}<h1>{{ page.title }}</h1>"
+                               "{% endif %}",
+        "_includes/crumbs.html": crumbs,
+        "_data/people.yml": "ada: {name: Ada}\n",
+        "_posts/2021-01-01-one.md": "---\nlayout: default\ntitle: One\nlang: es\nauthor: ada\n"
+                                    "redirect_from: [/es/two/]\n---\nOne.\n",
+        "_posts/2021-01-02-two.md": "---\nlayout: guide\ntitle: Two\nlang: en\nauthor: bob\ncategories: [x]\n"
+                                    "permalink: /es/two/\n---\nTwo.\n",
+        "_posts/2021-01-03-three.md": "---\nlayout: guide\ntitle: Three\nlang: en\nsection: own\n---\nThree.\n"})
+    pages = ("2021/01/01/one.html", "es/two/index.html", "2021/01/03/three.html", "2020/01/02/hello-world.html")
+    theirs = {page: (old / page).read_text() for page in pages}
+    assert "<p>[guides]</p><i>x</i><p>[]</p>" in theirs["es/two/index.html"]
+    assert "<p>[own]</p>" in theirs["2021/01/03/three.html"] and "<p>[Ada]</p>" in theirs["2021/01/01/one.html"]
+    assert "<ul><li>One</li><li>Two</li><li>Three</li></ul>" in theirs["2021/01/03/three.html"]
+    assert "edit/_posts/2021-01-03-three.md" in theirs["2021/01/03/three.html"]
+    for page in pages:
+        assert _tight((new / page).read_text()) == _tight(theirs[page]), page
