@@ -6,7 +6,7 @@ block by its text, only the attributes a reader sees); the ``<head>`` is left ou
 (plugins' tags: jekyll-seo-tag's, feeds'). Prints the counts, the pages each side
 alone publishes (first few), and the divergence kinds with an example of each.
 
-    python benchmarks/site_dom_parity.py JEKYLL_OUT SITEGEN_OUT [--examples N]
+    python benchmarks/site_dom_parity.py JEKYLL_OUT SITEGEN_OUT [--examples N] [--drop CLASS] [--unwrap CLASS]
 """
 
 from __future__ import annotations
@@ -31,11 +31,21 @@ def pages(out: Path) -> dict[str, Path]:
     return found
 
 
-def body_tree(path: Path) -> tuple:
+def body_tree(path: Path, drop: list[str] = (), unwrap: list[str] = ()) -> tuple:
+    """The page's ``<body>`` as a ``dom`` tree; elements of a class in ``drop`` removed, those of a
+    class in ``unwrap`` replaced by their first child (a plugin's wrapper set aside)."""
     text = HTML5_VOID.sub(r"<\1\2></\1>", path.read_text(encoding="utf-8", errors="replace"))
     if not text.strip():
         return ("empty", {}, "", ())
     document = lxml.html.document_fromstring(text)
+    for name in drop:
+        for element in document.find_class(name):
+            element.drop_tree()
+    for name in unwrap:
+        for element in document.find_class(name):
+            if len(element):
+                element[0].tail = None
+                element.getparent().replace(element, element[0])
     body = document.find("body")
     return _dom(body if body is not None else document)
 
@@ -45,12 +55,14 @@ def main() -> int:
     parser.add_argument("jekyll", type=Path)
     parser.add_argument("sitegen", type=Path)
     parser.add_argument("--examples", type=int, default=1)
+    parser.add_argument("--drop", action="append", default=[], help="a class whose elements are left out")
+    parser.add_argument("--unwrap", action="append", default=[], help="a class whose elements stand for their first child")
     args = parser.parse_args()
     theirs, mine = pages(args.jekyll), pages(args.sitegen)
     both = sorted(theirs.keys() & mine.keys())
     equal, kinds, examples = 0, Counter(), defaultdict(list)
     for url in both:
-        a, b = body_tree(mine[url]), body_tree(theirs[url])
+        a, b = body_tree(mine[url], args.drop, args.unwrap), body_tree(theirs[url], args.drop, args.unwrap)
         found = _parting(a, b)
         if found is None:
             equal += 1

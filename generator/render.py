@@ -177,6 +177,7 @@ class Renderer:
             item=item,
             jekyll_sort=jekyll_sort,
             jekyll_where=jekyll_where,
+            each_pair=each_pair,
             jsonify=jsonify,
             markdown_inline=markdown_inline,
             social_card=social_card_url,
@@ -312,6 +313,14 @@ def item(env: jinja2.Environment, value: Any, key: Any) -> Any:
         return value[key]
     except (LookupError, TypeError):
         return NIL
+
+
+def each_pair(value: Any) -> Any:
+    """What Liquid's ``for`` loops over: a mapping as its ``[key, value]`` pairs, in order (Ruby's
+    Hash#each), where Jinja would loop over its keys alone; anything else as it is."""
+    if isinstance(value, Mapping) and not hasattr(value, "front_matter_keys"):
+        return [[key, item] for key, item in value.items()]
+    return value
 
 
 def jekyll_matches(value: Any, target: Any) -> bool:

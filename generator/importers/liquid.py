@@ -36,7 +36,7 @@ DOCUMENT_FIELDS = {"title", "url", "date", "content", "excerpt", "tags", "catego
 SITE_FIELDS = {"title": "title", "description": "description", "url": "url", "baseurl": "baseurl",
                "posts": "posts", "pages": "pages", "tags": "tags", "categories": "categories",
                "data": "data", "lang": "language"}
-DOCUMENT_COLLECTIONS = ("site.posts", "site.pages", "site.tags[", "site.categories[")
+DOCUMENT_COLLECTIONS = ("site.posts", "site.pages", "site.related_posts", "site.tags[", "site.categories[")
 LOOP_FIELDS = {"index", "index0", "rindex", "rindex0", "first", "last", "length"}
 
 # Liquid filter -> Jinja filter and how its arguments carry over (None: as they are).
@@ -444,6 +444,8 @@ class _Converter:
             raise Unconvertible("cannot read this for loop: write it in Jinja")
         var, source, options = match.groups()
         collection = self.expression(source)
+        if not self.lists_documents(source) and not source.startswith("("):
+            collection = f"({collection} | each_pair)"     # a mapping loops over [key, value], as in Liquid
         limit = re.search(r"limit\s*:\s*(\S+)", options)
         offset = re.search(r"offset\s*:\s*(\S+)", options)
         rest = re.sub(r"(limit|offset)\s*:\s*\S+|reversed", "", options).strip()
@@ -661,6 +663,8 @@ class _Converter:
             return _maybe(value, more[1:]) if name == "data" else value
         if name == "author":
             return "site.author"
+        if name == "related_posts":     # Jekyll's without LSI: the ten newest posts but this one
+            return self.access('((site.posts | list)[:11] | reject("equalto", page) | list)[:10]', more)
         if name in self.scope.config:       # _config.yml's value (a list or mapping too), written in
             return _constant(self.scope.config[name], more)
         raise Unconvertible(f"site.{name} has no equivalent in sitegen's site: write its value in, or "
