@@ -511,8 +511,11 @@ JEKYLL_TAGS = (HighlightTag, IncludeTag, PostUrlTag, LinkTag, CaptureTag, ForTag
 
 @functools.cache
 def standard_filter(name: str) -> Callable[..., Any]:
-    """Liquid's or Jekyll's filter ``name``, as the content's Liquid runs it."""
-    return environment().filters[name]
+    """Liquid's or Jekyll's filter ``name``, as the content's Liquid runs it (given the environment
+    if it asks for one: ``strip_html``)."""
+    env = environment()
+    function = env.filters[name]
+    return functools.partial(function, environment=env) if getattr(function, "with_environment", False) else function
 
 
 def environment(settings: LiquidSettings = LiquidSettings()) -> Environment:

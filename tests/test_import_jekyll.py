@@ -582,7 +582,10 @@ def test_layouts_and_includes_of_real_sites_render_as_in_jekyll(tmp_path) -> Non
               "<nav>{% if page.next.url %}<a href=\"{{ page.next.url }}\">{{ page.next.title }}</a>{% endif %}</nav>"
               "{% assign en = site.posts | where: 'lang', 'en' %}{% assign es = site.posts | where: 'lang', 'es' %}"
               "{% assign all = en | concat: es | sort: 'path' %}"
-              "<ul>{% for p in all %}<li>{{ p.title }}</li>{% endfor %}</ul></body></html>\n")
+              "<ul>{% for p in all %}<li>{{ p.title }}</li>{% endfor %}</ul>"
+              "{% for pair in site.data.nav %}<b>{{ pair[0] }}={{ pair[1].url }}</b>{% endfor %}"
+              "<ol>{% for p in site.related_posts limit:2 %}<li>{{ p.title }}</li>{% endfor %}</ol>"
+              "<p>{{ page.summary | markdownify | strip_html }}</p></body></html>\n")
     crumbs = ("{% assign section = include.page.section | default: layout.section %}<p>[{{ section }}]</p>"
               "{% if include.page.categories | size > 0 %}{% for c in include.page.categories %}<i>{{ c }}</i>"
               "{% endfor %}{% endif %}<p>[{{ site.data.people[include.page.author].name }}]</p>"
@@ -593,17 +596,21 @@ def test_layouts_and_includes_of_real_sites_render_as_in_jekyll(tmp_path) -> Non
         "_includes/head.html": "{% if custom_title %}<h1>{{ custom_title }}</h1>{% else %}<h1>{{ page.title }}</h1>"
                                "{% endif %}",
         "_includes/crumbs.html": crumbs,
-        "_data/people.yml": "ada: {name: Ada}\n",
+        "_data/people.yml": "ada: {name: Ada}\n", "_data/nav.yml": "home: {url: /}\nblog: {url: /blog/}\n",
+        "about.md": "---\nlayout: guide\ntitle: About\nsummary: Some *stress*.\n---\nA.\n",
         "_posts/2021-01-01-one.md": "---\nlayout: default\ntitle: One\nlang: es\nauthor: ada\n"
                                     "redirect_from: [/es/two/]\n---\nOne.\n",
         "_posts/2021-01-02-two.md": "---\nlayout: guide\ntitle: Two\nlang: en\nauthor: bob\ncategories: [x]\n"
                                     "permalink: /es/two/\n---\nTwo.\n",
         "_posts/2021-01-03-three.md": "---\nlayout: guide\ntitle: Three\nlang: en\nsection: own\n---\nThree.\n"})
-    pages = ("2021/01/01/one.html", "es/two/index.html", "2021/01/03/three.html", "2020/01/02/hello-world.html")
+    pages = ("2021/01/01/one.html", "es/two/index.html", "2021/01/03/three.html", "2020/01/02/hello-world.html",
+             "about.html")
     theirs = {page: (old / page).read_text() for page in pages}
     assert "<p>[guides]</p><i>x</i><p>[]</p>" in theirs["es/two/index.html"]
     assert "<p>[own]</p>" in theirs["2021/01/03/three.html"] and "<p>[Ada]</p>" in theirs["2021/01/01/one.html"]
     assert "<ul><li>One</li><li>Two</li><li>Three</li></ul>" in theirs["2021/01/03/three.html"]
     assert "edit/_posts/2021-01-03-three.md" in theirs["2021/01/03/three.html"]
+    assert "<b>home=/</b><b>blog=/blog/</b><ol><li>Two</li><li>One</li></ol>" in theirs["2021/01/03/three.html"]
+    assert "<ol></ol><p>Some stress. </p>" in _tight(theirs["about.html"])
     for page in pages:
         assert _tight((new / page).read_text()) == _tight(theirs[page]), page

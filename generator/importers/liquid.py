@@ -49,7 +49,7 @@ FILTERS: dict[str, tuple[str, Callable[[list[str]], list[str]] | None]] = {
     "date_to_rfc822": ("date", lambda a: ['"%a, %d %b %Y %H:%M:%S %z"']),
     "date": ("date", None), "size": ("length", None), "first": ("first", None), "last": ("last", None),
     "join": ("join", None), "default": ("default", lambda a: [a[0], "true"]),
-    "upcase": ("upper", None), "downcase": ("lower", None), "strip_html": ("striptags", None),
+    "upcase": ("upper", None), "downcase": ("lower", None),
     "strip": ("trim", None), "uniq": ("unique", None), "reverse": ("reverse", None),
     "number_of_words": ("wordcount", None), "slugify": ("slugify", None),
     "where": ("jekyll_where", None),
@@ -65,7 +65,7 @@ LIQUID_FILTERS = frozenset({
     "strip_newlines", "newline_to_br",
     "url_encode", "url_decode", "lstrip", "rstrip", "remove_first", "replace_first", "slice", "escape_once",
     "compact", "concat", "sum", "sort_natural", "array_to_sentence_string", "normalize_whitespace",
-    "cgi_escape", "uri_escape"})
+    "cgi_escape", "uri_escape", "markdownify", "strip_html"})
 TOKEN = re.compile(r"""\s*(?:
     (?P<str>"[^"]*"|'[^']*')
   | (?P<range>\(\s*[^()]+?\s*\.\.\s*[^()]+?\s*\))
@@ -663,8 +663,9 @@ class _Converter:
             return _maybe(value, more[1:]) if name == "data" else value
         if name == "author":
             return "site.author"
-        if name == "related_posts":     # Jekyll's without LSI: the ten newest posts but this one
-            return self.access('((site.posts | list)[:11] | reject("equalto", page) | list)[:10]', more)
+        if name == "related_posts":     # Jekyll's without LSI: a post's ten newest others; a page has none
+            return self.access('(((site.posts | list)[:11] | reject("equalto", page) | list)[:10] '
+                               'if page.kind == "post" else nil)', more)
         if name in self.scope.config:       # _config.yml's value (a list or mapping too), written in
             return _constant(self.scope.config[name], more)
         raise Unconvertible(f"site.{name} has no equivalent in sitegen's site: write its value in, or "
