@@ -614,3 +614,27 @@ def test_layouts_and_includes_of_real_sites_render_as_in_jekyll(tmp_path) -> Non
     assert "<ol></ol><p>Some stress. </p>" in _tight(theirs["about.html"])
     for page in pages:
         assert _tight((new / page).read_text()) == _tight(theirs[page]), page
+
+
+def test_a_ruby_plugins_liquid_is_named_and_each_use_a_warning_at_its_line(tmp_path, capsys) -> None:
+    # As bitcoincore.org's githubify block tag and crystal-lang's liquify filter: Ruby does not run in
+    # sitegen, so the build names each use (a block's content kept as it is) instead of stopping.
+    plugin = ("module Shout\n  def shout(input)\n    input.upcase\n  end\nend\n\n"
+              "Liquid::Template.register_filter(Shout)\n"
+              "Liquid::Template.register_tag('linkify', Jekyll::LinkifyBlock)\n")
+    source = small_site(tmp_path / "jekyll", files={
+        "_plugins/shout.rb": plugin,
+        "_posts/2021-02-03-loud.md": "---\nlayout: default\ntitle: Loud\n---\nQuiet {{ 'words' | shout }}.\n\n"
+                                     "{% linkify https://github.com/x/y %}\nFixes #1234.\n{% endlinkify %}\n"})
+    result = import_jekyll(source, tmp_path / "new")
+    notes = {(n.path, n.line): n.construct for n in result.notes}
+    assert notes[("_plugins/shout.rb", 7)] == "register_filter(Shout)"
+    assert notes[("_plugins/shout.rb", 8)] == "register_tag('linkify', Jekyll::LinkifyBlock)"
+    assert yaml.safe_load((tmp_path / "new/site.yaml").read_text())["liquid"] == {"unknown": "warning"}
+    assert main(["-C", str(tmp_path / "new"), "build"]) == 0
+    err = capsys.readouterr().err
+    post = "content/posts/2021-02-03-loud.md"
+    assert f"{post}:5: warning: Liquid: unknown filter 'shout' left out" in err
+    assert f"{post}:7: warning: Liquid: unexpected tag 'linkify' left out" in err
+    assert f"{post}:9: warning: Liquid: unexpected tag 'endlinkify' left out" in err
+    assert "Fixes #1234." in (tmp_path / "new/_site/2021/02/03/loud.html").read_text()

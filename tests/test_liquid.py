@@ -203,6 +203,14 @@ def test_an_error_inside_an_include_names_the_include(site: Path) -> None:
     assert (info.value.path, info.value.line) == ("content/includes/broken.html", 2)
 
 
+def test_a_syntax_error_inside_an_include_names_the_include(site: Path) -> None:
+    write(site, "content/includes/odd.html", "fine\n\n{{ 1 | plus 2 }}\n")
+    post(site, "2021-01-09-uses", "Text.\n\n{% include odd.html %}\n")
+    with pytest.raises(SiteError) as info:
+        build(site, OPTIONS)
+    assert (info.value.path, info.value.line) == ("content/includes/odd.html", 3)
+
+
 def test_highlight_in_an_html_page_is_highlighted_html(site: Path) -> None:
     write(site, "content/pages/snippet.html", "---\ntitle: Snippet\n---\n<p>Code:</p>\n"
           "{% highlight python %}\nx = 1\n{% endhighlight %}\n")
