@@ -291,8 +291,9 @@ class IncludeNode(OutputNode):
         return True
 
 
-MARKUP = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
+MARKUP = re.compile(r"\{%-?\s*raw\s*-?%\}.*?\{%-?\s*endraw\s*-?%\}|\{\{.*?\}\}|\{%.*?%\}", re.S)   # raw as it is
 QUOTED = re.compile(r"""("[^"]*"|'[^']*')""")
+RAW = re.compile(r"\{%-?\s*raw\s*-?%\}")
 COMMA_FOR_COLON = re.compile(r"(\|\s*\w+)\s*,")
 
 
@@ -300,6 +301,8 @@ def lax(text: str, render: Render, path: Path, first_line: int) -> str:
     """``text`` with ``| filter, arg`` read as ``| filter: arg``, as Ruby Liquid's lax parser (Jekyll's
     fallback) reads it, each with a warning at its file and line; python-liquid parses strictly."""
     def markup(found: re.Match) -> str:
+        if found.group(0).startswith("{%") and RAW.match(found.group(0)):
+            return found.group(0)
         parts = QUOTED.split(found.group(0))
         for i in range(0, len(parts), 2):
             fixed = COMMA_FOR_COLON.sub(r"\1:", parts[i])

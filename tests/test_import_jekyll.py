@@ -546,7 +546,7 @@ def test_ruby_liquids_leniencies_in_content_render_as_in_jekyll(tmp_path, capsys
     # site.strings, loop parameters given by variables named limit and offset, markdownify,
     # group_by, and a CSV data file read as a list of rows.
     include = ("{% capture /dev/null %}dropped{% endcapture %}[{{ dev }}]\n"
-               "{{ page.intro | replace, 'NAME', site.strings.name }}\n"
+               "{{ page.intro | replace, 'NAME', site.strings.name }} {% raw %}{{ a | f, b }}{% endraw %}\n"
                "{% assign limit = 2 %}{% assign offset = 1 %}"
                "{% for n in (1..6) limit: limit offset: offset %}<i>{{ n }}</i>{% endfor %}"
                "{% for n in (1..6) reversed limit:2 %}<b>{{ n }}</b>{% endfor %}\n"
@@ -560,7 +560,7 @@ def test_ruby_liquids_leniencies_in_content_render_as_in_jekyll(tmp_path, capsys
         "about.html": "---\nlayout: default\ntitle: About\nintro: Hello NAME.\nnote: Some *stress*.\n---\n"
                       "{% include odd.html %}\n"}, "title: Small\nurl: https://small.example\nstrings:\n  name: Core\n")
     theirs = (old / "about.html").read_text()
-    assert "[dropped]" in theirs and "Hello Core." in theirs and "<i>2</i><i>3</i><b>2</b><b>1</b>" in theirs
+    assert "[dropped]" in theirs and "Hello Core. {{ a | f, b }}" in theirs and "<i>2</i><i>3</i><b>2</b><b>1</b>" in theirs
     assert "<s>Bob=</s>" in theirs and "<u>dev:2</u><u>:1</u>" in theirs and "<em>stress</em>" in theirs
     assert _tight((new / "about.html").read_text()) == _tight(theirs)
     assert not [n for n in notes if "people.csv" in n.path]
