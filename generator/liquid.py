@@ -127,6 +127,14 @@ class JekyllContext(RenderContext):
     A document is an object whose class sets ``front_matter_keys`` (the recording view of
     :mod:`generator.deps`, which imports the site this module renders for)."""
 
+    def filter(self, name: str, token: Token | None) -> Callable[..., object]:  # noqa: A003 - python-liquid's name
+        """An unknown filter, with ``unknown: warning``: warned of at its line and its input passed
+        on, as Jekyll passes it (Liquid's strict_filters is off there)."""
+        if name not in self.env.filters and current().unknown == "warning":
+            current().unknown_found(f"Liquid: unknown filter '{name}' left out", token)
+            return lambda value, *args, **kwargs: value
+        return super().filter(name, token=token)
+
     def get_item(self, obj: Any, key: Any) -> Any:
         if _front_matter_first(obj, key):
             return obj["meta"][key]
