@@ -844,16 +844,19 @@ class _Importer:
 
 def table_rows(data: bytes, delimiter: str) -> list[dict[str, str | None]] | None:
     """A CSV or TSV data file as Jekyll reads it: a mapping per row, by the header line's names,
-    every value text (an empty field nil, as Ruby's CSV gives it); None if it is not UTF-8."""
+    every value text (an empty field nil, as Ruby's CSV gives it); None if it is not a UTF-8 table."""
     import csv
     import io
 
     if not _is_utf8(data):
         return None
     reader = csv.reader(io.StringIO(data.decode("utf-8-sig"), newline=""), delimiter=delimiter)
-    header = next(reader, [])
-    return [{name: (row[i] if i < len(row) and row[i] != "" else None) for i, name in enumerate(header)}
-            for row in reader if row]
+    try:
+        header = next(reader, [])
+        return [{name: (row[i] if i < len(row) and row[i] != "" else None) for i, name in enumerate(header)}
+                for row in reader if row]
+    except csv.Error:       # a NUL byte, say
+        return None
 
 
 def gemfile_plugins(text: str) -> list[tuple[str, int]]:
