@@ -84,7 +84,9 @@ class Render:
         """Report a construct sitegen does not know: raise, or warn and render nothing."""
         where, line = self.locate(token)
         if self.unknown == "warning":
-            self.warnings.append(warning(message, where, line))
+            found = warning(message, where, line)
+            if found not in self.warnings:     # once a line: a value filtered twice is read twice
+                self.warnings.append(found)
             return ""
         raise SiteError(message, where, line)
 
@@ -119,6 +121,11 @@ class JekyllUndefined(Undefined):
         if self.hint and self.hint.startswith("site."):
             return current().unknown_found(f"Liquid: unknown variable {self.hint.split()[0]}", self.token)
         return ""
+
+    def __iter__(self) -> Iterator[Any]:
+        """Looped over (``site.releases``, a Jekyll collection): reported as when it is output."""
+        str(self)
+        return iter(())
 
 
 class JekyllContext(RenderContext):

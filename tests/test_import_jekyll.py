@@ -625,7 +625,8 @@ def test_a_ruby_plugins_liquid_is_named_and_each_use_a_warning_at_its_line(tmp_p
     source = small_site(tmp_path / "jekyll", files={
         "_plugins/shout.rb": plugin,
         "_posts/2021-02-03-loud.md": "---\nlayout: default\ntitle: Loud\n---\nQuiet {{ 'words' | shout }}.\n\n"
-                                     "{% linkify https://github.com/x/y %}\nFixes #1234.\n{% endlinkify %}\n"})
+                                     "{% linkify https://github.com/x/y %}\nFixes #1234.\n{% endlinkify %}\n\n"
+                                     "{% assign rs = site.releases | sort: 'date' %}{% for r in rs %}{{ r }}{% endfor %}\n"})
     result = import_jekyll(source, tmp_path / "new")
     notes = {(n.path, n.line): n.construct for n in result.notes}
     assert notes[("_plugins/shout.rb", 7)] == "register_filter(Shout)"
@@ -637,6 +638,7 @@ def test_a_ruby_plugins_liquid_is_named_and_each_use_a_warning_at_its_line(tmp_p
     assert f"{post}:5: warning: Liquid: unknown filter 'shout' left out" in err
     assert f"{post}:7: warning: Liquid: unexpected tag 'linkify' left out" in err
     assert f"{post}:9: warning: Liquid: unexpected tag 'endlinkify' left out" in err
+    assert err.count(f"{post}:11: warning: Liquid: unknown variable site.releases") == 1   # a collection, looped over
     html = (tmp_path / "new/_site/2021/02/03/loud.html").read_text()
     assert "Fixes #1234." in html and "Quiet words." in html     # the filter's input passed on, as Jekyll's
                                                                   # Liquid passes it through an unknown filter
