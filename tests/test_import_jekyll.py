@@ -558,10 +558,11 @@ def test_ruby_liquids_leniencies_in_content_render_as_in_jekyll(tmp_path, capsys
         "_includes/odd.html": include,
         "_data/people.csv": "name,role\nAda,dev\nBob,\nCy,dev\n",
         "about.html": "---\nlayout: default\ntitle: About\nintro: Hello NAME.\nnote: Some *stress*.\n---\n"
-                      "{% include odd.html %}\n"}, "title: Small\nurl: https://small.example\nstrings:\n  name: Core\n")
+                      "{% include odd.html %}\n<p>{{ page.title | replace, 'A', 'a' }}</p>\n"},
+        "title: Small\nurl: https://small.example\nstrings:\n  name: Core\n")
     theirs = (old / "about.html").read_text()
     assert "[dropped]" in theirs and "Hello Core. {{ a | f, b }}" in theirs and "<i>2</i><i>3</i><b>2</b><b>1</b>" in theirs
-    assert "<s>Bob=</s>" in theirs and "<u>dev:2</u><u>:1</u>" in theirs and "<em>stress</em>" in theirs
+    assert "<p>about</p>" in theirs and "<s>Bob=</s>" in theirs and "<u>dev:2</u><u>:1</u>" in theirs and "<em>stress</em>" in theirs
     assert _tight((new / "about.html").read_text()) == _tight(theirs)
     assert not [n for n in notes if "people.csv" in n.path]
     shutil.rmtree(tmp_path / "new/.sitegen")
