@@ -643,3 +643,19 @@ def test_a_ruby_plugins_liquid_is_named_and_each_use_a_warning_at_its_line(tmp_p
     html = (tmp_path / "new/_site/2021/02/03/loud.html").read_text()
     assert "Fixes #1234." in html and "Quiet words." in html     # the filter's input passed on, as Jekyll's
                                                                   # Liquid passes it through an unknown filter
+
+
+@needs_jekyll
+def test_posts_sorted_by_path_and_a_liquid_filter_after_uniq_as_in_jekyll(tmp_path) -> None:
+    # bitcoincore.org's navigation sorts posts by `path` (Jekyll's source path) though no template
+    # prints it; Jinja's unique gives a generator, which a Liquid filter after it takes as a list.
+    layout = ("<!DOCTYPE html>\n<html lang=\"en\"><head><title>{{ page.title }}</title></head><body>{{ content }}"
+              "{% assign ps = site.posts | sort: 'path' %}<ul>{% for p in ps %}<li>{{ p.title }}</li>{% endfor %}</ul>"
+              "<i>{{ page.letters | uniq | sort_natural | join: '' }}</i></body></html>\n")
+    old, new, _ = _built_by_both(tmp_path, {
+        "_layouts/default.html": layout,
+        "_posts/2021-01-01-b.md": "---\nlayout: default\ntitle: B\ndate: 2021-03-01\nletters: [c, A, c, b]\n---\nB.\n",
+        "_posts/2021-01-02-a.md": "---\nlayout: default\ntitle: A\n---\nA.\n"})
+    theirs = (old / "2021/03/01/b.html").read_text()
+    assert "<ul><li>Hello</li><li>B</li><li>A</li></ul><i>Abc</i>" in theirs
+    assert _tight((new / "2021/03/01/b.html").read_text()) == _tight(theirs)

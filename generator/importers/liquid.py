@@ -36,7 +36,7 @@ DOCUMENT_FIELDS = {"title", "url", "date", "content", "excerpt", "tags", "catego
 SITE_FIELDS = {"title": "title", "description": "description", "url": "url", "baseurl": "baseurl",
                "posts": "posts", "pages": "pages", "tags": "tags", "categories": "categories",
                "data": "data", "lang": "language"}
-DOCUMENT_COLLECTIONS = ("site.posts", "site.pages", "site.related_posts", "site.tags[", "site.categories[")
+DOCUMENT_COLLECTIONS = ("site.posts", "site.pages", "site.tags[", "site.categories[")
 LOOP_FIELDS = {"index", "index0", "rindex", "rindex0", "first", "last", "length"}
 
 # Liquid filter -> Jinja filter and how its arguments carry over (None: as they are).
