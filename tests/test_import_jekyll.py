@@ -651,7 +651,8 @@ def test_posts_sorted_by_path_and_a_liquid_filter_after_uniq_as_in_jekyll(tmp_pa
     # prints it; Jinja's unique gives a generator, which a Liquid filter after it takes as a list.
     layout = ("<!DOCTYPE html>\n<html lang=\"en\"><head><title>{{ page.title }}</title></head><body>{{ content }}"
               "{% assign ps = site.posts | sort: 'path' %}<ul>{% for p in ps %}<li>{{ p.title }}</li>{% endfor %}</ul>"
-              "<i>{{ page.letters | uniq | concat: site.data.more | sort_natural | join: '' }}</i></body></html>\n")
+              "{% assign u = page.letters | uniq %}<i>{{ site.data.more | concat: u | sort_natural | join: '' }}</i>"
+              "</body></html>\n")
     old, new, _ = _built_by_both(tmp_path, {
         "_layouts/default.html": layout,
         "_posts/2021-01-01-b.md": "---\nlayout: default\ntitle: B\ndate: 2021-03-01\nletters: [c, A, c, b]\n---\nB.\n",
