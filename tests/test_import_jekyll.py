@@ -522,13 +522,13 @@ def test_a_post_listing_the_sites_posts_renders_as_in_jekyll_and_is_made_again_w
 
     listing = ("---\nlayout: default\ntitle: Releases\npermalink: /releases/\n---\n"
                "{% assign found = site.posts | where: 'kind', 'release' %}"
-               "{% for p in found %}\n- [{{ p.title }}]({{ p.url }})\n{% endfor %}\n")
+               "{% for p in found %}\n- [{{ p.title }}]({{ p.url }}) {{ p.kind }}\n{% endfor %}\n")
     old, new, _ = _built_by_both(tmp_path, {
         "_posts/2016-01-01-releases.md": listing,
         "_posts/2021-05-01-v21.md": "---\nlayout: default\ntitle: Version 21\nkind: release\n---\nV21.\n",
         "_posts/2022-05-01-v22.md": "---\nlayout: default\ntitle: Version 22\nkind: release\n---\nV22.\n"})
     theirs = (old / "releases/index.html").read_text()
-    assert '<a href="/2022/05/01/v22.html">Version 22</a>' in theirs and "Version 21" in theirs
+    assert '<a href="/2022/05/01/v22.html">Version 22</a> release' in theirs and "Version 21" in theirs
     assert _tight((new / "releases/index.html").read_text()) == _tight(theirs)
     site = tmp_path / "new"
     other = site / "content/posts/2021-05-01-v21.md"
