@@ -550,6 +550,7 @@ def test_ruby_liquids_leniencies_in_content_render_as_in_jekyll(tmp_path, capsys
                "{% assign limit = 2 %}{% assign offset = 1 %}"
                "{% for n in (1..6) limit: limit offset: offset %}<i>{{ n }}</i>{% endfor %}"
                "{% for n in (1..6) reversed limit:2 %}<b>{{ n }}</b>{% endfor %}\n"
+               "<table>{% tablerow n in (1..3) cols:2 %}{{ n }}{% endtablerow %}</table>\n"
                "{% for row in site.data.people %}<s>{{ row.name }}={{ row.role }}</s>{% endfor %}\n"
                "{% assign groups = site.data.people | group_by: 'role' %}"
                "{% for g in groups %}<u>{{ g.name }}:{{ g.size }}</u>{% endfor %}\n"
