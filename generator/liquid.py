@@ -35,12 +35,12 @@ from urllib.parse import quote, quote_plus
 from liquid import BoundTemplate, Environment, Mode, RenderContext, Undefined
 from liquid.ast import BlockNode, Node
 from liquid.builtin.expressions import Identifier, LoopExpression, _tokenize
+from liquid.builtin.filters.array import sort as liquid_sort
 from liquid.builtin.tags.capture_tag import ENDCAPTUREBLOCK, TAG_ENDCAPTURE, CaptureTag as LiquidCaptureTag
 from liquid.builtin.tags.for_tag import ENDFORBLOCK, ENDFORELSEBLOCK, TAG_ELSE, TAG_ENDFOR, ForTag as LiquidForTag
 from liquid.builtin.tags.tablerow_tag import END_TAGBLOCK, TAG_ENDTABLEROW, TablerowTag as LiquidTablerowTag
-from liquid.exceptions import (ContextDepthError, FilterError, LiquidError, LiquidSyntaxError, LiquidWarning, LocalNamespaceLimitError,
-                               LoopIterationLimitError, OutputStreamLimitError)
-from liquid.builtin.filters.array import sort as liquid_sort
+from liquid.exceptions import (ContextDepthError, FilterError, LiquidError, LiquidSyntaxError, LiquidWarning,
+                               LocalNamespaceLimitError, LoopIterationLimitError, OutputStreamLimitError)
 from liquid.filter import sequence_filter, with_context
 from liquid.parser import get_parser
 from liquid.tag import Tag

@@ -223,8 +223,8 @@ class _Importer:
         """Whether a layout or include reads ``page.path``, the document's source in the Jekyll site
         (an "edit this page" link): each document is then given it in its front matter."""
         folders = [self.src / "_layouts", self.src / "_includes"]
-        return any(re.search(rb"\bpage\.path\b", path.read_bytes())
-                   for folder in folders if self.folder(folder) for path in folder.rglob("*") if path.is_file())
+        return any(self.inside(path) and re.search(rb"\bpage\.path\b", path.read_bytes()) for folder in folders
+                   if self.folder(folder) for path in folder.rglob("*") if path.is_file())
 
     def read_template(self, path: Path) -> str | None:
         """A layout's or include's text; None, noted, if it cannot be read as one."""
@@ -420,7 +420,7 @@ class _Importer:
                     self.result.data += 1
             elif path.suffix in (".csv", ".tsv"):
                 content = self.read(path)
-                rows = table_rows(content, "\t" if path.suffix == ".tsv" else ",") if content is not None else None
+                rows = None if content is None else table_rows(content, "\t" if path.suffix == ".tsv" else ",")
                 if rows is None:
                     self.note(rel, 1, rel, "not a UTF-8 table: convert it to YAML, a list of mappings")
                     continue
