@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterator, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from html import escape
+from html import escape, unescape
 from pathlib import Path
 from typing import Any, TextIO
 from urllib.parse import quote, quote_plus
@@ -36,6 +36,7 @@ from liquid import BoundTemplate, Environment, Mode, RenderContext, Undefined
 from liquid.ast import BlockNode, Node
 from liquid.builtin.expressions import Identifier, LoopExpression, _tokenize
 from liquid.builtin.filters.array import sort as liquid_sort
+from liquid.builtin.filters.string import strip_tags
 from liquid.builtin.tags.capture_tag import ENDCAPTUREBLOCK, TAG_ENDCAPTURE, CaptureTag as LiquidCaptureTag
 from liquid.builtin.tags.for_tag import ENDFORBLOCK, ENDFORELSEBLOCK, TAG_ELSE, TAG_ENDFOR, ForTag as LiquidForTag
 from liquid.builtin.tags.tablerow_tag import END_TAGBLOCK, TAG_ENDTABLEROW, TablerowTag as LiquidTablerowTag
@@ -523,7 +524,23 @@ JEKYLL_FILTERS: dict[str, Callable[..., Any]] = {
     "normalize_whitespace": lambda value: re.sub(r"\s+", " ", str(value)).strip(),
     "slugify": _jekyll_slugify,
     "markdownify": lambda value: _markdownify(value),
+    "strip_html": lambda value: _as_characters(strip_tags(str(value))),
 }
+# A character reference to a character beyond ASCII (``&rsquo;``, ``&#8217;``): how sitegen's HTML writes
+# typographic quotes and dashes, where kramdown (``entity_output: as_char``) writes the character, which
+# ``truncate`` counts once.
+CHARACTER_REFERENCE = re.compile(r"&(?:#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);")
+
+
+def _as_characters(text: str) -> str:
+    """``text`` with its references to characters beyond ASCII written as the characters, as in
+    kramdown's HTML (``&amp;`` and ``&lt;`` stay)."""
+    def character(match: re.Match) -> str:
+        found = unescape(match.group())
+        return found if len(found) == 1 and ord(found) > 127 else match.group()
+    return CHARACTER_REFERENCE.sub(character, text)
+
+
 JEKYLL_TAGS = (HighlightTag, IncludeTag, PostUrlTag, LinkTag, CaptureTag, ForTag, TablerowTag)
 
 

@@ -7,6 +7,7 @@ serve. Where Jekyll is not installed, those tests are skipped, saying so.
 
 from __future__ import annotations
 
+import html
 import re
 import shutil
 import subprocess
@@ -734,3 +735,18 @@ def test_posts_sorted_by_path_and_a_liquid_filter_after_uniq_as_in_jekyll(tmp_pa
     theirs = (old / "2021/03/01/b.html").read_text()
     assert "<ul><li>Hello</li><li>B</li><li>A</li></ul><i>Abcz</i>" in theirs
     assert _tight((new / "2021/03/01/b.html").read_text()) == _tight(theirs)
+
+
+@needs_jekyll
+def test_an_excerpt_stripped_and_truncated_counts_a_typographic_quote_once_as_jekyll_does(tmp_path) -> None:
+    # As Homebrew/brew.sh's post layout lists `post.excerpt | strip_html | normalize_whitespace | truncate: 170`:
+    # kramdown writes "I’m" with the character, sitegen's HTML with &#8217;, which truncate counted as 7.
+    old, new, _ = _built_by_both(tmp_path, {
+        "_layouts/default.html": "<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title></head><body>"
+                                 "{% for post in site.posts %}<p>{{ post.excerpt | strip_html | truncate: 24 }}</p>"
+                                 "{% endfor %}{{ content }}</body></html>\n",
+        "_posts/2020-01-02-hello-world.md": "---\nlayout: default\ntitle: Hello\n---\nI'm proud -- and it's \"done\" now.\n"})
+    page = "2020/01/02/hello-world.html"
+    theirs = _tight((old / page).read_text())
+    assert "<p>I’m proud – and it’s ...</p>" in theirs
+    assert html.unescape(_tight((new / page).read_text())) == theirs    # sitegen writes &rsquo; in the post
