@@ -3,7 +3,8 @@
 For every HTML page both publish (by URL), the element tree of its ``<body>`` is
 compared with tests/parity.py's ``dom`` rules (whitespace aside, a highlighted code
 block by its text, only the attributes a reader sees); the ``<head>`` is left out
-(plugins' tags: jekyll-seo-tag's, feeds'). Prints the counts, the pages each side
+(plugins' tags: jekyll-seo-tag's, feeds'), and so are scripts and styles; redirect pages are
+compared by their target. benchmarks/whole_sites.py uses it on whole real sites. Prints the counts, the pages each side
 alone publishes (first few), and the divergence kinds with an example of each.
 
     python benchmarks/site_dom_parity.py JEKYLL_OUT SITEGEN_OUT [--examples N] [--drop CLASS] [--unwrap CLASS]
@@ -23,21 +24,39 @@ from tests.parity import HTML5_VOID, _dom, _parting, divergence_kind  # noqa: E4
 
 
 def pages(out: Path) -> dict[str, Path]:
-    """URL -> file of each HTML page of a built site (``/a/`` for ``a/index.html``)."""
+    """URL -> file of each HTML page of a built site (``/a/`` for ``a/index.html``), the search
+    index's own aside."""
     found = {}
     for path in out.rglob("*.html"):
         rel = path.relative_to(out).as_posix()
-        found["/" + rel.removesuffix("index.html")] = path
+        if not rel.startswith("pagefind/"):
+            found["/" + rel.removesuffix("index.html")] = path
     return found
 
 
-def body_tree(path: Path, drop: list[str] = (), unwrap: list[str] = ()) -> tuple:
-    """The page's ``<body>`` as a ``dom`` tree; elements of a class in ``drop`` removed, those of a
-    class in ``unwrap`` replaced by their first child (a plugin's wrapper set aside)."""
+# Set aside on both sides: what runs or styles rather than what a reader reads (plugins' JSON-LD).
+SET_ASIDE = "//script|//style|//noscript"
+
+
+def body_tree(path: Path, drop: list[str] = (), unwrap: list[str] = (), home: str = "") -> tuple:
+    """The page's ``<body>`` as a ``dom`` tree, scripts, styles and comments set aside; elements of
+    a class in ``drop`` removed, those of a class in ``unwrap`` replaced by their first child (a
+    plugin's wrapper set aside). A redirect page (jekyll-redirect-from's, sitegen's) is the URL it
+    sends the reader to, ``home`` (the site's address) taken off: Jekyll's name it, sitegen's do not."""
     text = HTML5_VOID.sub(r"<\1\2></\1>", path.read_text(encoding="utf-8", errors="replace"))
     if not text.strip():
         return ("empty", {}, "", ())
     document = lxml.html.document_fromstring(text)
+    refresh = document.xpath("//meta[@http-equiv='refresh']/@content")
+    if refresh:
+        target = refresh[0].partition("url=")[2].strip()
+        if home and target.startswith(home):
+            target = "/" + target[len(home):].lstrip("/")
+        return ("redirect", {"href": target}, "", ())
+    for element in document.xpath(SET_ASIDE):
+        element.drop_tree()
+    for comment in document.xpath("//comment()"):
+        comment.getparent().remove(comment)
     for name in drop:
         for element in document.find_class(name):
             element.drop_tree()
