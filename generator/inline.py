@@ -12,8 +12,8 @@ A pattern of one opening is looked for with ``in``; one of a few (emphasis's
 ``*`` and ``_``, a code span's backtick or backslash) by the text's set of
 characters, made once for the patterns that leave the text as it was. Where
 a text holds one, the pattern's expression is run from the first, not from
-each character before it. A pattern whose openings cannot be read (one that may match at any character) is
-always tried. In a document that defines no link reference, the reference
+each character before it. A pattern whose openings cannot be read (one that
+may match at any character) is always tried. In a document that defines no link reference, the reference
 patterns (``[text][id]``, ``[id]``), which would try every ``[`` of it and
 leave each as it was, are not tried at all.
 

@@ -40,6 +40,9 @@ FAST = markdown_converter()
 SMARTY = markdown.Markdown(extensions=[*EXTENSIONS, KramdownCompat(), Highlighting(ReachableHighlight),
                                        LinkTitlesAfterSpace(), MystExtension(markdown_converter)],
                            extension_configs=EXTENSION_CONFIGS, output_format="html")
+# The stray closing tags looked for in every block, whatever the stash holds.
+_stray = SMARTY.treeprocessors["stray_closing_tags"]
+_stray.run = _stray.every_block
 
 
 def both(text: str) -> tuple[str, str]:
@@ -136,6 +139,22 @@ def test_the_fast_passes_are_the_ones_installed():
     assert "run" in vars(FAST.postprocessors["raw_html"])
     assert "run" not in vars(SMARTY.preprocessors["normalize_whitespace"])
     assert "run" not in vars(SMARTY.postprocessors["raw_html"])
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(["<b>", "</b>", "<span>", "</span>", "</i>", "<br/>", "<i x='1'>", "</em >",
+                                 "a", " ", "\n", "\n\n", "*", "`", "<!-- c -->", "</div>", "<div>\n"]),
+                max_size=25).map("".join))
+def test_stray_closing_tags_are_text_as_with_every_block_read(text):
+    """generator.markdown.StrayClosingTags reads the blocks only of a document whose stash holds a
+    closing tag: the same text as reading every block of every document."""
+    fast, plain = both(text)
+    assert fast == plain
+
+
+def test_a_stray_closing_tag_is_found_by_both():
+    fast, plain = both("a </b> and <i>b</i>\n\n</span>x\n")
+    assert fast == plain and fast.count("&lt;/") == 2
 
 
 def test_html_holding_placeholders_is_put_back_whole():
