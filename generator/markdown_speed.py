@@ -15,7 +15,6 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as etree
 from collections import deque
-from collections.abc import Callable
 from functools import cache, partial
 
 import markdown
@@ -25,7 +24,6 @@ from markdown.postprocessors import RawHtmlPostprocessor
 from markdown.preprocessors import NormalizeWhitespace, Preprocessor
 from markdown.treeprocessors import UnescapeTreeprocessor
 from markdown.util import ETX, STX
-from pymdownx.superfences import RE_NESTED_FENCE_START, SuperFencesBlockPreprocessor
 
 from generator import pinned
 
@@ -104,14 +102,6 @@ def fewer_scans(md: markdown.Markdown) -> None:
     whitespace = md.preprocessors["normalize_whitespace"]
     if type(whitespace) is NormalizeWhitespace and pinned.unchanged(NormalizeWhitespace.run):
         whitespace.run = partial(normalize_whitespace, md)
-    # pymdownx.superfences reads every line of a document twice (before and after the whitespace
-    # pass), each for a fence's opening: a document holding none (as the second read finds most,
-    # the first having stashed their fences) is passed over.
-    for name in ("fenced_raw_block", "fenced_code_block"):
-        fences = md.preprocessors[name] if name in md.preprocessors else None
-        if isinstance(fences, SuperFencesBlockPreprocessor) and FENCE_OPENS in RE_NESTED_FENCE_START.pattern \
-                and pinned.unchanged(type(fences).search_nested):
-            fences.search_nested = partial(search_fences, type(fences).search_nested.__get__(fences))
 
 
 def put_back_raw_html(processor: RawHtmlPostprocessor, text: str) -> str:
@@ -138,20 +128,6 @@ def put_back_raw_html(processor: RawHtmlPostprocessor, text: str) -> str:
         return pattern.sub(substitute_match, html) if STX in html else html
 
     return pattern.sub(substitute_match, text)
-
-
-# The opening of a superfences fence (its expression's first group), and what a line holding one holds.
-FENCE_OPENS = "(?P<fence>~{3,}|`{3,})"
-FENCES = ("```", "~~~")
-
-
-def search_fences(search_nested: Callable[[list[str]], list[str]], lines: list[str]) -> list[str]:
-    """pymdownx.superfences' ``search_nested``, which changes only lines from a fence's opening
-    on: ``lines`` as they are where none holds an opening's three backticks or tildes."""
-    text = "\n".join(lines)
-    if FENCES[0] in text or FENCES[1] in text:
-        return search_nested(lines)
-    return lines
 
 
 def normalize_whitespace(md: markdown.Markdown, lines: list[str]) -> list[str]:

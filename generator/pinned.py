@@ -22,8 +22,6 @@ COPIED = {
         "c00eb9b066a56f53f729d8942a06e9edff69c93db81c28596c2a3709a1063a9c",
     "pymdownx.superfences.SuperFencesBlockPreprocessor.reassemble":
         "a24dbfe0b6b36d432f96e5bf8ddd7d91253b5ebc5a7770afb5aa3f4a5b56f1ac",
-    "pymdownx.superfences.SuperFencesBlockPreprocessor.search_nested":
-        "da696b155cc2e7c0ea6cbcb38d12acbfda6f5d92c20bee2f9b4bdf329aceb801",
     "markdown.postprocessors.RawHtmlPostprocessor.run":
         "2f00dbe329ee2d4e05b2cfed6d1d9c28c80da7a7da21932b26d1b1d7a7da01a0",
     "markdown.preprocessors.NormalizeWhitespace.run":

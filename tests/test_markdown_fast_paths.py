@@ -139,30 +139,6 @@ def test_the_fast_passes_are_the_ones_installed():
     assert "run" in vars(FAST.postprocessors["raw_html"])
     assert "run" not in vars(SMARTY.preprocessors["normalize_whitespace"])
     assert "run" not in vars(SMARTY.postprocessors["raw_html"])
-    for name in ("fenced_raw_block", "fenced_code_block"):
-        assert "search_nested" in vars(FAST.preprocessors[name])
-        assert "search_nested" not in vars(SMARTY.preprocessors[name])
-
-
-FENCE_PIECES = st.sampled_from(["```", "~~~", "````", "``", "~~", "`", "~", "python", " ", "\t", "\n", "\n\n",
-                                "> ", "- ", "    ", "x = 1", "{.c}", 'hl_lines="1"', "a", "\r\n"])
-
-
-@settings(max_examples=800, deadline=None)
-@given(st.lists(FENCE_PIECES, max_size=30).map("".join))
-def test_fences_read_as_when_every_line_is_read(text):
-    """generator.markdown_speed.search_fences passes over a document holding no fence's opening:
-    the same text as pymdownx reading each line of it for one."""
-    fast, plain = both(text)
-    assert fast == plain
-
-
-@pytest.mark.parametrize("text, blocks", [
-    ("a\n\n~~~python\nx = 1\n~~~\n\n> ```c\n> int x;\n> ```\n\n- item\n\n    ````\n    y\n    ````\n", 3),
-    ("~~~\nx\n~~~\n", 1), ("- a\n\n    ~~~~ python\n    y\n    ~~~~\n", 1), ("> ```\n> z\n> ```\n", 1)])
-def test_fences_of_either_kind_are_found(text, blocks):
-    fast, plain = both(text)
-    assert fast == plain and fast.count('class="highlight"') == blocks
 
 
 @settings(max_examples=500, deadline=None)
