@@ -108,7 +108,8 @@ BLOCK_PIECES = st.sampled_from(["\n", "\n\n", "a", "Term", " ", "#", "## h ##", 
                                 ":", "\n:   def", "\n: d", "\t", "  ", "\r\n", "<div>\n", "</div>\n",
                                 '<div markdown="1">\n', "```\nx\n```\n",
                                 "[^1]: note", "[^1]", "*[HTML]: Hyper Text", "HTML", "[ref]: /url 'title'",
-                                "[ref]: <b> (t)", "[ref]", "]:", "*[", "!!! note", "    code", "\\#", "|", "- x"])
+                                "[ref]: <b> (t)", "[ref]", "]:", "*[", "!!! note", "    code", "\\#", "|", "- x",
+                                '=== "Tab"', "===", '===! "T"', '\n=== "A b" \n    x'])
 
 
 @settings(max_examples=2500, deadline=None)
@@ -238,6 +239,12 @@ def test_the_block_processors_are_listed_again_when_one_comes_or_goes():
 
 def guarded(md: markdown.Markdown) -> set[type]:
     return {type(p) for p in md.parser.blockprocessors if any(isinstance(v, Guarded) for v in vars(p).values())}
+
+
+def test_tabs_read_as_with_every_block_searched():
+    text = 'a\n=== "One"\n\n    x\n\n===+ "Two"\n    y\n\n=== no\n\n- i\n\n    === "In"\n        z\n'
+    fast, plain = both(text)
+    assert fast == plain and fast.count("tabbed-set") == 1     # two tabs; the item's line is text
 
 
 def test_the_block_processors_search_only_blocks_holding_what_a_match_needs():
