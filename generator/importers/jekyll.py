@@ -32,6 +32,7 @@ import yaml
 from generator.errors import SiteError
 from generator.frontmatter import known_keys
 from generator.importers.liquid import Note, assigned_names, block_name, convert_template, layout_variables
+from generator.importers.polyglot import Languages, Page
 from generator.layout import DEFAULT_THEME, RESERVED
 from generator.sass import SUFFIXES as SASS_SUFFIXES, css_path, is_sass
 from generator.scan import scan_css, scan_html
@@ -72,7 +73,13 @@ PLUGINS = {"jekyll-feed": "the Atom feed where jekyll-feed published it (site.ya
            "jekyll-sitemap": "sitegen's sitemap.xml (and sitemap.txt)",
            "jekyll-seo-tag": "{% seo %} in the layouts writes sitegen's meta tags (partials/meta.html)",
            "jekyll-redirect-from": "redirect_from in front matter and site.yaml redirects",
-           "jekyll-paginate": "sitegen's blog pages (archives.blog): see the note on paginate"}
+           "jekyll-paginate": "sitegen's blog pages (archives.blog): see the note on paginate",
+           "jekyll-polyglot": "each language's pages at the URLs polyglot gave them (the default language at "
+                              "the root, the others under /<lang>/): a page without a translation is a copy "
+                              "in each language's folder of content/pages/, to edit with its original"}
+# jekyll-polyglot's settings, which the import carries over as pages.
+POLYGLOT_KEYS = {"languages", "default_lang", "exclude_from_localization", "lang_from_path",
+                 "parallel_localization", "lang_vars"}
 # The outputs sitegen makes that a Jekyll site made only with a plugin, or not at all.
 GENERATED = {"sitemap": "jekyll-sitemap", "robots": None, "search": None}
 
@@ -169,6 +176,8 @@ class _Importer:
         self.hosts: dict[str, tuple[str, int, str]] = {}    # host -> where a layout first loads from it
         self.plugin_outputs: set[str] = set()   # plugins whose output the site made by hand
         self.atom_urls: list[str] = []           # where the site's Atom feeds were
+        self.languages = Languages.of(config, list(self.plugins()))   # jekyll-polyglot's
+        self.localized_pages: list[Page] = []   # the pages of a polyglot site, written once coordinated
         sass = config.get("sass") or {}
         # Jekyll's load paths: sass.load_paths, then sass_dir; its style: jekyll-sass-converter 3's
         # default (2's, with sassc, was compact: the report says so).
@@ -223,6 +232,8 @@ class _Importer:
         for rel in self.site_files():
             self.place(self.src / rel, rel)
         self.import_special()
+        if self.languages:
+            self.write_languages()
         self.write_templates()
         self.write_config()
         self.write_report()
@@ -270,6 +281,7 @@ class _Importer:
                 return
             self.copy(data, rel)
             self.publish(top)
+            self.localize(data, rel)
             if is_sass(rel):
                 self.note(rel, 1, rel, f"Jekyll published this Sass file as it is (it has no front matter); "
                                        f"sitegen compiles every .scss and .sass of a static folder, into "
@@ -303,6 +315,12 @@ class _Importer:
         self.write_document(data, rel, f"content/pages/{rel}", "pages")
         self.result.pages += 1
 
+    def localize(self, data: bytes, rel: str) -> None:
+        """A file polyglot copied into each language's folder too (unless excluded from localization)."""
+        for lang in self.languages.others if self.languages and self.languages.localized(rel) else ():
+            self.copy(data, f"{lang}/{rel}")
+            self.publish(lang)
+
     def publish(self, top: str) -> None:
         if top != "assets" and top not in self.static:
             self.static.append(top)
@@ -316,8 +334,10 @@ class _Importer:
         if has_liquid(body):
             self.note(rel, 1, rel, "Liquid in a Sass page: sitegen compiles the Sass as it is: write the values "
                                    "in", visible=True)
+
         self.copy(body.encode("utf-8"), rel)
         self.publish(top)
+        self.localize(body.encode("utf-8"), rel)
         offset = text[:len(text) - len(body)].count("\n")
         for ref in scan_css(body):
             if ref.fetched:
@@ -431,7 +451,30 @@ class _Importer:
         self.note_third_party(rel, text)
         body_start = match.end()
         front = match.group(1) + "".join(_yaml_line(key, value) for key, value in changes.items())
+        if kind == "pages" and self.languages:     # written once polyglot has chosen each language's
+            self.localized_pages.append(Page(rel, target, merged, front, text[body_start:],
+                                               text.count("\n", 0, body_start)))
+            return
         self.write(f"---\n{front}---\n{text[body_start:]}", target)
+
+    def write_languages(self) -> None:
+        """A polyglot site's pages, each at the URL it had in each language."""
+        languages = self.languages
+        exists = {path.relative_to(self.dest).as_posix() for path in self.dest.rglob("*") if path.is_file()}
+        for target, text in languages.sources(self.localized_pages, exists):
+            self.write(text, target)
+        for page in self.localized_pages:      # what only polyglot's Liquid knew, in a page's own Liquid
+            for match in re.finditer(r"\bsite\.languages\b|\{%-?\s*(?:static_href|i18n_headers)\b", page.body):
+                self.note(page.rel, page.offset + page.body.count("\n", 0, match.start()) + 1, match.group(),
+                          "polyglot's, in a page's own Liquid: not carried over; write the value in")
+        if self.result.posts:
+            self.note(self.config_name, self.config_line("languages"), "languages",
+                      f"polyglot published the {self.result.posts} posts in every language too (under "
+                      f"/<lang>/); sitegen publishes them once, at the root", visible=True)
+        for key in ("lang_vars",):
+            if self.config.get(key):
+                self.note(self.config_name, self.config_line(key), key,
+                          "polyglot's other names of site.active_lang: not carried over; use site.active_lang")
 
     def note_third_party(self, rel: str, text: str) -> None:
         """Images, frames and scripts loaded from other hosts: sitegen's check refuses them
@@ -707,7 +750,7 @@ class _Importer:
             if key != "input" and not (key == "toc_levels" and levels):
                 self.result.settings.append(_yaml_line(f"kramdown.{key}", value).strip())
         for key in config:
-            if key not in HANDLED_KEYS:
+            if key not in HANDLED_KEYS and not (self.languages and key in POLYGLOT_KEYS):
                 self.note(self.config_name, self.config_line(key), key,
                           f"site.{key} is not in sitegen's site: a layout reading it has its value written in; "
                           f"change it there, or keep it in a data file (site.data)")
