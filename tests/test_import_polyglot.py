@@ -1,5 +1,6 @@
-"""A jekyll-polyglot site imported: each language's pages at the URLs Jekyll gave them, excluded
-paths published once, and what is not carried over named at its file and line.
+"""A jekyll-polyglot site imported: each language's pages at the URLs Jekyll gave them, the same
+bodies (``site.active_lang``, ``page.url``, links rewritten into the language), excluded paths
+published once, and what is not carried over named at its file and line.
 
 Real Jekyll with the plugin (Debian's ruby-jekyll-polyglot, which scripts/setup-test-tools
 installs) is the oracle; without it the comparisons are skipped, saying so.
@@ -11,10 +12,12 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import lxml.html
 import pytest
 
 from generator.build import build
 from generator.importers.jekyll import import_jekyll
+from tests import parity
 
 CONFIG = """\
 title: Poly
@@ -107,6 +110,12 @@ def files(out: Path) -> set[str]:
     return {path.relative_to(out).as_posix() for path in out.rglob("*") if path.is_file()}
 
 
+def body(path: Path) -> tuple:
+    document = lxml.html.parse(str(path)).getroot()
+    html = "".join(lxml.html.tostring(child, encoding="unicode") for child in document.find("body"))
+    return parity.dom(html)
+
+
 @needs_polyglot
 def test_every_language_publishes_the_urls_jekyll_published(jekyll_out: Path, sitegen_out: Path) -> None:
     theirs = files(jekyll_out)
@@ -114,6 +123,21 @@ def test_every_language_publishes_the_urls_jekyll_published(jekyll_out: Path, si
             "fr/style.css", "images/logo.png"} <= theirs and "fr/images/logo.png" not in theirs
     ours = {name for name in files(sitegen_out) if not name.startswith(("assets/", "pagefind/", "."))}
     assert ours - {"404.html"} == theirs
+
+
+@needs_polyglot
+def test_every_page_has_jekyll_s_body_in_each_language(jekyll_out: Path, sitegen_out: Path) -> None:
+    pages = sorted(name for name in files(jekyll_out) if name.endswith(".html"))
+    assert len(pages) == 11
+    differ = {name: parity.first_difference(body(sitegen_out / name), body(jekyll_out / name)) for name in pages}
+    assert {name: difference for name, difference in differ.items() if difference} == {}
+
+
+def test_a_translation_and_the_copies_say_their_language(sitegen_out: Path) -> None:
+    french, copy = (sitegen_out / "fr/index.html").read_text(), (sitegen_out / "fr/about.html").read_text()
+    assert 'lang="fr"' in french and "Bienvenue" in french and 'href="/fr/about.html"' in french
+    assert 'href="/about.html">en<' in copy and 'href="/images/logo.png"' in copy   # kept: static_href, excluded
+    assert "Welcome, in en (default en)" in (sitegen_out / "index.html").read_text()
 
 
 def test_what_polyglot_s_liquid_did_in_a_page_is_named_at_its_line(tmp_path: Path) -> None:

@@ -176,7 +176,7 @@ class _Importer:
         self.hosts: dict[str, tuple[str, int, str]] = {}    # host -> where a layout first loads from it
         self.plugin_outputs: set[str] = set()   # plugins whose output the site made by hand
         self.atom_urls: list[str] = []           # where the site's Atom feeds were
-        self.languages = Languages.of(config, list(self.plugins()))   # jekyll-polyglot's
+        self.languages = Languages.of(config, list(self.plugins()), self.excluded, src)   # jekyll-polyglot's
         self.localized_pages: list[Page] = []   # the pages of a polyglot site, written once coordinated
         sass = config.get("sass") or {}
         # Jekyll's load paths: sass.load_paths, then sass_dir; its style: jekyll-sass-converter 3's
@@ -552,7 +552,7 @@ class _Importer:
             blocks = block_name(name) if name in parents.values() else None
             jinja, notes = convert_template(body, rel, self.config, parent=parent, blocks=blocks,
                                             includes=set(include_files), layouts=variables[name],
-                                            assigned=assigned)
+                                            assigned=assigned, languages=self.languages)
             self.result.notes += [_shifted(note, offset) for note in notes]
             self.write(jinja, f"templates/{name}.html")
             self.result.layouts += 1
@@ -574,7 +574,7 @@ class _Importer:
                 self.note_hosts(text, f"_includes/{name}")
                 jinja, notes = convert_template(text, f"_includes/{name}", self.config, lenient=True,
                                                 includes=set(include_files), assigned=assigned,
-                                                layouts=everywhere or None)
+                                                layouts=everywhere or None, languages=self.languages)
                 self.result.notes += notes
                 self.write(jinja, f"templates/partials/{name}")
                 todo.append(text)
@@ -606,7 +606,9 @@ class _Importer:
     def write_templates(self) -> None:
         """The templates sitegen needs that a Jekyll site has no layout for."""
         if NO_LAYOUT in self.layouts_used:
-            self.write("{{ content }}", f"templates/{NO_LAYOUT}.html")
+            content = "{{ content }}"
+            self.write(self.languages.links_filter(content) if self.languages else content,
+                       f"templates/{NO_LAYOUT}.html")
         self.write(REDIRECT_TEMPLATE, "templates/redirect.html")
         if not self.has_404:
             self.write(NOT_FOUND_TEMPLATE, "templates/404.html")

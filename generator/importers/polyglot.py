@@ -10,7 +10,8 @@ The importer writes one page source per published page, each with the permalink 
 it, rather than sitegen learning languages: every page is then one file with one URL, so an
 incremental build stays a clean one, and sitegen's centre knows nothing of languages. The
 price is that an untranslated page is a copy in each language's folder (the report says so).
-Polyglot's language-dependent ``site.active_lang`` is written in where a page's own
+Polyglot's language-dependent ``site.active_lang`` is read from the page's URL in the
+converted layouts (:mod:`generator.importers.liquid`), and written in where a page's own
 Liquid reads it.
 """
 
@@ -19,6 +20,7 @@ from __future__ import annotations
 import fnmatch
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 # Polyglot's test of a folder name that is a language (lang_from_path).
@@ -45,16 +47,23 @@ class Languages:
     default: str
     excluded: list[str]          # exclude_from_localization
     from_path: bool
+    site_excluded: list[str]     # Jekyll's exclude, then exclude_from_localization, as polyglot's links see them
+    baseurl: str = ""
+    site_url: str = ""
 
     @classmethod
-    def of(cls, config: dict[str, Any], plugins: list[str]) -> Languages | None:
-        """The settings, if the site loads jekyll-polyglot (None otherwise)."""
+    def of(cls, config: dict[str, Any], plugins: list[str], exclude: list[str], src: Path) -> Languages | None:
+        """The settings, if the site loads jekyll-polyglot (None otherwise); ``exclude``: Jekyll's."""
         if "jekyll-polyglot" not in plugins:
             return None
         default = str(config.get("default_lang") or "en")
         languages = list(dict.fromkeys(str(lang) for lang in config.get("languages") or [default]))
         excluded = [str(path) for path in config.get("exclude_from_localization") or []]
-        return cls(languages, default, excluded, bool(config.get("lang_from_path", False)))
+        # polyglot adds a '/' to a folder's name (a folder of the site, built from its folder)
+        site_excluded = [*exclude, *(path + "/" if (src / path).is_dir() and not path.endswith("/") else path
+                                     for path in excluded)]
+        return cls(languages, default, excluded, bool(config.get("lang_from_path", False)), site_excluded,
+                   str(config.get("baseurl") or "").rstrip("/"), str(config.get("url") or "").rstrip("/"))
 
     @property
     def others(self) -> list[str]:
@@ -142,6 +151,51 @@ class Languages:
             stem, _, suffix = base.rpartition(".")
             target, n = f"{stem}-{n}.{suffix}", n + 1
         return target
+
+
+    def links_filter(self, body: str) -> str:
+        """A layout's Jinja ``body`` inside the filter that rewrites its links as polyglot rewrote
+        every page's: ``href="/..."`` into the page's language (but not into an excluded path
+        or another language), then each ``ferh=`` ({% static_href %}) back to ``href=``."""
+        prefix, back = _in_language_prefix(self.others), _quoted('/\\g<1>"')
+        rewrites = [(f'href="?{re.escape(self.baseurl)}/({self._path(True)})"',
+                     " ~ ".join((_quoted(f'href="{self.baseurl}'), prefix, back)))]
+        if self.site_url:
+            rewrites.append((f'(?<!hreflang="{re.escape(self.default)}" )href="?{re.escape(self.site_url + self.baseurl)}'
+                             f'/({self._path(True)})"', " ~ ".join((_quoted(f'href="{self.site_url}{self.baseurl}'), prefix, back))))
+        rewrites.append((f'ferh="?{re.escape(self.baseurl)}/({self._path(False)})"',
+                         _quoted(f'href="{self.baseurl}/\\g<1>"')))
+        if self.site_url:
+            rewrites.append((f'(?<!hreflang="{re.escape(self.default)}" )ferh="?{re.escape(self.site_url + self.baseurl)}'
+                             f'/({self._path(False)})"', _quoted(f'href="{self.site_url}{self.baseurl}/\\g<1>"')))
+        chain = " | ".join(f"regex_replace({_quoted(pattern)}, {replacement})" for pattern, replacement in rewrites)
+        return f"{{% filter {chain} %}}{body}{{% endfilter %}}"
+
+    def _path(self, localized: bool) -> str:
+        """Polyglot's pattern of a link's path (relative_url_regex), without its nested repetition
+        (which backtracks exponentially in Python's re): its lookaheads hold where a name starts."""
+        avoid = "".join(f"(?!{_pattern(path)})" for path in self.site_excluded) + "".join(
+            f"(?!{re.escape(lang)}/)" for lang in self.languages) if localized else ""
+        name = r"""[^,'"\s/?.]+"""
+        return rf"""(?:{avoid}{name}(?:\.{avoid}{name})*\.?)?(?:/[^\]\[)("'\s]*)?"""
+
+
+def _pattern(path: str) -> str:
+    """An excluded path as polyglot puts it in its pattern: as a regular expression (a glob's
+    ``*`` then means something else, as in polyglot); taken as text where Python cannot read it."""
+    try:
+        re.compile(path)
+        return path
+    except re.error:
+        return re.escape(path)
+
+
+def _in_language_prefix(languages: list[str]) -> str:
+    """A Jinja expression: ``/<lang>`` on a page under ``/<lang>/``, else nothing."""
+    expression = '""'
+    for lang in reversed(languages):
+        expression = f'"/{lang}" if page.url.startswith("/{lang}/") else {expression}'
+    return f"({expression})"
 
 
 def _written_in(body: str, lang: str, default: str) -> str:
