@@ -305,9 +305,11 @@ def at_render(function: Callable[..., Any]) -> Callable[..., Any]:
 def item(env: jinja2.Environment, value: Any, key: Any) -> Any:
     """``value[key]``, never an attribute, which ``value[key]`` in a template falls back to
     (``x["__class__"]``): how templates converted from Liquid look up a key known only when
-    rendering (``site.data[page.lang]``)."""
+    rendering (``site.data[page.lang]``); a data file the site lacks is nil, as in Liquid."""
     if isinstance(value, jinja2.Undefined):
         return value
+    if isinstance(value, DataFiles) and key not in value:    # Liquid's nil (drill-site's site.data[docs_zh])
+        return NIL
     try:
         return value[key]
     except (LookupError, TypeError):

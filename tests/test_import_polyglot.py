@@ -42,6 +42,8 @@ FILES = {
 <main>{{ content }}</main>
 <p class="url">{{ page.url }}</p>
 <p class="abs"><a href="{{ site.url }}/about.html">about, absolute</a></p>
+{% assign doc_data = 'docs_' | append: site.active_lang %}\
+<ul>{% for doc in site.data[doc_data].pages %}<li>{{ doc }}</li>{% endfor %}</ul>
 </body>
 </html>
 """,
@@ -59,6 +61,7 @@ FILES = {
     "about.md": "---\nlayout: default\ntitle: About\n---\nAn untranslated page. A [logo](/images/logo.png).\n",
     "de/kontakt.md": "---\nlayout: default\ntitle: Kontakt\n---\nNur auf Deutsch.\n",
     "plain.html": "---\n---\n<p><a href=\"/about.html\">no layout</a></p>\n",
+    "_data/docs_en.yml": "pages: [one, two]\n",     # no docs_fr nor docs_de: nil in Jekyll
     "images/logo.png": "PNG",
     "style.css": "body {}\n",
 }
