@@ -61,6 +61,22 @@ def test_sass_pages_are_compiled_at_build_as_jekyll_compiles_them(tmp_path, styl
     assert (site / "_site/css/plain.css").read_bytes() == (tmp_path / "old/css/plain.css").read_bytes()
 
 
+@needs_jekyll
+def test_a_sass_page_importing_its_own_name_gets_the_partial_as_in_jekyll(tmp_path) -> None:
+    # drill-site's css/download.scss: '@import "download"' is _sass/_download.scss, not itself.
+    source = small_site(tmp_path / "jekyll", "title: Small\nurl: https://small.example\n",
+                        {"_sass/_download.scss": "$ink: #123;\n.download { color: $ink; }\n",
+                         "css/download.scss": "---\n---\n@import \"download\";\np { margin: 0; }\n"})
+    import_jekyll(source, tmp_path / "site")
+    build(tmp_path / "site")
+    done = subprocess.run([JEKYLL, "build", "--quiet", "-s", str(source), "-d", str(tmp_path / "old")],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    ours = (tmp_path / "site/_site/css/download.css").read_text()
+    theirs = (tmp_path / "old/css/download.css").read_text().replace("/*# sourceMappingURL=download.css.map */", "")
+    assert ours.split() == theirs.split() and "#123" in ours
+
+
 def test_a_sass_error_is_one_line_naming_file_and_line(tmp_path, capsys) -> None:
     _, site = imported_sass_site(tmp_path)
     assert "expanded is jekyll-sass-converter 3's style" in (site / "IMPORT-REPORT.md").read_text()
