@@ -145,11 +145,14 @@ def test_a_translation_and_the_copies_say_their_language(sitegen_out: Path) -> N
 
 def test_what_polyglot_s_liquid_did_in_a_page_is_named_at_its_line(tmp_path: Path) -> None:
     source = write_site(tmp_path / "src", {**FILES, "about.md": "---\ntitle: About\n---\nOne.\n\n"
-                                           "{% for l in site.languages %}{{ l }}{% endfor %}\n"},
-                        CONFIG + "lang_vars: [locale]\n")
+                                           "{% for l in site.languages %}{{ l }}{% endfor %}\n",
+                                           "feed.xml": "---\n---\n<feed></feed>\n", ".asf.yaml": "notify: x\n"},
+                        CONFIG + "lang_vars: [locale]\ninclude: [.asf.yaml]\n")
     import_jekyll(source, tmp_path / "site")
     report = (tmp_path / "site/IMPORT-REPORT.md").read_text()
     assert "`about.md:6`: `site.languages`" in report
     assert "`_config.yml:" in report and "`lang_vars`" in report
     assert "a plugin sitegen does not have" not in report
     assert "site.exclude_from_localization" not in report
+    assert "`feed.xml:1`: `feed.xml`: a Liquid feed" in report and "(/fr/feed.xml...)" in report
+    assert "`.asf.yaml:1`: `.asf.yaml`: polyglot copied this hidden file into /fr/" in report

@@ -299,6 +299,9 @@ class _Importer:
             if FEED_PAGES[rel] == "atom":
                 self.atom_urls.append(f"/{rel}")       # at its own URL
             moved = f" (it moves from /{rel} to /rss.xml)" if rel == "feed.rss" else ""
+            if self.languages and self.languages.localized(rel) and self.languages.others:
+                moved += (f"; polyglot published it in every language (/{self.languages.others[0]}/{rel}...): "
+                          f"sitegen's feed is one, at the root")
             self.note(rel, 1, rel, f"a Liquid feed: sitegen makes its own feed from site.yaml feeds{moved}",
                       visible=bool(moved))
             return
@@ -318,6 +321,10 @@ class _Importer:
     def localize(self, data: bytes, rel: str) -> None:
         """A file polyglot copied into each language's folder too (unless excluded from localization)."""
         for lang in self.languages.others if self.languages and self.languages.localized(rel) else ():
+            if any(part.startswith(".") for part in rel.split("/")):     # included by _config.yml's include
+                self.note(rel, 1, rel, f"polyglot copied this hidden file into /{lang}/ too; sitegen publishes "
+                                       f"no hidden file inside a folder: copy it there by hand if it matters")
+                continue
             self.copy(data, f"{lang}/{rel}")
             self.publish(lang)
 
