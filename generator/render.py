@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 import stat
 from collections.abc import Iterator, Mapping
 from datetime import date, datetime
@@ -182,6 +183,7 @@ class Renderer:
             markdown_inline=markdown_inline,
             social_card=social_card_url,
             liquid=liquid_filter,
+            regex_replace=regex_replace,
         )
         self.env.filters.update(extensions().filters)
         self.env.globals.update(
@@ -309,6 +311,8 @@ def item(env: jinja2.Environment, value: Any, key: Any) -> Any:
     (``site.data.authors[author].name`` for an author the data does not list)."""
     if isinstance(value, jinja2.Undefined):
         return value
+    if isinstance(value, DataFiles) and key not in value:    # Liquid's nil (drill-site's site.data[docs_zh])
+        return NIL
     try:
         return value[key]
     except (LookupError, TypeError):
@@ -389,6 +393,18 @@ def markdown_inline(text: str) -> Markup:
 
     html = render_markdown(text.strip()).html.strip()
     return Markup(html.removeprefix("<p>").removesuffix("</p>"))
+
+
+def regex_replace(value: Any, pattern: str, replacement: str) -> Any:
+    """Every match of ``pattern`` replaced (Python's ``re.sub``), HTML staying HTML: how a layout
+    converted from a jekyll-polyglot site rewrites its links into the page's language."""
+    replaced = _compiled(pattern).sub(replacement, str(value))
+    return Markup(replaced) if isinstance(value, Markup) else replaced
+
+
+@functools.lru_cache(maxsize=64)
+def _compiled(pattern: str) -> re.Pattern:
+    return re.compile(pattern)
 
 
 def liquid_filter(value: Any, name: str, *args: Any) -> Any:

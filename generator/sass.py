@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from generator.config import SassSettings
@@ -49,7 +50,7 @@ def compile_sass(root: Path, rel: str, settings: SassSettings) -> str:
     record(("file", rel))
     try:
         css = sass.compile(filename=str(root / rel), include_paths=[str(p) for p in load_paths],
-                           output_style=settings.style)
+                           output_style=settings.style, importers=[(0, _not_itself(load_paths))])
     except sass.CompileError as exc:
         message = str(exc).strip()
         where = _WHERE.search(message)
@@ -65,6 +66,27 @@ def compile_sass(root: Path, rel: str, settings: SassSettings) -> str:
         # @use lines, which browsers ignore, would be published unstyled.
         return _dart_sass(root, rel, load_paths, settings.style)
     return css
+
+
+def _not_itself(load_paths: list[Path]) -> Callable[[str, str], list[tuple[str, str]] | None]:
+    """A libsass importer for ``@import "download"`` in ``css/download.scss``, which libsass finds
+    beside it, itself (an import loop), where Jekyll's sassc, compiling from the site's root,
+    finds ``_sass/_download.scss`` (drill-site): the load paths' file. Every other import is
+    libsass's own (None)."""
+    def importer(path: str, prev: str) -> list[tuple[str, str]] | None:
+        importing = Path(prev)
+        folder, name = (importing.parent / path).parent, Path(path).name
+        if not any(folder / f"{prefix}{name}{suffix}" == importing
+                   for prefix in ("", "_") for suffix in ("", *SUFFIXES)):
+            return None
+        for base in load_paths:
+            for prefix in ("_", ""):
+                for suffix in SUFFIXES:
+                    found = base / Path(path).parent / f"{prefix}{name}{suffix}"
+                    if found.is_file():
+                        return [(str(found),)]
+        return None
+    return importer
 
 
 # Where Dart Sass says an error is: the first "path line:column" of its trace, the file it stopped in.

@@ -33,6 +33,7 @@ from generator.errors import SiteError
 from generator.frontmatter import known_keys
 from generator.importers.liquid import (Note, assigned_names, block_name, convert_template, layout_variables,
                                         page_layout_variables)
+from generator.importers.polyglot import Languages, Page
 from generator.layout import DEFAULT_THEME, RESERVED
 from generator.sass import SUFFIXES as SASS_SUFFIXES, css_path, is_sass
 from generator.scan import scan_css, scan_html
@@ -81,7 +82,13 @@ PLUGINS = {"jekyll-feed": "the Atom feed where jekyll-feed published it (site.ya
            "jekyll-sitemap": "sitegen's sitemap.xml (and sitemap.txt)",
            "jekyll-seo-tag": "{% seo %} in the layouts writes sitegen's meta tags (partials/meta.html)",
            "jekyll-redirect-from": "redirect_from in front matter and site.yaml redirects",
-           "jekyll-paginate": "sitegen's blog pages (archives.blog): see the note on paginate"}
+           "jekyll-paginate": "sitegen's blog pages (archives.blog): see the note on paginate",
+           "jekyll-polyglot": "each language's pages at the URLs polyglot gave them (the default language at "
+                              "the root, the others under /<lang>/): a page without a translation is a copy "
+                              "in each language's folder of content/pages/, to edit with its original"}
+# jekyll-polyglot's settings, which the import carries over as pages.
+POLYGLOT_KEYS = {"languages", "default_lang", "exclude_from_localization", "lang_from_path",
+                 "parallel_localization", "lang_vars"}
 # The outputs sitegen makes that a Jekyll site made only with a plugin, or not at all.
 GENERATED = {"sitemap": "jekyll-sitemap", "robots": None, "search": None}
 
@@ -179,6 +186,8 @@ class _Importer:
         self.plugin_outputs: set[str] = set()   # plugins whose output the site made by hand
         self.plugin_liquid = False    # a Ruby plugin registers Liquid tags or filters
         self.atom_urls: list[str] = []           # where the site's Atom feeds were
+        self.languages = Languages.of(config, list(self.plugins()), self.excluded, src)   # jekyll-polyglot's
+        self.localized_pages: list[Page] = []   # the pages of a polyglot site, written once coordinated
         sass = config.get("sass") or {}
         # Jekyll's load paths: sass.load_paths, then sass_dir; its style: jekyll-sass-converter 3's
         # default (2's, with sassc, was compact: the report says so).
@@ -241,6 +250,8 @@ class _Importer:
         for rel in self.site_files():
             self.place(self.src / rel, rel)
         self.import_special()
+        if self.languages:
+            self.write_languages()
         self.write_templates()
         self.write_config()
         self.write_report()
@@ -290,6 +301,7 @@ class _Importer:
                 rel = self.sass_partial(rel)
             self.copy(data, rel)
             self.publish(top)
+            self.localize(data, rel)
             return
         name = rel.rsplit("/", 1)[-1]
         if name.endswith(SASS_SUFFIXES):
@@ -302,6 +314,9 @@ class _Importer:
             if FEED_PAGES[rel] == "atom":
                 self.atom_urls.append(f"/{rel}")       # at its own URL
             moved = f" (it moves from /{rel} to /rss.xml)" if rel == "feed.rss" else ""
+            if self.languages and self.languages.localized(rel) and self.languages.others:
+                moved += (f"; polyglot published it in every language (/{self.languages.others[0]}/{rel}...): "
+                          f"sitegen's feed is one, at the root")
             self.note(rel, 1, rel, f"a Liquid feed: sitegen makes its own feed from site.yaml feeds{moved}",
                       visible=bool(moved))
             return
@@ -333,6 +348,16 @@ class _Importer:
                                f"and which is not published")
         return partial
 
+    def localize(self, data: bytes, rel: str) -> None:
+        """A file polyglot copied into each language's folder too (unless excluded from localization)."""
+        for lang in self.languages.others if self.languages and self.languages.localized(rel) else ():
+            if any(part.startswith(".") for part in rel.split("/")):     # included by _config.yml's include
+                self.note(rel, 1, rel, f"polyglot copied this hidden file into /{lang}/ too; sitegen publishes "
+                                       f"no hidden file inside a folder: copy it there by hand if it matters")
+                continue
+            self.copy(data, f"{lang}/{rel}")
+            self.publish(lang)
+
     def publish(self, top: str) -> None:
         if top != "assets" and top not in self.static:
             self.static.append(top)
@@ -346,8 +371,10 @@ class _Importer:
         if has_liquid(body):
             self.note(rel, 1, rel, "Liquid in a Sass page: sitegen compiles the Sass as it is: write the values "
                                    "in", visible=True)
+
         self.copy(body.encode("utf-8"), rel)
         self.publish(top)
+        self.localize(body.encode("utf-8"), rel)
         offset = text[:len(text) - len(body)].count("\n")
         for ref in scan_css(body):
             if ref.fetched:
@@ -489,7 +516,30 @@ class _Importer:
         self.note_third_party(rel, text)
         body_start = match.end()
         front = match.group(1) + "".join(_yaml_line(key, value) for key, value in changes.items())
+        if kind == "pages" and self.languages:     # written once polyglot has chosen each language's
+            self.localized_pages.append(Page(rel, target, merged, front, text[body_start:],
+                                               text.count("\n", 0, body_start)))
+            return
         self.write(f"---\n{front}---\n{text[body_start:]}", target)
+
+    def write_languages(self) -> None:
+        """A polyglot site's pages, each at the URL it had in each language."""
+        languages = self.languages
+        exists = {path.relative_to(self.dest).as_posix() for path in self.dest.rglob("*") if path.is_file()}
+        for target, text in languages.sources(self.localized_pages, exists):
+            self.write(text, target)
+        for page in self.localized_pages:      # what only polyglot's Liquid knew, in a page's own Liquid
+            for match in re.finditer(r"\bsite\.languages\b|\{%-?\s*(?:static_href|i18n_headers)\b", page.body):
+                self.note(page.rel, page.offset + page.body.count("\n", 0, match.start()) + 1, match.group(),
+                          "polyglot's, in a page's own Liquid: not carried over; write the value in")
+        if self.result.posts:
+            self.note(self.config_name, self.config_line("languages"), "languages",
+                      f"polyglot published the {self.result.posts} posts in every language too (under "
+                      f"/<lang>/); sitegen publishes them once, at the root", visible=True)
+        for key in ("lang_vars",):
+            if self.config.get(key):
+                self.note(self.config_name, self.config_line(key), key,
+                          "polyglot's other names of site.active_lang: not carried over; use site.active_lang")
 
     def note_third_party(self, rel: str, text: str) -> None:
         """Images, frames and scripts loaded from other hosts: sitegen's check refuses them
@@ -567,7 +617,7 @@ class _Importer:
             blocks = block_name(name) if name in parents.values() else None
             jinja, notes = convert_template(body, rel, self.config, parent=parent, blocks=blocks,
                                             includes=set(include_files), layouts=variables[name],
-                                            assigned=assigned)
+                                            assigned=assigned, languages=self.languages)
             self.result.notes += [_shifted(note, offset) for note in notes]
             self.write(jinja, f"templates/{name}.html")
             self.result.layouts += 1
@@ -589,7 +639,7 @@ class _Importer:
                 self.note_hosts(text, f"_includes/{name}")
                 jinja, notes = convert_template(text, f"_includes/{name}", self.config, lenient=True,
                                                 includes=set(include_files), assigned=assigned,
-                                                page_layouts=page_layouts)
+                                                page_layouts=page_layouts, languages=self.languages)
                 self.result.notes += notes
                 self.write(jinja, f"templates/partials/{name}")
                 todo.append(text)
@@ -621,7 +671,9 @@ class _Importer:
     def write_templates(self) -> None:
         """The templates sitegen needs that a Jekyll site has no layout for."""
         if NO_LAYOUT in self.layouts_used:
-            self.write("{{ content }}", f"templates/{NO_LAYOUT}.html")
+            content = "{{ content }}"
+            self.write(self.languages.links_filter(content) if self.languages else content,
+                       f"templates/{NO_LAYOUT}.html")
         self.write(REDIRECT_TEMPLATE, "templates/redirect.html")
         if not self.has_404:
             self.write(NOT_FOUND_TEMPLATE, "templates/404.html")
@@ -770,10 +822,13 @@ class _Importer:
         for key, value in kramdown.items():
             if key != "input" and not (key == "toc_levels" and levels):
                 self.result.settings.append(_yaml_line(f"kramdown.{key}", value).strip())
-        variables = {key: value for key, value in config.items() if key not in HANDLED_KEYS | JEKYLLS_OWN}
+        variables = {key: value for key, value in config.items() if key not in HANDLED_KEYS | JEKYLLS_OWN
+                     and not (self.languages and key in POLYGLOT_KEYS)}
         if variables:
             settings["variables"] = variables
         for key in config:
+            if self.languages and key in POLYGLOT_KEYS:
+                continue
             if key in JEKYLLS_OWN:
                 self.note(self.config_name, self.config_line(key), key,
                           f"site.{key} is not in sitegen's site: a layout reading it has its value written in; "

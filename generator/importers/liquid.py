@@ -29,6 +29,7 @@ from typing import Any
 from jinja2 import sandbox
 
 from generator.highlight import highlight
+from generator.importers.polyglot import Languages
 
 # Fields of a sitegen document that mean what Jekyll's page variables of the same name mean
 # (not ``description``: sitegen's falls back to the excerpt, Jekyll's is the front matter's only).
@@ -123,6 +124,7 @@ class Scope:
     layouts: list[dict[str, Any]] | None = None    # what ``layout`` is on each chain through a layout
     assigned: set[str] | None = None               # names the site's layouts and includes assign (None: this one's)
     page_layouts: dict[str, dict[str, Any]] | None = None   # an include's: ``layout`` by the page's layout
+    languages: Languages | None = None             # jekyll-polyglot's, if the site loads it
 
 
 def convert_template(text: str, path: str, config: dict[str, Any], *, parent: str | None = None,
@@ -130,7 +132,8 @@ def convert_template(text: str, path: str, config: dict[str, Any], *, parent: st
                      include_path: Callable[[str], str] = lambda name: f"partials/{name}",
                      layouts: list[dict[str, Any]] | None = None,
                      assigned: set[str] | None = None,
-                     page_layouts: dict[str, dict[str, Any]] | None = None) -> tuple[str, list[Note]]:
+                     page_layouts: dict[str, dict[str, Any]] | None = None,
+                     languages: Languages | None = None) -> tuple[str, list[Note]]:
     """Convert one Liquid template (its front matter removed) into Jinja.
 
     ``parent``: the layout it is placed in (it then extends it, its whole body
@@ -140,12 +143,15 @@ def convert_template(text: str, path: str, config: dict[str, Any], *, parent: st
     layouts that reaches it (:func:`layout_variables`); ``page_layouts``: for an include, what it
     holds for a page placed in each layout (:func:`page_layout_variables`); ``assigned``: the names
     that the site's layouts and includes assign or capture (:func:`assigned_names` of each), which
-    any of them may read. Returns the Jinja text and the notes for the author.
+    any of them may read; ``languages``: jekyll-polyglot's, whose links a layout placed in no other
+    rewrites into the page's language. Returns the Jinja text and the notes for the author.
     """
     scope = Scope(config, lenient=lenient, includes=includes, layouts=layouts, assigned=assigned,
-                  page_layouts=page_layouts)
+                  page_layouts=page_layouts, languages=languages)
     converter = _Converter(text, path, scope, include_path, blocks)
     body = converter.run()
+    if parent is None and languages and not lenient:
+        body = languages.links_filter(body)
     if parent is not None:
         body = (f'{{% extends "{parent}.html" %}}\n{{% block {block_name(parent)} %}}'
                 f"{body}{{% endblock %}}\n")
@@ -433,6 +439,12 @@ class _Converter:
             return wrap("endset")
         if name == "include":
             return self.include(args, wrap)
+        if name == "static_href" and self.scope.languages:    # a link kept out of the language, as polyglot
+            self.stack.append(_Block(name, line))             # marks it: ferh= until its links are rewritten
+            return wrap("filter replace('href=', 'ferh=', 1)")
+        if name == "endstatic_href":
+            self.close(("static_href",), name)
+            return wrap("endfilter")
         if name in PLUGIN_TAGS and not args.replace("title=false", "").strip():
             return PLUGIN_TAGS[name].replace("{TITLE}", "" if "title=false" in args else SEO_TITLE)
         raise Unconvertible(UNSUPPORTED.get(name, f"the Liquid tag '{name}' has no Jinja equivalent in "
@@ -661,6 +673,8 @@ class _Converter:
             return self.access(f'({root}.title if not {root}.meta.get("untitled") else nil)', more)
         if name in ("next", "previous") and more:    # none at either end: its fields are nil, as in Liquid
             return self.access(f"({root}.{name} or nil)", more)
+        if name == "url" and root == "page" and self.scope.languages:    # polyglot's: without /<lang>
+            return self.access(_in_language(self.scope.languages, "page.url[{cut}:]", "page.url"), more)
         if name in DOCUMENT_FIELDS:
             return self.access(f"{root}.{name}", more)
         if name in ("size", "first", "last"):
@@ -681,6 +695,11 @@ class _Converter:
         if name == "related_posts":     # Jekyll's without LSI: a post's ten newest others; a page has none
             return self.access('(((site.posts | list)[:11] | reject("equalto", page) | list)[:10] '
                                'if page.kind == "post" else nil)', more)
+        languages = self.scope.languages
+        if languages and name in ("active_lang", "default_lang", "languages"):    # jekyll-polyglot's
+            if name == "active_lang":      # the language of the page's URL
+                return self.access(_in_language(languages, '"{lang}"', _literal(languages.default)), more)
+            return _constant(languages.default if name == "default_lang" else languages.languages, more)
         if name in self.scope.config:       # _config.yml's value (a list or mapping too), written in
             return _constant(self.scope.config[name], more)
         raise Unconvertible(f"site.{name} has no equivalent in sitegen's site: write its value in, or "
@@ -719,6 +738,8 @@ PLUGIN_TAGS = {
 }
 
 UNSUPPORTED = {
+    "i18n_headers": "jekyll-polyglot's alternate-language links: write the <link rel=\"alternate\" hreflang> "
+                    "tags in, with page.url",
     "highlight": "a highlight block holding Liquid, or with options besides linenos: highlight code in the "
                  "content (Markdown fences), or write the block in Jinja",
     "post_url": "write the post's URL in (its permalink), or link it from the content",
@@ -755,6 +776,16 @@ def _split(tokens: list[tuple[str, str]], separator: str) -> list[list[tuple[str
         else:
             pieces[-1].append(token)
     return pieces
+
+
+def _in_language(languages: Languages, each: str, default: str) -> str:
+    """A Jinja expression that is ``each`` on a page under ``/<lang>/`` ({lang} and {cut}, the
+    length of ``/<lang>``, filled in), ``default`` on one of the default language."""
+    expression = default
+    for lang in reversed(languages.others):
+        test = f'page.url.startswith({_literal("/" + lang + "/")})'
+        expression = f"{each.format(lang=lang, cut=len(lang) + 1)} if {test} else {expression}"
+    return f"({expression})"
 
 
 def _maybe(expression: str, parts: list[str]) -> str:
