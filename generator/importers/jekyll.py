@@ -31,6 +31,8 @@ import yaml
 
 from generator.errors import SiteError
 from generator.frontmatter import known_keys
+from generator.importers.collections import JekyllCollection, UnknownPlaceholder, collections_of, document_url, name_of, \
+    titled
 from generator.importers.liquid import Note, block_name, convert_template, layout_variables
 from generator.layout import DEFAULT_THEME, RESERVED
 from generator.sass import SUFFIXES as SASS_SUFFIXES, css_path, is_sass
@@ -85,6 +87,7 @@ class ImportResult:
     data: int = 0
     layouts: int = 0
     includes: int = 0
+    collected: int = 0          # documents of collections
     static: list[str] = field(default_factory=list)
     notes: list[Note] = field(default_factory=list)
     settings: list[str] = field(default_factory=list)   # to carry into site.yaml by hand (for now)
@@ -95,7 +98,8 @@ class ImportResult:
     def summary(self) -> str:
         static = ", ".join(self.static) or "none"
         neutralised = sum(note.neutralised for note in self.notes)
-        return (f"imported {self.posts} posts, {self.pages} pages, {self.data} data files, "
+        return (f"imported {self.posts} posts, {self.pages} pages, {self.collected} documents of collections, "
+                f"{self.data} data files, "
                 f"{self.layouts} layouts, {self.includes} includes; static: {static}; "
                 + (f"{neutralised} things neutralised, " if neutralised else "")
                 + f"{len(self.notes) - neutralised} things to finish by hand: see {self.dest / REPORT_FILE}")
@@ -352,26 +356,39 @@ class _Importer:
                 data = self.read(path) if path.is_file() else None
                 if data is not None:
                     self.copy(data, path.relative_to(self.src).as_posix())
-        self.note_collections()
+        self.import_collections()
         if (self.src / "_plugins").is_dir():
             self.note("_plugins", 1, "_plugins", "Ruby plugins do not run in sitegen: do what they did "
                                                  "in templates or content", visible=True)
         self.import_data()
         self.import_includes_and_layouts()
 
-    def note_collections(self) -> None:
-        """A collection Jekyll published (``output: true``) is pages sitegen does not make: said
-        where a visitor would miss them, with how many there are."""
-        collections = self.config.get("collections") or {}
-        for name, settings in collections.items() if isinstance(collections, dict) else ():
-            folder = self.src / f"_{name}"
-            if name == "posts" or not (isinstance(settings, dict) and settings.get("output")) \
-                    or not self.folder(folder):
+    def import_collections(self) -> None:
+        """Each collection's documents, as pages under ``content/pages/_NAME/`` at the URLs Jekyll
+        gave them (written into their front matter); a collection Jekyll did not publish
+        (``output: false``) is noted, with how many documents it has."""
+        base = str(self.config.get("collections_dir") or "").strip("/")
+        for collection in collections_of(self.config):
+            folder = self.src / base / f"_{collection.name}"
+            if not self.folder(folder):
                 continue
-            count = sum(name.endswith(PAGE_SUFFIXES) for _, _, files in os.walk(folder) for name in files)
-            self.note(f"_{name}", 1, f"collections.{name}", f"Jekyll published this collection's {count} "
-                      f"documents as pages; sitegen has no collections, so they were left out: move them "
-                      f"into content/pages/{name}/ (or content/docs/) with the permalinks they had", visible=True)
+            if not collection.output:
+                count = sum(name.endswith(PAGE_SUFFIXES) for _, _, files in os.walk(folder) for name in files)
+                self.note(folder.relative_to(self.src).as_posix(), 1, f"collections.{collection.name}",
+                          f"a collection Jekyll did not publish (output: false): its {count} documents "
+                          f"were left out")
+                continue
+            for path in sorted(folder.rglob("*")):
+                inner = path.relative_to(folder).as_posix()
+                if not path.is_file() or self.skipped(inner):
+                    continue
+                data = self.read(path)
+                if data is None or not re.match(rb"---[ \t]*\r?\n", data) or not inner.endswith(PAGE_SUFFIXES):
+                    continue
+                self.write_document(data, path.relative_to(self.src).as_posix(),
+                                    f"content/pages/_{collection.name}/{inner}", collection.name,
+                                    collection=(collection, inner))
+                self.result.collected += 1
 
     def import_data(self) -> None:
         data = self.src / "_data"
@@ -389,8 +406,10 @@ class _Importer:
 
     # -- documents ---------------------------------------------------------------------------------
 
-    def write_document(self, data: bytes, rel: str, target: str, kind: str) -> None:
-        """Copy a post or page, writing in what Jekyll would have given it (defaults, title, layout)."""
+    def write_document(self, data: bytes, rel: str, target: str, kind: str,
+                       collection: tuple[JekyllCollection, str] | None = None) -> None:
+        """Copy a post, page or document of a ``collection`` (with its path in the collection's
+        folder), writing in what Jekyll would have given it (defaults, title, layout, URL)."""
         text = data.decode("utf-8", errors="strict") if _is_utf8(data) else None
         if text is None:
             self.note(rel, 1, rel, "not UTF-8: save it as UTF-8 (copied as it is)")
@@ -417,21 +436,42 @@ class _Importer:
             self.layouts_used.add(NO_LAYOUT)
         else:
             self.layouts_used.add(str(layout))
+        front = match.group(1)
+        url = None if collection is None else self.collection_url(rel, *collection, merged)
+        if url is not None and "permalink" in meta:     # its own, placeholders filled: sitegen's pages have none
+            front = re.sub(r"^permalink[ \t]*:.*$", lambda _: _yaml_line("permalink", url).strip(), front,
+                           count=1, flags=re.M)
+        elif url is not None:
+            changes["permalink"] = url
         if not merged.get("title"):
             stem = rel.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-            if kind == "posts":     # Jekyll titles a post from its slug
+            if collection is not None:    # Jekyll titles a document from its name
+                changes["title"] = titled(name_of(collection[1])[0])
+            elif kind == "posts":     # Jekyll titles a post from its slug
                 changes["title"] = " ".join(word.capitalize() for word in POST_NAME.match(stem).group(4).split("-"))
             else:                   # a page's title is nil in Jekyll; sitegen needs one: the file's name
                 changes.update(title=stem, untitled=True)
-        if kind == "pages" and "permalink" not in merged and self.permalink.endswith("/") \
+        if kind == "pages" and collection is None and "permalink" not in merged and self.permalink.endswith("/") \
                 and not rel.endswith(("index.md", "index.html", "index.markdown")):
             changes["permalink"] = "/" + rel.rsplit(".", 1)[0] + "/"     # Jekyll's pretty pages
         if kind == "posts":
             self.check_post_url(rel, merged)
         self.note_third_party(rel, text)
         body_start = match.end()
-        front = match.group(1) + "".join(_yaml_line(key, value) for key, value in changes.items())
+        front += "".join(_yaml_line(key, value) for key, value in changes.items())
         self.write(f"---\n{front}---\n{text[body_start:]}", target)
+
+    def collection_url(self, rel: str, collection: JekyllCollection, inner: str, merged: dict) -> str | None:
+        """The URL Jekyll gave a document of ``collection``: its permalink (its own, else its
+        defaults', else its collection's) with the placeholders filled; None, noted, if one cannot be."""
+        template = str(merged.get("permalink") or collection.template(str(self.config.get("permalink") or "date")))
+        try:
+            return document_url(template, collection.name, inner, merged)
+        except UnknownPlaceholder as exc:
+            self.note(rel, 1, f"permalink: {template}", f"the placeholder :{exc} is not filled for a document "
+                      f"of a collection: the page is at its path in content/pages/; give it its permalink",
+                      visible=True)
+            return None
 
     def note_third_party(self, rel: str, text: str) -> None:
         """Images, frames and scripts loaded from other hosts: sitegen's check refuses them
@@ -729,6 +769,7 @@ class _Importer:
         lines = [f"# Import report: {self.src.name}", "",
                  f"`sitegen import jekyll` made this site from the Jekyll site in `{self.src}`.", "",
                  f"- {result.posts} posts (content/posts/), {result.pages} pages (content/pages/), "
+                 f"{result.collected} documents of collections (content/pages/_NAME/), "
                  f"{result.data} data files (content/data/)",
                  f"- {result.layouts} layouts converted to Jinja (templates/), {result.includes} includes "
                  f"(content/includes/, and templates/partials/ for those layouts use)",
