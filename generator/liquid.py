@@ -48,7 +48,7 @@ from generator.highlight import highlight
 from generator.layout import DATA, INCLUDES, PAGES, POSTS
 
 INCLUDES_DIR, DATA_DIR, POSTS_DIR, PAGES_DIR = INCLUDES, DATA, POSTS, PAGES
-SITE_COLLECTIONS = ("posts", "pages", "tags", "categories")
+SITE_COLLECTIONS = ("posts", "pages", "tags", "categories", "collections")
 
 
 class NeedsSite(Exception):
@@ -444,8 +444,8 @@ class ParseTimeSite(Mapping):
         try:
             return self._settings[name]
         except KeyError:
-            is_taxonomy = getattr(self._settings, "is_taxonomy", None)    # the site's SiteSettings
-            if is_taxonomy is not None and is_taxonomy(name):
+            lists = getattr(self._settings, "lists", None)    # the site's SiteSettings
+            if lists is not None and lists(name):
                 raise NeedsSite(name) from None
             raise
 

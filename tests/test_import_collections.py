@@ -4,9 +4,10 @@ over named in the report. Each site is built by real Jekyll and by sitegen after
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
-from generator.build import build
+from generator.build import BuildOptions, Engine, build
 from generator.importers.jekyll import import_jekyll
 from test_import_jekyll import _tight, jekyll_build, needs_jekyll, small_site, url_list
 
@@ -48,3 +49,69 @@ def test_published_collections_are_pages_at_jekylls_urls(tmp_path) -> None:
         path = url.lstrip("/") + ("index.html" if url.endswith("/") else "")
         assert _tight((new / path).read_text()) == _tight((old / path).read_text()), url
     assert "<title>On Linux</title>" in (old / "docs/on-linux/index.html").read_text()
+
+
+LISTING = ("<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title></head><body>{{ content }}<ul>"
+           "{% for doc in site.docs %}<li><a href=\"{{ doc.url }}\">{{ doc.title }}</a> {{ doc.rank }}</li>{% endfor %}"
+           "</ul><ol>{% for t in site.team %}<li>{{ t.title }}: {{ t.role }}</li>{% endfor %}</ol>"
+           "<p>{% for c in site.collections %}{% if c.label != 'posts' %}{{ c.label }}={{ c.docs.size }} "
+           "{% endif %}{% endfor %}</p></body></html>\n")
+COLLECTED = {
+    "_layouts/default.html": LISTING,
+    "_docs/b.md": "---\ntitle: Bee\nrank: 1\n---\nB.\n",
+    "_docs/a.md": "---\ntitle: Ay\nrank: 2\n---\nA.\n",
+    "_docs/c.md": "---\ntitle: Sea\n---\nC.\n",
+    "_team/zed.md": "---\nrole: lead\n---\nZ.\n",
+    "_team/amy.md": "---\nrole: docs\n---\nA.\n",
+    "_team/bob.md": "---\nrole: tests\n---\nB.\n",
+    "people.md": "---\nlayout: default\ntitle: People\n---\n{% for t in site.team %}- {{ t.title }} ({{ t.role }})\n"
+                 "{% endfor %}\n",
+}
+COLLECTIONS = ("collections:\n  docs: {output: true, sort_by: rank}\n  team: {order: [zed.md, bob.md]}\n"
+               "defaults:\n  - scope: {type: docs}\n    values: {layout: default}\n")
+
+
+@needs_jekyll
+def test_templates_and_liquid_list_collections_in_jekylls_order_unpublished_ones_too(tmp_path) -> None:
+    # As scala/scala-lang's layouts loop over collections Jekyll does not publish (output: false),
+    # and crystal-lang's pages list theirs: sort_by (documents without the key last), order.
+    old, new, result = _both(tmp_path, COLLECTIONS, COLLECTED)
+    assert [u for u in url_list(new, "") if u != "/404.html"] == url_list(old, "") == [
+        "/2020/01/02/hello-world.html", "/docs/a.html", "/docs/b.html", "/docs/c.html", "/people.html"]
+    page = (old / "people.html").read_text()
+    assert "<li>Bee 1</li>" not in page and '<li><a href="/docs/b.html">Bee</a> 1</li><li><a href="/docs/a.html">Ay</a> 2' \
+           '</li><li><a href="/docs/c.html">Sea</a> </li>' in page
+    assert "<li>Zed: lead</li><li>Bob: tests</li><li>Amy: docs</li>" in page and "docs=3 team=3" in page
+    for path in ("people.html", "docs/a.html", "docs/c.html"):
+        assert _tight((new / path).read_text()) == _tight((old / path).read_text()), path
+    assert yaml_of(tmp_path / "new/site.yaml")["collections"] == {
+        "docs": {"output": True, "sort_by": "rank", "order": []},
+        "team": {"output": False, "sort_by": "", "order": ["zed.md", "bob.md"]}}
+
+
+def yaml_of(path: Path) -> dict:
+    import yaml
+
+    return yaml.safe_load(path.read_text())
+
+
+@needs_jekyll
+def test_an_edited_document_of_a_collection_remakes_the_pages_listing_it_as_a_clean_build(tmp_path) -> None:
+    old, new, _ = _both(tmp_path, COLLECTIONS, COLLECTED)
+    site = tmp_path / "new"
+    engine = Engine(site, BuildOptions())     # warm, as the preview's: an edit that moves nothing swaps in
+    engine.build()
+    edits = [("content/pages/_team/amy.md", "role: docs\n", "role: design\n"),     # a field a listing shows
+             ("content/pages/_docs/c.md", "title: Sea\n", "title: Sea\nrank: 0\n"),  # its place in the order
+             ("content/pages/_docs/a.md", "title: Ay\n", "title: Aye\n")]
+    for name, before, after in edits:
+        path = site / name
+        path.write_text(path.read_text().replace(before, after))
+        engine.build()
+        clean = tmp_path / f"clean-{path.stem}"
+        shutil.copytree(site, clean, ignore=shutil.ignore_patterns("_site", ".sitegen"))
+        build(clean)
+        for page in ("people.html", "docs/a.html", "docs/b.html", "docs/c.html"):
+            assert (site / "_site" / page).read_text() == (clean / "_site" / page).read_text(), (name, page)
+    page = (site / "_site/people.html").read_text()
+    assert "Amy: design" in page and page.index("Sea") < page.index("Bee") < page.index("Aye")

@@ -67,7 +67,8 @@ THIRD_PARTY = re.compile(r"""<(?:img|iframe|script|video|audio|source|embed)\b[^
 HANDLED_KEYS = {"title", "url", "baseurl", "permalink", "timezone", "exclude", "include", "defaults",
                 "description", "author", "lang", "markdown", "kramdown", "highlighter", "plugins", "gems",
                 "paginate", "source", "destination", "encoding", "safe", "incremental", "port", "host",
-                "livereload", "future", "show_drafts", "unpublished", "excerpt_separator", "sass", "feed"}
+                "livereload", "future", "show_drafts", "unpublished", "excerpt_separator", "sass", "feed",
+                "collections", "collections_dir"}
 # What each plugin sitegen has an equivalent for becomes.
 PLUGINS = {"jekyll-feed": "the Atom feed where jekyll-feed published it (site.yaml feeds.atom_urls), of its "
                           "posts_limit latest posts (10 unless set; feeds.entries_at beside feeds of the site's own)",
@@ -173,6 +174,7 @@ class _Importer:
         self.hosts: dict[str, tuple[str, int, str]] = {}    # host -> where a layout first loads from it
         self.plugin_outputs: set[str] = set()   # plugins whose output the site made by hand
         self.atom_urls: list[str] = []           # where the site's Atom feeds were
+        self.collections: dict[str, dict] = {}    # site.yaml collections
         sass = config.get("sass") or {}
         # Jekyll's load paths: sass.load_paths, then sass_dir; its style: jekyll-sass-converter 3's
         # default (2's, with sassc, was compact: the report says so).
@@ -365,20 +367,14 @@ class _Importer:
 
     def import_collections(self) -> None:
         """Each collection's documents, as pages under ``content/pages/_NAME/`` at the URLs Jekyll
-        gave them (written into their front matter); a collection Jekyll did not publish
-        (``output: false``) is noted, with how many documents it has."""
+        gave them (written into their front matter), and the collection in site.yaml
+        ``collections``: listed as ``site.NAME``, published only if Jekyll published it."""
         base = str(self.config.get("collections_dir") or "").strip("/")
         for collection in collections_of(self.config):
             folder = self.src / base / f"_{collection.name}"
-            if not self.folder(folder):
-                continue
-            if not collection.output:
-                count = sum(name.endswith(PAGE_SUFFIXES) for _, _, files in os.walk(folder) for name in files)
-                self.note(folder.relative_to(self.src).as_posix(), 1, f"collections.{collection.name}",
-                          f"a collection Jekyll did not publish (output: false): its {count} documents "
-                          f"were left out")
-                continue
-            for path in sorted(folder.rglob("*")):
+            self.collections[collection.name] = {"output": collection.output, "sort_by": collection.sort_by or "",
+                                                 "order": collection.order}
+            for path in sorted(folder.rglob("*")) if self.folder(folder) else []:
                 inner = path.relative_to(folder).as_posix()
                 if not path.is_file() or self.skipped(inner):
                     continue
@@ -690,6 +686,8 @@ class _Importer:
         settings["archives"] = {"blog": False, "history": False, "tags": False, "categories": False,
                                 "authors": False}   # and _data/authors.yml stays plain data
         settings["static"] = self.static
+        if self.collections:
+            settings["collections"] = self.collections
         unread = sorted(self.front_matter_keys - known_keys([self.dest / "templates", DEFAULT_THEME / "templates"]))
         if unread:
             settings["front_matter_keys"] = unread

@@ -121,6 +121,12 @@ class Scope:
     layouts: list[dict[str, Any]] | None = None    # what ``layout`` is on each chain through a layout
 
 
+def _collection_names(config: dict[str, Any]) -> list[str]:
+    """The collections ``_config.yml`` declares (a mapping, or a list of names), posts aside."""
+    declared = config.get("collections") or {}
+    return [str(name) for name in declared if str(name) != "posts"] if isinstance(declared, (dict, list)) else []
+
+
 def convert_template(text: str, path: str, config: dict[str, Any], *, parent: str | None = None,
                      blocks: str | None = None, lenient: bool = False, includes: set[str] | None = None,
                      include_path: Callable[[str], str] = lambda name: f"partials/{name}",
@@ -446,7 +452,8 @@ class _Converter:
         """Does this Liquid value (before its filters) hold posts or pages?"""
         source = source.strip()
         root = re.split(r"[.\[\s|]", source, maxsplit=1)[0]
-        return source.startswith(DOCUMENT_COLLECTIONS) or root in self.scope.collections
+        return (source.startswith(DOCUMENT_COLLECTIONS) or root in self.scope.collections
+                or any(re.match(rf"site\.{re.escape(name)}\b", source) for name in _collection_names(self.scope.config)))
 
     def include(self, args: str, wrap: Callable[[str], str]) -> str:
         match = re.fullmatch(r"([\w./-]+)(.*)", args.strip(), re.S)
@@ -626,6 +633,8 @@ class _Converter:
             return _maybe(value, more[1:]) if name == "data" else value
         if name == "author":
             return "site.author"
+        if name == "collections" or name in _collection_names(self.scope.config):   # site.yaml's, listed
+            return self.access(f"site[{name!r}]", more)
         if name in self.scope.config:       # _config.yml's value (a list or mapping too), written in
             return _constant(self.scope.config[name], more)
         raise Unconvertible(f"site.{name} has no equivalent in sitegen's site: write its value in, or "
