@@ -131,6 +131,20 @@ def document_url(template: str, collection: str, inner: str, meta: dict[str, Any
     return re.sub(r"/{2,}", "/", url)
 
 
+def static_url(template: str, collection: str, inner: str) -> str:
+    """The URL Jekyll publishes a file of a collection at that has no front matter
+    (``StaticFile#url``): only ``:collection``, ``:path`` and ``:name`` are filled, ``:title`` and
+    ``:output_ext`` emptied, any other placeholder left as it is; then the file's extension."""
+    stem, dot, extension = inner.rpartition(".") if "." in inner.rsplit("/", 1)[-1] else (inner, "", "")
+    values = {"collection": collection, "path": "/" + stem.rstrip("."), "output_ext": "",
+              "name": stem.rsplit("/", 1)[-1], "title": ""}
+    url = template
+    for key, value in values.items():
+        url = url.replace(":" + key, value)
+    url = ("/" + url).replace("..", "/").replace("./", "")
+    return re.sub(r"/{2,}", "/", url).removesuffix("/") + dot + extension
+
+
 def _listed(value: Any) -> list:
     if value is None:
         return []

@@ -32,7 +32,7 @@ import yaml
 from generator.errors import SiteError
 from generator.frontmatter import known_keys
 from generator.importers.collections import JekyllCollection, UnknownPlaceholder, collections_of, document_url, name_of, \
-    titled
+    static_url, titled
 from generator.importers.liquid import Note, block_name, convert_template, layout_variables
 from generator.layout import DEFAULT_THEME, RESERVED
 from generator.sass import SUFFIXES as SASS_SUFFIXES, css_path, is_sass
@@ -379,7 +379,19 @@ class _Importer:
                 if not path.is_file() or self.skipped(inner):
                     continue
                 data = self.read(path)
-                if data is None or not re.match(rb"---[ \t]*\r?\n", data) or not inner.endswith(PAGE_SUFFIXES):
+                rel = path.relative_to(self.src).as_posix()
+                if data is None:
+                    continue
+                if not re.match(rb"---[ \t]*\r?\n", data):
+                    if collection.output:       # Jekyll copies it, at a URL of the collection's
+                        self.copy_collection_file(data, rel, static_url(self.collection_template(collection),
+                                                                        collection.name, inner))
+                    continue
+                if not inner.endswith(PAGE_SUFFIXES):
+                    self.note(rel, 1, rel, f"a document of the collection '{collection.name}' that is not Markdown "
+                              f"or HTML: sitegen does not read it, so site.{collection.name} lists it not"
+                              + (", nor is it published: write the file as it should be served into a static "
+                                 "folder" if collection.output else ""), visible=collection.output)
                     continue
                 self.write_document(data, path.relative_to(self.src).as_posix(),
                                     f"content/pages/_{collection.name}/{inner}", collection.name,
@@ -457,10 +469,25 @@ class _Importer:
         front += "".join(_yaml_line(key, value) for key, value in changes.items())
         self.write(f"---\n{front}---\n{text[body_start:]}", target)
 
+    def collection_template(self, collection: JekyllCollection) -> str:
+        return collection.template(str(self.config.get("permalink") or "date"))
+
+    def copy_collection_file(self, data: bytes, rel: str, url: str) -> None:
+        """A file of a published collection without front matter, copied where Jekyll published it
+        (its folder a static one), unless Jekyll's URL for it keeps a placeholder or lands on a
+        name sitegen keeps for its sources."""
+        top = url.lstrip("/").split("/")[0]
+        if ":" in url or top in RESERVED or top == REPORT_FILE:
+            self.note(rel, 1, rel, f"a file of a collection that Jekyll published at {url}: not copied; copy it "
+                                   f"into a static folder at the URL the site links", visible=True)
+            return
+        self.copy(data, url.lstrip("/"))
+        self.publish(top)
+
     def collection_url(self, rel: str, collection: JekyllCollection, inner: str, merged: dict) -> str | None:
         """The URL Jekyll gave a document of ``collection``: its permalink (its own, else its
         defaults', else its collection's) with the placeholders filled; None, noted, if one cannot be."""
-        template = str(merged.get("permalink") or collection.template(str(self.config.get("permalink") or "date")))
+        template = str(merged.get("permalink") or self.collection_template(collection))
         try:
             return document_url(template, collection.name, inner, merged)
         except UnknownPlaceholder as exc:
