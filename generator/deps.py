@@ -273,11 +273,12 @@ class GroupsView(Mapping):
 
 class CollectionsView(Sequence):
     """``site.collections``: each collection of site.yaml as Jekyll shows one (``label``,
-    ``output``, ``docs``); their names are one key (``("names", "collections")``), the documents
-    of each a collection (``("collections", NAME)``), ``output`` a setting."""
+    ``output``, ``docs``), by label as Jekyll's ``SiteDrop`` sorts them; their names are one key
+    (``("names", "collections")``), the documents of each a collection (``("collections",
+    NAME)``), ``output`` a setting."""
 
     def __init__(self, site: Site, views: Views):
-        self._names = list(site.collections)
+        self._names = sorted(site.collections)
         self._views = views
 
     def __getitem__(self, index: Any) -> Any:

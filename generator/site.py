@@ -706,7 +706,7 @@ def ordered(docs: list[Document], collection: Collection, folder: str) -> list[D
                     return -1 if x < y else 1
             except TypeError:     # values Ruby cannot compare either: by the documents
                 pass
-        if "date" in a.meta and "date" in b.meta and a.date and b.date and a.date != b.date:
+        if a.date and b.date and a.date != b.date:
             return -1 if a.date < b.date else 1
         return (a.source.as_posix() > b.source.as_posix()) - (a.source.as_posix() < b.source.as_posix())
 

@@ -64,10 +64,13 @@ COLLECTED = {
     "_team/zed.md": "---\nrole: lead\n---\nZ.\n",
     "_team/amy.md": "---\nrole: docs\n---\nA.\n",
     "_team/bob.md": "---\nrole: tests\n---\nB.\n",
+    "_events/b-first.md": "---\ndate: 2020-01-01\n---\nB.\n",
+    "_events/a-second.md": "---\ndate: 2021-01-01\n---\nA.\n",
+    "_events/2022-01-01-last.md": "---\n---\nL.\n",
     "people.md": "---\nlayout: default\ntitle: People\n---\n{% for t in site.team %}- {{ t.title }} ({{ t.role }})\n"
-                 "{% endfor %}\n",
+                 "{% endfor %}\n\nEvents: {% for e in site.events %}[{{ e.title }}]{% endfor %}\n",
 }
-COLLECTIONS = ("collections:\n  docs: {output: true, sort_by: rank}\n  team: {order: [zed.md, bob.md]}\n"
+COLLECTIONS = ("collections:\n  docs: {output: true, sort_by: rank}\n  team: {order: [zed.md, bob.md]}\n  events: {}\n"
                "defaults:\n  - scope: {type: docs}\n    values: {layout: default}\n")
 
 
@@ -81,12 +84,14 @@ def test_templates_and_liquid_list_collections_in_jekylls_order_unpublished_ones
     page = (old / "people.html").read_text()
     assert "<li>Bee 1</li>" not in page and '<li><a href="/docs/b.html">Bee</a> 1</li><li><a href="/docs/a.html">Ay</a> 2' \
            '</li><li><a href="/docs/c.html">Sea</a> </li>' in page
-    assert "<li>Zed: lead</li><li>Bob: tests</li><li>Amy: docs</li>" in page and "docs=3 team=3" in page
+    assert "<li>Zed: lead</li><li>Bob: tests</li><li>Amy: docs</li>" in page and "docs=3 events=3 team=3" in page
+    assert "Events: [B First][A Second][Last]" in page      # by date, the name's or the front matter's
     for path in ("people.html", "docs/a.html", "docs/c.html"):
         assert _tight((new / path).read_text()) == _tight((old / path).read_text()), path
     assert yaml_of(tmp_path / "new/site.yaml")["collections"] == {
         "docs": {"output": True, "sort_by": "rank", "order": []},
-        "team": {"output": False, "sort_by": "", "order": ["zed.md", "bob.md"]}}
+        "team": {"output": False, "sort_by": "", "order": ["zed.md", "bob.md"]},
+        "events": {"output": False, "sort_by": "", "order": []}}
 
 
 def yaml_of(path: Path) -> dict:

@@ -446,6 +446,9 @@ class _Importer:
             self.layouts_used.add(str(layout))
         front = match.group(1)
         url = None if collection is None else self.collection_url(rel, *collection, merged)
+        day = None if collection is None else name_of(collection[1])[1]
+        if day and "date" not in merged:    # Jekyll dates a document from its name, as a post
+            changes["date"] = day
         if url is not None and "permalink" in meta:     # its own, placeholders filled: sitegen's pages have none
             front = re.sub(r"^permalink[ \t]*:.*$", lambda _: _yaml_line("permalink", url).strip(), front,
                            count=1, flags=re.M)
