@@ -2,6 +2,7 @@
 build, and compare with what Jekyll published on `asf-site`.
 
     .venv/bin/python benchmarks/tvm_site.py /work/.mirror/tlopex+tvm-site/repo [--work /tmp/tvm-bench]
+        [--main HEAD] [--jekyll /usr/bin/jekyll]
 
 The repository is a git directory (a `fetch` mirror of github:tlopex/tvm-site, carrying
 apache/tvm-site's `main` and its built `asf-site`); nothing of it is committed here. The
@@ -12,6 +13,12 @@ mirror lacks (its largest blobs) are left out of both exports, and counted.
 Prints a table (markdown) for benchmarks/RESULTS.md: URLs outside docs/ present, each
 page's content and whole-page text ratios, heading ids and element counts, local
 references that resolve, feed entries; with the import and build times.
+
+``--main REV`` imports another commit of main (HEAD: the newest); asf-site is then no longer
+its exact output, so ``--jekyll`` builds the same export with a local Jekyll and compares
+each page with sitegen's by element tree (tests/parity.py's ``dom``). That Jekyll runs
+without the Gemfile (Debian's has no Bundler set of the site's gems) and with the one plugin
+the Gemfile names that it has, jekyll-feed; the sitegen side gets the export as it is.
 """
 
 from __future__ import annotations
@@ -34,6 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from generator.build import build                      # noqa: E402
 from generator.importers.jekyll import import_jekyll   # noqa: E402
+from tests.parity import divergence_kind, dom, first_difference   # noqa: E402
 
 # Trees of asf-site that other workflows build (the TVM docs, the tvm-ffi docs): not from main.
 ELSEWHERE = ("docs/", "ffi/")
@@ -150,13 +158,60 @@ def compare(old: Path, new: Path) -> dict:
     return {"rows": rows, "missing": missing, "feeds": feeds, "pages": len(theirs), "other_missing": others}
 
 
+def jekyll_build(jekyll: str, source: Path, work: Path) -> Path:
+    """``source`` built by ``jekyll`` into ``work/jekyll-out``, its Gemfile set aside (in a copy)."""
+    copy = work / "jekyll-src"
+    shutil.copytree(source, copy, symlinks=True)
+    (copy / "Gemfile").unlink(missing_ok=True)
+    (work / "jekyll-plugins.yml").write_text("plugins: [jekyll-feed]\n")
+    out = work / "jekyll-out"
+    subprocess.run([jekyll, "build", "--quiet", "-s", str(copy), "-d", str(out), "--config",
+                    f"{copy / '_config.yml'},{work / 'jekyll-plugins.yml'}"], check=True, cwd=work)
+    return out
+
+
+# What the deploy's scripts/download_3rdparty_embeds.py copies into asf-site's _static/downloads/,
+# pointing the page at the copy: compared on both sides as "an embed".
+EMBEDS = {"img": "src", "script": "src", "iframe": "src", "video": "src", "audio": "src", "link": "href",
+          "source": "src", "embed": "src"}
+
+
+def embeds_as_one(html: str) -> str:
+    tree = lxml.html.fromstring(html)
+    for tag, attribute in EMBEDS.items():
+        for element in tree.iter(tag):
+            value = element.get(attribute) or ""
+            if re.match(r"(https?:)?//", value) or "_static/downloads/" in value:
+                element.set(attribute, "embed")
+    return lxml.html.tostring(tree, encoding="unicode")
+
+
+def dom_parity(theirs: Path, ours: Path, published: bool = False) -> dict:
+    """Each page outside docs/ of both outputs compared by element tree: the equal ones, and
+    for the others the first difference and its kind. ``published``: ``theirs`` is asf-site,
+    whose third-party embeds the deploy copied (:func:`embeds_as_one`)."""
+    old, new = pages(theirs), pages(ours)
+    differing = {}
+    same = embeds_as_one if published else (lambda html: html)
+    for url in sorted(set(old) & set(new)):
+        mine, their = dom(same(new[url].read_text())), dom(same(old[url].read_text()))
+        if (difference := first_difference(mine, their)) is not None:
+            differing[url] = (divergence_kind(mine, their), difference)
+    return {"jekyll": len(old), "sitegen": len(new), "only_jekyll": sorted(set(old) - set(new)),
+            "only_sitegen": sorted(set(new) - set(old)), "equal": len(set(old) & set(new)) - len(differing),
+            "differing": differing}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("repo", type=Path, help="git directory of a tlopex/tvm-site mirror")
     parser.add_argument("--work", type=Path, default=Path("/tmp/tvm-site-bench"))
     parser.add_argument("--rounds", type=int, default=3, help="import+build rounds timed (medians)")
+    parser.add_argument("--main", help="the commit of main to import (default: the one asf-site was built from)")
+    parser.add_argument("--jekyll", help="a Jekyll to build that commit with too, compared page by page")
     args = parser.parse_args()
-    source, built = matching_commits(args.repo)
+    matching, built = matching_commits(args.repo)
+    source = git(args.repo, "rev-parse", args.main).decode().strip() if args.main else matching
     shutil.rmtree(args.work, ignore_errors=True)
     lacking = export(args.repo, source, args.work / "main")
     export(args.repo, built, args.work / "asf-site", skip=ELSEWHERE)
@@ -169,7 +224,8 @@ def main() -> None:
         start = time.perf_counter()
         result = build(site)
         builds.append(time.perf_counter() - start)
-    print(f"main {source[:9]} -> asf-site {built[:9]}; {lacking} files the mirror lacks left out")
+    print(f"main {source[:9]} -> asf-site {built[:9]}; {lacking} files the mirror lacks left out"
+          + ("" if source == matching else f" (asf-site was built from {matching[:9]})"))
     print(f"import {statistics.median(imports):.2f} s, build {statistics.median(builds):.2f} s "
           f"(medians of {args.rounds}; each: {', '.join(f'{i:.2f}/{b:.2f}' for i, b in zip(imports, builds))}); "
           f"build warnings: {len(result.warnings)}", flush=True)
@@ -190,6 +246,19 @@ def main() -> None:
         print(f"| {r['url']} | {r['content']:.3f} | {r['whole']:.3f} | {'=' if r['ids'] else '≠'} | "
               f"{', '.join(f'{t} {a}/{b}' for t, (a, b) in r['differing'].items()) or '-'} | "
               f"{', '.join(r['broken'][:3]) or '-'} |")
+    parity = dom_parity(args.work / "asf-site", site / "_site", published=True)
+    print(f"\nagainst asf-site by element tree (third-party embeds as one): DOM-equal {parity['equal']}/"
+          f"{parity['jekyll']}; kinds: {dict(Counter(kind for kind, _ in parity['differing'].values()))}")
+    for url, (kind, difference) in parity["differing"].items():
+        print(f"- {url} ({kind}): {difference}")
+    if args.jekyll:
+        parity = dom_parity(jekyll_build(args.jekyll, args.work / "main", args.work), site / "_site")
+        print(f"\nagainst {args.jekyll} on the same export: pages outside {', '.join(ELSEWHERE)}: Jekyll "
+              f"{parity['jekyll']}, sitegen {parity['sitegen']}; only Jekyll's: {parity['only_jekyll'] or 'none'}; "
+              f"only sitegen's: {parity['only_sitegen'] or 'none'}; DOM-equal: {parity['equal']}; kinds: "
+              f"{dict(Counter(kind for kind, _ in parity['differing'].values()))}")
+        for url, (kind, difference) in parity["differing"].items():
+            print(f"- {url} ({kind}): {difference}")
 
 
 if __name__ == "__main__":

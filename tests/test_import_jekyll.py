@@ -82,7 +82,7 @@ def test_the_report_names_what_was_not_converted_at_its_file_and_line(imported) 
         assert f"- `{where}`: `{what}`: " in report, where
     assert "- `kramdown.hard_wrap: false`" in report
     # _config.yml's `JB:` (no value) is written in where a layout reads it, as Jekyll reads it: nil.
-    assert "{% set BASE_PATH = nil %}" in (site / "templates/partials/JB/setup").read_text()
+    assert "{% set liquid_scope.BASE_PATH = nil %}" in (site / "templates/partials/JB/setup").read_text()
     assert "truncate" not in report             # Liquid's filters of plain values are converted
     assert "- `kramdown.input" not in report          # carried over as markdown.header_ids
     assert re.findall(r"\{% include .*?%\}", (site / "templates/post.html").read_text()) == [
@@ -512,3 +512,51 @@ def test_lists_and_mappings_of_config_are_written_into_layouts_as_in_jekyll(tmp_
     assert "<p>Homebrew/brew.sh [] 2 https://a.example/@x https://b.example/y</p><p>Hi.</p>" in theirs
     assert _tight((new / page).read_text()) == _tight(theirs)
     assert not [n for n in notes if n.path.startswith("_layouts/")]
+
+
+@needs_jekyll
+def test_what_an_include_assigns_its_includer_reads_and_what_none_assigns_is_nil_as_in_jekyll(tmp_path) -> None:
+    # As Jekyll-Bootstrap's JB/setup (apache/tvm-site): inside a capture it includes JB/is_production,
+    # which assigns is_production only under a condition, then reads it and assigns the paths the
+    # layout reads after the capture.
+    layout = ("<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title></head><body>{% include setup %}"
+              "<p>[{{ BASE_PATH }}] [{{ ASSET_PATH }}] [{{ is_production }}] [{{ never }}]"
+              "{% unless never %} unset{% endunless %}{% if jbcache %} cached{% endif %}</p>"
+              "<p>{% for item in (1..2) %}{% include show %}{% endfor %}{% include show %}</p>"
+              "{{ content }}</body></html>\n")
+    setup = ("{% capture jbcache %}{% include is_production %}"
+             "{% if is_production and site.base %}{% assign BASE_PATH = site.base %}"
+             "{% else %}{% assign BASE_PATH = nil %}{% endif %}"
+             "{% capture ASSET_PATH %}{{ BASE_PATH }}/assets/{{ site.title }}{% endcapture %}"
+             "{% assign item = 'a' %}{% endcapture %}{% assign jbcache = nil %}")
+    old, new, notes = _built_by_both(tmp_path, {
+        "_layouts/default.html": layout, "_includes/setup": setup,
+        "_includes/show": "<i>{{ item }}</i>",
+        "_includes/is_production": "{% if site.production %}{% assign is_production = true %}{% endif %}"},
+        config="title: Small\nurl: https://small.example\nbase: /prod\nproduction: false\n")
+    page = "2020/01/02/hello-world.html"
+    assert "<p>[] [/assets/Small] [] [] unset</p><p><i>1</i><i>2</i><i>a</i></p>" in (old / page).read_text()
+    assert _tight((new / page).read_text()) == _tight((old / page).read_text())
+    assert not [n for n in notes if n.path.startswith(("_layouts/", "_includes/"))]
+
+
+@needs_jekyll
+def test_an_includes_layout_variable_is_what_every_layout_sets_as_in_jekyll(tmp_path) -> None:
+    # As Jekyll-Bootstrap's JB/setup reads {{ layout.theme.name }}, which no layout of tvm-site sets.
+    layout = ("---\nshade: dark\n---\n<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title></head><body>"
+              "{% include head.html %}{{ content }}</body></html>\n")
+    old, new, notes = _built_by_both(tmp_path, {
+        "_layouts/default.html": layout,
+        # (a layout sees its own front matter and what the layouts placed in it set, not its parent's)
+        "_layouts/post.html": "---\nlayout: default\nshade: dark\n---\n<article>{% include head.html %}{{ content }}</article>",
+        "_includes/head.html": "<p>[{{ layout.shade }}] [{{ layout.theme.name }}]</p>",
+        "_posts/2020-01-02-hello-world.md": "---\nlayout: post\ntitle: Hello\n---\nHi.\n"})
+    page = "2020/01/02/hello-world.html"
+    assert "<body><p>[dark] []</p><article><p>[dark] []</p><p>Hi.</p>" in _tight((old / page).read_text())
+    assert _tight((new / page).read_text()) == _tight((old / page).read_text())
+    assert not [n for n in notes if n.path.startswith(("_layouts/", "_includes/"))]
+    # A layout with another shade: which one the include sees depends on the layout, a note says so.
+    (tmp_path / "jekyll/_layouts/odd.html").write_text("---\nlayout: default\nshade: light\n---\n{{ content }}")
+    notes = import_jekyll(tmp_path / "jekyll", tmp_path / "again").notes
+    assert [(n.path, n.line, n.construct) for n in notes if n.path.startswith("_includes/")] == [
+        ("_includes/head.html", 1, "{{ layout.shade }}")]

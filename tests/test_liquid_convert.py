@@ -97,7 +97,6 @@ def test_a_layout_chain_becomes_extends_and_blocks(tmp_path) -> None:
 @pytest.mark.parametrize("liquid, line, construct, action", [
     ("a\n{% tablerow p in site.posts %}{% endtablerow %}", 2, "{% tablerow p in site.posts %}", "Jinja for loop"),
     ("{{ site.posts | group_by: 'year' }}", 1, "{{ site.posts | group_by: 'year' }}", "filter 'group_by'"),
-    ("\n\n{{ ASSET_PATH }}", 3, "{{ ASSET_PATH }}", "not defined in this template"),
     ("{{ paginator.page }}", 1, "{{ paginator.page }}", "'paginator' has no equivalent"),
     ("{% include {{ page.inc }} %}", 1, "{% include {{ page.inc }} %}", "name the file"),
     ("{% break %}", 1, "{% break %}", "outside of a for loop"),
@@ -148,6 +147,13 @@ LIQUID_SEMANTICS = [
     "{% assign last = '' %}{% for post in site.posts %}{% capture t %}{{ post.title | split: ' ' | first }}"
     "{% endcapture %}{% if t != last %}{{ t }},{% assign last = t %}{% endif %}{% endfor %}|{{ last }}|{{ t }}",
     "{% for post in site.posts %}{% assign seen = post.title %}{% endfor %}{{ seen }}",
+    # A name assigned nowhere, or nil, prints nothing and is false; one assigned in a capture outlives it.
+    "[{{ never }}]{% unless never %}u{% endunless %}{% if never.key %}k{% endif %}{% assign x = nil %}[{{ x }}]"
+    "{% capture c %}{% assign inner = 'i' %}{% endcapture %}{{ inner }}{{ c }}",
+    # A loop variable hides an assigned one of its name, in the loop only; Jekyll's own may be assigned.
+    "{% assign item = 'a' %}{% for item in (1..2) %}{{ item }}{% endfor %}{{ item }}",
+    "{% assign page = page.categories | first %}{{ page }}",
+    "{% for x in (1..2) %}{% endfor %}[{{ x }}]{% unless x %}nil{% endunless %}",
     # Liquid's filters of plain values, by Liquid's rules ("3" is a number to plus).
     "{{ 7 | divided_by: 2 }} {{ '3' | times: 2 }} {{ 7.5 | minus: 1 }} {{ 10 | modulo: 3 }} {{ -2 | abs }}",
     "{{ 'hello world' | truncate: 8 }} {{ 'a b c d' | truncatewords: 2 }} {{ 'x' | append: 'y' | prepend: 'w' }}",

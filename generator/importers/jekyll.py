@@ -33,7 +33,7 @@ from generator.errors import SiteError
 from generator.frontmatter import known_keys
 from generator.importers.collections import JekyllCollection, UnknownPlaceholder, collections_of, document_url, name_of, \
     static_url, titled
-from generator.importers.liquid import Note, block_name, convert_template, layout_variables
+from generator.importers.liquid import Note, assigned_names, block_name, convert_template, layout_variables
 from generator.layout import DEFAULT_THEME, RESERVED
 from generator.sass import SUFFIXES as SASS_SUFFIXES, css_path, is_sass
 from generator.scan import scan_css, scan_html
@@ -558,6 +558,10 @@ class _Importer:
         parents = {name: str(meta.get("layout")) for name, (meta, _, _) in parsed.items()
                    if meta.get("layout") not in (None, "null", "none", False, "")}
         variables = layout_variables({name: meta for name, (meta, _, _) in parsed.items()}, parents)
+        # Liquid's variables are the whole render's: what one include assigns, another or a layout reads.
+        everywhere = [merged for chains in variables.values() for merged in chains]   # an include's layout
+        assigned = set().union(*(assigned_names(body) for _, body, _ in parsed.values()),
+                               *(assigned_names(data.decode("utf-8", "replace")) for data in include_files.values()))
         for name, (meta, body, offset) in parsed.items():
             rel = f"_layouts/{layout_files[name].name}"
             if name in SITEGEN_TEMPLATES:
@@ -570,7 +574,8 @@ class _Importer:
                 parent = None
             blocks = block_name(name) if name in parents.values() else None
             jinja, notes = convert_template(body, rel, self.config, parent=parent, blocks=blocks,
-                                            includes=set(include_files), layouts=variables[name])
+                                            includes=set(include_files), layouts=variables[name],
+                                            assigned=assigned)
             self.result.notes += [_shifted(note, offset) for note in notes]
             self.write(jinja, f"templates/{name}.html")
             self.result.layouts += 1
@@ -591,7 +596,8 @@ class _Importer:
                     continue
                 self.note_hosts(text, f"_includes/{name}")
                 jinja, notes = convert_template(text, f"_includes/{name}", self.config, lenient=True,
-                                                includes=set(include_files))
+                                                includes=set(include_files), assigned=assigned,
+                                                layouts=everywhere or None)
                 self.result.notes += notes
                 self.write(jinja, f"templates/partials/{name}")
                 todo.append(text)

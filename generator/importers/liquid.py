@@ -12,8 +12,10 @@ do. Names are translated to what sitegen's templates see: a front matter key
 Jekyll shows as ``page.X`` is ``page.meta.X`` here, ``forloop`` is ``loop``,
 a scalar of ``_config.yml`` is written in as its value. Liquid's filters of
 plain values (``plus``, ``truncate``, ``append``...) run through the ``liquid``
-filter, by python-liquid's own code; a variable assigned inside a loop lives in
-a namespace, so it keeps its value after the loop as Liquid's do.
+filter, by python-liquid's own code. An assigned or captured variable lives in a
+namespace the layouts and includes of one render share, so that, as in Liquid,
+it keeps its value after a loop or capture, an include's assignment is seen by
+its includer, and one read before any assignment is nil.
 """
 
 from __future__ import annotations
@@ -114,11 +116,12 @@ class Scope:
 
     config: dict[str, Any]                         # _config.yml: its scalars are written in
     documents: set[str] = field(default_factory=lambda: {"page"})   # names holding documents
-    locals: set[str] = field(default_factory=set)  # assigned, captured, looped over
+    locals: set[str] = field(default_factory=set)  # loop variables
     collections: set[str] = field(default_factory=set)   # names holding lists of documents
     lenient: bool = False                          # an include: names may come from its includer
     includes: set[str] | None = None               # the files of _includes (None: not known)
     layouts: list[dict[str, Any]] | None = None    # what ``layout`` is on each chain through a layout
+    assigned: set[str] | None = None               # names the site's layouts and includes assign (None: this one's)
 
 
 def _collection_names(config: dict[str, Any]) -> list[str]:
@@ -130,22 +133,28 @@ def _collection_names(config: dict[str, Any]) -> list[str]:
 def convert_template(text: str, path: str, config: dict[str, Any], *, parent: str | None = None,
                      blocks: str | None = None, lenient: bool = False, includes: set[str] | None = None,
                      include_path: Callable[[str], str] = lambda name: f"partials/{name}",
-                     layouts: list[dict[str, Any]] | None = None) -> tuple[str, list[Note]]:
+                     layouts: list[dict[str, Any]] | None = None,
+                     assigned: set[str] | None = None) -> tuple[str, list[Note]]:
     """Convert one Liquid template (its front matter removed) into Jinja.
 
     ``parent``: the layout it is placed in (it then extends it, its whole body
     being the parent's content); ``blocks``: the name under which its own
     ``{{ content }}`` can be replaced by layouts placed in it; ``layouts``: for a
     layout, what Jekyll's ``layout`` variable holds in it, once for each chain of
-    layouts that reaches it (:func:`layout_variables`). Returns the Jinja text and
-    the notes for the author.
+    layouts that reaches it (:func:`layout_variables`), for an include, what it holds
+    in any layout; ``assigned``: the names
+    that the site's layouts and includes assign or capture (:func:`assigned_names`
+    of each), which any of them may read. Returns the Jinja text and the notes
+    for the author.
     """
-    converter = _Converter(text, path, Scope(config, lenient=lenient, includes=includes, layouts=layouts),
-                           include_path, blocks)
+    scope = Scope(config, lenient=lenient, includes=includes, layouts=layouts, assigned=assigned)
+    converter = _Converter(text, path, scope, include_path, blocks)
     body = converter.run()
     if parent is not None:
         body = (f'{{% extends "{parent}.html" %}}\n{{% block {block_name(parent)} %}}'
                 f"{body}{{% endblock %}}\n")
+    if converter.scope_used:      # before any ``extends``: the layouts it extends see it
+        body = SCOPE_START + body
     return body, converter.notes
 
 
@@ -189,31 +198,32 @@ class _Block:
     first: bool = True       # a case that has seen no ``when`` yet
 
 
-# Where a variable a loop assigns lives: Liquid's variables belong to the whole template, a Jinja
-# ``set`` inside a ``for`` only to the loop.
-LOOP_SCOPE = "liquid_scope"
+# Where assigned variables live. Liquid's belong to the whole render: they outlive a loop or a
+# capture, and an include's are its includer's (Jekyll renders an include in its includer's
+# context). A Jinja ``set`` belongs to its loop, ``set`` block or include only; an attribute of
+# one namespace, made by the first converted template of a render and handed to the rest
+# (includes and extended layouts share their context's values), is seen by all of them.
+SCOPE = "liquid_scope"
+SCOPE_START = f"{{% if {SCOPE} is undefined %}}{{% set {SCOPE} = namespace() %}}{{% endif %}}"
 
 
-def assigned_in_loops(text: str) -> set[str]:
-    """The names ``text`` assigns or captures inside a ``for`` loop: Liquid keeps their value after
-    the loop (a counter, a last-seen year), Jinja would drop it, so they live in a namespace."""
-    names, depth = set(), 0
-    for match in MARKUP.finditer(text):
-        tag = match.group("tag")
-        if tag == "for":
-            depth += 1
-        elif tag == "endfor":
-            depth = max(0, depth - 1)
-        elif tag in ("assign", "capture") and depth:
-            names.add(match.group("args").partition("=")[0].strip())
-    return names
+# Jekyll's own variables: one a template assigns stays a variable of that template (a Jinja ``set``),
+# so that what is read before the assignment is still Jekyll's value.
+PAYLOAD = frozenset({"site", "page", "layout", "content", "paginator", "jekyll", "include", "forloop"})
+
+
+def assigned_names(text: str) -> set[str]:
+    """The names besides Jekyll's own that a Liquid template assigns or captures."""
+    return {match.group("args").partition("=")[0].strip() for match in MARKUP.finditer(text)
+            if match.group("tag") in ("assign", "capture")} - PAYLOAD
 
 
 class _Converter:
     def __init__(self, text: str, path: str, scope: Scope, include_path: Callable[[str], str],
                  blocks: str | None):
         self.text, self.path, self.scope = text, path, scope
-        self.loop_assigned = assigned_in_loops(text)
+        self.assigned = assigned_names(text) | (scope.assigned or set())
+        self.scope_used = False
         self.include_path, self.blocks = include_path, blocks
         self.notes: list[Note] = []
         self.stack: list[_Block] = []
@@ -250,13 +260,16 @@ class _Converter:
         for block in reversed(self.stack):
             self.note(block.line, f"{{% {block.tag} %}}", "this block is never closed: close it")
             out.append({"for": "{% endfor %}", "capture": "{% endset %}"}.get(block.tag, "{% endif %}"))
-        if self.loop_assigned:
-            out.insert(0, f"{{% set {LOOP_SCOPE} = namespace() %}}")
         return "".join(out)
 
     def target(self, name: str) -> str:
-        """What a Liquid variable is in Jinja: itself, or its place in the loop namespace."""
-        return f"{LOOP_SCOPE}.{name}" if name in self.loop_assigned else name
+        """Where an assigned Liquid variable is in Jinja: its place in the render's namespace (one
+        of Jekyll's own: a variable of this template)."""
+        if name in PAYLOAD:
+            self.scope.locals.add(name)
+            return name
+        self.scope_used = True
+        return f"{SCOPE}.{name}"
 
     def placeholder(self, match: re.Match, whole: str) -> str:
         """A Jinja comment standing for an unconverted construct; blocks stay balanced, and
@@ -396,13 +409,11 @@ class _Converter:
             if self.lists_documents(value):
                 self.scope.collections.add(target)
             value = self.expression(value)
-            self.scope.locals.add(target)
             return wrap(f"set {self.target(target)} = {value}")
         if name == "capture":
             target = args.strip()
             if not re.fullmatch(r"[A-Za-z_]\w*", target):
                 raise Unconvertible(f"cannot capture into {target!r}: give the variable a plain name")
-            self.scope.locals.add(target)
             self.stack.append(_Block("capture", line))
             return wrap(f"set {self.target(target)}")
         if name == "endcapture":
@@ -564,7 +575,7 @@ class _Converter:
         if kind != "name":
             raise Unconvertible(f"unexpected {value!r}: write this in Jinja")
         if value in ("nil", "null"):
-            return "none"
+            return "nil"          # sitegen's nil: prints as nothing, as Liquid's does (none prints 'None')
         if value in ("true", "false"):
             return value
         return self.variable(value)
@@ -577,10 +588,16 @@ class _Converter:
             if not rest or rest[0] not in LOOP_FIELDS:
                 raise Unconvertible("this forloop variable has no Jinja equivalent: use loop.index, loop.first...")
             return "loop." + rest[0]
-        if root in scope.locals or root == "include" and scope.lenient:
-            if root in scope.documents:
-                return self.document(self.target(root), rest)
-            return _maybe(self.access(self.target(root), rest), rest)
+        local = root in scope.locals or root == "include" and scope.lenient
+        if local and root in scope.documents:
+            return self.document(root, rest)
+        if root in self.assigned:         # nil until assigned, as in Liquid
+            value = f"({self.target(root)} | default(nil))"
+            if local or scope.lenient:    # a loop variable of that name hides it, as Liquid's loop scope does
+                value = f"({root} | default({self.target(root)}) | default(nil))"
+            return _maybe(self.access(value, rest), rest)
+        if local:                         # read after its loop: nil, as in Liquid
+            return f"({self.access(root, rest)} | default(nil))"
         if root in scope.documents:
             return self.document(root, rest)
         if root == "site":
@@ -596,16 +613,17 @@ class _Converter:
                                 + {"paginator": "use site.posts (or site.yaml archives.blog and its blog.html)",
                                    "layout": "write the layout's value in, or move it to the page's front matter",
                                    "jekyll": "remove it, or write the value in"}[root])
-        if scope.lenient:
-            return _maybe(self.access(root, rest), rest)    # an include sees its includer's names
-        raise Unconvertible(f"'{root}' is not defined in this template (in Jinja, a variable set in an "
-                            f"include is not seen by the template that includes it): define it here")
+        if scope.lenient:      # an include sees its includer's loop variables; any other name is nil
+            return f"({self.access(root, rest)} | default(nil))"
+        return "nil"           # assigned nowhere: nil, as in Liquid
 
     def layout(self, rest: list[str]) -> str:
         """A value of the layouts' front matter, written in: the same on every chain of layouts
         through this one, or nil on all of them."""
         values = {_constant(merged, rest) for merged in self.scope.layouts}
         if len(values) != 1:
+            if self.scope.lenient:
+                raise Unconvertible("the layouts set this differently: pass it to the include as a parameter")
             raise Unconvertible("the layouts placed in this one set this differently: write it in each of them, "
                                 "or move it to the pages' front matter")
         return values.pop()
