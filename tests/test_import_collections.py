@@ -140,3 +140,18 @@ def test_files_of_collections_are_copied_where_jekyll_put_them_and_the_rest_is_n
     assert named == {("_docs/api.json", 1, True), ("_notes/old.textile", 1, False)}
     report = (tmp_path / "new/IMPORT-REPORT.md").read_text()
     assert "- `_docs/api.json:1`: `_docs/api.json`: a document of the collection 'docs' that is not Markdown" in report
+
+
+@needs_jekyll
+def test_dates_ruby_reads_day_first_are_carried_over_as_jekyll_read_them(tmp_path) -> None:
+    # As apache/drill-site's docs (`date: "23/01/2022"`) and scala/scala-lang's posts
+    # (`date: 11-9-2017`) have them: sitegen's build refused both.
+    layout = ("<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title></head><body>"
+              "<p>{{ page.date | date: '%Y-%m-%d' }}</p>{{ content }}</body></html>\n")
+    old, new, _ = _both(tmp_path, "collections:\n  docs: {output: true}\n", {
+        "_layouts/default.html": layout,
+        "_docs/gcp.md": "---\nlayout: default\ntitle: GCP\ndate: \"23/01/2022\"\n---\nG.\n",
+        "_posts/2017-09-11-fix.md": "---\nlayout: default\ntitle: Fix\ndate: 11-9-2017\n---\nF.\n"})
+    for page in ("docs/gcp.html", "2017/09/11/fix.html"):
+        assert _tight((new / page).read_text()) == _tight((old / page).read_text()), page
+    assert "<p>2022-01-23</p>" in (old / "docs/gcp.html").read_text()

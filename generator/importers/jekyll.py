@@ -445,6 +445,9 @@ class _Importer:
         else:
             self.layouts_used.add(str(layout))
         front = match.group(1)
+        day = ruby_date(meta.get("date"))
+        if day is not None:     # as Ruby's Time.parse read it: 23/01/2022 is the 23rd of January
+            front = re.sub(r"^date[ \t]*:.*$", f"date: {day}", front, count=1, flags=re.M)
         url = None if collection is None else self.collection_url(rel, *collection, merged)
         day = None if collection is None else name_of(collection[1])[1]
         if day and "date" not in merged:    # Jekyll dates a document from its name, as a post
@@ -878,6 +881,23 @@ def gemfile_plugins(text: str) -> list[tuple[str, int]]:
         if gem and (depth or re.search(r"group:\s*\[?\s*:jekyll_plugins|:group\s*=>\s*:jekyll_plugins", gem.group(2))):
             found.append((gem.group(1), number))
     return found
+
+
+def ruby_date(value: Any) -> str | None:
+    """A front matter date Jekyll reads (Ruby's ``Time.parse``) and sitegen does not, as
+    YYYY-MM-DD: day first with slashes or dashes (``23/01/2022``, ``11-9-2017``), or year first
+    with slashes; None for any other value."""
+    if not isinstance(value, str):
+        return None
+    found = re.fullmatch(r"\s*(\d{1,2})[/-](\d{1,2})[/-](\d{4})\s*", value)
+    if found:
+        day, month, year = found.groups()
+    else:
+        found = re.fullmatch(r"\s*(\d{4})/(\d{1,2})/(\d{1,2})\s*", value)
+        if not found:
+            return None
+        year, month, day = found.groups()
+    return f"{year}-{int(month):02d}-{int(day):02d}"
 
 
 def toc_levels(value: Any) -> list[int] | None:
