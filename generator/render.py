@@ -176,6 +176,7 @@ class Renderer:
             safe_html=Markup,
             item=item,
             jekyll_sort=jekyll_sort,
+            jekyll_where=jekyll_where,
             jsonify=jsonify,
             markdown_inline=markdown_inline,
             social_card=social_card_url,
@@ -320,6 +321,47 @@ def jekyll_sort(env: jinja2.Environment, value: Any, attribute: str | None = Non
     if isinstance(value, Mapping):
         return [[key, value[key]] for key in sorted(value)]
     return jinja2.filters.do_sort(env, value, attribute=attribute)
+
+
+def jekyll_where(value: Any, name: str, target: Any) -> list:
+    """Jekyll's ``where``, for templates converted from Liquid: the items (a mapping's values)
+    whose property ``name`` (a document's field, else its front matter key) reads as ``target``
+    does, as text, or holds it (a list); nil finds those without it. A list, as Jekyll's is:
+    ``size`` counts it (Jinja's ``selectattr`` is a generator)."""
+    if value is None or isinstance(value, jinja2.Undefined):
+        return []
+    items = value.values() if isinstance(value, Mapping) else value
+    if target is None or isinstance(target, jinja2.Undefined):
+        return [item for item in items if _property(item, name) in (None, "", [])]
+    wanted = _ruby_text(target)
+    return [item for item in items if any(_ruby_text(v) == wanted for v in _values(_property(item, name)))]
+
+
+def _property(item: Any, name: str) -> Any:
+    """``item``'s property ``name`` (dotted: ``meta.lang``); a document's front matter key too."""
+    for part in name.split("."):
+        if isinstance(item, Mapping):
+            item = item.get(part)
+        else:
+            try:
+                item = item[part]
+            except (KeyError, TypeError, IndexError):
+                meta = getattr(item, "meta", None)
+                item = meta.get(part) if isinstance(meta, Mapping) else None
+        if item is None:
+            return None
+    return item
+
+
+def _values(value: Any) -> list:
+    return value if isinstance(value, (list, tuple)) else [value]
+
+
+def _ruby_text(value: Any) -> str:
+    """A value as Ruby's ``to_s`` writes it: true, false, nil as ''."""
+    if value is None or isinstance(value, jinja2.Undefined):
+        return ""
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
 
 
 def jsonify(value: Any) -> Markup:

@@ -55,7 +55,9 @@ LISTING = ("<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title></head><
            "{% for doc in site.docs %}<li><a href=\"{{ doc.url }}\">{{ doc.title }}</a> {{ doc.rank }}</li>{% endfor %}"
            "</ul><ol>{% for t in site.team %}<li>{{ t.title }}: {{ t.role }}</li>{% endfor %}</ol>"
            "<p>{% for c in site.collections %}{% if c.label != 'posts' %}{{ c.label }}={{ c.docs.size }} "
-           "{% endif %}{% endfor %}</p></body></html>\n")
+           "{% endif %}{% endfor %}</p>{% assign leads = site.team | where: 'role', 'lead' %}"
+           "{% assign ranked = site.docs | where: 'rank', 2 %}<p>{{ leads.size }} {{ leads.first.title }} "
+           "{{ ranked.size }} {{ ranked.first.title }}</p></body></html>\n")
 COLLECTED = {
     "_layouts/default.html": LISTING,
     "_docs/b.md": "---\ntitle: Bee\nrank: 1\n---\nB.\n",
@@ -85,7 +87,7 @@ def test_templates_and_liquid_list_collections_in_jekylls_order_unpublished_ones
     assert "<li>Bee 1</li>" not in page and '<li><a href="/docs/b.html">Bee</a> 1</li><li><a href="/docs/a.html">Ay</a> 2' \
            '</li><li><a href="/docs/c.html">Sea</a> </li>' in page
     assert "<li>Zed: lead</li><li>Bob: tests</li><li>Amy: docs</li>" in page and "docs=3 events=3 team=3" in page
-    assert "Events: [B First][A Second][Last]" in page      # by date, the name's or the front matter's
+    assert "Events: [B First][A Second][Last]" in page and "<p>1 Zed 1 Ay</p>" in page     # where, on front matter      # by date, the name's or the front matter's
     for path in ("people.html", "docs/a.html", "docs/c.html"):
         assert _tight((new / path).read_text()) == _tight((old / path).read_text()), path
     assert yaml_of(tmp_path / "new/site.yaml")["collections"] == {
@@ -155,3 +157,4 @@ def test_dates_ruby_reads_day_first_are_carried_over_as_jekyll_read_them(tmp_pat
     for page in ("docs/gcp.html", "2017/09/11/fix.html"):
         assert _tight((new / page).read_text()) == _tight((old / page).read_text()), page
     assert "<p>2022-01-23</p>" in (old / "docs/gcp.html").read_text()
+

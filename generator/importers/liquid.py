@@ -54,7 +54,7 @@ FILTERS: dict[str, tuple[str, Callable[[list[str]], list[str]] | None]] = {
     "upcase": ("upper", None), "downcase": ("lower", None), "strip_html": ("striptags", None),
     "strip": ("trim", None), "uniq": ("unique", None), "reverse": ("reverse", None),
     "number_of_words": ("wordcount", None), "slugify": ("slugify", None),
-    "where": ("selectattr", lambda a: [a[0], '"equalto"', a[1]]),
+    "where": ("jekyll_where", None),
     "sort": ("jekyll_sort", lambda a: [f"attribute={a[0]}"] if a else []),
 }
 
