@@ -236,9 +236,8 @@ class IncludeTag(Tag):
 
     def parse(self, stream: Any) -> Node:
         token = stream.eat(TOKEN_TAG)
-        text = _raw_expression(stream)
-        path, _, rest = text.partition(" ")
-        return IncludeNode(token, path, INCLUDE_PARAMETER.findall(rest))
+        path, *rest = _raw_expression(stream).split(None, 1)    # the name may end its line
+        return IncludeNode(token, path, INCLUDE_PARAMETER.findall(rest[0] if rest else ""))
 
 
 class PostUrlNode(OutputNode):

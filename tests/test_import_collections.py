@@ -158,3 +158,20 @@ def test_dates_ruby_reads_day_first_are_carried_over_as_jekyll_read_them(tmp_pat
         assert _tight((new / page).read_text()) == _tight((old / page).read_text()), page
     assert "<p>2022-01-23</p>" in (old / "docs/gcp.html").read_text()
 
+
+@needs_jekyll
+def test_an_unpublished_collections_documents_are_rendered_where_a_page_lists_them(tmp_path) -> None:
+    # As scala/scala-lang's install tabs: documents Jekyll does not publish, whose Liquid includes
+    # a file (the name alone on the tag's first line), shown through a page that loops over them.
+    old, new, _ = _both(tmp_path, "collections:\n  tabs: {output: false}\n", {
+        "_includes/alt.html": "<details id=\"{{ include.id }}\">{{ include.title }}</details>",
+        "_tabs/1-macos.html": "---\nos: macOS\n---\n{% assign t = 'Brew' %}<p>On {{ page.os }}:</p>\n"
+                              "{% include alt.html\n  id='mac'\n  title=t\n%}\n",
+        "_tabs/2-linux.md": "---\nos: Linux\n---\nUse *apt*.\n",
+        "install.html": "---\nlayout: default\ntitle: Install\n---\n{% for tab in site.tabs %}<section>{{ tab.content }}"
+                        "</section>{% endfor %}\n"})
+    assert [u for u in url_list(new, "") if u != "/404.html"] == url_list(old, "") == [
+        "/2020/01/02/hello-world.html", "/install.html"]
+    page = (old / "install.html").read_text()
+    assert '<details id="mac">Brew</details>' in page and "<em>apt</em>" in page
+    assert _tight((new / "install.html").read_text()) == _tight(page)
