@@ -316,11 +316,16 @@ def item(env: jinja2.Environment, value: Any, key: Any) -> Any:
 @jinja2.pass_environment
 def jekyll_sort(env: jinja2.Environment, value: Any, attribute: str | None = None) -> Any:
     """Jekyll's ``sort``, for templates converted from Liquid: a mapping (``site.data.locales``)
-    sorts into its ``[key, value]`` pairs, by key, as Ruby's ``Hash#sort`` does; anything else
-    as Jinja's ``sort`` sorts it."""
+    sorts into its ``[key, value]`` pairs, by key, as Ruby's ``Hash#sort`` does; a list by a
+    property (a document's front matter key: ``meta.order``), items without it first, as
+    Jekyll's ``nils: first``; anything else as Jinja's ``sort`` sorts it."""
     if isinstance(value, Mapping):
         return [[key, value[key]] for key in sorted(value)]
-    return jinja2.filters.do_sort(env, value, attribute=attribute)
+    if attribute is None:
+        return jinja2.filters.do_sort(env, value)
+    # By a property: those without it first, as Jekyll's nils: "first" puts them.
+    keyed = [(_property(item, attribute), item) for item in value]
+    return [item for _, item in sorted(keyed, key=lambda pair: (pair[0] is not None, pair[0] if pair[0] is not None else 0))]
 
 
 def jekyll_where(value: Any, name: str, target: Any) -> list:
@@ -345,7 +350,9 @@ def _property(item: Any, name: str) -> Any:
         else:
             try:
                 item = item[part]
-            except (KeyError, TypeError, IndexError):
+            except TypeError:           # no item lookup: an attribute
+                item = getattr(item, part, None)
+            except (KeyError, IndexError):
                 meta = getattr(item, "meta", None)
                 item = meta.get(part) if isinstance(meta, Mapping) else None
         if item is None:

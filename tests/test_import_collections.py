@@ -57,7 +57,8 @@ LISTING = ("<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title></head><
            "<p>{% for c in site.collections %}{% if c.label != 'posts' %}{{ c.label }}={{ c.docs.size }} "
            "{% endif %}{% endfor %}</p>{% assign leads = site.team | where: 'role', 'lead' %}"
            "{% assign ranked = site.docs | where: 'rank', 2 %}<p>{{ leads.size }} {{ leads.first.title }} "
-           "{{ ranked.size }} {{ ranked.first.title }}</p></body></html>\n")
+           "{{ ranked.size }} {{ ranked.first.title }}</p><p>{% assign byrank = site.docs | sort: 'rank' %}"
+           "{% for d in byrank %}{{ d.title }};{% endfor %}</p></body></html>\n")
 COLLECTED = {
     "_layouts/default.html": LISTING,
     "_docs/b.md": "---\ntitle: Bee\nrank: 1\n---\nB.\n",
@@ -87,7 +88,8 @@ def test_templates_and_liquid_list_collections_in_jekylls_order_unpublished_ones
     assert "<li>Bee 1</li>" not in page and '<li><a href="/docs/b.html">Bee</a> 1</li><li><a href="/docs/a.html">Ay</a> 2' \
            '</li><li><a href="/docs/c.html">Sea</a> </li>' in page
     assert "<li>Zed: lead</li><li>Bob: tests</li><li>Amy: docs</li>" in page and "docs=3 events=3 team=3" in page
-    assert "Events: [B First][A Second][Last]" in page and "<p>1 Zed 1 Ay</p>" in page     # where, on front matter      # by date, the name's or the front matter's
+    assert "Events: [B First][A Second][Last]" in page and "<p>1 Zed 1 Ay</p>" in page     # where, on front matter
+    assert "<p>Sea;Bee;Ay;</p>" in page      # sort by a front matter key: those without it first      # by date, the name's or the front matter's
     for path in ("people.html", "docs/a.html", "docs/c.html"):
         assert _tight((new / path).read_text()) == _tight((old / path).read_text()), path
     assert yaml_of(tmp_path / "new/site.yaml")["collections"] == {
