@@ -27,9 +27,10 @@ def test_published_collections_are_pages_at_jekylls_urls(tmp_path) -> None:
     # As apache/drill-site's docs (`permalink: /docs/:slug/`), github/opensource.guide's
     # articles (`/:path/`), and a collection with Jekyll's default permalink.
     config = ("collections:\n  docs: {output: true, permalink: '/docs/:slug/'}\n"
-              "  articles: {output: true, permalink: '/:path/'}\n  recipes: {output: true}\n"
+              "  articles: {output: true, permalink: '/:path/'}\n  recipes: {output: true}\n  releases: {output: true}\n"
               "defaults:\n  - scope: {type: docs}\n    values: {layout: default}\n"
-              "  - scope: {path: '', type: articles}\n    values: {layout: default, permalink: '/guide/:title/'}\n")
+              "  - scope: {path: '', type: articles}\n    values: {layout: default, permalink: '/guide/:title/'}\n"
+              "  - scope: {type: releases}\n    values: {layout: default, permalink: '/:year/:month/:day/:title/'}\n")
     old, new, result = _both(tmp_path, config, {
         "_docs/Getting Started.md": "---\ntitle: Start\n---\nStart here.\n",
         "_docs/install/on-linux.md": "---\n---\nLinux.\n",
@@ -38,13 +39,15 @@ def test_published_collections_are_pages_at_jekylls_urls(tmp_path) -> None:
         "_articles/placed.md": "---\ntitle: Placed\npermalink: /:collection/:name/\n---\nHere.\n",
         "_recipes/2021-03-04-bread.md": "---\nlayout: default\n---\nFlour.\n",
         "_recipes/soup.html": "---\nlayout: default\ntitle: Soup\n---\n<p>Water.</p>\n",
-        "_recipes/notes.txt": "no front matter: a static file\n"})
+        "_recipes/notes.txt": "no front matter: a static file\n",
+        "_releases/2014-06-19-crystal-0.1.0-released.md": "---\n---\nFirst.\n"})     # as crystal-lang's
     jekylls = url_list(old, "")
-    assert jekylls == ["/2020/01/02/hello-world.html", "/articles/placed/", "/docs/getting-started/",
+    assert jekylls == ["/2014/06/19/crystal-0.1.0-released/", "/2020/01/02/hello-world.html", "/articles/placed/",
+                       "/docs/getting-started/",
                        "/docs/on-linux/", "/elsewhere/own.html", "/guide/Contribute_Now/",
                        "/recipes/2021-03-04-bread.html", "/recipes/soup.html"]
     assert [u for u in url_list(new, "") if u != "/404.html"] == jekylls
-    assert result.collected == 7
+    assert result.collected == 8
     for url in jekylls:
         path = url.lstrip("/") + ("index.html" if url.endswith("/") else "")
         assert _tight((new / path).read_text()) == _tight((old / path).read_text()), url

@@ -5,8 +5,8 @@ Jekyll 4.3's rules, from its ``Collection``, ``Document`` and ``Drops::UrlDrop``
 collection's documents are published at its ``permalink`` (default
 ``/:collection/:path`` with the suffix the site's permalink style gives), a document's own
 ``permalink`` winning; ``:path`` is the document's path in the collection without its
-extension, ``:name`` and ``:slug`` its name slugified, ``:title`` its ``slug`` (or name)
-slugified keeping case. A document without a title is titled from its name.
+extension, ``:name`` its file name slugified, ``:slug`` its ``slug`` (the front matter's, else
+its name without a leading date) slugified, ``:title`` the same keeping case. A document without a title is titled from its name.
 """
 
 from __future__ import annotations
@@ -99,13 +99,13 @@ def document_url(template: str, collection: str, inner: str, meta: dict[str, Any
     stem = inner.rsplit(".", 1)[0] if "." in inner.rsplit("/", 1)[-1] else inner
     name, day = name_of(inner)
     basename = stem.rsplit("/", 1)[-1]
-    slug = str(meta.get("slug") or "") or None
+    slug = str(meta.get("slug") or name)    # Jekyll's data["slug"]: the front matter's, else the name's
     values: dict[str, str] = {
         "collection": collection,
         "path": "/" + stem.rstrip("."),
         "name": slugify(basename),
-        "title": slugify(slug, pretty=True, cased=True) if slug else slugify(basename, pretty=True, cased=True),
-        "slug": slugify(slug) if slug else slugify(basename),
+        "title": slugify(slug, pretty=True, cased=True),
+        "slug": slugify(slug),
         "output_ext": ".html" if inner.endswith(OUTPUT_SUFFIXES) else "." + inner.rsplit(".", 1)[-1],
         "categories": "/".join(dict.fromkeys(str(c).lower() for c in _listed(meta.get("categories")))),
     }
