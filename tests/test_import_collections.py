@@ -40,14 +40,16 @@ def test_published_collections_are_pages_at_jekylls_urls(tmp_path) -> None:
         "_recipes/2021-03-04-bread.md": "---\nlayout: default\n---\nFlour.\n",
         "_recipes/soup.html": "---\nlayout: default\ntitle: Soup\n---\n<p>Water.</p>\n",
         "_recipes/notes.txt": "no front matter: a static file\n",
-        "_releases/2014-06-19-crystal-0.1.0-released.md": "---\n---\nFirst.\n"})     # as crystal-lang's
+        "_releases/2014-06-19-crystal-0.1.0-released.md": "---\n---\nFirst.\n",     # as crystal-lang's
+        "_releases/2015-3-4-minor.md": "---\n---\nOne digit.\n"})
     jekylls = url_list(old, "")
-    assert jekylls == ["/2014/06/19/crystal-0.1.0-released/", "/2020/01/02/hello-world.html", "/articles/placed/",
+    assert jekylls == ["/2014/06/19/crystal-0.1.0-released/", "/2015/03/04/minor/", "/2020/01/02/hello-world.html",
+                       "/articles/placed/",
                        "/docs/getting-started/",
                        "/docs/on-linux/", "/elsewhere/own.html", "/guide/Contribute_Now/",
                        "/recipes/2021-03-04-bread.html", "/recipes/soup.html"]
     assert [u for u in url_list(new, "") if u != "/404.html"] == jekylls
-    assert result.collected == 8
+    assert result.collected == 9
     for url in jekylls:
         path = url.lstrip("/") + ("index.html" if url.endswith("/") else "")
         assert _tight((new / path).read_text()) == _tight((old / path).read_text()), url

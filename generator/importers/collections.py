@@ -6,14 +6,15 @@ collection's documents are published at its ``permalink`` (default
 ``/:collection/:path`` with the suffix the site's permalink style gives), a document's own
 ``permalink`` winning; ``:path`` is the document's path in the collection without its
 extension, ``:name`` its file name slugified, ``:slug`` its ``slug`` (the front matter's, else
-its name without a leading date) slugified, ``:title`` the same keeping case. A document without a title is titled from its name.
+its name without a leading date) slugified, ``:title`` the same keeping case. A document
+without a title is titled from its name.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date
 from typing import Any
 
 # A collection's documents with a date in their name: 2020-01-02-name.md
@@ -109,13 +110,8 @@ def document_url(template: str, collection: str, inner: str, meta: dict[str, Any
         "output_ext": ".html" if inner.endswith(OUTPUT_SUFFIXES) else "." + inner.rsplit(".", 1)[-1],
         "categories": "/".join(dict.fromkeys(str(c).lower() for c in _listed(meta.get("categories")))),
     }
-    when = meta.get("date") or day
-    if isinstance(when, str):
-        try:
-            when = datetime.fromisoformat(when.strip())
-        except ValueError:
-            when = None
-    if isinstance(when, date):
+    when = _day(meta.get("date") or day)
+    if when is not None:
         values |= {"year": f"{when.year:04d}", "month": f"{when.month:02d}", "day": f"{when.day:02d}",
                    "short_year": f"{when.year % 100:02d}", "i_month": str(when.month), "i_day": str(when.day)}
 
@@ -143,6 +139,26 @@ def static_url(template: str, collection: str, inner: str) -> str:
         url = url.replace(":" + key, value)
     url = ("/" + url).replace("..", "/").replace("./", "")
     return re.sub(r"/{2,}", "/", url).removesuffix("/") + dot + extension
+
+
+def _day(value: Any) -> date | None:
+    """The day of a front matter date or a name's (``2021-3-4``, ``2019-03-18 10:00:00 -0700``,
+    ``23/01/2022`` as Ruby reads it), in the time zone it is written in; None if there is none."""
+    if isinstance(value, date):
+        return value
+    text = str(value or "").strip()
+    found = re.match(r"(\d{4})-(\d{1,2})-(\d{1,2})\b", text)
+    if found:
+        year, month, day = map(int, found.groups())
+    else:
+        found = re.fullmatch(r"(\d{1,2})[/-](\d{1,2})[/-](\d{4})", text)
+        if not found:
+            return None
+        day, month, year = map(int, found.groups())
+    try:
+        return date(year, month, day)
+    except ValueError:
+        return None
 
 
 def _listed(value: Any) -> list:
