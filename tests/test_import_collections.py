@@ -182,3 +182,14 @@ def test_an_unpublished_collections_documents_are_rendered_where_a_page_lists_th
     page = (old / "install.html").read_text()
     assert '<details id="mac">Brew</details>' in page and "<em>apt</em>" in page
     assert _tight((new / "install.html").read_text()) == _tight(page)
+
+
+def test_a_placeholder_the_import_cannot_fill_is_named_and_the_page_kept_at_its_path(tmp_path) -> None:
+    # Jekyll itself stops on such a template; the import names it and the site still builds.
+    source = small_site(tmp_path / "jekyll", CONFIG + "collections:\n  docs: {output: true}\n"
+                        "defaults:\n  - scope: {type: docs}\n    values: {permalink: '/:collection/:weekday/'}\n",
+                        {"_docs/a.md": "---\ntitle: A\n---\nA.\n"})
+    result = import_jekyll(source, tmp_path / "new")
+    assert [(n.path, n.line, n.visible) for n in result.notes if "placeholder" in n.action] == [("_docs/a.md", 1, True)]
+    build(tmp_path / "new")
+    assert (tmp_path / "new/_site/_docs/a.html").is_file()

@@ -457,6 +457,8 @@ class _Importer:
                            count=1, flags=re.M)
         elif url is not None:
             changes["permalink"] = url
+        elif collection is not None:     # noted: at its path, not at a pattern sitegen would read otherwise
+            changes.pop("permalink", None)
         if not merged.get("title"):
             stem = rel.rsplit("/", 1)[-1].rsplit(".", 1)[0]
             if collection is not None:    # Jekyll titles a document from its name
