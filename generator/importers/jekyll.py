@@ -378,8 +378,7 @@ class _Importer:
                 inner = path.relative_to(folder).as_posix()
                 if not path.is_file() or self.skipped(inner):
                     continue
-                data = self.read(path)
-                rel = path.relative_to(self.src).as_posix()
+                rel, data = path.relative_to(self.src).as_posix(), self.read(path)
                 if data is None:
                     continue
                 if not re.match(rb"---[ \t]*\r?\n", data):
@@ -393,8 +392,7 @@ class _Importer:
                               + (", nor is it published: write the file as it should be served into a static "
                                  "folder" if collection.output else ""), visible=collection.output)
                     continue
-                self.write_document(data, path.relative_to(self.src).as_posix(),
-                                    f"content/pages/_{collection.name}/{inner}", collection.name,
+                self.write_document(data, rel, f"content/pages/_{collection.name}/{inner}", collection.name,
                                     collection=(collection, inner))
                 self.result.collected += 1
 
@@ -448,17 +446,8 @@ class _Importer:
         day = ruby_date(meta.get("date"))
         if day is not None:     # as Ruby's Time.parse read it: 23/01/2022 is the 23rd of January
             front = re.sub(r"^date[ \t]*:.*$", f"date: {day}", front, count=1, flags=re.M)
-        url = None if collection is None else self.collection_url(rel, *collection, merged)
-        day = None if collection is None else name_of(collection[1])[1]
-        if day and "date" not in merged:    # Jekyll dates a document from its name, as a post
-            changes["date"] = day
-        if url is not None and "permalink" in meta:     # its own, placeholders filled: sitegen's pages have none
-            front = re.sub(r"^permalink[ \t]*:.*$", lambda _: _yaml_line("permalink", url).strip(), front,
-                           count=1, flags=re.M)
-        elif url is not None:
-            changes["permalink"] = url
-        elif collection is not None:     # noted: at its path, not at a pattern sitegen would read otherwise
-            changes.pop("permalink", None)
+        if collection is not None:
+            front = self.place_in_collection(rel, *collection, meta, merged, changes, front)
         if not merged.get("title"):
             stem = rel.rsplit("/", 1)[-1].rsplit(".", 1)[0]
             if collection is not None:    # Jekyll titles a document from its name
@@ -477,7 +466,25 @@ class _Importer:
         front += "".join(_yaml_line(key, value) for key, value in changes.items())
         self.write(f"---\n{front}---\n{text[body_start:]}", target)
 
+    def place_in_collection(self, rel: str, collection: JekyllCollection, inner: str, meta: dict, merged: dict,
+                            changes: dict, front: str) -> str:
+        """Write in (``changes``, or ``front``, the front matter as written, which it returns) what
+        Jekyll gave a document of ``collection``: the date its name gives, and its URL."""
+        named = name_of(inner)[1]
+        if named and "date" not in merged:    # Jekyll dates a document from its name, as a post
+            changes["date"] = named
+        url = self.collection_url(rel, collection, inner, merged)
+        if url is None:         # noted: at its path, not at a pattern sitegen would read otherwise
+            changes.pop("permalink", None)
+        elif "permalink" in meta:     # its own, placeholders filled: sitegen's pages have none
+            front = re.sub(r"^permalink[ \t]*:.*$", lambda _: _yaml_line("permalink", url).strip(), front,
+                           count=1, flags=re.M)
+        else:
+            changes["permalink"] = url
+        return front
+
     def collection_template(self, collection: JekyllCollection) -> str:
+        """Its documents' URL template, by the site's permalink style."""
         return collection.template(str(self.config.get("permalink") or "date"))
 
     def copy_collection_file(self, data: bytes, rel: str, url: str) -> None:
