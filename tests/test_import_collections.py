@@ -117,10 +117,11 @@ def test_an_edited_document_of_a_collection_remakes_the_pages_listing_it_as_a_cl
     engine.build()
     edits = [("content/pages/_team/amy.md", "role: docs\n", "role: design\n"),     # a field a listing shows
              ("content/pages/_docs/c.md", "title: Sea\n", "title: Sea\nrank: 0\n"),  # its place in the order
-             ("content/pages/_docs/a.md", "title: Ay\n", "title: Aye\n")]
+             ("content/pages/_docs/a.md", "title: Ay\n", "title: Aye\n"),
+             ("content/pages/_team/cat.md", None, "---\ntitle: Cat\nrole: new\n---\nC.\n")]   # one more
     for name, before, after in edits:
         path = site / name
-        path.write_text(path.read_text().replace(before, after))
+        path.write_text(after if before is None else path.read_text().replace(before, after))
         engine.build()
         clean = tmp_path / f"clean-{path.stem}"
         shutil.copytree(site, clean, ignore=shutil.ignore_patterns("_site", ".sitegen"))
@@ -129,6 +130,7 @@ def test_an_edited_document_of_a_collection_remakes_the_pages_listing_it_as_a_cl
             assert (site / "_site" / page).read_text() == (clean / "_site" / page).read_text(), (name, page)
     page = (site / "_site/people.html").read_text()
     assert "Amy: design" in page and page.index("Sea") < page.index("Bee") < page.index("Aye")
+    assert "<li>Amy: design</li><li>Cat: new</li></ol>" in page and "team=4" in page
 
 
 @needs_jekyll
