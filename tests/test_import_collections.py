@@ -195,3 +195,19 @@ def test_a_placeholder_the_import_cannot_fill_is_named_and_the_page_kept_at_its_
     assert [(n.path, n.line, n.visible) for n in result.notes if "placeholder" in n.action] == [("_docs/a.md", 1, True)]
     build(tmp_path / "new")
     assert (tmp_path / "new/_site/_docs/a.html").is_file()
+
+
+def test_a_collection_named_as_sitegens_own_lists_or_set_wrong_is_one_line_naming_the_key(tmp_path, capsys) -> None:
+    from generator.cli import main
+
+    source = small_site(tmp_path / "jekyll", CONFIG + "collections:\n  docs: {output: true}\n",
+                        {"_docs/a.md": "---\ntitle: A\n---\nA.\n"})
+    import_jekyll(source, tmp_path / "new")
+    config = tmp_path / "new/site.yaml"
+    text = config.read_text()
+    for wrong, said in (("posts", "key 'collections.posts': a collection's name is a folder's"),
+                        ("docs: {output: maybe}\n  x", "key 'collections.docs.output'")):
+        config.write_text(text.replace("collections:\n  docs", f"collections:\n  {wrong}"))
+        assert main(["-C", str(tmp_path / "new"), "build"]) == 1
+        err = capsys.readouterr().err.strip()
+        assert err.count("\n") == 0 and said in err, err
