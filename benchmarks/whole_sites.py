@@ -5,8 +5,8 @@ benchmarks/whole_sites.toml as it is: its tree at the named commit (read from th
 ``fetch`` tool's mirrors, never committed), ``sitegen import jekyll`` with no edit,
 ``sitegen build``; and ``jekyll build --safe`` of the same tree (the manifest says
 what the Jekyll side alone needed). Over the pages both publish, each page's
-``<body>`` is compared as an element tree (tests/parity.dom: code blocks by their
-text, scripts and styles set aside), and the construct where the trees first part
+``<body>`` is compared as an element tree (benchmarks/site_dom_parity.py: code blocks
+by their text, scripts and styles set aside, redirects by their target), and the construct where the trees first part
 is counted (parity.divergence_kind).
 
     .venv/bin/python -m benchmarks.whole_sites /work/.mirror [--work DIR] [--only OWNER/NAME]
@@ -30,6 +30,7 @@ from pathlib import Path
 import lxml.html
 import yaml
 
+from benchmarks.site_dom_parity import body_tree, pages
 from tests import parity
 
 REPO = Path(__file__).resolve().parents[1]
@@ -39,7 +40,6 @@ JEKYLL_ASIDE = ("Gemfile", "Gemfile.lock", ".bundle")
 # others are switched off on the Jekyll side, and --safe runs none of its own Ruby.
 JEKYLL_PLUGINS = {"jekyll-feed", "jekyll-paginate", "jekyll-polyglot", "jekyll-redirect-from", "jekyll-seo-tag",
                   "jekyll-sitemap"}
-SET_ASIDE = "//script|//style|//noscript|//comment()"
 TIMEOUT = 1800
 
 
@@ -153,42 +153,6 @@ def jekyll_side(source: Path, work: Path, site: dict, result: WholeSite) -> Path
     return out
 
 
-def pages(out: Path) -> dict[str, Path]:
-    """URL -> file of each HTML page, ``/a/`` for ``a/index.html``."""
-    found = {}
-    for path in out.rglob("*.html"):
-        rel = path.relative_to(out).as_posix()
-        if rel.startswith("pagefind/"):
-            continue
-        url = "/" + rel
-        found[url.removesuffix("index.html") if url.endswith("/index.html") or url == "/index.html" else url] = path
-    return found
-
-
-def body_tree(path: Path, home: str) -> tuple | None:
-    """The page's ``<body>`` as parity.dom's tree, its scripts, styles and comments set aside;
-    a redirect page (jekyll-redirect-from's, sitegen's) as the URL it sends the reader to, ``home``
-    (the site's own address) taken off: Jekyll's redirects name it, sitegen's start at the root."""
-    try:
-        document = lxml.html.parse(str(path)).getroot()
-    except (lxml.etree.ParserError, ValueError):
-        return None
-    if document is None:
-        return None
-    refresh = document.xpath("//meta[@http-equiv='refresh']/@content")
-    if refresh:
-        target = refresh[0].partition("url=")[2].strip()
-        return ("redirect", {"href": "/" + target[len(home):].lstrip("/") if home and target.startswith(home) else target},
-                "", ())
-    body = document.find("body")
-    if body is None:
-        return None
-    for node in body.xpath(SET_ASIDE):
-        node.drop_tree() if isinstance(node.tag, str) else node.getparent().remove(node)
-    html = (body.text or "") + "".join(lxml.html.tostring(child, encoding="unicode") for child in body)
-    return parity.dom(html)
-
-
 def compare(jekyll_out: Path, sitegen_out: Path, result: WholeSite) -> None:
     theirs, ours = pages(jekyll_out), pages(sitegen_out)
     config = yaml.safe_load((sitegen_out.parent / "site.yaml").read_text(encoding="utf-8")) or {}
@@ -196,9 +160,7 @@ def compare(jekyll_out: Path, sitegen_out: Path, result: WholeSite) -> None:
     result.jekyll_only = sorted(set(theirs) - set(ours))
     result.sitegen_only = sorted(set(ours) - set(theirs))
     for url in sorted(set(theirs) & set(ours)):
-        their_tree, my_tree = body_tree(theirs[url], home), body_tree(ours[url], home)
-        if their_tree is None or my_tree is None:
-            continue
+        their_tree, my_tree = body_tree(theirs[url], home=home), body_tree(ours[url], home=home)
         result.compared += 1
         kind = parity.divergence_kind(my_tree, their_tree)
         if kind is None:

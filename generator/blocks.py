@@ -29,6 +29,7 @@ from markdown.extensions.abbr import AbbrBlockprocessor
 from markdown.extensions.admonition import AdmonitionProcessor
 from markdown.extensions.def_list import DefListProcessor
 from markdown.extensions.footnotes import FootnoteBlockProcessor
+from pymdownx.tabbed import TabbedProcessor
 
 # Processor class -> (the attribute holding its expression, the expression, strings one of which every
 # match holds).
@@ -48,6 +49,8 @@ NEEDS: dict[type, tuple[str, str, tuple[str, ...]]] = {
     AbbrBlockprocessor: ("RE", r"^[*]\[(?P<abbr>[^\\]*?)\][ ]?:[ ]*\n?[ ]*(?P<title>.*)$", ("*[",)),
     ReferenceProcessor: ("RE", r"^[ ]{0,3}\[([^\[\]]*)\]:[ ]*(?:\n[ ]*)?([^\s]+)[ ]*(?:\n[ ]*)?"
                                r'((["\'])(.*)\4[ ]*|\((.*)\)[ ]*)?$', ("]:",)),
+    # pymdownx.tabbed's first line of a tab (``=== "Title"``), searched for in every block.
+    TabbedProcessor: ("START", r'(?:^|\n)={3}(\+|\+!|!\+|!)? +"(.*?)" *(?:\n|$)', ("===",)),
 }
 
 

@@ -356,6 +356,9 @@ class Config:
     # Front matter keys the posts and pages carry that no template reads (kept for other tools,
     # or from an import): no warning names them. Any other key nothing reads is warned of (a typo).
     front_matter_keys: list[str] = field(default_factory=list)
+    # Values of the site's own, read as site.NAME in Liquid and templates, as Jekyll reads
+    # _config.yml's keys (an import carries those sitegen has no key for here).
+    variables: dict[str, Any] = field(default_factory=dict)
     # not in the repr, of which the digest of all the settings is made: a site moved to another
     # folder (a CI's checkout beside a restored .sitegen) keeps its derived files (a search index)
     root: Path = field(default=Path("."), repr=False, metadata={"internal": True})

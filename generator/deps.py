@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from generator.authors import DATA_NAME as AUTHORS, Author, data_file, directory
 from generator.cache import digest
 from generator.config import SettingsView, setting_digest
+from generator.errors import warning
 from generator.site import Document, Site, author_url
 from generator.urls import relative_url
 
@@ -166,6 +167,9 @@ class DocumentView:
         if name.startswith("_"):
             raise AttributeError(name)
         record(("doc", self._source, name))
+        if name == "content" and self._doc.deferred is not None:
+            warn(warning("its Liquid lists the site's documents, so its body is rendered on its own "
+                         "page only: a listing or feed reading its content shows it empty", self._doc.source))
         if name == "description":   # the excerpt's text as the page shows it
             return self._doc.described(self._views.linked(self._doc, self._doc.excerpt))
         value = getattr(self._doc, name)
@@ -174,9 +178,14 @@ class DocumentView:
         return self._views.document(value) if isinstance(value, Document) else value
 
     def __getitem__(self, name: str) -> Any:
+        """A field, else a key of the front matter (``post["section"]``, as Jekyll's document
+        reads, where a converted include cannot know a document from a mapping)."""
         try:
             return self.__getattr__(name)
         except AttributeError:
+            meta = self.__getattr__("meta")
+            if isinstance(name, str) and name in meta:
+                return meta[name]
             raise KeyError(name) from None
 
     def __eq__(self, other: object) -> bool:

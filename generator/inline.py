@@ -6,12 +6,14 @@ characters most patterns start with: no ``[`` for the link patterns, no
 backtick, no ``&``. Every match of a pattern starts with one of a few strings
 (``[``, ``![``, ``  \\n``...), which :func:`openings` reads from the pattern's
 regular expression; where a text holds none of them, the pattern cannot match
-it and is passed over, as it would have passed (same order, same matches,
-same text: tests/test_markdown_fast_paths.py compares the two); where it
-holds one, the pattern's expression is run from the first, not from each
-character before it. A pattern
-whose openings cannot be read (one that may match at any character) is
-always tried. In a document that defines no link reference, the reference
+it and is passed over without a call, as it would have passed (same order,
+same matches, same text: tests/test_markdown_fast_paths.py compares the two).
+A pattern of one opening is looked for with ``in``; one of a few (emphasis's
+``*`` and ``_``, a code span's backtick or backslash) by the text's set of
+characters, made once for the patterns that leave the text as it was. Where
+a text holds one, the pattern's expression is run from the first, not from
+each character before it. A pattern whose openings cannot be read (one that
+may match at any character) is always tried. In a document that defines no link reference, the reference
 patterns (``[text][id]``, ``[id]``), which would try every ``[`` of it and
 leave each as it was, are not tried at all.
 
@@ -171,10 +173,6 @@ def _reference_only(pattern: Any) -> bool:
         type(pattern).handleMatch is ReferenceInlineProcessor.handleMatch
 
 
-def _nowhere(data: str, start: int) -> None:
-    return None
-
-
 def finder(starts: frozenset[str] | None) -> tuple[str | None, Callable[[str, int], re.Match | None] | None]:
     """How to find in a text, from a position on, the first of ``starts`` (:func:`openings`): the
     one opening, for ``str.find`` (most patterns), or a search for any of a few; neither where any
@@ -188,10 +186,12 @@ def finder(starts: frozenset[str] | None) -> tuple[str | None, Callable[[str, in
 
 def _entry(pattern: Any) -> tuple:
     """``pattern``, whether it matches only a link reference the document defines, how to
-    find its first opening (:func:`finder`) and how far back it looks (:func:`context_needed`)."""
+    find its first opening (:func:`finder`), how far back it looks (:func:`context_needed`)
+    and the first characters of its openings (None: any character may open)."""
     starts = openings(pattern.compiled_re.pattern, pattern.compiled_re.flags) \
         if isinstance(pattern, NewStylePattern) else None
-    return (pattern, _reference_only(pattern), *finder(starts), context_needed(pattern))
+    firsts = None if starts is None else frozenset(start[0] for start in starts)
+    return (pattern, _reference_only(pattern), *finder(starts), context_needed(pattern), firsts)
 
 
 class SkippingInlineProcessor(InlineProcessor):
@@ -206,10 +206,14 @@ class SkippingInlineProcessor(InlineProcessor):
             self._listed, self._table = listed, [_entry(pattern) for pattern in listed]
         # The pattern's own expression (tried at each character: most open with a look-behind,
         # which keeps the expression engine from skipping ahead) runs from its first opening.
+        # Which are tried on a text (:meth:`_InlineProcessor__handleInline`): a pattern of one
+        # opening where the text holds it; one of a few where the text holds the first character
+        # of one (its characters, a set, made once for each text the patterns leave as it was);
+        # a reference pattern, in a document defining none, nowhere (no first character).
         no_references = not self.md.references
-        self.patterns = [(pattern, None, _nowhere, 0) if reference_only and no_references
-                         else (pattern, opening, search, context)
-                         for pattern, reference_only, opening, search, context in self._table]
+        self.patterns = [(pattern, None, None, 0, frozenset()) if reference_only and no_references
+                         else (pattern, opening, search, context, firsts)
+                         for pattern, reference_only, opening, search, context, firsts in self._table]
         return self._every_element(tree, ancestors)
 
     def _every_element(self, tree: Any, ancestors: list[str] | None) -> Any:
@@ -262,10 +266,20 @@ class SkippingInlineProcessor(InlineProcessor):
         if isinstance(data, util.AtomicString):
             return data
         patterns = self.patterns
+        chars = None            # the characters of data, once a pattern of a few openings asks
         for index in range(patternIndex, len(patterns)):
-            opening = patterns[index][1]
-            if opening is None or opening in data:      # else it cannot match: no call to say so
-                data = self._every_match(data, index)
+            _, opening, _, _, firsts = patterns[index]
+            if opening is not None:
+                if opening not in data:     # it cannot match: no call to say so
+                    continue
+            elif firsts is not None:
+                if chars is None:
+                    chars = set(data)
+                if firsts.isdisjoint(chars):
+                    continue
+            made = self._every_match(data, index)
+            if made is not data:
+                data, chars = made, None
         return data
 
     def _every_match(self, data: str, index: int) -> str:
@@ -280,7 +294,7 @@ class SkippingInlineProcessor(InlineProcessor):
         there, close enough to see it (``context``: its widest look-behind), the text is
         made as Python-Markdown has it before the pattern is tried.
         """
-        pattern, opening, search, context = self.patterns[index]
+        pattern, opening, search, context, _ = self.patterns[index]
         if context is None:
             return self._match_by_match(data, index)
         if any(exclude.lower() in self.ancestors for exclude in pattern.ANCESTOR_EXCLUDES):
@@ -375,7 +389,7 @@ class SkippingInlineProcessor(InlineProcessor):
     def _match_by_match(self, data: str, index: int) -> str:
         """Python-Markdown's own loop over one pattern's matches, for a pattern whose look back
         cannot be read: the text made again after each."""
-        pattern, opening, search, _ = self.patterns[index]
+        pattern, opening, search, _, _ = self.patterns[index]
         apply = self._InlineProcessor__applyPattern
         start = 0
         while True:

@@ -42,6 +42,8 @@ _REFERENCE = re.compile(r"""<(a|img|A|IMG)\s[^>]*?\b(?:href|src)\s*=\s*(?:"([^"]
 # attribute ending so (``data-id``) names nothing, and only spares a warning.
 _ANCHORS = (re.compile(r"""id=(?:"([^"]*)"|'([^']*)')"""), re.compile(r"""name=(?:"([^"]*)"|'([^']*)')"""))
 _KINDS = {"a": "link", "img": "image"}
+# URLs whose scheme is plain as written (no entity or space to undo first): urlsplit's would be there.
+_ELSEWHERE = ("https://", "http://")
 
 # (source line, "link" or "image", the URL as written in the HTML, its path as written (the
 # base URL still in), its #fragment decoded): found at the parse, resolved against the
@@ -74,7 +76,10 @@ def document_links(html: str, body: str, first_line: int) -> tuple[Link, ...]:
 
     found, at = [], 0
     for match in _REFERENCE.finditer(html):
-        url = unescape(match.group(2) if match.group(2) is not None else match.group(3)).strip()
+        written = match.group(2) if match.group(2) is not None else match.group(3)
+        if written.startswith(_ELSEWHERE):      # most links: a scheme, so not into the site
+            continue
+        url = unescape(written).strip()
         parts = urlsplit(url)
         if parts.scheme or parts.netloc or not url:
             continue

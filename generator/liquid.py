@@ -27,19 +27,26 @@ from collections.abc import Callable, Iterator, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from html import escape
+from html import escape, unescape
 from pathlib import Path
 from typing import Any, TextIO
 from urllib.parse import quote, quote_plus
 
 from liquid import BoundTemplate, Environment, Mode, RenderContext, Undefined
 from liquid.ast import BlockNode, Node
-from liquid.exceptions import (ContextDepthError, LiquidError, LiquidWarning, LocalNamespaceLimitError,
-                               LoopIterationLimitError, OutputStreamLimitError)
-from liquid.filter import with_context
+from liquid.builtin.expressions import Identifier, LoopExpression, _tokenize
+from liquid.builtin.filters.array import sort as liquid_sort
+from liquid.builtin.filters.string import strip_tags
+from liquid.builtin.tags.capture_tag import ENDCAPTUREBLOCK, TAG_ENDCAPTURE, CaptureTag as LiquidCaptureTag
+from liquid.builtin.tags.for_tag import ENDFORBLOCK, ENDFORELSEBLOCK, TAG_ELSE, TAG_ENDFOR, ForTag as LiquidForTag
+from liquid.builtin.tags.tablerow_tag import END_TAGBLOCK, TAG_ENDTABLEROW, TablerowTag as LiquidTablerowTag
+from liquid.exceptions import (ContextDepthError, FilterError, LiquidError, LiquidSyntaxError, LiquidWarning,
+                               LocalNamespaceLimitError, LoopIterationLimitError, OutputStreamLimitError)
+from liquid.filter import sequence_filter, with_context
 from liquid.parser import get_parser
 from liquid.tag import Tag
-from liquid.token import TOKEN_EOF, TOKEN_EXPRESSION, TOKEN_TAG, Token
+from liquid.token import (TOKEN_ASSIGN, TOKEN_COLON, TOKEN_COLS, TOKEN_DOT, TOKEN_EOF, TOKEN_EXPRESSION, TOKEN_IN,
+                          TOKEN_LBRACKET, TOKEN_LIMIT, TOKEN_OFFSET, TOKEN_REVERSED, TOKEN_TAG, TOKEN_WORD, Token)
 
 from generator.confine import site_path
 from generator.config import LiquidSettings
@@ -78,7 +85,9 @@ class Render:
         """Report a construct sitegen does not know: raise, or warn and render nothing."""
         where, line = self.locate(token)
         if self.unknown == "warning":
-            self.warnings.append(warning(message, where, line))
+            found = warning(message, where, line)
+            if found not in self.warnings:     # once a line: a value filtered twice is read twice
+                self.warnings.append(found)
             return ""
         raise SiteError(message, where, line)
 
@@ -114,6 +123,11 @@ class JekyllUndefined(Undefined):
             return current().unknown_found(f"Liquid: unknown variable {self.hint.split()[0]}", self.token)
         return ""
 
+    def __iter__(self) -> Iterator[Any]:
+        """Looped over (``site.releases``, a Jekyll collection): reported as when it is output."""
+        str(self)
+        return iter(())
+
 
 class JekyllContext(RenderContext):
     """Jekyll's ``post.KEY``: a document of ``site.posts`` or ``site.pages`` shows its front
@@ -121,13 +135,91 @@ class JekyllContext(RenderContext):
     A document is an object whose class sets ``front_matter_keys`` (the recording view of
     :mod:`generator.deps`, which imports the site this module renders for)."""
 
+    def filter(self, name: str, token: Token | None) -> Callable[..., object]:  # noqa: A003 - python-liquid's name
+        """An unknown filter, with ``unknown: warning``: warned of at its line and its input passed
+        on, as Jekyll passes it (Liquid's strict_filters is off there)."""
+        if name not in self.env.filters and current().unknown == "warning":
+            current().unknown_found(f"Liquid: unknown filter '{name}' left out", token)
+            return lambda value, *args, **kwargs: value
+        return super().filter(name, token=token)
+
     def get_item(self, obj: Any, key: Any) -> Any:
+        if _front_matter_first(obj, key):
+            return obj["meta"][key]
         try:
             return super().get_item(obj, key)
         except KeyError:
             if getattr(type(obj), "front_matter_keys", False) and isinstance(key, str):
                 return obj["meta"][key]
             raise
+
+
+# What Jekyll's document drop answers itself; any other key of a document is its front matter's,
+# even where sitegen's Document has a field of that name (``kind``, ``source``, ``meta``...).
+JEKYLL_FIELDS = frozenset({"content", "output", "url", "date", "id", "excerpt", "next", "previous", "path",
+                           "relative_path", "collection", "title", "tags", "categories", "layout"})
+
+
+def _front_matter_first(obj: Any, key: Any) -> bool:
+    return (isinstance(key, str) and key not in JEKYLL_FIELDS and getattr(type(obj), "front_matter_keys", False)
+            and key in obj["meta"])
+
+
+def jekyll_item(obj: Any, key: Any, default: Any = None) -> Any:
+    """``obj[key]`` as Jekyll's ``where``, ``sort`` and ``map`` read it: a document's front matter too."""
+    if _front_matter_first(obj, key):
+        return obj["meta"][key]
+    try:
+        return obj[key]
+    except (KeyError, IndexError, TypeError):
+        if getattr(type(obj), "front_matter_keys", False) and isinstance(key, str):
+            return obj["meta"].get(key, default)
+        return default
+
+
+def _markdownify(value: Any) -> str:
+    """Jekyll's ``markdownify``: the text as Markdown, rendered as a post's body is."""
+    from generator.markdown import render_markdown
+
+    return render_markdown(str(value if value is not None else "")).html + "\n"
+
+
+@sequence_filter
+def _group_by(sequence: list, key: Any) -> list[dict[str, Any]]:
+    """Jekyll's ``group_by``: ``{name, items, size}`` for each value of ``key`` as text, in first-seen order."""
+    groups: dict[Any, list] = {}
+    for item in sequence:
+        value = jekyll_item(item, key)
+        name = "" if value is None else str(value).lower() if isinstance(value, bool) else str(value)   # Ruby's to_s
+        groups.setdefault(name, []).append(item)
+    return [{"name": name, "items": items, "size": len(items)} for name, items in groups.items()]
+
+
+@sequence_filter
+def _where(sequence: list, attr: Any, value: Any = None) -> list:
+    """Jekyll's ``where`` (Liquid 4 has none): by text, a list matching by membership."""
+    from generator.render import jekyll_matches
+
+    target = None if isinstance(value, Undefined) else value
+    return [item for item in sequence if jekyll_matches(jekyll_item(item, attr), target)]
+
+
+@sequence_filter
+def _map(sequence: list, key: Any) -> list:
+    return [jekyll_item(item, str(key)) for item in sequence]
+
+
+@sequence_filter
+def _sort(sequence: list, key: Any = None) -> list:
+    """Liquid's ``sort``; by a key, items without it last."""
+    if not key:
+        return liquid_sort(sequence)
+    present = [item for item in sequence if jekyll_item(item, key) is not None]
+    try:
+        ordered = sorted(present, key=lambda item: jekyll_item(item, key))
+    except TypeError:
+        raise FilterError("can't sort sequence", token=None) from None
+    return ordered + [item for item in sequence if jekyll_item(item, key) is None]
 
 
 class JekyllTemplate(BoundTemplate):
@@ -206,13 +298,38 @@ class IncludeNode(OutputNode):
         if found is None or not (render.root / found).is_file():
             where, line = render.locate(self.token)
             raise SiteError(f"include {self.path!r}: no file {relpath}", where, line)
-        text = render.read(found)
+        text = lax(render.read(found), render, Path(relpath), 1)
+        _include_sources.get()[text] = relpath     # before the parse: its mistakes are the include's
         template = context.env.from_string(text, name=relpath)
-        _include_sources.get()[text] = relpath
         include = {name: _parameter(value, context) for name, value in self.params}
         with context.extend({"include": include}):
             template.render_with_context(context, buffer, partial=True)
         return True
+
+
+MARKUP = re.compile(r"\{%-?\s*raw\s*-?%\}.*?\{%-?\s*endraw\s*-?%\}|\{\{.*?\}\}|\{%.*?%\}", re.S)   # raw as it is
+QUOTED = re.compile(r"""("[^"]*"|'[^']*')""")
+RAW = re.compile(r"\{%-?\s*raw\s*-?%\}")
+COMMA_FOR_COLON = re.compile(r"(\|\s*\w+)\s*,")
+
+
+def lax(text: str, render: Render, path: Path, first_line: int) -> str:
+    """``text`` with ``| filter, arg`` read as ``| filter: arg``, as Ruby Liquid's lax parser (Jekyll's
+    fallback) reads it, each with a warning at its file and line; python-liquid parses strictly."""
+    def markup(found: re.Match) -> str:
+        if found.group(0).startswith("{%") and RAW.match(found.group(0)):
+            return found.group(0)
+        parts = QUOTED.split(found.group(0))
+        for i in range(0, len(parts), 2):
+            fixed = COMMA_FOR_COLON.sub(r"\1:", parts[i])
+            if fixed != parts[i]:
+                line = text.count("\n", 0, found.start()) + first_line
+                render.warnings.append(warning(f"Liquid: {COMMA_FOR_COLON.search(parts[i]).group(0).strip()} "
+                                               "read as a filter's ':', as Jekyll reads it", path, line))
+                parts[i] = fixed
+        return "".join(parts)
+
+    return MARKUP.sub(markup, text) if "|" in text else text
 
 
 def _parameter(value: str, context: Any) -> Any:
@@ -238,6 +355,68 @@ class IncludeTag(Tag):
         token = stream.eat(TOKEN_TAG)
         path, *rest = _raw_expression(stream).split(None, 1)    # the name may end its line
         return IncludeNode(token, path, INCLUDE_PARAMETER.findall(rest[0] if rest else ""))
+
+
+class CaptureTag(LiquidCaptureTag):
+    """Ruby Liquid's ``capture``: its variable is the first run of a name's characters in the
+    markup, so ``{% capture /dev/null %}``, as Jekyll sites write to drop a block, captures into ``dev``."""
+
+    def parse(self, stream: Any) -> Node:
+        token = stream.eat(TOKEN_TAG)
+        expression = stream.current
+        found = CAPTURE_NAME.search(_raw_expression(stream, eat=True))
+        if found is None:
+            raise LiquidSyntaxError("capture: expected a variable name", token=token)
+        block = get_parser(self.env).parse_block(stream, ENDCAPTUREBLOCK)
+        stream.expect(TOKEN_TAG, value=TAG_ENDCAPTURE)
+        return self.node_class(token, Identifier(found.group(0), token=expression), block)
+
+
+CAPTURE_NAME = re.compile(r"(?:\(?[\w\-.\[\]]\)?)+")    # Ruby Liquid's VariableSignature, repeated
+
+
+# Ruby Liquid reserves no words: ``{% assign limit = 5 %}`` and ``limit: limit`` (as crystal-lang's
+# includes write them) name a variable. python-liquid's expression tokens take these four for the
+# loop's keywords everywhere; as words, the loops below read them as keywords where they stand as one.
+LOOP_WORDS = frozenset({TOKEN_LIMIT, TOKEN_OFFSET, TOKEN_REVERSED, TOKEN_COLS})
+_tokenize._keywords = _tokenize._keywords - LOOP_WORDS
+VALUE_BEFORE = frozenset({TOKEN_COLON, TOKEN_ASSIGN, TOKEN_IN, TOKEN_DOT, TOKEN_LBRACKET})
+
+
+def _loop_expression(env: Environment, tokens: Any) -> LoopExpression:
+    """A ``for`` or ``tablerow`` expression, ``limit`` (and the other three) a keyword where a
+    parameter's name stands, a variable where a value does."""
+    tokens.tokens = [Token(item.value, *item[1:]) if item.kind == TOKEN_WORD and item.value in LOOP_WORDS
+                     and i and tokens.tokens[i - 1].kind not in VALUE_BEFORE else item
+                     for i, item in enumerate(tokens.tokens)]
+    return LoopExpression.parse(env, tokens)
+
+
+class ForTag(LiquidForTag):
+    """Liquid's ``for``, its parameters' values any expression (``limit: limit``)."""
+
+    def parse(self, stream: Any) -> Node:
+        token = stream.eat(TOKEN_TAG)
+        expression = _loop_expression(self.env, stream.into_inner(tag=token))
+        parse_block = get_parser(self.env).parse_block
+        block = parse_block(stream, ENDFORBLOCK)
+        default = None
+        if stream.current.is_tag(TAG_ELSE):
+            next(stream)
+            default = parse_block(stream, ENDFORELSEBLOCK)
+        stream.expect(TOKEN_TAG, value=TAG_ENDFOR)
+        return self.node_class(token, expression=expression, block=block, default=default)
+
+
+class TablerowTag(LiquidTablerowTag):
+    """Liquid's ``tablerow``, read as :class:`ForTag` reads its parameters."""
+
+    def parse(self, stream: Any) -> Node:
+        token = stream.eat(TOKEN_TAG)
+        expression = _loop_expression(self.env, stream.into_inner(tag=token))
+        block = get_parser(self.env).parse_block(stream, END_TAGBLOCK)
+        stream.expect(TOKEN_TAG, value=TAG_ENDTABLEROW)
+        return self.node_class(token, expression=expression, block=block)
 
 
 class PostUrlNode(OutputNode):
@@ -343,14 +522,34 @@ JEKYLL_FILTERS: dict[str, Callable[..., Any]] = {
     "array_to_sentence_string": _sentence,
     "normalize_whitespace": lambda value: re.sub(r"\s+", " ", str(value)).strip(),
     "slugify": _jekyll_slugify,
+    "markdownify": lambda value: _markdownify(value),
+    "strip_html": lambda value: _as_characters(strip_tags(str(value))),
 }
-JEKYLL_TAGS = (HighlightTag, IncludeTag, PostUrlTag, LinkTag)
+# A character reference to a character beyond ASCII (``&rsquo;``, ``&#8217;``): how sitegen's HTML writes
+# typographic quotes and dashes, where kramdown (``entity_output: as_char``) writes the character, which
+# ``truncate`` counts once.
+CHARACTER_REFERENCE = re.compile(r"&(?:#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);")
+
+
+def _as_characters(text: str) -> str:
+    """``text`` with its references to characters beyond ASCII written as the characters, as in
+    kramdown's HTML (``&amp;`` and ``&lt;`` stay)."""
+    def character(match: re.Match) -> str:
+        found = unescape(match.group())
+        return found if len(found) == 1 and ord(found) > 127 else match.group()
+    return CHARACTER_REFERENCE.sub(character, text)
+
+
+JEKYLL_TAGS = (HighlightTag, IncludeTag, PostUrlTag, LinkTag, CaptureTag, ForTag, TablerowTag)
 
 
 @functools.cache
 def standard_filter(name: str) -> Callable[..., Any]:
-    """Liquid's or Jekyll's filter ``name``, as the content's Liquid runs it."""
-    return environment().filters[name]
+    """Liquid's or Jekyll's filter ``name``, as the content's Liquid runs it (given the environment
+    if it asks for one: ``strip_html``)."""
+    env = environment()
+    function = env.filters[name]
+    return functools.partial(function, environment=env) if getattr(function, "with_environment", False) else function
 
 
 def environment(settings: LiquidSettings = LiquidSettings()) -> Environment:
@@ -369,6 +568,8 @@ def environment(settings: LiquidSettings = LiquidSettings()) -> Environment:
     for tag in JEKYLL_TAGS:
         env.add_tag(tag)
     for name, function in JEKYLL_FILTERS.items():
+        env.add_filter(name, function)
+    for name, function in (("where", _where), ("map", _map), ("sort", _sort), ("group_by", _group_by)):
         env.add_filter(name, function)
     env.add_filter("relative_url", _relative_url)
     env.add_filter("absolute_url", _absolute_url)
@@ -478,6 +679,7 @@ def render_liquid(text: str, env: Environment, render: Render, page: Mapping[str
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:
+                text = lax(text, render, render.source, render.first_line)
                 output = env.from_string(text, name=str(render.source)).render(site=site, page=page)
             except LiquidError as exc:
                 message = exc.args[0] if exc.args else str(exc)

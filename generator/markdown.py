@@ -49,7 +49,7 @@ from generator.inline import SkippingInlineExtension
 from generator.kramdown_quotes import KramdownQuotesExtension
 from generator.kramdown_toc import ALL_LEVELS, HEADINGS, KramdownToc
 from generator.markdown_speed import linear_time, speed_up
-from generator.myst import Document, MystExtension
+from generator.myst import Document, HeadingTargets, MystExtension
 from generator.typography import TypographyExtension
 
 
@@ -177,7 +177,8 @@ PLAIN_TEXT_POSTPROCESSORS = (RawHtmlPostprocessor, MarkdownInHTMLPostprocessor, 
 
 def keeps_plain_text(md: markdown.Markdown) -> bool:
     """Whether each of ``md``'s postprocessors changes only placeholders (leaves plain text as it is)."""
-    kept = (*PLAIN_TEXT_POSTPROCESSORS, ItemMarksOut)   # which takes out only marks, not in plain text
+    # ItemMarksOut takes out only marks, HeadingTargets only a <div>: neither is in plain text.
+    kept = (*PLAIN_TEXT_POSTPROCESSORS, ItemMarksOut, HeadingTargets)
     return all(type(p) in kept for p in md.postprocessors)
 
 
@@ -287,6 +288,12 @@ class StrayClosingTags(Treeprocessor):
     Runs after the inline pass, over the tags its span HTML pattern stashed."""
 
     def run(self, root: etree.Element) -> None:
+        # Only a stashed closing tag (``</...``) may be stray: a document with none is left as it is.
+        if any(isinstance(html, str) and html.startswith("</") for html in self.md.htmlStash.rawHtmlBlocks):
+            self.every_block(root)
+
+    def every_block(self, root: etree.Element) -> None:
+        """The closing tags of each block's inline content without an opening one made text."""
         for el in root.iter():
             if not self.md.is_block_level(el.tag) or el is root:
                 continue

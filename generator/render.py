@@ -14,7 +14,7 @@ import functools
 import json
 import os
 import stat
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any, Callable
@@ -177,6 +177,7 @@ class Renderer:
             item=item,
             jekyll_sort=jekyll_sort,
             jekyll_where=jekyll_where,
+            each_pair=each_pair,
             jsonify=jsonify,
             markdown_inline=markdown_inline,
             social_card=social_card_url,
@@ -304,13 +305,57 @@ def at_render(function: Callable[..., Any]) -> Callable[..., Any]:
 def item(env: jinja2.Environment, value: Any, key: Any) -> Any:
     """``value[key]``, never an attribute, which ``value[key]`` in a template falls back to
     (``x["__class__"]``): how templates converted from Liquid look up a key known only when
-    rendering (``site.data[page.lang]``)."""
+    rendering (``site.data[page.lang]``). A key it lacks is nil, as in Liquid: its own keys are nil too
+    (``site.data.authors[author].name`` for an author the data does not list)."""
     if isinstance(value, jinja2.Undefined):
         return value
     try:
         return value[key]
     except (LookupError, TypeError):
-        return env.undefined(obj=value, name=key)
+        return NIL
+
+
+def each_pair(value: Any) -> Any:
+    """What Liquid's ``for`` loops over: a mapping as its ``[key, value]`` pairs, in order (Ruby's
+    Hash#each), where Jinja would loop over its keys alone; anything else as it is."""
+    if isinstance(value, Mapping) and not hasattr(value, "front_matter_keys"):
+        return [[key, item] for key, item in value.items()]
+    return value
+
+
+def jekyll_matches(value: Any, target: Any) -> bool:
+    """Jekyll's ``where``: ``value`` is ``target`` as text, or a list holding it (``where: "tags",
+    "gpu"``); a nil target matches nil alone."""
+    if target is None or isinstance(target, jinja2.Undefined):
+        return value is None or isinstance(value, jinja2.Undefined)
+    if isinstance(value, str):
+        return value == ruby_text(target)
+    values = value if isinstance(value, (list, tuple)) else [value]
+    return any(ruby_text(item) == ruby_text(target) for item in values)
+
+
+def ruby_text(value: Any) -> str:
+    """``value.to_s`` as Ruby writes it: nil is "", true is "true"."""
+    if value is None or isinstance(value, jinja2.Undefined):
+        return ""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def jekyll_property(env: jinja2.Environment, item: Any, attribute: str) -> Any:
+    """``item``'s ``attribute`` (dotted: a document's front matter key is ``meta.order``); nil
+    where it has none."""
+    for part in attribute.split("."):
+        item = env.getitem(item, part)
+        if isinstance(item, jinja2.Undefined):
+            return None
+    return item
+
+
+@jinja2.pass_environment
+def jekyll_where(env: jinja2.Environment, items: Any, attribute: str, target: Any) -> list[Any]:
+    """Jekyll's ``where`` for templates converted from Liquid: an item without the key is nil
+    (where Jinja's ``selectattr`` would stop the build), a list value matches by membership."""
+    return [item for item in items if jekyll_matches(jekyll_property(env, item, attribute), target)]
 
 
 @jinja2.pass_environment
@@ -323,52 +368,8 @@ def jekyll_sort(env: jinja2.Environment, value: Any, attribute: str | None = Non
         return [[key, value[key]] for key in sorted(value)]
     if attribute is None:
         return jinja2.filters.do_sort(env, value)
-    # By a property: those without it first, as Jekyll's nils: "first" puts them.
-    keyed = [(_property(item, attribute), item) for item in value]
+    keyed = [(jekyll_property(env, item, attribute), item) for item in value]
     return [item for _, item in sorted(keyed, key=lambda pair: (pair[0] is not None, pair[0] if pair[0] is not None else 0))]
-
-
-def jekyll_where(value: Any, name: str, target: Any) -> list:
-    """Jekyll's ``where``, for templates converted from Liquid: the items (a mapping's values)
-    whose property ``name`` (a document's field, else its front matter key) reads as ``target``
-    does, as text, or holds it (a list); nil finds those without it. A list, as Jekyll's is:
-    ``size`` counts it (Jinja's ``selectattr`` is a generator)."""
-    if value is None or isinstance(value, jinja2.Undefined):
-        return []
-    items = value.values() if isinstance(value, Mapping) else value
-    if target is None or isinstance(target, jinja2.Undefined):
-        return [item for item in items if _property(item, name) in (None, "", [])]
-    wanted = _ruby_text(target)
-    return [item for item in items if any(_ruby_text(v) == wanted for v in _values(_property(item, name)))]
-
-
-def _property(item: Any, name: str) -> Any:
-    """``item``'s property ``name`` (dotted: ``meta.lang``); a document's front matter key too."""
-    for part in name.split("."):
-        if isinstance(item, Mapping):
-            item = item.get(part)
-        else:
-            try:
-                item = item[part]
-            except TypeError:           # no item lookup: an attribute
-                item = getattr(item, part, None)
-            except (KeyError, IndexError):
-                meta = getattr(item, "meta", None)
-                item = meta.get(part) if isinstance(meta, Mapping) else None
-        if item is None:
-            return None
-    return item
-
-
-def _values(value: Any) -> list:
-    return value if isinstance(value, (list, tuple)) else [value]
-
-
-def _ruby_text(value: Any) -> str:
-    """A value as Ruby's ``to_s`` writes it: true, false, nil as ''."""
-    if value is None or isinstance(value, jinja2.Undefined):
-        return ""
-    return ("true" if value else "false") if isinstance(value, bool) else str(value)
 
 
 def jsonify(value: Any) -> Markup:
@@ -404,5 +405,7 @@ def liquid_filter(value: Any, name: str, *args: Any) -> Any:
 
     # Liquid's strings are plain text: a captured block (Markup in Jinja) would escape what
     # replace or append put in (" />" -> "&gt;" in brew.sh's layout).
-    plain = [str(item) if isinstance(item, Markup) else item for item in (value, *args)]
+    # Jinja's selectattr and map give generators, where Liquid's filters take arrays.
+    plain = [str(item) if isinstance(item, Markup) else list(item) if isinstance(item, Iterator) else item
+             for item in (value, *args)]
     return standard_filter(name)(*plain)

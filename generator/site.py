@@ -300,9 +300,12 @@ def parse_document(source: Source, config: Config) -> Document:
     its reader's options; the permalink only if its Liquid asks for a URL), which decide how
     long it is good for. Its URL and date are not the parse's (:mod:`generator.placement`).
 
-    The body's Liquid runs first, as in Jekyll; a page whose Liquid lists the
+    The body's Liquid runs first, as in Jekyll; a post or page whose Liquid lists the
     site's posts (or pages, tags, categories) is rendered with the site instead
     (:func:`render_deferred`), since those exist only once every document is parsed.
+    Its own page is rendered through the recording views, so it is made again when a
+    document it listed changes; elsewhere (a feed, another listing) its body is empty,
+    with a warning (:class:`generator.deps.DocumentView`), as it cannot be part of what it lists.
     """
     read: dict[str, str] = {}
     doc = _parse(source, SettingsView(config, read))
@@ -343,10 +346,7 @@ def _parse(source: Source, config: Config) -> Document:
         try:
             result = render_liquid(body, liquid_environment(config), _liquid_render(source, config),
                                    _UnplacedPage(doc, config), settings=SiteSettings(config))
-        except NeedsSite as exc:
-            if source.kind == "post":
-                raise SiteError(f"site.{exc.args[0]} in a post: only a page may list the site's "
-                                f"{exc.args[0]} (a post is part of them)", source.path) from None
+        except NeedsSite:
             doc.deferred = (body, source.body_line)
             return doc
         body, doc.inputs, doc.warnings = result.text, result.inputs, result.warnings
@@ -452,22 +452,23 @@ SITE_SETTINGS = ("title", "description", "url", "baseurl", "author", "language",
 
 class SiteSettings(Mapping):
     """The part of ``site`` that comes from site.yaml (Liquid and templates alike), each value
-    read from the config when asked for: a parse notes only those its Liquid used."""
+    read from the config when asked for: a parse notes only those its Liquid used. Besides
+    sitegen's keys, ``variables``: the site's own values (Jekyll's _config.yml keys)."""
 
     def __init__(self, config: Config):
         self._config = config
 
     def __getitem__(self, name: str) -> Any:
         if name not in SITE_SETTINGS:
-            raise KeyError(name)
+            return self._config.variables[name]     # site.yaml's own values, else KeyError
         value = getattr(self._config, name)
         return value.rstrip("/") if name in ("url", "baseurl") else value
 
     def __iter__(self) -> Iterator[str]:
-        return iter(SITE_SETTINGS)
+        return iter(dict.fromkeys([*SITE_SETTINGS, *self._config.variables]))
 
     def __len__(self) -> int:
-        return len(SITE_SETTINGS)
+        return sum(1 for _ in self)
 
     def lists(self, name: str) -> bool:
         """Whether ``site.NAME`` lists documents, as ``site.tags`` does: a taxonomy or a collection

@@ -7,6 +7,7 @@ serve. Where Jekyll is not installed, those tests are skipped, saying so.
 
 from __future__ import annotations
 
+import html
 import re
 import shutil
 import subprocess
@@ -267,7 +268,8 @@ def test_feeds_plugins_data_and_reserved_names(tmp_path) -> None:
     notes = {(n.path, n.construct): n.action for n in result.notes}
     assert any(line.startswith("`jekyll-seo-tag` (_config.yml:3): ") for line in result.plugins)
     assert any(path == "_config.yml" and ":i_month" in action for (path, _), action in notes.items())
-    assert ("_data/table.csv", "_data/table.csv") in notes
+    assert ("_data/table.csv", "_data/table.csv") not in notes     # rows, as Jekyll reads them: none here
+    assert yaml.safe_load((site / "content/data/table.yml").read_text()) == []
     assert ("content/notes.txt", "content/notes.txt") in notes and not (site / "content/notes.txt").exists()
     assert ("_layouts/redirect.html", "_layouts/redirect.html") in notes
     assert ("_posts/2020-02-02-moved.md", "redirect_to") not in notes    # the build reads it (test_build)
@@ -541,7 +543,7 @@ def test_what_an_include_assigns_its_includer_reads_and_what_none_assigns_is_nil
 
 
 @needs_jekyll
-def test_an_includes_layout_variable_is_what_every_layout_sets_as_in_jekyll(tmp_path) -> None:
+def test_an_includes_layout_variable_is_its_pages_layouts_as_in_jekyll(tmp_path) -> None:
     # As Jekyll-Bootstrap's JB/setup reads {{ layout.theme.name }}, which no layout of tvm-site sets.
     layout = ("---\nshade: dark\n---\n<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title></head><body>"
               "{% include head.html %}{{ content }}</body></html>\n")
@@ -555,8 +557,196 @@ def test_an_includes_layout_variable_is_what_every_layout_sets_as_in_jekyll(tmp_
     assert "<body><p>[dark] []</p><article><p>[dark] []</p><p>Hi.</p>" in _tight((old / page).read_text())
     assert _tight((new / page).read_text()) == _tight((old / page).read_text())
     assert not [n for n in notes if n.path.startswith(("_layouts/", "_includes/"))]
-    # A layout with another shade: which one the include sees depends on the layout, a note says so.
+    # A layout with another shade: what the include sees depends on the page's layout.
     (tmp_path / "jekyll/_layouts/odd.html").write_text("---\nlayout: default\nshade: light\n---\n{{ content }}")
+    (tmp_path / "jekyll/_posts/2020-01-03-odd.md").write_text("---\nlayout: odd\ntitle: Odd\n---\nOdd.\n")
+    jekyll_build(tmp_path / "jekyll", tmp_path / "old2")
     notes = import_jekyll(tmp_path / "jekyll", tmp_path / "again").notes
-    assert [(n.path, n.line, n.construct) for n in notes if n.path.startswith("_includes/")] == [
-        ("_includes/head.html", 1, "{{ layout.shade }}")]
+    build(tmp_path / "again")
+    assert not [n for n in notes if n.path.startswith("_includes/")]
+    for page, shown in (("2020/01/02/hello-world.html", "<body><p>[dark] []</p><article><p>[dark] []</p>"),
+                        ("2020/01/03/odd.html", "<body><p>[light] []</p><p>Odd.</p>")):
+        theirs = _tight((tmp_path / "old2" / page).read_text())
+        assert shown in theirs
+        assert _tight((tmp_path / "again/_site" / page).read_text()) == theirs, page
+
+
+@needs_jekyll
+def test_a_variable_nobody_set_renders_as_nothing_as_in_jekyll_and_the_build_names_it(tmp_path) -> None:
+    # As apache/storm-site's release docs link to `{{ site.apiRoot }}/...`, a key its _config.yml
+    # never sets: Jekyll writes nothing there; the imported site's build stopped.
+    source = small_site(tmp_path / "jekyll", files={
+        "docs.md": "---\nlayout: default\ntitle: Docs\n---\nSee [the API]({{ site.apiRoot }}/api.html).\n\n"
+                   "Version [{{ site.release.version }}].\n"})
+    jekyll_build(source, tmp_path / "old")
+    import_jekyll(source, tmp_path / "new")
+    result = build(tmp_path / "new")
+    theirs = _tight((tmp_path / "old/docs.html").read_text())
+    assert '<p>See <a href="/api.html">the API</a>.</p><p>Version [].</p>' in theirs
+    assert '<p>See <a href="/api.html">the API</a>.</p><p>Version [].</p>' in _tight(
+        (tmp_path / "new/_site/docs.html").read_text())
+    named = [w for w in result.warnings if "unknown variable site." in w]
+    assert len(named) == 2 and all("content/pages/docs.md:" in w for w in named), result.warnings
+    assert any("site.apiRoot" in w and "docs.md:5" in w for w in named), named
+
+def test_a_post_listing_the_sites_posts_renders_as_in_jekyll_and_is_made_again_when_one_changes(tmp_path) -> None:
+    # As bitcoin-core/bitcoincore.org keeps its pages in _posts/: its releases page, a post, lists site.posts.
+    from test_incremental import assert_same_as_full_build
+
+    listing = ("---\nlayout: default\ntitle: Releases\npermalink: /releases/\n---\n"
+               "{% assign found = site.posts | where: 'kind', 'release' %}"
+               "{% for p in found %}\n- [{{ p.title }}]({{ p.url }}) {{ p.kind }}\n{% endfor %}\n")
+    old, new, _ = _built_by_both(tmp_path, {
+        "_posts/2016-01-01-releases.md": listing,
+        "_posts/2021-05-01-v21.md": "---\nlayout: default\ntitle: Version 21\nkind: release\n---\nV21.\n",
+        "_posts/2022-05-01-v22.md": "---\nlayout: default\ntitle: Version 22\nkind: release\n---\nV22.\n"})
+    theirs = (old / "releases/index.html").read_text()
+    assert '<a href="/2022/05/01/v22.html">Version 22</a> release' in theirs and "Version 21" in theirs
+    assert _tight((new / "releases/index.html").read_text()) == _tight(theirs)
+    site = tmp_path / "new"
+    other = site / "content/posts/2021-05-01-v21.md"
+    other.write_text(other.read_text().replace("Version 21", "Version 21.1"))
+    result = build(site)
+    assert "releases/index.html" in result.written
+    assert "Version 21.1</a>" in (new / "releases/index.html").read_text()
+    assert_same_as_full_build(site)
+
+
+@needs_jekyll
+def test_ruby_liquids_leniencies_in_content_render_as_in_jekyll(tmp_path, capsys) -> None:
+    # As bitcoincore.org's and crystal-lang's includes write them: a capture into "/dev/null" (a
+    # variable named dev), "| replace," for "| replace:", a value of _config.yml read as
+    # site.strings, loop parameters given by variables named limit and offset, markdownify,
+    # group_by, and a CSV data file read as a list of rows.
+    include = ("{% capture /dev/null %}dropped{% endcapture %}[{{ dev }}]\n"
+               "{{ page.intro | replace, 'NAME', site.strings.name }} {% raw %}{{ a | f, b }}{% endraw %}\n"
+               "{% assign limit = 2 %}{% assign offset = 1 %}"
+               "{% for n in (1..6) limit: limit offset: offset %}<i>{{ n }}</i>{% endfor %}"
+               "{% for n in (1..6) reversed limit:2 %}<b>{{ n }}</b>{% endfor %}\n"
+               "<table>{% tablerow n in (1..3) cols:2 %}{{ n }}{% endtablerow %}</table>\n"
+               "{% for row in site.data.people %}<s>{{ row.name }}={{ row.role }}</s>{% endfor %}\n"
+               "{% assign groups = site.data.people | group_by: 'role' %}"
+               "{% for g in groups %}<u>{{ g.name }}:{{ g.size }}</u>{% endfor %}\n"
+               "{{ page.note | markdownify }}\n")
+    old, new, notes = _built_by_both(tmp_path, {
+        "_includes/odd.html": include,
+        "_data/people.csv": "name,role\nAda,dev\nBob,\nCy,dev\n",
+        "about.html": "---\nlayout: default\ntitle: About\nintro: Hello NAME.\nnote: Some *stress*.\n---\n"
+                      "{% include odd.html %}\n<p>{{ page.title | replace, 'A', 'a' }}</p>\n"},
+        "title: Small\nurl: https://small.example\nstrings:\n  name: Core\n")
+    theirs = (old / "about.html").read_text()
+    assert "[dropped]" in theirs and "Hello Core. {{ a | f, b }}" in theirs and "<i>2</i><i>3</i><b>2</b><b>1</b>" in theirs
+    assert "<p>about</p>" in theirs and "<s>Bob=</s>" in theirs and "<u>dev:2</u><u>:1</u>" in theirs and "<em>stress</em>" in theirs
+    assert _tight((new / "about.html").read_text()) == _tight(theirs)
+    assert not [n for n in notes if "people.csv" in n.path]
+    shutil.rmtree(tmp_path / "new/.sitegen")
+    assert main(["-C", str(tmp_path / "new"), "build"]) == 0
+    assert ("content/includes/odd.html:2: warning: Liquid: | replace, read as a filter's ':', as Jekyll reads it"
+            in capsys.readouterr().err)
+
+
+@needs_jekyll
+def test_layouts_and_includes_of_real_sites_render_as_in_jekyll(tmp_path) -> None:
+    # As bitcoincore.org's and crystal-lang's layouts write them: a name no template sets
+    # (custom_title), page.next.url on the newest post, where + concat + sort by path,
+    # layout.section read in an include, a filter in a condition (Jekyll reads only its first
+    # operand), include.page.KEY of the front matter, a data key nobody has, page.path; and a
+    # post whose URL another post names in redirect_from (the post wins, as Jekyll writes it last).
+    layout = ("<!DOCTYPE html>\n<html lang=\"en\"><head><title>{{ page.title }}</title></head><body>"
+              "{% include head.html %}{% include crumbs.html page=page %}{{ content }}"
+              "<nav>{% if page.next.url %}<a href=\"{{ page.next.url }}\">{{ page.next.title }}</a>{% endif %}</nav>"
+              "{% assign en = site.posts | where: 'lang', 'en' %}{% assign es = site.posts | where: 'lang', 'es' %}"
+              "{% assign all = en | concat: es | sort: 'path' %}"
+              "<ul>{% for p in all %}<li>{{ p.title }}</li>{% endfor %}</ul>"
+              "{% for pair in site.data.nav %}<b>{{ pair[0] }}={{ pair[1].url }}</b>{% endfor %}"
+              "<ol>{% for p in site.related_posts limit:2 %}<li>{{ p.title }}</li>{% endfor %}</ol>"
+              "<p>{{ page.summary | markdownify | strip_html }}</p></body></html>\n")
+    crumbs = ("{% assign section = include.page.section | default: layout.section %}<p>[{{ section }}]</p>"
+              "{% if include.page.categories | size > 0 %}{% for c in include.page.categories %}<i>{{ c }}</i>"
+              "{% endfor %}{% endif %}<p>[{{ site.data.people[include.page.author].name }}]</p>"
+              "<a href=\"https://example.org/edit/{{ page.path }}\">edit</a>")
+    old, new, _ = _built_by_both(tmp_path, {
+        "_layouts/default.html": layout,
+        "_layouts/guide.html": "---\nlayout: default\nsection: guides\n---\n<main>{{ content }}</main>",
+        "_includes/head.html": "{% if custom_title %}<h1>{{ custom_title }}</h1>{% else %}<h1>{{ page.title }}</h1>"
+                               "{% endif %}",
+        "_includes/crumbs.html": crumbs,
+        "_data/people.yml": "ada: {name: Ada}\n", "_data/nav.yml": "home: {url: /}\nblog: {url: /blog/}\n",
+        "about.md": "---\nlayout: guide\ntitle: About\nsummary: Some *stress*.\n---\nA.\n",
+        "_posts/2021-01-01-one.md": "---\nlayout: default\ntitle: One\nlang: es\nauthor: ada\n"
+                                    "redirect_from: [/es/two/]\n---\nOne.\n",
+        "_posts/2021-01-02-two.md": "---\nlayout: guide\ntitle: Two\nlang: en\nauthor: bob\ncategories: [x]\n"
+                                    "permalink: /es/two/\n---\nTwo.\n",
+        "_posts/2021-01-03-three.md": "---\nlayout: guide\ntitle: Three\nlang: en\nsection: own\n---\nThree.\n"})
+    pages = ("2021/01/01/one.html", "es/two/index.html", "2021/01/03/three.html", "2020/01/02/hello-world.html",
+             "about.html")
+    theirs = {page: (old / page).read_text() for page in pages}
+    assert "<p>[guides]</p><i>x</i><p>[]</p>" in theirs["es/two/index.html"]
+    assert "<p>[own]</p>" in theirs["2021/01/03/three.html"] and "<p>[Ada]</p>" in theirs["2021/01/01/one.html"]
+    assert "<ul><li>One</li><li>Two</li><li>Three</li></ul>" in theirs["2021/01/03/three.html"]
+    assert "edit/_posts/2021-01-03-three.md" in theirs["2021/01/03/three.html"]
+    assert "<b>home=/</b><b>blog=/blog/</b><ol><li>Two</li><li>One</li></ol>" in theirs["2021/01/03/three.html"]
+    assert "<ol></ol><p>Some stress. </p>" in _tight(theirs["about.html"])
+    for page in pages:
+        assert _tight((new / page).read_text()) == _tight(theirs[page]), page
+
+
+def test_a_ruby_plugins_liquid_is_named_and_each_use_a_warning_at_its_line(tmp_path, capsys) -> None:
+    # As bitcoincore.org's githubify block tag and crystal-lang's liquify filter: Ruby does not run in
+    # sitegen, so the build names each use (a block's content kept as it is) instead of stopping.
+    plugin = ("module Shout\n  def shout(input)\n    input.upcase\n  end\nend\n\n"
+              "Liquid::Template.register_filter(Shout)\n"
+              "Liquid::Template.register_tag('linkify', Jekyll::LinkifyBlock)\n")
+    source = small_site(tmp_path / "jekyll", files={
+        "_plugins/shout.rb": plugin,
+        "_posts/2021-02-03-loud.md": "---\nlayout: default\ntitle: Loud\n---\nQuiet {{ 'words' | shout }}.\n\n"
+                                     "{% linkify https://github.com/x/y %}\nFixes #1234.\n{% endlinkify %}\n\n"
+                                     "{% assign rs = site.releases | sort: 'date' %}{% for r in rs %}{{ r }}{% endfor %}\n"})
+    result = import_jekyll(source, tmp_path / "new")
+    notes = {(n.path, n.line): n.construct for n in result.notes}
+    assert notes[("_plugins/shout.rb", 7)] == "register_filter(Shout)"
+    assert notes[("_plugins/shout.rb", 8)] == "register_tag('linkify', Jekyll::LinkifyBlock)"
+    assert yaml.safe_load((tmp_path / "new/site.yaml").read_text())["liquid"] == {"unknown": "warning"}
+    assert main(["-C", str(tmp_path / "new"), "build"]) == 0
+    err = capsys.readouterr().err
+    post = "content/posts/2021-02-03-loud.md"
+    assert f"{post}:5: warning: Liquid: unknown filter 'shout' left out" in err
+    assert f"{post}:7: warning: Liquid: unexpected tag 'linkify' left out" in err
+    assert f"{post}:9: warning: Liquid: unexpected tag 'endlinkify' left out" in err
+    assert err.count(f"{post}:11: warning: Liquid: unknown variable site.releases") == 1   # a collection, looped over
+    html = (tmp_path / "new/_site/2021/02/03/loud.html").read_text()
+    assert "Fixes #1234." in html and "Quiet words." in html     # the filter's input passed on, as Jekyll's
+                                                                  # Liquid passes it through an unknown filter
+
+
+@needs_jekyll
+def test_posts_sorted_by_path_and_a_liquid_filter_after_uniq_as_in_jekyll(tmp_path) -> None:
+    # bitcoincore.org's navigation sorts posts by `path` (Jekyll's source path) though no template
+    # prints it; Jinja's unique gives a generator, which a Liquid filter after it takes as a list.
+    layout = ("<!DOCTYPE html>\n<html lang=\"en\"><head><title>{{ page.title }}</title></head><body>{{ content }}"
+              "{% assign ps = site.posts | sort: 'path' %}<ul>{% for p in ps %}<li>{{ p.title }}</li>{% endfor %}</ul>"
+              "{% assign u = page.letters | uniq %}<i>{{ site.data.more | concat: u | sort_natural | join: '' }}</i>"
+              "</body></html>\n")
+    old, new, _ = _built_by_both(tmp_path, {
+        "_layouts/default.html": layout,
+        "_posts/2021-01-01-b.md": "---\nlayout: default\ntitle: B\ndate: 2021-03-01\nletters: [c, A, c, b]\n---\nB.\n",
+        "_data/more.yml": "[z]\n",
+        "_posts/2021-01-02-a.md": "---\nlayout: default\ntitle: A\n---\nA.\n"})
+    theirs = (old / "2021/03/01/b.html").read_text()
+    assert "<ul><li>Hello</li><li>B</li><li>A</li></ul><i>Abcz</i>" in theirs
+    assert _tight((new / "2021/03/01/b.html").read_text()) == _tight(theirs)
+
+
+@needs_jekyll
+def test_an_excerpt_stripped_and_truncated_counts_a_typographic_quote_once_as_jekyll_does(tmp_path) -> None:
+    # As Homebrew/brew.sh's post layout lists `post.excerpt | strip_html | normalize_whitespace | truncate: 170`:
+    # kramdown writes "I’m" with the character, sitegen's HTML with &#8217;, which truncate counted as 7.
+    old, new, _ = _built_by_both(tmp_path, {
+        "_layouts/default.html": "<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title></head><body>"
+                                 "{% for post in site.posts %}<p>{{ post.excerpt | strip_html | truncate: 24 }}</p>"
+                                 "{% endfor %}{{ content }}</body></html>\n",
+        "_posts/2020-01-02-hello-world.md": "---\nlayout: default\ntitle: Hello\n---\nI'm proud -- and it's \"done\" now.\n"})
+    page = "2020/01/02/hello-world.html"
+    theirs = _tight((old / page).read_text())
+    assert "<p>I’m proud – and it’s ...</p>" in theirs
+    assert html.unescape(_tight((new / page).read_text())) == theirs    # sitegen writes &rsquo; in the post

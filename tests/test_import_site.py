@@ -61,6 +61,31 @@ def test_sass_pages_are_compiled_at_build_as_jekyll_compiles_them(tmp_path, styl
     assert (site / "_site/css/plain.css").read_bytes() == (tmp_path / "old/css/plain.css").read_bytes()
 
 
+@needs_jekyll
+def test_a_sass_file_without_front_matter_is_imported_as_a_partial_as_jekyll_never_compiles_it(tmp_path) -> None:
+    # As github/opensource.guide's assets/css/anchor.scss: no front matter, a variable of the stylesheet
+    # that imports it. Jekyll copies it as it is; sitegen compiled it alone and the build stopped.
+    source = small_site(tmp_path / "jekyll", "title: Small\nurl: https://small.example\nsass:\n  sass_dir: assets/css/\n  style: compact\n",
+                        files={
+        "assets/css/index.scss": "---\n---\n$gray-light: #767676;\n@import \"anchor.scss\";\n@import \"plain\";\n",
+        "assets/css/anchor.scss": ".anchor { color: $gray-light; }\n",
+        "assets/css/plain.scss": "p { margin: 0; }\n"})
+    result = import_jekyll(source, tmp_path / "site")
+    assert sorted(p.name for p in (tmp_path / "site/assets/css").iterdir()) == ["_anchor.scss", "_plain.scss",
+                                                                                 "index.scss"]
+    assert any(n.path == "assets/css/anchor.scss" and "_anchor.scss" in n.action for n in result.notes)
+    build(tmp_path / "site")
+    done = subprocess.run([JEKYLL, "build", "--quiet", "-s", str(source), "-d", str(tmp_path / "old")],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    ours, theirs = (tmp_path / "site/_site/assets/css/index.css").read_text(), \
+        (tmp_path / "old/assets/css/index.css").read_text()
+    assert ours.strip() == theirs.replace("/*# sourceMappingURL=index.css.map */", "").strip()
+    assert "#767676" in ours and "margin: 0" in ours
+    assert not (tmp_path / "old/assets/css/anchor.css").exists()
+    assert not (tmp_path / "site/_site/assets/css/anchor.css").exists()
+
+
 def test_a_sass_error_is_one_line_naming_file_and_line(tmp_path, capsys) -> None:
     _, site = imported_sass_site(tmp_path)
     assert "expanded is jekyll-sass-converter 3's style" in (site / "IMPORT-REPORT.md").read_text()

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.build import BuildOptions, Engine, build
-from generator.links import joined_path, site_path
+from generator.links import _REFERENCE, _ELSEWHERE, document_links, joined_path, site_path
 
 REPO = Path(__file__).resolve().parents[1]
 OPTIONS = BuildOptions(now=datetime(2030, 1, 1, tzinfo=timezone.utc))
@@ -236,6 +236,50 @@ PATH_PARTS = st.sampled_from(["/", "//", ".", "..", "./", "../", "a", "b.html", 
 def test_a_links_site_path_is_the_joined_path(path, page):
     """The shortcut for paths from the root gives what joining them the plain way gives."""
     assert site_path(path, page) == joined_path(path, page)
+
+
+def plain_links(html: str, body: str, first_line: int) -> tuple:
+    """generator.links.document_links as it read every URL: unescaped, stripped and split."""
+    from html import unescape
+    from urllib.parse import unquote, urlsplit
+
+    from generator.links import _KINDS, _place_of
+
+    found, at = [], 0
+    for match in _REFERENCE.finditer(html):
+        url = unescape(match.group(2) if match.group(2) is not None else match.group(3)).strip()
+        parts = urlsplit(url)
+        if parts.scheme or parts.netloc or not url:
+            continue
+        where = _place_of(url, body, at)
+        if where >= 0:
+            at = where + 1
+        found.append((first_line + body.count("\n", 0, max(where, 0)), _KINDS[match.group(1).lower()], url,
+                      parts.path, unquote(parts.fragment)))
+    return tuple(found)
+
+
+URL_PIECES = st.sampled_from(["https://", "http://", "HTTPS://", "http", "s", ":", "//", "/", "a", ".html", "#x",
+                              "&amp;", "&#104;", " ", "\t", "%20", "?q", "mailto:", "\u00e9", "example.org"])
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(['<a href="{}">', "<img src='{}'>", '<A class="c" HREF="{}">']),
+                          st.lists(URL_PIECES, max_size=6).map("".join)), max_size=6),
+       st.lists(URL_PIECES, max_size=6).map("".join))
+def test_a_documents_links_are_those_read_the_plain_way(tags, noise):
+    """A link passed over by its scheme as written (``https://``: most links) is one that reading
+    each URL whole (unescaped, stripped, split) passes over too: the same links, lines and parts."""
+    html = noise.join(tag.format(url) for tag, url in tags)
+    body = "\n".join(url for _, url in tags)
+    assert document_links(html, body, 3) == plain_links(html, body, 3)
+
+
+def test_links_elsewhere_are_passed_over_and_the_rest_kept():
+    html = '<a href="https://x.org/a">x</a> <a href="/b.html#c">b</a> <a href="http://y">y</a> <img src="i.png">'
+    assert document_links(html, "", 1) == plain_links(html, "", 1) == (
+        (1, "link", "/b.html#c", "/b.html", "c"), (1, "image", "i.png", "i.png", ""))
+    assert all(html.count(f'"{start}') for start in _ELSEWHERE)
 
 
 # Pages linking each other, then changed so that each way a page's warnings can change without

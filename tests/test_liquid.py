@@ -142,10 +142,15 @@ def test_unknown_liquid_may_be_a_named_warning(site: Path, capsys) -> None:
     assert "{%" not in html and "gallery" not in html
 
 
-def test_site_posts_in_a_post_is_refused(site: Path) -> None:
-    post(site, "2021-01-06-list", "{% for p in site.posts %}{{ p.title }}{% endfor %}\n")
-    with pytest.raises(SiteError, match="only a page may list"):
-        build(site, OPTIONS)
+def test_site_posts_in_a_post_lists_them_as_jekyll_does(site: Path, capsys) -> None:
+    """A post may list the site's posts, itself among them; a feed reading its body is told it is empty."""
+    post(site, "2021-01-06-list", "{% for p in site.posts %}{{ p.title }};{% endfor %}\n")
+    write(site, "content/pages/bodies.html", "---\ntitle: Bodies\n---\n"
+          "{% for p in site.posts %}{{ p.content }}{% endfor %}\n")
+    assert main(["-C", str(site), "build"]) == 0
+    assert "2021-01-06-list;" in built(site, "2021/01/06/list.html")
+    assert ("content/posts/2021-01-06-list.md: warning: its Liquid lists the site's documents, so its body is "
+            "rendered on its own page only") in capsys.readouterr().err
 
 
 def test_liquid_settings_are_validated(site: Path) -> None:
@@ -196,6 +201,14 @@ def test_an_error_inside_an_include_names_the_include(site: Path) -> None:
     with pytest.raises(SiteError) as info:
         build(site, OPTIONS)
     assert (info.value.path, info.value.line) == ("content/includes/broken.html", 2)
+
+
+def test_a_syntax_error_inside_an_include_names_the_include(site: Path) -> None:
+    write(site, "content/includes/odd.html", "fine\n\n{{ 1 | plus 2 }}\n")
+    post(site, "2021-01-09-uses", "Text.\n\n{% include odd.html %}\n")
+    with pytest.raises(SiteError) as info:
+        build(site, OPTIONS)
+    assert (info.value.path, info.value.line) == ("content/includes/odd.html", 3)
 
 
 def test_highlight_in_an_html_page_is_highlighted_html(site: Path) -> None:

@@ -40,6 +40,9 @@ FAST = markdown_converter()
 SMARTY = markdown.Markdown(extensions=[*EXTENSIONS, KramdownCompat(), Highlighting(ReachableHighlight),
                                        LinkTitlesAfterSpace(), MystExtension(markdown_converter)],
                            extension_configs=EXTENSION_CONFIGS, output_format="html")
+# The stray closing tags looked for in every block, whatever the stash holds.
+_stray = SMARTY.treeprocessors["stray_closing_tags"]
+_stray.run = _stray.every_block
 
 
 def both(text: str) -> tuple[str, str]:
@@ -105,7 +108,8 @@ BLOCK_PIECES = st.sampled_from(["\n", "\n\n", "a", "Term", " ", "#", "## h ##", 
                                 ":", "\n:   def", "\n: d", "\t", "  ", "\r\n", "<div>\n", "</div>\n",
                                 '<div markdown="1">\n', "```\nx\n```\n",
                                 "[^1]: note", "[^1]", "*[HTML]: Hyper Text", "HTML", "[ref]: /url 'title'",
-                                "[ref]: <b> (t)", "[ref]", "]:", "*[", "!!! note", "    code", "\\#", "|", "- x"])
+                                "[ref]: <b> (t)", "[ref]", "]:", "*[", "!!! note", "    code", "\\#", "|", "- x",
+                                '=== "Tab"', "===", '===! "T"', '\n=== "A b" \n    x'])
 
 
 @settings(max_examples=2500, deadline=None)
@@ -136,6 +140,22 @@ def test_the_fast_passes_are_the_ones_installed():
     assert "run" in vars(FAST.postprocessors["raw_html"])
     assert "run" not in vars(SMARTY.preprocessors["normalize_whitespace"])
     assert "run" not in vars(SMARTY.postprocessors["raw_html"])
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(["<b>", "</b>", "<span>", "</span>", "</i>", "<br/>", "<i x='1'>", "</em >",
+                                 "a", " ", "\n", "\n\n", "*", "`", "<!-- c -->", "</div>", "<div>\n"]),
+                max_size=25).map("".join))
+def test_stray_closing_tags_are_text_as_with_every_block_read(text):
+    """generator.markdown.StrayClosingTags reads the blocks only of a document whose stash holds a
+    closing tag: the same text as reading every block of every document."""
+    fast, plain = both(text)
+    assert fast == plain
+
+
+def test_a_stray_closing_tag_is_found_by_both():
+    fast, plain = both("a </b> and <i>b</i>\n\n</span>x\n")
+    assert fast == plain and fast.count("&lt;/") == 2
 
 
 def test_html_holding_placeholders_is_put_back_whole():
@@ -219,6 +239,12 @@ def test_the_block_processors_are_listed_again_when_one_comes_or_goes():
 
 def guarded(md: markdown.Markdown) -> set[type]:
     return {type(p) for p in md.parser.blockprocessors if any(isinstance(v, Guarded) for v in vars(p).values())}
+
+
+def test_tabs_read_as_with_every_block_searched():
+    text = 'a\n=== "One"\n\n    x\n\n===+ "Two"\n    y\n\n=== no\n\n- i\n\n    === "In"\n        z\n'
+    fast, plain = both(text)
+    assert fast == plain and fast.count("tabbed-set") == 1     # two tabs; the item's line is text
 
 
 def test_the_block_processors_search_only_blocks_holding_what_a_match_needs():

@@ -470,3 +470,14 @@ def test_a_docs_pages_and_a_tutorials_label_a_page_has_too_are_warned_of_at_thei
         f"notebooks/first.ipynb: warning: cell 1: line 3: duplicate label 'nb-part': /dup.html#nb-part {message}"]
     assert ("Setting up", "/docs/guide.html#guide-setup") in references((site / "_site/docs/more.html").read_text())
     assert references((site / "_site/dup.html").read_text()) == [("Here", "#guide-setup")]
+
+
+CONSTRUCT_PIECES = st.sampled_from(["`", "~", ":", "{", "}", ")", "(", "=", "$", "$$", " ", "\t", "\n", "a",
+                                    "```{note}", ":::{tip}", "(label)=", "{ref}`x`", "$$ (eq)", "$$\t(", "\\"])
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(CONSTRUCT_PIECES, max_size=20).map("".join))
+def test_a_construct_is_found_where_the_expression_finds_one(text):
+    """myst.may_hold_construct (pairs looked for by ``in``) answers as a search of the expression."""
+    assert myst.may_hold_construct(text) == (myst.CONSTRUCT.search(text) is not None)

@@ -33,7 +33,8 @@ from generator.errors import SiteError
 from generator.frontmatter import known_keys
 from generator.importers.collections import JekyllCollection, UnknownPlaceholder, collections_of, document_url, name_of, \
     static_url, titled
-from generator.importers.liquid import Note, assigned_names, block_name, convert_template, layout_variables
+from generator.importers.liquid import (Note, assigned_names, block_name, convert_template, layout_variables,
+                                        page_layout_variables)
 from generator.layout import DEFAULT_THEME, RESERVED
 from generator.sass import SUFFIXES as SASS_SUFFIXES, css_path, is_sass
 from generator.scan import scan_css, scan_html
@@ -68,7 +69,14 @@ HANDLED_KEYS = {"title", "url", "baseurl", "permalink", "timezone", "exclude", "
                 "description", "author", "lang", "markdown", "kramdown", "highlighter", "plugins", "gems",
                 "paginate", "source", "destination", "encoding", "safe", "incremental", "port", "host",
                 "livereload", "future", "show_drafts", "unpublished", "excerpt_separator", "sass", "feed",
-                "collections", "collections_dir"}
+                "collections", "collections_dir", "liquid"}
+# Jekyll's own settings that sitegen has no key for: not values of the site, so not carried into
+# site.yaml `variables` (collections become site.yaml `collections`).
+JEKYLLS_OWN = {"keep_files", "data_dir", "layouts_dir", "includes_dir",
+               "plugins_dir", "whitelist", "limit_posts", "lsi", "strict_front_matter", "quiet",
+               "verbose", "profile", "webrick", "markdown_ext", "theme", "remote_theme", "paginate_path"}
+# A Ruby plugin registering Liquid: Liquid::Template.register_tag('name', ...) or register_filter(Module).
+PLUGIN_LIQUID = re.compile(r"register_(tag|block|filter)\b[^\n]*?(?=\s*$)", re.M)
 # What each plugin sitegen has an equivalent for becomes.
 PLUGINS = {"jekyll-feed": "the Atom feed where jekyll-feed published it (site.yaml feeds.atom_urls), of its "
                           "posts_limit latest posts (10 unless set; feeds.entries_at beside feeds of the site's own)",
@@ -173,6 +181,7 @@ class _Importer:
         self.static: list[str] = []
         self.hosts: dict[str, tuple[str, int, str]] = {}    # host -> where a layout first loads from it
         self.plugin_outputs: set[str] = set()   # plugins whose output the site made by hand
+        self.plugin_liquid = False    # a Ruby plugin registers Liquid tags or filters
         self.atom_urls: list[str] = []           # where the site's Atom feeds were
         self.collections: dict[str, dict] = {}    # site.yaml collections
         sass = config.get("sass") or {}
@@ -214,6 +223,14 @@ class _Importer:
             self.note(rel, 1, rel, LINKED_OUT + ": not copied; copy what the site needs into it")
             return None
         return path.read_bytes()
+
+    @functools.cached_property
+    def templates_read_path(self) -> bool:
+        """Whether a layout or include reads ``page.path``, the document's source in the Jekyll site
+        (an "edit this page" link): each document is then given it in its front matter."""
+        folders = [self.src / "_layouts", self.src / "_includes"]
+        return any(self.inside(path) and re.search(rb"\bpage\.path\b", path.read_bytes()) for folder in folders
+                   if self.folder(folder) for path in folder.rglob("*") if path.is_file())
 
     def read_template(self, path: Path) -> str | None:
         """A layout's or include's text; None, noted, if it cannot be read as one."""
@@ -274,13 +291,10 @@ class _Importer:
                 self.note(rel, 1, rel, f"sitegen uses the name '{top}' for its own sources: rename it "
                                        f"and the links to it, then copy it into the site", visible=True)
                 return
+            if is_sass(rel):
+                rel = self.sass_partial(rel)
             self.copy(data, rel)
             self.publish(top)
-            if is_sass(rel):
-                self.note(rel, 1, rel, f"Jekyll published this Sass file as it is (it has no front matter); "
-                                       f"sitegen compiles every .scss and .sass of a static folder, into "
-                                       f"{css_path(rel)}: rename it _{rel.rsplit('/', 1)[-1]} if "
-                                       f"stylesheets only import it")
             return
         name = rel.rsplit("/", 1)[-1]
         if name.endswith(SASS_SUFFIXES):
@@ -308,6 +322,21 @@ class _Importer:
         self.has_404 = self.has_404 or rel in ("404.html", "404.md")
         self.write_document(data, rel, f"content/pages/{rel}", "pages")
         self.result.pages += 1
+
+    def sass_partial(self, rel: str) -> str:
+        """Where a Sass file without front matter goes: Jekyll never compiled it (the stylesheets
+        that import it did), sitegen compiles every .scss of a static folder but its partials, so
+        it becomes one, ``_NAME``, which ``@import "NAME"`` still finds."""
+        folder, _, name = rel.rpartition("/")
+        partial = f"{folder}/_{name}" if folder else f"_{name}"
+        if (self.src / partial).exists():
+            self.note(rel, 1, rel, f"Jekyll published this Sass file as it is (it has no front matter); sitegen "
+                                   f"compiles it into {css_path(rel)}, as {partial} is taken", visible=True)
+            return rel
+        self.note(rel, 1, rel, f"a Sass file without front matter, which Jekyll published as it is and never "
+                               f"compiled: imported as the partial {partial}, which stylesheets import as before "
+                               f"and which is not published")
+        return partial
 
     def publish(self, top: str) -> None:
         if top != "assets" and top not in self.static:
@@ -362,6 +391,7 @@ class _Importer:
         if (self.src / "_plugins").is_dir():
             self.note("_plugins", 1, "_plugins", "Ruby plugins do not run in sitegen: do what they did "
                                                  "in templates or content", visible=True)
+            self.note_plugin_liquid()
         self.import_data()
         self.import_includes_and_layouts()
 
@@ -396,6 +426,22 @@ class _Importer:
                                     collection=(collection, inner))
                 self.result.collected += 1
 
+    def note_plugin_liquid(self) -> None:
+        """The Liquid tags and filters the site's Ruby plugins register: each is named here, and
+        site.yaml's ``liquid.unknown: warning`` makes each use a warning at its file and line
+        (a block tag's content kept as it is) rather than an error that stops the build."""
+        for path in sorted((self.src / "_plugins").rglob("*.rb")):
+            data = self.read(path)
+            text = data.decode("utf-8", "replace") if data is not None else ""
+            for found in PLUGIN_LIQUID.finditer(text):
+                kind = "filters" if found.group(1) == "filter" else "tag"
+                line = text.count("\n", 0, found.start()) + 1
+                self.plugin_liquid = True
+                self.note(path.relative_to(self.src).as_posix(), line, found.group(0),
+                          f"a Liquid {kind} of a Ruby plugin: sitegen leaves each use out, with a warning at its "
+                          f"file and line (site.yaml liquid.unknown: warning); do what it did in the content",
+                          visible=True)
+
     def import_data(self) -> None:
         data = self.src / "_data"
         for path in sorted(data.rglob("*")) if self.folder(data) else []:
@@ -407,6 +453,15 @@ class _Importer:
                 if content is not None:      # a subfolder nests, as in Jekyll: _data/locales/ar.yml
                     self.copy(content, f"content/data/{path.relative_to(data).with_suffix('.yml').as_posix()}")
                     self.result.data += 1
+            elif path.suffix in (".csv", ".tsv"):
+                content = self.read(path)
+                rows = None if content is None else table_rows(content, "\t" if path.suffix == ".tsv" else ",")
+                if rows is None:
+                    self.note(rel, 1, rel, "not a UTF-8 table: convert it to YAML, a list of mappings")
+                    continue
+                self.copy(yaml.safe_dump(rows, sort_keys=False, allow_unicode=True).encode("utf-8"),
+                          f"content/data/{path.relative_to(data).with_suffix('.yml').as_posix()}")
+                self.result.data += 1
             else:
                 self.note(rel, 1, rel, f"sitegen reads data files as YAML: convert {path.suffix} to YAML")
 
@@ -434,6 +489,8 @@ class _Importer:
             self.copy(data, target)
             return
         changes = self.defaults_for(rel, kind, meta)
+        if self.templates_read_path and "path" not in meta:
+            changes["path"] = rel       # Jekyll's page.path (which front matter may set), for an edit link
         merged = {**changes, **meta}
         self.front_matter_keys.update(map(str, merged))
         layout = merged.get("layout")
@@ -570,8 +627,8 @@ class _Importer:
         parents = {name: str(meta.get("layout")) for name, (meta, _, _) in parsed.items()
                    if meta.get("layout") not in (None, "null", "none", False, "")}
         variables = layout_variables({name: meta for name, (meta, _, _) in parsed.items()}, parents)
+        page_layouts = page_layout_variables({name: meta for name, (meta, _, _) in parsed.items()}, parents)
         # Liquid's variables are the whole render's: what one include assigns, another or a layout reads.
-        everywhere = [merged for chains in variables.values() for merged in chains]   # an include's layout
         assigned = set().union(*(assigned_names(body) for _, body, _ in parsed.values()),
                                *(assigned_names(data.decode("utf-8", "replace")) for data in include_files.values()))
         for name, (meta, body, offset) in parsed.items():
@@ -609,7 +666,7 @@ class _Importer:
                 self.note_hosts(text, f"_includes/{name}")
                 jinja, notes = convert_template(text, f"_includes/{name}", self.config, lenient=True,
                                                 includes=set(include_files), assigned=assigned,
-                                                layouts=everywhere or None)
+                                                page_layouts=page_layouts)
                 self.result.notes += notes
                 self.write(jinja, f"templates/partials/{name}")
                 todo.append(text)
@@ -736,6 +793,12 @@ class _Importer:
         settings["static"] = self.static
         if self.collections:
             settings["collections"] = self.collections
+        liquid = config.get("liquid") if isinstance(config.get("liquid"), dict) else {}
+        if self.plugin_liquid or not liquid.get("strict_variables"):
+            settings["liquid"] = {"unknown": "warning"}
+            self.result.settings_taken.append(
+                "`liquid: {unknown: warning}`: as in Jekyll (whose `strict_variables` is off), a variable "
+                "nobody set renders as nothing; the build names each at its file and line")
         unread = sorted(self.front_matter_keys - known_keys([self.dest / "templates", DEFAULT_THEME / "templates"]))
         if unread:
             settings["front_matter_keys"] = unread
@@ -786,11 +849,18 @@ class _Importer:
         for key, value in kramdown.items():
             if key != "input" and not (key == "toc_levels" and levels):
                 self.result.settings.append(_yaml_line(f"kramdown.{key}", value).strip())
+        variables = {key: value for key, value in config.items() if key not in HANDLED_KEYS | JEKYLLS_OWN}
+        if variables:
+            settings["variables"] = variables
         for key in config:
-            if key not in HANDLED_KEYS:
+            if key in JEKYLLS_OWN:
                 self.note(self.config_name, self.config_line(key), key,
                           f"site.{key} is not in sitegen's site: a layout reading it has its value written in; "
                           f"change it there, or keep it in a data file (site.data)")
+            elif key not in HANDLED_KEYS:
+                self.note(self.config_name, self.config_line(key), key,
+                          f"site.{key} is kept in site.yaml `variables`, where the content's Liquid reads it; "
+                          f"a layout reading it has its value written in: change it there too")
         header = (f"# Imported from the Jekyll site {self.src.name} by `sitegen import jekyll`;\n"
                   f"# see README.md for every key, and {REPORT_FILE} for what is left to do.\n")
         self.write(header + yaml.safe_dump(settings, sort_keys=False, allow_unicode=True), "site.yaml")
@@ -872,6 +942,23 @@ class _Importer:
             raise SiteError(f"refusing to write {rel} outside the destination", self.dest)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(data)
+
+
+def table_rows(data: bytes, delimiter: str) -> list[dict[str, str | None]] | None:
+    """A CSV or TSV data file as Jekyll reads it: a mapping per row, by the header line's names,
+    every value text (an empty field nil, as Ruby's CSV gives it); None if it is not a UTF-8 table."""
+    import csv
+    import io
+
+    if not _is_utf8(data):
+        return None
+    reader = csv.reader(io.StringIO(data.decode("utf-8-sig"), newline=""), delimiter=delimiter)
+    try:
+        header = next(reader, [])
+        return [{name: (row[i] if i < len(row) and row[i] != "" else None) for i, name in enumerate(header)}
+                for row in reader if row]
+    except csv.Error:       # a NUL byte, say
+        return None
 
 
 def gemfile_plugins(text: str) -> list[tuple[str, int]]:

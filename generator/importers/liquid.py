@@ -51,7 +51,7 @@ FILTERS: dict[str, tuple[str, Callable[[list[str]], list[str]] | None]] = {
     "date_to_rfc822": ("date", lambda a: ['"%a, %d %b %Y %H:%M:%S %z"']),
     "date": ("date", None), "size": ("length", None), "first": ("first", None), "last": ("last", None),
     "join": ("join", None), "default": ("default", lambda a: [a[0], "true"]),
-    "upcase": ("upper", None), "downcase": ("lower", None), "strip_html": ("striptags", None),
+    "upcase": ("upper", None), "downcase": ("lower", None),
     "strip": ("trim", None), "uniq": ("unique", None), "reverse": ("reverse", None),
     "number_of_words": ("wordcount", None), "slugify": ("slugify", None),
     "where": ("jekyll_where", None),
@@ -67,7 +67,7 @@ LIQUID_FILTERS = frozenset({
     "strip_newlines", "newline_to_br",
     "url_encode", "url_decode", "lstrip", "rstrip", "remove_first", "replace_first", "slice", "escape_once",
     "compact", "concat", "sum", "sort_natural", "array_to_sentence_string", "normalize_whitespace",
-    "cgi_escape", "uri_escape"})
+    "cgi_escape", "uri_escape", "markdownify", "strip_html"})
 TOKEN = re.compile(r"""\s*(?:
     (?P<str>"[^"]*"|'[^']*')
   | (?P<range>\(\s*[^()]+?\s*\.\.\s*[^()]+?\s*\))
@@ -122,6 +122,7 @@ class Scope:
     includes: set[str] | None = None               # the files of _includes (None: not known)
     layouts: list[dict[str, Any]] | None = None    # what ``layout`` is on each chain through a layout
     assigned: set[str] | None = None               # names the site's layouts and includes assign (None: this one's)
+    page_layouts: dict[str, dict[str, Any]] | None = None   # an include's: ``layout`` by the page's layout
 
 
 def _collection_names(config: dict[str, Any]) -> list[str]:
@@ -134,20 +135,21 @@ def convert_template(text: str, path: str, config: dict[str, Any], *, parent: st
                      blocks: str | None = None, lenient: bool = False, includes: set[str] | None = None,
                      include_path: Callable[[str], str] = lambda name: f"partials/{name}",
                      layouts: list[dict[str, Any]] | None = None,
-                     assigned: set[str] | None = None) -> tuple[str, list[Note]]:
+                     assigned: set[str] | None = None,
+                     page_layouts: dict[str, dict[str, Any]] | None = None) -> tuple[str, list[Note]]:
     """Convert one Liquid template (its front matter removed) into Jinja.
 
     ``parent``: the layout it is placed in (it then extends it, its whole body
     being the parent's content); ``blocks``: the name under which its own
     ``{{ content }}`` can be replaced by layouts placed in it; ``layouts``: for a
     layout, what Jekyll's ``layout`` variable holds in it, once for each chain of
-    layouts that reaches it (:func:`layout_variables`), for an include, what it holds
-    in any layout; ``assigned``: the names
-    that the site's layouts and includes assign or capture (:func:`assigned_names`
-    of each), which any of them may read. Returns the Jinja text and the notes
-    for the author.
+    layouts that reaches it (:func:`layout_variables`); ``page_layouts``: for an include, what it
+    holds for a page placed in each layout (:func:`page_layout_variables`); ``assigned``: the names
+    that the site's layouts and includes assign or capture (:func:`assigned_names` of each), which
+    any of them may read. Returns the Jinja text and the notes for the author.
     """
-    scope = Scope(config, lenient=lenient, includes=includes, layouts=layouts, assigned=assigned)
+    scope = Scope(config, lenient=lenient, includes=includes, layouts=layouts, assigned=assigned,
+                  page_layouts=page_layouts)
     converter = _Converter(text, path, scope, include_path, blocks)
     body = converter.run()
     if parent is not None:
@@ -172,6 +174,22 @@ def layout_variables(meta: dict[str, dict[str, Any]], parents: dict[str, str]) -
             merged = _deep_merge(meta[name], merged)
             found[name].append(merged)
             name = parents.get(name)
+    return found
+
+
+def page_layout_variables(meta: dict[str, dict[str, Any]], parents: dict[str, str]) -> dict[str, dict[str, Any]]:
+    """What ``layout`` holds, by the name of a page's layout, once its whole chain is merged (the
+    nearer layout wins): what an include placed in that chain sees of the layouts above it too."""
+    found: dict[str, dict[str, Any]] = {}
+    for start in meta:
+        merged: dict[str, Any] = {}
+        name: str | None = start
+        seen = set()
+        while name in meta and name not in seen:
+            seen.add(name)
+            merged = _deep_merge(meta[name], merged)
+            name = parents.get(name)
+        found[start] = merged
     return found
 
 
@@ -442,6 +460,8 @@ class _Converter:
             raise Unconvertible("cannot read this for loop: write it in Jinja")
         var, source, options = match.groups()
         collection = self.expression(source)
+        if not self.lists_documents(source) and not source.startswith("("):
+            collection = f"({collection} | each_pair)"     # a mapping loops over [key, value], as in Liquid
         limit = re.search(r"limit\s*:\s*(\S+)", options)
         offset = re.search(r"offset\s*:\s*(\S+)", options)
         rest = re.sub(r"(limit|offset)\s*:\s*\S+|reversed", "", options).strip()
@@ -501,7 +521,8 @@ class _Converter:
         return " ".join(parts)
 
     def comparison(self, tokens: list[tuple[str, str]]) -> str:
-        if len(tokens) == 1:
+        if len(tokens) == 1 or len(tokens) > 1 and tokens[1][1] == "|":
+            # Liquid has no filters in a condition: Jekyll reads `x | size > 0` as `x` (its lax parser)
             return self.operand(tokens[0])
         if len(tokens) == 3:
             left, (kind, op), right = tokens
@@ -545,7 +566,9 @@ class _Converter:
                     raise Unconvertible(f"'{name}' by a key held in a variable: name the key")
                 for attribute in args[0][1:-1].split("."):    # Jinja follows these as attributes
                     _check_name(attribute)
-            if documents and name in ("sort", "where") and args and args[0][0] in "'\"" \
+            if documents and name in ("sort", "where") and args and args[0][1:-1] == "path":
+                args[0] = '"source"'    # the source file: as Jekyll's path, content/posts/ for _posts/
+            elif documents and name in ("sort", "where") and args and args[0][0] in "'\"" \
                     and args[0][1:-1] not in DOCUMENT_FIELDS:
                 args[0] = f'"meta.{args[0][1:-1]}"'     # a front matter key of posts or pages
         if name not in FILTERS and name in LIQUID_FILTERS:     # by python-liquid's own code, at render
@@ -608,25 +631,34 @@ class _Converter:
             return "content"
         if root == "layout" and scope.layouts is not None:
             return self.layout(rest)
+        if root == "layout" and scope.page_layouts is not None:
+            return self.page_layout(rest)
         if root in ("paginator", "layout", "jekyll"):
             raise Unconvertible(f"'{root}' has no equivalent in sitegen's templates: "
                                 + {"paginator": "use site.posts (or site.yaml archives.blog and its blog.html)",
                                    "layout": "write the layout's value in, or move it to the page's front matter",
                                    "jekyll": "remove it, or write the value in"}[root])
-        if scope.lenient:      # an include sees its includer's loop variables; any other name is nil
-            return f"({self.access(root, rest)} | default(nil))"
-        return "nil"           # assigned nowhere: nil, as in Liquid
+        if scope.lenient:   # an include sees its includer's names; one set by none is nil, as in Liquid
+            return _maybe(self.access(f"({root} | default(nil))", rest), rest)
+        return "nil"        # assigned nowhere: nil, as in Liquid
 
     def layout(self, rest: list[str]) -> str:
         """A value of the layouts' front matter, written in: the same on every chain of layouts
         through this one, or nil on all of them."""
         values = {_constant(merged, rest) for merged in self.scope.layouts}
         if len(values) != 1:
-            if self.scope.lenient:
-                raise Unconvertible("the layouts set this differently: pass it to the include as a parameter")
             raise Unconvertible("the layouts placed in this one set this differently: write it in each of them, "
                                 "or move it to the pages' front matter")
         return values.pop()
+
+    def page_layout(self, rest: list[str]) -> str:
+        """In an include, a value of the layouts' front matter: looked up by the page's layout when
+        the layouts set it differently (crystal-lang's breadcrumbs read ``layout.section``)."""
+        values = {name: _constant(merged, rest) for name, merged in sorted(self.scope.page_layouts.items())}
+        if len(set(values.values())) <= 1:
+            return next(iter(values.values()), "nil")
+        table = ", ".join(f"{_literal(name)}: {value}" for name, value in values.items() if value != "nil")
+        return f"({{{table}}} | item(page.layout) | default(nil))"
 
     def document(self, root: str, rest: list[str]) -> str:
         if not rest:
@@ -634,6 +666,8 @@ class _Converter:
         name, more = rest[0], rest[1:]
         if name == "title":      # nil for a page the import titled (front matter 'untitled'), as in Jekyll
             return self.access(f'({root}.title if not {root}.meta.get("untitled") else nil)', more)
+        if name in ("next", "previous") and more:    # none at either end: its fields are nil, as in Liquid
+            return self.access(f"({root}.{name} or nil)", more)
         if name in DOCUMENT_FIELDS:
             return self.access(f"{root}.{name}", more)
         if name in ("size", "first", "last"):
@@ -653,6 +687,9 @@ class _Converter:
             return "site.author"
         if name == "collections" or name in _collection_names(self.scope.config):   # site.yaml's, listed
             return self.access(f"site[{name!r}]", more)
+        if name == "related_posts":     # Jekyll's without LSI: a post's ten newest others; a page has none
+            return self.access('(((site.posts | list)[:11] | reject("equalto", page) | list)[:10] '
+                               'if page.kind == "post" else nil)', more)
         if name in self.scope.config:       # _config.yml's value (a list or mapping too), written in
             return _constant(self.scope.config[name], more)
         raise Unconvertible(f"site.{name} has no equivalent in sitegen's site: write its value in, or "

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
-from generator.errors import SiteError
+from generator.errors import SiteError, warning
 from generator.layout import CONFIG_FILE
 from generator.output import is_output_path
 from generator.outputs import PlanContext, Planner, generated_page
@@ -50,6 +50,12 @@ class Redirects(Planner):
             if not is_output_path(output_path(old)):
                 raise SiteError(f"key '{key}': redirect {old!r} is not a plain path inside the site "
                                 "(no '.', '..' or empty segments)", origin)
+            taken = plan.get(output_path(old))
+            if taken is not None and not (isinstance(taken.inputs, tuple) and taken.inputs[:1] == ("redirect",)):
+                # a page of the site is published there: it wins, as Jekyll writes it over the redirect
+                plan.overridden[taken.path] = warning(f"{old}: {taken.origin} is published here, not the redirect "
+                                                      f"to {new} that {key} asks for", origin)
+                continue
             plan.add(output_path(old), origin, partial(
                 ctx.render, "redirect.html", page=generated_page("Redirecting", old), target=new),
                 ("redirect", old, new), listed=False)
