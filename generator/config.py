@@ -309,6 +309,18 @@ def _at_least_one(section: Any, names: tuple[str, ...], path: Path, prefix: str)
 
 
 @dataclass(frozen=True)
+class Collection:
+    """A collection of pages, as Jekyll's are: the pages of ``content/pages/_NAME/``, listed as
+    ``site.NAME`` (and in ``site.collections``) and not in ``site.pages``; published (at their
+    permalinks) only if ``output``. Listed by ``order`` (their paths in the folder, the others
+    after them), else by the front matter key ``sort_by``, else by date and path, as Jekyll 4.3."""
+
+    output: bool = True
+    sort_by: str = ""
+    order: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
 class Config:
     """The whole of site.yaml: sitegen's own keys below, and in ``sections`` the keys the
     planners own (:func:`generator.configure.load_config` gathers them), read alike
@@ -339,6 +351,8 @@ class Config:
     outputs: dict[str, bool] = field(default_factory=dict)
     repository: Repository = field(default_factory=Repository)
     static: list[str] = field(default_factory=list)   # folders (or files) published at their own URLs
+    # Collections of pages, by name (Jekyll's): site.NAME lists content/pages/_NAME/ (Collection).
+    collections: dict[str, Collection] = field(default_factory=dict)
     # Front matter keys the posts and pages carry that no template reads (kept for other tools,
     # or from an import): no warning names them. Any other key nothing reads is warned of (a typo).
     front_matter_keys: list[str] = field(default_factory=list)
@@ -375,6 +389,10 @@ class Config:
             _check_style(self.pygments_style, path, "pygments_style")
         if self.posts_per_page < 1:
             raise SiteError(f"key 'posts_per_page': expected 1 or more, got {self.posts_per_page}", path)
+        for name in self.collections:
+            if not re.fullmatch(r"[A-Za-z0-9][\w-]*", name) or name in ("posts", "collections", "data"):
+                raise SiteError(f"key 'collections.{name}': a collection's name is a folder's, _NAME in "
+                                f"content/pages/, and not posts, collections or data", path)
 
     @property
     def code_styles(self) -> CodeStyles:

@@ -112,7 +112,8 @@ class Views:
 
     Keys of collections: ``("seq", name, read, *args)`` where ``name`` is
     ``("posts",)``, ``("pages",)``, ``("years",)``, ``("years", 2019)``,
-    ``("tags", "gpu")``, ``("categories", "news")`` (or a taxonomy's) and ``read`` one of
+    ``("tags", "gpu")``, ``("categories", "news")`` (or a taxonomy's), ``("collections", "docs")``
+    (a collection of site.yaml's) and ``read`` one of
     ``len``, ``all``, ``at`` (an index) or ``slice`` (start, stop, step);
     ``("names", "tags")`` is the list of tag names (``"data"``: of data files).
     """
@@ -143,6 +144,9 @@ class Views:
 
     def authors(self) -> AuthorsView:
         return AuthorsView(self.site, self)
+
+    def collections(self) -> CollectionsView:
+        return CollectionsView(self.site, self)
 
     def _year(self, item: tuple[int, list[Document]]) -> tuple[int, SequenceView]:
         return item[0], self.sequence(("years", item[0]))
@@ -274,6 +278,29 @@ class GroupsView(Mapping):
     def __len__(self) -> int:
         record(("names", self._kind))
         return len(self._groups)
+
+
+class CollectionsView(Sequence):
+    """``site.collections``: each collection of site.yaml as Jekyll shows one (``label``,
+    ``output``, ``docs``), by label as Jekyll's ``SiteDrop`` sorts them; their names are one key
+    (``("names", "collections")``), the documents of each a collection (``("collections",
+    NAME)``), ``output`` a setting."""
+
+    def __init__(self, site: Site, views: Views):
+        self._names = sorted(site.collections)
+        self._views = views
+
+    def __getitem__(self, index: Any) -> Any:
+        record(("names", "collections"))
+        if isinstance(index, slice):
+            return [self[i] for i in range(len(self._names))[index]]
+        name = self._names[index]
+        return {"label": name, "output": self._views.settings.collections[name].output,
+                "docs": self._views.sequence(("collections", name))}
+
+    def __len__(self) -> int:
+        record(("names", "collections"))
+        return len(self._names)
 
 
 class AuthorsView(Mapping):

@@ -55,7 +55,7 @@ from generator.highlight import highlight
 from generator.layout import DATA, INCLUDES, PAGES, POSTS
 
 INCLUDES_DIR, DATA_DIR, POSTS_DIR, PAGES_DIR = INCLUDES, DATA, POSTS, PAGES
-SITE_COLLECTIONS = ("posts", "pages", "tags", "categories")
+SITE_COLLECTIONS = ("posts", "pages", "tags", "categories", "collections")
 
 
 class NeedsSite(Exception):
@@ -353,9 +353,8 @@ class IncludeTag(Tag):
 
     def parse(self, stream: Any) -> Node:
         token = stream.eat(TOKEN_TAG)
-        text = _raw_expression(stream)
-        path, _, rest = text.partition(" ")
-        return IncludeNode(token, path, INCLUDE_PARAMETER.findall(rest))
+        path, *rest = _raw_expression(stream).split(None, 1)    # the name may end its line
+        return IncludeNode(token, path, INCLUDE_PARAMETER.findall(rest[0] if rest else ""))
 
 
 class CaptureTag(LiquidCaptureTag):
@@ -645,8 +644,8 @@ class ParseTimeSite(Mapping):
         try:
             return self._settings[name]
         except KeyError:
-            is_taxonomy = getattr(self._settings, "is_taxonomy", None)    # the site's SiteSettings
-            if is_taxonomy is not None and is_taxonomy(name):
+            lists = getattr(self._settings, "lists", None)    # the site's SiteSettings
+            if lists is not None and lists(name):
                 raise NeedsSite(name) from None
             raise
 

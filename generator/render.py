@@ -345,28 +345,35 @@ def ruby_text(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
+def jekyll_property(env: jinja2.Environment, item: Any, attribute: str) -> Any:
+    """``item``'s ``attribute`` (dotted: a document's front matter key is ``meta.order``); nil
+    where it has none."""
+    for part in attribute.split("."):
+        item = env.getitem(item, part)
+        if isinstance(item, jinja2.Undefined):
+            return None
+    return item
+
+
 @jinja2.pass_environment
 def jekyll_where(env: jinja2.Environment, items: Any, attribute: str, target: Any) -> list[Any]:
     """Jekyll's ``where`` for templates converted from Liquid: an item without the key is nil
     (where Jinja's ``selectattr`` would stop the build), a list value matches by membership."""
-    def value(item: Any) -> Any:
-        for part in attribute.split("."):
-            item = env.getitem(item, part)
-            if isinstance(item, jinja2.Undefined):
-                return None
-        return item
-
-    return [item for item in items if jekyll_matches(value(item), target)]
+    return [item for item in items if jekyll_matches(jekyll_property(env, item, attribute), target)]
 
 
 @jinja2.pass_environment
 def jekyll_sort(env: jinja2.Environment, value: Any, attribute: str | None = None) -> Any:
     """Jekyll's ``sort``, for templates converted from Liquid: a mapping (``site.data.locales``)
-    sorts into its ``[key, value]`` pairs, by key, as Ruby's ``Hash#sort`` does; anything else
-    as Jinja's ``sort`` sorts it."""
+    sorts into its ``[key, value]`` pairs, by key, as Ruby's ``Hash#sort`` does; a list by a
+    property (a document's front matter key: ``meta.order``), items without it first, as
+    Jekyll's ``nils: first``; anything else as Jinja's ``sort`` sorts it."""
     if isinstance(value, Mapping):
         return [[key, value[key]] for key in sorted(value)]
-    return jinja2.filters.do_sort(env, value, attribute=attribute)
+    if attribute is None:
+        return jinja2.filters.do_sort(env, value)
+    keyed = [(jekyll_property(env, item, attribute), item) for item in value]
+    return [item for _, item in sorted(keyed, key=lambda pair: (pair[0] is not None, pair[0] if pair[0] is not None else 0))]
 
 
 def jsonify(value: Any) -> Markup:

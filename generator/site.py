@@ -27,10 +27,10 @@ from typing import TYPE_CHECKING, Any
 
 from generator import codec
 from generator.authors import Author, data_file, posts_by_author, read_people
-from generator.config import Config, LiquidSettings, SettingsView
+from generator.config import Collection, Config, LiquidSettings, SettingsView
 from generator.errors import SiteError, warning
 from generator.headings import Heading
-from generator.layout import POSTS
+from generator.layout import PAGES, POSTS
 from generator.links import document_anchors, document_links, well_formed_links
 from generator.placement import at_most, place, place_all, slugify, string_list, taxonomy_names
 from generator.schema.outputs import SITE_COLLECTIONS
@@ -470,9 +470,10 @@ class SiteSettings(Mapping):
     def __len__(self) -> int:
         return sum(1 for _ in self)
 
-    def is_taxonomy(self, name: str) -> bool:
-        """Whether ``site.NAME`` is a taxonomy of site.yaml: a collection, as ``site.tags`` is."""
-        return any(taxonomy.name == name for taxonomy in self._config.taxonomies)
+    def lists(self, name: str) -> bool:
+        """Whether ``site.NAME`` lists documents, as ``site.tags`` does: a taxonomy or a collection
+        of site.yaml."""
+        return name in self._config.collections or any(taxonomy.name == name for taxonomy in self._config.taxonomies)
 
 
 def liquid_environment(config: Config) -> Any:
@@ -566,12 +567,16 @@ class Site:
     people: dict[str, Author] = field(default_factory=dict)       # content/data/authors.yml, by key
     authors: dict[str, list[Document]] = field(default_factory=dict)   # key -> the posts naming them
     classified: dict[str, dict[str, list[Document]]] = field(default_factory=dict)  # site.yaml taxonomies
+    collections: dict[str, list[Document]] = field(default_factory=dict)   # site.yaml's, each in its order
     hidden_drafts: int = 0                      # left out for want of --drafts: the preview says so
     tutorials: Callable[[], list] | None = field(default=None, repr=False)  # the planners' labelled pages (the tutorials'), by the build
 
     @property
     def documents(self) -> list[Document]:
-        return self.posts + self.pages
+        """What the site publishes: posts, pages and the documents of collections with output."""
+        collections = self.config.collections
+        return self.posts + self.pages + [doc for name, docs in self.collections.items()
+                                          if collections[name].output for doc in docs]
 
     @functools.cached_property
     def labels(self) -> myst.Labels:
@@ -623,6 +628,8 @@ class Site:
         (an empty one for a taxonomy site.yaml no longer has, which the last build read)."""
         if name in self.classified:
             return self.classified[name]
+        if name == "collections":      # name -> its documents
+            return self.collections
         return getattr(self, name) if name in SITE_COLLECTIONS else {}
 
 
@@ -631,12 +638,16 @@ def assemble(documents: list[Document], data: dict[str, Any], config: Config, *,
     """Place every document, select what is published and build the collections."""
     place_all(documents, config)
     posts, pages = [], []
+    collected: dict[str, list[Document]] = {name: [] for name in config.collections}
     hidden_drafts = 0
     for doc in documents:
         if doc.draft and not drafts:
             hidden_drafts += 1
             continue
-        if doc.kind == "post":
+        collection = collection_of(doc, config)
+        if collection is not None:
+            collected[collection].append(doc)
+        elif doc.kind == "post":
             if doc.date > now and not future:
                 continue
             posts.append(doc)
@@ -653,7 +664,10 @@ def assemble(documents: list[Document], data: dict[str, Any], config: Config, *,
     for post in posts:
         by_year[post.date.year].append(post)
 
-    check_unique_urls(posts + pages)
+    for name, docs in collected.items():
+        docs[:] = ordered(docs, config.collections[name], f"{PAGES}/_{name}/")
+    check_unique_urls(posts + pages + [d for name, docs in collected.items() if config.collections[name].output
+                                       for d in docs])
     people = read_people(config, data)
     return Site(
         config=config,
@@ -665,9 +679,44 @@ def assemble(documents: list[Document], data: dict[str, Any], config: Config, *,
         years=sorted(by_year.items(), reverse=True),
         people=people,
         authors=posts_by_author(posts, people, data_file(config)) if people else {},
+        collections=collected,
         hidden_drafts=hidden_drafts,
         classified={taxonomy.name: classify(posts, taxonomy.key, taxonomy.order) for taxonomy in config.taxonomies},
     )
+
+
+def collection_of(doc: Document, config: Config) -> str | None:
+    """The collection of site.yaml a page is in (``content/pages/_NAME/...``), if any."""
+    parts = doc.source.parts
+    if doc.kind != "page" or len(parts) < 4 or parts[:2] != ("content", "pages") or parts[2][:1] != "_":
+        return None
+    return parts[2][1:] if parts[2][1:] in config.collections else None
+
+
+def ordered(docs: list[Document], collection: Collection, folder: str) -> list[Document]:
+    """A collection's documents in Jekyll 4.3's order (``Collection#sort_docs!``): those ``order``
+    names first, as it names them, then the others; else by ``sort_by``, documents without
+    the key last; else, and between equals, by date where both have one, then by path."""
+    def compare(a: Document, b: Document) -> int:
+        if collection.sort_by:
+            x, y = a.meta.get(collection.sort_by), b.meta.get(collection.sort_by)
+            if (x is None) != (y is None):
+                return 1 if x is None else -1
+            try:
+                if x is not None and x != y:
+                    return -1 if x < y else 1
+            except TypeError:     # values Ruby cannot compare either: by the documents
+                pass
+        if a.date and b.date and a.date != b.date:
+            return -1 if a.date < b.date else 1
+        return (a.source.as_posix() > b.source.as_posix()) - (a.source.as_posix() < b.source.as_posix())
+
+    if collection.order:
+        by_path = sorted(docs, key=lambda d: d.source.as_posix())
+        listed = {folder + name: None for name in collection.order}
+        paths = {d.source.as_posix(): d for d in by_path}
+        return [paths[p] for p in {**listed, **dict.fromkeys(paths)} if p in paths]
+    return sorted(docs, key=functools.cmp_to_key(compare))
 
 
 def classify(posts: list[Document], key: str, order: str = "name") -> dict[str, list[Document]]:

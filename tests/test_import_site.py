@@ -116,17 +116,18 @@ def test_a_sass_error_is_one_line_naming_file_and_line(tmp_path, capsys) -> None
     assert "error: css/main.scss:2: Sass: Undefined variable" in capsys.readouterr().err
 
 
-def test_a_published_collection_left_out_is_said_where_a_visitor_would_miss_it(tmp_path) -> None:
+def test_collections_are_imported_published_or_not_as_jekyll_had_them(tmp_path) -> None:
     # Found on Apache Calcite's site: its 31 _docs pages were left out with only a line on
     # site.collections among the things to do by hand.
     source = small_site(tmp_path / "jekyll", "title: Small\ncollections:\n  docs:\n    output: true\n  notes: {}\n",
                         {"_docs/index.md": "---\ntitle: Docs\n---\nA.\n", "_docs/api/a.md": "---\n---\nB.\n",
                          "_docs/logo.png": "", "_notes/n.md": "---\n---\nC.\n"})
-    import_jekyll(source, tmp_path / "site")
+    result = import_jekyll(source, tmp_path / "site")
+    assert result.collected == 3
+    assert "permalink: /docs/api/a.html\ntitle: A\n" in (tmp_path / "site/content/pages/_docs/api/a.md").read_text()
     report = (tmp_path / "site/IMPORT-REPORT.md").read_text()
-    seen = report.split("## What a visitor would see")[1].split("## ")[0]
-    assert "- `_docs:1`: `collections.docs`: Jekyll published this collection's 2 documents as pages" in seen
-    assert "_notes" not in report
+    assert "3 documents of collections (content/pages/_NAME/)" in report and "collections" not in report.split("## To do")[1]
+    assert "output: false" in (tmp_path / "site/site.yaml").read_text().split("collections:")[1].split("notes:")[1]
 
 
 def test_dart_sass_modules_are_compiled_by_dart_sass(tmp_path, capsys) -> None:

@@ -170,7 +170,9 @@ def swap_in(engine: Engine, scan: Scan) -> tuple[Assembled, DocumentStats] | Non
                 and inputs_moved(doc, index.digest))]
     reparsed, count = load_documents(scan.config, todo, engine.options.refresh)
     place_all((doc for _, doc in reparsed.values()), scan.config)
-    if any(placement(doc) != placement(last.parsed[source].document) for source, (_, doc) in reparsed.items()):
+    keys = tuple(c.sort_by for c in scan.config.collections.values() if c.sort_by)
+    if any(placement(doc, keys) != placement(last.parsed[source].document, keys)
+           for source, (_, doc) in reparsed.items()):
         return None
     parsed = dict(last.parsed)
     for _, path, source_digest in todo:

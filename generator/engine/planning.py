@@ -184,10 +184,11 @@ def within(name: str, places: tuple[str, ...]) -> bool:
     return any(name == place or name.startswith(place + "/") for place in places)
 
 
-def placement(doc: Document) -> tuple:
-    """What decides where a document is published and which collections list it."""
+def placement(doc: Document, sort_keys: tuple[str, ...] = ()) -> tuple:
+    """What decides where a document is published and which collections list it, in which order
+    (``sort_keys``: the front matter keys that order site.yaml's collections)."""
     return (doc.kind, doc.url, doc.layout, doc.date, doc.draft, doc.tags, doc.categories, doc.authors,
-            doc.redirect_from, doc.meta.get("redirect_to"))
+            doc.redirect_from, doc.meta.get("redirect_to"), *(doc.meta.get(key) for key in sort_keys))
 
 
 class OutputBytes(Mapping):

@@ -31,6 +31,8 @@ import yaml
 
 from generator.errors import SiteError
 from generator.frontmatter import known_keys
+from generator.importers.collections import JekyllCollection, UnknownPlaceholder, collections_of, document_url, name_of, \
+    static_url, titled
 from generator.importers.liquid import (Note, assigned_names, block_name, convert_template, layout_variables,
                                         page_layout_variables)
 from generator.importers.polyglot import Languages, Page
@@ -68,10 +70,10 @@ HANDLED_KEYS = {"title", "url", "baseurl", "permalink", "timezone", "exclude", "
                 "description", "author", "lang", "markdown", "kramdown", "highlighter", "plugins", "gems",
                 "paginate", "source", "destination", "encoding", "safe", "incremental", "port", "host",
                 "livereload", "future", "show_drafts", "unpublished", "excerpt_separator", "sass", "feed",
-                "liquid"}
-# Jekyll's own settings that sitegen has no key for: not values of the site (site.collections is
-# Jekyll's list of collections, not this mapping), so not carried into site.yaml `variables`.
-JEKYLLS_OWN = {"collections", "collections_dir", "keep_files", "data_dir", "layouts_dir", "includes_dir",
+                "collections", "collections_dir", "liquid"}
+# Jekyll's own settings that sitegen has no key for: not values of the site, so not carried into
+# site.yaml `variables` (collections become site.yaml `collections`).
+JEKYLLS_OWN = {"keep_files", "data_dir", "layouts_dir", "includes_dir",
                "plugins_dir", "whitelist", "limit_posts", "lsi", "strict_front_matter", "quiet",
                "verbose", "profile", "webrick", "markdown_ext", "theme", "remote_theme", "paginate_path"}
 # A Ruby plugin registering Liquid: Liquid::Template.register_tag('name', ...) or register_filter(Module).
@@ -101,6 +103,7 @@ class ImportResult:
     data: int = 0
     layouts: int = 0
     includes: int = 0
+    collected: int = 0          # documents of collections
     static: list[str] = field(default_factory=list)
     notes: list[Note] = field(default_factory=list)
     settings: list[str] = field(default_factory=list)   # to carry into site.yaml by hand (for now)
@@ -111,7 +114,8 @@ class ImportResult:
     def summary(self) -> str:
         static = ", ".join(self.static) or "none"
         neutralised = sum(note.neutralised for note in self.notes)
-        return (f"imported {self.posts} posts, {self.pages} pages, {self.data} data files, "
+        return (f"imported {self.posts} posts, {self.pages} pages, {self.collected} documents of collections, "
+                f"{self.data} data files, "
                 f"{self.layouts} layouts, {self.includes} includes; static: {static}; "
                 + (f"{neutralised} things neutralised, " if neutralised else "")
                 + f"{len(self.notes) - neutralised} things to finish by hand: see {self.dest / REPORT_FILE}")
@@ -188,6 +192,7 @@ class _Importer:
         self.atom_urls: list[str] = []           # where the site's Atom feeds were
         self.languages = Languages.of(config, list(self.plugins()), self.excluded, src)   # jekyll-polyglot's
         self.localized_pages: list[Page] = []   # the pages of a polyglot site, written once coordinated
+        self.collections: dict[str, dict] = {}    # site.yaml collections
         sass = config.get("sass") or {}
         # Jekyll's load paths: sass.load_paths, then sass_dir; its style: jekyll-sass-converter 3's
         # default (2's, with sassc, was compact: the report says so).
@@ -409,13 +414,44 @@ class _Importer:
                 data = self.read(path) if path.is_file() else None
                 if data is not None:
                     self.copy(data, path.relative_to(self.src).as_posix())
-        self.note_collections()
+        self.import_collections()
         if (self.src / "_plugins").is_dir():
             self.note("_plugins", 1, "_plugins", "Ruby plugins do not run in sitegen: do what they did "
                                                  "in templates or content", visible=True)
             self.note_plugin_liquid()
         self.import_data()
         self.import_includes_and_layouts()
+
+    def import_collections(self) -> None:
+        """Each collection's documents, as pages under ``content/pages/_NAME/`` at the URLs Jekyll
+        gave them (written into their front matter), and the collection in site.yaml
+        ``collections``: listed as ``site.NAME``, published only if Jekyll published it."""
+        base = str(self.config.get("collections_dir") or "").strip("/")
+        for collection in collections_of(self.config):
+            folder = self.src / base / f"_{collection.name}"
+            self.collections[collection.name] = {"output": collection.output, "sort_by": collection.sort_by or "",
+                                                 "order": collection.order}
+            for path in sorted(folder.rglob("*")) if self.folder(folder) else []:
+                inner = path.relative_to(folder).as_posix()
+                if not path.is_file() or self.skipped(inner):
+                    continue
+                rel, data = path.relative_to(self.src).as_posix(), self.read(path)
+                if data is None:
+                    continue
+                if not re.match(rb"---[ \t]*\r?\n", data):
+                    if collection.output:       # Jekyll copies it, at a URL of the collection's
+                        self.copy_collection_file(data, rel, static_url(self.collection_template(collection),
+                                                                        collection.name, inner))
+                    continue
+                if not inner.endswith(PAGE_SUFFIXES):
+                    self.note(rel, 1, rel, f"a document of the collection '{collection.name}' that is not Markdown "
+                              f"or HTML: sitegen does not read it, so site.{collection.name} lists it not"
+                              + (", nor is it published: write the file as it should be served into a static "
+                                 "folder" if collection.output else ""), visible=collection.output)
+                    continue
+                self.write_document(data, rel, f"content/pages/_{collection.name}/{inner}", collection.name,
+                                    collection=(collection, inner))
+                self.result.collected += 1
 
     def note_plugin_liquid(self) -> None:
         """The Liquid tags and filters the site's Ruby plugins register: each is named here, and
@@ -432,20 +468,6 @@ class _Importer:
                           f"a Liquid {kind} of a Ruby plugin: sitegen leaves each use out, with a warning at its "
                           f"file and line (site.yaml liquid.unknown: warning); do what it did in the content",
                           visible=True)
-
-    def note_collections(self) -> None:
-        """A collection Jekyll published (``output: true``) is pages sitegen does not make: said
-        where a visitor would miss them, with how many there are."""
-        collections = self.config.get("collections") or {}
-        for name, settings in collections.items() if isinstance(collections, dict) else ():
-            folder = self.src / f"_{name}"
-            if name == "posts" or not (isinstance(settings, dict) and settings.get("output")) \
-                    or not self.folder(folder):
-                continue
-            count = sum(name.endswith(PAGE_SUFFIXES) for _, _, files in os.walk(folder) for name in files)
-            self.note(f"_{name}", 1, f"collections.{name}", f"Jekyll published this collection's {count} "
-                      f"documents as pages; sitegen has no collections, so they were left out: move them "
-                      f"into content/pages/{name}/ (or content/docs/) with the permalinks they had", visible=True)
 
     def import_data(self) -> None:
         data = self.src / "_data"
@@ -472,8 +494,10 @@ class _Importer:
 
     # -- documents ---------------------------------------------------------------------------------
 
-    def write_document(self, data: bytes, rel: str, target: str, kind: str) -> None:
-        """Copy a post or page, writing in what Jekyll would have given it (defaults, title, layout)."""
+    def write_document(self, data: bytes, rel: str, target: str, kind: str,
+                       collection: tuple[JekyllCollection, str] | None = None) -> None:
+        """Copy a post, page or document of a ``collection`` (with its path in the collection's
+        folder), writing in what Jekyll would have given it (defaults, title, layout, URL)."""
         text = data.decode("utf-8", errors="strict") if _is_utf8(data) else None
         if text is None:
             self.note(rel, 1, rel, "not UTF-8: save it as UTF-8 (copied as it is)")
@@ -502,21 +526,29 @@ class _Importer:
             self.layouts_used.add(NO_LAYOUT)
         else:
             self.layouts_used.add(str(layout))
+        front = match.group(1)
+        day = ruby_date(meta.get("date"))
+        if day is not None:     # as Ruby's Time.parse read it: 23/01/2022 is the 23rd of January
+            front = re.sub(r"^date[ \t]*:.*$", f"date: {day}", front, count=1, flags=re.M)
+        if collection is not None:
+            front = self.place_in_collection(rel, *collection, meta, merged, changes, front)
         if not merged.get("title"):
             stem = rel.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-            if kind == "posts":     # Jekyll titles a post from its slug
+            if collection is not None:    # Jekyll titles a document from its name
+                changes["title"] = titled(name_of(collection[1])[0])
+            elif kind == "posts":     # Jekyll titles a post from its slug
                 changes["title"] = " ".join(word.capitalize() for word in POST_NAME.match(stem).group(4).split("-"))
             else:                   # a page's title is nil in Jekyll; sitegen needs one: the file's name
                 changes.update(title=stem, untitled=True)
-        if kind == "pages" and "permalink" not in merged and self.permalink.endswith("/") \
+        if kind == "pages" and collection is None and "permalink" not in merged and self.permalink.endswith("/") \
                 and not rel.endswith(("index.md", "index.html", "index.markdown")):
             changes["permalink"] = "/" + rel.rsplit(".", 1)[0] + "/"     # Jekyll's pretty pages
         if kind == "posts":
             self.check_post_url(rel, merged)
         self.note_third_party(rel, text)
         body_start = match.end()
-        front = match.group(1) + "".join(_yaml_line(key, value) for key, value in changes.items())
-        if kind == "pages" and self.languages:     # written once polyglot has chosen each language's
+        front += "".join(_yaml_line(key, value) for key, value in changes.items())
+        if kind == "pages" and collection is None and self.languages:   # written once polyglot has chosen
             self.localized_pages.append(Page(rel, target, merged, front, text[body_start:],
                                                text.count("\n", 0, body_start)))
             return
@@ -540,6 +572,51 @@ class _Importer:
             if self.config.get(key):
                 self.note(self.config_name, self.config_line(key), key,
                           "polyglot's other names of site.active_lang: not carried over; use site.active_lang")
+
+    def place_in_collection(self, rel: str, collection: JekyllCollection, inner: str, meta: dict, merged: dict,
+                            changes: dict, front: str) -> str:
+        """Write in (``changes``, or ``front``, the front matter as written, which it returns) what
+        Jekyll gave a document of ``collection``: the date its name gives, and its URL."""
+        named = name_of(inner)[1]
+        if named and "date" not in merged:    # Jekyll dates a document from its name, as a post
+            changes["date"] = named
+        url = self.collection_url(rel, collection, inner, merged)
+        if url is None:         # noted: at its path, not at a pattern sitegen would read otherwise
+            changes.pop("permalink", None)
+        elif "permalink" in meta:     # its own, placeholders filled: sitegen's pages have none
+            front = re.sub(r"^permalink[ \t]*:.*$", lambda _: _yaml_line("permalink", url).strip(), front,
+                           count=1, flags=re.M)
+        else:
+            changes["permalink"] = url
+        return front
+
+    def collection_template(self, collection: JekyllCollection) -> str:
+        """Its documents' URL template, by the site's permalink style."""
+        return collection.template(str(self.config.get("permalink") or "date"))
+
+    def copy_collection_file(self, data: bytes, rel: str, url: str) -> None:
+        """A file of a published collection without front matter, copied where Jekyll published it
+        (its folder a static one), unless Jekyll's URL for it keeps a placeholder or lands on a
+        name sitegen keeps for its sources."""
+        top = url.lstrip("/").split("/")[0]
+        if ":" in url or top in RESERVED or top == REPORT_FILE:
+            self.note(rel, 1, rel, f"a file of a collection that Jekyll published at {url}: not copied; copy it "
+                                   f"into a static folder at the URL the site links", visible=True)
+            return
+        self.copy(data, url.lstrip("/"))
+        self.publish(top)
+
+    def collection_url(self, rel: str, collection: JekyllCollection, inner: str, merged: dict) -> str | None:
+        """The URL Jekyll gave a document of ``collection``: its permalink (its own, else its
+        defaults', else its collection's) with the placeholders filled; None, noted, if one cannot be."""
+        template = str(merged.get("permalink") or self.collection_template(collection))
+        try:
+            return document_url(template, collection.name, inner, merged)
+        except UnknownPlaceholder as exc:
+            self.note(rel, 1, f"permalink: {template}", f"the placeholder :{exc} is not filled for a document "
+                      f"of a collection: the page is at its path in content/pages/; give it its permalink",
+                      visible=True)
+            return None
 
     def note_third_party(self, rel: str, text: str) -> None:
         """Images, frames and scripts loaded from other hosts: sitegen's check refuses them
@@ -766,6 +843,8 @@ class _Importer:
         settings["archives"] = {"blog": False, "history": False, "tags": False, "categories": False,
                                 "authors": False}   # and _data/authors.yml stays plain data
         settings["static"] = self.static
+        if self.collections:
+            settings["collections"] = self.collections
         liquid = config.get("liquid") if isinstance(config.get("liquid"), dict) else {}
         if self.plugin_liquid or not liquid.get("strict_variables"):
             settings["liquid"] = {"unknown": "warning"}
@@ -861,6 +940,7 @@ class _Importer:
         lines = [f"# Import report: {self.src.name}", "",
                  f"`sitegen import jekyll` made this site from the Jekyll site in `{self.src}`.", "",
                  f"- {result.posts} posts (content/posts/), {result.pages} pages (content/pages/), "
+                 f"{result.collected} documents of collections (content/pages/_NAME/), "
                  f"{result.data} data files (content/data/)",
                  f"- {result.layouts} layouts converted to Jinja (templates/), {result.includes} includes "
                  f"(content/includes/, and templates/partials/ for those layouts use)",
@@ -952,6 +1032,23 @@ def gemfile_plugins(text: str) -> list[tuple[str, int]]:
         if gem and (depth or re.search(r"group:\s*\[?\s*:jekyll_plugins|:group\s*=>\s*:jekyll_plugins", gem.group(2))):
             found.append((gem.group(1), number))
     return found
+
+
+def ruby_date(value: Any) -> str | None:
+    """A front matter date Jekyll reads (Ruby's ``Time.parse``) and sitegen does not, as
+    YYYY-MM-DD: day first with slashes or dashes (``23/01/2022``, ``11-9-2017``), or year first
+    with slashes; None for any other value."""
+    if not isinstance(value, str):
+        return None
+    found = re.fullmatch(r"\s*(\d{1,2})[/-](\d{1,2})[/-](\d{4})\s*", value)
+    if found:
+        day, month, year = found.groups()
+    else:
+        found = re.fullmatch(r"\s*(\d{4})/(\d{1,2})/(\d{1,2})\s*", value)
+        if not found:
+            return None
+        year, month, day = found.groups()
+    return f"{year}-{int(month):02d}-{int(day):02d}"
 
 
 def toc_levels(value: Any) -> list[int] | None:

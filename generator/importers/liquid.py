@@ -127,6 +127,12 @@ class Scope:
     languages: Languages | None = None             # jekyll-polyglot's, if the site loads it
 
 
+def _collection_names(config: dict[str, Any]) -> list[str]:
+    """The collections ``_config.yml`` declares (a mapping, or a list of names), posts aside."""
+    declared = config.get("collections") or {}
+    return [str(name) for name in declared if str(name) != "posts"] if isinstance(declared, (dict, list)) else []
+
+
 def convert_template(text: str, path: str, config: dict[str, Any], *, parent: str | None = None,
                      blocks: str | None = None, lenient: bool = False, includes: set[str] | None = None,
                      include_path: Callable[[str], str] = lambda name: f"partials/{name}",
@@ -489,7 +495,8 @@ class _Converter:
         """Does this Liquid value (before its filters) hold posts or pages?"""
         source = source.strip()
         root = re.split(r"[.\[\s|]", source, maxsplit=1)[0]
-        return source.startswith(DOCUMENT_COLLECTIONS) or root in self.scope.collections
+        return (source.startswith(DOCUMENT_COLLECTIONS) or root in self.scope.collections
+                or any(re.match(rf"site\.{re.escape(name)}\b", source) for name in _collection_names(self.scope.config)))
 
     def include(self, args: str, wrap: Callable[[str], str]) -> str:
         match = re.fullmatch(r"([\w./-]+)(.*)", args.strip(), re.S)
@@ -692,6 +699,8 @@ class _Converter:
             return _maybe(value, more[1:]) if name == "data" else value
         if name == "author":
             return "site.author"
+        if name == "collections" or name in _collection_names(self.scope.config):   # site.yaml's, listed
+            return self.access(f"site[{name!r}]", more)
         if name == "related_posts":     # Jekyll's without LSI: a post's ten newest others; a page has none
             return self.access('(((site.posts | list)[:11] | reject("equalto", page) | list)[:10] '
                                'if page.kind == "post" else nil)', more)

@@ -29,6 +29,9 @@ def site_view(site: Site, views: Views, planners: Iterable[Planner] = ()) -> Map
         "authors": views.authors(),
         "years": views.sequence(("years",)),
         **{name: views.groups(name) for name in site.classified},     # site.yaml taxonomies
+        # site.yaml collections: each over a name of sitegen's but posts, as in Jekyll's site
+        **{name: views.sequence(("collections", name)) for name in site.collections if name != "posts"},
+        "collections": views.collections(),
     }
     values = {name: value for planner in planners for name, value in planner.site_values.items()}
     return SiteView(collections, views.settings, values)

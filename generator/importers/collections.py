@@ -1,0 +1,168 @@
+"""Jekyll's collections as the importer reads them: which there are, and where Jekyll
+publishes each document of one (its ``permalink``, with the collection's placeholders).
+
+Jekyll 4.3's rules, from its ``Collection``, ``Document`` and ``Drops::UrlDrop``: a
+collection's documents are published at its ``permalink`` (default
+``/:collection/:path`` with the suffix the site's permalink style gives), a document's own
+``permalink`` winning; ``:path`` is the document's path in the collection without its
+extension, ``:name`` its file name slugified, ``:slug`` its ``slug`` (the front matter's, else
+its name without a leading date) slugified, ``:title`` the same keeping case. A document
+without a title is titled from its name.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+# A collection's documents with a date in their name: 2020-01-02-name.md
+DATED_NAME = re.compile(r"(\d{2,4}-\d{1,2}-\d{1,2})-(.*)$")
+# Jekyll's named permalink styles, and the suffix each gives a collection's default permalink.
+STYLE_SUFFIX = {"pretty": "/", "date": ":output_ext", "ordinal": ":output_ext", "none": ":output_ext"}
+OUTPUT_SUFFIXES = (".md", ".markdown", ".html", ".htm")
+PLACEHOLDER = re.compile(r":([a-z_]+)")
+
+
+class UnknownPlaceholder(ValueError):
+    """A permalink names a placeholder the importer cannot fill for this document."""
+
+
+@dataclass
+class JekyllCollection:
+    """One collection of ``_config.yml`` (not ``posts``)."""
+
+    name: str
+    output: bool = False
+    permalink: str | None = None        # its own; None: Jekyll's default for the site's style
+    sort_by: str | None = None
+    order: list[str] = field(default_factory=list)
+
+    def template(self, site_permalink: str) -> str:
+        """The URL template of its documents (``Collection#url_template``)."""
+        if self.permalink:
+            return self.permalink
+        style = STYLE_SUFFIX.get(site_permalink)
+        if style is None:   # a pattern of its own: its end says which suffix
+            style = ("/" if site_permalink.endswith("/") else "") + \
+                    (":output_ext" if site_permalink.endswith(":output_ext") else "")
+        return "/:collection/:path" + style
+
+
+def collections_of(config: dict[str, Any]) -> list[JekyllCollection]:
+    """The collections ``_config.yml`` declares (a mapping of settings, or a list of names),
+    but ``posts``, which the importer reads as posts."""
+    declared = config.get("collections") or {}
+    if isinstance(declared, list):
+        declared = {str(name): {} for name in declared}
+    if not isinstance(declared, dict):
+        return []
+    found = []
+    for name, settings in declared.items():
+        settings = settings if isinstance(settings, dict) else {}
+        if str(name) == "posts":
+            continue
+        order = settings.get("order")
+        found.append(JekyllCollection(
+            str(name), output=bool(settings.get("output")),
+            permalink=str(settings["permalink"]) if settings.get("permalink") else None,
+            sort_by=str(settings["sort_by"]) if isinstance(settings.get("sort_by"), str) else None,
+            order=[str(entry) for entry in order] if isinstance(order, list) else []))
+    return found
+
+
+def slugify(text: str, pretty: bool = False, cased: bool = False) -> str:
+    """Jekyll's ``Utils.slugify`` in its default and ``pretty`` modes."""
+    replaced = r"[^\w._~!$&'()+,;=@]+" if pretty else r"(?:[^\w]|_)+"     # pretty keeps "_"
+    slug = re.sub(replaced, "-", text).strip("-")
+    return slug if cased else slug.lower()
+
+
+def titled(name: str) -> str:
+    """The title Jekyll gives a document without one: its name's words capitalized."""
+    return " ".join(word.capitalize() for word in name.split("-"))
+
+
+def name_of(inner: str) -> tuple[str, str | None]:
+    """A document's name (without extension, date or trailing dots) and the date its name gives."""
+    base = inner.rsplit("/", 1)[-1]
+    base = base.rsplit(".", 1)[0] if "." in base else base
+    dated = DATED_NAME.match(base)
+    name, day = (dated.group(2), dated.group(1)) if dated else (base, None)
+    return name.rstrip("."), day
+
+
+def document_url(template: str, collection: str, inner: str, meta: dict[str, Any]) -> str:
+    """The URL Jekyll gives the document ``inner`` (its path in the collection's folder) of
+    ``collection`` for the URL ``template`` (its own permalink, or its collection's), as the
+    path of its file (Jekyll escapes what a URL may not hold in ``page.url``, not in the file)."""
+    stem = inner.rsplit(".", 1)[0] if "." in inner.rsplit("/", 1)[-1] else inner
+    name, day = name_of(inner)
+    basename = stem.rsplit("/", 1)[-1]
+    slug = str(meta.get("slug") or name)    # Jekyll's data["slug"]: the front matter's, else the name's
+    values: dict[str, str] = {
+        "collection": collection,
+        "path": "/" + stem.rstrip("."),
+        "name": slugify(basename),
+        "title": slugify(slug, pretty=True, cased=True),
+        "slug": slugify(slug),
+        "output_ext": ".html" if inner.endswith(OUTPUT_SUFFIXES) else "." + inner.rsplit(".", 1)[-1],
+        "categories": "/".join(dict.fromkeys(str(c).lower() for c in _listed(meta.get("categories")))),
+    }
+    when = _day(meta.get("date") or day)
+    if when is not None:
+        values |= {"year": f"{when.year:04d}", "month": f"{when.month:02d}", "day": f"{when.day:02d}",
+                   "short_year": f"{when.year % 100:02d}", "i_month": str(when.month), "i_day": str(when.day)}
+
+    def fill(match: re.Match) -> str:
+        name = match.group(1)
+        for key in (name, name.rstrip("_")):
+            if key in values:
+                return values[key] + match.group(0)[1 + len(key):]
+        raise UnknownPlaceholder(name)
+
+    url = "/" + PLACEHOLDER.sub(fill, template)
+    url = url.replace("..", "/").replace("./", "")
+    return re.sub(r"/{2,}", "/", url)
+
+
+def static_url(template: str, collection: str, inner: str) -> str:
+    """The URL Jekyll publishes a file of a collection at that has no front matter
+    (``StaticFile#url``): only ``:collection``, ``:path`` and ``:name`` are filled, ``:title`` and
+    ``:output_ext`` emptied, any other placeholder left as it is; then the file's extension."""
+    stem, dot, extension = inner.rpartition(".") if "." in inner.rsplit("/", 1)[-1] else (inner, "", "")
+    values = {"collection": collection, "path": "/" + stem.rstrip("."), "output_ext": "",
+              "name": stem.rsplit("/", 1)[-1], "title": ""}
+    url = template
+    for key, value in values.items():
+        url = url.replace(":" + key, value)
+    url = ("/" + url).replace("..", "/").replace("./", "")
+    return re.sub(r"/{2,}", "/", url).removesuffix("/") + dot + extension
+
+
+def _day(value: Any) -> date | None:
+    """The day of a front matter date or a name's (``2021-3-4``, ``2019-03-18 10:00:00 -0700``,
+    ``23/01/2022`` as Ruby reads it), in the time zone it is written in; None if there is none."""
+    if isinstance(value, date):
+        return value
+    text = str(value or "").strip()
+    found = re.match(r"(\d{4})-(\d{1,2})-(\d{1,2})\b", text)
+    if found:
+        year, month, day = map(int, found.groups())
+    else:
+        found = re.fullmatch(r"(\d{1,2})[/-](\d{1,2})[/-](\d{4})", text)
+        if not found:
+            return None
+        day, month, year = map(int, found.groups())
+    try:
+        return date(year, month, day)
+    except ValueError:
+        return None
+
+
+def _listed(value: Any) -> list:
+    if value is None:
+        return []
+    return value.split() if isinstance(value, str) else list(value) if isinstance(value, list) else [value]
+
