@@ -166,37 +166,33 @@ def convert_template(text: str, path: str, config: dict[str, Any], *, parent: st
     return body, converter.notes
 
 
+def _merged_chain(meta: dict[str, dict[str, Any]], parents: dict[str, str], start: str):
+    """``(layout, what layout holds there)`` up the chain from ``start``: Jekyll renders a document's
+    layout, then its parent..., merging each one's front matter under what the layouts below it
+    set (the nearer layout wins)."""
+    merged: dict[str, Any] = {}
+    name: str | None = start
+    seen = set()
+    while name in meta and name not in seen:
+        seen.add(name)
+        merged = _deep_merge(meta[name], merged)
+        yield name, merged
+        name = parents.get(name)
+
+
 def layout_variables(meta: dict[str, dict[str, Any]], parents: dict[str, str]) -> dict[str, list[dict[str, Any]]]:
-    """What ``layout`` holds in each layout, once per chain that reaches it: Jekyll renders a
-    document's layout, then its parent..., merging each one's front matter under what the
-    layouts below it set (the nearer layout wins)."""
+    """What ``layout`` holds in each layout, once per chain that reaches it."""
     found: dict[str, list[dict[str, Any]]] = {name: [] for name in meta}
     for start in meta:
-        merged: dict[str, Any] = {}
-        name: str | None = start
-        seen = set()
-        while name in meta and name not in seen:
-            seen.add(name)
-            merged = _deep_merge(meta[name], merged)
+        for name, merged in _merged_chain(meta, parents, start):
             found[name].append(merged)
-            name = parents.get(name)
     return found
 
 
 def page_layout_variables(meta: dict[str, dict[str, Any]], parents: dict[str, str]) -> dict[str, dict[str, Any]]:
-    """What ``layout`` holds, by the name of a page's layout, once its whole chain is merged (the
-    nearer layout wins): what an include placed in that chain sees of the layouts above it too."""
-    found: dict[str, dict[str, Any]] = {}
-    for start in meta:
-        merged: dict[str, Any] = {}
-        name: str | None = start
-        seen = set()
-        while name in meta and name not in seen:
-            seen.add(name)
-            merged = _deep_merge(meta[name], merged)
-            name = parents.get(name)
-        found[start] = merged
-    return found
+    """What ``layout`` holds, by the name of a page's layout, once its whole chain is merged: what
+    an include placed in that chain sees of the layouts above it too."""
+    return {start: ([{}] + [merged for _, merged in _merged_chain(meta, parents, start)])[-1] for start in meta}
 
 
 def _deep_merge(master: dict[str, Any], other: dict[str, Any]) -> dict[str, Any]:
