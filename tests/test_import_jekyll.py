@@ -8,6 +8,7 @@ serve. Where Jekyll is not installed, those tests are skipped, saying so.
 from __future__ import annotations
 
 import re
+from datetime import datetime
 import shutil
 import subprocess
 from pathlib import Path
@@ -512,3 +513,22 @@ def test_lists_and_mappings_of_config_are_written_into_layouts_as_in_jekyll(tmp_
     assert "<p>Homebrew/brew.sh [] 2 https://a.example/@x https://b.example/y</p><p>Hi.</p>" in theirs
     assert _tight((new / page).read_text()) == _tight(theirs)
     assert not [n for n in notes if n.path.startswith("_layouts/")]
+
+
+def _page(folder: Path, name: str) -> str:
+    return _tight((folder / name).read_text())
+
+
+@needs_jekyll
+def test_a_layout_named_as_sitegens_blog_template_is_the_sites_own_as_in_jekyll(tmp_path) -> None:
+    # As elixir-lang.org's posts: layout post, placed in the site's `blog` layout, not in the default
+    # theme's blog.html (sitegen's blog listing, which reads a paginator the post has not).
+    old, new, notes = _built_by_both(tmp_path, {
+        "_layouts/blog.html": "---\nlayout: default\n---\n<div id=\"content\">{{ content }}</div><aside>Side</aside>\n",
+        "_layouts/post.html": "---\nlayout: blog\n---\n<article><h1>{{ page.title }}</h1>{{ content }}</article>\n",
+        "_posts/2020-01-02-hello-world.md": "---\nlayout: post\ntitle: Hello\n---\nHi.\n",
+        "blog/index.html": "---\nlayout: blog\ntitle: Blog\n---\n<p>All posts</p>\n"})
+    for page in ("2020/01/02/hello-world.html", "blog/index.html"):
+        assert _page(new, page) == _page(old, page), page
+    assert '<div id="content"><article><h1>Hello</h1><p>Hi.</p>' in _page(old, "2020/01/02/hello-world.html")
+    assert [n.path for n in notes if "blog" in n.path] == ["_layouts/blog.html"]   # sitegen's own blog pages would use it

@@ -54,9 +54,16 @@ PERMALINK_STYLES = {"date": "/:categories/:year/:month/:day/:title:output_ext",
 PERMALINK_PLACEHOLDERS = {"year", "month", "day", "title", "slug", "categories"}
 FEED_LIMIT = re.compile(r"\{%-?\s*for\s+\w+\s+in\s+site\.posts\b[^%]*?\blimit\s*:\s*(\d+)")
 FEED_PAGES = {"feed.xml": "atom", "atom.xml": "atom", "rss.xml": "rss", "feed.rss": "rss", "feed.json": "json"}
-# Templates sitegen renders itself; a Jekyll layout of the same name would be taken for them.
-SITEGEN_TEMPLATES = {"redirect", "404", "blog", "history", "groups", "group", "author", "authors", "docs",
-                     "tutorial", "tutorials", "source", "none"}
+# Templates sitegen renders with values of its own even in an imported site (a redirect's target,
+# a listed source file): a Jekyll layout of the same name cannot stand for them, so it is left out.
+SITEGEN_TEMPLATES = {"redirect", "404", "source", "none"}
+# Templates of the pages sitegen generates (archives, docs), which an imported site makes none of:
+# a Jekyll layout of the same name is converted under its name, where it wins over the theme's
+# template for the documents naming it, as a layout does in Jekyll.
+GENERATED_TEMPLATES = {"blog": "archives.blog", "history": "archives.history", "groups": "archives (tags, categories)",
+                       "group": "archives (tags, categories)", "author": "archives.authors",
+                       "authors": "archives.authors", "docs": "content/docs", "tutorial": "notebooks",
+                       "tutorials": "notebooks"}
 NO_LAYOUT = "none"
 # A resource the browser fetches from another host, in HTML or as a Markdown image.
 THIRD_PARTY = re.compile(r"""<(?:img|iframe|script|video|audio|source|embed)\b[^>]*?\ssrc=["'](?P<html>https?://[^"']+)"""
@@ -498,6 +505,10 @@ class _Importer:
                 self.note(rel, 1, rel, f"sitegen makes its own '{name}' pages with templates/{name}.html: "
                                        f"rename the layout (and the front matter naming it)")
                 continue
+            if name in GENERATED_TEMPLATES:
+                self.note(rel, 1, rel, f"converted to templates/{name}.html, which sitegen's own pages "
+                                       f"({GENERATED_TEMPLATES[name]}, none after the import) would render with "
+                                       f"too: rename the layout (and the front matter naming it) before making them")
             parent = parents.get(name)
             if parent is not None and parent not in layout_files:
                 self.note(rel, 1, f"layout: {parent}", f"there is no layout '{parent}': fix the name")
