@@ -36,11 +36,13 @@ from liquid import BoundTemplate, Environment, Mode, RenderContext, Undefined
 from liquid.ast import BlockNode, Node
 from liquid.exceptions import (ContextDepthError, LiquidError, LiquidWarning, LocalNamespaceLimitError,
                                LoopIterationLimitError, OutputStreamLimitError)
+from liquid.builtin.filters.misc import date as liquid_date
 from liquid.filter import with_context
 from liquid.parser import get_parser
 from liquid.tag import Tag
 from liquid.token import TOKEN_EOF, TOKEN_EXPRESSION, TOKEN_TAG, Token
 
+from generator.buildtime import NOW, BuildTime
 from generator.confine import site_path
 from generator.config import LiquidSettings
 from generator.errors import SiteError, warning
@@ -313,7 +315,19 @@ def _date(value: Any) -> datetime | date | None:
 
 
 def _date_format(fmt: str) -> Callable[[Any], str]:
-    return lambda value: _date(value).strftime(fmt) if _date(value) else ""
+    return lambda value: value.format(fmt) if isinstance(value, BuildTime) else (
+        _date(value).strftime(fmt) if _date(value) else "")
+
+
+@with_context
+def _date_filter(value: Any, fmt: Any = None, *, context: Any) -> str:
+    """Liquid's ``date``, where ``"now"`` and ``site.time`` are the build's time (one for the whole
+    build, noted in the format shown: :mod:`generator.buildtime`), not the moment the page renders."""
+    if isinstance(value, str) and value in NOW:
+        value = context.resolve("site")["time"]      # while parsing: NeedsSite, rendered with the site
+    if isinstance(value, BuildTime):
+        return value.format(fmt) if isinstance(fmt, str) else str(value)
+    return liquid_date(value, fmt, environment=context.env)
 
 
 def _sentence(items: Any, connector: str = "and") -> str:
@@ -332,7 +346,9 @@ def _json_default(value: Any) -> Any:
 
 
 JEKYLL_FILTERS: dict[str, Callable[..., Any]] = {
-    "date_to_xmlschema": lambda value: _date(value).isoformat() if _date(value) else "",
+    "date_to_xmlschema": lambda value: value.format("iso") if isinstance(value, BuildTime) else (
+        _date(value).isoformat() if _date(value) else ""),
+    "date": _date_filter,
     "date_to_rfc822": _date_format("%a, %d %b %Y %H:%M:%S %z"),
     "date_to_string": _date_format("%d %b %Y"),
     "date_to_long_string": _date_format("%d %B %Y"),
@@ -437,7 +453,7 @@ class ParseTimeSite(Mapping):
         self._settings, self._data = settings, data
 
     def __getitem__(self, name: str) -> Any:
-        if name in SITE_COLLECTIONS:
+        if name in SITE_COLLECTIONS or name == "time":    # the build's time: read when the page renders
             raise NeedsSite(name)
         if name == "data":
             return self._data

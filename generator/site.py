@@ -566,6 +566,7 @@ class Site:
     authors: dict[str, list[Document]] = field(default_factory=dict)   # key -> the posts naming them
     classified: dict[str, dict[str, list[Document]]] = field(default_factory=dict)  # site.yaml taxonomies
     hidden_drafts: int = 0                      # left out for want of --drafts: the preview says so
+    time: datetime | None = None                # site.time: the build's (generator.buildtime)
     tutorials: Callable[[], list] | None = field(default=None, repr=False)  # the planners' labelled pages (the tutorials'), by the build
 
     @property

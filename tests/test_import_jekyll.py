@@ -77,12 +77,12 @@ def test_the_corpus_is_imported_part_by_part(imported) -> None:
 def test_the_report_names_what_was_not_converted_at_its_file_and_line(imported) -> None:
     _, site = imported
     report = (site / "IMPORT-REPORT.md").read_text()
-    for where, what in [("_layouts/default.html:14", "{{ site.time | date: \"%Y\" }}"),
-                        ("_layouts/community.html:5", "{% tablerow org in site.data.contrib_orgs cols:3 %}"),
+    for where, what in [("_layouts/community.html:5", "{% tablerow org in site.data.contrib_orgs cols:3 %}"),
                         ("_config.yml:18", "production_url")]:
         assert f"- `{where}`: `{what}`: " in report, where
     assert "- `kramdown.hard_wrap: false`" in report
     # _config.yml's `JB:` (no value) is written in where a layout reads it, as Jekyll reads it: nil.
+    assert "site.time" not in report            # the build's time (generator.buildtime)
     assert "{% set BASE_PATH = nil %}" in (site / "templates/partials/JB/setup").read_text()
     assert "truncate" not in report             # Liquid's filters of plain values are converted
     assert "- `kramdown.input" not in report          # carried over as markdown.header_ids
@@ -532,3 +532,45 @@ def test_a_layout_named_as_sitegens_blog_template_is_the_sites_own_as_in_jekyll(
         assert _page(new, page) == _page(old, page), page
     assert '<div id="content"><article><h1>Hello</h1><p>Hi.</p>' in _page(old, "2020/01/02/hello-world.html")
     assert [n.path for n in notes if "blog" in n.path] == ["_layouts/blog.html"]   # sitegen's own blog pages would use it
+
+
+@needs_jekyll
+def test_site_time_and_now_are_the_builds_time_as_in_jekyll(tmp_path) -> None:
+    # As elixir-lang.org's footer ({{ 'now' | date: "%Y" }}) and ruby-lang.org's admin page ({{ site.time }}).
+    layout = ("<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title></head><body>{{ content }}<footer>"
+              "&copy; 2012-{{ 'now' | date: \"%Y\" }} [{{ site.time | date: \"%Y\" }}]</footer></body></html>\n")
+    old, new, notes = _built_by_both(tmp_path, {
+        "_layouts/default.html": layout,
+        "about.md": "---\nlayout: default\ntitle: About\n---\nBuilt in {{ site.time | date: '%Y' }}, "
+                    "{{ 'now' | date: '%Y' }}.\n"})
+    year = datetime.now().year
+    assert f"<p>Built in {year}, {year}.</p><footer>&copy; 2012-{year} [{year}]</footer>" in _page(old, "about.html")
+    for page in ("about.html", "2020/01/02/hello-world.html"):
+        assert _page(new, page) == _page(old, page), page
+    assert not [n for n in notes if n.path.startswith("_layouts/")]
+
+
+def test_the_builds_time_is_source_date_epoch_and_a_page_is_made_again_when_its_text_of_it_turns(
+        tmp_path, monkeypatch) -> None:
+    """The same sources and SOURCE_DATE_EPOCH give the same bytes; a later time makes again the
+    pages whose text of it changed (the full time), not those showing the same year."""
+    layout = ("<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title></head><body>{{ content }}"
+              "<p>{{ site.time | date: \"%Y\" }}</p></body></html>\n")
+    source = small_site(tmp_path / "jekyll", files={
+        "_layouts/default.html": layout, "team.md": "---\nlayout: default\ntitle: Team\n---\nT.\n",
+        "about.md": "---\nlayout: default\ntitle: About\n---\nAt {{ site.time }}.\n"})
+    import_jekyll(source, tmp_path / "new")
+    site = tmp_path / "new"
+    shutil.copytree(site, tmp_path / "clean")
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")      # 2023-11-14 22:13:20 UTC
+    build(site)
+    assert "<p>At 2023-11-14 22:13:20 +0000.</p><p>2023</p>" in _page(site / "_site", "about.html")
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000100")
+    again = build(site)
+    assert "<p>At 2023-11-14 22:15:00 +0000." in _page(site / "_site", "about.html")
+    assert "about.html" in again.written and "team.html" not in again.written
+    build(tmp_path / "clean")
+    assert {p.name: p.read_bytes() for p in (site / "_site").rglob("*.html")} == {
+        p.name: p.read_bytes() for p in (tmp_path / "clean/_site").rglob("*.html")}
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1800000000")      # 2027: the year turned
+    assert "team.html" in build(site).written and "<p>2027</p>" in _page(site / "_site", "team.html")

@@ -35,7 +35,7 @@ DOCUMENT_FIELDS = {"title", "url", "date", "content", "excerpt", "tags", "catego
 # Jekyll's site variables that sitegen's ``site`` has under the same (or another) name.
 SITE_FIELDS = {"title": "title", "description": "description", "url": "url", "baseurl": "baseurl",
                "posts": "posts", "pages": "pages", "tags": "tags", "categories": "categories",
-               "data": "data", "lang": "language"}
+               "data": "data", "lang": "language", "time": "time"}
 DOCUMENT_COLLECTIONS = ("site.posts", "site.pages", "site.tags[", "site.categories[")
 LOOP_FIELDS = {"index", "index0", "rindex", "rindex0", "first", "last", "length"}
 
