@@ -574,3 +574,19 @@ def test_the_builds_time_is_source_date_epoch_and_a_page_is_made_again_when_its_
         p.name: p.read_bytes() for p in (tmp_path / "clean/_site").rglob("*.html")}
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1800000000")      # 2027: the year turned
     assert "team.html" in build(site).written and "<p>2027</p>" in _page(site / "_site", "team.html")
+
+
+@needs_jekyll
+def test_a_plugins_tag_and_filter_in_a_page_are_named_at_their_lines_and_the_page_still_builds(tmp_path) -> None:
+    # As ruby-lang.org's admin page's {% translation_status %} and its releases' | localize_post_url.
+    plugin = ("module Shout\n  def shout(input)\n    input.upcase\n  end\nend\nLiquid::Template.register_filter(Shout)\n"
+              "class Stamp < Liquid::Tag\n  def render(context)\n    \"STAMP\"\n  end\nend\n"
+              "Liquid::Template.register_tag(\"stamp\", Stamp)\n")
+    old, new, notes = _built_by_both(tmp_path, {
+        "_plugins/shout.rb": plugin,
+        "about.md": "---\nlayout: default\ntitle: About\n---\nBefore.\n\n{% stamp %}\n\nSaid {{ 'hi' | shout }}.\n\nAfter.\n"})
+    assert "<p>STAMP</p>" in _page(old, "about.html") and "<p>Said HI.</p>" in _page(old, "about.html")
+    assert _page(new, "about.html") == _page(old, "about.html").replace("<p>STAMP</p>", "").replace("HI", "")
+    assert [(n.path, n.line, n.construct) for n in notes if "sitegen does not have" in n.action] == [
+        ("about.md", 7, "{% stamp %}"), ("about.md", 9, "| shout")]
+    assert yaml.safe_load((tmp_path / "new/site.yaml").read_text())["liquid"] == {"unknown": "warning"}

@@ -175,6 +175,7 @@ class _Importer:
         self.static: list[str] = []
         self.hosts: dict[str, tuple[str, int, str]] = {}    # host -> where a layout first loads from it
         self.plugin_outputs: set[str] = set()   # plugins whose output the site made by hand
+        self.unknown_liquid = False              # a document's Liquid uses a tag or filter sitegen lacks
         self.atom_urls: list[str] = []           # where the site's Atom feeds were
         sass = config.get("sass") or {}
         # Jekyll's load paths: sass.load_paths, then sass_dir; its style: jekyll-sass-converter 3's
@@ -437,8 +438,21 @@ class _Importer:
             self.check_post_url(rel, merged)
         self.note_third_party(rel, text)
         body_start = match.end()
+        self.note_unknown_liquid(rel, text, body_start)
         front = match.group(1) + "".join(_yaml_line(key, value) for key, value in changes.items())
         self.write(f"---\n{front}---\n{text[body_start:]}", target)
+
+    def note_unknown_liquid(self, rel: str, text: str, start: int) -> None:
+        """Name each tag and filter of a document's Liquid that sitegen's Liquid lacks (a Ruby
+        plugin's, mostly) at its line: the build then warns of it there and renders nothing in
+        its place (site.yaml ``liquid.unknown: warning``), where it would stop at the first."""
+        if not has_liquid(text[start:]):
+            return
+        for name, offset, kind in unknown_liquid(text[start:]):
+            self.unknown_liquid = True
+            self.note(rel, text.count("\n", 0, start + offset) + 1, name,
+                      f"a Liquid {kind} sitegen does not have (a plugin's?): the page shows nothing in its "
+                      f"place; write what it made into the page", visible=True)
 
     def note_third_party(self, rel: str, text: str) -> None:
         """Images, frames and scripts loaded from other hosts: sitegen's check refuses them
@@ -677,6 +691,11 @@ class _Importer:
                 f"static folders are compiled by the build" + ("" if "style" in (config.get("sass") or {}) else
                 "; expanded is jekyll-sass-converter 3's style (2, with sassc, wrote compact: set "
                 "sass.style: compact if the site's CSS must stay as it was)"))
+        if self.unknown_liquid:
+            settings["liquid"] = {"unknown": "warning"}
+            self.result.settings_taken.append(
+                "`liquid: {unknown: warning}`: the posts and pages use Liquid tags or filters sitegen does not "
+                "have (listed below, at their lines): the build warns of each and renders nothing in its place")
         if self.hosts:
             settings["check"] = {"allow_hosts": sorted(self.hosts)}
             self.result.hosts = dict(self.hosts)
@@ -796,6 +815,33 @@ class _Importer:
             raise SiteError(f"refusing to write {rel} outside the destination", self.dest)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(data)
+
+
+# A tag's name, or a filter's (after a '|' outside quotes), in Liquid markup.
+LIQUID_TAG = re.compile(r"\{%-?\s*(\w+)")
+LIQUID_FILTER = re.compile(r"""("[^"]*"|'[^']*')|\|\s*(\w+)""")
+BLOCK_PARTS = {"else", "elsif", "when", "raw", "endraw", "endcomment"}
+
+
+def unknown_liquid(text: str) -> list[tuple[str, int, str]]:
+    """The tags and filters of ``text``'s Liquid that sitegen's Liquid does not have: each
+    name, where it is, and which it is; ``raw`` and ``comment`` blocks are passed over."""
+    from generator.liquid import environment
+
+    env = environment()
+    found = []
+    skip = re.compile(r"\{%-?\s*(raw|comment)\s*-?%\}.*?\{%-?\s*end\1\s*-?%\}", re.S)
+    hidden = skip.sub(lambda m: " " * len(m.group(0)), text)
+    for markup in re.finditer(r"\{\{.*?\}\}|\{%.*?%\}", hidden, re.S):
+        tag = LIQUID_TAG.match(markup.group(0))
+        if tag and tag.group(1) not in env.tags and tag.group(1) not in BLOCK_PARTS \
+                and tag.group(1).removeprefix("end") not in env.tags:
+            found.append((f"{{% {tag.group(1)} %}}", markup.start(), "tag"))
+            continue
+        for part in LIQUID_FILTER.finditer(markup.group(0)):
+            if part.group(2) and part.group(2) not in env.filters:
+                found.append((f"| {part.group(2)}", markup.start(), "filter"))
+    return found
 
 
 def gemfile_plugins(text: str) -> list[tuple[str, int]]:
