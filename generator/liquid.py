@@ -203,14 +203,19 @@ class IncludeNode(OutputNode):
 
     def render_to_output(self, context: Any, buffer: TextIO) -> int:
         render = current()
-        relpath = f"{INCLUDES_DIR}/{self.path}"
+        path = self.path
+        if "{{" in path:    # a name made of variables (home/examples/{{ name }}.html), as Jekyll renders it
+            named = context.get_buffer(buffer)
+            context.env.from_string(path).render_with_context(context, named, partial=True)
+            path = named.getvalue().strip()
+        relpath = f"{INCLUDES_DIR}/{path}"
         found = site_path(render.root, relpath, INCLUDES_DIR)
         if found is None or not (render.root / found).is_file():
             where, line = render.locate(self.token)
-            raise SiteError(f"include {self.path!r}: no file {relpath}", where, line)
+            raise SiteError(f"include {path!r}: no file {relpath}", where, line)
         text = render.read(found)
         template = context.env.from_string(text, name=relpath)
-        _include_sources.get()[text] = relpath
+        _include_sources.get()[keyword_keys(text)] = relpath
         include = {name: _parameter(value, context) for name, value in self.params}
         with context.extend({"include": include}):
             template.render_with_context(context, buffer, partial=True)
@@ -228,6 +233,8 @@ def _parameter(value: str, context: Any) -> Any:
     return found
 
 
+# Jekyll's include tag's VARIABLE_SYNTAX: a name holding {{ variables }}, then the parameters.
+INCLUDE_VARIABLE = re.compile(r"(?P<variable>[^{]*(\{\{\s*[\w\-.]+\s*(\|.*)?\}\}[^\s{}]*)+)(?P<params>.*)", re.S)
 INCLUDE_PARAMETER = re.compile(r"""(\w+)\s*=\s*("[^"]*"|'[^']*'|[\w.\[\]]+)""")
 
 
@@ -238,8 +245,12 @@ class IncludeTag(Tag):
 
     def parse(self, stream: Any) -> Node:
         token = stream.eat(TOKEN_TAG)
-        text = _raw_expression(stream)
-        path, _, rest = text.partition(" ")
+        text = _raw_expression(stream).strip()
+        variable = INCLUDE_VARIABLE.match(text)
+        if variable:
+            path, rest = variable.group("variable").strip(), variable.group("params")
+        else:
+            path, _, rest = text.partition(" ")
         return IncludeNode(token, path, INCLUDE_PARAMETER.findall(rest))
 
 
@@ -366,8 +377,40 @@ JEKYLL_TAGS = (HighlightTag, IncludeTag, PostUrlTag, LinkTag)
 
 @functools.cache
 def standard_filter(name: str) -> Callable[..., Any]:
-    """Liquid's or Jekyll's filter ``name``, as the content's Liquid runs it."""
-    return environment().filters[name]
+    """Liquid's or Jekyll's filter ``name``, as the content's Liquid runs it (given the
+    environment it asks for: ``strip_newlines``, ``newline_to_br``, ``url_encode``...)."""
+    env = environment()
+    function = env.filters[name]
+    return functools.partial(function, environment=env) if getattr(function, "with_environment", False) else function
+
+
+# python-liquid's words that Ruby's Liquid reads as keys after a dot (locale.continue, item.if).
+KEYWORDS = ("true", "false", "nil", "null", "empty", "blank", "and", "or", "contains", "not", "in", "offset",
+            "limit", "reversed", "cols", "continue", "with", "for", "as", "if", "else", "required")
+LIQUID_MARKUP = re.compile(r"\{%-?\s*(raw|comment)\s*-?%\}.*?\{%-?\s*end\1\s*-?%\}|(\{\{.*?\}\}|\{%.*?%\})", re.S)
+KEYWORD_KEY = re.compile(r"""("[^"]*"|'[^']*')|(?<=[\w\]])\.(""" + "|".join(KEYWORDS) + r")(?![\w-])")
+
+
+def keyword_keys(source: str) -> str:
+    """``x.continue`` as ``x["continue"]`` in the markup of ``source`` (same lines): Ruby's Liquid
+    reads a keyword after a dot as a key (ruby-lang.org's ``news_locale.continue``), python-liquid
+    refuses it."""
+    if not any("." + word in source for word in KEYWORDS):
+        return source
+
+    def keys(markup: re.Match) -> str:
+        if markup.group(2) is None:
+            return markup.group(0)       # raw or comment: text
+        return KEYWORD_KEY.sub(lambda m: m.group(1) or f'["{m.group(2)}"]', markup.group(0))
+
+    return LIQUID_MARKUP.sub(keys, source)
+
+
+class JekyllEnvironment(Environment):
+    """python-liquid, reading keys as Ruby's Liquid does (:func:`keyword_keys`)."""
+
+    def from_string(self, source: str, *args: Any, **kwargs: Any) -> BoundTemplate:
+        return super().from_string(keyword_keys(source), *args, **kwargs)
 
 
 def environment(settings: LiquidSettings = LiquidSettings()) -> Environment:
@@ -376,7 +419,7 @@ def environment(settings: LiquidSettings = LiquidSettings()) -> Environment:
 
     ``unknown: warning`` lets python-liquid warn instead of raise (see :func:`render_liquid`).
     """
-    env = Environment(undefined=JekyllUndefined, strict_filters=True,
+    env = JekyllEnvironment(undefined=JekyllUndefined, strict_filters=True,
                       tolerance=Mode.WARN if settings.unknown == "warning" else Mode.STRICT)
     env.template_class = JekyllTemplate
     env.loop_iteration_limit = settings.loop_iterations

@@ -590,3 +590,40 @@ def test_a_plugins_tag_and_filter_in_a_page_are_named_at_their_lines_and_the_pag
     assert [(n.path, n.line, n.construct) for n in notes if "sitegen does not have" in n.action] == [
         ("about.md", 7, "{% stamp %}"), ("about.md", 9, "| shout")]
     assert yaml.safe_load((tmp_path / "new/site.yaml").read_text())["liquid"] == {"unknown": "warning"}
+
+
+@needs_jekyll
+def test_an_include_named_by_a_variable_is_included_as_in_jekyll(tmp_path) -> None:
+    # As ruby-lang.org's home page: {% include home/code_examples/{{ example }}.html %}.
+    old, new, _ = _built_by_both(tmp_path, {
+        "_includes/examples/one.html": "<code>one</code>\n", "_includes/examples/two.html": "<code>two</code>\n",
+        "about.md": "---\nlayout: default\ntitle: About\nexamples: [one, two]\n---\n<div>{% for example in page.examples %}"
+                    "{% include examples/{{ example }}.html %}{% endfor %}</div>\n"})
+    assert "<div><code>one</code>\n<code>two</code>\n</div>" in (old / "about.html").read_text()
+    assert _page(new, "about.html") == _page(old, "about.html")
+
+
+@needs_jekyll
+def test_a_layouts_liquid_filters_needing_their_environment_render_as_in_jekyll(tmp_path) -> None:
+    # As ruby-lang.org's default layout: {{ page.title | strip_newlines }}.
+    layout = ("<!DOCTYPE html>\n<html><head><title>{{ page.title | strip_newlines }}</title></head><body>"
+              "<p>{{ page.note | newline_to_br }}</p><p>{{ page.note | escape_once }}</p>{{ content }}</body></html>\n")
+    old, new, notes = _built_by_both(tmp_path, {
+        "_layouts/default.html": layout,
+        "about.md": "---\nlayout: default\ntitle: \"About\\nus\"\nnote: \"a &amp; b\\nc\"\n---\nA.\n"})
+    assert "<title>Aboutus</title>" in (old / "about.html").read_text()
+    assert _page(new, "about.html") == _page(old, "about.html")
+    assert not [n for n in notes if n.path.startswith("_layouts/")]
+
+
+@needs_jekyll
+def test_a_key_named_as_a_liquid_keyword_is_read_as_in_jekyll(tmp_path) -> None:
+    # As ruby-lang.org's news_security include: {{ news_locale.continue }}.
+    layout = ("<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title></head><body>"
+              "<p>{{ site.data.loc.continue }}</p>{{ content }}</body></html>\n")
+    old, new, _ = _built_by_both(tmp_path, {
+        "_layouts/default.html": layout, "_data/loc.yml": "continue: Read on\nif: Maybe\n",
+        "about.md": "---\nlayout: default\ntitle: About\n---\n{% assign loc = site.data.loc %}"
+                    "{{ loc.continue }}, {{ loc.if }} {{ \"a.if\" }}\n"})
+    assert "<p>Read on, Maybe a.if</p>" in (old / "about.html").read_text()
+    assert _page(new, "about.html") == _page(old, "about.html")
