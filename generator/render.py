@@ -266,6 +266,9 @@ class Renderer:
     def render(self, template: str, context: dict[str, Any], source: Path | None = None) -> str:
         """Render ``template``; errors name the template line (and the source it was for), and
         a source's page larger than site.yaml's ``limits.max_output_bytes`` is one too."""
+        # The variables of templates converted from Liquid, one namespace for the whole render
+        # (generator.importers.liquid.SCOPE): an include's assign is seen by its includer.
+        context = {"liquid_scope": jinja2.utils.Namespace(), **context}
         try:
             html = self.env.get_template(template).render(context)
         except jinja2.TemplateSyntaxError as exc:

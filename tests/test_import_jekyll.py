@@ -83,7 +83,7 @@ def test_the_report_names_what_was_not_converted_at_its_file_and_line(imported) 
     assert "- `kramdown.hard_wrap: false`" in report
     # _config.yml's `JB:` (no value) is written in where a layout reads it, as Jekyll reads it: nil.
     assert "site.time" not in report            # the build's time (generator.buildtime)
-    assert "{% set BASE_PATH = nil %}" in (site / "templates/partials/JB/setup").read_text()
+    assert "{% set liquid_scope.BASE_PATH = nil %}" in (site / "templates/partials/JB/setup").read_text()
     assert "truncate" not in report             # Liquid's filters of plain values are converted
     assert "- `kramdown.input" not in report          # carried over as markdown.header_ids
     assert re.findall(r"\{% include .*?%\}", (site / "templates/post.html").read_text()) == [
@@ -614,6 +614,36 @@ def test_a_layouts_liquid_filters_needing_their_environment_render_as_in_jekyll(
     assert "<title>Aboutus</title>" in (old / "about.html").read_text()
     assert _page(new, "about.html") == _page(old, "about.html")
     assert not [n for n in notes if n.path.startswith("_layouts/")]
+
+
+@needs_jekyll
+def test_a_key_missing_on_the_way_down_data_is_nil_as_in_jekyll(tmp_path) -> None:
+    # As ruby-lang.org's rss_discovery include: site.data.locales['en'].sidebar.syndicate, en.yml has no sidebar.
+    layout = ("<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title></head><body>"
+              "{% if site.data.locales['en'].sidebar %}<p>side</p>{% endif %}"
+              "<p>[{{ site.data.locales['en'].sidebar.syndicate.url }}][{{ site.data.locales[page.lang].title }}]"
+              "[{{ site.data.locales.fr.title }}]</p>{{ content }}</body></html>\n")
+    old, new, notes = _built_by_both(tmp_path, {
+        "_layouts/default.html": layout, "_data/locales/en.yml": "title: English\n",
+        "about.md": "---\nlayout: default\ntitle: About\nlang: en\n---\nA.\n"})
+    assert "<p>[][English][]</p>" in (old / "about.html").read_text()
+    assert _page(new, "about.html") == _page(old, "about.html")
+
+
+@needs_jekyll
+def test_what_an_include_assigns_is_seen_by_its_includer_and_the_next_include_as_in_jekyll(tmp_path) -> None:
+    # As ruby-lang.org's side_navigation include, which shows current_section_title, assigned by the
+    # nav_helpers/detect_section.html it includes first.
+    layout = ("<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title></head><body>{% include detect.html %}"
+              "<h3>{{ section_title }}</h3>{% include show.html %}{{ content }}</body></html>\n")
+    old, new, notes = _built_by_both(tmp_path, {
+        "_layouts/default.html": layout,
+        "_includes/detect.html": "{% assign section_title = page.title | upcase %}{% assign count = 2 %}",
+        "_includes/show.html": "<p>{{ section_title }} {{ count | plus: 1 }} [{{ never_set }}]</p>\n",
+        "about.md": "---\nlayout: default\ntitle: About\n---\nA.\n"})
+    assert "<h3>ABOUT</h3><p>ABOUT 3 []</p>" in (old / "about.html").read_text()
+    assert _page(new, "about.html") == _page(old, "about.html")
+    assert not [n for n in notes if n.path.startswith(("_layouts/", "_includes/"))]
 
 
 @needs_jekyll

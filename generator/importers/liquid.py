@@ -183,31 +183,25 @@ class _Block:
     first: bool = True       # a case that has seen no ``when`` yet
 
 
-# Where a variable a loop assigns lives: Liquid's variables belong to the whole template, a Jinja
-# ``set`` inside a ``for`` only to the loop.
-LOOP_SCOPE = "liquid_scope"
+# Where the variables a template assigns live: Liquid's belong to the whole render, the includes'
+# too (an include sets what its includer then shows), where a Jinja ``set`` belongs to its loop,
+# or its included template. So they are attributes of one namespace, which the renderer gives
+# each render (generator.render.Renderer.render).
+SCOPE = "liquid_scope"
 
 
-def assigned_in_loops(text: str) -> set[str]:
-    """The names ``text`` assigns or captures inside a ``for`` loop: Liquid keeps their value after
-    the loop (a counter, a last-seen year), Jinja would drop it, so they live in a namespace."""
-    names, depth = set(), 0
-    for match in MARKUP.finditer(text):
-        tag = match.group("tag")
-        if tag == "for":
-            depth += 1
-        elif tag == "endfor":
-            depth = max(0, depth - 1)
-        elif tag in ("assign", "capture") and depth:
-            names.add(match.group("args").partition("=")[0].strip())
-    return names
+def assigned_names(text: str) -> set[str]:
+    """The names ``text`` assigns or captures: they live in the render's namespace."""
+    return {match.group("args").partition("=")[0].strip() for match in MARKUP.finditer(text)
+            if match.group("tag") in ("assign", "capture")}
 
 
 class _Converter:
     def __init__(self, text: str, path: str, scope: Scope, include_path: Callable[[str], str],
                  blocks: str | None):
         self.text, self.path, self.scope = text, path, scope
-        self.loop_assigned = assigned_in_loops(text)
+        self.assigned = assigned_names(text)
+        self.includes_any = re.search(r"\{%-?\s*include\s", text) is not None
         self.include_path, self.blocks = include_path, blocks
         self.notes: list[Note] = []
         self.stack: list[_Block] = []
@@ -244,13 +238,11 @@ class _Converter:
         for block in reversed(self.stack):
             self.note(block.line, f"{{% {block.tag} %}}", "this block is never closed: close it")
             out.append({"for": "{% endfor %}", "capture": "{% endset %}"}.get(block.tag, "{% endif %}"))
-        if self.loop_assigned:
-            out.insert(0, f"{{% set {LOOP_SCOPE} = namespace() %}}")
         return "".join(out)
 
     def target(self, name: str) -> str:
-        """What a Liquid variable is in Jinja: itself, or its place in the loop namespace."""
-        return f"{LOOP_SCOPE}.{name}" if name in self.loop_assigned else name
+        """What a Liquid variable is in Jinja: itself, or its place in the render's namespace."""
+        return f"{SCOPE}.{name}" if name in self.assigned else name
 
     def placeholder(self, match: re.Match, whole: str) -> str:
         """A Jinja comment standing for an unconverted construct; blocks stay balanced, and
@@ -589,8 +581,12 @@ class _Converter:
                                 + {"paginator": "use site.posts (or site.yaml archives.blog and its blog.html)",
                                    "layout": "write the layout's value in, or move it to the page's front matter",
                                    "jekyll": "remove it, or write the value in"}[root])
-        if scope.lenient:
-            return _maybe(self.access(root, rest), rest)    # an include sees its includer's names
+        if scope.lenient or self.includes_any:
+            # An include sees its includer's names (a loop's variable, a parameter, what it assigned),
+            # and a template what its includes assigned; a name none of them set is nil.
+            _check_name(root)
+            found = f"({root} if {root} is defined else ({SCOPE}.{root} | default(nil)))"
+            return _maybe(self.access(found, rest), rest)
         raise Unconvertible(f"'{root}' is not defined in this template (in Jinja, a variable set in an "
                             f"include is not seen by the template that includes it): define it here")
 
@@ -621,9 +617,10 @@ class _Converter:
         if not rest:
             raise Unconvertible("'site' on its own has no equivalent in sitegen: use one of its values")
         name, more = rest[0], rest[1:]
+        if name == "data":    # a key missing on the way down is nil, as in Liquid (not only the last)
+            return _maybe(self.access(self.access("site.data", more[:1]), more[1:], lookup=True), more[1:])
         if name in SITE_FIELDS:
-            value = self.access("site." + SITE_FIELDS[name], more)
-            return _maybe(value, more[1:]) if name == "data" else value
+            return self.access("site." + SITE_FIELDS[name], more)
         if name == "author":
             return "site.author"
         if name in self.scope.config:       # _config.yml's value (a list or mapping too), written in
@@ -631,8 +628,10 @@ class _Converter:
         raise Unconvertible(f"site.{name} has no equivalent in sitegen's site: write its value in, or "
                             f"keep it in a data file (content/data/) and use site.data")
 
-    def access(self, base: str, parts: list[str]) -> str:
-        """``base`` followed by Liquid's ``.name``, ``[key]``, ``.size``, ``.first``, ``.last``."""
+    def access(self, base: str, parts: list[str], lookup: bool = False) -> str:
+        """``base`` followed by Liquid's ``.name``, ``[key]``, ``.size``, ``.first``, ``.last``;
+        ``lookup``: each key by the ``item`` filter, which passes a missing one on to the end
+        (where ``default(nil)`` makes it nil), as Liquid's nil has no keys either."""
         for part in parts:
             if part.startswith("["):
                 kind, value = tokenize(part[1:-1].strip())[0]
@@ -641,11 +640,13 @@ class _Converter:
                     _check_name(value[1:-1])
                 # A key known only when the page is rendered (site.data[page.lang]) is looked up
                 # by the ``item`` filter, which, unlike x[key], never falls back to an attribute.
-                base = f"{base}[{key}]" if kind in ("str", "num") else f"({base} | item({key}))"
+                base = f"{base}[{key}]" if kind in ("str", "num") and not lookup else f"({base} | item({key}))"
                 continue
             _check_name(part)
             if part in ("size", "first", "last"):
                 base = f"({base} | {FILTERS[part][0]})"
+            elif lookup:
+                base = f"({base} | item({_literal(part)}))"
             elif re.fullmatch(r"[A-Za-z_]\w*", part):
                 base += "." + part
             else:
