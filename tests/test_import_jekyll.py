@@ -270,7 +270,8 @@ def test_feeds_plugins_data_and_reserved_names(tmp_path) -> None:
     assert any(path == "_config.yml" and ":i_month" in action for (path, _), action in notes.items())
     assert ("_data/table.csv", "_data/table.csv") in notes
     assert ("content/notes.txt", "content/notes.txt") in notes and not (site / "content/notes.txt").exists()
-    assert ("_layouts/redirect.html", "_layouts/redirect.html") in notes
+    assert ("_layouts/redirect.html", "_layouts/redirect.html") not in notes   # the site's own, as jekyll-redirect-from
+    assert "target" in (site / "templates/redirect.html").read_text()            # renders its pages with it
     assert ("_posts/2020-02-02-moved.md", "redirect_to") not in notes    # the build reads it (test_build)
     assert ("rss.xml", "rss.xml") in notes
     assert "the URL moves" in notes[("_posts/2020-03-03-sorted.md", "categories: ['Deep Learning']")]
@@ -657,3 +658,21 @@ def test_a_key_named_as_a_liquid_keyword_is_read_as_in_jekyll(tmp_path) -> None:
                     "{{ loc.continue }}, {{ loc.if }} {{ \"a.if\" }}\n"})
     assert "<p>Read on, Maybe a.if</p>" in (old / "about.html").read_text()
     assert _page(new, "about.html") == _page(old, "about.html")
+
+
+@needs_jekyll
+def test_the_sites_redirect_layout_renders_its_redirect_pages_as_jekyll_redirect_from_does(tmp_path) -> None:
+    # As elixir-lang.org's getting-started pages (layout redirect, redirect_to) and its moved posts
+    # (redirect_from): jekyll-redirect-from renders both with the site's _layouts/redirect.html.
+    layout = ("<!DOCTYPE html>\n<html><head><title>Moved</title></head><body><a href=\"{{ page.redirect.to }}\">"
+              "to</a><p>[{{ page.redirect_to }}] from {{ page.redirect.from }}</p></body></html>\n")
+    old, new, notes = _built_by_both(tmp_path, {
+        "_layouts/redirect.html": layout,
+        "modules.md": "---\nlayout: redirect\nredirect_to: https://docs.example/modules\n---\n",
+        "about.md": "---\nlayout: default\ntitle: About\nredirect_from: /old-about/\n---\nA.\n"},
+        "title: Small\nurl: https://small.example\nplugins: [jekyll-redirect-from]\n")
+    assert '<a href="https://docs.example/modules">to</a><p>[https://docs.example/modules] from /modules.html' in (
+        old / "modules.html").read_text()
+    for page in ("modules.html", "old-about/index.html", "about.html"):
+        assert _page(new, page) == _page(old, page), page
+    assert not [n for n in notes if n.path.startswith("_layouts/")]

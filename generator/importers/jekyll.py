@@ -54,9 +54,11 @@ PERMALINK_STYLES = {"date": "/:categories/:year/:month/:day/:title:output_ext",
 PERMALINK_PLACEHOLDERS = {"year", "month", "day", "title", "slug", "categories"}
 FEED_LIMIT = re.compile(r"\{%-?\s*for\s+\w+\s+in\s+site\.posts\b[^%]*?\blimit\s*:\s*(\d+)")
 FEED_PAGES = {"feed.xml": "atom", "atom.xml": "atom", "rss.xml": "rss", "feed.rss": "rss", "feed.json": "json"}
-# Templates sitegen renders with values of its own even in an imported site (a redirect's target,
-# a listed source file): a Jekyll layout of the same name cannot stand for them, so it is left out.
-SITEGEN_TEMPLATES = {"redirect", "404", "source", "none"}
+# Templates sitegen renders with values of its own even in an imported site (a listed source file):
+# a Jekyll layout of the same name cannot stand for them, so it is left out. (A layout named
+# redirect is what jekyll-redirect-from renders its pages with: it is converted for sitegen's.)
+SITEGEN_TEMPLATES = {"404", "source", "none"}
+REDIRECT = "redirect"
 # Templates of the pages sitegen generates (archives, docs), which an imported site makes none of:
 # a Jekyll layout of the same name is converted under its name, where it wins over the theme's
 # template for the documents naming it, as a layout does in Jekyll.
@@ -529,7 +531,8 @@ class _Importer:
                 parent = None
             blocks = block_name(name) if name in parents.values() else None
             jinja, notes = convert_template(body, rel, self.config, parent=parent, blocks=blocks,
-                                            includes=set(include_files), layouts=variables[name])
+                                            includes=set(include_files), layouts=variables[name],
+                                            redirect=name == REDIRECT)
             self.result.notes += [_shifted(note, offset) for note in notes]
             self.write(jinja, f"templates/{name}.html")
             self.result.layouts += 1
@@ -583,7 +586,8 @@ class _Importer:
         """The templates sitegen needs that a Jekyll site has no layout for."""
         if NO_LAYOUT in self.layouts_used:
             self.write("{{ content }}", f"templates/{NO_LAYOUT}.html")
-        self.write(REDIRECT_TEMPLATE, "templates/redirect.html")
+        if not (self.dest / f"templates/{REDIRECT}.html").exists():     # else the site's own
+            self.write(REDIRECT_TEMPLATE, f"templates/{REDIRECT}.html")
         if not self.has_404:
             self.write(NOT_FOUND_TEMPLATE, "templates/404.html")
 

@@ -119,22 +119,26 @@ class Scope:
     lenient: bool = False                          # an include: names may come from its includer
     includes: set[str] | None = None               # the files of _includes (None: not known)
     layouts: list[dict[str, Any]] | None = None    # what ``layout`` is on each chain through a layout
+    redirect: bool = False                         # the layout jekyll-redirect-from renders its pages with
 
 
 def convert_template(text: str, path: str, config: dict[str, Any], *, parent: str | None = None,
                      blocks: str | None = None, lenient: bool = False, includes: set[str] | None = None,
                      include_path: Callable[[str], str] = lambda name: f"partials/{name}",
-                     layouts: list[dict[str, Any]] | None = None) -> tuple[str, list[Note]]:
+                     layouts: list[dict[str, Any]] | None = None, redirect: bool = False) -> tuple[str, list[Note]]:
     """Convert one Liquid template (its front matter removed) into Jinja.
 
     ``parent``: the layout it is placed in (it then extends it, its whole body
     being the parent's content); ``blocks``: the name under which its own
     ``{{ content }}`` can be replaced by layouts placed in it; ``layouts``: for a
     layout, what Jekyll's ``layout`` variable holds in it, once for each chain of
-    layouts that reaches it (:func:`layout_variables`). Returns the Jinja text and
-    the notes for the author.
+    layouts that reaches it (:func:`layout_variables`); ``redirect``: the layout is the
+    site's ``redirect``, which sitegen renders its redirect pages with, as
+    jekyll-redirect-from does (``page.redirect.from`` and ``.to``). Returns the Jinja text
+    and the notes for the author.
     """
-    converter = _Converter(text, path, Scope(config, lenient=lenient, includes=includes, layouts=layouts),
+    converter = _Converter(text, path, Scope(config, lenient=lenient, includes=includes, layouts=layouts,
+                                             redirect=redirect),
                            include_path, blocks)
     body = converter.run()
     if parent is not None:
@@ -603,6 +607,8 @@ class _Converter:
         if not rest:
             return root
         name, more = rest[0], rest[1:]
+        if name == "redirect" and root == "page" and self.scope.redirect:
+            return self.access(REDIRECT_PAGE, more)
         if name == "title":      # nil for a page the import titled (front matter 'untitled'), as in Jekyll
             return self.access(f'({root}.title if not {root}.meta.get("untitled") else nil)', more)
         if name in DOCUMENT_FIELDS:
@@ -653,6 +659,10 @@ class _Converter:
                 base += f'["{part}"]'
         return base
 
+
+# jekyll-redirect-from's ``page.redirect`` in its redirect layout: where the page was, and the URL it
+# sends the reader on to, absolute (sitegen's redirect pages have it as ``target``).
+REDIRECT_PAGE = '{"from": page.url, "to": ((target if target is defined else nil) | absolute_url)}'
 
 # jekyll-seo-tag's and jekyll-feed's tags, as what sitegen's default theme writes in a page's head.
 SEO_TITLE = ("<title>{% if page.url != '/' and not page.meta.get('untitled') %}{{ page.title }} | {% endif %}"
