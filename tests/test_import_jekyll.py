@@ -676,3 +676,16 @@ def test_the_sites_redirect_layout_renders_its_redirect_pages_as_jekyll_redirect
     for page in ("modules.html", "old-about/index.html", "about.html"):
         assert _page(new, page) == _page(old, page), page
     assert not [n for n in notes if n.path.startswith("_layouts/")]
+
+
+@needs_jekyll
+def test_a_string_of_tags_is_split_at_its_spaces_as_in_jekyll(tmp_path) -> None:
+    # As elixir-lang.org's case studies: `tags: superbowl mqtt`, listed as #superbowl #mqtt.
+    layout = ("<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title></head><body>"
+              "<p>{% for tag in page.tags %}<span>#{{ tag }}</span>{% endfor %}</p>{{ content }}</body></html>\n")
+    old, new, _ = _built_by_both(tmp_path, {
+        "_layouts/default.html": layout,
+        "_posts/2020-01-02-hello-world.md": "---\nlayout: default\ntitle: Hello\ntags: superbowl mqtt\n---\nHi.\n"})
+    page = "2020/01/02/hello-world.html"
+    assert "<p><span>#superbowl</span><span>#mqtt</span></p>" in (old / page).read_text()
+    assert _page(new, page) == _page(old, page)

@@ -20,6 +20,7 @@ import dataclasses
 import fnmatch
 import functools
 import html
+import json
 import os
 import re
 from collections.abc import Callable
@@ -441,7 +442,7 @@ class _Importer:
         self.note_third_party(rel, text)
         body_start = match.end()
         self.note_unknown_liquid(rel, text, body_start)
-        front = match.group(1) + "".join(_yaml_line(key, value) for key, value in changes.items())
+        front = split_names(match.group(1), meta) + "".join(_yaml_line(key, value) for key, value in changes.items())
         self.write(f"---\n{front}---\n{text[body_start:]}", target)
 
     def note_unknown_liquid(self, rel: str, text: str, start: int) -> None:
@@ -846,6 +847,19 @@ def unknown_liquid(text: str) -> list[tuple[str, int, str]]:
             if part.group(2) and part.group(2) not in env.filters:
                 found.append((f"| {part.group(2)}", markup.start(), "filter"))
     return found
+
+
+def split_names(front: str, meta: dict) -> str:
+    """``tags: superbowl mqtt`` as the list Jekyll makes of it, ``tags: [superbowl, mqtt]``: Jekyll
+    splits a string of ``tags`` or ``categories`` at its spaces (not ``tag`` or ``category``),
+    sitegen would read one name."""
+    for key in ("tags", "categories"):
+        value = meta.get(key)
+        if isinstance(value, str) and len(value.split()) > 1:
+            line = re.compile(rf"^{key}[ \t]*:[ \t]*\S.*$", re.M)
+            if len(line.findall(front)) == 1:
+                front = line.sub(lambda _: f"{key}: {json.dumps(value.split(), ensure_ascii=False)}", front)
+    return front
 
 
 def gemfile_plugins(text: str) -> list[tuple[str, int]]:
