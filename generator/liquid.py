@@ -36,6 +36,7 @@ from liquid import BoundTemplate, Environment, Mode, RenderContext, Undefined
 from liquid.ast import BlockNode, Node
 from liquid.exceptions import (ContextDepthError, LiquidError, LiquidWarning, LocalNamespaceLimitError,
                                LoopIterationLimitError, OutputStreamLimitError)
+from liquid.builtin.filters.array import sort as liquid_sort
 from liquid.builtin.filters.misc import date as liquid_date
 from liquid.filter import with_context
 from liquid.parser import get_parser
@@ -341,6 +342,14 @@ def _date_filter(value: Any, fmt: Any = None, *, context: Any) -> str:
     return liquid_date(value, fmt, environment=context.env)
 
 
+def _sort(value: Any, key: Any = None) -> list:
+    """Liquid's ``sort``; a mapping (``site.categories``) sorts into its ``[name, value]`` pairs,
+    by name, as Ruby's ``Hash#sort`` does (python-liquid's gives ``[the mapping]``)."""
+    if isinstance(value, Mapping):
+        return [[name, value[name]] for name in sorted(value)]
+    return liquid_sort(value, key)
+
+
 def _sentence(items: Any, connector: str = "and") -> str:
     items = [str(item) for item in items or []]
     if len(items) < 3:
@@ -360,6 +369,7 @@ JEKYLL_FILTERS: dict[str, Callable[..., Any]] = {
     "date_to_xmlschema": lambda value: value.format("iso") if isinstance(value, BuildTime) else (
         _date(value).isoformat() if _date(value) else ""),
     "date": _date_filter,
+    "sort": _sort,
     "date_to_rfc822": _date_format("%a, %d %b %Y %H:%M:%S %z"),
     "date_to_string": _date_format("%d %b %Y"),
     "date_to_long_string": _date_format("%d %B %Y"),

@@ -689,3 +689,17 @@ def test_a_string_of_tags_is_split_at_its_spaces_as_in_jekyll(tmp_path) -> None:
     page = "2020/01/02/hello-world.html"
     assert "<p><span>#superbowl</span><span>#mqtt</span></p>" in (old / page).read_text()
     assert _page(new, page) == _page(old, page)
+
+
+@needs_jekyll
+def test_site_categories_sorted_in_a_page_are_name_and_posts_pairs_as_in_jekyll(tmp_path) -> None:
+    # As elixir-lang.org's blog/categories.html: {% assign sorted_cats = site.categories | sort %}.
+    old, new, _ = _built_by_both(tmp_path, {
+        "_posts/2020-01-03-two.md": "---\nlayout: default\ntitle: Two\ncategories: [zeta, alpha]\n---\nT.\n",
+        "_posts/2020-01-04-three.md": "---\nlayout: default\ntitle: Three\ncategory: alpha\n---\nT.\n",
+        "cats.html": "---\nlayout: default\ntitle: Cats\n---\n{% assign sorted = site.categories | sort %}"
+                     "{% for category in sorted %}<h5 id=\"{{ category | first }}\">{{ category | first | capitalize }}"
+                     "</h5><ul>{% for posts in category %}{% for post in posts %}{% if post.title %}<li>{{ post.title }}"
+                     "</li>{% endif %}{% endfor %}{% endfor %}</ul>{% endfor %}\n"})
+    assert '<h5 id="alpha">Alpha</h5><ul><li>Three</li><li>Two</li></ul><h5 id="zeta">' in (old / "cats.html").read_text()
+    assert _page(new, "cats.html") == _page(old, "cats.html")
