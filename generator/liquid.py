@@ -295,6 +295,8 @@ class LinkNode(OutputNode):
         render = current()
         name = self.path.lstrip("/")
         candidates = [name, f"{POSTS_DIR}/{name.removeprefix('_posts/')}" if name.startswith("_posts/") else None,
+                      # a post of a category folder (en/news/_posts/x.md), where the import put it
+                      f"{POSTS_DIR}/{name.replace('/_posts/', '/', 1)}" if "/_posts/" in name else None,
                       f"{PAGES_DIR}/{name}"]
         for candidate in filter(None, candidates):
             folder = next((f for f in (POSTS_DIR, PAGES_DIR) if candidate.startswith(f + "/")), None)

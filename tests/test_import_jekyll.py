@@ -305,7 +305,7 @@ def test_what_jekyll_skips_is_skipped_and_what_it_includes_is_copied(tmp_path) -
     assert [m for m in made if not m.startswith(("templates/", "content/posts/"))] == [
         ".htaccess", "IMPORT-REPORT.md", "content/pages/docs/guide.md", "docs/img/a.png", "site.yaml"]
     assert yaml.safe_load((site / "site.yaml").read_text())["static"] == [".htaccess", "docs"]
-    assert any(n.path == "news/_posts" and "category folder" in n.action for n in result.notes)
+    assert "content/posts/news/2020-01-01-n.md" in made          # category news, as Jekyll's
     build(site)
     assert (site / "_site/docs/guide.html").is_file() and (site / "_site/docs/img/a.png").is_file()
     assert (site / "_site/.htaccess").read_text() == "Options -Indexes\n"
@@ -703,3 +703,20 @@ def test_site_categories_sorted_in_a_page_are_name_and_posts_pairs_as_in_jekyll(
                      "</li>{% endif %}{% endfor %}{% endfor %}</ul>{% endfor %}\n"})
     assert '<h5 id="alpha">Alpha</h5><ul><li>Three</li><li>Two</li></ul><h5 id="zeta">' in (old / "cats.html").read_text()
     assert _page(new, "cats.html") == _page(old, "cats.html")
+
+
+@needs_jekyll
+def test_posts_of_a_category_folder_are_published_where_jekyll_publishes_them(tmp_path) -> None:
+    # As ruby-lang.org's 4,723 news posts, in en/news/_posts, ja/news/_posts...: categories en and
+    # news, so /en/news/2020/01/03/released/ under pretty permalinks; {% link %} names them by path.
+    old, new, notes = _built_by_both(tmp_path, {
+        "en/news/_posts/2020-01-03-released.md": "---\nlayout: default\ntitle: Released\n---\n"
+                                                 "See [the fix]({% link en/news/_posts/2020-01-04-fixed.md %}).\n",
+        "en/news/_posts/2020-01-04-fixed.md": "---\nlayout: default\ntitle: Fixed\n---\nF.\n",
+        "news.html": "---\nlayout: default\ntitle: News\n---\n{% for post in site.categories.news %}"
+                     "<a href=\"{{ post.url }}\">{{ post.title }} {{ post.categories | join: '/' }}</a>{% endfor %}\n"},
+        "title: Small\nurl: https://small.example\npermalink: pretty\n")
+    assert '<a href="/en/news/2020/01/04/fixed/">Fixed en/news</a>' in (old / "news/index.html").read_text()
+    for page in ("en/news/2020/01/03/released/index.html", "en/news/2020/01/04/fixed/index.html", "news/index.html"):
+        assert _page(new, page) == _page(old, page), page
+    assert not [n for n in notes if "_posts" in n.path]

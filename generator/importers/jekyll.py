@@ -179,6 +179,7 @@ class _Importer:
         self.hosts: dict[str, tuple[str, int, str]] = {}    # host -> where a layout first loads from it
         self.plugin_outputs: set[str] = set()   # plugins whose output the site made by hand
         self.unknown_liquid = False              # a document's Liquid uses a tag or filter sitegen lacks
+        self.post_folders: list[str] = []        # _posts folders below the top (en/news/_posts)
         self.atom_urls: list[str] = []           # where the site's Atom feeds were
         sass = config.get("sass") or {}
         # Jekyll's load paths: sass.load_paths, then sass_dir; its style: jekyll-sass-converter 3's
@@ -253,8 +254,7 @@ class _Importer:
                     self.note(prefix + name, 1, prefix + name, "a symbolic link to a folder: not followed; "
                                                                "put the folder itself here if the site needs it")
                 if name == "_posts" and prefix:
-                    self.note(prefix + name, 1, prefix + name, "posts in a category folder: move them into "
-                                                               "_posts with 'categories' in their front matter")
+                    self.post_folders.append(prefix + name)
             folders[:] = sorted(name for name in folders if not self.skipped(prefix + name)
                                 or any(i.strip("/").startswith(prefix + name + "/") for i in self.included))
             found += [prefix + name for name in files if not self.skipped(prefix + name)]
@@ -341,19 +341,9 @@ class _Importer:
             self.hosts.setdefault(match.group(1).lower(), (rel, line, url.strip()))
 
     def import_special(self) -> None:
-        posts = self.src / "_posts"
-        for path in sorted(posts.rglob("*")) if self.folder(posts) else []:
-            rel = path.relative_to(self.src).as_posix()
-            if not path.is_file() or self.skipped(path.relative_to(posts).as_posix()):
-                continue
-            if not POST_NAME.match(path.stem) or not path.name.endswith(PAGE_SUFFIXES):
-                self.note(rel, 1, rel, "Jekyll does not publish this (a post's name is YYYY-MM-DD-title.md): "
-                                       "it was left out", visible=True)
-                continue
-            data = self.read(path)
-            if data is not None:
-                self.write_document(data, rel, f"content/posts/{path.relative_to(posts).as_posix()}", "posts")
-                self.result.posts += 1
+        self.import_posts("_posts")
+        for folder in self.post_folders:
+            self.import_posts(folder)
         if (self.src / "_drafts").is_dir():
             self.note("_drafts", 1, "_drafts", "drafts have no date: give each one a dated name and "
                                                "'draft: true', in content/posts/")
@@ -369,6 +359,26 @@ class _Importer:
                                                  "in templates or content", visible=True)
         self.import_data()
         self.import_includes_and_layouts()
+
+    def import_posts(self, folder: str) -> None:
+        """The posts of a ``_posts`` folder; one below the top (``en/news/_posts``) gives its
+        posts the folders above it as categories (en, news), as Jekyll does, and they keep
+        that place under content/posts."""
+        posts = self.src / folder
+        categories = folder.split("/")[:-1]
+        for path in sorted(posts.rglob("*")) if self.folder(posts) else []:
+            rel = path.relative_to(self.src).as_posix()
+            if not path.is_file() or self.skipped(path.relative_to(posts).as_posix()):
+                continue
+            if not POST_NAME.match(path.stem) or not path.name.endswith(PAGE_SUFFIXES):
+                self.note(rel, 1, rel, "Jekyll does not publish this (a post's name is YYYY-MM-DD-title.md): "
+                                       "it was left out", visible=True)
+                continue
+            data = self.read(path)
+            if data is not None:
+                target = "/".join(["content/posts", *categories, path.relative_to(posts).as_posix()])
+                self.write_document(data, rel, target, "posts", categories)
+                self.result.posts += 1
 
     def note_collections(self) -> None:
         """A collection Jekyll published (``output: true``) is pages sitegen does not make: said
@@ -400,7 +410,7 @@ class _Importer:
 
     # -- documents ---------------------------------------------------------------------------------
 
-    def write_document(self, data: bytes, rel: str, target: str, kind: str) -> None:
+    def write_document(self, data: bytes, rel: str, target: str, kind: str, categories: list[str] = ()) -> None:
         """Copy a post or page, writing in what Jekyll would have given it (defaults, title, layout)."""
         text = data.decode("utf-8", errors="strict") if _is_utf8(data) else None
         if text is None:
@@ -420,6 +430,11 @@ class _Importer:
             self.copy(data, target)
             return
         changes = self.defaults_for(rel, kind, meta)
+        if categories and not any(key in meta for key in ("categories", "category")):
+            changes["categories"] = [*categories, *changes.get("categories", [])]   # the folders' first
+        elif categories:
+            self.note(rel, 1, "categories", f"Jekyll put this post in the categories of its folders "
+                                            f"({', '.join(categories)}) besides these: add them", visible=True)
         merged = {**changes, **meta}
         self.front_matter_keys.update(map(str, merged))
         layout = merged.get("layout")
