@@ -122,9 +122,12 @@ class JekyllContext(RenderContext):
     """Jekyll's ``post.KEY``: a document of ``site.posts`` or ``site.pages`` shows its front
     matter beside its own fields, as ``page`` does (templates read it as ``post.meta.KEY``).
     A document is an object whose class sets ``front_matter_keys`` (the recording view of
-    :mod:`generator.deps`, which imports the site this module renders for)."""
+    :mod:`generator.deps`, which imports the site this module renders for). Its ``excerpt``
+    is the front matter's as written, where that sets one (sitegen's own is that, as HTML)."""
 
     def get_item(self, obj: Any, key: Any) -> Any:
+        if key == "excerpt" and getattr(type(obj), "front_matter_keys", False) and "excerpt" in obj["meta"]:
+            return obj["meta"]["excerpt"]
         try:
             return super().get_item(obj, key)
         except KeyError:

@@ -720,3 +720,18 @@ def test_posts_of_a_category_folder_are_published_where_jekyll_publishes_them(tm
     for page in ("en/news/2020/01/03/released/index.html", "en/news/2020/01/04/fixed/index.html", "news/index.html"):
         assert _page(new, page) == _page(old, page), page
     assert not [n for n in notes if "_posts" in n.path]
+
+
+@needs_jekyll
+def test_an_excerpt_the_front_matter_sets_is_shown_as_written_as_in_jekyll(tmp_path) -> None:
+    # As elixir-lang.org's blog index: <p>{{ post.excerpt }}</p>, the posts setting `excerpt:`.
+    layout = ("<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title></head><body>{{ content }}"
+              "{% for post in site.posts %}<div>{{ post.excerpt }}</div>{% endfor %}</body></html>\n")
+    old, new, _ = _built_by_both(tmp_path, {
+        "_layouts/default.html": layout,
+        "_posts/2020-01-03-two.md": "---\nlayout: default\ntitle: Two\nexcerpt: \"A *short* one\"\n---\nLong.\n",
+        "blog.html": "---\nlayout: default\ntitle: Blog\n---\n{% for post in site.posts %}<p>{{ post.excerpt }}</p>"
+                     "{% endfor %}\n"})
+    assert "<p>A *short* one</p><p><p>Hi.</p>\n</p>" in (old / "blog.html").read_text()
+    for page in ("blog.html", "2020/01/03/two.html"):
+        assert _page(new, page) == _page(old, page), page

@@ -609,6 +609,8 @@ class _Converter:
         name, more = rest[0], rest[1:]
         if name == "redirect" and root == "page" and self.scope.redirect:
             return self.access(REDIRECT_PAGE, more)
+        if name == "excerpt":    # the front matter's as written, where it sets one, as in Jekyll
+            return self.access(f'({root}.meta.excerpt if "excerpt" in {root}.meta else {root}.excerpt)', more)
         if name == "title":      # nil for a page the import titled (front matter 'untitled'), as in Jekyll
             return self.access(f'({root}.title if not {root}.meta.get("untitled") else nil)', more)
         if name in DOCUMENT_FIELDS:
