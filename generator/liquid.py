@@ -355,6 +355,13 @@ def _sort(value: Any, key: Any = None) -> list:
     return liquid_sort(value, key)
 
 
+def _items(value: Any) -> list:
+    """An array filter's input as a list: nil is empty, anything else not a list is one item."""
+    if value is None or isinstance(value, Undefined):
+        return []
+    return list(value) if isinstance(value, (list, tuple)) else [value]
+
+
 def _sentence(items: Any, connector: str = "and") -> str:
     items = [str(item) for item in items or []]
     if len(items) < 3:
@@ -375,6 +382,11 @@ JEKYLL_FILTERS: dict[str, Callable[..., Any]] = {
         _date(value).isoformat() if _date(value) else ""),
     "date": _date_filter,
     "sort": _sort,
+    # Jekyll's array filters: a new list, the one given left as it was.
+    "push": lambda array, item: [*_items(array), item],
+    "unshift": lambda array, item: [item, *_items(array)],
+    "pop": lambda array, count=1: _items(array)[:max(0, len(_items(array)) - int(count))],
+    "shift": lambda array, count=1: _items(array)[int(count):],
     "date_to_rfc822": _date_format("%a, %d %b %Y %H:%M:%S %z"),
     "date_to_string": _date_format("%d %b %Y"),
     "date_to_long_string": _date_format("%d %B %Y"),

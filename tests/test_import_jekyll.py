@@ -735,3 +735,18 @@ def test_an_excerpt_the_front_matter_sets_is_shown_as_written_as_in_jekyll(tmp_p
     assert "<p>A *short* one</p><p><p>Hi.</p>\n</p>" in (old / "blog.html").read_text()
     for page in ("blog.html", "2020/01/03/two.html"):
         assert _page(new, page) == _page(old, page), page
+
+
+@needs_jekyll
+def test_jekylls_array_filters_push_pop_shift_unshift_render_as_in_jekyll(tmp_path) -> None:
+    # As ruby-lang.org's recent_news include: {% assign recent_posts = recent_posts | push: post %}.
+    liquid = ("{% assign list = '' | split: '' %}{% for n in (1..4) %}{% assign list = list | push: n %}{% endfor %}"
+              "[{{ list | join: ',' }}][{{ list | pop | join: ',' }}][{{ list | shift: 2 | join: ',' }}]"
+              "[{{ list | unshift: 0 | join: ',' }}][{{ list | size }}]")
+    old, new, notes = _built_by_both(tmp_path, {
+        "_layouts/default.html": "<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title></head><body>"
+                                 f"<p>{liquid}</p>{{{{ content }}}}</body></html>\n",
+        "about.md": f"---\nlayout: default\ntitle: About\n---\n{liquid}\n"})
+    assert "<p>[1,2,3,4][1,2,3][3,4][0,1,2,3,4][4]</p><p>[1,2,3,4]" in (old / "about.html").read_text()
+    assert _page(new, "about.html") == _page(old, "about.html")
+    assert not [n for n in notes if n.path.startswith("_layouts/")]

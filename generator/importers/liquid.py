@@ -65,7 +65,7 @@ LIQUID_FILTERS = frozenset({
     "strip_newlines", "newline_to_br",
     "url_encode", "url_decode", "lstrip", "rstrip", "remove_first", "replace_first", "slice", "escape_once",
     "compact", "concat", "sum", "sort_natural", "array_to_sentence_string", "normalize_whitespace",
-    "cgi_escape", "uri_escape"})
+    "cgi_escape", "uri_escape", "push", "pop", "shift", "unshift"})
 TOKEN = re.compile(r"""\s*(?:
     (?P<str>"[^"]*"|'[^']*')
   | (?P<range>\(\s*[^()]+?\s*\.\.\s*[^()]+?\s*\))
