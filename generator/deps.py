@@ -458,6 +458,8 @@ class Resolver:
         if head == "data":
             data = self.site.data
             return value_digest(data[key[1]]) if key[1] in data else MISSING
+        if head == "time":         # the build's time, as a page showed it (generator.buildtime)
+            return self.site.time.isoformat() if key[1] == "iso" else self.site.time.strftime(key[1])
         if head == "setting":
             return setting_digest(self.site.config, key[1])
         if head in ("ref", "page-ref"):      # a MyST reference to another page's label: where it leads, if anywhere

@@ -43,11 +43,13 @@ from liquid.builtin.tags.tablerow_tag import END_TAGBLOCK, TAG_ENDTABLEROW, Tabl
 from liquid.exceptions import (ContextDepthError, FilterError, LiquidError, LiquidSyntaxError, LiquidWarning,
                                LocalNamespaceLimitError, LoopIterationLimitError, OutputStreamLimitError)
 from liquid.filter import sequence_filter, with_context
+from liquid.builtin.filters.misc import date as liquid_date
 from liquid.parser import get_parser
 from liquid.tag import Tag
 from liquid.token import (TOKEN_ASSIGN, TOKEN_COLON, TOKEN_COLS, TOKEN_DOT, TOKEN_EOF, TOKEN_EXPRESSION, TOKEN_IN,
                           TOKEN_LBRACKET, TOKEN_LIMIT, TOKEN_OFFSET, TOKEN_REVERSED, TOKEN_TAG, TOKEN_WORD, Token)
 
+from generator.buildtime import NOW, BuildTime
 from generator.confine import site_path
 from generator.config import LiquidSettings
 from generator.errors import SiteError, warning
@@ -133,7 +135,8 @@ class JekyllContext(RenderContext):
     """Jekyll's ``post.KEY``: a document of ``site.posts`` or ``site.pages`` shows its front
     matter beside its own fields, as ``page`` does (templates read it as ``post.meta.KEY``).
     A document is an object whose class sets ``front_matter_keys`` (the recording view of
-    :mod:`generator.deps`, which imports the site this module renders for)."""
+    :mod:`generator.deps`, which imports the site this module renders for). Its ``excerpt``
+    is the front matter's as written, where that sets one (sitegen's own is that, as HTML)."""
 
     def filter(self, name: str, token: Token | None) -> Callable[..., object]:  # noqa: A003 - python-liquid's name
         """An unknown filter, with ``unknown: warning``: warned of at its line and its input passed
@@ -144,7 +147,8 @@ class JekyllContext(RenderContext):
         return super().filter(name, token=token)
 
     def get_item(self, obj: Any, key: Any) -> Any:
-        if _front_matter_first(obj, key):
+        if _front_matter_first(obj, key) or (key == "excerpt" and getattr(type(obj), "front_matter_keys", False)
+                                             and "excerpt" in obj["meta"]):
             return obj["meta"][key]
         try:
             return super().get_item(obj, key)
@@ -293,13 +297,18 @@ class IncludeNode(OutputNode):
 
     def render_to_output(self, context: Any, buffer: TextIO) -> int:
         render = current()
-        relpath = f"{INCLUDES_DIR}/{self.path}"
+        path = self.path
+        if "{{" in path:    # a name made of variables (home/examples/{{ name }}.html), as Jekyll renders it
+            named = context.get_buffer(buffer)
+            context.env.from_string(path).render_with_context(context, named, partial=True)
+            path = named.getvalue().strip()
+        relpath = f"{INCLUDES_DIR}/{path}"
         found = site_path(render.root, relpath, INCLUDES_DIR)
         if found is None or not (render.root / found).is_file():
             where, line = render.locate(self.token)
-            raise SiteError(f"include {self.path!r}: no file {relpath}", where, line)
+            raise SiteError(f"include {path!r}: no file {relpath}", where, line)
         text = lax(render.read(found), render, Path(relpath), 1)
-        _include_sources.get()[text] = relpath     # before the parse: its mistakes are the include's
+        _include_sources.get()[keyword_keys(text)] = relpath    # before the parse: its mistakes are the include's
         template = context.env.from_string(text, name=relpath)
         include = {name: _parameter(value, context) for name, value in self.params}
         with context.extend({"include": include}):
@@ -343,6 +352,8 @@ def _parameter(value: str, context: Any) -> Any:
     return found
 
 
+# Jekyll's include tag's VARIABLE_SYNTAX: a name holding {{ variables }}, then the parameters.
+INCLUDE_VARIABLE = re.compile(r"(?P<variable>[^{]*(\{\{\s*[\w\-.]+\s*(\|.*)?\}\}[^\s{}]*)+)(?P<params>.*)", re.S)
 INCLUDE_PARAMETER = re.compile(r"""(\w+)\s*=\s*("[^"]*"|'[^']*'|[\w.\[\]]+)""")
 
 
@@ -353,8 +364,14 @@ class IncludeTag(Tag):
 
     def parse(self, stream: Any) -> Node:
         token = stream.eat(TOKEN_TAG)
-        path, *rest = _raw_expression(stream).split(None, 1)    # the name may end its line
-        return IncludeNode(token, path, INCLUDE_PARAMETER.findall(rest[0] if rest else ""))
+        text = _raw_expression(stream).strip()
+        variable = INCLUDE_VARIABLE.match(text)
+        if variable:
+            path, rest = variable.group("variable").strip(), variable.group("params")
+        else:                       # the name may end its line
+            path, *more = text.split(None, 1)
+            rest = more[0] if more else ""
+        return IncludeNode(token, path, INCLUDE_PARAMETER.findall(rest))
 
 
 class CaptureTag(LiquidCaptureTag):
@@ -459,6 +476,8 @@ class LinkNode(OutputNode):
         render = current()
         name = self.path.lstrip("/")
         candidates = [name, f"{POSTS_DIR}/{name.removeprefix('_posts/')}" if name.startswith("_posts/") else None,
+                      # a post of a category folder (en/news/_posts/x.md), where the import put it
+                      f"{POSTS_DIR}/{name.replace('/_posts/', '/', 1)}" if "/_posts/" in name else None,
                       f"{PAGES_DIR}/{name}"]
         for candidate in filter(None, candidates):
             folder = next((f for f in (POSTS_DIR, PAGES_DIR) if candidate.startswith(f + "/")), None)
@@ -491,7 +510,34 @@ def _date(value: Any) -> datetime | date | None:
 
 
 def _date_format(fmt: str) -> Callable[[Any], str]:
-    return lambda value: _date(value).strftime(fmt) if _date(value) else ""
+    return lambda value: value.format(fmt) if isinstance(value, BuildTime) else (
+        _date(value).strftime(fmt) if _date(value) else "")
+
+
+@with_context
+def _date_filter(value: Any, fmt: Any = None, *, context: Any) -> str:
+    """Liquid's ``date``, where ``"now"`` and ``site.time`` are the build's time (one for the whole
+    build, noted in the format shown: :mod:`generator.buildtime`), not the moment the page renders."""
+    if isinstance(value, str) and value in NOW:
+        value = context.resolve("site")["time"]      # while parsing: NeedsSite, rendered with the site
+    if isinstance(value, BuildTime):
+        return value.format(fmt) if isinstance(fmt, str) else str(value)
+    return liquid_date(value, fmt, environment=context.env)
+
+
+def _sort(value: Any, key: Any = None) -> list:
+    """Liquid's ``sort``; a mapping (``site.categories``) sorts into its ``[name, value]`` pairs,
+    by name, as Ruby's ``Hash#sort`` does (python-liquid's gives ``[the mapping]``)."""
+    if isinstance(value, Mapping):
+        return [[name, value[name]] for name in sorted(value)]
+    return liquid_sort(value, key)
+
+
+def _items(value: Any) -> list:
+    """An array filter's input as a list: nil is empty, anything else not a list is one item."""
+    if value is None or isinstance(value, Undefined):
+        return []
+    return list(value) if isinstance(value, (list, tuple)) else [value]
 
 
 def _sentence(items: Any, connector: str = "and") -> str:
@@ -510,7 +556,15 @@ def _json_default(value: Any) -> Any:
 
 
 JEKYLL_FILTERS: dict[str, Callable[..., Any]] = {
-    "date_to_xmlschema": lambda value: _date(value).isoformat() if _date(value) else "",
+    "date_to_xmlschema": lambda value: value.format("iso") if isinstance(value, BuildTime) else (
+        _date(value).isoformat() if _date(value) else ""),
+    "date": _date_filter,
+    "sort": _sort,
+    # Jekyll's array filters: a new list, the one given left as it was.
+    "push": lambda array, item: [*_items(array), item],
+    "unshift": lambda array, item: [item, *_items(array)],
+    "pop": lambda array, count=1: _items(array)[:max(0, len(_items(array)) - int(count))],
+    "shift": lambda array, count=1: _items(array)[int(count):],
     "date_to_rfc822": _date_format("%a, %d %b %Y %H:%M:%S %z"),
     "date_to_string": _date_format("%d %b %Y"),
     "date_to_long_string": _date_format("%d %B %Y"),
@@ -545,11 +599,40 @@ JEKYLL_TAGS = (HighlightTag, IncludeTag, PostUrlTag, LinkTag, CaptureTag, ForTag
 
 @functools.cache
 def standard_filter(name: str) -> Callable[..., Any]:
-    """Liquid's or Jekyll's filter ``name``, as the content's Liquid runs it (given the environment
-    if it asks for one: ``strip_html``)."""
+    """Liquid's or Jekyll's filter ``name``, as the content's Liquid runs it (given the
+    environment it asks for: ``strip_newlines``, ``newline_to_br``, ``url_encode``...)."""
     env = environment()
     function = env.filters[name]
     return functools.partial(function, environment=env) if getattr(function, "with_environment", False) else function
+
+
+# python-liquid's words that Ruby's Liquid reads as keys after a dot (locale.continue, item.if).
+KEYWORDS = ("true", "false", "nil", "null", "empty", "blank", "and", "or", "contains", "not", "in", "offset",
+            "limit", "reversed", "cols", "continue", "with", "for", "as", "if", "else", "required")
+LIQUID_MARKUP = re.compile(r"\{%-?\s*(raw|comment)\s*-?%\}.*?\{%-?\s*end\1\s*-?%\}|(\{\{.*?\}\}|\{%.*?%\})", re.S)
+KEYWORD_KEY = re.compile(r"""("[^"]*"|'[^']*')|(?<=[\w\]])\.(""" + "|".join(KEYWORDS) + r")(?![\w-])")
+
+
+def keyword_keys(source: str) -> str:
+    """``x.continue`` as ``x["continue"]`` in the markup of ``source`` (same lines): Ruby's Liquid
+    reads a keyword after a dot as a key (ruby-lang.org's ``news_locale.continue``), python-liquid
+    refuses it."""
+    if not any("." + word in source for word in KEYWORDS):
+        return source
+
+    def keys(markup: re.Match) -> str:
+        if markup.group(2) is None:
+            return markup.group(0)       # raw or comment: text
+        return KEYWORD_KEY.sub(lambda m: m.group(1) or f'["{m.group(2)}"]', markup.group(0))
+
+    return LIQUID_MARKUP.sub(keys, source)
+
+
+class JekyllEnvironment(Environment):
+    """python-liquid, reading keys as Ruby's Liquid does (:func:`keyword_keys`)."""
+
+    def from_string(self, source: str, *args: Any, **kwargs: Any) -> BoundTemplate:
+        return super().from_string(keyword_keys(source), *args, **kwargs)
 
 
 def environment(settings: LiquidSettings = LiquidSettings()) -> Environment:
@@ -558,7 +641,7 @@ def environment(settings: LiquidSettings = LiquidSettings()) -> Environment:
 
     ``unknown: warning`` lets python-liquid warn instead of raise (see :func:`render_liquid`).
     """
-    env = Environment(undefined=JekyllUndefined, strict_filters=True,
+    env = JekyllEnvironment(undefined=JekyllUndefined, strict_filters=True,
                       tolerance=Mode.WARN if settings.unknown == "warning" else Mode.STRICT)
     env.template_class = JekyllTemplate
     env.loop_iteration_limit = settings.loop_iterations
@@ -637,7 +720,7 @@ class ParseTimeSite(Mapping):
         self._settings, self._data = settings, data
 
     def __getitem__(self, name: str) -> Any:
-        if name in SITE_COLLECTIONS:
+        if name in SITE_COLLECTIONS or name == "time":    # the build's time: read when the page renders
             raise NeedsSite(name)
         if name == "data":
             return self._data

@@ -23,6 +23,7 @@ from typing import Any, Callable
 import jinja2
 from markupsafe import Markup
 
+from generator.buildtime import NOW, BuildTime
 from generator.config import Config
 from generator.deps import record
 from generator.errors import SiteError
@@ -172,7 +173,7 @@ class Renderer:
         self.env.filters.update(
             relative_url=at_render(self.relative_url),
             absolute_url=at_render(self.absolute_url),
-            date=at_render(self.format_date),
+            date=jinja2.pass_context(lambda context, *args: self.date_filter(context, *args)),
             slugify=slugify,
             safe_html=Markup,
             item=item,
@@ -210,6 +211,15 @@ class Renderer:
         if not isinstance(url, str) or "://" in url:
             return url
         return self.config.url.rstrip("/") + self.relative_url(url if url.startswith("/") else "/" + url)
+
+    def date_filter(self, context: jinja2.runtime.Context, value: Any, fmt: str = "%b %d, %Y") -> str:
+        """The ``date`` filter: :meth:`format_date`, and the build's time (``site.time``, or
+        ``"now"`` as Liquid's ``date`` reads it), noted in the format the page shows it in."""
+        if isinstance(value, str) and value in NOW and isinstance(context.get("site"), Mapping):
+            value = context["site"].get("time", value)
+        if isinstance(value, BuildTime):
+            return value.format(fmt)
+        return self.format_date(value, fmt)
 
     def format_date(self, value: datetime | date | str | None, fmt: str = "%b %d, %Y") -> str:
         """``value`` as text; a string is read as front matter dates are (``last_modified_at:

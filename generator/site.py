@@ -569,6 +569,7 @@ class Site:
     classified: dict[str, dict[str, list[Document]]] = field(default_factory=dict)  # site.yaml taxonomies
     collections: dict[str, list[Document]] = field(default_factory=dict)   # site.yaml's, each in its order
     hidden_drafts: int = 0                      # left out for want of --drafts: the preview says so
+    time: datetime | None = None                # site.time: the build's (generator.buildtime)
     tutorials: Callable[[], list] | None = field(default=None, repr=False)  # the planners' labelled pages (the tutorials'), by the build
 
     @property

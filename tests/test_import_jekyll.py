@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import re
+from datetime import datetime
 import shutil
 import subprocess
 from pathlib import Path
@@ -77,12 +78,12 @@ def test_the_corpus_is_imported_part_by_part(imported) -> None:
 def test_the_report_names_what_was_not_converted_at_its_file_and_line(imported) -> None:
     _, site = imported
     report = (site / "IMPORT-REPORT.md").read_text()
-    for where, what in [("_layouts/default.html:14", "{{ site.time | date: \"%Y\" }}"),
-                        ("_layouts/community.html:5", "{% tablerow org in site.data.contrib_orgs cols:3 %}"),
+    for where, what in [("_layouts/community.html:5", "{% tablerow org in site.data.contrib_orgs cols:3 %}"),
                         ("_config.yml:18", "production_url")]:
         assert f"- `{where}`: `{what}`: " in report, where
     assert "- `kramdown.hard_wrap: false`" in report
     # _config.yml's `JB:` (no value) is written in where a layout reads it, as Jekyll reads it: nil.
+    assert "site.time" not in report            # the build's time (generator.buildtime)
     assert "{% set liquid_scope.BASE_PATH = nil %}" in (site / "templates/partials/JB/setup").read_text()
     assert "truncate" not in report             # Liquid's filters of plain values are converted
     assert "- `kramdown.input" not in report          # carried over as markdown.header_ids
@@ -271,7 +272,8 @@ def test_feeds_plugins_data_and_reserved_names(tmp_path) -> None:
     assert ("_data/table.csv", "_data/table.csv") not in notes     # rows, as Jekyll reads them: none here
     assert yaml.safe_load((site / "content/data/table.yml").read_text()) == []
     assert ("content/notes.txt", "content/notes.txt") in notes and not (site / "content/notes.txt").exists()
-    assert ("_layouts/redirect.html", "_layouts/redirect.html") in notes
+    assert ("_layouts/redirect.html", "_layouts/redirect.html") not in notes   # the site's own, as jekyll-redirect-from
+    assert "target" in (site / "templates/redirect.html").read_text()            # renders its pages with it
     assert ("_posts/2020-02-02-moved.md", "redirect_to") not in notes    # the build reads it (test_build)
     assert ("rss.xml", "rss.xml") in notes
     assert "the URL moves" in notes[("_posts/2020-03-03-sorted.md", "categories: ['Deep Learning']")]
@@ -305,7 +307,7 @@ def test_what_jekyll_skips_is_skipped_and_what_it_includes_is_copied(tmp_path) -
     assert [m for m in made if not m.startswith(("templates/", "content/posts/"))] == [
         ".htaccess", "IMPORT-REPORT.md", "content/pages/docs/guide.md", "docs/img/a.png", "site.yaml"]
     assert yaml.safe_load((site / "site.yaml").read_text())["static"] == [".htaccess", "docs"]
-    assert any(n.path == "news/_posts" and "category folder" in n.action for n in result.notes)
+    assert "content/posts/news/2020-01-01-n.md" in made          # category news, as Jekyll's
     build(site)
     assert (site / "_site/docs/guide.html").is_file() and (site / "_site/docs/img/a.png").is_file()
     assert (site / "_site/.htaccess").read_text() == "Options -Indexes\n"
@@ -750,3 +752,238 @@ def test_an_excerpt_stripped_and_truncated_counts_a_typographic_quote_once_as_je
     theirs = _tight((old / page).read_text())
     assert "<p>I’m proud – and it’s ...</p>" in theirs
     assert html.unescape(_tight((new / page).read_text())) == theirs    # sitegen writes &rsquo; in the post
+def _page(folder: Path, name: str) -> str:
+    return _tight((folder / name).read_text())
+
+
+@needs_jekyll
+def test_a_layout_named_as_sitegens_blog_template_is_the_sites_own_as_in_jekyll(tmp_path) -> None:
+    # As elixir-lang.org's posts: layout post, placed in the site's `blog` layout, not in the default
+    # theme's blog.html (sitegen's blog listing, which reads a paginator the post has not).
+    old, new, notes = _built_by_both(tmp_path, {
+        "_layouts/blog.html": "---\nlayout: default\n---\n<div id=\"content\">{{ content }}</div><aside>Side</aside>\n",
+        "_layouts/post.html": "---\nlayout: blog\n---\n<article><h1>{{ page.title }}</h1>{{ content }}</article>\n",
+        "_posts/2020-01-02-hello-world.md": "---\nlayout: post\ntitle: Hello\n---\nHi.\n",
+        "blog/index.html": "---\nlayout: blog\ntitle: Blog\n---\n<p>All posts</p>\n"})
+    for page in ("2020/01/02/hello-world.html", "blog/index.html"):
+        assert _page(new, page) == _page(old, page), page
+    assert '<div id="content"><article><h1>Hello</h1><p>Hi.</p>' in _page(old, "2020/01/02/hello-world.html")
+    assert [n.path for n in notes if "blog" in n.path] == ["_layouts/blog.html"]   # sitegen's own blog pages would use it
+
+
+@needs_jekyll
+def test_site_time_and_now_are_the_builds_time_as_in_jekyll(tmp_path) -> None:
+    # As elixir-lang.org's footer ({{ 'now' | date: "%Y" }}) and ruby-lang.org's admin page ({{ site.time }}).
+    layout = ("<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title></head><body>{{ content }}<footer>"
+              "&copy; 2012-{{ 'now' | date: \"%Y\" }} [{{ site.time | date: \"%Y\" }}]</footer></body></html>\n")
+    old, new, notes = _built_by_both(tmp_path, {
+        "_layouts/default.html": layout,
+        "about.md": "---\nlayout: default\ntitle: About\n---\nBuilt in {{ site.time | date: '%Y' }}, "
+                    "{{ 'now' | date: '%Y' }}.\n"})
+    year = datetime.now().year
+    assert f"<p>Built in {year}, {year}.</p><footer>&copy; 2012-{year} [{year}]</footer>" in _page(old, "about.html")
+    for page in ("about.html", "2020/01/02/hello-world.html"):
+        assert _page(new, page) == _page(old, page), page
+    assert not [n for n in notes if n.path.startswith("_layouts/")]
+
+
+def test_the_builds_time_is_source_date_epoch_and_a_page_is_made_again_when_its_text_of_it_turns(
+        tmp_path, monkeypatch) -> None:
+    """The same sources and SOURCE_DATE_EPOCH give the same bytes; a later time makes again the
+    pages whose text of it changed (the full time), not those showing the same year."""
+    layout = ("<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title></head><body>{{ content }}"
+              "<p>{{ site.time | date: \"%Y\" }}</p></body></html>\n")
+    source = small_site(tmp_path / "jekyll", files={
+        "_layouts/default.html": layout, "team.md": "---\nlayout: default\ntitle: Team\n---\nT.\n",
+        "about.md": "---\nlayout: default\ntitle: About\n---\nAt {{ site.time }}.\n"})
+    import_jekyll(source, tmp_path / "new")
+    site = tmp_path / "new"
+    shutil.copytree(site, tmp_path / "clean")
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")      # 2023-11-14 22:13:20 UTC
+    build(site)
+    assert "<p>At 2023-11-14 22:13:20 +0000.</p><p>2023</p>" in _page(site / "_site", "about.html")
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000100")
+    again = build(site)
+    assert "<p>At 2023-11-14 22:15:00 +0000." in _page(site / "_site", "about.html")
+    assert "about.html" in again.written and "team.html" not in again.written
+    build(tmp_path / "clean")
+    assert {p.name: p.read_bytes() for p in (site / "_site").rglob("*.html")} == {
+        p.name: p.read_bytes() for p in (tmp_path / "clean/_site").rglob("*.html")}
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1800000000")      # 2027: the year turned
+    assert "team.html" in build(site).written and "<p>2027</p>" in _page(site / "_site", "team.html")
+
+
+@needs_jekyll
+def test_a_plugins_tag_and_filter_in_a_page_are_named_at_their_lines_and_the_page_still_builds(tmp_path) -> None:
+    # As ruby-lang.org's admin page's {% translation_status %} and its releases' | localize_post_url.
+    plugin = ("module Shout\n  def shout(input)\n    input.upcase\n  end\nend\nLiquid::Template.register_filter(Shout)\n"
+              "class Stamp < Liquid::Tag\n  def render(context)\n    \"STAMP\"\n  end\nend\n"
+              "Liquid::Template.register_tag(\"stamp\", Stamp)\n")
+    old, new, notes = _built_by_both(tmp_path, {
+        "_plugins/shout.rb": plugin,
+        "about.md": "---\nlayout: default\ntitle: About\n---\nBefore.\n\n{% stamp %}\n\nSaid {{ 'hi' | shout }}.\n\nAfter.\n"})
+    assert "<p>STAMP</p>" in _page(old, "about.html") and "<p>Said HI.</p>" in _page(old, "about.html")
+    # The unknown filter passes its value on, as Jekyll's Liquid (strict_filters off) does.
+    assert _page(new, "about.html") == _page(old, "about.html").replace("<p>STAMP</p>", "").replace("HI", "hi")
+    assert [(n.path, n.line, n.construct) for n in notes if "sitegen does not have" in n.action] == [
+        ("about.md", 7, "{% stamp %}"), ("about.md", 9, "| shout")]
+    assert yaml.safe_load((tmp_path / "new/site.yaml").read_text())["liquid"] == {"unknown": "warning"}
+
+
+@needs_jekyll
+def test_an_include_named_by_a_variable_is_included_as_in_jekyll(tmp_path) -> None:
+    # As ruby-lang.org's home page: {% include home/code_examples/{{ example }}.html %}.
+    old, new, _ = _built_by_both(tmp_path, {
+        "_includes/examples/one.html": "<code>one</code>\n", "_includes/examples/two.html": "<code>two</code>\n",
+        "about.md": "---\nlayout: default\ntitle: About\nexamples: [one, two]\n---\n<div>{% for example in page.examples %}"
+                    "{% include examples/{{ example }}.html %}{% endfor %}</div>\n"})
+    assert "<div><code>one</code>\n<code>two</code>\n</div>" in (old / "about.html").read_text()
+    assert _page(new, "about.html") == _page(old, "about.html")
+
+
+@needs_jekyll
+def test_a_layouts_liquid_filters_needing_their_environment_render_as_in_jekyll(tmp_path) -> None:
+    # As ruby-lang.org's default layout: {{ page.title | strip_newlines }}.
+    layout = ("<!DOCTYPE html>\n<html><head><title>{{ page.title | strip_newlines }}</title></head><body>"
+              "<p>{{ page.note | newline_to_br }}</p><p>{{ page.note | escape_once }}</p>{{ content }}</body></html>\n")
+    old, new, notes = _built_by_both(tmp_path, {
+        "_layouts/default.html": layout,
+        "about.md": "---\nlayout: default\ntitle: \"About\\nus\"\nnote: \"a &amp; b\\nc\"\n---\nA.\n"})
+    assert "<title>Aboutus</title>" in (old / "about.html").read_text()
+    assert _page(new, "about.html") == _page(old, "about.html")
+    assert not [n for n in notes if n.path.startswith("_layouts/")]
+
+
+@needs_jekyll
+def test_a_key_missing_on_the_way_down_data_is_nil_as_in_jekyll(tmp_path) -> None:
+    # As ruby-lang.org's rss_discovery include: site.data.locales['en'].sidebar.syndicate, en.yml has no sidebar.
+    layout = ("<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title></head><body>"
+              "{% if site.data.locales['en'].sidebar %}<p>side</p>{% endif %}"
+              "<p>[{{ site.data.locales['en'].sidebar.syndicate.url }}][{{ site.data.locales[page.lang].title }}]"
+              "[{{ site.data.locales.fr.title }}]</p>{{ content }}</body></html>\n")
+    old, new, notes = _built_by_both(tmp_path, {
+        "_layouts/default.html": layout, "_data/locales/en.yml": "title: English\n",
+        "about.md": "---\nlayout: default\ntitle: About\nlang: en\n---\nA.\n"})
+    assert "<p>[][English][]</p>" in (old / "about.html").read_text()
+    assert _page(new, "about.html") == _page(old, "about.html")
+
+
+@needs_jekyll
+def test_what_an_include_assigns_is_seen_by_its_includer_and_the_next_include_as_in_jekyll(tmp_path) -> None:
+    # As ruby-lang.org's side_navigation include, which shows current_section_title, assigned by the
+    # nav_helpers/detect_section.html it includes first.
+    layout = ("<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title></head><body>{% include detect.html %}"
+              "<h3>{{ section_title }}</h3>{% include show.html %}{{ content }}</body></html>\n")
+    old, new, notes = _built_by_both(tmp_path, {
+        "_layouts/default.html": layout,
+        "_includes/detect.html": "{% assign section_title = page.title | upcase %}{% assign count = 2 %}",
+        "_includes/show.html": "<p>{{ section_title }} {{ count | plus: 1 }} [{{ never_set }}]</p>\n",
+        "about.md": "---\nlayout: default\ntitle: About\n---\nA.\n"})
+    assert "<h3>ABOUT</h3><p>ABOUT 3 []</p>" in (old / "about.html").read_text()
+    assert _page(new, "about.html") == _page(old, "about.html")
+    assert not [n for n in notes if n.path.startswith(("_layouts/", "_includes/"))]
+
+
+@needs_jekyll
+def test_a_key_named_as_a_liquid_keyword_is_read_as_in_jekyll(tmp_path) -> None:
+    # As ruby-lang.org's news_security include: {{ news_locale.continue }}.
+    layout = ("<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title></head><body>"
+              "<p>{{ site.data.loc.continue }}</p>{{ content }}</body></html>\n")
+    old, new, _ = _built_by_both(tmp_path, {
+        "_layouts/default.html": layout, "_data/loc.yml": "continue: Read on\nif: Maybe\n",
+        "about.md": "---\nlayout: default\ntitle: About\n---\n{% assign loc = site.data.loc %}"
+                    "{{ loc.continue }}, {{ loc.if }} {{ \"a.if\" }}\n"})
+    assert "<p>Read on, Maybe a.if</p>" in (old / "about.html").read_text()
+    assert _page(new, "about.html") == _page(old, "about.html")
+
+
+@needs_jekyll
+def test_the_sites_redirect_layout_renders_its_redirect_pages_as_jekyll_redirect_from_does(tmp_path) -> None:
+    # As elixir-lang.org's getting-started pages (layout redirect, redirect_to) and its moved posts
+    # (redirect_from): jekyll-redirect-from renders both with the site's _layouts/redirect.html.
+    layout = ("<!DOCTYPE html>\n<html><head><title>Moved</title></head><body><a href=\"{{ page.redirect.to }}\">"
+              "to</a><p>[{{ page.redirect_to }}] from {{ page.redirect.from }}</p></body></html>\n")
+    old, new, notes = _built_by_both(tmp_path, {
+        "_layouts/redirect.html": layout,
+        "modules.md": "---\nlayout: redirect\nredirect_to: https://docs.example/modules\n---\n",
+        "about.md": "---\nlayout: default\ntitle: About\nredirect_from: /old-about/\n---\nA.\n"},
+        "title: Small\nurl: https://small.example\nplugins: [jekyll-redirect-from]\n")
+    assert '<a href="https://docs.example/modules">to</a><p>[https://docs.example/modules] from /modules.html' in (
+        old / "modules.html").read_text()
+    for page in ("modules.html", "old-about/index.html", "about.html"):
+        assert _page(new, page) == _page(old, page), page
+    assert not [n for n in notes if n.path.startswith("_layouts/")]
+
+
+@needs_jekyll
+def test_a_string_of_tags_is_split_at_its_spaces_as_in_jekyll(tmp_path) -> None:
+    # As elixir-lang.org's case studies: `tags: superbowl mqtt`, listed as #superbowl #mqtt.
+    layout = ("<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title></head><body>"
+              "<p>{% for tag in page.tags %}<span>#{{ tag }}</span>{% endfor %}</p>{{ content }}</body></html>\n")
+    old, new, _ = _built_by_both(tmp_path, {
+        "_layouts/default.html": layout,
+        "_posts/2020-01-02-hello-world.md": "---\nlayout: default\ntitle: Hello\ntags: superbowl mqtt\n---\nHi.\n"})
+    page = "2020/01/02/hello-world.html"
+    assert "<p><span>#superbowl</span><span>#mqtt</span></p>" in (old / page).read_text()
+    assert _page(new, page) == _page(old, page)
+
+
+@needs_jekyll
+def test_site_categories_sorted_in_a_page_are_name_and_posts_pairs_as_in_jekyll(tmp_path) -> None:
+    # As elixir-lang.org's blog/categories.html: {% assign sorted_cats = site.categories | sort %}.
+    old, new, _ = _built_by_both(tmp_path, {
+        "_posts/2020-01-03-two.md": "---\nlayout: default\ntitle: Two\ncategories: [zeta, alpha]\n---\nT.\n",
+        "_posts/2020-01-04-three.md": "---\nlayout: default\ntitle: Three\ncategory: alpha\n---\nT.\n",
+        "cats.html": "---\nlayout: default\ntitle: Cats\n---\n{% assign sorted = site.categories | sort %}"
+                     "{% for category in sorted %}<h5 id=\"{{ category | first }}\">{{ category | first | capitalize }}"
+                     "</h5><ul>{% for posts in category %}{% for post in posts %}{% if post.title %}<li>{{ post.title }}"
+                     "</li>{% endif %}{% endfor %}{% endfor %}</ul>{% endfor %}\n"})
+    assert '<h5 id="alpha">Alpha</h5><ul><li>Three</li><li>Two</li></ul><h5 id="zeta">' in (old / "cats.html").read_text()
+    assert _page(new, "cats.html") == _page(old, "cats.html")
+
+
+@needs_jekyll
+def test_posts_of_a_category_folder_are_published_where_jekyll_publishes_them(tmp_path) -> None:
+    # As ruby-lang.org's 4,723 news posts, in en/news/_posts, ja/news/_posts...: categories en and
+    # news, so /en/news/2020/01/03/released/ under pretty permalinks; {% link %} names them by path.
+    old, new, notes = _built_by_both(tmp_path, {
+        "en/news/_posts/2020-01-03-released.md": "---\nlayout: default\ntitle: Released\n---\n"
+                                                 "See [the fix]({% link en/news/_posts/2020-01-04-fixed.md %}).\n",
+        "en/news/_posts/2020-01-04-fixed.md": "---\nlayout: default\ntitle: Fixed\n---\nF.\n",
+        "news.html": "---\nlayout: default\ntitle: News\n---\n{% for post in site.categories.news %}"
+                     "<a href=\"{{ post.url }}\">{{ post.title }} {{ post.categories | join: '/' }}</a>{% endfor %}\n"},
+        "title: Small\nurl: https://small.example\npermalink: pretty\n")
+    assert '<a href="/en/news/2020/01/04/fixed/">Fixed en/news</a>' in (old / "news/index.html").read_text()
+    for page in ("en/news/2020/01/03/released/index.html", "en/news/2020/01/04/fixed/index.html", "news/index.html"):
+        assert _page(new, page) == _page(old, page), page
+    assert not [n for n in notes if "_posts" in n.path]
+
+
+@needs_jekyll
+def test_an_excerpt_the_front_matter_sets_is_shown_as_written_as_in_jekyll(tmp_path) -> None:
+    # As elixir-lang.org's blog index: <p>{{ post.excerpt }}</p>, the posts setting `excerpt:`.
+    layout = ("<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title></head><body>{{ content }}"
+              "{% for post in site.posts %}<div>{{ post.excerpt }}</div>{% endfor %}</body></html>\n")
+    old, new, _ = _built_by_both(tmp_path, {
+        "_layouts/default.html": layout,
+        "_posts/2020-01-03-two.md": "---\nlayout: default\ntitle: Two\nexcerpt: \"A *short* one\"\n---\nLong.\n",
+        "blog.html": "---\nlayout: default\ntitle: Blog\n---\n{% for post in site.posts %}<p>{{ post.excerpt }}</p>"
+                     "{% endfor %}\n"})
+    assert "<p>A *short* one</p><p><p>Hi.</p>\n</p>" in (old / "blog.html").read_text()
+    for page in ("blog.html", "2020/01/03/two.html"):
+        assert _page(new, page) == _page(old, page), page
+
+
+@needs_jekyll
+def test_jekylls_array_filters_push_pop_shift_unshift_render_as_in_jekyll(tmp_path) -> None:
+    # As ruby-lang.org's recent_news include: {% assign recent_posts = recent_posts | push: post %}.
+    liquid = ("{% assign list = '' | split: '' %}{% for n in (1..4) %}{% assign list = list | push: n %}{% endfor %}"
+              "[{{ list | join: ',' }}][{{ list | pop | join: ',' }}][{{ list | shift: 2 | join: ',' }}]"
+              "[{{ list | unshift: 0 | join: ',' }}][{{ list | size }}]")
+    old, new, notes = _built_by_both(tmp_path, {
+        "_layouts/default.html": "<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title></head><body>"
+                                 f"<p>{liquid}</p>{{{{ content }}}}</body></html>\n",
+        "about.md": f"---\nlayout: default\ntitle: About\n---\n{liquid}\n"})
+    assert "<p>[1,2,3,4][1,2,3][3,4][0,1,2,3,4][4]</p><p>[1,2,3,4]" in (old / "about.html").read_text()
+    assert _page(new, "about.html") == _page(old, "about.html")
+    assert not [n for n in notes if n.path.startswith("_layouts/")]

@@ -100,7 +100,6 @@ def test_a_layout_chain_becomes_extends_and_blocks(tmp_path) -> None:
     ("{{ paginator.page }}", 1, "{{ paginator.page }}", "'paginator' has no equivalent"),
     ("{% include {{ page.inc }} %}", 1, "{% include {{ page.inc }} %}", "name the file"),
     ("{% break %}", 1, "{% break %}", "outside of a for loop"),
-    ("{{ site.time }}", 1, "{{ site.time }}", "site.time has no equivalent"),
     ("{% post_url 2010-07-21-name %}", 1, "{% post_url 2010-07-21-name %}", "permalink"),
 ])
 def test_what_has_no_equivalent_is_a_note_and_the_template_still_renders(tmp_path, liquid, line, construct,

@@ -21,6 +21,7 @@ from generator.engine.planning import placement, within
 from generator.engine.records import CONTENT_FIELDS
 from generator.engine.values import Assembled, Build, Scan
 from generator.errors import SiteError
+from generator.buildtime import build_time
 from generator.layout import DATA, SWAPPABLE, TEMPLATES
 from generator.outputs import Planner
 from generator.outputs.registry import required_templates
@@ -140,6 +141,7 @@ def assemble_site(engine: Engine, scan: Scan,
     listing, parsed, data = loaded
     site = assemble([p.document for p in parsed.values()], data, scan.config, now=scan.now,
                     drafts=engine.options.drafts, future=engine.options.future)
+    site.time = build_time(scan.now)
     site.tutorials = partial(labelled_pages, engine.planners, scan.config, scan.index.digest)   # read when asked
     views = Views(site)
     return Assembled(site, listing, parsed, views, site_view(site, views, engine.planners))
@@ -182,4 +184,5 @@ def swap_in(engine: Engine, scan: Scan) -> tuple[Assembled, DocumentStats] | Non
             setattr(held, name, getattr(doc, name))
         parsed[str(path)] = Parsed(source_digest, key, held)
     last.site.rewritten()
+    last.site.time = build_time(scan.now)      # this build's (its pages showing another read again)
     return dataclasses.replace(last, parsed=parsed), DocumentStats(count, len(parsed) - count)

@@ -10,6 +10,7 @@ from pathlib import Path
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from generator.buildtime import changes_at
 from generator.deps import LINKED_FIELDS, Resolver
 from generator.engine.documents import Parsed
 from generator.engine.planning import within
@@ -91,6 +92,8 @@ def next_state(engine: Engine, build: Build) -> BuildState:
     else:
         horizon = publication_horizon(documents, scan.now, engine.options)
         floor = publication_floor(documents, scan.now, engine.options)
+    shown = [changes_at(key[1], assembled.site.time) for key in engine.keys.always if key[0] == "time"]
+    horizon = min(filter(None, [horizon, *shown]), default=None)   # and when a page's text of the time turns
     unsaved = state.records.unsaved     # keys whose digests may differ from the records' files
     records = Records(outputs, build.placed, digests,
                       planned.bundles, build.order,

@@ -20,6 +20,7 @@ import dataclasses
 import fnmatch
 import functools
 import html
+import json
 import os
 import re
 from collections.abc import Callable
@@ -58,9 +59,18 @@ PERMALINK_STYLES = {"date": "/:categories/:year/:month/:day/:title:output_ext",
 PERMALINK_PLACEHOLDERS = {"year", "month", "day", "title", "slug", "categories"}
 FEED_LIMIT = re.compile(r"\{%-?\s*for\s+\w+\s+in\s+site\.posts\b[^%]*?\blimit\s*:\s*(\d+)")
 FEED_PAGES = {"feed.xml": "atom", "atom.xml": "atom", "rss.xml": "rss", "feed.rss": "rss", "feed.json": "json"}
-# Templates sitegen renders itself; a Jekyll layout of the same name would be taken for them.
-SITEGEN_TEMPLATES = {"redirect", "404", "blog", "history", "groups", "group", "author", "authors", "docs",
-                     "tutorial", "tutorials", "source", "none"}
+# Templates sitegen renders with values of its own even in an imported site (a listed source file):
+# a Jekyll layout of the same name cannot stand for them, so it is left out. (A layout named
+# redirect is what jekyll-redirect-from renders its pages with: it is converted for sitegen's.)
+SITEGEN_TEMPLATES = {"404", "source", "none"}
+REDIRECT = "redirect"
+# Templates of the pages sitegen generates (archives, docs), which an imported site makes none of:
+# a Jekyll layout of the same name is converted under its name, where it wins over the theme's
+# template for the documents naming it, as a layout does in Jekyll.
+GENERATED_TEMPLATES = {"blog": "archives.blog", "history": "archives.history", "groups": "archives (tags, categories)",
+                       "group": "archives (tags, categories)", "author": "archives.authors",
+                       "authors": "archives.authors", "docs": "content/docs", "tutorial": "notebooks",
+                       "tutorials": "notebooks"}
 NO_LAYOUT = "none"
 # A resource the browser fetches from another host, in HTML or as a Markdown image.
 THIRD_PARTY = re.compile(r"""<(?:img|iframe|script|video|audio|source|embed)\b[^>]*?\ssrc=["'](?P<html>https?://[^"']+)"""
@@ -189,6 +199,8 @@ class _Importer:
         self.hosts: dict[str, tuple[str, int, str]] = {}    # host -> where a layout first loads from it
         self.plugin_outputs: set[str] = set()   # plugins whose output the site made by hand
         self.plugin_liquid = False    # a Ruby plugin registers Liquid tags or filters
+        self.unknown_liquid = False              # a document's Liquid uses a tag or filter sitegen lacks
+        self.post_folders: list[str] = []        # _posts folders below the top (en/news/_posts)
         self.atom_urls: list[str] = []           # where the site's Atom feeds were
         self.languages = Languages.of(config, list(self.plugins()), self.excluded, src)   # jekyll-polyglot's
         self.localized_pages: list[Page] = []   # the pages of a polyglot site, written once coordinated
@@ -276,8 +288,7 @@ class _Importer:
                     self.note(prefix + name, 1, prefix + name, "a symbolic link to a folder: not followed; "
                                                                "put the folder itself here if the site needs it")
                 if name == "_posts" and prefix:
-                    self.note(prefix + name, 1, prefix + name, "posts in a category folder: move them into "
-                                                               "_posts with 'categories' in their front matter")
+                    self.post_folders.append(prefix + name)
             folders[:] = sorted(name for name in folders if not self.skipped(prefix + name)
                                 or any(i.strip("/").startswith(prefix + name + "/") for i in self.included))
             found += [prefix + name for name in files if not self.skipped(prefix + name)]
@@ -392,19 +403,9 @@ class _Importer:
             self.hosts.setdefault(match.group(1).lower(), (rel, line, url.strip()))
 
     def import_special(self) -> None:
-        posts = self.src / "_posts"
-        for path in sorted(posts.rglob("*")) if self.folder(posts) else []:
-            rel = path.relative_to(self.src).as_posix()
-            if not path.is_file() or self.skipped(path.relative_to(posts).as_posix()):
-                continue
-            if not POST_NAME.match(path.stem) or not path.name.endswith(PAGE_SUFFIXES):
-                self.note(rel, 1, rel, "Jekyll does not publish this (a post's name is YYYY-MM-DD-title.md): "
-                                       "it was left out", visible=True)
-                continue
-            data = self.read(path)
-            if data is not None:
-                self.write_document(data, rel, f"content/posts/{path.relative_to(posts).as_posix()}", "posts")
-                self.result.posts += 1
+        self.import_posts("_posts")
+        for folder in self.post_folders:
+            self.import_posts(folder)
         if (self.src / "_drafts").is_dir():
             self.note("_drafts", 1, "_drafts", "drafts have no date: give each one a dated name and "
                                                "'draft: true', in content/posts/")
@@ -469,6 +470,26 @@ class _Importer:
                           f"file and line (site.yaml liquid.unknown: warning); do what it did in the content",
                           visible=True)
 
+    def import_posts(self, folder: str) -> None:
+        """The posts of a ``_posts`` folder; one below the top (``en/news/_posts``) gives its
+        posts the folders above it as categories (en, news), as Jekyll does, and they keep
+        that place under content/posts."""
+        posts = self.src / folder
+        categories = folder.split("/")[:-1]
+        for path in sorted(posts.rglob("*")) if self.folder(posts) else []:
+            rel = path.relative_to(self.src).as_posix()
+            if not path.is_file() or self.skipped(path.relative_to(posts).as_posix()):
+                continue
+            if not POST_NAME.match(path.stem) or not path.name.endswith(PAGE_SUFFIXES):
+                self.note(rel, 1, rel, "Jekyll does not publish this (a post's name is YYYY-MM-DD-title.md): "
+                                       "it was left out", visible=True)
+                continue
+            data = self.read(path)
+            if data is not None:
+                target = "/".join(["content/posts", *categories, path.relative_to(posts).as_posix()])
+                self.write_document(data, rel, target, "posts", categories=categories)
+                self.result.posts += 1
+
     def import_data(self) -> None:
         data = self.src / "_data"
         for path in sorted(data.rglob("*")) if self.folder(data) else []:
@@ -495,9 +516,10 @@ class _Importer:
     # -- documents ---------------------------------------------------------------------------------
 
     def write_document(self, data: bytes, rel: str, target: str, kind: str,
-                       collection: tuple[JekyllCollection, str] | None = None) -> None:
+                       collection: tuple[JekyllCollection, str] | None = None, categories: list[str] = ()) -> None:
         """Copy a post, page or document of a ``collection`` (with its path in the collection's
-        folder), writing in what Jekyll would have given it (defaults, title, layout, URL)."""
+        folder), writing in what Jekyll would have given it (defaults, title, layout, URL, the
+        categories of a post's folders)."""
         text = data.decode("utf-8", errors="strict") if _is_utf8(data) else None
         if text is None:
             self.note(rel, 1, rel, "not UTF-8: save it as UTF-8 (copied as it is)")
@@ -518,6 +540,11 @@ class _Importer:
         changes = self.defaults_for(rel, kind, meta)
         if self.templates_read_path and "path" not in meta:
             changes["path"] = rel       # Jekyll's page.path (which front matter may set), for an edit link
+        if categories and not any(key in meta for key in ("categories", "category")):
+            changes["categories"] = [*categories, *changes.get("categories", [])]   # the folders' first
+        elif categories:
+            self.note(rel, 1, "categories", f"Jekyll put this post in the categories of its folders "
+                                            f"({', '.join(categories)}) besides these: add them", visible=True)
         merged = {**changes, **meta}
         self.front_matter_keys.update(map(str, merged))
         layout = merged.get("layout")
@@ -547,7 +574,8 @@ class _Importer:
             self.check_post_url(rel, merged)
         self.note_third_party(rel, text)
         body_start = match.end()
-        front += "".join(_yaml_line(key, value) for key, value in changes.items())
+        self.note_unknown_liquid(rel, text, body_start)
+        front = split_names(front, meta) + "".join(_yaml_line(key, value) for key, value in changes.items())
         if kind == "pages" and collection is None and self.languages:   # written once polyglot has chosen
             self.localized_pages.append(Page(rel, target, merged, front, text[body_start:],
                                                text.count("\n", 0, body_start)))
@@ -618,6 +646,18 @@ class _Importer:
                       visible=True)
             return None
 
+    def note_unknown_liquid(self, rel: str, text: str, start: int) -> None:
+        """Name each tag and filter of a document's Liquid that sitegen's Liquid lacks (a Ruby
+        plugin's, mostly) at its line: the build then warns of it there and renders nothing in
+        its place (site.yaml ``liquid.unknown: warning``), where it would stop at the first."""
+        if not has_liquid(text[start:]):
+            return
+        for name, offset, kind in unknown_liquid(text[start:]):
+            self.unknown_liquid = True
+            self.note(rel, text.count("\n", 0, start + offset) + 1, name,
+                      f"a Liquid {kind} sitegen does not have (a plugin's?): the page shows nothing in its "
+                      f"place; write what it made into the page", visible=True)
+
     def note_third_party(self, rel: str, text: str) -> None:
         """Images, frames and scripts loaded from other hosts: sitegen's check refuses them
         unless site.yaml allows the host, so the author decides, file by file."""
@@ -687,6 +727,10 @@ class _Importer:
                 self.note(rel, 1, rel, f"sitegen makes its own '{name}' pages with templates/{name}.html: "
                                        f"rename the layout (and the front matter naming it)")
                 continue
+            if name in GENERATED_TEMPLATES:
+                self.note(rel, 1, rel, f"converted to templates/{name}.html, which sitegen's own pages "
+                                       f"({GENERATED_TEMPLATES[name]}, none after the import) would render with "
+                                       f"too: rename the layout (and the front matter naming it) before making them")
             parent = parents.get(name)
             if parent is not None and parent not in layout_files:
                 self.note(rel, 1, f"layout: {parent}", f"there is no layout '{parent}': fix the name")
@@ -694,7 +738,8 @@ class _Importer:
             blocks = block_name(name) if name in parents.values() else None
             jinja, notes = convert_template(body, rel, self.config, parent=parent, blocks=blocks,
                                             includes=set(include_files), layouts=variables[name],
-                                            assigned=assigned, languages=self.languages)
+                                            assigned=assigned, languages=self.languages,
+                                            redirect=name == REDIRECT)
             self.result.notes += [_shifted(note, offset) for note in notes]
             self.write(jinja, f"templates/{name}.html")
             self.result.layouts += 1
@@ -751,7 +796,8 @@ class _Importer:
             content = "{{ content }}"
             self.write(self.languages.links_filter(content) if self.languages else content,
                        f"templates/{NO_LAYOUT}.html")
-        self.write(REDIRECT_TEMPLATE, "templates/redirect.html")
+        if not (self.dest / f"templates/{REDIRECT}.html").exists():     # else the site's own
+            self.write(REDIRECT_TEMPLATE, f"templates/{REDIRECT}.html")
         if not self.has_404:
             self.write(NOT_FOUND_TEMPLATE, "templates/404.html")
 
@@ -846,11 +892,12 @@ class _Importer:
         if self.collections:
             settings["collections"] = self.collections
         liquid = config.get("liquid") if isinstance(config.get("liquid"), dict) else {}
-        if self.plugin_liquid or not liquid.get("strict_variables"):
+        if self.plugin_liquid or self.unknown_liquid or not liquid.get("strict_variables"):
             settings["liquid"] = {"unknown": "warning"}
             self.result.settings_taken.append(
                 "`liquid: {unknown: warning}`: as in Jekyll (whose `strict_variables` is off), a variable "
-                "nobody set renders as nothing; the build names each at its file and line")
+                "nobody set renders as nothing, and a plugin's tag or filter (listed below, at its line) "
+                "is left out; the build names each at its file and line")
         unread = sorted(self.front_matter_keys - known_keys([self.dest / "templates", DEFAULT_THEME / "templates"]))
         if unread:
             settings["front_matter_keys"] = unread
@@ -1014,6 +1061,46 @@ def table_rows(data: bytes, delimiter: str) -> list[dict[str, str | None]] | Non
                 for row in reader if row]
     except csv.Error:       # a NUL byte, say
         return None
+
+
+# A tag's name, or a filter's (after a '|' outside quotes), in Liquid markup.
+LIQUID_TAG = re.compile(r"\{%-?\s*(\w+)")
+LIQUID_FILTER = re.compile(r"""("[^"]*"|'[^']*')|\|\s*(\w+)""")
+BLOCK_PARTS = {"else", "elsif", "when", "raw", "endraw", "endcomment"}
+
+
+def unknown_liquid(text: str) -> list[tuple[str, int, str]]:
+    """The tags and filters of ``text``'s Liquid that sitegen's Liquid does not have: each
+    name, where it is, and which it is; ``raw`` and ``comment`` blocks are passed over."""
+    from generator.liquid import environment
+
+    env = environment()
+    found = []
+    skip = re.compile(r"\{%-?\s*(raw|comment)\s*-?%\}.*?\{%-?\s*end\1\s*-?%\}", re.S)
+    hidden = skip.sub(lambda m: " " * len(m.group(0)), text)
+    for markup in re.finditer(r"\{\{.*?\}\}|\{%.*?%\}", hidden, re.S):
+        tag = LIQUID_TAG.match(markup.group(0))
+        if tag and tag.group(1) not in env.tags and tag.group(1) not in BLOCK_PARTS \
+                and tag.group(1).removeprefix("end") not in env.tags:
+            found.append((f"{{% {tag.group(1)} %}}", markup.start(), "tag"))
+            continue
+        for part in LIQUID_FILTER.finditer(markup.group(0)):
+            if part.group(2) and part.group(2) not in env.filters:
+                found.append((f"| {part.group(2)}", markup.start(), "filter"))
+    return found
+
+
+def split_names(front: str, meta: dict) -> str:
+    """``tags: superbowl mqtt`` as the list Jekyll makes of it, ``tags: [superbowl, mqtt]``: Jekyll
+    splits a string of ``tags`` or ``categories`` at its spaces (not ``tag`` or ``category``),
+    sitegen would read one name."""
+    for key in ("tags", "categories"):
+        value = meta.get(key)
+        if isinstance(value, str) and len(value.split()) > 1:
+            line = re.compile(rf"^{key}[ \t]*:[ \t]*\S.*$", re.M)
+            if len(line.findall(front)) == 1:
+                front = line.sub(lambda _: f"{key}: {json.dumps(value.split(), ensure_ascii=False)}", front)
+    return front
 
 
 def gemfile_plugins(text: str) -> list[tuple[str, int]]:

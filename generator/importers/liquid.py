@@ -38,7 +38,7 @@ DOCUMENT_FIELDS = {"title", "url", "date", "content", "excerpt", "tags", "catego
 # Jekyll's site variables that sitegen's ``site`` has under the same (or another) name.
 SITE_FIELDS = {"title": "title", "description": "description", "url": "url", "baseurl": "baseurl",
                "posts": "posts", "pages": "pages", "tags": "tags", "categories": "categories",
-               "data": "data", "lang": "language"}
+               "data": "data", "lang": "language", "time": "time"}
 DOCUMENT_COLLECTIONS = ("site.posts", "site.pages", "site.tags[", "site.categories[")
 LOOP_FIELDS = {"index", "index0", "rindex", "rindex0", "first", "last", "length"}
 
@@ -68,7 +68,7 @@ LIQUID_FILTERS = frozenset({
     "strip_newlines", "newline_to_br",
     "url_encode", "url_decode", "lstrip", "rstrip", "remove_first", "replace_first", "slice", "escape_once",
     "compact", "concat", "sum", "sort_natural", "array_to_sentence_string", "normalize_whitespace",
-    "cgi_escape", "uri_escape", "markdownify", "strip_html"})
+    "cgi_escape", "uri_escape", "markdownify", "strip_html", "push", "pop", "shift", "unshift"})
 TOKEN = re.compile(r"""\s*(?:
     (?P<str>"[^"]*"|'[^']*')
   | (?P<range>\(\s*[^()]+?\s*\.\.\s*[^()]+?\s*\))
@@ -125,6 +125,7 @@ class Scope:
     assigned: set[str] | None = None               # names the site's layouts and includes assign (None: this one's)
     page_layouts: dict[str, dict[str, Any]] | None = None   # an include's: ``layout`` by the page's layout
     languages: Languages | None = None             # jekyll-polyglot's, if the site loads it
+    redirect: bool = False                         # the layout jekyll-redirect-from renders its pages with
 
 
 def _collection_names(config: dict[str, Any]) -> list[str]:
@@ -139,7 +140,7 @@ def convert_template(text: str, path: str, config: dict[str, Any], *, parent: st
                      layouts: list[dict[str, Any]] | None = None,
                      assigned: set[str] | None = None,
                      page_layouts: dict[str, dict[str, Any]] | None = None,
-                     languages: Languages | None = None) -> tuple[str, list[Note]]:
+                     languages: Languages | None = None, redirect: bool = False) -> tuple[str, list[Note]]:
     """Convert one Liquid template (its front matter removed) into Jinja.
 
     ``parent``: the layout it is placed in (it then extends it, its whole body
@@ -150,10 +151,12 @@ def convert_template(text: str, path: str, config: dict[str, Any], *, parent: st
     holds for a page placed in each layout (:func:`page_layout_variables`); ``assigned``: the names
     that the site's layouts and includes assign or capture (:func:`assigned_names` of each), which
     any of them may read; ``languages``: jekyll-polyglot's, whose links a layout placed in no other
-    rewrites into the page's language. Returns the Jinja text and the notes for the author.
+    rewrites into the page's language; ``redirect``: the layout is the site's ``redirect``, which
+    sitegen renders its redirect pages with, as jekyll-redirect-from does (``page.redirect.from``
+    and ``.to``). Returns the Jinja text and the notes for the author.
     """
     scope = Scope(config, lenient=lenient, includes=includes, layouts=layouts, assigned=assigned,
-                  page_layouts=page_layouts, languages=languages)
+                  page_layouts=page_layouts, languages=languages, redirect=redirect)
     converter = _Converter(text, path, scope, include_path, blocks)
     body = converter.run()
     if parent is None and languages and not lenient:
@@ -672,6 +675,10 @@ class _Converter:
         if not rest:
             return root
         name, more = rest[0], rest[1:]
+        if name == "redirect" and root == "page" and self.scope.redirect:
+            return self.access(REDIRECT_PAGE, more)
+        if name == "excerpt":    # the front matter's as written, where it sets one, as in Jekyll
+            return self.access(f'({root}.meta.excerpt if "excerpt" in {root}.meta else {root}.excerpt)', more)
         if name == "title":      # nil for a page the import titled (front matter 'untitled'), as in Jekyll
             return self.access(f'({root}.title if not {root}.meta.get("untitled") else nil)', more)
         if name in ("next", "previous") and more:    # none at either end: its fields are nil, as in Liquid
@@ -690,9 +697,10 @@ class _Converter:
         if not rest:
             raise Unconvertible("'site' on its own has no equivalent in sitegen: use one of its values")
         name, more = rest[0], rest[1:]
+        if name == "data":    # a key missing on the way down is nil, as in Liquid (not only the last)
+            return _maybe(self.access(self.access("site.data", more[:1]), more[1:], lookup=True), more[1:])
         if name in SITE_FIELDS:
-            value = self.access("site." + SITE_FIELDS[name], more)
-            return _maybe(value, more[1:]) if name == "data" else value
+            return self.access("site." + SITE_FIELDS[name], more)
         if name == "author":
             return "site.author"
         if name == "collections" or name in _collection_names(self.scope.config):   # site.yaml's, listed
@@ -710,8 +718,10 @@ class _Converter:
         raise Unconvertible(f"site.{name} has no equivalent in sitegen's site: write its value in, or "
                             f"keep it in a data file (content/data/) and use site.data")
 
-    def access(self, base: str, parts: list[str]) -> str:
-        """``base`` followed by Liquid's ``.name``, ``[key]``, ``.size``, ``.first``, ``.last``."""
+    def access(self, base: str, parts: list[str], lookup: bool = False) -> str:
+        """``base`` followed by Liquid's ``.name``, ``[key]``, ``.size``, ``.first``, ``.last``;
+        ``lookup``: each key by the ``item`` filter, which passes a missing one on to the end
+        (where ``default(nil)`` makes it nil), as Liquid's nil has no keys either."""
         for part in parts:
             if part.startswith("["):
                 kind, value = tokenize(part[1:-1].strip())[0]
@@ -720,17 +730,23 @@ class _Converter:
                     _check_name(value[1:-1])
                 # A key known only when the page is rendered (site.data[page.lang]) is looked up
                 # by the ``item`` filter, which, unlike x[key], never falls back to an attribute.
-                base = f"{base}[{key}]" if kind in ("str", "num") else f"({base} | item({key}))"
+                base = f"{base}[{key}]" if kind in ("str", "num") and not lookup else f"({base} | item({key}))"
                 continue
             _check_name(part)
             if part in ("size", "first", "last"):
                 base = f"({base} | {FILTERS[part][0]})"
+            elif lookup:
+                base = f"({base} | item({_literal(part)}))"
             elif re.fullmatch(r"[A-Za-z_]\w*", part):
                 base += "." + part
             else:
                 base += f'["{part}"]'
         return base
 
+
+# jekyll-redirect-from's ``page.redirect`` in its redirect layout: where the page was, and the URL it
+# sends the reader on to, absolute (sitegen's redirect pages have it as ``target``).
+REDIRECT_PAGE = '{"from": page.url, "to": ((target if target is defined else nil) | absolute_url)}'
 
 # jekyll-seo-tag's and jekyll-feed's tags, as what sitegen's default theme writes in a page's head.
 SEO_TITLE = ("<title>{% if page.url != '/' and not page.meta.get('untitled') %}{{ page.title }} | {% endif %}"

@@ -12,7 +12,7 @@ from generator.confine import site_path
 from generator.deps import record, warn
 from generator.errors import SiteError
 from generator.files import is_file
-from generator.outputs import PlanContext, Planner, generated_page
+from generator.outputs import PlanContext, Planner
 from generator.plan import Job, Plan
 from generator.site import Document, render_deferred
 from generator.sources import read_text
@@ -31,8 +31,9 @@ class Documents(Planner):
                           ("document", doc.layout)) for doc in ctx.site.documents if "redirect_to" not in doc.meta])
         for doc in moved:
             target = redirect_target(doc)
+            # page: the document itself, as jekyll-redirect-from's redirect layout sees it (page.redirect_to)
             plan.add(doc.output_path, doc.source, partial(
-                ctx.render, "redirect.html", page=generated_page("Redirecting", doc.url), target=target),
+                ctx.render, "redirect.html", page=ctx.views.document(doc), target=target),
                 ("redirect", doc.url, target), listed=False)
 
 

@@ -18,6 +18,7 @@ def site_view(site: Site, views: Views, planners: Iterable[Planner] = ()) -> Map
     """What templates see as ``site``: the (recording) collections, the planners' values
     (``Planner.site_values``) and the config's public values, each read from the recording
     settings when asked for (so a render notes those it used, not every one)."""
+    from generator.buildtime import BuildTime
     from generator.render import DataFiles
 
     collections = {
@@ -28,6 +29,7 @@ def site_view(site: Site, views: Views, planners: Iterable[Planner] = ()) -> Map
         "categories": views.groups("categories"),
         "authors": views.authors(),
         "years": views.sequence(("years",)),
+        "time": BuildTime(site.time),
         **{name: views.groups(name) for name in site.classified},     # site.yaml taxonomies
         # site.yaml collections: each over a name of sitegen's but posts, as in Jekyll's site
         **{name: views.sequence(("collections", name)) for name in site.collections if name != "posts"},
