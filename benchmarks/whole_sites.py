@@ -144,8 +144,9 @@ def jekyll_side(source: Path, work: Path, site: dict, result: WholeSite) -> Path
                                            encoding="utf-8")
     configs = [tree / name for name in ("_config.yml", "_jekyll_extra.yml") if (tree / name).is_file()]
     out = work / "jekyll-out"
+    safe = [] if site.get("jekyll_own_plugins") else ["--safe"]
     status, output, result.seconds["jekyll"] = run(
-        ["jekyll", "build", "--safe", "--quiet", "-s", str(tree), "-d", str(out),
+        ["jekyll", "build", *safe, "--quiet", "-s", str(tree), "-d", str(out),
          "--config", ",".join(map(str, configs))], work)
     if status:
         result.jekyll_failed = last_line(output)
