@@ -56,7 +56,8 @@ def body_tree(path: Path, drop: list[str] = (), unwrap: list[str] = (), home: st
     for element in document.xpath(SET_ASIDE):
         element.drop_tree()
     for comment in document.xpath("//comment()"):
-        comment.getparent().remove(comment)
+        if comment.getparent() is not None:     # one before <html> has none, and no text around it
+            comment.drop_tree()                 # (its tail kept, as drop_tree keeps it)
     for name in drop:
         for element in document.find_class(name):
             element.drop_tree()
