@@ -15,8 +15,8 @@ import os
 import re
 from datetime import datetime, timedelta
 
-from generator.deps import record
 from generator.errors import SiteError
+from generator.tracing import record
 
 # Ruby's Time#to_s, which Jekyll's {{ site.time }} prints.
 RUBY_TIME = "%Y-%m-%d %H:%M:%S %z"

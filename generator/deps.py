@@ -23,8 +23,6 @@ import dataclasses
 import functools
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -34,6 +32,7 @@ from generator.cache import digest
 from generator.config import SettingsView, setting_digest
 from generator.errors import warning
 from generator.site import Document, Site, author_url
+from generator.tracing import Trace, record, tracing, warn  # noqa: F401 (where renders and planners find them)
 from generator.urls import relative_url
 
 if TYPE_CHECKING:
@@ -46,42 +45,6 @@ LINKED_FIELDS = frozenset({"previous", "next"})
 LINKED_HTML = ("content", "excerpt")     # HTML whose MyST references the site's labels link (Views.linked)
 PLACEMENT_KEYS = ("seq", "names")   # what the collections hold, in which order: by documents' placement
 MISSING = "-"
-
-
-@dataclass
-class Trace:
-    """What one render read (dependency keys) and warned of."""
-
-    reads: set[Key] = field(default_factory=set)
-    warnings: list[str] = field(default_factory=list)
-
-
-_trace: ContextVar[Trace | None] = ContextVar("sitegen_trace", default=None)
-
-
-def record(key: Key) -> None:
-    """Note that the render in progress (if any) read the input named ``key``."""
-    trace = _trace.get()
-    if trace is not None:
-        trace.reads.add(key)
-
-
-def warn(message: str) -> None:
-    """A warning of the render in progress (``file:line: warning: ...``), reported with its output."""
-    trace = _trace.get()
-    if trace is not None:
-        trace.warnings.append(message)
-
-
-@contextmanager
-def tracing() -> Iterator[Trace]:
-    """Collect what the code run inside the ``with`` block reads and warns of."""
-    trace = Trace()
-    token = _trace.set(trace)
-    try:
-        yield trace
-    finally:
-        _trace.reset(token)
 
 
 class Settings(SettingsView):

@@ -55,6 +55,7 @@ from generator.config import LiquidSettings
 from generator.errors import SiteError, warning
 from generator.highlight import highlight
 from generator.layout import DATA, INCLUDES, PAGES, POSTS
+from generator.ruby_values import jekyll_matches, ruby_text
 
 INCLUDES_DIR, DATA_DIR, POSTS_DIR, PAGES_DIR = INCLUDES, DATA, POSTS, PAGES
 SITE_COLLECTIONS = ("posts", "pages", "tags", "categories", "collections")
@@ -194,7 +195,7 @@ def _group_by(sequence: list, key: Any) -> list[dict[str, Any]]:
     groups: dict[Any, list] = {}
     for item in sequence:
         value = jekyll_item(item, key)
-        name = "" if value is None else str(value).lower() if isinstance(value, bool) else str(value)   # Ruby's to_s
+        name = ruby_text(value)
         groups.setdefault(name, []).append(item)
     return [{"name": name, "items": items, "size": len(items)} for name, items in groups.items()]
 
@@ -202,7 +203,6 @@ def _group_by(sequence: list, key: Any) -> list[dict[str, Any]]:
 @sequence_filter
 def _where(sequence: list, attr: Any, value: Any = None) -> list:
     """Jekyll's ``where`` (Liquid 4 has none): by text, a list matching by membership."""
-    from generator.render import jekyll_matches
 
     target = None if isinstance(value, Undefined) else value
     return [item for item in sequence if jekyll_matches(jekyll_item(item, attr), target)]

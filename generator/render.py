@@ -31,6 +31,7 @@ from generator.files import is_file
 from generator.layout import DEFAULT_THEME, TEMPLATES
 from generator.outputs.social import card_url as social_card_url
 from generator.plugins import extensions
+from generator.ruby_values import jekyll_matches
 from generator.placement import timezone_of
 from generator.site import group_url, slugify
 from generator.sources import parse_date
@@ -335,24 +336,6 @@ def each_pair(value: Any) -> Any:
     if isinstance(value, Mapping) and not hasattr(value, "front_matter_keys"):
         return [[key, item] for key, item in value.items()]
     return value
-
-
-def jekyll_matches(value: Any, target: Any) -> bool:
-    """Jekyll's ``where``: ``value`` is ``target`` as text, or a list holding it (``where: "tags",
-    "gpu"``); a nil target matches nil alone."""
-    if target is None or isinstance(target, jinja2.Undefined):
-        return value is None or isinstance(value, jinja2.Undefined)
-    if isinstance(value, str):
-        return value == ruby_text(target)
-    values = value if isinstance(value, (list, tuple)) else [value]
-    return any(ruby_text(item) == ruby_text(target) for item in values)
-
-
-def ruby_text(value: Any) -> str:
-    """``value.to_s`` as Ruby writes it: nil is "", true is "true"."""
-    if value is None or isinstance(value, jinja2.Undefined):
-        return ""
-    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def jekyll_property(env: jinja2.Environment, item: Any, attribute: str) -> Any:

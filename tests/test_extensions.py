@@ -213,8 +213,8 @@ def test_a_planner_owns_its_site_yaml_keys_read_and_checked_as_sitegens_own(basi
             load_config(basic_site)
         assert caught.value.message == "key 'colophon.text': expected some words, got ' '"
         config.write_text(config.read_text().replace("colophon:", "colofon:"))
-        with pytest.raises(SiteError, match=r"unknown key 'colofon' \(known keys: .*, check, colophon, description, "
-                                            r"feeds, .*, versions\)"):
+        with pytest.raises(SiteError, match=r"unknown key 'colofon' \(known keys: .*, check, collections, colophon, "
+                                            r"description, feeds, .*, versions\)"):
             load_config(basic_site)
     finally:
         extensions.cache_clear()
