@@ -39,6 +39,7 @@ import lxml.html
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.mirrors import export                  # noqa: E402
 from generator.build import build                      # noqa: E402
 from generator.importers.jekyll import import_jekyll   # noqa: E402
 from tests.parity import divergence_kind, dom, first_difference   # noqa: E402
@@ -60,29 +61,6 @@ def matching_commits(repo: Path) -> tuple[str, str]:
     built, stamp = line.split()[:2]
     source = git(repo, "log", "-1", "--format=%H", f"--until={stamp}", "main").decode().strip()
     return source, built
-
-
-def export(repo: Path, commit: str, dest: Path, skip: tuple[str, ...] = ()) -> int:
-    """The tree of ``commit`` into ``dest`` (outside ``skip``); how many files the mirror lacks."""
-    entries = [line.split("\t", 1) for line in git(repo, "ls-tree", "-r", "-z", commit).decode().split("\0") if line]
-    wanted = [(meta.split(), path) for meta, path in entries
-              if meta.split()[1] == "blob" and not path.startswith(skip)]
-    checked = git(repo, "cat-file", "--batch-check=%(objectname) %(objecttype)",
-                  data="\n".join(m[2] for m, _ in wanted).encode()).decode().splitlines()
-    present = {line.split()[0] for line in checked if not line.endswith(" missing")}
-    missing = 0
-    for (mode, _, sha), path in wanted:
-        if sha not in present:
-            missing += 1
-            continue
-        target = dest / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        data = git(repo, "cat-file", "blob", sha)
-        if mode == "120000":
-            target.symlink_to(data.decode())
-        else:
-            target.write_bytes(data)
-    return missing
 
 
 def text_of(tree, content: bool) -> str:

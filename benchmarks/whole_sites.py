@@ -30,6 +30,7 @@ from pathlib import Path
 import lxml.html
 import yaml
 
+from benchmarks.mirrors import export
 from benchmarks.site_dom_parity import body_tree, pages
 from tests import parity
 
@@ -75,31 +76,6 @@ def last_line(output: str) -> str:
     errors = [line for line in lines if re.search(r"(?i)error|exception|disallowed", line)
               and not line.startswith("from ")]
     return ((errors or lines or ["(no output)"])[0 if errors else -1])[:300]
-
-
-def export(mirror: Path, commit: str, dest: Path) -> int:
-    """The tree of ``commit`` written into ``dest`` through one ``git cat-file --batch``; how many
-    files the mirror lacks (its largest blobs), left out."""
-    git = ["git", "--git-dir", str(mirror)]
-    listing = subprocess.run([*git, "ls-tree", "-r", "-z", commit], capture_output=True, check=True).stdout
-    entries = [(meta.split(), path) for meta, _, path in
-               (item.decode().partition("\t") for item in listing.split(b"\0") if item)]
-    blobs = [(mode, sha, path) for (mode, kind, sha), path in entries if kind == "blob"]
-    batch = subprocess.run([*git, "cat-file", "--batch"], input="".join(f"{sha}\n" for _, sha, _ in blobs).encode(),
-                           capture_output=True, check=True).stdout
-    missing, at = 0, 0
-    for mode, _, path in blobs:
-        header_end = batch.index(b"\n", at)
-        header = batch[at:header_end].split()
-        if header[-1] == b"missing":
-            missing, at = missing + 1, header_end + 1
-            continue
-        size = int(header[2])
-        data, at = batch[header_end + 1:header_end + 1 + size], header_end + 2 + size
-        target = dest / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.symlink_to(data.decode()) if mode == "120000" else target.write_bytes(data)
-    return missing
 
 
 def sitegen_side(source: Path, work: Path, result: WholeSite) -> Path | None:
