@@ -364,6 +364,13 @@ KRAMDOWN_READINGS = {
     "dash-runs": ("a -- b --- c ---- d ----- e ------ f ------- g\n\nx----y, 1--2, a--, '---' --\"k\"--\n\n"
                   "`a----b` a----b\n\n----\n"),
     "html-elements-left-open": '<aside markdown="1">\na\n\n<aside markdown="1">\nx *y*\n\nz\n',
+    # kramdown writes no id of white space (a template's id="{{ x.id }}" with no x.id), but a
+    # script's text and a comment keep what they hold.
+    "blank-ids-left-out": ('Text <a href="x" id="">a</a>, <span id=" ">s</span>, <b id="k">k</b>.\n\n'
+                           '<div class="c" id="">\n  <a href="y" id=\'\' class="btn">Join</a>\n'
+                           '  <pre id=""><code>x <i id="">y</i></code></pre>\n</div>\n\n'
+                           '<script id="">var s = \'<a id="">\';</script>\n\n<!-- <a id=""> -->\n\n'
+                           '`<a id="">` in code\n'),
 }
 
 
