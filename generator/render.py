@@ -31,7 +31,7 @@ from generator.files import is_file
 from generator.layout import DEFAULT_THEME, TEMPLATES
 from generator.outputs.social import card_url as social_card_url
 from generator.plugins import extensions
-from generator.ruby_values import jekyll_matches
+from generator.ruby_values import jekyll_matches, jekyll_sorted
 from generator.placement import timezone_of
 from generator.site import group_url, slugify
 from generator.sources import parse_date
@@ -356,17 +356,20 @@ def jekyll_where(env: jinja2.Environment, items: Any, attribute: str, target: An
 
 
 @jinja2.pass_environment
-def jekyll_sort(env: jinja2.Environment, value: Any, attribute: str | None = None) -> Any:
+def jekyll_sort(env: jinja2.Environment, value: Any, attribute: str | None = None, nils: str = "first") -> Any:
     """Jekyll's ``sort``, for templates converted from Liquid: a mapping (``site.data.locales``)
     sorts into its ``[key, value]`` pairs, by key, as Ruby's ``Hash#sort`` does; a list by a
-    property (a document's front matter key: ``meta.order``), items without it first, as
-    Jekyll's ``nils: first``; anything else as Jinja's ``sort`` sorts it."""
+    property (a document's front matter key: ``meta.order``) as Jekyll sorts it
+    (:func:`generator.ruby_values.jekyll_sorted`: nils first unless ``nils="last"``); anything
+    else as Jinja's ``sort`` sorts it."""
     if isinstance(value, Mapping):
         return [[key, value[key]] for key in sorted(value)]
     if attribute is None:
         return jinja2.filters.do_sort(env, value)
-    keyed = [(jekyll_property(env, item, attribute), item) for item in value]
-    return [item for _, item in sorted(keyed, key=lambda pair: (pair[0] is not None, pair[0] if pair[0] is not None else 0))]
+    try:
+        return jekyll_sorted(list(value), lambda item: jekyll_property(env, item, attribute), nils)
+    except ValueError as error:
+        raise jinja2.TemplateRuntimeError(str(error)) from None
 
 
 def jsonify(value: Any) -> Markup:

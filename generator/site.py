@@ -506,12 +506,17 @@ def _liquid_render(source: Source, config: Config) -> Any:
 def _author_names(value: Any, path: Path) -> list[str]:
     """A post's authors as Jekyll sites write them: names or keys, or people given in place
     (``{name: ..., url: ...}``, which jekyll-seo-tag reads), each by its name; the front
-    matter keeps the whole mapping for layouts that read ``page.author.url``."""
+    matter keeps the whole mapping for layouts that read ``page.author.url``. A mapping
+    without a ``name`` names nobody, as in jekyll-seo-tag, whose author is then nameless:
+    it is data for the layout (crystal-lang's book pages list ``authors: [{image,
+    description}]``), which still reads it as ``page.authors``."""
     people = [value] if isinstance(value, dict) else value
     if not isinstance(people, list) or not any(isinstance(person, dict) for person in people):
         return string_list(value, path, "author")
     names = []
     for person in people:
+        if isinstance(person, dict) and "name" not in person:
+            continue
         name = person.get("name") if isinstance(person, dict) else person
         if not isinstance(name, (str, int, float)) or not str(name).strip():
             raise SiteError(f"key 'author': expected a name, or a person with a 'name', got {person!r}", path)

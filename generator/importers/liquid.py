@@ -56,7 +56,7 @@ FILTERS: dict[str, tuple[str, Callable[[list[str]], list[str]] | None]] = {
     "strip": ("trim", None), "uniq": ("unique", None), "reverse": ("reverse", None),
     "number_of_words": ("wordcount", None), "slugify": ("slugify", None),
     "where": ("jekyll_where", None),
-    "sort": ("jekyll_sort", lambda a: [f"attribute={a[0]}"] if a else []),
+    "sort": ("jekyll_sort", lambda a: [f"attribute={a[0]}", *(f"nils={n}" for n in a[1:2])] if a else []),
 }
 
 # Liquid's and Jekyll's filters of plain values (numbers, strings, lists of them) that a converted
@@ -636,6 +636,8 @@ class _Converter:
             return self.document(root, rest)
         if root == "site":
             return self.site(rest)
+        if root == "include" and not scope.lenient:
+            return "nil"        # a layout's: only an include has parameters (crystal-lang's event layout)
         if root == "include":
             return _maybe(self.access("include", rest), rest)
         if root == "content" and not rest:
@@ -737,7 +739,7 @@ class _Converter:
                 base = f"({base} | {FILTERS[part][0]})"
             elif lookup:
                 base = f"({base} | item({_literal(part)}))"
-            elif re.fullmatch(r"[A-Za-z_]\w*", part):
+            elif re.fullmatch(r"[A-Za-z_]\w*", part) and part not in MAPPING_METHODS:
                 base += "." + part
             else:
                 base += f'["{part}"]'
@@ -851,6 +853,11 @@ def _literal(value: Any) -> str:
     if isinstance(value, int) or isinstance(value, float) and math.isfinite(value):
         return repr(value)
     raise Unconvertible(f"{type(value).__name__} values cannot be written into a template: write it in Jinja")
+
+
+# Jinja's ``x.name`` finds a mapping's method of that name before its key: ``include.items`` is
+# written ``include["items"]``, which looks the key up first (crystal-lang's image-list include).
+MAPPING_METHODS = frozenset(name for name in dir(dict) if not name.startswith("_"))
 
 
 def _check_name(name: str) -> None:
