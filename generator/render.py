@@ -172,7 +172,7 @@ class Renderer:
             bytecode_cache=CompiledTemplates.under(compiler) if compiler else None,
         )
         self.env.filters.update(
-            relative_url=at_render(self.relative_url),
+            relative_url=at_render(lambda url: self.relative_url(site_rooted(url))),
             absolute_url=at_render(self.absolute_url),
             date=jinja2.pass_context(lambda context, *args: self.date_filter(context, *args)),
             slugify=slugify,
@@ -188,6 +188,7 @@ class Renderer:
             regex_replace=regex_replace,
         )
         self.env.filters.update(extensions().filters)
+        self.env.tests["liquid_true"] = liquid_true
         self.env.globals.update(
             tag_url=self.tag_url,
             edit_url=self.edit_url,
@@ -215,7 +216,10 @@ class Renderer:
 
     def date_filter(self, context: jinja2.runtime.Context, value: Any, fmt: str = "%b %d, %Y") -> str:
         """The ``date`` filter: :meth:`format_date`, and the build's time (``site.time``, or
-        ``"now"`` as Liquid's ``date`` reads it), noted in the format the page shows it in."""
+        ``"now"`` as Liquid's ``date`` reads it), noted in the format the page shows it in; nil
+        (a converted layout's) is nothing, as Liquid prints it."""
+        if value is None or isinstance(value, jinja2.ChainableUndefined):
+            return ""
         if isinstance(value, str) and value in NOW and isinstance(context.get("site"), Mapping):
             value = context["site"].get("time", value)
         if isinstance(value, BuildTime):
@@ -308,6 +312,18 @@ class Renderer:
         return found
 
 
+SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
+
+
+def site_rooted(url: Any) -> Any:
+    """A path the ``relative_url`` filter is given, from the site's root: Jekyll's filter puts
+    a ``/`` before one without (``'img/logo.png' | relative_url`` is ``/img/logo.png`` on
+    jekyll/jekyll's pages); a URL with a scheme is left as it is."""
+    if isinstance(url, str) and url and not url.startswith("/") and not SCHEME.match(url):
+        return "/" + url
+    return url
+
+
 def at_render(function: Callable[..., Any]) -> Callable[..., Any]:
     """A filter that reads the settings, run when a page renders and never when its template
     compiles (Jinja runs a filter of constants then): the render must note the settings it read."""
@@ -328,6 +344,12 @@ def item(env: jinja2.Environment, value: Any, key: Any) -> Any:
         return value[key]
     except (LookupError, TypeError):
         return NIL
+
+
+def liquid_true(value: Any) -> bool:
+    """Liquid's truth, for conditions converted from Liquid: all is true but nil and false (an
+    empty string or list, 0 too, which Jinja's ``if`` takes as false)."""
+    return not (value is None or value is False or isinstance(value, jinja2.Undefined))
 
 
 def each_pair(value: Any) -> Any:

@@ -533,8 +533,9 @@ class _Converter:
 
     def comparison(self, tokens: list[tuple[str, str]]) -> str:
         if len(tokens) == 1 or len(tokens) > 1 and tokens[1][1] == "|":
-            # Liquid has no filters in a condition: Jekyll reads `x | size > 0` as `x` (its lax parser)
-            return self.operand(tokens[0])
+            # Liquid has no filters in a condition: Jekyll reads `x | size > 0` as `x` (its lax parser);
+            # only nil and false are false (scala-lang's `{% if page.tags %}` of [] is true)
+            return f"({self.operand(tokens[0])} is liquid_true)"
         if len(tokens) == 3:
             left, (kind, op), right = tokens
             if kind == "name" and op == "contains":
@@ -590,6 +591,8 @@ class _Converter:
         jinja, adapt = FILTERS[name]
         if adapt is not None:
             args = adapt(args)
+        if name in ("first", "last"):
+            return f"{jinja} | default(nil)"    # of an empty list: nil, as in Liquid (Jinja's stops the build)
         return f"{jinja}({', '.join(args)})" if args else jinja
 
     def argument(self, tokens: list[tuple[str, str]]) -> str:
@@ -604,8 +607,10 @@ class _Converter:
         if kind == "num":
             return value
         if kind == "range":
-            low, high = (part.strip() for part in value.strip("()").split(".."))
-            return f"range({self.operand(tokenize(low)[0])}, {self.operand(tokenize(high)[0])} + 1)"
+            low, high = (self.operand(tokenize(part.strip())[0]) for part in value.strip("()").split(".."))
+            # Liquid's ends are integers: a captured "2019" is read as one (scala-lang's events)
+            low, high = (end if end.lstrip("-").isdigit() else f"({end} | int)" for end in (low, high))
+            return f"range({low}, {high} + 1)"
         if kind != "name":
             raise Unconvertible(f"unexpected {value!r}: write this in Jinja")
         if value in ("nil", "null"):
@@ -735,8 +740,10 @@ class _Converter:
                 base = f"{base}[{key}]" if kind in ("str", "num") and not lookup else f"({base} | item({key}))"
                 continue
             _check_name(part)
-            if part in ("size", "first", "last"):
+            if part == "size":
                 base = f"({base} | {FILTERS[part][0]})"
+            elif part in ("first", "last"):     # of an empty list: nil, as in Liquid
+                base = f"({base} | {FILTERS[part][0]} | default(nil))"
             elif lookup:
                 base = f"({base} | item({_literal(part)}))"
             elif re.fullmatch(r"[A-Za-z_]\w*", part) and part not in MAPPING_METHODS:
