@@ -82,11 +82,12 @@ def test_dates_in_free_text_are_read_as_rubys_time_parse_reads_them_as_in_jekyll
     old, new, _ = _built_by_both(tmp_path, {
         "_layouts/default.html": layout,
         "_posts/2023-01-29-released.md": f"---\n{front}date: 2023-01-29 18:30:22 2023 -0800\n---\n"
-                                         "{{ page.start | date: '%A %-d %B %Y' }}, {{ page.when | date: '%F %R' }}\n"},
+                                         "{{ page.start | date: '%A %-d %B %Y' }}, {{ page.when | date: '%F %R' }}, "
+                                         "{{ page.seen | date: '%F %R' }}\n"},
         CONFIG)
     page = "2023/01/29/released.html"
     assert ("<p>2023-01-29 18:30:22|1271376000|16 Apr 2010|11 Apr 2025|Jun 3 2019 22:30</p>"
-            "<p>Friday 16 April 2010, 2019-06-03 22:30</p>") in _page(old, page)
+            "<p>Friday 16 April 2010, 2019-06-03 22:30, 2025-04-11 01:36</p>") in _page(old, page)
     assert _page(new, page) == _page(old, page)
 
 
