@@ -180,6 +180,7 @@ class Renderer:
             item=item,
             jekyll_sort=jekyll_sort,
             jekyll_where=jekyll_where,
+            jekyll_where_exp=jekyll_where_exp,
             each_pair=each_pair,
             jsonify=jsonify,
             markdown_inline=markdown_inline,
@@ -193,6 +194,9 @@ class Renderer:
             tag_url=self.tag_url,
             edit_url=self.edit_url,
             nil=NIL,
+            # Liquid's `include` outside an include given parameters (a layout's, crystal-lang's
+            # event layout; an include given none): nil, where converted templates read it.
+            include=NIL,
         )
 
     def relative_url(self, url: str) -> str:
@@ -375,6 +379,20 @@ def jekyll_where(env: jinja2.Environment, items: Any, attribute: str, target: An
     """Jekyll's ``where`` for templates converted from Liquid: an item without the key is nil
     (where Jinja's ``selectattr`` would stop the build), a list value matches by membership."""
     return [item for item in items if jekyll_matches(jekyll_property(env, item, attribute), target)]
+
+
+@jinja2.pass_context
+def jekyll_where_exp(context: jinja2.runtime.Context, items: Any, name: str, condition: str) -> list[Any]:
+    """Jekyll's ``where_exp`` for templates converted from Liquid: the items for which
+    ``condition`` (Jinja the import wrote from the Liquid one) is true, ``name`` being the item."""
+    test = _compiled_condition(context.environment, condition)
+    names = context.get_all()
+    return [item for item in (items or ()) if liquid_true(test(**{**names, name: item}))]
+
+
+@functools.lru_cache(maxsize=256)
+def _compiled_condition(env: jinja2.Environment, condition: str) -> Callable[..., Any]:
+    return env.compile_expression(condition, undefined_to_none=False)
 
 
 @jinja2.pass_environment

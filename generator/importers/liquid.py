@@ -249,6 +249,7 @@ class _Converter:
         self.scope_used = False
         self.include_path, self.blocks = include_path, blocks
         self.notes: list[Note] = []
+        self.at = (1, "")       # the line and text of the markup being converted
         self.stack: list[_Block] = []
         self.block_used = False
 
@@ -273,6 +274,7 @@ class _Converter:
             if match.group("tag") == "highlight" and (after := self.highlighted(match, out)) is not None:
                 pos = after
                 continue
+            self.at = (line, whole)
             try:
                 out.append(self.output(match, whole) if match.group("output") is not None
                            else self.tag(match, whole, line))
@@ -561,7 +563,8 @@ class _Converter:
         result = self.operand(pieces[0][0])
         documents = self.lists_documents(source)
         for piece in pieces[1:]:
-            result += " | " + self.filter(piece, documents)
+            converted = self.filter(piece, documents)
+            result += f" | {converted}" if converted else ""
         return result
 
     def filter(self, tokens: list[tuple[str, str]], documents: bool = False) -> str:
@@ -572,6 +575,8 @@ class _Converter:
         if len(tokens) > 1:
             if tokens[1] != ("punct", ":"):
                 raise Unconvertible(f"cannot read the arguments of filter '{name}'")
+            if name == "where_exp":
+                return self.where_exp(_split(tokens[2:], ","))
             args = [self.argument(arg) for arg in _split(tokens[2:], ",")]
             if name in ("sort", "where") and args:
                 if not args[0].startswith('"'):
@@ -585,15 +590,34 @@ class _Converter:
                 args[0] = f'"meta.{args[0][1:-1]}"'     # a front matter key of posts or pages
         if name not in FILTERS and name in LIQUID_FILTERS:     # by python-liquid's own code, at render
             return f"liquid({', '.join([_literal(name), *args])})"
-        if name not in FILTERS:
-            raise Unconvertible(f"the Liquid filter '{name}' has no equivalent among sitegen's Jinja "
-                                f"filters: rewrite it in Jinja, or compute the value in the content")
+        if name not in FILTERS:     # a plugin's (crystal-lang's liquify): passed over, as Jekyll without it does
+            self.note(*self.at, f"the Liquid filter '{name}' has no equivalent among sitegen's Jinja filters (a "
+                                f"plugin's?): its input is shown as it is; rewrite it in Jinja, or compute the value "
+                                f"in the content")
+            return ""
         jinja, adapt = FILTERS[name]
         if adapt is not None:
             args = adapt(args)
         if name in ("first", "last"):
             return f"{jinja} | default(nil)"    # of an empty list: nil, as in Liquid (Jinja's stops the build)
         return f"{jinja}({', '.join(args)})" if args else jinja
+
+    def where_exp(self, args: list[list[tuple[str, str]]]) -> str:
+        """Jekyll's ``where_exp: "doc", "doc.url contains '/step/'"`` (jekyll/jekyll's step-index
+        include): the condition converted with ``doc`` as a loop variable, tested on each item
+        when the page renders (generator/render.py's ``jekyll_where_exp``)."""
+        if len(args) != 2 or any(len(arg) != 1 or arg[0][0] != "str" for arg in args):
+            raise Unconvertible("where_exp: give the item's name and the condition as two quoted strings")
+        name, condition = (arg[0][1][1:-1] for arg in args)
+        _check_name(name)
+        added = name not in self.scope.locals
+        self.scope.locals.add(name)
+        try:
+            converted = self.condition(condition)
+        finally:
+            if added:
+                self.scope.locals.discard(name)
+        return f"jekyll_where_exp({_literal(name)}, {_literal(converted)})"
 
     def argument(self, tokens: list[tuple[str, str]]) -> str:
         if len(tokens) == 1:
@@ -641,8 +665,6 @@ class _Converter:
             return self.document(root, rest)
         if root == "site":
             return self.site(rest)
-        if root == "include" and not scope.lenient:
-            return "nil"        # a layout's: only an include has parameters (crystal-lang's event layout)
         if root == "include":
             return _maybe(self.access("include", rest), rest)
         if root == "content" and not rest:
