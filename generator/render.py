@@ -15,7 +15,7 @@ import json
 import os
 import re
 import stat
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any, Callable
@@ -31,7 +31,7 @@ from generator.files import is_file
 from generator.layout import DEFAULT_THEME, TEMPLATES
 from generator.outputs.social import card_url as social_card_url
 from generator.plugins import extensions
-from generator.ruby_values import jekyll_matches, jekyll_sorted
+from generator.ruby_values import jekyll_matches, jekyll_sorted, ruby_text
 from generator.placement import timezone_of
 from generator.site import group_url, slugify
 from generator.sources import parse_date
@@ -181,6 +181,8 @@ class Renderer:
             jekyll_sort=jekyll_sort,
             jekyll_where=jekyll_where,
             jekyll_where_exp=jekyll_where_exp,
+            jekyll_map=jekyll_map,
+            jekyll_join=jekyll_join,
             each_pair=each_pair,
             jsonify=jsonify,
             markdown_inline=markdown_inline,
@@ -368,8 +370,9 @@ def jekyll_property(env: jinja2.Environment, item: Any, attribute: str) -> Any:
     """``item``'s ``attribute`` (dotted: a document's front matter key is ``meta.order``); nil
     where it has none."""
     for part in attribute.split("."):
-        item = env.getitem(item, part)
-        if isinstance(item, jinja2.Undefined):
+        # a mapping's key, never its method (``items``): a document's fields are attributes
+        item = item.get(part) if isinstance(item, dict) else env.getitem(item, part)
+        if item is None or isinstance(item, jinja2.Undefined):
             return None
     return item
 
@@ -379,6 +382,26 @@ def jekyll_where(env: jinja2.Environment, items: Any, attribute: str, target: An
     """Jekyll's ``where`` for templates converted from Liquid: an item without the key is nil
     (where Jinja's ``selectattr`` would stop the build), a list value matches by membership."""
     return [item for item in items if jekyll_matches(jekyll_property(env, item, attribute), target)]
+
+
+def _flat(items: Any) -> Iterator[Any]:
+    """Liquid's InputIterator: a list's items, lists in it flattened; nil none; another value itself."""
+    if items is None or isinstance(items, jinja2.Undefined):
+        return
+    for item in [items] if isinstance(items, (str, Mapping)) or not isinstance(items, Iterable) else items:
+        yield from _flat(item) if isinstance(item, (list, tuple)) else [item]
+
+
+@jinja2.pass_environment
+def jekyll_map(env: jinja2.Environment, items: Any, attribute: str) -> list[Any]:
+    """Liquid's ``map``, for templates converted from Liquid: each item's ``attribute``, nil
+    where it has none (jekyll/jekyll's ``site.data.tutorials | map: 'tutorials'``)."""
+    return [jekyll_property(env, item, attribute) for item in _flat(items)]
+
+
+def jekyll_join(items: Any, glue: Any = " ") -> str:
+    """Liquid's ``join``: lists in the list flattened, each item as Ruby writes it (nil as nothing)."""
+    return ruby_text(glue).join(ruby_text(item) for item in _flat(items))
 
 
 @jinja2.pass_context

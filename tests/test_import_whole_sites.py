@@ -176,19 +176,22 @@ def test_a_stylesheet_libsass_cannot_compile_is_compiled_by_dart_sass(tmp_path) 
 
 @needs_jekyll
 def test_where_exp_and_a_plugins_filter_in_a_layout_render_as_in_jekyll(tmp_path) -> None:
-    # jekyll/jekyll's step-index include: `site.docs | where_exp: "doc", "doc.url contains '/step/'"`;
+    # jekyll/jekyll's step-index include: `site.docs | where_exp: "doc", "doc.url contains '/step/'"`,
+    # and its tutorials' `site.data.tutorials | map: 'tutorials' | join: ','` (lists joined flat);
     # crystal-lang's page header: `page.title | liquify` (its plugin's filter, which Jekyll without
     # the plugin passes over, as sitegen does, naming it in the report).
     layout = (HTML + "<h1>{{ page.title | liquify | upcase }}</h1>{% assign docs = site.docs | where_exp: 'doc', "
               "\"doc.url contains '/step/' and doc.rank > 1\" %}<ol>{% for doc in docs %}<li>{{ doc.title }}</li>"
-              "{% endfor %}</ol>{{ content }}</body></html>\n")
+              "{% endfor %}</ol><p>{{ site.data.parts | map: 'items' | join: ',' }}|{{ site.docs | map: 'rank' | "
+              "join: '+' }}</p>{{ content }}</body></html>\n")
     old, new, notes = _built_by_both(tmp_path, {
         "_layouts/default.html": layout,
+        "_data/parts.yml": "- {title: A, items: [one, two]}\n- {title: B}\n- {title: C, items: [three]}\n",
         "_docs/step/one.md": "---\ntitle: One\nrank: 1\n---\n1.\n",
         "_docs/step/two.md": "---\ntitle: Two\nrank: 2\n---\n2.\n",
         "_docs/other.md": "---\ntitle: Other\nrank: 3\n---\n3.\n",
         "about.md": "---\nlayout: default\ntitle: About\n---\nA.\n"},
         CONFIG + "collections:\n  docs:\n    output: true\n")
-    assert "<h1>ABOUT</h1><ol><li>Two</li></ol>" in _page(old, "about.html")
+    assert "<h1>ABOUT</h1><ol><li>Two</li></ol><p>one,two,,three|3+1+2</p>" in _page(old, "about.html")
     assert _page(new, "about.html") == _page(old, "about.html")
     assert [(n.path, n.line) for n in notes if "'liquify'" in n.action] == [("_layouts/default.html", 2)]

@@ -51,7 +51,7 @@ FILTERS: dict[str, tuple[str, Callable[[list[str]], list[str]] | None]] = {
     "date_to_long_string": ("date", lambda a: ['"%d %B %Y"']),
     "date_to_rfc822": ("date", lambda a: ['"%a, %d %b %Y %H:%M:%S %z"']),
     "date": ("date", None), "size": ("length", None), "first": ("first", None), "last": ("last", None),
-    "join": ("join", None), "default": ("default", lambda a: [a[0], "true"]),
+    "join": ("jekyll_join", None), "map": ("jekyll_map", None), "default": ("default", lambda a: [a[0], "true"]),
     "upcase": ("upper", None), "downcase": ("lower", None),
     "strip": ("trim", None), "uniq": ("unique", None), "reverse": ("reverse", None),
     "number_of_words": ("wordcount", None), "slugify": ("slugify", None),
@@ -578,14 +578,14 @@ class _Converter:
             if name == "where_exp":
                 return self.where_exp(_split(tokens[2:], ","))
             args = [self.argument(arg) for arg in _split(tokens[2:], ",")]
-            if name in ("sort", "where") and args:
+            if name in ("sort", "where", "map") and args:
                 if not args[0].startswith('"'):
                     raise Unconvertible(f"'{name}' by a key held in a variable: name the key")
                 for attribute in args[0][1:-1].split("."):    # Jinja follows these as attributes
                     _check_name(attribute)
-            if documents and name in ("sort", "where") and args and args[0][1:-1] == "path":
+            if documents and name in ("sort", "where", "map") and args and args[0][1:-1] == "path":
                 args[0] = '"source"'    # the source file: as Jekyll's path, content/posts/ for _posts/
-            elif documents and name in ("sort", "where") and args and args[0][0] in "'\"" \
+            elif documents and name in ("sort", "where", "map") and args and args[0][0] in "'\"" \
                     and args[0][1:-1] not in DOCUMENT_FIELDS:
                 args[0] = f'"meta.{args[0][1:-1]}"'     # a front matter key of posts or pages
         if name not in FILTERS and name in LIQUID_FILTERS:     # by python-liquid's own code, at render
