@@ -672,6 +672,8 @@ def assemble(documents: list[Document], data: dict[str, Any], config: Config, *,
 
     for name, docs in collected.items():
         docs[:] = ordered(docs, config.collections[name], f"{PAGES}/_{name}/")
+        for earlier, later in zip(docs, docs[1:]):     # Jekyll's next and previous of a collection's document
+            earlier.next, later.previous = later, earlier
     check_unique_urls(posts + pages + [d for name, docs in collected.items() if config.collections[name].output
                                        for d in docs])
     people = read_people(config, data)

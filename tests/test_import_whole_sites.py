@@ -10,7 +10,7 @@ from datetime import datetime
 
 import pytest
 
-from generator.build import build
+from generator.build import BuildOptions, Engine, build
 from generator.cli import main
 from generator.ruby_time import ruby_time
 from test_import_jekyll import _built_by_both, _page, needs_jekyll, url_list
@@ -195,3 +195,33 @@ def test_where_exp_and_a_plugins_filter_in_a_layout_render_as_in_jekyll(tmp_path
     assert "<h1>ABOUT</h1><ol><li>Two</li></ol><p>one,two,,three|3+1+2</p>" in _page(old, "about.html")
     assert _page(new, "about.html") == _page(old, "about.html")
     assert [(n.path, n.line) for n in notes if "'liquify'" in n.action] == [("_layouts/default.html", 2)]
+
+
+@needs_jekyll
+def test_a_collections_documents_link_their_neighbours_as_in_jekyll_and_a_warm_build_follows(tmp_path) -> None:
+    # As crystal-lang's release notes (a collection, dated): `page.next.url`, `page.previous.title`.
+    layout = (HTML + "{{ content }}<nav>{% if page.next.url %}<a rel=\"next\" href=\"{{ page.next.url }}\">"
+              "{{ page.next.title }}</a>{% endif %}{% if page.previous.url %}<a rel=\"prev\" "
+              "href=\"{{ page.previous.url }}\">{{ page.previous.title }}</a>{% endif %}</nav></body></html>\n")
+    release = "---\nlayout: default\ntitle: {}\n---\n{}.\n"
+    old, new, _ = _built_by_both(tmp_path, {
+        "_layouts/default.html": layout,
+        "_releases/2020-01-01-one.md": release.format("One", 1), "_releases/2020-03-01-three.md": release.format("Three", 3),
+        "_releases/2020-04-01-four.md": release.format("Four", 4)},
+        CONFIG + "collections:\n  releases:\n    output: true\n    permalink: /:year/:title/\n")
+    assert ('<nav><a rel="next" href="/2020/four/">Four</a><a rel="prev" href="/2020/one/">One</a></nav>'
+            in _page(old, "2020/three/index.html"))
+    for page in ("2020/one/index.html", "2020/three/index.html", "2020/four/index.html"):
+        assert _page(new, page) == _page(old, page), page
+    site = tmp_path / "new"
+    engine = Engine(site, BuildOptions())
+    engine.build()
+    (site / "content/pages/_releases/2020-02-01-two.md").write_text(     # as the import writes one
+        "---\nlayout: default\ntitle: Two\ndate: '2020-02-01'\npermalink: /2020/two/\n---\n2.\n")
+    engine.build()
+    clean = tmp_path / "clean"
+    shutil.copytree(site, clean, ignore=shutil.ignore_patterns("_site", ".sitegen"))
+    build(clean)
+    for page in ("2020/one/index.html", "2020/two/index.html", "2020/three/index.html"):
+        assert (site / "_site" / page).read_text() == (clean / "_site" / page).read_text(), page
+    assert '<a rel="next" href="/2020/two/">Two</a>' in (site / "_site/2020/one/index.html").read_text()
