@@ -366,10 +366,20 @@ def _filterless_condition(tag: str, render: Render, path: Path, line: int) -> st
     return f"{found.group(1)}{''.join(kept).rstrip()} {found.group(3)}"
 
 
+LITERALS = {"true": True, "false": False, "nil": None, "null": None}
+
+
 def _parameter(value: str, context: Any) -> Any:
-    """An include parameter's value: a quoted string, or a variable (``page.title``)."""
+    """An include parameter's value: a quoted string, a literal Liquid reads as itself (crystal-lang's
+    ``offset=1``, ``extra=true``), or a variable (``page.title``)."""
     if value[:1] in "\"'" and value[-1:] == value[:1]:
         return value[1:-1]
+    if value in LITERALS:
+        return LITERALS[value]
+    if re.fullmatch(r"-?\d+", value):
+        return int(value)
+    if re.fullmatch(r"-?\d+\.\d+", value):
+        return float(value)
     head, *rest = value.split(".")
     found = context.resolve(head)
     for name in rest:

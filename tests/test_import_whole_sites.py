@@ -225,3 +225,15 @@ def test_a_collections_documents_link_their_neighbours_as_in_jekyll_and_a_warm_b
     for page in ("2020/one/index.html", "2020/two/index.html", "2020/three/index.html"):
         assert (site / "_site" / page).read_text() == (clean / "_site" / page).read_text(), page
     assert '<a rel="next" href="/2020/two/">Two</a>' in (site / "_site/2020/one/index.html").read_text()
+
+
+@needs_jekyll
+def test_an_includes_literal_parameters_in_a_page_are_themselves_as_in_jekyll(tmp_path) -> None:
+    # As crystal-lang's blog page: `{% include posts/recent_news.html offset=1 %}`, a number, not a variable.
+    old, new, _ = _built_by_both(tmp_path, {
+        "_includes/recent.html": "{% for n in (1..4) offset: include.offset %}{{ n }};{% endfor %}"
+                                 "{% if include.extra %}[extra {{ include.ratio | times: 2 }}]{% endif %}",
+        "about.html": "---\nlayout: default\ntitle: About\n---\n<p>{% include recent.html offset=1 extra=true "
+                      "ratio=1.5 %}</p>\n"}, CONFIG)
+    assert "<p>2;3;4;[extra 3.0]</p>" in _page(old, "about.html")
+    assert _page(new, "about.html") == _page(old, "about.html")
