@@ -229,11 +229,14 @@ def test_a_collections_documents_link_their_neighbours_as_in_jekyll_and_a_warm_b
 
 @needs_jekyll
 def test_an_includes_literal_parameters_in_a_page_are_themselves_as_in_jekyll(tmp_path) -> None:
-    # As crystal-lang's blog page: `{% include posts/recent_news.html offset=1 %}`, a number, not a variable.
+    # As crystal-lang's blog page: `{% include posts/recent_news.html offset=1 %}`, a number, not a
+    # variable; and scala-lang's `codeSnippet=site.data.setup-scala.macOS-brew`, names with hyphens.
     old, new, _ = _built_by_both(tmp_path, {
         "_includes/recent.html": "{% for n in (1..4) offset: include.offset %}{{ n }};{% endfor %}"
-                                 "{% if include.extra %}[extra {{ include.ratio | times: 2 }}]{% endif %}",
+                                 "{% if include.extra %}[extra {{ include.ratio | times: 2 }}]{% endif %}"
+                                 "<code>{{ include.code-snippet }}</code>",
+        "_data/setup-scala.yml": "macOS-brew: brew install coursier\n",
         "about.html": "---\nlayout: default\ntitle: About\n---\n<p>{% include recent.html offset=1 extra=true "
-                      "ratio=1.5 %}</p>\n"}, CONFIG)
-    assert "<p>2;3;4;[extra 3.0]</p>" in _page(old, "about.html")
+                      "ratio=1.5 code-snippet=site.data.setup-scala.macOS-brew %}</p>\n"}, CONFIG)
+    assert "<p>2;3;4;[extra 3.0]<code>brew install coursier</code></p>" in _page(old, "about.html")
     assert _page(new, "about.html") == _page(old, "about.html")
