@@ -804,7 +804,12 @@ class _Importer:
     # -- settings ----------------------------------------------------------------------------------
 
     def post_permalink(self) -> str:
-        raw = str(self.config.get("permalink") or "date")
+        """The posts' pattern: ``collections.posts.permalink``, which Jekyll puts before the site's
+        ``permalink`` (jekyll/jekyll's docs: ``/news/:year/:month/:day/:title/``)."""
+        collections = self.config.get("collections")
+        posts = collections.get("posts") if isinstance(collections, dict) else None
+        own = posts.get("permalink") if isinstance(posts, dict) else None
+        raw = str(own or self.config.get("permalink") or "date")
         # Jekyll reads a pattern from the site's root with or without its leading "/" (":title").
         pattern = "/" + PERMALINK_STYLES.get(raw, raw).replace(":output_ext", ".html").lstrip("/")
         unknown = sorted(set(re.findall(r":([a-z_]+)", pattern)) - PERMALINK_PLACEHOLDERS)
@@ -1024,8 +1029,8 @@ class _Importer:
             lines += ["None: _config.yml sets no kramdown options besides `input` and `toc_levels`, which "
                       "site.yaml `markdown.header_ids` and `markdown.toc_levels` carry."]
         lines += ["", "## Differences to know", "",
-                  "- In the converted layouts, an empty string, list or 0 is false in `{% if %}`, as in "
-                  "Jinja; Liquid takes only nil and false as false.",
+                  "- In the converted layouts, `{% if x %}` is `{% if x is liquid_true %}`: only nil and false "
+                  "are false, as in Liquid (an empty string, list or 0 is true); Jinja's own `if` takes them as false.",
                   "- A front matter key Jekyll showed as `page.KEY` is `page.meta.KEY` in sitegen's templates.",
                   "- The converted layouts print values unescaped, as Liquid does (`| safe`); a template "
                   "you write yourself escapes what `{{ }}` prints, as Jinja does.",
