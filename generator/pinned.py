@@ -44,6 +44,8 @@ COPIED = {
         "ee8e0e843ea4b7ce64c0ba67ceea6f7583ce1e498b49349eaf4527455976905b",
     "markdown.inlinepatterns.ImageInlineProcessor.handleMatch":
         "508aa1917877b4746f85f54273e4280cdc44f3af54fdb4b0701b49831299e8b5",
+    "markdown.extensions.tables.TableProcessor.test":
+        "399019a4927efd462fd8e5b3096f0843b6381c1f01b59496d3c8277d10c23248",
     "markdown.inlinepatterns.ReferenceInlineProcessor.handleMatch":
         "a030528fb96718c2d51b63f8b01052b4009d0cd5beea5ac08a6cc3e6c115aca0",
 }

@@ -26,7 +26,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.highlight import ReachableHighlight, lexer_for, reachable
-from generator.blocks import NEEDS, Guarded, ListedRegistry
+from generator.blocks import NEEDS, TEST_NEEDS, Guarded, ListedRegistry
 from generator.inline import READS_AS_PYTHON_MARKDOWN, openings
 from generator.markdown import (EXTENSION_CONFIGS, EXTENSIONS, Highlighting, KramdownCompat, LinkTitlesAfterSpace,
                                 inner_html, markdown_converter)
@@ -250,6 +250,34 @@ def test_tabs_read_as_with_every_block_searched():
 def test_the_block_processors_search_only_blocks_holding_what_a_match_needs():
     assert guarded(FAST) == set(NEEDS)      # each expression read by hand is the installed one
     assert guarded(SMARTY) == set()         # the reference searches every block
+    tested = {type(p) for p in FAST.parser.blockprocessors if "test" in vars(p)}
+    assert tested == set(TEST_NEEDS)        # each test read by hand is the installed one
+    assert not any("test" in vars(p) for p in SMARTY.parser.blockprocessors)
+
+
+TABLE_PIECES = st.sampled_from(["|", "| ", " |", "||", "\\|", "\\", "`", "`|`", "a", " ", "\n", "\n\n", "-", "---",
+                                ":--", "--:", ":-:", "| a | b |", "\n|---|---|", "\n| --- |", "a | b",
+                                "\n--- | ---", "\n|:-|", "\n| 1 | 2 |", "    ", "\t", "> ", "- ", "# "])
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(TABLE_PIECES, max_size=30).map("".join))
+def test_tables_read_as_with_every_block_tested(text):
+    """generator.blocks asks the tables' processor only about blocks holding a ``|``: the same
+    text as asking it about every block."""
+    fast, plain = both(text)
+    assert fast == plain
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(TABLE_PIECES.filter(lambda piece: "|" not in piece), max_size=30).map("".join))
+def test_a_block_without_what_a_test_needs_is_never_taken(text):
+    """Sound only if the processor's own test never takes a block without its need (the border
+    its test notes is read only by its run, after a test that took the block)."""
+    for processor in SMARTY.parser.blockprocessors:
+        if type(processor) in TEST_NEEDS:
+            for block in (text, text.strip("\n"), *text.split("\n\n")):
+                assert not processor.test(etree.Element("div"), block), (type(processor).__name__, block)
 
 
 LINK_PIECES = st.sampled_from(["[", "]", "(", ")", "<", ">", "'", '"', " ", "\n", "\\", "a", "/b.html", "t",
