@@ -28,6 +28,8 @@ COPIED = {
         "a99bc2f9e0d83abcd6a7155a5637176e74280f85190e3e05eb1ad20ee5366d2f",
     "markdown.treeprocessors.UnescapeTreeprocessor.unescape":
         "e39bc0842698ba68b92a763e1d99e6b98fa9933fd26c948f91a02e13eb1f317b",
+    "markdown.treeprocessors.UnescapeTreeprocessor.run":
+        "5752b9f6937e0084f3ebe9302efa614a4794a564c2de656ef2eac69e32d17027",
     "markdown.treeprocessors.InlineProcessor.run":
         "f6c93631f2871499bcbbc2d10ec7e4fddf1023c394179a18ce1053b16d5c9b0e",
     "markdown.treeprocessors.InlineProcessor.__handleInline":

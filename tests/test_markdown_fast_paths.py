@@ -140,6 +140,22 @@ def test_the_fast_passes_are_the_ones_installed():
     assert "run" in vars(FAST.postprocessors["raw_html"])
     assert "run" not in vars(SMARTY.preprocessors["normalize_whitespace"])
     assert "run" not in vars(SMARTY.postprocessors["raw_html"])
+    assert "run" in vars(FAST.treeprocessors["unescape"])
+    assert "run" not in vars(SMARTY.treeprocessors["unescape"])
+
+
+ESCAPE_PIECES = st.sampled_from(["\\*", "\\_", "\\`", "\\[", "\\]", "\\(", "\\)", "\\\"", "\\\\", "\\#", "a", " ", "*",
+                                 "[", "](", "/u", " \"t", "\")", ")", "`", "![", "<b>", "</b>", "\n", "\n\n", "{: .c}"])
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(ESCAPE_PIECES, max_size=30).map("".join))
+def test_escapes_are_put_back_as_python_markdown_puts_them_back(text):
+    """generator.markdown_speed.unescape_tree unescapes only the texts, tails and attribute values
+    holding an escape (in links' targets and titles, images' alt text, code): the same text as
+    unescaping every one."""
+    fast, plain = both(text)
+    assert fast == plain
 
 
 @settings(max_examples=500, deadline=None)
@@ -362,3 +378,4 @@ def test_the_highlight_tag_and_notebooks_get_plain_pygments_html():
                                                 HtmlFormatter(cssclass="highlight", wrapcode=True)),
                              lexer_for(language))
         assert highlight(code, language) == expected
+
