@@ -22,6 +22,7 @@ from markdown.blockprocessors import BlockProcessor
 from markdown.extensions.toc import remove_fnrefs, render_inner_html
 from markdown.inlinepatterns import LinkInlineProcessor
 from markdown.postprocessors import Postprocessor
+from markdown.util import AtomicString
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -379,3 +380,56 @@ def test_the_highlight_tag_and_notebooks_get_plain_pygments_html():
                              lexer_for(language))
         assert highlight(code, language) == expected
 
+
+
+def every_text_curled(self, root: etree.Element) -> None:
+    """KramdownQuotes.run as it was: what follows each text read for every text."""
+    self.stashed = {}
+    for parent in root.iter():
+        children = list(parent)
+        if parent is not root and parent.text and not isinstance(parent.text, AtomicString):
+            parent.text = self.curl(parent.text, self._after(children[0] if children else None, parent))
+        for index, child in enumerate(children):
+            if child.tail and not isinstance(child.tail, AtomicString):
+                following = children[index + 1] if index + 1 < len(children) else None
+                child.tail = self.curl(child.tail, self._after(following, parent))
+
+
+def links_found_by_path(self, root: etree.Element) -> None:
+    """KramdownFootnotes.run's links as it found them: two ``iterfind`` of every element."""
+    if not self.md.treeprocessors["footnote"].footnotes.footnotes:
+        return
+    blocks = root.findall(".//div[@class='footnote']")
+    if not blocks:
+        return
+    for block in blocks:
+        block.attrib.update({"class": "footnotes", "role": "doc-endnotes"})
+        for rule in block.findall("hr"):
+            block.remove(rule)
+        for note in block.iterfind("ol/li"):
+            note.set("role", "doc-endnote")
+    for parent in root.iter():
+        for link in parent.iterfind("a[@class='footnote-ref']"):
+            link.attrib.update({"class": "footnote", "rel": "footnote"})
+            parent.set("role", "doc-noteref")
+        for link in parent.iterfind("a[@class='footnote-backref']"):
+            link.attrib.update({"class": "reversefootnote", "role": "doc-backlink"})
+
+
+NOTE_PIECES = st.sampled_from(["'", '"', "a", " ", "\n", "\n\n", "[^1]", "[^2]", "[^1]: n 'q'\n", "[^2]: \"m\"\n",
+                               "*", "**", "`c'`", "<b>", "</b>", "<a class=\"footnote-ref\">x</a>", "[l](/u)", "- ",
+                               "> ", "## h", "it's", "\"x\"", "'y'", "--"])
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(NOTE_PIECES, max_size=30).map("".join))
+def test_quotes_and_notes_read_as_with_every_element_read(text):
+    """kramdown's quotes are curled reading what follows only a text holding a quote, and the
+    footnotes' links found in one pass over each element's children: the same text as reading
+    every text's neighbours and finding the links by path."""
+    plain = markdown_converter()
+    quotes, notes = plain.treeprocessors["kramdown_quotes"], plain.treeprocessors["kramdown_footnotes"]
+    quotes.run = every_text_curled.__get__(quotes)
+    notes.run = links_found_by_path.__get__(notes)
+    FAST.reset()
+    assert FAST.convert(text) == plain.convert(text)
