@@ -118,7 +118,7 @@ def unescape_tree(unescape: Callable[[str], str], root: etree.Element) -> None:
         tail = element.tail
         if tail and STX in tail:
             element.tail = unescape(tail)
-        for key, value in element.items():     # (``attrib`` would make an empty dict of an element's own)
+        for key, value in element.items():     # items(), not attrib: that makes a dict for an element with none
             if value is not None and STX in value:
                 element.set(key, unescape(value))
 
