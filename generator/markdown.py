@@ -1319,12 +1319,18 @@ class KramdownFootnotes(Treeprocessor):
                 block.remove(rule)
             for note in block.iterfind("ol/li"):
                 note.set("role", "doc-endnote")
+        # Each element's links read in one pass over its children (two ``iterfind`` of each
+        # element cost a post more than the rest of this); each link is changed as it was.
         for parent in root.iter():
-            for link in parent.iterfind("a[@class='footnote-ref']"):
-                link.attrib.update({"class": "footnote", "rel": "footnote"})
-                parent.set("role", "doc-noteref")
-            for link in parent.iterfind("a[@class='footnote-backref']"):
-                link.attrib.update({"class": "reversefootnote", "role": "doc-backlink"})
+            for link in parent:
+                if link.tag != "a":
+                    continue
+                kind = link.get("class")
+                if kind == "footnote-ref":
+                    link.attrib.update({"class": "footnote", "rel": "footnote"})
+                    parent.set("role", "doc-noteref")
+                elif kind == "footnote-backref":
+                    link.attrib.update({"class": "reversefootnote", "role": "doc-backlink"})
 
 
 class RawHtmlByItsTags(HTMLExtractorExtra):
