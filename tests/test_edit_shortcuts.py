@@ -9,6 +9,9 @@ import pytest
 
 from generator.build import Engine
 from generator.engine import records as records_module
+from generator.engine import rendering
+from generator.engine.planning import groups_of
+from generator.outputs import Derived
 from test_incremental import OPTIONS, assert_same_as_full_build, make_site
 
 FIRST = "content/posts/2019-03-18-first-post.md"
@@ -64,3 +67,49 @@ def test_an_edit_resolves_the_collections_keys_only_where_a_placement_moved(site
             collections_moved.append(new)
         assert_same_as_full_build(site)
     assert collections_moved == [EDITS[i][2] for i in (2, 3, 4)]    # what a wrong shortcut would miss
+
+
+def test_a_derived_group_none_of_whose_pages_changed_is_kept_without_its_pages_digest(site: Path,
+                                                                                       monkeypatch) -> None:
+    """Built as ``sitegen build`` does, each search part is kept or made again as the digest of
+    its pages' bytes says (the plain way, asked of every group after the build): the shortcut
+    (:func:`pages_changed`) applies where only pages' sources changed, not where site.yaml or
+    the set of pages did. Each build's output is a clean build's."""
+    seen: list[tuple[bool, int]] = []
+    shortcut = rendering.derive_files
+
+    def both_ways(engine: Engine, build, remake: bool = True) -> None:
+        changed = rendering.pages_changed(engine, build)
+        shortcut(engine, build, remake)
+        kept = 0
+        for planner in engine.planners:
+            if not isinstance(planner, Derived):
+                continue
+            last = engine.state.records.derived.get(planner.name, {})
+            for group, paths in groups_of(planner, build.scan.config, build.planned.plan).items():
+                made_from = rendering.made_from_pages(engine, planner, paths, build.made)
+                plain = rendering.kept_group(engine, build, made_from, last.get(group), remake)
+                record = build.derived.records[planner.name][group]
+                assert (record is last.get(group)) == (plain is not None), (planner.name, group)
+                assert record.inputs == rendering.derived_inputs(made_from, record.settings, build.scan.config)
+                kept += plain is not None
+        seen.append((changed is not None, kept))
+
+    monkeypatch.setattr(rendering, "derive_files", both_ways)
+    Engine(site, OPTIONS).build()
+    steps = [
+        (FIRST, "Hello \"world\"", "Hello again", True),
+        (SECOND, "Second post body", "The second post's body", True),
+        ("site.yaml", "title: Test Site", "title: Test Site, renamed", False),
+        ("content/posts/2020-06-01-new.md", None, "---\ntitle: New\n---\nNew.\n", False),
+        (FIRST, "Hello again", "Hello once more", True),
+    ]
+    for name, old, new, applies in steps:
+        path = site / name
+        path.write_text(new if old is None else path.read_text().replace(old, new))
+        seen.clear()
+        Engine(site, OPTIONS).build()
+        (shortcut_applied, kept), = seen
+        assert shortcut_applied is applies, name
+        assert kept > 0 or not applies     # groups the edit did not reach
+        assert_same_as_full_build(site)
