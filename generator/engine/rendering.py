@@ -87,7 +87,8 @@ def derive_files(engine: Engine, build: Build, remake: bool = True) -> None:
             continue
         last, records, before = engine.state.records.derived.get(planner.name, {}), {}, len(whole)
         groups = groups_of(planner, scan.config, planned.plan)
-        made_from = {group: None if as_made(last.get(group), paths, changed)
+        reached = changed if planner.reads_bytes or changed is None else set()    # or its paths alone
+        made_from = {group: None if as_made(last.get(group), paths, reached)
                      else made_from_pages(engine, planner, paths, made) for group, paths in groups.items()}
         kept = {group: kept_group(engine, build, group_from, last.get(group), remake)
                 for group, group_from in made_from.items()}
