@@ -21,6 +21,7 @@ import array
 import bisect
 import itertools
 import mmap
+import operator
 import secrets
 import sys
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, MutableMapping, Sequence
@@ -478,12 +479,23 @@ class Records:
 
     # --- questions the engine asks (it leaves the records' layout to them) -----
 
-    def outdated(self, paths: Iterable[str], inputs: Callable[[str], Any], moved: Collection[Key]) -> set[str]:
-        """The ``paths`` whose outputs are not recorded, were made from other ``inputs(path)``
-        than now, or read any of the ``moved`` keys."""
-        outputs, found = self.outputs, {}       # what read_any found of ``moved``, file by file
-        return {path for path in paths if (record := outputs.get(path)) is None
-                or record.inputs != inputs(path) or record.read_any(moved, found)}
+    def outdated(self, paths: Iterable[str], jobs: Mapping[str, Any], moved: Collection[Key]) -> set[str]:
+        """The ``paths`` whose outputs are not recorded, were made from other inputs than their
+        ``jobs``' now (``jobs[path].inputs``), or read any of the ``moved`` keys. The inputs are
+        compared in C (every output of the site: 267,000 at 100,000 posts)."""
+        paths = list(paths)
+        records = list(map(self.outputs.get, paths))
+        found = set(itertools.compress(paths, map(operator.not_, records)))      # not recorded
+        if found:
+            paths = list(itertools.compress(paths, records))
+            records = list(filter(None, records))
+        inputs = operator.attrgetter("inputs")
+        found.update(itertools.compress(paths, map(operator.ne, map(inputs, records),
+                                                   map(inputs, map(jobs.__getitem__, paths)))))
+        if moved:
+            asked: dict = {}        # what read_any found of ``moved``, file by file
+            found.update(path for path, record in zip(paths, records) if record.read_any(moved, asked))
+        return found
 
     def reparsed(self, parse_keys: Mapping[str, str]) -> set[str]:
         """The sources (source -> its placed key now) parsed from something else or placed
@@ -609,11 +621,11 @@ class Records:
     def changes(self, old: Records) -> dict[str, Any] | None:
         """What differs from ``old``, as plain values for :meth:`apply`; None if that is more than
         :data:`JOURNAL_SHARE` of the records (written whole, it is smaller and quicker to read)."""
-        outputs = {path: r for path, r in self.outputs.items() if old.outputs.get(path) is not r}
+        outputs = differing(self.outputs, old.outputs, operator.is_not)    # records are replaced, not changed
         looked_at = self.digests.keys() if self.unsaved is None else self.unsaved & self.digests.keys()
         digests = [(key, self.digests[key]) for key in looked_at
                    if key not in old.digests or old.digests[key] != self.digests[key]]
-        summaries = {source: entry for source, entry in self.summaries.items() if old.summaries.get(source) != entry}
+        summaries = differing(self.summaries, old.summaries, operator.ne)
         if any(len(changed) > JOURNAL_SHARE * len(table) for changed, table in (
                 (outputs, self.outputs), (digests, self.digests), (summaries, self.summaries))):
             return None
@@ -623,12 +635,12 @@ class Records:
 
         return {
             "outputs": {path: [r.inputs, [coded(key) for key in r.reads], r.digest] for path, r in outputs.items()},
-            "outputs_gone": [path for path in old.outputs if path not in self.outputs],
+            "outputs_gone": list(itertools.filterfalse(self.outputs.__contains__, old.outputs)),
             "digests": [[coded(key), value] for key, value in digests],
-            "documents": {source: key for source, key in self.documents.items() if old.documents.get(source) != key},
-            "documents_gone": [source for source in old.documents if source not in self.documents],
+            "documents": differing(self.documents, old.documents, operator.ne),
+            "documents_gone": list(itertools.filterfalse(self.documents.__contains__, old.documents)),
             "summaries": {source: list(entry) for source, entry in summaries.items()},
-            "summaries_gone": [source for source in old.summaries if source not in self.summaries],
+            "summaries_gone": list(itertools.filterfalse(self.summaries.__contains__, old.summaries)),
             **({} if self.order == old.order else {"order": list(self.order)}),
             **({} if self.bundles == old.bundles else {"bundles": _bundles_data(self.bundles, coded)}),
             **({} if self.derived == old.derived else _derived_changes(self.derived, old.derived)),
@@ -676,6 +688,12 @@ class Records:
         """Forget the digests of keys no output or bundle reads any more."""
         live = set().union(*(r.reads for r in self.outputs.values()), *(b.reads for b in self.bundles.values()))
         self.digests = Digests({key: value for key, value in self.digests.items() if key in live})
+
+
+def differing(new: Mapping[str, Any], old: Mapping[str, Any], differ: Callable[[Any, Any], bool]) -> dict[str, Any]:
+    """The entries of ``new`` whose value ``differ``s from ``old``'s (None where it has none), in
+    ``new``'s order: gone through in C (the outputs of a site, 267,000 at 100,000 posts)."""
+    return dict(itertools.compress(new.items(), map(differ, map(old.get, new.keys()), new.values())))
 
 
 def _bundles_data(bundles: dict[str, BundleRecord], code: Callable[[tuple], Any]) -> dict[str, list]:

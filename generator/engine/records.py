@@ -4,6 +4,7 @@ and what one build records for the next, worked out from the stages' results."""
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 from pathlib import Path
@@ -13,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from generator.buildtime import changes_at
 from generator.deps import LINKED_FIELDS, Resolver
 from generator.engine.documents import Parsed
-from generator.engine.planning import placement, within
+from generator.engine.planning import outside, placement, within
 from generator.engine.values import Build
 from generator.errors import SiteError
 from generator.layout import SWAPPABLE
@@ -82,8 +83,10 @@ def outdated(engine: Engine, build: Build, plan: Plan, paths: Iterable[str]) -> 
     """The ``paths`` whose jobs must run: new, changed by hand, planned with other inputs,
     or having read what changed since."""
     paths, tampered = list(paths), build.scan.tampered
+    if not tampered:
+        return engine.state.records.outdated(paths, plan, build.moved)
     return {path for path in paths if path in tampered} | engine.state.records.outdated(
-        [path for path in paths if path not in tampered], lambda path: plan[path].inputs, build.moved)
+        [path for path in paths if path not in tampered], plan, build.moved)
 
 
 def guard_removals(engine: Engine, build: Build) -> None:
@@ -92,7 +95,7 @@ def guard_removals(engine: Engine, build: Build) -> None:
     scan, state = build.scan, engine.state
     derived_before = state.records.derived_files()
     transient = transient_paths(scan.config, engine.planners)
-    present = {path for path in state.stamps.keys() | scan.strays if not within(path, transient)} - derived_before
+    present = set(outside(state.stamps.keys() | scan.strays, transient)) - derived_before
     refuse_mass_removal(present - build.planned.plan.keys(), len(present), scan.out_dir)
 
 
@@ -141,11 +144,12 @@ def next_state(engine: Engine, build: Build) -> BuildState:
         saved=records, generation=state.generation, journal=state.journal, on_disk=state.on_disk)
 
 
-def entries_for(table: dict[str, Any], paths: Mapping[str, Any]) -> dict[str, Any]:
-    """The entries of ``table`` for ``paths``: a copy where it holds no other (an edit's build)."""
+def entries_for(table: Mapping[str, Any], paths: Mapping[str, Any]) -> dict[str, Any]:
+    """The entries of ``table`` for ``paths``, in its order: a copy where it holds no other (an
+    edit's build). Gone through in C (267,000 outputs at 100,000 posts)."""
     if table.keys() <= paths.keys():
-        return dict(table)
-    return {path: value for path, value in table.items() if path in paths}
+        return dict(table.items())
+    return dict(itertools.compress(table.items(), map(paths.__contains__, table.keys())))
 
 
 def summaries_of(parsed: dict[str, Parsed], last: Mapping[str, tuple[str, dict]],
