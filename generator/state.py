@@ -59,22 +59,29 @@ class KeyTable(Sequence):
     the documents' keys are 1.6 million at 100,000 posts, and an edit asks for some thousands.
     """
 
-    spans: dict[str, tuple[int, int]]      # a document's source -> where its keys begin and end
     _others: dict[tuple, int] | None = None
     _index: dict[tuple, int] | None = None  # every key's, once asked of many (a template edit's build)
     _keys: list[tuple] | None = None        # every key, once the table was gone through whole
+    _rows: dict[str, int] | None = None     # a document's source -> its place among the documents
     _asked = 0
 
-    def __init__(self, documents: Mapping[str, list[str]] = {}, others: Iterable[tuple] = ()):
+    def __init__(self, documents: Mapping[str, Sequence[str]] = {}, others: Iterable[tuple] = ()):
         """The keys ``("doc", source, field)`` of each source's ``documents`` fields, then ``others``."""
         self.named = documents          # source -> its fields, in its keys' order
-        self.sources, self.starts, self.spans, start = list(documents), array.array("q"), {}, 0
-        for source, names in documents.items():
-            self.starts.append(start)
-            self.spans[source] = (start, start + len(names))
-            start += len(names)
-        self.documents = start          # where the other keys begin
+        self.sources = list(documents)
+        sizes = documents.sizes() if isinstance(documents, FieldNames) else map(len, documents.values())
+        self.starts = array.array("q", itertools.accumulate(sizes, initial=0))
+        self.documents = self.starts.pop()     # where the other keys begin
         self.others = list(others)
+
+    def span(self, source: str) -> tuple[int, int] | None:
+        """Where the keys of document ``source`` begin and end, if the table has it."""
+        if self._rows is None:
+            self._rows = dict(zip(self.sources, range(len(self.sources))))
+        d = self._rows.get(source)
+        if d is None:
+            return None
+        return self.starts[d], self.starts[d + 1] if d + 1 < len(self.starts) else self.documents
 
     @classmethod
     def of(cls, keys: Iterable[tuple]) -> KeyTable:
@@ -135,7 +142,7 @@ class KeyTable(Sequence):
         if self._asked > max(64, len(self) // 8):    # asked of about as many as an index costs to make
             return self.indexed().get(key)
         if key[0] == "doc":
-            span = self.spans.get(key[1])
+            span = self.span(key[1])
             if span is None or len(key) != 3:
                 return None
             try:
@@ -149,6 +156,28 @@ class KeyTable(Sequence):
     def ids_of(self, keys: Iterable[tuple]) -> set[int]:
         """The indices of those of ``keys`` the table has."""
         return {i for i in map(self.position, keys) if i is not None}
+
+
+class FieldNames(Mapping):
+    """Source -> the names of its document's fields that outputs read, as a records file holds
+    them (numbers into ``fields``): named when asked (1.6 million at 100,000 posts; an edit asks
+    of some thousands)."""
+
+    def __init__(self, fields: list[str], sources: list[str], numbers: list[list[int]]):
+        self.fields, self.numbers = fields, dict(zip(sources, numbers, strict=True))
+
+    def __getitem__(self, source: str) -> list[str]:
+        return list(map(self.fields.__getitem__, self.numbers[source]))
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.numbers)
+
+    def __len__(self) -> int:
+        return len(self.numbers)
+
+    def sizes(self) -> Iterator[int]:
+        """How many fields each source has, in order."""
+        return map(len, self.numbers.values())
 
 
 _NONE = object()        # not there (None, in a records file, says a key has no digest)
@@ -217,7 +246,7 @@ class Digests(Mapping):
 
     def recorded_of(self, source: str) -> list[tuple]:
         """The keys of the document ``source`` that the file has digests of."""
-        start, end = self.table.spans.get(source, (0, 0))
+        start, end = self.table.span(source) or (0, 0)
         return [key for key, value in zip(self.table[start:end], self._values[start:end]) if value is not None]
 
     def recorded_documents(self) -> Iterator[tuple]:
@@ -577,8 +606,11 @@ class Records:
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> Records:
         fields = data["fields"]
-        keys = KeyTable({source: [fields[i] for i in numbers]
-                         for source, numbers in zip(data["sources"], data["documents_keys"], strict=True)},
+        numbered = list(filter(None, data["documents_keys"]))     # checked whole in C: named when asked
+        if not all(isinstance(name, str) for name in fields) or numbered and (
+                max(map(max, numbered)) >= len(fields) or min(map(min, numbered)) < 0):
+            raise TypeError("documents' keys out of place")
+        keys = KeyTable(FieldNames(fields, data["sources"], data["documents_keys"]),
                         codec.tuples_of_column(data["other_keys"]))
         inputs = codec.tuples_of_column(data["inputs"])
         reads = ReadsFile(data["reads"], data["reads_starts"], keys)

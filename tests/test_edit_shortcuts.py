@@ -6,7 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from generator import state as state_module
 from generator.build import Engine
 from generator.engine import records as records_module
 from generator.engine import rendering
@@ -113,3 +116,28 @@ def test_a_derived_group_none_of_whose_pages_changed_is_kept_without_its_pages_d
         assert shortcut_applied is applies, name
         assert kept > 0 or not applies     # groups the edit did not reach
         assert_same_as_full_build(site)
+
+
+SOURCES = st.sampled_from(["content/posts/a.md", "content/posts/b.md", "content/about.md", "content/c.md"])
+DOCUMENT_KEYS = st.tuples(st.just("doc"), SOURCES, st.sampled_from(["title", "url", "content", "tags", "date"]))
+OTHER_KEYS = st.tuples(st.sampled_from(["template", "file", "seq"]), st.sampled_from(["a", "b", "c"]))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(DOCUMENT_KEYS, OTHER_KEYS), unique=True), st.lists(st.one_of(DOCUMENT_KEYS, OTHER_KEYS)))
+def test_a_key_table_read_from_a_records_file_names_its_keys_as_one_made_of_them(keys: list, asked: list) -> None:
+    """A records file's table names each document's fields when asked (FieldNames): every way of
+    reading it (in order, by index, by slice, a key's position, a document's span) answers as the
+    table made of the keys themselves."""
+    made = state_module.KeyTable.of(keys)
+    fields = sorted({key[2] for key in keys if key[0] == "doc"})
+    numbers = [[fields.index(name) for name in made.named[source]] for source in made.sources]
+    read = state_module.KeyTable(state_module.FieldNames(fields, made.sources, numbers), made.others)
+    assert list(read) == list(made) and len(read) == len(made) and read.documents == made.documents
+    assert [read[i] for i in range(len(read))] == list(made) and read[1:-1] == made[1:-1]
+    for key in asked + keys:
+        assert read.position(key) == made.position(key)
+    for source in ("content/posts/a.md", "content/posts/b.md", "content/about.md", "content/c.md"):
+        span = read.span(source)
+        assert span == made.span(source)
+        assert span is None or list(read)[span[0]:span[1]] == [key for key in keys if key[:2] == ("doc", source)]
