@@ -14,6 +14,7 @@ from generator.build import Engine
 from generator.engine import records as records_module
 from generator.engine import rendering
 from generator.engine.planning import groups_of
+from generator.files import is_output_path
 from generator.outputs import Derived
 from test_incremental import OPTIONS, assert_same_as_full_build, make_site
 
@@ -141,3 +142,11 @@ def test_a_key_table_read_from_a_records_file_names_its_keys_as_one_made_of_them
         span = read.span(source)
         assert span == made.span(source)
         assert span is None or list(read)[span[0]:span[1]] == [key for key in keys if key[:2] == ("doc", source)]
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.text(alphabet="./a\0", max_size=12))
+def test_an_output_path_is_clean_as_its_segments_say(rel: str) -> None:
+    """:func:`is_output_path`, which finds the segments it refuses, answers as splitting does."""
+    assert is_output_path(rel) == (bool(rel) and "\0" not in rel and not rel.startswith("/")
+                                   and all(part not in ("", ".", "..") for part in rel.split("/")))
