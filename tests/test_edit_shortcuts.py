@@ -3,7 +3,9 @@ the build the output a clean build makes (tests/test_incremental.py holds the pr
 
 from __future__ import annotations
 
+from datetime import datetime, timezone
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from hypothesis import given, settings
@@ -15,6 +17,8 @@ from generator.engine import records as records_module
 from generator.engine import rendering
 from generator.engine.planning import groups_of
 from generator.files import is_output_path
+from generator import placement
+from generator.errors import SiteError
 from generator.outputs import Derived
 from test_incremental import OPTIONS, assert_same_as_full_build, make_site
 
@@ -150,3 +154,32 @@ def test_an_output_path_is_clean_as_its_segments_say(rel: str) -> None:
     """:func:`is_output_path`, which finds the segments it refuses, answers as splitting does."""
     assert is_output_path(rel) == (bool(rel) and "\0" not in rel and not rel.startswith("/")
                                    and all(part not in ("", ".", "..") for part in rel.split("/")))
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(["/", ":year", ":month", ":day", ":slug", ":title", ":categories", ":nope",
+                                 "x", "-", ".html", "//", ":", "::y"]), max_size=8),
+       st.lists(st.sampled_from(["News", "a b", "Ünï"]), max_size=2), st.booleans())
+def test_a_permalink_is_its_pattern_with_each_placeholder_substituted(pieces: list, categories: list,
+                                                                      dated: bool) -> None:
+    """A permalink, its pattern split once per pattern, is what substituting each placeholder in
+    turn gives (the regular expression's way), and an unknown placeholder is refused the same."""
+    pattern = "".join(pieces) or "/"
+    date = datetime(2020, 5, 1, 10, tzinfo=timezone.utc) if dated else None
+    values = {"slug": "a-slug", "title": "a-slug", "categories": "/".join(map(placement.slugify, categories))}
+    if date is not None:
+        values |= {"year": "2020", "month": "05", "day": "01"}
+    names = placement._PLACEHOLDER.findall("/" + pattern.lstrip("/"))
+    config = SimpleNamespace(permalink=pattern, root=Path("/site"))
+    if not all(name in values for name in names):
+        with pytest.raises(SiteError, match=f"unknown placeholder ':{next(n for n in names if n not in values)}'"):
+            placement._permalink("post", Path("content/posts/a.md"), {}, config, "a-slug", date, categories)
+        return
+    expected = placement._SLASHES.sub("/", placement._PLACEHOLDER.sub(
+        lambda m: values[m.group(1)], "/" + pattern.lstrip("/")))
+    try:
+        url = placement._permalink("post", Path("content/posts/a.md"), {}, config, "a-slug", date, categories)
+    except SiteError as exc:
+        assert "leaves the site" in str(exc) and ("/../" in expected + "/" or "/./" in expected + "/")
+        return
+    assert url == expected
