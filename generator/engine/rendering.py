@@ -86,12 +86,16 @@ def derive_files(engine: Engine, build: Build, remake: bool = True) -> None:
         if not isinstance(planner, Derived) or not switched_on(scan.config, planner):
             continue
         last, records, before = engine.state.records.derived.get(planner.name, {}), {}, len(whole)
-        groups = groups_of(planner, scan.config, planned.plan)
         reached = changed if planner.reads_bytes or changed is None else set()    # or its paths alone
-        made_from = {group: None if as_made(last.get(group), paths, reached)
-                     else made_from_pages(engine, planner, paths, made) for group, paths in groups.items()}
-        kept = {group: kept_group(engine, build, group_from, last.get(group), remake)
-                for group, group_from in made_from.items()}
+        kept = kept_whole(engine, build, last, reached, remake)
+        if kept is not None:        # nothing to make: its pages need no grouping
+            groups, made_from = dict.fromkeys(kept, ()), dict.fromkeys(kept)
+        else:
+            groups = groups_of(planner, scan.config, planned.plan)
+            made_from = {group: None if as_made(last.get(group), paths, reached)
+                         else made_from_pages(engine, planner, paths, made) for group, paths in groups.items()}
+            kept = {group: kept_group(engine, build, group_from, last.get(group), remake)
+                    for group, group_from in made_from.items()}
         todo = [group for group, record in kept.items() if record is None]
         remade = iter(made_one for chunk in parallel.map(
             partial(make_group, build, planner, groups, engine.state.records.outputs), todo, heavy=True)
@@ -128,6 +132,19 @@ def as_made(last: DerivedRecord | None, paths: list[str], changed: set[str] | No
     ``paths`` changed (its last record says the group had these pages, or it would differ)."""
     return changed is not None and last is not None and last.inputs != OUT_OF_DATE \
         and changed.isdisjoint(paths)
+
+
+def kept_whole(engine: Engine, build: Build, last: dict[str, DerivedRecord], reached: set[str] | None,
+               remake: bool) -> dict[str, DerivedRecord] | None:
+    """A derived planner's groups as the last build left them, each kept, where none of the pages
+    it reads changed (``reached``: :func:`pages_changed`, or empty for a planner of the paths
+    alone), so that they are the groups that build made, and every one's files stand (none to
+    make): in the groups' order. None where that does not hold."""
+    if reached is None or reached or not last:
+        return None
+    kept = {group: kept_group(engine, build, None, record, remake) if as_made(record, (), reached) else None
+            for group, record in sorted(last.items())}
+    return kept if all(record is last[group] for group, record in kept.items()) else None
 
 
 def kept_group(engine: Engine, build: Build, made_from: str | None, last: DerivedRecord | None,
