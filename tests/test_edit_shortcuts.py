@@ -189,3 +189,35 @@ def test_a_permalink_is_its_pattern_with_each_placeholder_substituted(pieces: li
         assert "leaves the site" in str(exc) and ("/../" in expected + "/" or "/./" in expected + "/")
         return
     assert url == expected
+
+
+def test_a_document_read_from_its_summary_keeps_its_recorded_placed_key_where_that_is_its_own(site: Path,
+                                                                                           monkeypatch) -> None:
+    """Built as ``sitegen build`` does, each document's placed key is the digest of its parse key
+    and placement taken anew (the plain way), after edits of posts and of the permalink, the time
+    zone and a category in site.yaml; the shortcut (the recorded key of a document read from its
+    summary) applies where only sources changed. Each build's output is a clean build's."""
+    seen: list[tuple[int, int]] = []
+    shortcut = records_module.changes
+
+    def both_ways(engine: Engine, build) -> None:
+        shortcut(engine, build)
+        plain = {source: p.placed_key for source, p in build.assembled.parsed.items()}
+        assert build.placed == plain
+        recorded = engine.state.records.documents
+        seen.append((sum(recorded.get(source) == key for source, key in plain.items()), len(plain)))
+
+    monkeypatch.setattr(records_module, "changes", both_ways)
+    Engine(site, OPTIONS).build()
+    for name, old, new in [(FIRST, "Hello \"world\"", "Hello again"),
+                           ("site.yaml", "timezone: UTC", "timezone: America/Los_Angeles\npermalink: /:year/:slug.html"),
+                           (SECOND, "Second post body", "The second post's body"),
+                           (FIRST, "categories: [news]", "categories: [news, more]"),
+                           ("site.yaml", "timezone: America/Los_Angeles", "timezone: Asia/Tokyo")]:
+        path = site / name
+        path.write_text(path.read_text().replace(old, new))
+        seen.clear()
+        Engine(site, OPTIONS).build()
+        (same, documents), = seen
+        assert same < documents if name == "site.yaml" else same == documents - 1
+        assert_same_as_full_build(site)
