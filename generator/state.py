@@ -68,6 +68,7 @@ class KeyTable(Sequence):
     def __init__(self, documents: Mapping[str, Sequence[str]] = {}, others: Iterable[tuple] = ()):
         """The keys ``("doc", source, field)`` of each source's ``documents`` fields, then ``others``."""
         self.named = documents          # source -> its fields, in its keys' order
+        self._named = documents if type(documents) is dict else {}    # ... those named so far
         self.sources = list(documents)
         sizes = documents.sizes() if isinstance(documents, FieldNames) else map(len, documents.values())
         self.starts = array.array("q", itertools.accumulate(sizes, initial=0))
@@ -114,7 +115,16 @@ class KeyTable(Sequence):
             raise IndexError("key index out of range")
         d = bisect.bisect_right(self.starts, i) - 1     # a document without keys starts where the next does
         source = self.sources[d]
-        return ("doc", source, self.named[source][i - self.starts[d]])
+        names = self._named.get(source) or self.names_of(source)      # no call where named before
+        return ("doc", source, names[i - self.starts[d]])
+
+    def names_of(self, source: str) -> list[str]:
+        """The fields of document ``source`` that have keys, in their order (named once: a journal
+        entry may ask of one document's keys thousands of times)."""
+        names = self._named.get(source)
+        if names is None:
+            names = self._named[source] = self.named[source]
+        return names
 
     def __iter__(self) -> Iterator[tuple]:
         if self._keys is not None:
@@ -146,7 +156,7 @@ class KeyTable(Sequence):
             if span is None or len(key) != 3:
                 return None
             try:
-                return span[0] + self.named[key[1]].index(key[2])
+                return span[0] + self.names_of(key[1]).index(key[2])
             except ValueError:
                 return None
         if self._others is None:
