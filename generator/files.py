@@ -22,9 +22,10 @@ PATH_BYTES = 2048
 
 
 def is_output_path(rel: str) -> bool:
-    """Whether ``rel`` is a clean relative file path: no ``..``, ``.`` or empty segment, no NUL."""
-    return bool(rel) and "\0" not in rel and not rel.startswith("/") \
-        and all(part not in ("", ".", "..") for part in rel.split("/"))
+    """Whether ``rel`` is a clean relative file path: no ``..``, ``.`` or empty segment, no NUL.
+    Asked of every planned path (267,000 at 100,000 posts), so by finding, not by splitting."""
+    wrapped = f"/{rel}/"        # a segment is empty, "." or ".." where these find it
+    return bool(rel) and "\0" not in rel and "//" not in wrapped and "/./" not in wrapped and "/../" not in wrapped
 
 
 def is_file(path: Path) -> bool:

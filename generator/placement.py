@@ -94,17 +94,24 @@ def _permalink(kind: str, path: Path, meta: dict, config: Config, slug: str,
               "categories": "/".join(slugify(c) for c in categories)}
     if date is not None:
         values |= {"year": f"{date.year:04d}", "month": f"{date.month:02d}", "day": f"{date.day:02d}"}
-
-    def substitute(m: re.Match) -> str:
-        name = m.group(1)
+    texts, names = _pattern_parts(pattern)
+    pieces = [texts[0]]
+    for name, text in zip(names, texts[1:]):
         if name not in values:
             raise SiteError(f"key 'permalink': unknown placeholder ':{name}' in {pattern!r}", at())
-        return values[name]
-
-    url = _SLASHES.sub("/", _PLACEHOLDER.sub(substitute, pattern))
+        pieces += (values[name], text)
+    url = _SLASHES.sub("/", "".join(pieces))
     if "/../" in url + "/" or "/./" in url + "/":
         raise SiteError(f"key 'permalink': {url!r} leaves the site", at())
     return url
+
+
+@functools.lru_cache(maxsize=256)
+def _pattern_parts(pattern: str) -> tuple[list[str], list[str]]:
+    """A permalink pattern's text around its placeholders, and their names (``/:year/:slug/``:
+    ``["/", "/", "/"]``, ``["year", "slug"]``): split once per pattern, not per post."""
+    parts = _PLACEHOLDER.split(pattern)
+    return parts[0::2], parts[1::2]
 
 
 def page_name(path: Path) -> str:

@@ -312,6 +312,9 @@ class Stamps(Mapping):
     def __len__(self) -> int:
         return len(self.names)
 
+    def keys(self) -> Any:         # the dict's view: set operations over 267,000 outputs in C
+        return self._lookup().keys()
+
     def items(self) -> Any:
         return self._lookup().items()
 

@@ -116,11 +116,31 @@ def load_documents(config: Config, sources: list[tuple[str, Path, str]], refresh
     def summed_up(i: int) -> Document | None:
         kind, path, _ = sources[i]
         key, fields = summaries.get(str(path), (None, None))
-        if fields is None or key != parse_key(keys[i], fields["inputs"], fields["settings"]):
+        if fields is None or key != parse_key(keys[i], fields["inputs"], fields["settings"], shown):
             return None
         summed[i] = key
         full = partial(_cached_or_parsed, config, cache, keys[i], partial(load, kind, path))
         return LazyDocument(full, path, fields)
+
+    # The summaries share one tuple per distinct value of the settings a parse read (most
+    # documents, one): its text and whether it moved are found once per tuple, which is held
+    # with them so that its id stays its own.
+    shared: dict[int, list] = {}       # id -> [settings, repr(settings), moved or None]
+
+    def of(settings: tuple) -> list:
+        found = shared.get(id(settings))
+        if found is None or found[0] is not settings:
+            found = shared[id(settings)] = [settings, repr(settings), None]
+        return found
+
+    def shown(settings: tuple) -> str:
+        return of(settings)[1]
+
+    def moved(doc: Document) -> bool:
+        found = of(doc.settings)
+        if found[2] is None:
+            found[2] = settings_moved(doc, setting_now)
+        return found[2]
 
     with reporting.current().stage("parsing", len(sources), "documents") as stage:
         # A document is also a function of the settings and files (includes, data) its parse read.
@@ -128,7 +148,7 @@ def load_documents(config: Config, sources: list[tuple[str, Path, str]], refresh
 
         def kept(i: int) -> Document | None:
             doc = None if refresh or keys[i] in ready else summed_up(i) or cache.get(keys[i])
-            if doc is None or settings_moved(doc, setting_now) \
+            if doc is None or moved(doc) \
                     or inputs_moved(doc, lambda name: _file_digest(config.root, name)):
                 return None
             return held(i, doc)
@@ -197,10 +217,11 @@ def parse_uncached(config: Config, sources: list[tuple[str, Path, str]]) -> dict
             if (kept := cache.get(key)) is None or settings_moved(kept, setting_now)}
 
 
-def parse_key(key: str, inputs: tuple, settings: tuple) -> str:
+def parse_key(key: str, inputs: tuple, settings: tuple, shown: Callable[[tuple], str] = repr) -> str:
     """What a document was made from: its source (its cache ``key``), the settings its parse
-    read and, if any, the files its Liquid read."""
-    return digest(key, repr(inputs), repr(settings))
+    read and, if any, the files its Liquid read (``shown``: the settings' ``repr``, found once
+    for many documents)."""
+    return digest(key, repr(inputs), shown(settings))
 
 
 def _parse_and_keep(config: Config, cache: DataCache, key: str, source: Source) -> Document:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import operator
 from collections.abc import Iterable, Iterator, Mapping
 from functools import partial
 from pathlib import Path
@@ -182,6 +183,16 @@ def site_digest(listing: list[Listed], index: FileIndex, site: Site) -> str:
 def within(name: str, places: tuple[str, ...]) -> bool:
     """Is file ``name`` one of ``places`` (files and folders, relative to the site) or inside one?"""
     return any(name == place or name.startswith(place + "/") for place in places)
+
+
+def outside(names: Iterable[str], places: tuple[str, ...]) -> Iterator[str]:
+    """The ``names`` not :func:`within` ``places``, sorted out in C (every output of the site)."""
+    if not places:
+        return iter(names)
+    names = list(names)
+    prefixes = tuple(f"{place}/" for place in places)
+    return itertools.compress(names, map(operator.not_, map(
+        operator.or_, map(str.startswith, names, itertools.repeat(prefixes)), map(set(places).__contains__, names))))
 
 
 def placement(doc: Document, sort_keys: tuple[str, ...] = ()) -> tuple:
