@@ -193,6 +193,7 @@ class _Importer:
         self.feeds = {"atom": False, "rss": False, "json": False}
         self.layouts_used: set[str] = set()
         self.front_matter_keys: set[str] = set()   # every key the posts and pages set
+        self.redirects: dict[str, str] = {}      # redirect_from path -> the file that has it
         self.feed_limits: list[int] = []             # the posts each of the site's feeds listed
         self.has_404 = False
         self.static: list[str] = []
@@ -575,12 +576,36 @@ class _Importer:
         self.note_third_party(rel, text)
         body_start = match.end()
         self.note_unknown_liquid(rel, text, body_start)
-        front = split_names(front, meta) + "".join(_yaml_line(key, value) for key, value in changes.items())
+        front = self.own_redirects(split_names(front, meta), meta, rel) + "".join(_yaml_line(key, value) for key, value in changes.items())
         if kind == "pages" and collection is None and self.languages:   # written once polyglot has chosen
             self.localized_pages.append(Page(rel, target, merged, front, text[body_start:],
                                                text.count("\n", 0, body_start)))
             return
         self.write(f"---\n{front}---\n{text[body_start:]}", target)
+
+    def own_redirects(self, front: str, meta: dict, rel: str) -> str:
+        """``front`` with its ``redirect_from`` paths as sitegen reads them. A path without its
+        leading ``/`` (``server/guides/``) gets one: jekyll-redirect-from reads each from the site's
+        root. A path an earlier file has already (four pages of swift.org redirect ``/download/``)
+        is left out, with a note: Jekyll writes every such redirect over the one before it, in an
+        order it does not define (pages sorted by file name alone); sitegen refuses two."""
+        value = meta.get("redirect_from")
+        for old in [value] if isinstance(value, str) else value if isinstance(value, list) else []:
+            if not isinstance(old, str) or not old or old.startswith(("http://", "https://")):
+                continue
+            path = old if old.startswith("/") else "/" + old
+            line = re.compile(rf"^([ \t]*(?:redirect_from[ \t]*:|-)[ \t]*)(['\"]?){re.escape(old)}\2[ \t]*$", re.M)
+            if path not in self.redirects:
+                self.redirects[path] = rel
+                if path != old:
+                    front = line.sub(lambda found: f"{found.group(1)}{found.group(2)}{path}{found.group(2)}", front,
+                                     count=1)
+                continue
+            self.note(rel, 1, "redirect_from", f"{path} redirects to {self.redirects[path]} already (Jekyll keeps "
+                                               "one of them, which it does not say): left out here", visible=True)
+            front = line.sub(lambda found: f"{found.group(1)} []" if found.group(1).lstrip().startswith("redirect_from")
+                             else "", front, count=1)
+        return front
 
     def write_languages(self) -> None:
         """A polyglot site's pages, each at the URL it had in each language."""
@@ -708,12 +733,14 @@ class _Importer:
         for name, data in include_files.items():     # for Liquid in content, as they are
             self.copy(data, f"content/includes/{name}")
         self.result.includes = len(include_files)
-        layout_texts = {p: self.read_template(p) for p in sorted(layouts.glob("*"))
+        # A layout in a folder of _layouts is named by its path there (new-layouts/base), as in Jekyll.
+        layout_texts = {p: self.read_template(p) for p in sorted(layouts.rglob("*"))
                         if p.is_file()} if self.folder(layouts) else {}
-        layout_files = {p.stem: p for p, text in layout_texts.items() if text is not None}
+        layout_files = {p.relative_to(layouts).with_suffix("").as_posix(): p for p, text in layout_texts.items()
+                        if text is not None}
         parsed = {name: self.split_layout(layout_texts[path], path) for name, path in layout_files.items()}
         for name, (_, body, offset) in parsed.items():
-            self.note_hosts(body, f"_layouts/{layout_files[name].name}", offset)
+            self.note_hosts(body, f"_layouts/{layout_files[name].relative_to(layouts).as_posix()}", offset)
         parents = {name: str(meta.get("layout")) for name, (meta, _, _) in parsed.items()
                    if meta.get("layout") not in (None, "null", "none", False, "")}
         variables = layout_variables({name: meta for name, (meta, _, _) in parsed.items()}, parents)
@@ -722,7 +749,7 @@ class _Importer:
         assigned = set().union(*(assigned_names(body) for _, body, _ in parsed.values()),
                                *(assigned_names(data.decode("utf-8", "replace")) for data in include_files.values()))
         for name, (meta, body, offset) in parsed.items():
-            rel = f"_layouts/{layout_files[name].name}"
+            rel = f"_layouts/{layout_files[name].relative_to(layouts).as_posix()}"
             if name in SITEGEN_TEMPLATES:
                 self.note(rel, 1, rel, f"sitegen makes its own '{name}' pages with templates/{name}.html: "
                                        f"rename the layout (and the front matter naming it)")
