@@ -25,6 +25,7 @@ from generator.configure import load_config
 from generator.errors import SiteError
 from generator.importers.jekyll import import_jekyll
 from jekyll_fixture import jekyll_site
+from tests import parity
 
 JEKYLL = shutil.which("jekyll")
 needs_jekyll = pytest.mark.skipif(JEKYLL is None, reason="Jekyll is not installed (scripts/setup-test-tools "
@@ -987,3 +988,107 @@ def test_jekylls_array_filters_push_pop_shift_unshift_render_as_in_jekyll(tmp_pa
     assert "<p>[1,2,3,4][1,2,3][3,4][0,1,2,3,4][4]</p><p>[1,2,3,4]" in (old / "about.html").read_text()
     assert _page(new, "about.html") == _page(old, "about.html")
     assert not [n for n in notes if n.path.startswith("_layouts/")]
+
+
+# -- constructs of real sites nobody here tuned to (swift-org-website, opensource.guide, calcite) -----
+
+
+@needs_jekyll
+def test_a_loop_ruby_liquid_reads_laxly_a_date_comparison_and_split_render_as_in_jekyll(tmp_path) -> None:
+    # swift-org-website: `for build in include.builds | offset:1 | limit:10` (Jekyll's lax parser
+    # takes offset and limit, drops the pipes) and `release.date < other.date` of its data; opensource.guide's
+    # table of contents: `split: '>'` without the empty string at the end, as Ruby splits.
+    listing = ('{% for x in include.items | offset:1 | limit:2 %}<i>{{ x }}</i>{% endfor %}'
+               '{% for x in include.items | sort %}<b>{{ x }}</b>{% endfor %}')
+    page = ('---\nlayout: default\ntitle: Lax\n---\n{% assign items = "d,b,c,a" | split: "," %}'
+            '{% include listing.html items=items %}\n'
+            '{% assign r = site.data.releases %}{% if r[0].date < r[1].date %}<p>earlier</p>{% endif %}'
+            '{% if r[1].date >= r[0].date %}<p>later</p>{% endif %}{% if r[1].date < r[0].date %}<p>no</p>{% endif %}\n'
+            '{% assign nodes = "<ol><li>a</li></ol>" | split: ">" %}<p>{{ nodes | size }}</p>{{ nodes | join: ">" }}>\n')
+    old, new, _ = _built_by_both(tmp_path, {
+        "_includes/listing.html": listing,
+        "_includes/toc.html": '{% assign nodes = include.html | split: ">" %}<u>{{ nodes | size }}</u>'
+                              '<ol class="toc">{{ nodes | shift | join: ">" }}>',
+        "_layouts/default.html": "<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title></head><body>"
+                                 '{% include toc.html html="<ol><li>x</li></ol>" %}{{ content }}</body></html>\n',
+        "_data/releases.yml": "- date: 2016-03-21\n- date: 2016-05-03\n",
+        "lax.md": page})
+    theirs = _tight((old / "lax.html").read_text())
+    assert ('<u>4</u><ol class="toc"><li>x</li></ol><p><i>b</i><i>c</i><b>d</b><b>b</b><b>c</b><b>a</b></p>'
+            "<p>earlier</p><p>later</p><p>4</p><ol><li>a</li></ol>") in theirs     # `| sort` is dropped
+    assert _tight((new / "lax.html").read_text()) == theirs
+
+
+@needs_jekyll
+def test_redirects_from_the_root_layouts_in_folders_and_a_redirect_two_pages_claim(tmp_path) -> None:
+    # swift-org-website: `redirect_from: server/guides/` (jekyll-redirect-from reads it from the root),
+    # layouts under _layouts/new-layouts/, and four pages that each redirect /download/.
+    page = "---\nlayout: new/base\ntitle: {title}\nredirect_from:\n  - {old}\n---\n{title} here.\n"
+    old, new, notes = _built_by_both(tmp_path, {
+        "_layouts/new/base.html": "<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title></head><body>"
+                                  "<main class=\"new\">{{ content }}</main></body></html>\n",
+        "guides/index.md": page.format(title="Guides", old="server/guides/"),
+        "install/index.md": page.format(title="Install", old="'/download/'"),
+        "install/linux/index.md": page.format(title="Linux", old="'/download/'")},
+        config="title: Small\nurl: https://small.example\nplugins: [jekyll-redirect-from]\n")
+    for url in ("guides/index.html", "install/index.html", "install/linux/index.html", "server/guides/index.html"):
+        assert _tight((new / url).read_text()) == _tight((old / url).read_text()) or "server" in url, url
+    assert '<main class="new"><p>Guides here.</p>' in _tight((new / "guides/index.html").read_text())
+    assert "/guides/" in (new / "server/guides/index.html").read_text()
+    assert "/install/" in (new / "download/index.html").read_text()     # Jekyll's too, here (it says no order)
+    assert any(note.path == "install/linux/index.md" and "/download/ redirects to install/index.md" in note.action
+               for note in notes)
+
+
+LOCALE_FOOTER = ('{% assign t = site.data.locales[page.lang] %}<footer><h3>{{ t.footer.contribute.heading }}</h3>'
+                 "[{{ include.licenseinfo }}]<p>{{ t.footer.byline.format | replace: '[x]', 'X' }}</p>"
+                 "{% if t.footer.contribute %}<b>yes</b>{% endif %}</footer>")
+
+
+@needs_jekyll
+def test_a_key_missing_on_the_way_down_in_a_converted_include_is_nil_as_in_jekyll(tmp_path) -> None:
+    # opensource.guide: a locale's file without `footer` read by its footer include as `t.footer.x.y`;
+    # its byline is `t.footer.byline.format` (a key named as Python's str.format); swift-org-website's
+    # `{{ include.licenseinfo }}` in an include given no parameters.
+    old, new, _ = _built_by_both(tmp_path, {
+        "_includes/footer.html": LOCALE_FOOTER,
+        "_layouts/default.html": "<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title></head><body>"
+                                 "{{ content }}{% include footer.html %}</body></html>\n",
+        "_data/locales/en.yml": "footer:\n  contribute: {heading: Contribute}\n  byline: {format: 'by [x]'}\n",
+        "_data/locales/fr.yml": "title: Bonjour\n",
+        "en.md": "---\nlayout: default\nlang: en\ntitle: En\n---\nHi.\n",
+        "fr.md": "---\nlayout: default\nlang: fr\ntitle: Fr\n---\nSalut.\n"})
+    assert "<h3>Contribute</h3>[]<p>by X</p><b>yes</b>" in _tight((old / "en.html").read_text())
+    assert "<h3></h3>[]<p></p></footer>" in _tight((old / "fr.html").read_text())
+    for page in ("en.html", "fr.html"):
+        assert _tight((new / page).read_text()) == _tight((old / page).read_text()), page
+
+
+@needs_jekyll
+def test_with_strict_variables_a_missing_key_still_stops_both(tmp_path) -> None:
+    source = small_site(tmp_path / "jekyll", "title: Small\nurl: https://small.example\n"
+                                             "liquid: {strict_variables: true}\n", {
+        "_includes/footer.html": "{% assign t = site.data.locales[page.lang] %}<h3>{{ t.footer.contribute.heading }}</h3>",
+        "_layouts/default.html": "<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title></head><body>"
+                                 "{{ content }}{% include footer.html %}</body></html>\n",
+        "_data/locales/fr.yml": "title: Bonjour\n",
+        "fr.md": "---\nlayout: default\nlang: fr\ntitle: Fr\n---\nSalut.\n"})
+    done = subprocess.run([JEKYLL, "build", "--quiet", "-s", str(source), "-d", str(tmp_path / "old")],
+                          capture_output=True, text=True)
+    assert done.returncode != 0 and "footer" in done.stderr
+    import_jekyll(source, tmp_path / "new")
+    with pytest.raises(SiteError, match="footer"):
+        build(tmp_path / "new")
+
+
+@needs_jekyll
+def test_an_end_tag_with_words_after_its_name_ends_its_block_as_in_jekyll(tmp_path) -> None:
+    # apache/calcite's reference: `{% highlight json %}...{% endhighlight json %}`; Ruby Liquid reads
+    # an end tag's name alone.
+    old, new, _ = _built_by_both(tmp_path, {
+        "ref.md": "---\nlayout: default\ntitle: Ref\n---\nData:\n\n{% highlight json %}\n{\"a\": 1}\n"
+                  "{% endhighlight json %}\n\n{% if true %}<p>yes</p>{% endif true %}\n"
+                  "{% raw %}{% endif words %}{% endraw %}\n"})
+    theirs = (old / "ref.html").read_text()
+    assert "<p>yes</p>" in theirs and "{% endif words %}" in theirs
+    assert parity.dom(theirs) == parity.dom((new / "ref.html").read_text())
