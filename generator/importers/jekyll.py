@@ -410,12 +410,17 @@ class _Importer:
         if (self.src / "_drafts").is_dir():
             self.note("_drafts", 1, "_drafts", "drafts have no date: give each one a dated name and "
                                                "'draft: true', in content/posts/")
-        for name in self.sass_paths:      # folders the site does not publish: copied for the build's Sass
+        # The Sass load paths, for the build's Sass: a folder the site does not publish whole; of one it
+        # publishes (swift.org's sass_dir, assets/stylesheets), the partials Jekyll skips as _-named.
+        for name in self.sass_paths:
             sass = self.src / name
-            for path in sorted(sass.rglob("*")) if self.skipped(name) and self.folder(sass) else []:
+            for path in sorted(sass.rglob("*")) if self.folder(sass) else []:
+                rel = path.relative_to(self.src).as_posix()
+                if not (self.skipped(name) or rel.endswith(SASS_SUFFIXES) and self.skipped(rel)):
+                    continue
                 data = self.read(path) if path.is_file() else None
                 if data is not None:
-                    self.copy(data, path.relative_to(self.src).as_posix())
+                    self.copy(data, rel)
         self.import_collections()
         if (self.src / "_plugins").is_dir():
             self.note("_plugins", 1, "_plugins", "Ruby plugins do not run in sitegen: do what they did "
