@@ -363,7 +363,7 @@ def _parameter(value: str, context: Any) -> Any:
 
 # Jekyll's include tag's VARIABLE_SYNTAX: a name holding {{ variables }}, then the parameters.
 INCLUDE_VARIABLE = re.compile(r"(?P<variable>[^{]*(\{\{\s*[\w\-.]+\s*(\|.*)?\}\}[^\s{}]*)+)(?P<params>.*)", re.S)
-INCLUDE_PARAMETER = re.compile(r"""(\w+)\s*=\s*("[^"]*"|'[^']*'|[\w.\[\]]+)""")
+INCLUDE_PARAMETER = re.compile(r"""([\w-]+)\s*=\s*("[^"]*"|'[^']*'|[\w.\[\]-]+)""")   # Jekyll's: names with '-' too
 
 
 class IncludeTag(Tag):
