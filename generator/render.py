@@ -417,4 +417,5 @@ def liquid_filter(value: Any, name: str, *args: Any) -> Any:
     # Jinja's selectattr and map give generators, where Liquid's filters take arrays.
     plain = [str(item) if isinstance(item, Markup) else list(item) if isinstance(item, Iterator) else item
              for item in (value, *args)]
-    return standard_filter(name)(*plain)
+    found = standard_filter(name)(*plain)
+    return NIL if found is None else found     # Liquid's nil prints as nothing, Python's None as "None"

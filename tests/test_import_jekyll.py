@@ -1092,3 +1092,29 @@ def test_an_end_tag_with_words_after_its_name_ends_its_block_as_in_jekyll(tmp_pa
     theirs = (old / "ref.html").read_text()
     assert "<p>yes</p>" in theirs and "{% endif words %}" in theirs
     assert parity.dom(theirs) == parity.dom((new / "ref.html").read_text())
+
+
+@needs_jekyll
+def test_sass_partials_of_a_published_sass_dir_include_parameters_with_hyphens_and_first_of_nil(tmp_path) -> None:
+    # swift-org-website: its sass_dir is assets/stylesheets, whose _-named partials Jekyll does not
+    # publish but its stylesheets import; `{% include x.html content=site.data.new-data.install %}`;
+    # `{% if page.author.first %}` in its post layout, for posts with one author (a string) or none.
+    old, new, _ = _built_by_both(tmp_path, {
+        "assets/css/_core.scss": "$shade: #123456;\n.a { color: $shade; }\n",
+        "assets/css/app.scss": "---\n---\n@import \"core\";\n.b { margin: 0; }\n",
+        "_data/new-data/install.yml": "latest: {winget: winget install Swift}\n",
+        "_includes/code-box.html": "<pre class=\"box\">{{ include.content.winget }}</pre>",
+        "_layouts/default.html": "<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title></head><body>"
+                                 "{% if page.author.first %}<i>{{ page.author.first }}</i>{% else %}<b>one</b>{% endif %}"
+                                 "[{{ page.tags.last }}]{{ content }}</body></html>\n",
+        "install.md": "---\nlayout: default\ntitle: Install\nauthor: Ann\n---\n"
+                      "{% include code-box.html content = site.data.new-data.install.latest %}\n",
+        "team.md": "---\nlayout: default\ntitle: Team\nauthor: [Bo, Cy]\ntags: [x, y]\n---\nTeam.\n"},
+        config="title: Small\nurl: https://small.example\nsass: {sass_dir: assets/css, style: compressed}\n")
+    assert _tight((old / "install.html").read_text()).count('<b>one</b>[]<pre class="box">winget install Swift</pre>') == 1
+    assert "<i>Bo</i>[y]" in (old / "team.html").read_text()
+    for page in ("install.html", "team.html"):
+        assert _tight((new / page).read_text()) == _tight((old / page).read_text()), page
+    theirs = (old / "assets/css/app.css").read_text()
+    assert "#123456" in theirs and not (old / "assets/css/_core.scss").exists()
+    assert (new / "assets/css/app.css").read_text().split() == theirs.split("/*#")[0].split()   # no source map

@@ -50,7 +50,7 @@ FILTERS: dict[str, tuple[str, Callable[[list[str]], list[str]] | None]] = {
     "date_to_string": ("date", lambda a: ['"%d %b %Y"']),
     "date_to_long_string": ("date", lambda a: ['"%d %B %Y"']),
     "date_to_rfc822": ("date", lambda a: ['"%a, %d %b %Y %H:%M:%S %z"']),
-    "date": ("date", None), "size": ("length", None), "first": ("first", None), "last": ("last", None),
+    "date": ("date", None), "size": ("length", None),
     "join": ("join", None), "default": ("default", lambda a: [a[0], "true"]),
     "upcase": ("upper", None), "downcase": ("lower", None),
     "strip": ("trim", None), "uniq": ("unique", None), "reverse": ("reverse", None),
@@ -68,7 +68,8 @@ LIQUID_FILTERS = frozenset({
     "strip_newlines", "newline_to_br",
     "url_encode", "url_decode", "lstrip", "rstrip", "remove_first", "replace_first", "slice", "escape_once",
     "compact", "concat", "sum", "sort_natural", "array_to_sentence_string", "normalize_whitespace",
-    "cgi_escape", "uri_escape", "markdownify", "strip_html", "push", "pop", "shift", "unshift"})
+    "cgi_escape", "uri_escape", "markdownify", "strip_html", "push", "pop", "shift", "unshift",
+    "first", "last"})   # nil for nil or a string, as in Liquid (Jinja's: the first character, or an error)
 TOKEN = re.compile(r"""\s*(?:
     (?P<str>"[^"]*"|'[^']*')
   | (?P<range>\(\s*[^()]+?\s*\.\.\s*[^()]+?\s*\))
@@ -753,8 +754,10 @@ class _Converter:
                 base = f"({base} | item({_literal(part)}))"    # a key (a locale's byline.format), never Python's
                 continue
             _check_name(part)
-            if part in ("size", "first", "last"):
+            if part == "size":
                 base = f"({base} | {FILTERS[part][0]})"
+            elif part in ("first", "last"):
+                base = f'({base} | liquid("{part}"))'
             elif lookup:
                 base = f"({base} | item({_literal(part)}))"
             elif re.fullmatch(r"[A-Za-z_]\w*", part):
