@@ -1118,3 +1118,18 @@ def test_sass_partials_of_a_published_sass_dir_include_parameters_with_hyphens_a
     theirs = (old / "assets/css/app.css").read_text()
     assert "#123456" in theirs and not (old / "assets/css/_core.scss").exists()
     assert (new / "assets/css/app.css").read_text().split() == theirs.split("/*#")[0].split()   # no source map
+
+
+@needs_jekyll
+def test_a_loop_over_a_string_in_a_converted_template_has_one_item_as_in_jekyll(tmp_path) -> None:
+    # swift-org-website's authors include: `for page_author in include.authors`, `author: tkremenek`.
+    old, new, _ = _built_by_both(tmp_path, {
+        "_includes/authors.html": "<ul>{% for a in include.authors %}<li>{{ a }}</li>{% endfor %}</ul>",
+        "_layouts/default.html": "<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title></head><body>"
+                                 "{% include authors.html authors=page.author %}{{ content }}</body></html>\n",
+        "one.md": "---\nlayout: default\ntitle: One\nauthor: tkremenek\n---\nA.\n",
+        "two.md": "---\nlayout: default\ntitle: Two\nauthor: [ab, cd]\n---\nB.\n",
+        "none.md": "---\nlayout: default\ntitle: None\nauthor: ''\n---\nC.\n"})
+    assert "<ul><li>tkremenek</li></ul>" in (old / "one.html").read_text()
+    for page in ("one.html", "two.html", "none.html"):
+        assert _tight((new / page).read_text()) == _tight((old / page).read_text()), page
