@@ -1133,3 +1133,20 @@ def test_a_loop_over_a_string_in_a_converted_template_has_one_item_as_in_jekyll(
     assert "<ul><li>tkremenek</li></ul>" in (old / "one.html").read_text()
     for page in ("one.html", "two.html", "none.html"):
         assert _tight((new / page).read_text()) == _tight((old / page).read_text()), page
+
+
+@needs_jekyll
+def test_map_and_join_of_nested_lists_in_a_converted_include_as_in_jekyll(tmp_path) -> None:
+    # apache/calcite's section navigation: `site.data.docs | map: 'docs' | join: ',' | split: ','`,
+    # the sections' lists of pages flattened into one.
+    old, new, _ = _built_by_both(tmp_path, {
+        "_data/docs.yml": "- title: Overview\n  docs: [index, howto]\n- title: Reference\n  docs: [ref]\n",
+        "_includes/nav.html": "{% assign docs = site.data.docs | map: 'docs' | join: ',' | split: ',' %}"
+                              "<nav>{% for d in docs %}<a>{{ d }}</a>{% endfor %}</nav>"
+                              "<p>{{ 'a&b,c' | split: ',' | join: ' ' }}</p>",
+        "_layouts/default.html": "<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title></head><body>"
+                                 "{{ content }}{% include nav.html %}</body></html>\n",
+        "ref.md": "---\nlayout: default\ntitle: Ref\n---\nR.\n"})
+    theirs = _tight((old / "ref.html").read_text())
+    assert "<nav><a>index</a><a>howto</a><a>ref</a></nav><p>a&b c</p>" in theirs
+    assert _tight((new / "ref.html").read_text()) == theirs

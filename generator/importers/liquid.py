@@ -51,7 +51,7 @@ FILTERS: dict[str, tuple[str, Callable[[list[str]], list[str]] | None]] = {
     "date_to_long_string": ("date", lambda a: ['"%d %B %Y"']),
     "date_to_rfc822": ("date", lambda a: ['"%a, %d %b %Y %H:%M:%S %z"']),
     "date": ("date", None), "size": ("length", None),
-    "join": ("join", None), "default": ("default", lambda a: [a[0], "true"]),
+    "default": ("default", lambda a: [a[0], "true"]),
     "upcase": ("upper", None), "downcase": ("lower", None),
     "strip": ("trim", None), "uniq": ("unique", None), "reverse": ("reverse", None),
     "number_of_words": ("wordcount", None), "slugify": ("slugify", None),
@@ -69,7 +69,9 @@ LIQUID_FILTERS = frozenset({
     "url_encode", "url_decode", "lstrip", "rstrip", "remove_first", "replace_first", "slice", "escape_once",
     "compact", "concat", "sum", "sort_natural", "array_to_sentence_string", "normalize_whitespace",
     "cgi_escape", "uri_escape", "markdownify", "strip_html", "push", "pop", "shift", "unshift",
-    "first", "last"})   # nil for nil or a string, as in Liquid (Jinja's: the first character, or an error)
+    "first", "last", "map", "join"})
+# first, last: nil for nil or a string (Jinja's: the first character, or an error); join: of nested
+# lists flattened, as Ruby joins (calcite's docs menu), and its items as they are, not HTML-escaped.
 TOKEN = re.compile(r"""\s*(?:
     (?P<str>"[^"]*"|'[^']*')
   | (?P<range>\(\s*[^()]+?\s*\.\.\s*[^()]+?\s*\))
