@@ -22,6 +22,7 @@ import functools
 import html
 import json
 import os
+import posixpath
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -194,6 +195,7 @@ class _Importer:
         self.layouts_used: set[str] = set()
         self.front_matter_keys: set[str] = set()   # every key the posts and pages set
         self.redirects: dict[str, str] = {}      # redirect_from path -> the file that has it
+        self.relative_included: set[str] = set()   # include_relative's files, as includes
         self.feed_limits: list[int] = []             # the posts each of the site's feeds listed
         self.has_404 = False
         self.static: list[str] = []
@@ -580,6 +582,7 @@ class _Importer:
             self.check_post_url(rel, merged)
         self.note_third_party(rel, text)
         body_start = match.end()
+        text = text[:body_start] + self.relative_includes(text[body_start:], rel)
         self.note_unknown_liquid(rel, text, body_start)
         front = self.own_redirects(split_names(front, meta), meta, rel) + "".join(_yaml_line(key, value) for key, value in changes.items())
         if kind == "pages" and collection is None and self.languages:   # written once polyglot has chosen
@@ -587,6 +590,32 @@ class _Importer:
                                                text.count("\n", 0, body_start)))
             return
         self.write(f"---\n{front}---\n{text[body_start:]}", target)
+
+    def relative_includes(self, body: str, rel: str, depth: int = 0) -> str:
+        """``body`` with each ``{% include_relative NAME %}`` an include of that file, copied to
+        ``content/includes/_relative/`` under its path (swift.org's pages include their
+        ``_older-releases.md``, which Jekyll does not publish). As in Jekyll, NAME is read from
+        the folder of the page ``rel``, in the files it includes too; a computed NAME is left
+        (the build names it as a tag sitegen does not have)."""
+        folder = rel.rpartition("/")[0]
+
+        def include(found: re.Match) -> str:
+            name = found.group(2)
+            source = posixpath.normpath(posixpath.join(folder, name))
+            path = self.src / source
+            if source.startswith("../") or not path.is_file() or not self.inside(path) or depth > 8:
+                return found.group(0)
+            target = f"{RELATIVE_INCLUDES}/{source}"
+            if target not in self.relative_included:
+                self.relative_included.add(target)
+                data = self.read(path)
+                if data is None:
+                    return found.group(0)
+                text = self.relative_includes(data.decode("utf-8", "replace"), rel, depth + 1)
+                self.write(text, f"content/includes/{target}")
+            return f"{found.group(1)}include {target}{found.group(3)}"
+
+        return INCLUDE_RELATIVE.sub(include, body) if "include_relative" in body else body
 
     def own_redirects(self, front: str, meta: dict, rel: str) -> str:
         """``front`` with its ``redirect_from`` paths as sitegen reads them. A path without its
@@ -1133,6 +1162,11 @@ def split_names(front: str, meta: dict) -> str:
             if len(line.findall(front)) == 1:
                 front = line.sub(lambda _: f"{key}: {json.dumps(value.split(), ensure_ascii=False)}", front)
     return front
+
+
+# Jekyll's include_relative of a named file (not {{ computed }}), its parameters after the name.
+INCLUDE_RELATIVE = re.compile(r"(\{%-?\s*)include_relative\s+([\w./-]+)((?:\s[^%]*)?-?%\})")
+RELATIVE_INCLUDES = "_relative"     # content/includes/_relative/PATH: a file include_relative reads
 
 
 def gemfile_plugins(text: str) -> list[tuple[str, int]]:
