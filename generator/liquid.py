@@ -541,7 +541,12 @@ class LinkNode(OutputNode):
 
     def render_to_output(self, context: Any, buffer: TextIO) -> int:
         render = current()
-        name = self.path.lstrip("/")
+        path = self.path
+        if "{{" in path:    # a path made of variables ({% link {{ url }} %}), as Jekyll renders it
+            named = context.get_buffer(buffer)
+            context.env.from_string(path).render_with_context(context, named, partial=True)
+            path = named.getvalue().strip()
+        name = path.lstrip("/")
         candidates = [name, f"{POSTS_DIR}/{name.removeprefix('_posts/')}" if name.startswith("_posts/") else None,
                       # a post of a category folder (en/news/_posts/x.md), where the import put it
                       f"{POSTS_DIR}/{name.replace('/_posts/', '/', 1)}" if "/_posts/" in name else None,
@@ -552,8 +557,9 @@ class LinkNode(OutputNode):
             if found is not None and (render.root / found).is_file():
                 buffer.write(_url_of(render, Path(found)))
                 return True
-        where, line = render.locate(self.token)
-        raise SiteError(f"link {self.path!r}: no such post or page", where, line)
+        # an error; with liquid.unknown: warning (a site with plugins, which may have made the page), a warning
+        buffer.write(render.unknown_found(f"link {path!r}: no such post or page", self.token))
+        return True
 
 
 class LinkTag(Tag):

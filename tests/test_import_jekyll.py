@@ -1150,3 +1150,32 @@ def test_map_and_join_of_nested_lists_in_a_converted_include_as_in_jekyll(tmp_pa
     theirs = _tight((old / "ref.html").read_text())
     assert "<nav><a>index</a><a>howto</a><a>ref</a></nav><p>a&b c</p>" in theirs
     assert _tight((new / "ref.html").read_text()) == theirs
+
+
+@needs_jekyll
+def test_include_relative_and_a_link_made_of_variables_as_in_jekyll(tmp_path) -> None:
+    # swift-org-website: `{% include_relative _migration-guide.md %}` (a file Jekyll does not publish,
+    # which includes others from the page's folder) and `{% link {{ url }} %}`.
+    old, new, notes = _built_by_both(tmp_path, {
+        "guide/index.md": "---\nlayout: default\ntitle: Guide\n---\n{% include_relative _part.md %}\n\n"
+                          "{% assign u = 'about.md' %}[About]({% link {{ u }} %})\n",
+        "guide/_part.md": "## Part *one*\n\n{% include_relative _sub.md x=\"1\" %}\n",
+        "guide/_sub.md": "Sub {{ include.x }} of {{ page.title }}.\n",
+        "about.md": "---\nlayout: default\ntitle: About\n---\nA.\n"})
+    theirs = (old / "guide/index.html").read_text()
+    assert "<p>Sub 1 of Guide.</p>" in theirs and 'href="/about.html"' in theirs
+    assert parity.dom((new / "guide/index.html").read_text()) == parity.dom(theirs)
+    assert not (new / "guide/_part.md").exists() and not any("include_relative" in note.construct for note in notes)
+
+
+def test_a_link_to_a_page_a_plugin_made_is_a_warning_at_its_line_where_plugins_ran(tmp_path) -> None:
+    # swift-org-website's packages pages come from its _plugins/packages.rb, which sitegen does not run:
+    # with liquid.unknown: warning (what the import sets for a site with plugins), its link to one warns.
+    source = small_site(tmp_path / "jekyll", files={
+        "_plugins/pages.rb": "# makes packages/server.md\n",
+        "index.md": "---\nlayout: default\ntitle: Home\n---\nSee\n[it]({% link packages/server.md %}).\n"})
+    import_jekyll(source, tmp_path / "new")
+    warned = [line for line in build(tmp_path / "new").warnings if "link 'packages/server.md'" in line]
+    assert len(warned) == 1 and warned[0].endswith("warning: link 'packages/server.md': no such post or page")
+    path, line = warned[0].split(":")[:2]
+    assert "{% link packages/server.md %}" in (tmp_path / "new" / path).read_text().splitlines()[int(line) - 1]
