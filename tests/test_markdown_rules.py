@@ -364,6 +364,13 @@ KRAMDOWN_READINGS = {
     "dash-runs": ("a -- b --- c ---- d ----- e ------ f ------- g\n\nx----y, 1--2, a--, '---' --\"k\"--\n\n"
                   "`a----b` a----b\n\n----\n"),
     "html-elements-left-open": '<aside markdown="1">\na\n\n<aside markdown="1">\nx *y*\n\nz\n',
+    # opensource.guide's `_"How do I..."_` in every language: a quote before `_` (a word's character)
+    # is an opening one in kramdown, before `*` a closing one.
+    "quote-before-emphasis-mark": ('for example, _"How do I..."_ or _"What do you think about..."_ instead.\n'
+                                   '\n'
+                                   'And *"How do I..."* or **"Bold..."** and __"Under..."__ here.\n'
+                                   '\n'
+                                   '> _"let me show you..."_\n'),
     # kramdown's nomarkdown extension, as swift-org-website's API guidelines put a checkbox in an item:
     # a block where a block starts (after a heading too), a span in a paragraph, left out for another type.
     "nomarkdown": ('Para line\n'
