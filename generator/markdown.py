@@ -347,6 +347,15 @@ class KramdownCodeSpan(BacktickInlineProcessor):
             element.text = AtomicString(util.code_escape(code))
         return element, begin, end
 
+    def find_code_spans(self, start: int, text: str) -> tuple[int, int | None]:
+        """Where the span's code starts and ends: kramdown closes it at the first run of as many
+        backticks as opened it, even within a longer run (a single backtick's span is closed by the
+        first backtick of a double one, as calcite's history writes it); Python-Markdown looked for a
+        run of exactly as many."""
+        ticks = len(text) - len(text[start:].lstrip("`")) - start
+        close = text.find("`" * ticks, start + ticks)
+        return start + ticks, (close if close >= 0 else None)
+
 
 def _code_spans_as_written(pattern: InlineProcessor, text: str) -> str:
     """``text`` with each code span's placeholder as its source, backticks and all."""

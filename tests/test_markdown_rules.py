@@ -371,6 +371,10 @@ KRAMDOWN_READINGS = {
                                    'And *"How do I..."* or **"Bold..."** and __"Under..."__ here.\n'
                                    '\n'
                                    '> _"let me show you..."_\n'),
+    # apache/calcite's history: kramdown closes a code span at the first run of its opening's backticks,
+    # even within a longer run.
+    "code-span-closed-in-a-longer-run": ("A `Sort.computeSelfCost()`` calls `makeCost()`` with arguments.\n\n"
+                                         "and ``a ``` b`` c and `x` y ``z`` and `` ` `` and ``` `` ``` ok `unclosed\n"),
     # kramdown's nomarkdown extension, as swift-org-website's API guidelines put a checkbox in an item:
     # a block where a block starts (after a heading too), a span in a paragraph, left out for another type.
     "nomarkdown": ('Para line\n'
