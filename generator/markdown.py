@@ -721,7 +721,10 @@ HTML_BLOCK = re.compile(r"^ {0,3}<(address|article|aside|blockquote|center|detai
                         r"figure|footer|form|h[1-6]|header|hr|iframe|main|nav|ol|p|pre|section|"
                         r"table|ul|video)(\s|/?>|$)", re.I)
 TABLE_ROW = re.compile(r"^ {0,3}\|")
-TABLE_SEPARATOR = re.compile(r"^ {0,3}\|?(\s*:?-+:?\s*\|)*\s*:?-+:?\s*\|?\s*$")
+# kramdown's separator line (TABLE_SEP_LINE): of |, +, :, -, spaces, with a -; each column's alignment
+# where its dashes have a colon right before or after them (TABLE_HSEP_ALIGN): ``|: ---`` is none.
+TABLE_SEPARATOR = re.compile(r"^ {0,3}[+|: \t-]*?-[+|: \t-]*$")
+TABLE_ALIGNMENT = re.compile(r" ?(:?)-+(:?) ?")
 NO_HEADER = "sitegen-table-without-header"
 
 
@@ -1051,7 +1054,7 @@ def _kramdown_table(rows: list[str]) -> list[str]:
     body = [row for row in rows[split + 1 if split else 0:] if not TABLE_SEPARATOR.match(row)]
     header_cells = [_table_cells(row) for row in header]
     width = max(len(_table_cells(row)) for row in rows if not TABLE_SEPARATOR.match(row))
-    aligns = [cell.strip() for cell in _table_cells(alignment)] if alignment else []
+    aligns = [f"{left or '-'}--{right or '-'}" for left, right in TABLE_ALIGNMENT.findall(alignment)]
     aligns = (aligns + ["---"] * width)[:width]
     if header_cells:
         first = header_cells[0]

@@ -375,6 +375,10 @@ KRAMDOWN_READINGS = {
     # even within a longer run.
     "code-span-closed-in-a-longer-run": ("A `Sort.computeSelfCost()`` calls `makeCost()`` with arguments.\n\n"
                                          "and ``a ``` b`` c and `x` y ``z`` and `` ` `` and ``` `` ``` ok `unclosed\n"),
+    # apache/calcite's spatial page: `|: ------` is a separator line, its column without alignment.
+    "table-separator-cells-as-kramdown-reads-them": ("| Description | Expression\n|:----------- |: ------\n| a | b\n\n"
+                                                     "| x | y | z |\n|:-:|--:|---|\n| 1 | 2 | 3 |\n\n"
+                                                     "| h |\n|-+-|\n| c | d |\n"),
     # kramdown's nomarkdown extension, as swift-org-website's API guidelines put a checkbox in an item:
     # a block where a block starts (after a heading too), a span in a paragraph, left out for another type.
     "nomarkdown": ('Para line\n'
