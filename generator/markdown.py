@@ -1305,6 +1305,35 @@ class RawMarksStashed(Preprocessor):
 RAW_MARKS = re.compile("\ue000([0-9]+)\ue001")
 
 
+class AttributesOnce(Postprocessor):
+    """A tag's attribute written twice (``<a class="body-copy" href="..." class="cta-secondary">``,
+    as swift.org's install pages write it) written once, with its last value at its first place,
+    as kramdown writes the tags it reads into a mapping; a browser would keep the first value."""
+
+    def run(self, text: str) -> str:
+        return START_TAG.sub(_attributes_once, text) if "=" in text else text
+
+
+START_TAG = re.compile(r"<([A-Za-z][\w:-]*)(\s[^<>]*?)(/?)>")
+ATTRIBUTE = re.compile(r"""([^\s=/>"']+)(?:\s*=\s*("[^"]*"|'[^']*'|[^\s"'=<>`]+))?""")
+
+
+def _attributes_once(tag: re.Match) -> str:
+    if tag.group(2).count("=") < 2:      # most tags: one attribute or none, nothing to look at
+        return tag.group(0)
+    found = ATTRIBUTE.findall(tag.group(2))
+    names = [name.lower() for name, _ in found]
+    if len(set(names)) == len(names):
+        return tag.group(0)
+    values = {name.lower(): value for name, value in found}    # the last of each
+    written = []
+    for name, _ in found:
+        if name.lower() in values:
+            value = values.pop(name.lower())
+            written.append(f"{name}={value}" if value else name)
+    return f"<{tag.group(1)} {' '.join(written)}{tag.group(3)}>"
+
+
 class RawBlocksUnwrapped(Postprocessor):
     """A ``{::nomarkdown}`` block is a block of its own, never a paragraph's text: the ``<p>``
     Python-Markdown put around its placeholder is taken off before the raw HTML goes in (which
@@ -1528,6 +1557,7 @@ class KramdownCompat(Extension):
         md.preprocessors.register(KramdownExtensions(md), "kramdown_extensions", 38)
         md.preprocessors.register(RawMarksStashed(md), "raw_marks_stashed", 29)   # after normalize_whitespace (30)
         md.postprocessors.register(RawBlocksUnwrapped(md), "raw_blocks_unwrapped", 31)    # before raw_html (30)
+        md.postprocessors.register(AttributesOnce(md), "attributes_once", 25)    # after raw_html (30)
         md.preprocessors.register(MarkdownInNestedHtml(md), "markdown_in_nested_html", 37.5)
         md.preprocessors.register(HtmlBlocks(md), "html_block", 20)     # md_in_html's, replaced
         md.preprocessors.register(KramdownBlocks(md), "kramdown_blocks", 37)

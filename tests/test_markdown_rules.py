@@ -379,6 +379,16 @@ KRAMDOWN_READINGS = {
     "table-separator-cells-as-kramdown-reads-them": ("| Description | Expression\n|:----------- |: ------\n| a | b\n\n"
                                                      "| x | y | z |\n|:-:|--:|---|\n| 1 | 2 | 3 |\n\n"
                                                      "| h |\n|-+-|\n| c | d |\n"),
+    # swift-org-website's install pages: an attribute written twice in a tag, kramdown keeps the last value.
+    "attribute-written-twice": ('<div class="w" markdown="1">\n'
+                                '<a class="body-copy" href="/x" class="cta">Down</a>\n'
+                                '</div>\n'
+                                '\n'
+                                'Text <a class="a" href="/y" class="b" id="q">y</a> and <span title="1" title="2">s</span>.\n'
+                                '\n'
+                                '<div class="one" class="two">raw</div>\n'
+                                '\n'
+                                '`<a class="c" class="d">`\n'),
     # kramdown's nomarkdown extension, as swift-org-website's API guidelines put a checkbox in an item:
     # a block where a block starts (after a heading too), a span in a paragraph, left out for another type.
     "nomarkdown": ('Para line\n'
