@@ -32,6 +32,7 @@ import yaml
 
 from benchmarks.mirrors import export
 from benchmarks.site_dom_parity import body_tree, pages
+from generator.importers.jekyll import gemfile_plugins
 from tests import parity
 
 REPO = Path(__file__).resolve().parents[1]
@@ -94,18 +95,24 @@ def sitegen_side(source: Path, work: Path, result: WholeSite) -> Path | None:
 
 
 def named_plugins(tree: Path) -> list[str]:
-    """The gems the site's _config.yml asks for (``plugins``, or the older ``gems``)."""
+    """The gems the site asks for: _config.yml's ``plugins`` (or the older ``gems``), and the
+    Gemfile's ``jekyll_plugins`` group, which Bundler loads without their being named there
+    (crystal-lang's ``{% seo %}`` comes from it)."""
     try:
         config = yaml.safe_load((tree / "_config.yml").read_text(encoding="utf-8")) or {}
     except (OSError, yaml.YAMLError):
-        return []
-    return [str(name) for key in ("plugins", "gems") for name in config.get(key) or ()]
+        config = {}
+    gemfile = tree / "Gemfile"
+    grouped = gemfile_plugins(gemfile.read_text(encoding="utf-8")) if gemfile.is_file() else []
+    return [*(str(name) for key in ("plugins", "gems") for name in config.get(key) or ()),
+            *(name for name, _ in grouped)]
 
 
 def jekyll_side(source: Path, work: Path, site: dict, result: WholeSite) -> Path | None:
     """Jekyll's build of the tree, with the manifest's edits for what Debian's Jekyll cannot take."""
     tree = work / "jekyll-src"
     shutil.copytree(source, tree, symlinks=True)
+    plugins = [name for name in named_plugins(tree) if name in JEKYLL_PLUGINS]
     for name in (*JEKYLL_ASIDE, *site.get("jekyll_remove", ())):
         path = tree / name
         shutil.rmtree(path) if path.is_dir() else path.unlink(missing_ok=True)
@@ -115,7 +122,6 @@ def jekyll_side(source: Path, work: Path, site: dict, result: WholeSite) -> Path
         if text not in original:
             raise SystemExit(f"{site['repository']}: {name} has no {text!r} (whole_sites.toml's jekyll_edits)")
         path.write_text(original.replace(text, replacement), encoding="utf-8")
-    plugins = [name for name in named_plugins(tree) if name in JEKYLL_PLUGINS]
     (tree / "_jekyll_extra.yml").write_text(yaml.safe_dump({key: list(plugins) for key in ("plugins", "gems", "whitelist")}),
                                            encoding="utf-8")
     configs = [tree / name for name in ("_config.yml", "_jekyll_extra.yml") if (tree / name).is_file()]

@@ -8,8 +8,10 @@ those characters: a few percent of a post's conversion. Every match of each
 expression below holds one of a few strings (read off the expression by
 hand, and used only while the installed processor's expression is that one);
 in a block holding none of them, the search finds nothing, and that is
-answered without it. The processors themselves are untouched, and listed once
-(:class:`ListedRegistry`), not once per block.
+answered without it. The tables' processor answers by splitting every block
+of two lines or more into lines and cells, although a table's first line holds
+a ``|`` (:data:`TEST_NEEDS`). The processors themselves are untouched, and
+listed once (:class:`ListedRegistry`), not once per block.
 tests/test_markdown_fast_paths.py compares the output with Python-Markdown's
 own, and checks every match holds what the table says.
 """
@@ -29,7 +31,10 @@ from markdown.extensions.abbr import AbbrBlockprocessor
 from markdown.extensions.admonition import AdmonitionProcessor
 from markdown.extensions.def_list import DefListProcessor
 from markdown.extensions.footnotes import FootnoteBlockProcessor
+from markdown.extensions.tables import TableProcessor
 from pymdownx.tabbed import TabbedProcessor
+
+from generator import pinned
 
 # Processor class -> (the attribute holding its expression, the expression, strings one of which every
 # match holds).
@@ -52,6 +57,11 @@ NEEDS: dict[type, tuple[str, str, tuple[str, ...]]] = {
     # pymdownx.tabbed's first line of a tab (``=== "Title"``), searched for in every block.
     TabbedProcessor: ("START", r'(?:^|\n)={3}(\+|\+!|!\+|!)? +"(.*?)" *(?:\n|$)', ("===",)),
 }
+
+
+# Processor class -> a string every block its ``test`` takes holds. A table's header row has two
+# cells or a border, so a ``|``; used only while the installed ``test`` is the one read (generator.pinned).
+TEST_NEEDS: dict[type, str] = {TableProcessor: "|"}
 
 
 class Guarded:
@@ -84,7 +94,10 @@ class Guarded:
 
 
 def guard(processor: Any) -> bool:
-    """Give ``processor`` its expression :class:`Guarded`; whether it could."""
+    """Give ``processor`` its expression :class:`Guarded`, or its ``test`` a look for what the
+    block needs first (:data:`TEST_NEEDS`); whether it could."""
+    if type(processor) in TEST_NEEDS:
+        return _guard_test(processor, TEST_NEEDS[type(processor)])
     entry = NEEDS.get(type(processor))
     if entry is None:
         return False
@@ -93,6 +106,18 @@ def guard(processor: Any) -> bool:
     if not isinstance(compiled, re.Pattern) or compiled.pattern != expression:   # another version's
         return False
     setattr(processor, attribute, Guarded(compiled, needs))
+    return True
+
+
+def _guard_test(processor: Any, need: str) -> bool:
+    if not pinned.unchanged(type(processor).test):
+        return False
+    test = processor.test
+
+    def guarded_test(parent: Any, block: str) -> bool:
+        return need in block and test(parent, block)
+
+    processor.test = guarded_test
     return True
 
 

@@ -213,6 +213,8 @@ class SequenceView(Sequence):
             else:  # a slice of a slice: read the outer one whole
                 self._read()
             return SequenceView(self._name, self._items[index], self._wrap, span)
+        if not isinstance(index, int):      # Liquid's site.posts.first asks ["first"] before its own first
+            raise TypeError(f"list indices must be integers or slices, not {type(index).__name__}")
         self._read("at", index)
         return self._wrap(self._items[index])
 

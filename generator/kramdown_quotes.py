@@ -66,14 +66,18 @@ class KramdownQuotes(EntityStashing):
 
     def curl_all(self, root: etree.Element) -> None:
         self.stashed: dict[str, str] = {}   # entity -> its placeholder, one per document
+        # What follows a text (:meth:`_after`) is read only for a text :meth:`curl` changes, one
+        # holding a quote: most hold none.
         for parent in root.iter():
             children = list(parent)
-            if parent is not root and parent.text and not isinstance(parent.text, AtomicString):
-                parent.text = self.curl(parent.text, self._after(children[0] if children else None, parent))
+            text = parent.text
+            if parent is not root and text and ('"' in text or "'" in text) and not isinstance(text, AtomicString):
+                parent.text = self.curl(text, self._after(children[0] if children else None, parent))
             for index, child in enumerate(children):
-                if child.tail and not isinstance(child.tail, AtomicString):
+                text = child.tail
+                if text and ('"' in text or "'" in text) and not isinstance(text, AtomicString):
                     following = children[index + 1] if index + 1 < len(children) else None
-                    child.tail = self.curl(child.tail, self._after(following, parent))
+                    child.tail = self.curl(text, self._after(following, parent))
 
     def _after(self, following: etree.Element | None, parent: etree.Element) -> str:
         """What kramdown's rules see after a text: the next element's source (``*x``, a backtick,

@@ -23,7 +23,7 @@ import hashlib
 import json
 import re
 import warnings
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -56,7 +56,8 @@ from generator.config import LiquidSettings
 from generator.errors import SiteError, warning
 from generator.highlight import highlight
 from generator.layout import DATA, INCLUDES, PAGES, POSTS
-from generator.ruby_values import jekyll_matches, ruby_text
+from generator.ruby_time import ruby_time
+from generator.ruby_values import jekyll_matches, jekyll_sorted, ruby_text
 
 INCLUDES_DIR, DATA_DIR, POSTS_DIR, PAGES_DIR = INCLUDES, DATA, POSTS, PAGES
 SITE_COLLECTIONS = ("posts", "pages", "tags", "categories", "collections")
@@ -214,19 +215,6 @@ def _map(sequence: list, key: Any) -> list:
     return [jekyll_item(item, str(key)) for item in sequence]
 
 
-@sequence_filter
-def _sort(sequence: list, key: Any = None) -> list:
-    """Liquid's ``sort``; by a key, items without it last."""
-    if not key:
-        return liquid_sort(sequence)
-    present = [item for item in sequence if jekyll_item(item, key) is not None]
-    try:
-        ordered = sorted(present, key=lambda item: jekyll_item(item, key))
-    except TypeError:
-        raise FilterError("can't sort sequence", token=None) from None
-    return ordered + [item for item in sequence if jekyll_item(item, key) is None]
-
-
 class JekyllTemplate(BoundTemplate):
     context_class = JekyllContext
 
@@ -321,23 +309,25 @@ MARKUP = re.compile(r"\{%-?\s*raw\s*-?%\}.*?\{%-?\s*endraw\s*-?%\}|\{\{.*?\}\}|\
 QUOTED = re.compile(r"""("[^"]*"|'[^']*')""")
 RAW = re.compile(r"\{%-?\s*raw\s*-?%\}")
 COMMA_FOR_COLON = re.compile(r"(\|\s*\w+)\s*,")
+CONDITION = re.compile(r"(\{%-?\s*(?:if|elsif|unless)\s)(.*?)(-?%\})", re.S)
+AND_OR = re.compile(r"\s(?:and|or)\s")
 
 
 def lax(text: str, render: Render, path: Path, first_line: int) -> str:
-    """``text`` with ``| filter, arg`` read as ``| filter: arg``, as Ruby Liquid's lax parser (Jekyll's
-    fallback) reads it, each with a warning at its file and line; and an end tag's words after its
+    """``text`` with ``| filter, arg`` read as ``| filter: arg``, and a condition's filters left out
+    (``{% if list | size > 0 %}`` is ``{% if list %}``), as Ruby Liquid's lax parser (Jekyll's
+    fallback) reads them, each with a warning at its file and line; and an end tag's words after its
     name (``{% endhighlight json %}``, as calcite's reference writes) left out, as Ruby Liquid reads
     only the name of an end tag. python-liquid parses strictly."""
     def markup(found: re.Match) -> str:
         if found.group(0).startswith("{%") and RAW.match(found.group(0)):
             return found.group(0)
-        if found.group(0).startswith("{%"):
-            return END_TAG_WORDS.sub(r"\1 \2", found.group(0))
-        parts = QUOTED.split(found.group(0))
+        line = text.count("\n", 0, found.start()) + first_line
+        tag = END_TAG_WORDS.sub(r"\1 \2", found.group(0)) if found.group(0).startswith("{%") else found.group(0)
+        parts = QUOTED.split(_filterless_condition(tag, render, path, line))
         for i in range(0, len(parts), 2):
             fixed = COMMA_FOR_COLON.sub(r"\1:", parts[i])
             if fixed != parts[i]:
-                line = text.count("\n", 0, found.start()) + first_line
                 render.warnings.append(warning(f"Liquid: {COMMA_FOR_COLON.search(parts[i]).group(0).strip()} "
                                                "read as a filter's ':', as Jekyll reads it", path, line))
                 parts[i] = fixed
@@ -350,10 +340,54 @@ END_TAG_WORDS = re.compile(r"^(\{%-?\s*end\w+)\s+[^%]*?(-?%\})$", re.S)
 END_TAG_WITH_WORDS = re.compile(r"\{%-?\s*end\w+\s+[^\s%-]")
 
 
+def _filterless_condition(tag: str, render: Render, path: Path, line: int) -> str:
+    """An ``if``, ``elsif`` or ``unless`` tag without its conditions' filters: Ruby Liquid's lax
+    condition is a value, an operator and a value, each ended by a ``|``, so that what follows one,
+    up to the next ``and`` or ``or``, is not read (crystal-lang's ``{% if categories | count > 0 %}``
+    tests ``categories``)."""
+    found = CONDITION.fullmatch(tag)
+    if not found or "|" not in found.group(2):
+        return tag
+    kept, dropped, cutting = [], [], False
+    for i, part in enumerate(QUOTED.split(found.group(2))):
+        while part:
+            if i % 2:
+                if cutting:
+                    dropped[-1] += part
+                else:
+                    kept.append(part)
+                break
+            end = AND_OR.search(part) if cutting else None
+            cut = -1 if cutting else part.find("|")
+            if cutting:
+                dropped[-1] += part[:end.start()] if end else part
+                part, cutting = (part[end.start():], False) if end else ("", True)
+            elif cut >= 0:
+                kept.append(part[:cut])
+                dropped.append("")
+                part, cutting = part[cut:], True
+            else:
+                kept.append(part)
+                break
+    render.warnings.append(warning(f"Liquid: {', '.join(repr(d.strip()) for d in dropped)} in a condition "
+                                   "left out, as Jekyll's lax parser reads it", path, line))
+    return f"{found.group(1)}{''.join(kept).rstrip()} {found.group(3)}"
+
+
+LITERALS = {"true": True, "false": False, "nil": None, "null": None}
+
+
 def _parameter(value: str, context: Any) -> Any:
-    """An include parameter's value: a quoted string, or a variable (``page.title``)."""
+    """An include parameter's value: a quoted string, a literal Liquid reads as itself (crystal-lang's
+    ``offset=1``, ``extra=true``), or a variable (``page.title``)."""
     if value[:1] in "\"'" and value[-1:] == value[:1]:
         return value[1:-1]
+    if value in LITERALS:
+        return LITERALS[value]
+    if re.fullmatch(r"-?\d+", value):
+        return int(value)
+    if re.fullmatch(r"-?\d+\.\d+", value):
+        return float(value)
     head, *rest = value.split(".")
     found = context.resolve(head)
     for name in rest:
@@ -590,20 +624,38 @@ def _date_format(fmt: str) -> Callable[[Any], str]:
 @with_context
 def _date_filter(value: Any, fmt: Any = None, *, context: Any) -> str:
     """Liquid's ``date``, where ``"now"`` and ``site.time`` are the build's time (one for the whole
-    build, noted in the format shown: :mod:`generator.buildtime`), not the moment the page renders."""
+    build, noted in the format shown: :mod:`generator.buildtime`), not the moment the page renders,
+    and text is read as Ruby's ``Time.parse`` reads it (:mod:`generator.ruby_time`)."""
     if isinstance(value, str) and value in NOW:
         value = context.resolve("site")["time"]      # while parsing: NeedsSite, rendered with the site
     if isinstance(value, BuildTime):
         return value.format(fmt) if isinstance(fmt, str) else str(value)
+    if isinstance(value, str) and value.strip() and not value.isdigit() and fmt:
+        value = ruby_time(value) or value   # text it cannot read is printed as it is, as in Liquid
     return liquid_date(value, fmt, environment=context.env)
 
 
-def _sort(value: Any, key: Any = None) -> list:
-    """Liquid's ``sort``; a mapping (``site.categories``) sorts into its ``[name, value]`` pairs,
-    by name, as Ruby's ``Hash#sort`` does (python-liquid's gives ``[the mapping]``)."""
-    if isinstance(value, Mapping):
+def _sort(value: Any, key: Any = None, nils: Any = "first") -> list:
+    """Jekyll's ``sort`` (which Jekyll puts over Liquid's): a mapping (``site.categories``) sorts
+    into its ``[name, value]`` pairs, by name, as Ruby's ``Hash#sort`` does (python-liquid's gives
+    ``[the mapping]``); by a key (dotted: ``data.weight``) with :func:`jekyll_sorted`, nils first
+    unless ``"last"`` is given (crystal-lang's ``sort: "weight", "last"``)."""
+    if isinstance(value, Mapping) and not key:
         return [[name, value[name]] for name in sorted(value)]
-    return liquid_sort(value, key)
+    if not key:
+        return liquid_sort(value)
+    items = [value] if isinstance(value, (str, Mapping)) or not isinstance(value, Iterable) else list(value)
+    try:
+        return jekyll_sorted(items, lambda item: _dotted(item, str(key)), nils)
+    except ValueError as error:
+        raise FilterError(str(error), token=None) from None
+
+
+def _dotted(item: Any, key: str) -> Any:
+    """Jekyll's ``read_liquid_attribute``: ``a.b`` is ``item.a.b``, nil where a step has none."""
+    for part in key.split("."):
+        item = jekyll_item(item, part) if item is not None else None
+    return item
 
 
 def _split(value: Any, separator: Any = None) -> list[str]:

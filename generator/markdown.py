@@ -933,6 +933,31 @@ class ItemMarksOut(Postprocessor):
         return text
 
 
+# A comment, a script's or style's element (its text is not HTML), or a start tag.
+TAG_OR_RAW_TEXT = re.compile(r"<!--.*?-->|(<(script|style)\b[^>]*>).*?</\2\s*>|<[A-Za-z][^<>]*>", re.S | re.I)
+BLANK_ID = re.compile(r"""\sid\s*=\s*(["'])\s*\1""", re.I)
+
+
+class BlankIdsOut(Postprocessor):
+    """An ``id`` of white space only left out of every tag, the page's own HTML too, as kramdown
+    writes an element's attributes (utils/html.rb: ``html_attributes``): a template's
+    ``id="{{ x.id }}"`` with no ``x.id`` gives ``<a id="">``, which Jekyll's page does not have."""
+
+    def run(self, text: str) -> str:
+        if BLANK_ID.search(text) is None:
+            return text
+        return TAG_OR_RAW_TEXT.sub(self._tag_without_blank_id, text)
+
+    @staticmethod
+    def _tag_without_blank_id(found: re.Match) -> str:
+        whole, opening = found.group(0), found.group(1)
+        if whole.startswith("<!--"):
+            return whole
+        if opening is not None:     # a script or style: its opening tag only
+            return BLANK_ID.sub("", opening) + whole[len(opening):]
+        return BLANK_ID.sub("", whole)
+
+
 def _wrap_text(item: etree.Element) -> None:
     """``<li>a...`` made ``<li><p>a</p>...``."""
     paragraph = etree.Element("p")
@@ -1452,12 +1477,18 @@ class KramdownFootnotes(Treeprocessor):
                 block.remove(rule)
             for note in block.iterfind("ol/li"):
                 note.set("role", "doc-endnote")
+        # Each element's links read in one pass over its children (two ``iterfind`` of each
+        # element cost a post more than the rest of this); each link is changed as it was.
         for parent in root.iter():
-            for link in parent.iterfind("a[@class='footnote-ref']"):
-                link.attrib.update({"class": "footnote", "rel": "footnote"})
-                parent.set("role", "doc-noteref")
-            for link in parent.iterfind("a[@class='footnote-backref']"):
-                link.attrib.update({"class": "reversefootnote", "role": "doc-backlink"})
+            for link in parent:
+                if link.tag != "a":
+                    continue
+                kind = link.get("class")
+                if kind == "footnote-ref":
+                    link.attrib.update({"class": "footnote", "rel": "footnote"})
+                    parent.set("role", "doc-noteref")
+                elif kind == "footnote-backref":
+                    link.attrib.update({"class": "reversefootnote", "role": "doc-backlink"})
 
 
 class RawHtmlByItsTags(HTMLExtractorExtra):
@@ -1579,6 +1610,7 @@ class KramdownCompat(Extension):
         md.ESCAPED_CHARS.extend("<:=")   # kramdown's escapable characters (escaped_chars.rb) Python-Markdown lacks
         md.treeprocessors.register(ItemShapes(md), "item_shapes", 26)   # before task_lists (25), the inline pass (20)
         md.postprocessors.register(ItemMarksOut(md), "item_marks_out", 5)
+        md.postprocessors.register(BlankIdsOut(md), "blank_ids_out", 4)
         _emptying_space_lines(md.parser.blockprocessors["markdown_block"])
         html_elements = _recording_elements(md.parser.blockprocessors["markdown_block"])
         md.treeprocessors.register(HeaderIds(md, self.getConfig("header_ids"), html_elements), "header_ids", 4)
@@ -1674,6 +1706,7 @@ def markdown_converter(dollar_math: bool = False, header_ids: str = "gfm",
     if dollar_math:     # Jupyter's Markdown reads Markdown inside any tag; raw spans are kramdown's
         md.inlinePatterns.deregister("raw_span_html")
         md.inlinePatterns.register(HtmlInlineProcessor(HTML_SPAN, md), "html", 90)   # block tags too
+        md.postprocessors.deregister("blank_ids_out")     # Jupyter writes the HTML as it is
     speed_up(md)
     return md
 

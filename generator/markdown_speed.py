@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as etree
 from collections import deque
+from collections.abc import Callable
 from functools import cache, partial
 
 import markdown
@@ -95,6 +96,8 @@ def fewer_scans(md: markdown.Markdown) -> None:
     if type(unescape) is UnescapeTreeprocessor and pinned.unchanged(UnescapeTreeprocessor.unescape):
         every = unescape.unescape
         unescape.unescape = lambda text: every(text) if STX in text else text
+        if pinned.unchanged(UnescapeTreeprocessor.run):
+            unescape.run = partial(unescape_tree, every)
     raw_html = md.postprocessors["raw_html"]
     if isinstance(raw_html, RawHtmlPostprocessor) and type(raw_html).run is RawHtmlPostprocessor.run \
             and pinned.unchanged(RawHtmlPostprocessor.run):
@@ -102,6 +105,22 @@ def fewer_scans(md: markdown.Markdown) -> None:
     whitespace = md.preprocessors["normalize_whitespace"]
     if type(whitespace) is NormalizeWhitespace and pinned.unchanged(NormalizeWhitespace.run):
         whitespace.run = partial(normalize_whitespace, md)
+
+
+def unescape_tree(unescape: Callable[[str], str], root: etree.Element) -> None:
+    """Python-Markdown's ``UnescapeTreeprocessor.run``: each text (but code's), tail and attribute
+    value of the tree unescaped. It called ``unescape`` for each, and set each attribute again;
+    here only a string holding an escape's STX is unescaped (most hold none), and set."""
+    for element in root.iter():
+        text = element.text
+        if text and STX in text and element.tag != "code":
+            element.text = unescape(text)
+        tail = element.tail
+        if tail and STX in tail:
+            element.tail = unescape(tail)
+        for key, value in element.items():     # items(), not attrib: that makes a dict for an element with none
+            if value is not None and STX in value:
+                element.set(key, unescape(value))
 
 
 def put_back_raw_html(processor: RawHtmlPostprocessor, text: str) -> str:

@@ -28,6 +28,8 @@ COPIED = {
         "a99bc2f9e0d83abcd6a7155a5637176e74280f85190e3e05eb1ad20ee5366d2f",
     "markdown.treeprocessors.UnescapeTreeprocessor.unescape":
         "e39bc0842698ba68b92a763e1d99e6b98fa9933fd26c948f91a02e13eb1f317b",
+    "markdown.treeprocessors.UnescapeTreeprocessor.run":
+        "5752b9f6937e0084f3ebe9302efa614a4794a564c2de656ef2eac69e32d17027",
     "markdown.treeprocessors.InlineProcessor.run":
         "f6c93631f2871499bcbbc2d10ec7e4fddf1023c394179a18ce1053b16d5c9b0e",
     "markdown.treeprocessors.InlineProcessor.__handleInline":
@@ -44,6 +46,8 @@ COPIED = {
         "ee8e0e843ea4b7ce64c0ba67ceea6f7583ce1e498b49349eaf4527455976905b",
     "markdown.inlinepatterns.ImageInlineProcessor.handleMatch":
         "508aa1917877b4746f85f54273e4280cdc44f3af54fdb4b0701b49831299e8b5",
+    "markdown.extensions.tables.TableProcessor.test":
+        "399019a4927efd462fd8e5b3096f0843b6381c1f01b59496d3c8277d10c23248",
     "markdown.inlinepatterns.ReferenceInlineProcessor.handleMatch":
         "a030528fb96718c2d51b63f8b01052b4009d0cd5beea5ac08a6cc3e6c115aca0",
 }

@@ -15,7 +15,7 @@ import json
 import os
 import re
 import stat
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any, Callable
@@ -31,7 +31,7 @@ from generator.files import is_file
 from generator.layout import DEFAULT_THEME, TEMPLATES
 from generator.outputs.social import card_url as social_card_url
 from generator.plugins import extensions
-from generator.ruby_values import jekyll_matches
+from generator.ruby_values import jekyll_matches, jekyll_sorted, ruby_text
 from generator.placement import timezone_of
 from generator.site import group_url, slugify
 from generator.sources import parse_date
@@ -172,7 +172,7 @@ class Renderer:
             bytecode_cache=CompiledTemplates.under(compiler) if compiler else None,
         )
         self.env.filters.update(
-            relative_url=at_render(self.relative_url),
+            relative_url=at_render(lambda url: self.relative_url(site_rooted(url))),
             absolute_url=at_render(self.absolute_url),
             date=jinja2.pass_context(lambda context, *args: self.date_filter(context, *args)),
             slugify=slugify,
@@ -180,6 +180,9 @@ class Renderer:
             item=item,
             jekyll_sort=jekyll_sort,
             jekyll_where=jekyll_where,
+            jekyll_where_exp=jekyll_where_exp,
+            jekyll_map=jekyll_map,
+            jekyll_join=jekyll_join,
             each_pair=each_pair,
             jsonify=jsonify,
             markdown_inline=markdown_inline,
@@ -188,10 +191,14 @@ class Renderer:
             regex_replace=regex_replace,
         )
         self.env.filters.update(extensions().filters)
+        self.env.tests["liquid_true"] = liquid_true
         self.env.globals.update(
             tag_url=self.tag_url,
             edit_url=self.edit_url,
             nil=NIL,
+            # Liquid's `include` outside an include given parameters (a layout's, crystal-lang's
+            # event layout; an include given none): nil, where converted templates read it.
+            include=NIL,
         )
 
     def relative_url(self, url: str) -> str:
@@ -215,7 +222,10 @@ class Renderer:
 
     def date_filter(self, context: jinja2.runtime.Context, value: Any, fmt: str = "%b %d, %Y") -> str:
         """The ``date`` filter: :meth:`format_date`, and the build's time (``site.time``, or
-        ``"now"`` as Liquid's ``date`` reads it), noted in the format the page shows it in."""
+        ``"now"`` as Liquid's ``date`` reads it), noted in the format the page shows it in; nil
+        (a converted layout's) is nothing, as Liquid prints it."""
+        if value is None or isinstance(value, jinja2.ChainableUndefined):
+            return ""
         if isinstance(value, str) and value in NOW and isinstance(context.get("site"), Mapping):
             value = context["site"].get("time", value)
         if isinstance(value, BuildTime):
@@ -308,6 +318,18 @@ class Renderer:
         return found
 
 
+SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
+
+
+def site_rooted(url: Any) -> Any:
+    """A path the ``relative_url`` filter is given, from the site's root: Jekyll's filter puts
+    a ``/`` before one without (``'img/logo.png' | relative_url`` is ``/img/logo.png`` on
+    jekyll/jekyll's pages); a URL with a scheme is left as it is."""
+    if isinstance(url, str) and url and not url.startswith("/") and not SCHEME.match(url):
+        return "/" + url
+    return url
+
+
 def at_render(function: Callable[..., Any]) -> Callable[..., Any]:
     """A filter that reads the settings, run when a page renders and never when its template
     compiles (Jinja runs a filter of constants then): the render must note the settings it read."""
@@ -330,6 +352,12 @@ def item(env: jinja2.Environment, value: Any, key: Any) -> Any:
         return NIL
 
 
+def liquid_true(value: Any) -> bool:
+    """Liquid's truth, for conditions converted from Liquid: all is true but nil and false (an
+    empty string or list, 0 too, which Jinja's ``if`` takes as false)."""
+    return not (value is None or value is False or isinstance(value, jinja2.Undefined))
+
+
 def each_pair(value: Any) -> Any:
     """What Liquid's ``for`` loops over: a mapping as its ``[key, value]`` pairs, in order (Ruby's
     Hash#each), where Jinja would loop over its keys alone; a string as one item (swift.org's
@@ -346,8 +374,9 @@ def jekyll_property(env: jinja2.Environment, item: Any, attribute: str) -> Any:
     """``item``'s ``attribute`` (dotted: a document's front matter key is ``meta.order``); nil
     where it has none."""
     for part in attribute.split("."):
-        item = env.getitem(item, part)
-        if isinstance(item, jinja2.Undefined):
+        # a mapping's key, never its method (``items``): a document's fields are attributes
+        item = item.get(part) if isinstance(item, dict) else env.getitem(item, part)
+        if item is None or isinstance(item, jinja2.Undefined):
             return None
     return item
 
@@ -359,18 +388,55 @@ def jekyll_where(env: jinja2.Environment, items: Any, attribute: str, target: An
     return [item for item in items if jekyll_matches(jekyll_property(env, item, attribute), target)]
 
 
+def _flat(items: Any) -> Iterator[Any]:
+    """Liquid's InputIterator: a list's items, lists in it flattened; nil none; another value itself."""
+    if items is None or isinstance(items, jinja2.Undefined):
+        return
+    for item in [items] if isinstance(items, (str, Mapping)) or not isinstance(items, Iterable) else items:
+        yield from _flat(item) if isinstance(item, (list, tuple)) else [item]
+
+
 @jinja2.pass_environment
-def jekyll_sort(env: jinja2.Environment, value: Any, attribute: str | None = None) -> Any:
+def jekyll_map(env: jinja2.Environment, items: Any, attribute: str) -> list[Any]:
+    """Liquid's ``map``, for templates converted from Liquid: each item's ``attribute``, nil
+    where it has none (jekyll/jekyll's ``site.data.tutorials | map: 'tutorials'``)."""
+    return [jekyll_property(env, item, attribute) for item in _flat(items)]
+
+
+def jekyll_join(items: Any, glue: Any = " ") -> str:
+    """Liquid's ``join``: lists in the list flattened, each item as Ruby writes it (nil as nothing)."""
+    return ruby_text(glue).join(ruby_text(item) for item in _flat(items))
+
+
+@jinja2.pass_context
+def jekyll_where_exp(context: jinja2.runtime.Context, items: Any, name: str, condition: str) -> list[Any]:
+    """Jekyll's ``where_exp`` for templates converted from Liquid: the items for which
+    ``condition`` (Jinja the import wrote from the Liquid one) is true, ``name`` being the item."""
+    test = _compiled_condition(context.environment, condition)
+    names = context.get_all()
+    return [item for item in (items or ()) if liquid_true(test(**{**names, name: item}))]
+
+
+@functools.lru_cache(maxsize=256)
+def _compiled_condition(env: jinja2.Environment, condition: str) -> Callable[..., Any]:
+    return env.compile_expression(condition, undefined_to_none=False)
+
+
+@jinja2.pass_environment
+def jekyll_sort(env: jinja2.Environment, value: Any, attribute: str | None = None, nils: str = "first") -> Any:
     """Jekyll's ``sort``, for templates converted from Liquid: a mapping (``site.data.locales``)
     sorts into its ``[key, value]`` pairs, by key, as Ruby's ``Hash#sort`` does; a list by a
-    property (a document's front matter key: ``meta.order``), items without it first, as
-    Jekyll's ``nils: first``; anything else as Jinja's ``sort`` sorts it."""
+    property (a document's front matter key: ``meta.order``) as Jekyll sorts it
+    (:func:`generator.ruby_values.jekyll_sorted`: nils first unless ``nils="last"``); anything
+    else as Jinja's ``sort`` sorts it."""
     if isinstance(value, Mapping):
         return [[key, value[key]] for key in sorted(value)]
     if attribute is None:
         return jinja2.filters.do_sort(env, value)
-    keyed = [(jekyll_property(env, item, attribute), item) for item in value]
-    return [item for _, item in sorted(keyed, key=lambda pair: (pair[0] is not None, pair[0] if pair[0] is not None else 0))]
+    try:
+        return jekyll_sorted(list(value), lambda item: jekyll_property(env, item, attribute), nils)
+    except ValueError as error:
+        raise jinja2.TemplateRuntimeError(str(error)) from None
 
 
 def jsonify(value: Any) -> Markup:

@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import functools
+import re
+from collections.abc import Callable
 from typing import Any
 
 import jinja2
@@ -24,3 +27,51 @@ def ruby_text(value: Any) -> str:
     if value is None or isinstance(value, jinja2.Undefined):
         return ""
     return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+_INTEGER_LIKE = re.compile(r"\A\s*-?\d+\s*\Z")
+_FLOAT_LIKE = re.compile(r"\A\s*-?(?:\d+\.?\d*|\.\d+)\s*\Z")
+
+
+def jekyll_sorted(items: list, property_of: Callable[[Any], Any], nils: str = "first") -> list:
+    """Jekyll's ``sort: "KEY", nils`` (Jekyll::Filters#sort_input): numbers written as text sort
+    as numbers (``"10"`` after ``"9"``), items without the property go first (``nils`` "first",
+    Jekyll's default) or last, and values Ruby's ``<=>`` cannot compare (a number and a text)
+    by their text. ValueError names any other ``nils``, as Jekyll's ArgumentError does."""
+    if nils not in ("first", "last"):
+        raise ValueError(f"Invalid nils order: '{ruby_text(nils)}' is not a valid nils order. "
+                         "It must be 'first' or 'last'.")
+    order = -1 if nils == "first" else 1
+
+    def compare(a: tuple, b: tuple) -> int:
+        (left, _), (right, _) = a, b
+        if left is None or right is None:
+            return 0 if left is right else -order if right is None else order
+        return _spaceship(left, right)
+
+    keyed = [(_sort_value(property_of(item)), item) for item in items]
+    return [item for _, item in sorted(keyed, key=functools.cmp_to_key(compare))]
+
+
+def _sort_value(value: Any) -> Any:
+    """Jekyll's ``parse_sort_input``: a value whose text is an integer or a decimal, as that number."""
+    if isinstance(value, jinja2.Undefined):
+        return None
+    text = ruby_text(value)
+    if _INTEGER_LIKE.match(text):
+        return int(text)
+    if _FLOAT_LIKE.match(text):
+        return float(text)
+    return value
+
+
+def _spaceship(left: Any, right: Any) -> int:
+    """``left <=> right || left.to_s <=> right.to_s``."""
+    numbers = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (left, right))
+    if not numbers and (type(left) is not type(right) or isinstance(left, bool)):
+        left, right = ruby_text(left), ruby_text(right)
+    try:
+        return (left > right) - (left < right)
+    except TypeError:
+        left, right = ruby_text(left), ruby_text(right)
+        return (left > right) - (left < right)

@@ -60,7 +60,10 @@ def compile_sass(root: Path, rel: str, settings: SassSettings) -> str:
         if any(_MODULE_RULE.search((root / name).read_text(encoding="utf-8", errors="replace"))
                for name in {Path(rel), shown}):
             return _dart_sass(root, rel, load_paths, settings.style)    # a module's members: meta.load-css()
-        raise SiteError(f"Sass: {first}", shown, int(where.group(1)) if where else None) from None
+        try:    # what libsass cannot compile Dart Sass may (scala-lang's CSS min(1.6vw, 1.2rem)), as Jekyll 4.3's
+            return _dart_sass(root, rel, load_paths, settings.style)
+        except SiteError:
+            raise SiteError(f"Sass: {first}", shown, int(where.group(1)) if where else None) from None
     if _MODULE_RULE.search(css):
         # libsass writes a rule it does not know into the CSS as it is: a stylesheet of
         # @use lines, which browsers ignore, would be published unstyled.

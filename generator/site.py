@@ -332,7 +332,7 @@ def _parse(source: Source, config: Config) -> Document:
         title=title,
         layout=str(meta.get("layout") or source.kind),
         content="",
-        authors=at_most(_author_names(meta.get("authors", meta.get("author")), source.path),
+        authors=at_most(_author_names(meta.get("authors", meta.get("author")), source.path, "authors" in meta),
                         config, source.path, "author"),
         tags=at_most(taxonomy_names(meta.get("tags"), source.path, "tags"), config, source.path, "tags"),
         draft=_flag(meta, "draft", False, source.path) or not _flag(meta, "published", True, source.path),
@@ -503,15 +503,20 @@ def _liquid_render(source: Source, config: Config) -> Any:
     return Render(config.root, source.path, source.body_line, source.is_markdown, config.liquid.unknown, url_of)
 
 
-def _author_names(value: Any, path: Path) -> list[str]:
+def _author_names(value: Any, path: Path, listed: bool = False) -> list[str]:
     """A post's authors as Jekyll sites write them: names or keys, or people given in place
     (``{name: ..., url: ...}``, which jekyll-seo-tag reads), each by its name; the front
-    matter keeps the whole mapping for layouts that read ``page.author.url``."""
+    matter keeps the whole mapping for layouts that read ``page.author.url``. A mapping
+    without a ``name`` in an ``authors`` list (``listed``) names nobody, as in jekyll-seo-tag:
+    it is the layout's data (crystal-lang's book pages: ``authors: [{image, description}]``),
+    which it still reads as ``page.authors``; as ``author``, it is a byline missing its name."""
     people = [value] if isinstance(value, dict) else value
     if not isinstance(people, list) or not any(isinstance(person, dict) for person in people):
         return string_list(value, path, "author")
     names = []
     for person in people:
+        if listed and isinstance(person, dict) and "name" not in person:
+            continue
         name = person.get("name") if isinstance(person, dict) else person
         if not isinstance(name, (str, int, float)) or not str(name).strip():
             raise SiteError(f"key 'author': expected a name, or a person with a 'name', got {person!r}", path)
@@ -667,6 +672,8 @@ def assemble(documents: list[Document], data: dict[str, Any], config: Config, *,
 
     for name, docs in collected.items():
         docs[:] = ordered(docs, config.collections[name], f"{PAGES}/_{name}/")
+        for earlier, later in zip(docs, docs[1:]):     # Jekyll's next and previous of a collection's document
+            earlier.next, later.previous = later, earlier
     check_unique_urls(posts + pages + [d for name, docs in collected.items() if config.collections[name].output
                                        for d in docs])
     people = read_people(config, data)

@@ -185,7 +185,8 @@ def parse_date(value: Any, tz: tzinfo, path: Path, key: str = "date") -> datetim
     """Turn a front-matter date (YAML date, datetime or string) into an aware datetime.
 
     Accepts what Jekyll accepts: ``2019-03-18``, ``2019-03-18 10:00``,
-    ``2019-03-18 10:00:00 -0700`` and ISO 8601. A date without an offset is in
+    ``2019-03-18 10:00:00 -0700``, ISO 8601, and the free text Ruby's ``Time.parse``
+    reads (``16 April 2010``: :mod:`generator.ruby_time`). A date without an offset is in
     the site's time zone ``tz``; one with an offset is converted into it, as
     Jekyll does, so that the day in the permalink is the site's day.
     """
@@ -196,8 +197,9 @@ def parse_date(value: Any, tz: tzinfo, path: Path, key: str = "date") -> datetim
     elif isinstance(value, str):
         result = _parse_date_string(value.strip())
         if result is None:
-            raise SiteError(f"key '{key}': cannot read {value!r} as a date "
-                            "(expected YYYY-MM-DD, optionally with HH:MM[:SS] and a UTC offset)", path)
+            raise SiteError(f"key '{key}': cannot read {value!r} as a date (expected YYYY-MM-DD, optionally "
+                            "with HH:MM[:SS] and a UTC offset, or a date with its year as Ruby's Time.parse reads it)",
+                            path)
     else:
         raise SiteError(f"key '{key}': expected a date, got {value!r}", path)
     if result.tzinfo is None:
@@ -216,7 +218,9 @@ def _parse_date_string(text: str) -> datetime | None:
     try:
         return datetime.fromisoformat(text)
     except ValueError:
-        return None
+        from generator.ruby_time import ruby_time
+
+        return ruby_time(text)
 
 
 def post_name_parts(path: Path) -> tuple[date, str] | None:

@@ -1024,7 +1024,7 @@ def test_redirects_from_the_root_layouts_in_folders_and_a_redirect_two_pages_cla
     # swift-org-website: `redirect_from: server/guides/` (jekyll-redirect-from reads it from the root),
     # layouts under _layouts/new-layouts/, and four pages that each redirect /download/.
     page = "---\nlayout: new/base\ntitle: {title}\nredirect_from:\n  - {old}\n---\n{title} here.\n"
-    old, new, notes = _built_by_both(tmp_path, {
+    old, new, _ = _built_by_both(tmp_path, {
         "_layouts/new/base.html": "<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title></head><body>"
                                   "<main class=\"new\">{{ content }}</main></body></html>\n",
         "guides/index.md": page.format(title="Guides", old="server/guides/"),
@@ -1035,9 +1035,8 @@ def test_redirects_from_the_root_layouts_in_folders_and_a_redirect_two_pages_cla
         assert _tight((new / url).read_text()) == _tight((old / url).read_text()) or "server" in url, url
     assert '<main class="new"><p>Guides here.</p>' in _tight((new / "guides/index.html").read_text())
     assert "/guides/" in (new / "server/guides/index.html").read_text()
-    assert "/install/" in (new / "download/index.html").read_text()     # Jekyll's too, here (it says no order)
-    assert any(note.path == "install/linux/index.md" and "/download/ redirects to install/index.md" in note.action
-               for note in notes)
+    # one of the two (the later, with a warning: outputs/redirects.py); Jekyll's order among them is undefined
+    assert "/install/" in (new / "download/index.html").read_text()
 
 
 LOCALE_FOOTER = ('{% assign t = site.data.locales[page.lang] %}<footer><h3>{{ t.footer.contribute.heading }}</h3>'

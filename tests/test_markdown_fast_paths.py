@@ -22,11 +22,12 @@ from markdown.blockprocessors import BlockProcessor
 from markdown.extensions.toc import remove_fnrefs, render_inner_html
 from markdown.inlinepatterns import LinkInlineProcessor
 from markdown.postprocessors import Postprocessor
+from markdown.util import AtomicString
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.highlight import ReachableHighlight, lexer_for, reachable
-from generator.blocks import NEEDS, Guarded, ListedRegistry
+from generator.blocks import NEEDS, TEST_NEEDS, Guarded, ListedRegistry
 from generator.inline import READS_AS_PYTHON_MARKDOWN, openings
 from generator.markdown import (EXTENSION_CONFIGS, EXTENSIONS, Highlighting, KramdownCompat, LinkTitlesAfterSpace,
                                 inner_html, markdown_converter)
@@ -140,6 +141,22 @@ def test_the_fast_passes_are_the_ones_installed():
     assert "run" in vars(FAST.postprocessors["raw_html"])
     assert "run" not in vars(SMARTY.preprocessors["normalize_whitespace"])
     assert "run" not in vars(SMARTY.postprocessors["raw_html"])
+    assert "run" in vars(FAST.treeprocessors["unescape"])
+    assert "run" not in vars(SMARTY.treeprocessors["unescape"])
+
+
+ESCAPE_PIECES = st.sampled_from(["\\*", "\\_", "\\`", "\\[", "\\]", "\\(", "\\)", "\\\"", "\\\\", "\\#", "a", " ", "*",
+                                 "[", "](", "/u", " \"t", "\")", ")", "`", "![", "<b>", "</b>", "\n", "\n\n", "{: .c}"])
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(ESCAPE_PIECES, max_size=30).map("".join))
+def test_escapes_are_put_back_as_python_markdown_puts_them_back(text):
+    """generator.markdown_speed.unescape_tree unescapes only the texts, tails and attribute values
+    holding an escape (in links' targets and titles, images' alt text, code): the same text as
+    unescaping every one."""
+    fast, plain = both(text)
+    assert fast == plain
 
 
 @settings(max_examples=500, deadline=None)
@@ -250,6 +267,34 @@ def test_tabs_read_as_with_every_block_searched():
 def test_the_block_processors_search_only_blocks_holding_what_a_match_needs():
     assert guarded(FAST) == set(NEEDS)      # each expression read by hand is the installed one
     assert guarded(SMARTY) == set()         # the reference searches every block
+    tested = {type(p) for p in FAST.parser.blockprocessors if "test" in vars(p)}
+    assert tested == set(TEST_NEEDS)        # each test read by hand is the installed one
+    assert not any("test" in vars(p) for p in SMARTY.parser.blockprocessors)
+
+
+TABLE_PIECES = st.sampled_from(["|", "| ", " |", "||", "\\|", "\\", "`", "`|`", "a", " ", "\n", "\n\n", "-", "---",
+                                ":--", "--:", ":-:", "| a | b |", "\n|---|---|", "\n| --- |", "a | b",
+                                "\n--- | ---", "\n|:-|", "\n| 1 | 2 |", "    ", "\t", "> ", "- ", "# "])
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(TABLE_PIECES, max_size=30).map("".join))
+def test_tables_read_as_with_every_block_tested(text):
+    """generator.blocks asks the tables' processor only about blocks holding a ``|``: the same
+    text as asking it about every block."""
+    fast, plain = both(text)
+    assert fast == plain
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(TABLE_PIECES.filter(lambda piece: "|" not in piece), max_size=30).map("".join))
+def test_a_block_without_what_a_test_needs_is_never_taken(text):
+    """Sound only if the processor's own test never takes a block without its need (the border
+    its test notes is read only by its run, after a test that took the block)."""
+    for processor in SMARTY.parser.blockprocessors:
+        if type(processor) in TEST_NEEDS:
+            for block in (text, text.strip("\n"), *text.split("\n\n")):
+                assert not processor.test(etree.Element("div"), block), (type(processor).__name__, block)
 
 
 LINK_PIECES = st.sampled_from(["[", "]", "(", ")", "<", ">", "'", '"', " ", "\n", "\\", "a", "/b.html", "t",
@@ -334,3 +379,57 @@ def test_the_highlight_tag_and_notebooks_get_plain_pygments_html():
                                                 HtmlFormatter(cssclass="highlight", wrapcode=True)),
                              lexer_for(language))
         assert highlight(code, language) == expected
+
+
+
+def every_text_curled(self, root: etree.Element) -> None:
+    """KramdownQuotes.run as it was: what follows each text read for every text."""
+    self.stashed = {}
+    for parent in root.iter():
+        children = list(parent)
+        if parent is not root and parent.text and not isinstance(parent.text, AtomicString):
+            parent.text = self.curl(parent.text, self._after(children[0] if children else None, parent))
+        for index, child in enumerate(children):
+            if child.tail and not isinstance(child.tail, AtomicString):
+                following = children[index + 1] if index + 1 < len(children) else None
+                child.tail = self.curl(child.tail, self._after(following, parent))
+
+
+def links_found_by_path(self, root: etree.Element) -> None:
+    """KramdownFootnotes.run's links as it found them: two ``iterfind`` of every element."""
+    if not self.md.treeprocessors["footnote"].footnotes.footnotes:
+        return
+    blocks = root.findall(".//div[@class='footnote']")
+    if not blocks:
+        return
+    for block in blocks:
+        block.attrib.update({"class": "footnotes", "role": "doc-endnotes"})
+        for rule in block.findall("hr"):
+            block.remove(rule)
+        for note in block.iterfind("ol/li"):
+            note.set("role", "doc-endnote")
+    for parent in root.iter():
+        for link in parent.iterfind("a[@class='footnote-ref']"):
+            link.attrib.update({"class": "footnote", "rel": "footnote"})
+            parent.set("role", "doc-noteref")
+        for link in parent.iterfind("a[@class='footnote-backref']"):
+            link.attrib.update({"class": "reversefootnote", "role": "doc-backlink"})
+
+
+NOTE_PIECES = st.sampled_from(["'", '"', "a", " ", "\n", "\n\n", "[^1]", "[^2]", "[^1]: n 'q'\n", "[^2]: \"m\"\n",
+                               "*", "**", "`c'`", "<b>", "</b>", "<a class=\"footnote-ref\">x</a>", "[l](/u)", "- ",
+                               "> ", "## h", "it's", "\"x\"", "'y'", "--"])
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(NOTE_PIECES, max_size=30).map("".join))
+def test_quotes_and_notes_read_as_with_every_element_read(text):
+    """kramdown's quotes are curled reading what follows only a text holding a quote, and the
+    footnotes' links found in one pass over each element's children: the same text as reading
+    every text's neighbours and finding the links by path."""
+    plain = markdown_converter()
+    quotes, notes = plain.treeprocessors["kramdown_quotes"], plain.treeprocessors["kramdown_footnotes"]
+    quotes.run = every_text_curled.__get__(quotes)
+    notes.run = links_found_by_path.__get__(notes)
+    FAST.reset()
+    assert FAST.convert(text) == plain.convert(text)

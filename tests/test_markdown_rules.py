@@ -424,6 +424,13 @@ KRAMDOWN_READINGS = {
                    '```\n'
                    '\n'
                    '`{::nomarkdown}<i>x</i>{:/}` in code.\n'),
+    # kramdown writes no id of white space (a template's id="{{ x.id }}" with no x.id), but a
+    # script's text and a comment keep what they hold.
+    "blank-ids-left-out": ('Text <a href="x" id="">a</a>, <span id=" ">s</span>, <b id="k">k</b>.\n\n'
+                           '<div class="c" id="">\n  <a href="y" id=\'\' class="btn">Join</a>\n'
+                           '  <pre id=""><code>x <i id="">y</i></code></pre>\n</div>\n\n'
+                           '<script id="">var s = \'<a id="">\';</script>\n\n<!-- <a id=""> -->\n\n'
+                           '`<a id="">` in code\n'),
 }
 
 

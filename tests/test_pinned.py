@@ -5,6 +5,7 @@ version of a method, the library's own runs, and the text is the same."""
 from __future__ import annotations
 
 from markdown.blockparser import BlockParser
+from markdown.extensions.tables import TableProcessor
 from markdown.treeprocessors import InlineProcessor
 
 from generator import pinned
@@ -21,6 +22,8 @@ def patched(md) -> dict[str, bool]:
             "raw_html": "run" in vars(md.postprocessors["raw_html"]),
             "normalize_whitespace": "run" in vars(md.preprocessors["normalize_whitespace"]),
             "unescape": "unescape" in vars(md.treeprocessors["unescape"]),
+            "unescape_tree": "run" in vars(md.treeprocessors["unescape"]),
+            "table_test": any("test" in vars(p) for p in md.parser.blockprocessors if type(p) is TableProcessor),
             "inline": type(md.treeprocessors["inline"]) is SkippingInlineProcessor}
 
 
@@ -57,6 +60,8 @@ def test_with_another_version_of_a_method_the_library_runs_its_own_and_reads_the
                  "markdown.postprocessors.RawHtmlPostprocessor.run",
                  "markdown.preprocessors.NormalizeWhitespace.run",
                  "markdown.treeprocessors.UnescapeTreeprocessor.unescape",
+                 "markdown.treeprocessors.UnescapeTreeprocessor.run",
+                 "markdown.extensions.tables.TableProcessor.test",
                  "markdown.treeprocessors.InlineProcessor.__handleInline"):
         monkeypatch.setitem(pinned.COPIED, name, "0" * 64)      # as another version's source would hash
     plain = markdown_converter()

@@ -35,14 +35,16 @@ def changes(engine: Engine, build: Build) -> None:
 
     A document is a function of its parse key and its placement, so the fields of documents
     parsed again or placed elsewhere are the only document fields to resolve again, and
-    neighbours change only if the order of the posts did. A swapped-in site
+    neighbours change only if the order of the posts or of a collection did. A swapped-in site
     (:func:`generator.engine.loading.swap_in`) has the collections the
     recorded digests were taken of.
     """
     scan, assembled, records = build.scan, build.assembled, engine.state.records
     build.resolver = Resolver(assembled.site, {s: p.document for s, p in assembled.parsed.items()},
                               scan.index.digest, partial(engine.renderer.template_digest, file_digest=scan.index.digest))
-    build.order = build.resolver.identities(("posts",))
+    # the posts' order, then each collection's (a document's next and previous are its neighbours')
+    build.order = build.resolver.identities(("posts",)) + tuple(
+        name for docs in assembled.site.collections.values() for name in ("", *(d.source.as_posix() for d in docs)))
     build.placed = {source: p.placed_key for source, p in assembled.parsed.items()}   # a digest each: once
     reparsed = records.reparsed(build.placed)
     candidates = engine.keys.candidates(reparsed, build.order != records.order, not build.swapped)

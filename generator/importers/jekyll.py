@@ -194,7 +194,6 @@ class _Importer:
         self.feeds = {"atom": False, "rss": False, "json": False}
         self.layouts_used: set[str] = set()
         self.front_matter_keys: set[str] = set()   # every key the posts and pages set
-        self.redirects: dict[str, str] = {}      # redirect_from path -> the file that has it
         self.relative_included: set[str] = set()   # include_relative's files, as includes
         self.feed_limits: list[int] = []             # the posts each of the site's feeds listed
         self.has_404 = False
@@ -584,7 +583,7 @@ class _Importer:
         body_start = match.end()
         text = text[:body_start] + self.relative_includes(text[body_start:], rel)
         self.note_unknown_liquid(rel, text, body_start)
-        front = self.own_redirects(split_names(front, meta), meta, rel) + "".join(_yaml_line(key, value) for key, value in changes.items())
+        front = self.rooted_redirects(split_names(front, meta), meta) + "".join(_yaml_line(key, value) for key, value in changes.items())
         if kind == "pages" and collection is None and self.languages:   # written once polyglot has chosen
             self.localized_pages.append(Page(rel, target, merged, front, text[body_start:],
                                                text.count("\n", 0, body_start)))
@@ -617,28 +616,16 @@ class _Importer:
 
         return INCLUDE_RELATIVE.sub(include, body) if "include_relative" in body else body
 
-    def own_redirects(self, front: str, meta: dict, rel: str) -> str:
-        """``front`` with its ``redirect_from`` paths as sitegen reads them. A path without its
-        leading ``/`` (``server/guides/``) gets one: jekyll-redirect-from reads each from the site's
-        root. A path an earlier file has already (four pages of swift.org redirect ``/download/``)
-        is left out, with a note: Jekyll writes every such redirect over the one before it, in an
-        order it does not define (pages sorted by file name alone); sitegen refuses two."""
+    @staticmethod
+    def rooted_redirects(front: str, meta: dict) -> str:
+        """``front`` with each ``redirect_from`` path written without its leading ``/``
+        (``server/guides/``) given one: jekyll-redirect-from reads each from the site's root;
+        sitegen asks for the ``/``. (Two pages redirecting one path: see outputs/redirects.py.)"""
         value = meta.get("redirect_from")
         for old in [value] if isinstance(value, str) else value if isinstance(value, list) else []:
-            if not isinstance(old, str) or not old or old.startswith(("http://", "https://")):
-                continue
-            path = old if old.startswith("/") else "/" + old
-            line = re.compile(rf"^([ \t]*(?:redirect_from[ \t]*:|-)[ \t]*)(['\"]?){re.escape(old)}\2[ \t]*$", re.M)
-            if path not in self.redirects:
-                self.redirects[path] = rel
-                if path != old:
-                    front = line.sub(lambda found: f"{found.group(1)}{found.group(2)}{path}{found.group(2)}", front,
-                                     count=1)
-                continue
-            self.note(rel, 1, "redirect_from", f"{path} redirects to {self.redirects[path]} already (Jekyll keeps "
-                                               "one of them, which it does not say): left out here", visible=True)
-            front = line.sub(lambda found: f"{found.group(1)} []" if found.group(1).lstrip().startswith("redirect_from")
-                             else "", front, count=1)
+            if isinstance(old, str) and old and not old.startswith(("/", "http://", "https://")):
+                line = re.compile(rf"^([ \t]*(?:redirect_from[ \t]*:|-)[ \t]*)(['\"]?){re.escape(old)}\2[ \t]*$", re.M)
+                front = line.sub(lambda found: f"{found.group(1)}{found.group(2)}/{old}{found.group(2)}", front, count=1)
         return front
 
     def write_languages(self) -> None:
@@ -865,7 +852,12 @@ class _Importer:
     # -- settings ----------------------------------------------------------------------------------
 
     def post_permalink(self) -> str:
-        raw = str(self.config.get("permalink") or "date")
+        """The posts' pattern: ``collections.posts.permalink``, which Jekyll puts before the site's
+        ``permalink`` (jekyll/jekyll's docs: ``/news/:year/:month/:day/:title/``)."""
+        collections = self.config.get("collections")
+        posts = collections.get("posts") if isinstance(collections, dict) else None
+        own = posts.get("permalink") if isinstance(posts, dict) else None
+        raw = str(own or self.config.get("permalink") or "date")
         # Jekyll reads a pattern from the site's root with or without its leading "/" (":title").
         pattern = "/" + PERMALINK_STYLES.get(raw, raw).replace(":output_ext", ".html").lstrip("/")
         unknown = sorted(set(re.findall(r":([a-z_]+)", pattern)) - PERMALINK_PLACEHOLDERS)
@@ -1085,8 +1077,8 @@ class _Importer:
             lines += ["None: _config.yml sets no kramdown options besides `input` and `toc_levels`, which "
                       "site.yaml `markdown.header_ids` and `markdown.toc_levels` carry."]
         lines += ["", "## Differences to know", "",
-                  "- In the converted layouts, an empty string, list or 0 is false in `{% if %}`, as in "
-                  "Jinja; Liquid takes only nil and false as false.",
+                  "- In the converted layouts, `{% if x %}` is `{% if x is liquid_true %}`: only nil and false "
+                  "are false, as in Liquid (an empty string, list or 0 is true); Jinja's own `if` takes them as false.",
                   "- A front matter key Jekyll showed as `page.KEY` is `page.meta.KEY` in sitegen's templates.",
                   "- The converted layouts print values unescaped, as Liquid does (`| safe`); a template "
                   "you write yourself escapes what `{{ }}` prints, as Jinja does.",

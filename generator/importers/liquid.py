@@ -51,12 +51,12 @@ FILTERS: dict[str, tuple[str, Callable[[list[str]], list[str]] | None]] = {
     "date_to_long_string": ("date", lambda a: ['"%d %B %Y"']),
     "date_to_rfc822": ("date", lambda a: ['"%a, %d %b %Y %H:%M:%S %z"']),
     "date": ("date", None), "size": ("length", None),
-    "default": ("default", lambda a: [a[0], "true"]),
+    "join": ("jekyll_join", None), "map": ("jekyll_map", None), "default": ("default", lambda a: [a[0], "true"]),
     "upcase": ("upper", None), "downcase": ("lower", None),
     "strip": ("trim", None), "uniq": ("unique", None), "reverse": ("reverse", None),
     "number_of_words": ("wordcount", None), "slugify": ("slugify", None),
     "where": ("jekyll_where", None),
-    "sort": ("jekyll_sort", lambda a: [f"attribute={a[0]}"] if a else []),
+    "sort": ("jekyll_sort", lambda a: [f"attribute={a[0]}", *(f"nils={n}" for n in a[1:2])] if a else []),
 }
 
 # Liquid's and Jekyll's filters of plain values (numbers, strings, lists of them) that a converted
@@ -69,9 +69,7 @@ LIQUID_FILTERS = frozenset({
     "url_encode", "url_decode", "lstrip", "rstrip", "remove_first", "replace_first", "slice", "escape_once",
     "compact", "concat", "sum", "sort_natural", "array_to_sentence_string", "normalize_whitespace",
     "cgi_escape", "uri_escape", "markdownify", "strip_html", "push", "pop", "shift", "unshift",
-    "first", "last", "map", "join"})
-# first, last: nil for nil or a string (Jinja's: the first character, or an error); join: of nested
-# lists flattened, as Ruby joins (calcite's docs menu), and its items as they are, not HTML-escaped.
+    "first", "last"})   # nil for nil, an empty list or a string (Jinja's: the first character, or an error)
 TOKEN = re.compile(r"""\s*(?:
     (?P<str>"[^"]*"|'[^']*')
   | (?P<range>\(\s*[^()]+?\s*\.\.\s*[^()]+?\s*\))
@@ -252,6 +250,7 @@ class _Converter:
         self.scope_used = False
         self.include_path, self.blocks = include_path, blocks
         self.notes: list[Note] = []
+        self.at = (1, "")       # the line and text of the markup being converted
         self.stack: list[_Block] = []
         self.block_used = False
 
@@ -276,6 +275,7 @@ class _Converter:
             if match.group("tag") == "highlight" and (after := self.highlighted(match, out)) is not None:
                 pos = after
                 continue
+            self.at = (line, whole)
             try:
                 out.append(self.output(match, whole) if match.group("output") is not None
                            else self.tag(match, whole, line))
@@ -536,8 +536,9 @@ class _Converter:
 
     def comparison(self, tokens: list[tuple[str, str]]) -> str:
         if len(tokens) == 1 or len(tokens) > 1 and tokens[1][1] == "|":
-            # Liquid has no filters in a condition: Jekyll reads `x | size > 0` as `x` (its lax parser)
-            return self.operand(tokens[0])
+            # Liquid has no filters in a condition: Jekyll reads `x | size > 0` as `x` (its lax parser);
+            # only nil and false are false (scala-lang's `{% if page.tags %}` of [] is true)
+            return f"({self.operand(tokens[0])} is liquid_true)"
         if len(tokens) == 3:
             left, (kind, op), right = tokens
             if kind == "name" and op == "contains":
@@ -563,7 +564,8 @@ class _Converter:
         result = self.operand(pieces[0][0])
         documents = self.lists_documents(source)
         for piece in pieces[1:]:
-            result += " | " + self.filter(piece, documents)
+            converted = self.filter(piece, documents)
+            result += f" | {converted}" if converted else ""
         return result
 
     def filter(self, tokens: list[tuple[str, str]], documents: bool = False) -> str:
@@ -574,26 +576,49 @@ class _Converter:
         if len(tokens) > 1:
             if tokens[1] != ("punct", ":"):
                 raise Unconvertible(f"cannot read the arguments of filter '{name}'")
+            if name == "where_exp":
+                return self.where_exp(_split(tokens[2:], ","))
             args = [self.argument(arg) for arg in _split(tokens[2:], ",")]
-            if name in ("sort", "where") and args:
+            if name in ("sort", "where", "map") and args:
                 if not args[0].startswith('"'):
                     raise Unconvertible(f"'{name}' by a key held in a variable: name the key")
                 for attribute in args[0][1:-1].split("."):    # Jinja follows these as attributes
                     _check_name(attribute)
-            if documents and name in ("sort", "where") and args and args[0][1:-1] == "path":
+            if documents and name in ("sort", "where", "map") and args and args[0][1:-1] == "path":
                 args[0] = '"source"'    # the source file: as Jekyll's path, content/posts/ for _posts/
-            elif documents and name in ("sort", "where") and args and args[0][0] in "'\"" \
+            elif documents and name in ("sort", "where", "map") and args and args[0][0] in "'\"" \
                     and args[0][1:-1] not in DOCUMENT_FIELDS:
                 args[0] = f'"meta.{args[0][1:-1]}"'     # a front matter key of posts or pages
         if name not in FILTERS and name in LIQUID_FILTERS:     # by python-liquid's own code, at render
             return f"liquid({', '.join([_literal(name), *args])})"
-        if name not in FILTERS:
-            raise Unconvertible(f"the Liquid filter '{name}' has no equivalent among sitegen's Jinja "
-                                f"filters: rewrite it in Jinja, or compute the value in the content")
+        if name not in FILTERS:     # a plugin's (crystal-lang's liquify): passed over, as Jekyll without it does
+            self.note(*self.at, f"the Liquid filter '{name}' has no equivalent among sitegen's Jinja filters (a "
+                                f"plugin's?): its input is shown as it is; rewrite it in Jinja, or compute the value "
+                                f"in the content")
+            return ""
         jinja, adapt = FILTERS[name]
         if adapt is not None:
             args = adapt(args)
+        if name in ("first", "last"):
+            return f"{jinja} | default(nil)"    # of an empty list: nil, as in Liquid (Jinja's stops the build)
         return f"{jinja}({', '.join(args)})" if args else jinja
+
+    def where_exp(self, args: list[list[tuple[str, str]]]) -> str:
+        """Jekyll's ``where_exp: "doc", "doc.url contains '/step/'"`` (jekyll/jekyll's step-index
+        include): the condition converted with ``doc`` as a loop variable, tested on each item
+        when the page renders (generator/render.py's ``jekyll_where_exp``)."""
+        if len(args) != 2 or any(len(arg) != 1 or arg[0][0] != "str" for arg in args):
+            raise Unconvertible("where_exp: give the item's name and the condition as two quoted strings")
+        name, condition = (arg[0][1][1:-1] for arg in args)
+        _check_name(name)
+        added = name not in self.scope.locals
+        self.scope.locals.add(name)
+        try:
+            converted = self.condition(condition)
+        finally:
+            if added:
+                self.scope.locals.discard(name)
+        return f"jekyll_where_exp({_literal(name)}, {_literal(converted)})"
 
     def argument(self, tokens: list[tuple[str, str]]) -> str:
         if len(tokens) == 1:
@@ -607,8 +632,10 @@ class _Converter:
         if kind == "num":
             return value
         if kind == "range":
-            low, high = (part.strip() for part in value.strip("()").split(".."))
-            return f"range({self.operand(tokenize(low)[0])}, {self.operand(tokenize(high)[0])} + 1)"
+            low, high = (self.operand(tokenize(part.strip())[0]) for part in value.strip("()").split(".."))
+            # Liquid's ends are integers: a captured "2019" is read as one (scala-lang's events)
+            low, high = (end if end.lstrip("-").isdigit() else f"({end} | int)" for end in (low, high))
+            return f"range({low}, {high} + 1)"
         if kind != "name":
             raise Unconvertible(f"unexpected {value!r}: write this in Jinja")
         if value in ("nil", "null"):
@@ -758,11 +785,11 @@ class _Converter:
             _check_name(part)
             if part == "size":
                 base = f"({base} | {FILTERS[part][0]})"
-            elif part in ("first", "last"):
+            elif part in ("first", "last"):     # nil for nil, an empty list or a string, as in Liquid
                 base = f'({base} | liquid("{part}"))'
             elif lookup:
                 base = f"({base} | item({_literal(part)}))"
-            elif re.fullmatch(r"[A-Za-z_]\w*", part):
+            elif re.fullmatch(r"[A-Za-z_]\w*", part) and part not in MAPPING_METHODS:
                 base += "." + part
             else:
                 base += f'["{part}"]'
@@ -876,6 +903,11 @@ def _literal(value: Any) -> str:
     if isinstance(value, int) or isinstance(value, float) and math.isfinite(value):
         return repr(value)
     raise Unconvertible(f"{type(value).__name__} values cannot be written into a template: write it in Jinja")
+
+
+# Jinja's ``x.name`` finds a mapping's method of that name before its key: ``include.items`` is
+# written ``include["items"]``, which looks the key up first (crystal-lang's image-list include).
+MAPPING_METHODS = frozenset(name for name in dir(dict) if not name.startswith("_"))
 
 
 def _check_name(name: str) -> None:

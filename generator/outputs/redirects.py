@@ -56,6 +56,15 @@ class Redirects(Planner):
                 plan.overridden[taken.path] = warning(f"{old}: {taken.origin} is published here, not the redirect "
                                                       f"to {new} that {key} asks for", origin)
                 continue
+            if taken is not None and key == "redirect_from" and taken.inputs[2] != new:
+                # two pages redirect from one URL: the later one's redirect is written over the
+                # first's, as jekyll-redirect-from's are (jekyll/jekyll's docs: conduct.md's)
+                plan.overridden[taken.path] = warning(f"{old}: redirects to {new}, not to {taken.inputs[2]} that "
+                                                      f"{taken.origin} also asks for (the later one, as in Jekyll)",
+                                                      origin)
+                del plan[taken.path]
+            elif taken is not None and key == "redirect_from":
+                continue        # the same redirect twice
             plan.add(output_path(old), origin, partial(
                 ctx.render, "redirect.html", page=generated_page("Redirecting", old), target=new),
                 ("redirect", old, new), listed=False)
