@@ -59,6 +59,12 @@ class KramdownQuotes(EntityStashing):
     """Curl the quotes of every text of the tree (not code) as kramdown does."""
 
     def run(self, root: etree.Element) -> None:
+        try:
+            self.curl_all(root)
+        finally:
+            self.md.emphasis_marks.clear()
+
+    def curl_all(self, root: etree.Element) -> None:
         self.stashed: dict[str, str] = {}   # entity -> its placeholder, one per document
         # What follows a text (:meth:`_after`) is read only for a text :meth:`curl` changes, one
         # holding a quote: most hold none.
@@ -79,7 +85,9 @@ class KramdownQuotes(EntityStashing):
         if following is None:
             if self.md.is_block_level(parent.tag):
                 return ""
-            return CLOSING.get(parent.tag, "\x02!") + (parent.tail or "")[:1]
+            closing = CLOSING.get(parent.tag, "\x02!")
+            mark = self.md.emphasis_marks.get(id(parent)) if parent.tag in ("em", "strong") else None
+            return (mark * len(closing) if mark in ("_", "*") else closing) + (parent.tail or "")[:1]
         if following.tag == "br":
             return " "       # the two spaces before the line's end
         if self.md.is_block_level(following.tag):
@@ -143,3 +151,22 @@ class KramdownQuotesExtension(Extension):
             smarty.deregister(f"smarty-quotes-{number}")
             number += 1
         md.treeprocessors.register(KramdownQuotes(md), "kramdown_quotes", 6.5)
+        md.emphasis_marks = {}
+        _marks_recorded(md.inlinePatterns["em_strong"], md.emphasis_marks)
+
+
+def _marks_recorded(pattern: markdown.inlinepatterns.InlineProcessor, marks: dict[int, str]) -> None:
+    """Record the mark each emphasis the ``pattern`` makes was closed with (``_`` or ``*``), by its
+    element's id, for the element's last text (:meth:`KramdownQuotes._after`): kramdown reads a
+    quote before ``_`` (a word's character) otherwise than before ``*`` (``_"How do I..."_``
+    opens and closes with “). The outermost element of a match only; the marks are dropped
+    once the quotes are curled."""
+    handle = pattern.handleMatch
+
+    def handleMatch(match, data):    # noqa: N802 - the library's name
+        element, start, end = handle(match, data)
+        if element is not None and end:
+            marks[id(element)] = data[end - 1]
+        return element, start, end
+
+    pattern.handleMatch = handleMatch

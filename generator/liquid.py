@@ -34,9 +34,9 @@ from urllib.parse import quote, quote_plus
 
 from liquid import BoundTemplate, Environment, Mode, RenderContext, Undefined
 from liquid.ast import BlockNode, Node
-from liquid.builtin.expressions import Identifier, LoopExpression, _tokenize
+from liquid.builtin.expressions import Identifier, LoopExpression, _tokenize, logical, tokenize
 from liquid.builtin.filters.array import sort as liquid_sort
-from liquid.builtin.filters.string import strip_tags
+from liquid.builtin.filters.string import split as liquid_split, strip_tags
 from liquid.builtin.tags.capture_tag import ENDCAPTUREBLOCK, TAG_ENDCAPTURE, CaptureTag as LiquidCaptureTag
 from liquid.builtin.tags.for_tag import ENDFORBLOCK, ENDFORELSEBLOCK, TAG_ELSE, TAG_ENDFOR, ForTag as LiquidForTag
 from liquid.builtin.tags.tablerow_tag import END_TAGBLOCK, TAG_ENDTABLEROW, TablerowTag as LiquidTablerowTag
@@ -45,6 +45,7 @@ from liquid.exceptions import (ContextDepthError, FilterError, LiquidError, Liqu
 from liquid.filter import sequence_filter, with_context
 from liquid.builtin.filters.misc import date as liquid_date
 from liquid.parser import get_parser
+from liquid.stream import TokenStream
 from liquid.tag import Tag
 from liquid.token import (TOKEN_ASSIGN, TOKEN_COLON, TOKEN_COLS, TOKEN_DOT, TOKEN_EOF, TOKEN_EXPRESSION, TOKEN_IN,
                           TOKEN_LBRACKET, TOKEN_LIMIT, TOKEN_OFFSET, TOKEN_REVERSED, TOKEN_TAG, TOKEN_WORD, Token)
@@ -315,12 +316,15 @@ AND_OR = re.compile(r"\s(?:and|or)\s")
 def lax(text: str, render: Render, path: Path, first_line: int) -> str:
     """``text`` with ``| filter, arg`` read as ``| filter: arg``, and a condition's filters left out
     (``{% if list | size > 0 %}`` is ``{% if list %}``), as Ruby Liquid's lax parser (Jekyll's
-    fallback) reads them, each with a warning at its file and line; python-liquid parses strictly."""
+    fallback) reads them, each with a warning at its file and line; and an end tag's words after its
+    name (``{% endhighlight json %}``, as calcite's reference writes) left out, as Ruby Liquid reads
+    only the name of an end tag. python-liquid parses strictly."""
     def markup(found: re.Match) -> str:
         if found.group(0).startswith("{%") and RAW.match(found.group(0)):
             return found.group(0)
         line = text.count("\n", 0, found.start()) + first_line
-        parts = QUOTED.split(_filterless_condition(found.group(0), render, path, line))
+        tag = END_TAG_WORDS.sub(r"\1 \2", found.group(0)) if found.group(0).startswith("{%") else found.group(0)
+        parts = QUOTED.split(_filterless_condition(tag, render, path, line))
         for i in range(0, len(parts), 2):
             fixed = COMMA_FOR_COLON.sub(r"\1:", parts[i])
             if fixed != parts[i]:
@@ -329,7 +333,11 @@ def lax(text: str, render: Render, path: Path, first_line: int) -> str:
                 parts[i] = fixed
         return "".join(parts)
 
-    return MARKUP.sub(markup, text) if "|" in text else text
+    return MARKUP.sub(markup, text) if "|" in text or END_TAG_WITH_WORDS.search(text) else text
+
+
+END_TAG_WORDS = re.compile(r"^(\{%-?\s*end\w+)\s+[^%]*?(-?%\})$", re.S)
+END_TAG_WITH_WORDS = re.compile(r"\{%-?\s*end\w+\s+[^\s%-]")
 
 
 def _filterless_condition(tag: str, render: Render, path: Path, line: int) -> str:
@@ -389,7 +397,7 @@ def _parameter(value: str, context: Any) -> Any:
 
 # Jekyll's include tag's VARIABLE_SYNTAX: a name holding {{ variables }}, then the parameters.
 INCLUDE_VARIABLE = re.compile(r"(?P<variable>[^{]*(\{\{\s*[\w\-.]+\s*(\|.*)?\}\}[^\s{}]*)+)(?P<params>.*)", re.S)
-INCLUDE_PARAMETER = re.compile(r"""([\w-]+)\s*=\s*("[^"]*"|'[^']*'|[\w.\[\]-]+)""")
+INCLUDE_PARAMETER = re.compile(r"""([\w-]+)\s*=\s*("[^"]*"|'[^']*'|[\w.\[\]-]+)""")   # Jekyll's: names with '-' too
 
 
 class IncludeTag(Tag):
@@ -435,13 +443,71 @@ _tokenize._keywords = _tokenize._keywords - LOOP_WORDS
 VALUE_BEFORE = frozenset({TOKEN_COLON, TOKEN_ASSIGN, TOKEN_IN, TOKEN_DOT, TOKEN_LBRACKET})
 
 
-def _loop_expression(env: Environment, tokens: Any) -> LoopExpression:
+_liquid_lt, _liquid_le = logical._lt, logical._le
+
+
+def _dates(left: object, right: object) -> bool:
+    """Whether ``left`` and ``right`` are two dates, or two times (both with a zone, or neither),
+    which Ruby orders (``release.date < other.date``); python-liquid orders numbers and strings only."""
+    if not (isinstance(left, date) and isinstance(right, date)) or isinstance(left, datetime) != isinstance(right, datetime):
+        return False
+    return not isinstance(left, datetime) or (left.tzinfo is None) == (right.tzinfo is None)
+
+
+def _ruby_lt(token: Token, left: object, right: object) -> bool:
+    """``<`` and ``>`` (python-liquid makes the one of the other), dates by their order."""
+    return left < right if _dates(left, right) else _liquid_lt(token, left, right)
+
+
+def _ruby_le(left: object, right: object) -> bool:
+    """``<=`` and ``>=``, dates by their order (python-liquid's would ask only whether they are equal)."""
+    return left <= right if _dates(left, right) else _liquid_le(left, right)
+
+
+logical._lt, logical._le = _ruby_lt, _ruby_le
+
+
+def _loop_expression(env: Environment, stream: Any, tag: Token) -> LoopExpression:
     """A ``for`` or ``tablerow`` expression, ``limit`` (and the other three) a keyword where a
-    parameter's name stands, a variable where a value does."""
+    parameter's name stands, a variable where a value does. Where the strict parse fails, it is
+    read as Ruby Liquid's lax parser reads it (Jekyll's fallback), with a warning at its line."""
+    expression = stream.current
+    try:
+        return _strict_loop(env, stream.into_inner(tag=tag))
+    except LiquidSyntaxError:
+        read = _lax_loop(expression.value)
+        if read is None:
+            raise
+        render = current()
+        render.warnings.append(warning(f"Liquid: '{expression.value.strip()}' read as '{read}', as Jekyll's "
+                                       "lax parser reads it", *render.locate(expression)))
+        return _strict_loop(env, TokenStream(tokenize(read, parent_token=expression)))
+
+
+def _strict_loop(env: Environment, tokens: Any) -> LoopExpression:
     tokens.tokens = [Token(item.value, *item[1:]) if item.kind == TOKEN_WORD and item.value in LOOP_WORDS
                      and i and tokens.tokens[i - 1].kind not in VALUE_BEFORE else item
                      for i, item in enumerate(tokens.tokens)]
     return LoopExpression.parse(env, tokens)
+
+
+# Ruby Liquid's lax For: the variable, the collection (one QuotedFragment), ``reversed`` right after
+# it; then any ``name: value`` anywhere in the markup, of which the loop takes limit, offset and cols.
+FRAGMENT = r"""(?:"[^"]*"|'[^']*'|[^\s,|'"])+"""
+LAX_LOOP = re.compile(rf"\A\s*([\w\-.\[\]]+)\s+in\s+({FRAGMENT})\s*(reversed)?")
+LAX_ATTRIBUTE = re.compile(rf"(\w[\w-]*)\s*:\s*({FRAGMENT})")
+
+
+def _lax_loop(markup: str) -> str | None:
+    """The loop ``markup`` means to Ruby Liquid's lax parser, written as a strict one; None if
+    that parser refuses it too."""
+    found = LAX_LOOP.match(markup)
+    if found is None:
+        return None
+    name, collection, backwards = found.groups()
+    attributes = [f"{key}: {value}" for key, value in LAX_ATTRIBUTE.findall(markup, found.end())
+                  if key in ("limit", "offset", "cols")]
+    return " ".join([name, "in", collection, *(["reversed"] if backwards else []), *attributes])
 
 
 class ForTag(LiquidForTag):
@@ -449,7 +515,7 @@ class ForTag(LiquidForTag):
 
     def parse(self, stream: Any) -> Node:
         token = stream.eat(TOKEN_TAG)
-        expression = _loop_expression(self.env, stream.into_inner(tag=token))
+        expression = _loop_expression(self.env, stream, token)
         parse_block = get_parser(self.env).parse_block
         block = parse_block(stream, ENDFORBLOCK)
         default = None
@@ -465,7 +531,7 @@ class TablerowTag(LiquidTablerowTag):
 
     def parse(self, stream: Any) -> Node:
         token = stream.eat(TOKEN_TAG)
-        expression = _loop_expression(self.env, stream.into_inner(tag=token))
+        expression = _loop_expression(self.env, stream, token)
         block = get_parser(self.env).parse_block(stream, END_TAGBLOCK)
         stream.expect(TOKEN_TAG, value=TAG_ENDTABLEROW)
         return self.node_class(token, expression=expression, block=block)
@@ -509,7 +575,12 @@ class LinkNode(OutputNode):
 
     def render_to_output(self, context: Any, buffer: TextIO) -> int:
         render = current()
-        name = self.path.lstrip("/")
+        path = self.path
+        if "{{" in path:    # a path made of variables ({% link {{ url }} %}), as Jekyll renders it
+            named = context.get_buffer(buffer)
+            context.env.from_string(path).render_with_context(context, named, partial=True)
+            path = named.getvalue().strip()
+        name = path.lstrip("/")
         candidates = [name, f"{POSTS_DIR}/{name.removeprefix('_posts/')}" if name.startswith("_posts/") else None,
                       # a post of a category folder (en/news/_posts/x.md), where the import put it
                       f"{POSTS_DIR}/{name.replace('/_posts/', '/', 1)}" if "/_posts/" in name else None,
@@ -520,8 +591,9 @@ class LinkNode(OutputNode):
             if found is not None and (render.root / found).is_file():
                 buffer.write(_url_of(render, Path(found)))
                 return True
-        where, line = render.locate(self.token)
-        raise SiteError(f"link {self.path!r}: no such post or page", where, line)
+        # an error; with liquid.unknown: warning (a site with plugins, which may have made the page), a warning
+        buffer.write(render.unknown_found(f"link {path!r}: no such post or page", self.token))
+        return True
 
 
 class LinkTag(Tag):
@@ -584,6 +656,16 @@ def _dotted(item: Any, key: str) -> Any:
     for part in key.split("."):
         item = jekyll_item(item, part) if item is not None else None
     return item
+
+
+def _split(value: Any, separator: Any = None) -> list[str]:
+    """Liquid's ``split`` as Ruby's ``String#split`` splits: without the empty strings at the end
+    (``"<ol><li>a</li></ol>" | split: ">"`` ends in ``"</ol"``, which opensource.guide's table of
+    contents joins again and closes with its own ``>``)."""
+    parts = liquid_split(value, separator)
+    while parts and parts[-1] == "":
+        parts.pop()
+    return parts
 
 
 def _items(value: Any) -> list:
@@ -705,7 +787,8 @@ def environment(settings: LiquidSettings = LiquidSettings()) -> Environment:
         env.add_tag(tag)
     for name, function in JEKYLL_FILTERS.items():
         env.add_filter(name, function)
-    for name, function in (("where", _where), ("map", _map), ("sort", _sort), ("group_by", _group_by)):
+    for name, function in (("where", _where), ("map", _map), ("sort", _sort), ("group_by", _group_by),
+                           ("split", _split)):
         env.add_filter(name, function)
     env.add_filter("relative_url", _relative_url)
     env.add_filter("absolute_url", _absolute_url)

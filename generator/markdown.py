@@ -347,6 +347,15 @@ class KramdownCodeSpan(BacktickInlineProcessor):
             element.text = AtomicString(util.code_escape(code))
         return element, begin, end
 
+    def find_code_spans(self, start: int, text: str) -> tuple[int, int | None]:
+        """Where the span's code starts and ends: kramdown closes it at the first run of as many
+        backticks as opened it, even within a longer run (a single backtick's span is closed by the
+        first backtick of a double one, as calcite's history writes it); Python-Markdown looked for a
+        run of exactly as many."""
+        ticks = len(text) - len(text[start:].lstrip("`")) - start
+        close = text.find("`" * ticks, start + ticks)
+        return start + ticks, (close if close >= 0 else None)
+
 
 def _code_spans_as_written(pattern: InlineProcessor, text: str) -> str:
     """``text`` with each code span's placeholder as its source, backticks and all."""
@@ -712,7 +721,10 @@ HTML_BLOCK = re.compile(r"^ {0,3}<(address|article|aside|blockquote|center|detai
                         r"figure|footer|form|h[1-6]|header|hr|iframe|main|nav|ol|p|pre|section|"
                         r"table|ul|video)(\s|/?>|$)", re.I)
 TABLE_ROW = re.compile(r"^ {0,3}\|")
-TABLE_SEPARATOR = re.compile(r"^ {0,3}\|?(\s*:?-+:?\s*\|)*\s*:?-+:?\s*\|?\s*$")
+# kramdown's separator line (TABLE_SEP_LINE): of |, +, :, -, spaces, with a -; each column's alignment
+# where its dashes have a colon right before or after them (TABLE_HSEP_ALIGN): ``|: ---`` is none.
+TABLE_SEPARATOR = re.compile(r"^ {0,3}[+|: \t-]*?-[+|: \t-]*$")
+TABLE_ALIGNMENT = re.compile(r" ?(:?)-+(:?) ?")
 NO_HEADER = "sitegen-table-without-header"
 
 
@@ -1067,7 +1079,7 @@ def _kramdown_table(rows: list[str]) -> list[str]:
     body = [row for row in rows[split + 1 if split else 0:] if not TABLE_SEPARATOR.match(row)]
     header_cells = [_table_cells(row) for row in header]
     width = max(len(_table_cells(row)) for row in rows if not TABLE_SEPARATOR.match(row))
-    aligns = [cell.strip() for cell in _table_cells(alignment)] if alignment else []
+    aligns = [f"{left or '-'}--{right or '-'}" for left, right in TABLE_ALIGNMENT.findall(alignment)]
     aligns = (aligns + ["---"] * width)[:width]
     if header_cells:
         first = header_cells[0]
@@ -1170,12 +1182,14 @@ class MarkdownProblem(ValueError):
 
 
 class KramdownExtensions(Preprocessor):
-    """kramdown's ``{::name ... /}`` extensions: ``options`` for parse_block_html, ``comment``.
+    """kramdown's ``{::name ... /}`` extensions: ``options`` for parse_block_html, ``comment``,
+    ``nomarkdown``.
 
     ``{::options parse_block_html="true" /}`` makes kramdown read Markdown
     inside the HTML blocks that follow; here those blocks get ``markdown="1"``
-    for md_in_html. Any other extension or option is refused by name and line
-    rather than shown as text.
+    for md_in_html. ``{::nomarkdown}`` ... ``{:/nomarkdown}`` (or ``{:/}``) is its
+    text as written (:class:`NoMarkdown`). Any other extension or option is refused by
+    name and line rather than shown as text. Fenced code is left as it is.
     """
 
     OPTIONS = re.compile(r"^\{::options\s+(.*?)\s*/\}\s*$")
@@ -1187,11 +1201,28 @@ class KramdownExtensions(Preprocessor):
 
     def run(self, lines: list[str]) -> list[str]:
         out: list[str] = []
+        lines = list(lines)
         block_html = in_comment = False
-        for number, line in enumerate(lines, start=1):
+        fence = None
+        nomarkdown = NoMarkdown(self.md)
+        at = 0
+        while at < len(lines):
+            line, number, block_start = lines[at], at + 1, not out or not out[-1].strip() or fence == ""
+            at += 1
+            if fence:
+                fence = "" if _closes_fence(fence, line) else fence
+                out.append(line)
+                continue
+            fence = None
             if in_comment:
                 in_comment = not self.COMMENT_END.search(line)
                 continue
+            if opening := FENCE.match(line):
+                fence = opening.group(1)
+                out.append(line)
+                continue
+            if ATX_HEADING.match(line):
+                fence = ""      # a block ends with the heading's line
             options = self.OPTIONS.match(line)
             if options:
                 for key, value in re.findall(r'(\w+)="([^"]*)"', options.group(1)):
@@ -1203,13 +1234,140 @@ class KramdownExtensions(Preprocessor):
             if self.COMMENT.match(line):
                 in_comment = not self.COMMENT_END.search(line)
                 continue
+            if "{::nomarkdown" in line:
+                read, taken, block = nomarkdown.read(lines, at - 1, block_start)
+                if block:
+                    out += read
+                    at += taken - 1
+                    continue
+                if taken:       # a span made a mark: the line is read again, for what follows it
+                    lines[at - 1:at - 1 + taken] = read
+                    at -= 1
+                    continue
             extension = self.EXTENSION.match(line)
-            if extension:
+            if extension and extension.group(1) != "nomarkdown":
                 raise MarkdownProblem(f"kramdown extension '{{::{extension.group(1)}}}' is not supported", number)
             if block_html:
                 line = self.HTML_OPEN.sub(r'\1\2 markdown="1">', line)
             out.append(line)
         return out
+
+
+class NoMarkdown:
+    """kramdown's ``{::nomarkdown}`` ... ``{:/}``: text that goes into the page as written.
+
+    As a block (the tag alone on a line that starts a block, its end tag alone on a line)
+    it is raw HTML of its own, in no paragraph; elsewhere a span of a paragraph's text,
+    its lines included. ``type="..."`` not naming ``html`` leaves it out, as kramdown's
+    HTML converter does. The text is stashed as raw HTML; what stands for it here is a
+    mark (:data:`RAW_MARK`) that :class:`RawMarksStashed` makes the stash's placeholder once
+    Python-Markdown has stripped its own placeholder characters from the text. Without an end
+    tag, kramdown reads the tag as text, and so here.
+    """
+
+    BLOCK = re.compile(r"^(\s*)\{::nomarkdown(?:\s+([^}]*?))?\s*(/)?\}\s*$")
+    BLOCK_END = re.compile(r"^\s*\{:/(nomarkdown)?\}\s*$")
+    SPAN = re.compile(r"(?s)\{::nomarkdown(?:\s+([^}]*?))?\s*(?:(/)\}|\}(.*?)\{:/(?:nomarkdown)?\})")
+
+    def __init__(self, md: markdown.Markdown):
+        self.md = md
+        md.raw_blocks = set()
+
+    def read(self, lines: list[str], at: int, block_start: bool) -> tuple[list[str], int, bool]:
+        """What the extension on ``lines[at]`` becomes: the lines that stand for ``lines[at:]``'s
+        first ones, how many of those they stand for (0: nothing read), and whether they are a block."""
+        block = self.BLOCK.match(lines[at]) if block_start else None
+        if block:
+            indent, attributes, closed = block.groups()
+            if closed:      # {::nomarkdown /}: no text
+                return [], 1, True
+            end = next((index for index in range(at + 1, len(lines)) if self.BLOCK_END.match(lines[index])), None)
+            if end is not None:
+                if not for_html(attributes):
+                    return [], end - at + 1, True
+                index = self.md.htmlStash.html_counter
+                self.md.htmlStash.store("\n".join(line[len(indent):] if line.startswith(indent) else line.lstrip()
+                                                  for line in lines[at + 1:end]))
+                self.md.raw_blocks.add(util.HTML_PLACEHOLDER % index)
+                # at the tag's indent, to stay in a list item; what follows is a block of its own
+                return [indent + RAW_MARK % index, ""], end - at + 1, True
+        start = lines[at].index("{::nomarkdown")
+        if lines[at][:start].count("`") % 2:      # in a code span
+            return [], 0, False
+        text = "\n".join(lines[at:])
+        span = self.SPAN.match(text, start)
+        if span is None:
+            return [], 0, False
+        kept = ""
+        if not span.group(2) and for_html(span.group(1)):
+            kept = RAW_MARK % self.md.htmlStash.html_counter
+            self.md.htmlStash.store(span.group(3))
+        taken = text.count("\n", 0, span.end()) + 1       # the lines up to the span's end
+        read = (text[:span.start()] + kept + text[span.end():]).split("\n")
+        return read[:taken - text.count("\n", span.start(), span.end())], taken, False
+
+
+def for_html(attributes: str | None) -> bool:
+    """Whether a ``{::nomarkdown type="..."}`` is for the HTML converter: with no type, it is for all."""
+    types = dict(re.findall(r'(\w+)=["\']([^"\']*)["\']', attributes or "")).get("type", "").split()
+    return not types or "html" in types
+
+
+RAW_MARK = "\ue000%d\ue001"   # a stashed text's place, until RawMarksStashed (private-use characters)
+
+
+class RawMarksStashed(Preprocessor):
+    """:data:`RAW_MARK` made the raw HTML stash's placeholder (after ``normalize_whitespace``,
+    which strips the placeholder's characters from the text, before the HTML blocks are read)."""
+
+    def run(self, lines: list[str]) -> list[str]:
+        if not self.md.htmlStash.html_counter:
+            return lines
+        return [RAW_MARKS.sub(lambda m: util.HTML_PLACEHOLDER % m.group(1), line) if "\ue000" in line else line
+                for line in lines]
+
+
+RAW_MARKS = re.compile("\ue000([0-9]+)\ue001")
+
+
+class AttributesOnce(Postprocessor):
+    """A tag's attribute written twice (``<a class="body-copy" href="..." class="cta-secondary">``,
+    as swift.org's install pages write it) written once, with its last value at its first place,
+    as kramdown writes the tags it reads into a mapping; a browser would keep the first value."""
+
+    def run(self, text: str) -> str:
+        return START_TAG.sub(_attributes_once, text) if "=" in text else text
+
+
+START_TAG = re.compile(r"<([A-Za-z][\w:-]*)(\s[^<>]*?)(/?)>")
+ATTRIBUTE = re.compile(r"""([^\s=/>"']+)(?:\s*=\s*("[^"]*"|'[^']*'|[^\s"'=<>`]+))?""")
+
+
+def _attributes_once(tag: re.Match) -> str:
+    if tag.group(2).count("=") < 2:      # most tags: one attribute or none, nothing to look at
+        return tag.group(0)
+    found = ATTRIBUTE.findall(tag.group(2))
+    names = [name.lower() for name, _ in found]
+    if len(set(names)) == len(names):
+        return tag.group(0)
+    values = {name.lower(): value for name, value in found}    # the last of each
+    written = []
+    for name, _ in found:
+        if name.lower() in values:
+            value = values.pop(name.lower())
+            written.append(f"{name}={value}" if value else name)
+    return f"<{tag.group(1)} {' '.join(written)}{tag.group(3)}>"
+
+
+class RawBlocksUnwrapped(Postprocessor):
+    """A ``{::nomarkdown}`` block is a block of its own, never a paragraph's text: the ``<p>``
+    Python-Markdown put around its placeholder is taken off before the raw HTML goes in (which
+    keeps the ``<p>`` around raw HTML that does not start with a block-level tag)."""
+
+    def run(self, text: str) -> str:
+        for placeholder in getattr(self.md, "raw_blocks", ()):
+            text = text.replace(f"<p>{placeholder}</p>", placeholder)
+        return text
 
 
 class MarkdownInNestedHtml(Preprocessor):
@@ -1428,6 +1586,9 @@ class KramdownCompat(Extension):
 
     def extendMarkdown(self, md: markdown.Markdown) -> None:
         md.preprocessors.register(KramdownExtensions(md), "kramdown_extensions", 38)
+        md.preprocessors.register(RawMarksStashed(md), "raw_marks_stashed", 29)   # after normalize_whitespace (30)
+        md.postprocessors.register(RawBlocksUnwrapped(md), "raw_blocks_unwrapped", 31)    # before raw_html (30)
+        md.postprocessors.register(AttributesOnce(md), "attributes_once", 25)    # after raw_html (30)
         md.preprocessors.register(MarkdownInNestedHtml(md), "markdown_in_nested_html", 37.5)
         md.preprocessors.register(HtmlBlocks(md), "html_block", 20)     # md_in_html's, replaced
         md.preprocessors.register(KramdownBlocks(md), "kramdown_blocks", 37)

@@ -360,9 +360,13 @@ def liquid_true(value: Any) -> bool:
 
 def each_pair(value: Any) -> Any:
     """What Liquid's ``for`` loops over: a mapping as its ``[key, value]`` pairs, in order (Ruby's
-    Hash#each), where Jinja would loop over its keys alone; anything else as it is."""
+    Hash#each), where Jinja would loop over its keys alone; a string as one item (swift.org's
+    ``for page_author in page.author``, one author named), where Jinja would loop over its
+    characters; anything else as it is."""
     if isinstance(value, Mapping) and not hasattr(value, "front_matter_keys"):
         return [[key, item] for key, item in value.items()]
+    if isinstance(value, str):
+        return [value] if value else []
     return value
 
 
@@ -483,4 +487,5 @@ def liquid_filter(value: Any, name: str, *args: Any) -> Any:
     # Jinja's selectattr and map give generators, where Liquid's filters take arrays.
     plain = [str(item) if isinstance(item, Markup) else list(item) if isinstance(item, Iterator) else item
              for item in (value, *args)]
-    return standard_filter(name)(*plain)
+    found = standard_filter(name)(*plain)
+    return NIL if found is None else found     # Liquid's nil prints as nothing, Python's None as "None"

@@ -126,8 +126,8 @@ def test_an_unsupported_kramdown_extension_is_refused_with_its_line() -> None:
     from generator.markdown import MarkdownProblem
 
     with pytest.raises(MarkdownProblem) as info:
-        render_markdown("Text.\n\n{::nomarkdown}\n<b>x</b>\n{:/nomarkdown}\n")
-    assert info.value.line == 3 and "{::nomarkdown}" in str(info.value)
+        render_markdown("Text.\n\n{::unknown}\n<b>x</b>\n{:/unknown}\n")
+    assert info.value.line == 3 and "{::unknown}" in str(info.value)
 
 
 def test_header_ids_stay_unique_in_linear_time() -> None:
@@ -364,6 +364,66 @@ KRAMDOWN_READINGS = {
     "dash-runs": ("a -- b --- c ---- d ----- e ------ f ------- g\n\nx----y, 1--2, a--, '---' --\"k\"--\n\n"
                   "`a----b` a----b\n\n----\n"),
     "html-elements-left-open": '<aside markdown="1">\na\n\n<aside markdown="1">\nx *y*\n\nz\n',
+    # opensource.guide's `_"How do I..."_` in every language: a quote before `_` (a word's character)
+    # is an opening one in kramdown, before `*` a closing one.
+    "quote-before-emphasis-mark": ('for example, _"How do I..."_ or _"What do you think about..."_ instead.\n'
+                                   '\n'
+                                   'And *"How do I..."* or **"Bold..."** and __"Under..."__ here.\n'
+                                   '\n'
+                                   '> _"let me show you..."_\n'),
+    # apache/calcite's history: kramdown closes a code span at the first run of its opening's backticks,
+    # even within a longer run.
+    "code-span-closed-in-a-longer-run": ("A `Sort.computeSelfCost()`` calls `makeCost()`` with arguments.\n\n"
+                                         "and ``a ``` b`` c and `x` y ``z`` and `` ` `` and ``` `` ``` ok `unclosed\n"),
+    # apache/calcite's spatial page: `|: ------` is a separator line, its column without alignment.
+    "table-separator-cells-as-kramdown-reads-them": ("| Description | Expression\n|:----------- |: ------\n| a | b\n\n"
+                                                     "| x | y | z |\n|:-:|--:|---|\n| 1 | 2 | 3 |\n\n"
+                                                     "| h |\n|-+-|\n| c | d |\n"),
+    # swift-org-website's install pages: an attribute written twice in a tag, kramdown keeps the last value.
+    "attribute-written-twice": ('<div class="w" markdown="1">\n'
+                                '<a class="body-copy" href="/x" class="cta">Down</a>\n'
+                                '</div>\n'
+                                '\n'
+                                'Text <a class="a" href="/y" class="b" id="q">y</a> and <span title="1" title="2">s</span>.\n'
+                                '\n'
+                                '<div class="one" class="two">raw</div>\n'
+                                '\n'
+                                '`<a class="c" class="d">`\n'),
+    # kramdown's nomarkdown extension, as swift-org-website's API guidelines put a checkbox in an item:
+    # a block where a block starts (after a heading too), a span in a paragraph, left out for another type.
+    "nomarkdown": ('Para line\n'
+                   '{::nomarkdown}\n'
+                   '<em>z</em> *q*\n'
+                   '{:/nomarkdown}\n'
+                   '\n'
+                   'Text with {::nomarkdown}<b>*raw*</b>{:/} inline and {::nomarkdown type="latex"}y{:/} gone {::nomarkdown /} too.\n'
+                   '\n'
+                   '{::nomarkdown}<b>*raw*</b>{:/}\n'
+                   '\n'
+                   '* item\n'
+                   '\n'
+                   '  {::nomarkdown}\n'
+                   '<input type="checkbox" class="detail">\n'
+                   '{:/nomarkdown}\n'
+                   '  more *text*\n'
+                   '\n'
+                   '* two\n'
+                   '\n'
+                   '{::nomarkdown type="latex"}\n'
+                   '\\LaTeX\n'
+                   '{:/nomarkdown}\n'
+                   '\n'
+                   '## Head\n'
+                   '{::nomarkdown}\n'
+                   '<input>\n'
+                   '{:/}\n'
+                   '```\n'
+                   '{::nomarkdown}\n'
+                   '<b>code</b>\n'
+                   '{:/}\n'
+                   '```\n'
+                   '\n'
+                   '`{::nomarkdown}<i>x</i>{:/}` in code.\n'),
     # kramdown writes no id of white space (a template's id="{{ x.id }}" with no x.id), but a
     # script's text and a comment keep what they hold.
     "blank-ids-left-out": ('Text <a href="x" id="">a</a>, <span id=" ">s</span>, <b id="k">k</b>.\n\n'

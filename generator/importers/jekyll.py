@@ -22,6 +22,7 @@ import functools
 import html
 import json
 import os
+import posixpath
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -193,6 +194,7 @@ class _Importer:
         self.feeds = {"atom": False, "rss": False, "json": False}
         self.layouts_used: set[str] = set()
         self.front_matter_keys: set[str] = set()   # every key the posts and pages set
+        self.relative_included: set[str] = set()   # include_relative's files, as includes
         self.feed_limits: list[int] = []             # the posts each of the site's feeds listed
         self.has_404 = False
         self.static: list[str] = []
@@ -409,12 +411,17 @@ class _Importer:
         if (self.src / "_drafts").is_dir():
             self.note("_drafts", 1, "_drafts", "drafts have no date: give each one a dated name and "
                                                "'draft: true', in content/posts/")
-        for name in self.sass_paths:      # folders the site does not publish: copied for the build's Sass
+        # The Sass load paths, for the build's Sass: a folder the site does not publish whole; of one it
+        # publishes (swift.org's sass_dir, assets/stylesheets), the partials Jekyll skips as _-named.
+        for name in self.sass_paths:
             sass = self.src / name
-            for path in sorted(sass.rglob("*")) if self.skipped(name) and self.folder(sass) else []:
+            for path in sorted(sass.rglob("*")) if self.folder(sass) else []:
+                rel = path.relative_to(self.src).as_posix()
+                if not (self.skipped(name) or rel.endswith(SASS_SUFFIXES) and self.skipped(rel)):
+                    continue
                 data = self.read(path) if path.is_file() else None
                 if data is not None:
-                    self.copy(data, path.relative_to(self.src).as_posix())
+                    self.copy(data, rel)
         self.import_collections()
         if (self.src / "_plugins").is_dir():
             self.note("_plugins", 1, "_plugins", "Ruby plugins do not run in sitegen: do what they did "
@@ -574,13 +581,52 @@ class _Importer:
             self.check_post_url(rel, merged)
         self.note_third_party(rel, text)
         body_start = match.end()
+        text = text[:body_start] + self.relative_includes(text[body_start:], rel)
         self.note_unknown_liquid(rel, text, body_start)
-        front = split_names(front, meta) + "".join(_yaml_line(key, value) for key, value in changes.items())
+        front = self.rooted_redirects(split_names(front, meta), meta) + "".join(_yaml_line(key, value) for key, value in changes.items())
         if kind == "pages" and collection is None and self.languages:   # written once polyglot has chosen
             self.localized_pages.append(Page(rel, target, merged, front, text[body_start:],
                                                text.count("\n", 0, body_start)))
             return
         self.write(f"---\n{front}---\n{text[body_start:]}", target)
+
+    def relative_includes(self, body: str, rel: str, depth: int = 0) -> str:
+        """``body`` with each ``{% include_relative NAME %}`` an include of that file, copied to
+        ``content/includes/_relative/`` under its path (swift.org's pages include their
+        ``_older-releases.md``, which Jekyll does not publish). As in Jekyll, NAME is read from
+        the folder of the page ``rel``, in the files it includes too; a computed NAME is left
+        (the build names it as a tag sitegen does not have)."""
+        folder = rel.rpartition("/")[0]
+
+        def include(found: re.Match) -> str:
+            name = found.group(2)
+            source = posixpath.normpath(posixpath.join(folder, name))
+            path = self.src / source
+            if source.startswith("../") or not path.is_file() or not self.inside(path) or depth > 8:
+                return found.group(0)
+            target = f"{RELATIVE_INCLUDES}/{source}"
+            if target not in self.relative_included:
+                self.relative_included.add(target)
+                data = self.read(path)
+                if data is None:
+                    return found.group(0)
+                text = self.relative_includes(data.decode("utf-8", "replace"), rel, depth + 1)
+                self.write(text, f"content/includes/{target}")
+            return f"{found.group(1)}include {target}{found.group(3)}"
+
+        return INCLUDE_RELATIVE.sub(include, body) if "include_relative" in body else body
+
+    @staticmethod
+    def rooted_redirects(front: str, meta: dict) -> str:
+        """``front`` with each ``redirect_from`` path written without its leading ``/``
+        (``server/guides/``) given one: jekyll-redirect-from reads each from the site's root;
+        sitegen asks for the ``/``. (Two pages redirecting one path: see outputs/redirects.py.)"""
+        value = meta.get("redirect_from")
+        for old in [value] if isinstance(value, str) else value if isinstance(value, list) else []:
+            if isinstance(old, str) and old and not old.startswith(("/", "http://", "https://")):
+                line = re.compile(rf"^([ \t]*(?:redirect_from[ \t]*:|-)[ \t]*)(['\"]?){re.escape(old)}\2[ \t]*$", re.M)
+                front = line.sub(lambda found: f"{found.group(1)}{found.group(2)}/{old}{found.group(2)}", front, count=1)
+        return front
 
     def write_languages(self) -> None:
         """A polyglot site's pages, each at the URL it had in each language."""
@@ -708,12 +754,14 @@ class _Importer:
         for name, data in include_files.items():     # for Liquid in content, as they are
             self.copy(data, f"content/includes/{name}")
         self.result.includes = len(include_files)
-        layout_texts = {p: self.read_template(p) for p in sorted(layouts.glob("*"))
+        # A layout in a folder of _layouts is named by its path there (new-layouts/base), as in Jekyll.
+        layout_texts = {p: self.read_template(p) for p in sorted(layouts.rglob("*"))
                         if p.is_file()} if self.folder(layouts) else {}
-        layout_files = {p.stem: p for p, text in layout_texts.items() if text is not None}
+        layout_files = {p.relative_to(layouts).with_suffix("").as_posix(): p for p, text in layout_texts.items()
+                        if text is not None}
         parsed = {name: self.split_layout(layout_texts[path], path) for name, path in layout_files.items()}
         for name, (_, body, offset) in parsed.items():
-            self.note_hosts(body, f"_layouts/{layout_files[name].name}", offset)
+            self.note_hosts(body, f"_layouts/{layout_files[name].relative_to(layouts).as_posix()}", offset)
         parents = {name: str(meta.get("layout")) for name, (meta, _, _) in parsed.items()
                    if meta.get("layout") not in (None, "null", "none", False, "")}
         variables = layout_variables({name: meta for name, (meta, _, _) in parsed.items()}, parents)
@@ -722,7 +770,7 @@ class _Importer:
         assigned = set().union(*(assigned_names(body) for _, body, _ in parsed.values()),
                                *(assigned_names(data.decode("utf-8", "replace")) for data in include_files.values()))
         for name, (meta, body, offset) in parsed.items():
-            rel = f"_layouts/{layout_files[name].name}"
+            rel = f"_layouts/{layout_files[name].relative_to(layouts).as_posix()}"
             if name in SITEGEN_TEMPLATES:
                 self.note(rel, 1, rel, f"sitegen makes its own '{name}' pages with templates/{name}.html: "
                                        f"rename the layout (and the front matter naming it)")
@@ -1106,6 +1154,11 @@ def split_names(front: str, meta: dict) -> str:
             if len(line.findall(front)) == 1:
                 front = line.sub(lambda _: f"{key}: {json.dumps(value.split(), ensure_ascii=False)}", front)
     return front
+
+
+# Jekyll's include_relative of a named file (not {{ computed }}), its parameters after the name.
+INCLUDE_RELATIVE = re.compile(r"(\{%-?\s*)include_relative\s+([\w./-]+)((?:\s[^%]*)?-?%\})")
+RELATIVE_INCLUDES = "_relative"     # content/includes/_relative/PATH: a file include_relative reads
 
 
 def gemfile_plugins(text: str) -> list[tuple[str, int]]:

@@ -50,7 +50,7 @@ FILTERS: dict[str, tuple[str, Callable[[list[str]], list[str]] | None]] = {
     "date_to_string": ("date", lambda a: ['"%d %b %Y"']),
     "date_to_long_string": ("date", lambda a: ['"%d %B %Y"']),
     "date_to_rfc822": ("date", lambda a: ['"%a, %d %b %Y %H:%M:%S %z"']),
-    "date": ("date", None), "size": ("length", None), "first": ("first", None), "last": ("last", None),
+    "date": ("date", None), "size": ("length", None),
     "join": ("jekyll_join", None), "map": ("jekyll_map", None), "default": ("default", lambda a: [a[0], "true"]),
     "upcase": ("upper", None), "downcase": ("lower", None),
     "strip": ("trim", None), "uniq": ("unique", None), "reverse": ("reverse", None),
@@ -68,7 +68,8 @@ LIQUID_FILTERS = frozenset({
     "strip_newlines", "newline_to_br",
     "url_encode", "url_decode", "lstrip", "rstrip", "remove_first", "replace_first", "slice", "escape_once",
     "compact", "concat", "sum", "sort_natural", "array_to_sentence_string", "normalize_whitespace",
-    "cgi_escape", "uri_escape", "markdownify", "strip_html", "push", "pop", "shift", "unshift"})
+    "cgi_escape", "uri_escape", "markdownify", "strip_html", "push", "pop", "shift", "unshift",
+    "first", "last"})   # nil for nil, an empty list or a string (Jinja's: the first character, or an error)
 TOKEN = re.compile(r"""\s*(?:
     (?P<str>"[^"]*"|'[^']*')
   | (?P<range>\(\s*[^()]+?\s*\.\.\s*[^()]+?\s*\))
@@ -658,15 +659,16 @@ class _Converter:
             value = f"({self.target(root)} | default(nil))"
             if local or scope.lenient:    # a loop variable of that name hides it, as Liquid's loop scope does
                 value = f"({root} | default({self.target(root)}) | default(nil))"
-            return _maybe(self.access(value, rest), rest)
+            return self.data_value(value, rest)
         if local:                         # read after its loop: nil, as in Liquid
-            return f"({self.access(root, rest)} | default(nil))"
+            return f"({self.access(root if root != 'include' else '(include | default(nil))', rest, self.nil_between)} " \
+                   "| default(nil))"
         if root in scope.documents:
             return self.document(root, rest)
         if root == "site":
             return self.site(rest)
-        if root == "include":
-            return _maybe(self.access("include", rest), rest)
+        if root == "include":      # an include given no parameters has its includer's, or nil
+            return self.data_value("(include | default(nil))", rest)
         if root == "content" and not rest:
             return "content"
         if root == "layout" and scope.layouts is not None:
@@ -679,8 +681,20 @@ class _Converter:
                                    "layout": "write the layout's value in, or move it to the page's front matter",
                                    "jekyll": "remove it, or write the value in"}[root])
         if scope.lenient:   # an include sees its includer's names; one set by none is nil, as in Liquid
-            return _maybe(self.access(f"({root} | default(nil))", rest), rest)
+            return self.data_value(f"({root} | default(nil))", rest)
         return "nil"        # assigned nowhere: nil, as in Liquid
+
+    def data_value(self, value: str, rest: list[str]) -> str:
+        """``value``'s ``rest`` (keys of data, mostly), a key it lacks nil: see :attr:`nil_between`."""
+        return _maybe(self.access(value, rest, self.nil_between), rest)
+
+    @property
+    def nil_between(self) -> bool:
+        """Whether a key missing on the way down a value is nil, as in Liquid (a locale's file
+        without ``footer``: ``t.footer.contribute.heading``), not only the last one; not where the
+        site set Liquid's ``strict_variables``, with which Jekyll stops at it, as sitegen then does."""
+        liquid = self.scope.config.get("liquid")
+        return not (isinstance(liquid, dict) and liquid.get("strict_variables"))
 
     def layout(self, rest: list[str]) -> str:
         """A value of the layouts' front matter, written in: the same on every chain of layouts
@@ -747,11 +761,15 @@ class _Converter:
         raise Unconvertible(f"site.{name} has no equivalent in sitegen's site: write its value in, or "
                             f"keep it in a data file (content/data/) and use site.data")
 
-    def access(self, base: str, parts: list[str], lookup: bool = False) -> str:
+    def access(self, base: str, parts: list[str], lookup: bool = False, nil_between: bool = False) -> str:
         """``base`` followed by Liquid's ``.name``, ``[key]``, ``.size``, ``.first``, ``.last``;
         ``lookup``: each key by the ``item`` filter, which passes a missing one on to the end
-        (where ``default(nil)`` makes it nil), as Liquid's nil has no keys either."""
-        for part in parts:
+        (where ``default(nil)`` makes it nil), as Liquid's nil has no keys either; ``nil_between``:
+        each step but the last made nil where missing (``default(nil)``), for what ``item`` cannot
+        read (a document's fields)."""
+        for index, part in enumerate(parts):
+            if nil_between and index:
+                base = f"({base} | default(nil))"
             if part.startswith("["):
                 kind, value = tokenize(part[1:-1].strip())[0]
                 key = self.operand((kind, value))
@@ -761,11 +779,14 @@ class _Converter:
                 # by the ``item`` filter, which, unlike x[key], never falls back to an attribute.
                 base = f"{base}[{key}]" if kind in ("str", "num") and not lookup else f"({base} | item({key}))"
                 continue
+            if not part.startswith("_") and part in INTERNAL_ATTRIBUTES:
+                base = f"({base} | item({_literal(part)}))"    # a key (a locale's byline.format), never Python's
+                continue
             _check_name(part)
             if part == "size":
                 base = f"({base} | {FILTERS[part][0]})"
-            elif part in ("first", "last"):     # of an empty list: nil, as in Liquid
-                base = f"({base} | {FILTERS[part][0]} | default(nil))"
+            elif part in ("first", "last"):     # nil for nil, an empty list or a string, as in Liquid
+                base = f'({base} | liquid("{part}"))'
             elif lookup:
                 base = f"({base} | item({_literal(part)}))"
             elif re.fullmatch(r"[A-Za-z_]\w*", part) and part not in MAPPING_METHODS:
