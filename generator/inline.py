@@ -22,7 +22,8 @@ Python-Markdown's took the square of its elements (a 1.6 MB paragraph: 195 s):
 the text is not made again after each match, nor added to piece by piece, and
 elements wait in a deque (:class:`SkippingInlineProcessor`); a link's text and
 target are read from brackets matched once per text, not counted from each
-``[`` or ``(`` to the end (:class:`LinkReader`).
+``[`` or ``(`` to the end (:class:`LinkReader`). Emphasis is the exception: its delimiters keep
+state between matches, so its text is made again after each (:func:`context_needed`).
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ import markdown
 from markdown import util
 from markdown.extensions import Extension
 from markdown.inlinepatterns import InlineProcessor as NewStylePattern
-from markdown.inlinepatterns import ImageInlineProcessor, LinkInlineProcessor, ReferenceInlineProcessor
+from markdown.inlinepatterns import DelimiterProcessor, ImageInlineProcessor, LinkInlineProcessor, ReferenceInlineProcessor
 from markdown.treeprocessors import InlineProcessor
 
 from generator import pinned
@@ -154,13 +155,14 @@ def _behind(items: Any) -> int:
 
 def context_needed(pattern: Any) -> int | None:
     """How far before a match's start ``pattern`` (its expression, and those its ``handleMatch``
-    uses: a link's, emphasis's delimiters') may look; at least one character, None if unknown."""
-    if not isinstance(pattern, NewStylePattern):
+    uses: a link's) may look; at least one character, None if unknown. Emphasis's delimiters
+    (:class:`DelimiterProcessor`) keep what they found in the text from one match to the next
+    (its regions, where to go on), so they must be given the text as Python-Markdown has it
+    after each match: tried match by match (``******a***`` then ``***a* * *`` read otherwise)."""
+    if not isinstance(pattern, NewStylePattern) or isinstance(pattern, DelimiterProcessor):
         return None
     expressions = [value for value in (*vars(type(pattern)).values(), *vars(pattern).values())
                    if isinstance(value, re.Pattern)]
-    for delimiter in getattr(pattern, "delimiters", {}).values():
-        expressions += [value for value in vars(delimiter).values() if isinstance(value, re.Pattern)]
     widths = [behind(expression.pattern, expression.flags) for expression in expressions]
     return None if None in widths else max([1, *widths])
 
