@@ -31,7 +31,8 @@ from generator.files import is_file
 from generator.layout import DEFAULT_THEME, TEMPLATES
 from generator.outputs.social import card_url as social_card_url
 from generator.plugins import extensions
-from generator.ruby_values import jekyll_matches
+from generator.highlight import highlight
+from generator.ruby_values import jekyll_matches, ruby_text
 from generator.placement import timezone_of
 from generator.site import group_url, slugify
 from generator.sources import parse_date
@@ -180,6 +181,8 @@ class Renderer:
             item=item,
             jekyll_sort=jekyll_sort,
             jekyll_where=jekyll_where,
+            jekyll_group_by=jekyll_group_by,
+            jekyll_highlight=jekyll_highlight,
             each_pair=each_pair,
             jsonify=jsonify,
             markdown_inline=markdown_inline,
@@ -367,6 +370,22 @@ def jekyll_sort(env: jinja2.Environment, value: Any, attribute: str | None = Non
         return jinja2.filters.do_sort(env, value)
     keyed = [(jekyll_property(env, item, attribute), item) for item in value]
     return [item for _, item in sorted(keyed, key=lambda pair: (pair[0] is not None, pair[0] if pair[0] is not None else 0))]
+
+
+@jinja2.pass_environment
+def jekyll_group_by(env: jinja2.Environment, items: Any, attribute: str) -> list[dict[str, Any]]:
+    """Jekyll's ``group_by`` for templates converted from Liquid: ``{name, items, size}`` for each
+    value of ``attribute`` as Ruby writes it (nil is ""), in the order the values first come."""
+    groups: dict[str, list[Any]] = {}
+    for entry in items:
+        groups.setdefault(ruby_text(jekyll_property(env, entry, attribute)), []).append(entry)
+    return [{"name": name, "items": found, "size": len(found)} for name, found in groups.items()]
+
+
+def jekyll_highlight(code: Any, language: str, linenos: bool = False) -> Markup:
+    """Jekyll's ``{% highlight %}`` around Liquid in a converted layout (``{{ content }}`` shown as
+    code): what the block rendered, as text, highlighted as sitegen highlights a page's code."""
+    return Markup(highlight(str(code).strip("\r\n") + "\n", language, linenos=linenos))
 
 
 def jsonify(value: Any) -> Markup:

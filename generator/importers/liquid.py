@@ -40,6 +40,10 @@ SITE_FIELDS = {"title": "title", "description": "description", "url": "url", "ba
                "posts": "posts", "pages": "pages", "tags": "tags", "categories": "categories",
                "data": "data", "lang": "language", "time": "time"}
 DOCUMENT_COLLECTIONS = ("site.posts", "site.pages", "site.tags[", "site.categories[")
+# Filters after which a list of documents is something else: groups of them, or their values.
+UNLISTING_FILTERS = ("group_by", "map")
+# A mapping's methods, which Jinja's ``x.name`` would find before its key ``name`` (a group's ``items``).
+MAPPING_METHODS = frozenset(name for name in dir(dict) if not name.startswith("_"))
 LOOP_FIELDS = {"index", "index0", "rindex", "rindex0", "first", "last", "length"}
 
 # Liquid filter -> Jinja filter and how its arguments carry over (None: as they are).
@@ -55,7 +59,7 @@ FILTERS: dict[str, tuple[str, Callable[[list[str]], list[str]] | None]] = {
     "upcase": ("upper", None), "downcase": ("lower", None),
     "strip": ("trim", None), "uniq": ("unique", None), "reverse": ("reverse", None),
     "number_of_words": ("wordcount", None), "slugify": ("slugify", None),
-    "where": ("jekyll_where", None),
+    "where": ("jekyll_where", None), "group_by": ("jekyll_group_by", None),
     "sort": ("jekyll_sort", lambda a: [f"attribute={a[0]}"] if a else []),
 }
 
@@ -69,6 +73,11 @@ LIQUID_FILTERS = frozenset({
     "url_encode", "url_decode", "lstrip", "rstrip", "remove_first", "replace_first", "slice", "escape_once",
     "compact", "concat", "sum", "sort_natural", "array_to_sentence_string", "normalize_whitespace",
     "cgi_escape", "uri_escape", "markdownify", "strip_html", "push", "pop", "shift", "unshift"})
+# The filters of Jekyll 4.3 and of its Liquid that neither table above has: a layout using one is
+# left to its author; any other name is nobody's filter, which Jekyll's Liquid passes the input on from.
+JEKYLL_FILTERS = frozenset({
+    "smartify", "sassify", "scssify", "where_exp", "find", "find_exp", "to_integer", "group_by_exp", "sample",
+    "inspect", "strip_index", "map"})
 TOKEN = re.compile(r"""\s*(?:
     (?P<str>"[^"]*"|'[^']*')
   | (?P<range>\(\s*[^()]+?\s*\.\.\s*[^()]+?\s*\))
@@ -119,6 +128,8 @@ class Scope:
     documents: set[str] = field(default_factory=lambda: {"page"})   # names holding documents
     locals: set[str] = field(default_factory=set)  # loop variables
     collections: set[str] = field(default_factory=set)   # names holding lists of documents
+    groupings: set[str] = field(default_factory=set)     # names holding group_by's groups of documents
+    groups: set[str] = field(default_factory=set)        # loop variables holding one such group
     lenient: bool = False                          # an include: names may come from its includer
     includes: set[str] | None = None               # the files of _includes (None: not known)
     layouts: list[dict[str, Any]] | None = None    # what ``layout`` is on each chain through a layout
@@ -251,6 +262,7 @@ class _Converter:
         self.notes: list[Note] = []
         self.stack: list[_Block] = []
         self.block_used = False
+        self.line = 1           # of the tag or output being converted
 
     def note(self, line: int, construct: str, action: str, neutralised: bool = False) -> None:
         self.notes.append(Note(self.path, line, " ".join(construct.split())[:120], action, neutralised))
@@ -265,7 +277,7 @@ class _Converter:
             out.append(self.literal(text[pos:end], pos))
             if match is None:
                 break
-            line = text.count("\n", 0, match.start()) + 1
+            line = self.line = text.count("\n", 0, match.start()) + 1
             whole = match.group(0)
             if match.group("tag") in ("raw", "comment"):
                 pos = self.verbatim(match, line, out)
@@ -282,7 +294,8 @@ class _Converter:
             pos = match.end()
         for block in reversed(self.stack):
             self.note(block.line, f"{{% {block.tag} %}}", "this block is never closed: close it")
-            out.append({"for": "{% endfor %}", "capture": "{% endset %}"}.get(block.tag, "{% endif %}"))
+            out.append({"for": "{% endfor %}", "capture": "{% endset %}", "highlight": "{% endfilter %}"}
+                       .get(block.tag, "{% endif %}"))
         return "".join(out)
 
     def target(self, name: str) -> str:
@@ -330,7 +343,7 @@ class _Converter:
     def highlighted(self, match: re.Match, out: list[str]) -> int | None:
         """A ``highlight`` block of plain code, highlighted now as sitegen highlights one in a
         page (the code is the same on every page); where the block holds Liquid, None: its
-        tag is then a note. Returns where the text goes on after ``endhighlight``."""
+        tags are then converted (:meth:`tag`). Returns where the text goes on after ``endhighlight``."""
         options = match.group("args").split()
         end = re.compile(r"\{%-?\s*endhighlight\s*-?%\}").search(self.text, match.end())
         if end is None or not options or options[1:] not in ([], ["linenos"]):
@@ -431,6 +444,8 @@ class _Converter:
                 raise Unconvertible(f"cannot assign to {target!r}: give the variable a plain name")
             if self.lists_documents(value):
                 self.scope.collections.add(target)
+            elif self.groups_documents(value):
+                self.scope.groupings.add(target)
             value = self.expression(value)
             return wrap(f"set {self.target(target)} = {value}")
         if name == "capture":
@@ -444,6 +459,15 @@ class _Converter:
             return wrap("endset")
         if name == "include":
             return self.include(args, wrap)
+        if name == "highlight":     # one holding Liquid (plain code is highlighted at import: highlighted())
+            words = args.split()
+            if not words or words[1:] not in ([], ["linenos"]):
+                raise Unconvertible(UNSUPPORTED["highlight"])
+            self.stack.append(_Block(name, line))
+            return wrap(f"filter jekyll_highlight({_literal(words[0].lower())}, {str(len(words) == 2).lower()})")
+        if name == "endhighlight":
+            self.close(("highlight",), name)
+            return wrap("endfilter")
         if name == "static_href" and self.scope.languages:    # a link kept out of the language, as polyglot
             self.stack.append(_Block(name, line))             # marks it: ferh= until its links are rewritten
             return wrap("filter replace('href=', 'ferh=', 1)")
@@ -486,15 +510,27 @@ class _Converter:
             collection = f"({collection} | reverse | list)"
         if self.lists_documents(source):
             self.scope.documents.add(var)
+        elif source in self.scope.groupings or self.groups_documents(source):
+            self.scope.groups.add(var)
         self.scope.locals.add(var)
         self.stack.append(_Block("for", line))
         return f"for {var} in {collection}"
 
     def lists_documents(self, source: str) -> bool:
-        """Does this Liquid value (before its filters) hold posts or pages?"""
+        """Does this Liquid value hold posts or pages (it does, before its filters, and none of them
+        makes it something else: groups, or values)?"""
+        return self.holds_documents(source) and not _unlisted(source)
+
+    def groups_documents(self, source: str) -> bool:
+        """Is this Liquid value ``group_by``'s groups of posts or pages?"""
+        return self.holds_documents(source) and _unlisted(source) == "group_by"
+
+    def holds_documents(self, source: str) -> bool:
+        """Does this Liquid value, before its filters, hold posts or pages (a group's ``items`` too)?"""
         source = source.strip()
         root = re.split(r"[.\[\s|]", source, maxsplit=1)[0]
         return (source.startswith(DOCUMENT_COLLECTIONS) or root in self.scope.collections
+                or root in self.scope.groups and re.match(rf"{root}\.items\b", source) is not None
                 or any(re.match(rf"site\.{re.escape(name)}\b", source) for name in _collection_names(self.scope.config)))
 
     def include(self, args: str, wrap: Callable[[str], str]) -> str:
@@ -558,12 +594,15 @@ class _Converter:
         if len(pieces[0]) != 1:
             raise Unconvertible("cannot read this expression: write it in Jinja")
         result = self.operand(pieces[0][0])
-        documents = self.lists_documents(source)
+        documents = self.holds_documents(source)
         for piece in pieces[1:]:
-            result += " | " + self.filter(piece, documents)
+            converted = self.filter(piece, documents)
+            result += f" | {converted}" if converted is not None else ""
+            documents = documents and piece[0][1] not in UNLISTING_FILTERS
         return result
 
-    def filter(self, tokens: list[tuple[str, str]], documents: bool = False) -> str:
+    def filter(self, tokens: list[tuple[str, str]], documents: bool = False) -> str | None:
+        """The Jinja filter for a Liquid one; None for one Jekyll's Liquid would pass the value on from."""
         if not tokens or tokens[0][0] != "name":
             raise Unconvertible("cannot read this filter")
         name = tokens[0][1]
@@ -572,18 +611,23 @@ class _Converter:
             if tokens[1] != ("punct", ":"):
                 raise Unconvertible(f"cannot read the arguments of filter '{name}'")
             args = [self.argument(arg) for arg in _split(tokens[2:], ",")]
-            if name in ("sort", "where") and args:
+            if name in ("sort", "where", "group_by") and args:
                 if not args[0].startswith('"'):
                     raise Unconvertible(f"'{name}' by a key held in a variable: name the key")
                 for attribute in args[0][1:-1].split("."):    # Jinja follows these as attributes
                     _check_name(attribute)
-            if documents and name in ("sort", "where") and args and args[0][1:-1] == "path":
+            if documents and name in ("sort", "where", "group_by") and args and args[0][1:-1] == "path":
                 args[0] = '"source"'    # the source file: as Jekyll's path, content/posts/ for _posts/
-            elif documents and name in ("sort", "where") and args and args[0][0] in "'\"" \
+            elif documents and name in ("sort", "where", "group_by") and args and args[0][0] in "'\"" \
                     and args[0][1:-1] not in DOCUMENT_FIELDS:
                 args[0] = f'"meta.{args[0][1:-1]}"'     # a front matter key of posts or pages
         if name not in FILTERS and name in LIQUID_FILTERS:     # by python-liquid's own code, at render
             return f"liquid({', '.join([_literal(name), *args])})"
+        if name not in FILTERS and name not in JEKYLL_FILTERS and not _strict_filters(self.scope.config):
+            self.note(self.line, f"| {name}", f"'{name}' is not a filter of Jekyll or of its Liquid, which passes "
+                      "the value on unchanged: so does the converted layout (a plugin's filter does nothing in "
+                      "sitegen: do what it did)")
+            return None
         if name not in FILTERS:
             raise Unconvertible(f"the Liquid filter '{name}' has no equivalent among sitegen's Jinja "
                                 f"filters: rewrite it in Jinja, or compute the value in the content")
@@ -737,7 +781,7 @@ class _Converter:
                 base = f"({base} | {FILTERS[part][0]})"
             elif lookup:
                 base = f"({base} | item({_literal(part)}))"
-            elif re.fullmatch(r"[A-Za-z_]\w*", part):
+            elif re.fullmatch(r"[A-Za-z_]\w*", part) and part not in MAPPING_METHODS:
                 base += "." + part
             else:
                 base += f'["{part}"]'
@@ -761,7 +805,7 @@ PLUGIN_TAGS = {
 UNSUPPORTED = {
     "i18n_headers": "jekyll-polyglot's alternate-language links: write the <link rel=\"alternate\" hreflang> "
                     "tags in, with page.url",
-    "highlight": "a highlight block holding Liquid, or with options besides linenos: highlight code in the "
+    "highlight": "a highlight block with options besides linenos: highlight code in the "
                  "content (Markdown fences), or write the block in Jinja",
     "post_url": "write the post's URL in (its permalink), or link it from the content",
     "link": "write the page's URL in",
@@ -807,6 +851,20 @@ def _in_language(languages: Languages, each: str, default: str) -> str:
         test = f'page.url.startswith({_literal("/" + lang + "/")})'
         expression = f"{each.format(lang=lang, cut=len(lang) + 1)} if {test} else {expression}"
     return f"({expression})"
+
+
+def _unlisted(source: str) -> str | None:
+    """The first of a Liquid value's filters that makes its documents something else, if any."""
+    for piece in _split(tokenize(source), "|")[1:]:
+        if piece and piece[0][1] in UNLISTING_FILTERS:
+            return piece[0][1]
+    return None
+
+
+def _strict_filters(config: dict[str, Any]) -> bool:
+    """Does _config.yml have Jekyll's Liquid stop at a filter it does not know?"""
+    liquid = config.get("liquid")
+    return isinstance(liquid, dict) and bool(liquid.get("strict_filters"))
 
 
 def _maybe(expression: str, parts: list[str]) -> str:
