@@ -285,3 +285,31 @@ def test_an_edited_document_remakes_the_pages_grouping_its_collection_as_a_clean
             assert (site / "_site" / page).read_text() == (clean / "_site" / page).read_text(), (name, page)
     stop = (site / "_site/doc/1.0/rpc/stop.html").read_text()
     assert "<h3>network</h3>" in stop and ">3.0</a>" in stop and "exits now." in stop
+
+
+FIELDS = "n={{ X.name }}|rp={{ X.relative_path }}|s={{ X.slug }}|e={{ X.ext }}|c={{ X.collection }}|id={{ X.id }}"
+
+
+@needs_jekyll
+def test_posts_documents_and_pages_have_jekylls_fields_of_their_files(tmp_path) -> None:
+    # bitcoincore.org's menus pick documents by `name` (the front matter's, else the file's name).
+    layout = ("<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title></head><body><p>" + FIELDS.replace("X", "page")
+              + "</p>{% for X in site.doc %}<p>" + FIELDS + "</p>{% endfor %}{% for X in site.posts %}<p>" + FIELDS
+              + '</p>{% endfor %}{% assign named = site.doc | where: "name", "index.html" %}<p>{{ named.size }}</p>'
+              "{{ content }}</body></html>\n")
+    old, new, _ = _both(tmp_path, "collections:\n  doc: {output: true}\n", {
+        "_layouts/default.html": layout,
+        "_posts/2020-01-03-named.md": "---\nlayout: default\nname: own\nslug: myslug\n---\nx\n",
+        "_doc/v1/index.html": "---\nlayout: default\n---\nx\n",
+        "_doc/v1/get.info.md": "---\nlayout: default\nname: getinfo\n---\nx\n",
+        "_doc/v2/about.md": "---\nlayout: default\npermalink: /v2/about/\n---\n"
+                            "{% for d in site.doc %}{{ d.name }} {{ d.slug }} {{ d.collection }};{% endfor %}\n",
+        "about/team.md": "---\nlayout: default\n---\nx\n"})
+    page = (old / "about/team.html").read_text()
+    assert "<p>n=team.md|rp=|s=|e=|c=|id=</p>" in page
+    assert "<p>n=getinfo|rp=_doc/v1/get.info.md|s=get.info|e=.md|c=doc|id=/doc/v1/get.info</p>" in page
+    assert "<p>n=index.html|rp=_doc/v1/index.html|s=index|e=.html|c=doc|id=/doc/v1/index</p>" in page
+    assert "<p>n=own|rp=_posts/2020-01-03-named.md|s=myslug|e=.md|c=posts|id=/2020/01/03/myslug</p>" in page
+    for name in ("about/team.html", "2020/01/02/hello-world.html", "doc/v1/index.html", "doc/v1/get.info.html",
+                 "v2/about/index.html"):
+        assert _tight((new / name).read_text()) == _tight((old / name).read_text()), name
