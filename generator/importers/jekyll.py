@@ -34,8 +34,8 @@ from generator.errors import SiteError
 from generator.frontmatter import known_keys
 from generator.importers.collections import DOCUMENT_FIELDS, JekyllCollection, UnknownPlaceholder, \
     collections_of, document_url, liquid_fields, name_of, static_url, titled
-from generator.importers.liquid import (Note, assigned_names, block_name, convert_template, layout_variables,
-                                        page_layout_variables)
+from generator.importers.liquid import (Note, assigned_names, block_name, convert_template, document_fields_read,
+                                        layout_variables, page_layout_variables)
 from generator.importers.polyglot import Languages, Page
 from generator.layout import DEFAULT_THEME, RESERVED
 from generator.sass import SUFFIXES as SASS_SUFFIXES, css_path, is_sass
@@ -258,11 +258,12 @@ class _Importer:
         """Which of Jekyll's document fields sitegen's documents lack (``post.name``, ``where: "slug"``)
         a layout or include names: each post, page or document is given Jekyll's values of those
         in its front matter, where it has none of its own."""
-        fields = "|".join(DOCUMENT_FIELDS)
-        pattern = re.compile(rf"""(?:\.|["'])({fields})\b""".encode())
         folders = [self.src / "_layouts", self.src / "_includes"]
-        return frozenset(match.decode() for folder in folders if self.folder(folder) for path in folder.rglob("*")
-                         if path.is_file() and self.inside(path) for match in pattern.findall(path.read_bytes()))
+        names = [collection.name for collection in collections_of(self.config)]
+        return frozenset(field for folder in folders if self.folder(folder) for path in folder.rglob("*")
+                         if path.is_file() and self.inside(path)
+                         for field in document_fields_read(path.read_bytes().decode("utf-8", "replace"),
+                                                           DOCUMENT_FIELDS, names))
 
     def read_template(self, path: Path) -> str | None:
         """A layout's or include's text; None, noted, if it cannot be read as one."""
@@ -594,7 +595,9 @@ class _Importer:
         self.note_third_party(rel, text)
         body_start = match.end()
         self.note_unknown_liquid(rel, text, body_start)
-        front = split_names(front, meta) + "".join(_yaml_line(key, value) for key, value in changes.items())
+        indent = re.search(r"^( *)[^\s#]", front, re.M)      # the keys' own (" layout: post"), for YAML
+        added = "".join(_yaml_line(key, value) for key, value in changes.items())
+        front = split_names(front, meta) + re.sub(r"^(?=.)", indent.group(1) if indent else "", added, flags=re.M)
         if kind == "pages" and collection is None and self.languages:   # written once polyglot has chosen
             self.localized_pages.append(Page(rel, target, merged, front, text[body_start:],
                                                text.count("\n", 0, body_start)))

@@ -252,6 +252,46 @@ def assigned_names(text: str) -> set[str]:
             if match.group("tag") in ("assign", "capture")} - PAYLOAD
 
 
+# What a Liquid value is read from: a variable and its keys (``site.data.authors[page.author]``).
+ROOTED = re.compile(r"\s*([A-Za-z_][\w-]*)(?:\.([\w-]+))?")
+# Not documents: the site's own values, an include's parameters, a loop's counters.
+NOT_DOCUMENTS = {"site", "include", "forloop", "paginator", "layout", "jekyll"}
+DOCUMENT_LISTS = {"posts", "pages", "related_posts", "documents", "tags", "categories"}
+
+
+def document_fields_read(text: str, fields: tuple[str, ...], collections: list[str]) -> set[str]:
+    """Which of ``fields`` this Liquid reads of posts, pages or documents: ``X.field`` of any name
+    but one bound to the site's data or settings (``for org in site.data.orgs``), and a quoted key
+    of ``where``, ``sort``, ``group_by`` or ``map`` over anything but those."""
+    lists = DOCUMENT_LISTS | set(collections)
+    data: set[str] = set()
+
+    def is_data(source: str) -> bool:
+        match = ROOTED.match(source)
+        if match is None:
+            return True
+        root, key = match.groups()
+        return root in data or root in NOT_DOCUMENTS - {"site"} or root == "site" and key not in lists
+
+    tags = list(MARKUP.finditer(text))
+    for match in tags:      # in order: an assignment from data makes data of what is read from it
+        name, args = match.group("tag"), match.group("args") or ""
+        bound = re.match(r"\s*([A-Za-z_]\w*)\s*(?:=|\bin\b)(.*)", args, re.S)
+        if name in ("for", "assign", "tablerow") and bound and is_data(bound.group(2)):
+            data.add(bound.group(1))
+    names = "|".join(map(re.escape, fields))
+    found = set()
+    for match in tags:
+        source = match.group("output") if match.group("output") is not None else match.group("args") or ""
+        for variable, field in re.findall(rf"(?<![\w.\]-])([A-Za-z_][\w-]*)\.({names})\b", source):
+            if variable not in data and variable not in NOT_DOCUMENTS:
+                found.add(field)
+        value = re.sub(r"^\s*[A-Za-z_]\w*\s*(?:=|\bin\b)", "", source)
+        if not is_data(value):
+            found.update(re.findall(rf"\|\s*(?:where|sort|group_by|map)\s*:\s*[\"']({names})[\"']", value))
+    return found
+
+
 class _Converter:
     def __init__(self, text: str, path: str, scope: Scope, include_path: Callable[[str], str],
                  blocks: str | None):
