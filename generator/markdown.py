@@ -697,7 +697,11 @@ def _most_indented_item(lines: list[str]) -> int:
     return max(indents, key=indents.get, default=1)
 
 
-FENCE = re.compile(r"^ {0,3}(`{3,}(?=[^`]*$)|~{3,})")   # no backtick after a backtick fence's run: code spans
+FENCE = re.compile(r"^ {0,3}(`{3,}(?=[^`]*$)|~{3,})")
+# A tab Python-Markdown would expand, in the code of an indented block: a noncharacter meanwhile.
+KEPT_TAB = "\ufdd4"
+# What an indented line's text may start that makes it no code block's: a nested list, a quote.
+INDENTED_BLOCK_START = re.compile(r"(?:[*+-]|\d+[.)])(?:[ \t]|$)|>")   # no backtick after a backtick fence's run: code spans
 DEFINITION = re.compile(r"^ {0,3}: +(?=\S)")
 COMMENT_LINE = re.compile(r"^ {0,3}<!--(?:(?!-->).)*-->\s*$")
 ATX_HEADING = re.compile(r"^ {0,3}#{1,6}(\s|$)")
@@ -805,9 +809,12 @@ def _tabs_expanded(lines: list[str], tab_length: int) -> list[str]:
     """Tabs expanded to columns of ``tab_length``, but in the code of a fence opened by up to
     three spaces: kramdown keeps a fence's code as written (superfences' ``preserve_tabs``
     keeps it from Python-Markdown's own expansion after). A fence opened by a tab is an
-    item's, whose lines kramdown expands."""
+    item's, whose lines kramdown expands. An indented code block keeps the tabs after its
+    indentation too, as kramdown keeps them (bitcoincore.org's and elixir's IRC logs):
+    :data:`KEPT_TAB` stands for each until :class:`KeptTabs` puts it back in the HTML."""
     out: list[str] = []
     fence: str | None = None     # the opening of the fenced code we are in
+    code, blank = False, True    # in an indented code block (or a list item's indented text); after a blank line
     for line in lines:
         if fence is not None:
             fence = None if _closes_fence(fence, line) else fence
@@ -816,8 +823,24 @@ def _tabs_expanded(lines: list[str], tab_length: int) -> list[str]:
                 continue
         elif opening := FENCE.match(line):
             fence = opening.group(1)
-        out.append(line.expandtabs(tab_length) if "\t" in line else line)
+        text = line.lstrip(" \t")
+        indent = line[:len(line) - len(text)].expandtabs(tab_length)
+        if not text:
+            blank = True
+        else:
+            code = len(indent) >= 4 and (code or blank) and not INDENTED_BLOCK_START.match(text)
+            blank = False
+        if "\t" in line:
+            line = indent + text.replace("\t", KEPT_TAB) if code else line.expandtabs(tab_length)
+        out.append(line)
     return out
+
+
+class KeptTabs(Postprocessor):
+    """The tabs of indented code blocks (:func:`_tabs_expanded`) back in the HTML."""
+
+    def run(self, text: str) -> str:
+        return text.replace(KEPT_TAB, "\t") if KEPT_TAB in text else text
 
 
 def _definitions_indented(lines: list[str]) -> list[str]:
@@ -1418,6 +1441,7 @@ class KramdownCompat(Extension):
         md.ESCAPED_CHARS.extend("<:=")   # kramdown's escapable characters (escaped_chars.rb) Python-Markdown lacks
         md.treeprocessors.register(ItemShapes(md), "item_shapes", 26)   # before task_lists (25), the inline pass (20)
         md.postprocessors.register(ItemMarksOut(md), "item_marks_out", 5)
+        md.postprocessors.register(KeptTabs(md), "kept_tabs", 4)
         _emptying_space_lines(md.parser.blockprocessors["markdown_block"])
         html_elements = _recording_elements(md.parser.blockprocessors["markdown_block"])
         md.treeprocessors.register(HeaderIds(md, self.getConfig("header_ids"), html_elements), "header_ids", 4)

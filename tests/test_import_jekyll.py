@@ -471,6 +471,21 @@ def test_a_layouts_highlight_block_is_highlighted_code_as_in_jekyll(tmp_path) ->
     assert '<span class="nb">puts</span><span class="w"> </span><span class="s2">"Hello"</span>' in ours
 
 
+@needs_jekyll
+def test_an_indented_code_block_keeps_its_tabs_as_in_jekyll(tmp_path) -> None:
+    # As bitcoincore.org's meeting notes and elixir-lang's posts quote IRC logs: kramdown keeps the
+    # tabs after a code block's indentation, where Python-Markdown expanded them to spaces.
+    body = ("---\nlayout: default\ntitle: Log\n---\nThe log:\n\n    20:01\twumpus\t\t#meetingend\n"
+            "    20:01\tgmaxwell   Thanks all.\n\n\tx\ty\n\n* an item\n\n        code\tin it\n\n"
+            "* a\tlist\n  * nested\tone\n")
+    old, new, _ = _built_by_both(tmp_path, {"log.md": body})
+    from tests import parity
+
+    ours, theirs = ((folder / "log.html").read_text() for folder in (new, old))
+    assert "20:01\twumpus\t\t#meetingend" in theirs and "x\ty" in theirs and "code\tin it" in theirs
+    assert parity.first_difference(parity.dom(ours.split("<body>")[1]), parity.dom(theirs.split("<body>")[1])) is None
+
+
 def test_a_page_without_a_title_is_shared_under_the_sites_title_as_jekyll_seo_tag_does(tmp_path) -> None:
     """jekyll-seo-tag (which Debian's Jekyll lacks, so this is not compared with it) titles and
     shares a page without a title under the site's title."""
