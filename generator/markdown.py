@@ -698,6 +698,8 @@ def _most_indented_item(lines: list[str]) -> int:
 
 
 FENCE = re.compile(r"^ {0,3}(`{3,}(?=[^`]*$)|~{3,})")
+# The elements of a document's head that kramdown reads as blocks, without an end tag, in a body.
+HEAD_ELEMENTS = ("link", "meta", "base")
 # A tab Python-Markdown would expand, in the code of an indented block: a noncharacter meanwhile.
 KEPT_TAB = "\ufdd4"
 # What an indented line's text may start that makes it no code block's: a nested list, a quote.
@@ -1331,6 +1333,10 @@ class RawHtmlByItsTags(HTMLExtractorExtra):
     or more was taken for a span's, and its end tag closed the element around it (a
     ``<ul>`` nested in a ``<ul>`` of a ``parse_block_html`` page ended the outer one)."""
 
+    def __init__(self, md: markdown.Markdown):
+        super().__init__(md)
+        self.empty_tags |= set(HEAD_ELEMENTS)     # blocks without an end tag, as <hr>
+
     def at_line_start(self) -> bool:
         return bool(self.mdstate) and self.mdstate[-1] == "off" or super().at_line_start()
 
@@ -1439,6 +1445,9 @@ class KramdownCompat(Extension):
         md.inlinePatterns.register(Strikethrough(r"(?s)~~(?!\s|~)(.*?[^\s~])~~", md), "strikethrough", 65)
         md.ESCAPED_CHARS.append("~")
         md.ESCAPED_CHARS.extend("<:=")   # kramdown's escapable characters (escaped_chars.rb) Python-Markdown lacks
+        # kramdown starts an HTML block at a line's tag of any but its span elements: a head's
+        # <link> or <meta> in a page's body too (bitcoincore.org's download page), never in a <p>.
+        md.block_level_elements.extend(HEAD_ELEMENTS)
         md.treeprocessors.register(ItemShapes(md), "item_shapes", 26)   # before task_lists (25), the inline pass (20)
         md.postprocessors.register(ItemMarksOut(md), "item_marks_out", 5)
         md.postprocessors.register(KeptTabs(md), "kept_tabs", 4)

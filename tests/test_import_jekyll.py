@@ -486,6 +486,22 @@ def test_an_indented_code_block_keeps_its_tabs_as_in_jekyll(tmp_path) -> None:
     assert parity.first_difference(parity.dom(ours.split("<body>")[1]), parity.dom(theirs.split("<body>")[1])) is None
 
 
+@needs_jekyll
+def test_a_link_element_starting_a_line_is_a_block_as_in_jekyll(tmp_path) -> None:
+    # As bitcoincore.org's download page names its releases' feed in its body: kramdown reads a
+    # <link> (or <meta>) at a line's start as an HTML block, not as a paragraph's.
+    body = ("---\nlayout: default\ntitle: Download\n---\nThe releases:\n\n"
+            '<link rel="alternate" type="application/rss+xml" href="/releases.xml" title="Releases">\n'
+            '<div class="download">\n  <h2>Latest</h2>\n</div>\n\n<meta name="robots" content="noindex">\n\n'
+            'A <link href="/inline.css"> in a paragraph.\n')
+    old, new, _ = _built_by_both(tmp_path, {"download.md": body})
+    from tests import parity
+
+    ours, theirs = ((folder / "download.html").read_text() for folder in (new, old))
+    assert '\n<link rel="alternate" type="application/rss+xml" href="/releases.xml" title="Releases" />\n' in theirs
+    assert parity.first_difference(parity.dom(ours.split("<body>")[1]), parity.dom(theirs.split("<body>")[1])) is None
+
+
 def test_a_page_without_a_title_is_shared_under_the_sites_title_as_jekyll_seo_tag_does(tmp_path) -> None:
     """jekyll-seo-tag (which Debian's Jekyll lacks, so this is not compared with it) titles and
     shares a page without a title under the site's title."""
