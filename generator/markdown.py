@@ -25,7 +25,7 @@ from functools import partial
 from html import escape, unescape
 
 import markdown
-from markdown.blockprocessors import BlockProcessor
+from markdown.blockprocessors import BlockProcessor, HRProcessor
 from markdown.extensions import Extension
 from markdown.extensions.footnotes import FootnotePostprocessor
 from markdown.extensions.md_in_html import (HtmlBlockPreprocessor, HTMLExtractorExtra, MarkdownInHtmlProcessor,
@@ -657,6 +657,10 @@ class KramdownBlocks(Preprocessor):
                 text, hard_break = out[-1].rstrip(), out[-1].endswith("  ")
                 out[-1] = f"{text} {line.strip()}" + ("  " if hard_break else "")
                 continue
+            if block == "para" and not first and starts is None and HRProcessor.SEARCH_RE.match(line) \
+                    and not SETEXT_UNDERLINE.match(line):
+                # kramdown's rule cannot break a paragraph: " -----" under a line is its text (dashes)
+                line = re.sub(r"^ *", lambda indent: indent.group() + TEXT_LINE, line, count=1)
             if STANDALONE_IAL.match(line) and out and ATX_HEADING.match(out[-1]):
                 out[-1] = f"{out[-1].rstrip()} {line.strip()}"   # the heading's, as attr_list reads it
                 block = None
@@ -700,6 +704,8 @@ def _most_indented_item(lines: list[str]) -> int:
 FENCE = re.compile(r"^ {0,3}(`{3,}(?=[^`]*$)|~{3,})")
 # The elements of a document's head that kramdown reads as blocks, without an end tag, in a body.
 HEAD_ELEMENTS = ("link", "meta", "base")
+# A line making the one above a heading, in kramdown's setext style: at the line's start.
+SETEXT_UNDERLINE = re.compile(r"[-=]+[ \t]*$")
 # A tab Python-Markdown would expand, in the code of an indented block: a noncharacter meanwhile.
 KEPT_TAB = "\ufdd4"
 # What an indented line's text may start that makes it no code block's: a nested list, a quote.
@@ -910,6 +916,7 @@ def _kramdown_tight(content: list[str], text_lines: int, trailing: int, last: bo
 TIGHT, LOOSE = "\ufdd0", "\ufdd1"
 LIST_IAL = "\ufdd2"   # written before an attribute list that belongs to the list above it
 END_OF_BLOCK = "\ufdd3"   # a paragraph of its own where kramdown's '^' ended a block: taken out
+TEXT_LINE = "\ufdd5"     # before a paragraph's line Python-Markdown would read as a rule: taken out
 
 
 class ItemShapes(Treeprocessor):
@@ -940,7 +947,7 @@ class ItemMarksOut(Postprocessor):
     HTML stashed before they ran (an item's line that Python-Markdown read as code)."""
 
     def run(self, text: str) -> str:
-        for mark in (TIGHT, LOOSE, LIST_IAL, END_OF_BLOCK):
+        for mark in (TIGHT, LOOSE, LIST_IAL, END_OF_BLOCK, TEXT_LINE):
             if mark in text:
                 text = text.replace(mark, "")
         return text

@@ -502,6 +502,20 @@ def test_a_link_element_starting_a_line_is_a_block_as_in_jekyll(tmp_path) -> Non
     assert parity.first_difference(parity.dom(ours.split("<body>")[1]), parity.dom(theirs.split("<body>")[1])) is None
 
 
+@needs_jekyll
+def test_a_rule_under_a_paragraphs_line_is_its_text_as_in_jekyll(tmp_path) -> None:
+    # As bitcoincore.org's 0.14.3 release notes underline a title one space in: kramdown's rule
+    # never breaks a paragraph, and only a line of - or = at its start makes a heading.
+    body = ("---\nlayout: default\ntitle: Notes\n---\nDenial CVE-2018-17144\n -------------------------------\n\n"
+            "Next para\n   ___\n\nThird\n  * * *\n\nFourth\n---\n\nFifth\n\n ---\n")
+    old, new, _ = _built_by_both(tmp_path, {"notes.md": body})
+    from tests import parity
+
+    ours, theirs = ((folder / "notes.html").read_text() for folder in (new, old))
+    assert "<p>Denial CVE-2018-17144\n ——————————-</p>" in theirs
+    assert parity.first_difference(parity.dom(ours.split("<body>")[1]), parity.dom(theirs.split("<body>")[1])) is None
+
+
 def test_a_page_without_a_title_is_shared_under_the_sites_title_as_jekyll_seo_tag_does(tmp_path) -> None:
     """jekyll-seo-tag (which Debian's Jekyll lacks, so this is not compared with it) titles and
     shares a page without a title under the site's title."""
