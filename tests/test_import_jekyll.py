@@ -516,6 +516,20 @@ def test_a_rule_under_a_paragraphs_line_is_its_text_as_in_jekyll(tmp_path) -> No
     assert parity.first_difference(parity.dom(ours.split("<body>")[1]), parity.dom(theirs.split("<body>")[1])) is None
 
 
+@needs_jekyll
+def test_replace_reads_the_replacements_back_references_as_ruby_does(tmp_path) -> None:
+    # As bitcoincore.org's download links write a magnet link's `&` as `&amp;` with `\&amp;`:
+    # Liquid's replace is Ruby's gsub, whose replacement's \& is the match.
+    layout = ("<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title></head><body>"
+              "<a href=\"{{ page.magnet | replace: '&', '\\&amp;' }}\">m</a>{{ content }}</body></html>\n")
+    body = ("---\nlayout: default\ntitle: Get\nmagnet: 'magnet:?xt=1&dn=core&tr=udp'\n---\n"
+            "{{ 'a-b-c' | replace: '-', \"[\\0\\`\\'\\1\\\\\\x]\" }} {{ 'a-b-c' | replace_first: '-', '<\\&>' }}\n")
+    old, new, _ = _built_by_both(tmp_path, {"_layouts/default.html": layout, "get.md": body})
+    ours, theirs = ((folder / "get.html").read_text() for folder in (new, old))
+    assert '<a href="magnet:?xt=1&amp;dn=core&amp;tr=udp">m</a>' in theirs
+    assert _tight(ours) == _tight(theirs)
+
+
 def test_a_page_without_a_title_is_shared_under_the_sites_title_as_jekyll_seo_tag_does(tmp_path) -> None:
     """jekyll-seo-tag (which Debian's Jekyll lacks, so this is not compared with it) titles and
     shares a page without a title under the site's title."""
