@@ -182,6 +182,7 @@ class Renderer:
             jekyll_sort=jekyll_sort,
             jekyll_where=jekyll_where,
             jekyll_group_by=jekyll_group_by,
+            jekyll_reverse=jekyll_reverse,
             jekyll_highlight=jekyll_highlight,
             each_pair=each_pair,
             jsonify=jsonify,
@@ -380,6 +381,15 @@ def jekyll_group_by(env: jinja2.Environment, items: Any, attribute: str) -> list
     for entry in items:
         groups.setdefault(ruby_text(jekyll_property(env, entry, attribute)), []).append(entry)
     return [{"name": name, "items": found, "size": len(found)} for name, found in groups.items()]
+
+
+def jekyll_reverse(value: Any) -> Any:
+    """Liquid's ``reverse`` for templates converted from Liquid: a new list, which a loop may read
+    again and again (Jinja's ``reverse`` is an iterator, spent by the first: bitcoincore.org's blogs
+    look a post's translation up in a reversed list, once per post); text as it is."""
+    if isinstance(value, str) or isinstance(value, jinja2.Undefined) or value is None:
+        return value
+    return list(reversed(list(value)))
 
 
 def jekyll_highlight(code: Any, language: str, linenos: bool = False) -> Markup:

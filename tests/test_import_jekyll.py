@@ -530,6 +530,23 @@ def test_replace_reads_the_replacements_back_references_as_ruby_does(tmp_path) -
     assert _tight(ours) == _tight(theirs)
 
 
+@needs_jekyll
+def test_a_reversed_list_is_read_again_by_each_loop_as_in_jekyll(tmp_path) -> None:
+    # As bitcoincore.org's blogs in other languages look each English post's translation up in a
+    # list sorted and reversed once: Liquid's reverse is an array, which every loop reads whole.
+    layout = ("<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title></head><body>"
+              "{% assign newest = site.posts | sort: 'date' | reverse %}<p>{% for a in site.posts %}"
+              "{% for b in newest %}{% if b.title == a.title %}{{ b.title }};{% break %}{% endif %}{% endfor %}"
+              "{% endfor %}</p><p>{{ newest.size }} {{ newest.first.title }}</p>{{ content }}</body></html>\n")
+    posts = {f"_posts/2020-0{n}-01-{name}.md": f"---\nlayout: default\ntitle: {name}\n---\nx\n"
+             for n, name in ((3, "Sea"), (4, "Bee"), (5, "Ay"))}
+    old, new, _ = _built_by_both(tmp_path, {"_layouts/default.html": layout, **posts})
+    page = "2020/03/01/Sea.html"
+    ours, theirs = ((folder / page).read_text() for folder in (new, old))
+    assert "<p>Ay;Bee;Sea;Hello;</p><p>4 Ay</p>" in theirs
+    assert _tight(ours) == _tight(theirs)
+
+
 def test_a_page_without_a_title_is_shared_under_the_sites_title_as_jekyll_seo_tag_does(tmp_path) -> None:
     """jekyll-seo-tag (which Debian's Jekyll lacks, so this is not compared with it) titles and
     shares a page without a title under the site's title."""

@@ -57,7 +57,7 @@ FILTERS: dict[str, tuple[str, Callable[[list[str]], list[str]] | None]] = {
     "date": ("date", None), "size": ("length", None), "first": ("first", None), "last": ("last", None),
     "join": ("join", None), "default": ("default", lambda a: [a[0], "true"]),
     "upcase": ("upper", None), "downcase": ("lower", None),
-    "strip": ("trim", None), "uniq": ("unique", None), "reverse": ("reverse", None),
+    "strip": ("trim", None), "uniq": ("unique", None), "reverse": ("jekyll_reverse", None),
     "number_of_words": ("wordcount", None), "slugify": ("slugify", None),
     "where": ("jekyll_where", None), "group_by": ("jekyll_group_by", None),
     "sort": ("jekyll_sort", lambda a: [f"attribute={a[0]}"] if a else []),
