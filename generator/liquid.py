@@ -42,7 +42,8 @@ from liquid.builtin.tags.for_tag import ENDFORBLOCK, ENDFORELSEBLOCK, TAG_ELSE, 
 from liquid.builtin.tags.tablerow_tag import END_TAGBLOCK, TAG_ENDTABLEROW, TablerowTag as LiquidTablerowTag
 from liquid.exceptions import (ContextDepthError, FilterError, LiquidError, LiquidSyntaxError, LiquidWarning,
                                LocalNamespaceLimitError, LoopIterationLimitError, OutputStreamLimitError)
-from liquid.filter import sequence_filter, with_context
+from liquid import soft_str
+from liquid.filter import sequence_filter, string_filter, with_context
 from liquid.builtin.filters.misc import date as liquid_date
 from liquid.parser import get_parser
 from liquid.stream import TokenStream
@@ -57,7 +58,7 @@ from generator.errors import SiteError, warning
 from generator.highlight import highlight
 from generator.layout import DATA, INCLUDES, PAGES, POSTS
 from generator.ruby_time import ruby_time
-from generator.ruby_values import jekyll_matches, jekyll_sorted, ruby_text
+from generator.ruby_values import jekyll_matches, jekyll_sorted, ruby_substitute, ruby_text
 
 INCLUDES_DIR, DATA_DIR, POSTS_DIR, PAGES_DIR = INCLUDES, DATA, POSTS, PAGES
 SITE_COLLECTIONS = ("posts", "pages", "tags", "categories", "collections")
@@ -711,6 +712,9 @@ JEKYLL_FILTERS: dict[str, Callable[..., Any]] = {
     "array_to_sentence_string": _sentence,
     "normalize_whitespace": lambda value: re.sub(r"\s+", " ", str(value)).strip(),
     "slugify": _jekyll_slugify,
+    # Ruby's gsub and sub: the replacement's \\& is the match.
+    "replace": string_filter(lambda value, seq, sub="": ruby_substitute(value, soft_str(seq), soft_str(sub))),
+    "replace_first": string_filter(lambda value, seq, sub="": ruby_substitute(value, soft_str(seq), soft_str(sub), 1)),
     "markdownify": lambda value: _markdownify(value),
     "strip_html": lambda value: _as_characters(strip_tags(str(value))),
 }

@@ -25,7 +25,7 @@ from functools import partial
 from html import escape, unescape
 
 import markdown
-from markdown.blockprocessors import BlockProcessor
+from markdown.blockprocessors import BlockProcessor, HRProcessor
 from markdown.extensions import Extension
 from markdown.extensions.footnotes import FootnotePostprocessor
 from markdown.extensions.md_in_html import (HtmlBlockPreprocessor, HTMLExtractorExtra, MarkdownInHtmlProcessor,
@@ -666,6 +666,10 @@ class KramdownBlocks(Preprocessor):
                 text, hard_break = out[-1].rstrip(), out[-1].endswith("  ")
                 out[-1] = f"{text} {line.strip()}" + ("  " if hard_break else "")
                 continue
+            if block == "para" and not first and starts is None and HRProcessor.SEARCH_RE.match(line) \
+                    and not SETEXT_UNDERLINE.match(line):
+                # kramdown's rule cannot break a paragraph: " -----" under a line is its text (dashes)
+                line = re.sub(r"^ *", lambda indent: indent.group() + TEXT_LINE, line, count=1)
             if STANDALONE_IAL.match(line) and out and ATX_HEADING.match(out[-1]):
                 out[-1] = f"{out[-1].rstrip()} {line.strip()}"   # the heading's, as attr_list reads it
                 block = None
@@ -706,7 +710,15 @@ def _most_indented_item(lines: list[str]) -> int:
     return max(indents, key=indents.get, default=1)
 
 
-FENCE = re.compile(r"^ {0,3}(`{3,}(?=[^`]*$)|~{3,})")   # no backtick after a backtick fence's run: code spans
+FENCE = re.compile(r"^ {0,3}(`{3,}(?=[^`]*$)|~{3,})")
+# The elements of a document's head that kramdown reads as blocks, without an end tag, in a body.
+HEAD_ELEMENTS = ("link", "meta", "base")
+# A line making the one above a heading, in kramdown's setext style: at the line's start.
+SETEXT_UNDERLINE = re.compile(r"[-=]+[ \t]*$")
+# A tab Python-Markdown would expand, in the code of an indented block: a noncharacter meanwhile.
+KEPT_TAB = "\ufdd4"
+# What an indented line's text may start that makes it no code block's: a nested list, a quote.
+INDENTED_BLOCK_START = re.compile(r"(?:[*+-]|\d+[.)])(?:[ \t]|$)|>")   # no backtick after a backtick fence's run: code spans
 DEFINITION = re.compile(r"^ {0,3}: +(?=\S)")
 COMMENT_LINE = re.compile(r"^ {0,3}<!--(?:(?!-->).)*-->\s*$")
 ATX_HEADING = re.compile(r"^ {0,3}#{1,6}(\s|$)")
@@ -817,9 +829,12 @@ def _tabs_expanded(lines: list[str], tab_length: int) -> list[str]:
     """Tabs expanded to columns of ``tab_length``, but in the code of a fence opened by up to
     three spaces: kramdown keeps a fence's code as written (superfences' ``preserve_tabs``
     keeps it from Python-Markdown's own expansion after). A fence opened by a tab is an
-    item's, whose lines kramdown expands."""
+    item's, whose lines kramdown expands. An indented code block keeps the tabs after its
+    indentation too, as kramdown keeps them (bitcoincore.org's and elixir's IRC logs):
+    :data:`KEPT_TAB` stands for each until :class:`KeptTabs` puts it back in the HTML."""
     out: list[str] = []
     fence: str | None = None     # the opening of the fenced code we are in
+    code, blank = False, True    # in an indented code block (or a list item's indented text); after a blank line
     for line in lines:
         if fence is not None:
             fence = None if _closes_fence(fence, line) else fence
@@ -828,8 +843,24 @@ def _tabs_expanded(lines: list[str], tab_length: int) -> list[str]:
                 continue
         elif opening := FENCE.match(line):
             fence = opening.group(1)
-        out.append(line.expandtabs(tab_length) if "\t" in line else line)
+        text = line.lstrip(" \t")
+        indent = line[:len(line) - len(text)].expandtabs(tab_length)
+        if not text:
+            blank = True
+        else:
+            code = len(indent) >= 4 and (code or blank) and not INDENTED_BLOCK_START.match(text)
+            blank = False
+        if "\t" in line:
+            line = indent + text.replace("\t", KEPT_TAB) if code else line.expandtabs(tab_length)
+        out.append(line)
     return out
+
+
+class KeptTabs(Postprocessor):
+    """The tabs of indented code blocks (:func:`_tabs_expanded`) back in the HTML."""
+
+    def run(self, text: str) -> str:
+        return text.replace(KEPT_TAB, "\t") if KEPT_TAB in text else text
 
 
 def _definitions_indented(lines: list[str]) -> list[str]:
@@ -897,6 +928,7 @@ def _kramdown_tight(content: list[str], text_lines: int, trailing: int, last: bo
 TIGHT, LOOSE = "\ufdd0", "\ufdd1"
 LIST_IAL = "\ufdd2"   # written before an attribute list that belongs to the list above it
 END_OF_BLOCK = "\ufdd3"   # a paragraph of its own where kramdown's '^' ended a block: taken out
+TEXT_LINE = "\ufdd5"     # before a paragraph's line Python-Markdown would read as a rule: taken out
 
 
 class ItemShapes(Treeprocessor):
@@ -927,7 +959,7 @@ class ItemMarksOut(Postprocessor):
     HTML stashed before they ran (an item's line that Python-Markdown read as code)."""
 
     def run(self, text: str) -> str:
-        for mark in (TIGHT, LOOSE, LIST_IAL, END_OF_BLOCK):
+        for mark in (TIGHT, LOOSE, LIST_IAL, END_OF_BLOCK, TEXT_LINE):
             if mark in text:
                 text = text.replace(mark, "")
         return text
@@ -1497,6 +1529,10 @@ class RawHtmlByItsTags(HTMLExtractorExtra):
     or more was taken for a span's, and its end tag closed the element around it (a
     ``<ul>`` nested in a ``<ul>`` of a ``parse_block_html`` page ended the outer one)."""
 
+    def __init__(self, md: markdown.Markdown):
+        super().__init__(md)
+        self.empty_tags |= set(HEAD_ELEMENTS)     # blocks without an end tag, as <hr>
+
     def at_line_start(self) -> bool:
         return bool(self.mdstate) and self.mdstate[-1] == "off" or super().at_line_start()
 
@@ -1608,9 +1644,13 @@ class KramdownCompat(Extension):
         md.inlinePatterns.register(Strikethrough(r"(?s)~~(?!\s|~)(.*?[^\s~])~~", md), "strikethrough", 65)
         md.ESCAPED_CHARS.append("~")
         md.ESCAPED_CHARS.extend("<:=")   # kramdown's escapable characters (escaped_chars.rb) Python-Markdown lacks
+        # kramdown starts an HTML block at a line's tag of any but its span elements: a head's
+        # <link> or <meta> in a page's body too (bitcoincore.org's download page), never in a <p>.
+        md.block_level_elements.extend(HEAD_ELEMENTS)
         md.treeprocessors.register(ItemShapes(md), "item_shapes", 26)   # before task_lists (25), the inline pass (20)
         md.postprocessors.register(ItemMarksOut(md), "item_marks_out", 5)
-        md.postprocessors.register(BlankIdsOut(md), "blank_ids_out", 4)
+        md.postprocessors.register(KeptTabs(md), "kept_tabs", 4)
+        md.postprocessors.register(BlankIdsOut(md), "blank_ids_out", 3)
         _emptying_space_lines(md.parser.blockprocessors["markdown_block"])
         html_elements = _recording_elements(md.parser.blockprocessors["markdown_block"])
         md.treeprocessors.register(HeaderIds(md, self.getConfig("header_ids"), html_elements), "header_ids", 4)

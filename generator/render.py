@@ -31,6 +31,7 @@ from generator.files import is_file
 from generator.layout import DEFAULT_THEME, TEMPLATES
 from generator.outputs.social import card_url as social_card_url
 from generator.plugins import extensions
+from generator.highlight import highlight
 from generator.ruby_values import jekyll_matches, jekyll_sorted, ruby_text
 from generator.placement import timezone_of
 from generator.site import group_url, slugify
@@ -183,6 +184,9 @@ class Renderer:
             jekyll_where_exp=jekyll_where_exp,
             jekyll_map=jekyll_map,
             jekyll_join=jekyll_join,
+            jekyll_group_by=jekyll_group_by,
+            jekyll_reverse=jekyll_reverse,
+            jekyll_highlight=jekyll_highlight,
             each_pair=each_pair,
             jsonify=jsonify,
             markdown_inline=markdown_inline,
@@ -437,6 +441,31 @@ def jekyll_sort(env: jinja2.Environment, value: Any, attribute: str | None = Non
         return jekyll_sorted(list(value), lambda item: jekyll_property(env, item, attribute), nils)
     except ValueError as error:
         raise jinja2.TemplateRuntimeError(str(error)) from None
+
+
+@jinja2.pass_environment
+def jekyll_group_by(env: jinja2.Environment, items: Any, attribute: str) -> list[dict[str, Any]]:
+    """Jekyll's ``group_by`` for templates converted from Liquid: ``{name, items, size}`` for each
+    value of ``attribute`` as Ruby writes it (nil is ""), in the order the values first come."""
+    groups: dict[str, list[Any]] = {}
+    for entry in items:
+        groups.setdefault(ruby_text(jekyll_property(env, entry, attribute)), []).append(entry)
+    return [{"name": name, "items": found, "size": len(found)} for name, found in groups.items()]
+
+
+def jekyll_reverse(value: Any) -> Any:
+    """Liquid's ``reverse`` for templates converted from Liquid: a new list, which a loop may read
+    again and again (Jinja's ``reverse`` is an iterator, spent by the first: bitcoincore.org's blogs
+    look a post's translation up in a reversed list, once per post); text as it is."""
+    if isinstance(value, str) or isinstance(value, jinja2.Undefined) or value is None:
+        return value
+    return list(reversed(list(value)))
+
+
+def jekyll_highlight(code: Any, language: str, linenos: bool = False) -> Markup:
+    """Jekyll's ``{% highlight %}`` around Liquid in a converted layout (``{{ content }}`` shown as
+    code): what the block rendered, as text, highlighted as sitegen highlights a page's code."""
+    return Markup(highlight(str(code).strip("\r\n") + "\n", language, linenos=linenos))
 
 
 def jsonify(value: Any) -> Markup:

@@ -10,6 +10,10 @@ from typing import Any
 
 import jinja2
 
+# What Ruby reads in the replacement of String#gsub and #sub: \& and \0 the match, \` and \' the text
+# before and after it, \1 to \9 a group (a text pattern has none), \\ a backslash; any other \ is itself.
+BACK_REFERENCE = re.compile(r"\\([0-9&`'\\])")
+
 
 def jekyll_matches(value: Any, target: Any) -> bool:
     """Jekyll's ``where``: ``value`` is ``target`` as text, or a list holding it (``where: "tags",
@@ -75,3 +79,16 @@ def _spaceship(left: Any, right: Any) -> int:
     except TypeError:
         left, right = ruby_text(left), ruby_text(right)
         return (left > right) - (left < right)
+def ruby_substitute(text: str, pattern: str, replacement: str, count: int = 0) -> str:
+    """``text.gsub(pattern, replacement)`` (``sub`` with ``count`` 1) for a text ``pattern``, as
+    Liquid's ``replace`` and ``replace_first`` run it: the replacement's back references are
+    read (bitcoincore.org's ``replace: '&', '\\&amp;'`` writes ``&amp;``)."""
+    if "\\" not in replacement:
+        return text.replace(pattern, replacement, count or -1)
+
+    def expanded(match: re.Match) -> str:
+        parts = {"&": match.group(), "0": match.group(), "`": text[:match.start()], "'": text[match.end():],
+                 "\\": "\\"}
+        return BACK_REFERENCE.sub(lambda reference: parts.get(reference.group(1), ""), replacement)
+
+    return re.sub(re.escape(pattern), expanded, text, count=count)

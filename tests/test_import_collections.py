@@ -211,3 +211,105 @@ def test_a_collection_named_as_sitegens_own_lists_or_set_wrong_is_one_line_namin
         assert main(["-C", str(tmp_path / "new"), "build"]) == 1
         err = capsys.readouterr().err.strip()
         assert err.count("\n") == 0 and said in err, err
+
+
+# As bitcoin-core/bitcoincore.org's RPC docs: a menu of group_by's groups of a collection (a filter
+# Jekyll does not have, sort_by, passed over), each group's items documents again, and a layout
+# showing the document's body as code in a highlight block.
+GROUPED = {
+    "_includes/menu.html":
+        '<ul>{% assign groups = site.doc | group_by:"btcversion" | sort_by: "btcversion" | reverse %}'
+        '{% for group in groups %}{% if group.name != "index" %}{% for article in group.items %}'
+        '{% if article.name == "index" %}<li><a href="{{ article.url }}">{{ group.name }}</a> {{ group.size }}</li>'
+        '{% endif %}{% endfor %}{% endif %}{% endfor %}</ul>\n',
+    "_layouts/doc.html":
+        "<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title></head><body>{% include menu.html %}\n"
+        '{% assign groups = site.doc | where:"btcversion", page.btcversion | group_by:"btcgroup" | sort: "name" %}'
+        '{% for group in groups %}<h3>{{ group.name }}</h3><ul>{% for article in group.items %}'
+        '<li><a href="{{ article.url }}">{{ article.name }}</a></li>{% endfor %}</ul>{% endfor %}\n'
+        '{% if page.name != "index" %}<span class="doc">\n{% highlight text %}{{ content }}{% endhighlight %}\n'
+        "</span>{% endif %}</body></html>\n",
+    "_doc/index.html": "---\nname: index\nbtcversion: index\nbtcgroup: index\n---\n",
+    "_doc/1.0/index.html": "---\nname: index\nbtcversion: '1.0'\nbtcgroup: index\n---\n",
+    "_doc/1.0/rpc/stop.html": "---\nname: stop\nbtcversion: '1.0'\nbtcgroup: control\n---\nstop\n\nStops <the> node & exits.\n",
+    "_doc/1.0/rpc/getinfo.html": "---\nname: getinfo\nbtcversion: '1.0'\nbtcgroup: util\n---\ngetinfo {\"a\": 1}\n",
+    "_doc/2.0/index.html": "---\nname: index\nbtcversion: '2.0'\nbtcgroup: index\n---\n",
+    "_doc/2.0/rpc/getinfo.html": "---\nname: getinfo\nbtcversion: '2.0'\nbtcgroup: util\n---\ngetinfo\n",
+    "_doc/2.0/rpc/unsorted.html": "---\nname: unsorted\nbtcversion: '2.0'\n---\nIn no group.\n",
+}
+GROUPED_CONFIG = ("collections:\n  doc: {output: true}\n"
+                  "defaults:\n  - scope: {path: '', type: doc}\n    values: {layout: doc}\n")
+GROUPED_PAGES = ("doc/index.html", "doc/1.0/index.html", "doc/1.0/rpc/stop.html", "doc/1.0/rpc/getinfo.html",
+                 "doc/2.0/rpc/getinfo.html", "doc/2.0/rpc/unsorted.html")
+
+
+def _body(path: Path) -> tuple:
+    from tests import parity
+
+    return parity.dom(path.read_text().split("<body>", 1)[1].split("</body>", 1)[0])
+
+
+@needs_jekyll
+def test_layouts_group_a_collection_as_jekyll_and_show_a_body_as_code(tmp_path) -> None:
+    old, new, result = _both(tmp_path, GROUPED_CONFIG, GROUPED)
+    menu = '<ul><li><a href="/doc/2.0/index.html">2.0</a> 3</li><li><a href="/doc/1.0/index.html">1.0</a> 3</li></ul>'
+    assert menu in (old / "doc/1.0/rpc/stop.html").read_text()
+    assert "<h3></h3><ul><li><a href=\"/doc/2.0/rpc/unsorted.html\">unsorted</a>" in \
+           (old / "doc/2.0/rpc/getinfo.html").read_text()      # no btcgroup: the group "" (nil as text)
+    assert "Stops &lt;the&gt; node &amp; exits." in (old / "doc/1.0/rpc/stop.html").read_text()
+    for page in GROUPED_PAGES:
+        assert _body(new / page) == _body(old / page), page
+    notes = (tmp_path / "new/IMPORT-REPORT.md").read_text()
+    assert "`_includes/menu.html:1`: `| sort_by`: 'sort_by' is not a filter of Jekyll" in notes
+    assert "group_by" not in notes and "highlight" not in notes
+
+
+@needs_jekyll
+def test_an_edited_document_remakes_the_pages_grouping_its_collection_as_a_clean_build(tmp_path) -> None:
+    _, _, _ = _both(tmp_path, GROUPED_CONFIG, GROUPED)
+    site = tmp_path / "new"
+    engine = Engine(site, BuildOptions())
+    engine.build()
+    edits = [("content/pages/_doc/1.0/rpc/getinfo.html", "btcgroup: util\n", "btcgroup: network\n"),  # another group
+             ("content/pages/_doc/2.0/index.html", "btcversion: '2.0'\n", "btcversion: '3.0'\n"),  # the menu's name
+             ("content/pages/_doc/1.0/rpc/stop.html", "exits.", "exits now.")]      # a body shown as code
+    for name, before, after in edits:
+        path = site / name
+        assert before in path.read_text(), name
+        path.write_text(path.read_text().replace(before, after))
+        engine.build()
+        clean = tmp_path / f"clean-{path.stem}"
+        shutil.copytree(site, clean, ignore=shutil.ignore_patterns("_site", ".sitegen"))
+        build(clean)
+        for page in GROUPED_PAGES:
+            assert (site / "_site" / page).read_text() == (clean / "_site" / page).read_text(), (name, page)
+    stop = (site / "_site/doc/1.0/rpc/stop.html").read_text()
+    assert "<h3>network</h3>" in stop and ">3.0</a>" in stop and "exits now." in stop
+
+
+FIELDS = "n={{ X.name }}|rp={{ X.relative_path }}|s={{ X.slug }}|e={{ X.ext }}|c={{ X.collection }}|id={{ X.id }}"
+
+
+@needs_jekyll
+def test_posts_documents_and_pages_have_jekylls_fields_of_their_files(tmp_path) -> None:
+    # bitcoincore.org's menus pick documents by `name` (the front matter's, else the file's name).
+    layout = ("<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title></head><body><p>" + FIELDS.replace("X", "page")
+              + "</p>{% for X in site.doc %}<p>" + FIELDS + "</p>{% endfor %}{% for X in site.posts %}<p>" + FIELDS
+              + '</p>{% endfor %}{% assign named = site.doc | where: "name", "index.html" %}<p>{{ named.size }}</p>'
+              "{{ content }}</body></html>\n")
+    old, new, _ = _both(tmp_path, "collections:\n  doc: {output: true}\n", {
+        "_layouts/default.html": layout,
+        "_posts/2020-01-03-named.md": "---\nlayout: default\nname: own\nslug: myslug\n---\nx\n",
+        "_doc/v1/index.html": "---\nlayout: default\n---\nx\n",
+        "_doc/v1/get.info.md": "---\nlayout: default\nname: getinfo\n---\nx\n",
+        "_doc/v2/about.md": "---\nlayout: default\npermalink: /v2/about/\n---\n"
+                            "{% for d in site.doc %}{{ d.name }} {{ d.slug }} {{ d.collection }};{% endfor %}\n",
+        "about/team.md": "---\nlayout: default\n---\nx\n"})
+    page = (old / "about/team.html").read_text()
+    assert "<p>n=team.md|rp=|s=|e=|c=|id=</p>" in page
+    assert "<p>n=getinfo|rp=_doc/v1/get.info.md|s=get.info|e=.md|c=doc|id=/doc/v1/get.info</p>" in page
+    assert "<p>n=index.html|rp=_doc/v1/index.html|s=index|e=.html|c=doc|id=/doc/v1/index</p>" in page
+    assert "<p>n=own|rp=_posts/2020-01-03-named.md|s=myslug|e=.md|c=posts|id=/2020/01/03/myslug</p>" in page
+    for name in ("about/team.html", "2020/01/02/hello-world.html", "doc/v1/index.html", "doc/v1/get.info.html",
+                 "v2/about/index.html"):
+        assert _tight((new / name).read_text()) == _tight((old / name).read_text()), name

@@ -12,6 +12,7 @@ without a title is titled from its name.
 
 from __future__ import annotations
 
+import posixpath
 import re
 from dataclasses import dataclass, field
 from datetime import date
@@ -23,6 +24,10 @@ DATED_NAME = re.compile(r"(\d{2,4}-\d{1,2}-\d{1,2})-(.*)$")
 STYLE_SUFFIX = {"pretty": "/", "date": ":output_ext", "ordinal": ":output_ext", "none": ":output_ext"}
 OUTPUT_SUFFIXES = (".md", ".markdown", ".html", ".htm")
 PLACEHOLDER = re.compile(r":([a-z_]+)")
+# What Jekyll 4.3's Liquid shows of a post or a collection's document (its DocumentDrop) beside its
+# front matter, that sitegen's documents lack (``path`` aside: the importer writes it in for an edit
+# link); of a page (Page#to_liquid), ``name`` alone.
+DOCUMENT_FIELDS = ("name", "relative_path", "slug", "ext", "collection", "id")
 
 
 class UnknownPlaceholder(ValueError):
@@ -125,6 +130,22 @@ def document_url(template: str, collection: str, inner: str, meta: dict[str, Any
     url = "/" + PLACEHOLDER.sub(fill, template)
     url = url.replace("..", "/").replace("./", "")
     return re.sub(r"/{2,}", "/", url)
+
+
+def liquid_fields(rel: str, label: str | None, meta: dict[str, Any], url: str | None = None) -> dict[str, str]:
+    """Jekyll's values of :data:`DOCUMENT_FIELDS` (its ``name`` alone for a page: ``label`` None)
+    for the file ``rel`` of the site, a post (``label`` "posts") or a document of the
+    collection ``label`` published at ``url`` (``id`` is known only with it). The front matter's
+    ``slug`` makes ``id``; its own keys are its own to keep."""
+    base = rel.rsplit("/", 1)[-1]
+    if label is None:
+        return {"name": base}
+    ext = "." + base.rsplit(".", 1)[-1] if "." in base else None
+    slug = str(meta.get("slug") or name_of(base)[0])
+    fields = {"name": base, "relative_path": rel, "slug": slug, "ext": ext, "collection": label}
+    if url is not None:     # Ruby's File.dirname drops a trailing slash first
+        fields["id"] = posixpath.join(posixpath.dirname(url.rstrip("/")) or "/", slug)
+    return {key: value for key, value in fields.items() if value is not None}
 
 
 def static_url(template: str, collection: str, inner: str) -> str:

@@ -33,10 +33,10 @@ import yaml
 
 from generator.errors import SiteError
 from generator.frontmatter import known_keys
-from generator.importers.collections import JekyllCollection, UnknownPlaceholder, collections_of, document_url, name_of, \
-    static_url, titled
-from generator.importers.liquid import (Note, assigned_names, block_name, convert_template, layout_variables,
-                                        page_layout_variables)
+from generator.importers.collections import DOCUMENT_FIELDS, JekyllCollection, UnknownPlaceholder, \
+    collections_of, document_url, liquid_fields, name_of, static_url, titled
+from generator.importers.liquid import (Note, assigned_names, block_name, convert_template, document_fields_read,
+                                        layout_variables, page_layout_variables)
 from generator.importers.polyglot import Languages, Page
 from generator.layout import DEFAULT_THEME, RESERVED
 from generator.sass import SUFFIXES as SASS_SUFFIXES, css_path, is_sass
@@ -254,6 +254,18 @@ class _Importer:
         folders = [self.src / "_layouts", self.src / "_includes"]
         return any(self.inside(path) and re.search(rb"\bpage\.path\b", path.read_bytes()) for folder in folders
                    if self.folder(folder) for path in folder.rglob("*") if path.is_file())
+
+    @functools.cached_property
+    def templates_read_fields(self) -> frozenset[str]:
+        """Which of Jekyll's document fields sitegen's documents lack (``post.name``, ``where: "slug"``)
+        a layout or include names: each post, page or document is given Jekyll's values of those
+        in its front matter, where it has none of its own."""
+        folders = [self.src / "_layouts", self.src / "_includes"]
+        names = [collection.name for collection in collections_of(self.config)]
+        return frozenset(field for folder in folders if self.folder(folder) for path in folder.rglob("*")
+                         if path.is_file() and self.inside(path)
+                         for field in document_fields_read(path.read_bytes().decode("utf-8", "replace"),
+                                                           DOCUMENT_FIELDS, names))
 
     def read_template(self, path: Path) -> str | None:
         """A layout's or include's text; None, noted, if it cannot be read as one."""
@@ -564,8 +576,16 @@ class _Importer:
         day = ruby_date(meta.get("date"))
         if day is not None:     # as Ruby's Time.parse read it: 23/01/2022 is the 23rd of January
             front = re.sub(r"^date[ \t]*:.*$", f"date: {day}", front, count=1, flags=re.M)
+        url = None
         if collection is not None:
-            front = self.place_in_collection(rel, *collection, meta, merged, changes, front)
+            front, url = self.place_in_collection(rel, *collection, meta, merged, changes, front)
+        if kind == "posts" and "id" in self.templates_read_fields:
+            url = self.post_url(rel, merged, categories)
+        label = "posts" if kind == "posts" else collection[0].name if collection is not None else None
+        for key, value in liquid_fields(rel, label, meta, url).items():
+            if key in self.templates_read_fields and key not in merged:
+                changes[key] = value
+                self.front_matter_keys.add(key)
         if not merged.get("title"):
             stem = rel.rsplit("/", 1)[-1].rsplit(".", 1)[0]
             if collection is not None:    # Jekyll titles a document from its name
@@ -583,7 +603,9 @@ class _Importer:
         body_start = match.end()
         text = text[:body_start] + self.relative_includes(text[body_start:], rel)
         self.note_unknown_liquid(rel, text, body_start)
-        front = self.rooted_redirects(split_names(front, meta), meta) + "".join(_yaml_line(key, value) for key, value in changes.items())
+        indent = re.search(r"^( *)[^\s#]", front, re.M)      # the keys' own (" layout: post"), for YAML
+        added = "".join(_yaml_line(key, value) for key, value in changes.items())
+        front = self.rooted_redirects(split_names(front, meta), meta) + re.sub(r"^(?=.)", indent.group(1) if indent else "", added, flags=re.M)
         if kind == "pages" and collection is None and self.languages:   # written once polyglot has chosen
             self.localized_pages.append(Page(rel, target, merged, front, text[body_start:],
                                                text.count("\n", 0, body_start)))
@@ -648,9 +670,10 @@ class _Importer:
                           "polyglot's other names of site.active_lang: not carried over; use site.active_lang")
 
     def place_in_collection(self, rel: str, collection: JekyllCollection, inner: str, meta: dict, merged: dict,
-                            changes: dict, front: str) -> str:
+                            changes: dict, front: str) -> tuple[str, str | None]:
         """Write in (``changes``, or ``front``, the front matter as written, which it returns) what
-        Jekyll gave a document of ``collection``: the date its name gives, and its URL."""
+        Jekyll gave a document of ``collection``: the date its name gives, and its URL (returned
+        too; None where the import cannot fill its pattern)."""
         named = name_of(inner)[1]
         if named and "date" not in merged:    # Jekyll dates a document from its name, as a post
             changes["date"] = named
@@ -662,7 +685,7 @@ class _Importer:
                            count=1, flags=re.M)
         else:
             changes["permalink"] = url
-        return front
+        return front, url
 
     def collection_template(self, collection: JekyllCollection) -> str:
         """Its documents' URL template, by the site's permalink style."""
@@ -713,6 +736,18 @@ class _Importer:
             self.note(rel, text.count("\n", 0, match.start()) + 1, url,
                       f"loaded from {host}, which readers' browsers would then contact: copy it into a static "
                       f"folder and link that, or add {host} to site.yaml check.allow_hosts")
+
+    def post_url(self, rel: str, merged: dict, categories: list[str]) -> str | None:
+        """The URL Jekyll gave a post (its ``id`` is made from it), its folders' categories before its
+        own; None for a pattern the import cannot fill."""
+        raw = str(merged.get("permalink") or self.config.get("permalink") or "date")
+        own = merged.get("categories", merged.get("category"))
+        own = own.split() if isinstance(own, str) else own if isinstance(own, list) else [] if own is None else [own]
+        try:
+            return document_url(PERMALINK_STYLES.get(raw, raw), "posts", rel.rsplit("/", 1)[-1],
+                                {**merged, "categories": [*categories, *own]})
+        except UnknownPlaceholder:
+            return None
 
     def check_post_url(self, rel: str, meta: dict) -> None:
         """Name the posts whose URL sitegen makes otherwise than Jekyll did."""

@@ -40,6 +40,10 @@ SITE_FIELDS = {"title": "title", "description": "description", "url": "url", "ba
                "posts": "posts", "pages": "pages", "tags": "tags", "categories": "categories",
                "data": "data", "lang": "language", "time": "time"}
 DOCUMENT_COLLECTIONS = ("site.posts", "site.pages", "site.tags[", "site.categories[")
+# Filters after which a list of documents is something else: groups of them, or their values.
+UNLISTING_FILTERS = ("group_by", "map")
+# A mapping's methods, which Jinja's ``x.name`` would find before its key ``name`` (a group's ``items``).
+MAPPING_METHODS = frozenset(name for name in dir(dict) if not name.startswith("_"))
 LOOP_FIELDS = {"index", "index0", "rindex", "rindex0", "first", "last", "length"}
 
 # Liquid filter -> Jinja filter and how its arguments carry over (None: as they are).
@@ -53,9 +57,9 @@ FILTERS: dict[str, tuple[str, Callable[[list[str]], list[str]] | None]] = {
     "date": ("date", None), "size": ("length", None),
     "join": ("jekyll_join", None), "map": ("jekyll_map", None), "default": ("default", lambda a: [a[0], "true"]),
     "upcase": ("upper", None), "downcase": ("lower", None),
-    "strip": ("trim", None), "uniq": ("unique", None), "reverse": ("reverse", None),
+    "strip": ("trim", None), "uniq": ("unique", None), "reverse": ("jekyll_reverse", None),
     "number_of_words": ("wordcount", None), "slugify": ("slugify", None),
-    "where": ("jekyll_where", None),
+    "where": ("jekyll_where", None), "group_by": ("jekyll_group_by", None),
     "sort": ("jekyll_sort", lambda a: [f"attribute={a[0]}", *(f"nils={n}" for n in a[1:2])] if a else []),
 }
 
@@ -70,6 +74,11 @@ LIQUID_FILTERS = frozenset({
     "compact", "concat", "sum", "sort_natural", "array_to_sentence_string", "normalize_whitespace",
     "cgi_escape", "uri_escape", "markdownify", "strip_html", "push", "pop", "shift", "unshift",
     "first", "last"})   # nil for nil, an empty list or a string (Jinja's: the first character, or an error)
+# The filters of Jekyll 4.3 and of its Liquid that neither table above has: a layout using one is
+# left to its author; any other name is nobody's filter, which Jekyll's Liquid passes the input on from.
+JEKYLL_FILTERS = frozenset({
+    "smartify", "sassify", "scssify", "find", "find_exp", "to_integer", "group_by_exp", "sample",
+    "inspect", "strip_index"})
 TOKEN = re.compile(r"""\s*(?:
     (?P<str>"[^"]*"|'[^']*')
   | (?P<range>\(\s*[^()]+?\s*\.\.\s*[^()]+?\s*\))
@@ -120,6 +129,8 @@ class Scope:
     documents: set[str] = field(default_factory=lambda: {"page"})   # names holding documents
     locals: set[str] = field(default_factory=set)  # loop variables
     collections: set[str] = field(default_factory=set)   # names holding lists of documents
+    groupings: set[str] = field(default_factory=set)     # names holding group_by's groups of documents
+    groups: set[str] = field(default_factory=set)        # loop variables holding one such group
     lenient: bool = False                          # an include: names may come from its includer
     includes: set[str] | None = None               # the files of _includes (None: not known)
     layouts: list[dict[str, Any]] | None = None    # what ``layout`` is on each chain through a layout
@@ -242,6 +253,46 @@ def assigned_names(text: str) -> set[str]:
             if match.group("tag") in ("assign", "capture")} - PAYLOAD
 
 
+# What a Liquid value is read from: a variable and its keys (``site.data.authors[page.author]``).
+ROOTED = re.compile(r"\s*([A-Za-z_][\w-]*)(?:\.([\w-]+))?")
+# Not documents: the site's own values, an include's parameters, a loop's counters.
+NOT_DOCUMENTS = {"site", "include", "forloop", "paginator", "layout", "jekyll"}
+DOCUMENT_LISTS = {"posts", "pages", "related_posts", "documents", "tags", "categories"}
+
+
+def document_fields_read(text: str, fields: tuple[str, ...], collections: list[str]) -> set[str]:
+    """Which of ``fields`` this Liquid reads of posts, pages or documents: ``X.field`` of any name
+    but one bound to the site's data or settings (``for org in site.data.orgs``), and a quoted key
+    of ``where``, ``sort``, ``group_by`` or ``map`` over anything but those."""
+    lists = DOCUMENT_LISTS | set(collections)
+    data: set[str] = set()
+
+    def is_data(source: str) -> bool:
+        match = ROOTED.match(source)
+        if match is None:
+            return True
+        root, key = match.groups()
+        return root in data or root in NOT_DOCUMENTS - {"site"} or root == "site" and key not in lists
+
+    tags = list(MARKUP.finditer(text))
+    for match in tags:      # in order: an assignment from data makes data of what is read from it
+        name, args = match.group("tag"), match.group("args") or ""
+        bound = re.match(r"\s*([A-Za-z_]\w*)\s*(?:=|\bin\b)(.*)", args, re.S)
+        if name in ("for", "assign", "tablerow") and bound and is_data(bound.group(2)):
+            data.add(bound.group(1))
+    names = "|".join(map(re.escape, fields))
+    found = set()
+    for match in tags:
+        source = match.group("output") if match.group("output") is not None else match.group("args") or ""
+        for variable, field in re.findall(rf"(?<![\w.\]-])([A-Za-z_][\w-]*)\.({names})\b", source):
+            if variable not in data and variable not in NOT_DOCUMENTS:
+                found.add(field)
+        value = re.sub(r"^\s*[A-Za-z_]\w*\s*(?:=|\bin\b)", "", source)
+        if not is_data(value):
+            found.update(re.findall(rf"\|\s*(?:where|sort|group_by|map)\s*:\s*[\"']({names})[\"']", value))
+    return found
+
+
 class _Converter:
     def __init__(self, text: str, path: str, scope: Scope, include_path: Callable[[str], str],
                  blocks: str | None):
@@ -253,6 +304,7 @@ class _Converter:
         self.at = (1, "")       # the line and text of the markup being converted
         self.stack: list[_Block] = []
         self.block_used = False
+        self.line = 1           # of the tag or output being converted
 
     def note(self, line: int, construct: str, action: str, neutralised: bool = False) -> None:
         self.notes.append(Note(self.path, line, " ".join(construct.split())[:120], action, neutralised))
@@ -267,7 +319,7 @@ class _Converter:
             out.append(self.literal(text[pos:end], pos))
             if match is None:
                 break
-            line = text.count("\n", 0, match.start()) + 1
+            line = self.line = text.count("\n", 0, match.start()) + 1
             whole = match.group(0)
             if match.group("tag") in ("raw", "comment"):
                 pos = self.verbatim(match, line, out)
@@ -285,7 +337,8 @@ class _Converter:
             pos = match.end()
         for block in reversed(self.stack):
             self.note(block.line, f"{{% {block.tag} %}}", "this block is never closed: close it")
-            out.append({"for": "{% endfor %}", "capture": "{% endset %}"}.get(block.tag, "{% endif %}"))
+            out.append({"for": "{% endfor %}", "capture": "{% endset %}", "highlight": "{% endfilter %}"}
+                       .get(block.tag, "{% endif %}"))
         return "".join(out)
 
     def target(self, name: str) -> str:
@@ -333,7 +386,7 @@ class _Converter:
     def highlighted(self, match: re.Match, out: list[str]) -> int | None:
         """A ``highlight`` block of plain code, highlighted now as sitegen highlights one in a
         page (the code is the same on every page); where the block holds Liquid, None: its
-        tag is then a note. Returns where the text goes on after ``endhighlight``."""
+        tags are then converted (:meth:`tag`). Returns where the text goes on after ``endhighlight``."""
         options = match.group("args").split()
         end = re.compile(r"\{%-?\s*endhighlight\s*-?%\}").search(self.text, match.end())
         if end is None or not options or options[1:] not in ([], ["linenos"]):
@@ -434,6 +487,8 @@ class _Converter:
                 raise Unconvertible(f"cannot assign to {target!r}: give the variable a plain name")
             if self.lists_documents(value):
                 self.scope.collections.add(target)
+            elif self.groups_documents(value):
+                self.scope.groupings.add(target)
             value = self.expression(value)
             return wrap(f"set {self.target(target)} = {value}")
         if name == "capture":
@@ -447,6 +502,15 @@ class _Converter:
             return wrap("endset")
         if name == "include":
             return self.include(args, wrap)
+        if name == "highlight":     # one holding Liquid (plain code is highlighted at import: highlighted())
+            words = args.split()
+            if not words or words[1:] not in ([], ["linenos"]):
+                raise Unconvertible(UNSUPPORTED["highlight"])
+            self.stack.append(_Block(name, line))
+            return wrap(f"filter jekyll_highlight({_literal(words[0].lower())}, {str(len(words) == 2).lower()})")
+        if name == "endhighlight":
+            self.close(("highlight",), name)
+            return wrap("endfilter")
         if name == "static_href" and self.scope.languages:    # a link kept out of the language, as polyglot
             self.stack.append(_Block(name, line))             # marks it: ferh= until its links are rewritten
             return wrap("filter replace('href=', 'ferh=', 1)")
@@ -489,15 +553,27 @@ class _Converter:
             collection = f"({collection} | reverse | list)"
         if self.lists_documents(source):
             self.scope.documents.add(var)
+        elif source in self.scope.groupings or self.groups_documents(source):
+            self.scope.groups.add(var)
         self.scope.locals.add(var)
         self.stack.append(_Block("for", line))
         return f"for {var} in {collection}"
 
     def lists_documents(self, source: str) -> bool:
-        """Does this Liquid value (before its filters) hold posts or pages?"""
+        """Does this Liquid value hold posts or pages (it does, before its filters, and none of them
+        makes it something else: groups, or values)?"""
+        return self.holds_documents(source) and not _unlisted(source)
+
+    def groups_documents(self, source: str) -> bool:
+        """Is this Liquid value ``group_by``'s groups of posts or pages?"""
+        return self.holds_documents(source) and _unlisted(source) == "group_by"
+
+    def holds_documents(self, source: str) -> bool:
+        """Does this Liquid value, before its filters, hold posts or pages (a group's ``items`` too)?"""
         source = source.strip()
         root = re.split(r"[.\[\s|]", source, maxsplit=1)[0]
         return (source.startswith(DOCUMENT_COLLECTIONS) or root in self.scope.collections
+                or root in self.scope.groups and re.match(rf"{root}\.items\b", source) is not None
                 or any(re.match(rf"site\.{re.escape(name)}\b", source) for name in _collection_names(self.scope.config)))
 
     def include(self, args: str, wrap: Callable[[str], str]) -> str:
@@ -562,13 +638,15 @@ class _Converter:
         if len(pieces[0]) != 1:
             raise Unconvertible("cannot read this expression: write it in Jinja")
         result = self.operand(pieces[0][0])
-        documents = self.lists_documents(source)
+        documents = self.holds_documents(source)
         for piece in pieces[1:]:
             converted = self.filter(piece, documents)
             result += f" | {converted}" if converted else ""
+            documents = documents and piece[0][1] not in UNLISTING_FILTERS
         return result
 
-    def filter(self, tokens: list[tuple[str, str]], documents: bool = False) -> str:
+    def filter(self, tokens: list[tuple[str, str]], documents: bool = False) -> str | None:
+        """The Jinja filter for a Liquid one; None for one Jekyll's Liquid would pass the value on from."""
         if not tokens or tokens[0][0] != "name":
             raise Unconvertible("cannot read this filter")
         name = tokens[0][1]
@@ -579,23 +657,26 @@ class _Converter:
             if name == "where_exp":
                 return self.where_exp(_split(tokens[2:], ","))
             args = [self.argument(arg) for arg in _split(tokens[2:], ",")]
-            if name in ("sort", "where", "map") and args:
+            if name in ("sort", "where", "map", "group_by") and args:
                 if not args[0].startswith('"'):
                     raise Unconvertible(f"'{name}' by a key held in a variable: name the key")
                 for attribute in args[0][1:-1].split("."):    # Jinja follows these as attributes
                     _check_name(attribute)
-            if documents and name in ("sort", "where", "map") and args and args[0][1:-1] == "path":
+            if documents and name in ("sort", "where", "map", "group_by") and args and args[0][1:-1] == "path":
                 args[0] = '"source"'    # the source file: as Jekyll's path, content/posts/ for _posts/
-            elif documents and name in ("sort", "where", "map") and args and args[0][0] in "'\"" \
+            elif documents and name in ("sort", "where", "map", "group_by") and args and args[0][0] in "'\"" \
                     and args[0][1:-1] not in DOCUMENT_FIELDS:
                 args[0] = f'"meta.{args[0][1:-1]}"'     # a front matter key of posts or pages
         if name not in FILTERS and name in LIQUID_FILTERS:     # by python-liquid's own code, at render
             return f"liquid({', '.join([_literal(name), *args])})"
-        if name not in FILTERS:     # a plugin's (crystal-lang's liquify): passed over, as Jekyll without it does
-            self.note(*self.at, f"the Liquid filter '{name}' has no equivalent among sitegen's Jinja filters (a "
-                                f"plugin's?): its input is shown as it is; rewrite it in Jinja, or compute the value "
-                                f"in the content")
-            return ""
+        if name not in FILTERS and name not in JEKYLL_FILTERS and not _strict_filters(self.scope.config):
+            self.note(self.line, f"| {name}", f"'{name}' is not a filter of Jekyll or of its Liquid, which passes "
+                      "the value on unchanged: so does the converted layout (a plugin's filter does nothing in "
+                      "sitegen: do what it did)")
+            return None
+        if name not in FILTERS:
+            raise Unconvertible(f"the Liquid filter '{name}' has no equivalent among sitegen's Jinja "
+                                f"filters: rewrite it in Jinja, or compute the value in the content")
         jinja, adapt = FILTERS[name]
         if adapt is not None:
             args = adapt(args)
@@ -813,7 +894,7 @@ PLUGIN_TAGS = {
 UNSUPPORTED = {
     "i18n_headers": "jekyll-polyglot's alternate-language links: write the <link rel=\"alternate\" hreflang> "
                     "tags in, with page.url",
-    "highlight": "a highlight block holding Liquid, or with options besides linenos: highlight code in the "
+    "highlight": "a highlight block with options besides linenos: highlight code in the "
                  "content (Markdown fences), or write the block in Jinja",
     "post_url": "write the post's URL in (its permalink), or link it from the content",
     "link": "write the page's URL in",
@@ -859,6 +940,20 @@ def _in_language(languages: Languages, each: str, default: str) -> str:
         test = f'page.url.startswith({_literal("/" + lang + "/")})'
         expression = f"{each.format(lang=lang, cut=len(lang) + 1)} if {test} else {expression}"
     return f"({expression})"
+
+
+def _unlisted(source: str) -> str | None:
+    """The first of a Liquid value's filters that makes its documents something else, if any."""
+    for piece in _split(tokenize(source), "|")[1:]:
+        if piece and piece[0][1] in UNLISTING_FILTERS:
+            return piece[0][1]
+    return None
+
+
+def _strict_filters(config: dict[str, Any]) -> bool:
+    """Does _config.yml have Jekyll's Liquid stop at a filter it does not know?"""
+    liquid = config.get("liquid")
+    return isinstance(liquid, dict) and bool(liquid.get("strict_filters"))
 
 
 def _maybe(expression: str, parts: list[str]) -> str:
