@@ -240,3 +240,17 @@ def test_an_includes_literal_parameters_in_a_page_are_themselves_as_in_jekyll(tm
                       "ratio=1.5 code-snippet=site.data.setup-scala.macOS-brew %}</p>\n"}, CONFIG)
     assert "<p>2;3;4;[extra 3.0]<code>brew install coursier</code></p>" in _page(old, "about.html")
     assert _page(new, "about.html") == _page(old, "about.html")
+
+
+@needs_jekyll
+def test_a_loop_over_a_text_runs_once_with_the_whole_text_as_in_jekyll(tmp_path) -> None:
+    # As nim-lang's post layout: `{% for author in page.author %}` where a post says `author: Andreas
+    # Rumpf` (Liquid loops once over a string, Jinja over its characters); an empty text loops never.
+    loop = "{% for a in page.author %}<span>{{ a }}</span>{% endfor %}{% for a in page.none %}[{{ a }}]{% endfor %}"
+    old, new, _ = _built_by_both(tmp_path, {
+        "_layouts/post.html": HTML + f"<h3>{loop}</h3>{{{{ content }}}}</body></html>\n",
+        "_posts/2009-12-21-released.md": f"---\nlayout: post\ntitle: Released\nauthor: Andreas Rumpf\nnone: ''\n---\n"
+                                         f"{loop}\n"}, CONFIG)
+    page = "2009/12/21/released.html"
+    assert "<h3><span>Andreas Rumpf</span></h3><p><span>Andreas Rumpf</span></p>" in _page(old, page)
+    assert _page(new, page) == _page(old, page)
