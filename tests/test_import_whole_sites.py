@@ -254,3 +254,20 @@ def test_a_loop_over_a_text_runs_once_with_the_whole_text_as_in_jekyll(tmp_path)
     page = "2009/12/21/released.html"
     assert "<h3><span>Andreas Rumpf</span></h3><p><span>Andreas Rumpf</span></p>" in _page(old, page)
     assert _page(new, page) == _page(old, page)
+
+
+@needs_jekyll
+def test_include_relative_reads_the_file_beside_the_page_as_in_jekyll(tmp_path) -> None:
+    # As nim-lang's home page: `{% include_relative code_carrousel.html %}`, a file without front
+    # matter beside it (published as it is too); and a page in a folder, its file beside it.
+    old, new, notes = _built_by_both(tmp_path, {
+        "_layouts/default.html": HTML + "{{ content }}</body></html>\n",
+        "carrousel.html": "<select class=\"b\"><option>{{ page.title }}</option></select>\n",
+        "guide/part.html": "<p>Part of {{ page.title }}</p>\n",
+        "index.html": "---\nlayout: default\ntitle: Home\n---\n<div>{% include_relative carrousel.html %}</div>\n",
+        "guide/index.html": "---\nlayout: default\ntitle: Guide\n---\n{% include_relative part.html %}\n"}, CONFIG)
+    assert '<div><select class="b"><option>Home</option></select></div>' in _page(old, "index.html")
+    assert "<p>Part of Guide</p>" in _page(old, "guide/index.html")
+    for page in ("index.html", "guide/index.html"):
+        assert _page(new, page) == _page(old, page)
+    assert not [n for n in notes if "include_relative" in n.construct]
