@@ -271,3 +271,18 @@ def test_include_relative_reads_the_file_beside_the_page_as_in_jekyll(tmp_path) 
     for page in ("index.html", "guide/index.html"):
         assert _page(new, page) == _page(old, page)
     assert not [n for n in notes if "include_relative" in n.construct]
+
+
+@needs_jekyll
+def test_an_else_with_words_is_a_plain_else_and_what_follows_it_never_renders_as_in_jekyll(tmp_path) -> None:
+    # As cordova-docs' head include: `{% if page.excerpt %}..{% else if page.description %}..{% else %}..
+    # {% endif %}`: Liquid reads `else if ...` as `else`, and a block's first else wins.
+    test = ("{% if page.a %}A{% else if page.b %}B{% elsif page.c %}C{% else %}D{% endif %}|"
+            "{% unless page.c %}U{% else %}V{% else %}W{% endunless %}")
+    old, new, _ = _built_by_both(tmp_path, {
+        "_layouts/default.html": HTML + f"<p>{test}</p>{{{{ content }}}}</body></html>\n",
+        "one.md": "---\nlayout: default\ntitle: One\na: 1\nc: 1\n---\nx\n",
+        "two.md": "---\nlayout: default\ntitle: Two\n---\nx\n"}, CONFIG)
+    assert "<p>A|V</p>" in _page(old, "one.html") and "<p>B|U</p>" in _page(old, "two.html")
+    for page in ("one.html", "two.html"):
+        assert _page(new, page) == _page(old, page)
