@@ -286,3 +286,23 @@ def test_an_else_with_words_is_a_plain_else_and_what_follows_it_never_renders_as
     assert "<p>A|V</p>" in _page(old, "one.html") and "<p>B|U</p>" in _page(old, "two.html")
     for page in ("one.html", "two.html"):
         assert _page(new, page) == _page(old, page)
+
+
+@needs_jekyll
+def test_an_excerpt_is_the_body_before_the_first_blank_line_as_in_jekyll(tmp_path) -> None:
+    # nim-lang's blog lists `post.excerpt`, whose first paragraph runs on into a list; cordova's
+    # post layout shows the next post's, which opens with a heading; a reference link is resolved
+    # by its definition further down; a post with its own separator is cut there.
+    listing = ("{% for post in site.posts %}<section>{{ post.excerpt }}</section>{% endfor %}")
+    old, new, _ = _built_by_both(tmp_path, {
+        "_layouts/default.html": HTML + "{{ content }}</body></html>\n",
+        "_posts/2025-04-22-two.md": "---\ntitle: Two\n---\nTwo [releases][r]:\n- 2.2.4\n- 2.0.16\n\nMore.\n\n"
+                                    "[r]: https://nim-lang.org/r\n",
+        "_posts/2017-02-01-road.md": "---\ntitle: Road\n---\n\n## The Road\n\nDuring my internship.\n",
+        "_posts/2017-01-01-cut.md": "---\ntitle: Cut\nexcerpt_separator: <!--more-->\n---\nOne.\n\nTwo.\n<!--more-->\n"
+                                    "Three.\n",
+        "blog.html": f"---\nlayout: default\ntitle: Blog\n---\n{listing}\n"}, CONFIG)
+    assert ('<section><p>Two <a href="https://nim-lang.org/r">releases</a>:</p><ul><li>2.2.4</li><li>2.0.16</li>'
+            '</ul></section><section><p>Hi.</p></section><section><h2 id="the-road">The Road</h2></section>'
+            '<section><p>One.</p><p>Two.</p></section>') in _page(old, "blog.html")
+    assert _page(new, "blog.html") == _page(old, "blog.html")
