@@ -480,7 +480,8 @@ class SiteSettings(Mapping):
         if name not in SITE_SETTINGS:
             return self._config.variables[name]     # site.yaml's own values, else KeyError
         value = getattr(self._config, name)
-        return value.rstrip("/") if name in ("url", "baseurl") else value
+        # ``url`` as written, as Jekyll keeps it (nim-lang's ends in /: {{ site.url }}/x has //)
+        return value.rstrip("/") if name == "baseurl" else value
 
     def __iter__(self) -> Iterator[str]:
         return iter(dict.fromkeys([*SITE_SETTINGS, *self._config.variables]))

@@ -306,3 +306,16 @@ def test_an_excerpt_is_the_body_before_the_first_blank_line_as_in_jekyll(tmp_pat
             '</ul></section><section><p>Hi.</p></section><section><h2 id="the-road">The Road</h2></section>'
             '<section><p>One.</p><p>Two.</p></section>') in _page(old, "blog.html")
     assert _page(new, "blog.html") == _page(old, "blog.html")
+
+
+@needs_jekyll
+def test_site_url_is_as_the_config_writes_it_as_in_jekyll(tmp_path) -> None:
+    # nim-lang's `url: "https://nim-lang.org/"` and its posts' `{{ site.url }}{{ site.baseurl }}/assets/..`.
+    img = '<img src="{{ site.url }}{{ site.baseurl }}/a.png">'
+    old, new, _ = _built_by_both(tmp_path, {
+        "_layouts/default.html": HTML + img + "{{ content }}</body></html>\n",
+        "about.html": f"---\nlayout: default\ntitle: About\n---\n<p>{img}</p>\n"},
+        CONFIG.replace("https://small.example", '"https://small.example/"'))
+    assert '<img src="https://small.example//a.png"><p><img src="https://small.example//a.png"></p>' in (
+        _page(old, "about.html"))
+    assert _page(new, "about.html") == _page(old, "about.html")
