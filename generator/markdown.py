@@ -347,6 +347,17 @@ class KramdownCodeSpan(BacktickInlineProcessor):
             element.text = AtomicString(util.code_escape(code))
         return element, begin, end
 
+    def find_code_spans(self, start: int, text: str) -> tuple[int, int | None]:
+        """Where the code starts and ends, as kramdown finds them (codespan.rb's ``scan_until``): at
+        the first run of as many backticks, even inside a longer one (nim-lang's ``rationals.`div```
+        closes at the first two of three); with none, the opening run is text."""
+        code = _BACKTICKS.match(text, start).end()
+        close = text.find(text[start:code], code)
+        return code, close if close >= 0 else None
+
+
+_BACKTICKS = re.compile("`+")
+
 
 def _code_spans_as_written(pattern: InlineProcessor, text: str) -> str:
     """``text`` with each code span's placeholder as its source, backticks and all."""

@@ -319,3 +319,17 @@ def test_site_url_is_as_the_config_writes_it_as_in_jekyll(tmp_path) -> None:
     assert '<img src="https://small.example//a.png"><p><img src="https://small.example//a.png"></p>' in (
         _page(old, "about.html"))
     assert _page(new, "about.html") == _page(old, "about.html")
+
+
+@needs_jekyll
+def test_a_code_span_closes_at_the_first_run_of_its_backticks_as_in_kramdown(tmp_path) -> None:
+    # nim-lang's 0.19.0 notes: ``rationals.`div```, ``rationals.`mod``` (kramdown closes at the first
+    # two of three, codespan.rb's scan_until); a run with no closing one is text.
+    text = ("- Added ``rationals.`div```, ``rationals.`mod```, ``rationals.floorDiv`` for rationals.\n"
+            "- And ```none`` here.\n")
+    old, new, _ = _built_by_both(tmp_path, {
+        "_layouts/default.html": HTML + "{{ content }}</body></html>\n",
+        "about.md": f"---\nlayout: default\ntitle: About\n---\n{text}"}, CONFIG)
+    theirs = _page(old, "about.html").replace(' class="language-plaintext highlighter-rouge"', "")   # Rouge's
+    assert "<code>rationals.`div</code><code>, </code><code>rationals.</code>mod```," in theirs
+    assert _page(new, "about.html") == theirs
