@@ -380,7 +380,8 @@ def _jekyll_excerpt(body: str, doc: Document, source: Source, config: Config) ->
     separator = doc.meta.get("excerpt_separator", config.markdown.excerpt_separator)
     if not isinstance(separator, str) or not separator:
         return ""
-    head, found, rest = body.partition(separator)
+    # Jekyll's front matter pattern (``---\s*$\n?``) takes the blank lines after it
+    head, found, rest = _LEADING_BLANK_LINES.sub("", body, count=1).partition(separator)
     if not found:
         return doc.content
     if source.is_markdown:
@@ -388,6 +389,7 @@ def _jekyll_excerpt(body: str, doc: Document, source: Source, config: Config) ->
     return _to_html(head, source, config).html
 
 
+_LEADING_BLANK_LINES = re.compile(r"\A\s*\n")
 _LINK_DEFINITION = re.compile(r"^ {0,3}\[[^\]]+\]:.+$", re.M)
 
 

@@ -291,7 +291,8 @@ def test_an_else_with_words_is_a_plain_else_and_what_follows_it_never_renders_as
 @needs_jekyll
 def test_an_excerpt_is_the_body_before_the_first_blank_line_as_in_jekyll(tmp_path) -> None:
     # nim-lang's blog lists `post.excerpt`, whose first paragraph runs on into a list; cordova's
-    # post layout shows the next post's, which opens with a heading; a reference link is resolved
+    # post layout shows the next post's, which opens with a heading (after blank lines, which Jekyll's
+    # front matter pattern takes); a reference link is resolved
     # by its definition further down; a post with its own separator is cut there.
     listing = ("{% for post in site.posts %}<section>{{ post.excerpt }}</section>{% endfor %}")
     old, new, _ = _built_by_both(tmp_path, {
@@ -299,11 +300,13 @@ def test_an_excerpt_is_the_body_before_the_first_blank_line_as_in_jekyll(tmp_pat
         "_posts/2025-04-22-two.md": "---\ntitle: Two\n---\nTwo [releases][r]:\n- 2.2.4\n- 2.0.16\n\nMore.\n\n"
                                     "[r]: https://nim-lang.org/r\n",
         "_posts/2017-02-01-road.md": "---\ntitle: Road\n---\n\n## The Road\n\nDuring my internship.\n",
+        "_posts/2020-09-29-advisory.md": "---\ntitle: Advisory\n---\n\n\n### Disclosed:\n- [a](/a)\n\n\nThis.\n",
         "_posts/2017-01-01-cut.md": "---\ntitle: Cut\nexcerpt_separator: <!--more-->\n---\nOne.\n\nTwo.\n<!--more-->\n"
                                     "Three.\n",
         "blog.html": f"---\nlayout: default\ntitle: Blog\n---\n{listing}\n"}, CONFIG)
     assert ('<section><p>Two <a href="https://nim-lang.org/r">releases</a>:</p><ul><li>2.2.4</li><li>2.0.16</li>'
-            '</ul></section><section><p>Hi.</p></section><section><h2 id="the-road">The Road</h2></section>'
+            '</ul></section><section><h3 id="disclosed">Disclosed:</h3><ul><li><a href="/a">a</a></li></ul></section>'
+            '<section><p>Hi.</p></section><section><h2 id="the-road">The Road</h2></section>'
             '<section><p>One.</p><p>Two.</p></section>') in _page(old, "blog.html")
     assert _page(new, "blog.html") == _page(old, "blog.html")
 
