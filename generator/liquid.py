@@ -292,8 +292,7 @@ class IncludeNode(OutputNode):
             named = context.get_buffer(buffer)
             context.env.from_string(path).render_with_context(context, named, partial=True)
             path = named.getvalue().strip()
-        relpath = f"{INCLUDES_DIR}/{path}"
-        found = site_path(render.root, relpath, INCLUDES_DIR)
+        relpath, found = self.find(render, path)
         if found is None or not (render.root / found).is_file():
             where, line = render.locate(self.token)
             raise SiteError(f"include {path!r}: no file {relpath}", where, line)
@@ -304,6 +303,29 @@ class IncludeNode(OutputNode):
         with context.extend({"include": include}):
             template.render_with_context(context, buffer, partial=True)
         return True
+
+    def find(self, render: Render, path: str) -> tuple[str, str | None]:
+        """The file ``path`` names as written, and as a path of the site if it lies in its folder."""
+        relpath = f"{INCLUDES_DIR}/{path}"
+        return relpath, site_path(render.root, relpath, INCLUDES_DIR)
+
+
+class IncludeRelativeNode(IncludeNode):
+    __slots__ = ()
+
+    def find(self, render: Render, path: str) -> tuple[str, str | None]:
+        """Beside the document in Jekyll's tree: in content/pages' same folder, or in the site's,
+        where the import put a file without front matter (nim-lang's code_carrousel.html)."""
+        folder = render.source.parent.relative_to(render.root) if render.source.is_absolute() else render.source.parent
+        places = [folder.as_posix()]
+        if folder.is_relative_to(PAGES_DIR):
+            places.append(folder.relative_to(PAGES_DIR).as_posix())
+        written = [f"{place}/{path}".removeprefix("./") for place in places]
+        for relpath in written:
+            found = site_path(render.root, relpath)
+            if found is not None and (render.root / found).is_file():
+                return relpath, found
+        return written[0], None
 
 
 MARKUP = re.compile(r"\{%-?\s*raw\s*-?%\}.*?\{%-?\s*endraw\s*-?%\}|\{\{.*?\}\}|\{%.*?%\}", re.S)   # raw as it is
@@ -416,6 +438,16 @@ class IncludeTag(Tag):
             path, *more = text.split(None, 1)
             rest = more[0] if more else ""
         return IncludeNode(token, path, INCLUDE_PARAMETER.findall(rest))
+
+
+class IncludeRelativeTag(IncludeTag):
+    """Jekyll's ``{% include_relative file.html %}``: a file beside the document."""
+
+    name = "include_relative"
+
+    def parse(self, stream: Any) -> Node:
+        node = super().parse(stream)
+        return IncludeRelativeNode(node.token, node.path, node.params)
 
 
 class CaptureTag(LiquidCaptureTag):
@@ -733,7 +765,7 @@ def _as_characters(text: str) -> str:
     return CHARACTER_REFERENCE.sub(character, text)
 
 
-JEKYLL_TAGS = (HighlightTag, IncludeTag, PostUrlTag, LinkTag, CaptureTag, ForTag, TablerowTag)
+JEKYLL_TAGS = (HighlightTag, IncludeTag, IncludeRelativeTag, PostUrlTag, LinkTag, CaptureTag, ForTag, TablerowTag)
 
 
 @functools.cache

@@ -75,7 +75,7 @@ class HtmlReader:
     suffixes = (".html",)
 
     def cache_key(self, config: Config) -> tuple[str, ...]:
-        return ("html",)
+        return ("html", config.markdown.excerpt_separator)   # an excerpt is cut from the body
 
     def read(self, text: str, source: Source, config: Config) -> Parsed:
         return Parsed(text)

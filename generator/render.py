@@ -364,9 +364,9 @@ def liquid_true(value: Any) -> bool:
 
 def each_pair(value: Any) -> Any:
     """What Liquid's ``for`` loops over: a mapping as its ``[key, value]`` pairs, in order (Ruby's
-    Hash#each), where Jinja would loop over its keys alone; a string as one item (swift.org's
-    ``for page_author in page.author``, one author named), where Jinja would loop over its
-    characters; anything else as it is."""
+    Hash#each), where Jinja would loop over its keys alone; a string as one item, whole (swift.org's
+    ``for page_author in page.author``, nim-lang's ``for author in page.author``), where Jinja would
+    loop over its characters; anything else as it is."""
     if isinstance(value, Mapping) and not hasattr(value, "front_matter_keys"):
         return [[key, item] for key, item in value.items()]
     if isinstance(value, str):

@@ -369,8 +369,28 @@ def _parse(source: Source, config: Config) -> Document:
         except MarkdownProblem as exc:
             raise SiteError(f"key 'excerpt': {exc}", source.path) from None
     else:
-        doc.excerpt = _first_paragraph(doc.content)
+        doc.excerpt = _jekyll_excerpt(body, doc, source, config) or _first_paragraph(doc.content)
     return doc
+
+
+def _jekyll_excerpt(body: str, doc: Document, source: Source, config: Config) -> str:
+    """What Jekyll's excerpt is, where site.yaml ``markdown.excerpt_separator`` (or the front matter's
+    ``excerpt_separator``) asks for it: the body before the separator, with the rest's link
+    definitions (kramdown resolves its references); the whole content where there is none."""
+    separator = doc.meta.get("excerpt_separator", config.markdown.excerpt_separator)
+    if not isinstance(separator, str) or not separator:
+        return ""
+    # Jekyll's front matter pattern (``---\s*$\n?``) takes the blank lines after it
+    head, found, rest = _LEADING_BLANK_LINES.sub("", body, count=1).partition(separator)
+    if not found:
+        return doc.content
+    if source.is_markdown:
+        head += "".join(f"\n\n{line}" for line in _LINK_DEFINITION.findall(rest))
+    return _to_html(head, source, config).html
+
+
+_LEADING_BLANK_LINES = re.compile(r"\A\s*\n")
+_LINK_DEFINITION = re.compile(r"^ {0,3}\[[^\]]+\]:.+$", re.M)
 
 
 def _to_html(body: str, source: Source, config: Config) -> Parsed:
@@ -462,7 +482,8 @@ class SiteSettings(Mapping):
         if name not in SITE_SETTINGS:
             return self._config.variables[name]     # site.yaml's own values, else KeyError
         value = getattr(self._config, name)
-        return value.rstrip("/") if name in ("url", "baseurl") else value
+        # ``url`` as written, as Jekyll keeps it (nim-lang's ends in /: {{ site.url }}/x has //)
+        return value.rstrip("/") if name == "baseurl" else value
 
     def __iter__(self) -> Iterator[str]:
         return iter(dict.fromkeys([*SITE_SETTINGS, *self._config.variables]))

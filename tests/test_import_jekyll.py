@@ -325,7 +325,7 @@ def test_kramdowns_input_is_carried_over_so_heading_ids_stay_jekylls(tmp_path, m
     settings = yaml.safe_load((tmp_path / "new/site.yaml").read_text())
     expected = {"kramdown": "kramdown", "GFM": "gfm"}[markdown_input]
     assert load_config(tmp_path / "new").markdown.header_ids == expected
-    assert ("markdown" in settings) == (expected == "kramdown")
+    assert ("header_ids" in settings["markdown"]) == (expected == "kramdown")
     build(tmp_path / "new")
     ours = re.findall(r'<h2 id="([^"]*)"', (tmp_path / "new/_site/2020/01/02/hello-world.html").read_text())
     if JEKYLL is None:

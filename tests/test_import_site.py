@@ -232,7 +232,8 @@ def test_kramdowns_toc_levels_become_markdown_toc_levels(tmp_path: Path) -> None
     post = {"_posts/2020-01-01-toc.md": "---\ntitle: T\n---\n* TOC\n{:toc}\n\n# One\n\n## Two\n"}
     source = small_site(tmp_path / "jekyll", "title: Small\nkramdown:\n  toc_levels: 2..3\n", post)
     import_jekyll(source, tmp_path / "site")
-    assert yaml.safe_load((tmp_path / "site/site.yaml").read_text())["markdown"] == {"toc_levels": [2, 3]}
+    assert yaml.safe_load((tmp_path / "site/site.yaml").read_text())["markdown"] == {
+        "toc_levels": [2, 3], "excerpt_separator": "\n\n"}
     build(tmp_path / "site")
     page = next((tmp_path / "site/_site").rglob("toc.html")).read_text()
     assert 'href="#two"' in page and 'href="#one"' not in page

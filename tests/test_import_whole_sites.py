@@ -240,3 +240,99 @@ def test_an_includes_literal_parameters_in_a_page_are_themselves_as_in_jekyll(tm
                       "ratio=1.5 code-snippet=site.data.setup-scala.macOS-brew %}</p>\n"}, CONFIG)
     assert "<p>2;3;4;[extra 3.0]<code>brew install coursier</code></p>" in _page(old, "about.html")
     assert _page(new, "about.html") == _page(old, "about.html")
+
+
+@needs_jekyll
+def test_a_loop_over_a_text_runs_once_with_the_whole_text_as_in_jekyll(tmp_path) -> None:
+    # As nim-lang's post layout: `{% for author in page.author %}` where a post says `author: Andreas
+    # Rumpf` (Liquid loops once over a string, Jinja over its characters); an empty text loops never.
+    loop = "{% for a in page.author %}<span>{{ a }}</span>{% endfor %}{% for a in page.none %}[{{ a }}]{% endfor %}"
+    old, new, _ = _built_by_both(tmp_path, {
+        "_layouts/post.html": HTML + f"<h3>{loop}</h3>{{{{ content }}}}</body></html>\n",
+        "_posts/2009-12-21-released.md": f"---\nlayout: post\ntitle: Released\nauthor: Andreas Rumpf\nnone: ''\n---\n"
+                                         f"{loop}\n"}, CONFIG)
+    page = "2009/12/21/released.html"
+    assert "<h3><span>Andreas Rumpf</span></h3><p><span>Andreas Rumpf</span></p>" in _page(old, page)
+    assert _page(new, page) == _page(old, page)
+
+
+@needs_jekyll
+def test_include_relative_reads_the_file_beside_the_page_as_in_jekyll(tmp_path) -> None:
+    # As nim-lang's home page: `{% include_relative code_carrousel.html %}`, a file without front
+    # matter beside it (published as it is too); and a page in a folder, its file beside it.
+    old, new, notes = _built_by_both(tmp_path, {
+        "_layouts/default.html": HTML + "{{ content }}</body></html>\n",
+        "carrousel.html": "<select class=\"b\"><option>{{ page.title }}</option></select>\n",
+        "guide/part.html": "<p>Part of {{ page.title }}</p>\n",
+        "index.html": "---\nlayout: default\ntitle: Home\n---\n<div>{% include_relative carrousel.html %}</div>\n",
+        "guide/index.html": "---\nlayout: default\ntitle: Guide\n---\n{% include_relative part.html %}\n"}, CONFIG)
+    assert '<div><select class="b"><option>Home</option></select></div>' in _page(old, "index.html")
+    assert "<p>Part of Guide</p>" in _page(old, "guide/index.html")
+    for page in ("index.html", "guide/index.html"):
+        assert _page(new, page) == _page(old, page)
+    assert not [n for n in notes if "include_relative" in n.construct]
+
+
+@needs_jekyll
+def test_an_else_with_words_is_a_plain_else_and_what_follows_it_never_renders_as_in_jekyll(tmp_path) -> None:
+    # As cordova-docs' head include: `{% if page.excerpt %}..{% else if page.description %}..{% else %}..
+    # {% endif %}`: Liquid reads `else if ...` as `else`, and a block's first else wins.
+    test = ("{% if page.a %}A{% else if page.b %}B{% elsif page.c %}C{% else %}D{% endif %}|"
+            "{% unless page.c %}U{% else %}V{% else %}W{% endunless %}")
+    old, new, _ = _built_by_both(tmp_path, {
+        "_layouts/default.html": HTML + f"<p>{test}</p>{{{{ content }}}}</body></html>\n",
+        "one.md": "---\nlayout: default\ntitle: One\na: 1\nc: 1\n---\nx\n",
+        "two.md": "---\nlayout: default\ntitle: Two\n---\nx\n"}, CONFIG)
+    assert "<p>A|V</p>" in _page(old, "one.html") and "<p>B|U</p>" in _page(old, "two.html")
+    for page in ("one.html", "two.html"):
+        assert _page(new, page) == _page(old, page)
+
+
+@needs_jekyll
+def test_an_excerpt_is_the_body_before_the_first_blank_line_as_in_jekyll(tmp_path) -> None:
+    # nim-lang's blog lists `post.excerpt`, whose first paragraph runs on into a list; cordova's
+    # post layout shows the next post's, which opens with a heading (after blank lines, which Jekyll's
+    # front matter pattern takes); a reference link is resolved
+    # by its definition further down; a post with its own separator is cut there.
+    listing = ("{% for post in site.posts %}<section>{{ post.excerpt }}</section>{% endfor %}")
+    old, new, _ = _built_by_both(tmp_path, {
+        "_layouts/default.html": HTML + "{{ content }}</body></html>\n",
+        "_posts/2025-04-22-two.md": "---\ntitle: Two\n---\nTwo [releases][r]:\n- 2.2.4\n- 2.0.16\n\nMore.\n\n"
+                                    "[r]: https://nim-lang.org/r\n",
+        "_posts/2017-02-01-road.md": "---\ntitle: Road\n---\n\n## The Road\n\nDuring my internship.\n",
+        "_posts/2020-09-29-advisory.md": "---\ntitle: Advisory\n---\n\n\n### Disclosed:\n- [a](/a)\n\n\nThis.\n",
+        "_posts/2017-01-01-cut.md": "---\ntitle: Cut\nexcerpt_separator: <!--more-->\n---\nOne.\n\nTwo.\n<!--more-->\n"
+                                    "Three.\n",
+        "blog.html": f"---\nlayout: default\ntitle: Blog\n---\n{listing}\n"}, CONFIG)
+    assert ('<section><p>Two <a href="https://nim-lang.org/r">releases</a>:</p><ul><li>2.2.4</li><li>2.0.16</li>'
+            '</ul></section><section><h3 id="disclosed">Disclosed:</h3><ul><li><a href="/a">a</a></li></ul></section>'
+            '<section><p>Hi.</p></section><section><h2 id="the-road">The Road</h2></section>'
+            '<section><p>One.</p><p>Two.</p></section>') in _page(old, "blog.html")
+    assert _page(new, "blog.html") == _page(old, "blog.html")
+
+
+@needs_jekyll
+def test_site_url_is_as_the_config_writes_it_as_in_jekyll(tmp_path) -> None:
+    # nim-lang's `url: "https://nim-lang.org/"` and its posts' `{{ site.url }}{{ site.baseurl }}/assets/..`.
+    img = '<img src="{{ site.url }}{{ site.baseurl }}/a.png">'
+    old, new, _ = _built_by_both(tmp_path, {
+        "_layouts/default.html": HTML + img + "{{ content }}</body></html>\n",
+        "about.html": f"---\nlayout: default\ntitle: About\n---\n<p>{img}</p>\n"},
+        CONFIG.replace("https://small.example", '"https://small.example/"'))
+    assert '<img src="https://small.example//a.png"><p><img src="https://small.example//a.png"></p>' in (
+        _page(old, "about.html"))
+    assert _page(new, "about.html") == _page(old, "about.html")
+
+
+@needs_jekyll
+def test_a_code_span_closes_at_the_first_run_of_its_backticks_as_in_kramdown(tmp_path) -> None:
+    # nim-lang's 0.19.0 notes: ``rationals.`div```, ``rationals.`mod``` (kramdown closes at the first
+    # two of three, codespan.rb's scan_until); a run with no closing one is text.
+    text = ("- Added ``rationals.`div```, ``rationals.`mod```, ``rationals.floorDiv`` for rationals.\n"
+            "- And ```none`` here.\n")
+    old, new, _ = _built_by_both(tmp_path, {
+        "_layouts/default.html": HTML + "{{ content }}</body></html>\n",
+        "about.md": f"---\nlayout: default\ntitle: About\n---\n{text}"}, CONFIG)
+    theirs = _page(old, "about.html").replace(' class="language-plaintext highlighter-rouge"', "")   # Rouge's
+    assert "<code>rationals.`div</code><code>, </code><code>rationals.</code>mod```," in theirs
+    assert _page(new, "about.html") == theirs

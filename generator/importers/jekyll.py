@@ -1033,6 +1033,10 @@ class _Importer:
         levels = toc_levels(kramdown.get("toc_levels"))
         if levels:
             settings.setdefault("markdown", {})["toc_levels"] = levels
+        # Jekyll's excerpt is the body before its separator, a blank line unless the site says
+        # another (nim-lang's first paragraph runs on into a list, cordova's posts open with a heading).
+        separator = config.get("excerpt_separator")
+        settings.setdefault("markdown", {})["excerpt_separator"] = separator if isinstance(separator, str) else "\n\n"
         for key, value in kramdown.items():
             if key != "input" and not (key == "toc_levels" and levels):
                 self.result.settings.append(_yaml_line(f"kramdown.{key}", value).strip())

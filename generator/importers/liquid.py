@@ -231,6 +231,7 @@ class _Block:
     line: int
     subject: str | None = None
     first: bool = True       # a case that has seen no ``when`` yet
+    otherwise: int = 0       # an if's ``else`` tags so far: Liquid renders what follows the first
 
 
 # Where assigned variables live. Liquid's belong to the whole render: they outlive a loop or a
@@ -338,7 +339,7 @@ class _Converter:
         for block in reversed(self.stack):
             self.note(block.line, f"{{% {block.tag} %}}", "this block is never closed: close it")
             out.append({"for": "{% endfor %}", "capture": "{% endset %}", "highlight": "{% endfilter %}"}
-                       .get(block.tag, "{% endif %}"))
+                       .get(block.tag, "{% endif %}") * (1 + (block.otherwise > 1)))
         return "".join(out)
 
     def target(self, name: str) -> str:
@@ -445,15 +446,18 @@ class _Converter:
             condition = self.condition(args)
             self.stack.append(_Block(name, line))
             return wrap(f"if {condition}" if name == "if" else f"if not ({condition})")
+        if name in ("elsif", "else") and self.stack and self.stack[-1].otherwise:
+            return self.after_else(self.stack[-1], wrap)
         if name == "elsif":
             self.expect(("if", "unless"), name)
             return wrap(f"elif {self.condition(args)}")
-        if name == "else":
-            self.expect(("if", "unless", "for", "case"), name)
+        if name == "else":      # Liquid reads no words after it: `else if x` is an else
+            block = self.expect(("if", "unless", "for", "case"), name)
+            block.otherwise = 1 if block.tag in ("if", "unless") else 0
             return wrap("else")
         if name in ("endif", "endunless"):
-            self.close(("if", "unless"), name)
-            return wrap("endif")
+            block = self.close(("if", "unless"), name)
+            return wrap("endif") * (1 + (block.otherwise > 1))
         if name == "case":
             self.stack.append(_Block("case", line, self.expression(args)))
             return ""
@@ -521,6 +525,17 @@ class _Converter:
             return PLUGIN_TAGS[name].replace("{TITLE}", "" if "title=false" in args else SEO_TITLE)
         raise Unconvertible(UNSUPPORTED.get(name, f"the Liquid tag '{name}' has no Jinja equivalent in "
                                                   f"sitegen: rewrite this part of the template in Jinja"))
+
+    def after_else(self, block: _Block, wrap: Callable[[str], str]) -> str:
+        """An ``elsif`` or ``else`` after an if's ``else``: Liquid's first else is always taken, so
+        what follows the next one never renders (cordova-docs' head include has
+        ``{% else if page.description %}..{% else %}``); Jinja allows one else, so it is hidden."""
+        block.otherwise += 1
+        if block.otherwise == 2:
+            self.note(self.at[0], self.at[1], "a second else (or an elsif after else): Liquid never renders "
+                                              "what follows it, nor does sitegen: remove it", neutralised=True)
+            return wrap("if false")
+        return ""
 
     def expect(self, tags: tuple[str, ...], name: str) -> _Block:
         if not self.stack or self.stack[-1].tag not in tags:
