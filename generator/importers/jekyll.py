@@ -572,11 +572,13 @@ class _Importer:
             changes["permalink"] = "/" + rel.rsplit(".", 1)[0] + "/"     # Jekyll's pretty pages
         if kind == "posts":
             self.check_post_url(rel, merged)
+            if self.languages:
+                front = self.post_in_language(rel, meta, merged, changes, front)
         self.note_third_party(rel, text)
         body_start = match.end()
         self.note_unknown_liquid(rel, text, body_start)
         front = split_names(front, meta) + "".join(_yaml_line(key, value) for key, value in changes.items())
-        if kind == "pages" and collection is None and self.languages:   # written once polyglot has chosen
+        if (kind == "pages" or collection is not None) and self.languages:   # written once polyglot has chosen
             self.localized_pages.append(Page(rel, target, merged, front, text[body_start:],
                                                text.count("\n", 0, body_start)))
             return
@@ -601,6 +603,20 @@ class _Importer:
                 self.note(self.config_name, self.config_line(key), key,
                           "polyglot's other names of site.active_lang: not carried over; use site.active_lang")
 
+    def post_in_language(self, rel: str, meta: dict, merged: dict, changes: dict, front: str) -> str:
+        """A polyglot site's post in another language than the default: polyglot publishes it
+        under ``/<lang>/`` (its URL in its language's build), where the default language's post of
+        the same URL stays at the root; returns ``front`` with its permalink so placed."""
+        lang = self.languages.language_of(rel, merged)
+        if lang == self.languages.default:
+            return front
+        pattern = f"/{lang}/" + str(merged.get("permalink") or self.permalink).lstrip("/")
+        if "permalink" in meta:
+            return re.sub(r"^permalink[ \t]*:.*$", lambda _: _yaml_line("permalink", pattern).strip(), front,
+                          count=1, flags=re.M)
+        changes["permalink"] = pattern
+        return front
+
     def place_in_collection(self, rel: str, collection: JekyllCollection, inner: str, meta: dict, merged: dict,
                             changes: dict, front: str) -> str:
         """Write in (``changes``, or ``front``, the front matter as written, which it returns) what
@@ -609,6 +625,8 @@ class _Importer:
         if named and "date" not in merged:    # Jekyll dates a document from its name, as a post
             changes["date"] = named
         url = self.collection_url(rel, collection, inner, merged)
+        if url is not None:
+            merged["permalink"] = url       # the URL polyglot coordinates
         if url is None:         # noted: at its path, not at a pattern sitegen would read otherwise
             changes.pop("permalink", None)
         elif "permalink" in meta:     # its own, placeholders filled: sitegen's pages have none
