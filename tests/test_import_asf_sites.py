@@ -78,3 +78,17 @@ def test_posts_and_documents_in_another_language_are_published_under_it_as_polyg
                  "blog/2021/07/01/later/index.html", "docs/tutorials/index.html", "zh/docs/tutorials/index.html",
                  "docs/notes/index.html", "zh/docs/notes/index.html"):
         assert body(new / page) == body(old / page), page
+
+
+@needs_jekyll
+def test_a_data_file_no_data_folder_holds_is_nil_in_a_layout_as_in_jekyll(tmp_path) -> None:
+    # As storm-site's header: `{% for r in site.data.releases %}`, data its _plugins/releases.rb
+    # makes (no plugin of the site's own runs in Jekyll's --safe, nor in sitegen).
+    layout = (HTML + "<ul>{% for r in site.data.releases %}<li>{{ r.name }}</li>{% endfor %}</ul>"
+              "[{{ site.data.none.name }}|{{ site.data.meetups.first.city }}]{{ content }}</body></html>\n")
+    old, new, _ = _built_by_both(tmp_path, {
+        "_layouts/default.html": layout,
+        "_data/meetups.yml": "- city: Paris\n",
+        "about.md": "---\nlayout: default\ntitle: About\n---\nA.\n"}, CONFIG)
+    assert "<ul></ul>[|Paris]" in (old / "about.html").read_text()
+    assert _page(new, "about.html") == _page(old, "about.html")
