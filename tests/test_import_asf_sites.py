@@ -92,3 +92,19 @@ def test_a_data_file_no_data_folder_holds_is_nil_in_a_layout_as_in_jekyll(tmp_pa
         "about.md": "---\nlayout: default\ntitle: About\n---\nA.\n"}, CONFIG)
     assert "<ul></ul>[|Paris]" in (old / "about.html").read_text()
     assert _page(new, "about.html") == _page(old, "about.html")
+
+
+@needs_jekyll
+def test_page_relative_path_is_the_documents_source_as_in_jekyll(tmp_path) -> None:
+    # As drill-site's docpage layout: an edit link to `.../blob/master/{{ page.relative_path }}`.
+    layout = (HTML + '{% if page.relative_path %}<a class="edit" href="https://git.example/{{ page.relative_path }}">'
+              "edit</a>{% endif %}{{ content }}</body></html>\n")
+    old, new, _ = _built_by_both(tmp_path, {
+        "_layouts/default.html": layout,
+        "_docs/en/intro.md": "---\nlayout: default\ntitle: Intro\n---\nIn.\n",
+        "blog/_posts/2021-06-10-out.md": "---\nlayout: default\ntitle: Out\n---\nOut.\n",
+        "about.md": "---\nlayout: default\ntitle: About\n---\nA.\n"},
+        CONFIG + "collections:\n  docs:\n    output: true\n    permalink: /docs/:path/\n")
+    assert 'href="https://git.example/_docs/en/intro.md"' in (old / "docs/en/intro/index.html").read_text()
+    for page in ("docs/en/intro/index.html", "blog/2021/06/10/out.html", "about.html"):
+        assert _page(new, page) == _page(old, page), page

@@ -246,12 +246,14 @@ class _Importer:
         return path.read_bytes()
 
     @functools.cached_property
-    def templates_read_path(self) -> bool:
-        """Whether a layout or include reads ``page.path``, the document's source in the Jekyll site
-        (an "edit this page" link): each document is then given it in its front matter."""
+    def templates_read_path(self) -> set[str]:
+        """Which of ``page.path`` and ``page.relative_path`` (the document's source in the Jekyll
+        site, for an "edit this page" link) a layout or include reads: each document is then given
+        them in its front matter."""
         folders = [self.src / "_layouts", self.src / "_includes"]
-        return any(self.inside(path) and re.search(rb"\bpage\.path\b", path.read_bytes()) for folder in folders
-                   if self.folder(folder) for path in folder.rglob("*") if path.is_file())
+        return {name.decode() for folder in folders if self.folder(folder) for path in folder.rglob("*")
+                if path.is_file() and self.inside(path)
+                for name in re.findall(rb"\bpage\.(path|relative_path)\b", path.read_bytes())}
 
     def read_template(self, path: Path) -> str | None:
         """A layout's or include's text; None, noted, if it cannot be read as one."""
@@ -538,8 +540,9 @@ class _Importer:
             self.copy(data, target)
             return
         changes = self.defaults_for(rel, kind, meta)
-        if self.templates_read_path and "path" not in meta:
-            changes["path"] = rel       # Jekyll's page.path (which front matter may set), for an edit link
+        for key in self.templates_read_path - meta.keys():    # a page (not a document) has no relative_path
+            if key == "path" or kind != "pages" or collection is not None:
+                changes[key] = rel      # Jekyll's page.path (which front matter may set), for an edit link
         if categories and not any(key in meta for key in ("categories", "category")):
             changes["categories"] = [*categories, *changes.get("categories", [])]   # the folders' first
         elif categories:
