@@ -9,7 +9,11 @@ what the Jekyll side alone needed). Over the pages both publish, each page's
 by their text, scripts and styles set aside, redirects by their target), and the construct where the trees first part
 is counted (parity.divergence_kind).
 
-    .venv/bin/python -m benchmarks.whole_sites /work/.mirror [--work DIR] [--only OWNER/NAME]
+    .venv/bin/python -m benchmarks.whole_sites /work/.mirror [--work DIR] [--only OWNER/NAME] [--reuse-jekyll]
+
+``--reuse-jekyll`` keeps Jekyll's output of an earlier run in the same ``--work`` folder and
+rebuilds only sitegen's side: Jekyll takes ten minutes and more on the biggest sites
+(apache/storm-site), sitegen's side is what changes between runs.
 
 A site sitegen does not import or build is reported with the one line it printed.
 """
@@ -153,14 +157,20 @@ def compare(jekyll_out: Path, sitegen_out: Path, result: WholeSite) -> None:
         result.examples.setdefault(kind, (url, parity.first_difference(my_tree, their_tree) or ""))
 
 
-def compare_site(mirrors: Path, site: dict, work: Path) -> WholeSite:
+def compare_site(mirrors: Path, site: dict, work: Path, reuse_jekyll: bool = False) -> WholeSite:
+    """``reuse_jekyll``: take ``work``'s jekyll-out of an earlier run, if it is there, as Jekyll's side."""
     result = WholeSite(site["repository"])
     mirror = mirrors / site["repository"].replace("/", "+") / "repo"
+    earlier = work / "jekyll-out"
+    reused = reuse_jekyll and earlier.is_dir()
+    for entry in work.iterdir():
+        if not (reused and entry == earlier):
+            shutil.rmtree(entry) if entry.is_dir() and not entry.is_symlink() else entry.unlink()
     tree = work / "tree"
     result.lacking = export(mirror, site["commit"], tree)
     source = tree / site.get("root", "")
     sitegen_out = sitegen_side(source, work, result)
-    jekyll_out = jekyll_side(source, work, site, result)
+    jekyll_out = earlier if reused else jekyll_side(source, work, site, result)
     if sitegen_out and jekyll_out:
         compare(jekyll_out, sitegen_out, result)
     return result
@@ -199,15 +209,16 @@ def main() -> None:
     parser.add_argument("mirrors", type=Path, help="folder of OWNER+NAME/repo mirrors")
     parser.add_argument("--work", type=Path, default=Path("/tmp/whole-sites"))
     parser.add_argument("--only", action="append", help="a repository of the manifest (again for more)")
+    parser.add_argument("--reuse-jekyll", action="store_true",
+                        help="take Jekyll's output of an earlier run in --work instead of building it again")
     args = parser.parse_args()
     results = []
     for site in tomllib.loads(MANIFEST.read_text(encoding="utf-8"))["site"]:
         if args.only and site["repository"] not in args.only:
             continue
         work = args.work / site["repository"].replace("/", "+")
-        shutil.rmtree(work, ignore_errors=True)
-        work.mkdir(parents=True)
-        results.append(compare_site(args.mirrors, site, work))
+        work.mkdir(parents=True, exist_ok=True)
+        results.append(compare_site(args.mirrors, site, work, args.reuse_jekyll))
         r = results[-1]
         print(f"{r.repository}: {r.failed or f'{r.equal}/{r.compared} pages equal'}"
               f"{'; Jekyll: ' + r.jekyll_failed if r.jekyll_failed else ''}", flush=True)

@@ -334,19 +334,24 @@ RAW = re.compile(r"\{%-?\s*raw\s*-?%\}")
 COMMA_FOR_COLON = re.compile(r"(\|\s*\w+)\s*,")
 CONDITION = re.compile(r"(\{%-?\s*(?:if|elsif|unless)\s)(.*?)(-?%\})", re.S)
 AND_OR = re.compile(r"\s(?:and|or)\s")
+LEADING_DOT = re.compile(r"(\{\{-?\s*)\.(?=[A-Za-z_])")      # {{.State.Pid}}, a Go template's in a page
 
 
 def lax(text: str, render: Render, path: Path, first_line: int) -> str:
     """``text`` with ``| filter, arg`` read as ``| filter: arg``, and a condition's filters left out
     (``{% if list | size > 0 %}`` is ``{% if list %}``), as Ruby Liquid's lax parser (Jekyll's
-    fallback) reads them, each with a warning at its file and line; and an end tag's words after its
-    name (``{% endhighlight json %}``, as calcite's reference writes) left out, as Ruby Liquid reads
-    only the name of an end tag. python-liquid parses strictly."""
+    fallback) reads them, and ``{{ .a.b }}`` as ``{{ a.b }}``, each with a warning at its file and
+    line; and an end tag's words after its name (``{% endhighlight json %}``, as calcite's reference
+    writes) left out, as Ruby Liquid reads only the name of an end tag. python-liquid parses strictly."""
     def markup(found: re.Match) -> str:
         if found.group(0).startswith("{%") and RAW.match(found.group(0)):
             return found.group(0)
         line = text.count("\n", 0, found.start()) + first_line
         tag = END_TAG_WORDS.sub(r"\1 \2", found.group(0)) if found.group(0).startswith("{%") else found.group(0)
+        if LEADING_DOT.match(tag):
+            tag = LEADING_DOT.sub(r"\1", tag, count=1)
+            render.warnings.append(warning(f"Liquid: {found.group(0)} read without its first '.', as Jekyll's "
+                                           "lax parser reads it", path, line))
         parts = QUOTED.split(_filterless_condition(tag, render, path, line))
         for i in range(0, len(parts), 2):
             fixed = COMMA_FOR_COLON.sub(r"\1:", parts[i])
@@ -356,7 +361,8 @@ def lax(text: str, render: Render, path: Path, first_line: int) -> str:
                 parts[i] = fixed
         return "".join(parts)
 
-    return MARKUP.sub(markup, text) if "|" in text or END_TAG_WITH_WORDS.search(text) else text
+    return MARKUP.sub(markup, text) if "|" in text or END_TAG_WITH_WORDS.search(text) or LEADING_DOT.search(text) \
+        else text
 
 
 END_TAG_WORDS = re.compile(r"^(\{%-?\s*end\w+)\s+[^%]*?(-?%\})$", re.S)

@@ -248,12 +248,14 @@ class _Importer:
         return path.read_bytes()
 
     @functools.cached_property
-    def templates_read_path(self) -> bool:
-        """Whether a layout or include reads ``page.path``, the document's source in the Jekyll site
-        (an "edit this page" link): each document is then given it in its front matter."""
+    def templates_read_path(self) -> set[str]:
+        """Which of ``page.path`` and ``page.relative_path`` (the document's source in the Jekyll
+        site, for an "edit this page" link) a layout or include reads: each document is then given
+        them in its front matter."""
         folders = [self.src / "_layouts", self.src / "_includes"]
-        return any(self.inside(path) and re.search(rb"\bpage\.path\b", path.read_bytes()) for folder in folders
-                   if self.folder(folder) for path in folder.rglob("*") if path.is_file())
+        return {name.decode() for folder in folders if self.folder(folder) for path in folder.rglob("*")
+                if path.is_file() and self.inside(path)
+                for name in re.findall(rb"\bpage\.(path|relative_path)\b", path.read_bytes())}
 
     @functools.cached_property
     def templates_read_fields(self) -> frozenset[str]:
@@ -557,8 +559,9 @@ class _Importer:
             self.copy(data, target)
             return
         changes = self.defaults_for(rel, kind, meta)
-        if self.templates_read_path and "path" not in meta:
-            changes["path"] = rel       # Jekyll's page.path (which front matter may set), for an edit link
+        for key in self.templates_read_path - meta.keys():    # a page (not a document) has no relative_path
+            if key == "path" or kind != "pages" or collection is not None:
+                changes[key] = rel      # Jekyll's page.path (which front matter may set), for an edit link
         if categories and not any(key in meta for key in ("categories", "category")):
             changes["categories"] = [*categories, *changes.get("categories", [])]   # the folders' first
         elif categories:
@@ -599,6 +602,8 @@ class _Importer:
             changes["permalink"] = "/" + rel.rsplit(".", 1)[0] + "/"     # Jekyll's pretty pages
         if kind == "posts":
             self.check_post_url(rel, merged)
+            if self.languages:
+                front = self.post_in_language(rel, meta, merged, changes, front)
         self.note_third_party(rel, text)
         body_start = match.end()
         text = text[:body_start] + self.relative_includes(text[body_start:], rel)
@@ -606,7 +611,7 @@ class _Importer:
         indent = re.search(r"^( *)[^\s#]", front, re.M)      # the keys' own (" layout: post"), for YAML
         added = "".join(_yaml_line(key, value) for key, value in changes.items())
         front = self.rooted_redirects(split_names(front, meta), meta) + re.sub(r"^(?=.)", indent.group(1) if indent else "", added, flags=re.M)
-        if kind == "pages" and collection is None and self.languages:   # written once polyglot has chosen
+        if (kind == "pages" or collection is not None) and self.languages:   # written once polyglot has chosen
             self.localized_pages.append(Page(rel, target, merged, front, text[body_start:],
                                                text.count("\n", 0, body_start)))
             return
@@ -669,6 +674,20 @@ class _Importer:
                 self.note(self.config_name, self.config_line(key), key,
                           "polyglot's other names of site.active_lang: not carried over; use site.active_lang")
 
+    def post_in_language(self, rel: str, meta: dict, merged: dict, changes: dict, front: str) -> str:
+        """A polyglot site's post in another language than the default: polyglot publishes it
+        under ``/<lang>/`` (its URL in its language's build), where the default language's post of
+        the same URL stays at the root; returns ``front`` with its permalink so placed."""
+        lang = self.languages.language_of(rel, merged)
+        if lang == self.languages.default:
+            return front
+        pattern = f"/{lang}/" + str(merged.get("permalink") or self.permalink).lstrip("/")
+        if "permalink" in meta:
+            return re.sub(r"^permalink[ \t]*:.*$", lambda _: _yaml_line("permalink", pattern).strip(), front,
+                          count=1, flags=re.M)
+        changes["permalink"] = pattern
+        return front
+
     def place_in_collection(self, rel: str, collection: JekyllCollection, inner: str, meta: dict, merged: dict,
                             changes: dict, front: str) -> tuple[str, str | None]:
         """Write in (``changes``, or ``front``, the front matter as written, which it returns) what
@@ -678,6 +697,8 @@ class _Importer:
         if named and "date" not in merged:    # Jekyll dates a document from its name, as a post
             changes["date"] = named
         url = self.collection_url(rel, collection, inner, merged)
+        if url is not None:
+            merged["permalink"] = url       # the URL polyglot coordinates
         if url is None:         # noted: at its path, not at a pattern sitegen would read otherwise
             changes.pop("permalink", None)
         elif "permalink" in meta:     # its own, placeholders filled: sitegen's pages have none

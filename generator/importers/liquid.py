@@ -837,7 +837,10 @@ class _Converter:
             raise Unconvertible("'site' on its own has no equivalent in sitegen: use one of its values")
         name, more = rest[0], rest[1:]
         if name == "data":    # a key missing on the way down is nil, as in Liquid (not only the last)
-            return _maybe(self.access(self.access("site.data", more[:1]), more[1:], lookup=True), more[1:])
+            data = self.access("site.data", more[:1])
+            if more and not more[0].startswith("["):    # a file no _data holds (a plugin's, say) is nil too
+                data = f'({data} if {_literal(more[0])} in site.data else nil)'
+            return _maybe(self.access(data, more[1:], lookup=True), more[1:])
         if name in SITE_FIELDS:
             return self.access("site." + SITE_FIELDS[name], more)
         if name == "author":

@@ -74,10 +74,16 @@ class Languages:
         return not any(_matches(rel, pattern) for pattern in self.excluded)
 
     def language(self, page: Page) -> str:
-        """The page's language: its ``lang``, else (lang_from_path) its first folder's, else the default."""
-        if page.meta.get("lang"):
-            return str(page.meta["lang"])
-        parts = page.rel.split("/")
+        return self.language_of(page.rel, page.meta)
+
+    def language_of(self, rel: str, meta: dict[str, Any]) -> str:
+        """A file's language: its ``lang``, else (lang_from_path) its first folder's, or its
+        second's below a ``_`` folder (``_posts/zh/``, ``_docs/zh/``), else the default."""
+        if meta.get("lang"):
+            return str(meta["lang"])
+        parts = rel.split("/")
+        if self.from_path and rel.startswith("_") and len(parts) > 2 and LANG_FOLDER.match(parts[1]):
+            return parts[1]
         if self.from_path and len(parts) > 1 and LANG_FOLDER.match(parts[0]):
             return parts[0]
         return self.default
