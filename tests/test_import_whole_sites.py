@@ -336,3 +336,21 @@ def test_a_code_span_closes_at_the_first_run_of_its_backticks_as_in_kramdown(tmp
     theirs = _page(old, "about.html").replace(' class="language-plaintext highlighter-rouge"', "")   # Rouge's
     assert "<code>rationals.`div</code><code>, </code><code>rationals.</code>mod```," in theirs
     assert _page(new, "about.html") == theirs
+
+
+@needs_jekyll
+@pytest.mark.parametrize("config, about, notes", [
+    ('permalink: "/:path/"\n', "about/index.html", "notes/index.html"),     # opensource.guide's
+    ("collections:\n  posts:\n    permalink: /news/:year/:title/\n", "about.html", "notes.html"),  # jekyll docs'
+    ("permalink: pretty\n", "about/index.html", "notes/index.html"),
+])
+def test_pages_take_the_sites_permalink_style_not_the_posts_as_in_jekyll(tmp_path, config, about, notes) -> None:
+    # Jekyll's Utils.add_permalink_suffix of the site's `permalink`: a pattern ending in "/" gives
+    # pages folders' URLs (opensource.guide's /notices/); the posts' own pattern does not.
+    old, new, _ = _built_by_both(tmp_path, {
+        "_layouts/default.html": HTML + "{{ content }}</body></html>\n",
+        "about.md": "---\nlayout: default\ntitle: About\n---\nAbout us.\n",
+        "notes.html": "---\nlayout: default\ntitle: Notes\n---\n<p>Notes.</p>\n"}, CONFIG + config)
+    for page in (about, notes):
+        assert (old / page).is_file()
+        assert _page(new, page) == _page(old, page)

@@ -33,7 +33,7 @@ import yaml
 
 from generator.errors import SiteError
 from generator.frontmatter import known_keys
-from generator.importers.collections import DOCUMENT_FIELDS, JekyllCollection, UnknownPlaceholder, \
+from generator.importers.collections import DOCUMENT_FIELDS, STYLE_SUFFIX, JekyllCollection, UnknownPlaceholder, \
     collections_of, document_url, liquid_fields, name_of, static_url, titled
 from generator.importers.liquid import (Note, assigned_names, block_name, convert_template, document_fields_read,
                                         layout_variables, page_layout_variables)
@@ -191,6 +191,7 @@ class _Importer:
         self.excluded = DEFAULT_EXCLUDE + [str(e) for e in config.get("exclude") or []]
         self.included = [str(i) for i in config.get("include") or []]
         self.permalink = self.post_permalink()
+        self.pretty_pages = self.pages_in_folders()
         self.feeds = {"atom": False, "rss": False, "json": False}
         self.layouts_used: set[str] = set()
         self.front_matter_keys: set[str] = set()   # every key the posts and pages set
@@ -597,7 +598,7 @@ class _Importer:
                 changes["title"] = " ".join(word.capitalize() for word in POST_NAME.match(stem).group(4).split("-"))
             else:                   # a page's title is nil in Jekyll; sitegen needs one: the file's name
                 changes.update(title=stem, untitled=True)
-        if kind == "pages" and collection is None and "permalink" not in merged and self.permalink.endswith("/") \
+        if kind == "pages" and collection is None and "permalink" not in merged and self.pretty_pages \
                 and not rel.endswith(("index.md", "index.html", "index.markdown")):
             changes["permalink"] = "/" + rel.rsplit(".", 1)[0] + "/"     # Jekyll's pretty pages
         if kind == "posts":
@@ -925,6 +926,14 @@ class _Importer:
                       f"redirect_from or choose another pattern")
             return PERMALINK_STYLES["date"].replace(":output_ext", ".html")
         return pattern
+
+    def pages_in_folders(self) -> bool:
+        """Whether Jekyll gives a page a folder's URL (``/about/``): Utils.add_permalink_suffix of the
+        site's own ``permalink`` (``pretty``, or a pattern ending in ``/``: opensource.guide's
+        ``/:path/``), which the posts' pattern may not show (``collections.posts.permalink``, or a
+        pattern sitegen replaced)."""
+        style = str(self.config.get("permalink") or "date")
+        return STYLE_SUFFIX.get(style, "/" if style.endswith("/") else "") == "/"
 
     def site_url(self) -> str:
         """``url``, else where the site says it is published (``production_url``, Jekyll-Bootstrap's
