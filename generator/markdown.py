@@ -27,6 +27,7 @@ from html import escape, unescape
 import markdown
 from markdown.blockprocessors import BlockProcessor, HRProcessor
 from markdown.extensions import Extension
+from markdown.extensions.attr_list import AttrListTreeprocessor
 from markdown.extensions.footnotes import FootnotePostprocessor
 from markdown.extensions.md_in_html import (HtmlBlockPreprocessor, HTMLExtractorExtra, MarkdownInHtmlProcessor,
                                             MarkdownInHTMLPostprocessor)
@@ -512,6 +513,11 @@ def _raw_elements(data: str) -> tuple[tuple[int, int], ...]:
 OPENING_TICKS = re.compile(r"(?<![\\`])`+")
 
 
+# An attribute list opens with ``{:`` and no ``:`` or ``/`` after it: ``{::nomarkdown}`` and ``{:/}``
+# are kramdown's extension tags (its IAL_BLOCK: ``\{:(?!:|\/)``), text where one is left unclosed.
+IAL_START = r"\{:(?![:/])"
+
+
 class AttributeListDefinitions(Preprocessor):
     """kramdown's named attribute lists: ``{:center: style="text-align: center"}``
     defines ``center``, and ``{:center}`` (or ``{: center .x}``) later uses it.
@@ -521,7 +527,7 @@ class AttributeListDefinitions(Preprocessor):
     """
 
     DEFINITION = re.compile(r"^\{:([A-Za-z][\w-]*):\s*(.*?)\s*\}\s*$")
-    USE = re.compile(r"\{:([^}\n]*)\}")
+    USE = re.compile(IAL_START + r"([^}\n]*)\}")
 
     def run(self, lines: list[str]) -> list[str]:
         names = {}
@@ -542,7 +548,7 @@ class AttributeListDefinitions(Preprocessor):
         return _move_leading_block_ials(kept)
 
 
-STANDALONE_IAL = re.compile(r"^\{:[^}\n]*\}\s*$")
+STANDALONE_IAL = re.compile("^" + IAL_START + r"[^}\n]*\}\s*$")
 NOT_A_PARAGRAPH = re.compile(r"^(\s{4}|\s*([#>|<*+-]|\d+\.|```|~~~|!!!|\{:))")
 
 
@@ -1008,7 +1014,7 @@ def _is_plain_text(line: str) -> bool:
     return _block_start(line) is None and not NOT_PLAIN_TEXT.match(line)
 
 
-ITEM_IAL = re.compile(r"^\{:[^}\n]*\}[ \t]+(?=\S)")
+ITEM_IAL = re.compile("^" + IAL_START + r"[^}\n]*\}[ \t]+(?=\S)")
 
 
 def _unwrap_first_paragraph(item: etree.Element) -> None:
@@ -1436,9 +1442,9 @@ class MarkdownInNestedHtml(Preprocessor):
                 for number, line in enumerate(lines)]
 
 
-IAL_ONLY = re.compile(r"^\{:?\s*([^}\n]+)\}$")
-IAL_FIRST = re.compile(r"^\{:\s*([^}\n]+)\}[ \t]*")
-IAL_LINE_FIRST = re.compile(r"^\{:\s*([^}\n]+)\}[ \t]*\n[ \t]*")
+IAL_ONLY = re.compile(r"^\{(?!:[:/]):?\s*([^}\n]+)\}$")
+IAL_FIRST = re.compile("^" + IAL_START + r"\s*([^}\n]+)\}[ \t]*")
+IAL_LINE_FIRST = re.compile("^" + IAL_START + r"\s*([^}\n]+)\}[ \t]*\n[ \t]*")
 
 
 class BlockIals(Treeprocessor):
@@ -1489,6 +1495,14 @@ class BlockIals(Treeprocessor):
                         joined = f"{target.get(key)} {value}" if key == "class" and target.get(key) else value
                         target.set(key, joined)
                     parent.remove(child)
+
+
+def _no_extension_tags(attr_list: AttrListTreeprocessor) -> None:
+    """attr_list's block, heading and inline patterns opening as :data:`IAL_START` does: a lone
+    ``{::nomarkdown}`` or ``{:/}`` ending a paragraph was its attribute ``:nomarkdown`` or ``_``."""
+    for name in ("BLOCK_RE", "HEADER_RE", "INLINE_RE"):
+        pattern = getattr(attr_list, name).pattern
+        setattr(attr_list, name, re.compile(pattern.replace(r"\{\:?", r"\{(?!:[:/]):?", 1)))
 
 
 class KramdownFootnotes(Treeprocessor):
@@ -1658,6 +1672,7 @@ class KramdownCompat(Extension):
         md.treeprocessors.register(HeaderlessTables(md), "headerless_tables", 3)
         md.treeprocessors.register(TaskLists(md), "task_lists", 25)   # before the inline pass (20)
         md.treeprocessors.register(BlockIals(md), "block_ials", 7)   # after attr_list (8)
+        _no_extension_tags(md.treeprocessors["attr_list"])
         KramdownQuotesExtension().extendMarkdown(md)
         md.treeprocessors.register(KramdownFootnotes(md), "kramdown_footnotes", 12)
         # Below code spans (190), so that `<script>` in backticks stays code.
