@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 import re
 import unicodedata
 from collections import Counter
@@ -1241,7 +1242,7 @@ class KramdownExtensions(Preprocessor):
         out: list[str] = []
         lines = list(lines)
         block_html = in_comment = False
-        fence = None
+        fence, text_from = None, math.inf
         nomarkdown = NoMarkdown(self.md)
         at = 0
         while at < len(lines):
@@ -1269,9 +1270,11 @@ class KramdownExtensions(Preprocessor):
                     if key == "parse_block_html":
                         block_html = value == "true"
                 continue
-            if self.COMMENT.match(line):
-                in_comment = not self.COMMENT_END.search(line)
-                continue
+            if self.COMMENT.match(line) and at - 1 < text_from:
+                if any(self.COMMENT_END.search(lines[index]) for index in range(at - 1, len(lines))):
+                    in_comment = not self.COMMENT_END.search(line)
+                    continue
+                text_from = at - 1      # no comment from here closes: each is text, as kramdown's (looked for once)
             if "{::nomarkdown" in line:
                 read, taken, block = nomarkdown.read(lines, at - 1, block_start)
                 if block:
@@ -1283,7 +1286,7 @@ class KramdownExtensions(Preprocessor):
                     at -= 1
                     continue
             extension = self.EXTENSION.match(line)
-            if extension and extension.group(1) != "nomarkdown":
+            if extension and extension.group(1) not in ("nomarkdown", "comment"):
                 raise MarkdownProblem(f"kramdown extension '{{::{extension.group(1)}}}' is not supported", number)
             if block_html:
                 line = self.HTML_OPEN.sub(r'\1\2 markdown="1">', line)
