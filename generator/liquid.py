@@ -447,7 +447,10 @@ class IncludeTag(Tag):
 
 
 class IncludeRelativeTag(IncludeTag):
-    """Jekyll's ``{% include_relative file.html %}``: a file beside the document."""
+    """Jekyll's ``{% include_relative file.html %}``: a file beside the document. The Jekyll import
+    rewrites a named one in a page into an include of a copy (its file may be a ``_``-file, which
+    is not imported); this tag reads the rest, whose name only the build knows (swift-org's icon
+    include: ``{% include_relative {{ path }} %}``), from the published files beside the page."""
 
     name = "include_relative"
 

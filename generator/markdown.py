@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 import re
 import unicodedata
 from collections import Counter
@@ -27,6 +28,7 @@ from html import escape, unescape
 import markdown
 from markdown.blockprocessors import BlockProcessor, HRProcessor
 from markdown.extensions import Extension
+from markdown.extensions.attr_list import AttrListTreeprocessor
 from markdown.extensions.footnotes import FootnotePostprocessor
 from markdown.extensions.md_in_html import (HtmlBlockPreprocessor, HTMLExtractorExtra, MarkdownInHtmlProcessor,
                                             MarkdownInHTMLPostprocessor)
@@ -512,6 +514,11 @@ def _raw_elements(data: str) -> tuple[tuple[int, int], ...]:
 OPENING_TICKS = re.compile(r"(?<![\\`])`+")
 
 
+# An attribute list opens with ``{:`` and no ``:`` or ``/`` after it: ``{::nomarkdown}`` and ``{:/}``
+# are kramdown's extension tags (its IAL_BLOCK: ``\{:(?!:|\/)``), text where one is left unclosed.
+IAL_START = r"\{:(?![:/])"
+
+
 class AttributeListDefinitions(Preprocessor):
     """kramdown's named attribute lists: ``{:center: style="text-align: center"}``
     defines ``center``, and ``{:center}`` (or ``{: center .x}``) later uses it.
@@ -521,7 +528,7 @@ class AttributeListDefinitions(Preprocessor):
     """
 
     DEFINITION = re.compile(r"^\{:([A-Za-z][\w-]*):\s*(.*?)\s*\}\s*$")
-    USE = re.compile(r"\{:([^}\n]*)\}")
+    USE = re.compile(IAL_START + r"([^}\n]*)\}")
 
     def run(self, lines: list[str]) -> list[str]:
         names = {}
@@ -542,7 +549,7 @@ class AttributeListDefinitions(Preprocessor):
         return _move_leading_block_ials(kept)
 
 
-STANDALONE_IAL = re.compile(r"^\{:[^}\n]*\}\s*$")
+STANDALONE_IAL = re.compile("^" + IAL_START + r"[^}\n]*\}\s*$")
 NOT_A_PARAGRAPH = re.compile(r"^(\s{4}|\s*([#>|<*+-]|\d+\.|```|~~~|!!!|\{:))")
 
 
@@ -1008,7 +1015,7 @@ def _is_plain_text(line: str) -> bool:
     return _block_start(line) is None and not NOT_PLAIN_TEXT.match(line)
 
 
-ITEM_IAL = re.compile(r"^\{:[^}\n]*\}[ \t]+(?=\S)")
+ITEM_IAL = re.compile("^" + IAL_START + r"[^}\n]*\}[ \t]+(?=\S)")
 
 
 def _unwrap_first_paragraph(item: etree.Element) -> None:
@@ -1235,7 +1242,7 @@ class KramdownExtensions(Preprocessor):
         out: list[str] = []
         lines = list(lines)
         block_html = in_comment = False
-        fence = None
+        fence, text_from = None, math.inf
         nomarkdown = NoMarkdown(self.md)
         at = 0
         while at < len(lines):
@@ -1263,9 +1270,11 @@ class KramdownExtensions(Preprocessor):
                     if key == "parse_block_html":
                         block_html = value == "true"
                 continue
-            if self.COMMENT.match(line):
-                in_comment = not self.COMMENT_END.search(line)
-                continue
+            if self.COMMENT.match(line) and at - 1 < text_from:
+                if any(self.COMMENT_END.search(lines[index]) for index in range(at - 1, len(lines))):
+                    in_comment = not self.COMMENT_END.search(line)
+                    continue
+                text_from = at - 1      # no comment from here closes: each is text, as kramdown's (looked for once)
             if "{::nomarkdown" in line:
                 read, taken, block = nomarkdown.read(lines, at - 1, block_start)
                 if block:
@@ -1277,7 +1286,7 @@ class KramdownExtensions(Preprocessor):
                     at -= 1
                     continue
             extension = self.EXTENSION.match(line)
-            if extension and extension.group(1) != "nomarkdown":
+            if extension and extension.group(1) not in ("nomarkdown", "comment"):
                 raise MarkdownProblem(f"kramdown extension '{{::{extension.group(1)}}}' is not supported", number)
             if block_html:
                 line = self.HTML_OPEN.sub(r'\1\2 markdown="1">', line)
@@ -1436,9 +1445,9 @@ class MarkdownInNestedHtml(Preprocessor):
                 for number, line in enumerate(lines)]
 
 
-IAL_ONLY = re.compile(r"^\{:?\s*([^}\n]+)\}$")
-IAL_FIRST = re.compile(r"^\{:\s*([^}\n]+)\}[ \t]*")
-IAL_LINE_FIRST = re.compile(r"^\{:\s*([^}\n]+)\}[ \t]*\n[ \t]*")
+IAL_ONLY = re.compile(r"^\{(?!:[:/]):?\s*([^}\n]+)\}$")
+IAL_FIRST = re.compile("^" + IAL_START + r"\s*([^}\n]+)\}[ \t]*")
+IAL_LINE_FIRST = re.compile("^" + IAL_START + r"\s*([^}\n]+)\}[ \t]*\n[ \t]*")
 
 
 class BlockIals(Treeprocessor):
@@ -1489,6 +1498,14 @@ class BlockIals(Treeprocessor):
                         joined = f"{target.get(key)} {value}" if key == "class" and target.get(key) else value
                         target.set(key, joined)
                     parent.remove(child)
+
+
+def _no_extension_tags(attr_list: AttrListTreeprocessor) -> None:
+    """attr_list's block, heading and inline patterns opening as :data:`IAL_START` does: a lone
+    ``{::nomarkdown}`` or ``{:/}`` ending a paragraph was its attribute ``:nomarkdown`` or ``_``."""
+    for name in ("BLOCK_RE", "HEADER_RE", "INLINE_RE"):
+        pattern = getattr(attr_list, name).pattern
+        setattr(attr_list, name, re.compile(pattern.replace(r"\{\:?", r"\{(?!:[:/]):?", 1)))
 
 
 class KramdownFootnotes(Treeprocessor):
@@ -1658,6 +1675,7 @@ class KramdownCompat(Extension):
         md.treeprocessors.register(HeaderlessTables(md), "headerless_tables", 3)
         md.treeprocessors.register(TaskLists(md), "task_lists", 25)   # before the inline pass (20)
         md.treeprocessors.register(BlockIals(md), "block_ials", 7)   # after attr_list (8)
+        _no_extension_tags(md.treeprocessors["attr_list"])
         KramdownQuotesExtension().extendMarkdown(md)
         md.treeprocessors.register(KramdownFootnotes(md), "kramdown_footnotes", 12)
         # Below code spans (190), so that `<script>` in backticks stays code.

@@ -1241,6 +1241,14 @@ def test_include_relative_and_a_link_made_of_variables_as_in_jekyll(tmp_path) ->
     assert "<p>Sub 1 of Guide.</p>" in theirs and 'href="/about.html"' in theirs
     assert parity.dom((new / "guide/index.html").read_text()) == parity.dom(theirs)
     assert not (new / "guide/_part.md").exists() and not any("include_relative" in note.construct for note in notes)
+    # The copy is an include of the page: a change to it remakes the page as a clean build would.
+    from test_incremental import assert_same_as_full_build
+
+    site = tmp_path / "new"
+    (site / "content/includes/_relative/guide/_sub.md").write_text("Sub {{ include.x }} changed.\n")
+    build(site)
+    assert "<p>Sub 1 changed.</p>" in (new / "guide/index.html").read_text()
+    assert_same_as_full_build(site)
 
 
 def test_a_link_to_a_page_a_plugin_made_is_a_warning_at_its_line_where_plugins_ran(tmp_path) -> None:

@@ -274,6 +274,32 @@ def test_include_relative_reads_the_file_beside_the_page_as_in_jekyll(tmp_path) 
 
 
 @needs_jekyll
+def test_include_relative_of_a_name_made_in_an_include_reads_it_beside_the_page_as_in_jekyll(tmp_path) -> None:
+    # As swift-org-website's components/icon.html: `{% include_relative {{ path }} %}` in an include,
+    # a name only the build knows, read from the including page's folder (the import cannot rewrite
+    # it: sitegen's Liquid tag finds it); a change to the file remakes the page as a clean build would.
+    from test_incremental import assert_same_as_full_build
+
+    old, new, _ = _built_by_both(tmp_path, {
+        "_layouts/default.html": HTML + "{{ content }}</body></html>\n",
+        "_includes/icon.html": "{% capture path %}icons/{{ include.name }}.svg{% endcapture %}"
+                               "<span>{% include_relative {{ path }} %}</span>",
+        "icons/star.svg": "<svg><title>{{ page.title }}</title></svg>\n",
+        "guide/icons/star.svg": "<svg><title>guide's</title></svg>\n",
+        "index.html": "---\nlayout: default\ntitle: Home\n---\n<div>{% include icon.html name=\"star\" %}</div>\n",
+        "guide/index.html": "---\nlayout: default\ntitle: Guide\n---\n{% include icon.html name=\"star\" %}\n"}, CONFIG)
+    assert "<div><span><svg><title>Home</title></svg>" in _page(old, "index.html")
+    assert "<span><svg><title>guide's</title></svg>" in _page(old, "guide/index.html")
+    for page in ("index.html", "guide/index.html"):
+        assert _page(new, page) == _page(old, page)
+    site = tmp_path / "new"
+    (site / "icons/star.svg").write_text("<svg><title>{{ page.title }}!</title></svg>\n")
+    build(site)
+    assert "<title>Home!</title>" in _page(new, "index.html")
+    assert_same_as_full_build(site)
+
+
+@needs_jekyll
 def test_an_else_with_words_is_a_plain_else_and_what_follows_it_never_renders_as_in_jekyll(tmp_path) -> None:
     # As cordova-docs' head include: `{% if page.excerpt %}..{% else if page.description %}..{% else %}..
     # {% endif %}`: Liquid reads `else if ...` as `else`, and a block's first else wins.

@@ -424,6 +424,12 @@ KRAMDOWN_READINGS = {
                    '```\n'
                    '\n'
                    '`{::nomarkdown}<i>x</i>{:/}` in code.\n'),
+    # An extension tag left unclosed is text, never a paragraph's, item's or heading's attribute list
+    # (sitegen gave <p :nomarkdown> and <p _>): kramdown's IAL is "{:" with no ":" or "/" after it.
+    # Nor is an unclosed comment one to the end (sitegen left out all that followed it).
+    "unclosed-extension-tags": ('Para one\n{:/nomarkdown}\n\nPara two\n{:/}\n\n* item\n{::nomarkdown}\n\n'
+                                '# Head {::nomarkdown}\n\nPara three\n{::nomarkdown}\n\n{::nomarkdown}\nPara four\n\n'
+                                'Para five\n{::comment}\n\nkept\n'),
     # kramdown writes no id of white space (a template's id="{{ x.id }}" with no x.id), but a
     # script's text and a comment keep what they hold.
     "blank-ids-left-out": ('Text <a href="x" id="">a</a>, <span id=" ">s</span>, <b id="k">k</b>.\n\n'

@@ -622,8 +622,9 @@ class _Importer:
         """``body`` with each ``{% include_relative NAME %}`` an include of that file, copied to
         ``content/includes/_relative/`` under its path (swift.org's pages include their
         ``_older-releases.md``, which Jekyll does not publish). As in Jekyll, NAME is read from
-        the folder of the page ``rel``, in the files it includes too; a computed NAME is left
-        (the build names it as a tag sitegen does not have)."""
+        the folder of the page ``rel``, in the files it includes too. Done here, not by the build's
+        ``include_relative`` tag (generator/liquid.py), because Jekyll's ``_``-files are not imported:
+        only the import sees them. A computed NAME, or one in an include or layout, is left to that tag."""
         folder = rel.rpartition("/")[0]
 
         def include(found: re.Match) -> str:
