@@ -31,7 +31,6 @@ from generator.files import is_file
 from generator.layout import DEFAULT_THEME, TEMPLATES
 from generator.outputs.social import card_url as social_card_url
 from generator.plugins import extensions
-from generator.highlight import highlight
 from generator.ruby_values import jekyll_matches, jekyll_sorted, ruby_text
 from generator.placement import timezone_of
 from generator.site import group_url, slugify
@@ -465,6 +464,7 @@ def jekyll_reverse(value: Any) -> Any:
 def jekyll_highlight(code: Any, language: str, linenos: bool = False) -> Markup:
     """Jekyll's ``{% highlight %}`` around Liquid in a converted layout (``{{ content }}`` shown as
     code): what the block rendered, as text, highlighted as sitegen highlights a page's code."""
+    from generator.highlight import highlight     # Pygments only where a layout asks (tests/test_startup.py)
     return Markup(highlight(str(code).strip("\r\n") + "\n", language, linenos=linenos))
 
 

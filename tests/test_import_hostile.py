@@ -67,7 +67,6 @@ def test_a_layout_that_escapes_the_raw_wrapping_runs_nothing_when_built(tmp_path
     "{% assign x = site.posts %}{{ x.__class__.__mro__ }}",
     "{{ include.__init__.__globals__ }}",
     '{{ include["__class__"] }}',
-    "{{ include.mro }}",
     '{{ site.posts | sort: "__class__.__name__" | first }}',
 ])
 def test_python_internals_are_not_copied_into_templates(tmp_path, liquid) -> None:
@@ -75,6 +74,15 @@ def test_python_internals_are_not_copied_into_templates(tmp_path, liquid) -> Non
     assert "<p>Hello</p>" in html
     assert "__builtins__" not in html and "<class" not in html and "&lt;class" not in html
     assert "_includes/x.html:1" in neutralised(report)
+
+
+def test_a_name_python_has_is_read_as_a_key_never_as_pythons(tmp_path) -> None:
+    """``include.mro`` (as a locale's ``byline.format``) is a key of the value, looked up by ``item``,
+    which never falls back to an attribute: nothing of Python's is shown, so nothing is left out."""
+    html, report = imported_and_built(tmp_path, "{{ content }}{% include x.html n=1 mro=7 %}",
+                                      {"x.html": "[{{ include.mro }}|{{ include.format }}]"})
+    assert "[7|]" in html
+    assert "_includes/x.html" not in neutralised(report)
 
 
 def test_a_key_known_only_when_rendering_is_never_an_attribute(tmp_path) -> None:

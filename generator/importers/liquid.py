@@ -42,7 +42,8 @@ SITE_FIELDS = {"title": "title", "description": "description", "url": "url", "ba
 DOCUMENT_COLLECTIONS = ("site.posts", "site.pages", "site.tags[", "site.categories[")
 # Filters after which a list of documents is something else: groups of them, or their values.
 UNLISTING_FILTERS = ("group_by", "map")
-# A mapping's methods, which Jinja's ``x.name`` would find before its key ``name`` (a group's ``items``).
+# A mapping's methods, which Jinja's ``x.name`` would find before its key ``name``: ``include.items``
+# (crystal-lang's image-list include) and a group's ``items`` are written ``x["items"]``, key first.
 MAPPING_METHODS = frozenset(name for name in dir(dict) if not name.startswith("_"))
 LOOP_FIELDS = {"index", "index0", "rindex", "rindex0", "first", "last", "length"}
 
@@ -1016,11 +1017,6 @@ def _literal(value: Any) -> str:
     if isinstance(value, int) or isinstance(value, float) and math.isfinite(value):
         return repr(value)
     raise Unconvertible(f"{type(value).__name__} values cannot be written into a template: write it in Jinja")
-
-
-# Jinja's ``x.name`` finds a mapping's method of that name before its key: ``include.items`` is
-# written ``include["items"]``, which looks the key up first (crystal-lang's image-list include).
-MAPPING_METHODS = frozenset(name for name in dir(dict) if not name.startswith("_"))
 
 
 def _check_name(name: str) -> None:
