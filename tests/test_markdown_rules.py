@@ -218,6 +218,8 @@ LIST_ITEMS = {
     "markdown-html-in-numbered-item": '1. a\n\n   <div markdown="1">\n   *x*\n   </div>\n2. b\n',
     "markdown-html-in-nested-item": ('- a\n  - b\n\n    <details markdown="1">\n    <summary>S</summary>\n\n'
                                      '    *x*\n\n    </details>\n  - c\n- d\n'),
+    "fence-in-markdown-html-in-item": ('1. a\n\n   <div markdown="1">\n   Run:\n\n   ~~~ shell\n   $ ls <x>\n   ~~~\n'
+                                       '   </div>\n\n2. b\n'),
     "list-in-markdown-html-in-item": '- a\n\n  <div markdown="1">\n\n  - x\n  - y\n\n  </div>\n- b\n',
 }
 
