@@ -611,7 +611,7 @@ class KramdownBlocks(Preprocessor):
         inner = self.blocks(lines, depth)
         if not any(MARKDOWN_HTML.match(line) for line in inner):
             return inner
-        if "fenced_code_block" in self.md.preprocessors:   # the elements' fences, before they are out of its reach
+        if "fenced_code_block" in self.md.preprocessors:   # the elements' fences, before they are hidden
             inner = self.md.preprocessors["fenced_code_block"].run(inner)
         out: list[str] = []
         for line in HtmlBlocks(self.md).run(inner):
