@@ -220,6 +220,8 @@ LIST_ITEMS = {
                                      '    *x*\n\n    </details>\n  - c\n- d\n'),
     "fence-in-markdown-html-in-item": ('1. a\n\n   <div markdown="1">\n   Run:\n\n   ~~~ shell\n   $ ls <x>\n   ~~~\n'
                                        '   </div>\n\n2. b\n'),
+    "fence-after-markdown-html-in-item": ('0. a\n\n   <div class="warning" markdown="1">\n   Run `x`.\n   </div>\n\n'
+                                          '   ~~~ batch\n   curl x\n   ~~~\n\n0. b\n\n   ~~~ batch\n   y\n   ~~~\n'),
     "list-in-markdown-html-in-item": '- a\n\n  <div markdown="1">\n\n  - x\n  - y\n\n  </div>\n- b\n',
 }
 
