@@ -607,7 +607,43 @@ class KramdownBlocks(Preprocessor):
         ``blocks`` of its own: one level of Python's stack per level of lists, so bounded."""
         if depth > MAX_LIST_NESTING:
             raise ListsTooDeep
-        return _kramdown_lists(self.split(lines, depth), partial(self.blocks, depth=depth + 1))
+        return _kramdown_lists(self.split(lines, depth), partial(self.item_blocks, depth=depth + 1))
+
+    def item_blocks(self, lines: list[str], depth: int) -> list[str]:
+        """A list item's content read as :meth:`blocks`, its ``markdown="1"`` elements taken out
+        here, at the content's own column: md_in_html reads the page's HTML blocks only up to
+        three spaces in, and kramdown keeps such an element (``<details markdown="1">`` two
+        spaces in, under ``- item``) inside the item. Each is left as a :data:`RAW_MARK`, which
+        ``normalize_whitespace`` keeps."""
+        inner = self.blocks(lines, depth)
+        if not any(MARKDOWN_HTML.match(line) for line in inner):
+            return inner
+        if "fenced_code_block" in self.md.preprocessors:
+            inner = self.fences_in_elements(inner)
+        out: list[str] = []
+        for line in HtmlBlocks(self.md).run(inner):
+            if STASHED_BLOCK.match(line) and out and out[-1]:
+                out.append("")    # md_in_html writes in the blank line only where no spaces led the tag
+            out.append(STASHED_BLOCK.sub(lambda m: RAW_MARK % int(m.group(1)), line))
+        return out
+
+    def fences_in_elements(self, lines: list[str]) -> list[str]:
+        """The fences inside each ``markdown="1"`` element (to its end tag at its indent) read
+        by superfences now, before the element is taken out of its reach; the item's other
+        fences are left to it: read twice, superfences takes its own mark for text."""
+        fenced = self.md.preprocessors["fenced_code_block"]
+        out: list[str] = []
+        i = 0
+        while i < len(lines):
+            line = lines[i]
+            out.append(line)
+            i += 1
+            if MARKDOWN_HTML.match(line):
+                end = line[:len(line) - len(line.lstrip())] + "</" + TAG_NAME.match(line.lstrip()).group(1) + ">"
+                close = next((j for j in range(i, len(lines)) if lines[j].rstrip() == end), len(lines))
+                out += fenced.run(lines[i:close])
+                i = close
+        return out
 
     def split(self, lines: list[str], depth: int = 0) -> list[str]:
         out: list[str] = []
@@ -732,6 +768,10 @@ ATX_HEADING = re.compile(r"^ {0,3}#{1,6}(\s|$)")
 GFM_HEADING = re.compile(r"(?:^|\n)(?P<level>#{1,6})[ \t]+(?=\S)(?P<header>(?:\\.|[^\\#]|#+(?=[^#\n]))*?)#*(?:\n|$)")
 LIST_ITEM = re.compile(r"^ {0,3}([*+-]|\d+\.)[ \t]+\S")
 LIST_ITEM_PARTS = re.compile(r"^( {0,3})([*+-]|\d+\.)( {1,4}|\t)(?=\S)(.*)$")
+# An HTML block's place in the stash, at the start of its line: the spaces before it (an item's
+# text one space further in, "   <div" under "- ") would hide it from md_in_html's block reader.
+STASHED_BLOCK = re.compile(r"^ *" + util.HTML_PLACEHOLDER_RE.pattern)
+TAG_NAME = re.compile(r"<([a-zA-Z][a-zA-Z0-9]*)")
 MARKDOWN_HTML = re.compile(r"^\s*<[a-zA-Z][^>]*\bmarkdown=\"1\"[^>]*>\s*$")
 HTML_CLOSE = re.compile(r"^\s*</(div|section|article|aside|header|footer|main|nav|figure|details)>\s*$")
 BLOCK_QUOTE = re.compile(r"^ {0,3}>")

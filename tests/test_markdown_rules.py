@@ -207,6 +207,22 @@ LIST_ITEMS = {
     "list-then-paragraph": "- a\n- b\n\nText\n",
     "loose-list-then-paragraph": "- a\n\n- b\n\nText\n",
     "item-with-two-paragraphs": "- a\n\n  more\n- b\n",
+    # An HTML block with markdown="1" inside an item (bitcoincore.org, swift-org-website): kramdown
+    # keeps it in the item, at any indent the item's text takes.
+    "markdown-html-in-item": '- a\n\n  <details markdown="1">\n  <summary>S</summary>\n\n  *x*\n\n  </details>\n\n- b\n',
+    "markdown-html-in-tight-item": '- a\n  <details markdown="1">\n  <summary>S</summary>\n  *x*\n  </details>\n- b\n',
+    "markdown-html-in-item-3-spaces": '- a\n\n   <div markdown="1">\n\n   *x*\n\n   </div>\n- b\n',
+    "markdown-html-in-tight-item-3-spaces": '- a\n   <div markdown="1">\n   *x*\n   </div>\n- b\n',
+    "markdown-html-in-item-4-spaces": '- a\n\n    <details markdown="1">\n    <summary>S</summary>\n\n    *x*\n\n    </details>\n\n- b\n',
+    "markdown-html-in-tight-item-4-spaces": '- a\n    <div markdown="1">\n    *x*\n    </div>\n- b\n',
+    "markdown-html-in-numbered-item": '1. a\n\n   <div markdown="1">\n   *x*\n   </div>\n2. b\n',
+    "markdown-html-in-nested-item": ('- a\n  - b\n\n    <details markdown="1">\n    <summary>S</summary>\n\n'
+                                     '    *x*\n\n    </details>\n  - c\n- d\n'),
+    "fence-in-markdown-html-in-item": ('1. a\n\n   <div markdown="1">\n   Run:\n\n   ~~~ shell\n   $ ls <x>\n   ~~~\n'
+                                       '   </div>\n\n2. b\n'),
+    "fence-after-markdown-html-in-item": ('0. a\n\n   <div class="warning" markdown="1">\n   Run `x`.\n   </div>\n\n'
+                                          '   ~~~ batch\n   curl x\n   ~~~\n\n0. b\n\n   ~~~ batch\n   y\n   ~~~\n'),
+    "list-in-markdown-html-in-item": '- a\n\n  <div markdown="1">\n\n  - x\n  - y\n\n  </div>\n- b\n',
 }
 
 
