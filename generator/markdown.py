@@ -172,15 +172,18 @@ def _emptying_space_lines(processor: MarkdownInHtmlProcessor) -> None:
     processor.parse_element_content = parse_element_content
 
 
-PLAIN_TEXT_SPOILERS = re.compile("[&<>\x02\x03]")  # what escaping, a placeholder or a postprocessor changes
+PLAIN_TEXT_SPOILERS = re.compile("[&<>\x02\x03\ufdd4]")  # what escaping, a placeholder or a postprocessor changes
 PLAIN_TEXT_POSTPROCESSORS = (RawHtmlPostprocessor, MarkdownInHTMLPostprocessor, AndSubstitutePostprocessor,
                              FootnotePostprocessor)
 
 
 def keeps_plain_text(md: markdown.Markdown) -> bool:
     """Whether each of ``md``'s postprocessors changes only placeholders (leaves plain text as it is)."""
-    # ItemMarksOut takes out only marks, HeadingTargets only a <div>: neither is in plain text.
-    kept = (*PLAIN_TEXT_POSTPROCESSORS, ItemMarksOut, HeadingTargets)
+    # ItemMarksOut takes out only marks, HeadingTargets only a <div>, BlankIdsOut and AttributesOnce
+    # only tags' attributes, RawBlocksUnwrapped only a <p> around a placeholder, KeptTabs only its
+    # mark (KEPT_TAB, a spoiler): none is in plain text.
+    kept = (*PLAIN_TEXT_POSTPROCESSORS, ItemMarksOut, HeadingTargets, BlankIdsOut, AttributesOnce,
+            RawBlocksUnwrapped, KeptTabs)
     return all(type(p) in kept for p in md.postprocessors)
 
 
@@ -1417,10 +1420,12 @@ class AttributesOnce(Postprocessor):
     as kramdown writes the tags it reads into a mapping; a browser would keep the first value."""
 
     def run(self, text: str) -> str:
-        return START_TAG.sub(_attributes_once, text) if "=" in text else text
+        return START_TAG.sub(_attributes_once, text) if TWICE.search(text) else text
 
 
 START_TAG = re.compile(r"<([A-Za-z][\w:-]*)(\s[^<>]*?)(/?)>")
+# A tag naming an attribute twice (most documents have none: the tags are left unread).
+TWICE = re.compile(r"<[A-Za-z][\w:-]*\s[^<>]*?(?<![\w:-])([\w:-]+)\s*=[^<>]*?(?<![\w:-])\1\s*=")
 ATTRIBUTE = re.compile(r"""([^\s=/>"']+)(?:\s*=\s*("[^"]*"|'[^']*'|[^\s"'=<>`]+))?""")
 
 

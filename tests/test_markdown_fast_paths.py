@@ -30,7 +30,7 @@ from generator.highlight import ReachableHighlight, lexer_for, reachable
 from generator.blocks import NEEDS, TEST_NEEDS, Guarded, ListedRegistry
 from generator.inline import READS_AS_PYTHON_MARKDOWN, openings
 from generator.markdown import (EXTENSION_CONFIGS, EXTENSIONS, Highlighting, KramdownCompat, LinkTitlesAfterSpace,
-                                inner_html, markdown_converter)
+                                inner_html, keeps_plain_text, markdown_converter)
 from generator.markdown_speed import normalize_whitespace
 from generator.myst import MystExtension
 from generator.sources import split_front_matter
@@ -144,6 +144,9 @@ def test_the_fast_passes_are_the_ones_installed():
     assert "run" not in vars(SMARTY.postprocessors["raw_html"])
     assert "run" in vars(FAST.treeprocessors["unescape"])
     assert "run" not in vars(SMARTY.treeprocessors["unescape"])
+    # A plain heading's text is taken as it is (inner_html) only while every postprocessor leaves
+    # plain text alone: a new one not listed in keeps_plain_text turns that off unseen.
+    assert keeps_plain_text(FAST) and keeps_plain_text(markdown_converter(header_ids="kramdown"))
 
 
 ESCAPE_PIECES = st.sampled_from(["\\*", "\\_", "\\`", "\\[", "\\]", "\\(", "\\)", "\\\"", "\\\\", "\\#", "a", " ", "*",
@@ -434,3 +437,18 @@ def test_quotes_and_notes_read_as_with_every_element_read(text):
     notes.run = links_found_by_path.__get__(notes)
     FAST.reset()
     assert FAST.convert(text) == plain.convert(text)
+
+
+TAG_PIECES = st.sampled_from(["<a", "<img", "<x-y", " ", "\n", "class", "data-class", "x", "=", '"v"', "'w'", "u",
+                              '"a class=b"', ">", "/>", "<", "text", "-", ":"])
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(TAG_PIECES, max_size=30).map("".join))
+@example('<a class="x"class="y">')         # no space before the second
+@example('<b>t</b> <a class="x" href="y" class="z">')
+def test_attributes_written_once_only_where_a_tag_names_one_twice(text):
+    """AttributesOnce reads the tags only where TWICE finds a name written twice in one: the same
+    text as reading every tag."""
+    from generator.markdown import START_TAG, AttributesOnce, _attributes_once
+    assert AttributesOnce(FAST).run(text) == START_TAG.sub(_attributes_once, text)
