@@ -814,6 +814,13 @@ class JekyllEnvironment(Environment):
     def from_string(self, source: str, *args: Any, **kwargs: Any) -> BoundTemplate:
         return super().from_string(keyword_keys(source), *args, **kwargs)
 
+    def error(self, exc: Any, msg: str | None = None, token: Token | None = None) -> None:
+        """python-liquid's, with a mistake inside an expression (``(1..3``) placed at its tag:
+        the expression's own token has no place in the text (``start_index`` -1)."""
+        if isinstance(exc, LiquidError) and exc.token is not None and exc.token.start_index < 0:
+            exc.token = token
+        super().error(exc, msg, token)
+
 
 def environment(settings: LiquidSettings = LiquidSettings()) -> Environment:
     """python-liquid with Jekyll's tags and filters, ``relative_url``/``absolute_url`` among them,

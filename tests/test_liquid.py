@@ -211,6 +211,24 @@ def test_a_syntax_error_inside_an_include_names_the_include(site: Path) -> None:
     assert (info.value.path, info.value.line) == ("content/includes/odd.html", 3)
 
 
+@pytest.mark.parametrize("mistake", ["{% for y in (1..3 %}{{ y }}{% endfor %}", "{% if (1 %}x{% endif %}",
+                                     "{{ (1..2 }}"])
+@pytest.mark.parametrize("in_include", [False, True])
+def test_a_mistake_inside_an_expression_names_its_tag_line(site: Path, mistake: str, in_include: bool) -> None:
+    """python-liquid gives such a mistake no place of its own: it is the tag's."""
+    text = f"fine\n\n{{% for x in page.items %}}\n  {{{{ x }}}}\n{{% endfor %}}\n{mistake}\n"
+    if in_include:
+        write(site, "content/includes/loop.html", text)
+        post(site, "2021-01-09-uses", "Text.\n\n{% include loop.html %}\n", front="items: [a]\n")
+        where = ("content/includes/loop.html", 6)
+    else:
+        post(site, "2021-01-09-uses", text, front="items: [a]\n")
+        where = ("content/posts/2021-01-09-uses.md", 10)
+    with pytest.raises(SiteError) as info:
+        build(site, OPTIONS)
+    assert (info.value.path, info.value.line) == where
+
+
 def test_highlight_in_an_html_page_is_highlighted_html(site: Path) -> None:
     write(site, "content/pages/snippet.html", "---\ntitle: Snippet\n---\n<p>Code:</p>\n"
           "{% highlight python %}\nx = 1\n{% endhighlight %}\n")
