@@ -1262,3 +1262,20 @@ def test_a_link_to_a_page_a_plugin_made_is_a_warning_at_its_line_where_plugins_r
     assert len(warned) == 1 and warned[0].endswith("warning: link 'packages/server.md': no such post or page")
     path, line = warned[0].split(":")[:2]
     assert "{% link packages/server.md %}" in (tmp_path / "new" / path).read_text().splitlines()[int(line) - 1]
+
+
+@needs_jekyll
+def test_a_post_without_closed_front_matter_is_all_body_as_in_jekyll(tmp_path) -> None:
+    # As apache/accumulo-website's two posts of 2017 that start with their text: Jekyll reads
+    # any file of _posts, its data from its name; a '---' never closed is text too.
+    config = ("title: Small\nurl: https://small.example\n"
+              "defaults: [{scope: {path: '', type: posts}, values: {layout: default}}]\n")
+    old, new, notes = _built_by_both(tmp_path, {
+        "_posts/2017-03-06-no-front-matter.md": "\nThe *first* words.\n\nMore.\n",
+        "_posts/2017-03-07-never-closed.md": "---\ntitle: Open\n\nSome **text**.\n",
+        "_posts/2017-03-08-closed.md": "---\ntitle: Closed\n---\nFine.\n"}, config)
+    for page in ("2017/03/06/no-front-matter.html", "2017/03/07/never-closed.html", "2017/03/08/closed.html"):
+        assert parity.dom((new / page).read_text()) == parity.dom((old / page).read_text()), page
+    assert "<title>No Front Matter</title>" in (old / "2017/03/06/no-front-matter.html").read_text()
+    assert sorted(n.path for n in notes if "no front matter" in n.action) == [
+        "_posts/2017-03-06-no-front-matter.md", "_posts/2017-03-07-never-closed.md"]

@@ -548,12 +548,12 @@ class _Importer:
             self.copy(data, target)
             return
         match = re.match(r"---[ \t]*\r?\n(.*?)^(?:---|\.\.\.)[ \t]*(?:\r?\n|\Z)", text, re.S | re.M)
-        if match is None:
-            self.note(rel, 1, rel, "front matter is not closed: add a '---' line after it (copied as it is)")
-            self.copy(data, target)
-            return
+        front, body_start = (match.group(1), match.end()) if match else ("", 0)
+        if match is None:       # as Jekyll reads it: no data, the whole file the body
+            self.note(rel, 1, rel, "no front matter" + (" (its '---' is not closed)" if text.startswith("---") else "")
+                      + ": Jekyll took the whole file for the body, and so does sitegen; add the front matter it means")
         try:
-            meta = load_yaml(match.group(1)) or {}
+            meta = load_yaml(front) or {}
         except yaml.YAMLError as exc:
             self.note(rel, yaml_line(exc, 1) or 1, rel, f"invalid front matter YAML ({yaml_problem(exc, 1)}): "
                                                         "fix it (copied as it is)")
@@ -576,7 +576,6 @@ class _Importer:
             self.layouts_used.add(NO_LAYOUT)
         else:
             self.layouts_used.add(str(layout))
-        front = match.group(1)
         day = ruby_date(meta.get("date"))
         if day is not None:     # as Ruby's Time.parse read it: 23/01/2022 is the 23rd of January
             front = re.sub(r"^date[ \t]*:.*$", f"date: {day}", front, count=1, flags=re.M)
@@ -606,7 +605,6 @@ class _Importer:
             if self.languages:
                 front = self.post_in_language(rel, meta, merged, changes, front)
         self.note_third_party(rel, text)
-        body_start = match.end()
         text = text[:body_start] + self.relative_includes(text[body_start:], rel)
         self.note_unknown_liquid(rel, text, body_start)
         indent = re.search(r"^( *)[^\s#]", front, re.M)      # the keys' own (" layout: post"), for YAML
