@@ -1279,3 +1279,18 @@ def test_a_post_without_closed_front_matter_is_all_body_as_in_jekyll(tmp_path) -
     assert "<title>No Front Matter</title>" in (old / "2017/03/06/no-front-matter.html").read_text()
     assert sorted(n.path for n in notes if "no front matter" in n.action) == [
         "_posts/2017-03-06-no-front-matter.md", "_posts/2017-03-07-never-closed.md"]
+
+
+@needs_jekyll
+def test_a_pages_permalink_placeholders_give_jekylls_urls(tmp_path) -> None:
+    # As apache/accumulo-website's tour: `permalink: "/tour/:basename/"` from the defaults.
+    config = ("title: Small\nurl: https://small.example\n"
+              "defaults: [{scope: {path: tour, type: pages}, values: {layout: default, permalink: '/tour/:basename/'}}]\n")
+    old, new, _ = _built_by_both(tmp_path, {
+        "tour/first-steps.md": "---\ntitle: First\n---\nOne.\n",
+        "tour/index.md": "---\ntitle: Tour\npermalink: /tour/\n---\nAll.\n",
+        "guide/deep/setup.md": "---\ntitle: Setup\nlayout: default\npermalink: /g/:path/:basename:output_ext\n---\nS.\n",
+        "about.md": "---\ntitle: About\nlayout: default\npermalink: /:basename/\n---\nA.\n"}, config)
+    pages = ["tour/first-steps/index.html", "tour/index.html", "g/guide/deep/setup.html", "about/index.html"]
+    for page in pages:
+        assert parity.dom((new / page).read_text()) == parity.dom((old / page).read_text()), page

@@ -34,7 +34,7 @@ import yaml
 from generator.errors import SiteError
 from generator.frontmatter import known_keys
 from generator.importers.collections import DOCUMENT_FIELDS, STYLE_SUFFIX, JekyllCollection, UnknownPlaceholder, \
-    collections_of, document_url, liquid_fields, name_of, static_url, titled
+    PAGE_PLACEHOLDER, collections_of, document_url, liquid_fields, name_of, page_url, static_url, titled
 from generator.importers.liquid import (Note, assigned_names, block_name, convert_template, document_fields_read,
                                         layout_variables, page_layout_variables)
 from generator.importers.polyglot import Languages, Page
@@ -597,6 +597,14 @@ class _Importer:
                 changes["title"] = " ".join(word.capitalize() for word in POST_NAME.match(stem).group(4).split("-"))
             else:                   # a page's title is nil in Jekyll; sitegen needs one: the file's name
                 changes.update(title=stem, untitled=True)
+        permalink = merged.get("permalink")
+        if kind == "pages" and collection is None and isinstance(permalink, str) and PAGE_PLACEHOLDER.search(permalink):
+            url = page_url(permalink, rel)      # sitegen's pages have no placeholders: the URL as Jekyll made it
+            if "permalink" in meta:
+                line = _yaml_line("permalink", url).rstrip("\n")
+                front = re.sub(r"^permalink[ \t]*:.*$", lambda _: line, front, count=1, flags=re.M)
+            else:
+                changes["permalink"] = url
         if kind == "pages" and collection is None and "permalink" not in merged and self.pretty_pages \
                 and not rel.endswith(("index.md", "index.html", "index.markdown")):
             changes["permalink"] = "/" + rel.rsplit(".", 1)[0] + "/"     # Jekyll's pretty pages
