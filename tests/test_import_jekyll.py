@@ -1294,3 +1294,17 @@ def test_a_pages_permalink_placeholders_give_jekylls_urls(tmp_path) -> None:
     pages = ["tour/first-steps/index.html", "tour/index.html", "g/guide/deep/setup.html", "about/index.html"]
     for page in pages:
         assert parity.dom((new / page).read_text()) == parity.dom((old / page).read_text()), page
+
+
+@needs_jekyll
+def test_a_documents_toc_levels_option_outlines_as_in_jekyll(tmp_path) -> None:
+    # As apache/accumulo-website's features page: {::options toc_levels="2" /} above its {:toc}.
+    body = ("{{::options toc_levels=\"{levels}\" /}}\n\n* Contents\n{{:toc}}\n\n## Tables\n\nT.\n\n### Iterators\n\n"
+            "I.\n\n## Security\n\nS.\n\n#### Deep\n\nD.\n")
+    old, new, _ = _built_by_both(tmp_path, {
+        "_posts/2020-01-03-two.md": "---\nlayout: default\ntitle: Two\n---\n" + body.format(levels="2"),
+        "_posts/2020-01-04-range.md": "---\nlayout: default\ntitle: Range\n---\n" + body.format(levels="2..3"),
+        "_posts/2020-01-05-all.md": "---\nlayout: default\ntitle: All\n---\n* Contents\n{:toc}\n\n## A\n\n### B\n"})
+    for page in ("2020/01/03/two.html", "2020/01/04/range.html", "2020/01/05/all.html"):
+        assert parity.dom((new / page).read_text()) == parity.dom((old / page).read_text()), page
+    assert "Iterators" not in (old / "2020/01/03/two.html").read_text().split("</ul>")[0]

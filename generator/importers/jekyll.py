@@ -38,6 +38,7 @@ from generator.importers.collections import DOCUMENT_FIELDS, STYLE_SUFFIX, Jekyl
 from generator.importers.liquid import (Note, assigned_names, block_name, convert_template, document_fields_read,
                                         layout_variables, page_layout_variables)
 from generator.importers.polyglot import Languages, Page
+from generator.kramdown_toc import toc_levels
 from generator.layout import DEFAULT_THEME, RESERVED
 from generator.sass import SUFFIXES as SASS_SUFFIXES, css_path, is_sass
 from generator.scan import scan_css, scan_html
@@ -1270,25 +1271,6 @@ def ruby_date(value: Any) -> str | None:
             return None
         year, month, day = found.groups()
     return f"{year}-{int(month):02d}-{int(day):02d}"
-
-
-def toc_levels(value: Any) -> list[int] | None:
-    """kramdown's ``toc_levels`` (``2..3``, ``"2,3"`` or ``[2, 3]``) as heading levels; None if unset
-    or unreadable (then listed among the options sitegen does not carry)."""
-    if isinstance(value, list):
-        parts = value
-    elif isinstance(value, str) and re.fullmatch(r"\s*[1-6]\s*\.\.\s*[1-6]\s*", value):
-        low, high = (int(part) for part in value.split(".."))
-        parts = list(range(low, high + 1))
-    elif isinstance(value, (str, int)) and not isinstance(value, bool):
-        parts = str(value).split(",")
-    else:
-        return None
-    try:
-        levels = sorted({int(part) for part in parts})
-    except (TypeError, ValueError):
-        return None
-    return levels if levels and all(1 <= level <= 6 for level in levels) else None
 
 
 def _note_line(note: Note) -> str:
