@@ -656,6 +656,7 @@ class KramdownBlocks(Preprocessor):
         listed = False                # whether an indented line may be a list item's (its column unknown)
         item_fence = False            # whether that fence may be an item's
         table: list[str] = []
+        piped: int | None = None      # where a paragraph starts whose lines all hold a cell's '|' so far
         for line in lines:
             if table and not TABLE_ROW.match(line):
                 out += _kramdown_table(table)
@@ -672,7 +673,9 @@ class KramdownBlocks(Preprocessor):
                         block = None
                 continue
             if not line.strip():
-                block = None
+                if piped is not None and block == "para":
+                    out[piped:] = _kramdown_table(out[piped:])
+                block, piped = None, None
                 out.append(line)
                 continue
             if COMMENT_LINE.match(line):   # spaces after it would be read as an empty code block's
@@ -706,9 +709,12 @@ class KramdownBlocks(Preprocessor):
             opening = FENCE.match(line)
             if opening and block in ("fence", "list"):
                 fence, item_fence = opening.group(1), listed
+            if block == "para":     # kramdown's table without a leading '|': a paragraph of such lines
+                piped = (len(out) if _cell_pipe(line) else None) if first else piped if _cell_pipe(line) else None
             if block == "para" and not first and COMMENT_LINE.match(line) and out and out[-1].strip():
                 # A comment line inside a paragraph (Jekyll's <!--more-->) is inline HTML there: kramdown
                 # ends a paragraph only at an element's tag. Written at the end of the line before.
+                piped = None
                 text, hard_break = out[-1].rstrip(), out[-1].endswith("  ")
                 out[-1] = f"{text} {line.strip()}" + ("  " if hard_break else "")
                 continue
@@ -726,6 +732,8 @@ class KramdownBlocks(Preprocessor):
                 block = None
         if table:
             out += _kramdown_table(table)
+        if piped is not None and block == "para":
+            out[piped:] = _kramdown_table(out[piped:])
         return out + self.quoted(quote, depth) if quote else out
 
     def quoted(self, lines: list[str], depth: int) -> list[str]:
@@ -1112,6 +1120,16 @@ def _block_start(line: str) -> str | None:
     if TABLE_ROW.match(line):
         return "table"
     return None
+
+
+CLOSED_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`).+?(?<!`)\1(?!`)")
+CELL_PIPE = re.compile(r"(?:^|[^\\])\|")
+
+
+def _cell_pipe(line: str) -> bool:
+    """Whether ``line`` holds a ``|`` that kramdown reads as a table's (TABLE_PIPE_CHECK): not
+    escaped, not in a code span. A paragraph of such lines is a table in kramdown."""
+    return "|" in line and CELL_PIPE.search(CLOSED_CODE_SPAN.sub("", line) if "`" in line else line) is not None
 
 
 def _table_cells(row: str) -> list[str]:

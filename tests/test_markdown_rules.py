@@ -453,6 +453,11 @@ KRAMDOWN_READINGS = {
                            '  <pre id=""><code>x <i id="">y</i></code></pre>\n</div>\n\n'
                            '<script id="">var s = \'<a id="">\';</script>\n\n<!-- <a id=""> -->\n\n'
                            '`<a id="">` in code\n'),
+    # A paragraph whose every line holds a '|' (not escaped, not in code) is a table in kramdown, led
+    # by a '|' or not (apache/accumulo-website's examples: "e.g. (vis from ref1)|(vis from ref2).").
+    "tables-without-leading-pipe": ('Text.\n\nA copy, e.g. (ref1)|(ref2).\n\na | b\nc | d |\n\nh | i\n--- | :-:\n1 | 2\n\n'
+                                    'x | y\nplain\n\nUse `a|b` and a \\| c.\n\n[l|m](/n) o\n\n* item | one\n* two\n\n'
+                                    'Para line\np | q\n\n| lead | pipe\nr | s\n'),
 }
 
 
