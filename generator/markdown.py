@@ -657,6 +657,7 @@ class KramdownBlocks(Preprocessor):
         item_fence = False            # whether that fence may be an item's
         table: list[str] = []
         piped: int | None = None      # where a paragraph starts whose lines all hold a cell's '|' so far
+        ial_above = False             # the line above is a block's attribute list: no table starts here
         for line in lines:
             if table and not TABLE_ROW.match(line):
                 out += _kramdown_table(table)
@@ -675,7 +676,7 @@ class KramdownBlocks(Preprocessor):
             if not line.strip():
                 if piped is not None and block == "para":
                     out[piped:] = _kramdown_table(out[piped:])
-                block, piped = None, None
+                block, piped, ial_above = None, None, False
                 out.append(line)
                 continue
             if COMMENT_LINE.match(line):   # spaces after it would be read as an empty code block's
@@ -692,8 +693,15 @@ class KramdownBlocks(Preprocessor):
                 out.append(line)   # removed later; what follows still starts a block
                 continue
             starts = _block_start(line)
+            boundary, ial_above = not ial_above, False     # kramdown's after_block_boundary?, for tables
+            if starts == "table" and not boundary:
+                starts = None
             if starts == "list" or not line.startswith((" ", "\t")):
                 listed = starts == "list"
+            if block == "para" and (starts == "table" or _cell_pipe(line)) and STANDALONE_IAL.match(out[-1]) \
+                    and (len(out) < 2 or not out[-2].strip()):
+                out.append("")      # a table's attribute list, on the line above it: kramdown's block boundary
+                block = None
             first = block is None
             if first:
                 block = starts or "para"
@@ -710,7 +718,8 @@ class KramdownBlocks(Preprocessor):
             if opening and block in ("fence", "list"):
                 fence, item_fence = opening.group(1), listed
             if block == "para":     # kramdown's table without a leading '|': a paragraph of such lines
-                piped = (len(out) if _cell_pipe(line) else None) if first else piped if _cell_pipe(line) else None
+                piped = (len(out) if boundary and _cell_pipe(line) else None) if first \
+                    else piped if _cell_pipe(line) else None
             if block == "para" and not first and COMMENT_LINE.match(line) and out and out[-1].strip():
                 # A comment line inside a paragraph (Jekyll's <!--more-->) is inline HTML there: kramdown
                 # ends a paragraph only at an element's tag. Written at the end of the line before.
@@ -724,12 +733,12 @@ class KramdownBlocks(Preprocessor):
                 line = re.sub(r"^ *", lambda indent: indent.group() + TEXT_LINE, line, count=1)
             if STANDALONE_IAL.match(line) and out and ATX_HEADING.match(out[-1]):
                 out[-1] = f"{out[-1].rstrip()} {line.strip()}"   # the heading's, as attr_list reads it
-                block = None
+                block, ial_above = None, True
                 continue
             out.append(line)
             if block == "para" and not first and STANDALONE_IAL.match(line):
                 out.append("")
-                block = None
+                block, ial_above = None, True
         if table:
             out += _kramdown_table(table)
         if piped is not None and block == "para":

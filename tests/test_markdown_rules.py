@@ -457,7 +457,12 @@ KRAMDOWN_READINGS = {
     # by a '|' or not (apache/accumulo-website's examples: "e.g. (vis from ref1)|(vis from ref2).").
     "tables-without-leading-pipe": ('Text.\n\nA copy, e.g. (ref1)|(ref2).\n\na | b\nc | d |\n\nh | i\n--- | :-:\n1 | 2\n\n'
                                     'x | y\nplain\n\nUse `a|b` and a \\| c.\n\n[l|m](/n) o\n\n* item | one\n* two\n\n'
-                                    'Para line\np | q\n\n| lead | pipe\nr | s\n'),
+                                    'Para line\np | q\n\n| lead | pipe\nr | s\n\n'
+                                    # its attribute list on the line above (accumulo-website's {: #instance_types .table })
+                                    '{: #t .table }\n|a|b|\n|:--|:--|\n|1|2|\n\n{: .x}\ne | f\ng | h\n\n'
+                                    # but one below a block's (kramdown's :eob of an IAL) starts no table
+                                    'Text\n{: .y}\n|i|j|\n\n## H\n{: .z}\n|k|l|\n\nMore\n{: .v}\no | p\n\n'
+                                    '* item\n{: .w}\n|m|n|\n'),
 }
 
 
