@@ -98,6 +98,7 @@ RUBY_WORD_CATEGORIES = frozenset({"Mn", "Mc", "Me", "Nd", "Nl", "Pc"})
 
 
 HEADER_ID_RULES = {"gfm": gfm_id, "kramdown": kramdown_id}
+TAG = re.compile(r"<[^>]*>")
 
 
 class HeaderIds(Treeprocessor):
@@ -126,13 +127,15 @@ class HeaderIds(Treeprocessor):
         for el in root.iter():
             if el.tag not in HEADINGS:
                 continue
-            # Tags out, whitespace kept: both rules turn each space into a dash.
+            # Tags out, whitespace kept: both rules turn each space into a dash, the one after a
+            # leading tag too (kramdown's raw text of `<a id="x"></a> Contents` is " Contents").
             inner = inner_html(el, self.md, plain_kept)
-            title = unescape(re.sub(r"<[^>]*>", "", inner)).strip()
+            text = unescape(TAG.sub("", inner.strip())) if "<" in inner else unescape(inner).strip()
+            title = text.strip()
             if not el.get("id") and id(el) not in raw:
                 make_id = kramdown_id if id(el) in in_html else self.make_id
                 seen = counts[make_id]
-                base = make_id(title)
+                base = make_id(text)
                 count = seen[base] = seen.get(base, -1) + 1
                 if base or count:   # an empty id is left out, as kramdown leaves it out
                     el.set("id", f"{base}-{count}" if count else base)

@@ -52,7 +52,7 @@ RIGHT_AFTER = frozenset({"list-bullet", "list-numbered", "fence-backtick", "bloc
 
 # Constructs of how blocks meet or what a text starts with, rather than of one block.
 JOINS = frozenset({"right-after-paragraph", "list-after-list", "blockquote-after-blockquote", "item-dashes",
-                   "footnote", "definition-after-list", "table-broken-row", "heading-image", "dash-rule",
+                   "footnote", "definition-after-list", "table-broken-row", "dash-rule",
                    "code-after-definition-list", "table-dash-cell", "math-paragraph"})
 
 CONSTRUCTS = frozenset(INLINE) | frozenset(BLOCKS) | JOINS
@@ -86,12 +86,8 @@ class _Writer:
         parts = []
         for _ in range(self.draw(st.integers(1, words))):
             spans = set(INLINE) & self.allowed - ({"hard-break"} if one_line or heading else set())
-            if heading and "heading-image" not in self.allowed:
-                spans.discard("image")
             if spans and self.draw(st.booleans()):
                 span = self.pick(spans)
-                if heading and span == "image":
-                    self.used.add("heading-image")
                 parts.append(INLINE[span](self.word()))
             else:
                 parts.append(self.word())
@@ -273,6 +269,5 @@ _FORCED = {
     "dash-rule": lambda writer: f"- {writer.word()}\n\n- - -\n\n    code",
     "math-paragraph": lambda writer: "$$a$$ and $$b$$",
     "table-dash-cell": lambda writer: f"| {writer.word()} |\n|---|\n| -- |",
-    "heading-image": lambda writer: f"## ![{writer.word()}](/images/h.png) {writer.word()}",
     "table-broken-row": lambda writer: f"| {writer.word()} | a  \nb |\n|---|---|\n| c | d |",
 }

@@ -288,6 +288,9 @@ KRAMDOWN_READINGS = {
                                   "[`COPY`]: https://a.org/copy\n[ref]: https://b.org\n"
                                   "[`both` words]: https://c.org\n"),
     "emoji-in-heading-id": "## Hello ⚠️ warn\n\n## ❤️ Love\n\n## x² y\n",
+    # The space after a leading tag is in kramdown's raw text, so in the id (accumulo-website's manual).
+    "heading-id-after-a-tag": ('### <a id="Contents"></a> Contents\n\n## Title <a id="t"></a>\n\n'
+                               '## <b>Bold</b> start\n\n## ![i](/x.png) Pic\n\n## `code` first\n'),
     "heading-line-in-item-text": "- a\n   ## H\n1. n\n\nText.\n\n* a\n ## H\n* b\n\nMore.\n\n1. a\n  ## H\n2. b\n",
     "bullets-then-numbers": "- a\n- b\n\n1. c\n2. d\n\nText.\n\n1. e\n\n- f\n",
     "markdown-in-nested-html": ('<div class="row">\n<div class="col" markdown="1">\n## Head\n\n* a **b**\n\n</div>\n'
