@@ -682,6 +682,9 @@ class KramdownBlocks(Preprocessor):
                 block, piped, ial_above = None, None, False
                 out.append(line)
                 continue
+            if block == "code" and not listed and not line.startswith(("    ", "\t")) and not LAZY_CODE_END.match(line):
+                out[-1] += " " + line     # kramdown's lazy line: indented code runs on, the line joined by a space
+                continue
             if COMMENT_LINE.match(line):   # spaces after it would be read as an empty code block's
                 line = line.rstrip()
             if line.rstrip() == "^":     # kramdown's end-of-block marker: what follows is a new block
@@ -1134,6 +1137,7 @@ def _block_start(line: str) -> str | None:
     return None
 
 
+LAZY_CODE_END = re.compile(r"[ \t]*(?:\{:(?![:/])|</?[A-Za-z])")   # kramdown's CODEBLOCK_MATCH: IAL, HTML block
 CLOSED_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`).+?(?<!`)\1(?!`)")
 CELL_PIPE = re.compile(r"(?:^|[^\\])\|")
 

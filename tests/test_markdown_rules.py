@@ -288,6 +288,11 @@ KRAMDOWN_READINGS = {
                                   "[`COPY`]: https://a.org/copy\n[ref]: https://b.org\n"
                                   "[`both` words]: https://c.org\n"),
     "emoji-in-heading-id": "## Hello ⚠️ warn\n\n## ❤️ Love\n\n## x² y\n",
+    # An indented code block takes the lines after it up to a blank line, each unindented one joined to
+    # the line above by a space (kramdown's CODEBLOCK_MATCH and parse_codeblock), but for an HTML tag
+    # (accumulo-website's 1.5 examples: a command's output under it).
+    "code-block-lazy-lines": ("Text.\n\n    $ run --rows 1 \nERROR : too large\n  two spaces\n# not a heading\n\nAfter.\n\n"
+                              "    code\n<div>x</div>\n\n- item\n\n    in item\nlazy\n"),
     # The space after a leading tag is in kramdown's raw text, so in the id (accumulo-website's manual).
     "heading-id-after-a-tag": ('### <a id="Contents"></a> Contents\n\n## Title <a id="t"></a>\n\n'
                                '## <b>Bold</b> start\n\n## ![i](/x.png) Pic\n\n## `code` first\n'),
