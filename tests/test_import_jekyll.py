@@ -1308,3 +1308,29 @@ def test_a_documents_toc_levels_option_outlines_as_in_jekyll(tmp_path) -> None:
     for page in ("2020/01/03/two.html", "2020/01/04/range.html", "2020/01/05/all.html"):
         assert parity.dom((new / page).read_text()) == parity.dom((old / page).read_text()), page
     assert "Iterators" not in (old / "2020/01/03/two.html").read_text().split("</ul>")[0]
+
+
+@needs_jekyll
+def test_a_config_naming_its_source_folder_is_read_there_as_jekyll_reads_it(tmp_path) -> None:
+    # As apache/struts-site: _config.yml at the top says `source: source`; the site is in that folder.
+    top = small_site(tmp_path / "jekyll", "title: Small\nurl: https://small.example\nsource: site\n"
+                     "defaults: [{scope: {path: ''}, values: {layout: default}}]\n", {
+                         "README.md": "# Not a page of the site\n",
+                         "site/_layouts/default.html": "<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title>"
+                                                       "</head><body>{{ content }}</body></html>\n",
+                         "site/about.md": "---\ntitle: About\n---\nThe *site*.\n",
+                         "site/_posts/2020-01-03-news.md": "---\ntitle: News\n---\nNew.\n"})
+    done = subprocess.run([JEKYLL, "build", "--quiet", "-d", str(tmp_path / "old")], cwd=top,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    import_jekyll(top, tmp_path / "new")
+    build(tmp_path / "new")
+    old, new = tmp_path / "old", tmp_path / "new/_site"
+    for page in ("about.html", "2020/01/03/news.html"):
+        assert parity.dom((new / page).read_text()) == parity.dom((old / page).read_text()), page
+    assert not (old / "README.html").exists() and not (new / "README.html").exists()
+    assert not (new / "2020/01/02/hello-world.html").exists()    # the top's own _posts are not the site's
+    (top / "_config.yml").write_text("title: Small\nsource: ../elsewhere\n")
+    with pytest.raises(SiteError, match="key 'source': expected a folder of the site") as info:
+        import_jekyll(top, tmp_path / "again")
+    assert info.value.line == 2

@@ -188,6 +188,9 @@ class _Importer:
             if config.get(key) is not None and not fits(config[key]):
                 raise SiteError(f"key '{key}': expected {expected}, got {config[key]!r}"[:300], config_path,
                                 self.config_line(key))
+        if config_path and config.get("source") not in (None, "", "."):     # the site in a folder (apache/struts-site)
+            self.src = self.source_folder(config["source"], config_path)
+            self.config_name = os.path.relpath(config_path, self.src)
         self.result = ImportResult(dest)
         self.excluded = DEFAULT_EXCLUDE + [str(e) for e in config.get("exclude") or []]
         self.included = [str(i) for i in config.get("include") or []]
@@ -206,7 +209,7 @@ class _Importer:
         self.unknown_liquid = False              # a document's Liquid uses a tag or filter sitegen lacks
         self.post_folders: list[str] = []        # _posts folders below the top (en/news/_posts)
         self.atom_urls: list[str] = []           # where the site's Atom feeds were
-        self.languages = Languages.of(config, list(self.plugins()), self.excluded, src)   # jekyll-polyglot's
+        self.languages = Languages.of(config, list(self.plugins()), self.excluded, self.src)   # jekyll-polyglot's
         self.localized_pages: list[Page] = []   # the pages of a polyglot site, written once coordinated
         self.collections: dict[str, dict] = {}    # site.yaml collections
         sass = config.get("sass") or {}
@@ -232,6 +235,15 @@ class _Importer:
             if match:
                 lines.setdefault(match.group(1), number)
         return lines
+
+    def source_folder(self, value: Any, config_path: Path) -> Path:
+        """The folder ``_config.yml``'s ``source`` names, from the config's folder, as Jekyll reads it:
+        the site's files are there, its settings in the config above."""
+        folder = (self.src / str(value)).resolve() if isinstance(value, (str, int, float)) else None
+        if folder is None or not folder.is_dir() or not folder.is_relative_to(self.src):
+            raise SiteError(f"key 'source': expected a folder of the site, got {value!r}", config_path,
+                            self.config_line("source"))
+        return folder
 
     def inside(self, path: Path) -> bool:
         """Is ``path``, once its symbolic links are followed, a file of the Jekyll site that
