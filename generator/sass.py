@@ -74,8 +74,9 @@ def compile_sass(root: Path, rel: str, settings: SassSettings) -> str:
 def _not_itself(load_paths: list[Path]) -> Callable[[str, str], list[tuple[str, str]] | None]:
     """A libsass importer for ``@import "download"`` in ``css/download.scss``, which libsass finds
     beside it, itself (an import loop), where Jekyll's sassc, compiling from the site's root,
-    finds ``_sass/_download.scss`` (drill-site): the load paths' file. Every other import is
-    libsass's own (None)."""
+    finds ``_sass/_download.scss`` (drill-site), or the folder's index file
+    (``_sass/bootstrap/_index.scss``: jupyter.github.io): the load paths' file. Every other import
+    is libsass's own (None)."""
     def importer(path: str, prev: str) -> list[tuple[str, str]] | None:
         importing = Path(prev)
         folder, name = (importing.parent / path).parent, Path(path).name
@@ -83,11 +84,11 @@ def _not_itself(load_paths: list[Path]) -> Callable[[str, str], list[tuple[str, 
                    for prefix in ("", "_") for suffix in ("", *SUFFIXES)):
             return None
         for base in load_paths:
-            for prefix in ("_", ""):
-                for suffix in SUFFIXES:
-                    found = base / Path(path).parent / f"{prefix}{name}{suffix}"
-                    if found.is_file():
-                        return [(str(found),)]
+            files = [base / Path(path).parent / f"{prefix}{name}{suffix}" for prefix in ("_", "") for suffix in SUFFIXES]
+            indexes = [base / path / f"{prefix}index{suffix}" for prefix in ("_", "") for suffix in SUFFIXES]
+            found = next((file for file in files + indexes if file.is_file()), None)
+            if found is not None:
+                return [(str(found),)]
         return None
     return importer
 

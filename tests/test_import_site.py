@@ -88,10 +88,12 @@ def test_a_sass_file_without_front_matter_is_imported_as_a_partial_as_jekyll_nev
 
 
 @needs_jekyll
-def test_a_sass_page_importing_its_own_name_gets_the_partial_as_in_jekyll(tmp_path) -> None:
-    # drill-site's css/download.scss: '@import "download"' is _sass/_download.scss, not itself.
+@pytest.mark.parametrize("partial", ["_sass/_download.scss", "_sass/download/_index.scss"])
+def test_a_sass_page_importing_its_own_name_gets_the_partial_as_in_jekyll(tmp_path, partial) -> None:
+    # drill-site's css/download.scss: '@import "download"' is _sass/_download.scss, not itself;
+    # jupyter.github.io's assets/css/bootstrap.scss: '@import "bootstrap"' is _sass/bootstrap/_index.scss.
     source = small_site(tmp_path / "jekyll", "title: Small\nurl: https://small.example\n",
-                        {"_sass/_download.scss": "$ink: #123;\n.download { color: $ink; }\n",
+                        {partial: "$ink: #123;\n.download { color: $ink; }\n",
                          "css/download.scss": "---\n---\n@import \"download\";\np { margin: 0; }\n"})
     import_jekyll(source, tmp_path / "site")
     build(tmp_path / "site")
