@@ -228,6 +228,24 @@ def test_a_collections_documents_link_their_neighbours_as_in_jekyll_and_a_warm_b
 
 
 @needs_jekyll
+def test_a_pages_own_next_and_previous_keys_are_its_front_matters_as_in_jekyll(tmp_path) -> None:
+    # As rubygems/guides: each guide's front matter links the next and previous ones by hand
+    # (`previous: /credits`), read as {{ page.previous }}; a post's are its neighbours.
+    layout = (HTML + "{{ content }}<nav><a href=\"{{ page.previous }}\">prev</a> <a href=\"{{ page.next }}\">next</a> "
+              "{{ page.next.url }}|{{ page.previous.title }}</nav></body></html>\n")
+    post = HTML + "{{ content }}<nav>{{ page.next.url }}|{{ page.previous.title }}</nav></body></html>\n"
+    old, new, _ = _built_by_both(tmp_path, {
+        "_layouts/default.html": layout, "_layouts/post.html": post,
+        "guide.md": "---\nlayout: default\ntitle: Guide\nprevious: /credits\nnext: /install\n---\nG.\n",
+        "plain.md": "---\nlayout: default\ntitle: Plain\n---\nP.\n",
+        "_posts/2020-01-01-one.md": "---\nlayout: post\ntitle: One\nnext: /ignored\n---\n1.\n",
+        "_posts/2020-01-02-two.md": "---\nlayout: post\ntitle: Two\n---\n2.\n"}, CONFIG)
+    assert '<a href="/credits">prev</a><a href="/install">next</a> |</nav>' in _page(old, "guide.html")
+    for page in ("guide.html", "plain.html", "2020/01/01/one.html", "2020/01/02/two.html"):
+        assert _page(new, page) == _page(old, page), page
+
+
+@needs_jekyll
 def test_an_includes_literal_parameters_in_a_page_are_themselves_as_in_jekyll(tmp_path) -> None:
     # As crystal-lang's blog page: `{% include posts/recent_news.html offset=1 %}`, a number, not a
     # variable; and scala-lang's `codeSnippet=site.data.setup-scala.macOS-brew`, names with hyphens.

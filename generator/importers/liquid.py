@@ -822,8 +822,11 @@ class _Converter:
             return self.access(f'({root}.meta.excerpt if "excerpt" in {root}.meta else {root}.excerpt)', more)
         if name == "title":      # nil for a page the import titled (front matter 'untitled'), as in Jekyll
             return self.access(f'({root}.title if not {root}.meta.get("untitled") else nil)', more)
-        if name in ("next", "previous") and more:    # none at either end: its fields are nil, as in Liquid
-            return self.access(f"({root}.{name} or nil)", more)
+        if name in ("next", "previous"):    # a post's neighbour, nil at either end; a page's front matter's
+            own = f'"{name}" in {root}.meta and {root}.kind != "post"'      # (rubygems guides: a path)
+            if more:
+                return self.access(f"(nil if {own} else {root}.{name} or nil)", more)
+            return f'({root}.meta["{name}"] if {own} else {root}.{name} or nil)'
         if name == "url" and root == "page" and self.scope.languages:    # polyglot's: without /<lang>
             return self.access(_in_language(self.scope.languages, "page.url[{cut}:]", "page.url"), more)
         if name in DOCUMENT_FIELDS:
