@@ -72,6 +72,11 @@ def timezone_of(config: Config) -> ZoneInfo:
 
 
 _PLACEHOLDER, _SLASHES = re.compile(r":([a-z_]+)"), re.compile(r"/{2,}")
+# Jekyll's other placeholders of a date (Document#url_placeholders), made only where a pattern
+# names one (rails/website's /:year/:i_month/:i_day/:title).
+DATE_PLACEHOLDERS = {"i_month": "%-m", "i_day": "%-d", "short_year": "%y", "hour": "%H", "minute": "%M",
+                     "second": "%S", "y_day": "%j", "short_month": "%b", "long_month": "%B", "short_day": "%a",
+                     "long_day": "%A", "week": "%V", "w_year": "%G", "w_day": "%u"}
 
 
 def _permalink(kind: str, path: Path, meta: dict, config: Config, slug: str,
@@ -97,9 +102,12 @@ def _permalink(kind: str, path: Path, meta: dict, config: Config, slug: str,
     texts, names = _pattern_parts(pattern)
     pieces = [texts[0]]
     for name, text in zip(names, texts[1:]):
-        if name not in values:
+        if name in values:
+            pieces += (values[name], text)
+        elif date is not None and name in DATE_PLACEHOLDERS:
+            pieces += (date.strftime(DATE_PLACEHOLDERS[name]), text)
+        else:
             raise SiteError(f"key 'permalink': unknown placeholder ':{name}' in {pattern!r}", at())
-        pieces += (values[name], text)
     url = _SLASHES.sub("/", "".join(pieces))
     if "/../" in url + "/" or "/./" in url + "/":
         raise SiteError(f"key 'permalink': {url!r} leaves the site", at())

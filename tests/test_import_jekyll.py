@@ -204,6 +204,23 @@ def test_pretty_permalinks_defaults_and_missing_layouts_give_jekylls_urls_and_pa
 
 
 @needs_jekyll
+def test_a_permalinks_date_placeholders_give_jekylls_urls(tmp_path) -> None:
+    # As rails/website: `permalink: /:year/:i_month/:i_day/:title` (its posts since 2004).
+    pattern = "/:year/:i_month/:i_day/:title/:short_year-:y_day-:short_month-:long_month-:short_day-:long_day-:w_day/"
+    source = small_site(tmp_path / "jekyll", f"title: Small\nurl: https://small.example\npermalink: {pattern}\n"
+                        "timezone: UTC\n", {"_posts/2004-12-06-early.md": "---\nlayout: default\ntitle: E\n---\nE.\n",
+                                             "_posts/2021-03-09-late.md": "---\nlayout: default\ntitle: L\n"
+                                             "date: 2021-03-09 07:05:03\npermalink: /:week/:w_year/:hour:minute:second/\n"
+                                             "---\nL.\n"})
+    jekyll_build(source, tmp_path / "old")
+    import_jekyll(source, tmp_path / "new")
+    build(tmp_path / "new")
+    published = [u for u in url_list(tmp_path / "new/_site", "") if u != "/404.html"]
+    assert published == url_list(tmp_path / "old", "")
+    assert "/2004/12/6/early/04-341-Dec-December-Mon-Monday-1/" in published
+
+
+@needs_jekyll
 def test_permalinks_without_a_leading_slash_are_read_from_the_root_as_jekyll_reads_them(tmp_path) -> None:
     # As Homebrew/brew.sh writes them: `permalink: :title` in _config.yml, and a post's own
     # `:year/:month/:day/:title/`. The import refused the first and the build the second.
@@ -252,7 +269,7 @@ def test_nested_data_nil_lookups_and_sorted_mappings_render_as_jekyll_renders_th
 
 def test_feeds_plugins_data_and_reserved_names(tmp_path) -> None:
     config = ("title: Small\nurl: https://small.example\nplugins: [jekyll-feed, jekyll-seo-tag]\n"
-              "permalink: /:year/:i_month/:title.html\n")
+              "permalink: /:year/:name.html\n")
     source = small_site(tmp_path / "jekyll", config, {
         "_data/people.json": '[{"name": "Ann"}]', "_data/table.csv": "a,b\n",
         "content/notes.txt": "x", "_layouts/redirect.html": "{{ page.redirect.to }}",
@@ -269,7 +286,7 @@ def test_feeds_plugins_data_and_reserved_names(tmp_path) -> None:
     assert yaml.safe_load((site / "content/data/people.yml").read_text()) == [{"name": "Ann"}]
     notes = {(n.path, n.construct): n.action for n in result.notes}
     assert any(line.startswith("`jekyll-seo-tag` (_config.yml:3): ") for line in result.plugins)
-    assert any(path == "_config.yml" and ":i_month" in action for (path, _), action in notes.items())
+    assert any(path == "_config.yml" and ":name" in action for (path, _), action in notes.items())
     assert ("_data/table.csv", "_data/table.csv") not in notes     # rows, as Jekyll reads them: none here
     assert yaml.safe_load((site / "content/data/table.yml").read_text()) == []
     assert ("content/notes.txt", "content/notes.txt") in notes and not (site / "content/notes.txt").exists()
@@ -1105,12 +1122,16 @@ def test_redirects_from_the_root_layouts_in_folders_and_a_redirect_two_pages_cla
                                   "<main class=\"new\">{{ content }}</main></body></html>\n",
         "guides/index.md": page.format(title="Guides", old="server/guides/"),
         "install/index.md": page.format(title="Install", old="'/download/'"),
-        "install/linux/index.md": page.format(title="Linux", old="'/download/'")},
+        "install/linux/index.md": page.format(title="Linux", old="'/download/'"),
+        # rails/website's sessions: a file of CRLF lines, `redirect_from: world/agenda/...` one line
+        "news/index.md": "---\r\nlayout: new/base\r\ntitle: News\r\nredirect_from: world/news\r\n---\r\nNews here.\r\n"},
         config="title: Small\nurl: https://small.example\nplugins: [jekyll-redirect-from]\n")
-    for url in ("guides/index.html", "install/index.html", "install/linux/index.html", "server/guides/index.html"):
+    for url in ("guides/index.html", "install/index.html", "install/linux/index.html", "server/guides/index.html",
+                "news/index.html"):
         assert _tight((new / url).read_text()) == _tight((old / url).read_text()) or "server" in url, url
     assert '<main class="new"><p>Guides here.</p>' in _tight((new / "guides/index.html").read_text())
     assert "/guides/" in (new / "server/guides/index.html").read_text()
+    assert "/news/" in (new / "world/news.html").read_text() and (old / "world/news.html").is_file()
     # one of the two (the later, with a warning: outputs/redirects.py); Jekyll's order among them is undefined
     assert "/install/" in (new / "download/index.html").read_text()
 

@@ -40,6 +40,7 @@ from generator.importers.liquid import (Note, assigned_names, block_name, conver
 from generator.importers.polyglot import Languages, Page
 from generator.kramdown_toc import toc_levels
 from generator.layout import DEFAULT_THEME, RESERVED
+from generator.placement import DATE_PLACEHOLDERS
 from generator.sass import SUFFIXES as SASS_SUFFIXES, css_path, is_sass
 from generator.scan import scan_css, scan_html
 from generator.schema.outputs import Feeds
@@ -58,7 +59,7 @@ PERMALINK_STYLES = {"date": "/:categories/:year/:month/:day/:title:output_ext",
                     "pretty": "/:categories/:year/:month/:day/:title/",
                     "ordinal": "/:categories/:year/:y_day/:title:output_ext",
                     "none": "/:categories/:title:output_ext"}
-PERMALINK_PLACEHOLDERS = {"year", "month", "day", "title", "slug", "categories"}
+PERMALINK_PLACEHOLDERS = {"year", "month", "day", "title", "slug", "categories", *DATE_PLACEHOLDERS}
 FEED_LIMIT = re.compile(r"\{%-?\s*for\s+\w+\s+in\s+site\.posts\b[^%]*?\blimit\s*:\s*(\d+)")
 FEED_PAGES = {"feed.xml": "atom", "atom.xml": "atom", "rss.xml": "rss", "feed.rss": "rss", "feed.json": "json"}
 # Templates sitegen renders with values of its own even in an imported site (a listed source file):
@@ -672,7 +673,7 @@ class _Importer:
         value = meta.get("redirect_from")
         for old in [value] if isinstance(value, str) else value if isinstance(value, list) else []:
             if isinstance(old, str) and old and not old.startswith(("/", "http://", "https://")):
-                line = re.compile(rf"^([ \t]*(?:redirect_from[ \t]*:|-)[ \t]*)(['\"]?){re.escape(old)}\2[ \t]*$", re.M)
+                line = re.compile(rf"^([ \t]*(?:redirect_from[ \t]*:|-)[ \t]*)(['\"]?){re.escape(old)}\2[ \t]*\r?$", re.M)
                 front = line.sub(lambda found: f"{found.group(1)}{found.group(2)}/{old}{found.group(2)}", front, count=1)
         return front
 
