@@ -1018,6 +1018,9 @@ class ItemMarksOut(Postprocessor):
 # A comment, a script's or style's element (its text is not HTML), or a start tag.
 TAG_OR_RAW_TEXT = re.compile(r"<!--.*?-->|(<(script|style)\b[^>]*>).*?</\2\s*>|<[A-Za-z][^<>]*>", re.S | re.I)
 BLANK_ID = re.compile(r"""\sid\s*=\s*(["'])\s*\1""", re.I)
+# What every blank id holds, found at each "=" (most documents have none): BLANK_ID, with no
+# character to begin its search at, tries every character of the page (0.11 against 0.02 ms a post).
+BLANK_VALUE = re.compile(r"""=\s*(["'])\s*\1""")
 
 
 class BlankIdsOut(Postprocessor):
@@ -1026,7 +1029,7 @@ class BlankIdsOut(Postprocessor):
     ``id="{{ x.id }}"`` with no ``x.id`` gives ``<a id="">``, which Jekyll's page does not have."""
 
     def run(self, text: str) -> str:
-        if BLANK_ID.search(text) is None:
+        if BLANK_VALUE.search(text) is None or BLANK_ID.search(text) is None:
             return text
         return TAG_OR_RAW_TEXT.sub(self._tag_without_blank_id, text)
 
@@ -1424,8 +1427,10 @@ class AttributesOnce(Postprocessor):
 
 
 START_TAG = re.compile(r"<([A-Za-z][\w:-]*)(\s[^<>]*?)(/?)>")
-# A tag naming an attribute twice (most documents have none: the tags are left unread).
-TWICE = re.compile(r"<[A-Za-z][\w:-]*\s[^<>]*?(?<![\w:-])([\w:-]+)\s*=[^<>]*?(?<![\w:-])\1\s*=")
+# A tag naming an attribute twice (most documents have none: the tags are left unread). The
+# lookahead first asks for the two "=" such a tag holds, which most tags (a highlighted token's
+# <span class="n">) lack, before the names are compared (0.74 against 0.10 ms a post).
+TWICE = re.compile(r"<(?=[A-Za-z][^<>=]*=[^<>=]*=)[A-Za-z][\w:-]*\s[^<>]*?(?<![\w:-])([\w:-]+)\s*=[^<>]*?(?<![\w:-])\1\s*=")
 ATTRIBUTE = re.compile(r"""([^\s=/>"']+)(?:\s*=\s*("[^"]*"|'[^']*'|[^\s"'=<>`]+))?""")
 
 

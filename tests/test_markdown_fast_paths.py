@@ -452,3 +452,18 @@ def test_attributes_written_once_only_where_a_tag_names_one_twice(text):
     text as reading every tag."""
     from generator.markdown import START_TAG, AttributesOnce, _attributes_once
     assert AttributesOnce(FAST).run(text) == START_TAG.sub(_attributes_once, text)
+
+
+ID_PIECES = st.sampled_from(["<p", "<a", "<script", "</script>", "<style>", "</style>", "<!--", "-->", " ", "\n",
+                             "\t", "id", "ID", "iD", "=", '"', "'", '""', "''", '" "', "x", ">", "/>", "<"])
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(ID_PIECES, max_size=30).map("".join))
+@example('<a id = "  ">')
+@example("<p ID=''>")
+def test_blank_ids_read_only_where_an_attribute_is_blank(text):
+    """BlankIdsOut reads the tags only where BLANK_VALUE finds a blank quoted value and BLANK_ID a
+    blank id: the same text as reading every tag."""
+    from generator.markdown import TAG_OR_RAW_TEXT, BlankIdsOut
+    assert BlankIdsOut(FAST).run(text) == TAG_OR_RAW_TEXT.sub(BlankIdsOut._tag_without_blank_id, text)
