@@ -357,7 +357,7 @@ class KramdownCodeSpan(BacktickInlineProcessor):
         backticks as opened it, even within a longer run (a single backtick's span is closed by the
         first backtick of a double one, as calcite's history writes it); Python-Markdown looked for a
         run of exactly as many."""
-        ticks = len(text) - len(text[start:].lstrip("`")) - start
+        ticks = TICKS.match(text, start).end() - start     # counted in place: not a copy of the rest
         close = text.find("`" * ticks, start + ticks)
         return start + ticks, (close if close >= 0 else None)
 
@@ -485,9 +485,12 @@ KEPT_AS_WRITTEN = ("script", "style", "math", "option", "textarea", "pre", "code
 RAW_CONTENT = re.compile(rf"(?is)<({'|'.join(KEPT_AS_WRITTEN)})\b[^>]*>.*?</\1\s*>")
 
 
+TICKS = re.compile("`*")
+
+
 def _raw_element_around(data: str, at: int) -> int | None:
     """The end of the raw-content element of ``data`` that opens before ``at`` and ends after it."""
-    if "<" not in data[:at]:
+    if data.find("<", 0, at) < 0:
         return None
     for start, end in _raw_elements(data):
         if start >= at:

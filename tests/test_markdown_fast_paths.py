@@ -467,3 +467,15 @@ def test_blank_ids_read_only_where_an_attribute_is_blank(text):
     blank id: the same text as reading every tag."""
     from generator.markdown import TAG_OR_RAW_TEXT, BlankIdsOut
     assert BlankIdsOut(FAST).run(text) == TAG_OR_RAW_TEXT.sub(BlankIdsOut._tag_without_blank_id, text)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from(["`", "``", "a", " ", "<", "\n"]), max_size=20).map("".join), st.integers(0, 25))
+def test_code_spans_closed_as_counted_on_a_copy(text, start):
+    """KramdownCodeSpan counts the opening backticks in place: where the span's code starts and
+    ends is what counting them on a copy of the text's rest gives."""
+    from generator.markdown import KramdownCodeSpan
+    ticks = len(text) - len(text[start:].lstrip("`")) - start
+    close = text.find("`" * ticks, start + ticks)
+    assert FAST.inlinePatterns["backtick"].find_code_spans(start, text) == (start + ticks, close if close >= 0 else None)
+    assert isinstance(FAST.inlinePatterns["backtick"], KramdownCodeSpan)
