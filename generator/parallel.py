@@ -89,10 +89,13 @@ def _forked(function: Callable[[T], R], items: Sequence[T], chunk: int, here: in
     import multiprocessing
 
     global _task
+    count = len(items)
+    here = min(here, count)
     if here:
         yield [function(items[i]) for i in range(here)]
-    count = len(items)
     chunks = [range(start, min(start + chunk, count)) for start in range(here, count, chunk)]
+    if not chunks:      # all done here (a threshold lowered to one item)
+        return
     _task = lambda i: function(items[i])    # noqa: E731 (inherited by the workers)
     try:
         with gcpolicy.frozen():
