@@ -485,7 +485,7 @@ KEPT_AS_WRITTEN = ("script", "style", "math", "option", "textarea", "pre", "code
 RAW_CONTENT = re.compile(rf"(?is)<({'|'.join(KEPT_AS_WRITTEN)})\b[^>]*>.*?</\1\s*>")
 
 
-TICKS = re.compile("`*")
+TICKS = re.compile("`*")     # the run of backticks (or none) where a code span opens
 
 
 def _raw_element_around(data: str, at: int) -> int | None:
