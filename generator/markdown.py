@@ -360,7 +360,7 @@ class KramdownCodeSpan(BacktickInlineProcessor):
         backticks as opened it, even within a longer run (a single backtick's span is closed by the
         first backtick of a double one, as calcite's history writes it); Python-Markdown looked for a
         run of exactly as many."""
-        ticks = len(text) - len(text[start:].lstrip("`")) - start
+        ticks = TICKS.match(text, start).end() - start     # counted in place: not a copy of the rest
         close = text.find("`" * ticks, start + ticks)
         return start + ticks, (close if close >= 0 else None)
 
@@ -488,9 +488,12 @@ KEPT_AS_WRITTEN = ("script", "style", "math", "option", "textarea", "pre", "code
 RAW_CONTENT = re.compile(rf"(?is)<({'|'.join(KEPT_AS_WRITTEN)})\b[^>]*>.*?</\1\s*>")
 
 
+TICKS = re.compile("`*")     # the run of backticks (or none) where a code span opens
+
+
 def _raw_element_around(data: str, at: int) -> int | None:
     """The end of the raw-content element of ``data`` that opens before ``at`` and ends after it."""
-    if "<" not in data[:at]:
+    if data.find("<", 0, at) < 0:
         return None
     for start, end in _raw_elements(data):
         if start >= at:
@@ -1041,6 +1044,9 @@ class ItemMarksOut(Postprocessor):
 # A comment, a script's or style's element (its text is not HTML), or a start tag.
 TAG_OR_RAW_TEXT = re.compile(r"<!--.*?-->|(<(script|style)\b[^>]*>).*?</\2\s*>|<[A-Za-z][^<>]*>", re.S | re.I)
 BLANK_ID = re.compile(r"""\sid\s*=\s*(["'])\s*\1""", re.I)
+# What every blank id holds, found at each "=" (most documents have none): BLANK_ID, with no
+# character to begin its search at, tries every character of the page (0.11 against 0.02 ms a post).
+BLANK_VALUE = re.compile(r"""=\s*(["'])\s*\1""")
 
 
 class BlankIdsOut(Postprocessor):
@@ -1049,7 +1055,7 @@ class BlankIdsOut(Postprocessor):
     ``id="{{ x.id }}"`` with no ``x.id`` gives ``<a id="">``, which Jekyll's page does not have."""
 
     def run(self, text: str) -> str:
-        if BLANK_ID.search(text) is None:
+        if BLANK_VALUE.search(text) is None or BLANK_ID.search(text) is None:
             return text
         return TAG_OR_RAW_TEXT.sub(self._tag_without_blank_id, text)
 
@@ -1466,8 +1472,10 @@ class AttributesOnce(Postprocessor):
 
 
 START_TAG = re.compile(r"<([A-Za-z][\w:-]*)(\s[^<>]*?)(/?)>")
-# A tag naming an attribute twice (most documents have none: the tags are left unread).
-TWICE = re.compile(r"<[A-Za-z][\w:-]*\s[^<>]*?(?<![\w:-])([\w:-]+)\s*=[^<>]*?(?<![\w:-])\1\s*=")
+# A tag naming an attribute twice (most documents have none: the tags are left unread). The
+# lookahead first asks for the two "=" such a tag holds, which most tags (a highlighted token's
+# <span class="n">) lack, before the names are compared (0.74 against 0.10 ms a post).
+TWICE = re.compile(r"<(?=[A-Za-z][^<>=]*=[^<>=]*=)[A-Za-z][\w:-]*\s[^<>]*?(?<![\w:-])([\w:-]+)\s*=[^<>]*?(?<![\w:-])\1\s*=")
 ATTRIBUTE = re.compile(r"""([^\s=/>"']+)(?:\s*=\s*("[^"]*"|'[^']*'|[^\s"'=<>`]+))?""")
 
 

@@ -119,6 +119,21 @@ def test_documents_and_values_round_trip_as_data() -> None:
     assert codec.loads("state", codec.dumps("state", value, KEY), KEY) == value
 
 
+def test_nested_values_pack_to_the_bytes_packb_gives(monkeypatch) -> None:
+    """A tuple's or record's packer starts with a small buffer (codec.NESTED_BUFFER): the same
+    bytes as msgpack.packb's packer gives, nested values longer than the buffer too."""
+    long = "é" * (3 * codec.NESTED_BUFFER)
+    doc = Document(source=Path("content/posts/2020-01-01-a.md"), kind="post", url="/a.html", title="A",
+                   layout="post", content="<p>a</p>" * 500, toc=(Heading(2, "x", long), Heading(3, "y", "Y")),
+                   date=datetime(2020, 1, 1, 10, tzinfo=ZoneInfo("Europe/Berlin")), tags=["t", long],
+                   meta={"nested": ((1, (2, (long, date(2020, 1, 2)))), frozenset({("a", 1)})), "big": 2 ** 80})
+    values = [("document", doc), ("state", {("seq", ("posts",), "slice", 0, 5, None): [(long,) * 3, {1, 2}]})]
+    made = [codec.dumps(kind, value, KEY) for kind, value in values]
+    monkeypatch.setattr(codec, "_pack", lambda value: codec.msgpack.packb(value, default=codec._encode,
+                                                                         strict_types=True, use_bin_type=True))
+    assert made == [codec.dumps(kind, value, KEY) for kind, value in values]
+
+
 def test_datetimes_of_every_kind_of_zone_round_trip_and_an_earlier_layout_still_reads() -> None:
     times = [datetime(2020, 1, 2, 3, 4, 5, 6), datetime(2020, 7, 1, 9, tzinfo=ZoneInfo("America/Los_Angeles")),
              datetime(2020, 1, 2, tzinfo=timezone(timedelta(hours=-7))), datetime(2020, 1, 2, tzinfo=timezone.utc),

@@ -452,3 +452,30 @@ def test_attributes_written_once_only_where_a_tag_names_one_twice(text):
     text as reading every tag."""
     from generator.markdown import START_TAG, AttributesOnce, _attributes_once
     assert AttributesOnce(FAST).run(text) == START_TAG.sub(_attributes_once, text)
+
+
+ID_PIECES = st.sampled_from(["<p", "<a", "<script", "</script>", "<style>", "</style>", "<!--", "-->", " ", "\n",
+                             "\t", "id", "ID", "iD", "=", '"', "'", '""', "''", '" "', "x", ">", "/>", "<"])
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(ID_PIECES, max_size=30).map("".join))
+@example('<a id = "  ">')
+@example("<p ID=''>")
+def test_blank_ids_read_only_where_an_attribute_is_blank(text):
+    """BlankIdsOut reads the tags only where BLANK_VALUE finds a blank quoted value and BLANK_ID a
+    blank id: the same text as reading every tag."""
+    from generator.markdown import TAG_OR_RAW_TEXT, BlankIdsOut
+    assert BlankIdsOut(FAST).run(text) == TAG_OR_RAW_TEXT.sub(BlankIdsOut._tag_without_blank_id, text)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from(["`", "``", "a", " ", "<", "\n"]), max_size=20).map("".join), st.integers(0, 25))
+def test_code_spans_closed_as_counted_on_a_copy(text, start):
+    """KramdownCodeSpan counts the opening backticks in place: where the span's code starts and
+    ends is what counting them on a copy of the text's rest gives."""
+    from generator.markdown import KramdownCodeSpan
+    ticks = len(text) - len(text[start:].lstrip("`")) - start
+    close = text.find("`" * ticks, start + ticks)
+    assert FAST.inlinePatterns["backtick"].find_code_spans(start, text) == (start + ticks, close if close >= 0 else None)
+    assert isinstance(FAST.inlinePatterns["backtick"], KramdownCodeSpan)

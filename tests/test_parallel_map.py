@@ -56,3 +56,13 @@ def test_a_few_heavy_items_go_to_workers_one_by_one():
     assert [len(chunk) for chunk in chunks] == [1] * count
     assert [square for chunk in chunks for _, square in chunk] == [n * n for n in range(count)]
     assert os.getpid() not in {pid for chunk in chunks for pid, _ in chunk}
+
+
+def test_warm_does_the_first_item_here_and_the_rest_in_forked_workers():
+    """A parse's first document is parsed here, so the workers inherit what it made (the
+    converter); the results are the same, in order."""
+    assert parallel.can_fork(COUNT), "this test needs two cores and no threads"
+    found = [result for chunk in parallel.map(partial(pid_and_square, 3), range(COUNT), warm=True) for result in chunk]
+    assert [square for _, square in found] == [(n + 3) ** 2 for n in range(COUNT)]
+    assert found[0][0] == os.getpid()
+    assert os.getpid() not in {pid for pid, _ in found[1:]}

@@ -164,7 +164,7 @@ def load_documents(config: Config, sources: list[tuple[str, Path, str]], refresh
         stage.advance(len(todo) - len(parsed_here))
         done = iter(parsed_here)
         for chunk in parallel.map(partial(_parse_item, config, cache), ToParse(
-                [keys[i] for i in parsed_here], [sources[i][:2] for i in parsed_here], load)):
+                [keys[i] for i in parsed_here], [sources[i][:2] for i in parsed_here], load), warm=True):
             for doc in chunk:
                 i = next(done)
                 documents[i] = held(i, doc)
