@@ -108,3 +108,23 @@ def test_page_relative_path_is_the_documents_source_as_in_jekyll(tmp_path) -> No
     assert 'href="https://git.example/_docs/en/intro.md"' in (old / "docs/en/intro/index.html").read_text()
     for page in ("docs/en/intro/index.html", "blog/2021/06/10/out.html", "about.html"):
         assert _page(new, page) == _page(old, page), page
+
+
+@needs_jekyll
+def test_the_size_of_nil_is_nil_and_nil_is_in_no_order_as_in_jekyll(tmp_path) -> None:
+    # As drill-site's docpage layout: `{% if page_data.children.size == 0 %}` with page_data nil (a
+    # plugin's data) is false in Jekyll, which shows the empty children list, not the content.
+    layout = (HTML + "{% assign page_data = site.data.none %}"
+              "<p>[{% if page_data.children.size == 0 %}zero{% else %}not{% endif %}|{{ page_data.children.size }}]"
+              "[{% if page.missing.size > 0 %}pos{% endif %}{% if page.missing < 3 %}lt{% endif %}"
+              "{% if 3 >= page.missing %}ge{% endif %}{% if page.flag > 0 %}flag{% endif %}"
+              "{% if page.list > 0 %}list{% endif %}{% if page.missing.size %}some{% endif %}]"
+              "[{{ page.list.size }} {{ page.h.size }} {{ page.word.size }} {{ page.missing | size }}"
+              "{% if page.word.size >= 4 %} long{% endif %}{% if page.list.size != 0 %} listed{% endif %}]</p>"
+              "{{ content }}</body></html>\n")
+    old, new, _ = _built_by_both(tmp_path, {
+        "_layouts/default.html": layout,
+        "about.md": "---\nlayout: default\ntitle: About\nflag: true\nlist: [a, b]\nh: {size: 7, x: 1}\n"
+                    "word: abcd\n---\nA.\n"}, CONFIG)
+    assert "<p>[not|][][2 7 4 0 long listed]</p>" in (old / "about.html").read_text()
+    assert _page(new, "about.html") == _page(old, "about.html")

@@ -642,6 +642,8 @@ class _Converter:
                 if right[1] in ("nil", "null") and op in ("==", "!=", "<>"):
                     # nil is a missing key (sitegen's nil, see document()) or a null value (none)
                     return f"({self.operand(left)} | default(none)) is {'not ' if op != '==' else ''}none"
+                if op in ("<", ">", "<=", ">="):     # false against nil, as in Liquid (Jinja's stops)
+                    return f"({self.operand(left)} | liquid_order({_literal(op)}, {self.operand(right)}))"
                 return f"{self.operand(left)} {'!=' if op == '<>' else op} {self.operand(right)}"
         raise Unconvertible("cannot read this condition: write it in Jinja")
 
@@ -883,8 +885,8 @@ class _Converter:
                 base = f"({base} | item({_literal(part)}))"    # a key (a locale's byline.format), never Python's
                 continue
             _check_name(part)
-            if part == "size":
-                base = f"({base} | {FILTERS[part][0]})"
+            if part == "size":                  # nil for nil, as in Liquid (the filter's 0)
+                base = f"({base} | liquid_size)"
             elif part in ("first", "last"):     # nil for nil, an empty list or a string, as in Liquid
                 base = f'({base} | liquid("{part}"))'
             elif lookup:
