@@ -29,7 +29,7 @@ from typing import Any
 from jinja2 import sandbox
 
 from generator.highlight import highlight
-from generator.importers.polyglot import Languages
+from generator.importers.polyglot import LANGUAGE_KEY, Languages
 
 # Fields of a sitegen document that mean what Jekyll's page variables of the same name mean
 # (not ``description``: sitegen's falls back to the excerpt, Jekyll's is the front matter's only).
@@ -844,6 +844,14 @@ class _Converter:
             if more and not more[0].startswith("["):    # a file no _data holds (a plugin's, say) is nil too
                 data = f'({data} if {_literal(more[0])} in site.data else nil)'
             return _maybe(self.access(data, more[1:], lookup=True), more[1:])
+        languages = self.scope.languages
+        if languages and name in ("posts", "categories", "tags"):   # polyglot's: the page's language's posts
+            keyed = name != "posts" and more and more[0] not in ("size", "first", "last")
+            if name == "posts" or keyed:
+                base = self.access("site." + SITE_FIELDS[name], more[:1] if keyed else [])
+                lang = _in_language(languages, '"{lang}"', _literal(languages.default))
+                base = f"({base} | jekyll_where({_literal('meta.' + LANGUAGE_KEY)}, {lang}))"
+                return self.access(base, more[1:] if keyed else more)
         if name in SITE_FIELDS:
             return self.access("site." + SITE_FIELDS[name], more)
         if name == "author":
@@ -853,7 +861,6 @@ class _Converter:
         if name == "related_posts":     # Jekyll's without LSI: a post's ten newest others; a page has none
             return self.access('(((site.posts | list)[:11] | reject("equalto", page) | list)[:10] '
                                'if page.kind == "post" else nil)', more)
-        languages = self.scope.languages
         if languages and name in ("active_lang", "default_lang", "languages"):    # jekyll-polyglot's
             if name == "active_lang":      # the language of the page's URL
                 return self.access(_in_language(languages, '"{lang}"', _literal(languages.default)), more)
