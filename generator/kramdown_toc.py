@@ -12,7 +12,9 @@ a heading goes under the nearest earlier one of a smaller level.
 from __future__ import annotations
 
 import copy
+import re
 import xml.etree.ElementTree as etree
+from typing import Any
 
 import markdown
 from markdown.extensions.toc import remove_fnrefs
@@ -23,12 +25,33 @@ ALL_LEVELS = (1, 2, 3, 4, 5, 6)
 TOC_MARK = "toc"
 
 
+def toc_levels(value: Any) -> list[int] | None:
+    """kramdown's ``toc_levels`` (``2..3``, ``"2,3"`` or ``[2, 3]``) as heading levels; None if unset
+    or unreadable. Read from _config.yml by the import and from a document's ``{::options}``."""
+    if isinstance(value, list):
+        parts = value
+    elif isinstance(value, str) and re.fullmatch(r"\s*[1-6]\s*\.\.\s*[1-6]\s*", value):
+        low, high = (int(part) for part in value.split(".."))
+        parts = list(range(low, high + 1))
+    elif isinstance(value, (str, int)) and not isinstance(value, bool):
+        parts = str(value).split(",")
+    else:
+        return None
+    try:
+        levels = sorted({int(part) for part in parts})
+    except (TypeError, ValueError):
+        return None
+    return levels if levels and all(1 <= level <= 6 for level in levels) else None
+
+
 class KramdownToc(Treeprocessor):
-    """Replace the first ``{:toc}`` list with the outline; runs after the heading ids are given."""
+    """Replace the first ``{:toc}`` list with the outline; runs after the heading ids are given.
+    A document's ``{::options toc_levels="2" /}`` sets ``document_levels`` for itself alone."""
 
     def __init__(self, md: markdown.Markdown, levels: tuple[int, ...] = ALL_LEVELS):
         super().__init__(md)
         self.levels = levels
+        self.document_levels: tuple[int, ...] | None = None
 
     def run(self, root: etree.Element) -> None:
         marked = [(parent, el) for parent in root.iter() for el in parent
@@ -38,7 +61,7 @@ class KramdownToc(Treeprocessor):
         for _, el in marked:
             del el.attrib[TOC_MARK]
         parent, first = marked[0]
-        outline = _outline(first.tag, dict(first.attrib), _headings(root, self.levels))
+        outline = _outline(first.tag, dict(first.attrib), _headings(root, self.document_levels or self.levels))
         parent[list(parent).index(first)] = outline
         outline.tail = first.tail
 

@@ -814,6 +814,13 @@ class JekyllEnvironment(Environment):
     def from_string(self, source: str, *args: Any, **kwargs: Any) -> BoundTemplate:
         return super().from_string(keyword_keys(source), *args, **kwargs)
 
+    def error(self, exc: Any, msg: str | None = None, token: Token | None = None) -> None:
+        """python-liquid's, a mistake it warns of (``unknown: warning``) naming the include it is
+        in: python-liquid names a template only in what it raises."""
+        if isinstance(exc, LiquidError) and exc.template_name is None and exc.token is not None:
+            exc.template_name = _include_sources.get().get(exc.token.source)
+        super().error(exc, msg, token)
+
 
 def environment(settings: LiquidSettings = LiquidSettings()) -> Environment:
     """python-liquid with Jekyll's tags and filters, ``relative_url``/``absolute_url`` among them,
@@ -837,7 +844,21 @@ def environment(settings: LiquidSettings = LiquidSettings()) -> Environment:
         env.add_filter(name, function)
     env.add_filter("relative_url", _relative_url)
     env.add_filter("absolute_url", _absolute_url)
+    for tag in env.tags.values():
+        tag.parse = functools.partial(_placed_parse, tag.parse)
     return env
+
+
+def _placed_parse(parse: Callable[[Any], Node], stream: Any) -> Node:
+    """A tag's parse, a mistake inside its expression (``(1..3``) placed at the tag: python-liquid
+    gives the expression's own token no place in the text (``start_index`` -1)."""
+    tag = stream.current
+    try:
+        return parse(stream)
+    except LiquidError as exc:
+        if exc.token is None or exc.token.start_index < 0:
+            exc.token = tag
+        raise
 
 
 @with_context

@@ -49,7 +49,7 @@ from generator.headings import Heading
 from generator.highlight import HIGHLIGHT_CLASS, CachedHighlight, ReachableHighlight
 from generator.inline import SkippingInlineExtension
 from generator.kramdown_quotes import KramdownQuotesExtension
-from generator.kramdown_toc import ALL_LEVELS, HEADINGS, KramdownToc
+from generator.kramdown_toc import ALL_LEVELS, HEADINGS, KramdownToc, toc_levels
 from generator.markdown_speed import linear_time, speed_up
 from generator.myst import Document, HeadingTargets, MystExtension
 from generator.typography import TypographyExtension
@@ -1264,8 +1264,8 @@ class MarkdownProblem(ValueError):
 
 
 class KramdownExtensions(Preprocessor):
-    """kramdown's ``{::name ... /}`` extensions: ``options`` for parse_block_html, ``comment``,
-    ``nomarkdown``.
+    """kramdown's ``{::name ... /}`` extensions: ``options`` for parse_block_html and toc_levels,
+    ``comment``, ``nomarkdown``.
 
     ``{::options parse_block_html="true" /}`` makes kramdown read Markdown
     inside the HTML blocks that follow; here those blocks get ``markdown="1"``
@@ -1284,6 +1284,8 @@ class KramdownExtensions(Preprocessor):
     def run(self, lines: list[str]) -> list[str]:
         out: list[str] = []
         lines = list(lines)
+        toc = self.md.treeprocessors["kramdown_toc"]
+        toc.document_levels = None
         block_html = in_comment = False
         fence, text_from = None, math.inf
         nomarkdown = NoMarkdown(self.md)
@@ -1308,10 +1310,16 @@ class KramdownExtensions(Preprocessor):
             options = self.OPTIONS.match(line)
             if options:
                 for key, value in re.findall(r'(\w+)="([^"]*)"', options.group(1)):
-                    if key not in ("parse_block_html", "parse_span_html"):
+                    if key not in ("parse_block_html", "parse_span_html", "toc_levels"):
                         raise MarkdownProblem(f"kramdown option '{key}' is not supported", number)
                     if key == "parse_block_html":
                         block_html = value == "true"
+                    elif key == "toc_levels":
+                        levels = toc_levels(value)
+                        if levels is None:
+                            raise MarkdownProblem(f"kramdown option toc_levels={value!r}: expected heading levels "
+                                                  "such as 2..3 or 2,3", number)
+                        toc.document_levels = tuple(levels)
                 continue
             if self.COMMENT.match(line) and at - 1 < text_from:
                 if any(self.COMMENT_END.search(lines[index]) for index in range(at - 1, len(lines))):

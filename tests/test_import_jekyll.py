@@ -1262,3 +1262,49 @@ def test_a_link_to_a_page_a_plugin_made_is_a_warning_at_its_line_where_plugins_r
     assert len(warned) == 1 and warned[0].endswith("warning: link 'packages/server.md': no such post or page")
     path, line = warned[0].split(":")[:2]
     assert "{% link packages/server.md %}" in (tmp_path / "new" / path).read_text().splitlines()[int(line) - 1]
+
+
+@needs_jekyll
+def test_a_post_without_closed_front_matter_is_all_body_as_in_jekyll(tmp_path) -> None:
+    # As apache/accumulo-website's two posts of 2017 that start with their text: Jekyll reads
+    # any file of _posts, its data from its name; a '---' never closed is text too.
+    config = ("title: Small\nurl: https://small.example\n"
+              "defaults: [{scope: {path: '', type: posts}, values: {layout: default}}]\n")
+    old, new, notes = _built_by_both(tmp_path, {
+        "_posts/2017-03-06-no-front-matter.md": "\nThe *first* words.\n\nMore.\n",
+        "_posts/2017-03-07-never-closed.md": "---\ntitle: Open\n\nSome **text**.\n",
+        "_posts/2017-03-08-closed.md": "---\ntitle: Closed\n---\nFine.\n"}, config)
+    for page in ("2017/03/06/no-front-matter.html", "2017/03/07/never-closed.html", "2017/03/08/closed.html"):
+        assert parity.dom((new / page).read_text()) == parity.dom((old / page).read_text()), page
+    assert "<title>No Front Matter</title>" in (old / "2017/03/06/no-front-matter.html").read_text()
+    assert sorted(n.path for n in notes if "no front matter" in n.action) == [
+        "_posts/2017-03-06-no-front-matter.md", "_posts/2017-03-07-never-closed.md"]
+
+
+@needs_jekyll
+def test_a_pages_permalink_placeholders_give_jekylls_urls(tmp_path) -> None:
+    # As apache/accumulo-website's tour: `permalink: "/tour/:basename/"` from the defaults.
+    config = ("title: Small\nurl: https://small.example\n"
+              "defaults: [{scope: {path: tour, type: pages}, values: {layout: default, permalink: '/tour/:basename/'}}]\n")
+    old, new, _ = _built_by_both(tmp_path, {
+        "tour/first-steps.md": "---\ntitle: First\n---\nOne.\n",
+        "tour/index.md": "---\ntitle: Tour\npermalink: /tour/\n---\nAll.\n",
+        "guide/deep/setup.md": "---\ntitle: Setup\nlayout: default\npermalink: /g/:path/:basename:output_ext\n---\nS.\n",
+        "about.md": "---\ntitle: About\nlayout: default\npermalink: /:basename/\n---\nA.\n"}, config)
+    pages = ["tour/first-steps/index.html", "tour/index.html", "g/guide/deep/setup.html", "about/index.html"]
+    for page in pages:
+        assert parity.dom((new / page).read_text()) == parity.dom((old / page).read_text()), page
+
+
+@needs_jekyll
+def test_a_documents_toc_levels_option_outlines_as_in_jekyll(tmp_path) -> None:
+    # As apache/accumulo-website's features page: {::options toc_levels="2" /} above its {:toc}.
+    body = ("{{::options toc_levels=\"{levels}\" /}}\n\n* Contents\n{{:toc}}\n\n## Tables\n\nT.\n\n### Iterators\n\n"
+            "I.\n\n## Security\n\nS.\n\n#### Deep\n\nD.\n")
+    old, new, _ = _built_by_both(tmp_path, {
+        "_posts/2020-01-03-two.md": "---\nlayout: default\ntitle: Two\n---\n" + body.format(levels="2"),
+        "_posts/2020-01-04-range.md": "---\nlayout: default\ntitle: Range\n---\n" + body.format(levels="2..3"),
+        "_posts/2020-01-05-all.md": "---\nlayout: default\ntitle: All\n---\n* Contents\n{:toc}\n\n## A\n\n### B\n"})
+    for page in ("2020/01/03/two.html", "2020/01/04/range.html", "2020/01/05/all.html"):
+        assert parity.dom((new / page).read_text()) == parity.dom((old / page).read_text()), page
+    assert "Iterators" not in (old / "2020/01/03/two.html").read_text().split("</ul>")[0]

@@ -115,7 +115,7 @@ def test_a_jekyll_tag_alone_in_a_loop_or_condition_is_written(site: Path, tag: s
     ("{{ site.github.url }}\n", 5, "unknown variable site.github"),
     ("{% include missing.html %}\n", 5, "include 'missing.html'"),
     ("{% post_url 1999-01-01-nothing %}\n", 5, "post_url"),
-    ("{% if x %}\nopen\n", None, "expected tag endif"),
+    ("{% if x %}\nopen\n", 5, "expected tag endif"),    # the block never closed: at its tag
 ])
 def test_unknown_liquid_is_an_error_at_its_line(site: Path, capsys, body: str, line: int, message: str) -> None:
     post(site, "2021-01-05-bad", body, front="author: A\n")
@@ -209,6 +209,29 @@ def test_a_syntax_error_inside_an_include_names_the_include(site: Path) -> None:
     with pytest.raises(SiteError) as info:
         build(site, OPTIONS)
     assert (info.value.path, info.value.line) == ("content/includes/odd.html", 3)
+
+
+@pytest.mark.parametrize("mistake", ["{% for y in (1..3 %}{{ y }}{% endfor %}", "{% if (1 %}x{% endif %}",
+                                     "{{ (1..2 }}"])
+@pytest.mark.parametrize("in_include", [False, True])
+@pytest.mark.parametrize("unknown", ["error", "warning"])
+def test_a_mistake_inside_an_expression_names_its_tag_line(site: Path, mistake: str, in_include: bool,
+                                                           unknown: str) -> None:
+    """python-liquid gives such a mistake no place of its own: it is the tag's. With unknown
+    constructs warned of (an imported site's default) it is still an error, at the same place."""
+    config = site / "site.yaml"
+    config.write_text(config.read_text() + f"liquid:\n  unknown: {unknown}\n")
+    text = f"fine\n\n{{% for x in page.items %}}\n  {{{{ x }}}}\n{{% endfor %}}\n{mistake}\n"
+    if in_include:
+        write(site, "content/includes/loop.html", text)
+        post(site, "2021-01-09-uses", "Text.\n\n{% include loop.html %}\n", front="items: [a]\n")
+        where = ("content/includes/loop.html", 6)
+    else:
+        post(site, "2021-01-09-uses", text, front="items: [a]\n")
+        where = ("content/posts/2021-01-09-uses.md", 10)
+    with pytest.raises(SiteError) as info:
+        build(site, OPTIONS)
+    assert (info.value.path, info.value.line) == where
 
 
 def test_highlight_in_an_html_page_is_highlighted_html(site: Path) -> None:

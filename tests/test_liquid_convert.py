@@ -59,6 +59,9 @@ def convert(text: str, **options) -> str:
     ("{% case page.layout %}{% when 'page' %}P{% when 'post', 'news' %}N{% else %}?{% endcase %}", "N"),
     ("{% assign n = site.posts | size %}{{ n }} {{ site.posts.size }} {{ site.posts.first.title }}", "5 5 Post 1"),
     ("{% capture who %}by {{ page.author | upcase }}{% endcapture %}{{ who }}", "by ANN"),
+    # A name with a '-' is one name in Liquid (accumulo-website's footer-include), not a subtraction.
+    ("{% capture footer-include %}by {{ page.author }}{% endcapture %}{% assign n-1 = 2 %}{{ footer-include }}{{ n-1 }}",
+     "by Ann2"),
     ("{{ '/css/a.css' | relative_url }} {{ page.url | absolute_url }}", "/tvm/css/a.css https://example.org/tvm/a.html"),
     ("{{ page.categories | jsonify }} {{ page.categories | join: ', ' }}", '["news"] news'),
     ("{{ site.production_url }} {{ site.title }}", "https://tvm.apache.org T"),

@@ -24,6 +24,7 @@ DATED_NAME = re.compile(r"(\d{2,4}-\d{1,2}-\d{1,2})-(.*)$")
 STYLE_SUFFIX = {"pretty": "/", "date": ":output_ext", "ordinal": ":output_ext", "none": ":output_ext"}
 OUTPUT_SUFFIXES = (".md", ".markdown", ".html", ".htm")
 PLACEHOLDER = re.compile(r":([a-z_]+)")
+PAGE_PLACEHOLDER = re.compile(r":(?:path|basename|output_ext)")     # a page's (Page#url_placeholders)
 # What Jekyll 4.3's Liquid shows of a post or a collection's document (its DocumentDrop) beside its
 # front matter, that sitegen's documents lack (``path`` aside: the importer writes it in for an edit
 # link); of a page (Page#to_liquid), ``name`` alone.
@@ -130,6 +131,19 @@ def document_url(template: str, collection: str, inner: str, meta: dict[str, Any
     url = "/" + PLACEHOLDER.sub(fill, template)
     url = url.replace("..", "/").replace("./", "")
     return re.sub(r"/{2,}", "/", url)
+
+
+def page_url(template: str, rel: str) -> str:
+    """The URL Jekyll gives the page ``rel`` (its path in the site) for a permalink ``template``
+    with a page's placeholders (``/tour/:basename/``): ``:path`` its folder, ``:basename`` its name
+    without the extension, ``:output_ext`` ``.html`` for Markdown and HTML; any other is left as
+    written, as Jekyll leaves it (``Page#url_placeholders``, ``URL#generate_url_from_hash``)."""
+    folder, _, name = rel.rpartition("/")
+    basename, dot, extension = name.rpartition(".") if "." in name else (name, "", "")
+    values = {"path": "/" + folder if folder else "", "basename": basename,
+              "output_ext": ".html" if name.endswith(OUTPUT_SUFFIXES) else dot + extension}
+    url = PAGE_PLACEHOLDER.sub(lambda found: values[found.group(0)[1:]], template)
+    return re.sub(r"/{2,}", "/", "/" + url.lstrip("/"))
 
 
 def liquid_fields(rel: str, label: str | None, meta: dict[str, Any], url: str | None = None) -> dict[str, str]:

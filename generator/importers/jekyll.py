@@ -34,10 +34,11 @@ import yaml
 from generator.errors import SiteError
 from generator.frontmatter import known_keys
 from generator.importers.collections import DOCUMENT_FIELDS, STYLE_SUFFIX, JekyllCollection, UnknownPlaceholder, \
-    collections_of, document_url, liquid_fields, name_of, static_url, titled
+    PAGE_PLACEHOLDER, collections_of, document_url, liquid_fields, name_of, page_url, static_url, titled
 from generator.importers.liquid import (Note, assigned_names, block_name, convert_template, document_fields_read,
                                         layout_variables, page_layout_variables)
 from generator.importers.polyglot import LANGUAGE_KEY, Languages, Page
+from generator.kramdown_toc import toc_levels
 from generator.layout import DEFAULT_THEME, RESERVED
 from generator.sass import SUFFIXES as SASS_SUFFIXES, css_path, is_sass
 from generator.scan import scan_css, scan_html
@@ -548,12 +549,12 @@ class _Importer:
             self.copy(data, target)
             return
         match = re.match(r"---[ \t]*\r?\n(.*?)^(?:---|\.\.\.)[ \t]*(?:\r?\n|\Z)", text, re.S | re.M)
-        if match is None:
-            self.note(rel, 1, rel, "front matter is not closed: add a '---' line after it (copied as it is)")
-            self.copy(data, target)
-            return
+        front, body_start = (match.group(1), match.end()) if match else ("", 0)
+        if match is None:       # as Jekyll reads it: no data, the whole file the body
+            self.note(rel, 1, rel, "no front matter" + (" (its '---' is not closed)" if text.startswith("---") else "")
+                      + ": Jekyll took the whole file for the body, and so does sitegen; add the front matter it means")
         try:
-            meta = load_yaml(match.group(1)) or {}
+            meta = load_yaml(front) or {}
         except yaml.YAMLError as exc:
             self.note(rel, yaml_line(exc, 1) or 1, rel, f"invalid front matter YAML ({yaml_problem(exc, 1)}): "
                                                         "fix it (copied as it is)")
@@ -576,7 +577,6 @@ class _Importer:
             self.layouts_used.add(NO_LAYOUT)
         else:
             self.layouts_used.add(str(layout))
-        front = match.group(1)
         day = ruby_date(meta.get("date"))
         if day is not None:     # as Ruby's Time.parse read it: 23/01/2022 is the 23rd of January
             front = re.sub(r"^date[ \t]*:.*$", f"date: {day}", front, count=1, flags=re.M)
@@ -598,6 +598,14 @@ class _Importer:
                 changes["title"] = " ".join(word.capitalize() for word in POST_NAME.match(stem).group(4).split("-"))
             else:                   # a page's title is nil in Jekyll; sitegen needs one: the file's name
                 changes.update(title=stem, untitled=True)
+        permalink = merged.get("permalink")
+        if kind == "pages" and collection is None and isinstance(permalink, str) and PAGE_PLACEHOLDER.search(permalink):
+            url = merged["permalink"] = page_url(permalink, rel)   # sitegen's pages have no placeholders: Jekyll's URL
+            if "permalink" in meta:
+                line = _yaml_line("permalink", url).rstrip("\n")
+                front = re.sub(r"^permalink[ \t]*:.*$", lambda _: line, front, count=1, flags=re.M)
+            else:
+                changes["permalink"] = url
         if kind == "pages" and collection is None and "permalink" not in merged and self.pretty_pages \
                 and not rel.endswith(("index.md", "index.html", "index.markdown")):
             changes["permalink"] = merged["permalink"] = "/" + rel.rsplit(".", 1)[0] + "/"     # Jekyll's pretty pages
@@ -609,7 +617,6 @@ class _Importer:
             elif self.languages:
                 front = self.post_in_language(rel, meta, merged, changes, front)
         self.note_third_party(rel, text)
-        body_start = match.end()
         text = text[:body_start] + self.relative_includes(text[body_start:], rel)
         self.note_unknown_liquid(rel, text, body_start)
         indent = re.search(r"^( *)[^\s#]", front, re.M)      # the keys' own (" layout: post"), for YAML
@@ -1264,25 +1271,6 @@ def ruby_date(value: Any) -> str | None:
             return None
         year, month, day = found.groups()
     return f"{year}-{int(month):02d}-{int(day):02d}"
-
-
-def toc_levels(value: Any) -> list[int] | None:
-    """kramdown's ``toc_levels`` (``2..3``, ``"2,3"`` or ``[2, 3]``) as heading levels; None if unset
-    or unreadable (then listed among the options sitegen does not carry)."""
-    if isinstance(value, list):
-        parts = value
-    elif isinstance(value, str) and re.fullmatch(r"\s*[1-6]\s*\.\.\s*[1-6]\s*", value):
-        low, high = (int(part) for part in value.split(".."))
-        parts = list(range(low, high + 1))
-    elif isinstance(value, (str, int)) and not isinstance(value, bool):
-        parts = str(value).split(",")
-    else:
-        return None
-    try:
-        levels = sorted({int(part) for part in parts})
-    except (TypeError, ValueError):
-        return None
-    return levels if levels and all(1 <= level <= 6 for level in levels) else None
 
 
 def _note_line(note: Note) -> str:

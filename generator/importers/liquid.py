@@ -247,6 +247,7 @@ SCOPE_START = f"{{% if {SCOPE} is undefined %}}{{% set {SCOPE} = namespace() %}}
 # Jekyll's own variables: one a template assigns stays a variable of that template (a Jinja ``set``),
 # so that what is read before the assignment is still Jekyll's value.
 PAYLOAD = frozenset({"site", "page", "layout", "content", "paginator", "jekyll", "include", "forloop"})
+NAME = r"[A-Za-z_][\w-]*"      # a variable's, as Ruby Liquid reads it: footer-include is one name
 
 
 def assigned_names(text: str) -> set[str]:
@@ -350,7 +351,7 @@ class _Converter:
             self.scope.locals.add(name)
             return name
         self.scope_used = True
-        return f"{SCOPE}.{name}"
+        return f"{SCOPE}.{name.replace('-', '__')}"     # Liquid's names may hold a '-' (footer-include)
 
     def placeholder(self, match: re.Match, whole: str) -> str:
         """A Jinja comment standing for an unconverted construct; blocks stay balanced, and
@@ -488,7 +489,7 @@ class _Converter:
         if name == "assign":
             target, _, value = args.partition("=")
             target = target.strip()
-            if not re.fullmatch(r"[A-Za-z_]\w*", target):
+            if not re.fullmatch(NAME, target):
                 raise Unconvertible(f"cannot assign to {target!r}: give the variable a plain name")
             if self.lists_documents(value):
                 self.scope.collections.add(target)
@@ -498,7 +499,7 @@ class _Converter:
             return wrap(f"set {self.target(target)} = {value}")
         if name == "capture":
             target = args.strip()
-            if not re.fullmatch(r"[A-Za-z_]\w*", target):
+            if not re.fullmatch(NAME, target):
                 raise Unconvertible(f"cannot capture into {target!r}: give the variable a plain name")
             self.stack.append(_Block("capture", line))
             return wrap(f"set {self.target(target)}")
