@@ -612,6 +612,8 @@ class _Importer:
         if kind == "posts":
             self.check_post_url(rel, merged)
             url = self.post_url(rel, merged, categories) if self.languages else None
+            if self.languages:
+                self.front_matter_keys.add(LANGUAGE_KEY)      # the import's own: no warning of it
             if url is not None:
                 merged["permalink"] = url       # the URL polyglot coordinates
             elif self.languages:
