@@ -99,7 +99,8 @@ PLUGINS = {"jekyll-feed": "the Atom feed where jekyll-feed published it (site.ya
            "jekyll-paginate": "sitegen's blog pages (archives.blog): see the note on paginate",
            "jekyll-polyglot": "each language's pages at the URLs polyglot gave them (the default language at "
                               "the root, the others under /<lang>/): a page without a translation is a copy "
-                              "in each language's folder of content/pages/, to edit with its original"}
+                              "in each language's folder of content/pages/, a post in content/posts/<lang>/, "
+                              "to edit with its original"}
 # jekyll-polyglot's settings, which the import carries over as pages.
 POLYGLOT_KEYS = {"languages", "default_lang", "exclude_from_localization", "lang_from_path",
                  "parallel_localization", "lang_vars"}
