@@ -1318,16 +1318,19 @@ class KramdownExtensions(Preprocessor):
     COMMENT = re.compile(r"^\{::comment\}")
     COMMENT_END = re.compile(r"\{:/(comment)?\}\s*$")
     EXTENSION = re.compile(r"^\s*\{::(\w+)")
+    # kramdown's EXT_BLOCK_START of options not closed by '/}', and its end tag (EXT_BLOCK_STOP_STR):
+    # without one, the tag is text (kramdown: "No stop tag for extension 'options' found").
+    OPTIONS_START = re.compile(r"^ {0,3}\{::options(?:\s((?:\\\}|[^}])*?)|)\}\s*$")
+    OPTIONS_END = re.compile(r"^ {0,3}\{:/(?:options)?\}\s*$")
     HTML_OPEN = re.compile(r"^(\s{0,3}<(?:div|section|article|aside|header|footer|main|nav|figure|details)\b)"
                            r"(?![^>]*\bmarkdown=)([^>]*)>")
 
     def run(self, lines: list[str]) -> list[str]:
         out: list[str] = []
         lines = list(lines)
-        toc = self.md.treeprocessors["kramdown_toc"]
-        toc.document_levels = None
+        self.md.treeprocessors["kramdown_toc"].document_levels = None
         block_html = in_comment = False
-        fence, text_from = None, math.inf
+        fence, text_from, options_text_from = None, math.inf, math.inf
         nomarkdown = NoMarkdown(self.md)
         at = 0
         while at < len(lines):
@@ -1349,17 +1352,7 @@ class KramdownExtensions(Preprocessor):
                 fence = ""      # a block ends with the heading's line
             options = self.OPTIONS.match(line)
             if options:
-                for key, value in re.findall(r'(\w+)="([^"]*)"', options.group(1)):
-                    if key not in ("parse_block_html", "parse_span_html", "toc_levels"):
-                        raise MarkdownProblem(f"kramdown option '{key}' is not supported", number)
-                    if key == "parse_block_html":
-                        block_html = value == "true"
-                    elif key == "toc_levels":
-                        levels = toc_levels(value)
-                        if levels is None:
-                            raise MarkdownProblem(f"kramdown option toc_levels={value!r}: expected heading levels "
-                                                  "such as 2..3 or 2,3", number)
-                        toc.document_levels = tuple(levels)
+                block_html = self.options(options.group(1), number, block_html)
                 continue
             if self.COMMENT.match(line) and at - 1 < text_from:
                 if any(self.COMMENT_END.search(lines[index]) for index in range(at - 1, len(lines))):
@@ -1377,12 +1370,41 @@ class KramdownExtensions(Preprocessor):
                     at -= 1
                     continue
             extension = self.EXTENSION.match(line)
+            if extension and extension.group(1) == "options":    # without '/}': its body ends at an end tag
+                start = self.OPTIONS_START.match(line)
+                end = next((index for index in range(at, len(lines)) if self.OPTIONS_END.match(lines[index])),
+                           None) if start and at - 1 < options_text_from else None
+                if end is not None:     # kramdown sets the options and drops the body
+                    block_html = self.options(start.group(1) or "", number, block_html)
+                    at = end + 1
+                    continue
+                options_text_from = min(options_text_from, at - 1) if start else options_text_from
+                self.md.myst_extension.document.warnings.append((number, (
+                    "kramdown: '{::options ...}' without '/}' and without an end tag '{:/}' is text, as kramdown "
+                    "keeps it: close it as '{::options ... /}' if it was meant to set options")))
+                extension = None
             if extension and extension.group(1) not in ("nomarkdown", "comment"):
                 raise MarkdownProblem(f"kramdown extension '{{::{extension.group(1)}}}' is not supported", number)
             if block_html:
                 line = self.HTML_OPEN.sub(r'\1\2 markdown="1">', line)
             out.append(line)
         return out
+
+    def options(self, attributes: str, number: int, block_html: bool) -> bool:
+        """Set the options of ``{::options ATTRIBUTES /}`` on line ``number``; returns whether
+        HTML blocks are read as Markdown from here (parse_block_html)."""
+        for key, value in re.findall(r'(\w+)="([^"]*)"', attributes):
+            if key not in ("parse_block_html", "parse_span_html", "toc_levels"):
+                raise MarkdownProblem(f"kramdown option '{key}' is not supported", number)
+            if key == "parse_block_html":
+                block_html = value == "true"
+            elif key == "toc_levels":
+                levels = toc_levels(value)
+                if levels is None:
+                    raise MarkdownProblem(f"kramdown option toc_levels={value!r}: expected heading levels "
+                                          "such as 2..3 or 2,3", number)
+                self.md.treeprocessors["kramdown_toc"].document_levels = tuple(levels)
+        return block_html
 
 
 class NoMarkdown:

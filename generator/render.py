@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import json
+import operator
 import os
 import re
 import stat
@@ -191,6 +192,8 @@ class Renderer:
             markdown_inline=markdown_inline,
             social_card=social_card_url,
             liquid=liquid_filter,
+            liquid_size=liquid_size,
+            liquid_order=liquid_order,
             regex_replace=regex_replace,
         )
         self.env.filters.update(extensions().filters)
@@ -359,6 +362,39 @@ def liquid_true(value: Any) -> bool:
     """Liquid's truth, for conditions converted from Liquid: all is true but nil and false (an
     empty string or list, 0 too, which Jinja's ``if`` takes as false)."""
     return not (value is None or value is False or isinstance(value, jinja2.Undefined))
+
+
+def liquid_size(value: Any) -> Any:
+    """Liquid's ``x.size``, for templates converted from Liquid: a mapping's own ``size`` key
+    first, else the length of a list, mapping or string; nil for nil or a value without one
+    (Ruby's nil has no ``size``: drill-site's ``page_data.children.size == 0`` with page_data nil
+    is false in Jekyll, where Jinja's ``length`` gives 0). The ``size`` filter stays ``length``:
+    Liquid's filter gives 0 for nil."""
+    if isinstance(value, Mapping) and "size" in value:
+        return value["size"]
+    if value is None or isinstance(value, jinja2.Undefined):
+        return NIL
+    try:
+        return len(value)
+    except TypeError:
+        return NIL
+
+
+ORDERS = {"<": operator.lt, ">": operator.gt, "<=": operator.le, ">=": operator.ge}
+
+
+def liquid_order(left: Any, op: str, right: Any) -> bool:
+    """Liquid's ``<``, ``>``, ``<=``, ``>=``, for conditions converted from Liquid: false where a
+    side is nil, true or false, a list or a mapping (Ruby's values without the operator, for which
+    Liquid's condition is nil, no error); numbers, strings and dates by Python's order (a number
+    against a string stops the build, as Ruby's ArgumentError stops Jekyll's)."""
+    if not (_ordered(left) and _ordered(right)):
+        return False
+    return ORDERS[op](left, right)
+
+
+def _ordered(value: Any) -> bool:
+    return isinstance(value, (int, float, str, date)) and not isinstance(value, bool)
 
 
 def each_pair(value: Any) -> Any:

@@ -108,3 +108,58 @@ def test_page_relative_path_is_the_documents_source_as_in_jekyll(tmp_path) -> No
     assert 'href="https://git.example/_docs/en/intro.md"' in (old / "docs/en/intro/index.html").read_text()
     for page in ("docs/en/intro/index.html", "blog/2021/06/10/out.html", "about.html"):
         assert _page(new, page) == _page(old, page), page
+
+
+@needs_jekyll
+def test_the_size_of_nil_is_nil_and_nil_is_in_no_order_as_in_jekyll(tmp_path) -> None:
+    # As drill-site's docpage layout: `{% if page_data.children.size == 0 %}` with page_data nil (a
+    # plugin's data) is false in Jekyll, which shows the empty children list, not the content.
+    layout = (HTML + "{% assign page_data = site.data.none %}"
+              "<p>[{% if page_data.children.size == 0 %}zero{% else %}not{% endif %}|{{ page_data.children.size }}]"
+              "[{% if page.missing.size > 0 %}pos{% endif %}{% if page.missing < 3 %}lt{% endif %}"
+              "{% if 3 >= page.missing %}ge{% endif %}{% if page.flag > 0 %}flag{% endif %}"
+              "{% if page.list > 0 %}list{% endif %}{% if page.missing.size %}some{% endif %}]"
+              "[{{ page.list.size }} {{ page.h.size }} {{ page.word.size }} {{ page.missing | size }}"
+              "{% if page.word.size >= 4 %} long{% endif %}{% if page.list.size != 0 %} listed{% endif %}]</p>"
+              "{{ content }}</body></html>\n")
+    old, new, _ = _built_by_both(tmp_path, {
+        "_layouts/default.html": layout,
+        "about.md": "---\nlayout: default\ntitle: About\nflag: true\nlist: [a, b]\nh: {size: 7, x: 1}\n"
+                    "word: abcd\n---\nA.\n"}, CONFIG)
+    assert "<p>[not|][][2 7 4 0 long listed]</p>" in (old / "about.html").read_text()
+    assert _page(new, "about.html") == _page(old, "about.html")
+
+
+@needs_polyglot
+def test_posts_are_coordinated_in_each_language_and_listed_in_theirs_as_polyglot_does(tmp_path: Path, capsys) -> None:
+    # As drill-site's blog: 48 English posts and one Chinese translation. Polyglot's zh build
+    # publishes each English post under /zh/ too (its fallback), the translation in its place;
+    # each language's site.posts (and site.categories) holds that language's version of each URL.
+    listing = ("---\nlayout: default\ntitle: Blog\n---\n<ul>{% for post in site.categories.blog %}"
+               '<li><a href="{{ post.url }}">{{ post.title }}</a></li>{% endfor %}</ul>'
+               "<p>{{ site.posts.size }} {{ site.posts[0].title }} {{ site.categories.blog[1].title }}</p>\n")
+    source = write_site(tmp_path / "src", {
+        "_layouts/default.html": LAYOUT.replace("{{ content }}", "{{ content }}<aside>{% for post in site.posts "
+                                                "limit:2 %}{{ post.title }},{% endfor %}{{ site.categories.blog.size }}"
+                                                "</aside>"),
+        "blog.html": listing,
+        "blog/_posts/en/2021-06-10-released.md": "---\nlayout: default\ntitle: Released\n---\nOut now.\n",
+        "blog/_posts/zh/2021-06-10-released.md": "---\nlayout: default\ntitle: 发布\nlang: zh\n---\n现已发布。\n",
+        "blog/_posts/en/2021-07-01-later.md": "---\nlayout: default\ntitle: Later\n---\nMore.\n",
+        "blog/_posts/zh/2021-08-01-only.md": "---\nlayout: default\ntitle: 只有\nlang: zh\n---\n只有中文。\n",
+    }, POLYGLOT)
+    (tmp_path / "extra.yml").write_text("whitelist: [jekyll-polyglot]\n")
+    subprocess.run(["jekyll", "build", "--safe", "--quiet", "-s", ".", "-d", str(tmp_path / "old"),
+                    "--config", f"_config.yml,{tmp_path / 'extra.yml'}"], check=True, capture_output=True, cwd=source)
+    import_jekyll(source, tmp_path / "site")
+    assert main(["-C", str(tmp_path / "site"), "build"]) == 0
+    assert "warning" not in capsys.readouterr().err
+    old, new = tmp_path / "old", tmp_path / "site/_site"
+    pages = sorted(path.relative_to(old).as_posix() for path in old.rglob("*.html"))
+    assert "zh/blog/2021/07/01/later/index.html" in pages and "blog/2021/08/01/only/index.html" in pages
+    assert "发布" in (old / "zh/blog/index.html").read_text() and "发布" not in (old / "blog/index.html").read_text()
+    assert "<aside>只有,Later,3</aside>" in (old / "zh/blog/2021/06/10/released/index.html").read_text()
+    assert sorted(path.relative_to(new).as_posix() for path in new.rglob("*.html")
+                  if path.name != "404.html") == pages
+    for page in pages:
+        assert body(new / page) == body(old / page), page

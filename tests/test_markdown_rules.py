@@ -130,6 +130,12 @@ def test_an_unsupported_kramdown_extension_is_refused_with_its_line() -> None:
     assert info.value.line == 3 and "{::unknown}" in str(info.value)
 
 
+def test_options_without_an_end_are_text_with_a_warning_at_their_line() -> None:
+    rendered = render_markdown('Text.\n\n{::options parse_block_html="true"}\n\n<div>\n*x*\n</div>\n')
+    assert "<p>{::options parse_block_html=" in rendered.html and "<em>" not in rendered.html
+    assert [line for line, message in rendered.warnings if "{::options ...}' without '/}'" in message] == [3]
+
+
 def test_header_ids_stay_unique_in_linear_time() -> None:
     rendered = render_markdown("".join(f"## Same\n\n" for _ in range(2000)))
     ids = [h.id for h in rendered.toc]
@@ -454,6 +460,13 @@ KRAMDOWN_READINGS = {
     "unclosed-extension-tags": ('Para one\n{:/nomarkdown}\n\nPara two\n{:/}\n\n* item\n{::nomarkdown}\n\n'
                                 '# Head {::nomarkdown}\n\nPara three\n{::nomarkdown}\n\n{::nomarkdown}\nPara four\n\n'
                                 'Para five\n{::comment}\n\nkept\n'),
+    # {::options ...} without '/}' sets options only up to an end tag alone on a line, the lines
+    # between dropped; with none it is text (sitegen stopped the build: "not supported").
+    "unclosed-options": ('Para one\n\n{::options parse_block_html="true"}\n\n<div>\n*raw*\n</div>\n\n'
+                         'Para two {::options parse_block_html="true"} inline.\n'),
+    "options-with-end-tag": ('Para one\n\n{::options parse_block_html="true"}\ndropped\n{:/}\n\n'
+                             '<div>\n*read*\n</div>\n\n{::options parse_block_html="false"}\nalso dropped\n'
+                             '{:/options}\n\n<div>\n*raw*\n</div>\n'),
     # kramdown writes no id of white space (a template's id="{{ x.id }}" with no x.id), but a
     # script's text and a comment keep what they hold.
     "blank-ids-left-out": ('Text <a href="x" id="">a</a>, <span id=" ">s</span>, <b id="k">k</b>.\n\n'

@@ -37,7 +37,7 @@ from generator.importers.collections import DOCUMENT_FIELDS, STYLE_SUFFIX, Jekyl
     PAGE_PLACEHOLDER, collections_of, document_url, liquid_fields, name_of, page_url, static_url, titled
 from generator.importers.liquid import (Note, assigned_names, block_name, convert_template, document_fields_read,
                                         layout_variables, page_layout_variables)
-from generator.importers.polyglot import Languages, Page
+from generator.importers.polyglot import LANGUAGE_KEY, Languages, Page
 from generator.kramdown_toc import toc_levels
 from generator.layout import DEFAULT_THEME, RESERVED
 from generator.placement import DATE_PLACEHOLDERS
@@ -100,7 +100,8 @@ PLUGINS = {"jekyll-feed": "the Atom feed where jekyll-feed published it (site.ya
            "jekyll-paginate": "sitegen's blog pages (archives.blog): see the note on paginate",
            "jekyll-polyglot": "each language's pages at the URLs polyglot gave them (the default language at "
                               "the root, the others under /<lang>/): a page without a translation is a copy "
-                              "in each language's folder of content/pages/, to edit with its original"}
+                              "in each language's folder of content/pages/, a post in content/posts/<lang>/, "
+                              "to edit with its original"}
 # jekyll-polyglot's settings, which the import carries over as pages.
 POLYGLOT_KEYS = {"languages", "default_lang", "exclude_from_localization", "lang_from_path",
                  "parallel_localization", "lang_vars"}
@@ -613,7 +614,7 @@ class _Importer:
                 changes.update(title=stem, untitled=True)
         permalink = merged.get("permalink")
         if kind == "pages" and collection is None and isinstance(permalink, str) and PAGE_PLACEHOLDER.search(permalink):
-            url = page_url(permalink, rel)      # sitegen's pages have no placeholders: the URL as Jekyll made it
+            url = merged["permalink"] = page_url(permalink, rel)   # sitegen's pages have no placeholders: Jekyll's URL
             if "permalink" in meta:
                 line = _yaml_line("permalink", url).rstrip("\n")
                 front = re.sub(r"^permalink[ \t]*:.*$", lambda _: line, front, count=1, flags=re.M)
@@ -621,10 +622,15 @@ class _Importer:
                 changes["permalink"] = url
         if kind == "pages" and collection is None and "permalink" not in merged and self.pretty_pages \
                 and not rel.endswith(("index.md", "index.html", "index.markdown")):
-            changes["permalink"] = "/" + rel.rsplit(".", 1)[0] + "/"     # Jekyll's pretty pages
+            changes["permalink"] = merged["permalink"] = "/" + rel.rsplit(".", 1)[0] + "/"     # Jekyll's pretty pages
         if kind == "posts":
             self.check_post_url(rel, merged)
+            url = self.post_url(rel, merged, categories) if self.languages else None
             if self.languages:
+                self.front_matter_keys.add(LANGUAGE_KEY)      # the import's own: no warning of it
+            if url is not None:
+                merged["permalink"] = url       # the URL polyglot coordinates
+            elif self.languages:
                 front = self.post_in_language(rel, meta, merged, changes, front)
         self.note_third_party(rel, text)
         text = text[:body_start] + self.relative_includes(text[body_start:], rel)
@@ -632,7 +638,8 @@ class _Importer:
         indent = re.search(r"^( *)[^\s#]", front, re.M)      # the keys' own (" layout: post"), for YAML
         added = "".join(_yaml_line(key, value) for key, value in changes.items())
         front = self.rooted_redirects(split_names(front, meta), meta) + re.sub(r"^(?=.)", indent.group(1) if indent else "", added, flags=re.M)
-        if (kind == "pages" or collection is not None) and self.languages:   # written once polyglot has chosen
+        if self.languages and (kind == "pages" or collection is not None or kind == "posts" and url is not None):
+            # written once polyglot has chosen each language's version of each URL
             self.localized_pages.append(Page(rel, target, merged, front, text[body_start:],
                                                text.count("\n", 0, body_start)))
             return
@@ -687,20 +694,16 @@ class _Importer:
             for match in re.finditer(r"\bsite\.languages\b|\{%-?\s*(?:static_href|i18n_headers)\b", page.body):
                 self.note(page.rel, page.offset + page.body.count("\n", 0, match.start()) + 1, match.group(),
                           "polyglot's, in a page's own Liquid: not carried over; write the value in")
-        if self.result.posts:
-            self.note(self.config_name, self.config_line("languages"), "languages",
-                      f"polyglot published the {self.result.posts} posts in every language too (under "
-                      f"/<lang>/); sitegen publishes them once, at the root", visible=True)
         for key in ("lang_vars",):
             if self.config.get(key):
                 self.note(self.config_name, self.config_line(key), key,
                           "polyglot's other names of site.active_lang: not carried over; use site.active_lang")
 
     def post_in_language(self, rel: str, meta: dict, merged: dict, changes: dict, front: str) -> str:
-        """A polyglot site's post in another language than the default: polyglot publishes it
-        under ``/<lang>/`` (its URL in its language's build), where the default language's post of
-        the same URL stays at the root; returns ``front`` with its permalink so placed."""
-        lang = self.languages.language_of(rel, merged)
+        """A polyglot site's post whose URL the import cannot fill (so cannot coordinate), in another
+        language than the default: polyglot publishes it under ``/<lang>/`` (its URL in its language's
+        build); returns ``front`` with its permalink so placed."""
+        lang = changes[LANGUAGE_KEY] = self.languages.language_of(rel, merged)   # listed in its language
         if lang == self.languages.default:
             return front
         pattern = f"/{lang}/" + str(merged.get("permalink") or self.permalink).lstrip("/")

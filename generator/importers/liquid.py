@@ -29,7 +29,7 @@ from typing import Any
 from jinja2 import sandbox
 
 from generator.highlight import highlight
-from generator.importers.polyglot import Languages
+from generator.importers.polyglot import LANGUAGE_KEY, Languages
 
 # Fields of a sitegen document that mean what Jekyll's page variables of the same name mean
 # (not ``description``: sitegen's falls back to the excerpt, Jekyll's is the front matter's only).
@@ -643,6 +643,8 @@ class _Converter:
                 if right[1] in ("nil", "null") and op in ("==", "!=", "<>"):
                     # nil is a missing key (sitegen's nil, see document()) or a null value (none)
                     return f"({self.operand(left)} | default(none)) is {'not ' if op != '==' else ''}none"
+                if op in ("<", ">", "<=", ">="):     # false against nil, as in Liquid (Jinja's stops)
+                    return f"({self.operand(left)} | liquid_order({_literal(op)}, {self.operand(right)}))"
                 return f"{self.operand(left)} {'!=' if op == '<>' else op} {self.operand(right)}"
         raise Unconvertible("cannot read this condition: write it in Jinja")
 
@@ -846,6 +848,14 @@ class _Converter:
             if more and not more[0].startswith("["):    # a file no _data holds (a plugin's, say) is nil too
                 data = f'({data} if {_literal(more[0])} in site.data else nil)'
             return _maybe(self.access(data, more[1:], lookup=True), more[1:])
+        languages = self.scope.languages
+        if languages and name in ("posts", "categories", "tags"):   # polyglot's: the page's language's posts
+            keyed = name != "posts" and more and more[0] not in ("size", "first", "last")
+            if name == "posts" or keyed:
+                base = self.access("site." + SITE_FIELDS[name], more[:1] if keyed else [])
+                lang = _in_language(languages, '"{lang}"', _literal(languages.default))
+                base = f"({base} | jekyll_where({_literal('meta.' + LANGUAGE_KEY)}, {lang}))"
+                return self.access(base, more[1:] if keyed else more)
         if name in SITE_FIELDS:
             return self.access("site." + SITE_FIELDS[name], more)
         if name == "author":
@@ -855,7 +865,6 @@ class _Converter:
         if name == "related_posts":     # Jekyll's without LSI: a post's ten newest others; a page has none
             return self.access('(((site.posts | list)[:11] | reject("equalto", page) | list)[:10] '
                                'if page.kind == "post" else nil)', more)
-        languages = self.scope.languages
         if languages and name in ("active_lang", "default_lang", "languages"):    # jekyll-polyglot's
             if name == "active_lang":      # the language of the page's URL
                 return self.access(_in_language(languages, '"{lang}"', _literal(languages.default)), more)
@@ -887,8 +896,8 @@ class _Converter:
                 base = f"({base} | item({_literal(part)}))"    # a key (a locale's byline.format), never Python's
                 continue
             _check_name(part)
-            if part == "size":
-                base = f"({base} | {FILTERS[part][0]})"
+            if part == "size":                  # nil for nil, as in Liquid (the filter's 0)
+                base = f"({base} | liquid_size)"
             elif part in ("first", "last"):     # nil for nil, an empty list or a string, as in Liquid
                 base = f'({base} | liquid("{part}"))'
             elif lookup:

@@ -5,6 +5,8 @@ under ``/<lang>/``. A page whose ``lang`` (or, with ``lang_from_path``, whose fi
 names a language is that language's version of its URL (the URL with the ``/<lang>/``
 folder taken out); a URL without a version in a language is published there from the
 default language's page; ``exclude_from_localization`` paths are published once, at the root.
+Posts are coordinated so too (and a post only in another language is published at the root as
+well); a page lists its own language's version of each (``site.posts`` in the converted layouts).
 
 The importer writes one page source per published page, each with the permalink Jekyll gave
 it, rather than sitegen learning languages: every page is then one file with one URL, so an
@@ -23,6 +25,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+POSTS = "content/posts/"
+# The front matter key of each post written, naming the language whose build published it: what
+# a page's listing selects (polyglot's site.posts in that language's build).
+LANGUAGE_KEY = "polyglot_lang"
+# A listing of posts in a page's own Liquid: site.posts, or one category's or tag's.
+LISTING = re.compile(r"\bsite\.(?:posts\b|(?:categories|tags)(?:\.(?!(?:size|first|last)\b)[\w-]+|\[[^\]]+\]))")
 # Polyglot's test of a folder name that is a language (lang_from_path).
 LANG_FOLDER = re.compile(r"^[a-z]{2,3}(:?[_-](:?[A-Za-z]{2}){1,2}){0,2}$")
 
@@ -143,6 +151,8 @@ class Languages:
             front = page.front
             if permalink != self.url(page, coordinated=False):
                 front = re.sub(r"(?m)^permalink[ \t]*:.*\n?", "", front) + f"permalink: {_quoted(permalink)}\n"
+            if page.target.startswith(POSTS):
+                front += f"{LANGUAGE_KEY}: {_quoted(lang)}\n"
             body = _written_in(page.body, lang, self.default)
             written.append((target, f"---\n{front}---\n{body}"))
         return written
@@ -151,7 +161,10 @@ class Languages:
         rel = page.rel
         if "/" in rel and rel.split("/")[0] in self.languages:
             rel = rel.split("/", 1)[1]
-        base = f"content/pages/{rel}" if lang == self.default else f"content/pages/{lang}/{rel}"
+        if page.target.startswith(POSTS):      # a post stays one, its permalink placing it
+            base = f"{POSTS}{lang}/{page.target.removeprefix(POSTS)}"
+        else:
+            base = f"content/pages/{rel}" if lang == self.default else f"content/pages/{lang}/{rel}"
         target, n = base, 1
         while target in taken:
             stem, _, suffix = base.rpartition(".")
@@ -205,9 +218,17 @@ def _in_language_prefix(languages: list[str]) -> str:
 
 
 def _written_in(body: str, lang: str, default: str) -> str:
-    """A page's Liquid in one language: ``site.active_lang`` and ``site.default_lang`` written in."""
+    """A page's Liquid in one language: ``site.active_lang`` and ``site.default_lang`` written in,
+    and each listing of posts (``site.categories.blog``) that language's posts, assigned first."""
     body = re.sub(r"\bsite\.active_lang\b", f"'{lang}'", body)
-    return re.sub(r"\bsite\.default_lang\b", f"'{default}'", body)
+    body = re.sub(r"\bsite\.default_lang\b", f"'{default}'", body)
+    if "site." not in body:
+        return body
+    listings = list(dict.fromkeys(found.group() for found in LISTING.finditer(body)))
+    names = {listing: f"polyglot_listing{n}" for n, listing in enumerate(listings)}
+    assigned = "".join(f"{{% assign {name} = {listing} | where: '{LANGUAGE_KEY}', '{lang}' %}}"
+                       for listing, name in names.items())
+    return assigned + LISTING.sub(lambda found: names[found.group()], body)
 
 
 def _quoted(text: str) -> str:
