@@ -359,12 +359,17 @@ def lax(text: str, render: Render, path: Path, first_line: int) -> str:
                 render.warnings.append(warning(f"Liquid: {COMMA_FOR_COLON.search(parts[i]).group(0).strip()} "
                                                "read as a filter's ':', as Jekyll reads it", path, line))
                 parts[i] = fixed
+        if TRAILING_PIPE.search(parts[-1]):     # rails/website's `| where_exp: ... |  %}`
+            parts[-1] = TRAILING_PIPE.sub(r"\1", parts[-1])
+            render.warnings.append(warning("Liquid: a '|' with no filter after it left out, as Jekyll's lax "
+                                           "parser leaves it", path, line))
         return "".join(parts)
 
     return MARKUP.sub(markup, text) if "|" in text or END_TAG_WITH_WORDS.search(text) or LEADING_DOT.search(text) \
         else text
 
 
+TRAILING_PIPE = re.compile(r"\|\s*(-?(?:%\}|\}\}))$")
 END_TAG_WORDS = re.compile(r"^(\{%-?\s*end\w+)\s+[^%]*?(-?%\})$", re.S)
 END_TAG_WITH_WORDS = re.compile(r"\{%-?\s*end\w+\s+[^\s%-]")
 

@@ -1383,8 +1383,10 @@ class KramdownExtensions(Preprocessor):
                     "kramdown: '{::options ...}' without '/}' and without an end tag '{:/}' is text, as kramdown "
                     "keeps it: close it as '{::options ... /}' if it was meant to set options")))
                 extension = None
-            if extension and extension.group(1) not in ("nomarkdown", "comment"):
-                raise MarkdownProblem(f"kramdown extension '{{::{extension.group(1)}}}' is not supported", number)
+            if extension and extension.group(1) not in ("nomarkdown", "comment"):    # text, as kramdown keeps it
+                self.md.myst_extension.document.warnings.append((number, (
+                    f"kramdown: '{{::{extension.group(1)}' is no extension kramdown has (comment, nomarkdown, "
+                    "options): it is text, as kramdown keeps it")))
             if block_html:
                 line = self.HTML_OPEN.sub(r'\1\2 markdown="1">', line)
             out.append(line)

@@ -194,6 +194,7 @@ class Renderer:
             liquid=liquid_filter,
             liquid_size=liquid_size,
             liquid_order=liquid_order,
+            liquid_contains=liquid_contains,
             regex_replace=regex_replace,
         )
         self.env.filters.update(extensions().filters)
@@ -391,6 +392,20 @@ def liquid_order(left: Any, op: str, right: Any) -> bool:
     if not (_ordered(left) and _ordered(right)):
         return False
     return ORDERS[op](left, right)
+
+
+def liquid_contains(left: Any, right: Any) -> bool:
+    """Liquid's ``contains``, for conditions converted from Liquid: false where a side is nil (rails'
+    ``speaker.path contains page.speaker`` on a session without one, where Jinja's ``in`` stops), a
+    string holding the other side's text (Ruby's ``to_s``), a list or mapping holding it as an item
+    or key; false for anything else, which has no ``include?``."""
+    if left is None or right is None or isinstance(left, jinja2.Undefined) or isinstance(right, jinja2.Undefined):
+        return False
+    if isinstance(left, str):
+        return ruby_text(right) in left
+    if isinstance(left, (list, tuple, Mapping)):
+        return right in left
+    return False
 
 
 def _ordered(value: Any) -> bool:

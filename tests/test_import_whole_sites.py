@@ -246,6 +246,26 @@ def test_a_pages_own_next_and_previous_keys_are_its_front_matters_as_in_jekyll(t
 
 
 @needs_jekyll
+def test_contains_against_nil_and_a_trailing_pipe_read_as_in_jekyll(tmp_path) -> None:
+    # As rails/website's sessions: `where_exp: "s", "s.path contains page.speaker"` where a session has
+    # no speaker (Jinja's `in` stopped the build), and an include's `| where_exp: ... |  %}`.
+    layout = (HTML + "{{ content }}<p>{% if page.title contains page.none %}a{% endif %}"
+              "{% if page.none contains 'x' %}b{% endif %}{% if page.title contains 20 %}c{% endif %}"
+              "{% if page.tags contains 'one' %}d{% endif %}{% if page.tags contains 1 %}e{% endif %}"
+              "{% if page.extra contains 'k' %}f{% endif %}</p>"
+              "{% assign found = site.pages | where_exp: 'p', 'p.title contains page.none' %}<p>{{ found.size }}</p>"
+              "</body></html>\n")
+    old, new, _ = _built_by_both(tmp_path, {
+        "_layouts/default.html": layout,
+        "_includes/count.html": "{% assign some = site.posts | where_exp: 'p', 'p.title contains \"e\"' |  %}"
+                                "{{ some.size }} posts",
+        "about.md": "---\nlayout: default\ntitle: About 2020\ntags: [one, two]\nextra: {k: 1}\n---\n"
+                    "{% include count.html %}\n"}, CONFIG)
+    assert "<p>cdf</p><p>0</p>" in _page(old, "about.html") and "1 posts" in _page(old, "about.html")
+    assert _page(new, "about.html") == _page(old, "about.html")
+
+
+@needs_jekyll
 def test_an_includes_literal_parameters_in_a_page_are_themselves_as_in_jekyll(tmp_path) -> None:
     # As crystal-lang's blog page: `{% include posts/recent_news.html offset=1 %}`, a number, not a
     # variable; and scala-lang's `codeSnippet=site.data.setup-scala.macOS-brew`, names with hyphens.

@@ -634,8 +634,8 @@ class _Converter:
             return f"({self.operand(tokens[0])} is liquid_true)"
         if len(tokens) == 3:
             left, (kind, op), right = tokens
-            if kind == "name" and op == "contains":
-                return f"{self.operand(right)} in {self.operand(left)}"
+            if kind == "name" and op == "contains":     # false against nil, as in Liquid (Jinja's `in` stops)
+                return f"({self.operand(left)} | liquid_contains({self.operand(right)}))"
             if kind == "op":
                 if right[1] in ("empty", "blank") or left[1] in ("empty", "blank"):
                     value = self.operand(left if right[1] in ("empty", "blank") else right)
