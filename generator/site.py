@@ -715,9 +715,11 @@ class Site:
 
 
 def assemble(documents: list[Document], data: dict[str, Any], config: Config, *,
-             now: datetime, drafts: bool = False, future: bool = False) -> Site:
-    """Place every document, select what is published and build the collections."""
-    place_all(documents, config)
+             now: datetime, drafts: bool = False, future: bool = False,
+             unplaced: Iterable[Document] | None = None) -> Site:
+    """Place every document (or those ``unplaced``: the others hold their placement by ``config``),
+    select what is published and build the collections."""
+    place_all(documents if unplaced is None else unplaced, config)
     posts, pages = [], []
     collected: dict[str, list[Document]] = {name: [] for name in config.collections}
     hidden_drafts = 0
