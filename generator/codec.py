@@ -28,7 +28,7 @@ import msgpack
 # Each cache's layout version, in one place: bump one when what it stores changes shape.
 VERSIONS = {
     "state": 9,          # .sitegen/state.msgpack (generator.state.BuildState: files and stamps as columns)
-    "records": 13,       # .sitegen/records.msgpack (generator.state.Records)
+    "records": 15,       # .sitegen/records.msgpack (generator.state.Records; 15: a summary holds its document's last placement)
     "records-changes": 4,  # an entry of .sitegen/records.journal (generator.state.Records.changes)
     "document": 12,      # .sitegen/cache/documents/ (generator.site.Document, by parse key)
     "version-files": 6,  # .sitegen/versions/ (a docs version's files as last built, and the settings it read)

@@ -24,6 +24,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import msgpack
 
 from generator import codec
 from generator.authors import Author, data_file, posts_by_author, read_people
@@ -130,16 +131,38 @@ class _Deferred:
         doc.__dict__[self.name] = value
 
 
+class _Packed:
+    """A field of a :class:`LazyDocument` that its summary may hold as the bytes the records
+    file packed it to (:data:`PACKED`): read from those on first use."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, doc: Any, owner: type | None = None) -> Any:
+        if doc is None:
+            return self
+        value = doc.__dict__[self.name]
+        if type(value) is bytes:
+            value = doc.__dict__[self.name] = _PACKED_READ[self.name](value)
+        return value
+
+    def __set__(self, doc: Any, value: Any) -> None:
+        doc.__dict__[self.name] = value
+
+
 class LazyDocument(Document):
     """A document as the last build summed it up (:func:`summary`): everything but its HTML,
-    which ``full()`` (the parse cache, or a parse) gives the first time a render wants it.
+    which ``full()`` (the parse cache, or a parse) gives the first time a render wants it,
+    and its links and anchors, which are read from the records' bytes when first asked for.
 
-    A build after an edit holds every document of the site, and renders few.
+    A build after an edit holds every document of the site, and renders and checks few.
     """
 
     content = _Deferred()
     toc = _Deferred()
     excerpt = _Deferred()
+    links = _Packed()
+    anchors = _Packed()
 
     def __init__(self, full: Any, source: Path, fields: dict[str, Any]):   # noqa: D107 - no dataclass init
         self.__dict__.update(fields, source=source, previous=None, next=None, _full=full)
@@ -239,14 +262,45 @@ def _read_shared(column: dict[str, list]) -> list:
     return [values[number] for number in column["numbers"]]
 
 
+def _packed(convert: Any) -> Any:
+    """A column stored as each document's value packed on its own (bytes), as it is where the
+    records were read and it was never asked for."""
+    def pack(values: list) -> list[bytes]:
+        return [value if type(value) is bytes else msgpack.packb(convert(value), use_bin_type=True)
+                for value in values]
+    return pack
+
+
+def _read_packed(values: list) -> list:
+    if not all(map(bytes.__instancecheck__, values)):
+        raise TypeError("a packed column of other values")
+    return values
+
+
+# The fields an edit reads of the few documents whose links it checks (and of those they link
+# to): held packed (:class:`_Packed`) in each summary the records read, 2.8 million values at
+# 100,000 posts not made; how each is read back.
+_PACKED_READ: dict[str, Callable[[bytes], Any]] = {
+    "links": lambda data: tuple(map(tuple, msgpack.unpackb(data))),
+    "anchors": lambda data: tuple(msgpack.unpackb(data)),
+}
+PACKED = tuple(_PACKED_READ)
+
+
+def unpacked(fields: dict[str, Any]) -> dict[str, Any]:
+    """A summary with the fields it holds packed read (what a :class:`LazyDocument` of it gives)."""
+    return {name: _PACKED_READ[name](value) if name in _PACKED_READ and type(value) is bytes else value
+            for name, value in fields.items()}
+
+
 # The summary's fields that are not plain msgpack values (str, int, bool, list, dict): how each
 # column is stored and how it is read back. Tuples as lists and dates as text,
 # so that reading 10,000 summaries runs no extension hook per value (only meta, any YAML, may).
 _COLUMNS: dict[str, tuple[Any, Any]] = {
     "date": (_each(_or_none(codec.datetime_text)), _each(_or_none(codec.datetime_of))),
     "inputs": (_each(_nested), _read_nested), "settings": (_shared, _read_shared),
-    "links": (_each(_nested), _read_nested), "targets": (_each(_nested), _read_nested),
-    "warnings": (_each(list), _read_flat), "anchors": (_each(list), _read_flat), "unread": (_each(list), _read_flat),
+    "links": (_packed(_nested), _read_packed), "targets": (_each(_nested), _read_nested),
+    "warnings": (_each(list), _read_flat), "anchors": (_packed(list), _read_packed), "unread": (_each(list), _read_flat),
     "deferred": (_each(_or_none(list)), _each(_or_none(tuple))),
 }
 _PLAIN = (lambda value: value, lambda values: values)
@@ -661,9 +715,11 @@ class Site:
 
 
 def assemble(documents: list[Document], data: dict[str, Any], config: Config, *,
-             now: datetime, drafts: bool = False, future: bool = False) -> Site:
-    """Place every document, select what is published and build the collections."""
-    place_all(documents, config)
+             now: datetime, drafts: bool = False, future: bool = False,
+             unplaced: Iterable[Document] | None = None) -> Site:
+    """Place every document (or those ``unplaced``: the others hold their placement by ``config``),
+    select what is published and build the collections."""
+    place_all(documents if unplaced is None else unplaced, config)
     posts, pages = [], []
     collected: dict[str, list[Document]] = {name: [] for name in config.collections}
     hidden_drafts = 0

@@ -29,6 +29,7 @@ from generator import stamps as stamps_module
 from generator import state as state_module
 from generator.cache import local_key
 from generator.codec import dumps, loads
+from generator.site import PACKED, LazyDocument, unpacked
 from generator.state import BuildState, BundleRecord
 from conftest import demo_plugin_installed, own_template, pages_made
 from plugin_outputs import with_plugins
@@ -545,6 +546,13 @@ def saved_records(site: Path):
     return BuildState.load(site / ".sitegen/state.msgpack").records
 
 
+def read_as_documents(records: state_module.Records) -> state_module.Records:
+    """``records`` with the summaries' packed fields read (as a :class:`LazyDocument` reads them):
+    records read from a file and the records written compare equal so."""
+    return replace(records, summaries={source: (key, unpacked(fields))
+                                       for source, (key, fields) in records.summaries.items()})
+
+
 def test_an_edit_build_appends_what_it_changed_to_the_journal_and_the_next_build_reads_it(site: Path) -> None:
     """The records file (what every output read) is not rewritten by an edit build: what changed
     goes to its journal, and the records read back from both are the ones the build held."""
@@ -558,7 +566,7 @@ def test_an_edit_build_appends_what_it_changed_to_the_journal_and_the_next_build
         assert "2020/05/01/second.html" in engine.build().written
         assert (site / ".sitegen/records.msgpack").read_bytes() == whole
         assert 0 < (site / ".sitegen/records.journal").stat().st_size < len(whole) / 4
-        assert saved_records(site) == engine.state.records
+        assert read_as_documents(saved_records(site)) == read_as_documents(engine.state.records)
         assert_same_as_full_build(site)
     post.write_text(post.read_text().replace("Second post body", "Second post text"))
     assert "2020/05/01/second.html" in build(site, OPTIONS).written      # from the records and journal
@@ -584,7 +592,7 @@ def test_a_journal_entry_of_a_build_that_died_before_its_state_is_ignored(site: 
     engine = Engine(site, OPTIONS)
     other.write_text(other.read_text() + "\nAnd another.\n")
     engine.build()
-    assert saved_records(site) == engine.state.records
+    assert read_as_documents(saved_records(site)) == read_as_documents(engine.state.records)
 
 
 def journaled_once(site: Path) -> tuple[Path, Path]:
@@ -626,7 +634,7 @@ def test_the_records_are_written_whole_when_an_edit_changes_most_of_them_or_the_
         build(site, OPTIONS)
         sizes.append(journal.stat().st_size if journal.exists() else 0)
     assert 0 in sizes[1:] and max(sizes) <= records.stat().st_size / 4 + 1   # folded in, more than once
-    assert saved_records(site) == Engine(site, OPTIONS).state.records
+    assert read_as_documents(saved_records(site)) == read_as_documents(Engine(site, OPTIONS).state.records)
     assert_same_as_full_build(site)
 
 
@@ -644,7 +652,8 @@ def test_the_journal_is_folded_in_once_it_holds_journal_entries_entries(site: Pa
         engine = Engine(site, OPTIONS)
         engine.build()
         held.append(engine.state.records.entries)
-        assert saved_records(site) == engine.state.records and saved_records(site).entries == held[-1]
+        assert read_as_documents(saved_records(site)) == read_as_documents(engine.state.records)
+        assert saved_records(site).entries == held[-1]
     assert held == [1, 2, 3, 0, 1, 2, 3, 0] and not journal.exists()
     assert_same_as_full_build(site)
 
@@ -836,7 +845,34 @@ def test_the_summaries_read_back_from_a_records_file_are_the_ones_written(summar
     summaries = {source: (key, {name: fields[name] for name in SUMMED_UP}) for source, (key, fields) in summaries.items()}
     read_back = state_module.Records.from_data(loads("records", records_file(
         state_module.Records(summaries=summaries)), KEY))
-    assert read_back.summaries == summaries and repr(read_back.summaries) == repr(summaries)
+    read = {source: (key, unpacked(fields)) for source, (key, fields) in read_back.summaries.items()}
+    assert read == summaries and repr(read) == repr(summaries)
+    # Written again whole as read (links and anchors still packed) and read back, they are the same.
+    again = state_module.Records.from_data(loads("records", records_file(read_back), KEY))
+    assert {source: (key, unpacked(fields)) for source, (key, fields) in again.summaries.items()} == summaries
+    # A document of a summary read gives the fields held packed as the summary had them.
+    for source, (_, fields) in again.summaries.items():
+        doc = LazyDocument(None, Path(source), fields)
+        for name in PACKED:
+            assert repr(getattr(doc, name)) == repr(summaries[source][1][name])
+
+
+def test_the_links_and_anchors_of_a_summary_read_are_read_when_asked_for() -> None:
+    """An edit checks the links of the few pages it reaches (2.8 million links and anchors at
+    100,000 posts): reading the records leaves each document's packed until its document is
+    asked for them, once."""
+    from generator.site import SUMMED_UP
+
+    fields = {name: None for name in SUMMED_UP}
+    fields.update(kind="post", url="/a.html", title="A", layout="post", authors=[], tags=[], categories=[],
+                  reading_time=1, draft=False, redirect_from=[], meta={}, inputs=(), settings=(), warnings=(),
+                  links=((3, "link", "/b.html", "b.html", "top"),), anchors=("top", "end"), targets=(), unread=())
+    records = state_module.Records(summaries={"content/posts/a.md": ("k", fields)})
+    _, read = state_module.Records.from_data(loads("records", records_file(records), KEY)).summaries["content/posts/a.md"]
+    assert type(read["links"]) is bytes and type(read["anchors"]) is bytes
+    doc = LazyDocument(None, Path("content/posts/a.md"), read)
+    assert doc.links == fields["links"] and doc.anchors == fields["anchors"]
+    assert doc.links is doc.links and type(read["links"]) is bytes    # read once, into the document
 
 
 def test_the_summaries_in_a_records_file_read_back_without_an_extension_type_per_value() -> None:
@@ -855,8 +891,8 @@ def test_the_summaries_in_a_records_file_read_back_without_an_extension_type_per
     hooked = []
     msgpack.unpackb(body, ext_hook=lambda code, value: hooked.append(code), strict_map_key=False)
     assert hooked == []
-    read_back = state_module.Records.from_data(loads("records", data, KEY)).summaries
-    assert repr(read_back["content/posts/1.md"]) == repr(("k", fields))
+    key, read = state_module.Records.from_data(loads("records", data, KEY)).summaries["content/posts/1.md"]
+    assert repr((key, unpacked(read))) == repr(("k", fields))
 
 
 PLAIN = st.one_of(st.none(), st.booleans(), st.integers(-2 ** 70, 2 ** 70), st.floats(allow_nan=False), TEXT,
@@ -904,7 +940,8 @@ def test_the_plan_inputs_and_keys_in_a_records_file_read_back_without_an_extensi
     assert {path: r.inputs for path, r in read_back.outputs.items()} == {
         path: r.inputs for path, r in records.outputs.items()}
     assert read_back.outputs["p1.html"].reads == reads
-    assert read_back.summaries == records.summaries
+    assert {source: (key, unpacked(fields)) for source, (key, fields) in read_back.summaries.items()} \
+        == records.summaries
 
 
 def test_reading_the_records_makes_no_documents_key_before_it_is_asked_for() -> None:

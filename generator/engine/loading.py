@@ -18,7 +18,7 @@ from generator.deps import Settings, Views
 from generator.engine.documents import (DocumentStats, Listed, Parsed, inputs_moved, load_data_file,
                                         load_documents, parse_uncached, settings_moved)
 from generator.engine.planning import placement, within
-from generator.engine.records import CONTENT_FIELDS
+from generator.engine.records import CONTENT_FIELDS, settings_as_recorded
 from generator.engine.values import Assembled, Build, Scan
 from generator.errors import SiteError
 from generator.buildtime import build_time
@@ -27,7 +27,7 @@ from generator.outputs import Planner
 from generator.outputs.registry import required_templates
 from generator.outputs.site_view import site_view
 from generator.placement import place_all
-from generator.site import Document, assemble
+from generator.site import Document, LazyDocument, assemble
 from generator.sources import discover, discover_named
 
 if TYPE_CHECKING:
@@ -137,10 +137,18 @@ def site_data(files: Iterable[tuple[Path, Any]]) -> dict[str, Any]:
 
 def assemble_site(engine: Engine, scan: Scan,
                   loaded: tuple[list[Listed], dict[str, Parsed], dict[str, Any]]) -> Assembled:
-    """Collections, URLs, neighbours: the site, and the recording views of it."""
+    """Collections, URLs, neighbours: the site, and the recording views of it.
+
+    A document read from its summary where the settings are the last build's is placed where
+    that summary says (:func:`generator.engine.records.summaries_of` keeps each summary's placement
+    its document's): placing 100,000 posts anew from their front matter was half of assembling them.
+    """
     listing, parsed, data = loaded
-    site = assemble([p.document for p in parsed.values()], data, scan.config, now=scan.now,
-                    drafts=engine.options.drafts, future=engine.options.future)
+    documents = [p.document for p in parsed.values()]
+    unplaced = [doc for doc in documents if type(doc) is not LazyDocument] \
+        if settings_as_recorded(engine, scan) else None
+    site = assemble(documents, data, scan.config, now=scan.now,
+                    drafts=engine.options.drafts, future=engine.options.future, unplaced=unplaced)
     site.time = build_time(scan.now)
     site.tutorials = partial(labelled_pages, engine.planners, scan.config, scan.index.digest)   # read when asked
     views = Views(site)

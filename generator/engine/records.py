@@ -15,7 +15,7 @@ from generator.buildtime import changes_at
 from generator.deps import LINKED_FIELDS, Resolver
 from generator.engine.documents import Parsed
 from generator.engine.planning import outside, placement, within
-from generator.engine.values import Build
+from generator.engine.values import Build, Scan
 from generator.errors import SiteError
 from generator.layout import SWAPPABLE
 from generator.options import BuildOptions
@@ -64,12 +64,19 @@ def placed_keys(engine: Engine, build: Build) -> dict[str, str]:
     templates or assets changed): the same front matter placed by the same settings is where
     it was. 100,000 digests of a date's repr at 100,000 posts."""
     scan, records, parsed = build.scan, engine.state.records, build.assembled.parsed
-    swappable = SWAPPABLE + scan.config.static_paths + scan.config.theme_paths
-    if engine.last is not None or scan.fresh or not all(within(name, swappable) for name in scan.changed):
+    if not settings_as_recorded(engine, scan):
         return {source: p.placed_key for source, p in parsed.items()}
     recorded, summaries = records.documents, records.summaries
     return {source: recorded[source] if type(p.document) is LazyDocument and source in recorded
             and summaries[source][0] == p.key else p.placed_key for source, p in parsed.items()}
+
+
+def settings_as_recorded(engine: Engine, scan: Scan) -> bool:
+    """Whether the settings are those of the build that wrote the records, and each summary read
+    from them its document's as that build placed it: this engine's first build (the preview's
+    later ones hold their own documents), where only posts, pages, templates or assets changed."""
+    swappable = SWAPPABLE + scan.config.static_paths + scan.config.theme_paths
+    return engine.last is None and not scan.fresh and all(within(name, swappable) for name in scan.changed)
 
 
 def placement_kept(engine: Engine, build: Build, reparsed: set[str]) -> bool:
@@ -172,7 +179,10 @@ def entries_for(table: Mapping[str, Any], paths: Mapping[str, Any]) -> dict[str,
 def summaries_of(parsed: dict[str, Parsed], last: Mapping[str, tuple[str, dict]],
                  kept: Mapping[str, Parsed] = {}) -> dict[str, tuple[str, dict]]:
     """Source -> (parse key, :func:`summary` of its document): the last build's where the parse key
-    and the warnings of unread keys are the same (the rest of a document is a function of its key).
+    and the warnings of unread keys are the same (the rest of a document is a function of its key
+    and its placement), with the document's placement where that moved (a settings edit places
+    documents anew without parsing them: the next build places those it reads from their summaries
+    where these say, :func:`generator.engine.loading.assemble_site`).
 
     ``kept``: what the last build parsed, whose summaries ``last`` holds; a source still held
     as it was (the same object: the preview's rebuild after an edit) is not looked at again.
@@ -183,8 +193,12 @@ def summaries_of(parsed: dict[str, Parsed], last: Mapping[str, tuple[str, dict]]
         summaries, look_at = {}, list(parsed)
     for source in look_at:
         p, entry = parsed[source], last.get(source)
-        if entry is None or entry[0] != p.key or entry[1]["unread"] != p.document.unread:
-            entry = (p.key, summary(p.document))
+        doc = p.document
+        if entry is None or entry[0] != p.key or entry[1]["unread"] != doc.unread:
+            entry = (p.key, summary(doc))
+        elif entry[1]["url"] != doc.url or entry[1]["categories"] != doc.categories \
+                or entry[1]["date"] is not doc.date and repr(entry[1]["date"]) != repr(doc.date):   # its zone too
+            entry = (p.key, {**entry[1], "url": doc.url, "date": doc.date, "categories": doc.categories})
         summaries[source] = entry
     return summaries
 
