@@ -221,6 +221,25 @@ def test_a_permalinks_date_placeholders_give_jekylls_urls(tmp_path) -> None:
 
 
 @needs_jekyll
+@pytest.mark.parametrize("pattern", ["/:year/:i_month/:i_day/:title", "/:categories/:slug.html"])
+def test_a_post_whose_name_is_no_slug_is_where_jekyll_put_it(tmp_path, pattern) -> None:
+    # As rails/website's `2021-02-09-Rails-6-1-2-has-been-released-.markdown` (at ...-released) and
+    # `Rails-3-2-10--3-1-9--and-...` (one dash), and a post's own `slug`.
+    post = "---\nlayout: default\ntitle: T\ncategories: news\n{}---\nT.\n"
+    source = small_site(tmp_path / "jekyll", f"title: Small\nurl: https://small.example\npermalink: {pattern}\n"
+                        "timezone: UTC\n", {"_posts/2021-02-09-Rails-6-1-2-released-.md": post.format(""),
+                                             "_posts/2013-01-02-Rails-3-2--and-3-1.md": post.format(""),
+                                             "_posts/2019-05-05-Café au lait!.md": post.format(""),
+                                             "_posts/2020-01-05-named.md": post.format("slug: My Own Slug!\n")})
+    jekyll_build(source, tmp_path / "old")
+    result = import_jekyll(source, tmp_path / "new")
+    build(tmp_path / "new")
+    published = [u for u in url_list(tmp_path / "new/_site", "") if u != "/404.html"]
+    assert published == url_list(tmp_path / "old", "")
+    assert not [n for n in result.notes if n.construct == "slug"]
+
+
+@needs_jekyll
 def test_permalinks_without_a_leading_slash_are_read_from_the_root_as_jekyll_reads_them(tmp_path) -> None:
     # As Homebrew/brew.sh writes them: `permalink: :title` in _config.yml, and a post's own
     # `:year/:month/:day/:title/`. The import refused the first and the build the second.

@@ -34,7 +34,8 @@ import yaml
 from generator.errors import SiteError
 from generator.frontmatter import known_keys
 from generator.importers.collections import DOCUMENT_FIELDS, STYLE_SUFFIX, JekyllCollection, UnknownPlaceholder, \
-    PAGE_PLACEHOLDER, collections_of, document_url, liquid_fields, name_of, page_url, static_url, titled
+    PAGE_PLACEHOLDER, collections_of, document_url, liquid_fields, name_of, page_url, static_url, titled, \
+    slugify as slugify_jekyll
 from generator.importers.liquid import (Note, assigned_names, block_name, convert_template, document_fields_read,
                                         layout_variables, page_layout_variables)
 from generator.importers.polyglot import LANGUAGE_KEY, Languages, Page
@@ -624,6 +625,10 @@ class _Importer:
                 and not rel.endswith(("index.md", "index.html", "index.markdown")):
             changes["permalink"] = merged["permalink"] = "/" + rel.rsplit(".", 1)[0] + "/"     # Jekyll's pretty pages
         if kind == "posts":
+            if "permalink" not in merged and self.slug_moves(rel, meta):     # Jekyll's URL, written in
+                url = self.post_url(rel, merged, categories)
+                if url is not None:
+                    changes["permalink"] = merged["permalink"] = url
             self.check_post_url(rel, merged)
             url = self.post_url(rel, merged, categories) if self.languages else None
             if self.languages:
@@ -795,9 +800,18 @@ class _Importer:
         except UnknownPlaceholder:
             return None
 
+    def slug_moves(self, rel: str, meta: dict) -> bool:
+        """Whether the site's pattern would put the post elsewhere than Jekyll did by its name alone:
+        Jekyll's ``:title`` and ``:slug`` are its slug (front matter's, else the file name's) made a
+        slug (rails/website's ``Rails-6-1-2-has-been-released-.markdown`` is at ``...-released``)."""
+        name = POST_NAME.match(rel.rsplit("/", 1)[-1].rsplit(".", 1)[0]).group(4)
+        slug = str(meta.get("slug") or name)
+        return (":title" in self.permalink and slugify_jekyll(slug, pretty=True, cased=True) != name
+                or ":slug" in self.permalink and slugify_jekyll(slug) != name)
+
     def check_post_url(self, rel: str, meta: dict) -> None:
         """Name the posts whose URL sitegen makes otherwise than Jekyll did."""
-        if "slug" in meta and ":title" in self.permalink:
+        if "slug" in meta and ":title" in self.permalink and "permalink" not in meta:
             self.note(rel, 1, "slug", "Jekyll took :title from 'slug'; sitegen takes it from the file name: "
                                       "rename the file to end in the slug, or give the post a permalink")
         categories = meta.get("categories", meta.get("category"))
