@@ -266,6 +266,26 @@ def test_contains_against_nil_and_a_trailing_pipe_read_as_in_jekyll(tmp_path) ->
 
 
 @needs_jekyll
+def test_where_exp_in_a_pages_liquid_keeps_what_jekyll_keeps(tmp_path) -> None:
+    # As rails/website's speakers section: `where_exp: 'item', 'item.specific_order != null'`, then a
+    # multi-line include of each; the filter was unknown to the page's Liquid, so every item passed.
+    old, new, _ = _built_by_both(tmp_path, {
+        "_layouts/default.html": HTML + "{{ content }}</body></html>\n",
+        "_data/people.yml": "- {first: Ann, order: 2, tags: [x]}\n- {first: Bob}\n- {first: Cy, order: 1}\n",
+        "_data/byname.yml": "ann: {first: Ann, order: 2}\nbob: {first: Bob}\n",
+        "_includes/card.html": "<i>{{ include.first_name }}</i>",
+        "people.html": "---\nlayout: default\ntitle: People\n---\n"
+                       "{% assign ordered = site.data.people | where_exp: 'item', 'item.order != null' | sort: 'order' %}"
+                       "{% for speaker in ordered %}{%\n  include card.html\n  first_name=speaker.first\n%}{% endfor %}|"
+                       "{% assign tagged = site.data.people | where_exp: 'p', \"p.tags contains 'x'\" %}{{ tagged.size }}|"
+                       "{% assign low = site.data.people | where_exp: 'p', 'p.order < 2 and p.order != nil' %}"
+                       "{{ low | map: 'first' | join: ',' }}|"
+                       "{{ site.data.byname | where_exp: 'p', 'p.order' | map: 'first' | join: ',' }}\n"}, CONFIG)
+    assert "<i>Cy</i><i>Ann</i>|1|Cy|Ann" in _page(old, "people.html")
+    assert _page(new, "people.html") == _page(old, "people.html")
+
+
+@needs_jekyll
 def test_an_includes_literal_parameters_in_a_page_are_themselves_as_in_jekyll(tmp_path) -> None:
     # As crystal-lang's blog page: `{% include posts/recent_news.html offset=1 %}`, a number, not a
     # variable; and scala-lang's `codeSnippet=site.data.setup-scala.macOS-brew`, names with hyphens.
