@@ -221,12 +221,14 @@ def test_a_permalinks_date_placeholders_give_jekylls_urls(tmp_path) -> None:
 
 
 @needs_jekyll
-@pytest.mark.parametrize("pattern", ["/:year/:i_month/:i_day/:title", "/:categories/:slug.html"])
-def test_a_post_whose_name_is_no_slug_is_where_jekyll_put_it(tmp_path, pattern) -> None:
+@pytest.mark.parametrize("config", ["permalink: /:year/:i_month/:i_day/:title", "permalink: /:categories/:slug.html",
+                                    "defaults: [{scope: {path: '', type: posts}, values: {permalink: /:year/:title}}]",
+                                    "permalink: pretty"])
+def test_a_post_whose_name_is_no_slug_is_where_jekyll_put_it(tmp_path, config) -> None:
     # As rails/website's `2021-02-09-Rails-6-1-2-has-been-released-.markdown` (at ...-released) and
-    # `Rails-3-2-10--3-1-9--and-...` (one dash), and a post's own `slug`.
+    # `Rails-3-2-10--3-1-9--and-...` (one dash), its pattern in the defaults, and a post's own `slug`.
     post = "---\nlayout: default\ntitle: T\ncategories: news\n{}---\nT.\n"
-    source = small_site(tmp_path / "jekyll", f"title: Small\nurl: https://small.example\npermalink: {pattern}\n"
+    source = small_site(tmp_path / "jekyll", f"title: Small\nurl: https://small.example\n{config}\n"
                         "timezone: UTC\n", {"_posts/2021-02-09-Rails-6-1-2-released-.md": post.format(""),
                                              "_posts/2013-01-02-Rails-3-2--and-3-1.md": post.format(""),
                                              "_posts/2019-05-05-Café au lait!.md": post.format(""),

@@ -624,11 +624,16 @@ class _Importer:
         if kind == "pages" and collection is None and "permalink" not in merged and self.pretty_pages \
                 and not rel.endswith(("index.md", "index.html", "index.markdown")):
             changes["permalink"] = merged["permalink"] = "/" + rel.rsplit(".", 1)[0] + "/"     # Jekyll's pretty pages
+        pattern = str(merged.get("permalink") or self.permalink)
+        if kind == "posts" and self.slug_moves(rel, meta, PERMALINK_STYLES.get(pattern, pattern)):
+            url = self.post_url(rel, merged, categories)    # Jekyll's URL, written in
+            if url is not None and "permalink" in meta:
+                line = _yaml_line("permalink", url).rstrip("\n")
+                front = re.sub(r"^permalink[ \t]*:.*$", lambda _: line, front, count=1, flags=re.M)
+            elif url is not None:
+                changes["permalink"] = url
+            merged["permalink"] = url or merged.get("permalink")
         if kind == "posts":
-            if "permalink" not in merged and self.slug_moves(rel, meta):     # Jekyll's URL, written in
-                url = self.post_url(rel, merged, categories)
-                if url is not None:
-                    changes["permalink"] = merged["permalink"] = url
             self.check_post_url(rel, merged)
             url = self.post_url(rel, merged, categories) if self.languages else None
             if self.languages:
@@ -800,14 +805,14 @@ class _Importer:
         except UnknownPlaceholder:
             return None
 
-    def slug_moves(self, rel: str, meta: dict) -> bool:
-        """Whether the site's pattern would put the post elsewhere than Jekyll did by its name alone:
+    def slug_moves(self, rel: str, meta: dict, pattern: str) -> bool:
+        """Whether the post's ``pattern`` would put it elsewhere than Jekyll did by its name alone:
         Jekyll's ``:title`` and ``:slug`` are its slug (front matter's, else the file name's) made a
         slug (rails/website's ``Rails-6-1-2-has-been-released-.markdown`` is at ``...-released``)."""
         name = POST_NAME.match(rel.rsplit("/", 1)[-1].rsplit(".", 1)[0]).group(4)
         slug = str(meta.get("slug") or name)
-        return (":title" in self.permalink and slugify_jekyll(slug, pretty=True, cased=True) != name
-                or ":slug" in self.permalink and slugify_jekyll(slug) != name)
+        return (":title" in pattern and slugify_jekyll(slug, pretty=True, cased=True) != name
+                or ":slug" in pattern and slugify_jekyll(slug) != name)
 
     def check_post_url(self, rel: str, meta: dict) -> None:
         """Name the posts whose URL sitegen makes otherwise than Jekyll did."""
