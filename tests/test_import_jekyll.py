@@ -232,7 +232,10 @@ def test_a_post_whose_name_is_no_slug_is_where_jekyll_put_it(tmp_path, config) -
                         "timezone: UTC\n", {"_posts/2021-02-09-Rails-6-1-2-released-.md": post.format(""),
                                              "_posts/2013-01-02-Rails-3-2--and-3-1.md": post.format(""),
                                              "_posts/2019-05-05-Café au lait!.md": post.format(""),
-                                             "_posts/2020-01-05-named.md": post.format("slug: My Own Slug!\n")})
+                                             "_posts/2020-01-05-named.md": post.format("slug: My Own Slug!\n"),
+                                             # a day that is the next in the site's zone (rails' rc posts)
+                                             "_posts/2019-11-22-Rails-5-rc1-.md": post.format(
+                                                 "date: 2019-11-22 20:00:00 -05:00\n")})
     jekyll_build(source, tmp_path / "old")
     result = import_jekyll(source, tmp_path / "new")
     build(tmp_path / "new")

@@ -15,7 +15,12 @@ from __future__ import annotations
 import posixpath
 import re
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime, timezone, tzinfo
+from pathlib import Path
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from generator.errors import SiteError
+from generator.sources import parse_date
 from typing import Any
 
 # A collection's documents with a date in their name: 2020-01-02-name.md
@@ -99,7 +104,7 @@ def name_of(inner: str) -> tuple[str, str | None]:
     return name.rstrip("."), day
 
 
-def document_url(template: str, collection: str, inner: str, meta: dict[str, Any]) -> str:
+def document_url(template: str, collection: str, inner: str, meta: dict[str, Any], zone: str = "UTC") -> str:
     """The URL Jekyll gives the document ``inner`` (its path in the collection's folder) of
     ``collection`` for the URL ``template`` (its own permalink, or its collection's), as the
     path of its file (Jekyll escapes what a URL may not hold in ``page.url``, not in the file)."""
@@ -116,7 +121,7 @@ def document_url(template: str, collection: str, inner: str, meta: dict[str, Any
         "output_ext": ".html" if inner.endswith(OUTPUT_SUFFIXES) else "." + inner.rsplit(".", 1)[-1],
         "categories": "/".join(dict.fromkeys(str(c).lower() for c in _listed(meta.get("categories")))),
     }
-    when = _day(meta.get("date") or day)
+    when = _day(meta.get("date") or day, zone)
     if when is not None:
         values |= {"year": f"{when.year:04d}", "month": f"{when.month:02d}", "day": f"{when.day:02d}",
                    "short_year": f"{when.year % 100:02d}", "i_month": str(when.month), "i_day": str(when.day)}
@@ -176,12 +181,21 @@ def static_url(template: str, collection: str, inner: str) -> str:
     return re.sub(r"/{2,}", "/", url).removesuffix("/") + dot + extension
 
 
-def _day(value: Any) -> date | None:
+def _day(value: Any, zone: str = "UTC") -> date | None:
     """The day of a front matter date or a name's (``2021-3-4``, ``2019-03-18 10:00:00 -0700``,
-    ``23/01/2022`` as Ruby reads it), in the time zone it is written in; None if there is none."""
+    ``23/01/2022`` as Ruby reads it); one with an offset in the site's time ``zone``, as Jekyll's
+    ``Utils.parse_date`` takes it (``localtime``: rails' ``2019-11-22 20:00 -05:00`` is the 23rd in
+    UTC); None if there is none."""
+    if isinstance(value, datetime) and value.tzinfo is not None:
+        return value.astimezone(_zone(zone)).date()
     if isinstance(value, date):
-        return value
+        return value if not isinstance(value, datetime) else value.date()
     text = str(value or "").strip()
+    if OFFSET.search(text):
+        try:
+            return parse_date(text, _zone(zone), Path(".")).date()
+        except SiteError:       # not a date Jekyll reads either: the name's, below
+            pass
     found = re.match(r"(\d{4})-(\d{1,2})-(\d{1,2})\b", text)
     if found:
         year, month, day = map(int, found.groups())
@@ -194,6 +208,16 @@ def _day(value: Any) -> date | None:
         return date(year, month, day)
     except ValueError:
         return None
+
+
+OFFSET = re.compile(r"\d:\d{2}(?::\d{2})?\s*(?:[+-]\d{2}:?\d{2}|Z)\s*$")
+
+
+def _zone(name: str) -> tzinfo:
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return timezone.utc
 
 
 def _listed(value: Any) -> list:

@@ -764,7 +764,7 @@ class _Importer:
         defaults', else its collection's) with the placeholders filled; None, noted, if one cannot be."""
         template = str(merged.get("permalink") or self.collection_template(collection))
         try:
-            return document_url(template, collection.name, inner, merged)
+            return document_url(template, collection.name, inner, merged, str(self.config.get("timezone") or "UTC"))
         except UnknownPlaceholder as exc:
             self.note(rel, 1, f"permalink: {template}", f"the placeholder :{exc} is not filled for a document "
                       f"of a collection: the page is at its path in content/pages/; give it its permalink",
@@ -801,7 +801,7 @@ class _Importer:
         own = own.split() if isinstance(own, str) else own if isinstance(own, list) else [] if own is None else [own]
         try:
             return document_url(PERMALINK_STYLES.get(raw, raw), "posts", rel.rsplit("/", 1)[-1],
-                                {**merged, "categories": [*categories, *own]})
+                                {**merged, "categories": [*categories, *own]}, str(self.config.get("timezone") or "UTC"))
         except UnknownPlaceholder:
             return None
 
