@@ -292,7 +292,7 @@ def test_nested_data_nil_lookups_and_sorted_mappings_render_as_jekyll_renders_th
 
 
 def test_feeds_plugins_data_and_reserved_names(tmp_path) -> None:
-    config = ("title: Small\nurl: https://small.example\nplugins: [jekyll-feed, jekyll-seo-tag]\n"
+    config = ("title: Small\nurl: https://small.example\nplugins: [jekyll-feed, jekyll-seo-tag, jekyll-redirect-from]\n"
               "permalink: /:year/:name.html\n")
     source = small_site(tmp_path / "jekyll", config, {
         "_data/people.json": '[{"name": "Ann"}]', "_data/table.csv": "a,b\n",
@@ -1134,6 +1134,20 @@ def test_a_loop_ruby_liquid_reads_laxly_a_date_comparison_and_split_render_as_in
     assert ('<u>4</u><ol class="toc"><li>x</li></ol><p><i>b</i><i>c</i><b>d</b><b>b</b><b>c</b><b>a</b></p>'
             "<p>earlier</p><p>later</p><p>4</p><ol><li>a</li></ol>") in theirs     # `| sort` is dropped
     assert _tight((new / "lax.html").read_text()) == theirs
+
+
+@needs_jekyll
+def test_redirect_keys_without_the_plugin_make_no_redirect_as_in_jekyll(tmp_path) -> None:
+    # As rails/website: `# - jekyll-redirect-from` commented out, its pages' redirect_from inert.
+    layout = "<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title></head><body>{{ content }}</body></html>\n"
+    old, new, notes = _built_by_both(tmp_path, {
+        "_layouts/default.html": layout,
+        "category/news.html": "---\nlayout: default\ntitle: News\npermalink: /category/news\n"
+                              "redirect_from:\n  - /category/news/\n---\n<b>News</b>\n"})
+    assert [u for u in url_list(new, "") if u != "/404.html"] == url_list(old, "")     # sitegen's own 404
+    assert not (old / "category/news/index.html").exists()
+    assert _tight((new / "category/news.html").read_text()) == _tight((old / "category/news.html").read_text())
+    assert [n.path for n in notes if n.construct == "redirect_from"] == ["category/news.html"]
 
 
 @needs_jekyll

@@ -212,6 +212,7 @@ class _Importer:
         self.unknown_liquid = False              # a document's Liquid uses a tag or filter sitegen lacks
         self.post_folders: list[str] = []        # _posts folders below the top (en/news/_posts)
         self.atom_urls: list[str] = []           # where the site's Atom feeds were
+        self.redirects = "jekyll-redirect-from" in self.plugins()     # redirect_from and redirect_to made pages
         self.languages = Languages.of(config, list(self.plugins()), self.excluded, self.src)   # jekyll-polyglot's
         self.localized_pages: list[Page] = []   # the pages of a polyglot site, written once coordinated
         self.collections: dict[str, dict] = {}    # site.yaml collections
@@ -647,7 +648,15 @@ class _Importer:
         self.note_unknown_liquid(rel, text, body_start)
         indent = re.search(r"^( *)[^\s#]", front, re.M)      # the keys' own (" layout: post"), for YAML
         added = "".join(_yaml_line(key, value) for key, value in changes.items())
-        front = self.rooted_redirects(split_names(front, meta), meta) + re.sub(r"^(?=.)", indent.group(1) if indent else "", added, flags=re.M)
+        if self.redirects:
+            front = self.rooted_redirects(front, meta)
+        elif REDIRECT_KEY.search(front):      # no plugin reads them: keys of the page's own, not sitegen's redirects
+            front = REDIRECT_KEY.sub(r"\1jekyll_\2", front)
+            self.front_matter_keys.update(f"jekyll_{key}" for key in ("redirect_from", "redirect_to") if key in meta)
+            self.note(rel, 1, "redirect_from", "jekyll-redirect-from is not among the site's plugins, so Jekyll "
+                      "made no redirect of it: kept as jekyll_redirect_from (sitegen would make one of "
+                      "redirect_from; a layout reading page.redirect_from reads nil)")
+        front = split_names(front, meta) + re.sub(r"^(?=.)", indent.group(1) if indent else "", added, flags=re.M)
         if self.languages and (kind == "pages" or collection is not None or kind == "posts" and url is not None):
             # written once polyglot has chosen each language's version of each URL
             self.localized_pages.append(Page(rel, target, merged, front, text[body_start:],
@@ -1253,6 +1262,9 @@ def unknown_liquid(text: str) -> list[tuple[str, int, str]]:
             if part.group(2) and part.group(2) not in env.filters:
                 found.append((f"| {part.group(2)}", markup.start(), "filter"))
     return found
+
+
+REDIRECT_KEY = re.compile(r"^([ \t]*)(redirect_(?:from|to)[ \t]*:)", re.M)
 
 
 def split_names(front: str, meta: dict) -> str:
