@@ -601,7 +601,12 @@ class KramdownBlocks(Preprocessor):
     to Python-Markdown's (see :func:`_kramdown_lists`). Tabs are expanded first, to
     columns of four, as kramdown reads them and as Python-Markdown would expand them after:
     a tab-indented line of a list item is then at the item's column, as in kramdown.
+
+    ``jupyter``: a notebook's Markdown, which Jupyter reads as GFM: a paragraph of ``|`` lines
+    with no delimiter row is text there, and indented code ends at an unindented line.
     """
+
+    jupyter = False
 
     def run(self, lines: list[str]) -> list[str]:
         lines = _tabs_expanded(lines, self.md.tab_length)
@@ -685,7 +690,8 @@ class KramdownBlocks(Preprocessor):
                 block, piped, ial_above = None, None, False
                 out.append(line)
                 continue
-            if block == "code" and not listed and not line.startswith(("    ", "\t")) and not LAZY_CODE_END.match(line):
+            if block == "code" and not listed and not self.jupyter and not line.startswith(("    ", "\t")) \
+                    and not LAZY_CODE_END.match(line):
                 out[-1] += " " + line     # kramdown's lazy line: indented code runs on, the line joined by a space
                 continue
             if COMMENT_LINE.match(line):   # spaces after it would be read as an empty code block's
@@ -726,7 +732,7 @@ class KramdownBlocks(Preprocessor):
             opening = FENCE.match(line)
             if opening and block in ("fence", "list"):
                 fence, item_fence = opening.group(1), listed
-            if block == "para":     # kramdown's table without a leading '|': a paragraph of such lines
+            if block == "para" and not self.jupyter:     # kramdown's table without a leading '|'
                 piped = (len(out) if boundary and _cell_pipe(line) else None) if first \
                     else piped if _cell_pipe(line) else None
             if block == "para" and not first and COMMENT_LINE.match(line) and out and out[-1].strip():
@@ -1507,7 +1513,7 @@ def _attributes_once(tag: re.Match) -> str:
     if tag.group(2).count("=") < 2:      # most tags: one attribute or none, nothing to look at
         return tag.group(0)
     found = ATTRIBUTE.findall(tag.group(2))
-    names = [name.lower() for name, _ in found]
+    names = [name.lower() for name, value in found if value]     # given a value: what TWICE looks for
     if len(set(names)) == len(names):
         return tag.group(0)
     values = {name.lower(): value for name, value in found}    # the last of each
@@ -1884,6 +1890,7 @@ def markdown_converter(dollar_math: bool = False, header_ids: str = "gfm",
         md.inlinePatterns.deregister("raw_span_html")
         md.inlinePatterns.register(HtmlInlineProcessor(HTML_SPAN, md), "html", 90)   # block tags too
         md.postprocessors.deregister("blank_ids_out")     # Jupyter writes the HTML as it is
+        md.preprocessors["kramdown_blocks"].jupyter = True     # GFM's tables and code blocks
     speed_up(md)
     return md
 

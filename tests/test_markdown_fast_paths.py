@@ -446,6 +446,7 @@ TAG_PIECES = st.sampled_from(["<a", "<img", "<x-y", " ", "\n", "class", "data-cl
 @settings(max_examples=1500, deadline=None)
 @given(st.lists(TAG_PIECES, max_size=30).map("".join))
 @example('<a class="x"class="y">')         # no space before the second
+@example('<a =="v""v">')                    # names without a value (hypothesis found it) are not looked at
 @example('<b>t</b> <a class="x" href="y" class="z">')
 def test_attributes_written_once_only_where_a_tag_names_one_twice(text):
     """AttributesOnce reads the tags only where TWICE finds a name written twice in one: the same

@@ -7,6 +7,7 @@ compared by structure (heading ids, lists, tables, code blocks, images) and word
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -503,6 +504,20 @@ def test_jupyters_markdown_reads_markdown_in_any_tag() -> None:
     (dollar math on) reads ``<u>**x**</u>`` as Jupyter does."""
     assert "<u><strong>x</strong></u>" in render_markdown("<u>**x**</u>", dollar_math=True).html
     assert "<u>**x**</u>" in render_markdown("<u>**x**</u>").html
+
+
+def test_jupyters_markdown_reads_pipes_and_indented_code_as_nbconvert_does() -> None:
+    """A post's paragraph of ``|`` lines is a table and its indented code takes the lines after it
+    (kramdown, above); a notebook's Markdown cell reads them as Jupyter's nbconvert (mistune) does."""
+    from nbconvert.filters.markdown_mistune import markdown2html_mistune
+
+    text = "Text.\n\nx | y\n\n    code\nlazy\n\na | b\n--- | ---\n1 | 2\n"
+
+    def shape(html: str) -> list:
+        return [(tag, " ".join(text.split())) for tag, text in re.findall(r"<(p|table|pre|td|th)\b[^>]*>(.*?)</\1>",
+                                                                        re.sub(r"<(?!/?(?:p|table|pre|td|th)\b)[^>]*>", "", html), re.S)]
+    assert shape(render_markdown(text, dollar_math=True).html) == shape(markdown2html_mistune(text))
+    assert "<table>" in render_markdown("x | y\n").html
 
 
 def test_toc_levels_match_jekylls_kramdown_option(tmp_path: Path) -> None:
