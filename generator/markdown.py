@@ -669,6 +669,7 @@ class KramdownBlocks(Preprocessor):
         table: list[str] = []
         piped: int | None = None      # where a paragraph starts whose lines all hold a cell's '|' so far
         ial_above = False             # the line above is a block's attribute list: no table starts here
+        tag_indented = False          # the indented block starts with a tag (see below)
         for line in lines:
             if table and not TABLE_ROW.match(line):
                 out += _kramdown_table(table)
@@ -691,7 +692,7 @@ class KramdownBlocks(Preprocessor):
                 out.append(line)
                 continue
             if block == "code" and not listed and not self.jupyter and not line.startswith(("    ", "\t")) \
-                    and not LAZY_CODE_END.match(line):
+                    and not LAZY_CODE_END.match(line) and not tag_indented:
                 out[-1] += " " + line     # kramdown's lazy line: indented code runs on, the line joined by a space
                 continue
             if COMMENT_LINE.match(line):   # spaces after it would be read as an empty code block's
@@ -720,6 +721,9 @@ class KramdownBlocks(Preprocessor):
             first = block is None
             if first:
                 block = starts or "para"
+                # an indented tag: an HTML block's inside, which this reading does not follow (jekyll's
+                # docs' <table> of filters), not kramdown's code, so no lazy line joins it
+                tag_indented = block == "code" and line.lstrip().startswith("<")
             elif block == "para" and starts in ("list", "fence", "quote", "html"):
                 out.append("")
                 block = starts

@@ -299,7 +299,10 @@ KRAMDOWN_READINGS = {
     # the line above by a space (kramdown's CODEBLOCK_MATCH and parse_codeblock), but for an HTML tag
     # (accumulo-website's 1.5 examples: a command's output under it).
     "code-block-lazy-lines": ("Text.\n\n    $ run --rows 1 \nERROR : too large\n  two spaces\n# not a heading\n\nAfter.\n\n"
-                              "    code\n<div>x</div>\n\n- item\n\n    in item\nlazy\n"),
+                              "    code\n<div>x</div>\n\n- item\n\n    in item\nlazy\n\n"
+                              # jekyll's docs: Liquid's rows of a raw <table>, a blank line among them
+                              '<div class="s">\n<table>\n  <tbody>\n\n      <tr><td>\n            <p><code>site | where_exp:\n'
+                              '"b"</code></p>\n      </td></tr>\n  </tbody>\n</table>\n</div>\n'),
     # The space after a leading tag is in kramdown's raw text, so in the id (accumulo-website's manual).
     "heading-id-after-a-tag": ('### <a id="Contents"></a> Contents\n\n## Title <a id="t"></a>\n\n'
                                '## <b>Bold</b> start\n\n## ![i](/x.png) Pic\n\n## `code` first\n'),
