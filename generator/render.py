@@ -195,6 +195,7 @@ class Renderer:
             liquid_size=liquid_size,
             liquid_order=liquid_order,
             liquid_contains=liquid_contains,
+            liquid_empty=liquid_empty,
             regex_replace=regex_replace,
         )
         self.env.filters.update(extensions().filters)
@@ -406,6 +407,12 @@ def liquid_contains(left: Any, right: Any) -> bool:
     if isinstance(left, (list, tuple, Mapping)):
         return right in left
     return False
+
+
+def liquid_empty(value: Any) -> bool:
+    """Liquid's ``x == empty``, for conditions converted from Liquid: Ruby's ``empty?``, which only a
+    string, a list or a mapping has; nil and anything else are not empty (the condition is nil)."""
+    return isinstance(value, (str, list, tuple, Mapping)) and not isinstance(value, jinja2.Undefined) and not value
 
 
 def _ordered(value: Any) -> bool:

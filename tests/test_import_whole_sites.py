@@ -266,6 +266,23 @@ def test_contains_against_nil_and_a_trailing_pipe_read_as_in_jekyll(tmp_path) ->
 
 
 @needs_jekyll
+def test_comparisons_with_blank_and_empty_are_jekylls(tmp_path) -> None:
+    # As rails/website's session cards: `session.session_date != blank` with no such key. Ruby Liquid
+    # asks the value for blank? (nothing has it without ActiveSupport) or empty? (strings, lists, hashes).
+    layout = (HTML + "{{ content }}<p>{% if page.none == blank %}a{% endif %}{% if page.none != blank %}b{% endif %}"
+              "{% if page.title != blank %}c{% endif %}{% if page.empty_s == blank %}d{% endif %}"
+              "{% if page.none == empty %}e{% endif %}{% if page.none != empty %}f{% endif %}"
+              "{% if page.empty_s == empty %}g{% endif %}{% if page.tags == empty %}h{% endif %}"
+              "{% if page.num == empty %}j{% endif %}{% if page.map == empty %}k{% endif %}"
+              "{% unless page.title == empty %}l{% endunless %}</p></body></html>\n")
+    old, new, _ = _built_by_both(tmp_path, {
+        "_layouts/default.html": layout,
+        "about.md": "---\nlayout: default\ntitle: About\nempty_s: ''\ntags: []\nnum: 0\nmap: {}\n---\nA.\n"}, CONFIG)
+    assert "<p>bcfghkl</p>" in _page(old, "about.html")
+    assert _page(new, "about.html") == _page(old, "about.html")
+
+
+@needs_jekyll
 def test_where_exp_in_a_pages_liquid_keeps_what_jekyll_keeps(tmp_path) -> None:
     # As rails/website's speakers section: `where_exp: 'item', 'item.specific_order != null'`, then a
     # multi-line include of each; the filter was unknown to the page's Liquid, so every item passed.

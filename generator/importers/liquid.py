@@ -638,8 +638,13 @@ class _Converter:
                 return f"({self.operand(left)} | liquid_contains({self.operand(right)}))"
             if kind == "op":
                 if right[1] in ("empty", "blank") or left[1] in ("empty", "blank"):
-                    value = self.operand(left if right[1] in ("empty", "blank") else right)
-                    return f"{'not ' if op in ('!=', '<>') else ''}({value} | length == 0)"
+                    # Ruby Liquid asks the value for empty? or blank?; only a string, list or hash has
+                    # empty?, nothing has blank? (no ActiveSupport in Jekyll): `x == blank` is false and
+                    # `x != blank` true whatever x is, `nil == empty` false (rails' speaker cards)
+                    special = right[1] if right[1] in ("empty", "blank") else left[1]
+                    value = self.operand(left if special == right[1] else right)
+                    equal = f"({value} | liquid_empty)" if special == "empty" else "false"
+                    return f"not {equal}" if op in ("!=", "<>") else equal
                 if right[1] in ("nil", "null") and op in ("==", "!=", "<>"):
                     # nil is a missing key (sitegen's nil, see document()) or a null value (none)
                     return f"({self.operand(left)} | default(none)) is {'not ' if op != '==' else ''}none"
