@@ -35,6 +35,7 @@ from urllib.parse import quote, quote_plus
 from liquid import BoundTemplate, Environment, Mode, RenderContext, Undefined
 from liquid.ast import BlockNode, Node
 from liquid.builtin.expressions import Identifier, LoopExpression, _tokenize, logical, tokenize
+from liquid.builtin.expressions.primitive import Blank
 from liquid.builtin.filters.array import sort as liquid_sort
 from liquid.builtin.filters.string import split as liquid_split, strip_tags
 from liquid.builtin.tags.capture_tag import ENDCAPTUREBLOCK, TAG_ENDCAPTURE, CaptureTag as LiquidCaptureTag
@@ -510,7 +511,7 @@ _tokenize._keywords = _tokenize._keywords - LOOP_WORDS
 VALUE_BEFORE = frozenset({TOKEN_COLON, TOKEN_ASSIGN, TOKEN_IN, TOKEN_DOT, TOKEN_LBRACKET})
 
 
-_liquid_lt, _liquid_le = logical._lt, logical._le
+_liquid_lt, _liquid_le, _liquid_eq = logical._lt, logical._le, logical._eq
 
 
 def _dates(left: object, right: object) -> bool:
@@ -531,7 +532,16 @@ def _ruby_le(left: object, right: object) -> bool:
     return left <= right if _dates(left, right) else _liquid_le(left, right)
 
 
-logical._lt, logical._le = _ruby_lt, _ruby_le
+def _ruby_eq(left: object, right: object) -> bool:
+    """``==`` (``!=`` its negation), ``blank`` as Jekyll's Ruby Liquid reads it: the value is asked for
+    ``blank?``, which nothing has without ActiveSupport, so ``x == blank`` is false and ``x != blank``
+    true whatever x is (python-liquid takes an empty or blank string for blank)."""
+    if isinstance(left, Blank) or isinstance(right, Blank):
+        return isinstance(left, Blank) and isinstance(right, Blank)
+    return _liquid_eq(left, right)
+
+
+logical._lt, logical._le, logical._eq = _ruby_lt, _ruby_le, _ruby_eq
 
 
 def _loop_expression(env: Environment, stream: Any, tag: Token) -> LoopExpression:

@@ -277,8 +277,12 @@ def test_comparisons_with_blank_and_empty_are_jekylls(tmp_path) -> None:
               "{% unless page.title == empty %}l{% endunless %}</p></body></html>\n")
     old, new, _ = _built_by_both(tmp_path, {
         "_layouts/default.html": layout,
-        "about.md": "---\nlayout: default\ntitle: About\nempty_s: ''\ntags: []\nnum: 0\nmap: {}\n---\nA.\n"}, CONFIG)
+        "about.md": "---\nlayout: default\ntitle: About\nempty_s: ''\ntags: []\nnum: 0\nmap: {}\n---\nA.\n",
+        # the same in a page's own Liquid
+        "own.html": "---\nlayout: default\ntitle: Own\nempty_s: ''\ntags: []\nnum: 0\nmap: {}\n---\n"
+                    + layout.split("{{ content }}")[1].split("</body>")[0] + "\n"}, CONFIG)
     assert "<p>bcfghkl</p>" in _page(old, "about.html")
+    assert _page(new, "own.html") == _page(old, "own.html")
     assert _page(new, "about.html") == _page(old, "about.html")
 
 
