@@ -99,8 +99,8 @@ def test_a_layout_chain_becomes_extends_and_blocks(tmp_path) -> None:
 
 @pytest.mark.parametrize("liquid, line, construct, action", [
     ("a\n{% tablerow p in site.posts %}{% endtablerow %}", 2, "{% tablerow p in site.posts %}", "Jinja for loop"),
-    ("{{ site.posts | group_by_exp: 'p', 'p.year' }}", 1, "{{ site.posts | group_by_exp: 'p', 'p.year' }}",
-     "filter 'group_by_exp'"),
+    ("{{ site.posts | find_exp: 'p', 'p.year' }}", 1, "{{ site.posts | find_exp: 'p', 'p.year' }}",
+     "filter 'find_exp'"),
     ("{{ paginator.page }}", 1, "{{ paginator.page }}", "'paginator' has no equivalent"),
     ("{% include {{ page.inc }} %}", 1, "{% include {{ page.inc }} %}", "name the file"),
     ("{% break %}", 1, "{% break %}", "outside of a for loop"),

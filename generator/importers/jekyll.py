@@ -412,17 +412,15 @@ class _Importer:
 
     def import_sass_page(self, data: bytes, rel: str, top: str) -> None:
         """A Sass page (front matter, then Sass): the Sass, compiled by the build into a .css
-        beside it, as Jekyll compiled it; the stylesheets it loads from other hosts are allowed."""
+        beside it, as Jekyll compiled it; with its front matter where it holds Liquid, which the
+        build runs first, as Jekyll does; the stylesheets it loads from other hosts are allowed."""
         text = data.decode("utf-8", errors="replace")
         front = FRONT_MATTER.match(text)
         body = text[front.end():] if front else text
-        if has_liquid(body):
-            self.note(rel, 1, rel, "Liquid in a Sass page: sitegen compiles the Sass as it is: write the values "
-                                   "in", visible=True)
-
-        self.copy(body.encode("utf-8"), rel)
+        kept = text if has_liquid(body) else body
+        self.copy(kept.encode("utf-8"), rel)
         self.publish(top)
-        self.localize(body.encode("utf-8"), rel)
+        self.localize(kept.encode("utf-8"), rel)
         offset = text[:len(text) - len(body)].count("\n")
         for ref in scan_css(body):
             if ref.fetched:
@@ -458,6 +456,7 @@ class _Importer:
                                                  "in templates or content", visible=True)
             self.note_plugin_liquid()
         self.import_data()
+        self.plugin_words = self.words_of_plugins()
         self.import_includes_and_layouts()
 
     def import_collections(self) -> None:
@@ -490,6 +489,15 @@ class _Importer:
                 self.write_document(data, rel, f"content/pages/_{collection.name}/{inner}", collection.name,
                                     collection=(collection, inner))
                 self.result.collected += 1
+
+    def words_of_plugins(self) -> frozenset[str]:
+        """The words of the site's Ruby plugins: a ``site.<name>`` that _config.yml does not set is
+        nil in Jekyll unless one of them sets it (``site.config["name"] = ...``)."""
+        words: set[str] = set()
+        for path in sorted((self.src / "_plugins").rglob("*.rb")):
+            data = self.read(path)
+            words.update(re.findall(r"\w+", data.decode("utf-8", "replace") if data is not None else ""))
+        return frozenset(words)
 
     def note_plugin_liquid(self) -> None:
         """The Liquid tags and filters the site's Ruby plugins register: each is named here, and
@@ -868,7 +876,7 @@ class _Importer:
             jinja, notes = convert_template(body, rel, self.config, parent=parent, blocks=blocks,
                                             includes=set(include_files), layouts=variables[name],
                                             assigned=assigned, languages=self.languages,
-                                            redirect=name == REDIRECT)
+                                            redirect=name == REDIRECT, plugin_words=self.plugin_words)
             self.result.notes += [_shifted(note, offset) for note in notes]
             self.write(jinja, f"templates/{name}.html")
             self.result.layouts += 1
@@ -890,7 +898,8 @@ class _Importer:
                 self.note_hosts(text, f"_includes/{name}")
                 jinja, notes = convert_template(text, f"_includes/{name}", self.config, lenient=True,
                                                 includes=set(include_files), assigned=assigned,
-                                                page_layouts=page_layouts, languages=self.languages)
+                                                page_layouts=page_layouts, languages=self.languages,
+                                                plugin_words=self.plugin_words)
                 self.result.notes += notes
                 self.write(jinja, f"templates/partials/{name}")
                 todo.append(text)
