@@ -757,7 +757,7 @@ def assemble(documents: list[Document], data: dict[str, Any], config: Config, *,
             posts.append(doc)
         else:
             pages.append(doc)
-    posts.sort(key=lambda d: (d.date, d.url), reverse=True)
+    posts.sort(key=lambda d: (d.date, d.source.as_posix()), reverse=True)   # a day's by path, as Jekyll's Document#<=>
     pages.sort(key=lambda d: d.url)
     for doc in documents:  # documents kept between builds may carry old links
         doc.previous = doc.next = None

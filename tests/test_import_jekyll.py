@@ -1459,3 +1459,58 @@ def test_group_by_exp_and_an_includes_escaped_quotes_as_in_jekyll(tmp_path) -> N
     for page in ("a.html", "d.html"):
         assert parity.dom((new / page).read_text()) == parity.dom((old / page).read_text()), page
     assert not [n for n in notes if "nav.html" in n.path or "anchors" in n.construct]
+
+
+@needs_jekyll
+def test_text_documents_of_a_collection_are_pages_as_in_jekyll(tmp_path) -> None:
+    # choosealicense.com: `_licenses/mit.txt` (front matter, then the licence's text) at `/licenses/:path/`,
+    # shown in `<pre>{{ content | replace: "<", "&lt;" }}</pre>` (sitegen published none of them); the
+    # blank lines after its front matter, which Jekyll's pattern takes; `{% if page[type] contains req %}`.
+    layout = ("<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title></head><body>"
+              "{% assign types = \"permissions|limitations\" | split: \"|\" %}{% for type in types %}<ul class=\"{{ type }}\">"
+              "{% for rule in site.data.rules[type] %}{% if page[type] contains rule.tag %}<li>{{ rule.label }}</li>"
+              "{% endif %}{% endfor %}</ul>{% endfor %}<i>{{ page[\"title\"] }}</i>"
+              "<pre id=\"text\">{{ content | replace: \"<\", \"&lt;\" | replace: \">\", \"&gt;\" }}</pre></body></html>\n")
+    old, new, notes = _built_by_both(tmp_path, {
+        "_layouts/license.html": layout,
+        "_data/rules.yml": "permissions:\n- {tag: commercial-use, label: Commercial use}\n- {tag: private-use, label: Private use}\n"
+                           "limitations:\n- {tag: liability, label: Liability}\n",
+        "_licenses/mit.txt": "---\ntitle: MIT License\npermissions: [commercial-use]\nlimitations: [liability]\n---\n\n\n"
+                             "  MIT License\n\nCopyright (c) <year> <copyright holders>\n",
+        "_licenses/zero.txt": "---\ntitle: Zero\npermissions: [private-use]\n---\nZero <b>.\n",
+        "index.md": "---\ntitle: Home\n---\n{% for l in site.licenses %}[{{ l.title }}]({{ l.url }}) {% endfor %}\n"},
+        config="title: Small\nurl: https://small.example\ncollections:\n  licenses:\n    output: true\n"
+               "    permalink: /licenses/:path/\ndefaults:\n- {scope: {type: licenses}, values: {layout: license}}\n")
+    for page in ("licenses/mit/index.html", "licenses/zero/index.html", "index.html"):
+        assert parity.dom((new / page).read_text()) == parity.dom((old / page).read_text()), page
+    mit = (old / "licenses/mit/index.html").read_text()
+    assert '<ul class="permissions"><li>Commercial use</li></ul>' in mit and "<i>MIT License</i>" in mit
+    assert '<pre id="text">  MIT License\n\nCopyright (c) &lt;year&gt;' in mit
+    assert not [n for n in notes if n.path.startswith("_licenses") or "page[" in n.construct]
+
+
+@needs_jekyll
+def test_a_site_without_title_author_or_url_renders_as_in_jekyll(tmp_path) -> None:
+    # jekyll/minima's own site: no title, author or url in _config.yml (site.yaml needs a title and a
+    # URL: the folder's name, example.org), a nav of the titled pages (`hyperpage.title` of an untitled
+    # page is nil), `absolute_url` without site.url, and two posts of one day in Jekyll's order (by path).
+    header = ("<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title></head><body>"
+              "<a class=\"site-title\">{{ site.title | default: site.github.repository_name }}</a>"
+              "{% if site.author %}<ul><li>{{ site.author.name }}</li></ul>{% endif %}"
+              "{%- assign paths = site.pages | map: \"path\" -%}<nav>{%- for path in paths -%}"
+              "{%- assign hyperpage = site.pages | where: \"path\", path | first -%}"
+              "{%- if hyperpage.title %}<a href=\"{{ hyperpage.url | relative_url }}\">{{ hyperpage.title }}</a>{% endif -%}"
+              "{%- endfor %}</nav><a class=\"feed\" href=\"{{ 'feed.xml' | absolute_url }}\">feed</a>"
+              "<ol>{% for post in site.posts %}<li>{{ post.url }}</li>{% endfor %}</ol>{{ content }}</body></html>\n")
+    old, new, notes = _built_by_both(tmp_path, {
+        "_layouts/default.html": header,
+        "index.md": "---\nlayout: default\n---\nHome.\n",
+        "about.md": "---\nlayout: default\ntitle: About\npermalink: /about/\n---\nAbout.\n",
+        "_posts/2016-05-20-super-long.md": "---\nlayout: default\ntitle: Long\ncategories: misc\n---\nL.\n",
+        "_posts/2016-05-20-welcome.md": "---\nlayout: default\ntitle: Welcome\n---\nW.\n"},
+        config="markdown: kramdown\n")
+    theirs = (old / "index.html").read_text()
+    assert '<a class="site-title"></a><nav><a href="/about/">About</a></nav><a class="feed" href="/feed.xml">' in theirs
+    assert "<li>/2016/05/20/welcome.html</li><li>/misc/2016/05/20/super-long.html</li>" in theirs
+    for page in ("index.html", "about/index.html", "2016/05/20/welcome.html"):
+        assert parity.dom((new / page).read_text()) == parity.dom((old / page).read_text()), page

@@ -15,7 +15,7 @@ from generator.config import Config
 from generator.importers.liquid import convert_template
 from generator.render import Renderer
 
-CONFIG = {"production_url": "https://tvm.apache.org", "JB": {"version": "0.3.0"}}
+CONFIG = {"title": "T", "url": "https://example.org", "production_url": "https://tvm.apache.org", "JB": {"version": "0.3.0"}}   # the site of Renderer(Config(...)) below
 PAGE = SimpleNamespace(title="A & B", url="/a.html", date=datetime(2017, 8, 2, tzinfo=timezone.utc),
                        tags=[], categories=["news"], content="", layout="post",
                        meta={"author": "Ann", "order": 3})

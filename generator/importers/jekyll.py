@@ -480,15 +480,27 @@ class _Importer:
                         self.copy_collection_file(data, rel, static_url(self.collection_template(collection),
                                                                         collection.name, inner))
                     continue
-                if not inner.endswith(PAGE_SUFFIXES):
+                target = f"content/pages/_{collection.name}/{inner}"
+                if not inner.endswith(PAGE_SUFFIXES) and self.html_page_of_text(data, collection, folder, inner):
+                    target = f"content/pages/_{collection.name}/{inner.rsplit('.', 1)[0]}.html"
+                elif not inner.endswith(PAGE_SUFFIXES):
                     self.note(rel, 1, rel, f"a document of the collection '{collection.name}' that is not Markdown "
                               f"or HTML: sitegen does not read it, so site.{collection.name} lists it not"
                               + (", nor is it published: write the file as it should be served into a static "
                                  "folder" if collection.output else ""), visible=collection.output)
                     continue
-                self.write_document(data, rel, f"content/pages/_{collection.name}/{inner}", collection.name,
-                                    collection=(collection, inner))
+                self.write_document(data, rel, target, collection.name, collection=(collection, inner))
                 self.result.collected += 1
+
+    def html_page_of_text(self, data: bytes, collection: JekyllCollection, folder: Path, inner: str) -> bool:
+        """Whether Jekyll made an HTML page of a text document of ``collection`` (choosealicense.com's
+        ``_licenses/mit.txt``, at ``/licenses/:path/``): its text, Liquid run but not converted, in
+        its layout, which an HTML page of the same text is too. Only where its URL is a folder's
+        (index.html) by the collection's pattern, the document naming no permalink of its own."""
+        stem = inner.rsplit(".", 1)[0]
+        return (collection.output and "." in inner and self.collection_template(collection).endswith("/")
+                and not re.search(rb"^permalink[ \t]*:", data.split(b"\n---", 1)[0], re.M)
+                and not any((folder / f"{stem}{suffix}").exists() for suffix in PAGE_SUFFIXES))
 
     def words_of_plugins(self) -> frozenset[str]:
         """The words of the site's Ruby plugins: a ``site.<name>`` that _config.yml does not set is
@@ -572,6 +584,8 @@ class _Importer:
             return
         match = re.match(r"---[ \t]*\r?\n(.*?)^(?:---|\.\.\.)[ \t]*(?:\r?\n|\Z)", text, re.S | re.M)
         front, body_start = (match.group(1), match.end()) if match else ("", 0)
+        if match and target.endswith(".html"):     # Jekyll's `---\s*$\n?` takes the blank lines after it too,
+            body_start += _blank_lines(text, body_start)   # which a <pre> shows (choosealicense.com's licences)
         if match is None:       # as Jekyll reads it: no data, the whole file the body
             self.note(rel, 1, rel, "no front matter" + (" (its '---' is not closed)" if text.startswith("---") else "")
                       + ": Jekyll took the whole file for the body, and so does sitegen; add the front matter it means")
@@ -1261,6 +1275,13 @@ def split_names(front: str, meta: dict) -> str:
 # Jekyll's include_relative of a named file (not {{ computed }}), its parameters after the name.
 INCLUDE_RELATIVE = re.compile(r"(\{%-?\s*)include_relative\s+([\w./-]+)((?:\s[^%]*)?-?%\})")
 RELATIVE_INCLUDES = "_relative"     # content/includes/_relative/PATH: a file include_relative reads
+
+
+def _blank_lines(text: str, start: int) -> int:
+    """How much of ``text`` from ``start`` Jekyll's front matter pattern takes besides its closing
+    line: the whitespace up to its last line break (``\s*$\n?``, Ruby's \s)."""
+    found = re.match(r"[ \t\r\n\f\v]*\n", text[start:start + 4096])
+    return found.end() if found else 0
 
 
 def gemfile_plugins(text: str) -> list[tuple[str, int]]:

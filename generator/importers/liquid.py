@@ -719,6 +719,8 @@ class _Converter:
             raise Unconvertible(f"the Liquid filter '{name}' has no equivalent among sitegen's Jinja "
                                 f"filters: rewrite it in Jinja, or compute the value in the content")
         jinja, adapt = FILTERS[name]
+        if name == "absolute_url" and not self.scope.config.get("url"):
+            jinja = "relative_url"     # Jekyll's, without a site.url (minima's feed link): the path alone
         if adapt is not None:
             args = adapt(args)
         if name in ("first", "last"):
@@ -865,7 +867,13 @@ class _Converter:
         if name in ("size", "first", "last"):
             return self.access(root, rest)
         if name.startswith("["):
-            raise Unconvertible("a computed key of a page has no direct equivalent: name the key")
+            key = tokenize(name[1:-1].strip())
+            if len(key) == 1 and key[0][0] == "str":      # page["title"]: page.title
+                return self.document(root, [key[0][1][1:-1], *more])
+            if len(key) != 1 or key[0][0] != "name":
+                raise Unconvertible("a computed key of a page has no direct equivalent: name the key")
+            # choosealicense.com's `license[type]` (type: permissions...): a front matter key, nil if missing
+            return self.access(f"({root}.meta | item({self.operand(key[0])}))", more)
         return self.access(f'{root}.meta.get("{name}", nil)', more)   # a missing key is nil
 
     def site(self, rest: list[str]) -> str:
@@ -885,10 +893,14 @@ class _Converter:
                 lang = _in_language(languages, '"{lang}"', _literal(languages.default))
                 base = f"({base} | jekyll_where({_literal('meta.' + LANGUAGE_KEY)}, {lang}))"
                 return self.access(base, more[1:] if keyed else more)
+        if name in ("title", "description") and not self.scope.config.get(name):
+            return "nil"    # site.yaml's title is the folder's name (minima's has none): nil, as in Jekyll
         if name in SITE_FIELDS:
             return self.access("site." + SITE_FIELDS[name], more)
-        if name == "author":
-            return "site.author"
+        if name == "author":    # _config.yml's (minima's `author: {name, email}`); nil without one, as in Jekyll
+            if "author" not in self.scope.config:
+                return "nil"
+            return _constant(self.scope.config["author"], more) if more else "site.author"
         if name == "collections" or name in _collection_names(self.scope.config):   # site.yaml's, listed
             return self.access(f"site[{name!r}]", more)
         if name == "related_posts":     # Jekyll's without LSI: a post's ten newest others; a page has none
