@@ -1514,3 +1514,17 @@ def test_a_site_without_title_author_or_url_renders_as_in_jekyll(tmp_path) -> No
     assert "<li>/2016/05/20/welcome.html</li><li>/misc/2016/05/20/super-long.html</li>" in theirs
     for page in ("index.html", "about/index.html", "2016/05/20/welcome.html"):
         assert parity.dom((new / page).read_text()) == parity.dom((old / page).read_text()), page
+
+
+@needs_jekyll
+def test_a_baseurl_written_with_its_end_slash_is_printed_so_as_in_jekyll(tmp_path) -> None:
+    # poole/hyde: `baseurl: /` and `<a href="{{ site.baseurl }}">` in its sidebar (sitegen's baseurl has no
+    # end slash: the link was empty).
+    old, new, _ = _built_by_both(tmp_path, {
+        "_layouts/default.html": "<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title></head><body>"
+                                 "<a class=\"home\" href=\"{{ site.baseurl }}\">{{ site.title }}</a>{{ content }}</body></html>\n",
+        "about.md": "---\nlayout: default\ntitle: About\n---\nA.\n"},
+        config="title: Hyde\nurl: https://small.example\nbaseurl: /\n")
+    theirs = (old / "about.html").read_text()
+    assert '<a class="home" href="/">Hyde</a>' in theirs
+    assert parity.dom((new / "about.html").read_text()) == parity.dom(theirs)
