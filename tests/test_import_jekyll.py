@@ -1528,3 +1528,18 @@ def test_a_baseurl_written_with_its_end_slash_is_printed_so_as_in_jekyll(tmp_pat
     theirs = (old / "about.html").read_text()
     assert '<a class="home" href="/">Hyde</a>' in theirs
     assert parity.dom((new / "about.html").read_text()) == parity.dom(theirs)
+
+
+@needs_jekyll
+def test_link_and_post_url_hold_the_baseurl_as_in_jekyll(tmp_path) -> None:
+    # just-the-docs (baseurl /just-the-docs): `[option]({{ site.baseurl }}{% link docs/configuration.md %})`
+    # has it twice in Jekyll 4, whose `link` and `post_url` give relative_url's path (sitegen's had none).
+    old, new, _ = _built_by_both(tmp_path, {
+        "docs/configuration.md": "---\nlayout: default\ntitle: Configuration\n---\nC.\n",
+        "about.md": "---\nlayout: default\ntitle: About\n---\n[a]({% link docs/configuration.md %}) "
+                    "[b]({{ site.baseurl }}{% link docs/configuration.md %}) [c]({% post_url 2020-01-02-hello-world %})\n"},
+        config="title: Small\nurl: https://small.example\nbaseurl: /sub\n")
+    theirs = (old / "about.html").read_text()
+    assert ('<a href="/sub/docs/configuration.html">a</a> <a href="/sub/sub/docs/configuration.html">b</a> '
+            '<a href="/sub/2020/01/02/hello-world.html">c</a>') in theirs
+    assert parity.dom((new / "about.html").read_text()) == parity.dom(theirs)
