@@ -116,7 +116,6 @@ def jekyll_side(source: Path, work: Path, site: dict, result: WholeSite) -> Path
     """Jekyll's build of the tree, with the manifest's edits for what Debian's Jekyll cannot take."""
     tree = work / "jekyll-src"
     shutil.copytree(source, tree, symlinks=True)
-    plugins = [name for name in named_plugins(tree) if name in JEKYLL_PLUGINS]
     for name in (*JEKYLL_ASIDE, *site.get("jekyll_remove", ())):
         path = tree / name
         shutil.rmtree(path) if path.is_dir() else path.unlink(missing_ok=True)
@@ -126,6 +125,7 @@ def jekyll_side(source: Path, work: Path, site: dict, result: WholeSite) -> Path
         if text not in original:
             raise SystemExit(f"{site['repository']}: {name} has no {text!r} (whole_sites.toml's jekyll_edits)")
         path.write_text(original.replace(text, replacement), encoding="utf-8")
+    plugins = [name for name in named_plugins(tree) if name in JEKYLL_PLUGINS]     # as the edits name them
     (tree / "_jekyll_extra.yml").write_text(yaml.safe_dump({key: list(plugins) for key in ("plugins", "gems", "whitelist")}),
                                            encoding="utf-8")
     configs = [tree / name for name in ("_config.yml", "_jekyll_extra.yml") if (tree / name).is_file()]

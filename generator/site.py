@@ -454,6 +454,27 @@ def _to_html(body: str, source: Source, config: Config) -> Parsed:
     return reader_for(source.path).read(body, source, config)
 
 
+def stylesheet_liquid(source: Source, config: Config) -> str:
+    """A Sass page's Liquid (a stylesheet with front matter), run before Sass compiles it, as Jekyll
+    runs it (minima's ``@import "minima/skins/{{ site.minima.skin }}"``): ``page`` is its front
+    matter, ``site`` the site's settings and data; the includes and data it read are recorded as
+    the stylesheet's inputs. The collections, which exist only once pages are parsed, it cannot read."""
+    from generator.liquid import NeedsSite, render_liquid
+    from generator.tracing import record, warn
+
+    try:
+        result = render_liquid(source.body, liquid_environment(config), _liquid_render(source, config),
+                               dict(source.meta), settings=SiteSettings(config))
+    except NeedsSite as exc:
+        raise SiteError(f"Liquid in a stylesheet cannot read site.{exc.args[0]}: write the values in",
+                        source.path, source.body_line) from None
+    for name, _ in result.inputs:
+        record(("file", name))
+    for found in result.warnings:
+        warn(found)
+    return result.text
+
+
 def render_deferred(doc: Document, config: Config, site: Any) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
     """A page whose Liquid reads the site's collections, rendered with ``site`` (a recording view):
     its HTML, the files (includes, posts named by ``post_url``) it read, and its warnings."""
@@ -736,7 +757,7 @@ def assemble(documents: list[Document], data: dict[str, Any], config: Config, *,
             posts.append(doc)
         else:
             pages.append(doc)
-    posts.sort(key=lambda d: (d.date, d.url), reverse=True)
+    posts.sort(key=lambda d: (d.date, d.source.as_posix()), reverse=True)   # a day's by path, as Jekyll's Document#<=>
     pages.sort(key=lambda d: d.url)
     for doc in documents:  # documents kept between builds may carry old links
         doc.previous = doc.next = None

@@ -166,7 +166,11 @@ def _dom(element) -> tuple:
         element = element[0]
     code = element.find(".//pre") if element.tag in ("div", "pre", "figure") else None
     if element.tag == "pre" or (code is not None and "highlight" in element.get("class", "")):
-        return ("pre", {}, (code if code is not None else element).text_content().rstrip("\n"), ())
+        block = code if code is not None else element
+        text = block.text_content()
+        if (block.text or "").startswith("\n"):   # HTML 5's parser drops a newline right after <pre>; lxml's keeps it
+            text = text[1:]
+        return ("pre", {}, text.rstrip("\n"), ())
     attributes = {name: element.get(name) for name in DOM_ATTRIBUTES
                   if element.get(name) is not None and element.tag != "code"}
     children, texts = [], [element.text or ""]

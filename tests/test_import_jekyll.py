@@ -1393,3 +1393,191 @@ def test_a_config_naming_its_source_folder_is_read_there_as_jekyll_reads_it(tmp_
     with pytest.raises(SiteError, match="key 'source': expected a folder of the site") as info:
         import_jekyll(top, tmp_path / "again")
     assert info.value.line == 2
+
+
+@needs_jekyll
+def test_liquid_in_a_sass_page_runs_before_sass_as_in_jekyll(tmp_path) -> None:
+    # jekyll/minima's `@import "minima/skins/{{ site.minima.skin | default: 'classic' }}"`, just-the-docs'
+    # and choosealicense.com's `{% include css/... %}` in a stylesheet with front matter: Jekyll renders
+    # a Sass page's Liquid, then compiles it (sitegen stopped at the Liquid, a Sass syntax error).
+    old, new, notes = _built_by_both(tmp_path, {
+        "_sass/skins/_classic.scss": "$brand: #2a7ae2;\n",
+        "_includes/css/theme.scss.liquid": ".page { color: {{ include.color }}; }\n"
+                                           "{% if site.dark %}.dark { color: #000; }{% endif %}\n",
+        "assets/css/style.scss": "---\n# the dashes are enough\n---\n"
+                                 "@import \"skins/{{ site.minima.skin | default: 'classic' }}\";\n"
+                                 "{% include css/theme.scss.liquid color=\"#123456\" %}\n.b { color: $brand; }\n",
+        "_layouts/default.html": "<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title></head><body>"
+                                 "{{ content }}</body></html>\n",
+        "index.md": "---\nlayout: default\ntitle: Home\n---\nHome.\n"},
+        config="title: Small\nurl: https://small.example\ndark: true\nsass: {style: compressed}\n")
+    theirs = (old / "assets/css/style.css").read_text().split("/*#")[0]
+    assert ".page{color:#123456}" in theirs and ".dark{" in theirs and "#2a7ae2" in theirs
+    assert (new / "assets/css/style.css").read_text().split() == theirs.split()
+    assert not [n for n in notes if "Sass" in n.action]
+    # Its inputs are the include and the settings it read: an edit of either makes it again, as a clean build would.
+    site = tmp_path / "new"
+    (site / "content/includes/css/theme.scss.liquid").write_text(".page { color: {{ include.color }}; margin: 0; }\n"
+                                                                "{% if site.dark %}.dark { color: #000; }{% endif %}\n")
+    settings = (site / "site.yaml").read_text()
+    assert "dark: true" in settings
+    (site / "site.yaml").write_text(settings.replace("dark: true", "dark: false"))
+    build(site)
+    css = (site / "_site/assets/css/style.css").read_text()
+    assert ".page{color:#123456;margin:0}" in css and ".dark" not in css
+    clean = tmp_path / "clean"
+    shutil.copytree(site, clean, ignore=shutil.ignore_patterns("_site", ".*"))
+    build(clean)
+    assert (clean / "_site/assets/css/style.css").read_text() == css
+
+
+@needs_jekyll
+def test_a_site_value_set_nowhere_is_nil_in_a_layout_as_in_jekyll(tmp_path) -> None:
+    # jekyll/minima's post layout: `assign date_format = site.minima.date_format | default: "%b %-d, %Y"`
+    # with no `minima` in _config.yml: nil, so the default (the import left the assign out, and the
+    # build stopped at `date: date_format`).
+    old, new, notes = _built_by_both(tmp_path, {
+        "_layouts/post.html": "<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title></head><body>"
+                              "{%- assign date_format = site.minima.date_format | default: \"%b %-d, %Y\" -%}"
+                              "<time>{{ page.date | date: date_format }}</time>"
+                              "{% if site.minima.show_excerpts %}<p>excerpt</p>{% endif %}"
+                              "[{{ site.minima }}]{{ content }}</body></html>\n",
+        "_posts/2016-05-19-ahoy.md": "---\nlayout: post\ntitle: Ahoy\n---\nAhoy.\n"})
+    page = "2016/05/19/ahoy.html"
+    assert "<time>May 19, 2016</time>[]" in (old / page).read_text()
+    assert _tight((new / page).read_text()) == _tight((old / page).read_text())
+    assert not [n for n in notes if "site.minima" in n.construct]
+
+
+@needs_jekyll
+def test_a_layout_reading_its_childs_content_and_printing_a_list_as_in_jekyll(tmp_path) -> None:
+    # just-the-docs: `default` sits in `table_wrappers`, which assigns `content | replace: '<table', ...`
+    # (what default made, in Jekyll: sitegen read the page's own content, without the layout);
+    # `{{ link.last }}` of `aux_links: {GitHub: ["//github.com/x"]}` prints the list's items joined.
+    old, new, _ = _built_by_both(tmp_path, {
+        "_layouts/table_wrappers.html": "{% assign content_ = content | replace: '<table', '<div class=\"tw\"><table' %}"
+                                        "{% assign content_ = content_ | replace: '</table>', '</table></div>' %}{{ content_ }}",
+        "_layouts/default.html": "---\nlayout: table_wrappers\n---\n<!DOCTYPE html>\n<html><head><title>{{ page.title }}"
+                                 "</title></head><body><nav>{% for link in site.aux_links %}<a href=\"{{ link.last }}\">"
+                                 "{{ link.first }}</a>{% endfor %}[{{ site.flags }}]</nav>{{ content }}</body></html>\n",
+        "index.md": "---\nlayout: default\ntitle: Home\n---\n| a | b |\n|---|---|\n| 1 | 2 |\n"},
+        config="title: Small\nurl: https://small.example\naux_links: {GitHub: [\"//github.com/x\"]}\n"
+               "flags: [true, null, [1, 2]]\n")
+    theirs = (old / "index.html").read_text()
+    assert '<a href="//github.com/x">GitHub</a>[true12]' in theirs and '<div class="tw"><table>' in theirs
+    assert parity.dom((new / "index.html").read_text()) == parity.dom(theirs)
+
+
+@needs_jekyll
+def test_group_by_exp_and_an_includes_escaped_quotes_as_in_jekyll(tmp_path) -> None:
+    # just-the-docs' nav include: `group_by_exp:"item", "item.nav_order | jsonify | slice: 0"` and
+    # `where_exp` in a layout others extend (Jinja's `self` among the names stopped the build), and
+    # `{% include anchors.html body="<svg viewBox=\"0 0 16 16\"></svg>" %}` (left out by the import).
+    nav = ("{%- assign ordered = include.pages | where_exp: \"item\", \"item.nav_order != nil\" -%}"
+           "{%- assign groups = ordered | group_by_exp: \"item\", \"item.nav_order | jsonify | slice: 0\" -%}"
+           "<ul>{% for group in groups %}<li>{{ group.name }}:{{ group.size }}:"
+           "{% for p in group.items %}{{ p.title }};{% endfor %}</li>{% endfor %}</ul>"
+           "{%- assign by_title = include.pages | group_by_exp: \"item\", \"item.nav_order | default: item.title | append: ''\" -%}"
+           "<ol>{% for group in by_title %}<li>{{ group.name }}</li>{% endfor %}</ol>")
+    old, new, notes = _built_by_both(tmp_path, {
+        "_includes/nav.html": nav,
+        "_includes/anchors.html": "<div class=\"anchors\">{{ include.body }}|{{ include.other }}</div>",
+        "_layouts/wrap.html": "<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title></head><body>"
+                              "{{ content }}</body></html>\n",
+        "_layouts/default.html": "---\nlayout: wrap\n---\n{% include nav.html pages=site.pages %}"
+                                 "{% include anchors.html body=\"<svg viewBox=\\\"0 0 16 16\\\"></svg>\" "
+                                 "other='it\\'s' %}{{ content }}",
+        "a.md": "---\nlayout: default\ntitle: A\nnav_order: 2\n---\nA.\n",
+        "b.md": "---\nlayout: default\ntitle: B\nnav_order: \"x\"\n---\nB.\n",
+        "c.md": "---\nlayout: default\ntitle: C\nnav_order: 1\n---\nC.\n",
+        "d.md": "---\nlayout: default\ntitle: D\n---\nD.\n"})
+    theirs = (old / "a.html").read_text()
+    assert '<div class="anchors"><svg viewBox="0 0 16 16"></svg>|it\'s</div>' in theirs
+    assert '<ul><li>2:1:A;</li><li>":1:B;</li><li>1:1:C;</li></ul>' in theirs
+    for page in ("a.html", "d.html"):
+        assert parity.dom((new / page).read_text()) == parity.dom((old / page).read_text()), page
+    assert not [n for n in notes if "nav.html" in n.path or "anchors" in n.construct]
+
+
+@needs_jekyll
+def test_text_documents_of_a_collection_are_pages_as_in_jekyll(tmp_path) -> None:
+    # choosealicense.com: `_licenses/mit.txt` (front matter, then the licence's text) at `/licenses/:path/`,
+    # shown in `<pre>{{ content | replace: "<", "&lt;" }}</pre>` (sitegen published none of them); the
+    # blank lines after its front matter, which Jekyll's pattern takes; `{% if page[type] contains req %}`.
+    layout = ("<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title></head><body>"
+              "{% assign types = \"permissions|limitations\" | split: \"|\" %}{% for type in types %}<ul class=\"{{ type }}\">"
+              "{% for rule in site.data.rules[type] %}{% if page[type] contains rule.tag %}<li>{{ rule.label }}</li>"
+              "{% endif %}{% endfor %}</ul>{% endfor %}<i>{{ page[\"title\"] }}</i>"
+              "<pre id=\"text\">{{ content | replace: \"<\", \"&lt;\" | replace: \">\", \"&gt;\" }}</pre></body></html>\n")
+    old, new, notes = _built_by_both(tmp_path, {
+        "_layouts/license.html": layout,
+        "_data/rules.yml": "permissions:\n- {tag: commercial-use, label: Commercial use}\n- {tag: private-use, label: Private use}\n"
+                           "limitations:\n- {tag: liability, label: Liability}\n",
+        "_licenses/mit.txt": "---\ntitle: MIT License\npermissions: [commercial-use]\nlimitations: [liability]\n---\n\n\n"
+                             "  MIT License\n\nCopyright (c) <year> <copyright holders>\n",
+        "_licenses/zero.txt": "---\ntitle: Zero\npermissions: [private-use]\n---\nZero <b>.\n",
+        "index.md": "---\ntitle: Home\n---\n{% for l in site.licenses %}[{{ l.title }}]({{ l.url }}) {% endfor %}\n"},
+        config="title: Small\nurl: https://small.example\ncollections:\n  licenses:\n    output: true\n"
+               "    permalink: /licenses/:path/\ndefaults:\n- {scope: {type: licenses}, values: {layout: license}}\n")
+    for page in ("licenses/mit/index.html", "licenses/zero/index.html", "index.html"):
+        assert parity.dom((new / page).read_text()) == parity.dom((old / page).read_text()), page
+    mit = (old / "licenses/mit/index.html").read_text()
+    assert '<ul class="permissions"><li>Commercial use</li></ul>' in mit and "<i>MIT License</i>" in mit
+    assert '<pre id="text">  MIT License\n\nCopyright (c) &lt;year&gt;' in mit
+    assert not [n for n in notes if n.path.startswith("_licenses") or "page[" in n.construct]
+
+
+@needs_jekyll
+def test_a_site_without_title_author_or_url_renders_as_in_jekyll(tmp_path) -> None:
+    # jekyll/minima's own site: no title, author or url in _config.yml (site.yaml needs a title and a
+    # URL: the folder's name, example.org), a nav of the titled pages (`hyperpage.title` of an untitled
+    # page is nil), `absolute_url` without site.url, and two posts of one day in Jekyll's order (by path).
+    header = ("<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title></head><body>"
+              "<a class=\"site-title\">{{ site.title | default: site.github.repository_name }}</a>"
+              "{% if site.author %}<ul><li>{{ site.author.name }}</li></ul>{% endif %}"
+              "{%- assign paths = site.pages | map: \"path\" -%}<nav>{%- for path in paths -%}"
+              "{%- assign hyperpage = site.pages | where: \"path\", path | first -%}"
+              "{%- if hyperpage.title %}<a href=\"{{ hyperpage.url | relative_url }}\">{{ hyperpage.title }}</a>{% endif -%}"
+              "{%- endfor %}</nav><a class=\"feed\" href=\"{{ 'feed.xml' | absolute_url }}\">feed</a>"
+              "<ol>{% for post in site.posts %}<li>{{ post.url }}</li>{% endfor %}</ol>{{ content }}</body></html>\n")
+    old, new, notes = _built_by_both(tmp_path, {
+        "_layouts/default.html": header,
+        "index.md": "---\nlayout: default\n---\nHome.\n",
+        "about.md": "---\nlayout: default\ntitle: About\npermalink: /about/\n---\nAbout.\n",
+        "_posts/2016-05-20-super-long.md": "---\nlayout: default\ntitle: Long\ncategories: misc\n---\nL.\n",
+        "_posts/2016-05-20-welcome.md": "---\nlayout: default\ntitle: Welcome\n---\nW.\n"},
+        config="markdown: kramdown\n")
+    theirs = (old / "index.html").read_text()
+    assert '<a class="site-title"></a><nav><a href="/about/">About</a></nav><a class="feed" href="/feed.xml">' in theirs
+    assert "<li>/2016/05/20/welcome.html</li><li>/misc/2016/05/20/super-long.html</li>" in theirs
+    for page in ("index.html", "about/index.html", "2016/05/20/welcome.html"):
+        assert parity.dom((new / page).read_text()) == parity.dom((old / page).read_text()), page
+
+
+@needs_jekyll
+def test_a_baseurl_written_with_its_end_slash_is_printed_so_as_in_jekyll(tmp_path) -> None:
+    # poole/hyde: `baseurl: /` and `<a href="{{ site.baseurl }}">` in its sidebar (sitegen's baseurl has no
+    # end slash: the link was empty).
+    old, new, _ = _built_by_both(tmp_path, {
+        "_layouts/default.html": "<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title></head><body>"
+                                 "<a class=\"home\" href=\"{{ site.baseurl }}\">{{ site.title }}</a>{{ content }}</body></html>\n",
+        "about.md": "---\nlayout: default\ntitle: About\n---\nA.\n"},
+        config="title: Hyde\nurl: https://small.example\nbaseurl: /\n")
+    theirs = (old / "about.html").read_text()
+    assert '<a class="home" href="/">Hyde</a>' in theirs
+    assert parity.dom((new / "about.html").read_text()) == parity.dom(theirs)
+
+
+@needs_jekyll
+def test_link_and_post_url_hold_the_baseurl_as_in_jekyll(tmp_path) -> None:
+    # just-the-docs (baseurl /just-the-docs): `[option]({{ site.baseurl }}{% link docs/configuration.md %})`
+    # has it twice in Jekyll 4, whose `link` and `post_url` give relative_url's path (sitegen's had none).
+    old, new, _ = _built_by_both(tmp_path, {
+        "docs/configuration.md": "---\nlayout: default\ntitle: Configuration\n---\nC.\n",
+        "about.md": "---\nlayout: default\ntitle: About\n---\n[a]({% link docs/configuration.md %}) "
+                    "[b]({{ site.baseurl }}{% link docs/configuration.md %}) [c]({% post_url 2020-01-02-hello-world %})\n"},
+        config="title: Small\nurl: https://small.example\nbaseurl: /sub\n")
+    theirs = (old / "about.html").read_text()
+    assert ('<a href="/sub/docs/configuration.html">a</a> <a href="/sub/sub/docs/configuration.html">b</a> '
+            '<a href="/sub/2020/01/02/hello-world.html">c</a>') in theirs
+    assert parity.dom((new / "about.html").read_text()) == parity.dom(theirs)

@@ -369,7 +369,7 @@ def test_the_report_starts_with_what_a_visitor_would_see(tmp_path) -> None:
     source = small_site(tmp_path / "jekyll", files={
         "doap.rdf": "---\n---\n<rdf>{{ site.title }}</rdf>\n",
         "_posts/2020-05-05-lost.md": "---\nlayout: missing\ntitle: Lost\n---\nL\n",
-        "_layouts/default.html": "<html><body>{{ site.posts | group_by_exp: 'p', 'p.year' }}{{ content }}</body></html>\n"})
+        "_layouts/default.html": "<html><body>{{ site.posts | find_exp: 'p', 'p.year' }}{{ content }}</body></html>\n"})
     import_jekyll(source, tmp_path / "site")
     report = (tmp_path / "site/IMPORT-REPORT.md").read_text()
     visible = report.index("## What a visitor would see")
@@ -378,4 +378,4 @@ def test_the_report_starts_with_what_a_visitor_would_see(tmp_path) -> None:
     section = report[visible:by_hand]
     assert "`doap.rdf:1`: `doap.rdf`: a page that is not Markdown or HTML" in section
     assert "`layout: missing`" in section
-    assert "group_by_exp" in report[by_hand:] and "group_by_exp" not in section
+    assert "find_exp" in report[by_hand:] and "find_exp" not in section

@@ -15,7 +15,7 @@ from generator.config import Config
 from generator.importers.liquid import convert_template
 from generator.render import Renderer
 
-CONFIG = {"production_url": "https://tvm.apache.org", "JB": {"version": "0.3.0"}}
+CONFIG = {"title": "T", "url": "https://example.org", "production_url": "https://tvm.apache.org", "JB": {"version": "0.3.0"}}   # the site of Renderer(Config(...)) below
 PAGE = SimpleNamespace(title="A & B", url="/a.html", date=datetime(2017, 8, 2, tzinfo=timezone.utc),
                        tags=[], categories=["news"], content="", layout="post",
                        meta={"author": "Ann", "order": 3})
@@ -99,8 +99,8 @@ def test_a_layout_chain_becomes_extends_and_blocks(tmp_path) -> None:
 
 @pytest.mark.parametrize("liquid, line, construct, action", [
     ("a\n{% tablerow p in site.posts %}{% endtablerow %}", 2, "{% tablerow p in site.posts %}", "Jinja for loop"),
-    ("{{ site.posts | group_by_exp: 'p', 'p.year' }}", 1, "{{ site.posts | group_by_exp: 'p', 'p.year' }}",
-     "filter 'group_by_exp'"),
+    ("{{ site.posts | find_exp: 'p', 'p.year' }}", 1, "{{ site.posts | find_exp: 'p', 'p.year' }}",
+     "filter 'find_exp'"),
     ("{{ paginator.page }}", 1, "{{ paginator.page }}", "'paginator' has no equivalent"),
     ("{% include {{ page.inc }} %}", 1, "{% include {{ page.inc }} %}", "name the file"),
     ("{% break %}", 1, "{% break %}", "outside of a for loop"),

@@ -414,17 +414,15 @@ class _Importer:
 
     def import_sass_page(self, data: bytes, rel: str, top: str) -> None:
         """A Sass page (front matter, then Sass): the Sass, compiled by the build into a .css
-        beside it, as Jekyll compiled it; the stylesheets it loads from other hosts are allowed."""
+        beside it, as Jekyll compiled it; with its front matter where it holds Liquid, which the
+        build runs first, as Jekyll does; the stylesheets it loads from other hosts are allowed."""
         text = data.decode("utf-8", errors="replace")
         front = FRONT_MATTER.match(text)
         body = text[front.end():] if front else text
-        if has_liquid(body):
-            self.note(rel, 1, rel, "Liquid in a Sass page: sitegen compiles the Sass as it is: write the values "
-                                   "in", visible=True)
-
-        self.copy(body.encode("utf-8"), rel)
+        kept = text if has_liquid(body) else body
+        self.copy(kept.encode("utf-8"), rel)
         self.publish(top)
-        self.localize(body.encode("utf-8"), rel)
+        self.localize(kept.encode("utf-8"), rel)
         offset = text[:len(text) - len(body)].count("\n")
         for ref in scan_css(body):
             if ref.fetched:
@@ -460,6 +458,7 @@ class _Importer:
                                                  "in templates or content", visible=True)
             self.note_plugin_liquid()
         self.import_data()
+        self.plugin_words = self.words_of_plugins()
         self.import_includes_and_layouts()
 
     def import_collections(self) -> None:
@@ -483,15 +482,36 @@ class _Importer:
                         self.copy_collection_file(data, rel, static_url(self.collection_template(collection),
                                                                         collection.name, inner))
                     continue
-                if not inner.endswith(PAGE_SUFFIXES):
+                target = f"content/pages/_{collection.name}/{inner}"
+                if not inner.endswith(PAGE_SUFFIXES) and self.html_page_of_text(data, collection, folder, inner):
+                    target = f"content/pages/_{collection.name}/{inner.rsplit('.', 1)[0]}.html"
+                elif not inner.endswith(PAGE_SUFFIXES):
                     self.note(rel, 1, rel, f"a document of the collection '{collection.name}' that is not Markdown "
                               f"or HTML: sitegen does not read it, so site.{collection.name} lists it not"
                               + (", nor is it published: write the file as it should be served into a static "
                                  "folder" if collection.output else ""), visible=collection.output)
                     continue
-                self.write_document(data, rel, f"content/pages/_{collection.name}/{inner}", collection.name,
-                                    collection=(collection, inner))
+                self.write_document(data, rel, target, collection.name, collection=(collection, inner))
                 self.result.collected += 1
+
+    def html_page_of_text(self, data: bytes, collection: JekyllCollection, folder: Path, inner: str) -> bool:
+        """Whether Jekyll made an HTML page of a text document of ``collection`` (choosealicense.com's
+        ``_licenses/mit.txt``, at ``/licenses/:path/``): its text, Liquid run but not converted, in
+        its layout, which an HTML page of the same text is too. Only where its URL is a folder's
+        (index.html) by the collection's pattern, the document naming no permalink of its own."""
+        stem = inner.rsplit(".", 1)[0]
+        return (collection.output and "." in inner and self.collection_template(collection).endswith("/")
+                and not re.search(rb"^permalink[ \t]*:", data.split(b"\n---", 1)[0], re.M)
+                and not any((folder / f"{stem}{suffix}").exists() for suffix in PAGE_SUFFIXES))
+
+    def words_of_plugins(self) -> frozenset[str]:
+        """The words of the site's Ruby plugins: a ``site.<name>`` that _config.yml does not set is
+        nil in Jekyll unless one of them sets it (``site.config["name"] = ...``)."""
+        words: set[str] = set()
+        for path in sorted((self.src / "_plugins").rglob("*.rb")):
+            data = self.read(path)
+            words.update(re.findall(r"\w+", data.decode("utf-8", "replace") if data is not None else ""))
+        return frozenset(words)
 
     def note_plugin_liquid(self) -> None:
         """The Liquid tags and filters the site's Ruby plugins register: each is named here, and
@@ -566,6 +586,8 @@ class _Importer:
             return
         match = re.match(r"---[ \t]*\r?\n(.*?)^(?:---|\.\.\.)[ \t]*(?:\r?\n|\Z)", text, re.S | re.M)
         front, body_start = (match.group(1), match.end()) if match else ("", 0)
+        if match and target.endswith(".html"):     # Jekyll's `---\s*$\n?` takes the blank lines after it too,
+            body_start += _blank_lines(text, body_start)   # which a <pre> shows (choosealicense.com's licences)
         if match is None:       # as Jekyll reads it: no data, the whole file the body
             self.note(rel, 1, rel, "no front matter" + (" (its '---' is not closed)" if text.startswith("---") else "")
                       + ": Jekyll took the whole file for the body, and so does sitegen; add the front matter it means")
@@ -896,7 +918,7 @@ class _Importer:
             jinja, notes = convert_template(body, rel, self.config, parent=parent, blocks=blocks,
                                             includes=set(include_files), layouts=variables[name],
                                             assigned=assigned, languages=self.languages,
-                                            redirect=name == REDIRECT)
+                                            redirect=name == REDIRECT, plugin_words=self.plugin_words)
             self.result.notes += [_shifted(note, offset) for note in notes]
             self.write(jinja, f"templates/{name}.html")
             self.result.layouts += 1
@@ -918,7 +940,8 @@ class _Importer:
                 self.note_hosts(text, f"_includes/{name}")
                 jinja, notes = convert_template(text, f"_includes/{name}", self.config, lenient=True,
                                                 includes=set(include_files), assigned=assigned,
-                                                page_layouts=page_layouts, languages=self.languages)
+                                                page_layouts=page_layouts, languages=self.languages,
+                                                plugin_words=self.plugin_words)
                 self.result.notes += notes
                 self.write(jinja, f"templates/partials/{name}")
                 todo.append(text)
@@ -1283,6 +1306,13 @@ def split_names(front: str, meta: dict) -> str:
 # Jekyll's include_relative of a named file (not {{ computed }}), its parameters after the name.
 INCLUDE_RELATIVE = re.compile(r"(\{%-?\s*)include_relative\s+([\w./-]+)((?:\s[^%]*)?-?%\})")
 RELATIVE_INCLUDES = "_relative"     # content/includes/_relative/PATH: a file include_relative reads
+
+
+def _blank_lines(text: str, start: int) -> int:
+    """How much of ``text`` from ``start`` Jekyll's front matter pattern takes besides its closing
+    line: the whitespace up to its last line break (``\s*$\n?``, Ruby's \s)."""
+    found = re.match(r"[ \t\r\n\f\v]*\n", text[start:start + 4096])
+    return found.end() if found else 0
 
 
 def gemfile_plugins(text: str) -> list[tuple[str, int]]:

@@ -38,10 +38,23 @@ DOCUMENT_FIELDS = {"title", "url", "date", "content", "excerpt", "tags", "catego
 # Jekyll's site variables that sitegen's ``site`` has under the same (or another) name.
 SITE_FIELDS = {"title": "title", "description": "description", "url": "url", "baseurl": "baseurl",
                "posts": "posts", "pages": "pages", "tags": "tags", "categories": "categories",
-               "data": "data", "lang": "language", "time": "time"}
+               "data": "data", "lang": "language", "time": "time", "html_pages": "pages"}
+# What Jekyll's ``site`` holds besides _config.yml's keys: SiteDrop's own, Jekyll's default settings
+# (Configuration::DEFAULTS) and jekyll-github-metadata's ``github``. Any other name is nil there.
+JEKYLL_SITE_NAMES = frozenset({
+    "time", "pages", "static_files", "tags", "categories", "posts", "html_pages", "collections", "documents",
+    "related_posts", "config", "data", "source", "destination", "collections_dir", "cache_dir", "plugins_dir",
+    "layouts_dir", "data_dir", "includes_dir", "safe", "include", "exclude", "keep_files", "encoding",
+    "markdown_ext", "strict_front_matter", "show_drafts", "limit_posts", "future", "unpublished", "whitelist",
+    "plugins", "markdown", "highlighter", "lsi", "excerpt_separator", "incremental", "detach", "port", "host",
+    "baseurl", "show_dir_listing", "permalink", "paginate_path", "timezone", "quiet", "verbose", "defaults",
+    "liquid", "kramdown", "url", "github"})
+# An include's ``key=value``: a quoted text (its quotes escaped by a backslash inside: just-the-docs'
+# ``anchorBody="<svg viewBox=\"0 0 16 16\">"``), as Jekyll's include tag reads it, or a variable.
+INCLUDE_PARAMETER = re.compile(r"""([\w-]+)\s*=\s*(?:"([^"\\]*(?:\\.[^"\\]*)*)"|'([^'\\]*(?:\\.[^'\\]*)*)'|([^\s]+))""")
 DOCUMENT_COLLECTIONS = ("site.posts", "site.pages", "site.tags[", "site.categories[")
 # Filters after which a list of documents is something else: groups of them, or their values.
-UNLISTING_FILTERS = ("group_by", "map")
+UNLISTING_FILTERS = ("group_by", "group_by_exp", "map")
 # A mapping's methods, which Jinja's ``x.name`` would find before its key ``name``: ``include.items``
 # (crystal-lang's image-list include) and a group's ``items`` are written ``x["items"]``, key first.
 MAPPING_METHODS = frozenset(name for name in dir(dict) if not name.startswith("_"))
@@ -78,7 +91,7 @@ LIQUID_FILTERS = frozenset({
 # The filters of Jekyll 4.3 and of its Liquid that neither table above has: a layout using one is
 # left to its author; any other name is nobody's filter, which Jekyll's Liquid passes the input on from.
 JEKYLL_FILTERS = frozenset({
-    "smartify", "sassify", "scssify", "find", "find_exp", "to_integer", "group_by_exp", "sample",
+    "smartify", "sassify", "scssify", "find", "find_exp", "to_integer", "sample",
     "inspect", "strip_index"})
 TOKEN = re.compile(r"""\s*(?:
     (?P<str>"[^"]*"|'[^']*')
@@ -139,6 +152,7 @@ class Scope:
     page_layouts: dict[str, dict[str, Any]] | None = None   # an include's: ``layout`` by the page's layout
     languages: Languages | None = None             # jekyll-polyglot's, if the site loads it
     redirect: bool = False                         # the layout jekyll-redirect-from renders its pages with
+    plugin_words: frozenset[str] = frozenset()     # the words of the site's _plugins, which may set site.<name>
 
 
 def _collection_names(config: dict[str, Any]) -> list[str]:
@@ -153,7 +167,8 @@ def convert_template(text: str, path: str, config: dict[str, Any], *, parent: st
                      layouts: list[dict[str, Any]] | None = None,
                      assigned: set[str] | None = None,
                      page_layouts: dict[str, dict[str, Any]] | None = None,
-                     languages: Languages | None = None, redirect: bool = False) -> tuple[str, list[Note]]:
+                     languages: Languages | None = None, redirect: bool = False,
+                     plugin_words: frozenset[str] = frozenset()) -> tuple[str, list[Note]]:
     """Convert one Liquid template (its front matter removed) into Jinja.
 
     ``parent``: the layout it is placed in (it then extends it, its whole body
@@ -166,10 +181,11 @@ def convert_template(text: str, path: str, config: dict[str, Any], *, parent: st
     any of them may read; ``languages``: jekyll-polyglot's, whose links a layout placed in no other
     rewrites into the page's language; ``redirect``: the layout is the site's ``redirect``, which
     sitegen renders its redirect pages with, as jekyll-redirect-from does (``page.redirect.from``
-    and ``.to``). Returns the Jinja text and the notes for the author.
+    and ``.to``); ``plugin_words``: the words of the site's Ruby plugins, any of which may be a
+    ``site.<name>`` they set. Returns the Jinja text and the notes for the author.
     """
     scope = Scope(config, lenient=lenient, includes=includes, layouts=layouts, assigned=assigned,
-                  page_layouts=page_layouts, languages=languages, redirect=redirect)
+                  page_layouts=page_layouts, languages=languages, redirect=redirect, plugin_words=plugin_words)
     converter = _Converter(text, path, scope, include_path, blocks)
     body = converter.run()
     if parent is None and languages and not lenient:
@@ -307,6 +323,7 @@ class _Converter:
         self.at = (1, "")       # the line and text of the markup being converted
         self.stack: list[_Block] = []
         self.block_used = False
+        self.block_read = False    # ``content`` read in an expression (table_wrappers' ``content | replace``)
         self.line = 1           # of the tag or output being converted
 
     def note(self, line: int, construct: str, action: str, neutralised: bool = False) -> None:
@@ -342,6 +359,8 @@ class _Converter:
             self.note(block.line, f"{{% {block.tag} %}}", "this block is never closed: close it")
             out.append({"for": "{% endfor %}", "capture": "{% endset %}", "highlight": "{% endfilter %}"}
                        .get(block.tag, "{% endif %}") * (1 + (block.otherwise > 1)))
+        if self.block_read and not self.block_used:     # read (assigned, filtered), never shown as it is
+            out.append(f"{{% if false %}}{{% block {self.blocks} %}}{{{{ content }}}}{{% endblock %}}{{% endif %}}")
         return "".join(out)
 
     def target(self, name: str) -> str:
@@ -431,8 +450,9 @@ class _Converter:
             self.block_used = True
             return f"{{% block {self.blocks} %}}{left} content {right}{{% endblock %}}"
         # Liquid escapes no output (``escape`` does, where a layout asks): a value holding HTML,
-        # as a site's translations in _data do, is markup, where autoescaping showed its tags.
-        return f"{left} ({self.expression(source)}) | safe {right}"
+        # as a site's translations in _data do, is markup, where autoescaping showed its tags;
+        # a list is its items' text joined, as Liquid prints it (generator/render.py's liquid_output).
+        return f"{left} ({self.expression(source)}) | liquid_output {right}"
 
     # -- tags -------------------------------------------------------------------------------
 
@@ -602,9 +622,11 @@ class _Converter:
         if self.scope.includes is not None and name not in self.scope.includes:
             raise Unconvertible(f"there is no _includes/{name}: add it, or remove the include")
         values = {}
-        for key, value in re.findall(r"([\w-]+)\s*=\s*(\"[^\"]*\"|'[^']*'|[^\s]+)", params):
-            values[key] = self.expression(value)
-        leftover = re.sub(r"([\w-]+)\s*=\s*(\"[^\"]*\"|'[^']*'|[^\s]+)", "", params).strip()
+        for found in INCLUDE_PARAMETER.finditer(params):
+            key, double, single, other = found.groups()
+            values[key] = (_literal(double.replace('\\"', '"')) if double is not None else
+                           _literal(single.replace("\\'", "'")) if single is not None else self.expression(other))
+        leftover = INCLUDE_PARAMETER.sub("", params).strip()
         if leftover:
             raise Unconvertible(f"cannot read the include's parameters {leftover!r}: write them as key=value")
         include = wrap(f'include "{self.include_path(name)}"')
@@ -678,8 +700,8 @@ class _Converter:
         if len(tokens) > 1:
             if tokens[1] != ("punct", ":"):
                 raise Unconvertible(f"cannot read the arguments of filter '{name}'")
-            if name == "where_exp":
-                return self.where_exp(_split(tokens[2:], ","))
+            if name in ("where_exp", "group_by_exp"):
+                return self.where_exp(_split(tokens[2:], ","), name == "group_by_exp")
             args = [self.argument(arg) for arg in _split(tokens[2:], ",")]
             if name in ("sort", "where", "map", "group_by") and args:
                 if not args[0].startswith('"'):
@@ -702,28 +724,34 @@ class _Converter:
             raise Unconvertible(f"the Liquid filter '{name}' has no equivalent among sitegen's Jinja "
                                 f"filters: rewrite it in Jinja, or compute the value in the content")
         jinja, adapt = FILTERS[name]
+        if name == "absolute_url" and not self.scope.config.get("url"):
+            jinja = "relative_url"     # Jekyll's, without a site.url (minima's feed link): the path alone
         if adapt is not None:
             args = adapt(args)
         if name in ("first", "last"):
             return f"{jinja} | default(nil)"    # of an empty list: nil, as in Liquid (Jinja's stops the build)
         return f"{jinja}({', '.join(args)})" if args else jinja
 
-    def where_exp(self, args: list[list[tuple[str, str]]]) -> str:
+    def where_exp(self, args: list[list[tuple[str, str]]], group: bool = False) -> str:
         """Jekyll's ``where_exp: "doc", "doc.url contains '/step/'"`` (jekyll/jekyll's step-index
         include): the condition converted with ``doc`` as a loop variable, tested on each item
-        when the page renders (generator/render.py's ``jekyll_where_exp``)."""
+        when the page renders (generator/render.py's ``jekyll_where_exp``); ``group``: its
+        ``group_by_exp: "item", "item.nav_order | jsonify"`` (just-the-docs' nav), an expression
+        (filters and all) whose value groups the items (``jekyll_group_by_exp``)."""
+        filter_name = "group_by_exp" if group else "where_exp"
         if len(args) != 2 or any(len(arg) != 1 or arg[0][0] != "str" for arg in args):
-            raise Unconvertible("where_exp: give the item's name and the condition as two quoted strings")
+            raise Unconvertible(f"{filter_name}: give the item's name and the {'expression' if group else 'condition'} "
+                                f"as two quoted strings")
         name, condition = (arg[0][1][1:-1] for arg in args)
         _check_name(name)
         added = name not in self.scope.locals
         self.scope.locals.add(name)
         try:
-            converted = self.condition(condition)
+            converted = self.expression(condition) if group else self.condition(condition)
         finally:
             if added:
                 self.scope.locals.discard(name)
-        return f"jekyll_where_exp({_literal(name)}, {_literal(converted)})"
+        return f"jekyll_{filter_name}({_literal(name)}, {_literal(converted)})"
 
     def argument(self, tokens: list[tuple[str, str]]) -> str:
         if len(tokens) == 1:
@@ -775,7 +803,10 @@ class _Converter:
         if root == "include":      # an include given no parameters has its includer's, or nil
             return self.data_value("(include | default(nil))", rest)
         if root == "content" and not rest:
-            return "content"
+            if self.blocks is None:
+                return "content"
+            self.block_read = True      # what the layouts placed in this one made, as in Jekyll
+            return f"self.{self.blocks}()"
         if root == "layout" and scope.layouts is not None:
             return self.layout(rest)
         if root == "layout" and scope.page_layouts is not None:
@@ -841,7 +872,13 @@ class _Converter:
         if name in ("size", "first", "last"):
             return self.access(root, rest)
         if name.startswith("["):
-            raise Unconvertible("a computed key of a page has no direct equivalent: name the key")
+            key = tokenize(name[1:-1].strip())
+            if len(key) == 1 and key[0][0] == "str":      # page["title"]: page.title
+                return self.document(root, [key[0][1][1:-1], *more])
+            if len(key) != 1 or key[0][0] != "name":
+                raise Unconvertible("a computed key of a page has no direct equivalent: name the key")
+            # choosealicense.com's `license[type]` (type: permissions...): a front matter key, nil if missing
+            return self.access(f"({root}.meta | item({self.operand(key[0])}))", more)
         return self.access(f'{root}.meta.get("{name}", nil)', more)   # a missing key is nil
 
     def site(self, rest: list[str]) -> str:
@@ -861,10 +898,17 @@ class _Converter:
                 lang = _in_language(languages, '"{lang}"', _literal(languages.default))
                 base = f"({base} | jekyll_where({_literal('meta.' + LANGUAGE_KEY)}, {lang}))"
                 return self.access(base, more[1:] if keyed else more)
+        written = self.scope.config.get("baseurl")
+        if name == "baseurl" and not more and isinstance(written, str) and written.endswith("/"):
+            return '(site.baseurl ~ "/")'   # as _config.yml writes it (hyde's `baseurl: /`); sitegen's has no end /
+        if name in ("title", "description") and not self.scope.config.get(name):
+            return "nil"    # site.yaml's title is the folder's name (minima's has none): nil, as in Jekyll
         if name in SITE_FIELDS:
             return self.access("site." + SITE_FIELDS[name], more)
-        if name == "author":
-            return "site.author"
+        if name == "author":    # _config.yml's (minima's `author: {name, email}`); nil without one, as in Jekyll
+            if "author" not in self.scope.config:
+                return "nil"
+            return _constant(self.scope.config["author"], more) if more else "site.author"
         if name == "collections" or name in _collection_names(self.scope.config):   # site.yaml's, listed
             return self.access(f"site[{name!r}]", more)
         if name == "related_posts":     # Jekyll's without LSI: a post's ten newest others; a page has none
@@ -876,6 +920,8 @@ class _Converter:
             return _constant(languages.default if name == "default_lang" else languages.languages, more)
         if name in self.scope.config:       # _config.yml's value (a list or mapping too), written in
             return _constant(self.scope.config[name], more)
+        if name not in JEKYLL_SITE_NAMES and name not in self.scope.plugin_words:
+            return "nil"        # set nowhere (minima's site.minima.date_format): nil, as in Jekyll
         raise Unconvertible(f"site.{name} has no equivalent in sitegen's site: write its value in, or "
                             f"keep it in a data file (content/data/) and use site.data")
 

@@ -62,7 +62,7 @@ class Assets(Planner):
                     continue
                 if rel.endswith(sass.SUFFIXES):
                     if sass.is_sass(rel):
-                        plan.add(sass.css_path(rel), rel, partial(sass.compile_sass, root, rel, ctx.config.sass),
+                        plan.add(sass.css_path(rel), rel, partial(sass.compile_sass, root, rel, ctx.config),
                                  "sass")
                 else:
                     plan.add(rel, rel, partial(copy_file, path, rel), "asset")
