@@ -1310,7 +1310,7 @@ RELATIVE_INCLUDES = "_relative"     # content/includes/_relative/PATH: a file in
 
 def _blank_lines(text: str, start: int) -> int:
     """How much of ``text`` from ``start`` Jekyll's front matter pattern takes besides its closing
-    line: the whitespace up to its last line break (``\s*$\n?``, Ruby's \s)."""
+    line: the whitespace up to its last line break (``\\s*$\\n?``, Ruby's ``\\s``)."""
     found = re.match(r"[ \t\r\n\f\v]*\n", text[start:start + 4096])
     return found.end() if found else 0
 
