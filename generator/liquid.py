@@ -219,11 +219,7 @@ def _where_exp(sequence: Any, name: Any, condition: Any, *, context: Any) -> lis
     nobody defined, left out with a warning: every item passed."""
     test = context.env.from_string(f"{{% if {condition} %}}1{{% endif %}}")
     kept = []
-    if isinstance(sequence, Mapping):       # a Hash: its values, as Jekyll's filter takes them
-        sequence = list(sequence.values())
-    elif isinstance(sequence, Iterable) and not isinstance(sequence, str):     # site.posts: a view
-        sequence = list(sequence)
-    for item in _items(sequence):
+    for item in _items(list(sequence.values()) if isinstance(sequence, Mapping) else sequence):   # a Hash's values
         buffer = context.get_buffer()
         with context.extend({str(name): item}):
             test.render_with_context(context, buffer, partial=True)
@@ -748,10 +744,11 @@ def _split(value: Any, separator: Any = None) -> list[str]:
 
 
 def _items(value: Any) -> list:
-    """An array filter's input as a list: nil is empty, anything else not a list is one item."""
+    """An array filter's input as a list: nil is empty; a string or a mapping (a page, a Hash) is one
+    item; anything else iterable (a list, ``site.posts``' view) its items."""
     if value is None or isinstance(value, Undefined):
         return []
-    return list(value) if isinstance(value, (list, tuple)) else [value]
+    return [value] if isinstance(value, (str, Mapping)) or not isinstance(value, Iterable) else list(value)
 
 
 def _sentence(items: Any, connector: str = "and") -> str:

@@ -792,7 +792,7 @@ def _most_indented_item(lines: list[str]) -> int:
     return max(indents, key=indents.get, default=1)
 
 
-FENCE = re.compile(r"^ {0,3}(`{3,}(?=[^`]*$)|~{3,})")
+FENCE = re.compile(r"^ {0,3}(`{3,}(?=[^`]*$)|~{3,})")   # no backtick after a backtick fence's run: code spans
 # The elements of a document's head that kramdown reads as blocks, without an end tag, in a body.
 HEAD_ELEMENTS = ("link", "meta", "base")
 # A line making the one above a heading, in kramdown's setext style: at the line's start.
@@ -800,7 +800,7 @@ SETEXT_UNDERLINE = re.compile(r"[-=]+[ \t]*$")
 # A tab Python-Markdown would expand, in the code of an indented block: a noncharacter meanwhile.
 KEPT_TAB = "\ufdd4"
 # What an indented line's text may start that makes it no code block's: a nested list, a quote.
-INDENTED_BLOCK_START = re.compile(r"(?:[*+-]|\d+[.)])(?:[ \t]|$)|>")   # no backtick after a backtick fence's run: code spans
+INDENTED_BLOCK_START = re.compile(r"(?:[*+-]|\d+[.)])(?:[ \t]|$)|>")
 DEFINITION = re.compile(r"^ {0,3}: +(?=\S)")
 COMMENT_LINE = re.compile(r"^ {0,3}<!--(?:(?!-->).)*-->\s*$")
 ATX_HEADING = re.compile(r"^ {0,3}#{1,6}(\s|$)")

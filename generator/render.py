@@ -414,7 +414,7 @@ def liquid_contains(left: Any, right: Any) -> bool:
 def liquid_empty(value: Any) -> bool:
     """Liquid's ``x == empty``, for conditions converted from Liquid: Ruby's ``empty?``, which only a
     string, a list or a mapping has; nil and anything else are not empty (the condition is nil)."""
-    return isinstance(value, (str, list, tuple, Mapping)) and not isinstance(value, jinja2.Undefined) and not value
+    return isinstance(value, (str, list, tuple, Mapping)) and not value
 
 
 def _ordered(value: Any) -> bool:
