@@ -82,7 +82,7 @@ def main() -> int:
     print("| stage | s | share |\n|---|---:|---:|")
     for name, seconds in stages:
         print(f"| {name} | {seconds:.1f} | {100 * seconds / whole:.1f} % |")
-    print(f"\n| function (own time) | s | share |\n|---|---:|---:|")
+    print("\n| function (own time) | s | share |\n|---|---:|---:|")
     own = sorted(((tt, key) for key, (_, _, tt, _, _) in stats.stats.items()), reverse=True)[:args.top]
     for seconds, (file, line, name) in own:
         where = file.split("site-packages/")[-1].replace(str(repo) + "/", "")

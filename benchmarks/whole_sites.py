@@ -31,7 +31,6 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import lxml.html
 import yaml
 
 from benchmarks.mirrors import export

@@ -36,7 +36,7 @@ from generator.ruby_values import jekyll_matches, jekyll_sorted, ruby_text
 from generator.placement import timezone_of
 from generator.site import group_url, slugify
 from generator.sources import parse_date
-from generator.urls import quoted, relative_url
+from generator.urls import relative_url
 
 TEMPLATES_DIR = TEMPLATES
 
