@@ -424,11 +424,22 @@ def test_a_layouts_front_matter_is_its_layout_variable_as_in_jekyll(tmp_path) ->
         assert _tight((new / page).read_text()) == _tight((old / page).read_text()), page
     assert '<p>D9HG dark[]</p><script>search({"appId":"D9HG","indexName":"brew_all"});' in (old / "about.html").read_text()
     assert not [n for n in notes if "layout" in n.construct]
-    # A layout placing pages in `base` with another shade: the value depends on the page, a note says so.
+    # Layouts placing pages in `base` with other shades: the value depends on the page's layout, the
+    # nearest layout setting it winning (as Leaflet's post and tutorial layouts set `root`, read in v2).
     (tmp_path / "jekyll/_layouts/odd.html").write_text("---\nlayout: base\nshade: light\n---\n{{ content }}")
+    (tmp_path / "jekyll/_layouts/odder.html").write_text("---\nlayout: odd\n---\n<i>{{ layout.shade }}</i>{{ content }}")
+    (tmp_path / "jekyll/_layouts/plain.html").write_text("---\nlayout: base\nshade: [a, b]\n---\n{{ content }}")
+    for name in ("base", "odd", "odder", "plain"):
+        (tmp_path / f"jekyll/{name}.md").write_text(f"---\nlayout: {name}\ntitle: {name}\n---\nOn {name}.\n")
+    jekyll_build(tmp_path / "jekyll", tmp_path / "old2")
     notes = import_jekyll(tmp_path / "jekyll", tmp_path / "again").notes
-    assert [(n.path, n.line, n.construct) for n in notes if "layout" in n.construct] == [
-        ("_layouts/base.html", 6, "{{ layout.shade }}")]
+    build(tmp_path / "again")
+    assert not [n for n in notes if "layout" in n.construct]
+    for name, shown in (("base", "<p>D9HG dark[]</p>"), ("odd", "<p>D9HG light[]</p>"),
+                        ("odder", "<p>D9HG light[]</p>"), ("plain", "<p>D9HG ab[]</p>")):
+        theirs = _tight((tmp_path / "old2" / f"{name}.html").read_text())
+        assert shown in theirs, name
+        assert _tight((tmp_path / "again/_site" / f"{name}.html").read_text()) == theirs, name
 
 
 @needs_jekyll
