@@ -1045,6 +1045,26 @@ def test_the_sites_redirect_layout_renders_its_redirect_pages_as_jekyll_redirect
 
 
 @needs_jekyll
+def test_redirect_keys_no_plugin_reads_are_the_pages_own_in_its_layouts_as_in_jekyll(tmp_path) -> None:
+    # As Leaflet's docs (no jekyll-redirect-from): its moved examples and 404 page are `layout:
+    # redirected` with `redirect_to: mobile/`, which the layout writes into a refresh and a link.
+    layout = ("<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title>{% if page.redirect_to %}"
+              "<meta http-equiv=\"refresh\" content=\"0;url={{ page.redirect_to }}\">{% endif %}</head><body>"
+              "<a href=\"{{ page.redirect_to }}\">on</a><p>[{{ page.redirect_from | join: ',' }}] "
+              "[{{ page['redirect_to'] }}]</p>{% include from.html %}{{ content }}</body></html>\n")
+    old, new, notes = _built_by_both(tmp_path, {
+        "_layouts/redirected.html": layout,
+        "_includes/from.html": "<i>{{ page.redirect_from.first }}</i>",
+        "mobile.md": "---\nlayout: redirected\ntitle: Mobile\nredirect_to:  mobile/\n---\n",
+        "about.md": "---\nlayout: redirected\ntitle: About\nredirect_from: [/old/, /older/]\n---\nA.\n"})
+    assert '<a href="mobile/">on</a><p>[] [mobile/]</p><i></i>' in (old / "mobile.html").read_text()
+    assert '<a href="">on</a><p>[/old/,/older/] []</p><i>/old/</i>' in (old / "about.html").read_text()
+    for page in ("mobile.html", "about.html"):
+        assert _page(new, page) == _page(old, page), page
+    assert not [n for n in notes if n.path.startswith(("_layouts/", "_includes/"))]
+
+
+@needs_jekyll
 def test_a_string_of_tags_is_split_at_its_spaces_as_in_jekyll(tmp_path) -> None:
     # As elixir-lang.org's case studies: `tags: superbowl mqtt`, listed as #superbowl #mqtt.
     layout = ("<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title></head><body>"

@@ -152,6 +152,7 @@ class Scope:
     page_layouts: dict[str, dict[str, Any]] | None = None   # an include's: ``layout`` by the page's layout
     languages: Languages | None = None             # jekyll-polyglot's, if the site loads it
     redirect: bool = False                         # the layout jekyll-redirect-from renders its pages with
+    kept_redirects: bool = False                   # redirect_from/_to kept as jekyll_redirect_from/_to
     plugin_words: frozenset[str] = frozenset()     # the words of the site's _plugins, which may set site.<name>
 
 
@@ -168,7 +169,7 @@ def convert_template(text: str, path: str, config: dict[str, Any], *, parent: st
                      assigned: set[str] | None = None,
                      page_layouts: dict[str, dict[str, Any]] | None = None,
                      languages: Languages | None = None, redirect: bool = False,
-                     plugin_words: frozenset[str] = frozenset()) -> tuple[str, list[Note]]:
+                     kept_redirects: bool = False, plugin_words: frozenset[str] = frozenset()) -> tuple[str, list[Note]]:
     """Convert one Liquid template (its front matter removed) into Jinja.
 
     ``parent``: the layout it is placed in (it then extends it, its whole body
@@ -181,11 +182,14 @@ def convert_template(text: str, path: str, config: dict[str, Any], *, parent: st
     any of them may read; ``languages``: jekyll-polyglot's, whose links a layout placed in no other
     rewrites into the page's language; ``redirect``: the layout is the site's ``redirect``, which
     sitegen renders its redirect pages with, as jekyll-redirect-from does (``page.redirect.from``
-    and ``.to``); ``plugin_words``: the words of the site's Ruby plugins, any of which may be a
+    and ``.to``); ``kept_redirects``: the site loads no jekyll-redirect-from, so the import kept its
+    pages' ``redirect_from`` and ``redirect_to`` as ``jekyll_redirect_from`` and ``_to`` (which
+    ``page.redirect_to`` then reads, as Jekyll reads the key); ``plugin_words``: the words of the site's Ruby plugins, any of which may be a
     ``site.<name>`` they set. Returns the Jinja text and the notes for the author.
     """
     scope = Scope(config, lenient=lenient, includes=includes, layouts=layouts, assigned=assigned,
-                  page_layouts=page_layouts, languages=languages, redirect=redirect, plugin_words=plugin_words)
+                  page_layouts=page_layouts, languages=languages, redirect=redirect, kept_redirects=kept_redirects,
+                  plugin_words=plugin_words)
     converter = _Converter(text, path, scope, include_path, blocks)
     body = converter.run()
     if parent is None and languages and not lenient:
@@ -851,6 +855,8 @@ class _Converter:
         name, more = rest[0], rest[1:]
         if name == "redirect" and root == "page" and self.scope.redirect:
             return self.access(REDIRECT_PAGE, more)
+        if name in ("redirect_from", "redirect_to") and self.scope.kept_redirects:   # the page's own key
+            return self.access(f'{root}.meta.get("jekyll_{name}", nil)', more)
         if name == "excerpt":    # the front matter's as written, where it sets one, as in Jekyll
             return self.access(f'({root}.meta.excerpt if "excerpt" in {root}.meta else {root}.excerpt)', more)
         if name == "title":      # nil for a page the import titled (front matter 'untitled'), as in Jekyll
