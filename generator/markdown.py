@@ -799,6 +799,8 @@ HEAD_ELEMENTS = ("link", "meta", "base")
 SETEXT_UNDERLINE = re.compile(r"[-=]+[ \t]*$")
 # A tab Python-Markdown would expand, in the code of an indented block: a noncharacter meanwhile.
 KEPT_TAB = "\ufdd4"
+# The start of an HTML block's <pre>, whose text kramdown keeps as written (its tabs too).
+HTML_PRE = re.compile(r" {0,3}<pre[\s>]", re.I)
 # What an indented line's text may start that makes it no code block's: a nested list, a quote.
 INDENTED_BLOCK_START = re.compile(r"(?:[*+-]|\d+[.)])(?:[ \t]|$)|>")
 DEFINITION = re.compile(r"^ {0,3}: +(?=\S)")
@@ -916,11 +918,16 @@ def _tabs_expanded(lines: list[str], tab_length: int) -> list[str]:
     three spaces: kramdown keeps a fence's code as written (superfences' ``preserve_tabs``
     keeps it from Python-Markdown's own expansion after). A fence opened by a tab is an
     item's, whose lines kramdown expands. An indented code block keeps the tabs after its
-    indentation too, as kramdown keeps them (bitcoincore.org's and elixir's IRC logs):
-    :data:`KEPT_TAB` stands for each until :class:`KeptTabs` puts it back in the HTML."""
+    indentation too, as kramdown keeps them (bitcoincore.org's and elixir's IRC logs); outside
+    lists, kramdown takes one tab or four spaces off each of its lines and keeps the rest (Leaflet's
+    ``\t.addTo(map)`` four spaces in); and an HTML block's ``<pre>`` keeps its text as written
+    (Leaflet's examples). :data:`KEPT_TAB` stands for each kept tab until :class:`KeptTabs` puts
+    it back in the HTML."""
     out: list[str] = []
     fence: str | None = None     # the opening of the fenced code we are in
     code, blank = False, True    # in an indented code block (or a list item's indented text); after a blank line
+    listed = False               # in a list's (or definition's) lines, which kramdown reads at their item's column
+    pre = False                  # in the <pre> of an HTML block
     for line in lines:
         if fence is not None:
             fence = None if _closes_fence(fence, line) else fence
@@ -931,13 +938,26 @@ def _tabs_expanded(lines: list[str], tab_length: int) -> list[str]:
             fence = opening.group(1)
         text = line.lstrip(" \t")
         indent = line[:len(line) - len(text)].expandtabs(tab_length)
+        opened = not pre and len(indent) < 4 and HTML_PRE.match(line)
+        if pre or opened:
+            pre = "</pre>" not in line[opened.end() if opened else 0:].lower()
+            out.append(line.replace("\t", KEPT_TAB))
+            code = blank = False
+            continue
         if not text:
             blank = True
         else:
             code = len(indent) >= 4 and (code or blank) and not INDENTED_BLOCK_START.match(text)
+            if len(indent) < 4:
+                listed = bool(LIST_ITEM.match(line) or DEFINITION.match(line)) or listed and not blank
             blank = False
         if "\t" in line:
-            line = indent + text.replace("\t", KEPT_TAB) if code else line.expandtabs(tab_length)
+            if code and not listed and line.startswith(("\t", "    ")):
+                line = "    " + line[1 if line[0] == "\t" else 4:].replace("\t", KEPT_TAB)
+            elif code:
+                line = indent + text.replace("\t", KEPT_TAB)
+            else:
+                line = line.expandtabs(tab_length)
         out.append(line)
     return out
 

@@ -314,6 +314,11 @@ KRAMDOWN_READINGS = {
                          "> ~~~\n> a\n>\n> b\n> ~~~\n\n> > deep\n> > ```\n> > z\n> > ```\n"),
     "fences-indented-with-tabs": ("- a\n\n\t```\n\tcode\n\t\tx\n\t```\n\n1. b\n\t```\n\tcode\n\t```\n2. c\n\n"
                                   "Text\n\n\t```python\n\tx = 1\n\t```\n"),
+    # Leaflet's docs: kramdown takes one tab or four spaces off an indented code block's lines and
+    # keeps the rest as written; an HTML block's <pre> keeps its tabs (its examples' JSON).
+    "tabs-in-indented-code-and-pre": ("Text.\n\n\tL.marker(x)\n    \t.addTo(map)\n\t\t.open();\n\nMid.\n\n"
+                                      '<pre><code>const f = {\n\t"type": 1,\n\n\t\tx\n}</code></pre>\n\n'
+                                      "<pre class=\"c\">\ta\tb</pre>\n\n- item\n\n        in\titem\n"),
     "list-in-quote": "> - a\n>   - b\n> - c\n>\n> Text\n> 1. one\n",
     "item-attribute-lists": ("* {:.cls} text\n\n* two\n\nPara.\n\n- a\n\n  {: .x}\n- b\n\nMore.\n\n"
                              "- {:.c} [ ] task\n- [x] done\n\nEnd.\n\n- a\n- b\n{: .x}\n\nText\n\n"
