@@ -727,6 +727,10 @@ class KramdownBlocks(Preprocessor):
             elif block == "para" and starts in ("list", "fence", "quote", "html"):
                 out.append("")
                 block = starts
+            elif block == "para" and starts == "code" and STANDALONE_IAL.match(out[-1]) \
+                    and (len(out) < 2 or not out[-2].strip()):
+                out.append("")      # the code block's attribute list, on the line above it (Leaflet's {: .css})
+                block = starts
             if block == "table" and TABLE_ROW.match(line):
                 table.append(line)
                 continue
@@ -946,6 +950,8 @@ def _tabs_expanded(lines: list[str], tab_length: int) -> list[str]:
             continue
         if not text:
             blank = True
+        elif blank and STANDALONE_IAL.match(line):
+            code = False        # the attribute list of the block below: code may start after it
         else:
             code = len(indent) >= 4 and (code or blank) and not INDENTED_BLOCK_START.match(text)
             if len(indent) < 4:
@@ -1639,6 +1645,13 @@ class BlockIals(Treeprocessor):
                         parent.remove(child)
                     continue
                 match = IAL_ONLY.match(text)
+                if match and (code := self.stashed_code(children[i + 1])) is not None:
+                    held = etree.Element("div")     # "{: .css}" over an indented block (Leaflet's examples)
+                    attr_list.assign_attrs(held, match.group(1))
+                    stash = self.md.htmlStash.rawHtmlBlocks
+                    stash[code] = _outer_attributes(stash[code], held.attrib)
+                    parent.remove(child)
+                    continue
                 if (match or (not text and child.attrib)) and children[i + 1].tag != "p":
                     target = children[i + 1]
                     if match:
@@ -1647,6 +1660,30 @@ class BlockIals(Treeprocessor):
                         joined = f"{target.get(key)} {value}" if key == "class" and target.get(key) else value
                         target.set(key, joined)
                     parent.remove(child)
+
+
+    def stashed_code(self, element: etree.Element) -> int | None:
+        """Where in the raw HTML stash is the code block ``element`` (a paragraph) stands for, if it does."""
+        found = util.HTML_PLACEHOLDER_RE.fullmatch(element.text or "") if element.tag == "p" and not len(element) \
+            else None
+        if found is None:
+            return None
+        index = int(found.group(1))
+        held = self.md.htmlStash.rawHtmlBlocks[index] if index < len(self.md.htmlStash.rawHtmlBlocks) else None
+        return index if isinstance(held, str) and held.startswith('<div class="highlight"') else None
+
+
+def _outer_attributes(html: str, attributes: dict[str, str]) -> str:
+    """``html`` with ``attributes`` on its outer element, a class after its own: kramdown puts a
+    code block's attribute list on its outer ``div``."""
+    tag, rest = html.split(">", 1)
+    for key, value in attributes.items():
+        own = re.search(rf' {re.escape(key)}="([^"]*)"', tag)
+        if own and key == "class":
+            tag = tag[:own.start(1)] + f"{own.group(1)} {escape(value)}" + tag[own.end(1):]
+        elif not own:
+            tag += f' {key}="{escape(value)}"'
+    return f"{tag}>{rest}"
 
 
 def _no_extension_tags(attr_list: AttrListTreeprocessor) -> None:
