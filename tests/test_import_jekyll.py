@@ -1065,6 +1065,18 @@ def test_redirect_keys_no_plugin_reads_are_the_pages_own_in_its_layouts_as_in_je
 
 
 @needs_jekyll
+def test_an_include_parameters_escaped_quotes_are_quotes_in_a_page_as_in_jekyll(tmp_path) -> None:
+    # As Leaflet's examples.md: description="... no concept of \"latitude\" or \"longitude\"."
+    old, new, _ = _built_by_both(tmp_path, {
+        "_includes/link.html": "<p>{{ include.description }} [{{ include.title }}] {{ include.n }}</p>\n",
+        "examples.md": ("---\nlayout: default\ntitle: Examples\n---\n{% include link.html\npage=\"crs/\"\n"
+                        "description=\"A primer, no \\\"latitude\\\" or \\\"longitude\\\".\"\n"
+                        "title='It\\'s \\\"x\\\"' n=2\n%}\n")})
+    assert '<p>A primer, no "latitude" or "longitude". [It\'s \\"x\\"] 2</p>' in (old / "examples.html").read_text()
+    assert _page(new, "examples.html") == _page(old, "examples.html")
+
+
+@needs_jekyll
 def test_a_string_of_tags_is_split_at_its_spaces_as_in_jekyll(tmp_path) -> None:
     # As elixir-lang.org's case studies: `tags: superbowl mqtt`, listed as #superbowl #mqtt.
     layout = ("<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title></head><body>"
