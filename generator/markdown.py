@@ -803,6 +803,8 @@ HEAD_ELEMENTS = ("link", "meta", "base")
 SETEXT_UNDERLINE = re.compile(r"[-=]+[ \t]*$")
 # A tab Python-Markdown would expand, in the code of an indented block: a noncharacter meanwhile.
 KEPT_TAB = "\ufdd4"
+# A space of a <pre>'s line of spaces, which Python-Markdown would empty: a noncharacter meanwhile.
+KEPT_SPACE = "\ufdd6"
 # The start of an HTML block's <pre>, whose text kramdown keeps as written (its tabs too).
 HTML_PRE = re.compile(r" {0,3}<pre[\s>]", re.I)
 # What an indented line's text may start that makes it no code block's: a nested list, a quote.
@@ -925,8 +927,8 @@ def _tabs_expanded(lines: list[str], tab_length: int) -> list[str]:
     indentation too, as kramdown keeps them (bitcoincore.org's and elixir's IRC logs); outside
     lists, kramdown takes one tab or four spaces off each of its lines and keeps the rest (Leaflet's
     ``\t.addTo(map)`` four spaces in); and an HTML block's ``<pre>`` keeps its text as written
-    (Leaflet's examples). :data:`KEPT_TAB` stands for each kept tab until :class:`KeptTabs` puts
-    it back in the HTML."""
+    (Leaflet's examples), its lines of spaces too. :data:`KEPT_TAB` stands for each kept tab (and
+    :data:`KEPT_SPACE` for such a space) until :class:`KeptTabs` puts it back in the HTML."""
     out: list[str] = []
     fence: str | None = None     # the opening of the fenced code we are in
     code, blank = False, True    # in an indented code block (or a list item's indented text); after a blank line
@@ -945,7 +947,8 @@ def _tabs_expanded(lines: list[str], tab_length: int) -> list[str]:
         opened = not pre and len(indent) < 4 and HTML_PRE.match(line)
         if pre or opened:
             pre = "</pre>" not in line[opened.end() if opened else 0:].lower()
-            out.append(line.replace("\t", KEPT_TAB))
+            kept = line.replace("\t", KEPT_TAB)
+            out.append(kept if text else kept.replace(" ", KEPT_SPACE))   # not a blank line to Python-Markdown
             code = blank = False
             continue
         if not text:
@@ -969,10 +972,12 @@ def _tabs_expanded(lines: list[str], tab_length: int) -> list[str]:
 
 
 class KeptTabs(Postprocessor):
-    """The tabs of indented code blocks (:func:`_tabs_expanded`) back in the HTML."""
+    """The tabs and spaces :func:`_tabs_expanded` kept, back in the HTML."""
 
     def run(self, text: str) -> str:
-        return text.replace(KEPT_TAB, "\t") if KEPT_TAB in text else text
+        if KEPT_TAB in text:
+            text = text.replace(KEPT_TAB, "\t")
+        return text.replace(KEPT_SPACE, " ") if KEPT_SPACE in text else text
 
 
 def _definitions_indented(lines: list[str]) -> list[str]:

@@ -316,9 +316,9 @@ KRAMDOWN_READINGS = {
     "fences-indented-with-tabs": ("- a\n\n\t```\n\tcode\n\t\tx\n\t```\n\n1. b\n\t```\n\tcode\n\t```\n2. c\n\n"
                                   "Text\n\n\t```python\n\tx = 1\n\t```\n"),
     # Leaflet's docs: kramdown takes one tab or four spaces off an indented code block's lines and
-    # keeps the rest as written; an HTML block's <pre> keeps its tabs (its examples' JSON).
+    # keeps the rest as written; an HTML block's <pre> keeps its tabs and lines of spaces (its examples).
     "tabs-in-indented-code-and-pre": ("Text.\n\n\tL.marker(x)\n    \t.addTo(map)\n\t\t.open();\n\nMid.\n\n"
-                                      '<pre><code>const f = {\n\t"type": 1,\n\n\t\tx\n}</code></pre>\n\n'
+                                      '<pre><code>const f = {\n\t"type": 1,\n\n\t\tx\n    \n}</code></pre>\n\n'
                                       "<pre class=\"c\">\ta\tb</pre>\n\n- item\n\n        in\titem\n"),
     # An attribute list on the line above a code block is the block's (Leaflet's `{: .css}`), the
     # block's tabs kept.
