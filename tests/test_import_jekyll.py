@@ -1077,6 +1077,21 @@ def test_an_include_parameters_escaped_quotes_are_quotes_in_a_page_as_in_jekyll(
 
 
 @needs_jekyll
+def test_highlight_linenos_numbers_the_lines_of_the_code_as_jekyll_does(tmp_path) -> None:
+    # As jekyll/minima's codeblocks-ahoy post: Rouge's table in a <pre>, Pygments' beside one, compared
+    # by their numbers and code (parity.dom), in a Markdown post and an HTML page.
+    code = ("{% highlight html linenos %}\n<html>\n  <body>\n    <p>Hi</p>\n  </body>\n</html>\n{% endhighlight %}\n"
+            "{% highlight ruby %}\nputs 1\n{% endhighlight %}\n")
+    old, new, _ = _built_by_both(tmp_path, {"_posts/2020-01-03-code.md": "---\nlayout: default\ntitle: Code\n---\n" + code,
+                                            "numbered.html": "---\nlayout: default\ntitle: Numbered\n---\n" + code})
+    for page in ("2020/01/03/code.html", "numbered.html"):
+        theirs, ours = ((folder / page).read_text().split("<body>")[1] for folder in (old, new))
+        assert 'class="rouge-table"' in theirs and 'class="highlighttable"' in ours
+        assert parity.dom(ours) == parity.dom(theirs), page
+        assert ("pre", {}, "1 2 3 4 5\n<html>\n  <body>\n    <p>Hi</p>\n  </body>\n</html>", ()) in parity.dom(theirs)[3]
+
+
+@needs_jekyll
 def test_a_string_of_tags_is_split_at_its_spaces_as_in_jekyll(tmp_path) -> None:
     # As elixir-lang.org's case studies: `tags: superbowl mqtt`, listed as #superbowl #mqtt.
     layout = ("<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title></head><body>"
