@@ -28,7 +28,7 @@ from html import escape, unescape
 import markdown
 from markdown.blockprocessors import BlockProcessor, HRProcessor
 from markdown.extensions import Extension
-from markdown.extensions.attr_list import AttrListTreeprocessor
+from markdown.extensions.attr_list import AttrListTreeprocessor, get_attrs
 from markdown.extensions.footnotes import FootnotePostprocessor
 from markdown.extensions.md_in_html import (HtmlBlockPreprocessor, HTMLExtractorExtra, MarkdownInHtmlProcessor,
                                             MarkdownInHTMLPostprocessor)
@@ -754,6 +754,11 @@ class KramdownBlocks(Preprocessor):
                     and not SETEXT_UNDERLINE.match(line):
                 # kramdown's rule cannot break a paragraph: " -----" under a line is its text (dashes)
                 line = re.sub(r"^ *", lambda indent: indent.group() + TEXT_LINE, line, count=1)
+            if block in ("para", "html") and not first and STANDALONE_IAL.match(line.lstrip()) \
+                    and END_TAG_LINE.match(out[-1]) and _on_element_above(out, line):
+                out.append("")      # the element's attribute list (just-the-docs' </summary> then {: .text-delta })
+                block, ial_above = None, True
+                continue
             if STANDALONE_IAL.match(line) and out and ATX_HEADING.match(out[-1]):
                 out[-1] = f"{out[-1].rstrip()} {line.strip()}"   # the heading's, as attr_list reads it
                 block, ial_above = None, True
@@ -1187,6 +1192,29 @@ def _block_start(line: str) -> str | None:
 LAZY_CODE_END = re.compile(r"[ \t]*(?:\{:(?![:/])|</?[A-Za-z])")   # kramdown's CODEBLOCK_MATCH: IAL, HTML block
 CLOSED_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`).+?(?<!`)\1(?!`)")
 CELL_PIPE = re.compile(r"(?:^|[^\\])\|")
+
+
+# A line that is an element's end tag alone, as the line before an attribute list for that element.
+END_TAG_LINE = re.compile(r"^ {0,3}</([A-Za-z][\w-]*)>\s*$")
+
+
+def _on_element_above(out: list[str], ial: str) -> bool:
+    """Put the attribute list ``ial`` on the element whose end tag ends ``out``, where its start
+    tag starts a line of the same paragraph, as kramdown gives an IAL below an element to it."""
+    name = END_TAG_LINE.match(out[-1]).group(1)
+    opening = re.compile(rf"^ {{0,3}}<{re.escape(name)}(?=[\s>])", re.I)
+    for index in range(len(out) - 2, -1, -1):
+        if not out[index].strip():
+            return False
+        if opening.match(out[index]):
+            attributes: dict[str, str] = {}
+            for key, value in get_attrs(ial.strip()[2:-1]):
+                if key == "." or value is not None:
+                    key = "class" if key == "." else key
+                    attributes[key] = f"{attributes[key]} {value}" if key in attributes else value
+            out[index] = _outer_attributes(out[index], attributes)
+            return True
+    return False
 
 
 def _cell_pipe(line: str) -> bool:

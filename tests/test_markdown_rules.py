@@ -324,6 +324,9 @@ KRAMDOWN_READINGS = {
     # block's tabs kept.
     "attribute-list-over-code": ("Text.\n\n{: .css}\n\tbody {\n\t\tx\n\t}\n\nA\n\n{: .no-highlight #n}\n"
                                  "    foreach\n        if\n\nB\n\n{: .y}\n```\nz\n```\n"),
+    # An attribute list below an element's end tag is the element's (just-the-docs' collapsible TOC).
+    "attribute-list-below-an-element": ('<details open markdown="block">\n  <summary>\n    Contents\n  </summary>\n'
+                                        '  {: .text-delta #s }\n1. TOC\n{:toc}\n</details>\n\n## First\n\n## Second\n'),
     "list-in-quote": "> - a\n>   - b\n> - c\n>\n> Text\n> 1. one\n",
     "item-attribute-lists": ("* {:.cls} text\n\n* two\n\nPara.\n\n- a\n\n  {: .x}\n- b\n\nMore.\n\n"
                              "- {:.c} [ ] task\n- [x] done\n\nEnd.\n\n- a\n- b\n{: .x}\n\nText\n\n"
