@@ -26,9 +26,11 @@ from functools import partial
 from html import escape, unescape
 
 import markdown
+from markdown.blockparser import BlockParser
 from markdown.blockprocessors import BlockProcessor, HRProcessor
 from markdown.extensions import Extension
 from markdown.extensions.attr_list import AttrListTreeprocessor, get_attrs
+from markdown.extensions.def_list import DefListProcessor
 from markdown.extensions.footnotes import FootnotePostprocessor
 from markdown.extensions.md_in_html import (HtmlBlockPreprocessor, HTMLExtractorExtra, MarkdownInHtmlProcessor,
                                             MarkdownInHTMLPostprocessor)
@@ -1638,6 +1640,29 @@ IAL_FIRST = re.compile("^" + IAL_START + r"\s*([^}\n]+)\}[ \t]*")
 IAL_LINE_FIRST = re.compile("^" + IAL_START + r"\s*([^}\n]+)\}[ \t]*\n[ \t]*")
 
 
+class KramdownDefinitions(DefListProcessor):
+    """kramdown's definitions: one whose ``:`` line follows a blank line holds a paragraph (its
+    ``first_as_para``), where Python-Markdown read it as tight as the one before it
+    (just-the-docs' "Second description of Term")."""
+
+    def __init__(self, parser: BlockParser) -> None:
+        super().__init__(parser)
+        self.rest: str | None = None     # what the last definition's block left: no blank line above it
+
+    def run(self, parent: etree.Element, blocks: list[str]) -> bool | None:
+        raw, count = blocks[0], len(blocks)
+        after_blank = raw is not self.rest and self.RE.match(raw) is not None    # a ":" line, no terms
+        done = super().run(parent, blocks)
+        self.rest = blocks[0] if len(blocks) == count else None
+        if done is not False and after_blank:
+            definition = self.lastChild(parent)[-1]
+            if (definition.text or "").strip():
+                paragraph = etree.Element("p")
+                paragraph.text, definition.text = definition.text, None
+                definition.insert(0, paragraph)
+        return done
+
+
 class BlockIals(Treeprocessor):
     """kramdown's block IALs that attr_list leaves alone: a line ``{:.cls}`` on its own
     before a list or heading (it applies to that block), and ``* {:.cls} text``
@@ -1865,6 +1890,7 @@ class KramdownCompat(Extension):
         md.preprocessors.register(HtmlBlocks(md), "html_block", 20)     # md_in_html's, replaced
         md.preprocessors.register(KramdownBlocks(md), "kramdown_blocks", 37)
         md.preprocessors.register(AttributeListDefinitions(md), "kramdown_ald", 36)
+        md.parser.blockprocessors.register(KramdownDefinitions(md.parser), "deflist", 25)   # def_list's, replaced
         # kramdown starts a new list where the items' kind changes (a "1." after "- a" and a
         # blank line); Python-Markdown continues the list above in either kind.
         md.parser.blockprocessors["olist"].SIBLING_TAGS = ["ol"]

@@ -327,6 +327,10 @@ KRAMDOWN_READINGS = {
     # An attribute list below an element's end tag is the element's (just-the-docs' collapsible TOC).
     "attribute-list-below-an-element": ('<details open markdown="block">\n  <summary>\n    Contents\n  </summary>\n'
                                         '  {: .text-delta #s }\n1. TOC\n{:toc}\n</details>\n\n## First\n\n## Second\n'),
+    # A definition after a blank line holds a paragraph, one right below another does not
+    # (just-the-docs' test page).
+    "definitions-after-blank-lines": ("Term\n: First of Term,\n  more\n\n: Second of *Term*,\n  more\n\n"
+                                      "Term1\nTerm2\n: First\n: Tight\n\n: Second\n\n: Third\n\nX\n\n: loose\n"),
     "list-in-quote": "> - a\n>   - b\n> - c\n>\n> Text\n> 1. one\n",
     "item-attribute-lists": ("* {:.cls} text\n\n* two\n\nPara.\n\n- a\n\n  {: .x}\n- b\n\nMore.\n\n"
                              "- {:.c} [ ] task\n- [x] done\n\nEnd.\n\n- a\n- b\n{: .x}\n\nText\n\n"
