@@ -814,6 +814,8 @@ KEPT_TAB = "\ufdd4"
 KEPT_SPACE = "\ufdd6"
 # The start of an HTML block's <pre>, whose text kramdown keeps as written (its tabs too).
 HTML_PRE = re.compile(r" {0,3}<pre[\s>]", re.I)
+PRE_TAG = re.compile(r"<pre", re.I)
+LISTED_START = frozenset("*+-:0123456789")     # what a list item's or a definition's line starts with
 # What an indented line's text may start that makes it no code block's: a nested list, a quote.
 INDENTED_BLOCK_START = re.compile(r"(?:[*+-]|\d+[.)])(?:[ \t]|$)|>")
 DEFINITION = re.compile(r"^ {0,3}: +(?=\S)")
@@ -936,6 +938,9 @@ def _tabs_expanded(lines: list[str], tab_length: int) -> list[str]:
     ``\t.addTo(map)`` four spaces in); and an HTML block's ``<pre>`` keeps its text as written
     (Leaflet's examples), its lines of spaces too. :data:`KEPT_TAB` stands for each kept tab (and
     :data:`KEPT_SPACE` for such a space) until :class:`KeptTabs` puts it back in the HTML."""
+    whole = "\n".join(lines)
+    if "\t" not in whole and not PRE_TAG.search(whole):    # most pages: nothing to expand or keep
+        return lines
     out: list[str] = []
     fence: str | None = None     # the opening of the fenced code we are in
     code, blank = False, True    # in an indented code block (or a list item's indented text); after a blank line
@@ -951,7 +956,7 @@ def _tabs_expanded(lines: list[str], tab_length: int) -> list[str]:
             fence = opening.group(1)
         text = line.lstrip(" \t")
         indent = line[:len(line) - len(text)].expandtabs(tab_length)
-        opened = not pre and len(indent) < 4 and HTML_PRE.match(line)
+        opened = not pre and text[:4].lower() == "<pre" and len(indent) < 4 and HTML_PRE.match(line)
         if pre or opened:
             pre = "</pre>" not in line[opened.end() if opened else 0:].lower()
             kept = line.replace("\t", KEPT_TAB)
@@ -960,12 +965,13 @@ def _tabs_expanded(lines: list[str], tab_length: int) -> list[str]:
             continue
         if not text:
             blank = True
-        elif blank and STANDALONE_IAL.match(line):
+        elif blank and text.startswith("{:") and STANDALONE_IAL.match(line):
             code = False        # the attribute list of the block below: code may start after it
         else:
             code = len(indent) >= 4 and (code or blank) and not INDENTED_BLOCK_START.match(text)
             if len(indent) < 4:
-                listed = bool(LIST_ITEM.match(line) or DEFINITION.match(line)) or listed and not blank
+                listed = text[0] in LISTED_START and bool(LIST_ITEM.match(line) or DEFINITION.match(line)) \
+                    or listed and not blank
             blank = False
         if "\t" in line:
             if code and not listed and line.startswith(("\t", "    ")):
