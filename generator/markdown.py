@@ -756,7 +756,7 @@ class KramdownBlocks(Preprocessor):
                     and not SETEXT_UNDERLINE.match(line):
                 # kramdown's rule cannot break a paragraph: " -----" under a line is its text (dashes)
                 line = re.sub(r"^ *", lambda indent: indent.group() + TEXT_LINE, line, count=1)
-            if block in ("para", "html") and not first and STANDALONE_IAL.match(line.lstrip()) \
+            if block in ("para", "html") and not first and "{:" in line and STANDALONE_IAL.match(line.lstrip()) \
                     and END_TAG_LINE.match(out[-1]) and _on_element_above(out, line):
                 out.append("")      # the element's attribute list (just-the-docs' </summary> then {: .text-delta })
                 block, ial_above = None, True
