@@ -98,7 +98,8 @@ def guard(processor: Any) -> bool:
     block needs first (:data:`TEST_NEEDS`); whether it could."""
     if type(processor) in TEST_NEEDS:
         return _guard_test(processor, TEST_NEEDS[type(processor)])
-    entry = NEEDS.get(type(processor))
+    # A subclass keeping its parent's expression (generator.markdown's KramdownDefinitions) is guarded as it.
+    entry = next((NEEDS[kind] for kind in type(processor).__mro__ if kind in NEEDS), None)
     if entry is None:
         return False
     attribute, expression, needs = entry

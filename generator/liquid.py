@@ -431,8 +431,8 @@ LITERALS = {"true": True, "false": False, "nil": None, "null": None}
 def _parameter(value: str, context: Any) -> Any:
     """An include parameter's value: a quoted string, a literal Liquid reads as itself (crystal-lang's
     ``offset=1``, ``extra=true``), or a variable (``page.title``)."""
-    if value[:1] in "\"'" and value[-1:] == value[:1]:
-        return value[1:-1]
+    if value[:1] in "\"'" and value[-1:] == value[:1]:      # \" in "...", \' in '...': the quote, as in Jekyll
+        return value[1:-1].replace("\\" + value[0], value[0])
     if value in LITERALS:
         return LITERALS[value]
     if re.fullmatch(r"-?\d+", value):
@@ -448,7 +448,8 @@ def _parameter(value: str, context: Any) -> Any:
 
 # Jekyll's include tag's VARIABLE_SYNTAX: a name holding {{ variables }}, then the parameters.
 INCLUDE_VARIABLE = re.compile(r"(?P<variable>[^{]*(\{\{\s*[\w\-.]+\s*(\|.*)?\}\}[^\s{}]*)+)(?P<params>.*)", re.S)
-INCLUDE_PARAMETER = re.compile(r"""([\w-]+)\s*=\s*("[^"]*"|'[^']*'|[\w.\[\]-]+)""")   # Jekyll's: names with '-' too
+# Jekyll's VALID_SYNTAX: names with '-' too, a string's quote escaped by a backslash in it.
+INCLUDE_PARAMETER = re.compile(r"""([\w-]+)\s*=\s*("[^"\\]*(?:\\.[^"\\]*)*"|'[^'\\]*(?:\\.[^'\\]*)*'|[\w.\[\]-]+)""")
 
 
 class IncludeTag(Tag):

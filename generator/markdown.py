@@ -26,9 +26,11 @@ from functools import partial
 from html import escape, unescape
 
 import markdown
+from markdown.blockparser import BlockParser
 from markdown.blockprocessors import BlockProcessor, HRProcessor
 from markdown.extensions import Extension
-from markdown.extensions.attr_list import AttrListTreeprocessor
+from markdown.extensions.attr_list import AttrListTreeprocessor, get_attrs
+from markdown.extensions.def_list import DefListProcessor
 from markdown.extensions.footnotes import FootnotePostprocessor
 from markdown.extensions.md_in_html import (HtmlBlockPreprocessor, HTMLExtractorExtra, MarkdownInHtmlProcessor,
                                             MarkdownInHTMLPostprocessor)
@@ -727,6 +729,10 @@ class KramdownBlocks(Preprocessor):
             elif block == "para" and starts in ("list", "fence", "quote", "html"):
                 out.append("")
                 block = starts
+            elif block == "para" and starts == "code" and STANDALONE_IAL.match(out[-1]) \
+                    and (len(out) < 2 or not out[-2].strip()):
+                out.append("")      # the code block's attribute list, on the line above it (Leaflet's {: .css})
+                block = starts
             if block == "table" and TABLE_ROW.match(line):
                 table.append(line)
                 continue
@@ -750,6 +756,11 @@ class KramdownBlocks(Preprocessor):
                     and not SETEXT_UNDERLINE.match(line):
                 # kramdown's rule cannot break a paragraph: " -----" under a line is its text (dashes)
                 line = re.sub(r"^ *", lambda indent: indent.group() + TEXT_LINE, line, count=1)
+            if block in ("para", "html") and not first and "{:" in line and STANDALONE_IAL.match(line.lstrip()) \
+                    and END_TAG_LINE.match(out[-1]) and _on_element_above(out, line):
+                out.append("")      # the element's attribute list (just-the-docs' </summary> then {: .text-delta })
+                block, ial_above = None, True
+                continue
             if STANDALONE_IAL.match(line) and out and ATX_HEADING.match(out[-1]):
                 out[-1] = f"{out[-1].rstrip()} {line.strip()}"   # the heading's, as attr_list reads it
                 block, ial_above = None, True
@@ -799,6 +810,12 @@ HEAD_ELEMENTS = ("link", "meta", "base")
 SETEXT_UNDERLINE = re.compile(r"[-=]+[ \t]*$")
 # A tab Python-Markdown would expand, in the code of an indented block: a noncharacter meanwhile.
 KEPT_TAB = "\ufdd4"
+# A space of a <pre>'s line of spaces, which Python-Markdown would empty: a noncharacter meanwhile.
+KEPT_SPACE = "\ufdd6"
+# The start of an HTML block's <pre>, whose text kramdown keeps as written (its tabs too).
+HTML_PRE = re.compile(r" {0,3}<pre[\s>]", re.I)
+PRE_TAG = re.compile(r"<pre", re.I)
+LISTED_START = frozenset("*+-:0123456789")     # what a list item's or a definition's line starts with
 # What an indented line's text may start that makes it no code block's: a nested list, a quote.
 INDENTED_BLOCK_START = re.compile(r"(?:[*+-]|\d+[.)])(?:[ \t]|$)|>")
 DEFINITION = re.compile(r"^ {0,3}: +(?=\S)")
@@ -916,11 +933,19 @@ def _tabs_expanded(lines: list[str], tab_length: int) -> list[str]:
     three spaces: kramdown keeps a fence's code as written (superfences' ``preserve_tabs``
     keeps it from Python-Markdown's own expansion after). A fence opened by a tab is an
     item's, whose lines kramdown expands. An indented code block keeps the tabs after its
-    indentation too, as kramdown keeps them (bitcoincore.org's and elixir's IRC logs):
-    :data:`KEPT_TAB` stands for each until :class:`KeptTabs` puts it back in the HTML."""
+    indentation too, as kramdown keeps them (bitcoincore.org's and elixir's IRC logs); outside
+    lists, kramdown takes one tab or four spaces off each of its lines and keeps the rest (Leaflet's
+    ``\t.addTo(map)`` four spaces in); and an HTML block's ``<pre>`` keeps its text as written
+    (Leaflet's examples), its lines of spaces too. :data:`KEPT_TAB` stands for each kept tab (and
+    :data:`KEPT_SPACE` for such a space) until :class:`KeptTabs` puts it back in the HTML."""
+    whole = "\n".join(lines)
+    if "\t" not in whole and not PRE_TAG.search(whole):    # most pages: nothing to expand or keep
+        return lines
     out: list[str] = []
     fence: str | None = None     # the opening of the fenced code we are in
     code, blank = False, True    # in an indented code block (or a list item's indented text); after a blank line
+    listed = False               # in a list's (or definition's) lines, which kramdown reads at their item's column
+    pre = False                  # in the <pre> of an HTML block
     for line in lines:
         if fence is not None:
             fence = None if _closes_fence(fence, line) else fence
@@ -931,22 +956,41 @@ def _tabs_expanded(lines: list[str], tab_length: int) -> list[str]:
             fence = opening.group(1)
         text = line.lstrip(" \t")
         indent = line[:len(line) - len(text)].expandtabs(tab_length)
+        opened = not pre and text[:4].lower() == "<pre" and len(indent) < 4 and HTML_PRE.match(line)
+        if pre or opened:
+            pre = "</pre>" not in line[opened.end() if opened else 0:].lower()
+            kept = line.replace("\t", KEPT_TAB)
+            out.append(kept if text else kept.replace(" ", KEPT_SPACE))   # not a blank line to Python-Markdown
+            code = blank = False
+            continue
         if not text:
             blank = True
+        elif blank and text.startswith("{:") and STANDALONE_IAL.match(line):
+            code = False        # the attribute list of the block below: code may start after it
         else:
             code = len(indent) >= 4 and (code or blank) and not INDENTED_BLOCK_START.match(text)
+            if len(indent) < 4:
+                listed = text[0] in LISTED_START and bool(LIST_ITEM.match(line) or DEFINITION.match(line)) \
+                    or listed and not blank
             blank = False
         if "\t" in line:
-            line = indent + text.replace("\t", KEPT_TAB) if code else line.expandtabs(tab_length)
+            if code and not listed and line.startswith(("\t", "    ")):
+                line = "    " + line[1 if line[0] == "\t" else 4:].replace("\t", KEPT_TAB)
+            elif code:
+                line = indent + text.replace("\t", KEPT_TAB)
+            else:
+                line = line.expandtabs(tab_length)
         out.append(line)
     return out
 
 
 class KeptTabs(Postprocessor):
-    """The tabs of indented code blocks (:func:`_tabs_expanded`) back in the HTML."""
+    """The tabs and spaces :func:`_tabs_expanded` kept, back in the HTML."""
 
     def run(self, text: str) -> str:
-        return text.replace(KEPT_TAB, "\t") if KEPT_TAB in text else text
+        if KEPT_TAB in text:
+            text = text.replace(KEPT_TAB, "\t")
+        return text.replace(KEPT_SPACE, " ") if KEPT_SPACE in text else text
 
 
 def _definitions_indented(lines: list[str]) -> list[str]:
@@ -1156,6 +1200,29 @@ def _block_start(line: str) -> str | None:
 LAZY_CODE_END = re.compile(r"[ \t]*(?:\{:(?![:/])|</?[A-Za-z])")   # kramdown's CODEBLOCK_MATCH: IAL, HTML block
 CLOSED_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`).+?(?<!`)\1(?!`)")
 CELL_PIPE = re.compile(r"(?:^|[^\\])\|")
+
+
+# A line that is an element's end tag alone, as the line before an attribute list for that element.
+END_TAG_LINE = re.compile(r"^ {0,3}</([A-Za-z][\w-]*)>\s*$")
+
+
+def _on_element_above(out: list[str], ial: str) -> bool:
+    """Put the attribute list ``ial`` on the element whose end tag ends ``out``, where its start
+    tag starts a line of the same paragraph, as kramdown gives an IAL below an element to it."""
+    name = END_TAG_LINE.match(out[-1]).group(1)
+    opening = re.compile(rf"^ {{0,3}}<{re.escape(name)}(?=[\s>])", re.I)
+    for index in range(len(out) - 2, -1, -1):
+        if not out[index].strip():
+            return False
+        if opening.match(out[index]):
+            attributes: dict[str, str] = {}
+            for key, value in get_attrs(ial.strip()[2:-1]):
+                if key == "." or value is not None:
+                    key = "class" if key == "." else key
+                    attributes[key] = f"{attributes[key]} {value}" if key in attributes else value
+            out[index] = _outer_attributes(out[index], attributes)
+            return True
+    return False
 
 
 def _cell_pipe(line: str) -> bool:
@@ -1579,6 +1646,29 @@ IAL_FIRST = re.compile("^" + IAL_START + r"\s*([^}\n]+)\}[ \t]*")
 IAL_LINE_FIRST = re.compile("^" + IAL_START + r"\s*([^}\n]+)\}[ \t]*\n[ \t]*")
 
 
+class KramdownDefinitions(DefListProcessor):
+    """kramdown's definitions: one whose ``:`` line follows a blank line holds a paragraph (its
+    ``first_as_para``), where Python-Markdown read it as tight as the one before it
+    (just-the-docs' "Second description of Term")."""
+
+    def __init__(self, parser: BlockParser) -> None:
+        super().__init__(parser)
+        self.rest: str | None = None     # what the last definition's block left: no blank line above it
+
+    def run(self, parent: etree.Element, blocks: list[str]) -> bool | None:
+        raw, count = blocks[0], len(blocks)
+        after_blank = raw is not self.rest and self.RE.match(raw) is not None    # a ":" line, no terms
+        done = super().run(parent, blocks)
+        self.rest = blocks[0] if len(blocks) == count else None
+        if done is not False and after_blank:
+            definition = self.lastChild(parent)[-1]
+            if (definition.text or "").strip():
+                paragraph = etree.Element("p")
+                paragraph.text, definition.text = definition.text, None
+                definition.insert(0, paragraph)
+        return done
+
+
 class BlockIals(Treeprocessor):
     """kramdown's block IALs that attr_list leaves alone: a line ``{:.cls}`` on its own
     before a list or heading (it applies to that block), and ``* {:.cls} text``
@@ -1619,6 +1709,13 @@ class BlockIals(Treeprocessor):
                         parent.remove(child)
                     continue
                 match = IAL_ONLY.match(text)
+                if match and (code := self.stashed_code(children[i + 1])) is not None:
+                    held = etree.Element("div")     # "{: .css}" over an indented block (Leaflet's examples)
+                    attr_list.assign_attrs(held, match.group(1))
+                    stash = self.md.htmlStash.rawHtmlBlocks
+                    stash[code] = _outer_attributes(stash[code], held.attrib)
+                    parent.remove(child)
+                    continue
                 if (match or (not text and child.attrib)) and children[i + 1].tag != "p":
                     target = children[i + 1]
                     if match:
@@ -1627,6 +1724,30 @@ class BlockIals(Treeprocessor):
                         joined = f"{target.get(key)} {value}" if key == "class" and target.get(key) else value
                         target.set(key, joined)
                     parent.remove(child)
+
+
+    def stashed_code(self, element: etree.Element) -> int | None:
+        """Where in the raw HTML stash is the code block ``element`` (a paragraph) stands for, if it does."""
+        found = util.HTML_PLACEHOLDER_RE.fullmatch(element.text or "") if element.tag == "p" and not len(element) \
+            else None
+        if found is None:
+            return None
+        index = int(found.group(1))
+        held = self.md.htmlStash.rawHtmlBlocks[index] if index < len(self.md.htmlStash.rawHtmlBlocks) else None
+        return index if isinstance(held, str) and held.startswith('<div class="highlight"') else None
+
+
+def _outer_attributes(html: str, attributes: dict[str, str]) -> str:
+    """``html`` with ``attributes`` on its outer element, a class after its own: kramdown puts a
+    code block's attribute list on its outer ``div``."""
+    tag, rest = html.split(">", 1)
+    for key, value in attributes.items():
+        own = re.search(rf' {re.escape(key)}="([^"]*)"', tag)
+        if own and key == "class":
+            tag = tag[:own.start(1)] + f"{own.group(1)} {escape(value)}" + tag[own.end(1):]
+        elif not own:
+            tag += f' {key}="{escape(value)}"'
+    return f"{tag}>{rest}"
 
 
 def _no_extension_tags(attr_list: AttrListTreeprocessor) -> None:
@@ -1775,6 +1896,7 @@ class KramdownCompat(Extension):
         md.preprocessors.register(HtmlBlocks(md), "html_block", 20)     # md_in_html's, replaced
         md.preprocessors.register(KramdownBlocks(md), "kramdown_blocks", 37)
         md.preprocessors.register(AttributeListDefinitions(md), "kramdown_ald", 36)
+        md.parser.blockprocessors.register(KramdownDefinitions(md.parser), "deflist", 25)   # def_list's, replaced
         # kramdown starts a new list where the items' kind changes (a "1." after "- a" and a
         # blank line); Python-Markdown continues the list above in either kind.
         md.parser.blockprocessors["olist"].SIBLING_TAGS = ["ol"]

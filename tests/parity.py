@@ -145,7 +145,8 @@ def dom(html: str) -> tuple:
     not its highlighting; a code span's classes (Rouge's) are left out too, and its text
     is compared as it is, spaces and all (`` `a ` `` is not `` `a` ``); so is the
     scrolling frame sitegen puts around a table (``div.table-wrap``), and the element
-    arithmatex puts around math, which kramdown leaves as text.
+    arithmatex puts around math, which kramdown leaves as text. A code block with line
+    numbers is compared by its numbers and its code, whichever table lays them out.
     """
     html = HTML5_VOID.sub(r"<\1\2></\1>", MATH.sub(_bare_math, html))
     return _dom(lxml.html.fromstring(f"<div>{html}</div>"))
@@ -166,6 +167,9 @@ def _dom(element) -> tuple:
         element = element[0]
     code = element.find(".//pre") if element.tag in ("div", "pre", "figure") else None
     if element.tag == "pre" or (code is not None and "highlight" in element.get("class", "")):
+        numbered = _numbered_code(element)
+        if numbered is not None:
+            return ("pre", {}, numbered, ())
         block = code if code is not None else element
         text = block.text_content()
         if (block.text or "").startswith("\n"):   # HTML 5's parser drops a newline right after <pre>; lxml's keeps it
@@ -180,6 +184,18 @@ def _dom(element) -> tuple:
         texts.append(child.tail or "")
     text = "".join(texts) if element.tag == "code" else " ".join(" ".join(texts).split())
     return (element.tag, attributes, text, tuple(children))
+
+
+def _numbered_code(element) -> str | None:
+    """A code block laid out as a table of its line numbers and its code (``linenos``: Rouge's
+    ``td.gutter`` in a ``pre``, Pygments' ``td.linenos`` beside a ``pre``): the numbers, then the code."""
+    for table in element.iter("table"):
+        cells = table.findall(".//td")
+        if len(cells) == 2 and {"gutter", "linenos"} & set(cells[0].get("class", "").split()) \
+                and "code" in cells[1].get("class", "").split():
+            code = cells[1].text_content().rstrip("\n")
+            return " ".join(cells[0].text_content().split()) + "\n" + code.removeprefix("\n")
+    return None
 
 
 def _parting(mine: tuple, theirs: tuple, path: str = ""):

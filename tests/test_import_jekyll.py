@@ -424,11 +424,22 @@ def test_a_layouts_front_matter_is_its_layout_variable_as_in_jekyll(tmp_path) ->
         assert _tight((new / page).read_text()) == _tight((old / page).read_text()), page
     assert '<p>D9HG dark[]</p><script>search({"appId":"D9HG","indexName":"brew_all"});' in (old / "about.html").read_text()
     assert not [n for n in notes if "layout" in n.construct]
-    # A layout placing pages in `base` with another shade: the value depends on the page, a note says so.
+    # Layouts placing pages in `base` with other shades: the value depends on the page's layout, the
+    # nearest layout setting it winning (as Leaflet's post and tutorial layouts set `root`, read in v2).
     (tmp_path / "jekyll/_layouts/odd.html").write_text("---\nlayout: base\nshade: light\n---\n{{ content }}")
+    (tmp_path / "jekyll/_layouts/odder.html").write_text("---\nlayout: odd\n---\n<i>{{ layout.shade }}</i>{{ content }}")
+    (tmp_path / "jekyll/_layouts/plain.html").write_text("---\nlayout: base\nshade: [a, b]\n---\n{{ content }}")
+    for name in ("base", "odd", "odder", "plain"):
+        (tmp_path / f"jekyll/{name}.md").write_text(f"---\nlayout: {name}\ntitle: {name}\n---\nOn {name}.\n")
+    jekyll_build(tmp_path / "jekyll", tmp_path / "old2")
     notes = import_jekyll(tmp_path / "jekyll", tmp_path / "again").notes
-    assert [(n.path, n.line, n.construct) for n in notes if "layout" in n.construct] == [
-        ("_layouts/base.html", 6, "{{ layout.shade }}")]
+    build(tmp_path / "again")
+    assert not [n for n in notes if "layout" in n.construct]
+    for name, shown in (("base", "<p>D9HG dark[]</p>"), ("odd", "<p>D9HG light[]</p>"),
+                        ("odder", "<p>D9HG light[]</p>"), ("plain", "<p>D9HG ab[]</p>")):
+        theirs = _tight((tmp_path / "old2" / f"{name}.html").read_text())
+        assert shown in theirs, name
+        assert _tight((tmp_path / "again/_site" / f"{name}.html").read_text()) == theirs, name
 
 
 @needs_jekyll
@@ -1031,6 +1042,53 @@ def test_the_sites_redirect_layout_renders_its_redirect_pages_as_jekyll_redirect
     for page in ("modules.html", "old-about/index.html", "about.html"):
         assert _page(new, page) == _page(old, page), page
     assert not [n for n in notes if n.path.startswith("_layouts/")]
+
+
+@needs_jekyll
+def test_redirect_keys_no_plugin_reads_are_the_pages_own_in_its_layouts_as_in_jekyll(tmp_path) -> None:
+    # As Leaflet's docs (no jekyll-redirect-from): its moved examples and 404 page are `layout:
+    # redirected` with `redirect_to: mobile/`, which the layout writes into a refresh and a link.
+    layout = ("<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title>{% if page.redirect_to %}"
+              "<meta http-equiv=\"refresh\" content=\"0;url={{ page.redirect_to }}\">{% endif %}</head><body>"
+              "<a href=\"{{ page.redirect_to }}\">on</a><p>[{{ page.redirect_from | join: ',' }}] "
+              "[{{ page['redirect_to'] }}]</p>{% include from.html %}{{ content }}</body></html>\n")
+    old, new, notes = _built_by_both(tmp_path, {
+        "_layouts/redirected.html": layout,
+        "_includes/from.html": "<i>{{ page.redirect_from.first }}</i>",
+        "mobile.md": "---\nlayout: redirected\ntitle: Mobile\nredirect_to:  mobile/\n---\n",
+        "about.md": "---\nlayout: redirected\ntitle: About\nredirect_from: [/old/, /older/]\n---\nA.\n"})
+    assert '<a href="mobile/">on</a><p>[] [mobile/]</p><i></i>' in (old / "mobile.html").read_text()
+    assert '<a href="">on</a><p>[/old/,/older/] []</p><i>/old/</i>' in (old / "about.html").read_text()
+    for page in ("mobile.html", "about.html"):
+        assert _page(new, page) == _page(old, page), page
+    assert not [n for n in notes if n.path.startswith(("_layouts/", "_includes/"))]
+
+
+@needs_jekyll
+def test_an_include_parameters_escaped_quotes_are_quotes_in_a_page_as_in_jekyll(tmp_path) -> None:
+    # As Leaflet's examples.md: description="... no concept of \"latitude\" or \"longitude\"."
+    old, new, _ = _built_by_both(tmp_path, {
+        "_includes/link.html": "<p>{{ include.description }} [{{ include.title }}] {{ include.n }}</p>\n",
+        "examples.md": ("---\nlayout: default\ntitle: Examples\n---\n{% include link.html\npage=\"crs/\"\n"
+                        "description=\"A primer, no \\\"latitude\\\" or \\\"longitude\\\".\"\n"
+                        "title='It\\'s \\\"x\\\"' n=2\n%}\n")})
+    assert '<p>A primer, no "latitude" or "longitude". [It\'s \\"x\\"] 2</p>' in (old / "examples.html").read_text()
+    assert _page(new, "examples.html") == _page(old, "examples.html")
+
+
+@needs_jekyll
+def test_highlight_linenos_numbers_the_lines_of_the_code_as_jekyll_does(tmp_path) -> None:
+    # As jekyll/minima's codeblocks-ahoy post: Rouge's table in a <pre>, Pygments' beside one, compared
+    # by their numbers and code (parity.dom), in a Markdown post and an HTML page.
+    code = ("{% highlight html linenos %}\n<html>\n  <body>\n    <p>Hi</p>\n  </body>\n</html>\n{% endhighlight %}\n"
+            "{% highlight ruby %}\nputs 1\n{% endhighlight %}\n")
+    old, new, _ = _built_by_both(tmp_path, {"_posts/2020-01-03-code.md": "---\nlayout: default\ntitle: Code\n---\n" + code,
+                                            "numbered.html": "---\nlayout: default\ntitle: Numbered\n---\n" + code})
+    for page in ("2020/01/03/code.html", "numbered.html"):
+        theirs, ours = ((folder / page).read_text().split("<body>")[1] for folder in (old, new))
+        assert 'class="rouge-table"' in theirs and 'class="highlighttable"' in ours
+        assert parity.dom(ours) == parity.dom(theirs), page
+        assert ("pre", {}, "1 2 3 4 5\n<html>\n  <body>\n    <p>Hi</p>\n  </body>\n</html>", ()) in parity.dom(theirs)[3]
 
 
 @needs_jekyll

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import lxml.html
 import pytest
 
 from generator.markdown import gfm_id, kramdown_id, render_markdown
@@ -314,6 +315,22 @@ KRAMDOWN_READINGS = {
                          "> ~~~\n> a\n>\n> b\n> ~~~\n\n> > deep\n> > ```\n> > z\n> > ```\n"),
     "fences-indented-with-tabs": ("- a\n\n\t```\n\tcode\n\t\tx\n\t```\n\n1. b\n\t```\n\tcode\n\t```\n2. c\n\n"
                                   "Text\n\n\t```python\n\tx = 1\n\t```\n"),
+    # Leaflet's docs: kramdown takes one tab or four spaces off an indented code block's lines and
+    # keeps the rest as written; an HTML block's <pre> keeps its tabs and lines of spaces (its examples).
+    "tabs-in-indented-code-and-pre": ("Text.\n\n\tL.marker(x)\n    \t.addTo(map)\n\t\t.open();\n\nMid.\n\n"
+                                      '<pre><code>const f = {\n\t"type": 1,\n\n\t\tx\n    \n}</code></pre>\n\n'
+                                      "<pre class=\"c\">\ta\tb</pre>\n\n- item\n\n        in\titem\n"),
+    # An attribute list on the line above a code block is the block's (Leaflet's `{: .css}`), the
+    # block's tabs kept.
+    "attribute-list-over-code": ("Text.\n\n{: .css}\n\tbody {\n\t\tx\n\t}\n\nA\n\n{: .no-highlight #n}\n"
+                                 "    foreach\n        if\n\nB\n\n{: .y}\n```\nz\n```\n"),
+    # An attribute list below an element's end tag is the element's (just-the-docs' collapsible TOC).
+    "attribute-list-below-an-element": ('<details open markdown="block">\n  <summary>\n    Contents\n  </summary>\n'
+                                        '  {: .text-delta #s }\n1. TOC\n{:toc}\n</details>\n\n## First\n\n## Second\n'),
+    # A definition after a blank line holds a paragraph, one right below another does not
+    # (just-the-docs' test page).
+    "definitions-after-blank-lines": ("Term\n: First of Term,\n  more\n\n: Second of *Term*,\n  more\n\n"
+                                      "Term1\nTerm2\n: First\n: Tight\n\n: Second\n\n: Third\n\nX\n\n: loose\n"),
     "list-in-quote": "> - a\n>   - b\n> - c\n>\n> Text\n> 1. one\n",
     "item-attribute-lists": ("* {:.cls} text\n\n* two\n\nPara.\n\n- a\n\n  {: .x}\n- b\n\nMore.\n\n"
                              "- {:.c} [ ] task\n- [x] done\n\nEnd.\n\n- a\n- b\n{: .x}\n\nText\n\n"
@@ -500,6 +517,22 @@ def jekyll_readings(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.mark.parametrize("name", KRAMDOWN_READINGS)
 def test_reading_has_jekylls_element_tree(name: str, jekyll_readings: Path) -> None:
     assert parity.dom(render_markdown(KRAMDOWN_READINGS[name]).html) == jekylls_tree(jekyll_readings, name)
+
+
+def test_an_attribute_list_over_a_code_block_is_on_its_outer_div_as_in_jekyll(jekyll_readings: Path) -> None:
+    """Its classes and id are on the block's outermost element, where a theme's CSS finds them."""
+    def outer(html: str) -> list[tuple[set[str], str | None]]:
+        found = []
+        for block in lxml.html.fromstring(f"<section>{html}</section>").iter("pre"):
+            while block.getparent().tag == "div":
+                block = block.getparent()
+            found.append((set(block.get("class", "").split()) & {"css", "no-highlight", "y"}, block.get("id")))
+        return found
+    url = parity.post_urls(jekyll_readings)["attribute-list-over-code"]
+    theirs = (jekyll_readings / url[1:]).read_text(encoding="utf-8")
+    theirs = theirs[theirs.index("<p>Text.</p>"):theirs.rindex("</pre>")]
+    mine = render_markdown(KRAMDOWN_READINGS["attribute-list-over-code"]).html
+    assert outer(mine) == outer(theirs) == [({"css"}, None), ({"no-highlight"}, "n"), ({"y"}, None)]
 
 
 def test_jupyters_markdown_reads_markdown_in_any_tag() -> None:

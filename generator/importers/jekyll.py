@@ -677,7 +677,7 @@ class _Importer:
             self.front_matter_keys.update(f"jekyll_{key}" for key in ("redirect_from", "redirect_to") if key in meta)
             self.note(rel, 1, "redirect_from", "jekyll-redirect-from is not among the site's plugins, so Jekyll "
                       "made no redirect of it: kept as jekyll_redirect_from (sitegen would make one of "
-                      "redirect_from; a layout reading page.redirect_from reads nil)")
+                      "redirect_from), which the converted layouts read as page.redirect_from")
         front = split_names(front, meta) + re.sub(r"^(?=.)", indent.group(1) if indent else "", added, flags=re.M)
         if self.languages and (kind == "pages" or collection is not None or kind == "posts" and url is not None):
             # written once polyglot has chosen each language's version of each URL
@@ -918,7 +918,8 @@ class _Importer:
             jinja, notes = convert_template(body, rel, self.config, parent=parent, blocks=blocks,
                                             includes=set(include_files), layouts=variables[name],
                                             assigned=assigned, languages=self.languages,
-                                            redirect=name == REDIRECT, plugin_words=self.plugin_words)
+                                            redirect=name == REDIRECT, kept_redirects=not self.redirects,
+                                            plugin_words=self.plugin_words)
             self.result.notes += [_shifted(note, offset) for note in notes]
             self.write(jinja, f"templates/{name}.html")
             self.result.layouts += 1
@@ -941,7 +942,7 @@ class _Importer:
                 jinja, notes = convert_template(text, f"_includes/{name}", self.config, lenient=True,
                                                 includes=set(include_files), assigned=assigned,
                                                 page_layouts=page_layouts, languages=self.languages,
-                                                plugin_words=self.plugin_words)
+                                                kept_redirects=not self.redirects, plugin_words=self.plugin_words)
                 self.result.notes += notes
                 self.write(jinja, f"templates/partials/{name}")
                 todo.append(text)

@@ -147,11 +147,12 @@ class Scope:
     groups: set[str] = field(default_factory=set)        # loop variables holding one such group
     lenient: bool = False                          # an include: names may come from its includer
     includes: set[str] | None = None               # the files of _includes (None: not known)
-    layouts: list[dict[str, Any]] | None = None    # what ``layout`` is on each chain through a layout
+    layouts: dict[str, dict[str, Any]] | None = None   # a layout's: ``layout`` by the page's layout
     assigned: set[str] | None = None               # names the site's layouts and includes assign (None: this one's)
     page_layouts: dict[str, dict[str, Any]] | None = None   # an include's: ``layout`` by the page's layout
     languages: Languages | None = None             # jekyll-polyglot's, if the site loads it
     redirect: bool = False                         # the layout jekyll-redirect-from renders its pages with
+    kept_redirects: bool = False                   # redirect_from/_to kept as jekyll_redirect_from/_to
     plugin_words: frozenset[str] = frozenset()     # the words of the site's _plugins, which may set site.<name>
 
 
@@ -164,28 +165,31 @@ def _collection_names(config: dict[str, Any]) -> list[str]:
 def convert_template(text: str, path: str, config: dict[str, Any], *, parent: str | None = None,
                      blocks: str | None = None, lenient: bool = False, includes: set[str] | None = None,
                      include_path: Callable[[str], str] = lambda name: f"partials/{name}",
-                     layouts: list[dict[str, Any]] | None = None,
+                     layouts: dict[str, dict[str, Any]] | None = None,
                      assigned: set[str] | None = None,
                      page_layouts: dict[str, dict[str, Any]] | None = None,
                      languages: Languages | None = None, redirect: bool = False,
-                     plugin_words: frozenset[str] = frozenset()) -> tuple[str, list[Note]]:
+                     kept_redirects: bool = False, plugin_words: frozenset[str] = frozenset()) -> tuple[str, list[Note]]:
     """Convert one Liquid template (its front matter removed) into Jinja.
 
     ``parent``: the layout it is placed in (it then extends it, its whole body
     being the parent's content); ``blocks``: the name under which its own
     ``{{ content }}`` can be replaced by layouts placed in it; ``layouts``: for a
-    layout, what Jekyll's ``layout`` variable holds in it, once for each chain of
-    layouts that reaches it (:func:`layout_variables`); ``page_layouts``: for an include, what it
+    layout, what Jekyll's ``layout`` variable holds in it, by the layout of the
+    page whose chain of layouts reaches it (:func:`layout_variables`); ``page_layouts``: for an include, what it
     holds for a page placed in each layout (:func:`page_layout_variables`); ``assigned``: the names
     that the site's layouts and includes assign or capture (:func:`assigned_names` of each), which
     any of them may read; ``languages``: jekyll-polyglot's, whose links a layout placed in no other
     rewrites into the page's language; ``redirect``: the layout is the site's ``redirect``, which
     sitegen renders its redirect pages with, as jekyll-redirect-from does (``page.redirect.from``
-    and ``.to``); ``plugin_words``: the words of the site's Ruby plugins, any of which may be a
+    and ``.to``); ``kept_redirects``: the site loads no jekyll-redirect-from, so the import kept its
+    pages' ``redirect_from`` and ``redirect_to`` as ``jekyll_redirect_from`` and ``_to`` (which
+    ``page.redirect_to`` then reads, as Jekyll reads the key); ``plugin_words``: the words of the site's Ruby plugins, any of which may be a
     ``site.<name>`` they set. Returns the Jinja text and the notes for the author.
     """
     scope = Scope(config, lenient=lenient, includes=includes, layouts=layouts, assigned=assigned,
-                  page_layouts=page_layouts, languages=languages, redirect=redirect, plugin_words=plugin_words)
+                  page_layouts=page_layouts, languages=languages, redirect=redirect, kept_redirects=kept_redirects,
+                  plugin_words=plugin_words)
     converter = _Converter(text, path, scope, include_path, blocks)
     body = converter.run()
     if parent is None and languages and not lenient:
@@ -212,12 +216,13 @@ def _merged_chain(meta: dict[str, dict[str, Any]], parents: dict[str, str], star
         name = parents.get(name)
 
 
-def layout_variables(meta: dict[str, dict[str, Any]], parents: dict[str, str]) -> dict[str, list[dict[str, Any]]]:
-    """What ``layout`` holds in each layout, once per chain that reaches it."""
-    found: dict[str, list[dict[str, Any]]] = {name: [] for name in meta}
+def layout_variables(meta: dict[str, dict[str, Any]],
+                     parents: dict[str, str]) -> dict[str, dict[str, dict[str, Any]]]:
+    """What ``layout`` holds in each layout, by the name of the page's layout (whose chain reaches it)."""
+    found: dict[str, dict[str, dict[str, Any]]] = {name: {} for name in meta}
     for start in meta:
         for name, merged in _merged_chain(meta, parents, start):
-            found[name].append(merged)
+            found[name][start] = merged
     return found
 
 
@@ -833,22 +838,16 @@ class _Converter:
         return not (isinstance(liquid, dict) and liquid.get("strict_variables"))
 
     def layout(self, rest: list[str]) -> str:
-        """A value of the layouts' front matter, written in: the same on every chain of layouts
-        through this one, or nil on all of them."""
-        values = {_constant(merged, rest) for merged in self.scope.layouts}
-        if len(values) != 1:
-            raise Unconvertible("the layouts placed in this one set this differently: write it in each of them, "
-                                "or move it to the pages' front matter")
-        return values.pop()
+        """A value of the layouts' front matter, as Jekyll's ``layout`` holds it in this layout: the
+        layouts' below it merged over its own, so looked up by the page's layout when the chains
+        through it set it differently (Leaflet's base layout reads ``layout.root``, which its
+        post and tutorial layouts set)."""
+        return _by_page_layout(self.scope.layouts, rest)
 
     def page_layout(self, rest: list[str]) -> str:
         """In an include, a value of the layouts' front matter: looked up by the page's layout when
         the layouts set it differently (crystal-lang's breadcrumbs read ``layout.section``)."""
-        values = {name: _constant(merged, rest) for name, merged in sorted(self.scope.page_layouts.items())}
-        if len(set(values.values())) <= 1:
-            return next(iter(values.values()), "nil")
-        table = ", ".join(f"{_literal(name)}: {value}" for name, value in values.items() if value != "nil")
-        return f"({{{table}}} | item(page.layout) | default(nil))"
+        return _by_page_layout(self.scope.page_layouts, rest)
 
     def document(self, root: str, rest: list[str]) -> str:
         if not rest:
@@ -856,6 +855,8 @@ class _Converter:
         name, more = rest[0], rest[1:]
         if name == "redirect" and root == "page" and self.scope.redirect:
             return self.access(REDIRECT_PAGE, more)
+        if name in ("redirect_from", "redirect_to") and self.scope.kept_redirects:   # the page's own key
+            return self.access(f'{root}.meta.get("jekyll_{name}", nil)', more)
         if name == "excerpt":    # the front matter's as written, where it sets one, as in Jekyll
             return self.access(f'({root}.meta.excerpt if "excerpt" in {root}.meta else {root}.excerpt)', more)
         if name == "title":      # nil for a page the import titled (front matter 'untitled'), as in Jekyll
@@ -1044,6 +1045,17 @@ def _maybe(expression: str, parts: list[str]) -> str:
     Liquid reads as nil: so does ``default(nil)`` (sitegen's templates' ``nil``, which shows as
     nothing, is false, and gives nil for any key of it), where StrictUndefined would stop the build."""
     return f"({expression} | default(nil))" if parts else expression
+
+
+def _by_page_layout(merged: dict[str, dict[str, Any]], parts: list[str]) -> str:
+    """``layout`` followed by ``parts``, where ``merged`` is what ``layout`` holds by the name of the
+    page's layout: written in if the same for all, else a table looked up by ``page.layout`` (nil
+    for a layout it does not name)."""
+    values = {name: _constant(data, parts) for name, data in sorted(merged.items())}
+    if len(set(values.values())) <= 1:
+        return next(iter(values.values()), "nil")
+    table = ", ".join(f"{_literal(name)}: {value}" for name, value in values.items() if value != "nil")
+    return f"({{{table}}} | item(page.layout) | default(nil))"
 
 
 def _constant(value: Any, parts: list[str]) -> str:
