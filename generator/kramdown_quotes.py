@@ -99,6 +99,8 @@ class KramdownQuotes(EntityStashing):
         if '"' not in text and "'" not in text:
             return text
         placeholders = PLACEHOLDER.findall(text)
+        if text.count("\x02") != len(placeholders):
+            return text     # a placeholder split over two elements (emphasis across a code span): not ours to read
         view = PLACEHOLDER.sub(self._seen, text)
         end = len(view)
         view += after

@@ -430,6 +430,8 @@ NOTE_PIECES = st.sampled_from(["'", '"', "a", " ", "\n", "\n\n", "[^1]", "[^2]",
 
 @settings(max_examples=1500, deadline=None)
 @given(st.lists(NOTE_PIECES, max_size=30).map("".join))
+# emphasis splits a code span's placeholder over two elements (Python-Markdown leaves its marks in the HTML)
+@example("\"**[^1]: n 'q'\n***'**'**'*`c'`*\"")
 def test_quotes_and_notes_read_as_with_every_element_read(text):
     """kramdown's quotes are curled reading what follows only a text holding a quote, and the
     footnotes' links found in one pass over each element's children: the same text as reading
