@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from html import escape, unescape
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, NoReturn, TextIO
 from urllib.parse import quote, quote_plus
 
 from liquid import BoundTemplate, Environment, Mode, RenderContext, Undefined
@@ -975,6 +975,20 @@ class ParseTimeSite(Mapping):
         return len(self._settings) + 1
 
 
+class ParseTimePaginator:
+    """``paginator`` while a document is parsed: which page of posts it is (if it is the blog's
+    index, paginated) is known once the site is, so reading it raises :class:`NeedsSite`."""
+
+    def __getitem__(self, name: str) -> NoReturn:
+        raise NeedsSite("paginator")
+
+    def __liquid__(self) -> NoReturn:    # its truth, its text
+        raise NeedsSite("paginator")
+
+
+PARSE_TIME_PAGINATOR = ParseTimePaginator()
+
+
 @dataclass(frozen=True)
 class LiquidResult:
     text: str
@@ -983,23 +997,26 @@ class LiquidResult:
 
 
 def render_liquid(text: str, env: Environment, render: Render, page: Mapping[str, Any],
-                  site: Mapping[str, Any] | None = None, settings: Mapping[str, Any] | None = None) -> LiquidResult:
-    """Run a document's Liquid; ``site`` is the whole site's view, or None while parsing.
+                  site: Mapping[str, Any] | None = None, settings: Mapping[str, Any] | None = None,
+                  paginator: Mapping[str, Any] | None = None) -> LiquidResult:
+    """Run a document's Liquid; ``site`` is the whole site's view, or None while parsing;
+    ``paginator`` the page of posts it is, where it is the blog's index, else nil.
 
     Raises :class:`SiteError` at the file and line of a mistake, and
     :class:`NeedsSite` when parsing meets a collection it cannot have yet.
     An unknown tag or filter is an error, or (``unknown: warning``) a warning,
     and renders as nothing.
     """
+    values = {} if paginator is None else {"paginator": paginator}
     if site is None:
-        site = ParseTimeSite(settings or {}, DataFolder(render))
+        site, values = ParseTimeSite(settings or {}, DataFolder(render)), {"paginator": PARSE_TIME_PAGINATOR}
     token, includes = _current.set(render), _include_sources.set({})
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:
                 text = lax(text, render, render.source, render.first_line)
-                output = env.from_string(text, name=str(render.source)).render(site=site, page=page)
+                output = env.from_string(text, name=str(render.source)).render(site=site, page=page, **values)
             except LiquidError as exc:
                 message = exc.args[0] if exc.args else str(exc)
                 raise SiteError(f"Liquid: {message}{_limit_named(exc, env)}", *render.locate(exc.token)) from None
