@@ -141,7 +141,8 @@ class JekyllContext(RenderContext):
     matter beside its own fields, as ``page`` does (templates read it as ``post.meta.KEY``).
     A document is an object whose class sets ``front_matter_keys`` (the recording view of
     :mod:`generator.deps`, which imports the site this module renders for). Its ``excerpt``
-    is the front matter's as written, where that sets one (sitegen's own is that, as HTML)."""
+    is the front matter's as written, where that sets one (sitegen's own is that, as HTML); its
+    ``content`` ends with a newline, as kramdown's."""
 
     def filter(self, name: str, token: Token | None) -> Callable[..., object]:  # noqa: A003 - python-liquid's name
         """An unknown filter, with ``unknown: warning``: warned of at its line and its input passed
@@ -155,12 +156,20 @@ class JekyllContext(RenderContext):
         if _front_matter_first(obj, key) or (key == "excerpt" and getattr(type(obj), "front_matter_keys", False)
                                              and "excerpt" in obj["meta"]):
             return obj["meta"][key]
+        if key == "content" and getattr(type(obj), "front_matter_keys", False):
+            return _newline_ended(super().get_item(obj, key))
         try:
             return super().get_item(obj, key)
         except KeyError:
             if getattr(type(obj), "front_matter_keys", False) and isinstance(key, str):
                 return obj["meta"][key]
             raise
+
+
+def _newline_ended(html: Any) -> Any:
+    """A document's HTML as Jekyll's ``content`` holds it: ending with a newline, as kramdown ends
+    its output (``truncatewords`` counts the empty word after it, as Ruby splits)."""
+    return html if not isinstance(html, str) or html.endswith("\n") else type(html)(html + "\n")
 
 
 # What Jekyll's document drop answers itself; any other key of a document is its front matter's,

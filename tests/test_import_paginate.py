@@ -78,10 +78,12 @@ def test_the_index_page_is_made_once_per_page_of_posts_at_jekylls_urls_with_its_
 def test_the_deepest_index_page_above_paginate_path_is_paginated_there(tmp_path) -> None:
     # As rails/website: paginate_path /blog/page/:num, blog/index.html paginated (not the home page,
     # which a shallower index.html is); an include in the loop shows each post's first words, a
-    # no-break space one of them, as Ruby splits words.
+    # no-break space one of them, as Ruby splits words, and the empty one after the content's last
+    # newline (six words and "...").
     old, new, _ = _both(tmp_path, PLUGIN + "paginate_path: /blog/page/:num\n", {
         **_posts(5), "_posts/2020-01-03-post-3.md": "---\nlayout: default\ntitle: Post 3\n---\n"
                                                     "Greetings! Let's dive in.\n&nbsp;\nTwo new guides are open.\n",
+        "_posts/2020-01-04-post-4.md": "---\nlayout: default\ntitle: Post 4\n---\nOne two three four five six.",
         "blog/index.html": INDEX.replace("<li><a", "<li>{% include post.html %}<a"),
         "_includes/post.html": "<time>{{ post.date | date: '%b %-d' }}</time>"
                                "<p>{{ post.content | strip_html | truncatewords: 6 }}</p>",
@@ -90,6 +92,7 @@ def test_the_deepest_index_page_above_paginate_path_is_paginated_there(tmp_path)
     assert [u for u in urls if "/2020/" not in u] == ["/", "/blog/", "/blog/page/2/", "/blog/page/3/"]
     page2 = (new / "blog/page/2/index.html").read_text()
     assert "next=3 /blog/page/3</p>" in page2 and "dive in. \xa0 Two...</p>" in page2
+    assert "<p>One two three four five six....</p>" in (new / "blog/index.html").read_text()
 
 
 @needs_jekyll
