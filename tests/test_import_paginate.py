@@ -111,6 +111,7 @@ def test_a_new_post_shifts_every_page_as_a_clean_build_makes_them(tmp_path) -> N
     engine.build()
     edits = [("content/posts/2020-01-05-post-5.md", None, "---\nlayout: default\ntitle: Post 5\n---\nBody 5.\n"),
              ("content/posts/2020-01-02-post-2.md", "title: Post 2", "title: Post Two"),   # shown on page 2
+             ("content/pages/index.html", "<ul>", "<ul class=\"listed\">"),               # on every page
              ("content/posts/2020-01-05-post-5.md", "", None),
              ("site.yaml", "posts_per_page: 2", "posts_per_page: 3")]                   # a page fewer
     for number, (name, before, after) in enumerate(edits):
@@ -130,7 +131,7 @@ def test_a_new_post_shifts_every_page_as_a_clean_build_makes_them(tmp_path) -> N
     assert not (site / "_site/page3").exists()
     page2 = (site / "_site/page2/index.html").read_text()
     assert "Post Two</a>" in (site / "_site/index.html").read_text() and "Post 5" not in page2
-    assert ">Hello</a></li><li>" in page2 and "Post 1</a>" in page2 and "2/2 (3 of 5)" in page2
+    assert '<ul class="listed">' in page2 and ">Hello</a></li><li>" in page2 and "Post 1</a>" in page2 and "2/2 (3 of 5)" in page2
 
 
 def test_a_paginate_path_without_num_is_one_line_naming_the_key(tmp_path, capsys) -> None:

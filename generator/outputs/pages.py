@@ -61,6 +61,7 @@ def render_document(ctx: PlanContext, doc: Document, paginator: dict | None = No
     if doc.deferred is None:
         content = page.content      # its MyST references to other pages linked (Views.linked)
     else:  # its Liquid lists the site: run now, reading the site through recording views
+        record(("doc", str(doc.source), "deferred"))     # and its body: an edit of it makes the page again
         content, files, warnings = render_deferred(doc, ctx.config, ctx.site_view, paginator, url)
         for name in files:
             record(("file", name))
