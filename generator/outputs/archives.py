@@ -11,10 +11,10 @@ from typing import Any
 from generator.config import Config
 from generator.deps import value_digest
 from generator.outputs import PlanContext, Planner, generated_page
+from generator.outputs.pages import own_index, render_document
 from generator.plan import Plan
 from generator.schema.outputs import ArchivesSection, Taxonomy
-from generator.outputs.pages import render_document
-from generator.site import Document, Site, archive_folder, output_path, slugify
+from generator.site import archive_folder, output_path, slugify
 
 
 class Blog(Planner):
@@ -47,11 +47,6 @@ class Blog(Planner):
             plan.add(output_path(url), "site.yaml archives.blog",
                      partial(ctx.render, "blog.html", page=generated_page(title, url), paginator=paginator),
                      ("blog", *inputs))
-
-
-def own_index(site: Site, url: str) -> Document | None:
-    """The site's own page at ``url`` (site.yaml ``archives.blog``), if it has one."""
-    return next((doc for doc in site.pages if doc.url == url), None)
 
 
 def pages_of(posts: Any, total: int, first: str, per_page: int,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from markupsafe import Markup
 
@@ -14,7 +14,7 @@ from generator.errors import SiteError
 from generator.files import is_file
 from generator.outputs import PlanContext, Planner
 from generator.plan import Job, Plan
-from generator.site import Document, render_deferred
+from generator.site import Document, Site, render_deferred
 from generator.sources import read_text
 
 
@@ -29,16 +29,21 @@ class Documents(Planner):
 
     def plan(self, ctx: PlanContext, plan: Plan) -> None:
         moved = [doc for doc in ctx.site.documents if "redirect_to" in doc.meta]
-        blog = ctx.config.archives.blog
+        blog = own_index(ctx.site, ctx.config.archives.blog)
         plan.add_all([Job(doc.output_path, str(doc.source), partial(render_document, ctx, doc),
                           ("document", doc.layout)) for doc in ctx.site.documents
-                      if "redirect_to" not in doc.meta and not (doc.url == blog and doc.kind == "page")])
+                      if "redirect_to" not in doc.meta and doc is not blog])
         for doc in moved:
             target = redirect_target(doc)
             # page: the document itself, as jekyll-redirect-from's redirect layout sees it (page.redirect_to)
             plan.add(doc.output_path, doc.source, partial(
                 ctx.render, "redirect.html", page=ctx.views.document(doc), target=target),
                 ("redirect", doc.url, target), listed=False)
+
+
+def own_index(site: Site, url: str | Literal[False]) -> Document | None:
+    """The site's own page at ``url`` (site.yaml ``archives.blog``), if it has one."""
+    return next((doc for doc in site.pages if doc.url == url), None) if url else None
 
 
 def redirect_target(doc: Document) -> str:
