@@ -134,6 +134,15 @@ def test_a_new_post_shifts_every_page_as_a_clean_build_makes_them(tmp_path) -> N
     assert '<ul class="listed">' in page2 and ">Hello</a></li><li>" in page2 and "Post 1</a>" in page2 and "2/2 (3 of 5)" in page2
 
 
+def test_a_post_jekyll_paginate_left_out_is_named_in_the_report(tmp_path) -> None:
+    source = small_site(tmp_path / "jekyll", CONFIG + PLUGIN, {
+        **_posts(2), "_posts/2020-01-03-aside.md": "---\nlayout: default\ntitle: Aside\nhidden: true\n---\nA.\n",
+        "index.html": INDEX})
+    result = import_jekyll(source, tmp_path / "new")
+    assert [(note.path, note.construct) for note in result.notes if "left this post out" in note.action] == [
+        ("_posts/2020-01-03-aside.md", "hidden")]
+
+
 def test_a_paginate_path_without_num_is_one_line_naming_the_key(tmp_path, capsys) -> None:
     source = small_site(tmp_path / "jekyll", CONFIG + PLUGIN, {**_posts(3), "index.html": INDEX})
     import_jekyll(source, tmp_path / "new")

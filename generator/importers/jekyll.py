@@ -214,6 +214,7 @@ class _Importer:
         self.post_folders: list[str] = []        # _posts folders below the top (en/news/_posts)
         self.atom_urls: list[str] = []           # where the site's Atom feeds were
         self.redirects = "jekyll-redirect-from" in self.plugins()     # redirect_from and redirect_to made pages
+        self.paginates = bool(config.get("paginate")) and "jekyll-paginate" in self.plugins()
         self.languages = Languages.of(config, list(self.plugins()), self.excluded, self.src)   # jekyll-polyglot's
         self.localized_pages: list[Page] = []   # the pages of a polyglot site, written once coordinated
         self.index_pages: dict[str, Any] = {}    # each page named index.html -> its permalink (jekyll-paginate's)
@@ -658,6 +659,9 @@ class _Importer:
             elif url is not None:
                 changes["permalink"] = url
             merged["permalink"] = url or merged.get("permalink")
+        if kind == "posts" and self.paginates and merged.get("hidden"):
+            self.note(rel, 1, "hidden", "jekyll-paginate left this post out of its pages of posts; sitegen's "
+                      "list it (site.posts lists it in both)", visible=True)
         if kind == "posts":
             self.check_post_url(rel, merged)
             url = self.post_url(rel, merged, categories) if self.languages else None
