@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from html import escape, unescape
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, NoReturn, TextIO
 from urllib.parse import quote, quote_plus
 
 from liquid import BoundTemplate, Environment, Mode, RenderContext, Undefined
@@ -141,7 +141,8 @@ class JekyllContext(RenderContext):
     matter beside its own fields, as ``page`` does (templates read it as ``post.meta.KEY``).
     A document is an object whose class sets ``front_matter_keys`` (the recording view of
     :mod:`generator.deps`, which imports the site this module renders for). Its ``excerpt``
-    is the front matter's as written, where that sets one (sitegen's own is that, as HTML)."""
+    is the front matter's as written, where that sets one (sitegen's own is that, as HTML); its
+    ``content`` ends with a newline, as kramdown's."""
 
     def filter(self, name: str, token: Token | None) -> Callable[..., object]:  # noqa: A003 - python-liquid's name
         """An unknown filter, with ``unknown: warning``: warned of at its line and its input passed
@@ -155,12 +156,20 @@ class JekyllContext(RenderContext):
         if _front_matter_first(obj, key) or (key == "excerpt" and getattr(type(obj), "front_matter_keys", False)
                                              and "excerpt" in obj["meta"]):
             return obj["meta"][key]
+        if key == "content" and getattr(type(obj), "front_matter_keys", False):
+            return _newline_ended(super().get_item(obj, key))
         try:
             return super().get_item(obj, key)
         except KeyError:
             if getattr(type(obj), "front_matter_keys", False) and isinstance(key, str):
                 return obj["meta"][key]
             raise
+
+
+def _newline_ended(html: Any) -> Any:
+    """A document's HTML as Jekyll's ``content`` holds it: ending with a newline, as kramdown ends
+    its output (``truncatewords`` counts the empty word after it, as Ruby splits)."""
+    return html if not isinstance(html, str) or html.endswith("\n") else type(html)(html + "\n")
 
 
 # What Jekyll's document drop answers itself; any other key of a document is its front matter's,
@@ -785,6 +794,7 @@ JEKYLL_FILTERS: dict[str, Callable[..., Any]] = {
     "uri_escape": lambda value: quote(str(value), safe="/:?=&#%~!$'()*+,;@"),
     "jsonify": lambda value: json.dumps(value, default=_json_default),
     "number_of_words": lambda value: len(str(value).split()),
+    "truncatewords": lambda value, words=15, end="...": _truncatewords(value, words, end),
     "array_to_sentence_string": _sentence,
     "normalize_whitespace": lambda value: re.sub(r"\s+", " ", str(value)).strip(),
     "slugify": _jekyll_slugify,
@@ -794,6 +804,24 @@ JEKYLL_FILTERS: dict[str, Callable[..., Any]] = {
     "markdownify": lambda value: _markdownify(value),
     "strip_html": lambda value: _as_characters(strip_tags(str(value))),
 }
+# What Ruby's String#split(" ") splits at: ASCII whitespace only, so that a no-break space
+# (kramdown's for &nbsp;) is a word of its own, as Liquid's truncatewords counts it.
+RUBY_SPACES = " \t\n\v\f\r"
+RUBY_SPACE = re.compile(f"[{RUBY_SPACES}]+")
+
+
+def _truncatewords(value: Any, words: Any = 15, end: Any = "...") -> str:
+    """Liquid's ``truncatewords`` as Ruby splits the words (python-liquid's counts a no-break space
+    as a space: rubyonrails.org's blog index shows a word more of a post than Jekyll's)."""
+    if value is None or isinstance(value, Undefined):
+        return ""
+    text, count = soft_str(value), max(1, int(words))
+    found = RUBY_SPACE.split(text.lstrip(RUBY_SPACES), count)
+    if len(found) <= count:
+        return text
+    return " ".join(found[:count]) + soft_str(end)
+
+
 # A character reference to a character beyond ASCII (``&rsquo;``, ``&#8217;``): how sitegen's HTML writes
 # typographic quotes and dashes, where kramdown (``entity_output: as_char``) writes the character, which
 # ``truncate`` counts once.
@@ -976,6 +1004,20 @@ class ParseTimeSite(Mapping):
         return len(self._settings) + 1
 
 
+class ParseTimePaginator:
+    """``paginator`` while a document is parsed: which page of posts it is (if it is the blog's
+    index, paginated) is known once the site is, so reading it raises :class:`NeedsSite`."""
+
+    def __getitem__(self, name: str) -> NoReturn:
+        raise NeedsSite("paginator")
+
+    def __liquid__(self) -> NoReturn:    # its truth, its text
+        raise NeedsSite("paginator")
+
+
+PARSE_TIME_PAGINATOR = ParseTimePaginator()
+
+
 @dataclass(frozen=True)
 class LiquidResult:
     text: str
@@ -984,23 +1026,26 @@ class LiquidResult:
 
 
 def render_liquid(text: str, env: Environment, render: Render, page: Mapping[str, Any],
-                  site: Mapping[str, Any] | None = None, settings: Mapping[str, Any] | None = None) -> LiquidResult:
-    """Run a document's Liquid; ``site`` is the whole site's view, or None while parsing.
+                  site: Mapping[str, Any] | None = None, settings: Mapping[str, Any] | None = None,
+                  paginator: Mapping[str, Any] | None = None) -> LiquidResult:
+    """Run a document's Liquid; ``site`` is the whole site's view, or None while parsing;
+    ``paginator`` the page of posts it is, where it is the blog's index, else nil.
 
     Raises :class:`SiteError` at the file and line of a mistake, and
     :class:`NeedsSite` when parsing meets a collection it cannot have yet.
     An unknown tag or filter is an error, or (``unknown: warning``) a warning,
     and renders as nothing.
     """
+    values = {} if paginator is None else {"paginator": paginator}
     if site is None:
-        site = ParseTimeSite(settings or {}, DataFolder(render))
+        site, values = ParseTimeSite(settings or {}, DataFolder(render)), {"paginator": PARSE_TIME_PAGINATOR}
     token, includes = _current.set(render), _include_sources.set({})
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:
                 text = lax(text, render, render.source, render.first_line)
-                output = env.from_string(text, name=str(render.source)).render(site=site, page=page)
+                output = env.from_string(text, name=str(render.source)).render(site=site, page=page, **values)
             except LiquidError as exc:
                 message = exc.args[0] if exc.args else str(exc)
                 raise SiteError(f"Liquid: {message}{_limit_named(exc, env)}", *render.locate(exc.token)) from None

@@ -475,15 +475,18 @@ def stylesheet_liquid(source: Source, config: Config) -> str:
     return result.text
 
 
-def render_deferred(doc: Document, config: Config, site: Any) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
-    """A page whose Liquid reads the site's collections, rendered with ``site`` (a recording view):
-    its HTML, the files (includes, posts named by ``post_url``) it read, and its warnings."""
+def render_deferred(doc: Document, config: Config, site: Any, paginator: Mapping[str, Any] | None = None,
+                    url: str | None = None) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
+    """A page whose Liquid reads the site's collections (or its ``paginator``), rendered with
+    ``site`` (a recording view), as the page of posts ``paginator`` at ``url`` where it is the
+    blog's index: its HTML, the files (includes, posts named by ``post_url``) it read, and its warnings."""
     from generator.liquid import render_liquid
 
     body, body_line = doc.deferred
     source = Source(doc.source, doc.kind, doc.meta, body, body_line, "")
+    page = liquid_page(doc) if url is None else {**liquid_page(doc), "url": url}
     result = render_liquid(body, liquid_environment(config), _liquid_render(source, config),
-                           liquid_page(doc), site=site)
+                           page, site=site, paginator=paginator)
     parsed = _to_html(result.text, source, config)
     return parsed.html, tuple(name for name, _ in result.inputs), tuple(result.warnings) + parsed.warnings
 

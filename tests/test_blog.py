@@ -382,3 +382,22 @@ def test_a_person_without_a_name_is_one_line_naming_the_post(basic_site, capsys)
     assert main(["-C", str(basic_site), "build"]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "2020-08-01-nameless.md" in err[0] and "key 'author'" in err[0] and "'name'" in err[0]
+
+
+def test_a_page_of_the_site_at_the_blogs_url_is_its_index_made_once_per_page_of_posts(basic_site):
+    # A page of one's own in place of blog.html: its Liquid reads jekyll-paginate's paginator.
+    (basic_site / "content/pages/blog.md").write_text(
+        "---\ntitle: Our news\n---\n{% for post in paginator.posts %}- [{{ post.title }}]({{ post.url }})\n"
+        "{% endfor %}\nPage {{ paginator.page }} of {{ paginator.total_pages }}, {{ paginator.total_posts }} posts."
+        "{% if paginator.next_page %} [Older]({{ paginator.next_page_path }}){% endif %}"
+        "{% if paginator.previous_page %} [Newer]({{ paginator.previous_page_path }}){% endif %}\n", encoding="utf-8")
+    build(basic_site, NOW)
+    out = basic_site / "_site"
+    first, second = (out / "blog.html").read_text(), (out / "blog/page2.html").read_text()
+    assert "Our news" in first and "Page 1 of 2, 3 posts." in first and '<a href="/blog/page2.html">Older</a>' in first
+    assert ">Third post</a>" in first and ">First post</a>" not in first
+    assert ">First post</a>" in second and '<a href="/blog.html">Newer</a>' in second and "Page 2 of 2" in second
+    post(basic_site, "2021-07-01-fourth.md", "title: Fourth post\n")     # every page shifts
+    build(basic_site, NOW)
+    assert ">Second post</a>" in (out / "blog/page2.html").read_text()
+    assert_same_as_full_build(basic_site)

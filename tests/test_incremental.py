@@ -177,6 +177,17 @@ def test_editing_a_post_body_makes_its_page_and_the_pages_that_show_its_excerpt(
     assert_same_as_full_build(site)
 
 
+def test_editing_a_page_whose_liquid_lists_the_posts_makes_it_again(site: Path) -> None:
+    # Such a page is rendered once the site is (its body kept, deferred): its body is one of its inputs.
+    page = site / "content/pages/listed.html"
+    page.write_text("---\ntitle: Listed\n---\n<ul>{% for p in site.posts %}<li>{{ p.title }}</li>{% endfor %}</ul>\n")
+    build(site, OPTIONS)
+    page.write_text(page.read_text().replace("<ul>", '<ul class="posts">'))
+    result = build(site, OPTIONS)
+    assert "listed.html" in pages_made(result) and '<ul class="posts">' in (site / "_site/listed.html").read_text()
+    assert_same_as_full_build(site)
+
+
 def test_editing_below_the_excerpt_leaves_listings_alone(site: Path) -> None:
     build(site, OPTIONS)
     post = site / "content/posts/2020-05-01-second.md"

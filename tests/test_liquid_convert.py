@@ -101,7 +101,7 @@ def test_a_layout_chain_becomes_extends_and_blocks(tmp_path) -> None:
     ("a\n{% tablerow p in site.posts %}{% endtablerow %}", 2, "{% tablerow p in site.posts %}", "Jinja for loop"),
     ("{{ site.posts | find_exp: 'p', 'p.year' }}", 1, "{{ site.posts | find_exp: 'p', 'p.year' }}",
      "filter 'find_exp'"),
-    ("{{ paginator.page }}", 1, "{{ paginator.page }}", "'paginator' has no equivalent"),
+    ("{{ jekyll.version }}", 1, "{{ jekyll.version }}", "'jekyll' has no equivalent"),
     ("{% include {{ page.inc }} %}", 1, "{% include {{ page.inc }} %}", "name the file"),
     ("{% break %}", 1, "{% break %}", "outside of a for loop"),
     ("{% post_url 2010-07-21-name %}", 1, "{% post_url 2010-07-21-name %}", "permalink"),
@@ -115,9 +115,9 @@ def test_what_has_no_equivalent_is_a_note_and_the_template_still_renders(tmp_pat
 
 
 def test_an_unconverted_condition_hides_what_it_guarded_and_keeps_blocks_balanced(tmp_path) -> None:
-    jinja, notes = convert_template("{% if paginator.page %}P{% elsif page.author %}A{% endif %}|"
+    jinja, notes = convert_template("{% if jekyll.version %}P{% elsif page.author %}A{% endif %}|"
                                     "{% for x in site.posts cols:2 %}X{% endfor %}|"
-                                    "{% if page.author %}A{% elsif paginator %}P{% else %}E{% endif %}",
+                                    "{% if page.author %}A{% elsif jekyll %}P{% else %}E{% endif %}",
                                     "_layouts/t.html", CONFIG)
     assert len(notes) == 3
     assert render(tmp_path, {"t.html": jinja}) == "A||A"   # the elsif was converted: it still decides

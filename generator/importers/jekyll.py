@@ -98,7 +98,8 @@ PLUGINS = {"jekyll-feed": "the Atom feed where jekyll-feed published it (site.ya
            "jekyll-sitemap": "sitegen's sitemap.xml (and sitemap.txt)",
            "jekyll-seo-tag": "{% seo %} in the layouts writes sitegen's meta tags (partials/meta.html)",
            "jekyll-redirect-from": "redirect_from in front matter and site.yaml redirects",
-           "jekyll-paginate": "sitegen's blog pages (archives.blog): see the note on paginate",
+           "jekyll-paginate": "its pages of posts: the index page it paginated is site.yaml archives.blog, "
+                              "made once per page of posts_per_page posts at archives.paginate_path",
            "jekyll-polyglot": "each language's pages at the URLs polyglot gave them (the default language at "
                               "the root, the others under /<lang>/): a page without a translation is a copy "
                               "in each language's folder of content/pages/, a post in content/posts/<lang>/, "
@@ -213,8 +214,10 @@ class _Importer:
         self.post_folders: list[str] = []        # _posts folders below the top (en/news/_posts)
         self.atom_urls: list[str] = []           # where the site's Atom feeds were
         self.redirects = "jekyll-redirect-from" in self.plugins()     # redirect_from and redirect_to made pages
+        self.paginates = bool(config.get("paginate")) and "jekyll-paginate" in self.plugins()
         self.languages = Languages.of(config, list(self.plugins()), self.excluded, self.src)   # jekyll-polyglot's
         self.localized_pages: list[Page] = []   # the pages of a polyglot site, written once coordinated
+        self.index_pages: dict[str, Any] = {}    # each page named index.html -> its permalink (jekyll-paginate's)
         self.collections: dict[str, dict] = {}    # site.yaml collections
         sass = config.get("sass") or {}
         # Jekyll's load paths: sass.load_paths, then sass_dir; its style: jekyll-sass-converter 3's
@@ -656,6 +659,9 @@ class _Importer:
             elif url is not None:
                 changes["permalink"] = url
             merged["permalink"] = url or merged.get("permalink")
+        if kind == "posts" and self.paginates and merged.get("hidden"):
+            self.note(rel, 1, "hidden", "jekyll-paginate left this post out of its pages of posts; sitegen's "
+                      "list it (site.posts lists it in both)", visible=True)
         if kind == "posts":
             self.check_post_url(rel, merged)
             url = self.post_url(rel, merged, categories) if self.languages else None
@@ -679,6 +685,8 @@ class _Importer:
                       "made no redirect of it: kept as jekyll_redirect_from (sitegen would make one of "
                       "redirect_from), which the converted layouts read as page.redirect_from")
         front = split_names(front, meta) + re.sub(r"^(?=.)", indent.group(1) if indent else "", added, flags=re.M)
+        if kind == "pages" and collection is None and rel.rpartition("/")[2] == "index.html":
+            self.index_pages[rel] = merged.get("permalink")
         if self.languages and (kind == "pages" or collection is not None or kind == "posts" and url is not None):
             # written once polyglot has chosen each language's version of each URL
             self.localized_pages.append(Page(rel, target, merged, front, text[body_start:],
@@ -1082,6 +1090,9 @@ class _Importer:
         # Jekyll makes no archive pages: none is made, so every URL stays the site's own.
         settings["archives"] = {"blog": False, "history": False, "tags": False, "categories": False,
                                 "authors": False}   # and _data/authors.yml stays plain data
+        paginated = self.paginated_index(plugins)
+        if paginated:     # jekyll-paginate's pages of posts: its index page's, as sitegen's blog
+            settings["archives"].update(blog=paginated[1], paginate_path=paginated[2])
         settings["static"] = self.static
         if self.collections:
             settings["collections"] = self.collections
@@ -1123,10 +1134,11 @@ class _Importer:
             settings["outputs"] = outputs
             self.result.plugins.append(f"switched off in site.yaml `outputs`, as Jekyll made none: "
                                        f"{', '.join(outputs)} (set one true to have it)")
-        if config.get("paginate"):
-            self.note(self.config_name, self.config_line("paginate"), "paginate",
-                      "the blog index is paginated by sitegen's archives.blog (off after the import): "
-                      "switch it on and add templates/blog.html to replace the paginated pages")
+        if paginated:
+            self.result.settings_taken.append(
+                f"`archives: {{blog: {paginated[1]}, paginate_path: {paginated[2]}}}`, `posts_per_page: "
+                f"{settings['posts_per_page']}`: jekyll-paginate's pages of posts, {paginated[0]} made once per "
+                f"page of posts (page 1 at its URL, page N at paginate_path), its paginator as Jekyll's")
         if config.get("markdown") not in (None, "kramdown"):
             self.note(self.config_name, self.config_line("markdown"), f"markdown: {config['markdown']}",
                       "sitegen renders Markdown as kramdown (GFM) does: check the posts that relied on "
@@ -1164,6 +1176,39 @@ class _Importer:
         header = (f"# Imported from the Jekyll site {self.src.name} by `sitegen import jekyll`;\n"
                   f"# see README.md for every key, and {REPORT_FILE} for what is left to do.\n")
         self.write(header + yaml.safe_dump(settings, sort_keys=False, allow_unicode=True), "site.yaml")
+
+    def paginated_index(self, plugins: dict[str, tuple[str, int]]) -> tuple[str, str, str] | None:
+        """jekyll-paginate's index page (the deepest page named index.html in the folders from the
+        top down to ``paginate_path``'s), its URL and ``paginate_path`` (``/page:num`` unless set);
+        None where Jekyll paginated nothing, which is noted: ``paginate`` without the plugin, or
+        no such page."""
+        config = self.config
+        if not config.get("paginate"):
+            return None
+        line = self.config_line("paginate")
+        if "jekyll-paginate" not in plugins:
+            self.note(self.config_name, line, "paginate", "jekyll-paginate is not among the site's plugins, so "
+                      "Jekyll made no pages of posts (paginator is nil), nor does sitegen: add "
+                      "site.yaml archives.blog to have them")
+            return None
+        path = "/" + str(config.get("paginate_path") or "/page:num").lstrip("/")
+        if ":num" not in path:
+            self.note(self.config_name, self.config_line("paginate_path"), "paginate_path",
+                      "no :num in it, so Jekyll wrote every page of posts at one URL: sitegen makes none; "
+                      "set site.yaml archives.blog and archives.paginate_path to have them")
+            return None
+        folders, folder = [], posixpath.dirname(path.lstrip("/"))
+        while folder not in folders:    # the folder, each one above it, the top ("")
+            folders.append(folder)
+            folder = posixpath.dirname(folder)
+        found = [rel for rel in self.index_pages if posixpath.dirname(rel) in folders]
+        if not found:
+            self.note(self.config_name, line, "paginate", "Jekyll found no index.html in the folders down to "
+                      f"paginate_path ({path}) to paginate, and made no pages of posts: nor does sitegen")
+            return None
+        rel = max(found, key=len)
+        permalink, folder = self.index_pages[rel], posixpath.dirname(rel)
+        return rel, str(permalink) if permalink else f"/{folder}/" if folder else "/", path
 
     def jekyll_feed(self) -> tuple[str, int]:
         """jekyll-feed's URL and number of posts, from ``_config.yml``'s ``feed:`` (``path``,

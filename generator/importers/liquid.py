@@ -816,10 +816,11 @@ class _Converter:
             return self.layout(rest)
         if root == "layout" and scope.page_layouts is not None:
             return self.page_layout(rest)
-        if root in ("paginator", "layout", "jekyll"):
+        if root == "paginator":         # the blog's index page's page of posts (archives.Blog), else nil
+            return self.data_value("(paginator | default(nil))", rest)
+        if root in ("layout", "jekyll"):
             raise Unconvertible(f"'{root}' has no equivalent in sitegen's templates: "
-                                + {"paginator": "use site.posts (or site.yaml archives.blog and its blog.html)",
-                                   "layout": "write the layout's value in, or move it to the page's front matter",
+                                + {"layout": "write the layout's value in, or move it to the page's front matter",
                                    "jekyll": "remove it, or write the value in"}[root])
         if scope.lenient:   # an include sees its includer's names; one set by none is nil, as in Liquid
             return self.data_value(f"({root} | default(nil))", rest)

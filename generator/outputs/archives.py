@@ -11,13 +11,17 @@ from typing import Any
 from generator.config import Config
 from generator.deps import value_digest
 from generator.outputs import PlanContext, Planner, generated_page
+from generator.outputs.pages import own_index, render_document
 from generator.plan import Plan
 from generator.schema.outputs import ArchivesSection, Taxonomy
 from generator.site import archive_folder, output_path, slugify
 
 
 class Blog(Planner):
-    """The posts, newest first, ``posts_per_page`` to a page: page N at ``<folder>/pageN.html``."""
+    """The posts, newest first, ``posts_per_page`` to a page: page N at ``<folder>/pageN.html``
+    (or ``archives.paginate_path``). A page of the site's own at ``archives.blog`` is the index
+    itself (jekyll-paginate's template page): rendered once per page of posts, its Liquid and
+    layout seeing each page's ``paginator``; else each page is ``blog.html``."""
 
     name = "blog"
     templates = ("blog.html",)
@@ -28,25 +32,44 @@ class Blog(Planner):
         first = ctx.config.archives.blog
         if not first:
             return
-        posts = ctx.views.sequence(("posts",))
-        for n, url, paginator, inputs in pages_of(posts, len(ctx.site.posts), first, ctx.config.posts_per_page):
+        posts, total = ctx.views.sequence(("posts",)), len(ctx.site.posts)
+        own = own_index(ctx.site, first)
+        if own is not None and not total:   # no page of posts: jekyll-paginate gives the page no paginator
+            plan.add(own.output_path, str(own.source), partial(render_document, ctx, own), ("document", own.layout))
+            return
+        for n, url, paginator, inputs in pages_of(posts, total, first, ctx.config.posts_per_page,
+                                                  ctx.config.archives.paginate_path):
+            if own is not None:
+                plan.add(output_path(url), str(own.source),
+                         partial(render_document, ctx, own, paginator, url), ("document", own.layout, *inputs))
+                continue
             title = "Blog" if n == 1 else f"Blog, page {n}"
             plan.add(output_path(url), "site.yaml archives.blog",
                      partial(ctx.render, "blog.html", page=generated_page(title, url), paginator=paginator),
                      ("blog", *inputs))
 
 
-def pages_of(posts: Any, total: int, first: str, per_page: int) -> Iterator[tuple[int, str, dict, tuple]]:
+def pages_of(posts: Any, total: int, first: str, per_page: int,
+             path: str = "") -> Iterator[tuple[int, str, dict, tuple]]:
     """``(n, url, paginator, inputs)`` for each page of ``posts`` listed from ``first`` on:
-    ``per_page`` to a page, page N at ``FOLDER/pageN.html`` beside ``first``."""
+    ``per_page`` to a page, page N at ``FOLDER/pageN.html`` beside ``first``, or in the folder
+    ``path`` names (``:num`` its number), linked as written there, as jekyll-paginate links it.
+    The paginator has sitegen's keys (``previous_url``, ``next_url``, ``urls``: where the pages
+    are) and jekyll-paginate's (``per_page``, ``previous_page``, ``previous_page_path``...)."""
     pages = max(1, -(-total // per_page))
-    urls = [first] + [f"{archive_folder(first)}/page{n}.html" for n in range(2, pages + 1)]
-    urls_digest = value_digest(urls)
+    links = [first] + [path.replace(":num", str(n)) if path else f"{archive_folder(first)}/page{n}.html"
+                       for n in range(2, pages + 1)]
+    urls = [first] + [link if not path or link.endswith("/") else f"{link}/" for link in links[1:]]
+    urls_digest = value_digest((urls, links))
     for n, url in enumerate(urls, start=1):
+        previous, following = (n - 1 if n > 1 else None), (n + 1 if n < pages else None)
         paginator = {
-            "posts": posts[(n - 1) * per_page:n * per_page], "page": n, "total_pages": pages,
-            "total_posts": total, "previous_url": urls[n - 2] if n > 1 else None,
-            "next_url": urls[n] if n < pages else None, "urls": urls,
+            "posts": posts[(n - 1) * per_page:n * per_page], "page": n, "per_page": per_page,
+            "total_pages": pages, "total_posts": total,
+            "previous_page": previous, "previous_page_path": previous and links[previous - 1],
+            "next_page": following, "next_page_path": following and links[following - 1],
+            "previous_url": previous and urls[previous - 1], "next_url": following and urls[following - 1],
+            "urls": urls,
         }
         yield n, url, paginator, (n, pages, total, urls_digest)
 

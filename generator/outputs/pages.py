@@ -4,37 +4,46 @@ from __future__ import annotations
 
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from markupsafe import Markup
 
 from generator.confine import site_path
-from generator.deps import record, warn
+from generator.deps import DocumentView, Views, record, warn
 from generator.errors import SiteError
 from generator.files import is_file
 from generator.outputs import PlanContext, Planner
 from generator.plan import Job, Plan
-from generator.site import Document, render_deferred
+from generator.site import Document, Site, render_deferred
 from generator.sources import read_text
 
 
 class Documents(Planner):
     """Each document through its layout; one whose front matter says ``redirect_to`` (as
-    jekyll-redirect-from reads it) is a page sending the reader on to that URL instead."""
+    jekyll-redirect-from reads it) is a page sending the reader on to that URL instead. The
+    page at site.yaml ``archives.blog``, if the site has one, is the blog's planner's to make,
+    once per page of posts (:class:`generator.outputs.archives.Blog`)."""
 
     name = "documents"
     templates = ("post.html", "page.html", "redirect.html")   # the layouts of posts and pages by default
 
     def plan(self, ctx: PlanContext, plan: Plan) -> None:
         moved = [doc for doc in ctx.site.documents if "redirect_to" in doc.meta]
+        blog = own_index(ctx.site, ctx.config.archives.blog)
         plan.add_all([Job(doc.output_path, str(doc.source), partial(render_document, ctx, doc),
-                          ("document", doc.layout)) for doc in ctx.site.documents if "redirect_to" not in doc.meta])
+                          ("document", doc.layout)) for doc in ctx.site.documents
+                      if "redirect_to" not in doc.meta and doc is not blog])
         for doc in moved:
             target = redirect_target(doc)
             # page: the document itself, as jekyll-redirect-from's redirect layout sees it (page.redirect_to)
             plan.add(doc.output_path, doc.source, partial(
                 ctx.render, "redirect.html", page=ctx.views.document(doc), target=target),
                 ("redirect", doc.url, target), listed=False)
+
+
+def own_index(site: Site, url: str | Literal[False]) -> Document | None:
+    """The site's own page at ``url`` (site.yaml ``archives.blog``), if it has one."""
+    return next((doc for doc in site.pages if doc.url == url), None) if url else None
 
 
 def redirect_target(doc: Document) -> str:
@@ -47,22 +56,40 @@ def redirect_target(doc: Document) -> str:
     return target.strip()
 
 
-def render_document(ctx: PlanContext, doc: Document) -> str:
+def render_document(ctx: PlanContext, doc: Document, paginator: dict | None = None, url: str | None = None) -> str:
+    """``doc`` through its layout; as one page of posts (``paginator``, the page's ``url``) where
+    it is the blog's index (:class:`generator.outputs.archives.Blog`)."""
     template = f"{doc.layout}.html"
     if not ctx.renderer.has_template(template):
         raise SiteError(f"unknown layout '{doc.layout}' (no templates/{template})", doc.source)
-    page = ctx.views.document(doc)
+    page = ctx.views.document(doc) if url in (None, doc.url) else PageAt(doc, ctx.views, url)
     if doc.deferred is None:
         content = page.content      # its MyST references to other pages linked (Views.linked)
     else:  # its Liquid lists the site: run now, reading the site through recording views
-        content, files, warnings = render_deferred(doc, ctx.config, ctx.site_view)
+        record(("doc", str(doc.source), "deferred"))     # and its body: an edit of it makes the page again
+        content, files, warnings = render_deferred(doc, ctx.config, ctx.site_view, paginator, url)
         for name in files:
             record(("file", name))
         for warning in ctx.site.unresolved(doc.source, warnings):
             warn(warning)
         content = ctx.views.linked(doc, content)
+    paged = {} if paginator is None else {"paginator": paginator}
     return ctx.render(template, doc.source, page=page, content=Markup(content),
-                      **layout_context(ctx, page, doc.source))
+                      **paged, **layout_context(ctx, page, doc.source))
+
+
+class PageAt(DocumentView):
+    """A document as a later page of posts shows it: at that page's URL (jekyll-paginate's
+    page 2 is the index page placed at ``/page2/``)."""
+
+    __slots__ = ("_url",)
+
+    def __init__(self, doc: Document, views: Views, url: str):
+        super().__init__(doc, views)
+        self._url = url
+
+    def __getattr__(self, name: str) -> Any:
+        return self._url if name == "url" else super().__getattr__(name)
 
 
 def layout_context(ctx: PlanContext, page: Any, source: Path) -> dict[str, Any]:

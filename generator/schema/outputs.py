@@ -58,6 +58,9 @@ class Archives:
     """
 
     blog: str | Literal[False] = "/blog.html"            # the paginated index; page N at /blog/pageN.html
+    # Where page N of the blog goes instead, ":num" its number, as Jekyll's paginate_path: a
+    # folder (its index.html), linked as written ("/page:num": /page2/index.html, linked as /page2).
+    paginate_path: str = ""
     history: str | Literal[False] = "/history.html"      # every post, by year; page N at /history/pageN.html
     tags: str | Literal[False] = "/tags.html"            # the index; each tag at /tags/NAME.html
     categories: str | Literal[False] = "/categories.html"
@@ -73,6 +76,10 @@ class Archives:
     history_per_page: int = 100
 
     def validate(self, path: Path, prefix: str) -> None:
+        if self.paginate_path and (":num" not in self.paginate_path
+                                   or not plain_path(self.paginate_path.replace(":num", "2"))):
+            raise SiteError(f"key '{prefix}paginate_path': expected a path starting with '/' holding :num "
+                            f"(/page:num), got {self.paginate_path!r}", path)
         if self.history_per_page < 1:
             raise SiteError(f"key '{prefix}history_per_page': expected 1 or more, got {self.history_per_page}", path)
 
