@@ -393,10 +393,12 @@ class SkippingInlineProcessor(InlineProcessor):
                 if node:
                     texts.append(node)
                 continue
+            # A text or tail without a placeholder would be taken out and set again as it was
+            # (the inline pass of a match's elements has made most of them plain text): left as it is.
             for child in [node, *node]:
-                if child.tail and child.tail.strip():
+                if child.tail and prefix in child.tail and child.tail.strip():
                     self._InlineProcessor__processElementText(node, child, False)
-                if child.text and child.text.strip():
+                if child.text and prefix in child.text and child.text.strip():
                     self._InlineProcessor__processElementText(child, child)
             put_texts()
             result.append((node, self.ancestors[:]))
