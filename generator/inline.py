@@ -200,7 +200,7 @@ def _entry(pattern: Any) -> tuple:
 class SkippingInlineProcessor(InlineProcessor):
     """Python-Markdown's inline pass, passing over the patterns a text cannot match."""
 
-    _listed: tuple = ()                     # the patterns the table below was made for
+    _listed: tuple | None = None            # the patterns the table below was made for
     _table: list[tuple] = []                # each pattern with how to find its first opening
     _triggers: frozenset[str] = frozenset()  # every pattern's first characters
     _tries: dict[bool, dict] = {}           # per "no references": (triggers in a text, first index) -> tries
