@@ -10,7 +10,8 @@ pymdownx's highlighter runs with a formatter factory that keeps them); a lexer
 that has lexed a few blocks tries at each character only the rules that may
 match there (:mod:`generator.lexing`); and the same code block (a license header, an install command) is
 highlighted once per process: highlighted blocks are kept by their code and
-options.
+options; and a block's tokens are formatted by :func:`formatted_lines`, Pygments' own loop with
+its common case (a token on one line) first.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from __future__ import annotations
 import re
 import types
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from html import escape
 
 from pygments import format as format_tokens
@@ -32,6 +33,7 @@ from pygments.util import ClassNotFound
 import pymdownx.highlight
 from pymdownx.highlight import Highlight
 
+from generator import pinned
 from generator.code_styles import style_named
 from generator.config import CodeStyles
 from generator.lexing import faster
@@ -88,7 +90,64 @@ def filter_no_more() -> None:
 
 @lru_cache(maxsize=2)
 def _block_formatter(linenos: bool) -> HtmlFormatter:
-    return HtmlFormatter(cssclass=HIGHLIGHT_CLASS, wrapcode=True, linenos="table" if linenos else False)
+    return quicker(HtmlFormatter(cssclass=HIGHLIGHT_CLASS, wrapcode=True, linenos="table" if linenos else False))
+
+
+def quicker(formatter: HtmlFormatter) -> HtmlFormatter:
+    """``formatter`` with its tokens formatted by :func:`formatted_lines`, where that stands for its
+    own ``_format_lines``: Pygments' (:mod:`generator.pinned`), for classes (no inline styles,
+    tags file or token titles)."""
+    if type(formatter)._format_lines is HtmlFormatter._format_lines and pinned.unchanged(HtmlFormatter._format_lines) \
+            and not (formatter.noclasses or formatter.tagsfile or formatter.debug_token_types):
+        formatter._format_lines = partial(formatted_lines, formatter)
+    return formatter
+
+
+def formatted_lines(formatter: HtmlFormatter, tokensource):
+    """``HtmlFormatter._format_lines``: the tokens' lines of HTML, each token's text escaped in a
+    ``<span>`` of its class, a span running on over tokens of one class and closed at each line's
+    end. Pygments' loop splits each token's escaped text into lines; most tokens (a name, an
+    operator, a space) hold no newline and nothing to escape, and are added as they are here.
+    tests/test_highlight.py compares the two."""
+    lsep = formatter.lineseparator
+    openers = formatter.span_element_openers
+    lspan = ""
+    line: list[str] = []
+    for ttype, value in tokensource:
+        cspan = openers.get(ttype)
+        if cspan is None:
+            css_class = formatter._get_css_classes(ttype)
+            cspan = openers[ttype] = f'<span class="{css_class}">' if css_class else ""
+        if "&" in value or "<" in value or ">" in value:
+            value = escape(value, quote=False)
+        if "\n" in value:
+            parts = value.split("\n")
+            for part in parts[:-1]:
+                if line:
+                    if lspan != cspan and part:
+                        line.extend(((lspan and "</span>"), cspan, part, (cspan and "</span>"), lsep))
+                    else:
+                        line.extend((part, (lspan and "</span>"), lsep))
+                    yield 1, "".join(line)
+                    line = []
+                elif part:
+                    yield 1, "".join((cspan, part, (cspan and "</span>"), lsep))
+                else:
+                    yield 1, lsep
+            value = parts[-1]
+        if not value:
+            continue
+        if not line:
+            line = [cspan, value]
+            lspan = cspan
+        elif lspan != cspan:
+            line.extend(((lspan and "</span>"), cspan, value))
+            lspan = cspan
+        else:
+            line.append(value)
+    if line:
+        line.extend(((lspan and "</span>"), lsep))
+        yield 1, "".join(line)
 
 
 @lru_cache(maxsize=BLOCKS_KEPT)
@@ -197,7 +256,7 @@ class _KeptFormatters:
         if key not in self.made:
             if len(self.made) >= 256:
                 self.made.clear()
-            self.made[key] = self.cls(**options)
+            self.made[key] = quicker(self.cls(**options))
         return self.made[key]
 
 

@@ -50,6 +50,7 @@ except ImportError:  # pragma: no cover - Python 3.10
     import sre_parse
 
 MAX_OPENINGS = 16
+TRIES_KEPT = 4096        # lists of the patterns to try kept per converter (one per set of first characters a text holds)
 
 
 @functools.lru_cache(maxsize=512)
@@ -199,23 +200,27 @@ def _entry(pattern: Any) -> tuple:
 class SkippingInlineProcessor(InlineProcessor):
     """Python-Markdown's inline pass, passing over the patterns a text cannot match."""
 
-    _listed: tuple = ()                     # the patterns the table below was made for
+    _listed: tuple | None = None            # the patterns the table below was made for
     _table: list[tuple] = []                # each pattern with how to find its first opening
+    _triggers: frozenset[str] = frozenset()  # every pattern's first characters
+    _tries: dict[bool, dict] = {}           # per "no references": (triggers in a text, first index) -> tries
 
     def run(self, tree: Any, ancestors: list[str] | None = None) -> Any:
         listed = tuple(self.inlinePatterns)
         if listed != self._listed:          # made once per converter, again if its patterns change
             self._listed, self._table = listed, [_entry(pattern) for pattern in listed]
+            self._triggers = frozenset().union(*(entry[5] or () for entry in self._table))
+            self._tries = {True: {}, False: {}}
         # The pattern's own expression (tried at each character: most open with a look-behind,
         # which keeps the expression engine from skipping ahead) runs from its first opening.
         # Which are tried on a text (:meth:`_InlineProcessor__handleInline`): a pattern of one
         # opening where the text holds it; one of a few where the text holds the first character
-        # of one (its characters, a set, made once for each text the patterns leave as it was);
-        # a reference pattern, in a document defining none, nowhere (no first character).
+        # of one; a reference pattern, in a document defining none, nowhere (no first character).
         no_references = not self.md.references
         self.patterns = [(pattern, None, None, 0, frozenset()) if reference_only and no_references
                          else (pattern, opening, search, context, firsts)
                          for pattern, reference_only, opening, search, context, firsts in self._table]
+        self._tries_now = self._tries[no_references]
         return self._every_element(tree, ancestors)
 
     def _every_element(self, tree: Any, ancestors: list[str] | None) -> Any:
@@ -267,22 +272,32 @@ class SkippingInlineProcessor(InlineProcessor):
     def _InlineProcessor__handleInline(self, data: str, patternIndex: int = 0) -> str:
         if isinstance(data, util.AtomicString):
             return data
-        patterns = self.patterns
-        chars = None            # the characters of data, once a pattern of a few openings asks
-        for index in range(patternIndex, len(patterns)):
-            _, opening, _, _, firsts = patterns[index]
-            if opening is not None:
-                if opening not in data:     # it cannot match: no call to say so
-                    continue
-            elif firsts is not None:
-                if chars is None:
-                    chars = set(data)
-                if firsts.isdisjoint(chars):
-                    continue
-            made = self._every_match(data, index)
-            if made is not data:
-                data, chars = made, None
+        for index, opening in self._tries_for(data, patternIndex):
+            if opening is None or opening in data:      # else it cannot match: no call to say so
+                data = self._every_match(data, index)
         return data
+
+    def _tries_for(self, data: str, first: int) -> tuple[tuple[int, str | None], ...]:
+        """The patterns from index ``first`` on that may match ``data``, in order, each with the
+        opening of more than one character it needs ``data`` to hold (None: it needs only a first
+        character ``data`` holds, or may match anywhere).
+
+        Which those are depends only on which of the patterns' first characters the text holds,
+        so they are listed once per such set (a handful in a document), where Python-Markdown
+        asks each of twenty-two patterns of each text. The list holds for the text as the
+        patterns change it: a match is replaced by a placeholder (STX, ``klzzwxh:``, digits, ETX),
+        which holds no first character, so a pattern whose first character went with a match
+        is tried and finds nothing, as it finds nothing where it is passed over."""
+        held = self._triggers.intersection(data)
+        found = self._tries_now.get((held, first))
+        if found is None:
+            if len(self._tries_now) >= TRIES_KEPT:
+                self._tries_now.clear()
+            found = self._tries_now[(held, first)] = tuple(
+                (index, opening if opening is not None and len(opening) > 1 else None)
+                for index, (_, opening, _, _, firsts) in enumerate(self.patterns[first:], first)
+                if firsts is None or not firsts.isdisjoint(held))
+        return found
 
     def _every_match(self, data: str, index: int) -> str:
         """``data`` with each match of pattern ``index`` replaced by its placeholder, as
@@ -378,10 +393,12 @@ class SkippingInlineProcessor(InlineProcessor):
                 if node:
                     texts.append(node)
                 continue
+            # A text or tail without a placeholder would be taken out and set again as it was
+            # (the inline pass of a match's elements has made most of them plain text): left as it is.
             for child in [node, *node]:
-                if child.tail and child.tail.strip():
+                if child.tail and prefix in child.tail and child.tail.strip():
                     self._InlineProcessor__processElementText(node, child, False)
-                if child.text and child.text.strip():
+                if child.text and prefix in child.text and child.text.strip():
                     self._InlineProcessor__processElementText(child, child)
             put_texts()
             result.append((node, self.ancestors[:]))

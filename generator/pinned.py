@@ -1,11 +1,11 @@
 """Library methods that sitegen's speed patches stand in for, pinned to the sources they were
 written against.
 
-A patch that replaces, wraps or copies a method of Python-Markdown or
-pymdownx (often a private one) is right only while that method reads as it
+A patch that replaces, wraps or copies a method of Python-Markdown,
+pymdownx or Pygments (often a private one) is right only while that method reads as it
 did when the patch was written. Each such method's source is recorded here by
-sha256, as in Python-Markdown 3.11.3 and pymdown-extensions 12.3 (pyproject.toml
-bounds both below their next major versions); where the installed library's
+sha256, as in Python-Markdown 3.11.3, pymdown-extensions 12.3 (pyproject.toml
+bounds both below their next major versions) and Pygments 2.21.0; where the installed library's
 source differs, :func:`unchanged` says so, the patch is left out and the
 library's own code runs: slower, never different.
 """
@@ -50,6 +50,8 @@ COPIED = {
         "399019a4927efd462fd8e5b3096f0843b6381c1f01b59496d3c8277d10c23248",
     "markdown.inlinepatterns.ReferenceInlineProcessor.handleMatch":
         "a030528fb96718c2d51b63f8b01052b4009d0cd5beea5ac08a6cc3e6c115aca0",
+    "pygments.formatters.html.HtmlFormatter._format_lines":
+        "0845762c2720334a705784494e8bdf80a1c14e8d19ed07a27cf10d2f5e254434",
 }
 
 

@@ -3,12 +3,17 @@
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pygments import format as format_tokens
+from pygments.formatters import HtmlFormatter
 from pygments.lexers import get_lexer_by_name
-from pygments.token import Comment, Error, Whitespace
+from pygments.token import Comment, Error, Keyword, Name, String, Text, Whitespace
 
 from generator.code_styles import STYLES
 from generator.config import CodeStyles
-from generator.highlight import highlight, source_lines, stylesheet
+from generator.highlight import _block_formatter, highlight, lexer_for, source_lines, stylesheet
+from tests.conftest import REPO, shared_dir
 
 
 def test_known_languages_are_tokenized():
@@ -117,3 +122,32 @@ def test_a_process_that_edits_its_site_filters_no_lexer(tmp_path):
     module._made.pop(("lua", None), None)
     seen = [module.lexer_for("lua") for _ in range(module.FILTER_AFTER * 3)]
     assert all("_filtered" not in type(lexer).__dict__ for lexer in seen)
+
+
+# Tokens of a few classes (and none: Text), texts holding newlines, escapes, nothing.
+TOKENS = st.lists(st.tuples(st.sampled_from([Text, Whitespace, Comment, Keyword, Name, Name.Function, String]),
+                            st.lists(st.sampled_from(["a", "x y", " ", "\n", "\n\n", "&", "<", ">", "\"'", ""]),
+                                     max_size=4).map("".join)), max_size=30)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(TOKENS, st.booleans())
+def test_tokens_are_formatted_as_pygments_formats_them(tokens, linenos):
+    formatter = _block_formatter(linenos)
+    assert "_format_lines" in vars(formatter)       # the quick loop is the one installed
+    plain = HtmlFormatter(cssclass="highlight", wrapcode=True, linenos="table" if linenos else False)
+    assert list(formatter._format_lines(iter(tokens))) == list(plain._format_lines(iter(tokens)))
+    assert format_tokens(tokens, formatter) == format_tokens(tokens, plain)
+
+
+def test_code_blocks_are_formatted_as_pygments_formats_them():
+    """The fenced code of the shared TVM posts and of the shipped site, lexed and formatted both ways."""
+    fences = [(m.group(1) or "text", m.group(2)) for folder in (shared_dir() / "corpus" / "tvm-site" / "_posts",
+                                                                  REPO / "content")
+              for path in sorted(folder.rglob("*.md"))
+              for m in re.finditer(r"^```(\w*)[^\n]*\n(.*?)^```", path.read_text(encoding="utf-8"), re.M | re.S)]
+    assert len(fences) > 20
+    plain = HtmlFormatter(cssclass="highlight", wrapcode=True)
+    for language, code in fences:
+        tokens = list(lexer_for(language).get_tokens(code))
+        assert format_tokens(tokens, _block_formatter(False)) == format_tokens(tokens, plain), code

@@ -485,3 +485,12 @@ def test_code_spans_closed_as_counted_on_a_copy(text, start):
     close = text.find("`" * ticks, start + ticks)
     assert FAST.inlinePatterns["backtick"].find_code_spans(start, text) == (start + ticks, close if close >= 0 else None)
     assert isinstance(FAST.inlinePatterns["backtick"], KramdownCodeSpan)
+
+
+def test_a_converter_without_inline_patterns_reads_text_as_text():
+    """generator.inline lists the patterns to try per converter: a converter with none (all
+    deregistered) has nothing to list and tries none."""
+    md = markdown_converter()
+    for name in [item.name for item in md.inlinePatterns._priority]:
+        md.inlinePatterns.deregister(name)
+    assert md.convert("a *b* [c](d) `e`") == "<p>a *b* [c](d) `e`</p>"

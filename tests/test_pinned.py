@@ -75,3 +75,13 @@ def test_with_another_version_of_a_method_the_library_runs_its_own_and_reads_the
         fast.reset()
         plain.reset()
         assert fast.convert(body) == plain.convert(body), path
+
+
+def test_with_another_version_of_pygments_loop_its_own_formats_the_tokens(monkeypatch):
+    from pygments.formatters import HtmlFormatter
+
+    from generator.highlight import quicker
+
+    assert "_format_lines" in vars(quicker(HtmlFormatter(wrapcode=True)))
+    monkeypatch.setitem(pinned.COPIED, "pygments.formatters.html.HtmlFormatter._format_lines", "0" * 64)
+    assert "_format_lines" not in vars(quicker(HtmlFormatter(wrapcode=True)))
