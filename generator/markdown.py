@@ -670,6 +670,7 @@ class KramdownBlocks(Preprocessor):
         piped: int | None = None      # where a paragraph starts whose lines all hold a cell's '|' so far
         ial_above = False             # the line above is a block's attribute list: no table starts here
         tag_indented = False          # the indented block starts with a tag (see below)
+        comment = False               # in a comment that opened a block: kramdown's HTML block, to its -->
         for line in lines:
             if table and not TABLE_ROW.match(line):
                 out += _kramdown_table(table)
@@ -684,6 +685,14 @@ class KramdownBlocks(Preprocessor):
                     if block == "fence":   # text right after the fence is a new paragraph
                         out.append("")
                         block = None
+                continue
+            if comment:      # its blank and indented lines are its text, not paragraphs or code
+                out.append(line)
+                comment = "-->" not in line
+                continue
+            if COMMENT_OPENING.match(line) and (block is None or ATX_HEADING.match(out[-1])):
+                out.append(line)
+                comment = True
                 continue
             if not line.strip():
                 if piped is not None and block == "para":
@@ -803,6 +812,7 @@ KEPT_TAB = "\ufdd4"
 INDENTED_BLOCK_START = re.compile(r"(?:[*+-]|\d+[.)])(?:[ \t]|$)|>")
 DEFINITION = re.compile(r"^ {0,3}: +(?=\S)")
 COMMENT_LINE = re.compile(r"^ {0,3}<!--(?:(?!-->).)*-->\s*$")
+COMMENT_OPENING = re.compile(r"^ {0,3}<!--(?!.*-->)")     # a comment that runs on past its line
 ATX_HEADING = re.compile(r"^ {0,3}#{1,6}(\s|$)")
 GFM_HEADING = re.compile(r"(?:^|\n)(?P<level>#{1,6})[ \t]+(?=\S)(?P<header>(?:\\.|[^\\#]|#+(?=[^#\n]))*?)#*(?:\n|$)")
 LIST_ITEM = re.compile(r"^ {0,3}([*+-]|\d+\.)[ \t]+\S")
