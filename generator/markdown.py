@@ -175,7 +175,7 @@ def _emptying_space_lines(processor: MarkdownInHtmlProcessor) -> None:
     processor.parse_element_content = parse_element_content
 
 
-PLAIN_TEXT_SPOILERS = re.compile("[&<>\x02\x03\ufdd4]")  # what escaping, a placeholder or a postprocessor changes
+PLAIN_TEXT_SPOILERS = re.compile("[&<>\x02\x03\ufdd4\ufdd6]")  # what escaping, a placeholder or a postprocessor changes
 PLAIN_TEXT_POSTPROCESSORS = (RawHtmlPostprocessor, MarkdownInHTMLPostprocessor, AndSubstitutePostprocessor,
                              FootnotePostprocessor)
 
@@ -184,7 +184,7 @@ def keeps_plain_text(md: markdown.Markdown) -> bool:
     """Whether each of ``md``'s postprocessors changes only placeholders (leaves plain text as it is)."""
     # ItemMarksOut takes out only marks, HeadingTargets only a <div>, BlankIdsOut and AttributesOnce
     # only tags' attributes, RawBlocksUnwrapped only a <p> around a placeholder, KeptTabs only its
-    # mark (KEPT_TAB, a spoiler): none is in plain text.
+    # marks (KEPT_TAB, KEPT_SPACE, spoilers): none is in plain text.
     kept = (*PLAIN_TEXT_POSTPROCESSORS, ItemMarksOut, HeadingTargets, BlankIdsOut, AttributesOnce,
             RawBlocksUnwrapped, KeptTabs)
     return all(type(p) in kept for p in md.postprocessors)
@@ -671,6 +671,7 @@ class KramdownBlocks(Preprocessor):
         ial_above = False             # the line above is a block's attribute list: no table starts here
         tag_indented = False          # the indented block starts with a tag (see below)
         comment = False               # in a comment that opened a block: kramdown's HTML block, to its -->
+        code_gap: list[int] | None = None     # since indented code: where blank lines with spaces are
         for line in lines:
             if table and not TABLE_ROW.match(line):
                 out += _kramdown_table(table)
@@ -695,11 +696,19 @@ class KramdownBlocks(Preprocessor):
                 comment = True
                 continue
             if not line.strip():
+                if block == "code" and not listed:
+                    code_gap = []
+                if code_gap is not None and line:
+                    code_gap.append(len(out))
                 if piped is not None and block == "para":
                     out[piped:] = _kramdown_table(out[piped:])
                 block, piped, ial_above = None, None, False
                 out.append(line)
                 continue
+            if code_gap and not listed and line.startswith("    "):
+                for at in code_gap:      # the code runs on: kramdown keeps a blank line's spaces past its indentation
+                    out[at] = "    " + KEPT_SPACE * len(out[at].removeprefix("    "))
+            code_gap = None
             if block == "code" and not listed and not self.jupyter and not line.startswith(("    ", "\t")) \
                     and not LAZY_CODE_END.match(line) and not tag_indented:
                 out[-1] += " " + line     # kramdown's lazy line: indented code runs on, the line joined by a space
@@ -748,7 +757,8 @@ class KramdownBlocks(Preprocessor):
             if block == "para" and not self.jupyter:     # kramdown's table without a leading '|'
                 piped = (len(out) if boundary and _cell_pipe(line) else None) if first \
                     else piped if _cell_pipe(line) else None
-            if block == "para" and not first and COMMENT_LINE.match(line) and out and out[-1].strip():
+            if block == "para" and not first and COMMENT_LINE.match(line) and out and out[-1].strip() \
+                    and not ATX_HEADING.match(out[-1]):
                 # A comment line inside a paragraph (Jekyll's <!--more-->) is inline HTML there: kramdown
                 # ends a paragraph only at an element's tag. Written at the end of the line before.
                 piped = None
@@ -808,6 +818,7 @@ HEAD_ELEMENTS = ("link", "meta", "base")
 SETEXT_UNDERLINE = re.compile(r"[-=]+[ \t]*$")
 # A tab Python-Markdown would expand, in the code of an indented block: a noncharacter meanwhile.
 KEPT_TAB = "\ufdd4"
+KEPT_SPACE = "\ufdd6"    # a space of an indented code block's blank line, which kramdown keeps (see KeptTabs)
 # What an indented line's text may start that makes it no code block's: a nested list, a quote.
 INDENTED_BLOCK_START = re.compile(r"(?:[*+-]|\d+[.)])(?:[ \t]|$)|>")
 DEFINITION = re.compile(r"^ {0,3}: +(?=\S)")
@@ -945,7 +956,8 @@ def _tabs_expanded(lines: list[str], tab_length: int) -> list[str]:
             blank = True
         else:
             code = len(indent) >= 4 and (code or blank) and not INDENTED_BLOCK_START.match(text)
-            blank = False
+            blank = ATX_HEADING.match(line) is not None     # a heading's line is a block: code may follow
+
         if "\t" in line:
             line = indent + text.replace("\t", KEPT_TAB) if code else line.expandtabs(tab_length)
         out.append(line)
@@ -953,10 +965,13 @@ def _tabs_expanded(lines: list[str], tab_length: int) -> list[str]:
 
 
 class KeptTabs(Postprocessor):
-    """The tabs of indented code blocks (:func:`_tabs_expanded`) back in the HTML."""
+    """The tabs of indented code blocks (:func:`_tabs_expanded`) back in the HTML, and the
+    spaces of their blank lines (:data:`KEPT_SPACE`, which Python-Markdown would empty)."""
 
     def run(self, text: str) -> str:
-        return text.replace(KEPT_TAB, "\t") if KEPT_TAB in text else text
+        if KEPT_TAB in text:
+            text = text.replace(KEPT_TAB, "\t")
+        return text.replace(KEPT_SPACE, " ") if KEPT_SPACE in text else text
 
 
 def _definitions_indented(lines: list[str]) -> list[str]:
@@ -1557,6 +1572,8 @@ class MarkdownInNestedHtml(Preprocessor):
     too; kramdown reads it wherever the attribute is. So each element around one that
     has it (a div-like element, its tag alone on its line) is given ``markdown="block"``:
     its elements are then read as before, and the one with the attribute as Markdown.
+    Inside an element, kramdown's HTML reader takes the tag at any indent (systemds' release
+    notes' ``<div markdown="1">`` four spaces in): it is moved to the line's start, not code.
     """
 
     OPEN = re.compile(r"^\s*<(div|section|article|aside|header|footer|main|nav|figure|details)\b"
@@ -1567,6 +1584,7 @@ class MarkdownInNestedHtml(Preprocessor):
             return lines
         around: list[int | None] = []     # the lines opening the elements we are in (None: not ours)
         marked: set[int] = set()
+        nested: set[int] = set()          # tags inside an element, indented as code would be
         fence = None
         for number, line in enumerate(lines):
             if fence is not None:           # HTML in fenced code is code
@@ -1577,11 +1595,13 @@ class MarkdownInNestedHtml(Preprocessor):
                 around.append(number)
             elif MARKDOWN_HTML.match(line):
                 marked.update(index for index in around if index is not None)
+                if around and line.startswith("    "):
+                    nested.add(number)
                 around.append(None)
             elif HTML_CLOSE.match(line) and around:
                 around.pop()
-        return [line.replace(">", ' markdown="block">', 1) if number in marked else line
-                for number, line in enumerate(lines)]
+        return [line.replace(">", ' markdown="block">', 1) if number in marked
+                else line.lstrip() if number in nested else line for number, line in enumerate(lines)]
 
 
 IAL_ONLY = re.compile(r"^\{(?!:[:/]):?\s*([^}\n]+)\}$")

@@ -4,6 +4,8 @@ built by real Jekyll and by sitegen after the import, the pages compared."""
 
 from __future__ import annotations
 
+import re
+
 from test_import_jekyll import _built_by_both, _page, needs_jekyll
 
 CONFIG = "title: Small\nurl: https://small.example\ntimezone: UTC\n"
@@ -20,3 +22,61 @@ def test_a_comment_opening_a_block_runs_to_its_end_over_blank_and_indented_lines
                     "    last words\n-->\n## Parts\n\nText.\n\n### Sub\n<!-- one\n\n    two\n-->\nMore.\n"}, CONFIG)
     assert '<h2 id="parts">Parts</h2>' in _page(old, "about.html")
     assert _page(new, "about.html") == _page(old, "about.html")
+
+
+@needs_jekyll
+def test_a_comment_line_under_a_heading_is_a_block_of_its_own_as_in_kramdown(tmp_path) -> None:
+    # As datasketches' "## Contents" over a `<!-- TOC -->` line and its list: the heading keeps its
+    # id; a comment line under a paragraph's line stays in the paragraph.
+    old, new, _ = _built_by_both(tmp_path, {
+        "_layouts/default.html": HTML + "{{ content }}</body></html>\n",
+        "about.md": "---\nlayout: default\ntitle: About\n---\n## Parts\n<!-- list -->\n* [One](#one)\n* Two\n"
+                    "<!-- list -->\n\nWords\n<!-- aside -->\nrun on.\n"}, CONFIG)
+    assert '<h2 id="parts">Parts</h2>' in _page(old, "about.html")
+    assert _page(new, "about.html") == _page(old, "about.html")
+
+
+@needs_jekyll
+def test_indented_code_keeps_its_tabs_under_a_heading_and_its_blank_lines_spaces_as_in_kramdown(tmp_path) -> None:
+    # As datasketches' examples: tab-separated data right under a heading (no blank line between),
+    # and Java whose blank lines hold spaces, which kramdown keeps past the code's indentation.
+    old, new, _ = _built_by_both(tmp_path, {
+        "_layouts/default.html": HTML + "{{ content }}</body></html>\n",
+        "about.md": "---\nlayout: default\ntitle: About\n---\n### Data (tabs)\n    1\tred\n    2\tblue\n\n"
+                    "Code:\n\n    class A {\n      int a;\n  \n      int b;\n        \n\n    }\n   \n\nAfter.\n"}, CONFIG)
+    theirs = re.findall(r"<code>(.*?)</code>", (old / "about.html").read_text(), re.S)
+    assert theirs == ["1\tred\n2\tblue\n", "class A {\n  int a;\n  \n  int b;\n    \n\n}\n"]
+    assert re.findall(r"<code>(.*?)</code>", (new / "about.html").read_text(), re.S) == theirs
+
+
+@needs_jekyll
+def test_an_include_showing_content_in_a_layout_shows_what_the_layouts_placed_in_it_made_as_in_jekyll(tmp_path) -> None:
+    # As systemds' layouts: default.html is `{% include themes/apache/default.html %}`, whose
+    # {{ content }} is the page's, or for a page in `home` (placed in default) what home made.
+    old, new, _ = _built_by_both(tmp_path, {
+        "_includes/theme/frame.html": HTML + "<main>{% include theme/inner.html %}</main></body></html>\n",
+        "_includes/theme/inner.html": "<article>{{ content }}</article>",
+        "_layouts/default.html": "{% include theme/frame.html %}\n",
+        "_layouts/home.html": "---\nlayout: default\n---\n<section class=\"hero\">{{ content }}</section>\n",
+        "index.md": "---\nlayout: home\ntitle: Home\n---\nWelcome.\n",
+        "about.md": "---\nlayout: default\ntitle: About\n---\nAbout us.\n"}, CONFIG)
+    assert '<main><article><section class="hero"><p>Welcome.</p>' in _page(old, "index.html")
+    for page in ("index.html", "about.html"):
+        assert _page(new, page) == _page(old, page)
+
+
+@needs_jekyll
+def test_markdown_in_an_element_indented_four_spaces_inside_html_is_read_as_in_kramdown(tmp_path) -> None:
+    # As systemds' release notes: <section>, <div> two spaces in, <div markdown="1"> four, never
+    # closed (kramdown closes them at the page's end); a tag four spaces in outside HTML is code.
+    old, new, _ = _built_by_both(tmp_path, {
+        "_layouts/default.html": HTML + "{{ content }}</body></html>\n",
+        "notes.md": "---\nlayout: default\ntitle: Notes\n---\n<section class=\"band\">\n  <div class=\"box\">\n"
+                    "    <div class=\"col\" markdown=\"1\">\n\n## Changes\n\nThis *release*:\n\n- adds one\n"
+                    "- fixes two\n",
+        "code.md": "---\nlayout: default\ntitle: Code\n---\nText.\n\n    <div markdown=\"1\">\n"}, CONFIG)
+    assert '<div class="col"><h2 id="changes">Changes</h2>' in _page(old, "notes.html")
+    assert _page(new, "notes.html") == _page(old, "notes.html")
+    code = re.compile(r"<code>(.*?)</code>", re.S)
+    assert code.findall((new / "code.html").read_text()) == code.findall((old / "code.html").read_text()) == [
+        '&lt;div markdown="1"&gt;\n']
