@@ -80,3 +80,22 @@ def test_markdown_in_an_element_indented_four_spaces_inside_html_is_read_as_in_k
     code = re.compile(r"<code>(.*?)</code>", re.S)
     assert code.findall((new / "code.html").read_text()) == code.findall((old / "code.html").read_text()) == [
         '&lt;div markdown="1"&gt;\n']
+
+
+@needs_jekyll
+def test_an_index_of_a_string_is_nil_and_what_one_include_assigns_another_reads_as_in_jekyll(tmp_path) -> None:
+    # As livy's post layout: JB/setup assigns HOME_PATH, which the navigation include reads (the
+    # layout assigning nothing itself), and JB/categories_list asks `categories_list.first[0] == null` of page.categories (strings).
+    old, new, _ = _built_by_both(tmp_path, {
+        "_includes/setup.html": "{% assign HOME_PATH = '/' %}",
+        "_includes/nav.html": '<nav><a href="{{ HOME_PATH }}">Home</a></nav>',
+        "_includes/cats.html": "{% if cats.first[0] == null %}{% for c in cats %}<a href=\"#{{ c }}-ref\">{{ c }}</a>"
+                               "{% endfor %}{% else %}{% for c in cats %}<a href=\"#{{ c[0] }}-ref\">{{ c[0] }}</a>"
+                               "{% endfor %}{% endif %}",
+        "_includes/post.html": "{% assign cats = page.categories %}{% include cats.html %}",
+        "_layouts/default.html": "{% include setup.html %}" + HTML + "{% include nav.html %}{% include post.html %}"
+                                 "{{ content }}</body></html>\n",
+        "_posts/2020-01-02-first.md": "---\nlayout: default\ntitle: First\ncategories: [release]\n---\nHi.\n"}, CONFIG)
+    page = "release/2020/01/02/first.html"
+    assert '<nav><a href="/">Home</a></nav><a href="#release-ref">release</a>' in _page(old, page)
+    assert _page(new, page) == _page(old, page)

@@ -649,6 +649,10 @@ class _Converter:
         if leftover:
             raise Unconvertible(f"cannot read the include's parameters {leftover!r}: write them as key=value")
         include = wrap(f'include "{self.include_path(name)}"')
+        if self.scope.assigned and not self.scope.lenient:
+            # What one include assigns, another reads (livy's JB/setup sets HOME_PATH for its
+            # navigation): the render's namespace is made here, in the layout, not in the first include.
+            self.scope_used = True
         if self.blocks is not None and name in self.scope.content_includes:
             self.block_read = True     # its ``content``: what the layouts placed in this one made
             include = f"{{% with content = self.{self.blocks}() %}}{include}{{% endwith %}}"
