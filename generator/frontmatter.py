@@ -22,7 +22,7 @@ KEYS = {
     "title": "the page's title (required)",
     "author": "one author or a list", "authors": "a list of authors",
     "date": "overrides the date of a post's file name",
-    "tags": "a list of tags", "categories": "a list of categories", "category": "one category",
+    "tags": "a list of tags", "tag": "one tag, in place of tags (as Jekyll reads it)", "categories": "a list of categories", "category": "one category",
     "permalink": "the page's URL, or a pattern", "layout": "the template: LAYOUT.html",
     "draft": "true: built only with --drafts", "published": "false: as draft: true (Jekyll)",
     "excerpt": "the summary in lists and feeds", "description": "the page's meta description",

@@ -566,15 +566,20 @@ def _move_leading_block_ials(lines: list[str]) -> list[str]:
     """Move an attribute list written *before* a paragraph to its last line.
 
     kramdown applies a block attribute list on the line before a block to
-    that block; Python-Markdown's attr_list only looks at the block's last line.
+    that block, blank lines between them or not (livy's ``{: #v0-8-0-incubating}`` between
+    blank lines); Python-Markdown's attr_list only looks at the block's last line.
     """
     out = list(lines)
     i = 0
     while i < len(out) - 1:
         line = out[i]
+        following = i + 1
+        if STANDALONE_IAL.match(line) and (i == 0 or not out[i - 1].strip()):
+            while following < len(out) - 1 and not out[following].strip():
+                following += 1
         if (STANDALONE_IAL.match(line) and (i == 0 or not out[i - 1].strip())
-                and out[i + 1].strip() and not NOT_A_PARAGRAPH.match(out[i + 1])):
-            end = i + 1
+                and out[following].strip() and not NOT_A_PARAGRAPH.match(out[following])):
+            end = following
             while end + 1 < len(out) and out[end + 1].strip():
                 end += 1
             leading = out.pop(i).strip()

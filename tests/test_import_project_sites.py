@@ -99,3 +99,30 @@ def test_an_index_of_a_string_is_nil_and_what_one_include_assigns_another_reads_
     page = "release/2020/01/02/first.html"
     assert '<nav><a href="/">Home</a></nav><a href="#release-ref">release</a>' in _page(old, page)
     assert _page(new, page) == _page(old, page)
+
+
+@needs_jekyll
+def test_an_attribute_list_between_blank_lines_goes_to_the_paragraph_after_it_as_in_kramdown(tmp_path) -> None:
+    # As livy's history page: a release's heading, a blank line, `{: #v0-8-0}`, a blank line, "New features".
+    old, new, _ = _built_by_both(tmp_path, {
+        "_layouts/default.html": HTML + "{{ content }}</body></html>\n",
+        "history.md": "---\nlayout: default\ntitle: History\n---\n## Release 0.8\n\n{: #v0-8-0}\n\nNew features\n\n"
+                      "- one\n\n{: .later}\n\n\nOld notes.\n"}, CONFIG)
+    assert '<p id="v0-8-0">New features</p>' in _page(old, "history.html")
+    assert _page(new, "history.html") == _page(old, "history.html")
+
+
+@needs_jekyll
+def test_a_posts_tag_is_its_tags_before_any_tags_key_as_in_jekyll(tmp_path) -> None:
+    # As livy's release posts: `tag: v0-4-0-incubating`, which their layout lists from page.tags.
+    listing = ("{% unless page.tags == empty %}<ul>{% for t in page.tags %}<li>{{ t }}</li>{% endfor %}</ul>"
+               "{% endunless %}")
+    old, new, _ = _built_by_both(tmp_path, {
+        "_layouts/default.html": HTML + listing + "{{ content }}</body></html>\n",
+        "_posts/2020-01-02-one.md": "---\nlayout: default\ntitle: One\ntag: v0-4-0\n---\nOne.\n",
+        "_posts/2020-01-03-two.md": "---\nlayout: default\ntitle: Two\ntag: first one\ntags: [a, b]\n---\nTwo.\n",
+        "_posts/2020-01-04-three.md": "---\nlayout: default\ntitle: Three\ntag:\ntags: [c]\n---\nThree.\n"}, CONFIG)
+    for page, tags in (("2020/01/02/one.html", "<li>v0-4-0</li>"), ("2020/01/03/two.html", "<li>first one</li>"),
+                       ("2020/01/04/three.html", "<li>c</li>")):
+        assert f"<ul>{tags}</ul>" in _page(old, page)
+        assert _page(new, page) == _page(old, page)
