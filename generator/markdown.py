@@ -1906,24 +1906,29 @@ EXTENSION_CONFIGS = {
 
 
 def markdown_converter(dollar_math: bool = False, header_ids: str = "gfm",
-                       toc_levels: tuple[int, ...] = ALL_LEVELS) -> markdown.Markdown:
+                       toc_levels: tuple[int, ...] = ALL_LEVELS, backslash_math: bool = True) -> markdown.Markdown:
     """A Python-Markdown converter set up as sitegen renders.
 
     smarty's patterns define the typographic text; :class:`TypographyExtension`
     applies them in a fraction of smarty's own time. The inline pass skips the
     patterns a text cannot match (:mod:`generator.inline`), the block parser the
     processors a block cannot start (:mod:`generator.blocks`), and whether a tag
-    is a block's is asked of the list of block tags once per tag.
+    is a block's is asked of the list of block tags once per tag. Without ``backslash_math``,
+    ``\\(x\\)`` and ``\\[x\\]`` are escaped brackets, as kramdown reads them.
     """
     configs = EXTENSION_CONFIGS
     if dollar_math:
         math = {**configs["pymdownx.arithmatex"], "inline_syntax": ["dollar", "round"]}
         configs = {**configs, "pymdownx.arithmatex": math}
+    elif not backslash_math:
+        math = {**configs["pymdownx.arithmatex"], "inline_syntax": [], "block_syntax": ["dollar"]}
+        configs = {**configs, "pymdownx.arithmatex": math}
     md = markdown.Markdown(extensions=[*EXTENSIONS, KramdownCompat(header_ids=header_ids, toc_levels=toc_levels),
                                        TypographyExtension(), Highlighting(), SkippingInlineExtension(),
                                        LinkTitlesAfterSpace(),
                                        SkippingBlocksExtension(),
-                                       MystExtension(partial(markdown_converter, dollar_math, header_ids, toc_levels))],
+                                       MystExtension(partial(markdown_converter, dollar_math, header_ids, toc_levels,
+                                                             backslash_math))],
                            extension_configs=configs, output_format="html")
     if dollar_math:     # Jupyter's Markdown reads Markdown inside any tag; raw spans are kramdown's
         md.inlinePatterns.deregister("raw_span_html")
@@ -1938,8 +1943,8 @@ class MarkdownRenderer:
     """A reusable, configured Markdown converter (reset between documents)."""
 
     def __init__(self, dollar_math: bool = False, header_ids: str = "gfm",
-                 toc_levels: tuple[int, ...] = ALL_LEVELS) -> None:
-        self._md = markdown_converter(dollar_math, header_ids, toc_levels)
+                 toc_levels: tuple[int, ...] = ALL_LEVELS, backslash_math: bool = True) -> None:
+        self._md = markdown_converter(dollar_math, header_ids, toc_levels, backslash_math)
 
     def render(self, text: str, myst: Document | None = None) -> Rendered:
         self._md.reset()
@@ -1951,21 +1956,23 @@ class MarkdownRenderer:
         return Rendered(html, self._md.toc_headings, tuple(document.warnings))
 
 
-_shared: dict[tuple[bool, str, tuple[int, ...]], MarkdownRenderer] = {}
+_shared: dict[tuple[bool, str, tuple[int, ...], bool], MarkdownRenderer] = {}
 
 
 def render_markdown(text: str, *, dollar_math: bool = False, header_ids: str = "gfm",
-                    toc_levels: tuple[int, ...] = ALL_LEVELS, myst: Document | None = None) -> Rendered:
+                    toc_levels: tuple[int, ...] = ALL_LEVELS, myst: Document | None = None,
+                    backslash_math: bool = True) -> Rendered:
     """Render ``text`` with a renderer shared within this process.
 
     ``dollar_math`` also reads ``$x$`` as inline math, and Markdown inside any
     HTML tag (``<u>**x**</u>``), as Jupyter's Markdown cells do; kramdown (and
     so a post) only knows ``$$x$$``, and reads a ``<u>``'s content raw. ``header_ids``
     names the rule for heading ids: ``gfm`` (Jekyll's default) or ``kramdown``; ``toc_levels``
-    the heading levels a ``{:toc}`` outline lists.
+    the heading levels a ``{:toc}`` outline lists; ``backslash_math`` (site.yaml ``markdown.backslash_math``)
+    whether ``\\(x\\)`` and ``\\[x\\]`` are math or, as in kramdown, escaped brackets.
     ``myst`` is what MyST's roles refer to (a notebook's cells share one), else ``text``'s own.
     """
-    key = (dollar_math, header_ids, tuple(toc_levels))
+    key = (dollar_math, header_ids, tuple(toc_levels), backslash_math)
     if key not in _shared:
         _shared[key] = MarkdownRenderer(*key)
     return _shared[key].render(text, myst)

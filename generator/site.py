@@ -419,7 +419,8 @@ def _parse(source: Source, config: Config) -> Document:
 
         try:
             doc.excerpt = render_markdown(str(excerpt), header_ids=config.markdown.header_ids,
-                                          toc_levels=tuple(config.markdown.toc_levels)).html
+                                          toc_levels=tuple(config.markdown.toc_levels),
+                                          backslash_math=config.markdown.backslash_math).html
         except MarkdownProblem as exc:
             raise SiteError(f"key 'excerpt': {exc}", source.path) from None
     else:

@@ -126,3 +126,16 @@ def test_a_posts_tag_is_its_tags_before_any_tags_key_as_in_jekyll(tmp_path) -> N
                        ("2020/01/04/three.html", "<li>c</li>")):
         assert f"<ul>{tags}</ul>" in _page(old, page)
         assert _page(new, page) == _page(old, page)
+
+
+@needs_jekyll
+def test_backslashed_brackets_are_escapes_not_math_in_an_imported_site_as_in_kramdown(tmp_path) -> None:
+    # As jruby's "jRuby \(which lets capistrano ssh-deployments fail\)" and datasketches' heading
+    # "Different values of \(k\)": kramdown's escaped brackets, where sitegen's own Markdown reads math.
+    old, new, _ = _built_by_both(tmp_path, {
+        "_layouts/default.html": HTML + "{{ content }}</body></html>\n",
+        "about.md": "---\nlayout: default\ntitle: About\n---\n## Values of \\(k\\)\n\n- It fails \\(here\\).\n\n"
+                    "\\[\nC = A B\n\\]\n"}, CONFIG)
+    assert '<h2 id="values-of-k">Values of (k)</h2>' in _page(old, "about.html")
+    assert _page(new, "about.html") == _page(old, "about.html")
+    assert "backslash_math: false" in (tmp_path / "new/site.yaml").read_text()

@@ -1144,6 +1144,8 @@ class _Importer:
         # another (nim-lang's first paragraph runs on into a list, cordova's posts open with a heading).
         separator = config.get("excerpt_separator")
         settings.setdefault("markdown", {})["excerpt_separator"] = separator if isinstance(separator, str) else "\n\n"
+        # kramdown's math is $$...$$ alone: its \( and \[ are escaped brackets (jruby's "\(which lets ...\)").
+        settings["markdown"]["backslash_math"] = False
         for key, value in kramdown.items():
             if key != "input" and not (key == "toc_levels" and levels):
                 self.result.settings.append(_yaml_line(f"kramdown.{key}", value).strip())
