@@ -675,7 +675,8 @@ class KramdownBlocks(Preprocessor):
         piped: int | None = None      # where a paragraph starts whose lines all hold a cell's '|' so far
         ial_above = False             # the line above is a block's attribute list: no table starts here
         tag_indented = False          # the indented block starts with a tag (see below)
-        comment = False               # in a comment that opened a block: kramdown's HTML block, to its -->
+        raw_end: str | None = None    # in a comment or <pre> that opened a block: kramdown's HTML block, to its end
+        raw: list[str] = []           # its lines so far
         code_gap: list[int] | None = None     # since indented code: where blank lines with spaces are
         for line in lines:
             if table and not TABLE_ROW.match(line):
@@ -692,13 +693,19 @@ class KramdownBlocks(Preprocessor):
                         out.append("")
                         block = None
                 continue
-            if comment:      # its blank and indented lines are its text, not paragraphs or code
-                out.append(line)
-                comment = "-->" not in line
-                continue
-            if COMMENT_OPENING.match(line) and (block is None or ATX_HEADING.match(out[-1])):
-                out.append(line)
-                comment = True
+            if raw_end is None and (block is None or ATX_HEADING.match(out[-1])) \
+                    and (opening := RAW_BLOCK_OPENING.match(line)):
+                raw_end = "-->" if opening.group(1) == "!--" else f"</{opening.group(1).lower()}>"
+            if raw_end is not None:      # its lines are its text, not paragraphs, tables, lists or code
+                raw.append(line)
+                end = line.lower().find(raw_end, len(line) - len(line.lstrip()) + 4 if len(raw) == 1 else 0)
+                if end >= 0:             # stashed whole: the list reading after this one leaves it alone
+                    end += len(raw_end)
+                    raw[-1] = line[:end]
+                    self.md.htmlStash.store("\n".join(raw))
+                    out += ["", RAW_MARK % (self.md.htmlStash.html_counter - 1), ""]
+                    out += [line[end:].strip()] if line[end:].strip() else []
+                    raw_end, raw, block = None, [], None
                 continue
             if not line.strip():
                 if block == "code" and not listed:
@@ -782,6 +789,7 @@ class KramdownBlocks(Preprocessor):
             if block == "para" and not first and STANDALONE_IAL.match(line):
                 out.append("")
                 block, ial_above = None, True
+        out += raw      # a comment or element never closed: its lines as they are
         if table:
             out += _kramdown_table(table)
         if piped is not None and block == "para":
@@ -828,7 +836,8 @@ KEPT_SPACE = "\ufdd6"    # a space of an indented code block's blank line, which
 INDENTED_BLOCK_START = re.compile(r"(?:[*+-]|\d+[.)])(?:[ \t]|$)|>")
 DEFINITION = re.compile(r"^ {0,3}: +(?=\S)")
 COMMENT_LINE = re.compile(r"^ {0,3}<!--(?:(?!-->).)*-->\s*$")
-COMMENT_OPENING = re.compile(r"^ {0,3}<!--(?!.*-->)")     # a comment that runs on past its line
+# A comment or an element of raw text (sinatra's rdoc <pre> holding "| Say") that runs on past its line.
+RAW_BLOCK_OPENING = re.compile(r"^ {0,3}<(!--|pre\b|script\b|style\b|textarea\b)(?!.*(?:-->|</\1))", re.I)
 ATX_HEADING = re.compile(r"^ {0,3}#{1,6}(\s|$)")
 GFM_HEADING = re.compile(r"(?:^|\n)(?P<level>#{1,6})[ \t]+(?=\S)(?P<header>(?:\\.|[^\\#]|#+(?=[^#\n]))*?)#*(?:\n|$)")
 LIST_ITEM = re.compile(r"^ {0,3}([*+-]|\d+\.)[ \t]+\S")
@@ -1672,11 +1681,16 @@ def _no_extension_tags(attr_list: AttrListTreeprocessor) -> None:
         setattr(attr_list, name, re.compile(pattern.replace(r"\{\:?", r"\{(?!:[:/]):?", 1)))
 
 
+REPEATED_REFERENCE = re.compile(r"fnref(\d+):(.+)")     # Python-Markdown's id of a note's later reference
+
+
 class KramdownFootnotes(Treeprocessor):
     """Footnotes in kramdown's markup, which Jekyll themes style: ``a.footnote`` in the text,
     ``div.footnotes`` (no ``<hr>`` in it: a theme draws its own rule, or none) holding the notes,
-    each back link an ``a.reversefootnote``, with kramdown's roles. Runs after the footnotes
-    extension's tree processors (15 the last), which find its back links by their class."""
+    each back link an ``a.reversefootnote``, with kramdown's roles. A note referred to again
+    has kramdown's ids for the later references (``fnref:n:1``, Python-Markdown's ``fnref2:n``)
+    and their back links numbered (``&#8617;<sup>2</sup>``), a no-break space between. Runs after the
+    footnotes extension's tree processors (15 the last), which find its back links by their class."""
 
     def run(self, root: etree.Element) -> None:
         if not self.md.treeprocessors["footnote"].footnotes.footnotes:   # no notes, no references
@@ -1693,15 +1707,24 @@ class KramdownFootnotes(Treeprocessor):
         # Each element's links read in one pass over its children (two ``iterfind`` of each
         # element cost a post more than the rest of this); each link is changed as it was.
         for parent in root.iter():
+            previous = None
             for link in parent:
+                previous, before = link, previous
                 if link.tag != "a":
                     continue
                 kind = link.get("class")
                 if kind == "footnote-ref":
                     link.attrib.update({"class": "footnote", "rel": "footnote"})
                     parent.set("role", "doc-noteref")
+                    if again := REPEATED_REFERENCE.match(parent.get("id", "")):
+                        parent.set("id", f"fnref:{again.group(2)}:{int(again.group(1)) - 1}")
                 elif kind == "footnote-backref":
                     link.attrib.update({"class": "reversefootnote", "role": "doc-backlink"})
+                    if again := REPEATED_REFERENCE.match(link.get("href", "")[1:]):
+                        link.set("href", f"#fnref:{again.group(2)}:{int(again.group(1)) - 1}")
+                        etree.SubElement(link, "sup").text = again.group(1)
+                        if before is not None and before.tag == "a" and not before.tail:
+                            before.tail = "\xa0"
 
 
 class RawHtmlByItsTags(HTMLExtractorExtra):

@@ -139,3 +139,29 @@ def test_backslashed_brackets_are_escapes_not_math_in_an_imported_site_as_in_kra
     assert '<h2 id="values-of-k">Values of (k)</h2>' in _page(old, "about.html")
     assert _page(new, "about.html") == _page(old, "about.html")
     assert "backslash_math: false" in (tmp_path / "new/site.yaml").read_text()
+
+
+@needs_jekyll
+def test_a_pre_block_keeps_its_lines_that_look_like_tables_and_lists_as_in_kramdown(tmp_path) -> None:
+    # As sinatra's rdoc pages (an include of rdoc's HTML): a <pre> of Slim templates, whose lines
+    # start with "|" and "- ", kramdown's HTML block to its </pre>, not a table and a list.
+    old, new, _ = _built_by_both(tmp_path, {
+        "_layouts/default.html": HTML + "{{ content }}</body></html>\n",
+        "about.md": "---\nlayout: default\ntitle: About\n---\nExample:\n\n<pre># in page.slim\n\n| Greet\n"
+                    "- a = capture do\n  | there\n|  Hi #{a}!\n\n    four in\n</pre>\n## After\n\nText.\n"}, CONFIG)
+    assert "| Greet\n- a = capture do\n  | there\n|  Hi #{a}!\n\n    four in\n</pre>" in (old / "about.html").read_text()
+    assert (new / "about.html").read_text().count("| Greet\n- a = capture do\n  | there\n|  Hi #{a}!\n\n    four in\n</pre>") == 1
+    assert _page(new, "about.html") == _page(old, "about.html")
+
+
+@needs_jekyll
+def test_a_footnote_referred_to_again_has_kramdowns_ids_and_numbered_back_links(tmp_path) -> None:
+    # As datasketches' CPC page: one paper cited in a heading and again in the text below it.
+    old, new, _ = _built_by_both(tmp_path, {
+        "_layouts/default.html": HTML + "{{ content }}</body></html>\n",
+        "about.md": "---\nlayout: default\ntitle: About\n---\nA sketch[^paper] and again[^paper], more[^other] "
+                    "and once more[^paper].\n\n[^paper]: The paper.\n[^other]: Another.\n"}, CONFIG)
+    marks = re.compile(r'id="(fnref[^"]*)"|href="#(fnref[^"]*)"[^>]*>(&#8617;(?:<sup>\d</sup>)?)</a>(\xa0?)')
+    theirs = marks.findall((old / "about.html").read_text())
+    assert ("fnref:paper:2", "", "", "") in theirs and ("", "fnref:paper:1", "&#8617;<sup>2</sup>", "\xa0") in theirs
+    assert marks.findall((new / "about.html").read_text().replace("&#160;", "\xa0")) == theirs
