@@ -677,6 +677,7 @@ class KramdownBlocks(Preprocessor):
         tag_indented = False          # the indented block starts with a tag (see below)
         raw_end: str | None = None    # in a comment or <pre> that opened a block: kramdown's HTML block, to its end
         raw: list[str] = []           # its lines so far
+        setext_at = -1                # where the line is in ``out`` that a setext underline makes a heading
         code_gap: list[int] | None = None     # since indented code: where blank lines with spaces are
         for line in lines:
             if table and not TABLE_ROW.match(line):
@@ -749,6 +750,8 @@ class KramdownBlocks(Preprocessor):
                 out.append("")      # a table's attribute list, on the line above it: kramdown's block boundary
                 block = None
             first = block is None
+            if first:    # a paragraph's first line after a blank one, not a heading's: a heading's text
+                setext_at = -1 if ATX_HEADING.match(out[-1] if out else "") else len(out)
             if first:
                 block = starts or "para"
                 # an indented tag: an HTML block's inside, which this reading does not follow (jekyll's
@@ -778,8 +781,10 @@ class KramdownBlocks(Preprocessor):
                 out[-1] = f"{text} {line.strip()}" + ("  " if hard_break else "")
                 continue
             if block == "para" and not first and starts is None and HRProcessor.SEARCH_RE.match(line) \
-                    and not SETEXT_UNDERLINE.match(line):
-                # kramdown's rule cannot break a paragraph: " -----" under a line is its text (dashes)
+                    and not (SETEXT_UNDERLINE.match(line) and len(out) - 1 == setext_at):
+                # kramdown's rule cannot break a paragraph: " -----" under a line is its text (dashes),
+                # and "---" under two lines too (datasketches' "Regards,\n(PMC Member)\n---"): only a
+                # paragraph of one line, after a blank one, is a heading's text (kramdown's setext header)
                 line = re.sub(r"^ *", lambda indent: indent.group() + TEXT_LINE, line, count=1)
             if STANDALONE_IAL.match(line) and out and ATX_HEADING.match(out[-1]):
                 out[-1] = f"{out[-1].rstrip()} {line.strip()}"   # the heading's, as attr_list reads it

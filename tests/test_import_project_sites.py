@@ -165,3 +165,15 @@ def test_a_footnote_referred_to_again_has_kramdowns_ids_and_numbered_back_links(
     theirs = marks.findall((old / "about.html").read_text())
     assert ("fnref:paper:2", "", "", "") in theirs and ("", "fnref:paper:1", "&#8617;<sup>2</sup>", "\xa0") in theirs
     assert marks.findall((new / "about.html").read_text().replace("&#160;", "\xa0")) == theirs
+
+
+@needs_jekyll
+def test_dashes_under_a_paragraph_of_two_lines_are_its_text_as_in_kramdown(tmp_path) -> None:
+    # As datasketches' committer letters: "Regards,\n(PMC Member)\n---", a signature and its dash,
+    # where only a paragraph of one line after a blank one is a setext heading.
+    old, new, _ = _built_by_both(tmp_path, {
+        "_layouts/default.html": HTML + "{{ content }}</body></html>\n",
+        "about.md": "---\nlayout: default\ntitle: About\n---\nRegards,\n(A Member)\n---\n\nOne line\n---\n\n"
+                    "## Heading\nText under it\n---\n\nLast\n\n---\n"}, CONFIG)
+    assert "<p>Regards,\n(A Member)\n—</p>" in (old / "about.html").read_text()
+    assert _page(new, "about.html").replace("&mdash;", "—") == _page(old, "about.html").replace("<hr />", "<hr>")
