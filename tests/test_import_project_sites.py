@@ -177,3 +177,36 @@ def test_dashes_under_a_paragraph_of_two_lines_are_its_text_as_in_kramdown(tmp_p
                     "## Heading\nText under it\n---\n\nLast\n\n---\n"}, CONFIG)
     assert "<p>Regards,\n(A Member)\n—</p>" in (old / "about.html").read_text()
     assert _page(new, "about.html").replace("&mdash;", "—") == _page(old, "about.html").replace("<hr />", "<hr>")
+
+
+@needs_jekyll
+def test_sass_in_a_folder_named_with_an_underscore_is_only_imported_as_in_jekyll(tmp_path) -> None:
+    # As training-kit's assets/_scss (a Sass load path): its files need the variables of the
+    # stylesheet importing them, and Jekyll publishes nothing of the folder.
+    old, new, _ = _built_by_both(tmp_path, {
+        "assets/_scss/graph.scss": ".graph { font-size: $small; }\n",
+        "assets/css/app.scss": "---\n---\n$small: 12px;\n@import \"graph\";\n",
+        "_layouts/default.html": HTML + "{{ content }}</body></html>\n",
+        "about.md": "---\nlayout: default\ntitle: About\n---\nAbout.\n"},
+        CONFIG + "sass: {load_paths: [assets/_scss], style: compressed}\n")
+    theirs = (old / "assets/css/app.css").read_text()
+    assert "12px" in theirs and not (old / "assets/_scss").exists()
+    assert (new / "assets/css/app.css").read_text().split() == theirs.split("/*#")[0].split()
+    assert not (new / "assets/_scss").exists()
+
+
+@needs_jekyll
+def test_redirect_to_false_is_no_redirect_as_in_jekyll_redirect_from(tmp_path) -> None:
+    # As training-kit: its defaults send every page on (`redirect_to: [https://...]`), its home
+    # page says `redirect_to: false` and is itself.
+    old, new, _ = _built_by_both(tmp_path, {
+        "_layouts/default.html": HTML + "<main>{{ content }}</main></body></html>\n",
+        "index.html": "---\nlayout: default\ntitle: Home\nredirect_to: false\n---\n<p>The kit.</p>\n",
+        "empty.md": "---\nlayout: default\ntitle: Empty\nredirect_to: []\n---\nStays.\n",
+        "old.md": "---\nlayout: default\ntitle: Old\n---\nGone.\n"},
+        CONFIG + "plugins: [jekyll-redirect-from]\ndefaults:\n  - scope: {path: \"\"}\n"
+                 "    values: {redirect_to: [\"https://other.example\"]}\n")
+    assert "<main><p>The kit.</p>" in _page(old, "index.html") and "https://other.example" in _page(old, "old.html")
+    for page in ("index.html", "empty.html"):
+        assert _page(new, page) == _page(old, page)
+    assert "https://other.example" in _page(new, "old.html")
