@@ -694,8 +694,8 @@ class KramdownBlocks(Preprocessor):
                         out.append("")
                         block = None
                 continue
-            if raw_end is None and (block is None or ATX_HEADING.match(out[-1])) \
-                    and (opening := RAW_BLOCK_OPENING.match(line)):
+            if raw_end is None and (opening := RAW_BLOCK_OPENING.match(line)) \
+                    and (block is None or out and ATX_HEADING.match(out[-1])):
                 raw_end = "-->" if opening.group(1) == "!--" else f"</{opening.group(1).lower()}>"
             if raw_end is not None:      # its lines are its text, not paragraphs, tables, lists or code
                 raw.append(line)
