@@ -1748,7 +1748,13 @@ class RawHtmlByItsTags(HTMLExtractorExtra):
     def close(self) -> None:
         """Every ``markdown="1"`` element still open closed at the page's end, as kramdown closes
         them. md_in_html closes the outermost one by its name, which closes only the innermost
-        of that name: two ``<aside markdown="1">`` left open lost the rest of the page."""
+        of that name: two ``<aside markdown="1">`` left open lost the rest of the page. So is
+        every element a raw HTML block left open (crail's posts end inside a ``<div>``, which
+        took in the layout after the content)."""
+        self.goahead(True)      # the rest read: the elements still open are known
+        if self.inraw and self.stack:
+            self._cache.append("".join(f"</{tag}>" for tag in reversed(self.stack)))
+            self.stack = []
         super().close()
         while self.mdstack:
             self.handle_endtag(self.mdstack[0])

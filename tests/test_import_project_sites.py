@@ -210,3 +210,15 @@ def test_redirect_to_false_is_no_redirect_as_in_jekyll_redirect_from(tmp_path) -
     for page in ("index.html", "empty.html"):
         assert _page(new, page) == _page(old, page)
     assert "https://other.example" in _page(new, "old.html")
+
+
+@needs_jekyll
+def test_an_html_block_left_open_is_closed_at_the_contents_end_as_in_kramdown(tmp_path) -> None:
+    # As crail's posts: the last <div style="text-align: justify"> is never closed; kramdown closes
+    # it, so the layout's footer after the content stays outside it.
+    old, new, _ = _built_by_both(tmp_path, {
+        "_layouts/default.html": HTML + "<main>{{ content }}</main><footer>End</footer></body></html>\n",
+        "about.md": "---\nlayout: default\ntitle: About\n---\nHello.\n\n<section><div style=\"text-align: justify\"> \n"
+                    "<p>\nTo summarize.\n</p>\n\n"}, CONFIG)
+    assert "</p></div></section></main><footer>" in _page(old, "about.html")
+    assert _page(new, "about.html") == _page(old, "about.html")
