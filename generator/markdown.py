@@ -864,6 +864,7 @@ TABLE_ROW = re.compile(r"^ {0,3}\|")
 TABLE_SEPARATOR = re.compile(r"^ {0,3}[+|: \t-]*?-[+|: \t-]*$")
 TABLE_ALIGNMENT = re.compile(r" ?(:?)-+(:?) ?")
 NO_HEADER = "sitegen-table-without-header"
+HEADER_ROW = "\ufdd7"     # before a header row past the first, which Python-Markdown's tables put in the body
 
 
 def _kramdown_lists(lines: list[str], blocks: Callable[[list[str]], list[str]]) -> list[str]:
@@ -1208,11 +1209,12 @@ def _cell_pipe(line: str) -> bool:
     return "|" in line and CELL_PIPE.search(CLOSED_CODE_SPAN.sub("", line) if "`" in line else line) is not None
 
 
-def _table_cells(row: str) -> list[str]:
-    """A table row's cells: split at ``|`` outside code spans; an escaped ``\\|`` is kept."""
+def _table_cells(row: str, leading: bool = True) -> list[str]:
+    """A table row's cells: split at ``|`` outside code spans; an escaped ``\\|`` is kept.
+    ``leading``: the table's first line starts with ``|``, which then opens each row, not a cell."""
     cells, cell, code, i = [], "", 0, 0
     row = row.strip()
-    row = row[1:] if row.startswith("|") else row
+    row = row[1:] if leading and row.startswith("|") else row
     while i < len(row):
         char = row[i]
         if char == "\\" and i + 1 < len(row):
@@ -1244,22 +1246,26 @@ def _kramdown_table(rows: list[str]) -> list[str]:
     later separator lines only split the body; a short row is padded to the
     widest. Python-Markdown wants one header row and a separator under it, so
     a table without a header gets a marked one, removed after parsing
-    (:class:`HeaderlessTables`), and later separators are dropped.
+    (:class:`HeaderlessTables`), the header's other rows are marked (:data:`HEADER_ROW`)
+    for it to move back, and later separators are dropped. Only where the table's first
+    line starts with ``|`` does a row's ``|`` open it; else it opens an empty cell.
     """
+    leading = rows[0].lstrip().startswith("|")
     while rows and TABLE_SEPARATOR.match(rows[0]):
         rows = rows[1:]
     if not rows:
         return []
     split = next((i for i, row in enumerate(rows) if TABLE_SEPARATOR.match(row)), None)
     header, alignment = (rows[:split], rows[split]) if split else ([], "")
-    body = [row for row in rows[split + 1 if split else 0:] if not TABLE_SEPARATOR.match(row)]
-    header_cells = [_table_cells(row) for row in header]
-    width = max(len(_table_cells(row)) for row in rows if not TABLE_SEPARATOR.match(row))
+    body = [row if leading or not row.lstrip().startswith("|") else "|" + row     # its first cell empty
+            for row in rows[split + 1 if split else 0:] if not TABLE_SEPARATOR.match(row)]
+    header_cells = [_table_cells(row, leading) for row in header]
+    width = max(len(_table_cells(row, leading)) for row in rows if not TABLE_SEPARATOR.match(row))
     aligns = [f"{left or '-'}--{right or '-'}" for left, right in TABLE_ALIGNMENT.findall(alignment)]
     aligns = (aligns + ["---"] * width)[:width]
     if header_cells:
         first = header_cells[0]
-        body = ["|" + "|".join(cells) + "|" for cells in header_cells[1:]] + body
+        body = ["|" + HEADER_ROW + "|".join(cells) + "|" for cells in header_cells[1:]] + body
     else:
         first = [NO_HEADER]
     first = first + [" "] * (width - len(first))
@@ -1306,13 +1312,23 @@ class TaskLists(Treeprocessor):
 
 
 class HeaderlessTables(Treeprocessor):
-    """Remove the header row :func:`_kramdown_table` gave a table that has none."""
+    """Remove the header row :func:`_kramdown_table` gave a table that has none, and move the
+    rows it marked as the header's (:data:`HEADER_ROW`) back into it, their cells ``th``."""
 
     def run(self, root: etree.Element) -> None:
         for table in root.iter("table"):
             head = table.find("thead")
             if head is not None and NO_HEADER in "".join(head.itertext()):
                 table.remove(head)
+            body = table.find("tbody")
+            while head is not None and body is not None and len(body) and len(body[0]) \
+                    and (body[0][0].text or "").startswith(HEADER_ROW):
+                row = body[0]
+                body.remove(row)
+                row[0].text = row[0].text[len(HEADER_ROW):] or None
+                for cell in row:
+                    cell.tag = "th"
+                head.append(row)
 
 
 class TableFrames(Treeprocessor):

@@ -222,3 +222,19 @@ def test_an_html_block_left_open_is_closed_at_the_contents_end_as_in_kramdown(tm
                     "<p>\nTo summarize.\n</p>\n\n"}, CONFIG)
     assert "</p></div></section></main><footer>" in _page(old, "about.html")
     assert _page(new, "about.html") == _page(old, "about.html")
+
+
+@needs_jekyll
+def test_a_tables_rows_above_its_separator_are_all_its_header_and_a_pipe_opens_a_cell_as_in_kramdown(tmp_path) -> None:
+    # As datasketches' error tables (three rows above the separator line) and its features matrix,
+    # whose first line has no leading pipe: " | Max Log Precision |" then opens with an empty cell.
+    old, new, _ = _built_by_both(tmp_path, {
+        "_layouts/default.html": HTML + "{{ content }}</body></html>\n",
+        "about.md": "---\nlayout: default\ntitle: About\n---\nSize-> |8|16|32\nEps->  |0.4|0.2|0.1\nLength |Limit-> |\n"
+                    "------ | ----|----|---\n100|44|22|11\n\nKind | Sub | T |\n:---:|:---:|:---:|\nSpace | Min | 4 |\n"
+                    " | Max | 26 |\n\n| a | b |\n|---|---|\n| 1 | 2 |\n|  | 3 |\n"}, CONFIG)
+    table = re.compile(r"<table>.*?</table>", re.S)
+    theirs = [re.sub(r">\s+<", "><", t) for t in table.findall((old / "about.html").read_text())]
+    assert "<th>Eps-&gt;</th>" in theirs[0] and '<td style="text-align: center"></td><td' in theirs[1]
+    ours = [re.sub(r">\s+<", "><", t).replace(';"', '"') for t in table.findall((new / "about.html").read_text())]
+    assert ours == theirs
