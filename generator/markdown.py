@@ -605,7 +605,9 @@ class KramdownBlocks(Preprocessor):
     :func:`_kramdown_table`), and list items re-indented from kramdown's rule
     to Python-Markdown's (see :func:`_kramdown_lists`). Tabs are expanded first, to
     columns of four, as kramdown reads them and as Python-Markdown would expand them after:
-    a tab-indented line of a list item is then at the item's column, as in kramdown.
+    a tab-indented line of a list item is then at the item's column, as in kramdown. A comment
+    or ``<pre>`` opening a block is kramdown's HTML block to its end tag: stashed whole, its lines
+    are no table, list or code.
 
     ``jupyter``: a notebook's Markdown, which Jupyter reads as GFM: a paragraph of ``|`` lines
     with no delimiter row is text there, and indented code ends at an unindented line.
@@ -750,10 +752,10 @@ class KramdownBlocks(Preprocessor):
                 out.append("")      # a table's attribute list, on the line above it: kramdown's block boundary
                 block = None
             first = block is None
-            if first:    # a paragraph's first line after a blank one, not a heading's: a heading's text
-                setext_at = -1 if ATX_HEADING.match(out[-1] if out else "") else len(out)
             if first:
                 block = starts or "para"
+                # a paragraph's first line after a blank one, not a heading's: a setext heading's text
+                setext_at = -1 if ATX_HEADING.match(out[-1] if out else "") else len(out)
                 # an indented tag: an HTML block's inside, which this reading does not follow (jekyll's
                 # docs' <table> of filters), not kramdown's code, so no lazy line joins it
                 tag_indented = block == "code" and line.lstrip().startswith("<")
@@ -977,7 +979,6 @@ def _tabs_expanded(lines: list[str], tab_length: int) -> list[str]:
         else:
             code = len(indent) >= 4 and (code or blank) and not INDENTED_BLOCK_START.match(text)
             blank = ATX_HEADING.match(line) is not None     # a heading's line is a block: code may follow
-
         if "\t" in line:
             line = indent + text.replace("\t", KEPT_TAB) if code else line.expandtabs(tab_length)
         out.append(line)

@@ -43,7 +43,8 @@ def test_indented_code_keeps_its_tabs_under_a_heading_and_its_blank_lines_spaces
     old, new, _ = _built_by_both(tmp_path, {
         "_layouts/default.html": HTML + "{{ content }}</body></html>\n",
         "about.md": "---\nlayout: default\ntitle: About\n---\n### Data (tabs)\n    1\tred\n    2\tblue\n\n"
-                    "Code:\n\n    class A {\n      int a;\n  \n      int b;\n        \n\n    }\n   \n\nAfter.\n"}, CONFIG)
+                    "Code:\n\n    class A {\n      int a;\n  \n      int b;\n        \n\n    }\n   \n\n"
+                    "After.\n"}, CONFIG)
     theirs = re.findall(r"<code>(.*?)</code>", (old / "about.html").read_text(), re.S)
     assert theirs == ["1\tred\n2\tblue\n", "class A {\n  int a;\n  \n  int b;\n    \n\n}\n"]
     assert re.findall(r"<code>(.*?)</code>", (new / "about.html").read_text(), re.S) == theirs
@@ -85,7 +86,8 @@ def test_markdown_in_an_element_indented_four_spaces_inside_html_is_read_as_in_k
 @needs_jekyll
 def test_an_index_of_a_string_is_nil_and_what_one_include_assigns_another_reads_as_in_jekyll(tmp_path) -> None:
     # As livy's post layout: JB/setup assigns HOME_PATH, which the navigation include reads (the
-    # layout assigning nothing itself), and JB/categories_list asks `categories_list.first[0] == null` of page.categories (strings).
+    # layout assigning nothing itself), and JB/categories_list asks `categories_list.first[0] == null`
+    # of page.categories (strings).
     old, new, _ = _built_by_both(tmp_path, {
         "_includes/setup.html": "{% assign HOME_PATH = '/' %}",
         "_includes/nav.html": '<nav><a href="{{ HOME_PATH }}">Home</a></nav>',
@@ -149,8 +151,8 @@ def test_a_pre_block_keeps_its_lines_that_look_like_tables_and_lists_as_in_kramd
         "_layouts/default.html": HTML + "{{ content }}</body></html>\n",
         "about.md": "---\nlayout: default\ntitle: About\n---\nExample:\n\n<pre># in page.slim\n\n| Greet\n"
                     "- a = capture do\n  | there\n|  Hi #{a}!\n\n    four in\n</pre>\n## After\n\nText.\n"}, CONFIG)
-    assert "| Greet\n- a = capture do\n  | there\n|  Hi #{a}!\n\n    four in\n</pre>" in (old / "about.html").read_text()
-    assert (new / "about.html").read_text().count("| Greet\n- a = capture do\n  | there\n|  Hi #{a}!\n\n    four in\n</pre>") == 1
+    kept = "| Greet\n- a = capture do\n  | there\n|  Hi #{a}!\n\n    four in\n</pre>"
+    assert kept in (old / "about.html").read_text() and (new / "about.html").read_text().count(kept) == 1
     assert _page(new, "about.html") == _page(old, "about.html")
 
 
