@@ -9,8 +9,9 @@ from pathlib import Path
 
 def export(mirror: Path, commit: str, dest: Path, skip: tuple[str, ...] = ()) -> int:
     """The tree of ``commit`` (outside the folders ``skip``) written into ``dest`` through one
-    ``git cat-file --batch``; how many files the mirror lacks (its largest blobs), left out."""
-    git = ["git", "--git-dir", str(mirror)]
+    ``git cat-file --batch``; how many files the mirror lacks (its largest blobs), left out. Some
+    mirrors come as a clone with a work tree: their git directory is its ``.git``."""
+    git = ["git", "--git-dir", str(mirror / ".git" if (mirror / ".git").is_dir() else mirror)]
     listing = subprocess.run([*git, "ls-tree", "-r", "-z", commit], capture_output=True, check=True).stdout
     entries = [(meta.split(), path) for meta, _, path in
                (item.decode().partition("\t") for item in listing.split(b"\0") if item)]

@@ -25,11 +25,11 @@ from tests.parity import HTML5_VOID, _dom, _parting, divergence_kind  # noqa: E4
 
 def pages(out: Path) -> dict[str, Path]:
     """URL -> file of each HTML page of a built site (``/a/`` for ``a/index.html``), the search
-    index's own aside."""
+    index's own aside, and folders named as pages (jruby's files/downloads/9.2.3.0/index.html/)."""
     found = {}
     for path in out.rglob("*.html"):
         rel = path.relative_to(out).as_posix()
-        if not rel.startswith("pagefind/"):
+        if not rel.startswith("pagefind/") and path.is_file():
             found["/" + rel.removesuffix("index.html")] = path
     return found
 

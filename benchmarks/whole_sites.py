@@ -130,9 +130,9 @@ def jekyll_side(source: Path, work: Path, site: dict, result: WholeSite) -> Path
     configs = [tree / name for name in ("_config.yml", "_jekyll_extra.yml") if (tree / name).is_file()]
     out = work / "jekyll-out"
     safe = [] if site.get("jekyll_own_plugins") else ["--safe"]
+    # Run in the tree, with no --source: a _config.yml's own `source: _src` (systemds') then holds.
     status, output, result.seconds["jekyll"] = run(
-        ["jekyll", "build", *safe, "--quiet", "-s", str(tree), "-d", str(out),
-         "--config", ",".join(map(str, configs))], work)
+        ["jekyll", "build", *safe, "--quiet", "-d", str(out), "--config", ",".join(map(str, configs))], tree)
     if status:
         result.jekyll_failed = last_line(output)
         return None

@@ -276,6 +276,8 @@ class MarkdownSettings:
     header_ids: Literal["gfm", "kramdown"] = "gfm"   # kramdown: the rule of kramdown's own input
     toc_levels: list[int] = field(default_factory=lambda: [1, 2, 3, 4, 5, 6])   # those a {:toc} outline lists
     excerpt_separator: str = ""   # the excerpt: the body before it, as Jekyll cuts it (""): the first paragraph
+    # \(x\) and \[x\] are math; kramdown reads them as escaped brackets (the import sets it false)
+    backslash_math: bool = True
 
     def validate(self, path: Path, prefix: str) -> None:
         if not self.toc_levels or any(level not in range(1, 7) for level in self.toc_levels):

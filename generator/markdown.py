@@ -177,7 +177,7 @@ def _emptying_space_lines(processor: MarkdownInHtmlProcessor) -> None:
     processor.parse_element_content = parse_element_content
 
 
-PLAIN_TEXT_SPOILERS = re.compile("[&<>\x02\x03\ufdd4]")  # what escaping, a placeholder or a postprocessor changes
+PLAIN_TEXT_SPOILERS = re.compile("[&<>\x02\x03\ufdd4\ufdd6]")  # what escaping, a placeholder or a postprocessor changes
 PLAIN_TEXT_POSTPROCESSORS = (RawHtmlPostprocessor, MarkdownInHTMLPostprocessor, AndSubstitutePostprocessor,
                              FootnotePostprocessor)
 
@@ -186,7 +186,7 @@ def keeps_plain_text(md: markdown.Markdown) -> bool:
     """Whether each of ``md``'s postprocessors changes only placeholders (leaves plain text as it is)."""
     # ItemMarksOut takes out only marks, HeadingTargets only a <div>, BlankIdsOut and AttributesOnce
     # only tags' attributes, RawBlocksUnwrapped only a <p> around a placeholder, KeptTabs only its
-    # mark (KEPT_TAB, a spoiler): none is in plain text.
+    # marks (KEPT_TAB, KEPT_SPACE, spoilers): none is in plain text.
     kept = (*PLAIN_TEXT_POSTPROCESSORS, ItemMarksOut, HeadingTargets, BlankIdsOut, AttributesOnce,
             RawBlocksUnwrapped, KeptTabs)
     return all(type(p) in kept for p in md.postprocessors)
@@ -568,15 +568,20 @@ def _move_leading_block_ials(lines: list[str]) -> list[str]:
     """Move an attribute list written *before* a paragraph to its last line.
 
     kramdown applies a block attribute list on the line before a block to
-    that block; Python-Markdown's attr_list only looks at the block's last line.
+    that block, blank lines between them or not (livy's ``{: #v0-8-0-incubating}`` between
+    blank lines); Python-Markdown's attr_list only looks at the block's last line.
     """
     out = list(lines)
     i = 0
     while i < len(out) - 1:
         line = out[i]
+        following = i + 1
+        if STANDALONE_IAL.match(line) and (i == 0 or not out[i - 1].strip()):
+            while following < len(out) - 1 and not out[following].strip():
+                following += 1
         if (STANDALONE_IAL.match(line) and (i == 0 or not out[i - 1].strip())
-                and out[i + 1].strip() and not NOT_A_PARAGRAPH.match(out[i + 1])):
-            end = i + 1
+                and out[following].strip() and not NOT_A_PARAGRAPH.match(out[following])):
+            end = following
             while end + 1 < len(out) and out[end + 1].strip():
                 end += 1
             leading = out.pop(i).strip()
@@ -602,7 +607,9 @@ class KramdownBlocks(Preprocessor):
     :func:`_kramdown_table`), and list items re-indented from kramdown's rule
     to Python-Markdown's (see :func:`_kramdown_lists`). Tabs are expanded first, to
     columns of four, as kramdown reads them and as Python-Markdown would expand them after:
-    a tab-indented line of a list item is then at the item's column, as in kramdown.
+    a tab-indented line of a list item is then at the item's column, as in kramdown. A comment
+    or ``<pre>`` opening a block is kramdown's HTML block to its end tag: stashed whole, its lines
+    are no table, list or code.
 
     ``jupyter``: a notebook's Markdown, which Jupyter reads as GFM: a paragraph of ``|`` lines
     with no delimiter row is text there, and indented code ends at an unindented line.
@@ -672,6 +679,10 @@ class KramdownBlocks(Preprocessor):
         piped: int | None = None      # where a paragraph starts whose lines all hold a cell's '|' so far
         ial_above = False             # the line above is a block's attribute list: no table starts here
         tag_indented = False          # the indented block starts with a tag (see below)
+        raw_end: str | None = None    # in a comment or <pre> that opened a block: kramdown's HTML block, to its end
+        raw: list[str] = []           # its lines so far
+        setext_at = -1                # where the line is in ``out`` that a setext underline makes a heading
+        code_gap: list[int] | None = None     # since indented code: where blank lines with spaces are
         for line in lines:
             if table and not TABLE_ROW.match(line):
                 out += _kramdown_table(table)
@@ -687,12 +698,34 @@ class KramdownBlocks(Preprocessor):
                         out.append("")
                         block = None
                 continue
+            if raw_end is None and (opening := RAW_BLOCK_OPENING.match(line)) \
+                    and (block is None or out and ATX_HEADING.match(out[-1])):
+                raw_end = "-->" if opening.group(1) == "!--" else f"</{opening.group(1).lower()}>"
+            if raw_end is not None:      # its lines are its text, not paragraphs, tables, lists or code
+                raw.append(line)
+                end = line.lower().find(raw_end, len(line) - len(line.lstrip()) + 4 if len(raw) == 1 else 0)
+                if end >= 0:             # stashed whole: the list reading after this one leaves it alone
+                    end += len(raw_end)
+                    raw[-1] = line[:end]
+                    self.md.htmlStash.store("\n".join(raw))
+                    out += ["", RAW_MARK % (self.md.htmlStash.html_counter - 1), ""]
+                    out += [line[end:].strip()] if line[end:].strip() else []
+                    raw_end, raw, block = None, [], None
+                continue
             if not line.strip():
+                if block == "code" and not listed:
+                    code_gap = []
+                if code_gap is not None and line:
+                    code_gap.append(len(out))
                 if piped is not None and block == "para":
                     out[piped:] = _kramdown_table(out[piped:])
                 block, piped, ial_above = None, None, False
                 out.append(line)
                 continue
+            if code_gap and not listed and line.startswith("    "):
+                for at in code_gap:      # the code runs on: kramdown keeps a blank line's spaces past its indentation
+                    out[at] = "    " + KEPT_SPACE * len(out[at].removeprefix("    "))
+            code_gap = None
             if block == "code" and not listed and not self.jupyter and not line.startswith(("    ", "\t")) \
                     and not LAZY_CODE_END.match(line) and not tag_indented:
                 out[-1] += " " + line     # kramdown's lazy line: indented code runs on, the line joined by a space
@@ -723,6 +756,8 @@ class KramdownBlocks(Preprocessor):
             first = block is None
             if first:
                 block = starts or "para"
+                # a paragraph's first line after a blank one, not a heading's: a setext heading's text
+                setext_at = -1 if ATX_HEADING.match(out[-1] if out else "") else len(out)
                 # an indented tag: an HTML block's inside, which this reading does not follow (jekyll's
                 # docs' <table> of filters), not kramdown's code, so no lazy line joins it
                 tag_indented = block == "code" and line.lstrip().startswith("<")
@@ -745,7 +780,8 @@ class KramdownBlocks(Preprocessor):
             if block == "para" and not self.jupyter:     # kramdown's table without a leading '|'
                 piped = (len(out) if boundary and _cell_pipe(line) else None) if first \
                     else piped if _cell_pipe(line) else None
-            if block == "para" and not first and COMMENT_LINE.match(line) and out and out[-1].strip():
+            if block == "para" and not first and COMMENT_LINE.match(line) and out and out[-1].strip() \
+                    and not ATX_HEADING.match(out[-1]):
                 # A comment line inside a paragraph (Jekyll's <!--more-->) is inline HTML there: kramdown
                 # ends a paragraph only at an element's tag. Written at the end of the line before.
                 piped = None
@@ -753,8 +789,10 @@ class KramdownBlocks(Preprocessor):
                 out[-1] = f"{text} {line.strip()}" + ("  " if hard_break else "")
                 continue
             if block == "para" and not first and starts is None and HRProcessor.SEARCH_RE.match(line) \
-                    and not SETEXT_UNDERLINE.match(line):
-                # kramdown's rule cannot break a paragraph: " -----" under a line is its text (dashes)
+                    and not (SETEXT_UNDERLINE.match(line) and len(out) - 1 == setext_at):
+                # kramdown's rule cannot break a paragraph: " -----" under a line is its text (dashes),
+                # and "---" under two lines too (datasketches' "Regards,\n(PMC Member)\n---"): only a
+                # paragraph of one line, after a blank one, is a heading's text (kramdown's setext header)
                 line = re.sub(r"^ *", lambda indent: indent.group() + TEXT_LINE, line, count=1)
             if block in ("para", "html") and not first and "{:" in line and STANDALONE_IAL.match(line.lstrip()) \
                     and END_TAG_LINE.match(out[-1]) and _on_element_above(out, line):
@@ -769,6 +807,7 @@ class KramdownBlocks(Preprocessor):
             if block == "para" and not first and STANDALONE_IAL.match(line):
                 out.append("")
                 block, ial_above = None, True
+        out += raw      # a comment or element never closed: its lines as they are
         if table:
             out += _kramdown_table(table)
         if piped is not None and block == "para":
@@ -810,7 +849,8 @@ HEAD_ELEMENTS = ("link", "meta", "base")
 SETEXT_UNDERLINE = re.compile(r"[-=]+[ \t]*$")
 # A tab Python-Markdown would expand, in the code of an indented block: a noncharacter meanwhile.
 KEPT_TAB = "\ufdd4"
-# A space of a <pre>'s line of spaces, which Python-Markdown would empty: a noncharacter meanwhile.
+# A space of a line of spaces Python-Markdown would empty, which kramdown keeps (a <pre>'s, an indented code
+# block's blank line): a noncharacter meanwhile.
 KEPT_SPACE = "\ufdd6"
 # The start of an HTML block's <pre>, whose text kramdown keeps as written (its tabs too).
 HTML_PRE = re.compile(r" {0,3}<pre[\s>]", re.I)
@@ -820,6 +860,8 @@ LISTED_START = frozenset("*+-:0123456789")     # what a list item's or a definit
 INDENTED_BLOCK_START = re.compile(r"(?:[*+-]|\d+[.)])(?:[ \t]|$)|>")
 DEFINITION = re.compile(r"^ {0,3}: +(?=\S)")
 COMMENT_LINE = re.compile(r"^ {0,3}<!--(?:(?!-->).)*-->\s*$")
+# A comment or an element of raw text (sinatra's rdoc <pre> holding "| Say") that runs on past its line.
+RAW_BLOCK_OPENING = re.compile(r"^ {0,3}<(!--|pre\b|script\b|style\b|textarea\b)(?!.*(?:-->|</\1))", re.I)
 ATX_HEADING = re.compile(r"^ {0,3}#{1,6}(\s|$)")
 GFM_HEADING = re.compile(r"(?:^|\n)(?P<level>#{1,6})[ \t]+(?=\S)(?P<header>(?:\\.|[^\\#]|#+(?=[^#\n]))*?)#*(?:\n|$)")
 LIST_ITEM = re.compile(r"^ {0,3}([*+-]|\d+\.)[ \t]+\S")
@@ -841,6 +883,7 @@ TABLE_ROW = re.compile(r"^ {0,3}\|")
 TABLE_SEPARATOR = re.compile(r"^ {0,3}[+|: \t-]*?-[+|: \t-]*$")
 TABLE_ALIGNMENT = re.compile(r" ?(:?)-+(:?) ?")
 NO_HEADER = "sitegen-table-without-header"
+HEADER_ROW = "\ufdd7"     # before a header row past the first, which Python-Markdown's tables put in the body
 
 
 def _kramdown_lists(lines: list[str], blocks: Callable[[list[str]], list[str]]) -> list[str]:
@@ -972,7 +1015,7 @@ def _tabs_expanded(lines: list[str], tab_length: int) -> list[str]:
             if len(indent) < 4:
                 listed = text[0] in LISTED_START and bool(LIST_ITEM.match(line) or DEFINITION.match(line)) \
                     or listed and not blank
-            blank = False
+            blank = ATX_HEADING.match(line) is not None     # a heading's line is a block: code may follow
         if "\t" in line:
             if code and not listed and line.startswith(("\t", "    ")):
                 line = "    " + line[1 if line[0] == "\t" else 4:].replace("\t", KEPT_TAB)
@@ -985,7 +1028,9 @@ def _tabs_expanded(lines: list[str], tab_length: int) -> list[str]:
 
 
 class KeptTabs(Postprocessor):
-    """The tabs and spaces :func:`_tabs_expanded` kept, back in the HTML."""
+    """The tabs and spaces :func:`_tabs_expanded` kept (in indented code, an HTML block's <pre>) and
+    the spaces of indented code's blank lines (:data:`KEPT_SPACE`, which Python-Markdown would empty),
+    back in the HTML."""
 
     def run(self, text: str) -> str:
         if KEPT_TAB in text:
@@ -1231,11 +1276,12 @@ def _cell_pipe(line: str) -> bool:
     return "|" in line and CELL_PIPE.search(CLOSED_CODE_SPAN.sub("", line) if "`" in line else line) is not None
 
 
-def _table_cells(row: str) -> list[str]:
-    """A table row's cells: split at ``|`` outside code spans; an escaped ``\\|`` is kept."""
+def _table_cells(row: str, leading: bool = True) -> list[str]:
+    """A table row's cells: split at ``|`` outside code spans; an escaped ``\\|`` is kept.
+    ``leading``: the table's first line starts with ``|``, which then opens each row, not a cell."""
     cells, cell, code, i = [], "", 0, 0
     row = row.strip()
-    row = row[1:] if row.startswith("|") else row
+    row = row[1:] if leading and row.startswith("|") else row
     while i < len(row):
         char = row[i]
         if char == "\\" and i + 1 < len(row):
@@ -1267,22 +1313,26 @@ def _kramdown_table(rows: list[str]) -> list[str]:
     later separator lines only split the body; a short row is padded to the
     widest. Python-Markdown wants one header row and a separator under it, so
     a table without a header gets a marked one, removed after parsing
-    (:class:`HeaderlessTables`), and later separators are dropped.
+    (:class:`HeaderlessTables`), the header's other rows are marked (:data:`HEADER_ROW`)
+    for it to move back, and later separators are dropped. Only where the table's first
+    line starts with ``|`` does a row's ``|`` open it; else it opens an empty cell.
     """
+    leading = rows[0].lstrip().startswith("|")
     while rows and TABLE_SEPARATOR.match(rows[0]):
         rows = rows[1:]
     if not rows:
         return []
     split = next((i for i, row in enumerate(rows) if TABLE_SEPARATOR.match(row)), None)
     header, alignment = (rows[:split], rows[split]) if split else ([], "")
-    body = [row for row in rows[split + 1 if split else 0:] if not TABLE_SEPARATOR.match(row)]
-    header_cells = [_table_cells(row) for row in header]
-    width = max(len(_table_cells(row)) for row in rows if not TABLE_SEPARATOR.match(row))
+    body = [row if leading or not row.lstrip().startswith("|") else "|" + row     # its first cell empty
+            for row in rows[split + 1 if split else 0:] if not TABLE_SEPARATOR.match(row)]
+    header_cells = [_table_cells(row, leading) for row in header]
+    width = max(len(_table_cells(row, leading)) for row in rows if not TABLE_SEPARATOR.match(row))
     aligns = [f"{left or '-'}--{right or '-'}" for left, right in TABLE_ALIGNMENT.findall(alignment)]
     aligns = (aligns + ["---"] * width)[:width]
     if header_cells:
         first = header_cells[0]
-        body = ["|" + "|".join(cells) + "|" for cells in header_cells[1:]] + body
+        body = ["|" + HEADER_ROW + "|".join(cells) + "|" for cells in header_cells[1:]] + body
     else:
         first = [NO_HEADER]
     first = first + [" "] * (width - len(first))
@@ -1329,13 +1379,23 @@ class TaskLists(Treeprocessor):
 
 
 class HeaderlessTables(Treeprocessor):
-    """Remove the header row :func:`_kramdown_table` gave a table that has none."""
+    """Remove the header row :func:`_kramdown_table` gave a table that has none, and move the
+    rows it marked as the header's (:data:`HEADER_ROW`) back into it, their cells ``th``."""
 
     def run(self, root: etree.Element) -> None:
         for table in root.iter("table"):
             head = table.find("thead")
             if head is not None and NO_HEADER in "".join(head.itertext()):
                 table.remove(head)
+            body = table.find("tbody")
+            while head is not None and body is not None and len(body) and len(body[0]) \
+                    and (body[0][0].text or "").startswith(HEADER_ROW):
+                row = body[0]
+                body.remove(row)
+                row[0].text = row[0].text[len(HEADER_ROW):] or None
+                for cell in row:
+                    cell.tag = "th"
+                head.append(row)
 
 
 class TableFrames(Treeprocessor):
@@ -1614,6 +1674,8 @@ class MarkdownInNestedHtml(Preprocessor):
     too; kramdown reads it wherever the attribute is. So each element around one that
     has it (a div-like element, its tag alone on its line) is given ``markdown="block"``:
     its elements are then read as before, and the one with the attribute as Markdown.
+    Inside an element, kramdown's HTML reader takes the tag at any indent (systemds' release
+    notes' ``<div markdown="1">`` four spaces in): it is moved to the line's start, not code.
     """
 
     OPEN = re.compile(r"^\s*<(div|section|article|aside|header|footer|main|nav|figure|details)\b"
@@ -1624,6 +1686,7 @@ class MarkdownInNestedHtml(Preprocessor):
             return lines
         around: list[int | None] = []     # the lines opening the elements we are in (None: not ours)
         marked: set[int] = set()
+        nested: set[int] = set()          # tags inside an element, indented as code would be
         fence = None
         for number, line in enumerate(lines):
             if fence is not None:           # HTML in fenced code is code
@@ -1634,11 +1697,13 @@ class MarkdownInNestedHtml(Preprocessor):
                 around.append(number)
             elif MARKDOWN_HTML.match(line):
                 marked.update(index for index in around if index is not None)
+                if around and line.startswith("    "):
+                    nested.add(number)
                 around.append(None)
             elif HTML_CLOSE.match(line) and around:
                 around.pop()
-        return [line.replace(">", ' markdown="block">', 1) if number in marked else line
-                for number, line in enumerate(lines)]
+        return [line.replace(">", ' markdown="block">', 1) if number in marked
+                else line.lstrip() if number in nested else line for number, line in enumerate(lines)]
 
 
 IAL_ONLY = re.compile(r"^\{(?!:[:/]):?\s*([^}\n]+)\}$")
@@ -1758,11 +1823,16 @@ def _no_extension_tags(attr_list: AttrListTreeprocessor) -> None:
         setattr(attr_list, name, re.compile(pattern.replace(r"\{\:?", r"\{(?!:[:/]):?", 1)))
 
 
+REPEATED_REFERENCE = re.compile(r"fnref(\d+):(.+)")     # Python-Markdown's id of a note's later reference
+
+
 class KramdownFootnotes(Treeprocessor):
     """Footnotes in kramdown's markup, which Jekyll themes style: ``a.footnote`` in the text,
     ``div.footnotes`` (no ``<hr>`` in it: a theme draws its own rule, or none) holding the notes,
-    each back link an ``a.reversefootnote``, with kramdown's roles. Runs after the footnotes
-    extension's tree processors (15 the last), which find its back links by their class."""
+    each back link an ``a.reversefootnote``, with kramdown's roles. A note referred to again
+    has kramdown's ids for the later references (``fnref:n:1``, Python-Markdown's ``fnref2:n``)
+    and their back links numbered (``&#8617;<sup>2</sup>``), a no-break space between. Runs after the
+    footnotes extension's tree processors (15 the last), which find its back links by their class."""
 
     def run(self, root: etree.Element) -> None:
         if not self.md.treeprocessors["footnote"].footnotes.footnotes:   # no notes, no references
@@ -1779,15 +1849,24 @@ class KramdownFootnotes(Treeprocessor):
         # Each element's links read in one pass over its children (two ``iterfind`` of each
         # element cost a post more than the rest of this); each link is changed as it was.
         for parent in root.iter():
+            previous = None
             for link in parent:
+                previous, before = link, previous
                 if link.tag != "a":
                     continue
                 kind = link.get("class")
                 if kind == "footnote-ref":
                     link.attrib.update({"class": "footnote", "rel": "footnote"})
                     parent.set("role", "doc-noteref")
+                    if again := REPEATED_REFERENCE.match(parent.get("id", "")):
+                        parent.set("id", f"fnref:{again.group(2)}:{int(again.group(1)) - 1}")
                 elif kind == "footnote-backref":
                     link.attrib.update({"class": "reversefootnote", "role": "doc-backlink"})
+                    if again := REPEATED_REFERENCE.match(link.get("href", "")[1:]):
+                        link.set("href", f"#fnref:{again.group(2)}:{int(again.group(1)) - 1}")
+                        etree.SubElement(link, "sup").text = again.group(1)
+                        if before is not None and before.tag == "a" and not before.tail:
+                            before.tail = "\xa0"
 
 
 class RawHtmlByItsTags(HTMLExtractorExtra):
@@ -1806,7 +1885,13 @@ class RawHtmlByItsTags(HTMLExtractorExtra):
     def close(self) -> None:
         """Every ``markdown="1"`` element still open closed at the page's end, as kramdown closes
         them. md_in_html closes the outermost one by its name, which closes only the innermost
-        of that name: two ``<aside markdown="1">`` left open lost the rest of the page."""
+        of that name: two ``<aside markdown="1">`` left open lost the rest of the page. So is
+        every element a raw HTML block left open (crail's posts end inside a ``<div>``, which
+        took in the layout after the content)."""
+        self.goahead(True)      # the rest read: the elements still open are known
+        if self.inraw and self.stack:
+            self._cache.append("".join(f"</{tag}>" for tag in reversed(self.stack)))
+            self.stack = []
         super().close()
         while self.mdstack:
             self.handle_endtag(self.mdstack[0])
@@ -1993,24 +2078,29 @@ EXTENSION_CONFIGS = {
 
 
 def markdown_converter(dollar_math: bool = False, header_ids: str = "gfm",
-                       toc_levels: tuple[int, ...] = ALL_LEVELS) -> markdown.Markdown:
+                       toc_levels: tuple[int, ...] = ALL_LEVELS, backslash_math: bool = True) -> markdown.Markdown:
     """A Python-Markdown converter set up as sitegen renders.
 
     smarty's patterns define the typographic text; :class:`TypographyExtension`
     applies them in a fraction of smarty's own time. The inline pass skips the
     patterns a text cannot match (:mod:`generator.inline`), the block parser the
     processors a block cannot start (:mod:`generator.blocks`), and whether a tag
-    is a block's is asked of the list of block tags once per tag.
+    is a block's is asked of the list of block tags once per tag. Without ``backslash_math``,
+    ``\\(x\\)`` and ``\\[x\\]`` are escaped brackets, as kramdown reads them.
     """
     configs = EXTENSION_CONFIGS
     if dollar_math:
         math = {**configs["pymdownx.arithmatex"], "inline_syntax": ["dollar", "round"]}
         configs = {**configs, "pymdownx.arithmatex": math}
+    elif not backslash_math:
+        math = {**configs["pymdownx.arithmatex"], "inline_syntax": [], "block_syntax": ["dollar"]}
+        configs = {**configs, "pymdownx.arithmatex": math}
     md = markdown.Markdown(extensions=[*EXTENSIONS, KramdownCompat(header_ids=header_ids, toc_levels=toc_levels),
                                        TypographyExtension(), Highlighting(), SkippingInlineExtension(),
                                        LinkTitlesAfterSpace(),
                                        SkippingBlocksExtension(),
-                                       MystExtension(partial(markdown_converter, dollar_math, header_ids, toc_levels))],
+                                       MystExtension(partial(markdown_converter, dollar_math, header_ids, toc_levels,
+                                                             backslash_math))],
                            extension_configs=configs, output_format="html")
     if dollar_math:     # Jupyter's Markdown reads Markdown inside any tag; raw spans are kramdown's
         md.inlinePatterns.deregister("raw_span_html")
@@ -2025,8 +2115,8 @@ class MarkdownRenderer:
     """A reusable, configured Markdown converter (reset between documents)."""
 
     def __init__(self, dollar_math: bool = False, header_ids: str = "gfm",
-                 toc_levels: tuple[int, ...] = ALL_LEVELS) -> None:
-        self._md = markdown_converter(dollar_math, header_ids, toc_levels)
+                 toc_levels: tuple[int, ...] = ALL_LEVELS, backslash_math: bool = True) -> None:
+        self._md = markdown_converter(dollar_math, header_ids, toc_levels, backslash_math)
 
     def render(self, text: str, myst: Document | None = None) -> Rendered:
         self._md.reset()
@@ -2038,21 +2128,23 @@ class MarkdownRenderer:
         return Rendered(html, self._md.toc_headings, tuple(document.warnings))
 
 
-_shared: dict[tuple[bool, str, tuple[int, ...]], MarkdownRenderer] = {}
+_shared: dict[tuple[bool, str, tuple[int, ...], bool], MarkdownRenderer] = {}
 
 
 def render_markdown(text: str, *, dollar_math: bool = False, header_ids: str = "gfm",
-                    toc_levels: tuple[int, ...] = ALL_LEVELS, myst: Document | None = None) -> Rendered:
+                    toc_levels: tuple[int, ...] = ALL_LEVELS, myst: Document | None = None,
+                    backslash_math: bool = True) -> Rendered:
     """Render ``text`` with a renderer shared within this process.
 
     ``dollar_math`` also reads ``$x$`` as inline math, and Markdown inside any
     HTML tag (``<u>**x**</u>``), as Jupyter's Markdown cells do; kramdown (and
     so a post) only knows ``$$x$$``, and reads a ``<u>``'s content raw. ``header_ids``
     names the rule for heading ids: ``gfm`` (Jekyll's default) or ``kramdown``; ``toc_levels``
-    the heading levels a ``{:toc}`` outline lists.
+    the heading levels a ``{:toc}`` outline lists; ``backslash_math`` (site.yaml ``markdown.backslash_math``)
+    whether ``\\(x\\)`` and ``\\[x\\]`` are math or, as in kramdown, escaped brackets.
     ``myst`` is what MyST's roles refer to (a notebook's cells share one), else ``text``'s own.
     """
-    key = (dollar_math, header_ids, tuple(toc_levels))
+    key = (dollar_math, header_ids, tuple(toc_levels), backslash_math)
     if key not in _shared:
         _shared[key] = MarkdownRenderer(*key)
     return _shared[key].render(text, myst)

@@ -351,9 +351,12 @@ def item(env: jinja2.Environment, value: Any, key: Any) -> Any:
     """``value[key]``, never an attribute, which ``value[key]`` in a template falls back to
     (``x["__class__"]``): how templates converted from Liquid look up a key known only when
     rendering (``site.data[page.lang]``). A key it lacks is nil, as in Liquid: its own keys are nil too
-    (``site.data.authors[author].name`` for an author the data does not list)."""
+    (``site.data.authors[author].name`` for an author the data does not list). A string has no
+    keys in Liquid, no index either: ``"release"[0]`` is nil (livy's ``categories_list.first[0] == null``)."""
     if isinstance(value, jinja2.Undefined):
         return value
+    if isinstance(value, str):
+        return NIL
     if isinstance(value, DataFiles) and key not in value:    # Liquid's nil (drill-site's site.data[docs_zh])
         return NIL
     try:

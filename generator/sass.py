@@ -2,7 +2,7 @@
 
 As Jekyll does for its Sass pages, and as a site's author expects of a preview
 that recompiles on save: ``css/site.scss`` is published as ``css/site.css``;
-files named ``_*`` are partials, only imported. libsass (the ``libsass``
+files named ``_*``, and those in folders so named, are partials, only imported. libsass (the ``libsass``
 package) compiles, as Debian's Jekyll (its sassc converter) does, byte for byte; a
 stylesheet of Dart Sass's module system (``@use``, ``@forward``: jekyll-sass-converter
 3's sites), which libsass cannot compile, is compiled by Dart Sass (the
@@ -27,8 +27,10 @@ _MODULE_RULE = re.compile(r"^[ \t]*@(use|forward)\b", re.M)
 
 
 def is_sass(rel: str) -> bool:
-    """Is ``rel`` a stylesheet to compile (not a partial, which only others import)?"""
-    return rel.endswith(SUFFIXES) and not rel.rsplit("/", 1)[-1].startswith("_")
+    """Is ``rel`` a stylesheet to compile (not a partial, which only others import)? What a folder
+    named ``_*`` holds is partials too (training-kit's assets/_scss, a load path), as Jekyll
+    publishes nothing of such a folder."""
+    return rel.endswith(SUFFIXES) and not any(part.startswith("_") for part in rel.split("/"))
 
 
 def css_path(rel: str) -> str:

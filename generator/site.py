@@ -388,7 +388,7 @@ def _parse(source: Source, config: Config) -> Document:
         content="",
         authors=at_most(_author_names(meta.get("authors", meta.get("author")), source.path, "authors" in meta),
                         config, source.path, "author"),
-        tags=at_most(taxonomy_names(meta.get("tags"), source.path, "tags"), config, source.path, "tags"),
+        tags=at_most(_tags(meta, source.path), config, source.path, "tags"),
         draft=_flag(meta, "draft", False, source.path) or not _flag(meta, "published", True, source.path),
         redirect_from=string_list(meta.get("redirect_from"), source.path, "redirect_from"),
         meta=dict(meta),
@@ -419,7 +419,8 @@ def _parse(source: Source, config: Config) -> Document:
 
         try:
             doc.excerpt = render_markdown(str(excerpt), header_ids=config.markdown.header_ids,
-                                          toc_levels=tuple(config.markdown.toc_levels)).html
+                                          toc_levels=tuple(config.markdown.toc_levels),
+                                          backslash_math=config.markdown.backslash_math).html
         except MarkdownProblem as exc:
             raise SiteError(f"key 'excerpt': {exc}", source.path) from None
     else:
@@ -600,6 +601,14 @@ def _liquid_render(source: Source, config: Config) -> Any:
         return place(kind, relpath, other.meta, config).url
 
     return Render(config.root, source.path, source.body_line, source.is_markdown, config.liquid.unknown, url_of)
+
+
+def _tags(meta: dict, path: Path) -> list[str]:
+    """``tag`` (one) if it is set, else ``tags``: Jekyll's Utils.pluralized_array_from_hash
+    (livy's posts' ``tag: v0-4-0-incubating``, listed by their layout as page.tags)."""
+    if meta.get("tag") is not None:
+        return taxonomy_names(meta["tag"], path, "tag")
+    return taxonomy_names(meta.get("tags"), path, "tags")
 
 
 def _author_names(value: Any, path: Path, listed: bool = False) -> list[str]:

@@ -235,7 +235,7 @@ def test_kramdowns_toc_levels_become_markdown_toc_levels(tmp_path: Path) -> None
     source = small_site(tmp_path / "jekyll", "title: Small\nkramdown:\n  toc_levels: 2..3\n", post)
     import_jekyll(source, tmp_path / "site")
     assert yaml.safe_load((tmp_path / "site/site.yaml").read_text())["markdown"] == {
-        "toc_levels": [2, 3], "excerpt_separator": "\n\n"}
+        "toc_levels": [2, 3], "excerpt_separator": "\n\n", "backslash_math": False}
     build(tmp_path / "site")
     page = next((tmp_path / "site/_site").rglob("toc.html")).read_text()
     assert 'href="#two"' in page and 'href="#one"' not in page

@@ -30,7 +30,7 @@ from generator.highlight import ReachableHighlight, lexer_for, reachable
 from generator.blocks import NEEDS, TEST_NEEDS, Guarded, ListedRegistry
 from generator.inline import READS_AS_PYTHON_MARKDOWN, openings
 from generator.markdown import (EXTENSION_CONFIGS, EXTENSIONS, Highlighting, KramdownCompat, LinkTitlesAfterSpace,
-                                inner_html, keeps_plain_text, markdown_converter)
+                                REPEATED_REFERENCE, inner_html, keeps_plain_text, markdown_converter)
 from generator.markdown_speed import normalize_whitespace
 from generator.myst import MystExtension
 from generator.sources import split_front_matter
@@ -419,8 +419,17 @@ def links_found_by_path(self, root: etree.Element) -> None:
         for link in parent.iterfind("a[@class='footnote-ref']"):
             link.attrib.update({"class": "footnote", "rel": "footnote"})
             parent.set("role", "doc-noteref")
+            if again := REPEATED_REFERENCE.match(parent.get("id", "")):
+                parent.set("id", f"fnref:{again.group(2)}:{int(again.group(1)) - 1}")
         for link in parent.iterfind("a[@class='footnote-backref']"):
             link.attrib.update({"class": "reversefootnote", "role": "doc-backlink"})
+            if again := REPEATED_REFERENCE.match(link.get("href", "")[1:]):
+                link.set("href", f"#fnref:{again.group(2)}:{int(again.group(1)) - 1}")
+                etree.SubElement(link, "sup").text = again.group(1)
+                children = list(parent)
+                before = children[children.index(link) - 1] if children.index(link) else None
+                if before is not None and before.tag == "a" and not before.tail:
+                    before.tail = "\xa0"
 
 
 NOTE_PIECES = st.sampled_from(["'", '"', "a", " ", "\n", "\n\n", "[^1]", "[^2]", "[^1]: n 'q'\n", "[^2]: \"m\"\n",

@@ -36,8 +36,8 @@ from generator.frontmatter import known_keys
 from generator.importers.collections import DOCUMENT_FIELDS, STYLE_SUFFIX, JekyllCollection, UnknownPlaceholder, \
     PAGE_PLACEHOLDER, collections_of, document_url, liquid_fields, name_of, page_url, static_url, titled, \
     slugify as slugify_jekyll
-from generator.importers.liquid import (Note, assigned_names, block_name, convert_template, document_fields_read,
-                                        layout_variables, page_layout_variables)
+from generator.importers.liquid import (Note, assigned_names, block_name, content_includes, convert_template,
+                                        document_fields_read, layout_variables, page_layout_variables)
 from generator.importers.polyglot import LANGUAGE_KEY, Languages, Page
 from generator.kramdown_toc import toc_levels
 from generator.layout import DEFAULT_THEME, RESERVED
@@ -908,6 +908,7 @@ class _Importer:
         # Liquid's variables are the whole render's: what one include assigns, another or a layout reads.
         assigned = set().union(*(assigned_names(body) for _, body, _ in parsed.values()),
                                *(assigned_names(data.decode("utf-8", "replace")) for data in include_files.values()))
+        showing = content_includes({name: data.decode("utf-8", "replace") for name, data in include_files.items()})
         for name, (meta, body, offset) in parsed.items():
             rel = f"_layouts/{layout_files[name].relative_to(layouts).as_posix()}"
             if name in SITEGEN_TEMPLATES:
@@ -927,7 +928,7 @@ class _Importer:
                                             includes=set(include_files), layouts=variables[name],
                                             assigned=assigned, languages=self.languages,
                                             redirect=name == REDIRECT, kept_redirects=not self.redirects,
-                                            plugin_words=self.plugin_words)
+                                            plugin_words=self.plugin_words, content_includes=showing)
             self.result.notes += [_shifted(note, offset) for note in notes]
             self.write(jinja, f"templates/{name}.html")
             self.result.layouts += 1
@@ -1155,6 +1156,8 @@ class _Importer:
         # another (nim-lang's first paragraph runs on into a list, cordova's posts open with a heading).
         separator = config.get("excerpt_separator")
         settings.setdefault("markdown", {})["excerpt_separator"] = separator if isinstance(separator, str) else "\n\n"
+        # kramdown's math is $$...$$ alone: its \( and \[ are escaped brackets (jruby's "\(which lets ...\)").
+        settings["markdown"]["backslash_math"] = False
         for key, value in kramdown.items():
             if key != "input" and not (key == "toc_levels" and levels):
                 self.result.settings.append(_yaml_line(f"kramdown.{key}", value).strip())

@@ -154,6 +154,7 @@ class Scope:
     redirect: bool = False                         # the layout jekyll-redirect-from renders its pages with
     kept_redirects: bool = False                   # redirect_from/_to kept as jekyll_redirect_from/_to
     plugin_words: frozenset[str] = frozenset()     # the words of the site's _plugins, which may set site.<name>
+    content_includes: frozenset[str] = frozenset()  # the includes that show ``content`` (content_includes())
 
 
 def _collection_names(config: dict[str, Any]) -> list[str]:
@@ -169,7 +170,8 @@ def convert_template(text: str, path: str, config: dict[str, Any], *, parent: st
                      assigned: set[str] | None = None,
                      page_layouts: dict[str, dict[str, Any]] | None = None,
                      languages: Languages | None = None, redirect: bool = False,
-                     kept_redirects: bool = False, plugin_words: frozenset[str] = frozenset()) -> tuple[str, list[Note]]:
+                     kept_redirects: bool = False, plugin_words: frozenset[str] = frozenset(),
+                     content_includes: frozenset[str] = frozenset()) -> tuple[str, list[Note]]:
     """Convert one Liquid template (its front matter removed) into Jinja.
 
     ``parent``: the layout it is placed in (it then extends it, its whole body
@@ -184,12 +186,13 @@ def convert_template(text: str, path: str, config: dict[str, Any], *, parent: st
     sitegen renders its redirect pages with, as jekyll-redirect-from does (``page.redirect.from``
     and ``.to``); ``kept_redirects``: the site loads no jekyll-redirect-from, so the import kept its
     pages' ``redirect_from`` and ``redirect_to`` as ``jekyll_redirect_from`` and ``_to`` (which
-    ``page.redirect_to`` then reads, as Jekyll reads the key); ``plugin_words``: the words of the site's Ruby plugins, any of which may be a
-    ``site.<name>`` they set. Returns the Jinja text and the notes for the author.
+    ``page.redirect_to`` then reads, as Jekyll reads the key); ``plugin_words``: the words of the site's
+    Ruby plugins, any of which may be a ``site.<name>`` they set; ``content_includes``: the includes
+    that show ``content`` (:func:`content_includes`). Returns the Jinja text and the notes for the author.
     """
     scope = Scope(config, lenient=lenient, includes=includes, layouts=layouts, assigned=assigned,
                   page_layouts=page_layouts, languages=languages, redirect=redirect, kept_redirects=kept_redirects,
-                  plugin_words=plugin_words)
+                  plugin_words=plugin_words, content_includes=content_includes)
     converter = _Converter(text, path, scope, include_path, blocks)
     body = converter.run()
     if parent is None and languages and not lenient:
@@ -239,6 +242,21 @@ def _deep_merge(master: dict[str, Any], other: dict[str, Any]) -> dict[str, Any]
         both = isinstance(value, dict) and isinstance(merged.get(key), dict)
         merged[key] = _deep_merge(merged[key], value) if both else value
     return merged
+
+
+CONTENT_OUTPUT = re.compile(r"\{\{-?\s*content\s*-?\}\}")
+INCLUDED = re.compile(r"\{%-?\s*include\s+([\w./-]+)")
+
+
+def content_includes(includes: dict[str, str]) -> frozenset[str]:
+    """The includes (name: text) that show ``content``, themselves or through an include of
+    theirs: a layout that places it there (systemds' ``{% include themes/apache/default.html %}``)
+    hands it the content of the layouts placed in it, as Jekyll renders the include in its context."""
+    showing = {name for name, text in includes.items() if CONTENT_OUTPUT.search(text)}
+    while grown := {name for name, text in includes.items() if name not in showing
+                    and any(inner in showing for inner in INCLUDED.findall(text))}:
+        showing |= grown
+    return frozenset(showing)
 
 
 def block_name(layout: str) -> str:
@@ -635,6 +653,13 @@ class _Converter:
         if leftover:
             raise Unconvertible(f"cannot read the include's parameters {leftover!r}: write them as key=value")
         include = wrap(f'include "{self.include_path(name)}"')
+        if self.scope.assigned and not self.scope.lenient:
+            # What one include assigns, another reads (livy's JB/setup sets HOME_PATH for its
+            # navigation): the render's namespace is made here, in the layout, not in the first include.
+            self.scope_used = True
+        if self.blocks is not None and name in self.scope.content_includes:
+            self.block_read = True     # its ``content``: what the layouts placed in this one made
+            include = f"{{% with content = self.{self.blocks}() %}}{include}{{% endwith %}}"
         if not values:
             return include
         mapping = ", ".join(f'"{key}": {value}' for key, value in values.items())

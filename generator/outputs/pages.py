@@ -28,13 +28,14 @@ class Documents(Planner):
     templates = ("post.html", "page.html", "redirect.html")   # the layouts of posts and pages by default
 
     def plan(self, ctx: PlanContext, plan: Plan) -> None:
-        moved = [doc for doc in ctx.site.documents if "redirect_to" in doc.meta]
+        targets = {doc.source: redirect_target(doc) for doc in ctx.site.documents if "redirect_to" in doc.meta}
+        moved = [doc for doc in ctx.site.documents if targets.get(doc.source) is not None]
         blog = own_index(ctx.site, ctx.config.archives.blog)
         plan.add_all([Job(doc.output_path, str(doc.source), partial(render_document, ctx, doc),
                           ("document", doc.layout)) for doc in ctx.site.documents
-                      if "redirect_to" not in doc.meta and doc is not blog])
+                      if targets.get(doc.source) is None and doc is not blog])
         for doc in moved:
-            target = redirect_target(doc)
+            target = targets[doc.source]
             # page: the document itself, as jekyll-redirect-from's redirect layout sees it (page.redirect_to)
             plan.add(doc.output_path, doc.source, partial(
                 ctx.render, "redirect.html", page=ctx.views.document(doc), target=target),
@@ -46,11 +47,14 @@ def own_index(site: Site, url: str | Literal[False]) -> Document | None:
     return next((doc for doc in site.pages if doc.url == url), None) if url else None
 
 
-def redirect_target(doc: Document) -> str:
-    """The URL a document's ``redirect_to`` names (a list: its first, as jekyll-redirect-from takes it)."""
+def redirect_target(doc: Document) -> str | None:
+    """The URL a document's ``redirect_to`` names (a list: its first, as jekyll-redirect-from takes
+    it); None for none: ``redirect_to: false`` or empty is no redirect there (training-kit's home page)."""
     target = doc.meta["redirect_to"]
-    if isinstance(target, list) and target:
-        target = target[0]
+    if isinstance(target, list):
+        target = next((item for item in target if item is not None), None)
+    if target is None or target is False:
+        return None
     if not isinstance(target, str) or not target.strip():
         raise SiteError(f"key 'redirect_to': expected a URL or a path of the site, got {target!r}", doc.source)
     return target.strip()
