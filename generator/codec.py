@@ -28,8 +28,8 @@ import msgpack
 # Each cache's layout version, in one place: bump one when what it stores changes shape.
 VERSIONS = {
     "state": 9,          # .sitegen/state.msgpack (generator.state.BuildState: files and stamps as columns)
-    "records": 15,       # .sitegen/records.msgpack (generator.state.Records; 15: a summary holds its document's last placement)
-    "records-changes": 4,  # an entry of .sitegen/records.journal (generator.state.Records.changes)
+    "records": 16,       # .sitegen/records.msgpack (generator.state.Records; 16: a summary's front matter packed, its keys)
+    "records-changes": 5,  # an entry of .sitegen/records.journal (generator.state.Records.changes)
     "document": 12,      # .sitegen/cache/documents/ (generator.site.Document, by parse key)
     "version-files": 6,  # .sitegen/versions/ (a docs version's files as last built, and the settings it read)
     "api-pages": 1,      # .sitegen/versions/api-*.msgpack (a version's API reference pages, as last rendered)
@@ -212,6 +212,17 @@ def _seal(key: bytes, *parts: bytes | memoryview) -> Any:
 
 def _unpack(data: bytes) -> Any:
     return msgpack.unpackb(data, ext_hook=_decode, strict_map_key=False, raw=False)
+
+
+def pack(value: Any) -> bytes:
+    """``value`` packed on its own, as in a cache file: a part of a sealed file that its reader
+    keeps packed until asked for it (a summary's front matter: :mod:`generator.site`)."""
+    return _pack(value)
+
+
+def unpack(data: bytes) -> Any:
+    """The value :func:`pack` gave ``data`` for (bytes of a file that passed its seal)."""
+    return _unpack(data)
 
 
 # A nested value's packer starts with a small buffer: ``packb``'s starts with 256 KiB, which

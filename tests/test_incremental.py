@@ -825,7 +825,7 @@ SUMMARY = st.fixed_dictionaries({
                         max_size=2).map(tuple),
     "unread": st.lists(TEXT, max_size=2).map(tuple),
     "deferred": st.one_of(st.none(), st.tuples(TEXT, st.integers(1, 500))),
-})
+}).map(lambda fields: {**fields, "meta_keys": tuple(fields["meta"])})
 
 
 def records_file(records: state_module.Records) -> bytes:
@@ -857,27 +857,32 @@ def test_the_summaries_read_back_from_a_records_file_are_the_ones_written(summar
             assert repr(getattr(doc, name)) == repr(summaries[source][1][name])
 
 
-def test_the_links_and_anchors_of_a_summary_read_are_read_when_asked_for() -> None:
-    """An edit checks the links of the few pages it reaches (2.8 million links and anchors at
-    100,000 posts): reading the records leaves each document's packed until its document is
-    asked for them, once."""
+def test_the_front_matter_links_and_anchors_of_a_summary_read_are_read_when_asked_for() -> None:
+    """An edit checks the links of the few pages it reaches and renders few (4.5 million values
+    of front matter, links and anchors at 100,000 posts): reading the records leaves each
+    document's packed until its document is asked for them, once; the front matter's keys
+    are at hand without it."""
     from generator.site import SUMMED_UP
 
     fields = {name: None for name in SUMMED_UP}
+    meta = {"description": "d", "date": datetime(2020, 5, 1, 9, 30, tzinfo=timezone.utc), "redirect_to": ["/b"]}
     fields.update(kind="post", url="/a.html", title="A", layout="post", authors=[], tags=[], categories=[],
-                  reading_time=1, draft=False, redirect_from=[], meta={}, inputs=(), settings=(), warnings=(),
-                  links=((3, "link", "/b.html", "b.html", "top"),), anchors=("top", "end"), targets=(), unread=())
+                  reading_time=1, draft=False, redirect_from=[], meta=meta, meta_keys=tuple(meta), inputs=(),
+                  settings=(), warnings=(), links=((3, "link", "/b.html", "b.html", "top"),), anchors=("top", "end"),
+                  targets=(), unread=())
     records = state_module.Records(summaries={"content/posts/a.md": ("k", fields)})
     _, read = state_module.Records.from_data(loads("records", records_file(records), KEY)).summaries["content/posts/a.md"]
-    assert type(read["links"]) is bytes and type(read["anchors"]) is bytes
+    assert type(read["links"]) is bytes and type(read["anchors"]) is bytes and type(read["meta"]) is bytes
     doc = LazyDocument(None, Path("content/posts/a.md"), read)
+    assert doc.meta_keys == ("description", "date", "redirect_to") and type(doc.__dict__["meta"]) is bytes
     assert doc.links == fields["links"] and doc.anchors == fields["anchors"]
-    assert doc.links is doc.links and type(read["links"]) is bytes    # read once, into the document
+    assert repr(doc.meta) == repr(meta) and doc.meta_keys == tuple(doc.meta)
+    assert doc.links is doc.links and doc.meta is doc.meta and type(read["links"]) is bytes  # read once, into the document
 
 
 def test_the_summaries_in_a_records_file_read_back_without_an_extension_type_per_value() -> None:
     """Reading 10,000 summaries ran a Python hook for each tuple and date in them (0.37 s of an
-    edit's 2.5 s at 10,000 posts): now only a value of meta that msgpack has no type for has one."""
+    edit's 2.5 s at 10,000 posts): now none does (the front matter, any YAML, is kept packed)."""
     import msgpack
 
     fields = {"kind": "post", "url": "/a.html", "title": "A", "layout": "post",
@@ -885,7 +890,8 @@ def test_the_summaries_in_a_records_file_read_back_without_an_extension_type_per
               "tags": ["x"], "categories": [], "reading_time": 3, "draft": False, "redirect_from": [],
               "meta": {"description": "d"}, "inputs": (("_includes/a.html", "d1"),), "settings": (("title", "d2"),),
               "warnings": ("w",), "links": ((3, "/b.html", "", "b", "text"),), "anchors": ("top",),
-              "targets": (("lab", "#lab", "Lab", None, "section"),), "unread": (), "deferred": ("{{ x }}", 4)}
+              "targets": (("lab", "#lab", "Lab", None, "section"),), "unread": (), "deferred": ("{{ x }}", 4),
+              "meta_keys": ("description",)}
     data = records_file(state_module.Records(summaries={f"content/posts/{n}.md": ("k", fields) for n in range(3)}))
     body = data[len(codec._header("records")) + codec.SEAL:]
     hooked = []
@@ -921,7 +927,7 @@ def test_the_plan_inputs_and_keys_in_a_records_file_read_back_without_an_extensi
 
     fields = {name: None for name in SUMMED_UP}
     fields.update(kind="post", url="/a.html", title="A", layout="post", authors=[], tags=[], categories=[],
-                  reading_time=1, draft=False, redirect_from=[], meta={}, inputs=(),
+                  reading_time=1, draft=False, redirect_from=[], meta={}, meta_keys=(), inputs=(),
                   settings=(("title", "d" * 64), ("limits.max_source_bytes", "e" * 64)), warnings=(), links=(),
                   anchors=(), targets=(), unread=())
     reads = frozenset({("seq", ("tags", "x"), "slice", 0, 10, None), ("file", "a.yaml")})
@@ -974,14 +980,14 @@ def test_a_date_the_records_hold_more_than_once_is_read_once() -> None:
     when = datetime(2020, 5, 1, 9, 30, tzinfo=timezone(timedelta(hours=2)))
     fields = {name: None for name in SUMMED_UP}
     fields.update(kind="post", url="/a.html", title="A", layout="post", date=when, authors=[], tags=[],
-                  categories=[], reading_time=1, draft=False, redirect_from=[], meta={"date": when}, inputs=(),
+                  categories=[], reading_time=1, draft=False, redirect_from=[], meta={"date": when}, meta_keys=("date",), inputs=(),
                   settings=(), warnings=(), links=(), anchors=(), targets=(), unread=())
     records = state_module.Records(
         {"sitemap.xml": state_module.OutputRecord(("sitemap", [("/a.html", when)]), frozenset(), "digest")},
         summaries={"content/posts/a.md": ("k", fields)})
     read_back = state_module.Records.from_data(loads("records", records_file(records), KEY))
     _, summary = read_back.summaries["content/posts/a.md"]
-    assert summary["date"] == when and summary["date"] is summary["meta"]["date"] \
+    assert summary["date"] == when and summary["date"] is unpacked(summary)["meta"]["date"] \
         is read_back.outputs["sitemap.xml"].inputs[1][0][1]
 
 

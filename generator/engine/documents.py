@@ -279,7 +279,9 @@ def warn_unknown_keys(config: Config, documents: list[tuple[Path, Document]], tr
     """Set each document's warnings of the front matter keys nothing reads (typos), at their line.
 
     Done after the parse cache, not in the parse: what is known depends on the
-    templates (``page.meta.KEY``) and plugins, which a parse key does not cover.
+    templates (``page.meta.KEY``) and plugins, which a parse key does not cover. Asked of each
+    document's keys (:attr:`Document.meta_keys`): the front matter itself is read of those
+    with a key nothing reads.
     """
     from generator.frontmatter import known_keys, unknown_keys
     from generator.render import template_dirs
@@ -289,7 +291,7 @@ def warn_unknown_keys(config: Config, documents: list[tuple[Path, Document]], tr
     known = known_keys(template_dirs(config)) | set(config.front_matter_keys)
     for path, doc in documents:
         doc.unread = ()
-        if not known.issuperset(doc.meta):
+        if not known.issuperset(doc.meta_keys):
             text = (tree / path).read_text(encoding="utf-8", errors="replace")
             doc.unread = tuple(warning(w.message, w.path, w.line) for w in unknown_keys(doc.meta, known, path, text))
 

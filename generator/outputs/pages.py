@@ -26,9 +26,10 @@ class Documents(Planner):
     templates = ("post.html", "page.html", "redirect.html")   # the layouts of posts and pages by default
 
     def plan(self, ctx: PlanContext, plan: Plan) -> None:
-        moved = [doc for doc in ctx.site.documents if "redirect_to" in doc.meta]
+        # By the front matter's keys: a document's front matter is read where it is rendered.
+        moved = [doc for doc in ctx.site.documents if "redirect_to" in doc.meta_keys]
         plan.add_all([Job(doc.output_path, str(doc.source), partial(render_document, ctx, doc),
-                          ("document", doc.layout)) for doc in ctx.site.documents if "redirect_to" not in doc.meta])
+                          ("document", doc.layout)) for doc in ctx.site.documents if "redirect_to" not in doc.meta_keys])
         for doc in moved:
             target = redirect_target(doc)
             # page: the document itself, as jekyll-redirect-from's redirect layout sees it (page.redirect_to)
