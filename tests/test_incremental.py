@@ -918,6 +918,29 @@ def test_a_column_of_tuples_reads_back_as_it_was_written(values: list) -> None:
     assert back == values and repr(back) == repr(values)
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(COLUMN_VALUES, min_size=1, max_size=4), st.lists(st.lists(st.integers(0, 3), max_size=3), max_size=6))
+def test_a_tuple_in_many_values_of_a_column_is_stored_once_and_read_back_shared(inner: list, picks: list) -> None:
+    """A listing page's plan inputs hold its settings, the same tuple for 50,000 pages at 100,000
+    posts: a tuple that is an item of more than one value's tuple is stored once, and the values
+    read back (as they were, of the same types: 1, 1.0 and True told apart) share one object."""
+    from collections import Counter
+
+    values = [tuple(inner[i % len(inner)] for i in pick) for pick in picks]
+    column = codec.tuple_column(values)
+    back = codec.tuples_of_column(loads("records", dumps("records", column, KEY), KEY))
+    assert back == values and repr(back) == repr(values)
+    plain = [i for i, value in enumerate(values) if i not in column["others"]]
+    count = Counter(codec.pack(item) for i in plain for item in values[i] if type(item) is tuple)
+    assert len(column["shared"]) == sum(n > 1 for n in count.values())
+    read: dict[bytes, set[int]] = {}
+    for i in plain:
+        for item in back[i]:
+            if type(item) is tuple:
+                read.setdefault(codec.pack(item), set()).add(id(item))
+    assert all(len(ids) == 1 for data, ids in read.items() if count[data] > 1)
+
+
 def test_the_plan_inputs_and_keys_in_a_records_file_read_back_without_an_extension_type_per_tuple() -> None:
     """Reading the records of 100,000 posts ran a Python hook for each of 164,000 plan inputs
     and 53,000 keys (tuples: a nested msgpack call each); now none runs, and the settings
