@@ -642,6 +642,7 @@ def test_the_journal_is_folded_in_once_it_holds_journal_entries_entries(site: Pa
     """Small edits would let thousands of entries pile up under the size limit, each read by
     every build: after JOURNAL_ENTRIES of them the records are written whole."""
     monkeypatch.setattr(state_module, "JOURNAL_ENTRIES", 3)
+    monkeypatch.setattr(state_module, "JOURNAL_SHARE", 1.0)     # the entries' count alone folds it here
     with_posts(site, 40)
     build(site, OPTIONS)
     journal = site / ".sitegen/records.journal"
