@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hmac
+from collections import Counter
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path, PurePath
 from typing import Any, BinaryIO, Iterable, TypeVar
@@ -28,8 +29,9 @@ import msgpack
 # Each cache's layout version, in one place: bump one when what it stores changes shape.
 VERSIONS = {
     "state": 9,          # .sitegen/state.msgpack (generator.state.BuildState: files and stamps as columns)
-    "records": 15,       # .sitegen/records.msgpack (generator.state.Records; 15: a summary holds its document's last placement)
-    "records-changes": 4,  # an entry of .sitegen/records.journal (generator.state.Records.changes)
+    "records": 16,       # .sitegen/records.msgpack (generator.state.Records; 16: a summary's front matter packed,
+                         # its keys; a tuple in many plan inputs stored once)
+    "records-changes": 5,  # an entry of .sitegen/records.journal (generator.state.Records.changes)
     "document": 12,      # .sitegen/cache/documents/ (generator.site.Document, by parse key)
     "version-files": 6,  # .sitegen/versions/ (a docs version's files as last built, and the settings it read)
     "api-pages": 1,      # .sitegen/versions/api-*.msgpack (a version's API reference pages, as last rendered)
@@ -163,21 +165,42 @@ _NOT_PLAIN = object()
 def tuple_column(values: Iterable[Any]) -> dict[str, Any]:
     """``values`` as plain msgpack where each is made of tuples, lists and scalars (:func:`_arrays`:
     read back with no extension hook but for a date, by :func:`tuples_of_column`); the others
-    (a dict, a set) by their index, as the codec stores them."""
+    (a dict, a set) by their index, as the codec stores them. A tuple that is an item of more
+    than one value's tuple (a listing page's settings, the same for 50,000 pages at 100,000
+    posts) is stored once, in ``shared``, and each value names it by its number: read back,
+    those values share one tuple."""
     plain, others = [], {}
     for i, value in enumerate(values):
         arrays = _arrays(value)
         if arrays is _NOT_PLAIN:
             others[i], arrays = value, None
         plain.append(arrays)
-    return {"plain": plain, "others": others}
+    # The tuples in values' tuples (in arrays, a list or {"t": ...}), by their bytes: a key that
+    # tells 1, 1.0 and True apart, as equality does not.
+    inner = [[_pack(item) if type(item) is list or type(item) is dict and "t" in item else None
+              for item in arrays["t"]] if type(arrays) is dict and "t" in arrays else None for arrays in plain]
+    counts = Counter(key for keys in inner if keys for key in keys if key is not None)
+    numbers = {key: n for n, key in enumerate(key for key, count in counts.items() if count > 1)}
+    shared = [None] * len(numbers)
+    for arrays, keys in zip(plain, inner):
+        if keys:
+            items = arrays["t"]
+            for j, key in enumerate(keys):
+                n = numbers.get(key)
+                if n is not None:
+                    shared[n], items[j] = items[j], {"s": n}
+    return {"plain": plain, "others": others, "shared": shared}
 
 
-def _from_arrays(value: dict) -> tuple | list:
+def _from_arrays(value: dict, shared: list) -> tuple | list:
     """The tuple or list :func:`_arrays` gave ``value`` for: its arrays (flat tuples) made
-    tuples by ``tuple``, not by a call of this per value."""
+    tuples by ``tuple``, not by a call of this per value; ``{"s": n}``, the ``shared`` tuple n."""
     (kind, items), = value.items()
-    items = [tuple(item) if type(item) is list else _from_arrays(item) if type(item) is dict else item
+    if kind == "s":
+        if type(items) is not int or not 0 <= items < len(shared):
+            raise TypeError("a column's shared value out of place")
+        return shared[items]
+    items = [tuple(item) if type(item) is list else _from_arrays(item, shared) if type(item) is dict else item
              for item in items]
     if kind == "t":
         return tuple(items)
@@ -188,7 +211,8 @@ def _from_arrays(value: dict) -> tuple | list:
 
 def tuples_of_column(column: dict[str, Any]) -> list:
     """The values :func:`tuple_column` stored, in its order."""
-    values = [tuple(value) if type(value) is list else _from_arrays(value) if type(value) is dict else value
+    shared = [tuple(value) if type(value) is list else _from_arrays(value, ()) for value in column["shared"]]
+    values = [tuple(value) if type(value) is list else _from_arrays(value, shared) if type(value) is dict else value
               for value in column["plain"]]
     for i, value in column["others"].items():
         if type(i) is not int or i < 0:
@@ -212,6 +236,17 @@ def _seal(key: bytes, *parts: bytes | memoryview) -> Any:
 
 def _unpack(data: bytes) -> Any:
     return msgpack.unpackb(data, ext_hook=_decode, strict_map_key=False, raw=False)
+
+
+def pack(value: Any) -> bytes:
+    """``value`` packed on its own, as in a cache file: a part of a sealed file that its reader
+    keeps packed until asked for it (a summary's front matter: :mod:`generator.site`)."""
+    return _pack(value)
+
+
+def unpack(data: bytes) -> Any:
+    """The value :func:`pack` gave ``data`` for (bytes of a file that passed its seal)."""
+    return _unpack(data)
 
 
 # A nested value's packer starts with a small buffer: ``packb``'s starts with 256 KiB, which

@@ -85,6 +85,13 @@ class Document:
     def output_path(self) -> str:  # cached: asked for every document on every (re)build
         return output_path(self.url)
 
+    @property
+    def meta_keys(self) -> tuple:
+        """The front matter's keys: all a build asks of most documents' front matter (which keys
+        nothing reads, whether it redirects), which a :class:`LazyDocument` answers from its
+        summary without reading the front matter itself."""
+        return tuple(self.meta)
+
     def known_digest(self, name: str) -> str | None:
         """The digest of field ``name`` (:func:`generator.deps.value_digest`) where it is known
         without reading the field (:class:`SlimDocument`), else None."""
@@ -150,10 +157,22 @@ class _Packed:
         doc.__dict__[self.name] = value
 
 
+class _Summed:
+    """A value a :class:`Document` works out that a :class:`LazyDocument` holds as its summary
+    says (:attr:`Document.meta_keys`)."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, doc: Any, owner: type | None = None) -> Any:
+        return self if doc is None else doc.__dict__[self.name]
+
+
 class LazyDocument(Document):
     """A document as the last build summed it up (:func:`summary`): everything but its HTML,
     which ``full()`` (the parse cache, or a parse) gives the first time a render wants it,
-    and its links and anchors, which are read from the records' bytes when first asked for.
+    and its front matter, links and anchors, which are read from the records' bytes when first
+    asked for (its front matter's keys are in the summary).
 
     A build after an edit holds every document of the site, and renders and checks few.
     """
@@ -161,8 +180,10 @@ class LazyDocument(Document):
     content = _Deferred()
     toc = _Deferred()
     excerpt = _Deferred()
+    meta = _Packed()
     links = _Packed()
     anchors = _Packed()
+    meta_keys = _Summed()
 
     def __init__(self, full: Any, source: Path, fields: dict[str, Any]):   # noqa: D107 - no dataclass init
         self.__dict__.update(fields, source=source, previous=None, next=None, _full=full)
@@ -215,8 +236,10 @@ class SlimDocument(LazyDocument):
         return self.__dict__["_digests"].get(name)
 
 
-SUMMED_UP = [f.name for f in dataclasses.fields(Document)
-             if f.name not in (*HEAVY_FIELDS, "source", "previous", "next")]
+# A summary's fields: the document's but the large ones, and its front matter's keys (asked of
+# every document by every build, where its front matter is read of few).
+SUMMED_UP = [*(f.name for f in dataclasses.fields(Document)
+               if f.name not in (*HEAVY_FIELDS, "source", "previous", "next")), "meta_keys"]
 
 
 _summed_up = operator.attrgetter(*SUMMED_UP)
@@ -247,28 +270,37 @@ def _read_flat(values: list) -> list:
     return list(map(tuple, values))
 
 
-def _shared(values: list) -> dict[str, list]:
-    """A column of few distinct values (the settings each parse read: most documents read the same
-    ones) as those values, once each, and each document's number among them."""
-    distinct: dict[tuple, int] = {}
-    numbers = [distinct.setdefault(value, len(distinct)) for value in values]
-    return {"values": [_nested(value) for value in distinct], "numbers": numbers}
+def _shared(convert: Any) -> Any:
+    """A column of few distinct values (the settings each parse read, the front matter's keys:
+    most documents have the same) as those values, once each (each ``convert``-ed), and each
+    document's number among them."""
+    def store(values: list) -> dict[str, list]:
+        distinct: dict[tuple, int] = {}
+        numbers = [distinct.setdefault(value, len(distinct)) for value in values]
+        return {"values": list(map(convert, distinct)), "numbers": numbers}
+    return store
 
 
-def _read_shared(column: dict[str, list]) -> list:
-    """The column :func:`_shared` stored: one object for each distinct value (a parse key made
-    of one is worked out once, :func:`generator.engine.documents.parse_key`)."""
-    values = _read_nested(column["values"])
-    return [values[number] for number in column["numbers"]]
+def _read_shared(read: Any) -> Any:
+    """The column :func:`_shared` stored, its values read by ``read``: one object for each
+    distinct value (a parse key made of one is worked out once,
+    :func:`generator.engine.documents.parse_key`)."""
+    def column(stored: dict[str, list]) -> list:
+        values = read(stored["values"])
+        return [values[number] for number in stored["numbers"]]
+    return column
 
 
-def _packed(convert: Any) -> Any:
-    """A column stored as each document's value packed on its own (bytes), as it is where the
-    records were read and it was never asked for."""
-    def pack(values: list) -> list[bytes]:
-        return [value if type(value) is bytes else msgpack.packb(convert(value), use_bin_type=True)
-                for value in values]
-    return pack
+def _msgpack(convert: Any) -> Callable[[Any], bytes]:
+    return lambda value: msgpack.packb(convert(value), use_bin_type=True)
+
+
+def _packed(pack: Callable[[Any], bytes]) -> Any:
+    """A column stored as each document's value packed on its own (bytes, by ``pack``), as it
+    is where the records were read and it was never asked for."""
+    def column(values: list) -> list[bytes]:
+        return [value if type(value) is bytes else pack(value) for value in values]
+    return column
 
 
 def _read_packed(values: list) -> list:
@@ -278,9 +310,11 @@ def _read_packed(values: list) -> list:
 
 
 # The fields an edit reads of the few documents whose links it checks (and of those they link
-# to): held packed (:class:`_Packed`) in each summary the records read, 2.8 million values at
-# 100,000 posts not made; how each is read back.
+# to), and of those it renders (the front matter, its dates and YAML): held packed
+# (:class:`_Packed`) in each summary the records read, 4.5 million values at 100,000 posts not
+# made; how each is read back.
 _PACKED_READ: dict[str, Callable[[bytes], Any]] = {
+    "meta": codec.unpack,
     "links": lambda data: tuple(map(tuple, msgpack.unpackb(data))),
     "anchors": lambda data: tuple(msgpack.unpackb(data)),
 }
@@ -295,13 +329,14 @@ def unpacked(fields: dict[str, Any]) -> dict[str, Any]:
 
 # The summary's fields that are not plain msgpack values (str, int, bool, list, dict): how each
 # column is stored and how it is read back. Tuples as lists and dates as text,
-# so that reading 10,000 summaries runs no extension hook per value (only meta, any YAML, may).
+# so that reading 10,000 summaries runs no extension hook per value (meta, any YAML, is kept packed).
 _COLUMNS: dict[str, tuple[Any, Any]] = {
     "date": (_each(_or_none(codec.datetime_text)), _each(_or_none(codec.datetime_of))),
-    "inputs": (_each(_nested), _read_nested), "settings": (_shared, _read_shared),
-    "links": (_packed(_nested), _read_packed), "targets": (_each(_nested), _read_nested),
-    "warnings": (_each(list), _read_flat), "anchors": (_packed(list), _read_packed), "unread": (_each(list), _read_flat),
-    "deferred": (_each(_or_none(list)), _each(_or_none(tuple))),
+    "inputs": (_each(_nested), _read_nested), "settings": (_shared(_nested), _read_shared(_read_nested)),
+    "meta": (_packed(codec.pack), _read_packed), "meta_keys": (_shared(list), _read_shared(_read_flat)),
+    "links": (_packed(_msgpack(_nested)), _read_packed), "targets": (_each(_nested), _read_nested),
+    "warnings": (_each(list), _read_flat), "anchors": (_packed(_msgpack(list)), _read_packed),
+    "unread": (_each(list), _read_flat), "deferred": (_each(_or_none(list)), _each(_or_none(tuple))),
 }
 _PLAIN = (lambda value: value, lambda values: values)
 

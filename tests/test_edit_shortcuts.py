@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from generator import state as state_module
 from generator.build import Engine
 from generator.engine import documents as documents_module
+from generator.engine import planning as planning_module
 from generator.engine import records as records_module
 from generator.engine import rendering
 from generator.engine.planning import groups_of
@@ -259,4 +260,56 @@ def test_a_document_read_from_its_summary_is_placed_where_placing_it_anew_puts_i
         Engine(site, OPTIONS).build()
         (held, summed, documents), = seen
         assert held is (name != "site.yaml") and summed == documents - (name != "site.yaml")
+        assert_same_as_full_build(site)
+
+
+def test_a_document_read_from_its_summary_answers_for_its_front_matter_by_its_keys(site: Path,
+                                                                                     monkeypatch) -> None:
+    """Built as ``sitegen build`` does, each document's front matter keys (a document read from
+    its summary holds them, its front matter left packed) are its front matter's, read (the
+    plain way), and so are the warnings of keys nothing reads and the documents planned as
+    redirects, after edits that add a key nothing reads, a template that reads it, a redirect
+    and its removal, and of other posts. Each build's output is a clean build's."""
+    from generator.errors import warning
+    from generator.frontmatter import known_keys, unknown_keys
+    from generator.render import template_dirs
+
+    seen: list[tuple[int, int, dict, set]] = []
+    shortcut = planning_module.plan
+
+    def both_ways(engine: Engine, build) -> None:
+        shortcut(engine, build)
+        config, parsed = build.scan.config, build.assembled.parsed
+        packed = sum(type(p.document.__dict__.get("meta")) is bytes for p in parsed.values())
+        known = known_keys(template_dirs(config)) | set(config.front_matter_keys)
+        for source, p in parsed.items():
+            doc = p.document
+            assert tuple(doc.meta_keys) == tuple(doc.meta), source
+            if doc.kind in ("post", "page", "docs"):
+                assert doc.unread == tuple(warning(w.message, w.path, w.line) for w in unknown_keys(
+                    doc.meta, known, Path(source), (site / source).read_text())), source
+        published = build.assembled.site.documents
+        moved = {str(doc.source) for doc in published if "redirect_to" in doc.meta}
+        planned = {str(doc.source) for doc in published if build.planned.plan[doc.output_path].inputs[0] == "redirect"}
+        assert planned == moved
+        seen.append((packed, len(parsed), {source: p.document.unread for source, p in parsed.items()
+                                           if p.document.unread}, planned))
+
+    monkeypatch.setattr(planning_module, "plan", both_ways)
+    Engine(site, OPTIONS).build()
+    for name, old, new, unread, redirects in [
+            (FIRST, "Hello \"world\"", "Hello again", False, False),
+            (SECOND, "title: Second post", "title: Second post\ncolour: red", True, False),
+            ("templates/partials/colour.html", None, "<i>{{ page.meta.colour }}</i>\n", False, False),
+            (FIRST, "title: First post", "title: First post\nredirect_to: /about.html", False, True),
+            (SECOND, "Second post body", "The second post's body", False, True),
+            (FIRST, "\nredirect_to: /about.html", "", False, False)]:
+        path = site / name
+        path.write_text(new if old is None else path.read_text().replace(old, new))
+        seen.clear()
+        Engine(site, OPTIONS).build()
+        (packed, documents, warned, planned), = seen
+        assert packed >= documents - 2, name        # the others' front matter not read
+        assert ("'colour'" in str(warned.get(SECOND))) is unread, name
+        assert planned == ({FIRST} if redirects else set()), name
         assert_same_as_full_build(site)

@@ -653,6 +653,7 @@ def test_the_journal_is_folded_in_once_it_holds_journal_entries_entries(site: Pa
     """Small edits would let thousands of entries pile up under the size limit, each read by
     every build: after JOURNAL_ENTRIES of them the records are written whole."""
     monkeypatch.setattr(state_module, "JOURNAL_ENTRIES", 3)
+    monkeypatch.setattr(state_module, "JOURNAL_SHARE", 1.0)     # the entries' count alone folds it here
     with_posts(site, 40)
     build(site, OPTIONS)
     journal = site / ".sitegen/records.journal"
@@ -836,7 +837,7 @@ SUMMARY = st.fixed_dictionaries({
                         max_size=2).map(tuple),
     "unread": st.lists(TEXT, max_size=2).map(tuple),
     "deferred": st.one_of(st.none(), st.tuples(TEXT, st.integers(1, 500))),
-})
+}).map(lambda fields: {**fields, "meta_keys": tuple(fields["meta"])})
 
 
 def records_file(records: state_module.Records) -> bytes:
@@ -868,27 +869,32 @@ def test_the_summaries_read_back_from_a_records_file_are_the_ones_written(summar
             assert repr(getattr(doc, name)) == repr(summaries[source][1][name])
 
 
-def test_the_links_and_anchors_of_a_summary_read_are_read_when_asked_for() -> None:
-    """An edit checks the links of the few pages it reaches (2.8 million links and anchors at
-    100,000 posts): reading the records leaves each document's packed until its document is
-    asked for them, once."""
+def test_the_front_matter_links_and_anchors_of_a_summary_read_are_read_when_asked_for() -> None:
+    """An edit checks the links of the few pages it reaches and renders few (4.5 million values
+    of front matter, links and anchors at 100,000 posts): reading the records leaves each
+    document's packed until its document is asked for them, once; the front matter's keys
+    are at hand without it."""
     from generator.site import SUMMED_UP
 
     fields = {name: None for name in SUMMED_UP}
+    meta = {"description": "d", "date": datetime(2020, 5, 1, 9, 30, tzinfo=timezone.utc), "redirect_to": ["/b"]}
     fields.update(kind="post", url="/a.html", title="A", layout="post", authors=[], tags=[], categories=[],
-                  reading_time=1, draft=False, redirect_from=[], meta={}, inputs=(), settings=(), warnings=(),
-                  links=((3, "link", "/b.html", "b.html", "top"),), anchors=("top", "end"), targets=(), unread=())
+                  reading_time=1, draft=False, redirect_from=[], meta=meta, meta_keys=tuple(meta), inputs=(),
+                  settings=(), warnings=(), links=((3, "link", "/b.html", "b.html", "top"),), anchors=("top", "end"),
+                  targets=(), unread=())
     records = state_module.Records(summaries={"content/posts/a.md": ("k", fields)})
     _, read = state_module.Records.from_data(loads("records", records_file(records), KEY)).summaries["content/posts/a.md"]
-    assert type(read["links"]) is bytes and type(read["anchors"]) is bytes
+    assert type(read["links"]) is bytes and type(read["anchors"]) is bytes and type(read["meta"]) is bytes
     doc = LazyDocument(None, Path("content/posts/a.md"), read)
+    assert doc.meta_keys == ("description", "date", "redirect_to") and type(doc.__dict__["meta"]) is bytes
     assert doc.links == fields["links"] and doc.anchors == fields["anchors"]
-    assert doc.links is doc.links and type(read["links"]) is bytes    # read once, into the document
+    assert repr(doc.meta) == repr(meta) and doc.meta_keys == tuple(doc.meta)
+    assert doc.links is doc.links and doc.meta is doc.meta and type(read["links"]) is bytes  # read once, into the document
 
 
 def test_the_summaries_in_a_records_file_read_back_without_an_extension_type_per_value() -> None:
     """Reading 10,000 summaries ran a Python hook for each tuple and date in them (0.37 s of an
-    edit's 2.5 s at 10,000 posts): now only a value of meta that msgpack has no type for has one."""
+    edit's 2.5 s at 10,000 posts): now none does (the front matter, any YAML, is kept packed)."""
     import msgpack
 
     fields = {"kind": "post", "url": "/a.html", "title": "A", "layout": "post",
@@ -896,7 +902,8 @@ def test_the_summaries_in_a_records_file_read_back_without_an_extension_type_per
               "tags": ["x"], "categories": [], "reading_time": 3, "draft": False, "redirect_from": [],
               "meta": {"description": "d"}, "inputs": (("_includes/a.html", "d1"),), "settings": (("title", "d2"),),
               "warnings": ("w",), "links": ((3, "/b.html", "", "b", "text"),), "anchors": ("top",),
-              "targets": (("lab", "#lab", "Lab", None, "section"),), "unread": (), "deferred": ("{{ x }}", 4)}
+              "targets": (("lab", "#lab", "Lab", None, "section"),), "unread": (), "deferred": ("{{ x }}", 4),
+              "meta_keys": ("description",)}
     data = records_file(state_module.Records(summaries={f"content/posts/{n}.md": ("k", fields) for n in range(3)}))
     body = data[len(codec._header("records")) + codec.SEAL:]
     hooked = []
@@ -923,6 +930,29 @@ def test_a_column_of_tuples_reads_back_as_it_was_written(values: list) -> None:
     assert back == values and repr(back) == repr(values)
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(COLUMN_VALUES, min_size=1, max_size=4), st.lists(st.lists(st.integers(0, 3), max_size=3), max_size=6))
+def test_a_tuple_in_many_values_of_a_column_is_stored_once_and_read_back_shared(inner: list, picks: list) -> None:
+    """A listing page's plan inputs hold its settings, the same tuple for 50,000 pages at 100,000
+    posts: a tuple that is an item of more than one value's tuple is stored once, and the values
+    read back (as they were, of the same types: 1, 1.0 and True told apart) share one object."""
+    from collections import Counter
+
+    values = [tuple(inner[i % len(inner)] for i in pick) for pick in picks]
+    column = codec.tuple_column(values)
+    back = codec.tuples_of_column(loads("records", dumps("records", column, KEY), KEY))
+    assert back == values and repr(back) == repr(values)
+    plain = [i for i, value in enumerate(values) if i not in column["others"]]
+    count = Counter(codec.pack(item) for i in plain for item in values[i] if type(item) is tuple)
+    assert len(column["shared"]) == sum(n > 1 for n in count.values())
+    read: dict[bytes, set[int]] = {}
+    for i in plain:
+        for item in back[i]:
+            if type(item) is tuple:
+                read.setdefault(codec.pack(item), set()).add(id(item))
+    assert all(len(ids) == 1 for data, ids in read.items() if count[data] > 1)
+
+
 def test_the_plan_inputs_and_keys_in_a_records_file_read_back_without_an_extension_type_per_tuple() -> None:
     """Reading the records of 100,000 posts ran a Python hook for each of 164,000 plan inputs
     and 53,000 keys (tuples: a nested msgpack call each); now none runs, and the settings
@@ -932,7 +962,7 @@ def test_the_plan_inputs_and_keys_in_a_records_file_read_back_without_an_extensi
 
     fields = {name: None for name in SUMMED_UP}
     fields.update(kind="post", url="/a.html", title="A", layout="post", authors=[], tags=[], categories=[],
-                  reading_time=1, draft=False, redirect_from=[], meta={}, inputs=(),
+                  reading_time=1, draft=False, redirect_from=[], meta={}, meta_keys=(), inputs=(),
                   settings=(("title", "d" * 64), ("limits.max_source_bytes", "e" * 64)), warnings=(), links=(),
                   anchors=(), targets=(), unread=())
     reads = frozenset({("seq", ("tags", "x"), "slice", 0, 10, None), ("file", "a.yaml")})
@@ -985,14 +1015,14 @@ def test_a_date_the_records_hold_more_than_once_is_read_once() -> None:
     when = datetime(2020, 5, 1, 9, 30, tzinfo=timezone(timedelta(hours=2)))
     fields = {name: None for name in SUMMED_UP}
     fields.update(kind="post", url="/a.html", title="A", layout="post", date=when, authors=[], tags=[],
-                  categories=[], reading_time=1, draft=False, redirect_from=[], meta={"date": when}, inputs=(),
+                  categories=[], reading_time=1, draft=False, redirect_from=[], meta={"date": when}, meta_keys=("date",), inputs=(),
                   settings=(), warnings=(), links=(), anchors=(), targets=(), unread=())
     records = state_module.Records(
         {"sitemap.xml": state_module.OutputRecord(("sitemap", [("/a.html", when)]), frozenset(), "digest")},
         summaries={"content/posts/a.md": ("k", fields)})
     read_back = state_module.Records.from_data(loads("records", records_file(records), KEY))
     _, summary = read_back.summaries["content/posts/a.md"]
-    assert summary["date"] == when and summary["date"] is summary["meta"]["date"] \
+    assert summary["date"] == when and summary["date"] is unpacked(summary)["meta"]["date"] \
         is read_back.outputs["sitemap.xml"].inputs[1][0][1]
 
 

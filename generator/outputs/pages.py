@@ -28,7 +28,8 @@ class Documents(Planner):
     templates = ("post.html", "page.html", "redirect.html")   # the layouts of posts and pages by default
 
     def plan(self, ctx: PlanContext, plan: Plan) -> None:
-        targets = {doc.source: redirect_target(doc) for doc in ctx.site.documents if "redirect_to" in doc.meta}
+        # By the front matter's keys: a document's front matter is read where it is rendered.
+        targets = {doc.source: redirect_target(doc) for doc in ctx.site.documents if "redirect_to" in doc.meta_keys}
         moved = [doc for doc in ctx.site.documents if targets.get(doc.source) is not None]
         blog = own_index(ctx.site, ctx.config.archives.blog)
         plan.add_all([Job(doc.output_path, str(doc.source), partial(render_document, ctx, doc),
