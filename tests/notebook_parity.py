@@ -82,6 +82,8 @@ def tree(element, pre: bool = False, spans: bool = False) -> tuple:
     if element.tag == "table" and any(child.tag == "tr" for child in element):
         element = _with_tbody(element)
     attributes = {name: " ".join(element.get(name).split()) for name in ATTRIBUTES if element.get(name) is not None}
+    if "style" in attributes:
+        attributes["style"] = _style(attributes["style"])
     ansi = [name for name in element.get("class", "").split() if ANSI_CLASS.match(name)]
     if ansi:
         attributes["class"] = " ".join(sorted(ansi))
@@ -96,6 +98,12 @@ def tree(element, pre: bool = False, spans: bool = False) -> tuple:
     elif not pre:
         text = " ".join(text.split())
     return (element.tag, attributes, text, tuple(children))
+
+
+def _style(value: str) -> str:
+    """An inline style's declarations, written one way (``a:b;`` and ``a: b`` are one style)."""
+    declarations = (part.split(":", 1) for part in value.split(";") if ":" in part)
+    return "; ".join(sorted(f"{name.strip().lower()}: {' '.join(text.split())}" for name, text in declarations))
 
 
 def _with_tbody(table):
