@@ -47,7 +47,7 @@ def main() -> None:
     examples: dict[str, str] = {}
     equal = compared = 0
     start = time.process_time()
-    print(f"\n| notebook | cells equal / compared |\n|---|---:|")
+    print("\n| notebook | cells equal / compared |\n|---|---:|")
     for source in sorted((site / "notebooks").glob("*.ipynb")):
         slug = slug_of(Path("notebooks") / source.name)
         try:

@@ -64,7 +64,7 @@ class CellParity:
     number: int             # the cell's position in the notebook, from 1
     kind: str               # the notebook's cell type
     difference: str | None  # where the two first part, readable; None when equal
-    what: str | None        # the kind of that difference ("input", "output 2: choice ...", "markdown: math"...)
+    what: str | None        # the kind of that difference ("input", "output html: table", "markdown: math"...)
 
 
 # -- element trees -----------------------------------------------------------------------------
@@ -408,18 +408,19 @@ def compare(notebook_path: Path, page: Path) -> list[CellParity]:
     with warnings.catch_warnings():     # cell ids nbformat mends, as the build does
         warnings.simplefilter("ignore")
         notebook = nbformat.read(notebook_path, as_version=4)
-    shown = jupyter_view(notebook)
-    by_id = {view.id: view for view in shown if view.id}
-    theirs = [by_id.get(cell.get("id")) for cell in notebook.cells] if len(by_id) == len(shown) else shown
+    for number, cell in enumerate(notebook.cells):     # ids of our own, by which Jupyter's view names each
+        cell["id"] = f"cell-{number}"
+    by_id = {view.id: view for view in jupyter_view(notebook)}
+    theirs = [by_id.get(cell.id) for cell in notebook.cells]
     mine = sitegen_view(page)
     title = lxml.html.parse(str(page)).xpath("//h1")
     title_text = " ".join(title[0].text_content().split()) if title else None
     results, first_markdown = [], True
     for number, (cell, their) in enumerate(zip(notebook.cells, theirs), start=1):
         ours = mine.get(number)
-        if their is None:
-            results.append(CellParity(number, cell.cell_type, *(("jupyter leaves the cell out", "cell jupyter leaves out")
-                                                                  if ours else (None, None))))
+        if their is None:       # a raw cell nbconvert does not show
+            found = ("jupyter leaves the cell out", "cell jupyter leaves out") if ours else (None, None)
+            results.append(CellParity(number, cell.cell_type, *found))
             continue
         if their.kind == "markdown" and first_markdown and cell.cell_type == "markdown":
             first_markdown = False
@@ -469,7 +470,3 @@ SHORT = {"application/vnd.jupyter.stderr": "stderr", "application/vnd.jupyter.wi
 
 def _short(mime: str) -> str:
     return SHORT.get(mime, mime.split("/")[-1])
-
-
-def page_of(site_out: Path, slug: str) -> Path:
-    return site_out / "docs" / "tutorials" / f"{slug}.html"
