@@ -388,8 +388,9 @@ def _kind(a: tuple, b: tuple) -> str:
     tags = {a[0], b[0]} if a[:2] != b[:2] else \
         set(Counter(c[0] for c in a[3]) - Counter(c[0] for c in b[3]) or
             Counter(c[0] for c in b[3]) - Counter(c[0] for c in a[3])) or {a[0]}
-    if "script" in tags:
-        return "script"
+    for own in ("script", "iframe"):        # left out by the sanitizer, or by notebooks.embeds
+        if own in tags:
+            return own
     for kind, names in KINDS.items():
         if tags & names:
             return kind
