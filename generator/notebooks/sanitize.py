@@ -38,12 +38,17 @@ STYLE_PROPERTIES = {"text-align", "vertical-align", "color", "background-color",
 
 def clean_html(html: str, ids: Callable[[str], str | None] | None = None) -> str:
     """Output HTML through the allow-list; ``ids`` gives the id an element keeps (None: it keeps none),
-    for the ids an output's confined style sheet names (see ``styles``)."""
+    for the ids an output's confined style sheet names (see ``styles``).
+
+    Inline styles keep the properties a Markdown cell's keep, as Jupyter shows them: pandas
+    right-aligns a frame's header row with one (``<tr style="text-align: right;">``)."""
     # No rel="noopener noreferrer" on every link: no target is allowed, and on an <a> whose
     # javascript: href was removed it makes invalid HTML (rel needs href).
+    attributes = {**HTML_ATTRIBUTES, "*": HTML_ATTRIBUTES["*"] | {"style"}}
     if ids is None:
-        return nh3.clean(html, attributes=HTML_ATTRIBUTES, link_rel=None)
-    return nh3.clean(html, attributes={**HTML_ATTRIBUTES, "*": HTML_ATTRIBUTES["*"] | {"id"}}, link_rel=None,
+        return nh3.clean(html, attributes=attributes, filter_style_properties=STYLE_PROPERTIES, link_rel=None)
+    return nh3.clean(html, attributes={**attributes, "*": attributes["*"] | {"id"}}, link_rel=None,
+                     filter_style_properties=STYLE_PROPERTIES,
                      attribute_filter=lambda _element, name, value: ids(value) if name == "id" else value)
 
 
