@@ -24,6 +24,7 @@ import xml.etree.ElementTree as etree
 from dataclasses import dataclass
 from functools import partial
 from html import escape, unescape
+from urllib.parse import quote
 
 import markdown
 from markdown.blockparser import BlockParser
@@ -2107,8 +2108,27 @@ def markdown_converter(dollar_math: bool = False, header_ids: str = "gfm",
         md.inlinePatterns.register(HtmlInlineProcessor(HTML_SPAN, md), "html", 90)   # block tags too
         md.postprocessors.deregister("blank_ids_out")     # Jupyter writes the HTML as it is
         md.preprocessors["kramdown_blocks"].jupyter = True     # GFM's tables and code blocks
+        # Below links (160) and <url> (120), whose text it leaves alone; above emphasis (60), as mistune's url_link
+        md.inlinePatterns.register(BareUrl(BARE_URL, md), "bare_url", 115)
     speed_up(md)
     return md
+
+
+# GFM's bare URL, as Jupyter's Markdown (mistune's url plugin) reads it: no placeholder inside.
+BARE_URL = r"""https?://[^\s<\x02\x03]+[^<.,:;"')\]\s\x02\x03]"""
+URL_SAFE = ":/?#@!$&()*+,;=%"    # what mistune leaves unquoted in its href (RFC 3986's delimiters but [, ] and ')
+
+
+class BareUrl(InlineProcessor):
+    """A bare ``http(s)://`` URL in a notebook's Markdown, a link to itself, as Jupyter makes it
+    (nbconvert's mistune, its ``url`` plugin); a post's stays text, as kramdown keeps it."""
+
+    ANCESTOR_EXCLUDES = ("a",)
+
+    def handleMatch(self, m: re.Match, data: str) -> tuple[etree.Element, int, int]:  # noqa: N802 (the library's name)
+        link = etree.Element("a", {"href": quote(unescape(m.group(0)), safe=URL_SAFE)})
+        link.text = AtomicString(m.group(0))
+        return link, m.start(0), m.end(0)
 
 
 class MarkdownRenderer:

@@ -556,6 +556,21 @@ def test_jupyters_markdown_reads_pipes_and_indented_code_as_nbconvert_does() -> 
     assert "<table>" in render_markdown("x | y\n").html
 
 
+@pytest.mark.parametrize("text", [
+    "See https://jupyter.org/try, or http://a.org/x_y_z. And (https://b.org/p).",
+    "A [link https://x.org](https://y.org), <https://z.org> and `https://c.org`; [see https://a.org/b]",
+    "x https://a.org/?a=1&b=2's end *https://a.org/b* https://a.org/\u00e9[1] https://a.org/&amp;x",
+])
+def test_jupyters_markdown_links_bare_urls_as_nbconvert_does(text: str) -> None:
+    """A notebook's Markdown cell links a bare http(s) URL to itself, as Jupyter's nbconvert
+    (mistune's url plugin) does: where it ends, what it leaves inside links and code, its href
+    quoted alike. A post's stays text, as kramdown keeps it."""
+    from nbconvert.filters.markdown_mistune import markdown2html_mistune
+
+    assert render_markdown(text, dollar_math=True).html == markdown2html_mistune(text).strip()
+    assert "<a href=\"https://a.org" not in render_markdown(text).html
+
+
 def test_toc_levels_match_jekylls_kramdown_option(tmp_path: Path) -> None:
     """kramdown's ``toc_levels: 2..3``: the ``{:toc}`` outline lists h2 and h3 alone."""
     if not parity.jekyll_available():
