@@ -2110,6 +2110,9 @@ def markdown_converter(dollar_math: bool = False, header_ids: str = "gfm",
         md.preprocessors["kramdown_blocks"].jupyter = True     # GFM's tables and code blocks
         # Below links (160) and <url> (120), whose text it leaves alone; above emphasis (60), as mistune's url_link
         md.inlinePatterns.register(BareUrl(BARE_URL, md), "bare_url", 115)
+        # Jupyter writes quotes, dashes and dots as typed ("--flag" stays two hyphens)
+        md.treeprocessors.deregister("smarty")
+        md.treeprocessors.deregister("kramdown_quotes")
     speed_up(md)
     return md
 

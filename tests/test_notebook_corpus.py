@@ -95,11 +95,7 @@ def test_every_output_is_on_the_page(corpus_site, name):
 
 # Where a page deliberately parts from what Jupyter shows (nbconvert's lab template), by notebook
 # and cell: the kind of the first difference, and why.
-TYPOGRAPHY = "markdown: typography"     # sitegen's Markdown is kramdown's on every page: typographic quotes
 DIFFERENT_FROM_JUPYTER = {
-    ("rich-display.ipynb", 1): TYPOGRAPHY,
-    ("widgets.ipynb", 1): TYPOGRAPHY,
-    ("math-forms.ipynb", 1): TYPOGRAPHY,
     # nbconvert's Markdown reads \( \) as escaped brackets; JupyterLab typesets them, as sitegen does
     ("math-forms.ipynb", 3): "markdown: math",
     # JupyterLab shows a GIF and JSON (in its tree viewer); nbconvert has no view of either: their text

@@ -289,7 +289,7 @@ def test_footnotes_of_cells_outputs_and_the_title_link_both_ways_within_their_ce
         links = re.findall(r'href="#(fn[^"]*)"', cell)
         assert links and all(link in ids for link in links), (links, ids)     # in its own cell, both ways
     notes = re.findall(r'<li id="(fn:[^"]+)">\s*<p>(.*?)&nbsp;', html)
-    assert [text for _, text in notes] == ["One.", "Ex.", "Title’s.", "Cell two’s.", "The output’s."]
+    assert [text for _, text in notes] == ["One.", "Ex.", "Title's.", "Cell two's.", "The output's."]   # quotes as typed, as Jupyter shows them
     report = check_site(load_config(site))
     assert report.findings == [], report.findings
 
