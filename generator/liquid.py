@@ -898,6 +898,7 @@ def environment(settings: LiquidSettings = LiquidSettings()) -> Environment:
     env.output_stream_limit = settings.output_bytes
     env.local_namespace_limit = settings.variables_bytes
     env.context_depth_limit = settings.include_depth
+    del env.tags["doc"]   # Liquid 5.6's, not Jekyll's 5.4: `{% doc %}` there is a plugin's (nlpcraft's links)
     for tag in JEKYLL_TAGS:
         env.add_tag(tag)
     for name, function in JEKYLL_FILTERS.items():

@@ -240,3 +240,20 @@ def test_a_tables_rows_above_its_separator_are_all_its_header_and_a_pipe_opens_a
     assert "<th>Eps-&gt;</th>" in theirs[0] and '<td style="text-align: center"></td><td' in theirs[1]
     ours = [re.sub(r">\s+<", "><", t).replace(';"', '"') for t in table.findall((new / "about.html").read_text())]
     assert ours == theirs
+
+
+@needs_jekyll
+def test_a_plugins_doc_tag_is_the_plugins_not_liquids_doc_block_as_in_jekylls_liquid(tmp_path) -> None:
+    # As nlpcraft's pages link with `{% doc installation Installation %}` of its _plugins/doc.rb:
+    # Jekyll's Liquid 5.4 has no `doc` block (5.6's), so the tag is the plugin's, which sitegen leaves
+    # out with a warning; python-liquid's `doc` stopped the build ("unexpected expression").
+    plugin = ("class DocTag < Liquid::Tag\n  def initialize(name, text, tokens)\n    super\n    @path, @label = "
+              "text.strip.split(' ', 2)\n  end\n  def render(context)\n    \"<a href=\\\"/#{@path}.html\\\">#{@label}</a>\"\n"
+              "  end\nend\nLiquid::Template.register_tag('doc', DocTag)\n")
+    old, new, notes = _built_by_both(tmp_path, {
+        "_plugins/doc.rb": plugin,
+        "_layouts/default.html": HTML + "{{ content }}</body></html>\n",
+        "about.html": "---\nlayout: default\ntitle: About\n---\n<p>Read {% doc install Installing it %} first.</p>\n"}, CONFIG)
+    assert '<p>Read <a href="/install.html">Installing it</a> first.</p>' in _page(old, "about.html")
+    assert _page(new, "about.html") == _page(old, "about.html").replace('<a href="/install.html">Installing it</a> ', "")
+    assert [(n.path, n.line) for n in notes if n.construct == "{% doc %}"] == [("about.html", 5)]
