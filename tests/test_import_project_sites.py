@@ -257,3 +257,29 @@ def test_a_plugins_doc_tag_is_the_plugins_not_liquids_doc_block_as_in_jekylls_li
     assert '<p>Read <a href="/install.html">Installing it</a> first.</p>' in _page(old, "about.html")
     assert _page(new, "about.html") == _page(old, "about.html").replace('<a href="/install.html">Installing it</a> ', "")
     assert [(n.path, n.line) for n in notes if n.construct == "{% doc %}"] == [("about.html", 5)]
+
+
+@needs_jekyll
+def test_lax_liquids_dotted_names_and_empty_brackets_in_an_include_read_as_in_jekyll(tmp_path) -> None:
+    # As toree's docs nav: `.site.pages` and `.page.path` (lax Liquid, Jekyll's fallback, reads the
+    # names after the dot) and `default: []` (a lookup of no name: nil); the import left them out,
+    # and the nav listed no page.
+    nav = ('{% assign DOCS = .site.pages | where: "type", "doc" %}{% assign GROUPS = DOCS | group_by: "section" %}'
+           '{% assign HERE = .page.path %}<ul>{% for s in site.data.sections %}'
+           '{% assign g = GROUPS | where: "name", s.id | first %}{% assign pages = g["items"] | default: [] %}'
+           '{% if pages | size > 0 %}{% assign pages = pages | sort: "weight" %}{% endif %}'
+           '<li>{{ s.name }}<ul>{% for p in pages %}<li><a class="{% if p.path == HERE %}active{% endif %}" '
+           'href="{{ p.url }}">{{ p.title }}</a></li>{% endfor %}</ul></li>{% endfor %}</ul>')
+    doc = "---\nlayout: doc\ntype: doc\nsection: {section}\nweight: {weight}\ntitle: {title}\n---\n{title} text.\n"
+    old, new, notes = _built_by_both(tmp_path, {
+        "_data/sections.yml": "- {id: user, name: User}\n- {id: dev, name: Developer}\n- {id: none, name: Empty}\n",
+        "_includes/nav.html": nav,
+        "_layouts/doc.html": HTML + "<nav>{% include nav.html %}</nav>{{ content }}</body></html>\n",
+        "docs/start.md": doc.format(section="user", weight=2, title="Start"),
+        "docs/install.md": doc.format(section="user", weight=1, title="Install"),
+        "docs/build.md": doc.format(section="dev", weight=1, title="Build")}, CONFIG)
+    assert '<li>User<ul><li><a class="" href="/docs/install.html">Install</a></li><li><a class="active" ' \
+           'href="/docs/start.html">Start</a></li></ul></li>' in _page(old, "docs/start.html")
+    for page in ("docs/start.html", "docs/install.html", "docs/build.html"):
+        assert _page(new, page) == _page(old, page)
+    assert not [n for n in notes if n.path.startswith("_includes/")]

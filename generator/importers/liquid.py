@@ -98,7 +98,8 @@ TOKEN = re.compile(r"""\s*(?:
   | (?P<range>\(\s*[^()]+?\s*\.\.\s*[^()]+?\s*\))
   | (?P<num>-?\d+(?:\.\d+)?)
   | (?P<op>==|!=|<>|>=|<=|>|<)
-  | (?P<name>[A-Za-z_][\w-]*(?:\.[\w-]+|\[[^\]]*\])*\??)
+  | (?P<name>\.?[A-Za-z_][\w-]*(?:\.[\w-]+|\[[^\]]*\])*\??)
+  | (?P<nameless>\[\])
   | (?P<punct>[|:,=])
 )""", re.X)
 MARKUP = re.compile(r"\{\{-?(?P<output>.*?)-?\}\}|\{%-?\s*(?P<tag>\w+)(?P<args>.*?)-?%\}", re.S)
@@ -630,7 +631,7 @@ class _Converter:
 
     def holds_documents(self, source: str) -> bool:
         """Does this Liquid value, before its filters, hold posts or pages (a group's ``items`` too)?"""
-        source = source.strip()
+        source = source.strip().removeprefix(".")      # lax Liquid's `.site.pages` (see tokenize)
         root = re.split(r"[.\[\s|]", source, maxsplit=1)[0]
         return (source.startswith(DOCUMENT_COLLECTIONS) or root in self.scope.collections
                 or root in self.scope.groups and re.match(rf"{root}\.items\b", source) is not None
@@ -799,6 +800,8 @@ class _Converter:
             # Liquid's ends are integers: a captured "2019" is read as one (scala-lang's events)
             low, high = (end if end.lstrip("-").isdigit() else f"({end} | int)" for end in (low, high))
             return f"range({low}, {high} + 1)"
+        if kind == "nameless":
+            return "nil"          # lax Liquid's lookup of no name (toree's `default: []`)
         if kind != "name":
             raise Unconvertible(f"unexpected {value!r}: write this in Jinja")
         if value in ("nil", "null"):
@@ -1025,7 +1028,8 @@ def tokenize(source: str) -> list[tuple[str, str]]:
         if not match or match.end() == pos:
             raise Unconvertible(f"cannot read {source[pos:].strip()!r}: write this in Jinja")
         kind = match.lastgroup
-        tokens.append((kind, match.group(kind)))
+        # lax Liquid (Jekyll's fallback) reads `.site.pages` as site.pages (toree's nav include)
+        tokens.append((kind, match.group(kind).lstrip(".") if kind == "name" else match.group(kind)))
         pos = match.end()
         while pos < len(source) and source[pos].isspace():
             pos += 1
