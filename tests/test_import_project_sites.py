@@ -283,3 +283,22 @@ def test_lax_liquids_dotted_names_and_empty_brackets_in_an_include_read_as_in_je
     for page in ("docs/start.html", "docs/install.html", "docs/build.html"):
         assert _page(new, page) == _page(old, page)
     assert not [n for n in notes if n.path.startswith("_includes/")]
+
+
+@needs_jekyll
+def test_site_github_of_a_site_without_jekyll_github_metadata_is_nil_as_in_jekyll(tmp_path) -> None:
+    # As pages-themes' layouts (cayman, minimal): `page.title | default: site.title | default:
+    # site.github.repository_name`, and links under `site.github.is_project_page`. Jekyll without the
+    # plugin has site.github nil; the import left each whole output out (no title on any page).
+    layout = ("<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title><link href=\"{{ '/style.css?v=' | append: "
+              "site.github.build_revision | relative_url }}\"></head><body><h1>{{ page.title | default: site.title | "
+              "default: site.github.repository_name }}</h1>{% if site.github.is_project_page %}<a href=\""
+              "{{ site.github.repository_url }}\">GitHub</a>{% endif %}{{ content }}</body></html>\n")
+    old, new, notes = _built_by_both(tmp_path, {
+        "_layouts/default.html": layout,
+        "index.md": "---\nlayout: default\n---\nHome.\n",
+        "other.md": "---\nlayout: default\ntitle: Other\n---\nMore.\n"}, CONFIG)
+    assert '<link href="/style.css?v="></head><body><h1>Small</h1><p>Home.</p>' in _page(old, "index.html")
+    for page in ("index.html", "other.html"):
+        assert _page(new, page) == _page(old, page)
+    assert {n.construct for n in notes if n.path.startswith("_layouts/")} == {"site.github"}

@@ -509,8 +509,9 @@ class _Importer:
 
     def words_of_plugins(self) -> frozenset[str]:
         """The words of the site's Ruby plugins: a ``site.<name>`` that _config.yml does not set is
-        nil in Jekyll unless one of them sets it (``site.config["name"] = ...``)."""
-        words: set[str] = set()
+        nil in Jekyll unless one of them sets it (``site.config["name"] = ...``); ``github`` where
+        the site loads jekyll-github-metadata (GitHub Pages' gem does), which sets ``site.github``."""
+        words: set[str] = {"github"} if {"jekyll-github-metadata", "github-pages"} & set(self.plugins()) else set()
         for path in sorted((self.src / "_plugins").rglob("*.rb")):
             data = self.read(path)
             words.update(re.findall(r"\w+", data.decode("utf-8", "replace") if data is not None else ""))

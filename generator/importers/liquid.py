@@ -40,7 +40,8 @@ SITE_FIELDS = {"title": "title", "description": "description", "url": "url", "ba
                "posts": "posts", "pages": "pages", "tags": "tags", "categories": "categories",
                "data": "data", "lang": "language", "time": "time", "html_pages": "pages"}
 # What Jekyll's ``site`` holds besides _config.yml's keys: SiteDrop's own, Jekyll's default settings
-# (Configuration::DEFAULTS) and jekyll-github-metadata's ``github``. Any other name is nil there.
+# (Configuration::DEFAULTS). Any other name is nil there (jekyll-github-metadata's ``github`` where
+# the site does not load it: :meth:`_Converter.site`).
 JEKYLL_SITE_NAMES = frozenset({
     "time", "pages", "static_files", "tags", "categories", "posts", "html_pages", "collections", "documents",
     "related_posts", "config", "data", "source", "destination", "collections_dir", "cache_dir", "plugins_dir",
@@ -48,7 +49,7 @@ JEKYLL_SITE_NAMES = frozenset({
     "markdown_ext", "strict_front_matter", "show_drafts", "limit_posts", "future", "unpublished", "whitelist",
     "plugins", "markdown", "highlighter", "lsi", "excerpt_separator", "incremental", "detach", "port", "host",
     "baseurl", "show_dir_listing", "permalink", "paginate_path", "timezone", "quiet", "verbose", "defaults",
-    "liquid", "kramdown", "url", "github"})
+    "liquid", "kramdown", "url"})
 # An include's ``key=value``: a quoted text (its quotes escaped by a backslash inside: just-the-docs'
 # ``anchorBody="<svg viewBox=\"0 0 16 16\">"``), as Jekyll's include tag reads it, or a variable.
 INCLUDE_PARAMETER = re.compile(r"""([\w-]+)\s*=\s*(?:"([^"\\]*(?:\\.[^"\\]*)*)"|'([^'\\]*(?:\\.[^'\\]*)*)'|([^\s]+))""")
@@ -950,6 +951,10 @@ class _Converter:
             return _constant(languages.default if name == "default_lang" else languages.languages, more)
         if name in self.scope.config:       # _config.yml's value (a list or mapping too), written in
             return _constant(self.scope.config[name], more)
+        if name == "github" and name not in self.scope.plugin_words:   # pages-themes' `default: site.github...`
+            self.note(self.line, "site.github", "jekyll-github-metadata's, which the site does not load: nil, as in "
+                      "Jekyll without it (GitHub Pages loads it: write in the values you want)", neutralised=True)
+            return "nil"
         if name not in JEKYLL_SITE_NAMES and name not in self.scope.plugin_words:
             return "nil"        # set nowhere (minima's site.minima.date_format): nil, as in Jekyll
         raise Unconvertible(f"site.{name} has no equivalent in sitegen's site: write its value in, or "
