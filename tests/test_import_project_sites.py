@@ -302,3 +302,25 @@ def test_site_github_of_a_site_without_jekyll_github_metadata_is_nil_as_in_jekyl
     for page in ("index.html", "other.html"):
         assert _page(new, page) == _page(old, page)
     assert {n.construct for n in notes if n.path.startswith("_layouts/")} == {"site.github"}
+
+
+@needs_jekyll
+def test_a_pages_tags_and_categories_are_its_front_matters_or_nil_as_in_jekyll(tmp_path) -> None:
+    # As tuweni's (Jekyll-Bootstrap's) post and tutorial layouts: `{% unless page.tags == empty %}` shows
+    # the tag box on a page without tags (nil is not empty), hides it on a post or a collection's
+    # document without them (an empty list); sitegen's pages had empty lists, the box hidden.
+    layout = (HTML + "{% unless page.tags == empty %}<ul class=\"tags\">{% for t in page.tags %}<li>{{ t }}</li>"
+              "{% endfor %}</ul>{% endunless %}{% unless page.categories == empty %}<ul class=\"cats\">"
+              "[{{ page.categories }}]</ul>{% endunless %}{{ content }}</body></html>\n")
+    old, new, notes = _built_by_both(tmp_path, {
+        "_layouts/default.html": layout,
+        "plain.md": "---\nlayout: default\ntitle: Plain\n---\nP.\n",
+        "tagged.md": "---\nlayout: default\ntitle: Tagged\ntags: [x, y]\ncategories: notes\n---\nT.\n",
+        "_posts/2020-01-02-hello.md": "---\nlayout: default\ntitle: Hello\n---\nH.\n",
+        "_posts/2020-01-03-tagged.md": "---\nlayout: default\ntitle: Tagged post\ntags: [z]\n---\nZ.\n",
+        "_guides/one.md": "---\nlayout: default\ntitle: One\n---\nO.\n"},
+        CONFIG + "collections: {guides: {output: true}}\n")
+    assert '<ul class="tags"></ul><ul class="cats">[]</ul><p>P.</p>' in _page(old, "plain.html")
+    assert "<body><p>H.</p>" in _page(old, "2020/01/02/hello.html")
+    for page in ("plain.html", "tagged.html", "2020/01/02/hello.html", "2020/01/03/tagged.html", "guides/one.html"):
+        assert _page(new, page) == _page(old, page), page

@@ -33,8 +33,8 @@ import yaml
 
 from generator.errors import SiteError
 from generator.frontmatter import known_keys
-from generator.importers.collections import DOCUMENT_FIELDS, STYLE_SUFFIX, JekyllCollection, UnknownPlaceholder, \
-    PAGE_PLACEHOLDER, collections_of, document_url, liquid_fields, name_of, page_url, static_url, titled, \
+from generator.importers.collections import DOCUMENT_FIELDS, DOCUMENT_LISTS, SINGULAR, STYLE_SUFFIX, JekyllCollection, \
+    UnknownPlaceholder, PAGE_PLACEHOLDER, collections_of, document_url, liquid_fields, name_of, page_url, static_url, titled, \
     slugify as slugify_jekyll
 from generator.importers.liquid import (Note, assigned_names, block_name, content_includes, convert_template,
                                         document_fields_read, layout_variables, page_layout_variables)
@@ -282,13 +282,14 @@ class _Importer:
     def templates_read_fields(self) -> frozenset[str]:
         """Which of Jekyll's document fields sitegen's documents lack (``post.name``, ``where: "slug"``)
         a layout or include names: each post, page or document is given Jekyll's values of those
-        in its front matter, where it has none of its own."""
+        in its front matter, where it has none of its own; and whether one names :data:`DOCUMENT_LISTS`,
+        which a collection's document then has (empty) as Jekyll's documents do, a page not."""
         folders = [self.src / "_layouts", self.src / "_includes"]
         names = [collection.name for collection in collections_of(self.config)]
         return frozenset(field for folder in folders if self.folder(folder) for path in folder.rglob("*")
                          if path.is_file() and self.inside(path)
                          for field in document_fields_read(path.read_bytes().decode("utf-8", "replace"),
-                                                           DOCUMENT_FIELDS, names))
+                                                           (*DOCUMENT_FIELDS, *DOCUMENT_LISTS), names))
 
     def read_template(self, path: Path) -> str | None:
         """A layout's or include's text; None, noted, if it cannot be read as one."""
@@ -632,6 +633,9 @@ class _Importer:
             if key in self.templates_read_fields and key not in merged:
                 changes[key] = value
                 self.front_matter_keys.add(key)
+        for key in DOCUMENT_LISTS if collection is not None else ():   # a page's are its front matter's
+            if key in self.templates_read_fields and not {key, SINGULAR[key]} & set(merged):
+                changes[key] = []
         if not merged.get("title"):
             stem = rel.rsplit("/", 1)[-1].rsplit(".", 1)[0]
             if collection is not None:    # Jekyll titles a document from its name

@@ -898,6 +898,8 @@ class _Converter:
             return f'({root}.meta["{name}"] if {own} else {root}.{name} or nil)'
         if name == "url" and root == "page" and self.scope.languages:    # polyglot's: without /<lang>
             return self.access(_in_language(self.scope.languages, "page.url[{cut}:]", "page.url"), more)
+        if name in ("tags", "categories"):   # a page's front matter's, or nil (tuweni's `page.tags == empty`)
+            return self.access(f'({root}.{name} if {root}.kind == "post" else {root}.meta.get("{name}", nil))', more)
         if name in DOCUMENT_FIELDS:
             return self.access(f"{root}.{name}", more)
         if name in ("size", "first", "last"):
