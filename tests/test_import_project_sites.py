@@ -324,3 +324,25 @@ def test_a_pages_tags_and_categories_are_its_front_matters_or_nil_as_in_jekyll(t
     assert "<body><p>H.</p>" in _page(old, "2020/01/02/hello.html")
     for page in ("plain.html", "tagged.html", "2020/01/02/hello.html", "2020/01/03/tagged.html", "guides/one.html"):
         assert _page(new, page) == _page(old, page), page
+
+
+@needs_jekyll
+def test_a_page_under_a_sites_own_permalink_pattern_has_no_extension_in_its_url_as_in_jekyll(tmp_path) -> None:
+    # As edgent's `permalink: pygments` (and a pattern ending in `.html`): Jekyll's
+    # Utils.add_permalink_suffix gives a page no suffix, so page.url is /docs/start, written to
+    # docs/start.html; its sidebar marks the page whose `page.url | append: '.html'` is the item's.
+    layout = (HTML + "<nav>{% for item in site.data.nav %}{% capture here %}{{ page.url | append: '.html' }}"
+              "{% endcapture %}<a{% if here == item.url %} class=\"active\"{% endif %} href=\"{{ item.url }}\">"
+              "{{ item.title }}</a>{% endfor %}</nav><p>[{{ page.url }}]</p>{{ content }}</body></html>\n")
+    files = {
+        "_data/nav.yml": "- {title: Start, url: /docs/start.html}\n- {title: About, url: /about.html}\n",
+        "_layouts/default.html": layout,
+        "index.md": "---\nlayout: default\ntitle: Home\n---\nHome.\n",
+        "about.md": "---\nlayout: default\ntitle: About\n---\nAbout.\n",
+        "docs/start.md": "---\nlayout: default\ntitle: Start\n---\nStart.\n"}
+    for pattern in ("pygments", "/:year/:title.html"):
+        old, new, _ = _built_by_both(tmp_path / pattern.replace("/", "_"), files, CONFIG + f"permalink: {pattern}\n")
+        assert '<a class="active" href="/docs/start.html">Start</a>' in _page(old, "docs/start.html")
+        assert "<p>[/docs/start]</p>" in _page(old, "docs/start.html")
+        for page in ("index.html", "about.html", "docs/start.html"):
+            assert _page(new, page) == _page(old, page), (pattern, page)

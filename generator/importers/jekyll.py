@@ -34,7 +34,7 @@ import yaml
 from generator.errors import SiteError
 from generator.frontmatter import known_keys
 from generator.importers.collections import DOCUMENT_FIELDS, DOCUMENT_LISTS, SINGULAR, STYLE_SUFFIX, JekyllCollection, \
-    UnknownPlaceholder, PAGE_PLACEHOLDER, collections_of, document_url, liquid_fields, name_of, page_url, static_url, titled, \
+    UnknownPlaceholder, OUTPUT_SUFFIXES, PAGE_PLACEHOLDER, collections_of, document_url, liquid_fields, name_of, page_url, static_url, titled, \
     slugify as slugify_jekyll
 from generator.importers.liquid import (Note, assigned_names, block_name, content_includes, convert_template,
                                         document_fields_read, layout_variables, page_layout_variables)
@@ -199,7 +199,7 @@ class _Importer:
         self.excluded = DEFAULT_EXCLUDE + [str(e) for e in config.get("exclude") or []]
         self.included = [str(i) for i in config.get("include") or []]
         self.permalink = self.post_permalink()
-        self.pretty_pages = self.pages_in_folders()
+        self.page_suffix = self.pages_suffix()
         self.feeds = {"atom": False, "rss": False, "json": False}
         self.layouts_used: set[str] = set()
         self.front_matter_keys: set[str] = set()   # every key the posts and pages set
@@ -652,9 +652,10 @@ class _Importer:
                 front = re.sub(r"^permalink[ \t]*:.*$", lambda _: line, front, count=1, flags=re.M)
             else:
                 changes["permalink"] = url
-        if kind == "pages" and collection is None and "permalink" not in merged and self.pretty_pages \
-                and not rel.endswith(("index.md", "index.html", "index.markdown")):
-            changes["permalink"] = merged["permalink"] = "/" + rel.rsplit(".", 1)[0] + "/"     # Jekyll's pretty pages
+        if kind == "pages" and collection is None and "permalink" not in merged and self.page_suffix != ".html" \
+                and not rel.endswith(("index.md", "index.html", "index.markdown")) and rel.endswith(OUTPUT_SUFFIXES):
+            # Jekyll's pretty pages (/about/), or without an extension (/about) under a pattern of its own
+            changes["permalink"] = merged["permalink"] = "/" + rel.rsplit(".", 1)[0] + self.page_suffix
         pattern = str(merged.get("permalink") or self.permalink)
         if kind == "posts" and self.slug_moves(rel, meta, PERMALINK_STYLES.get(pattern, pattern)):
             url = self.post_url(rel, merged, categories)    # Jekyll's URL, written in
@@ -1017,13 +1018,15 @@ class _Importer:
             return PERMALINK_STYLES["date"].replace(":output_ext", ".html")
         return pattern
 
-    def pages_in_folders(self) -> bool:
-        """Whether Jekyll gives a page a folder's URL (``/about/``): Utils.add_permalink_suffix of the
-        site's own ``permalink`` (``pretty``, or a pattern ending in ``/``: opensource.guide's
-        ``/:path/``), which the posts' pattern may not show (``collections.posts.permalink``, or a
-        pattern sitegen replaced)."""
+    def pages_suffix(self) -> str:
+        """What ends the URL Jekyll gives a page (not an index): Utils.add_permalink_suffix of the
+        site's own ``permalink``, which the posts' pattern may not show (``collections.posts.permalink``,
+        or a pattern sitegen replaced): ``/`` (``/about/``) for ``pretty`` or a pattern ending in ``/``
+        (opensource.guide's ``/:path/``); ``.html`` for ``date`` and the like or a pattern ending in
+        ``:output_ext``; else nothing (``/about``: edgent's ``pygments``, a pattern ending ``.html``)."""
         style = str(self.config.get("permalink") or "date")
-        return STYLE_SUFFIX.get(style, "/" if style.endswith("/") else "") == "/"
+        suffix = STYLE_SUFFIX.get(style, "/" if style.endswith("/") else ":output_ext" if style.endswith(":output_ext") else "")
+        return ".html" if suffix == ":output_ext" else suffix
 
     def site_url(self) -> str:
         """``url``, else where the site says it is published (``production_url``, Jekyll-Bootstrap's
