@@ -339,10 +339,12 @@ def test_a_page_under_a_sites_own_permalink_pattern_has_no_extension_in_its_url_
         "_layouts/default.html": layout,
         "index.md": "---\nlayout: default\ntitle: Home\n---\nHome.\n",
         "about.md": "---\nlayout: default\ntitle: About\n---\nAbout.\n",
-        "docs/start.md": "---\nlayout: default\ntitle: Start\n---\nStart.\n"}
+        "docs/start.md": "---\nlayout: default\ntitle: Start\n---\nStart.\n",
+        "docs/start_index.md": "---\nlayout: default\ntitle: Start index\n---\nNot an index.\n"}
     for pattern in ("pygments", "/:year/:title.html"):
         old, new, _ = _built_by_both(tmp_path / pattern.replace("/", "_"), files, CONFIG + f"permalink: {pattern}\n")
         assert '<a class="active" href="/docs/start.html">Start</a>' in _page(old, "docs/start.html")
         assert "<p>[/docs/start]</p>" in _page(old, "docs/start.html")
-        for page in ("index.html", "about.html", "docs/start.html"):
+        assert "<p>[/docs/start_index]</p>" in _page(old, "docs/start_index.html")
+        for page in ("index.html", "about.html", "docs/start.html", "docs/start_index.html"):
             assert _page(new, page) == _page(old, page), (pattern, page)

@@ -653,7 +653,7 @@ class _Importer:
             else:
                 changes["permalink"] = url
         if kind == "pages" and collection is None and "permalink" not in merged and self.page_suffix != ".html" \
-                and not rel.endswith(("index.md", "index.html", "index.markdown")) and rel.endswith(OUTPUT_SUFFIXES):
+                and rel.rsplit("/", 1)[-1].rsplit(".", 1)[0] != "index" and rel.endswith(OUTPUT_SUFFIXES):
             # Jekyll's pretty pages (/about/), or without an extension (/about) under a pattern of its own
             changes["permalink"] = merged["permalink"] = "/" + rel.rsplit(".", 1)[0] + self.page_suffix
         pattern = str(merged.get("permalink") or self.permalink)
