@@ -348,3 +348,22 @@ def test_a_page_under_a_sites_own_permalink_pattern_has_no_extension_in_its_url_
         assert "<p>[/docs/start_index]</p>" in _page(old, "docs/start_index.html")
         for page in ("index.html", "about.html", "docs/start.html", "docs/start_index.html"):
             assert _page(new, page) == _page(old, page), (pattern, page)
+
+
+@needs_jekyll
+def test_site_baseurl_in_a_pages_own_liquid_is_as_config_writes_it_as_in_jekyll(tmp_path) -> None:
+    # As tuweni's history page: `baseurl: /` and `[downloads]({{ site.baseurl }}/download)`, which Jekyll
+    # writes as //download (sitegen's Liquid had the baseurl without its end slash); relative_url and
+    # {% link %} take the slash off, in the page and in its layout.
+    layout = (HTML + "<nav><a href=\"{{ site.baseurl }}/\">[{{ site.baseurl }}]</a><a href=\"{{ '/about.html' | "
+              "relative_url }}\">About</a></nav>{{ content }}</body></html>\n")
+    page = ("---\nlayout: default\ntitle: History\n---\nSee [downloads]({{ site.baseurl }}/download), "
+            "[about]({{ 'about.html' | relative_url }}) and [it]({% link about.md %}).\n")
+    for base in ("/", "/docs/"):
+        old, new, _ = _built_by_both(tmp_path / (base.strip("/") or "root"), {
+            "_layouts/default.html": layout, "history.md": page,
+            "about.md": "---\nlayout: default\ntitle: About\n---\nA.\n"}, CONFIG + f"baseurl: {base}\n")
+        if base == "/":
+            assert '<a href="//download">downloads</a>' in _page(old, "history.html")
+        for name in ("history.html", "about.html"):
+            assert _page(new, name) == _page(old, name), (base, name)

@@ -931,9 +931,6 @@ class _Converter:
                 lang = _in_language(languages, '"{lang}"', _literal(languages.default))
                 base = f"({base} | jekyll_where({_literal('meta.' + LANGUAGE_KEY)}, {lang}))"
                 return self.access(base, more[1:] if keyed else more)
-        written = self.scope.config.get("baseurl")
-        if name == "baseurl" and not more and isinstance(written, str) and written.endswith("/"):
-            return '(site.baseurl ~ "/")'   # as _config.yml writes it (hyde's `baseurl: /`); sitegen's has no end /
         if name in ("title", "description") and not self.scope.config.get(name):
             return "nil"    # site.yaml's title is the folder's name (minima's has none): nil, as in Jekyll
         if name in SITE_FIELDS:
