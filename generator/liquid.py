@@ -693,7 +693,7 @@ def _url_of(render: Render, relpath: Path, context: Any) -> str:
     """The URL of a post or page under ``site.baseurl``: Jekyll 4's ``link`` and ``post_url`` give
     relative_url's path (just-the-docs' ``{{ site.baseurl }}{% link x.md %}`` has it twice)."""
     render.read(relpath.as_posix())     # its front matter may move it: an input of ours
-    return context.resolve("site")["baseurl"] + render.url_of(relpath)
+    return str(context.resolve("site")["baseurl"]).rstrip("/") + render.url_of(relpath)
 
 
 # Jekyll's filters (https://jekyllrb.com/docs/liquid/filters/) that sitegen supports.
@@ -898,6 +898,7 @@ def environment(settings: LiquidSettings = LiquidSettings()) -> Environment:
     env.output_stream_limit = settings.output_bytes
     env.local_namespace_limit = settings.variables_bytes
     env.context_depth_limit = settings.include_depth
+    del env.tags["doc"]   # Liquid 5.6's, not Jekyll's 5.4: `{% doc %}` there is a plugin's (nlpcraft's links)
     for tag in JEKYLL_TAGS:
         env.add_tag(tag)
     for name, function in JEKYLL_FILTERS.items():
@@ -931,7 +932,8 @@ def _relative_url(value: Any, *, context: Any) -> str:
     text = str(value or "")
     if "://" in text:
         return text
-    return context.resolve("site")["baseurl"] + ("/" if not text.startswith("/") else "") + text
+    base = str(context.resolve("site")["baseurl"]).rstrip("/")     # Jekyll's sanitized_baseurl
+    return base + ("/" if not text.startswith("/") else "") + text
 
 
 @with_context

@@ -595,9 +595,9 @@ class SiteSettings(Mapping):
     def __getitem__(self, name: str) -> Any:
         if name not in SITE_SETTINGS:
             return self._config.variables[name]     # site.yaml's own values, else KeyError
-        value = getattr(self._config, name)
-        # ``url`` as written, as Jekyll keeps it (nim-lang's ends in /: {{ site.url }}/x has //)
-        return value.rstrip("/") if name == "baseurl" else value
+        # as written, as Jekyll keeps them (nim-lang's url ends in /: {{ site.url }}/x has //; tuweni's
+        # `baseurl: /` gives {{ site.baseurl }}/download as //download); relative_url takes the end / off
+        return getattr(self._config, name)
 
     def __iter__(self) -> Iterator[str]:
         return iter(dict.fromkeys([*SITE_SETTINGS, *self._config.variables]))

@@ -240,3 +240,130 @@ def test_a_tables_rows_above_its_separator_are_all_its_header_and_a_pipe_opens_a
     assert "<th>Eps-&gt;</th>" in theirs[0] and '<td style="text-align: center"></td><td' in theirs[1]
     ours = [re.sub(r">\s+<", "><", t).replace(';"', '"') for t in table.findall((new / "about.html").read_text())]
     assert ours == theirs
+
+
+@needs_jekyll
+def test_a_plugins_doc_tag_is_the_plugins_not_liquids_doc_block_as_in_jekylls_liquid(tmp_path) -> None:
+    # As nlpcraft's pages link with `{% doc installation Installation %}` of its _plugins/doc.rb:
+    # Jekyll's Liquid 5.4 has no `doc` block (5.6's), so the tag is the plugin's, which sitegen leaves
+    # out with a warning; python-liquid's `doc` stopped the build ("unexpected expression").
+    plugin = ("class DocTag < Liquid::Tag\n  def initialize(name, text, tokens)\n    super\n    @path, @label = "
+              "text.strip.split(' ', 2)\n  end\n  def render(context)\n    \"<a href=\\\"/#{@path}.html\\\">#{@label}</a>\"\n"
+              "  end\nend\nLiquid::Template.register_tag('doc', DocTag)\n")
+    old, new, notes = _built_by_both(tmp_path, {
+        "_plugins/doc.rb": plugin,
+        "_layouts/default.html": HTML + "{{ content }}</body></html>\n",
+        "about.html": "---\nlayout: default\ntitle: About\n---\n<p>Read {% doc install Installing it %} first.</p>\n"}, CONFIG)
+    assert '<p>Read <a href="/install.html">Installing it</a> first.</p>' in _page(old, "about.html")
+    assert _page(new, "about.html") == _page(old, "about.html").replace('<a href="/install.html">Installing it</a> ', "")
+    assert [(n.path, n.line) for n in notes if n.construct == "{% doc %}"] == [("about.html", 5)]
+
+
+@needs_jekyll
+def test_lax_liquids_dotted_names_and_empty_brackets_in_an_include_read_as_in_jekyll(tmp_path) -> None:
+    # As toree's docs nav: `.site.pages` and `.page.path` (lax Liquid, Jekyll's fallback, reads the
+    # names after the dot) and `default: []` (a lookup of no name: nil); the import left them out,
+    # and the nav listed no page.
+    nav = ('{% assign DOCS = .site.pages | where: "type", "doc" %}{% assign GROUPS = DOCS | group_by: "section" %}'
+           '{% assign HERE = .page.path %}<ul>{% for s in site.data.sections %}'
+           '{% assign g = GROUPS | where: "name", s.id | first %}{% assign pages = g["items"] | default: [] %}'
+           '{% if pages | size > 0 %}{% assign pages = pages | sort: "weight" %}{% endif %}'
+           '<li>{{ s.name }}<ul>{% for p in pages %}<li><a class="{% if p.path == HERE %}active{% endif %}" '
+           'href="{{ p.url }}">{{ p.title }}</a></li>{% endfor %}</ul></li>{% endfor %}</ul>')
+    doc = "---\nlayout: doc\ntype: doc\nsection: {section}\nweight: {weight}\ntitle: {title}\n---\n{title} text.\n"
+    old, new, notes = _built_by_both(tmp_path, {
+        "_data/sections.yml": "- {id: user, name: User}\n- {id: dev, name: Developer}\n- {id: none, name: Empty}\n",
+        "_includes/nav.html": nav,
+        "_layouts/doc.html": HTML + "<nav>{% include nav.html %}</nav>{{ content }}</body></html>\n",
+        "docs/start.md": doc.format(section="user", weight=2, title="Start"),
+        "docs/install.md": doc.format(section="user", weight=1, title="Install"),
+        "docs/build.md": doc.format(section="dev", weight=1, title="Build")}, CONFIG)
+    assert '<li>User<ul><li><a class="" href="/docs/install.html">Install</a></li><li><a class="active" ' \
+           'href="/docs/start.html">Start</a></li></ul></li>' in _page(old, "docs/start.html")
+    for page in ("docs/start.html", "docs/install.html", "docs/build.html"):
+        assert _page(new, page) == _page(old, page)
+    assert not [n for n in notes if n.path.startswith("_includes/")]
+
+
+@needs_jekyll
+def test_site_github_of_a_site_without_jekyll_github_metadata_is_nil_as_in_jekyll(tmp_path) -> None:
+    # As pages-themes' layouts (cayman, minimal): `page.title | default: site.title | default:
+    # site.github.repository_name`, and links under `site.github.is_project_page`. Jekyll without the
+    # plugin has site.github nil; the import left each whole output out (no title on any page).
+    layout = ("<!DOCTYPE html>\n<html><head><title>{{ page.title }}</title><link href=\"{{ '/style.css?v=' | append: "
+              "site.github.build_revision | relative_url }}\"></head><body><h1>{{ page.title | default: site.title | "
+              "default: site.github.repository_name }}</h1>{% if site.github.is_project_page %}<a href=\""
+              "{{ site.github.repository_url }}\">GitHub</a>{% endif %}{{ content }}</body></html>\n")
+    old, new, notes = _built_by_both(tmp_path, {
+        "_layouts/default.html": layout,
+        "index.md": "---\nlayout: default\n---\nHome.\n",
+        "other.md": "---\nlayout: default\ntitle: Other\n---\nMore.\n"}, CONFIG)
+    assert '<link href="/style.css?v="></head><body><h1>Small</h1><p>Home.</p>' in _page(old, "index.html")
+    for page in ("index.html", "other.html"):
+        assert _page(new, page) == _page(old, page)
+    assert {n.construct for n in notes if n.path.startswith("_layouts/")} == {"site.github"}
+
+
+@needs_jekyll
+def test_a_pages_tags_and_categories_are_its_front_matters_or_nil_as_in_jekyll(tmp_path) -> None:
+    # As tuweni's (Jekyll-Bootstrap's) post and tutorial layouts: `{% unless page.tags == empty %}` shows
+    # the tag box on a page without tags (nil is not empty), hides it on a post or a collection's
+    # document without them (an empty list); sitegen's pages had empty lists, the box hidden.
+    layout = (HTML + "{% unless page.tags == empty %}<ul class=\"tags\">{% for t in page.tags %}<li>{{ t }}</li>"
+              "{% endfor %}</ul>{% endunless %}{% unless page.categories == empty %}<ul class=\"cats\">"
+              "[{{ page.categories }}]</ul>{% endunless %}{{ content }}</body></html>\n")
+    old, new, notes = _built_by_both(tmp_path, {
+        "_layouts/default.html": layout,
+        "plain.md": "---\nlayout: default\ntitle: Plain\n---\nP.\n",
+        "tagged.md": "---\nlayout: default\ntitle: Tagged\ntags: [x, y]\ncategories: notes\n---\nT.\n",
+        "_posts/2020-01-02-hello.md": "---\nlayout: default\ntitle: Hello\n---\nH.\n",
+        "_posts/2020-01-03-tagged.md": "---\nlayout: default\ntitle: Tagged post\ntags: [z]\n---\nZ.\n",
+        "_guides/one.md": "---\nlayout: default\ntitle: One\n---\nO.\n"},
+        CONFIG + "collections: {guides: {output: true}}\n")
+    assert '<ul class="tags"></ul><ul class="cats">[]</ul><p>P.</p>' in _page(old, "plain.html")
+    assert "<body><p>H.</p>" in _page(old, "2020/01/02/hello.html")
+    for page in ("plain.html", "tagged.html", "2020/01/02/hello.html", "2020/01/03/tagged.html", "guides/one.html"):
+        assert _page(new, page) == _page(old, page), page
+
+
+@needs_jekyll
+def test_a_page_under_a_sites_own_permalink_pattern_has_no_extension_in_its_url_as_in_jekyll(tmp_path) -> None:
+    # As edgent's `permalink: pygments` (and a pattern ending in `.html`): Jekyll's
+    # Utils.add_permalink_suffix gives a page no suffix, so page.url is /docs/start, written to
+    # docs/start.html; its sidebar marks the page whose `page.url | append: '.html'` is the item's.
+    layout = (HTML + "<nav>{% for item in site.data.nav %}{% capture here %}{{ page.url | append: '.html' }}"
+              "{% endcapture %}<a{% if here == item.url %} class=\"active\"{% endif %} href=\"{{ item.url }}\">"
+              "{{ item.title }}</a>{% endfor %}</nav><p>[{{ page.url }}]</p>{{ content }}</body></html>\n")
+    files = {
+        "_data/nav.yml": "- {title: Start, url: /docs/start.html}\n- {title: About, url: /about.html}\n",
+        "_layouts/default.html": layout,
+        "index.md": "---\nlayout: default\ntitle: Home\n---\nHome.\n",
+        "about.md": "---\nlayout: default\ntitle: About\n---\nAbout.\n",
+        "docs/start.md": "---\nlayout: default\ntitle: Start\n---\nStart.\n",
+        "docs/start_index.md": "---\nlayout: default\ntitle: Start index\n---\nNot an index.\n"}
+    for pattern in ("pygments", "/:year/:title.html"):
+        old, new, _ = _built_by_both(tmp_path / pattern.replace("/", "_"), files, CONFIG + f"permalink: {pattern}\n")
+        assert '<a class="active" href="/docs/start.html">Start</a>' in _page(old, "docs/start.html")
+        assert "<p>[/docs/start]</p>" in _page(old, "docs/start.html")
+        assert "<p>[/docs/start_index]</p>" in _page(old, "docs/start_index.html")
+        for page in ("index.html", "about.html", "docs/start.html", "docs/start_index.html"):
+            assert _page(new, page) == _page(old, page), (pattern, page)
+
+
+@needs_jekyll
+def test_site_baseurl_in_a_pages_own_liquid_is_as_config_writes_it_as_in_jekyll(tmp_path) -> None:
+    # As tuweni's history page: `baseurl: /` and `[downloads]({{ site.baseurl }}/download)`, which Jekyll
+    # writes as //download (sitegen's Liquid had the baseurl without its end slash); relative_url and
+    # {% link %} take the slash off, in the page and in its layout.
+    layout = (HTML + "<nav><a href=\"{{ site.baseurl }}/\">[{{ site.baseurl }}]</a><a href=\"{{ '/about.html' | "
+              "relative_url }}\">About</a></nav>{{ content }}</body></html>\n")
+    page = ("---\nlayout: default\ntitle: History\n---\nSee [downloads]({{ site.baseurl }}/download), "
+            "[about]({{ 'about.html' | relative_url }}) and [it]({% link about.md %}).\n")
+    for base in ("/", "/docs/"):
+        old, new, _ = _built_by_both(tmp_path / (base.strip("/") or "root"), {
+            "_layouts/default.html": layout, "history.md": page,
+            "about.md": "---\nlayout: default\ntitle: About\n---\nA.\n"}, CONFIG + f"baseurl: {base}\n")
+        if base == "/":
+            assert '<a href="//download">downloads</a>' in _page(old, "history.html")
+        for name in ("history.html", "about.html"):
+            assert _page(new, name) == _page(old, name), (base, name)

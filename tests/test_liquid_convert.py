@@ -17,7 +17,7 @@ from generator.render import Renderer
 
 CONFIG = {"title": "T", "url": "https://example.org", "production_url": "https://tvm.apache.org", "JB": {"version": "0.3.0"}}   # the site of Renderer(Config(...)) below
 PAGE = SimpleNamespace(title="A & B", url="/a.html", date=datetime(2017, 8, 2, tzinfo=timezone.utc),
-                       tags=[], categories=["news"], content="", layout="post",
+                       kind="post", tags=[], categories=["news"], content="", layout="post",
                        meta={"author": "Ann", "order": 3})
 POSTS = [SimpleNamespace(title=f"Post {n}", url=f"/p{n}.html", meta={}) for n in range(1, 6)]
 DATA = {"menus": [{"name": "Home", "link": "/"}, {"name": "Docs"}]}

@@ -34,6 +34,9 @@ PAGE_PLACEHOLDER = re.compile(r":(?:path|basename|output_ext)")     # a page's (
 # front matter, that sitegen's documents lack (``path`` aside: the importer writes it in for an edit
 # link); of a page (Page#to_liquid), ``name`` alone.
 DOCUMENT_FIELDS = ("name", "relative_path", "slug", "ext", "collection", "id")
+# A post's or document's lists, always there (Document#populate_tags): a page's are its front matter's, or nil.
+DOCUMENT_LISTS = ("tags", "categories")
+SINGULAR = {"tags": "tag", "categories": "category"}      # Utils.pluralized_array_from_hash's other key
 
 
 class UnknownPlaceholder(ValueError):

@@ -33,8 +33,8 @@ import yaml
 
 from generator.errors import SiteError
 from generator.frontmatter import known_keys
-from generator.importers.collections import DOCUMENT_FIELDS, STYLE_SUFFIX, JekyllCollection, UnknownPlaceholder, \
-    PAGE_PLACEHOLDER, collections_of, document_url, liquid_fields, name_of, page_url, static_url, titled, \
+from generator.importers.collections import DOCUMENT_FIELDS, DOCUMENT_LISTS, SINGULAR, STYLE_SUFFIX, JekyllCollection, \
+    UnknownPlaceholder, OUTPUT_SUFFIXES, PAGE_PLACEHOLDER, collections_of, document_url, liquid_fields, name_of, page_url, static_url, titled, \
     slugify as slugify_jekyll
 from generator.importers.liquid import (Note, assigned_names, block_name, content_includes, convert_template,
                                         document_fields_read, layout_variables, page_layout_variables)
@@ -199,7 +199,7 @@ class _Importer:
         self.excluded = DEFAULT_EXCLUDE + [str(e) for e in config.get("exclude") or []]
         self.included = [str(i) for i in config.get("include") or []]
         self.permalink = self.post_permalink()
-        self.pretty_pages = self.pages_in_folders()
+        self.page_suffix = self.pages_suffix()
         self.feeds = {"atom": False, "rss": False, "json": False}
         self.layouts_used: set[str] = set()
         self.front_matter_keys: set[str] = set()   # every key the posts and pages set
@@ -282,13 +282,14 @@ class _Importer:
     def templates_read_fields(self) -> frozenset[str]:
         """Which of Jekyll's document fields sitegen's documents lack (``post.name``, ``where: "slug"``)
         a layout or include names: each post, page or document is given Jekyll's values of those
-        in its front matter, where it has none of its own."""
+        in its front matter, where it has none of its own; and whether one names :data:`DOCUMENT_LISTS`,
+        which a collection's document then has (empty) as Jekyll's documents do, a page not."""
         folders = [self.src / "_layouts", self.src / "_includes"]
         names = [collection.name for collection in collections_of(self.config)]
         return frozenset(field for folder in folders if self.folder(folder) for path in folder.rglob("*")
                          if path.is_file() and self.inside(path)
                          for field in document_fields_read(path.read_bytes().decode("utf-8", "replace"),
-                                                           DOCUMENT_FIELDS, names))
+                                                           (*DOCUMENT_FIELDS, *DOCUMENT_LISTS), names))
 
     def read_template(self, path: Path) -> str | None:
         """A layout's or include's text; None, noted, if it cannot be read as one."""
@@ -509,8 +510,9 @@ class _Importer:
 
     def words_of_plugins(self) -> frozenset[str]:
         """The words of the site's Ruby plugins: a ``site.<name>`` that _config.yml does not set is
-        nil in Jekyll unless one of them sets it (``site.config["name"] = ...``)."""
-        words: set[str] = set()
+        nil in Jekyll unless one of them sets it (``site.config["name"] = ...``); ``github`` where
+        the site loads jekyll-github-metadata (GitHub Pages' gem does), which sets ``site.github``."""
+        words: set[str] = {"github"} if {"jekyll-github-metadata", "github-pages"} & set(self.plugins()) else set()
         for path in sorted((self.src / "_plugins").rglob("*.rb")):
             data = self.read(path)
             words.update(re.findall(r"\w+", data.decode("utf-8", "replace") if data is not None else ""))
@@ -631,6 +633,9 @@ class _Importer:
             if key in self.templates_read_fields and key not in merged:
                 changes[key] = value
                 self.front_matter_keys.add(key)
+        for key in DOCUMENT_LISTS if collection is not None else ():   # a page's are its front matter's
+            if key in self.templates_read_fields and not {key, SINGULAR[key]} & set(merged):
+                changes[key] = []
         if not merged.get("title"):
             stem = rel.rsplit("/", 1)[-1].rsplit(".", 1)[0]
             if collection is not None:    # Jekyll titles a document from its name
@@ -647,9 +652,10 @@ class _Importer:
                 front = re.sub(r"^permalink[ \t]*:.*$", lambda _: line, front, count=1, flags=re.M)
             else:
                 changes["permalink"] = url
-        if kind == "pages" and collection is None and "permalink" not in merged and self.pretty_pages \
-                and not rel.endswith(("index.md", "index.html", "index.markdown")):
-            changes["permalink"] = merged["permalink"] = "/" + rel.rsplit(".", 1)[0] + "/"     # Jekyll's pretty pages
+        if kind == "pages" and collection is None and "permalink" not in merged and self.page_suffix != ".html" \
+                and rel.rsplit("/", 1)[-1].rsplit(".", 1)[0] != "index" and rel.endswith(OUTPUT_SUFFIXES):
+            # Jekyll's pretty pages (/about/), or without an extension (/about) under a pattern of its own
+            changes["permalink"] = merged["permalink"] = "/" + rel.rsplit(".", 1)[0] + self.page_suffix
         pattern = str(merged.get("permalink") or self.permalink)
         if kind == "posts" and self.slug_moves(rel, meta, PERMALINK_STYLES.get(pattern, pattern)):
             url = self.post_url(rel, merged, categories)    # Jekyll's URL, written in
@@ -1012,13 +1018,15 @@ class _Importer:
             return PERMALINK_STYLES["date"].replace(":output_ext", ".html")
         return pattern
 
-    def pages_in_folders(self) -> bool:
-        """Whether Jekyll gives a page a folder's URL (``/about/``): Utils.add_permalink_suffix of the
-        site's own ``permalink`` (``pretty``, or a pattern ending in ``/``: opensource.guide's
-        ``/:path/``), which the posts' pattern may not show (``collections.posts.permalink``, or a
-        pattern sitegen replaced)."""
+    def pages_suffix(self) -> str:
+        """What ends the URL Jekyll gives a page (not an index): Utils.add_permalink_suffix of the
+        site's own ``permalink``, which the posts' pattern may not show (``collections.posts.permalink``,
+        or a pattern sitegen replaced): ``/`` (``/about/``) for ``pretty`` or a pattern ending in ``/``
+        (opensource.guide's ``/:path/``); ``.html`` for ``date`` and the like or a pattern ending in
+        ``:output_ext``; else nothing (``/about``: edgent's ``pygments``, a pattern ending ``.html``)."""
         style = str(self.config.get("permalink") or "date")
-        return STYLE_SUFFIX.get(style, "/" if style.endswith("/") else "") == "/"
+        suffix = STYLE_SUFFIX.get(style, "/" if style.endswith("/") else ":output_ext" if style.endswith(":output_ext") else "")
+        return ".html" if suffix == ":output_ext" else suffix
 
     def site_url(self) -> str:
         """``url``, else where the site says it is published (``production_url``, Jekyll-Bootstrap's

@@ -40,7 +40,8 @@ SITE_FIELDS = {"title": "title", "description": "description", "url": "url", "ba
                "posts": "posts", "pages": "pages", "tags": "tags", "categories": "categories",
                "data": "data", "lang": "language", "time": "time", "html_pages": "pages"}
 # What Jekyll's ``site`` holds besides _config.yml's keys: SiteDrop's own, Jekyll's default settings
-# (Configuration::DEFAULTS) and jekyll-github-metadata's ``github``. Any other name is nil there.
+# (Configuration::DEFAULTS). Any other name is nil there (jekyll-github-metadata's ``github`` where
+# the site does not load it: :meth:`_Converter.site`).
 JEKYLL_SITE_NAMES = frozenset({
     "time", "pages", "static_files", "tags", "categories", "posts", "html_pages", "collections", "documents",
     "related_posts", "config", "data", "source", "destination", "collections_dir", "cache_dir", "plugins_dir",
@@ -48,7 +49,7 @@ JEKYLL_SITE_NAMES = frozenset({
     "markdown_ext", "strict_front_matter", "show_drafts", "limit_posts", "future", "unpublished", "whitelist",
     "plugins", "markdown", "highlighter", "lsi", "excerpt_separator", "incremental", "detach", "port", "host",
     "baseurl", "show_dir_listing", "permalink", "paginate_path", "timezone", "quiet", "verbose", "defaults",
-    "liquid", "kramdown", "url", "github"})
+    "liquid", "kramdown", "url"})
 # An include's ``key=value``: a quoted text (its quotes escaped by a backslash inside: just-the-docs'
 # ``anchorBody="<svg viewBox=\"0 0 16 16\">"``), as Jekyll's include tag reads it, or a variable.
 INCLUDE_PARAMETER = re.compile(r"""([\w-]+)\s*=\s*(?:"([^"\\]*(?:\\.[^"\\]*)*)"|'([^'\\]*(?:\\.[^'\\]*)*)'|([^\s]+))""")
@@ -98,7 +99,8 @@ TOKEN = re.compile(r"""\s*(?:
   | (?P<range>\(\s*[^()]+?\s*\.\.\s*[^()]+?\s*\))
   | (?P<num>-?\d+(?:\.\d+)?)
   | (?P<op>==|!=|<>|>=|<=|>|<)
-  | (?P<name>[A-Za-z_][\w-]*(?:\.[\w-]+|\[[^\]]*\])*\??)
+  | (?P<name>\.?[A-Za-z_][\w-]*(?:\.[\w-]+|\[[^\]]*\])*\??)
+  | (?P<nameless>\[\])
   | (?P<punct>[|:,=])
 )""", re.X)
 MARKUP = re.compile(r"\{\{-?(?P<output>.*?)-?\}\}|\{%-?\s*(?P<tag>\w+)(?P<args>.*?)-?%\}", re.S)
@@ -630,7 +632,7 @@ class _Converter:
 
     def holds_documents(self, source: str) -> bool:
         """Does this Liquid value, before its filters, hold posts or pages (a group's ``items`` too)?"""
-        source = source.strip()
+        source = source.strip().removeprefix(".")      # lax Liquid's `.site.pages` (see tokenize)
         root = re.split(r"[.\[\s|]", source, maxsplit=1)[0]
         return (source.startswith(DOCUMENT_COLLECTIONS) or root in self.scope.collections
                 or root in self.scope.groups and re.match(rf"{root}\.items\b", source) is not None
@@ -799,6 +801,8 @@ class _Converter:
             # Liquid's ends are integers: a captured "2019" is read as one (scala-lang's events)
             low, high = (end if end.lstrip("-").isdigit() else f"({end} | int)" for end in (low, high))
             return f"range({low}, {high} + 1)"
+        if kind == "nameless":
+            return "nil"          # lax Liquid's lookup of no name (toree's `default: []`)
         if kind != "name":
             raise Unconvertible(f"unexpected {value!r}: write this in Jinja")
         if value in ("nil", "null"):
@@ -894,6 +898,8 @@ class _Converter:
             return f'({root}.meta["{name}"] if {own} else {root}.{name} or nil)'
         if name == "url" and root == "page" and self.scope.languages:    # polyglot's: without /<lang>
             return self.access(_in_language(self.scope.languages, "page.url[{cut}:]", "page.url"), more)
+        if name in ("tags", "categories"):   # a page's front matter's, or nil (tuweni's `page.tags == empty`)
+            return self.access(f'({root}.{name} if {root}.kind == "post" else {root}.meta.get("{name}", nil))', more)
         if name in DOCUMENT_FIELDS:
             return self.access(f"{root}.{name}", more)
         if name in ("size", "first", "last"):
@@ -925,9 +931,6 @@ class _Converter:
                 lang = _in_language(languages, '"{lang}"', _literal(languages.default))
                 base = f"({base} | jekyll_where({_literal('meta.' + LANGUAGE_KEY)}, {lang}))"
                 return self.access(base, more[1:] if keyed else more)
-        written = self.scope.config.get("baseurl")
-        if name == "baseurl" and not more and isinstance(written, str) and written.endswith("/"):
-            return '(site.baseurl ~ "/")'   # as _config.yml writes it (hyde's `baseurl: /`); sitegen's has no end /
         if name in ("title", "description") and not self.scope.config.get(name):
             return "nil"    # site.yaml's title is the folder's name (minima's has none): nil, as in Jekyll
         if name in SITE_FIELDS:
@@ -947,6 +950,10 @@ class _Converter:
             return _constant(languages.default if name == "default_lang" else languages.languages, more)
         if name in self.scope.config:       # _config.yml's value (a list or mapping too), written in
             return _constant(self.scope.config[name], more)
+        if name == "github" and name not in self.scope.plugin_words:   # pages-themes' `default: site.github...`
+            self.note(self.line, "site.github", "jekyll-github-metadata's, which the site does not load: nil, as in "
+                      "Jekyll without it (GitHub Pages loads it: write in the values you want)", neutralised=True)
+            return "nil"
         if name not in JEKYLL_SITE_NAMES and name not in self.scope.plugin_words:
             return "nil"        # set nowhere (minima's site.minima.date_format): nil, as in Jekyll
         raise Unconvertible(f"site.{name} has no equivalent in sitegen's site: write its value in, or "
@@ -1025,7 +1032,8 @@ def tokenize(source: str) -> list[tuple[str, str]]:
         if not match or match.end() == pos:
             raise Unconvertible(f"cannot read {source[pos:].strip()!r}: write this in Jinja")
         kind = match.lastgroup
-        tokens.append((kind, match.group(kind)))
+        # lax Liquid (Jekyll's fallback) reads `.site.pages` as site.pages (toree's nav include)
+        tokens.append((kind, match.group(kind).lstrip(".") if kind == "name" else match.group(kind)))
         pos = match.end()
         while pos < len(source) and source[pos].isspace():
             pos += 1
