@@ -167,7 +167,7 @@ def _marks_recorded(pattern: markdown.inlinepatterns.InlineProcessor, marks: dic
 
     def handleMatch(match, data):    # noqa: N802 - the library's name
         element, start, end = handle(match, data)
-        if element is not None and end:
+        if element is not None and end and end <= len(data):   # a region cached from a longer text: no mark
             marks[id(element)] = data[end - 1]
         return element, start, end
 
