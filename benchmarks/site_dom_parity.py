@@ -20,7 +20,7 @@ from pathlib import Path
 import lxml.html
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from tests.parity import HTML5_VOID, _dom, _parting, divergence_kind  # noqa: E402
+from tests.parity import HTML5_VOID, _dom, divergence_kind, parting  # noqa: E402
 
 
 def pages(out: Path) -> dict[str, Path]:
@@ -83,7 +83,7 @@ def main() -> int:
     equal, kinds, examples = 0, Counter(), defaultdict(list)
     for url in both:
         a, b = body_tree(mine[url], args.drop, args.unwrap), body_tree(theirs[url], args.drop, args.unwrap)
-        found = _parting(a, b)
+        found = parting(a, b)
         if found is None:
             equal += 1
             continue

@@ -29,7 +29,7 @@ import lxml.etree
 import lxml.html
 import nbformat
 
-from parity import KINDS
+from parity import KINDS, parting
 
 # Attributes a reader's view depends on; ids and classes are each tool's own, but for ANSI colours.
 ATTRIBUTES = ("href", "src", "colspan", "rowspan", "width", "height", "style")
@@ -347,20 +347,9 @@ def _sitegen_output(element, classes: list[str], folder: Path) -> tuple[str, tup
 
 # -- comparing -----------------------------------------------------------------------------------
 
-def _parting(mine: tuple, theirs: tuple, path: str = ""):
-    where = f"{path}/{theirs[0]}"
-    if mine[:3] != theirs[:3]:
-        return where, mine, theirs
-    for number, (child, their_child) in enumerate(zip(mine[3], theirs[3])):
-        found = _parting(child, their_child, f"{where}[{number}]")
-        if found:
-            return found
-    return (where, mine, theirs) if len(mine[3]) != len(theirs[3]) else None
-
-
 def first_difference(mine: tuple, theirs: tuple) -> tuple[str, str] | None:
     """Where two lists of trees first part, readable, and the kind of construct there; None when equal."""
-    found = _parting(("", {}, "", mine), ("", {}, "", theirs))
+    found = parting(("", {}, "", mine), ("", {}, "", theirs))
     if found is None:
         return None
     where, a, b = found

@@ -198,7 +198,7 @@ def _numbered_code(element) -> str | None:
     return None
 
 
-def _parting(mine: tuple, theirs: tuple, path: str = ""):
+def parting(mine: tuple, theirs: tuple, path: str = ""):
     """``(path, mine, theirs)`` of the first elements where two :func:`dom` trees part, else None.
 
     The pair is the parent when the two have their children in different numbers.
@@ -207,7 +207,7 @@ def _parting(mine: tuple, theirs: tuple, path: str = ""):
     if mine[:3] != theirs[:3]:
         return where, mine, theirs
     for number, (child, their_child) in enumerate(zip(mine[3], theirs[3])):
-        found = _parting(child, their_child, f"{where}[{number}]")
+        found = parting(child, their_child, f"{where}[{number}]")
         if found:
             return found
     return (where, mine, theirs) if len(mine[3]) != len(theirs[3]) else None
@@ -215,7 +215,7 @@ def _parting(mine: tuple, theirs: tuple, path: str = ""):
 
 def first_difference(mine: tuple, theirs: tuple) -> str | None:
     """Where two :func:`dom` trees first part, as one readable paragraph; None when equal."""
-    found = _parting(mine, theirs)
+    found = parting(mine, theirs)
     if found is None:
         return None
     where, mine, theirs = found
@@ -234,7 +234,7 @@ KINDS = {"list": {"ul", "ol", "li"}, "code": {"pre", "code"}, "table": {"table",
 
 def divergence_kind(mine: tuple, theirs: tuple) -> str | None:
     """The construct where two :func:`dom` trees first part (list, code, table, heading id...)."""
-    found = _parting(mine, theirs)
+    found = parting(mine, theirs)
     if found is None:
         return None
     _, mine, theirs = found
