@@ -684,6 +684,8 @@ class KramdownBlocks(Preprocessor):
         raw: list[str] = []           # its lines so far
         setext_at = -1                # where the line is in ``out`` that a setext underline makes a heading
         code_gap: list[int] | None = None     # since indented code: where blank lines with spaces are
+        code_at: int | None = None    # where in ``out`` the code block (fenced or indented) now read starts
+        below: int | None = None      # the line is right below a code block starting there
         for line in lines:
             if table and not TABLE_ROW.match(line):
                 out += _kramdown_table(table)
@@ -697,7 +699,7 @@ class KramdownBlocks(Preprocessor):
                     fence = None
                     if block == "fence":   # text right after the fence is a new paragraph
                         out.append("")
-                        block = None
+                        block, below = None, code_at
                 continue
             if raw_end is None and (opening := RAW_BLOCK_OPENING.match(line)) \
                     and (block is None or out and ATX_HEADING.match(out[-1])):
@@ -720,9 +722,22 @@ class KramdownBlocks(Preprocessor):
                     code_gap.append(len(out))
                 if piped is not None and block == "para":
                     out[piped:] = _kramdown_table(out[piped:])
-                block, piped, ial_above = None, None, False
+                block, piped, ial_above, below = None, None, False, None
                 out.append(line)
                 continue
+            if block == "code" and not listed and not line.startswith(("    ", "\t")):
+                below = code_at
+            if below is not None and not self.jupyter and STANDALONE_IAL.match(line.lstrip()):
+                # the attribute list right below a code block is the block's (kramdown's, after any
+                # block): written above the block, where BlockIals gives it to the code's outer div;
+                # an item's is left right below its fence, for the item's own reading (item_blocks)
+                if listed and line[0] in " \t":
+                    out[-1:] = [line] if out and not out[-1] else [*out[-1:], line]
+                else:
+                    out[below:below] = [line.strip(), ""]
+                block, below = None, None
+                continue
+            below = None
             if code_gap and not listed and line.startswith("    "):
                 for at in code_gap:      # the code runs on: kramdown keeps a blank line's spaces past its indentation
                     out[at] = "    " + KEPT_SPACE * len(out[at].removeprefix("    "))
@@ -804,6 +819,8 @@ class KramdownBlocks(Preprocessor):
                 out[-1] = f"{out[-1].rstrip()} {line.strip()}"   # the heading's, as attr_list reads it
                 block, ial_above = None, True
                 continue
+            if first and block == "code" and not listed or opening and block == "fence":
+                code_at = len(out)
             out.append(line)
             if block == "para" and not first and STANDALONE_IAL.match(line):
                 out.append("")

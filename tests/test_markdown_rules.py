@@ -324,6 +324,11 @@ KRAMDOWN_READINGS = {
     # block's tabs kept.
     "attribute-list-over-code": ("Text.\n\n{: .css}\n\tbody {\n\t\tx\n\t}\n\nA\n\n{: .no-highlight #n}\n"
                                  "    foreach\n        if\n\nB\n\n{: .y}\n```\nz\n```\n"),
+    # An attribute list right below a code block is the block's (the chirpy theme's {: .nolineno } and
+    # {: file="x.py" } under fences), one after a blank line the next block's.
+    "attribute-list-below-code": ('Text.\n\n```shell\nls -l\n```\n{: .nolineno }\n\nAfter\n\n    indented\n{: .x}\n\n'
+                                  'End\n\n```\na\n```\n{: file="x.py" .y}\n\n- item\n\n  ```\n  b\n  ```\n  {: .z}\n\n'
+                                  '```\nc\n```\n\n{: .w}\nLast\n'),
     # An attribute list below an element's end tag is the element's (just-the-docs' collapsible TOC).
     "attribute-list-below-an-element": ('<details open markdown="block">\n  <summary>\n    Contents\n  </summary>\n'
                                         '  {: .text-delta #s }\n1. TOC\n{:toc}\n</details>\n\n## First\n\n## Second\n'),
@@ -519,20 +524,27 @@ def test_reading_has_jekylls_element_tree(name: str, jekyll_readings: Path) -> N
     assert parity.dom(render_markdown(KRAMDOWN_READINGS[name]).html) == jekylls_tree(jekyll_readings, name)
 
 
-def test_an_attribute_list_over_a_code_block_is_on_its_outer_div_as_in_jekyll(jekyll_readings: Path) -> None:
+@pytest.mark.parametrize("name, expected", [
+    ("attribute-list-over-code", [({"css"}, None), ({"no-highlight"}, "n"), ({"y"}, None)]),
+    ("attribute-list-below-code", [({"nolineno"}, None), ({"x"}, None), ({"y"}, None), ({"z"}, None), (set(), None)]),
+])
+def test_an_attribute_list_of_a_code_block_is_on_its_outer_div_as_in_jekyll(name: str, expected: list,
+                                                                              jekyll_readings: Path) -> None:
     """Its classes and id are on the block's outermost element, where a theme's CSS finds them."""
+    classes = {"css", "no-highlight", "y", "nolineno", "x", "z", "w"}
+
     def outer(html: str) -> list[tuple[set[str], str | None]]:
         found = []
         for block in lxml.html.fromstring(f"<section>{html}</section>").iter("pre"):
             while block.getparent().tag == "div":
                 block = block.getparent()
-            found.append((set(block.get("class", "").split()) & {"css", "no-highlight", "y"}, block.get("id")))
+            found.append((set(block.get("class", "").split()) & classes, block.get("id")))
         return found
-    url = parity.post_urls(jekyll_readings)["attribute-list-over-code"]
+    url = parity.post_urls(jekyll_readings)[name]
     theirs = (jekyll_readings / url[1:]).read_text(encoding="utf-8")
     theirs = theirs[theirs.index("<p>Text.</p>"):theirs.rindex("</pre>")]
-    mine = render_markdown(KRAMDOWN_READINGS["attribute-list-over-code"]).html
-    assert outer(mine) == outer(theirs) == [({"css"}, None), ({"no-highlight"}, "n"), ({"y"}, None)]
+    mine = render_markdown(KRAMDOWN_READINGS[name]).html
+    assert outer(mine) == outer(theirs) == expected
 
 
 def test_jupyters_markdown_reads_markdown_in_any_tag() -> None:
