@@ -1984,10 +1984,25 @@ class AdjacentCodeBlocks:
         return self.last_child(parent) if self.adjacent else None
 
 
+def _kramdown_typography(md: markdown.Markdown) -> None:
+    """smarty's dots and dashes as kramdown makes them."""
+    # kramdown makes an ellipsis of any three dots, left to right (``.....`` is ``…..``);
+    # smarty only of a run of exactly three.
+    smarty = md.treeprocessors["smarty"].inlinePatterns
+    ellipses = smarty["smarty-ellipses"]
+    smarty.register(SubstituteTextPattern(r"\.\.\.", ellipses.replace, md), "smarty-ellipses", 10)
+    # And dashes of any run of hyphens, left to right, ``---`` before ``--`` (typographic_symbol.rb):
+    # ``----`` is ``—-``, ``-----`` is ``—–``; smarty makes them of a run of exactly three or two.
+    for name, run, priority in (("smarty-em-dashes", "---", 50), ("smarty-en-dashes", "--", 45)):
+        smarty.register(SubstituteTextPattern(run, smarty[name].replace, md), name, priority)
+
+
 class KramdownCompat(Extension):
     def __init__(self, **kwargs):
         self.config = {"header_ids": ["gfm", "how headers get ids: 'gfm' (Jekyll's default) or 'kramdown'"],
-                       "toc_levels": [ALL_LEVELS, "the heading levels a {:toc} outline lists (kramdown's toc_levels)"]}
+                       "toc_levels": [ALL_LEVELS, "the heading levels a {:toc} outline lists (kramdown's toc_levels)"],
+                       "typography": [True, "quotes, dashes and dots made typographic as kramdown makes them "
+                                            "(needs smarty and TypographyExtension loaded before)"]}
         super().__init__(**kwargs)
 
     def extendMarkdown(self, md: markdown.Markdown) -> None:
@@ -2030,7 +2045,8 @@ class KramdownCompat(Extension):
         md.treeprocessors.register(TaskLists(md), "task_lists", 25)   # before the inline pass (20)
         md.treeprocessors.register(BlockIals(md), "block_ials", 7)   # after attr_list (8)
         _no_extension_tags(md.treeprocessors["attr_list"])
-        KramdownQuotesExtension().extendMarkdown(md)
+        if self.getConfig("typography"):
+            KramdownQuotesExtension().extendMarkdown(md)
         md.treeprocessors.register(KramdownFootnotes(md), "kramdown_footnotes", 12)
         # Below code spans (190), so that `<script>` in backticks stays code.
         md.inlinePatterns.register(KramdownSpanHtml(HTML_SPAN, md), "html", 90)
@@ -2044,15 +2060,8 @@ class KramdownCompat(Extension):
         for name in ("image_link", "image_reference", "short_image_ref"):
             md.inlinePatterns[name].unescape = _alt_with_code_spans(md.inlinePatterns[name])
         md.inlinePatterns.register(RawContent(RAW_CONTENT.pattern, md), "raw_content", 185)
-        # kramdown makes an ellipsis of any three dots, left to right (``.....`` is ``…..``);
-        # smarty only of a run of exactly three.
-        smarty = md.treeprocessors["smarty"].inlinePatterns
-        ellipses = smarty["smarty-ellipses"]
-        smarty.register(SubstituteTextPattern(r"\.\.\.", ellipses.replace, md), "smarty-ellipses", 10)
-        # And dashes of any run of hyphens, left to right, ``---`` before ``--`` (typographic_symbol.rb):
-        # ``----`` is ``—-``, ``-----`` is ``—–``; smarty makes them of a run of exactly three or two.
-        for name, run, priority in (("smarty-em-dashes", "---", 50), ("smarty-en-dashes", "--", 45)):
-            smarty.register(SubstituteTextPattern(run, smarty[name].replace, md), name, priority)
+        if self.getConfig("typography"):
+            _kramdown_typography(md)
         # kramdown's GFM input breaks a line that ends in a backslash, as one that ends in two
         # spaces; above escapes (180), which leave a backslash before a line's end as text.
         md.inlinePatterns.register(SubstituteTagInlineProcessor(r"\\\n", "br"), "backslash_break", 181)
@@ -2113,8 +2122,13 @@ def markdown_converter(dollar_math: bool = False, header_ids: str = "gfm",
     elif not backslash_math:
         math = {**configs["pymdownx.arithmatex"], "inline_syntax": [], "block_syntax": ["dollar"]}
         configs = {**configs, "pymdownx.arithmatex": math}
-    md = markdown.Markdown(extensions=[*EXTENSIONS, KramdownCompat(header_ids=header_ids, toc_levels=toc_levels),
-                                       TypographyExtension(), Highlighting(), SkippingInlineExtension(),
+    # A notebook's Markdown (dollar math) keeps quotes, dashes and dots as typed, as Jupyter shows them.
+    typography = not dollar_math
+    extensions = EXTENSIONS if typography else [name for name in EXTENSIONS if name != "smarty"]
+    md = markdown.Markdown(extensions=[*extensions,
+                                       KramdownCompat(header_ids=header_ids, toc_levels=toc_levels, typography=typography),
+                                       *([TypographyExtension()] if typography else []),
+                                       Highlighting(), SkippingInlineExtension(),
                                        LinkTitlesAfterSpace(),
                                        SkippingBlocksExtension(),
                                        MystExtension(partial(markdown_converter, dollar_math, header_ids, toc_levels,
@@ -2127,9 +2141,6 @@ def markdown_converter(dollar_math: bool = False, header_ids: str = "gfm",
         md.preprocessors["kramdown_blocks"].jupyter = True     # GFM's tables and code blocks
         # Below links (160) and <url> (120), whose text it leaves alone; above emphasis (60), as mistune's url_link
         md.inlinePatterns.register(BareUrl(BARE_URL, md), "bare_url", 115)
-        # Jupyter writes quotes, dashes and dots as typed ("--flag" stays two hyphens)
-        md.treeprocessors.deregister("smarty")
-        md.treeprocessors.deregister("kramdown_quotes")
     speed_up(md)
     return md
 
