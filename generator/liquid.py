@@ -693,7 +693,13 @@ def _url_of(render: Render, relpath: Path, context: Any) -> str:
     """The URL of a post or page under ``site.baseurl``: Jekyll 4's ``link`` and ``post_url`` give
     relative_url's path (just-the-docs' ``{{ site.baseurl }}{% link x.md %}`` has it twice)."""
     render.read(relpath.as_posix())     # its front matter may move it: an input of ours
-    return str(context.resolve("site")["baseurl"]).rstrip("/") + render.url_of(relpath)
+    return _sanitized_baseurl(context) + render.url_of(relpath)
+
+
+def _sanitized_baseurl(context: Any) -> str:
+    """``site.baseurl`` without its end slash, as Jekyll's URL filters take it (``site.baseurl``
+    itself stays as written: tuweni's ``/`` gives ``{{ site.baseurl }}/download`` as ``//download``)."""
+    return str(context.resolve("site")["baseurl"]).rstrip("/")
 
 
 # Jekyll's filters (https://jekyllrb.com/docs/liquid/filters/) that sitegen supports.
@@ -932,8 +938,7 @@ def _relative_url(value: Any, *, context: Any) -> str:
     text = str(value or "")
     if "://" in text:
         return text
-    base = str(context.resolve("site")["baseurl"]).rstrip("/")     # Jekyll's sanitized_baseurl
-    return base + ("/" if not text.startswith("/") else "") + text
+    return _sanitized_baseurl(context) + ("/" if not text.startswith("/") else "") + text
 
 
 @with_context
