@@ -279,6 +279,11 @@ class MarkdownSettings:
     # \(x\) and \[x\] are math; kramdown reads them as escaped brackets (the import sets it false)
     backslash_math: bool = True
 
+    def options(self) -> dict[str, Any]:
+        """What :func:`generator.markdown.render_markdown` takes of these settings, for a post's or page's text."""
+        return {"header_ids": self.header_ids, "toc_levels": tuple(self.toc_levels),
+                "backslash_math": self.backslash_math}
+
     def validate(self, path: Path, prefix: str) -> None:
         if not self.toc_levels or any(level not in range(1, 7) for level in self.toc_levels):
             raise SiteError(f"key '{prefix}toc_levels': expected heading levels 1 to 6, got {self.toc_levels}", path)

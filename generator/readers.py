@@ -59,9 +59,7 @@ class MarkdownReader:
         from generator.myst import repeats
 
         try:
-            rendered = render_markdown(text, header_ids=config.markdown.header_ids,
-                                       toc_levels=tuple(config.markdown.toc_levels),
-                                       backslash_math=config.markdown.backslash_math)
+            rendered = render_markdown(text, **config.markdown.options())
         except MarkdownProblem as exc:   # lines counted after Liquid ran: near, if Liquid added lines
             raise SiteError(str(exc), source.path, source.body_line + exc.line - 1) from None
         before = source.body_line - 1       # the lines before the body's first

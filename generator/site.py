@@ -453,9 +453,7 @@ def _parse(source: Source, config: Config) -> Document:
         from generator.markdown import MarkdownProblem, render_markdown
 
         try:
-            doc.excerpt = render_markdown(str(excerpt), header_ids=config.markdown.header_ids,
-                                          toc_levels=tuple(config.markdown.toc_levels),
-                                          backslash_math=config.markdown.backslash_math).html
+            doc.excerpt = render_markdown(str(excerpt), **config.markdown.options()).html
         except MarkdownProblem as exc:
             raise SiteError(f"key 'excerpt': {exc}", source.path) from None
     else:
